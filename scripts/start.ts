@@ -1,0 +1,51 @@
+// `npm start`: the demo sites plus Chromium with Steward loaded. Headed when a display exists,
+// headless otherwise; Ctrl-C stops everything cleanly.
+import { chromium } from '@playwright/test';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { startDemoSites } from '../sites/server.ts';
+import { CHROMIUM_FLAGS, DIST } from '../test/e2e/browser.ts';
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(join(DIST, 'manifest.json'))) throw new Error('dist/ is missing: run `npm run build`.');
+if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: apt-get install chromium (or set CHROMIUM_PATH).`);
+
+const headed = Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY) && process.env.STEWARD_HEADLESS !== '1';
+const nativeWebMcp = process.env.STEWARD_NATIVE_WEBMCP !== '0';
+
+const sites = await startDemoSites();
+const context = await chromium.launchPersistentContext(join(process.cwd(), '.steward-profile'), {
+  executablePath: chromiumPath,
+  headless: !headed,
+  viewport: null,
+  args: [
+    ...CHROMIUM_FLAGS.filter((f) => headed ? f !== '--disable-gpu' : true),
+    ...(nativeWebMcp ? ['--enable-features=WebMCPTesting'] : []),
+    `--disable-extensions-except=${DIST}`,
+    `--load-extension=${DIST}`,
+  ],
+});
+const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+const extensionId = new URL(worker.url()).host;
+
+const [first] = context.pages();
+const pages = Object.values(sites.urls);
+await (first ?? (await context.newPage())).goto(pages[0]!);
+for (const url of pages.slice(1)) await (await context.newPage()).goto(url);
+
+console.log(`Steward is running (${headed ? 'headed' : 'headless'} Chromium, ${nativeWebMcp ? 'native WebMCP' : 'WebMCP polyfill'}).`);
+for (const [name, url] of Object.entries(sites.urls)) console.log(`  ${name.padEnd(8)} ${url}`);
+console.log(`  panel    chrome-extension://${extensionId}/src/sidepanel/index.html`);
+console.log('Press Ctrl-C to stop.');
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await context.close().catch(() => undefined);
+  await sites.stop();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
+context.on('close', () => void stop());

@@ -1,0 +1,73 @@
+import { ContentToBackground, PanelToBackground, type TabToolsResponse } from '../protocol/messages.ts';
+import { classifySender, type SenderKind } from './senders.ts';
+import { runToolFromPanel } from './tools-service.ts';
+import type { ToolStore } from './tool-store.ts';
+import type { PanelPorts } from './panel-ports.ts';
+
+export const PANEL_PATH = 'src/sidepanel/index.html';
+
+type Reply = (response: unknown) => void;
+
+const refuse = (code: string, message: string) => ({ ok: false, error: { code, message, retryable: false } });
+
+function sendToFrame(tabId: number, frameId: number, message: unknown): Promise<unknown> {
+  return chrome.tabs.sendMessage(tabId, message, { frameId });
+}
+
+/** The service worker's single message router: every message is checked by sender, then by schema. */
+export function createRouter(store: ToolStore, panels: PanelPorts) {
+  const whoSent = (sender: chrome.runtime.MessageSender): SenderKind =>
+    classifySender(sender, chrome.runtime.id, chrome.runtime.getURL(PANEL_PATH).replace(/index\.html$/, ''));
+
+  async function fromContent(who: Extract<SenderKind, { kind: 'content' }>, message: unknown): Promise<unknown> {
+    const parsed = ContentToBackground.safeParse(message);
+    if (!parsed.success) return refuse('INVALID_MESSAGE', parsed.error.message);
+    await store.ready;
+    const { tabId, frameId, documentId, origin, url } = who;
+    store.registry.report(
+      { tabId, frameId, ...(documentId ? { documentId } : {}), origin, url, api: parsed.data.api, tools: parsed.data.tools },
+      new Date(),
+    );
+    await store.save();
+    panels.broadcast({ type: 'panel/tools-changed', tabId });
+    return { ok: true, data: null };
+  }
+
+  async function fromPanel(message: unknown): Promise<unknown> {
+    const parsed = PanelToBackground.safeParse(message);
+    if (!parsed.success) return refuse('INVALID_MESSAGE', parsed.error.message);
+    await store.ready;
+    const request = parsed.data;
+    switch (request.type) {
+      case 'panel/get-tab-tools': {
+        const data: TabToolsResponse = { frames: store.registry.tab(request.tabId) };
+        return { ok: true, data };
+      }
+      case 'panel/run-tool':
+        return { ok: true, data: await runToolFromPanel(store.registry, sendToFrame, request) };
+    }
+  }
+
+  function onMessage(message: unknown, sender: chrome.runtime.MessageSender, reply: Reply): boolean {
+    const who = whoSent(sender);
+    let work: Promise<unknown>;
+    if (who.kind === 'content') work = fromContent(who, message);
+    else if (who.kind === 'panel') work = fromPanel(message);
+    else {
+      reply(refuse('FORBIDDEN_SENDER', 'Messages are accepted only from Steward’s own content scripts and side panel.'));
+      return false;
+    }
+    work.then(reply, (error: unknown) => reply({ ok: false, error: { code: 'INTERNAL', message: String(error), retryable: true } }));
+    return true;
+  }
+
+  function onConnect(port: chrome.runtime.Port): void {
+    if (port.name !== 'panel' || !port.sender || whoSent(port.sender).kind !== 'panel') {
+      port.disconnect();
+      return;
+    }
+    panels.add(port);
+  }
+
+  return { onMessage, onConnect };
+}

@@ -1,0 +1,24 @@
+// Isolated-world content script (document_start, every frame). It observes and reports; it
+// holds no secrets and makes no policy decisions.
+import { ToolDiscovery } from './webmcp/discovery.ts';
+import { NativeToolSource, nativeModelContext } from './webmcp/native-source.ts';
+import { BridgeToolSource, receiveBridgePort } from './webmcp/bridge-source.ts';
+import { listenToBackground, sendToBackground } from './router.ts';
+
+const discovery = new ToolDiscovery((snapshot) =>
+  sendToBackground({ type: 'content/tools', api: snapshot.api, url: location.href.slice(0, 8192), tools: snapshot.tools }),
+);
+
+listenToBackground({ source: () => discovery.activeSource, relist: () => discovery.refresh() });
+
+const native = nativeModelContext();
+if (native) discovery.attach(new NativeToolSource(native));
+else receiveBridgePort((port) => discovery.attach(new BridgeToolSource(port)));
+
+const whenParsed = () => {
+  discovery.reportNone();
+  discovery.schedule();
+  discovery.watchDeclarativeForms();
+};
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', whenParsed, { once: true });
+else whenParsed();

@@ -1,0 +1,71 @@
+import { BridgeRequest, type BridgeEvent } from '../page-bridge-protocol.ts';
+import { normalizeToolResult } from '../../webmcp/normalize.ts';
+
+interface PageTool {
+  name: string;
+  title?: unknown;
+  description?: unknown;
+  inputSchema?: unknown;
+  annotations?: unknown;
+}
+interface PageModelContext extends EventTarget {
+  getTools(): Promise<PageTool[]>;
+  executeTool(tool: PageTool, input: unknown): Promise<unknown>;
+}
+
+/** Copies only plain data out of a page tool: the page's objects never cross the port. */
+function toWire(tool: PageTool) {
+  const plain = (value: unknown) => {
+    try {
+      return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+    } catch {
+      return '[unserialisable]';
+    }
+  };
+  return {
+    name: tool.name,
+    title: typeof tool.title === 'string' ? tool.title : undefined,
+    description: typeof tool.description === 'string' ? tool.description : undefined,
+    inputSchema: typeof tool.inputSchema === 'string' ? tool.inputSchema : plain(tool.inputSchema),
+    annotations: plain(tool.annotations),
+  };
+}
+
+/** The polyfill accepts the input as an object or (older shape) a JSON string; try both. */
+async function execute(mc: PageModelContext, tool: PageTool, input: Record<string, unknown>): Promise<unknown> {
+  try {
+    return await mc.executeTool(tool, input);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : '';
+    if (error instanceof TypeError || /pars|input|argument/i.test(message)) return mc.executeTool(tool, JSON.stringify(input));
+    throw error;
+  }
+}
+
+/** Serves the isolated world's list/run requests from the page's polyfilled document.modelContext. */
+export function serveModelContext(mc: PageModelContext, port: MessagePort): void {
+  const send = (event: BridgeEvent) => port.postMessage(event);
+  const list = async (id?: number) => {
+    const tools = await mc.getTools();
+    send({ op: 'tools', ...(id === undefined ? {} : { id }), tools: tools.map(toWire) });
+  };
+  mc.addEventListener('toolchange', () => send({ op: 'changed' }));
+  port.addEventListener('message', (event: MessageEvent) => {
+    const parsed = BridgeRequest.safeParse(event.data);
+    if (!parsed.success) return;
+    const request = parsed.data;
+    void (async () => {
+      try {
+        if (request.op === 'list') return await list(request.id);
+        const tool = (await mc.getTools()).find((t) => t.name === request.name);
+        if (!tool) return send({ op: 'error', id: request.id, name: 'NotFoundError', message: `No tool named ${request.name}` });
+        const { result, truncated } = normalizeToolResult(await execute(mc, tool, request.input));
+        send({ op: 'result', id: request.id, result, truncated });
+      } catch (error) {
+        const e = error instanceof Error ? error : new Error(String(error));
+        send({ op: 'error', id: request.id, name: e.name.slice(0, 200), message: e.message.slice(0, 4000) });
+      }
+    })();
+  });
+  port.start();
+}

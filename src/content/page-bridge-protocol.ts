@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/**
+ * Messages on the private MessagePort between the main-world polyfill bridge and the isolated
+ * content script. The main world is page-controlled, so the isolated side validates everything
+ * it receives and grants it no more authority than the page itself has.
+ */
+export const HANDSHAKE_FROM_MAIN = 'steward:webmcp-bridge-port';
+export const HANDSHAKE_FROM_ISOLATED = 'steward:webmcp-bridge-request';
+
+export const BridgeRequest = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('list'), id: z.number().int() }),
+  z.object({ op: z.literal('run'), id: z.number().int(), name: z.string(), input: z.record(z.string(), z.unknown()) }),
+]);
+export type BridgeRequest = z.infer<typeof BridgeRequest>;
+
+const RawToolWire = z
+  .object({
+    name: z.unknown(),
+    title: z.unknown().optional(),
+    description: z.unknown().optional(),
+    inputSchema: z.unknown().optional(),
+    annotations: z.unknown().optional(),
+  })
+  .passthrough();
+
+export const BridgeEvent = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('tools'), id: z.number().int().optional(), tools: z.array(RawToolWire).max(2048) }),
+  z.object({ op: z.literal('changed') }),
+  z.object({ op: z.literal('result'), id: z.number().int(), result: z.string().nullable(), truncated: z.boolean() }),
+  z.object({ op: z.literal('error'), id: z.number().int(), name: z.string().max(200), message: z.string().max(4000) }),
+]);
+export type BridgeEvent = z.infer<typeof BridgeEvent>;

@@ -1,0 +1,55 @@
+import { BackgroundToContent, type ContentToBackground } from '../protocol/messages.ts';
+import type { ToolRunOutcome } from '../protocol/webmcp.ts';
+import { normalizeToolResult } from '../webmcp/normalize.ts';
+import { ToolExecutionError, type ToolSource } from './webmcp/tool-source.ts';
+
+/** Only Steward's own service worker may command a content script: same extension, no tab. */
+function fromServiceWorker(sender: chrome.runtime.MessageSender): boolean {
+  return sender.id === chrome.runtime.id && sender.tab === undefined;
+}
+
+export function sendToBackground(message: ContentToBackground): void {
+  chrome.runtime.sendMessage(message).catch(() => {
+    // The service worker may be restarting; the next change or a relist request resends.
+  });
+}
+
+async function runTool(source: ToolSource | undefined, name: string, input: Record<string, unknown>): Promise<ToolRunOutcome> {
+  if (!source) {
+    return { ok: false, error: { code: 'TOOL_NOT_FOUND', message: 'This frame exposes no WebMCP tools.', retryable: false } };
+  }
+  try {
+    const { result, truncated } = await source.run(name, input);
+    const normalized = normalizeToolResult(result);
+    return { ok: true, result: normalized.result, truncated: Boolean(truncated) || normalized.truncated, untrusted: false };
+  } catch (error) {
+    if (error instanceof ToolExecutionError) {
+      return { ok: false, error: { code: error.code, message: error.message, retryable: false } };
+    }
+    const e = error instanceof Error ? error : new Error(String(error));
+    const code = e instanceof TypeError ? 'INVALID_INPUT' : 'EXECUTION_FAILED';
+    return { ok: false, error: { code, message: `${e.name}: ${e.message}`.slice(0, 4000), retryable: false } };
+  }
+}
+
+/** The content script's single message router. */
+export function listenToBackground(handlers: { source: () => ToolSource | undefined; relist: () => void }): void {
+  chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
+    if (!fromServiceWorker(sender)) return false;
+    const parsed = BackgroundToContent.safeParse(message);
+    if (!parsed.success) {
+      sendResponse({ ok: false, error: { code: 'INVALID_MESSAGE', message: parsed.error.message, retryable: false } });
+      return false;
+    }
+    const request = parsed.data;
+    switch (request.type) {
+      case 'content/relist-tools':
+        handlers.relist();
+        sendResponse({ ok: true });
+        return false;
+      case 'content/run-tool':
+        void runTool(handlers.source(), request.name, request.input).then(sendResponse);
+        return true;
+    }
+  });
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+/** Hints a WebMCP tool may declare about itself (WebMCP draft + Chromium's extras). */
+export const ToolAnnotations = z
+  .object({
+    readOnlyHint: z.boolean().optional(),
+    consequentialHint: z.boolean().optional(),
+    untrustedContentHint: z.boolean().optional(),
+    destructiveHint: z.boolean().optional(),
+    idempotentHint: z.boolean().optional(),
+  })
+  .strip();
+export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
+
+/** A JSON Schema object as the page declared it; only its outer shape is checked here. */
+export const JsonSchemaObject = z.record(z.string(), z.unknown());
+export type JsonSchemaObject = z.infer<typeof JsonSchemaObject>;
+
+/**
+ * A page's WebMCP tool after normalisation: what differs across Chrome versions and the
+ * polyfill (schema as string or object, missing fields) is settled here.
+ */
+export const ToolDescriptor = z.object({
+  name: z.string().min(1).max(256),
+  title: z.string().max(1024).optional(),
+  description: z.string().max(16_384),
+  inputSchema: JsonSchemaObject,
+  annotations: ToolAnnotations,
+  kind: z.enum(['imperative', 'declarative']),
+  /** Declarative only: the form submits itself when an agent fills it. */
+  autosubmit: z.boolean().optional(),
+  /** Set when the page's schema could not be understood; the tool is listed but cannot run. */
+  schemaError: z.string().optional(),
+});
+export type ToolDescriptor = z.infer<typeof ToolDescriptor>;
+
+export const WebMcpApi = z.enum(['native', 'polyfill', 'none']);
+export type WebMcpApi = z.infer<typeof WebMcpApi>;
+
+/** What one frame of a tab exposes. */
+export const FrameTools = z.object({
+  tabId: z.number().int(),
+  frameId: z.number().int(),
+  /** Chrome's id for the document that reported; a new one in frame 0 means the tab navigated. */
+  documentId: z.string().optional(),
+  origin: z.string(),
+  url: z.string(),
+  api: WebMcpApi,
+  tools: z.array(ToolDescriptor).max(512),
+  updatedAt: z.string(),
+});
+export type FrameTools = z.infer<typeof FrameTools>;
+
+/** The outcome of running a tool, as Steward reports it to its own contexts. */
+export const ToolRunOutcome = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    /** The tool's result text (native executeTool returns a string or null). */
+    result: z.string().nullable(),
+    truncated: z.boolean().default(false),
+    /** From a tool with untrustedContentHint: data, never instructions. */
+    untrusted: z.boolean().default(false),
+  }),
+  z.object({
+    ok: z.literal(false),
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      retryable: z.boolean(),
+      recovery_hint: z.string().optional(),
+      details: z.unknown().optional(),
+    }),
+  }),
+]);
+export type ToolRunOutcome = z.infer<typeof ToolRunOutcome>;

@@ -1,0 +1,66 @@
+import type { FrameTools, ToolDescriptor } from '../../protocol/webmcp.ts';
+import { schemaFields } from '../../webmcp/schema-fields.ts';
+import { ToolRunForm } from './ToolRunForm.tsx';
+
+function badges(tool: ToolDescriptor): Array<[string, string]> {
+  const a = tool.annotations;
+  const out: Array<[string, string]> = [];
+  if (a.readOnlyHint) out.push(['read-only', 'read-only']);
+  if (a.consequentialHint) out.push(['consequential', 'consequential']);
+  if (a.destructiveHint) out.push(['destructive', 'destructive']);
+  if (a.untrustedContentHint) out.push(['untrusted', 'untrusted content']);
+  out.push(['kind', tool.kind === 'declarative' ? (tool.autosubmit ? 'form · autosubmit' : 'form · waits for user') : 'script']);
+  if (tool.schemaError) out.push(['error', 'malformed schema']);
+  return out;
+}
+
+/** One tool: what it is, what it takes, and (if read-only) a way to run it. Page text is shown as text only. */
+export function ToolCard({ tabId, frame, tool, apiLabel }: { tabId: number; frame: FrameTools; tool: ToolDescriptor; apiLabel: string }) {
+  const fields = schemaFields(tool.inputSchema);
+  const headingId = `tool-${frame.frameId}-${tool.name}`;
+  return (
+    <article class="card" aria-labelledby={headingId} data-tool={tool.name}>
+      <h3 id={headingId}>{tool.name}</h3>
+      {tool.title && tool.title !== tool.name && <div class="muted">{tool.title}</div>}
+      <p style="margin:4px 0">{tool.description}</p>
+      <div class="badges" aria-label="Annotations">
+        {badges(tool).map(([cls, label]) => (
+          <span class={`badge ${cls}`} key={label}>
+            {label}
+          </span>
+        ))}
+      </div>
+      <div class="note">
+        {apiLabel} · {frame.origin}
+        {frame.frameId !== 0 ? ' · in a subframe' : ''}
+      </div>
+      {tool.schemaError && <p class="error-text">Schema problem: {tool.schemaError}</p>}
+      {fields.length > 0 ? (
+        <table class="params" aria-label={`Parameters of ${tool.name}`}>
+          <thead>
+            <tr>
+              <th scope="col">Parameter</th>
+              <th scope="col">Type</th>
+              <th scope="col">Description</th>
+            </tr>
+          </thead>
+          <tbody>
+            {fields.map((f) => (
+              <tr key={f.name}>
+                <td>
+                  <code>{f.name}</code>
+                  {f.required ? ' (required)' : ''}
+                </td>
+                <td>{f.options ? `one of ${f.options.join(', ')}` : f.format ? `${f.type} (${f.format})` : f.type}</td>
+                <td>{f.description ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <div class="note">No parameters.</div>
+      )}
+      <ToolRunForm tabId={tabId} frameId={frame.frameId} tool={tool} fields={fields} />
+    </article>
+  );
+}

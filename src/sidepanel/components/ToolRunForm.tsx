@@ -1,0 +1,100 @@
+import { useState } from 'preact/hooks';
+import type { ToolDescriptor, ToolRunOutcome } from '../../protocol/webmcp.ts';
+import { inputFromForm, type SchemaField } from '../../webmcp/schema-fields.ts';
+import { runTool } from '../background-client.ts';
+
+type Shown = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; outcome: ToolRunOutcome } | { kind: 'error'; message: string };
+
+function FieldInput({ tool, field, value, onInput }: { tool: string; field: SchemaField; value: string; onInput: (v: string) => void }) {
+  const id = `in-${tool}-${field.name}`;
+  const label = `${field.name}${field.required ? ' (required)' : ''}`;
+  const control = field.options ? (
+    <select id={id} value={value} onChange={(e) => onInput(e.currentTarget.value)}>
+      <option value="">—</option>
+      {field.options.map((o) => (
+        <option key={o} value={o}>
+          {o}
+        </option>
+      ))}
+    </select>
+  ) : field.type === 'boolean' ? (
+    <select id={id} value={value} onChange={(e) => onInput(e.currentTarget.value)}>
+      <option value="">—</option>
+      <option value="true">true</option>
+      <option value="false">false</option>
+    </select>
+  ) : (
+    <input
+      id={id}
+      type={field.type === 'number' || field.type === 'integer' ? 'number' : field.format === 'date' ? 'date' : 'text'}
+      value={value}
+      onInput={(e) => onInput(e.currentTarget.value)}
+    />
+  );
+  return (
+    <label for={id}>
+      {label}
+      {control}
+    </label>
+  );
+}
+
+/** Runs a read-only tool through the service worker; other tools are listed but wait for the policy gateway. */
+export function ToolRunForm({ tabId, frameId, tool, fields }: { tabId: number; frameId: number; tool: ToolDescriptor; fields: SchemaField[] }) {
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [shown, setShown] = useState<Shown>({ kind: 'idle' });
+  const runnable = tool.annotations.readOnlyHint === true && !tool.schemaError;
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (!runnable) return;
+    const built = inputFromForm(fields, values);
+    if ('error' in built) return setShown({ kind: 'error', message: built.error });
+    setShown({ kind: 'running' });
+    try {
+      setShown({ kind: 'done', outcome: await runTool(tabId, frameId, tool.name, built.input) });
+    } catch (error) {
+      setShown({ kind: 'error', message: (error as Error).message });
+    }
+  };
+
+  return (
+    <form class="run" onSubmit={submit} aria-label={`Run ${tool.name}`}>
+      {runnable &&
+        fields.map((f) => (
+          <FieldInput key={f.name} tool={tool.name} field={f} value={values[f.name] ?? ''} onInput={(v) => setValues({ ...values, [f.name]: v })} />
+        ))}
+      <button type="submit" disabled={!runnable || shown.kind === 'running'} aria-describedby={runnable ? undefined : `why-${tool.name}`}>
+        {shown.kind === 'running' ? 'Running…' : 'Run'}
+      </button>
+      {!runnable && (
+        <p class="note" id={`why-${tool.name}`}>
+          {tool.schemaError ? 'Cannot run: the page published a malformed schema.' : 'Not read-only: this tool will run only as an approved action.'}
+        </p>
+      )}
+      <div aria-live="polite">
+        {shown.kind === 'error' && <p class="error-text" role="alert">{shown.message}</p>}
+        {shown.kind === 'done' && <Outcome outcome={shown.outcome} name={tool.name} />}
+      </div>
+    </form>
+  );
+}
+
+function Outcome({ outcome, name }: { outcome: ToolRunOutcome; name: string }) {
+  if (!outcome.ok) {
+    return (
+      <p class="error-text" role="alert">
+        {outcome.error.code}: {outcome.error.message}
+      </p>
+    );
+  }
+  return (
+    <div>
+      <div class="result-label">
+        Result{outcome.truncated ? ' (truncated)' : ''}
+        {outcome.untrusted && <span class="badge untrusted"> untrusted content — data, not instructions</span>}
+      </div>
+      <pre class="result" role="region" aria-label={`Result of ${name}`}>{outcome.result ?? '(no result)'}</pre>
+    </div>
+  );
+}

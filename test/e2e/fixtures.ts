@@ -1,0 +1,66 @@
+import { test as base, expect, type Page, type Worker } from '@playwright/test';
+import { startDemoSites } from '../../sites/server.ts';
+import { launchWithSteward, type SteWardBrowser } from './browser.ts';
+
+type Sites = Awaited<ReturnType<typeof startDemoSites>>;
+
+interface Fixtures {
+  nativeWebMcp: boolean;
+  steward: SteWardBrowser;
+  /** Opens Steward's side panel page as a tab, pinned to the tab of `page`. */
+  openPanel: (page: Page) => Promise<Page>;
+  tabIdOf: (page: Page) => Promise<number>;
+}
+
+export const test = base.extend<Fixtures, { sites: Sites }>({
+  sites: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const sites = await startDemoSites({ ports: { shop: 0, clinic: 0 } });
+      await use(sites);
+      await sites.stop();
+    },
+    { scope: 'worker' },
+  ],
+  nativeWebMcp: [true, { option: true }],
+  steward: async ({ nativeWebMcp, sites }, use) => {
+    for (const url of Object.values(sites.urls)) await fetch(new URL('/__demo/reset', url), { method: 'POST' });
+    const browser = await launchWithSteward({ nativeWebMcp });
+    await use(browser);
+    await browser.close();
+  },
+  tabIdOf: async ({ steward }, use) => {
+    await use((page) => tabIdOf(steward.serviceWorker, page));
+  },
+  openPanel: async ({ steward }, use) => {
+    await use(async (page) => {
+      const tabId = await tabIdOf(steward.serviceWorker, page);
+      const panel = await steward.context.newPage();
+      await panel.goto(`chrome-extension://${steward.extensionId}/src/sidepanel/index.html?tabId=${tabId}`);
+      return panel;
+    });
+  },
+});
+
+/**
+ * Steward has no "tabs" permission, so a tab's URL is known to it only through its content
+ * script's report: find the tab whose top frame reported this page's URL.
+ */
+async function tabIdOf(serviceWorker: Worker, page: Page): Promise<number> {
+  const url = page.url();
+  let tabId: number | undefined;
+  await expect
+    .poll(async () => {
+      tabId = await serviceWorker.evaluate(async (wanted) => {
+        const stored = (await chrome.storage.session.get('webmcp.frames'))['webmcp.frames'] as
+          | Array<{ tabId: number; frameId: number; url: string }>
+          | undefined;
+        return stored?.find((f) => f.frameId === 0 && f.url.split('#')[0] === wanted.split('#')[0])?.tabId;
+      }, url);
+      return tabId;
+    }, { message: `Steward never heard from the content script of ${url}` })
+    .toBeDefined();
+  return tabId!;
+}
+
+export { expect };

@@ -1,0 +1,23 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** A broken dist/ fails silently in Chromium (the extension just does not load): check it first. */
+export default function globalSetup(): void {
+  const dist = join(import.meta.dirname, '..', '..', 'dist');
+  const manifestPath = join(dist, 'manifest.json');
+  if (!existsSync(manifestPath)) throw new Error('dist/manifest.json is missing: run `npm run build` first.');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+    background?: { service_worker?: string };
+    side_panel?: { default_path?: string };
+    content_scripts?: Array<{ js?: string[] }>;
+  };
+  const files = [
+    manifest.background?.service_worker,
+    manifest.side_panel?.default_path,
+    ...(manifest.content_scripts ?? []).flatMap((c) => c.js ?? []),
+  ];
+  for (const file of files) {
+    if (!file || !existsSync(join(dist, file))) throw new Error(`dist/ is broken: ${file ?? 'an entry'} named by the manifest does not exist.`);
+  }
+  if (!existsSync('/usr/bin/chromium')) throw new Error('/usr/bin/chromium is missing: apt-get install chromium.');
+}
