@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { ActionName, IdempotencyKey, isLegacyAction, type LegacyActionName } from './action-name.ts';
+import { ElementRef } from './element.ts';
+import { HttpUrl, HumanText, IsoDateTime, JsonObject, SnakeCase, UserId, prefixedId } from './primitives.ts';
+import { ResourceRef, ResourceScope, Source, StateName, StateVersion } from './resource.ts';
+import { describeIssue } from './validate.ts';
+import { JsonSchemaObject } from './webmcp.ts';
+
+/** How Steward would run an action: the same four paths that produce state (DESIGN §1). */
+export const ActionVia = Source;
+export type ActionVia = z.infer<typeof ActionVia>;
+
+/** An action the agent may request here, with what the policy gateway needs to judge its risk. */
+export const AvailableAction = z
+  .object({
+    action: ActionName,
+    via: ActionVia,
+    title: z.string().max(256).optional(),
+    /** Site- or page-provided text: data, never instructions. */
+    description: z.string().max(16_384).optional(),
+    /** True when running it changes nothing (WebMCP `readOnlyHint`, a contract's read action). */
+    read_only: z.boolean(),
+    /** What it would change, as effect types (`order_cancelled`); empty for read-only actions. */
+    changes: z.array(SnakeCase).max(64).optional(),
+    /** WebMCP `consequentialHint`, a contract flag, or Steward's own classification of a legacy control. */
+    consequential: z.boolean(),
+    /** Touches money: needs a token with `payment: true` as well as an approval. */
+    payment: z.boolean().default(false),
+    /** Its output comes from untrusted content (WebMCP `untrustedContentHint`). */
+    untrusted_content: z.boolean().default(false),
+    requires_approval: z.boolean(),
+    input_schema: JsonSchemaObject,
+    /** For legacy primitives bound to one element. */
+    target_ref: ElementRef.optional(),
+  })
+  .superRefine((a, ctx) => {
+    // DESIGN §5 step 7: only read-only, non-consequential, non-payment actions may skip approval.
+    if (!a.requires_approval && (!a.read_only || a.consequential || a.payment)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['requires_approval'],
+        message: 'must be true for an action that is not read-only, is consequential or touches payment',
+      });
+    }
+    if (a.read_only && a.changes && a.changes.length > 0) {
+      ctx.addIssue({ code: 'custom', path: ['changes'], message: 'a read-only action cannot list changes' });
+    }
+    if (isLegacyAction(a.action) && a.via !== 'legacy_inference') {
+      ctx.addIssue({ code: 'custom', path: ['via'], message: `${a.action} only runs via legacy_inference` });
+    }
+  });
+export type AvailableAction = z.infer<typeof AvailableAction>;
+/** What a producer may write (`payment` and `untrusted_content` default to false). */
+export type AvailableActionInput = z.input<typeof AvailableAction>;
+
+/** The short form used in results and errors: `{"action": "orders.track", "requires_approval": false}`. */
+export const ActionSummary = z.object({
+  action: ActionName,
+  requires_approval: z.boolean(),
+  via: ActionVia.optional(),
+  read_only: z.boolean().optional(),
+  consequential: z.boolean().optional(),
+});
+export type ActionSummary = z.infer<typeof ActionSummary>;
+
+/** Results and errors list next actions either by name or as a summary. */
+export const ActionListItem = z.union([ActionName, ActionSummary]);
+export type ActionListItem = z.infer<typeof ActionListItem>;
+
+// ── legacy primitives: inputs are strict so a typo is an error, not a silently ignored field ──
+
+export const DomClickInput = z.strictObject({ ref: ElementRef });
+export const DomTypeInput = z.strictObject({
+  ref: ElementRef,
+  text: z.string().max(100_000, 'must be at most 100000 characters'),
+  /** Replace the current value instead of appending. */
+  clear: z.boolean().optional(),
+});
+export const DomSelectInput = z.strictObject({
+  ref: ElementRef,
+  values: z.array(z.string().max(4096)).min(1, 'must name at least one option').max(1000),
+});
+export const DomScrollInput = z
+  .strictObject({
+    /** Scroll this element into view, or scroll inside it when `direction` is given. */
+    ref: ElementRef.optional(),
+    direction: z.enum(['up', 'down', 'left', 'right']).optional(),
+    /** In viewport heights/widths. */
+    amount: z.number().positive().max(100).optional(),
+  })
+  .refine((s) => s.ref !== undefined || s.direction !== undefined, {
+    message: 'needs a ref to scroll into view or a direction to scroll',
+  });
+export const NavGotoInput = z.strictObject({ url: HttpUrl });
+
+export const LegacyActionInputs = {
+  'dom.click': DomClickInput,
+  'dom.type': DomTypeInput,
+  'dom.select': DomSelectInput,
+  'dom.scroll': DomScrollInput,
+  'nav.goto': NavGotoInput,
+} as const satisfies Record<LegacyActionName, z.ZodType>;
+
+// ── ActionRequest (DESIGN §3) ────────────────────────────────────────────────────────────────
+
+/** What the agent believes about the resource; a mismatch gives PRECONDITION_FAILED, not a guess. */
+export const Preconditions = z
+  .object({ expected_state: StateName.optional(), state_version: StateVersion.optional() })
+  .refine((p) => p.expected_state !== undefined || p.state_version !== undefined, {
+    message: 'must give expected_state, state_version or both (omit preconditions entirely otherwise)',
+  });
+export type Preconditions = z.infer<typeof Preconditions>;
+
+/** Id of an approval receipt, e.g. `approval_274`. */
+export const ReceiptId = prefixedId('approval_', 'approval_274');
+export type ReceiptId = z.infer<typeof ReceiptId>;
+
+/**
+ * The agent's pointer to an approval receipt. Only `receipt_id` is authoritative: the gateway
+ * checks the stored receipt, never the copies of its fields an agent sends along.
+ */
+export const ApprovalReference = z.object({
+  receipt_id: ReceiptId,
+  approved_by: UserId.optional(),
+  scope: ResourceScope.optional(),
+  expires_at: IsoDateTime.optional(),
+});
+export type ApprovalReference = z.infer<typeof ApprovalReference>;
+
+export const ActionRequest = z
+  .object({
+    action: ActionName,
+    resource: ResourceRef,
+    preconditions: Preconditions.optional(),
+    input: JsonObject.default({}),
+    idempotency_key: IdempotencyKey,
+    approval: ApprovalReference.optional(),
+    /** Why the agent wants this (shown on the approval card as the agent's claim, never as fact). */
+    rationale: HumanText.optional(),
+  })
+  .superRefine((req, ctx) => {
+    // Legacy primitives have fixed inputs: check them here so the executor never sees a bad ref.
+    if (!isLegacyAction(req.action)) return;
+    const parsed = LegacyActionInputs[req.action].safeParse(req.input, { reportInput: true });
+    if (parsed.success) return;
+    for (const issue of parsed.error.issues) {
+      ctx.addIssue({ code: 'custom', path: ['input', ...issue.path], message: describeIssue(issue) });
+    }
+  });
+export type ActionRequest = z.infer<typeof ActionRequest>;
+export type ActionRequestInput = z.input<typeof ActionRequest>;

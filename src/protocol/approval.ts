@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { ActionName, IdempotencyKey } from './action-name.ts';
+import { ReceiptId } from './action.ts';
+import { StateSummary } from './observed-state.ts';
+import { AgentId, HumanText, InputHash, IsoDateTime, JsonObject, Origin, UserId, isAfter, prefixedId } from './primitives.ts';
+import { ResourceRef, ResourceScope, Source, StateVersion, resourceScopeOf } from './resource.ts';
+import { TokenId } from './token.ts';
+
+/**
+ * Approvals (DESIGN §4, §8): the service worker builds the request from the actual action (never
+ * from an LLM's summary), only the side panel decides, and a receipt binds that decision to one
+ * action, resource, input hash and state_version.
+ */
+
+export const ApprovalRequestId = prefixedId('apreq_', 'apreq_51');
+export type ApprovalRequestId = z.infer<typeof ApprovalRequestId>;
+
+/** Why a person has to decide (DESIGN §5 step 7, issue 4's risk classification). */
+export const ApprovalReasonCode = z.enum([
+  'not_read_only', // the action changes something
+  'consequential', // WebMCP consequentialHint or a contract flag
+  'payment', // touches money
+  'untrusted_input', // input came from untrusted page or tool content
+  'form_submission', // legacy: submits a form
+  'risky_control', // legacy: a control named buy / pay / delete / send / cancel / transfer
+  'unknown_risk', // could not be classified, so treated as risky
+  'site_requires_approval', // the contract says so
+]);
+export type ApprovalReasonCode = z.infer<typeof ApprovalReasonCode>;
+
+export const ApprovalReason = z.object({ code: ApprovalReasonCode, detail: HumanText.optional() });
+export type ApprovalReason = z.infer<typeof ApprovalReason>;
+
+/** What the side panel shows: everything a person needs to decide, nothing an LLM paraphrased. */
+export const ApprovalRequest = z
+  .object({
+    request_id: ApprovalRequestId,
+    agent_id: AgentId,
+    token_id: TokenId,
+    origin: Origin,
+    action: ActionName,
+    via: Source,
+    resource: ResourceRef,
+    /** The exact input that will be sent. */
+    input: JsonObject,
+    input_hash: InputHash,
+    idempotency_key: IdempotencyKey,
+    /** Current state, with evidence / confidence / conflicts, as freshly observed. */
+    state: StateSummary,
+    reasons: z.array(ApprovalReason).min(1, 'must say why approval is needed').max(16),
+    /** The agent's own explanation: shown as its claim, never as fact. */
+    rationale: HumanText.optional(),
+    requested_at: IsoDateTime,
+    expires_at: IsoDateTime,
+  })
+  .refine((r) => isAfter(r.expires_at, r.requested_at), { path: ['expires_at'], message: 'must be after requested_at' });
+export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
+
+/**
+ * The side panel's answer. An approval echoes the input hash and state_version the card showed,
+ * so a decision made on a stale card cannot approve changed input or state.
+ */
+export const ApprovalDecision = z.discriminatedUnion('decision', [
+  z.object({
+    request_id: ApprovalRequestId,
+    decision: z.literal('approve'),
+    decided_by: UserId,
+    decided_at: IsoDateTime,
+    input_hash: InputHash,
+    state_version: StateVersion,
+  }),
+  z.object({
+    request_id: ApprovalRequestId,
+    decision: z.literal('deny'),
+    decided_by: UserId,
+    decided_at: IsoDateTime,
+    reason: HumanText.optional(),
+  }),
+]);
+export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
+
+export const ApprovalReceiptBase = z.object({
+  receipt_id: ReceiptId,
+  request_id: ApprovalRequestId.optional(),
+  action: ActionName,
+  resource: ResourceRef,
+  input_hash: InputHash,
+  state_version: StateVersion,
+  agent_id: AgentId,
+  token_id: TokenId,
+  approved_by: UserId,
+  /** Always exactly the receipt's resource (`order:ORD-1024`), never a wildcard. */
+  scope: ResourceScope,
+  origin: Origin.optional(),
+  issued_at: IsoDateTime,
+  expires_at: IsoDateTime,
+});
+
+export const ApprovalReceipt = ApprovalReceiptBase.superRefine((r, ctx) => {
+  if (!isAfter(r.expires_at, r.issued_at)) {
+    ctx.addIssue({ code: 'custom', path: ['expires_at'], message: 'must be after issued_at' });
+  }
+  const exact = resourceScopeOf(r.resource);
+  if (r.scope !== exact) {
+    ctx.addIssue({ code: 'custom', path: ['scope'], message: `a receipt covers exactly one resource: must be "${exact}"` });
+  }
+});
+export type ApprovalReceipt = z.infer<typeof ApprovalReceipt>;

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { SNAKE_CASE, SnakeCase } from './primitives.ts';
+
+/** Kind of thing an agent works on, e.g. `order`, `appointment`. */
+export const ResourceType = SnakeCase;
+
+/** The site's own identifier, e.g. `ORD-1024`; printable ASCII, and never the wildcard `*`. */
+export const ResourceId = z
+  .string()
+  .regex(/^[A-Za-z0-9][\x21-\x7e]{0,255}$/, 'must be a printable identifier without spaces, e.g. ORD-1024');
+
+/** Stable reference to a resource: the model is the resource, never a URL, selector or tab. */
+export const ResourceRef = z.object({ type: ResourceType, id: ResourceId });
+export type ResourceRef = z.infer<typeof ResourceRef>;
+
+/** Name of a resource state, e.g. `awaiting_payment`. */
+export const StateName = SnakeCase;
+export type StateName = z.infer<typeof StateName>;
+
+/** Site-issued version (native path): a non-negative integer that grows with every change. */
+export const ContractStateVersion = z
+  .int({ error: 'must be a non-negative integer' })
+  .nonnegative('must be a non-negative integer');
+
+/** Steward's fingerprint of the semantic content it observed: `fp-` + at least 6 hex digits. */
+export const FINGERPRINT = /^fp-[0-9a-f]{6,}$/;
+export const Fingerprint = z
+  .string()
+  .max(80, 'must be at most 80 characters')
+  .regex(FINGERPRINT, 'must be a fingerprint: "fp-" followed by at least 6 lower-case hex digits');
+
+export const StateVersion = z.union([ContractStateVersion, Fingerprint], {
+  error: 'must be an integer (from a site contract) or a fingerprint "fp-" + hex',
+});
+export type StateVersion = z.infer<typeof StateVersion>;
+
+/** Which of the four paths produced a state or result (DESIGN §1), in order of authority. */
+export const Source = z.enum(['site_contract', 'webmcp', 'adapter', 'legacy_inference']);
+export type Source = z.infer<typeof Source>;
+
+/** Kinds of evidence that can contribute to an observation (closed set: new kinds are a spec change). */
+export const Evidence = z.enum([
+  'site_contract', // the site's Semantic State Contract endpoint
+  'webmcp', // a WebMCP tool's declaration or result
+  'adapter', // a per-domain adapter's mapping
+  'dom', // DOM structure and attributes
+  'accessibility', // the computed accessibility tree
+  'text', // visible text
+  'network', // responses the page fetched
+  'structured_data', // JSON-LD, microdata, meta tags
+  'url', // the URL itself (path, query)
+  'canvas', // content read from a <canvas>
+  'screenshot', // pixels
+]);
+export type Evidence = z.infer<typeof Evidence>;
+
+/** A named disagreement or blind spot, e.g. `dom_state_disagrees_with_network` (open set, snake_case). */
+export const ConflictCode = z
+  .string()
+  .max(128, 'must be at most 128 characters')
+  .regex(SNAKE_CASE, 'must be a snake_case conflict name, e.g. canvas_total_not_observed');
+export type ConflictCode = z.infer<typeof ConflictCode>;
+
+/** Which resources a token or receipt covers: `*`, `order:*` or `order:ORD-1024`. */
+export const ResourceScope = z
+  .string()
+  .regex(
+    /^(?:\*|[a-z][a-z0-9]*(?:_[a-z0-9]+)*:(?:\*|[A-Za-z0-9][\x21-\x7e]{0,255}))$/,
+    'must be "*", "<type>:*" or "<type>:<id>", e.g. order:ORD-1024',
+  );
+export type ResourceScope = z.infer<typeof ResourceScope>;
+
+/** The exact scope string for one resource, e.g. `order:ORD-1024`. */
+export function resourceScopeOf(ref: ResourceRef): ResourceScope {
+  return `${ref.type}:${ref.id}`;
+}
+
+/** True when `scope` covers `ref` (exact match, a type wildcard, or `*`). */
+export function resourceScopeCovers(scope: string, ref: ResourceRef): boolean {
+  if (scope === '*') return true;
+  const colon = scope.indexOf(':');
+  if (colon < 0) return false;
+  const type = scope.slice(0, colon);
+  const id = scope.slice(colon + 1);
+  return type === ref.type && (id === '*' || id === ref.id);
+}

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { ActionId } from './action-name.ts';
+import { ActionListItem } from './action.ts';
+import { AuditId } from './audit.ts';
+import { ErrorBody, type StewardError } from './errors.ts';
+import { HumanText, IsoDateTime, SnakeCase, UrlOrPath } from './primitives.ts';
+import { ConflictCode, Evidence, ResourceRef, Source, StateName, StateVersion } from './resource.ts';
+
+/**
+ * ActionResult (DESIGN §3) in its three forms: executed (confirmed / inferred / failed / unknown),
+ * accepted-but-pending, and error. Security invariant 6 — an action is never reported as done
+ * while only accepted — is enforced by the shapes below, not left to callers.
+ */
+
+export const Certainty = z.enum(['confirmed', 'inferred', 'unknown', 'pending_confirmation']);
+export type Certainty = z.infer<typeof Certainty>;
+
+export const ExecutionStatus = z.enum(['confirmed', 'accepted', 'failed', 'unknown']);
+export type ExecutionStatus = z.infer<typeof ExecutionStatus>;
+
+/** How an outcome was established: the site said so, or Steward re-observed (legacy postcondition). */
+export const VerifiedBy = z.enum(['site_contract', 'tool_result', 'postcondition']);
+export type VerifiedBy = z.infer<typeof VerifiedBy>;
+
+export const ConfirmedExecution = z.object({
+  status: z.literal('confirmed'),
+  certainty: z.enum(['confirmed', 'inferred'], {
+    error:
+      'a confirmed execution has certainty "confirmed" (effect observed) or "inferred" (partial evidence); pending_confirmation belongs only to status "accepted"',
+  }),
+  executed_at: IsoDateTime,
+  verified_by: VerifiedBy.optional(),
+});
+
+export const AcceptedExecution = z.object({
+  status: z.literal('accepted'),
+  certainty: z.literal('pending_confirmation', {
+    error: 'an accepted execution is not done: certainty must be "pending_confirmation" until it is confirmed',
+  }),
+  /** Where to poll; otherwise poll by action_id. */
+  status_url: UrlOrPath.optional(),
+  accepted_at: IsoDateTime.optional(),
+});
+
+export const FailedExecution = z.object({
+  status: z.literal('failed'),
+  certainty: z.enum(['confirmed', 'inferred', 'unknown'], {
+    error: 'a failed execution has certainty "confirmed", "inferred" or "unknown", never pending_confirmation',
+  }),
+  executed_at: IsoDateTime.optional(),
+});
+
+export const UnknownExecution = z.object({
+  status: z.literal('unknown'),
+  certainty: z.literal('unknown', {
+    error: 'an execution whose outcome is unknown must have certainty "unknown"',
+  }),
+  executed_at: IsoDateTime.optional(),
+});
+
+export const Execution = z.discriminatedUnion('status', [
+  ConfirmedExecution,
+  AcceptedExecution,
+  FailedExecution,
+  UnknownExecution,
+]);
+export type Execution = z.infer<typeof Execution>;
+
+/** The resource after the action, e.g. `{type, id, state: "cancelled", state_version: 18}`. */
+export const ResourceSnapshot = ResourceRef.extend({
+  state: StateName.optional(),
+  state_version: StateVersion.optional(),
+});
+export type ResourceSnapshot = z.infer<typeof ResourceSnapshot>;
+
+export const Effect = z.object({
+  type: SnakeCase,
+  reversible: z.boolean(),
+  description: HumanText.optional(),
+  resource: ResourceRef.optional(),
+});
+export type Effect = z.infer<typeof Effect>;
+
+/** A WebMCP tool's output: data, never instructions (security invariant 3). */
+export const ToolOutput = z.object({
+  text: z.string().max(1_000_000).nullable(),
+  truncated: z.boolean(),
+  untrusted: z.boolean(),
+});
+export type ToolOutput = z.infer<typeof ToolOutput>;
+
+const executedFields = {
+  action_id: ActionId,
+  resource: ResourceSnapshot,
+  effects: z.array(Effect).max(64).optional(),
+  available_actions: z.array(ActionListItem).max(512).optional(),
+  audit_receipt: AuditId.optional(),
+  /** Which path ran it; the result never claims more authority than that path has. */
+  source: Source.optional(),
+  evidence: z.array(Evidence).optional(),
+  conflicts: z.array(ConflictCode).optional(),
+  output: ToolOutput.optional(),
+};
+
+function checkExecuted(r: { execution: Execution; resource: ResourceSnapshot; effects?: unknown[] | undefined }, ctx: z.RefinementCtx): void {
+  const status = r.execution.status;
+  if (status === 'confirmed') {
+    // Confirming means the new state was seen.
+    if (r.resource.state === undefined) ctx.addIssue({ code: 'custom', path: ['resource', 'state'], message: 'a confirmed result must report the resulting state' });
+    if (r.resource.state_version === undefined) ctx.addIssue({ code: 'custom', path: ['resource', 'state_version'], message: 'a confirmed result must report the resulting state_version' });
+  }
+  if ((status === 'accepted' || status === 'unknown') && r.effects && r.effects.length > 0) {
+    ctx.addIssue({ code: 'custom', path: ['effects'], message: `effects are reported only once observed; a ${status} action has none yet` });
+  }
+}
+
+export const ExecutedResult = z.object({ ...executedFields, execution: Execution }).superRefine(checkExecuted);
+export type ExecutedResult = z.infer<typeof ExecutedResult>;
+
+/** DESIGN §3 "Confirmed". */
+export const ConfirmedResult = z.object({ ...executedFields, execution: ConfirmedExecution }).superRefine(checkExecuted);
+export type ConfirmedResult = z.infer<typeof ConfirmedResult>;
+
+/** DESIGN §3 "Accepted but not yet confirmed": poll `status_url` or `action_id`; never report success. */
+export const AcceptedResult = z.object({ ...executedFields, execution: AcceptedExecution }).superRefine(checkExecuted);
+export type AcceptedResult = z.infer<typeof AcceptedResult>;
+
+/** What the agent expected (from its preconditions). */
+export const ExpectedState = z
+  .object({ state: StateName.optional(), state_version: StateVersion.optional() })
+  .refine((e) => e.state !== undefined || e.state_version !== undefined, { message: 'must give state, state_version or both' });
+
+/** What Steward found instead. */
+export const CurrentState = z.object({
+  state: StateName,
+  state_version: StateVersion,
+  source: Source.optional(),
+});
+
+/** DESIGN §3 error form, e.g. PRECONDITION_FAILED with expected / current / available_actions. */
+export const ActionErrorResult = z
+  .object({
+    error: ErrorBody,
+    recovery_hint: HumanText.optional(),
+    action_id: ActionId.optional(),
+    expected: ExpectedState.optional(),
+    current: CurrentState.optional(),
+    available_actions: z.array(ActionListItem).max(512).optional(),
+    audit_receipt: AuditId.optional(),
+  })
+  .superRefine((r, ctx) => {
+    if (r.recovery_hint === undefined && r.error.recovery_hint === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['recovery_hint'], message: 'every error needs a recovery hint, here or in error.recovery_hint' });
+    }
+    if (r.error.code === 'PRECONDITION_FAILED' && r.current === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['current'], message: 'PRECONDITION_FAILED must report the current state and state_version' });
+    }
+  });
+export type ActionErrorResult = z.infer<typeof ActionErrorResult>;
+
+export const ActionResult = z.union([ExecutedResult, ActionErrorResult]);
+export type ActionResult = z.infer<typeof ActionResult>;
+
+export function isErrorResult(r: ActionResult): r is ActionErrorResult {
+  return 'error' in r;
+}
+
+/** The only condition under which an agent may say "done" without qualification. */
+export function isConfirmedDone(r: ActionResult): boolean {
+  return !isErrorResult(r) && r.execution.status === 'confirmed' && r.execution.certainty === 'confirmed';
+}
+
+/** Wraps a Steward error in the DESIGN §3 error form, hint repeated at top level as in the spec. */
+export function errorResult(
+  error: StewardError,
+  extras: Omit<ActionErrorResult, 'error' | 'recovery_hint'> = {},
+): ActionErrorResult {
+  return { error, recovery_hint: error.recovery_hint, ...extras };
+}
