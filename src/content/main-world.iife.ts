@@ -4,7 +4,7 @@
 import './main/disable-autoinit.ts';
 import { initializeWebModelContext } from '@mcp-b/global';
 import { offerPortToIsolatedWorld } from './main/handshake.ts';
-import { serveModelContext } from './main/polyfill-bridge.ts';
+import { recordDeclaredAnnotations, serveModelContext } from './main/polyfill-bridge.ts';
 
 const hasNative = 'modelContext' in document;
 if (!hasNative) {
@@ -15,9 +15,10 @@ if (!hasNative) {
   delete (window as { __webModelContextOptions?: unknown }).__webModelContextOptions;
   const mc = (document as unknown as { modelContext?: unknown }).modelContext;
   if (mc) {
+    const declared = recordDeclaredAnnotations(mc as { registerTool?: unknown });
     const channel = new MessageChannel();
-    serveModelContext(mc as Parameters<typeof serveModelContext>[0], channel.port1);
-    offerPortToIsolatedWorld(channel);
+    serveModelContext(mc as Parameters<typeof serveModelContext>[0], channel.port1, declared);
+    offerPortToIsolatedWorld(channel.port2);
   }
 } else {
   delete (window as { __webModelContextOptions?: unknown }).__webModelContextOptions;

@@ -4,21 +4,14 @@ import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from '../page-bridge-pro
  * Hands one end of a MessageChannel to the isolated world with synchronous DOM events at
  * document_start, before any page script exists to listen. Whichever script runs second
  * completes the exchange: the main world offers the port now, and again if the isolated world
- * asks later. Once the isolated world has spoken on the channel, no further offers are made.
+ * asks later. The isolated world takes it by cancelling the event; from then on no offer is made.
  */
-export function offerPortToIsolatedWorld(channel: MessageChannel): void {
-  let connected = false;
+export function offerPortToIsolatedWorld(port: MessagePort): void {
   const offer = () => {
-    if (!connected) document.dispatchEvent(new MessageEvent(HANDSHAKE_FROM_MAIN, { ports: [channel.port2] }));
+    const event = new MessageEvent(HANDSHAKE_FROM_MAIN, { ports: [port], cancelable: true });
+    const taken = !document.dispatchEvent(event);
+    if (taken) document.removeEventListener(HANDSHAKE_FROM_ISOLATED, offer);
+    return taken;
   };
-  document.addEventListener(HANDSHAKE_FROM_ISOLATED, offer);
-  channel.port1.addEventListener(
-    'message',
-    () => {
-      connected = true;
-      document.removeEventListener(HANDSHAKE_FROM_ISOLATED, offer);
-    },
-    { once: true },
-  );
-  offer();
+  if (!offer()) document.addEventListener(HANDSHAKE_FROM_ISOLATED, offer);
 }

@@ -13,21 +13,43 @@ interface PageModelContext extends EventTarget {
   executeTool(tool: PageTool, input: unknown): Promise<unknown>;
 }
 
-/** Copies only plain data out of a page tool: the page's objects never cross the port. */
-function toWire(tool: PageTool) {
-  const plain = (value: unknown) => {
-    try {
-      return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
-    } catch {
-      return '[unserialisable]';
+const plain = (value: unknown) => {
+  try {
+    return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+  } catch {
+    return '[unserialisable]';
+  }
+};
+
+/**
+ * The polyfill's getTools() keeps only readOnlyHint and untrustedContentHint; Chromium's native
+ * API also reports consequentialHint. Record what the page declared at registration so both
+ * paths describe a tool the same way.
+ */
+export function recordDeclaredAnnotations(mc: { registerTool?: unknown }): Map<string, unknown> {
+  const declared = new Map<string, unknown>();
+  const register = mc.registerTool;
+  if (typeof register !== 'function') return declared;
+  mc.registerTool = function (this: unknown, tool: unknown, ...rest: unknown[]) {
+    if (tool && typeof tool === 'object') {
+      const { name, annotations } = tool as { name?: unknown; annotations?: unknown };
+      if (typeof name === 'string' && annotations && typeof annotations === 'object') declared.set(name, plain(annotations));
     }
+    return register.call(mc, tool, ...rest);
   };
+  return declared;
+}
+
+/** Copies only plain data out of a page tool: the page's objects never cross the port. */
+function toWire(tool: PageTool, declared: Map<string, unknown>) {
+  const listed = plain(tool.annotations) as Record<string, unknown> | undefined;
+  const original = declared.get(tool.name) as Record<string, unknown> | undefined;
   return {
     name: tool.name,
     title: typeof tool.title === 'string' ? tool.title : undefined,
     description: typeof tool.description === 'string' ? tool.description : undefined,
     inputSchema: typeof tool.inputSchema === 'string' ? tool.inputSchema : plain(tool.inputSchema),
-    annotations: plain(tool.annotations),
+    annotations: original || listed ? { ...original, ...listed } : undefined,
   };
 }
 
@@ -43,11 +65,11 @@ async function execute(mc: PageModelContext, tool: PageTool, input: Record<strin
 }
 
 /** Serves the isolated world's list/run requests from the page's polyfilled document.modelContext. */
-export function serveModelContext(mc: PageModelContext, port: MessagePort): void {
+export function serveModelContext(mc: PageModelContext, port: MessagePort, declared: Map<string, unknown>): void {
   const send = (event: BridgeEvent) => port.postMessage(event);
   const list = async (id?: number) => {
     const tools = await mc.getTools();
-    send({ op: 'tools', ...(id === undefined ? {} : { id }), tools: tools.map(toWire) });
+    send({ op: 'tools', ...(id === undefined ? {} : { id }), tools: tools.map((t) => toWire(t, declared)) });
   };
   mc.addEventListener('toolchange', () => send({ op: 'changed' }));
   port.addEventListener('message', (event: MessageEvent) => {

@@ -83,6 +83,7 @@ export function receiveBridgePort(onPort: (port: MessagePort) => void): void {
     const port = event.ports[0];
     if (!port) return;
     taken = true;
+    event.preventDefault(); // tells the main world, synchronously, that the port is taken
     document.removeEventListener(HANDSHAKE_FROM_MAIN, take);
     onPort(port);
   };

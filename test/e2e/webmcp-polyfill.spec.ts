@@ -1,0 +1,32 @@
+import { test, expect } from './fixtures.ts';
+
+// Chromium without --enable-features=WebMCPTesting: no native document.modelContext, so the
+// main-world script installs @mcp-b/global and Steward reaches it over its private port.
+test.use({ nativeWebMcp: false });
+
+test('without native WebMCP, the polyfill exposes the page’s tools to Steward', async ({ steward, sites, openPanel }) => {
+  const page = await steward.context.newPage();
+  await page.goto(sites.urls.clinic);
+  expect(await page.evaluate(() => 'modelContext' in document && document.modelContext?.constructor.name !== 'ModelContext')).toBe(true);
+  const panel = await openPanel(page);
+
+  const tool = (name: string) => panel.getByRole('article', { name, exact: true });
+  await expect(tool('list_doctors')).toContainText('WebMCP polyfill');
+  await expect(tool('list_doctors')).toContainText('read-only');
+  await expect(tool('read_patient_messages')).toContainText('untrusted content');
+  await expect(tool('cancel_appointment')).toContainText('consequential');
+  await expect(tool('book_appointment')).toContainText('form · autosubmit');
+  await expect(tool('cancel_appointment').getByRole('button', { name: 'Run' })).toBeDisabled();
+
+  // The view-specific tool follows the view through the polyfill's toolchange too.
+  await page.goto(`${sites.urls.clinic}#/appointments`);
+  await expect(tool('reschedule_appointment')).toBeVisible();
+  await page.goto(`${sites.urls.clinic}#/book`);
+  await expect(tool('reschedule_appointment')).toHaveCount(0);
+
+  const list = tool('list_doctors');
+  await list.getByRole('button', { name: 'Run' }).click();
+  const doctors = JSON.stringify(await (await fetch(new URL('/api/doctors', sites.urls.clinic))).json());
+  const firstDoctorName = doctors.match(/"name":"([^"]+)"/)?.[1];
+  await expect(list.getByRole('region', { name: 'Result of list_doctors' })).toContainText(firstDoctorName!);
+});
