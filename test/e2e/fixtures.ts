@@ -1,5 +1,5 @@
 import { test as base, expect, type Page, type Worker } from '@playwright/test';
-import { startDemoSites } from '../../sites/server.ts';
+import { startDemoSites, freePorts } from '../../sites/server.ts';
 import { launchWithSteward, type SteWardBrowser } from './browser.ts';
 
 type Sites = Awaited<ReturnType<typeof startDemoSites>>;
@@ -16,7 +16,7 @@ export const test = base.extend<Fixtures, { sites: Sites }>({
   sites: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const sites = await startDemoSites({ ports: { shop: 0, clinic: 0 } });
+      const sites = await startDemoSites({ ports: freePorts() });
       await use(sites);
       await sites.stop();
     },
