@@ -1,0 +1,23 @@
+import type { ExpectedEffect } from './expectation.ts';
+
+/**
+ * Who submits, as the service worker knows it from the connection (the side panel's co-pilot,
+ * or a paired MCP client): never taken from the request payload.
+ */
+export interface AgentContext {
+  agent_id: string;
+  /** The token the agent presents; looked up by id in the token store. */
+  token_id: string;
+  /** The agent's working session (maps to its tab inside the service worker). */
+  session_id?: string;
+  /** The input was built from untrusted page or tool content (e.g. untrustedContentHint results): approval needed. */
+  untrusted_input?: boolean;
+  /** The effect that would confirm the action, from the agent's plan. */
+  expect?: ExpectedEffect;
+  /**
+   * Default true: submit() waits for the side panel's decision. False: it returns
+   * APPROVAL_REQUIRED at once and the action continues in the background; resubmitting with the
+   * same idempotency key returns IN_PROGRESS until it ends, then its result.
+   */
+  wait_for_approval?: boolean;
+}

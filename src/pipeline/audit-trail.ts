@@ -1,0 +1,65 @@
+import type { AuditEntry, AuditKind } from '../protocol/audit.ts';
+import type { ErrorCode } from '../protocol/errors.ts';
+import type { StateVersion } from '../protocol/resource.ts';
+import type { AuditLog } from '../storage/audit-log.ts';
+import type { StoredAction } from '../storage/action-record.ts';
+
+export interface StepFields {
+  outcome?: string;
+  receipt_id?: string;
+  state_version_before?: StateVersion;
+  state_version_after?: StateVersion;
+  error_code?: ErrorCode;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * One action's steps in the audit log, each with agent, token, key, action, resource and input
+ * hash. Intermediate steps are queued without waiting (the log serialises them); `finish`
+ * awaits the last one, so every step is written before the result is returned.
+ */
+export class AuditTrail {
+  private last: Promise<AuditEntry | undefined> = Promise.resolve(undefined);
+  private receiptId: string | undefined;
+
+  constructor(
+    private readonly log: AuditLog,
+    private readonly action: Pick<StoredAction, 'agent_id' | 'token_id' | 'idempotency_key' | 'input_hash' | 'receipt_id'> & { request: Pick<StoredAction['request'], 'action' | 'resource'> },
+  ) {}
+
+  /** From the approval on, every step carries the receipt that authorised the action. */
+  useReceipt(receiptId: string): void {
+    this.receiptId = receiptId;
+  }
+
+  step(kind: AuditKind, fields: StepFields = {}): void {
+    const a = this.action;
+    const receipt = fields.receipt_id ?? this.receiptId ?? a.receipt_id;
+    this.last = this.log
+      .append({
+        kind,
+        agent_id: a.agent_id,
+        token_id: a.token_id,
+        idempotency_key: a.idempotency_key,
+        action: a.request.action,
+        resource: a.request.resource,
+        input_hash: a.input_hash,
+        ...(receipt ? { receipt_id: receipt } : {}),
+        ...(fields.state_version_before !== undefined ? { state_version_before: fields.state_version_before } : {}),
+        ...(fields.state_version_after !== undefined ? { state_version_after: fields.state_version_after } : {}),
+        ...(fields.outcome ? { outcome: fields.outcome } : {}),
+        ...(fields.error_code ? { error_code: fields.error_code } : {}),
+        ...(fields.details ? { details: fields.details } : {}),
+      })
+      .catch((error) => {
+        console.error('audit append failed', error);
+        return undefined;
+      });
+  }
+
+  /** Appends the final step and waits for the whole trail; returns the final entry's id. */
+  async finish(kind: AuditKind, fields: StepFields = {}): Promise<string | undefined> {
+    this.step(kind, fields);
+    return (await this.last)?.audit_id;
+  }
+}

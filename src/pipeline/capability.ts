@@ -1,0 +1,124 @@
+import { isLegacyAction } from '../protocol/action-name.ts';
+import type { ActionRequest, ActionSummary, AvailableAction } from '../protocol/action.ts';
+import { makeError, type StewardError } from '../protocol/errors.ts';
+import type { ObservedState } from '../protocol/observed-state.ts';
+import type { Source } from '../protocol/resource.ts';
+import type { ToolDescriptor } from '../protocol/webmcp.ts';
+import { validateToolInput } from '../webmcp/validate-input.ts';
+import { classifyLegacy, type LegacyClassification } from './policy/legacy-risk.ts';
+import { approvalReasons } from './policy/risk.ts';
+import type { Executors } from './ports.ts';
+
+/** The four paths, most authoritative first (DESIGN §1). */
+export const AUTHORITY: readonly Source[] = ['site_contract', 'webmcp', 'adapter', 'legacy_inference'];
+
+export interface Capability {
+  description: AvailableAction;
+  tool?: ToolDescriptor;
+  legacy?: LegacyClassification;
+}
+
+export type CapabilityOutcome = { ok: true; capability: Capability } | { ok: false; error: StewardError; available_actions?: ActionSummary[] };
+
+/** A WebMCP tool as an action description, judged by its annotations. */
+export function describeTool(tool: ToolDescriptor): AvailableAction {
+  const a = tool.annotations;
+  const consequential = a.consequentialHint === true || a.destructiveHint === true;
+  const readOnly = a.readOnlyHint === true && !consequential;
+  return {
+    action: tool.name,
+    via: 'webmcp',
+    ...(tool.title ? { title: tool.title } : {}),
+    description: tool.description,
+    read_only: readOnly,
+    consequential,
+    payment: false,
+    untrusted_content: a.untrustedContentHint === true,
+    requires_approval: !readOnly,
+    input_schema: tool.inputSchema,
+  };
+}
+
+/** A legacy primitive as an action description, judged by Steward's classification of its target. */
+function describeLegacy(action: string, c: LegacyClassification): AvailableAction {
+  return {
+    action,
+    via: 'legacy_inference',
+    read_only: c.read_only,
+    consequential: c.consequential,
+    payment: c.payment,
+    untrusted_content: false,
+    requires_approval: c.reasons.length > 0 || !c.read_only,
+    input_schema: { type: 'object' },
+  };
+}
+
+/**
+ * Step 5, capability check: which paths offer this action here, choosing the most authoritative
+ * one Steward has an executor for, then checking the input against that path's schema (WebMCP
+ * tools with @cfworker/json-schema; legacy inputs were checked when the request was parsed).
+ */
+export function resolveCapability(request: ActionRequest, observed: ObservedState, executors: Executors): CapabilityOutcome {
+  const tool = observed.tools?.find((t) => t.name === request.action);
+  // Legacy entries are per element (`target_ref`); only the one for this ref, or a generic one, applies.
+  const ref = typeof request.input.ref === 'string' ? request.input.ref : undefined;
+  const candidates: AvailableAction[] = (observed.actions ?? []).filter((a) => a.action === request.action && (a.target_ref === undefined || a.target_ref === ref));
+  if (tool && !candidates.some((c) => c.via === 'webmcp')) candidates.push(describeTool(tool));
+
+  let legacy: LegacyClassification | undefined;
+  if (isLegacyAction(request.action)) {
+    legacy = classifyLegacy(request.action, request.input, observed);
+    if (legacy.problem) return { ok: false, error: makeError('INVALID_INPUT', `Invalid input: ${legacy.problem.path}: ${legacy.problem.message}`, { issues: [legacy.problem] }) };
+    if (!candidates.some((c) => c.via === 'legacy_inference')) candidates.push(describeLegacy(request.action, legacy));
+  }
+
+  const rank = (c: AvailableAction) => AUTHORITY.indexOf(c.via) * 2 + (c.target_ref === undefined ? 1 : 0);
+  const runnable = candidates.filter((c) => executors[c.via] !== undefined).sort((a, b) => rank(a) - rank(b));
+  const description = runnable[0];
+  if (!description) {
+    return {
+      ok: false,
+      error: makeError('TOOL_NOT_FOUND', `${request.action} is not available for ${request.resource.type}:${request.resource.id} here.`),
+      available_actions: summarizeActions(observed),
+    };
+  }
+  const onPath = description.via === 'webmcp' ? tool : undefined;
+  if (description.via !== 'legacy_inference') {
+    if (onPath?.schemaError) {
+      return { ok: false, error: makeError('INVALID_INPUT', `The tool ${onPath.name} cannot be called: its input schema is unusable (${onPath.schemaError}).`, { issues: [{ path: '', message: onPath.schemaError }] }) };
+    }
+    const schema = onPath?.inputSchema ?? description.input_schema;
+    const check = validateToolInput(schema, request.input);
+    if (!check.valid) {
+      const first = check.issues[0];
+      return {
+        ok: false,
+        error: makeError('INVALID_INPUT', `Invalid input for ${request.action}: ${first ? `${first.path || '(root)'}: ${first.message}` : 'does not match the schema'}`, {
+          issues: check.issues.slice(0, 20).map((i) => ({ path: i.path ? `input.${i.path}` : 'input', message: i.message.slice(0, 1024) })),
+        }),
+      };
+    }
+  }
+  return { ok: true, capability: { description, ...(onPath ? { tool: onPath } : {}), ...(legacy ? { legacy } : {}) } };
+}
+
+/**
+ * What an agent may do next, for errors and results: each action name once, with whether it
+ * needs approval (for per-element legacy actions: whether any of them does).
+ */
+export function summarizeActions(observed: ObservedState): ActionSummary[] {
+  const out = new Map<string, ActionSummary>();
+  const add = (a: AvailableAction) => {
+    const requires = a.requires_approval || approvalReasons(a, { untrusted_input: false }).length > 0;
+    const prev = out.get(a.action);
+    if (!prev) out.set(a.action, { action: a.action, requires_approval: requires, via: a.via });
+    else {
+      const better = AUTHORITY.indexOf(a.via) < AUTHORITY.indexOf(prev.via ?? 'legacy_inference');
+      out.set(a.action, { action: a.action, requires_approval: prev.requires_approval || requires, via: better ? a.via : prev.via! });
+    }
+  };
+  for (const a of observed.actions ?? []) add(a);
+  for (const t of observed.tools ?? []) if (!out.has(t.name)) add(describeTool(t));
+  for (const name of observed.available_actions) if (!out.has(name)) out.set(name, { action: name, requires_approval: true });
+  return [...out.values()];
+}

@@ -1,0 +1,51 @@
+import { ApprovalStore } from '../storage/approval-store.ts';
+import { AuditLog } from '../storage/audit-log.ts';
+import type { StewardDb } from '../storage/db.ts';
+import { IdempotencyStore } from '../storage/idempotency-store.ts';
+import { JournalStore } from '../storage/journal-store.ts';
+import { MemoryStore } from '../storage/memory-store.ts';
+import { TokenStore } from '../storage/token-store.ts';
+import { ApprovalQueue, type ApprovalSettings } from './approvals.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { MemoryResolver } from './memory-resolver.ts';
+import { Pipeline } from './pipeline.ts';
+import { PolicyGateway } from './policy/gateway.ts';
+import { RateLimiter, type QuotaLimits } from './policy/quota.ts';
+import type { ApprovalNotifier, PipelinePorts } from './ports.ts';
+
+export interface CreatePipelineOptions {
+  db: StewardDb;
+  ports: PipelinePorts;
+  notifier?: ApprovalNotifier;
+  clock?: Clock;
+  /** High-resolution clock for the overhead timings. */
+  perfNow?: () => number;
+  limits?: (agentId: string) => QuotaLimits;
+  approvalSettings?: Partial<ApprovalSettings>;
+  idempotencyTtlMs?: number;
+}
+
+/** Builds the stores on one database and the pipeline over them: what the service worker calls at start-up. */
+export function createPipeline(opts: CreatePipelineOptions): Pipeline {
+  const clock = opts.clock ?? systemClock;
+  const audit = new AuditLog(opts.db, clock);
+  const tokens = new TokenStore(opts.db, clock, (e) => {
+    void audit
+      .append({ kind: 'token', agent_id: e.token.agent_id, token_id: e.token.token_id, outcome: e.kind, details: { scope: e.token.scope, resource_scope: e.token.resource_scope, origins: e.token.origins } })
+      .catch((err) => console.error('audit append failed', err));
+  });
+  return new Pipeline(
+    {
+      tokens,
+      approvals: new ApprovalQueue(new ApprovalStore(opts.db), clock, opts.notifier, opts.approvalSettings),
+      idempotency: new IdempotencyStore(opts.db, clock, opts.idempotencyTtlMs),
+      journal: new JournalStore(opts.db, clock),
+      audit,
+      memory: new MemoryResolver(new MemoryStore(opts.db, clock)),
+      gateway: new PolicyGateway(new RateLimiter(opts.limits)),
+      ports: opts.ports,
+      clock,
+    },
+    opts.perfNow,
+  );
+}

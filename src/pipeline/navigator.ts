@@ -1,0 +1,96 @@
+import { makeError, type StewardError } from '../protocol/errors.ts';
+import type { ObservedState } from '../protocol/observed-state.ts';
+import type { ResourceRef } from '../protocol/resource.ts';
+import { originOf } from './policy/gateway.ts';
+import type { Location, PipelinePorts, PortContext, Route } from './ports.ts';
+
+export type RouteKind = 'current_tab' | Route['kind'] | 'remembered_url';
+
+export interface Attempt {
+  route: RouteKind;
+  url?: string;
+  outcome: 'reached' | 'origin_not_allowed' | 'not_observed' | 'other_resource' | 'navigation_failed';
+  /** What was found instead, for `other_resource`. */
+  found?: ResourceRef;
+}
+
+export type Reached = { ok: true; observed: ObservedState; location: Location; route: RouteKind; attempts: Attempt[] };
+export type NotReached = { ok: false; error: StewardError; attempts: Attempt[] };
+
+export interface ReachOptions {
+  /** The token's origins: the navigator never goes anywhere else. */
+  allowed_origins: readonly string[];
+  /** Remembered URLs from memory, newest first: hints, re-verified after navigation. */
+  hints: readonly string[];
+  ctx: PortContext;
+}
+
+const sameResource = (a: ResourceRef, b: ResourceRef) => a.type === b.type && a.id === b.id;
+
+/**
+ * Step 4, goal navigator: reaches the resource through the resource/action graph, in order: the
+ * working tab if it already shows the resource; a site contract's resource endpoint; an adapter's
+ * URL template; remembered URLs. Every route is verified by observing what it leads to: a URL or
+ * tab is never trusted to still show what it once did.
+ */
+export async function reachResource(ports: Pick<PipelinePorts, 'observe' | 'navigate' | 'routes'>, resource: ResourceRef, opts: ReachOptions): Promise<Reached | NotReached> {
+  const attempts: Attempt[] = [];
+  const tab: Location = { kind: 'tab' };
+  const verify = async (route: RouteKind, where: Location, url?: string): Promise<Reached | undefined> => {
+    // A tab that crashed or an endpoint that failed is a route that did not lead there.
+    const observed = await ports.observe(where, resource, opts.ctx).catch(() => null);
+    const base = { route, ...(url ? { url } : {}) };
+    if (!observed) {
+      attempts.push({ ...base, outcome: 'not_observed' });
+      return undefined;
+    }
+    if (!sameResource(observed.resource, resource)) {
+      attempts.push({ ...base, outcome: 'other_resource', found: observed.resource });
+      return undefined;
+    }
+    attempts.push({ ...base, outcome: 'reached' });
+    return { ok: true, observed, location: where, route, attempts };
+  };
+
+  const here = await verify('current_tab', tab);
+  if (here) return here;
+
+  const routes: { kind: RouteKind; url: string }[] = [
+    ...((await ports.routes?.(resource, opts.ctx)) ?? []),
+    ...opts.hints.map((url) => ({ kind: 'remembered_url' as const, url })),
+  ];
+  const tried = new Set<string>();
+  for (const route of routes) {
+    const key = `${route.kind === 'site_contract' ? 'c' : 'p'}|${route.url}`;
+    if (tried.has(key)) continue;
+    tried.add(key);
+    const origin = originOf(route.url);
+    if (!origin || !opts.allowed_origins.includes(origin)) {
+      attempts.push({ route: route.kind, url: route.url, outcome: 'origin_not_allowed' });
+      continue;
+    }
+    if (route.kind === 'site_contract') {
+      const r = await verify(route.kind, { kind: 'contract', url: route.url }, route.url);
+      if (r) return r;
+      continue;
+    }
+    try {
+      await ports.navigate(route.url, opts.ctx);
+    } catch {
+      attempts.push({ route: route.kind, url: route.url, outcome: 'navigation_failed' });
+      continue;
+    }
+    const r = await verify(route.kind, tab, route.url);
+    if (r) return r;
+  }
+
+  const what = `${resource.type} ${resource.id}`;
+  return {
+    ok: false,
+    attempts,
+    error: makeError('TOOL_NOT_FOUND', `Steward could not reach ${what}: ${routes.length === 0 ? 'no route to it is known' : `none of ${routes.length} known route(s) led to it`}.`, {
+      recovery_hint: `Open the page that shows ${what} in the agent's tab, or check the resource id, then resubmit.`,
+      details: { reason: 'resource_not_reachable', attempts },
+    }),
+  };
+}

@@ -1,0 +1,311 @@
+import { ActionRequest } from '../protocol/action.ts';
+import { makeError, type StewardError } from '../protocol/errors.ts';
+import { isTerminal, type JournalState } from '../protocol/journal.ts';
+import { AgentId } from '../protocol/primitives.ts';
+import type { ResourceRef } from '../protocol/resource.ts';
+import { errorResult, type ActionResult } from '../protocol/results.ts';
+import { TokenId } from '../protocol/token.ts';
+import { parseOrError } from '../protocol/validate.ts';
+import type { StoredAction } from '../storage/action-record.ts';
+import type { NewAction } from '../storage/journal-store.ts';
+import type { AgentContext } from './agent-context.ts';
+import { inputHash, requestHash } from './hash.ts';
+import { newId } from './ids.ts';
+import type { ResumeAssessment } from './memory-resolver.ts';
+import { reachResource } from './navigator.ts';
+import { checkToken } from './policy/gateway.ts';
+import { recoverAction, type RecoveryReport } from './recovery.ts';
+import { ActionRunner, type ActionRun, type PipelineDeps } from './runner.ts';
+import { Stopwatch, type PipelineTimings } from './timings.ts';
+
+export interface SubmitOutcome {
+  result: ActionResult;
+  /** The pipeline's own time for this call, excluding ports and approval wait. */
+  timings: PipelineTimings;
+}
+
+export interface ActionStatus {
+  action_id: string;
+  state: JournalState;
+  finished: boolean;
+  /** The latest result the journal holds for it. */
+  result?: ActionResult;
+}
+
+/** How long an agent should wait before asking again about a running key. */
+const IN_PROGRESS_RETRY_MS = 1000;
+
+/**
+ * The Intent-to-Transaction pipeline (DESIGN §5): every action from every agent goes through
+ * submit(). Steps: (1) parse, (2) delegated auth and idempotency claim, journal `proposed`,
+ * (3) memory hints, (4) navigator reaches and observes the resource, (5) capability, (6)
+ * preconditions, (7) policy gateway and approval, (8) execute on the most authoritative path,
+ * (9) verify, record memory and audit. No chrome.* here: the browser is behind `deps.ports`.
+ */
+export class Pipeline {
+  readonly runner: ActionRunner;
+  /** Actions this instance is running right now; recovery leaves them alone. */
+  private readonly live = new Set<string>();
+  private readonly background = new Set<Promise<unknown>>();
+  private readonly tracked = new Map<string, Promise<unknown>>();
+
+  constructor(
+    readonly deps: PipelineDeps,
+    private readonly perfNow: () => number = () => performance.now(),
+  ) {
+    this.runner = new ActionRunner(deps);
+  }
+
+  async submit(raw: unknown, agent: AgentContext): Promise<ActionResult> {
+    return (await this.submitDetailed(raw, agent)).result;
+  }
+
+  async submitDetailed(raw: unknown, agent: AgentContext): Promise<SubmitOutcome> {
+    const sw = new Stopwatch(this.perfNow);
+    const result = await this.intake(raw, agent, sw);
+    return { result, timings: sw.read() };
+  }
+
+  /** Steps 1–2: parse, authenticate, claim the idempotency key, journal `proposed`. */
+  private async intake(raw: unknown, agent: AgentContext, sw: Stopwatch): Promise<ActionResult> {
+    const { tokens, idempotency, journal } = this.deps;
+    const parsed = parseOrError(ActionRequest, raw, { what: 'action request' });
+    if (!parsed.ok) return this.refuse(agent, parsed.error);
+    const request = parsed.value;
+
+    const auth = checkToken(agent.agent_id, await tokens.check(agent.token_id), request.resource);
+    if (!auth.ok) return this.refuse(agent, auth.error, request);
+
+    const [input_hash, request_hash] = await Promise.all([inputHash(request.input), requestHash(request.action, request.resource, request.input)]);
+    const action_id = newId('act_');
+    const claim = await idempotency.begin({ agent_id: agent.agent_id, key: request.idempotency_key, request_hash, action_id });
+    if (claim.kind === 'replay') {
+      this.auditLoose(agent, request, 'proposal', { outcome: 'idempotent_replay', details: { action_id: claim.action_id } }, input_hash);
+      return claim.result;
+    }
+    if (claim.kind === 'conflict') {
+      return this.refuse(
+        agent,
+        makeError('IDEMPOTENCY_CONFLICT', `Idempotency key ${request.idempotency_key} was already used for a different request.`, { details: { action_id: claim.action_id } }),
+        request,
+        input_hash,
+      );
+    }
+    if (claim.kind === 'in_progress') {
+      return errorResult(
+        makeError('IN_PROGRESS', `The request with idempotency key ${request.idempotency_key} is still running.`, { retry_after_ms: IN_PROGRESS_RETRY_MS, details: { action_id: claim.action_id } }),
+        { action_id: claim.action_id },
+      );
+    }
+
+    const draft: NewAction = {
+      action_id,
+      agent_id: agent.agent_id,
+      token_id: auth.token.token_id,
+      idempotency_key: request.idempotency_key,
+      request,
+      request_hash,
+      input_hash,
+      context: {
+        untrusted_input: agent.untrusted_input ?? false,
+        ...(agent.session_id ? { session_id: agent.session_id } : {}),
+        ...(agent.expect ? { expect: agent.expect } : {}),
+      },
+    };
+    let action: StoredAction;
+    try {
+      action = await journal.begin(draft);
+    } catch (error) {
+      await idempotency.release(agent.agent_id, request.idempotency_key, action_id);
+      throw error;
+    }
+    const run = this.runner.newRun(action, auth.token, sw);
+    run.trail.step('proposal', { outcome: 'proposed', ...(request.rationale ? { details: { rationale: request.rationale } } : {}) });
+    this.live.add(action_id);
+    try {
+      return await this.proceed(run, agent);
+    } catch (error) {
+      return await this.crashed(run, error);
+    } finally {
+      // A continuation waiting for approval in the background keeps the action live.
+      if (!this.tracked.has(action_id)) this.live.delete(action_id);
+    }
+  }
+
+  /** Steps 3–9 for a freshly proposed action. */
+  private async proceed(run: ActionRun, agent: AgentContext): Promise<ActionResult> {
+    const { journal, approvals } = this.deps;
+    const runner = this.runner;
+    const located = await runner.locate(run);
+    if (!located.ok) return runner.stop(run, located.result);
+    const { observed, location, route } = located.value;
+    run.trail.step('observation', {
+      outcome: 'observed',
+      state_version_before: observed.state_version,
+      details: { route, source: observed.source, confidence: observed.confidence, conflicts: observed.conflicts },
+    });
+    const planned = runner.assess(run, observed, location);
+    if (!planned.ok) return runner.stop(run, planned.result);
+    const plan = planned.value;
+    if (plan.decision.kind === 'allow') return runner.execute(run, plan);
+
+    // Needs approval: a receipt the agent already holds, or a card for the side panel.
+    const presented = run.action.request.approval?.receipt_id;
+    if (presented) {
+      const check = await approvals.consume(presented, runner.binding(run, plan));
+      if (!check.ok) return runner.stop(run, runner.receiptRefused(run, check.problem, check.message, observed));
+      run.trail.step('approval', { receipt_id: presented, outcome: 'receipt_accepted', state_version_before: observed.state_version });
+      return runner.execute(run, plan, presented);
+    }
+    const reasons = plan.decision.reasons;
+    await journal.transition(run.action.action_id, 'awaiting_approval', { state_version: observed.state_version, note: `needs approval: ${reasons.map((r) => r.code).join(', ')}` });
+    const card = await approvals.enqueue({
+      action_id: run.action.action_id,
+      agent_id: run.action.agent_id,
+      token_id: run.action.token_id,
+      origin: plan.origin,
+      request: run.action.request,
+      via: plan.capability.description.via,
+      input_hash: run.action.input_hash,
+      observed,
+      reasons,
+    });
+    run.trail.step('approval_request', { outcome: 'queued', state_version_before: observed.state_version, details: { request_id: card.request_id, reasons: reasons.map((r) => r.code) } });
+    if (agent.wait_for_approval === false) {
+      this.track(this.runner.afterApproval({ ...run, sw: new Stopwatch(this.perfNow) }, card.request_id), run.action.action_id);
+      return errorResult(
+        makeError('APPROVAL_REQUIRED', `${run.action.request.action} needs the user's approval in Steward's side panel; it will run once approved.`, {
+          recovery_hint: 'Resubmit with the same idempotency key to get IN_PROGRESS until the user decides, then the result.',
+          details: { approval_request_id: card.request_id, reasons: reasons.map((r) => r.code) },
+        }),
+        { action_id: run.action.action_id },
+      );
+    }
+    return runner.afterApproval(run, card.request_id);
+  }
+
+  /**
+   * An unexpected error mid-pipeline. Before dispatch nothing happened: end the action and free
+   * its key. After dispatch the action may have happened: leave it to recheck()/recover().
+   */
+  private async crashed(run: ActionRun, error: unknown): Promise<ActionResult> {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error('pipeline error', error);
+    const head = await this.deps.journal.action(run.action.action_id).catch(() => undefined);
+    const dispatched = !head || !['proposed', 'awaiting_approval', 'approved'].includes(head.state);
+    if (!dispatched && head && !isTerminal(head.state)) {
+      const result = errorResult(makeError('EXECUTION_FAILED', `Steward failed before dispatching: ${message}`.slice(0, 4096), { retryable: true, recovery_hint: 'Nothing took effect; retry with the same idempotency key.' }), {
+        action_id: run.action.action_id,
+      });
+      return this.runner.stop(run, result).catch(() => result);
+    }
+    return errorResult(makeError('EXECUTION_FAILED', `Steward failed after dispatching: ${message}`.slice(0, 4096)), { action_id: run.action.action_id });
+  }
+
+  /** Resolves every unfinished action after a service-worker restart. Call once at start-up. */
+  async recover(): Promise<RecoveryReport[]> {
+    const reports: RecoveryReport[] = [];
+    for (const action of await this.deps.journal.unfinished()) {
+      if (this.live.has(action.action_id)) continue;
+      this.live.add(action.action_id);
+      try {
+        reports.push(await recoverAction(this.runner, action, (p) => this.track(p, action.action_id)));
+      } catch (error) {
+        // E.g. the journal refused a transition because something else moved the action: leave it.
+        console.error('recovery failed for', action.action_id, error);
+        reports.push({ action_id: action.action_id, from: action.state, to: 'unchanged' });
+      } finally {
+        if (!this.tracked.has(action.action_id)) this.live.delete(action.action_id);
+      }
+    }
+    return reports;
+  }
+
+  /** Re-reads a pending_confirmation / unknown action's resource to confirm it (polling). */
+  async recheck(actionId: string): Promise<ActionStatus | undefined> {
+    const action = await this.deps.journal.action(actionId);
+    if (!action) return undefined;
+    if ((action.state === 'pending_confirmation' || action.state === 'unknown') && !this.live.has(actionId)) {
+      this.live.add(actionId);
+      try {
+        const token = await this.deps.tokens.get(action.token_id);
+        await this.runner.resolveDispatched(this.runner.newRun(action, token, new Stopwatch(this.perfNow)));
+      } finally {
+        this.live.delete(actionId);
+      }
+    }
+    return this.status(actionId);
+  }
+
+  /** Where an action stands, from the journal (what `action_id` polling answers). */
+  async status(actionId: string): Promise<ActionStatus | undefined> {
+    const action = await this.deps.journal.action(actionId);
+    if (!action) return undefined;
+    const history = await this.deps.journal.history(actionId);
+    const result = [...history].reverse().find((e) => e.result)?.result;
+    return { action_id: actionId, state: action.state, finished: isTerminal(action.state), ...(result ? { result } : {}) };
+  }
+
+  /**
+   * Resuming work on a remembered resource (DESIGN §7): resolve it afresh through the navigator,
+   * read its current state, and say whether memory is still current or history only.
+   */
+  async resume(resource: ResourceRef, agent: AgentContext): Promise<ResumeAssessment | { error: StewardError }> {
+    const auth = checkToken(agent.agent_id, await this.deps.tokens.check(agent.token_id), resource);
+    if (!auth.ok) return { error: auth.error };
+    const hints = await this.deps.memory.urlHints(resource);
+    const ctx = { agent_id: agent.agent_id, ...(agent.session_id ? { session_id: agent.session_id } : {}) };
+    let failure: StewardError | undefined;
+    const assessed = await this.deps.memory.resume(resource, async (r) => {
+      const reached = await reachResource(this.deps.ports, r, { allowed_origins: auth.token.origins, hints, ctx });
+      if (!reached.ok) failure = reached.error;
+      return reached.ok ? reached.observed : null;
+    });
+    return assessed ?? { error: failure ?? makeError('TOOL_NOT_FOUND', 'The resource could not be observed.') };
+  }
+
+  /** Resolves when every background continuation (approval waits) has settled. */
+  async idle(): Promise<void> {
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+  }
+
+  private track(p: Promise<unknown>, actionId: string): void {
+    this.live.add(actionId);
+    const done = p
+      .catch((error) => console.error('background action failed', error))
+      .finally(() => {
+        this.background.delete(done);
+        this.tracked.delete(actionId);
+        this.live.delete(actionId);
+      });
+    this.background.add(done);
+    this.tracked.set(actionId, done);
+  }
+
+  /** A refusal before the action was journaled: audited, nothing else. */
+  private refuse(agent: AgentContext, error: StewardError, request?: ActionRequest, hash?: string): ActionResult {
+    this.auditLoose(agent, request, 'denial', { outcome: 'refused', error_code: error.code }, hash);
+    return errorResult(error);
+  }
+
+  private auditLoose(
+    agent: AgentContext,
+    request: ActionRequest | undefined,
+    kind: 'denial' | 'proposal',
+    fields: { outcome: string; error_code?: StewardError['code']; details?: Record<string, unknown> },
+    hash?: string,
+  ): void {
+    // The agent id comes from the service worker; the token id may be anything the agent sent.
+    if (!AgentId.safeParse(agent.agent_id).success) return;
+    void this.deps.audit
+      .append({
+        kind,
+        agent_id: agent.agent_id,
+        ...(TokenId.safeParse(agent.token_id).success ? { token_id: agent.token_id } : {}),
+        ...(request ? { idempotency_key: request.idempotency_key, action: request.action, resource: request.resource } : {}),
+        ...(hash ? { input_hash: hash } : {}),
+        ...fields,
+      })
+      .catch((e) => console.error('audit append failed', e));
+  }
+}

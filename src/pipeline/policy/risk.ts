@@ -1,0 +1,57 @@
+import type { ApprovalReason, ApprovalReasonCode } from '../../protocol/approval.ts';
+import type { AvailableAction } from '../../protocol/action.ts';
+import type { LegacyClassification } from './legacy-risk.ts';
+
+export interface RiskContext {
+  /** The agent's input came from untrusted page or tool content. */
+  untrusted_input: boolean;
+  /** Steward's own classification of a legacy action, from the element it targets. */
+  legacy?: LegacyClassification;
+}
+
+/**
+ * Why an action needs a person's approval (DESIGN §5 step 7); empty means it may run inside
+ * scope without one. Only a read-only, non-consequential, non-payment action with trusted input
+ * (WebMCP `readOnlyHint`, a contract's read action, a benign legacy navigation) gets an empty list.
+ *
+ * For legacy primitives Steward's element-level classification and the observation's own
+ * description are combined, the riskier winning: each can only add reasons.
+ */
+export function approvalReasons(description: AvailableAction, ctx: RiskContext): ApprovalReason[] {
+  const reasons: ApprovalReason[] = [];
+  const add = (code: ApprovalReasonCode, detail?: string) => {
+    if (!reasons.some((r) => r.code === code)) reasons.push(detail ? { code, detail } : { code });
+  };
+  if (ctx.legacy) {
+    for (const r of ctx.legacy.reasons) add(r.code, r.detail);
+    if (ctx.legacy.payment) add('payment');
+  }
+  if (description.payment) add('payment');
+  if (ctx.untrusted_input) add('untrusted_input', 'the agent built this input from untrusted page or tool content');
+  // Steward's own legacy reasons already say why a control is consequential.
+  if (description.consequential && !(ctx.legacy && ctx.legacy.reasons.length > 0)) add('consequential', consequentialDetail(description));
+  if (!description.read_only) add('not_read_only');
+  if (ctx.legacy) {
+    if (!ctx.legacy.read_only && reasons.length === 0) add('unknown_risk');
+    if (description.requires_approval && reasons.length === 0) add('unknown_risk', 'the observation asks for approval');
+    return reasons;
+  }
+  if (description.requires_approval) {
+    if (description.via === 'site_contract') add('site_requires_approval');
+    else if (reasons.length === 0) add('unknown_risk', 'the action’s description asks for approval');
+  }
+  return reasons;
+}
+
+function consequentialDetail(d: AvailableAction): string {
+  switch (d.via) {
+    case 'webmcp':
+      return 'the tool declares consequentialHint';
+    case 'site_contract':
+      return 'the site’s contract marks it consequential';
+    case 'adapter':
+      return 'the adapter marks it consequential';
+    default:
+      return 'the observation marks it consequential';
+  }
+}

@@ -1,0 +1,100 @@
+import type { ActionListItem, AvailableAction } from '../protocol/action.ts';
+import type { ApprovalRequest } from '../protocol/approval.ts';
+import type { ObservedState } from '../protocol/observed-state.ts';
+import type { ResourceRef, Source, StateName, StateVersion } from '../protocol/resource.ts';
+import type { Effect, ToolOutput } from '../protocol/results.ts';
+import type { ToolDescriptor } from '../protocol/webmcp.ts';
+import type { ExpectedEffect } from './expectation.ts';
+
+/**
+ * Everything the pipeline needs from the browser, as injected interfaces. The service worker
+ * implements them with chrome.* and content-script messages; tests and the benchmark with fakes.
+ * No port ever receives or returns a tab id: the service worker maps `session_id` to the tab it
+ * works in, and a lost tab is simply a location the navigator must reach again.
+ */
+
+/** Who is acting, passed to every port so the service worker can pick the agent's working tab. */
+export interface PortContext {
+  agent_id: string;
+  session_id?: string;
+  action_id?: string;
+}
+
+/** Where a resource's state is read: the agent's working tab, or a site contract's resource endpoint. */
+export type Location = { kind: 'tab' } | { kind: 'contract'; url: string };
+
+export interface ObservePort {
+  /**
+   * A fresh ObservedState (never a cached one) of `where`, or null when nothing can be observed
+   * (no tab, page failed, endpoint unreachable). `resource` tells the observer which resource
+   * the caller is after when a page shows several.
+   */
+  observe(where: Location, resource: ResourceRef, ctx: PortContext): Promise<ObservedState | null>;
+}
+
+export interface NavigatePort {
+  /** Loads `url` in the agent's working tab (opening one if needed) and resolves once it has loaded. */
+  navigate(url: string, ctx: PortContext): Promise<void>;
+}
+
+/** One way to reach a resource from the resource/action graph, most authoritative first. */
+export type Route = { kind: 'site_contract'; url: string } | { kind: 'adapter'; url: string };
+
+export interface RoutesPort {
+  /**
+   * Known ways to reach the resource: a contract's resource endpoint (`GET /agent/v1/resources/
+   * {type}/{id}`) and adapters' URL templates filled with the id. Remembered URLs come from memory.
+   */
+  routes(resource: ResourceRef, ctx: PortContext): Promise<Route[]>;
+}
+
+/** What an executor is asked to run: one action, already authorised, on one path. */
+export interface ExecutionCall {
+  action_id: string;
+  action: string;
+  resource: ResourceRef;
+  input: Record<string, unknown>;
+  idempotency_key: string;
+  via: Source;
+  description: AvailableAction;
+  /** The WebMCP tool, on that path. */
+  tool?: ToolDescriptor;
+  agent_id: string;
+  token_id: string;
+  receipt_id?: string;
+  location: Location;
+  ctx: PortContext;
+}
+
+export type ExecutionReport =
+  /** The site confirmed the effect (only honoured from the site_contract executor). */
+  | {
+      outcome: 'confirmed';
+      resource_state?: { state: StateName; state_version: StateVersion };
+      effects?: Effect[];
+      available_actions?: ActionListItem[];
+    }
+  /** The site accepted it, or a declarative form waits for the user: pending, not done. */
+  | { outcome: 'accepted'; status_url?: string; resource_state?: { state: StateName; state_version: StateVersion } }
+  /** It ran (tool returned, element clicked, adapter action performed); the effect is verified by re-observing. */
+  | { outcome: 'completed'; output?: ToolOutput; expect?: ExpectedEffect }
+  /** It did not run, or failed midway (`side_effect_possible`). */
+  | { outcome: 'failed'; message: string; side_effect_possible: boolean };
+
+export interface Executor {
+  execute(call: ExecutionCall): Promise<ExecutionReport>;
+}
+
+/** One executor per path; a missing path is simply unavailable. */
+export type Executors = Partial<Record<Source, Executor>>;
+
+/** Tells the side panel about approval cards; the panel decides through ApprovalQueue.decide(). */
+export interface ApprovalNotifier {
+  queued(request: ApprovalRequest): void;
+  settled(requestId: string, status: 'approved' | 'denied' | 'expired'): void;
+}
+
+export interface PipelinePorts extends ObservePort, NavigatePort {
+  routes?: RoutesPort['routes'];
+  executors: Executors;
+}

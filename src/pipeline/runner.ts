@@ -1,0 +1,323 @@
+import type { ApprovalReceipt } from '../protocol/approval.ts';
+import { makeError, type StewardError } from '../protocol/errors.ts';
+import type { JournalState } from '../protocol/journal.ts';
+import type { ObservedState } from '../protocol/observed-state.ts';
+import { errorResult, isErrorResult, type ActionErrorResult, type ActionResult } from '../protocol/results.ts';
+import type { DelegatedAgentToken } from '../protocol/token.ts';
+import type { StoredAction } from '../storage/action-record.ts';
+import type { AuditLog } from '../storage/audit-log.ts';
+import type { IdempotencyStore } from '../storage/idempotency-store.ts';
+import type { JournalStore } from '../storage/journal-store.ts';
+import type { TokenStore } from '../storage/token-store.ts';
+import type { ApprovalQueue } from './approvals.ts';
+import { AuditTrail } from './audit-trail.ts';
+import { resolveCapability, type Capability } from './capability.ts';
+import { iso, type Clock } from './clock.ts';
+import { dispatch } from './execution/router.ts';
+import type { MemoryResolver } from './memory-resolver.ts';
+import { reachResource } from './navigator.ts';
+import { checkToken, originOf, type GatewayDecision, type PolicyGateway } from './policy/gateway.ts';
+import type { Location, PipelinePorts, PortContext } from './ports.ts';
+import { checkPreconditions } from './preconditions.ts';
+import type { ReceiptBinding } from './receipt-binding.ts';
+import type { Stopwatch } from './timings.ts';
+import { partsMet, verifyOutcome } from './verify.ts';
+
+export interface PipelineDeps {
+  tokens: TokenStore;
+  approvals: ApprovalQueue;
+  idempotency: IdempotencyStore;
+  journal: JournalStore;
+  audit: AuditLog;
+  memory: MemoryResolver;
+  gateway: PolicyGateway;
+  ports: PipelinePorts;
+  clock: Clock;
+}
+
+/** One action on its way through the pipeline. */
+export interface ActionRun {
+  action: StoredAction;
+  /** Absent only when recovery finds the token deleted: such a run can only be ended. */
+  token: DelegatedAgentToken | undefined;
+  sw: Stopwatch;
+  trail: AuditTrail;
+  ctx: PortContext;
+}
+
+/** After steps 3–7: where the resource is, what it looks like now, how the action would run, and the gateway's verdict. */
+export interface Plan {
+  observed: ObservedState;
+  location: Location;
+  origin: string;
+  capability: Capability;
+  decision: Exclude<GatewayDecision, { kind: 'refuse' }>;
+}
+
+type Step<T> = { ok: true; value: T } | { ok: false; result: ActionErrorResult };
+
+/** Journal state for each kind of ending. */
+function terminalFor(result: ActionResult): JournalState {
+  if (isErrorResult(result)) return result.error.code === 'APPROVAL_DENIED' ? 'denied' : 'failed';
+  switch (result.execution.status) {
+    case 'confirmed':
+      return 'confirmed';
+    case 'accepted':
+      return 'pending_confirmation';
+    case 'failed':
+      return 'failed';
+    case 'unknown':
+      return 'unknown';
+  }
+}
+
+/**
+ * The steps of DESIGN §5 for one journaled action (3–9), shared by submit(), the background
+ * continuation after an approval, and recovery after a restart.
+ */
+export class ActionRunner {
+  constructor(readonly deps: PipelineDeps) {}
+
+  newRun(action: StoredAction, token: DelegatedAgentToken | undefined, sw: Stopwatch): ActionRun {
+    return {
+      action,
+      token,
+      sw,
+      trail: new AuditTrail(this.deps.audit, action),
+      ctx: { agent_id: action.agent_id, action_id: action.action_id, ...(action.context.session_id ? { session_id: action.context.session_id } : {}) },
+    };
+  }
+
+  /** Steps 3–4: memory hints, then the navigator reaches and freshly observes the resource. */
+  async locate(run: ActionRun): Promise<Step<{ observed: ObservedState; location: Location; route: string }>> {
+    const { ports, memory } = this.deps;
+    const resource = run.action.request.resource;
+    const token = run.token;
+    if (!token) return { ok: false, result: errorResult(makeError('TOKEN_INVALID', 'The agent token is gone.'), { action_id: run.action.action_id }) };
+    const hints = await memory.urlHints(resource);
+    const reached = await run.sw.outside(() => reachResource(ports, resource, { allowed_origins: token.origins, hints, ctx: run.ctx }));
+    if (!reached.ok) return { ok: false, result: errorResult(reached.error, { action_id: run.action.action_id }) };
+    return { ok: true, value: { observed: reached.observed, location: reached.location, route: reached.route } };
+  }
+
+  /** Steps 5–7: preconditions against the fresh state, capability, then the policy gateway. */
+  assess(run: ActionRun, observed: ObservedState, location: Location, countQuota = true): Step<Plan> {
+    const { request } = run.action;
+    const fail = (error: StewardError, extra: Partial<ActionErrorResult> = {}) => ({ ok: false as const, result: errorResult(error, { action_id: run.action.action_id, ...extra }) });
+    if (!run.token) return fail(makeError('TOKEN_INVALID', 'The agent token is gone.'));
+    // The agent's preconditions first: "it has shipped" says more than "cancel is not offered".
+    const pre = checkPreconditions(request, observed, run.action.action_id);
+    if (pre) return { ok: false, result: pre };
+    const cap = resolveCapability(request, observed, this.deps.ports.executors);
+    if (!cap.ok) return fail(cap.error, cap.available_actions ? { available_actions: cap.available_actions } : {});
+    const origin = originOf(location.kind === 'contract' ? location.url : observed.url);
+    if (!origin) return fail(makeError('SCOPE_DENIED', 'Refused: the resource is not on an http(s) origin.'));
+    const decision = this.deps.gateway.evaluate({
+      agent_id: run.action.agent_id,
+      token: run.token,
+      request,
+      description: cap.capability.description,
+      origin,
+      untrusted_input: run.action.context.untrusted_input,
+      ...(cap.capability.legacy ? { legacy: cap.capability.legacy } : {}),
+      now: this.deps.clock(),
+      count_quota: countQuota,
+    });
+    if (decision.kind === 'refuse') return fail(decision.error);
+    return { ok: true, value: { observed, location, origin, capability: cap.capability, decision } };
+  }
+
+  binding(run: ActionRun, plan: Plan): ReceiptBinding {
+    return {
+      action_id: run.action.action_id,
+      action: run.action.request.action,
+      resource: run.action.request.resource,
+      input_hash: run.action.input_hash,
+      state_version: plan.observed.state_version,
+      agent_id: run.action.agent_id,
+      token_id: run.action.token_id,
+      reasons: plan.decision.kind === 'needs_approval' ? plan.decision.reasons.map((r) => r.code) : [],
+    };
+  }
+
+  /**
+   * Ends an action that stopped before dispatch or was decided against: journal, audit, and
+   * the idempotency key (released when nothing ran, so the agent may retry; kept for a denial).
+   */
+  async stop(run: ActionRun, result: ActionErrorResult, keepKey = false): Promise<ActionResult> {
+    const to = terminalFor(result);
+    await this.deps.journal.transition(run.action.action_id, to, { error_code: result.error.code, note: result.error.message, result });
+    const auditId = await run.trail.finish(to === 'denied' ? 'denial' : 'failure', {
+      outcome: to === 'denied' ? 'denied' : 'refused',
+      error_code: result.error.code,
+    });
+    const final: ActionResult = auditId ? { ...result, audit_receipt: auditId } : result;
+    if (keepKey) await this.deps.idempotency.complete(run.action.agent_id, run.action.idempotency_key, run.action.action_id, final);
+    else await this.deps.idempotency.release(run.action.agent_id, run.action.idempotency_key, run.action.action_id);
+    return final;
+  }
+
+  /** Waits for the side panel's decision on a queued card, then dispatches (or ends) the action. */
+  async afterApproval(run: ActionRun, requestId: string): Promise<ActionResult> {
+    const outcome = await run.sw.outside(() => this.deps.approvals.wait(requestId), 'approval');
+    if (outcome.kind === 'denied') {
+      return this.stop(run, errorResult(makeError('APPROVAL_DENIED', `The user denied ${run.action.request.action}${outcome.reason ? `: ${outcome.reason}` : '.'}`.slice(0, 4096)), { action_id: run.action.action_id }), true);
+    }
+    if (outcome.kind === 'expired') {
+      return this.stop(run, errorResult(makeError('APPROVAL_REQUIRED', 'The approval request expired without a decision; nothing was done.'), { action_id: run.action.action_id }));
+    }
+    await this.deps.journal.transition(run.action.action_id, 'approved', { receipt_id: outcome.receipt.receipt_id });
+    run.action = { ...run.action, receipt_id: outcome.receipt.receipt_id };
+    run.trail.useReceipt(outcome.receipt.receipt_id);
+    run.trail.step('approval', { receipt_id: outcome.receipt.receipt_id, outcome: 'approved', state_version_before: outcome.receipt.state_version, details: { approved_by: outcome.receipt.approved_by } });
+    return this.dispatchApproved(run, outcome.receipt);
+  }
+
+  /**
+   * An approved action is dispatched at most once: the state is re-read first (time has passed,
+   * or the service worker restarted), the token re-checked, the preconditions and the receipt's
+   * binding checked against the fresh state; only then is it dispatched.
+   */
+  async dispatchApproved(run: ActionRun, receipt: Pick<ApprovalReceipt, 'receipt_id'>): Promise<ActionResult> {
+    const token = checkToken(run.action.agent_id, await this.deps.tokens.check(run.action.token_id), run.action.request.resource);
+    if (!token.ok) return this.stop(run, errorResult(token.error, { action_id: run.action.action_id }));
+    run.token = token.token;
+    const located = await this.locate(run);
+    if (!located.ok) return this.stop(run, located.result);
+    const planned = this.assess(run, located.value.observed, located.value.location, false);
+    if (!planned.ok) return this.stop(run, planned.result);
+    const plan = planned.value;
+    if (plan.decision.kind === 'needs_approval') {
+      const check = await this.deps.approvals.consume(receipt.receipt_id, this.binding(run, plan));
+      if (!check.ok) return this.stop(run, this.receiptRefused(run, check.problem, check.message, plan.observed));
+    }
+    return this.execute(run, plan, receipt.receipt_id);
+  }
+
+  receiptRefused(run: ActionRun, problem: string, message: string, observed: ObservedState): ActionErrorResult {
+    return errorResult(makeError('APPROVAL_REQUIRED', `The approval cannot be used: ${message}.`, { recovery_hint: 'Request a new approval for this exact action, input and current state.', details: { receipt_problem: problem } }), {
+      action_id: run.action.action_id,
+      current: { state: observed.state, state_version: observed.state_version, source: observed.source },
+    });
+  }
+
+  /** Steps 8–9: journal `dispatched`, execute on the chosen path, re-observe, verify, record. */
+  async execute(run: ActionRun, plan: Plan, receiptId?: string): Promise<ActionResult> {
+    const { journal, ports, clock, idempotency, memory } = this.deps;
+    const { action } = run;
+    const via = plan.capability.description.via;
+    if (receiptId) run.trail.useReceipt(receiptId);
+    // Written before the executor is called: after a kill, recovery knows it may have happened.
+    await journal.transition(action.action_id, 'dispatched', {
+      via,
+      state_version: plan.observed.state_version,
+      state_version_before: plan.observed.state_version,
+      ...(receiptId ? { receipt_id: receiptId } : {}),
+    });
+    run.trail.step('dispatch', { state_version_before: plan.observed.state_version, ...(receiptId ? { receipt_id: receiptId } : {}), outcome: 'dispatched', details: { via } });
+    const executedAt = iso(clock());
+    const report = await run.sw.outside(() =>
+      dispatch(
+        {
+          action_id: action.action_id,
+          action: action.request.action,
+          resource: action.request.resource,
+          input: action.request.input,
+          idempotency_key: action.idempotency_key,
+          via,
+          description: plan.capability.description,
+          ...(plan.capability.tool ? { tool: plan.capability.tool } : {}),
+          agent_id: action.agent_id,
+          token_id: action.token_id,
+          ...(receiptId ? { receipt_id: receiptId } : {}),
+          location: plan.location,
+          ctx: run.ctx,
+        },
+        ports.executors,
+      ),
+    );
+    const after = await run.sw.outside(() => ports.observe(plan.location, action.request.resource, run.ctx).catch(() => null));
+    const expect = (report.outcome === 'completed' ? report.expect : undefined) ?? action.context.expect;
+    const result = verifyOutcome({
+      action_id: action.action_id,
+      request: action.request,
+      description: plan.capability.description,
+      ...(plan.capability.tool ? { tool: plan.capability.tool } : {}),
+      report,
+      before: plan.observed,
+      after,
+      ...(expect ? { expect } : {}),
+      executed_at: executedAt,
+    });
+    const to = terminalFor(result);
+    const after_version = isErrorResult(result) ? result.current?.state_version : result.resource.state_version;
+    await journal.transition(action.action_id, to, {
+      result,
+      ...(after_version !== undefined ? { state_version: after_version } : {}),
+      ...(isErrorResult(result) ? { error_code: result.error.code } : {}),
+    });
+    const kind = to === 'confirmed' ? 'confirmation' : to === 'pending_confirmation' ? 'acceptance' : 'failure';
+    const memoryWrite = memory.recordOutcome({
+      resource: action.request.resource,
+      agent_id: action.agent_id,
+      ...(action.context.session_id ? { session_id: action.context.session_id } : {}),
+      action_id: action.action_id,
+      action: action.request.action,
+      outcome: to,
+      after,
+    });
+    const auditId = await run.trail.finish(kind, {
+      outcome: isErrorResult(result) ? 'failed' : `${result.execution.status}_${result.execution.certainty}`,
+      state_version_before: plan.observed.state_version,
+      ...(after_version !== undefined ? { state_version_after: after_version } : {}),
+      ...(isErrorResult(result) ? { error_code: result.error.code } : {}),
+      details: { via },
+    });
+    const final: ActionResult = auditId ? { ...result, audit_receipt: auditId } : result;
+    await Promise.all([idempotency.complete(action.agent_id, action.idempotency_key, action.action_id, final), memoryWrite.catch(() => undefined)]);
+    return final;
+  }
+
+  /**
+   * Resolves an action that was dispatched but whose outcome is not known (killed mid-flight,
+   * accepted and pending, or unknown) by re-reading the resource — never by executing again.
+   * The effect observed → confirmed; otherwise `dispatched` becomes `unknown` and
+   * `pending_confirmation` / `unknown` stay as they are, to be re-checked later.
+   */
+  async resolveDispatched(run: ActionRun): Promise<{ to: JournalState | 'unchanged'; result?: ActionResult }> {
+    const { action } = run;
+    const located = await this.locate(run);
+    const after = located.ok ? located.value.observed : null;
+    const before = action.state_version_before;
+    const changed = after !== null && before !== undefined && after.state_version !== before;
+    const expect = action.context.expect;
+    let certainty: 'confirmed' | 'inferred' | 'unknown' = 'unknown';
+    if (after && expect) certainty = partsMet(expect, after, action.request).every(Boolean) ? (changed ? 'confirmed' : 'inferred') : 'unknown';
+    else if (changed) certainty = 'inferred';
+
+    const resource = { ...action.request.resource, ...(after ? { state: after.state, state_version: after.state_version } : {}) };
+    const at = iso(this.deps.clock());
+    let result: ActionResult;
+    let to: JournalState | 'unchanged';
+    if (certainty !== 'unknown' && after) {
+      result = { action_id: action.action_id, resource, source: action.via, execution: { status: 'confirmed', certainty, executed_at: at, verified_by: 'postcondition' } };
+      to = 'confirmed';
+    } else if (action.state === 'dispatched') {
+      result = { action_id: action.action_id, resource, execution: { status: 'unknown', certainty: 'unknown' } };
+      to = 'unknown';
+    } else {
+      await run.trail.finish('recovery', { outcome: 'still_unresolved', ...(after ? { state_version_after: after.state_version } : {}), details: { state: action.state } });
+      return { to: 'unchanged' };
+    }
+    await this.deps.journal.transition(action.action_id, to, { result, ...(after ? { state_version: after.state_version } : {}), note: 'resolved by re-reading the resource state' });
+    const auditId = await run.trail.finish('recovery', {
+      outcome: to === 'confirmed' ? `confirmed_${certainty}` : 'unknown',
+      ...(before !== undefined ? { state_version_before: before } : {}),
+      ...(after ? { state_version_after: after.state_version } : {}),
+      details: { resolved_from: action.state },
+    });
+    const final: ActionResult = auditId ? { ...result, audit_receipt: auditId } : result;
+    await this.deps.idempotency.complete(action.agent_id, action.idempotency_key, action.action_id, final);
+    return { to, result: final };
+  }
+}

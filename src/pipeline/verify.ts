@@ -1,0 +1,151 @@
+import type { ActionRequest, AvailableAction } from '../protocol/action.ts';
+import { makeError } from '../protocol/errors.ts';
+import type { ObservedState } from '../protocol/observed-state.ts';
+import { errorResult, type ActionResult, type ExecutedResult, type ResourceSnapshot } from '../protocol/results.ts';
+import type { ToolDescriptor } from '../protocol/webmcp.ts';
+import { summarizeActions } from './capability.ts';
+import type { ExpectedEffect } from './expectation.ts';
+import type { ExecutionReport } from './ports.ts';
+
+/** Below this confidence an observed effect is only `inferred`. */
+export const CONFIRM_CONFIDENCE = 0.7;
+
+export interface VerifyInput {
+  action_id: string;
+  request: ActionRequest;
+  description: AvailableAction;
+  tool?: ToolDescriptor;
+  report: ExecutionReport;
+  before: ObservedState;
+  /** Re-observed after execution (null when nothing could be observed). */
+  after: ObservedState | null;
+  /** From the executor, else the agent's plan; legacy type/select/goto get one automatically. */
+  expect?: ExpectedEffect;
+  executed_at: string;
+}
+
+type Certainty = 'confirmed' | 'inferred' | 'unknown';
+
+/** The effect Steward can expect of a legacy primitive without being told. */
+export function automaticExpectation(request: ActionRequest): ExpectedEffect | undefined {
+  const input = request.input as Record<string, unknown>;
+  switch (request.action) {
+    case 'nav.goto':
+      return typeof input.url === 'string' ? { url: input.url } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+const withoutHash = (u: string) => u.split('#')[0];
+
+/** Whether each part of the expectation holds in `s`. */
+export function partsMet(e: ExpectedEffect, s: ObservedState, request: ActionRequest): boolean[] {
+  const met: boolean[] = [];
+  if (e.state !== undefined) met.push(s.state === e.state && sameResource(s, request));
+  if (e.element) {
+    const needle = e.element.name.toLowerCase();
+    met.push((s.elements ?? []).some((el) => el.name.toLowerCase().includes(needle) && (!e.element!.role || el.role === e.element!.role) && el.visibility !== 'hidden'));
+  }
+  if (e.fact) met.push((s.facts ?? []).some((f) => f.name === e.fact!.name && f.value === e.fact!.value));
+  if (e.url !== undefined) met.push(withoutHash(s.url) === withoutHash(e.url));
+  return met;
+}
+
+function fieldEffect(request: ActionRequest, before: ObservedState, after: ObservedState): { met: boolean; before: boolean } | undefined {
+  const input = request.input as Record<string, unknown>;
+  if (request.action !== 'dom.type' && request.action !== 'dom.select') return undefined;
+  const valueOf = (s: ObservedState) => s.elements?.find((e) => e.ref === input.ref)?.value ?? s.forms?.flatMap((f) => f.fields).find((f) => f.ref === input.ref)?.value;
+  const matches = (v: string | undefined) =>
+    v !== undefined && (request.action === 'dom.type' ? (input.clear === true ? v === input.text : v.endsWith(String(input.text))) : (input.values as string[]).includes(v));
+  return { met: matches(valueOf(after)), before: matches(valueOf(before)) };
+}
+
+function sameResource(s: ObservedState, request: ActionRequest): boolean {
+  return s.resource.type === request.resource.type && s.resource.id === request.resource.id;
+}
+
+/**
+ * Postcondition verification (legacy, adapter, auto-submitted forms): `confirmed` only when the
+ * expected effect is observed now and was not already true before, on a confident observation;
+ * `inferred` when the evidence is partial; `unknown` otherwise.
+ */
+export function postcondition(v: VerifyInput): Certainty {
+  const { before, after } = v;
+  if (!after) return 'unknown';
+  const changed = after.state_version !== before.state_version || after.url !== before.url;
+  const field = fieldEffect(v.request, before, after);
+  const expect = v.expect ?? automaticExpectation(v.request);
+  if (!expect && !field) return changed || v.description.read_only ? 'inferred' : 'unknown';
+  const nowMet = [...(expect ? partsMet(expect, after, v.request) : []), ...(field ? [field.met] : [])];
+  const wasMet = [...(expect ? partsMet(expect, before, v.request) : []), ...(field ? [field.before] : [])];
+  if (!nowMet.every(Boolean)) return 'unknown';
+  const causedByUs = wasMet.some((m) => !m) || changed;
+  if (!causedByUs) return 'inferred';
+  return after.confidence >= CONFIRM_CONFIDENCE ? 'confirmed' : 'inferred';
+}
+
+function snapshotOf(v: VerifyInput): ResourceSnapshot {
+  const base = { type: v.request.resource.type, id: v.request.resource.id };
+  const s = v.after && sameResource(v.after, v.request) ? v.after : undefined;
+  if (v.report.outcome === 'confirmed' || v.report.outcome === 'accepted') {
+    const rs = v.report.resource_state;
+    if (rs) return { ...base, state: rs.state, state_version: rs.state_version };
+  }
+  return s ? { ...base, state: s.state, state_version: s.state_version } : base;
+}
+
+/**
+ * Step 9: turns the executor's report and a re-observation into the ActionResult. The shapes in
+ * src/protocol/results.ts make "done while only accepted" unrepresentable; this decides which
+ * shape is true.
+ */
+export function verifyOutcome(v: VerifyInput): ActionResult {
+  const { report, after } = v;
+  const resource = snapshotOf(v);
+  const common = {
+    action_id: v.action_id,
+    resource,
+    source: v.description.via,
+    ...(after && sameResource(after, v.request) ? { available_actions: summarizeActions(after), evidence: after.evidence, conflicts: after.conflicts } : {}),
+  };
+  const output = report.outcome === 'completed' && report.output ? { output: { ...report.output, untrusted: report.output.untrusted || v.description.untrusted_content === true } } : {};
+  const haveState = resource.state !== undefined && resource.state_version !== undefined;
+
+  switch (report.outcome) {
+    case 'confirmed':
+      if (!haveState) return unknown(common, v.executed_at);
+      return {
+        ...common,
+        execution: { status: 'confirmed', certainty: 'confirmed', executed_at: v.executed_at, verified_by: 'site_contract' },
+        ...(report.effects?.length ? { effects: report.effects } : {}),
+        ...(report.available_actions ? { available_actions: report.available_actions } : {}),
+      };
+    case 'accepted':
+      return { ...common, execution: { status: 'accepted', certainty: 'pending_confirmation', ...(report.status_url ? { status_url: report.status_url } : {}), accepted_at: v.executed_at } };
+    case 'failed': {
+      if (report.side_effect_possible) {
+        const c = postcondition(v);
+        if (c !== 'unknown' && haveState && (v.expect || automaticExpectation(v.request))) {
+          return { ...common, execution: { status: 'confirmed', certainty: 'inferred', executed_at: v.executed_at, verified_by: 'postcondition' } };
+        }
+        return unknown(common, v.executed_at);
+      }
+      return errorResult(makeError('EXECUTION_FAILED', `${v.request.action} failed before it took effect: ${report.message}`.slice(0, 4096), { details: { side_effect_possible: false } }), {
+        action_id: v.action_id,
+        ...(after && sameResource(after, v.request) ? { current: { state: after.state, state_version: after.state_version, source: after.source }, available_actions: summarizeActions(after) } : {}),
+      });
+    }
+    case 'completed': {
+      // A WebMCP tool that returned is the page's own word on its own action.
+      const byTool = v.description.via === 'webmcp' && v.tool?.kind !== 'declarative';
+      const c: Certainty = byTool ? (v.expect && postcondition(v) !== 'confirmed' ? 'inferred' : 'confirmed') : postcondition(v);
+      if (c === 'unknown' || !haveState) return { ...unknown(common, v.executed_at), ...output };
+      return { ...common, ...output, execution: { status: 'confirmed', certainty: c, executed_at: v.executed_at, verified_by: byTool ? 'tool_result' : 'postcondition' } };
+    }
+  }
+}
+
+function unknown(common: Omit<ExecutedResult, 'execution'>, executedAt: string): ExecutedResult {
+  return { ...common, execution: { status: 'unknown', certainty: 'unknown', executed_at: executedAt } };
+}

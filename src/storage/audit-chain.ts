@@ -1,0 +1,96 @@
+import { AUDIT_GENESIS_HASH, AuditEntry, type UnsealedAuditEntry } from '../protocol/audit.ts';
+import { canonicalJson } from '../pipeline/canonical-json.ts';
+import { sha256Hex } from '../pipeline/hash.ts';
+
+/**
+ * The audit log's hash chain (DESIGN §4), as pure functions: `hash` is SHA-256 over the canonical
+ * JSON of the entry without `hash`, and each entry's `prev_hash` is the previous entry's `hash`.
+ */
+
+export async function sealAuditEntry(unsealed: UnsealedAuditEntry): Promise<AuditEntry> {
+  const { hash: _ignored, ...body } = unsealed as UnsealedAuditEntry & { hash?: string };
+  return { ...body, hash: await sha256Hex(canonicalJson(body)) };
+}
+
+export type ChainProblem = 'malformed' | 'edited' | 'deleted' | 'inserted' | 'reordered' | 'broken_link' | 'truncated';
+
+export type ChainVerification =
+  | { ok: true; count: number; head_hash: string }
+  | { ok: false; seq: number; problem: ChainProblem; message: string };
+
+export interface StoredAuditRecord {
+  /** The IndexedDB key the record sits under. */
+  key: unknown;
+  value: unknown;
+}
+
+/**
+ * Walks the records in key order and reports the first place the chain breaks: an entry that
+ * fails its schema, sits under another seq's key, skips or repeats a seq, does not chain from its
+ * predecessor, or whose hash does not match its content. `expectedHead` (the last entry this
+ * process wrote) additionally catches removal of the newest entries.
+ */
+export async function verifyChain(records: readonly StoredAuditRecord[], expectedHead?: { seq: number; hash: string }): Promise<ChainVerification> {
+  let prevHash = AUDIT_GENESIS_HASH;
+  for (let i = 0; i < records.length; i++) {
+    const { key, value } = records[i]!;
+    if (typeof key !== 'number' || !Number.isInteger(key)) {
+      return { ok: false, seq: i, problem: 'inserted', message: `a record under key ${JSON.stringify(key)} was inserted before seq ${i}` };
+    }
+    const parsed = AuditEntry.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { ok: false, seq: i, problem: 'malformed', message: `entry at position ${i} is not a valid audit entry: ${issue?.path.join('.')}: ${issue?.message}` };
+    }
+    const entry = parsed.data;
+    if (key !== entry.seq) {
+      return { ok: false, seq: i, problem: 'reordered', message: `the record under seq ${key} holds entry ${entry.seq}: entries were moved` };
+    }
+    if (entry.seq > i) {
+      return { ok: false, seq: i, problem: 'deleted', message: `entry ${i} is missing (the next stored entry is ${entry.seq})` };
+    }
+    if (entry.seq < i) {
+      return { ok: false, seq: i, problem: 'inserted', message: `seq ${entry.seq} appears again at position ${i}` };
+    }
+    if (entry.prev_hash !== prevHash) {
+      return {
+        ok: false,
+        seq: i,
+        problem: 'broken_link',
+        message: `entry ${i} does not chain from entry ${i - 1}: an entry was changed, inserted or removed between them`,
+      };
+    }
+    // Hash the raw record, not the parsed one: parsing drops unknown keys, which would hide an added field.
+    const resealed = await sealAuditEntry(value as UnsealedAuditEntry);
+    if (resealed.hash !== entry.hash) {
+      return { ok: false, seq: i, problem: 'edited', message: `entry ${i} was edited: its content no longer matches its hash` };
+    }
+    prevHash = entry.hash;
+  }
+  if (expectedHead && (records.length - 1 < expectedHead.seq || (records.length - 1 === expectedHead.seq && prevHash !== expectedHead.hash))) {
+    return {
+      ok: false,
+      seq: Math.min(records.length, expectedHead.seq),
+      problem: 'truncated',
+      message: `the log ends before entry ${expectedHead.seq}, which this session wrote: the newest entries were removed or replaced`,
+    };
+  }
+  return { ok: true, count: records.length, head_hash: prevHash };
+}
+
+/**
+ * Verifies an exported JSON Lines log (e.g. one handed to someone else): the line number plays
+ * the role of the key, so moved lines show up as reordering.
+ */
+export async function verifyJsonl(text: string): Promise<ChainVerification> {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const records: StoredAuditRecord[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    try {
+      records.push({ key: i, value: JSON.parse(lines[i]!) });
+    } catch {
+      return { ok: false, seq: i, problem: 'malformed', message: `line ${i + 1} is not JSON` };
+    }
+  }
+  return verifyChain(records);
+}

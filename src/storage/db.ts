@@ -1,0 +1,73 @@
+import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import type { ApprovalReceipt, ApprovalRequest } from '../protocol/approval.ts';
+import type { AuditEntry } from '../protocol/audit.ts';
+import type { JournalEntry } from '../protocol/journal.ts';
+import type { DurableMemoryRecord } from '../protocol/memory.ts';
+import type { DelegatedAgentToken } from '../protocol/token.ts';
+import type { StoredAction } from './action-record.ts';
+import type { StoredApproval, StoredReceipt } from './approval-records.ts';
+import type { IdempotencyRecord } from './idempotency-store.ts';
+
+/**
+ * The service worker's one database, `steward`. Everything that must survive a service-worker
+ * kill lives here (DESIGN §8); nothing secret goes to chrome.storage.local, and content scripts
+ * cannot open an extension origin's IndexedDB. Values are plain JSON; each store re-validates
+ * what it reads with the protocol's schemas, so a corrupted or hand-edited record is an error,
+ * never a silently trusted value.
+ */
+export const DB_NAME = 'steward';
+/** Bump with a new `migrate` step; never edit a released step. */
+export const DB_VERSION = 1;
+
+export interface StewardSchema extends DBSchema {
+  tokens: { key: string; value: DelegatedAgentToken; indexes: { by_agent: string } };
+  approvals: { key: string; value: StoredApproval & { request: ApprovalRequest }; indexes: { by_status: string; by_action: string } };
+  receipts: { key: string; value: StoredReceipt & { receipt: ApprovalReceipt } };
+  idempotency: { key: [string, string]; value: IdempotencyRecord; indexes: { by_expiry: number } };
+  journal: { key: [string, number]; value: JournalEntry; indexes: { by_action: string } };
+  journal_actions: { key: string; value: StoredAction; indexes: { by_open: number } };
+  audit: { key: number; value: AuditEntry };
+  memory: { key: string; value: DurableMemoryRecord; indexes: { by_resource: [string, string]; by_resource_kind: [string, string, string]; by_kind: string } };
+}
+
+export type StewardDb = IDBPDatabase<StewardSchema>;
+export type StoreName = StoreNames<StewardSchema>;
+
+export interface OpenOptions {
+  name?: string;
+  /** Defaults to the global `indexedDB`; tests pass a fresh fake-indexeddb factory. */
+  factory?: IDBFactory;
+}
+
+type UpgradeTx = IDBPTransaction<StewardSchema, StoreName[], 'versionchange'>;
+
+function migrate(db: StewardDb, oldVersion: number, _tx: UpgradeTx): void {
+  if (oldVersion < 1) {
+    db.createObjectStore('tokens', { keyPath: 'token_id' }).createIndex('by_agent', 'agent_id');
+    const approvals = db.createObjectStore('approvals', { keyPath: 'request.request_id' });
+    approvals.createIndex('by_status', 'status');
+    approvals.createIndex('by_action', 'action_id');
+    db.createObjectStore('receipts', { keyPath: 'receipt.receipt_id' });
+    // Only completed records carry `expires_at`, so the purge index never sees running ones.
+    db.createObjectStore('idempotency', { keyPath: ['agent_id', 'key'] }).createIndex('by_expiry', 'expires_at');
+    db.createObjectStore('journal', { keyPath: ['action_id', 'seq'] }).createIndex('by_action', 'action_id');
+    db.createObjectStore('journal_actions', { keyPath: 'action_id' }).createIndex('by_open', 'open');
+    db.createObjectStore('audit', { keyPath: 'seq' });
+    const memory = db.createObjectStore('memory', { keyPath: 'id' });
+    memory.createIndex('by_resource', ['resource.type', 'resource.id']);
+    memory.createIndex('by_resource_kind', ['resource.type', 'resource.id', 'kind']);
+    memory.createIndex('by_kind', 'kind');
+  }
+}
+
+/** Opens (and creates or upgrades) the database. Same as idb's openDB, but with an injectable factory. */
+export function openStewardDb(options: OpenOptions = {}): Promise<StewardDb> {
+  const factory = options.factory ?? globalThis.indexedDB;
+  if (!factory) return Promise.reject(new Error('IndexedDB is not available in this context'));
+  const request = factory.open(options.name ?? DB_NAME, DB_VERSION);
+  request.addEventListener('upgradeneeded', (event) => {
+    const db = wrap(request.result) as unknown as StewardDb;
+    migrate(db, event.oldVersion, wrap(request.transaction!) as unknown as UpgradeTx);
+  });
+  return wrap(request) as unknown as Promise<StewardDb>;
+}

@@ -1,0 +1,119 @@
+import { JournalEntry, canTransition, isTerminal, type JournalState } from '../protocol/journal.ts';
+import type { ActionResult } from '../protocol/results.ts';
+import type { ErrorCode } from '../protocol/errors.ts';
+import type { StateVersion } from '../protocol/resource.ts';
+import { iso, systemClock, type Clock } from '../pipeline/clock.ts';
+import { StoredAction } from './action-record.ts';
+import type { StewardDb } from './db.ts';
+import { readValid } from './read.ts';
+
+export class JournalTransitionError extends Error {
+  constructor(
+    readonly action_id: string,
+    readonly from: JournalState | undefined,
+    readonly to: JournalState,
+  ) {
+    super(`Journal: action ${action_id} cannot go from ${from ?? '(none)'} to ${to}`);
+    this.name = 'JournalTransitionError';
+  }
+}
+
+export type NewAction = Omit<StoredAction, 'state' | 'seq' | 'open' | 'created_at' | 'updated_at'>;
+
+export interface TransitionExtras {
+  receipt_id?: string;
+  state_version?: StateVersion;
+  result?: ActionResult;
+  error_code?: ErrorCode;
+  note?: string;
+  via?: StoredAction['via'];
+  state_version_before?: StateVersion;
+}
+
+/**
+ * The durable journal (DESIGN §8). Each transition is checked against the allowed graph and
+ * written together with the action's head in one transaction, and the caller performs the step
+ * only after the write resolved: what the journal says is never behind what happened. Because
+ * the check reads the head inside the same transaction, two racing writers cannot both move an
+ * action out of the same state (e.g. both dispatch it).
+ */
+export class JournalStore {
+  constructor(
+    private readonly db: StewardDb,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /** Journals a new action as `proposed`; returns its head record. */
+  async begin(action: NewAction, note?: string): Promise<StoredAction> {
+    const now = this.clock();
+    const head: StoredAction = { ...action, state: 'proposed', seq: 0, open: 1, created_at: now, updated_at: now };
+    const entry = JournalEntry.parse(this.entryFor(head, undefined, 'proposed', 0, now, { note }));
+    const tx = this.db.transaction(['journal_actions', 'journal'], 'readwrite');
+    await Promise.all([tx.objectStore('journal_actions').add(head), tx.objectStore('journal').add(entry), tx.done]);
+    return head;
+  }
+
+  async transition(actionId: string, to: JournalState, extras: TransitionExtras = {}): Promise<JournalEntry> {
+    const now = this.clock();
+    const tx = this.db.transaction(['journal_actions', 'journal'], 'readwrite');
+    const raw = await tx.objectStore('journal_actions').get(actionId);
+    const head = raw === undefined ? undefined : readValid(StoredAction, raw, 'journal_actions', actionId);
+    if (!head || !canTransition(head.state, to)) {
+      tx.abort();
+      await tx.done.catch(() => undefined);
+      throw new JournalTransitionError(actionId, head?.state, to);
+    }
+    const seq = head.seq + 1;
+    const entry = JournalEntry.parse(this.entryFor(head, head.state, to, seq, now, extras));
+    const next: StoredAction = {
+      ...head,
+      state: to,
+      seq,
+      open: isTerminal(to) ? 0 : 1,
+      updated_at: now,
+      ...(extras.receipt_id ? { receipt_id: extras.receipt_id } : {}),
+      ...(extras.via ? { via: extras.via } : {}),
+      ...(extras.state_version_before !== undefined ? { state_version_before: extras.state_version_before } : {}),
+    };
+    await Promise.all([tx.objectStore('journal_actions').put(next), tx.objectStore('journal').add(entry), tx.done]);
+    return entry;
+  }
+
+  async action(actionId: string): Promise<StoredAction | undefined> {
+    const raw = await this.db.get('journal_actions', actionId);
+    return raw === undefined ? undefined : readValid(StoredAction, raw, 'journal_actions', actionId);
+  }
+
+  async history(actionId: string): Promise<JournalEntry[]> {
+    const raws = await this.db.getAllFromIndex('journal', 'by_action', actionId);
+    return raws.map((r) => readValid(JournalEntry, r, 'journal', [actionId, r?.seq])).sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Actions a restarted service worker must resume or resolve. */
+  async unfinished(): Promise<StoredAction[]> {
+    const raws = await this.db.getAllFromIndex('journal_actions', 'by_open', 1);
+    return raws.map((r) => readValid(StoredAction, r, 'journal_actions', r?.action_id));
+  }
+
+  private entryFor(head: StoredAction, from: JournalState | undefined, to: JournalState, seq: number, now: number, extras: TransitionExtras): JournalEntry {
+    const receipt = extras.receipt_id ?? head.receipt_id;
+    return {
+      action_id: head.action_id,
+      seq,
+      ...(from ? { from } : {}),
+      state: to,
+      at: iso(now),
+      agent_id: head.agent_id,
+      token_id: head.token_id,
+      idempotency_key: head.idempotency_key,
+      action: head.request.action,
+      resource: head.request.resource,
+      input_hash: head.input_hash,
+      ...(extras.state_version !== undefined ? { state_version: extras.state_version } : {}),
+      ...(receipt ? { receipt_id: receipt } : {}),
+      ...(extras.result ? { result: extras.result } : {}),
+      ...(extras.error_code ? { error_code: extras.error_code } : {}),
+      ...(extras.note ? { note: extras.note.slice(0, 4096) } : {}),
+    };
+  }
+}

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { ActionRequest, type AvailableAction } from '../../../src/protocol/action.ts';
+import type { DelegatedAgentToken } from '../../../src/protocol/token.ts';
+import { classifyLegacy, riskyName } from '../../../src/pipeline/policy/legacy-risk.ts';
+import { checkToken, PolicyGateway, type GatewayInput } from '../../../src/pipeline/policy/gateway.ts';
+import { RateLimiter } from '../../../src/pipeline/policy/quota.ts';
+import { approvalReasons } from '../../../src/pipeline/policy/risk.ts';
+import { requiredScope, scopeCovers } from '../../../src/pipeline/policy/scope.ts';
+import { FakeShop, ORDER, ORIGIN } from './fakes.ts';
+
+const token: DelegatedAgentToken = {
+  token_type: 'delegated_agent_token',
+  token_id: 'tok_1',
+  agent_id: 'agent:copilot',
+  principal: 'user:local',
+  scope: ['orders:read', 'orders:cancel', 'webmcp:book_appointment', 'dom:*', 'nav:goto'],
+  resource_scope: 'order:ORD-1024',
+  origins: [ORIGIN],
+  payment: false,
+  issued_at: '2026-08-03T11:35:00Z',
+  expires_at: '2026-08-03T11:50:00Z',
+  revocable_at: '/r',
+};
+
+const describeAs = (a: Partial<AvailableAction>): AvailableAction => ({
+  action: 'orders.cancel',
+  via: 'adapter',
+  read_only: false,
+  consequential: false,
+  payment: false,
+  untrusted_content: false,
+  requires_approval: true,
+  input_schema: { type: 'object' },
+  ...a,
+});
+
+const req = (action = 'orders.cancel', input: Record<string, unknown> = {}) => ActionRequest.parse({ action, resource: ORDER, input, idempotency_key: 'k' });
+
+describe('scope mapping', () => {
+  it('maps actions to scopes per path', () => {
+    expect(requiredScope('orders.cancel', 'site_contract')).toBe('orders:cancel');
+    expect(requiredScope('orders.cancel', 'adapter')).toBe('orders:cancel');
+    expect(requiredScope('book_appointment', 'webmcp')).toBe('webmcp:book_appointment');
+    // A page cannot borrow a contract scope by naming its tool like a contract action.
+    expect(requiredScope('orders.cancel', 'webmcp')).toBe('webmcp:orders.cancel');
+    expect(requiredScope('dom.click', 'legacy_inference')).toBe('dom:click');
+    expect(requiredScope('nav.goto', 'legacy_inference')).toBe('nav:goto');
+    expect(requiredScope('cancel', 'adapter')).toBe('adapter:cancel');
+  });
+
+  it('honours exact scopes and the three wildcards only', () => {
+    expect(scopeCovers(['orders:cancel'], 'orders:cancel')).toBe(true);
+    expect(scopeCovers(['orders:read'], 'orders:cancel')).toBe(false);
+    expect(scopeCovers(['orders:*'], 'orders:cancel')).toBe(true);
+    expect(scopeCovers(['*:cancel'], 'orders:cancel')).toBe(true);
+    expect(scopeCovers(['*:*'], 'webmcp:anything')).toBe(true);
+    expect(scopeCovers(['order:*'], 'orders:cancel')).toBe(false);
+    expect(scopeCovers(['webmcp:book'], 'webmcp:book_appointment')).toBe(false);
+  });
+});
+
+describe('checkToken (step 2)', () => {
+  it('refuses unknown, expired, revoked and other agents’ tokens, and resources outside resource_scope', () => {
+    expect(checkToken('agent:copilot', { ok: false, reason: 'unknown' }, ORDER)).toMatchObject({ ok: false, error: { code: 'TOKEN_INVALID' } });
+    expect(checkToken('agent:copilot', { ok: false, reason: 'expired' }, ORDER)).toMatchObject({ ok: false, error: { code: 'TOKEN_INVALID', message: /expired/ } });
+    expect(checkToken('agent:copilot', { ok: false, reason: 'revoked' }, ORDER)).toMatchObject({ ok: false, error: { code: 'TOKEN_INVALID', message: /revoked/ } });
+    expect(checkToken('agent:other', { ok: true, token }, ORDER)).toMatchObject({ ok: false, error: { code: 'TOKEN_INVALID' } });
+    expect(checkToken('agent:copilot', { ok: true, token }, { type: 'order', id: 'ORD-1' })).toMatchObject({ ok: false, error: { code: 'SCOPE_DENIED' } });
+    expect(checkToken('agent:copilot', { ok: true, token }, ORDER)).toEqual({ ok: true, token });
+  });
+});
+
+describe('PolicyGateway', () => {
+  const now = Date.parse('2026-08-03T11:40:00Z');
+  const input = (over: Partial<GatewayInput> = {}): GatewayInput => ({
+    agent_id: 'agent:copilot',
+    token,
+    request: req(),
+    description: describeAs({ consequential: true }),
+    origin: ORIGIN,
+    untrusted_input: false,
+    now,
+    ...over,
+  });
+  const gw = () => new PolicyGateway(new RateLimiter(() => ({ per_minute: 1000, per_day: 1000 })));
+
+  it('refuses an action outside the token’s scope', () => {
+    expect(gw().evaluate(input({ request: req('orders.refund') }))).toMatchObject({ kind: 'refuse', error: { code: 'SCOPE_DENIED', details: { required_scope: 'orders:refund' } } });
+    expect(gw().evaluate(input({ request: req('book_table'), description: describeAs({ action: 'book_table', via: 'webmcp' }) }))).toMatchObject({ kind: 'refuse', error: { code: 'SCOPE_DENIED' } });
+  });
+
+  it('refuses another origin, and navigation that leaves the token’s origins', () => {
+    expect(gw().evaluate(input({ origin: 'http://evil.test' }))).toMatchObject({ kind: 'refuse', error: { code: 'SCOPE_DENIED', details: { origin: 'http://evil.test' } } });
+    const goto = (url: string) => input({ request: req('nav.goto', { url }), description: describeAs({ action: 'nav.goto', via: 'legacy_inference', read_only: true, requires_approval: false }) });
+    expect(gw().evaluate(goto('http://evil.test/x'))).toMatchObject({ kind: 'refuse', error: { code: 'SCOPE_DENIED' } });
+    expect(gw().evaluate(goto(`${ORIGIN}/orders`))).toMatchObject({ kind: 'allow', required_scope: 'nav:goto' });
+  });
+
+  it('refuses payment without a payment token; with one, payment still needs approval', () => {
+    const pay = input({ description: describeAs({ payment: true, consequential: true }) });
+    expect(gw().evaluate(pay)).toMatchObject({ kind: 'refuse', error: { code: 'SCOPE_DENIED', message: /payment/ } });
+    const d = gw().evaluate({ ...pay, token: { ...token, payment: true } });
+    expect(d.kind === 'needs_approval' && d.reasons.map((r) => r.code)).toContain('payment');
+  });
+
+  it('rate limit and daily quota: QUOTA_EXCEEDED, retryable, with when to retry', () => {
+    const g = new PolicyGateway(new RateLimiter(() => ({ per_minute: 2, per_day: 3 })));
+    const ro = input({ request: req('orders.read'), description: describeAs({ action: 'orders.read', read_only: true, requires_approval: false }) });
+    expect(g.evaluate(ro).kind).toBe('allow');
+    expect(g.evaluate({ ...ro, now: now + 1000 }).kind).toBe('allow');
+    expect(g.evaluate({ ...ro, now: now + 2000 })).toMatchObject({ kind: 'refuse', error: { code: 'QUOTA_EXCEEDED', retryable: true, retry_after_ms: 58_000, details: { limit: 'per_minute' } } });
+    expect(g.evaluate({ ...ro, now: now + 60_000 }).kind).toBe('allow');
+    expect(g.evaluate({ ...ro, now: now + 200_000 })).toMatchObject({ kind: 'refuse', error: { code: 'QUOTA_EXCEEDED', details: { limit: 'per_day' } } });
+    // Quotas are per agent.
+    expect(g.evaluate({ ...ro, agent_id: 'agent:other', token: { ...token, agent_id: 'agent:other' }, now: now + 200_000 }).kind).toBe('allow');
+    // A re-check of an already counted action does not count again.
+    expect(g.evaluate({ ...ro, now: now + 200_000, count_quota: false }).kind).toBe('allow');
+  });
+
+  it('read-only inside scope runs without approval', () => {
+    expect(gw().evaluate(input({ request: req('orders.read'), description: describeAs({ action: 'orders.read', read_only: true, requires_approval: false }) }))).toMatchObject({ kind: 'allow' });
+  });
+});
+
+describe('risk: why approval is needed', () => {
+  const codes = (d: Partial<AvailableAction>, untrusted = false) => approvalReasons(describeAs(d), { untrusted_input: untrusted }).map((r) => r.code);
+
+  it('WebMCP annotations: readOnlyHint runs directly; consequentialHint or not read-only needs approval', () => {
+    expect(codes({ via: 'webmcp', read_only: true, requires_approval: false })).toEqual([]);
+    expect(codes({ via: 'webmcp', read_only: false, consequential: true })).toEqual(['consequential', 'not_read_only']);
+    expect(codes({ via: 'webmcp', read_only: false })).toEqual(['not_read_only']);
+  });
+
+  it('payment and untrusted input always need approval, even when read-only', () => {
+    expect(codes({ read_only: true, payment: true, requires_approval: true })).toContain('payment');
+    expect(codes({ read_only: true, requires_approval: false }, true)).toEqual(['untrusted_input']);
+  });
+
+  it('contract flags: the site asking for approval is honoured', () => {
+    expect(codes({ via: 'site_contract', read_only: true, requires_approval: true })).toEqual(['site_requires_approval']);
+    expect(codes({ via: 'adapter', read_only: true, requires_approval: true })).toEqual(['unknown_risk']);
+  });
+});
+
+describe('legacy classification (by what the control does)', () => {
+  const shop = new FakeShop();
+  const observed = shop.observation('ORD-1024')!;
+  const classify = (action: 'dom.click' | 'dom.type' | 'dom.select' | 'dom.scroll' | 'nav.goto', input: Record<string, unknown>) => classifyLegacy(action, input, observed);
+  const legacyCodes = (action: 'dom.click' | 'dom.type', input: Record<string, unknown>) => {
+    const c = classify(action, input);
+    return approvalReasons(describeAs({ action, via: 'legacy_inference', read_only: c.read_only, consequential: false, requires_approval: false }), { untrusted_input: false, legacy: c }).map((r) => r.code);
+  };
+
+  it.each(['Buy now', 'Pay', 'Delete account', 'Send', 'Cancel order', 'Transfer funds', 'Order', 'Confirm', 'Remove item', 'Place order'])('“%s” is a risky control', (name) => {
+    expect(riskyName(name)).toBe(true);
+  });
+
+  it.each(['Help', 'Orders', 'Next page', 'Details'])('“%s” is not named as risky', (name) => {
+    expect(riskyName(name)).toBe(false);
+  });
+
+  it('clicking a risky control is consequential', () => {
+    expect(legacyCodes('dom.click', { ref: 'e1' })).toEqual(['risky_control', 'not_read_only']);
+  });
+
+  it('submitting a form is consequential', () => {
+    expect(legacyCodes('dom.click', { ref: 'e5' })).toEqual(['form_submission', 'not_read_only']);
+  });
+
+  it('an unclassifiable control counts as risky; a link or disclosure is read-only', () => {
+    expect(legacyCodes('dom.click', { ref: 'e6' })).toEqual(['unknown_risk', 'not_read_only']);
+    expect(legacyCodes('dom.click', { ref: 'e2' })).toEqual([]);
+    expect(legacyCodes('dom.click', { ref: 'e8' })).toEqual([]);
+  });
+
+  it('typing into a plain field only edits the form; a payment field needs approval', () => {
+    expect(legacyCodes('dom.type', { ref: 'e3', text: 'hi' })).toEqual([]);
+    expect(legacyCodes('dom.type', { ref: 'e7', text: '4111' })).toEqual(['payment', 'not_read_only']);
+  });
+
+  it('never acts on hidden or unknown elements', () => {
+    expect(classify('dom.type', { ref: 'e4', text: 'x' }).problem?.message).toMatch(/hidden/);
+    expect(classify('dom.click', { ref: 'e99' }).problem?.message).toMatch(/not in the current observation/);
+  });
+
+  it('the riskier of the observation’s description and Steward’s classification wins', () => {
+    const c = classify('dom.click', { ref: 'e2' });
+    const codesFor = approvalReasons(describeAs({ action: 'dom.click', via: 'legacy_inference', read_only: false, consequential: true }), { untrusted_input: false, legacy: c }).map((r) => r.code);
+    expect(codesFor).toEqual(['consequential', 'not_read_only']);
+  });
+});

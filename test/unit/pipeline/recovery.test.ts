@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import type { JournalState } from '../../../src/protocol/journal.ts';
+import { isConfirmedDone, isErrorResult } from '../../../src/protocol/results.ts';
+import { approve, approveNext, cancelRequest, harness, killed, restart, type Harness } from './fakes.ts';
+
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const headIs = (h: Harness, state: JournalState) => async () => {
+  const [action] = await h.pipeline.deps.journal.unfinished();
+  return action?.state === state;
+};
+
+async function history(h: Harness, actionId: string) {
+  return (await h.pipeline.deps.journal.history(actionId)).map((e) => e.state);
+}
+
+/** Approves the next card and "kills" the service worker at its next observation (right after `approved` is journaled). */
+async function approveThenKill(h: Harness): Promise<void> {
+  let approved = false;
+  h.shop.beforeObserve = () => (approved ? killed() : undefined);
+  const card = await h.panel.next();
+  approved = true;
+  await approve(h, card);
+  await until(headIs(h, 'approved'), 'approved');
+  await h.pipeline.deps.audit.flush();
+  h.shop.beforeObserve = undefined;
+}
+
+/** Submits, lets the pipeline reach `state`, and "kills" the service worker there (its awaits never resume). */
+async function killAt(h: Harness, state: JournalState, req = cancelRequest(), agent = h.agent): Promise<string> {
+  void h.pipeline.submit(req, agent);
+  await until(headIs(h, state), state);
+  await h.pipeline.deps.audit.flush();
+  const [action] = await h.pipeline.deps.journal.unfinished();
+  return action!.action_id;
+}
+
+describe('recover() after a service-worker kill', () => {
+  it('right after approval: the approved action is dispatched exactly once, journal and audit consistent', async () => {
+    const h = await harness();
+    const req = cancelRequest();
+    void h.pipeline.submit(req, h.agent);
+    await approveThenKill(h);
+    const action_id = (await h.pipeline.deps.journal.unfinished())[0]!.action_id;
+    const h2 = await restart(h);
+    const reports = await h2.pipeline.recover();
+    expect(reports).toMatchObject([{ action_id, from: 'approved', to: 'confirmed' }]);
+    expect(h.shop.calls.execute).toHaveLength(1);
+    expect(h.shop.orders.get('ORD-1024')!.state).toBe('cancelled');
+    expect(await history(h2, action_id)).toEqual(['proposed', 'awaiting_approval', 'approved', 'dispatched', 'confirmed']);
+    expect(await h2.pipeline.deps.audit.verify()).toMatchObject({ ok: true });
+    // Recovering again does nothing; the agent's retry gets the recovered result.
+    expect(await h2.pipeline.recover()).toEqual([]);
+    const replay = await h2.pipeline.submit(req, h2.agent);
+    expect(isConfirmedDone(replay)).toBe(true);
+    expect(h.shop.calls.execute).toHaveLength(1);
+  });
+
+  it('right after approval, but the state moved meanwhile: the precondition is re-checked and nothing runs', async () => {
+    const h = await harness();
+    void h.pipeline.submit(cancelRequest(), h.agent);
+    await approveThenKill(h);
+    h.shop.ship('ORD-1024');
+    const h2 = await restart(h);
+    const [report] = await h2.pipeline.recover();
+    expect(report).toMatchObject({ from: 'approved', to: 'failed', result: { error: { code: 'PRECONDITION_FAILED' } } });
+    expect(h.shop.calls.execute).toHaveLength(0);
+  });
+
+  it('right after approval, with the state fingerprint changed: the receipt no longer binds and nothing runs', async () => {
+    const h = await harness();
+    void h.pipeline.submit(cancelRequest({ preconditions: undefined }), h.agent);
+    await approveThenKill(h);
+    h.shop.touch('ORD-1024');
+    const h2 = await restart(h);
+    const [report] = await h2.pipeline.recover();
+    expect(report).toMatchObject({ to: 'failed', result: { error: { code: 'APPROVAL_REQUIRED', details: { receipt_problem: 'state_changed' } } } });
+    expect(h.shop.calls.execute).toHaveLength(0);
+  });
+
+  it('right after dispatch, effect observed: confirmed by re-reading the state, never executed again', async () => {
+    const h = await harness();
+    h.shop.afterEffect = () => killed(); // the site did it; the service worker died before hearing back
+    const req = cancelRequest();
+    const agent = { ...h.agent, expect: { state: 'cancelled' } };
+    void h.pipeline.submit(req, agent);
+    await approveNext(h);
+    await until(headIs(h, 'dispatched'), 'dispatched');
+    await h.pipeline.deps.audit.flush();
+    const action_id = (await h.pipeline.deps.journal.unfinished())[0]!.action_id;
+    const h2 = await restart(h);
+    const [report] = await h2.pipeline.recover();
+    expect(report).toMatchObject({ from: 'dispatched', to: 'confirmed', result: { execution: { status: 'confirmed', certainty: 'confirmed' } } });
+    expect(h.shop.calls.execute).toHaveLength(1);
+    expect(await history(h2, action_id)).toEqual(['proposed', 'awaiting_approval', 'approved', 'dispatched', 'confirmed']);
+    expect(await h2.pipeline.deps.audit.verify()).toMatchObject({ ok: true });
+    const replay = await h2.pipeline.submit(req, h2.agent);
+    expect(isConfirmedDone(replay)).toBe(true);
+    expect(h.shop.calls.execute).toHaveLength(1);
+  });
+
+  it('right after dispatch, no effect seen: unknown (never re-executed), then confirmed by a later re-check', async () => {
+    const h = await harness();
+    h.shop.beforeEffect = () => killed();
+    const req = cancelRequest();
+    const actionId = await (async () => {
+      void h.pipeline.submit(req, { ...h.agent, expect: { state: 'cancelled' } });
+      await approveNext(h);
+      await until(headIs(h, 'dispatched'), 'dispatched');
+      return (await h.pipeline.deps.journal.unfinished())[0]!.action_id;
+    })();
+    h.shop.beforeEffect = undefined;
+    const h2 = await restart(h);
+    const [report] = await h2.pipeline.recover();
+    expect(report).toMatchObject({ from: 'dispatched', to: 'unknown', result: { execution: { status: 'unknown', certainty: 'unknown' } } });
+    expect(h.shop.calls.execute).toHaveLength(1);
+    const replay = await h2.pipeline.submit(req, h2.agent);
+    expect(!isErrorResult(replay) && replay.execution.status).toBe('unknown');
+    expect(h.shop.calls.execute).toHaveLength(1);
+    // The site processed it after all; a re-check (polling) sees it.
+    h.shop.orders.get('ORD-1024')!.state = 'cancelled';
+    h.shop.touch('ORD-1024');
+    const status = await h2.pipeline.recheck(actionId);
+    expect(status).toMatchObject({ state: 'confirmed', finished: true, result: { execution: { status: 'confirmed' } } });
+    expect(await history(h2, actionId)).toEqual(['proposed', 'awaiting_approval', 'approved', 'dispatched', 'unknown', 'confirmed']);
+    expect(h.shop.calls.execute).toHaveLength(1);
+    expect(await h2.pipeline.deps.audit.verify()).toMatchObject({ ok: true });
+  });
+
+  it('before any decision (proposed): failed and the key released, so the same request can run', async () => {
+    const h = await harness();
+    h.shop.beforeObserve = () => killed();
+    const req = cancelRequest();
+    await killAt(h, 'proposed', req);
+    h.shop.beforeObserve = undefined;
+    const h2 = await restart(h);
+    const [report] = await h2.pipeline.recover();
+    expect(report).toMatchObject({ from: 'proposed', to: 'failed', result: { error: { code: 'EXECUTION_FAILED', retryable: true } } });
+    const retry = h2.pipeline.submit(req, h2.agent);
+    await approveNext(h2);
+    expect(isConfirmedDone(await retry)).toBe(true);
+    expect(h.shop.calls.execute).toHaveLength(1);
+  });
+
+  it('while awaiting approval: the card persists, the decision made after the restart is carried out', async () => {
+    const h = await harness();
+    const req = cancelRequest();
+    const actionId = await killAt(h, 'awaiting_approval', req);
+    const h2 = await restart(h);
+    const pending = await h2.pipeline.deps.approvals.pending();
+    expect(pending.map((c) => c.action)).toEqual(['orders.cancel']);
+    const [report] = await h2.pipeline.recover();
+    expect(report).toMatchObject({ from: 'awaiting_approval', to: 'waiting' });
+    // The agent retrying meanwhile is told it is in progress.
+    expect(await h2.pipeline.submit(req, h2.agent)).toMatchObject({ error: { code: 'IN_PROGRESS' } });
+    const card = pending[0]!;
+    await h2.pipeline.deps.approvals.decide({ request_id: card.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date(h.clock.t).toISOString(), input_hash: card.input_hash, state_version: card.state.state_version });
+    await h2.pipeline.idle();
+    expect(await history(h2, actionId)).toEqual(['proposed', 'awaiting_approval', 'approved', 'dispatched', 'confirmed']);
+    expect(h.shop.calls.execute).toHaveLength(1);
+    expect(isConfirmedDone(await h2.pipeline.submit(req, h2.agent))).toBe(true);
+  });
+
+  it('a token revoked while the service worker was down stops the approved action', async () => {
+    const h = await harness();
+    void h.pipeline.submit(cancelRequest(), h.agent);
+    await approveThenKill(h);
+    const h2 = await restart(h);
+    await h2.pipeline.deps.tokens.revoke(h.token.token_id);
+    const [report] = await h2.pipeline.recover();
+    expect(report).toMatchObject({ to: 'failed', result: { error: { code: 'TOKEN_INVALID' } } });
+    expect(h.shop.calls.execute).toHaveLength(0);
+  });
+});

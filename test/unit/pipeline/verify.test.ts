@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { ActionRequest, type AvailableAction } from '../../../src/protocol/action.ts';
+import { ActionResult, isConfirmedDone } from '../../../src/protocol/results.ts';
+import type { ObservedState } from '../../../src/protocol/observed-state.ts';
+import type { ExecutionReport } from '../../../src/pipeline/ports.ts';
+import { verifyOutcome, type VerifyInput } from '../../../src/pipeline/verify.ts';
+import { FakeShop, ORDER } from './fakes.ts';
+
+const shop = new FakeShop();
+const before = shop.observation('ORD-1024', 'legacy_inference')!;
+const cancelled = (() => {
+  const s = new FakeShop();
+  s.orders.set('ORD-1024', { state: 'cancelled', version: 18, note: '' });
+  return s.observation('ORD-1024', 'legacy_inference')!;
+})();
+const legacyClick: AvailableAction = { action: 'dom.click', via: 'legacy_inference', read_only: false, consequential: true, payment: false, untrusted_content: false, requires_approval: true, input_schema: {} };
+const req = (action = 'dom.click', input: Record<string, unknown> = { ref: 'e1' }) => ActionRequest.parse({ action, resource: ORDER, input, idempotency_key: 'k' });
+
+function verify(over: Partial<VerifyInput> & { report: ExecutionReport }): ActionResult {
+  const r = verifyOutcome({ action_id: 'act_1', request: req(), description: legacyClick, before, after: cancelled, executed_at: '2026-08-03T11:52:14Z', ...over });
+  expect(ActionResult.safeParse(r).success, JSON.stringify(r)).toBe(true);
+  return r;
+}
+
+describe('verifyOutcome on the legacy path', () => {
+  it('confirmed only when the expected effect is observed (and was not already true)', () => {
+    const r = verify({ report: { outcome: 'completed' }, expect: { state: 'cancelled' } });
+    expect(r).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'postcondition' }, resource: { state: 'cancelled', state_version: 'fp-100012' } });
+    expect(isConfirmedDone(r)).toBe(true);
+  });
+
+  it('an expected element appearing confirms it', () => {
+    const after: ObservedState = { ...cancelled, elements: [...cancelled.elements!, { ref: 'e20', role: 'status', name: 'Order cancelled', states: [], visibility: 'visible' }] };
+    expect(verify({ report: { outcome: 'completed' }, after, expect: { element: { name: 'order cancelled', role: 'status' } } })).toMatchObject({ execution: { certainty: 'confirmed' } });
+  });
+
+  it('inferred when evidence is partial: low confidence, or a change with no stated expectation', () => {
+    expect(verify({ report: { outcome: 'completed' }, expect: { state: 'cancelled' }, after: { ...cancelled, confidence: 0.5 } })).toMatchObject({ execution: { status: 'confirmed', certainty: 'inferred' } });
+    expect(verify({ report: { outcome: 'completed' } })).toMatchObject({ execution: { status: 'confirmed', certainty: 'inferred' } });
+    // Expected effect already true before: not evidence the action caused it.
+    expect(verify({ report: { outcome: 'completed' }, before: cancelled, expect: { state: 'cancelled' } })).toMatchObject({ execution: { certainty: 'inferred' } });
+  });
+
+  it('unknown otherwise: nothing changed, the expectation is not met, or nothing could be observed', () => {
+    expect(verify({ report: { outcome: 'completed' }, after: before })).toMatchObject({ execution: { status: 'unknown', certainty: 'unknown' } });
+    expect(verify({ report: { outcome: 'completed' }, expect: { state: 'refunded' } })).toMatchObject({ execution: { status: 'unknown' } });
+    expect(verify({ report: { outcome: 'completed' }, after: null })).toMatchObject({ execution: { status: 'unknown' }, resource: { type: 'order', id: 'ORD-1024' } });
+  });
+
+  it('typing is confirmed by the field’s new value; inferred when it already held it; unknown when it does not', () => {
+    const typed = new FakeShop();
+    typed.orders.get('ORD-1024')!.note = 'hello';
+    const after = typed.observation('ORD-1024', 'legacy_inference')!;
+    const description = { ...legacyClick, action: 'dom.type', read_only: true, consequential: false, requires_approval: false };
+    const type = (text: string, over: Partial<VerifyInput> = {}) => verify({ request: req('dom.type', { ref: 'e3', text }), description, report: { outcome: 'completed' }, after, ...over });
+    expect(type('hello')).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed' } });
+    expect(type('hello', { before: after })).toMatchObject({ execution: { certainty: 'inferred' } });
+    expect(type('bye')).toMatchObject({ execution: { status: 'unknown' } });
+  });
+});
+
+describe('verifyOutcome on the other paths', () => {
+  it('the site contract confirms with its own state', () => {
+    const r = verify({ description: { ...legacyClick, via: 'site_contract' }, report: { outcome: 'confirmed', resource_state: { state: 'cancelled', state_version: 18 }, effects: [{ type: 'order_cancelled', reversible: false }] } });
+    expect(r).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'site_contract' }, resource: { state: 'cancelled', state_version: 18 }, effects: [{ type: 'order_cancelled' }] });
+  });
+
+  it('accepted is pending_confirmation, never done', () => {
+    const r = verify({ report: { outcome: 'accepted', status_url: '/agent/v1/actions/act_1' } });
+    expect(r).toMatchObject({ execution: { status: 'accepted', certainty: 'pending_confirmation', status_url: '/agent/v1/actions/act_1' } });
+    expect(isConfirmedDone(r)).toBe(false);
+  });
+
+  it('a WebMCP tool that returned is the page’s word: confirmed by tool_result, its output marked untrusted when the tool says so', () => {
+    const description = { ...legacyClick, via: 'webmcp' as const, untrusted_content: true };
+    const r = verify({ description, request: req('book_appointment', {}), report: { outcome: 'completed', output: { text: 'booked', truncated: false, untrusted: false } } });
+    expect(r).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'tool_result' }, output: { text: 'booked', untrusted: true } });
+  });
+
+  it('failure before any effect is EXECUTION_FAILED; a possible effect is checked by observation', () => {
+    expect(verify({ report: { outcome: 'failed', message: 'element detached', side_effect_possible: false }, after: before })).toMatchObject({ error: { code: 'EXECUTION_FAILED' }, current: { state: 'awaiting_payment' } });
+    expect(verify({ report: { outcome: 'failed', message: 'timeout', side_effect_possible: true }, after: before })).toMatchObject({ execution: { status: 'unknown' } });
+    expect(verify({ report: { outcome: 'failed', message: 'timeout', side_effect_possible: true }, expect: { state: 'cancelled' } })).toMatchObject({ execution: { status: 'confirmed', certainty: 'inferred' } });
+  });
+});
