@@ -1,0 +1,37 @@
+import { writeFileSync } from 'node:fs';
+import { BenchRow, type BenchRow as Row } from '../src/protocol/bench.ts';
+
+export type { Row };
+
+/** Median and percentiles of a sample, in the sample's unit. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index]!;
+}
+
+export const median = (values: number[]) => percentile(values, 50);
+
+const round = (n: number) => (Math.abs(n) >= 100 ? Math.round(n) : Math.round(n * 100) / 100);
+
+/** Prints the table (with the ratio to each row's anchor) and writes bench-results.json. */
+export function report(rows: Row[], file = 'bench-results.json'): void {
+  const valid = rows.map((r) => BenchRow.parse(r));
+  const table = valid.map((r) => ({
+    metric: r.metric,
+    case: r.case,
+    value: `${round(r.value)} ${r.unit}`,
+    anchor: r.anchor ?? '—',
+    anchor_value: r.anchor_value === undefined ? '—' : `${round(r.anchor_value)} ${r.unit}`,
+    ratio:
+      r.anchor_value === undefined || r.value === 0
+        ? '—'
+        : r.better === 'lower'
+          ? `${round(r.anchor_value / r.value)}× better`
+          : `${round(r.value / r.anchor_value)}×`,
+  }));
+  console.table(table);
+  writeFileSync(file, `${JSON.stringify(valid, null, 2)}\n`);
+  console.log(`wrote ${file} (${valid.length} rows)`);
+}
