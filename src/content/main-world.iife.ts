@@ -1,10 +1,17 @@
 // Main-world content script (document_start). It holds no secrets and is treated as hostile:
-// the page can tamper with anything here. Its only job is the WebMCP polyfill where the browser
-// has no native document.modelContext, exposed to Steward over a private MessagePort.
+// the page can tamper with anything here. Its jobs: the WebMCP polyfill where the browser has
+// no native document.modelContext, and observing the page's same-origin JSON responses. Both
+// reach Steward over one private MessagePort, which exists in both modes.
 import './main/disable-autoinit.ts';
 import { initializeWebModelContext } from '@mcp-b/global';
 import { offerPortToIsolatedWorld } from './main/handshake.ts';
+import { installNetworkObserver, portSender } from './main/network-observer.ts';
 import { recordDeclaredAnnotations, serveModelContext } from './main/polyfill-bridge.ts';
+
+const channel = new MessageChannel();
+const network = portSender(channel.port1);
+// Before any page script runs, so every fetch the page makes is seen.
+installNetworkObserver(window, network.emit);
 
 const hasNative = 'modelContext' in document;
 if (!hasNative) {
@@ -16,10 +23,10 @@ if (!hasNative) {
   const mc = (document as unknown as { modelContext?: unknown }).modelContext;
   if (mc) {
     const declared = recordDeclaredAnnotations(mc as { registerTool?: unknown });
-    const channel = new MessageChannel();
     serveModelContext(mc as Parameters<typeof serveModelContext>[0], channel.port1, declared);
-    offerPortToIsolatedWorld(channel.port2);
   }
 } else {
   delete (window as { __webModelContextOptions?: unknown }).__webModelContextOptions;
 }
+// In native mode the isolated world still takes this port, for network records only.
+offerPortToIsolatedWorld(channel.port2, network.connected);

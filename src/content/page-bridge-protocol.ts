@@ -24,10 +24,24 @@ const RawToolWire = z
   })
   .passthrough();
 
+/**
+ * A same-origin JSON response the main world's network observer saw. Bounded there, but the
+ * main world is the page's: the isolated side re-checks origin, size and secrets (NetworkBuffer).
+ */
+export const NetworkWire = z.object({
+  url: z.string().max(4096),
+  method: z.string().max(16),
+  status: z.number().int().min(0).max(999),
+  json: z.unknown(),
+  truncated: z.boolean(),
+});
+export type NetworkWire = z.infer<typeof NetworkWire>;
+
 export const BridgeEvent = z.discriminatedUnion('op', [
   z.object({ op: z.literal('tools'), id: z.number().int().optional(), tools: z.array(RawToolWire).max(2048) }),
   z.object({ op: z.literal('changed') }),
   z.object({ op: z.literal('result'), id: z.number().int(), result: z.string().nullable(), truncated: z.boolean() }),
   z.object({ op: z.literal('error'), id: z.number().int(), name: z.string().max(200), message: z.string().max(4000) }),
+  z.object({ op: z.literal('network'), record: NetworkWire }),
 ]);
 export type BridgeEvent = z.infer<typeof BridgeEvent>;

@@ -36,6 +36,49 @@ export interface SnapshotElement {
   framePath?: number[];
   /** Page-pixel bounding box (rounded). */
   box?: { x: number; y: number; w: number; h: number };
+  /** Labels of a select's options (bounded). */
+  options?: string[];
+  /** The repeating structure it sits in (a table row, a list item…), for collapsing and expanding. */
+  container?: SnapshotRowRef;
+  /** Position in document order among elements and texts (shadow roots and iframes at their host). */
+  order?: number;
+}
+
+/** Where an element or text sits in a repeating structure: the container's ref and the row ordinal. */
+export interface SnapshotRowRef {
+  ref: string;
+  /** 1-based row among the container's rows; 0 for a header row. */
+  row: number;
+}
+
+/** A table, list, grid, listbox, menu… whose rows hold elements or texts. */
+export interface SnapshotContainer {
+  ref: string;
+  /** `table`, `grid`, `list`, `listbox`, `menu`, `tablist`, `tree`, … */
+  role: string;
+  name?: string;
+  /** Rows the container has (from the DOM, not only the ones that hold something). */
+  rows: number;
+  /** Column headers, for tables and grids. */
+  columns?: string[];
+}
+
+/** How a snapshot was produced, for benchmarks and diagnostics. */
+export interface SnapshotTiming {
+  /** `full`: every root walked; `incremental`: only what changed since the previous snapshot. */
+  mode: 'full' | 'incremental';
+  /** Wall time of the whole capture in the page, in ms. */
+  captureMs: number;
+  /** Part of it spent bringing the model up to date (walks and re-computation). */
+  updateMs: number;
+  /**
+   * Part of it spent waiting for the browser's own style/layout after the page's last change (the
+   * first geometry read pays it; on a big table that is the page's relayout, not observation work).
+   */
+  layoutMs?: number;
+  /** Subtrees re-walked (incremental) and elements whose semantics were recomputed. */
+  dirtyRoots: number;
+  recomputed: number;
 }
 
 export interface SnapshotForm {
@@ -58,6 +101,10 @@ export interface SnapshotText {
   role?: string;
   /** Heading level for headings. */
   level?: number;
+  /** Position in document order among elements and texts. */
+  order?: number;
+  /** The repeating structure it sits in (e.g. a table cell's row). */
+  container?: SnapshotRowRef;
 }
 
 /** JSON-LD blocks and microdata items, as parsed objects (size-bounded). */
@@ -80,6 +127,18 @@ export interface SnapshotCanvas {
   unreadable?: boolean;
 }
 
+/** A data table's visible text (bounded): fusion reads line items and totals from it. */
+export interface SnapshotTable {
+  ref?: string;
+  caption?: string;
+  /** Column header texts of the first header row. */
+  headers: string[];
+  /** Body rows' cell texts (trimmed), first rows only. */
+  rows: string[][];
+  /** Total number of body rows, when more than `rows` holds. */
+  rowCount?: number;
+}
+
 export interface PageSnapshot {
   url: string;
   title: string;
@@ -90,10 +149,19 @@ export interface PageSnapshot {
   texts: SnapshotText[];
   structuredData: SnapshotStructuredData[];
   canvases: SnapshotCanvas[];
+  /** Data tables (optional; without them fusion reads line items from structured data and network only). */
+  tables?: SnapshotTable[];
   /** Counts for blind-spot reasoning and the LLM rendering's summaries. */
   stats: { nodes: number; interactive: number; hidden: number; iframesSkipped: number; shadowRoots: number };
   /** Things the capture could not do (a cross-origin iframe, a throwing getter, …), snake_case. */
   blindSpots: string[];
+  /** Tables, lists and other repeating structures that elements and texts point to. */
+  containers?: SnapshotContainer[];
+  /** Random per document: refs are only meaningful for the document that issued them. */
+  documentToken?: string;
+  /** Viewport and scrollable page size (CSS px) at capture time. */
+  viewport?: { w: number; h: number; scrollX: number; scrollY: number; pageW: number; pageH: number };
+  timing?: SnapshotTiming;
 }
 
 /** A same-origin JSON response the page fetched, observed from the main world (bounded). */

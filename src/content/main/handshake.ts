@@ -6,11 +6,14 @@ import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from '../page-bridge-pro
  * completes the exchange: the main world offers the port now, and again if the isolated world
  * asks later. The isolated world takes it by cancelling the event; from then on no offer is made.
  */
-export function offerPortToIsolatedWorld(port: MessagePort): void {
+export function offerPortToIsolatedWorld(port: MessagePort, onTaken?: () => void): void {
   const offer = () => {
     const event = new MessageEvent(HANDSHAKE_FROM_MAIN, { ports: [port], cancelable: true });
     const taken = !document.dispatchEvent(event);
-    if (taken) document.removeEventListener(HANDSHAKE_FROM_ISOLATED, offer);
+    if (taken) {
+      document.removeEventListener(HANDSHAKE_FROM_ISOLATED, offer);
+      onTaken?.();
+    }
     return taken;
   };
   if (!offer()) document.addEventListener(HANDSHAKE_FROM_ISOLATED, offer);

@@ -26,6 +26,7 @@ export class BridgeToolSource implements ToolSource {
     const parsed = BridgeEvent.safeParse(data);
     if (!parsed.success) return;
     const event = parsed.data;
+    if (event.op === 'network') return; // network records share the port; NetworkBuffer takes them
     if (event.op === 'changed') {
       for (const l of this.listeners) l();
       return;

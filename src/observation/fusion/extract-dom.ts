@@ -1,0 +1,87 @@
+import type { SnapshotTable } from '../snapshot.ts';
+import { FIELD, MAX_CLAIMS_PER_EXTRACTOR, quote, type Claim, type Extractor } from './claims.ts';
+import { readLabelled, standaloneState } from './field-labels.ts';
+import { itemClaims, type LineItem } from './items.ts';
+import { cleanText } from './normalize.ts';
+import { blocksAfterHeading, labelledValues, LIVE_ROLES, resourceHeadingIndex } from './page-text.ts';
+import { tablesOf } from './tables.ts';
+import { parseCount, parseMoney, pathOf, resourcesInPath } from './values.ts';
+
+/**
+ * What the page's DOM says outside the accessibility announcements: where its forms post
+ * (`/orders/ORD-1024/cancel`), labelled values (`Status: Shipped`), the badge beside the heading
+ * that names the resource, and data tables (line items, totals).
+ */
+
+/** Forms post to the resource they act on; their first collection/id pair names it. */
+function formTargets(ctx: Parameters<Extractor>[0]): Claim[] {
+  const claims: Claim[] = [];
+  const seen = new Set<string>();
+  for (const form of ctx.snapshot.forms) {
+    const path = form.action ? pathOf(form.action, ctx.snapshot.url) : undefined;
+    const resource = path ? resourcesInPath(path)[0] : undefined;
+    if (!resource || seen.has(`${resource.type}/${resource.id}`)) continue;
+    seen.add(`${resource.type}/${resource.id}`);
+    const why = `form posts to ${quote(path!)}`;
+    claims.push(
+      { field: FIELD.resourceType, value: resource.type, source: 'dom', strength: 0.8, ref: form.ref, why },
+      { field: FIELD.resourceId, value: resource.id, source: 'dom', strength: 0.8, ref: form.ref, why },
+    );
+  }
+  return claims;
+}
+
+function column(headers: readonly string[], re: RegExp): number {
+  return headers.findIndex((h) => re.test(cleanText(h)));
+}
+
+/** A table with a Quantity column lists line items; a row whose first cell says Total holds the total. */
+function tableClaims(table: SnapshotTable, index: number): Claim[] {
+  const claims: Claim[] = [];
+  const why = `table ${quote(table.caption ?? table.headers.join(' | '))}`;
+  const qty = column(table.headers, /^(?:qty|quantity)\.?$/i);
+  const items: LineItem[] = [];
+  for (const row of table.rows) {
+    const first = cleanText(row[0] ?? '');
+    const label = /^((?:order |grand )?total|sub-?total)\s*:?$/i.exec(first)?.[1];
+    if (label) {
+      const money = row.slice(1).map(parseMoney).find((m) => m !== undefined);
+      if (money !== undefined) {
+        const field = /sub/i.test(label) ? FIELD.subtotal : FIELD.total;
+        claims.push({ field, value: money, source: 'dom', strength: 0.9, ref: table.ref, why: `${why} row ${quote(first)}` });
+      }
+      continue;
+    }
+    const quantity = qty >= 0 ? parseCount(row[qty] ?? '') : undefined;
+    if (quantity !== undefined) items.push({ name: first, quantity });
+  }
+  // A truncated table cannot say how many lines there are.
+  const complete = table.rowCount === undefined || table.rowCount <= table.rows.length;
+  if (items.length > 0 && complete) claims.push(...itemClaims(items, 'dom', 0.9, `${why} (#${index + 1})`, table.ref));
+  return claims;
+}
+
+export const extractDom: Extractor = (ctx) => {
+  const { snapshot, resource } = ctx;
+  const claims = formTargets(ctx);
+  if (!resource) return claims;
+
+  const ordinary = snapshot.texts.filter((t) => t.role === undefined || !LIVE_ROLES.has(t.role));
+  for (const l of labelledValues(ordinary)) {
+    if (claims.length >= MAX_CLAIMS_PER_EXTRACTOR) break;
+    const reading = readLabelled(l.label, l.value);
+    if (reading) claims.push({ ...reading, source: 'dom', strength: 0.8, ref: l.ref, why: `labelled ${quote(`${l.label}: ${l.value}`)}` });
+  }
+
+  // The badge beside the heading that names the resource: `Order ORD-1024 [Awaiting payment]`.
+  const heading = resourceHeadingIndex(snapshot.texts, resource.id);
+  if (heading >= 0) {
+    for (const { block } of blocksAfterHeading(snapshot.texts, heading)) {
+      const state = standaloneState(cleanText(block.text));
+      if (state) claims.push({ field: FIELD.state, value: state, source: 'dom', strength: 0.9, ref: block.ref, why: `beside the heading ${quote(snapshot.texts[heading]!.text)}: ${quote(block.text)}` });
+    }
+  }
+
+  tablesOf(snapshot).slice(0, 20).forEach((table, i) => claims.push(...tableClaims(table, i)));
+  return claims;
+};

@@ -1,0 +1,48 @@
+import type { Claim } from './claims.ts';
+import { fieldKind } from './field-kinds.ts';
+import { canonicalJson, fnv1a64 } from './hash.ts';
+import type { Resolution } from './resolve.ts';
+
+/**
+ * state_version for everything Steward infers: `fp-` + FNV-1a 64 of the semantic content only —
+ * resource, state, the set of things one can do, and the key values every source reported.
+ * Never clocks, banners, scroll, boxes, focus, element values being typed, or timestamps.
+ */
+export interface FingerprintInput {
+  resource: { type: string; id: string };
+  state: string;
+  /** One key per action, independent of refs and layout (see `actionKeys` in fuse.ts). */
+  actions: readonly string[];
+  /** Per field, the values reported (one entry per distinct value). */
+  fields: Readonly<Record<string, readonly (string | number | boolean | null)[]>>;
+  /** Pixel hashes of canvases that are the only place an expected value is shown. */
+  canvases?: readonly string[];
+}
+
+export function fingerprint(input: FingerprintInput): string {
+  const fields: Record<string, unknown[]> = {};
+  for (const [name, values] of Object.entries(input.fields)) fields[name] = [...new Set(values.map((v) => canonicalJson(v)))].sort();
+  const content = {
+    v: 1,
+    resource: [input.resource.type, input.resource.id],
+    state: input.state,
+    actions: [...new Set(input.actions)].sort(),
+    fields,
+    canvases: [...new Set(input.canvases ?? [])].sort(),
+  };
+  return `fp-${fnv1a64(canonicalJson(content))}`;
+}
+
+/**
+ * Values per field for the fingerprint: every distinct value any source reported, so a change
+ * seen by one source alone (the API's total) still changes the version. Line items are the
+ * exception: each source words them differently, so only the fact's (stable) wording counts.
+ */
+export function fingerprintFields(resolutions: readonly Resolution[]): Record<string, Array<string | number | boolean | null>> {
+  const out: Record<string, Array<string | number | boolean | null>> = {};
+  for (const r of resolutions) {
+    const kind = fieldKind(r.fact.name);
+    out[r.fact.name] = kind === 'items' ? [r.fact.value] : r.claims.map((c: Claim) => c.value);
+  }
+  return out;
+}
