@@ -12,7 +12,8 @@ export default defineManifest({
   action: { default_title: 'Open Steward', default_icon: { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png' } },
   side_panel: { default_path: 'src/sidepanel/index.html' },
   background: { service_worker: 'src/background/service-worker.ts', type: 'module' },
-  permissions: ['sidePanel', 'storage'],
+  // alarms: purges and rechecks of unconfirmed actions; notifications: an approval waiting while no panel is open.
+  permissions: ['sidePanel', 'storage', 'alarms', 'notifications'],
   content_scripts: [
     {
       // Main world: the WebMCP polyfill where the browser has none. Treated as hostile.

@@ -21,6 +21,7 @@ export const LAB_PAGES = [
 ] as const;
 
 const LAB_CSS = `
+[hidden]{display:none!important}
 .stage{position:relative;border:1px dashed #c3c9d1;border-radius:8px;padding:16px;margin-bottom:16px}
 .overlay{position:absolute;inset:0;background:rgba(29,35,43,.85);color:#fff;display:flex;align-items:center;justify-content:center;border-radius:8px}
 .zero{width:0;height:0;padding:0;border:0;overflow:hidden}

@@ -3,6 +3,8 @@ import { classifySender, type SenderKind } from './senders.ts';
 import { runToolFromPanel } from './tools-service.ts';
 import type { ToolStore } from './tool-store.ts';
 import type { PanelPorts } from './panel-ports.ts';
+import { exposeObservationForTests, observation } from './observation-service.ts';
+import { isControlMessage } from './control-router.ts';
 
 export const PANEL_PATH = 'src/sidepanel/index.html';
 
@@ -14,8 +16,12 @@ function sendToFrame(tabId: number, frameId: number, message: unknown): Promise<
   return chrome.tabs.sendMessage(tabId, message, { frameId });
 }
 
+/** Control messages (approvals, tokens, audit, agent): routed by type, the handler checks the sender itself. */
+export type ControlRoute = (message: unknown, who: SenderKind) => Promise<unknown>;
+
 /** The service worker's single message router: every message is checked by sender, then by schema. */
-export function createRouter(store: ToolStore, panels: PanelPorts) {
+export function createRouter(store: ToolStore, panels: PanelPorts, control?: ControlRoute) {
+  exposeObservationForTests();
   const whoSent = (sender: chrome.runtime.MessageSender): SenderKind =>
     classifySender(sender, chrome.runtime.id, chrome.runtime.getURL(PANEL_PATH).replace(/index\.html$/, ''));
 
@@ -45,13 +51,19 @@ export function createRouter(store: ToolStore, panels: PanelPorts) {
       }
       case 'panel/run-tool':
         return { ok: true, data: await runToolFromPanel(store.registry, sendToFrame, request) };
+      case 'panel/snapshot-tab':
+        return observation.observeTab(request.tabId, { full: request.full === true });
+      case 'panel/query-tab':
+        return observation.queryTab(request.tabId, request.query, request.documentToken);
     }
   }
 
   function onMessage(message: unknown, sender: chrome.runtime.MessageSender, reply: Reply): boolean {
     const who = whoSent(sender);
     let work: Promise<unknown>;
-    if (who.kind === 'content') work = fromContent(who, message);
+    // Control messages from anyone but the side panel are refused FORBIDDEN_SENDER there.
+    if (control && isControlMessage(message)) work = control(message, who);
+    else if (who.kind === 'content') work = fromContent(who, message);
     else if (who.kind === 'panel') work = fromPanel(message);
     else {
       reply(refuse('FORBIDDEN_SENDER', 'Messages are accepted only from Steward’s own content scripts and side panel.'));

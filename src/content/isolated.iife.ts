@@ -4,12 +4,21 @@ import { ToolDiscovery } from './webmcp/discovery.ts';
 import { NativeToolSource, nativeModelContext } from './webmcp/native-source.ts';
 import { BridgeToolSource, receiveBridgePort } from './webmcp/bridge-source.ts';
 import { listenToBackground, sendToBackground } from './router.ts';
+import { ObservationHost } from './observe/observation-host.ts';
+import { runSteps } from './act/run.ts';
 
 const discovery = new ToolDiscovery((snapshot) =>
   sendToBackground({ type: 'content/tools', api: snapshot.api, url: location.href.slice(0, 8192), tools: snapshot.tools }),
 );
 
-listenToBackground({ source: () => discovery.activeSource, relist: () => discovery.refresh() });
+const observation = new ObservationHost();
+listenToBackground({
+  source: () => discovery.activeSource,
+  relist: () => discovery.refresh(),
+  observation,
+  // Refs resolve through the same observer that issued them.
+  act: (request) => runSteps(request.steps, observation, request.documentToken),
+});
 
 const native = nativeModelContext();
 if (native) discovery.attach(new NativeToolSource(native));

@@ -1,7 +1,9 @@
-import { BackgroundToContent, type ContentToBackground } from '../protocol/messages.ts';
+import type { z } from 'zod';
+import { BackgroundToContent, type ActReport, type ContentAct, type ContentToBackground } from '../protocol/messages.ts';
 import type { ToolRunOutcome } from '../protocol/webmcp.ts';
 import { normalizeToolResult } from '../webmcp/normalize.ts';
 import { ToolExecutionError, type ToolSource } from './webmcp/tool-source.ts';
+import type { ObservationHost } from './observe/observation-host.ts';
 
 /** Only Steward's own service worker may command a content script: same extension, no tab. */
 function fromServiceWorker(sender: chrome.runtime.MessageSender): boolean {
@@ -33,7 +35,13 @@ async function runTool(source: ToolSource | undefined, name: string, input: Reco
 }
 
 /** The content script's single message router. */
-export function listenToBackground(handlers: { source: () => ToolSource | undefined; relist: () => void }): void {
+export function listenToBackground(handlers: {
+  source: () => ToolSource | undefined;
+  relist: () => void;
+  observation?: ObservationHost;
+  /** Legacy DOM actions (src/content/act/), answered synchronously: a click may unload the page. */
+  act?: (request: z.infer<typeof ContentAct>) => ActReport;
+}): void {
   chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
     if (!fromServiceWorker(sender)) return false;
     const parsed = BackgroundToContent.safeParse(message);
@@ -50,6 +58,17 @@ export function listenToBackground(handlers: { source: () => ToolSource | undefi
       case 'content/run-tool':
         void runTool(handlers.source(), request.name, request.input).then(sendResponse);
         return true;
+      case 'content/act':
+        if (!handlers.act) sendResponse({ ok: false, error: { code: 'NOT_SUPPORTED', message: 'This frame does not act.', retryable: false } });
+        else sendResponse({ ok: true, data: handlers.act(request) });
+        return false;
+      case 'content/observe':
+      case 'content/query': {
+        const host = handlers.observation;
+        if (!host) sendResponse({ ok: false, error: { code: 'NOT_SUPPORTED', message: 'This frame does not observe.', retryable: false } });
+        else sendResponse(request.type === 'content/observe' ? host.observe(request) : host.query(request));
+        return false;
+      }
     }
   });
 }

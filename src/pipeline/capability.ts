@@ -61,8 +61,10 @@ function describeLegacy(action: string, c: LegacyClassification): AvailableActio
 export function resolveCapability(request: ActionRequest, observed: ObservedState, executors: Executors): CapabilityOutcome {
   const tool = observed.tools?.find((t) => t.name === request.action);
   // Legacy entries are per element (`target_ref`); only the one for this ref, or a generic one, applies.
+  // An adapter's target_ref is the control that performs it, not something the agent names.
   const ref = typeof request.input.ref === 'string' ? request.input.ref : undefined;
-  const candidates: AvailableAction[] = (observed.actions ?? []).filter((a) => a.action === request.action && (a.target_ref === undefined || a.target_ref === ref));
+  const applies = (a: AvailableAction) => a.via !== 'legacy_inference' || a.target_ref === undefined || a.target_ref === ref;
+  const candidates: AvailableAction[] = (observed.actions ?? []).filter((a) => a.action === request.action && applies(a));
   if (tool && !candidates.some((c) => c.via === 'webmcp')) candidates.push(describeTool(tool));
 
   let legacy: LegacyClassification | undefined;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ActionRequest } from './action.ts';
-import { ApprovalDecision, ApprovalRequest } from './approval.ts';
+import { ExpectedEffect } from './expectation.ts';
+import { ApprovalDecision, ApprovalReceipt, ApprovalRequest } from './approval.ts';
 import { AuditEntry } from './audit.ts';
 import { ObservedState } from './observed-state.ts';
 import { AgentId, Origin } from './primitives.ts';
@@ -74,8 +75,23 @@ export const AgentSubmit = z.object({
   wait_for_approval: z.boolean().default(true),
   /** The agent read this input from untrusted content (page text, a tool with untrustedContentHint). */
   untrusted_input: z.boolean().default(false),
+  /**
+   * The effect that would confirm the action (e.g. `{state: "cancelled"}`), from the agent's plan.
+   * Optional (added later, backward compatible); kept in the journal so an action resolved after
+   * a service-worker restart is confirmed against it, not merely inferred.
+   */
+  expect: ExpectedEffect.optional(),
 });
 export const AgentSubmitResponse = z.object({ result: ActionResult });
+
+// ── replies not fixed above (added later, backward compatible) ─────────────────────────────
+/** `panel/approval-decide`: the queue's decision, with the receipt when approved. */
+export const DecideApprovalResponse = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('approved'), receipt: ApprovalReceipt }),
+  z.object({ status: z.literal('denied') }),
+]);
+/** `panel/token-mint` and `panel/token-revoke`: the token as it now stands. */
+export const TokenChangeResponse = TokenWithUsage;
 
 export const ControlToBackground = z.discriminatedUnion('type', [
   PanelListApprovals,

@@ -16,3 +16,6 @@ export * from './bench.ts';
 export * from './validate.ts';
 export * from './webmcp.ts';
 export * from './messages.ts';
+export * from './expectation.ts';
+export * from './control-messages.ts';
+export type * from './snapshot.ts';

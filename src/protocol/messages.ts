@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { PageSnapshot } from './snapshot.ts';
+import { ElementRef, ElementState, Visibility } from './element.ts';
 import { FrameTools, ToolDescriptor, ToolRunOutcome, WebMcpApi } from './webmcp.ts';
 
 /**
@@ -26,7 +28,217 @@ export const ContentRunTool = z.object({
   input: ToolInput,
 });
 export const ContentRelistTools = z.object({ type: z.literal('content/relist-tools') });
-export const BackgroundToContent = z.discriminatedUnion('type', [ContentRunTool, ContentRelistTools]);
+
+// ── page observation (service worker → content script, answered with a PageSnapshot) ─────────
+const Box = z.object({ x: z.number(), y: z.number(), w: z.number().nonnegative(), h: z.number().nonnegative() });
+const RowRef = z.object({ ref: ElementRef, row: z.int().nonnegative() });
+const Text = (max: number) => z.string().max(max);
+
+export const SnapshotElementSchema = z.object({
+  ref: ElementRef,
+  role: z.string().min(1).max(64),
+  name: Text(1024),
+  description: Text(1024).optional(),
+  value: Text(4096).optional(),
+  states: z.array(ElementState).max(ElementState.options.length),
+  visibility: Visibility,
+  tag: z.string().min(1).max(64),
+  inputType: z.string().max(32).optional(),
+  href: Text(2048).optional(),
+  formRef: ElementRef.optional(),
+  scope: z.enum(['document', 'shadow-open', 'shadow-closed', 'iframe']),
+  framePath: z.array(z.int().nonnegative()).max(8).optional(),
+  box: Box.optional(),
+  options: z.array(Text(128)).max(64).optional(),
+  container: RowRef.optional(),
+  order: z.int().nonnegative().optional(),
+});
+
+export const PageSnapshotSchema = z.object({
+  url: Text(8192),
+  title: Text(1024),
+  capturedAt: z.string().max(64),
+  elements: z.array(SnapshotElementSchema).max(50_000),
+  forms: z
+    .array(
+      z.object({
+        ref: ElementRef,
+        name: Text(256).optional(),
+        method: z.enum(['get', 'post', 'dialog']).optional(),
+        action: Text(2048).optional(),
+        toolname: Text(256).optional(),
+        fieldRefs: z.array(ElementRef).max(5_000),
+        submitRef: ElementRef.optional(),
+      }),
+    )
+    .max(1_000),
+  texts: z
+    .array(
+      z.object({
+        text: Text(1024),
+        ref: ElementRef.optional(),
+        role: z.string().max(64).optional(),
+        level: z.int().min(1).max(9).optional(),
+        order: z.int().nonnegative().optional(),
+        container: RowRef.optional(),
+      }),
+    )
+    .max(5_000),
+  structuredData: z
+    .array(z.object({ kind: z.enum(['json-ld', 'microdata']), type: Text(128).optional(), data: z.record(z.string(), z.unknown()) }))
+    .max(2_000),
+  canvases: z
+    .array(
+      z.object({
+        ref: ElementRef,
+        box: Box,
+        hasTextEquivalent: z.boolean(),
+        label: Text(1024).optional(),
+        pixelHash: z.string().max(64).optional(),
+        unreadable: z.boolean().optional(),
+      }),
+    )
+    .max(1_000),
+  tables: z
+    .array(
+      z.object({
+        ref: ElementRef.optional(),
+        caption: Text(256).optional(),
+        headers: z.array(Text(256)).max(64),
+        rows: z.array(z.array(Text(256)).max(64)).max(200),
+        rowCount: z.int().nonnegative().optional(),
+      }),
+    )
+    .max(50)
+    .optional(),
+  stats: z.object({
+    nodes: z.int().nonnegative(),
+    interactive: z.int().nonnegative(),
+    hidden: z.int().nonnegative(),
+    iframesSkipped: z.int().nonnegative(),
+    shadowRoots: z.int().nonnegative(),
+  }),
+  blindSpots: z.array(z.string().max(128)).max(128),
+  containers: z
+    .array(
+      z.object({
+        ref: ElementRef,
+        role: z.string().max(64),
+        name: Text(256).optional(),
+        rows: z.int().nonnegative(),
+        columns: z.array(Text(128)).max(64).optional(),
+      }),
+    )
+    .max(10_000)
+    .optional(),
+  documentToken: z.string().max(64).optional(),
+  viewport: z.object({ w: z.number(), h: z.number(), scrollX: z.number(), scrollY: z.number(), pageW: z.number(), pageH: z.number() }).optional(),
+  timing: z
+    .object({
+      mode: z.enum(['full', 'incremental']),
+      captureMs: z.number().nonnegative(),
+      updateMs: z.number().nonnegative(),
+      layoutMs: z.number().nonnegative().optional(),
+      dirtyRoots: z.int().nonnegative(),
+      recomputed: z.int().nonnegative(),
+    })
+    .optional(),
+});
+// Compile-time check, both ways: what the schema accepts is a PageSnapshot, and a PageSnapshot fits the schema.
+type Assignable<A extends B, B> = A;
+export type _SnapshotSchemaMatches = [
+  Assignable<z.output<typeof PageSnapshotSchema>, PageSnapshot>,
+  Assignable<PageSnapshot, z.input<typeof PageSnapshotSchema>>,
+];
+
+/** What `query` may ask for (see src/observation/render/query.ts). */
+export const SnapshotQuerySchema = z
+  .object({
+    refs: z.array(ElementRef).max(500).optional(),
+    role: z.string().min(1).max(64).optional(),
+    name: Text(1024).optional(),
+    text: Text(1024).optional(),
+    visibility: Visibility.optional(),
+    container: ElementRef.optional(),
+    offset: z.int().nonnegative().max(1_000_000).optional(),
+    limit: z.int().min(1).max(500).optional(),
+  })
+  .strict();
+
+/**
+ * Take a snapshot of the frame (incremental in the page unless `full`). With `since` — the
+ * document and sequence number of the snapshot the service worker already holds — the answer may
+ * be a delta: every element's ref and order, but only the elements that changed.
+ */
+export const ContentObserve = z.object({
+  type: z.literal('content/observe'),
+  full: z.boolean().optional(),
+  since: z.object({ documentToken: z.string().max(64), seq: z.int().nonnegative() }).optional(),
+});
+
+/** A snapshot whose unchanged elements are left out (see ContentObserve). */
+export const SnapshotDeltaSchema = PageSnapshotSchema.omit({ elements: true }).extend({
+  elementRefs: z.array(ElementRef).max(50_000),
+  elementOrders: z.array(z.int().nonnegative()).max(50_000),
+  changed: z.array(SnapshotElementSchema).max(50_000),
+});
+export type SnapshotDelta = z.infer<typeof SnapshotDeltaSchema>;
+
+export const ObserveReplyData = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('full'), seq: z.int().nonnegative(), snapshot: PageSnapshotSchema }),
+  z.object({ kind: z.literal('delta'), seq: z.int().nonnegative(), baseSeq: z.int().nonnegative(), delta: SnapshotDeltaSchema }),
+]);
+export type ObserveReplyData = z.infer<typeof ObserveReplyData>;
+/**
+ * Look up elements in a fresh snapshot of the frame: by refs (expand-by-ref), role, name or text.
+ * With `documentToken`, refuses (STALE_DOCUMENT) if the frame now holds another document.
+ */
+export const ContentQuery = z.object({ type: z.literal('content/query'), documentToken: z.string().max(64).optional(), query: SnapshotQuerySchema });
+export const QueryResponse = z.object({
+  documentToken: z.string().max(64),
+  elements: z.array(SnapshotElementSchema).max(500),
+  texts: PageSnapshotSchema.shape.texts,
+  total: z.int().nonnegative(),
+  missing: z.array(ElementRef).max(500),
+});
+export type QueryResponse = z.infer<typeof QueryResponse>;
+
+// ── legacy DOM actions (service worker → content script, src/content/act/) ──────────────────
+/** One DOM primitive on an element ref; inputs mirror the dom.* actions' (src/protocol/action.ts). */
+export const ActStep = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('click'), ref: ElementRef }),
+  z.object({ op: z.literal('type'), ref: ElementRef, text: z.string().max(100_000), clear: z.boolean().optional() }),
+  z.object({ op: z.literal('select'), ref: ElementRef, values: z.array(z.string().max(4096)).min(1).max(1000) }),
+  z.object({
+    op: z.literal('scroll'),
+    ref: ElementRef.optional(),
+    direction: z.enum(['up', 'down', 'left', 'right']).optional(),
+    amount: z.number().positive().max(100).optional(),
+  }),
+]);
+export type ActStep = z.infer<typeof ActStep>;
+/**
+ * Run steps in order, stopping at the first that is not done. Refs are only meaningful for the
+ * document that issued them: with `documentToken`, a frame now holding another document refuses.
+ */
+export const ContentAct = z.object({ type: z.literal('content/act'), documentToken: z.string().max(64).optional(), steps: z.array(ActStep).min(1).max(16) });
+/** What happened to one step, precisely: `refused` = nothing was done; `failed` = it threw midway. */
+export const ActStepReport = z.object({
+  op: z.enum(['click', 'type', 'select', 'scroll']),
+  ref: ElementRef.optional(),
+  status: z.enum(['done', 'refused', 'failed', 'skipped']),
+  code: z.string().max(64).optional(),
+  message: z.string().max(2000),
+  /** The control's value afterwards (type, select). */
+  value: z.string().max(4096).optional(),
+  /** What the click set off: a form submission or a followed link (the page will navigate). */
+  navigation: z.enum(['form_submitted', 'link_followed']).optional(),
+});
+export type ActStepReport = z.infer<typeof ActStepReport>;
+export const ActReport = z.object({ documentToken: z.string().max(64).optional(), steps: z.array(ActStepReport).max(16) });
+export type ActReport = z.infer<typeof ActReport>;
+
+export const BackgroundToContent = z.discriminatedUnion('type', [ContentRunTool, ContentRelistTools, ContentObserve, ContentQuery, ContentAct]);
 export type BackgroundToContent = z.infer<typeof BackgroundToContent>;
 
 // ── side panel → service worker ──────────────────────────────────────────────────────────────
@@ -38,7 +250,15 @@ export const PanelRunTool = z.object({
   name: z.string().min(1),
   input: ToolInput,
 });
-export const PanelToBackground = z.discriminatedUnion('type', [PanelGetTabTools, PanelRunTool]);
+/** The raw page snapshot of a tab (the fused ObservedState is `panel/observe-tab`, a control message). */
+export const PanelSnapshotTab = z.object({ type: z.literal('panel/snapshot-tab'), tabId: z.number().int(), full: z.boolean().optional() });
+export const PanelQueryTab = z.object({
+  type: z.literal('panel/query-tab'),
+  tabId: z.number().int(),
+  documentToken: z.string().max(64).optional(),
+  query: SnapshotQuerySchema,
+});
+export const PanelToBackground = z.discriminatedUnion('type', [PanelGetTabTools, PanelRunTool, PanelSnapshotTab, PanelQueryTab]);
 export type PanelToBackground = z.infer<typeof PanelToBackground>;
 
 export const TabToolsResponse = z.object({ frames: z.array(FrameTools) });

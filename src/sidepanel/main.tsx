@@ -1,6 +1,12 @@
 import { render } from 'preact';
+import { trackApprovals } from './approvals-store.ts';
 import { App } from './components/App.tsx';
 import { trackCurrentTab } from './current-tab.ts';
+import { startClock } from './now.ts';
+import { trackSettings } from './settings.ts';
 
 trackCurrentTab();
+trackSettings();
+trackApprovals();
+startClock();
 render(<App />, document.getElementById('app')!);

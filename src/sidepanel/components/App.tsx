@@ -1,7 +1,44 @@
+import { useSignalEffect } from '@preact/signals';
+import { useEffect, useState } from 'preact/hooks';
+import { approvalsLoaded, pendingApprovals } from '../approvals-store.ts';
 import { currentTabTitle } from '../current-tab.ts';
-import { ToolsView } from './ToolsView.tsx';
+import { ActivityView } from './ActivityView.tsx';
+import { ApprovalsView } from './ApprovalsView.tsx';
+import { CurrentTabView } from './CurrentTabView.tsx';
+import { SettingsView } from './SettingsView.tsx';
+import { Tabs, type TabSpec } from './Tabs.tsx';
+import { TokensView } from './TokensView.tsx';
+
+type ViewId = 'approvals' | 'activity' | 'tokens' | 'tab' | 'settings';
+const VIEW_IDS: readonly ViewId[] = ['approvals', 'activity', 'tokens', 'tab', 'settings'];
+
+/** `?view=` pins the first view (tests, links from a notification). */
+function requestedView(): ViewId | undefined {
+  const v = new URLSearchParams(location.search).get('view');
+  return VIEW_IDS.find((id) => id === v);
+}
 
 export function App() {
+  const [view, setView] = useState<ViewId | undefined>(requestedView());
+  const count = pendingApprovals.value.length;
+
+  // Open on what needs the person: waiting approvals first, otherwise the current page. Decided
+  // once; a card arriving later never yanks the view away from what they are doing.
+  useSignalEffect(() => {
+    if (approvalsLoaded.value && view === undefined) setView(pendingApprovals.value.length > 0 ? 'approvals' : 'tab');
+  });
+
+  // A new view starts at its top, not at the previous view's scroll position.
+  useEffect(() => window.scrollTo(0, 0), [view]);
+
+  const tabs: Array<TabSpec<ViewId>> = [
+    { id: 'approvals', label: 'Approvals', badge: count, badgeLabel: 'waiting' },
+    { id: 'activity', label: 'Activity' },
+    { id: 'tokens', label: 'Tokens' },
+    { id: 'tab', label: 'This tab' },
+    { id: 'settings', label: 'Settings' },
+  ];
+
   return (
     <>
       <header class="app">
@@ -11,9 +48,37 @@ export function App() {
           {currentTabTitle.value}
         </span>
       </header>
-      <main>
-        <ToolsView />
-      </main>
+      {/* Announces new cards even while another view is open. */}
+      <p class="sr-only" role="status">
+        {count > 0 ? `${count} action${count === 1 ? '' : 's'} waiting for your approval` : ''}
+      </p>
+      {view === undefined ? (
+        <p class="muted loading">Loading…</p>
+      ) : (
+        <>
+          <Tabs tabs={tabs} selected={view} onSelect={setView} label="Steward views" />
+          {VIEW_IDS.map((id) => (
+            <section key={id} role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={id !== view} tabIndex={0} class="view">
+              {id === view && <ViewBody id={id} />}
+            </section>
+          ))}
+        </>
+      )}
     </>
   );
+}
+
+function ViewBody({ id }: { id: ViewId }) {
+  switch (id) {
+    case 'approvals':
+      return <ApprovalsView />;
+    case 'activity':
+      return <ActivityView />;
+    case 'tokens':
+      return <TokensView />;
+    case 'tab':
+      return <CurrentTabView />;
+    case 'settings':
+      return <SettingsView />;
+  }
 }

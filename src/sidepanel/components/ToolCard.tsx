@@ -20,7 +20,7 @@ export function ToolCard({ tabId, frame, tool, apiLabel }: { tabId: number; fram
   const headingId = `tool-${frame.frameId}-${tool.name}`;
   return (
     <article class="card" aria-labelledby={headingId} data-tool={tool.name}>
-      <h3 id={headingId}>{tool.name}</h3>
+      <h4 id={headingId}>{tool.name}</h4>
       {tool.title && tool.title !== tool.name && <div class="muted">{tool.title}</div>}
       <p style="margin:4px 0">{tool.description}</p>
       <div class="badges" aria-label="Annotations">

@@ -5,6 +5,12 @@ import { currentTabId } from '../current-tab.ts';
 import { ToolCard } from './ToolCard.tsx';
 
 const API_LABEL = { native: 'native WebMCP', polyfill: 'WebMCP polyfill', none: 'no WebMCP' } as const;
+/** What an empty list means, per API: "none registered" differs from "none possible". */
+const API_NOTE = {
+  native: 'The browser supports WebMCP; this page has not registered any tools.',
+  polyfill: 'Steward’s polyfill provides WebMCP here; this page has not registered any tools.',
+  none: 'WebMCP is not available on this page.',
+} as const;
 
 /** The current tab's WebMCP tools, per frame, kept live by the service worker's pushes. */
 export function ToolsView() {
@@ -34,12 +40,12 @@ export function ToolsView() {
   const count = withTools.reduce((n, f) => n + f.tools.length, 0);
   return (
     <section aria-labelledby="tools-heading">
-      <h2 id="tools-heading">Page tools</h2>
+      <h3 id="tools-heading">Page tools (WebMCP)</h3>
       {error && <p role="alert" class="error-text">{error}</p>}
       {frames === undefined && !error && <p class="muted">Loading…</p>}
       {frames !== undefined && count === 0 && (
         <p class="muted" role="status">
-          This page exposes no WebMCP tools{frames[0] ? ` (${API_LABEL[frames[0].api]})` : ''}.
+          No WebMCP tools. {frames[0] ? API_NOTE[frames[0].api] : 'Steward has not heard from this page (it may be a browser page).'}
         </p>
       )}
       {count > 0 && (

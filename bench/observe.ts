@@ -1,0 +1,125 @@
+import type { Page } from '@playwright/test';
+import { encode } from 'gpt-tokenizer';
+import { SMART_DOM_READER_BUNDLE } from '@mcp-b/smart-dom-reader/bundle-string';
+import { renderSnapshot } from '../src/observation/render/index.ts';
+import type { PageSnapshot } from '../src/observation/snapshot.ts';
+import type { SteWardBrowser } from '../test/e2e/browser.ts';
+import { median, type Row } from './report.ts';
+
+const ARIA_BUDGET_MS = 60_000;
+
+export interface ObserveCase {
+  name: string;
+  url: string;
+}
+
+type SwObserve = { ms: number; ok: boolean; error?: string; snapshot?: PageSnapshot };
+
+/** Steward's own path: the service worker asks the tab's content script for a snapshot. */
+async function stewardObserve(browser: SteWardBrowser, tabId: number, full: boolean, keep: boolean): Promise<SwObserve> {
+  return browser.serviceWorker.evaluate(
+    async ({ tabId, full, keep }) => {
+      const api = (globalThis as unknown as { stewardObservation: { observeTab(id: number, o: { full: boolean }): Promise<{ ok: boolean; data?: unknown; error?: { message: string } }> } }).stewardObservation;
+      const start = performance.now();
+      const result = await api.observeTab(tabId, { full });
+      const ms = performance.now() - start;
+      return { ms, ok: result.ok, error: result.error?.message, snapshot: keep ? (result.data as never) : undefined };
+    },
+    { tabId, full, keep },
+  );
+}
+
+async function tabIdFor(browser: SteWardBrowser, url: string): Promise<number> {
+  for (let i = 0; i < 100; i++) {
+    const id = await browser.serviceWorker.evaluate(async (wanted) => {
+      const frames = ((await chrome.storage.session.get('webmcp.frames'))['webmcp.frames'] ?? []) as Array<{ tabId: number; frameId: number; url: string }>;
+      return frames.find((f) => f.frameId === 0 && f.url === wanted)?.tabId;
+    }, url);
+    if (id !== undefined) return id;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`Steward never heard from ${url}`);
+}
+
+async function timeInPage(page: Page, runs: number, fn: () => unknown): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    times.push(
+      await page.evaluate((source) => {
+        const f = new Function(`return (${source})`)() as () => unknown;
+        const start = performance.now();
+        f();
+        return performance.now() - start;
+      }, fn.toString()),
+    );
+  }
+  return times;
+}
+
+/** observe.full_ms, observe.incremental_ms and observe.llm_tokens for one page, with anchors. */
+export async function observeRows(browser: SteWardBrowser, c: ObserveCase, runs: number): Promise<Row[]> {
+  const page = await browser.context.newPage();
+  await page.goto(c.url, { waitUntil: 'load', timeout: 120_000 });
+  const tabId = await tabIdFor(browser, page.url());
+
+  // Steward: full observation (fresh capture), then incremental after a small mutation.
+  const first = await stewardObserve(browser, tabId, true, true);
+  if (!first.ok || !first.snapshot) throw new Error(`Steward could not observe ${c.name}: ${first.error}`);
+  const full: number[] = [];
+  for (let i = 0; i < runs; i++) full.push((await stewardObserve(browser, tabId, true, false)).ms);
+  const incremental: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await page.evaluate((i) => {
+      const target = document.querySelector('main td, main p, td, p, h1') ?? document.body;
+      const mark = document.createElement('span');
+      mark.textContent = ` ·${i}`;
+      target.appendChild(mark);
+    }, i);
+    incremental.push((await stewardObserve(browser, tabId, false, false)).ms);
+  }
+  const snapshot = (await stewardObserve(browser, tabId, false, true)).snapshot!;
+  const rendering = renderSnapshot(snapshot);
+
+  // Anchors, same page, same browser, same run. In-page ones first: ariaSnapshot last, since on
+  // the largest page it may outlive its budget and leave the renderer busy.
+  await page.addScriptTag({ content: SMART_DOM_READER_BUNDLE });
+  const smart = await timeInPage(page, runs, () =>
+    (globalThis as unknown as { SmartDOMReaderBundle: { executeExtraction(m: string, a: object): unknown } }).SmartDOMReaderBundle.executeExtraction('extractInteractive', {}),
+  );
+  const floor = await timeInPage(page, runs, () => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+    let n = 0;
+    while (walker.nextNode()) n++;
+    return n;
+  });
+  // ariaSnapshot can take minutes on the largest page: past its budget the row records the budget
+  // as a lower bound and says so in the anchor's name.
+  const aria: number[] = [];
+  let ariaText = '';
+  let ariaTimedOut = false;
+  for (let i = 0; i < runs && !ariaTimedOut; i++) {
+    const start = performance.now();
+    try {
+      ariaText = await page.locator('body').ariaSnapshot({ timeout: ARIA_BUDGET_MS });
+      aria.push(performance.now() - start);
+    } catch {
+      ariaTimedOut = true;
+      aria.push(ARIA_BUDGET_MS);
+    }
+  }
+  const ariaName = ariaTimedOut ? `playwright.ariaSnapshot (timed out at ${ARIA_BUDGET_MS / 1000} s: lower bound)` : 'playwright.ariaSnapshot';
+  await page.close().catch(() => undefined);
+
+  const fullMs = median(full);
+  const tokens: Row = { metric: 'observe.llm_tokens', case: c.name, value: encode(rendering).length, unit: 'tokens', better: 'lower' };
+  if (ariaText !== '') Object.assign(tokens, { anchor: 'playwright.ariaSnapshot', anchor_value: encode(ariaText).length });
+  const row = (anchor: string, value: number): Row => ({ metric: 'observe.full_ms', case: c.name, value: fullMs, unit: 'ms', better: 'lower', anchor, anchor_value: value });
+  return [
+    row(ariaName, median(aria)),
+    row('mcp-b.smart-dom-reader', median(smart)),
+    row('floor.treewalker', median(floor)),
+    { metric: 'observe.incremental_ms', case: c.name, value: median(incremental), unit: 'ms', better: 'lower' },
+    tokens,
+    { metric: 'observe.elements', case: c.name, value: snapshot.elements.length, unit: 'elements', better: 'higher' },
+  ];
+}

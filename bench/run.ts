@@ -1,0 +1,49 @@
+// `npm run bench`: Steward's speed and size next to named anchors measured in the same run, on
+// the same pages, in the same browser (DESIGN.md §10). Prints a table; writes bench-results.json.
+import { startDemoSites, freePorts } from '../sites/server.ts';
+import { launchWithSteward } from '../test/e2e/browser.ts';
+import { runGatewayBench } from './gateway.ts';
+import { observeRows, type ObserveCase } from './observe.ts';
+import { pageLoadRows } from './page-load.ts';
+import { report, type Row } from './report.ts';
+
+const quick = process.argv.includes('--quick');
+const runs = quick ? 3 : 7;
+
+const sites = await startDemoSites({ ports: freePorts() });
+const rows: Row[] = [];
+const failures: string[] = [];
+try {
+  const cases: ObserveCase[] = [
+    { name: 'grid-1.6k', url: `${sites.urls.lab}/grid?n=1600` },
+    { name: 'grid-16k', url: `${sites.urls.lab}/grid?n=16000` },
+    { name: 'grid-80k', url: `${sites.urls.lab}/grid?n=80000` },
+    { name: 'shop-orders', url: `${sites.urls.shop}/` },
+    { name: 'shop-order', url: `${sites.urls.shop}/orders/ORD-1024` },
+    { name: 'clinic-book', url: `${sites.urls.clinic}/` },
+  ];
+  const browser = await launchWithSteward({ nativeWebMcp: true });
+  try {
+    for (const c of cases) {
+      process.stderr.write(`observe ${c.name}…\n`);
+      try {
+        rows.push(...(await observeRows(browser, c, c.name === 'grid-80k' ? Math.min(runs, 3) : runs)));
+      } catch (error) {
+        failures.push(`${c.name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      }
+    }
+  } finally {
+    await browser.close().catch(() => undefined);
+  }
+  process.stderr.write('gateway…\n');
+  rows.push(...(await runGatewayBench({ n: quick ? 100 : 400, warmup: 20 })));
+  process.stderr.write('page load…\n');
+  rows.push(...(await pageLoadRows(`${sites.urls.lab}/grid?n=16000`, 'heavy-page', quick ? 5 : 15)));
+} finally {
+  await sites.stop();
+}
+report(rows);
+if (failures.length) {
+  console.error(`not measured:\n  ${failures.join('\n  ')}`);
+  process.exitCode = 1;
+}

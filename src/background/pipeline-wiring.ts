@@ -1,0 +1,74 @@
+import { AdapterRegistry, shopAdapter } from '../observation/adapters/index.ts';
+import type { Pipeline } from '../pipeline/pipeline.ts';
+import { openStewardDb } from '../storage/db.ts';
+import { createControlRouter } from './control-router.ts';
+import type { ControlPanels } from './control-panels.ts';
+import type { ObservationService } from './observation-service.ts';
+import { PURGE_ALARM, RECHECK_ALARM, ensureAlarms, purge, recheckOpen } from './pipeline-alarms.ts';
+import { ApprovalAnnouncer, chromeAnnounceApis } from './pipeline-notifier.ts';
+import { PipelineService } from './pipeline-service.ts';
+import { SessionTabs } from './pipeline-sessions.ts';
+import { createChromePorts } from './ports/index.ts';
+import { chromeTabControl } from './ports/navigate.ts';
+import { chromeTabEvents } from './ports/tab-wait.ts';
+import type { ToolStore } from './tool-store.ts';
+
+/**
+ * Assembles the Intent-to-Transaction pipeline on Chrome: IndexedDB stores, ports onto tabs,
+ * approval announcements, alarms. Returns the control route for the message router and the
+ * handlers service-worker.ts registers at top level (MV3 wakes the worker only for listeners
+ * registered synchronously).
+ */
+export function wirePipeline(deps: { tools: ToolStore; panels: ControlPanels; observation: Pick<ObservationService, 'observeTab'> }) {
+  const adapters = new AdapterRegistry();
+  // The demo shop's adapter (matches by path and the shop's own markers, on any origin).
+  adapters.register(shopAdapter());
+  const sessions = new SessionTabs();
+  const tabs = chromeTabControl(chromeTabEvents());
+  const send = (tabId: number, frameId: number, message: unknown) => chrome.tabs.sendMessage(tabId, message, { frameId });
+  const chromePorts = createChromePorts({ sessions, tools: deps.tools, observation: deps.observation, adapters, send, tabs });
+
+  let pipeline: Pipeline | undefined;
+  const announcer = new ApprovalAnnouncer(deps.panels, async () => (pipeline ? (await pipeline.deps.approvals.pending()).length : 0), chromeAnnounceApis());
+  const live = new PipelineService({
+    openDb: () => openStewardDb(),
+    ports: chromePorts.ports,
+    notifier: announcer,
+    onReady: (p) => {
+      pipeline = p;
+      void announcer.refreshBadge();
+    },
+  });
+
+  const control = createControlRouter({
+    ready: () => live.ready,
+    db: () => live.db,
+    sessions,
+    observeTab: chromePorts.observeTab,
+    push: (m) => deps.panels.push(m),
+  });
+
+  async function onAlarm(alarm: { name: string }): Promise<void> {
+    if (alarm.name !== PURGE_ALARM && alarm.name !== RECHECK_ALARM) return;
+    const pipeline = await live.ready;
+    if (alarm.name === PURGE_ALARM) {
+      await purge(pipeline);
+      await announcer.refreshBadge();
+    } else if ((await recheckOpen(pipeline)).length > 0) deps.panels.push({ type: 'panel/audit-changed' });
+  }
+
+  function onTabRemoved(tabId: number): void {
+    chromePorts.observer.forget(tabId);
+    void sessions.forgetTab(tabId);
+  }
+
+  /** Starts recovery now (the worker may have been woken by an alarm or a tab event, not a message). */
+  function start(): void {
+    // Read-only diagnostics for end-to-end tests (the worker's global scope; no page can reach it).
+    (globalThis as Record<string, unknown>).stewardPipeline = { startedAt: Date.now(), recovery: () => live.recovery };
+    live.ready.catch((e) => console.error('pipeline start failed', e));
+    ensureAlarms().catch((e) => console.warn('alarms', e));
+  }
+
+  return { control, onAlarm, onTabRemoved, start };
+}

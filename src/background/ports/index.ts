@@ -1,0 +1,79 @@
+import type { AdapterRegistry } from '../../observation/adapters/index.ts';
+import type { PipelinePorts, PortContext } from '../../pipeline/ports.ts';
+import type { ToolDescriptor } from '../../protocol/webmcp.ts';
+import type { ObservationService } from '../observation-service.ts';
+import type { SessionTabs } from '../pipeline-sessions.ts';
+import type { ToolStore } from '../tool-store.ts';
+import type { SendToFrame } from './act.ts';
+import { adapterExecutor } from './adapter-executor.ts';
+import { legacyExecutor } from './legacy-executor.ts';
+import { navigatePort, type TabControl } from './navigate.ts';
+import { AdapterRoutes } from './routes.ts';
+import { TabObserver, type ObserveOutcome } from './tab-observer.ts';
+import { waitForLoaded } from './tab-wait.ts';
+import { webmcpExecutor } from './webmcp-executor.ts';
+
+/**
+ * The pipeline's ports on Chrome (src/pipeline/ports.ts). The pipeline never sees a tab id: ports
+ * map the agent's session to its tab (SessionTabs). Paths: webmcp, adapter and legacy_inference
+ * have executors; site_contract has none (no demo site publishes a contract yet), so the
+ * capability check never chooses it and the observe port answers `null` for contract endpoints.
+ */
+
+export interface ChromePortsDeps {
+  sessions: SessionTabs;
+  tools: ToolStore;
+  observation: Pick<ObservationService, 'observeTab'>;
+  adapters: AdapterRegistry;
+  send: SendToFrame;
+  tabs: TabControl;
+}
+
+const withoutHash = (u: string) => u.split('#')[0];
+
+export function createChromePorts(deps: ChromePortsDeps) {
+  const routes = new AdapterRoutes(() => deps.adapters.list());
+
+  /** The top frame's tools, when its last report was for this document's URL. */
+  const topFrameTools = async (tabId: number, url: string): Promise<ToolDescriptor[]> => {
+    await deps.tools.ready;
+    const top = deps.tools.registry.tab(tabId).find((f) => f.frameId === 0);
+    return top && withoutHash(top.url) === withoutHash(url) ? top.tools : [];
+  };
+
+  const observer = new TabObserver({
+    snapshot: (tabId) => deps.observation.observeTab(tabId),
+    tools: topFrameTools,
+    adapters: () => deps.adapters.list(),
+    waitLoaded: (tabId) => waitForLoaded(deps.tabs, tabId),
+  });
+
+  /** Every observation, for the panel or the pipeline, also teaches the routes where adapters apply. */
+  const observeTab = async (tabId: number): Promise<ObserveOutcome> => {
+    const r = await observer.observe(tabId);
+    if (r.ok) routes.sighted(r.tab.adapterIds, r.tab.state.url);
+    return r;
+  };
+
+  const tabOf = (ctx: PortContext) => deps.sessions.tabOf(ctx.session_id);
+  const navigate = navigatePort({ sessions: deps.sessions, tabs: deps.tabs });
+  const act = { tabOf, observer, send: deps.send, tabs: deps.tabs };
+
+  const ports: PipelinePorts = {
+    async observe(where, _resource, ctx) {
+      if (where.kind !== 'tab') return null;
+      const tabId = await tabOf(ctx);
+      if (tabId === undefined) return null;
+      const r = await observeTab(tabId);
+      return r.ok ? r.tab.state : null;
+    },
+    navigate,
+    routes: async (resource) => routes.routes(resource),
+    executors: {
+      webmcp: webmcpExecutor({ tabOf, send: deps.send }),
+      adapter: adapterExecutor(act),
+      legacy_inference: legacyExecutor({ ...act, navigate }),
+    },
+  };
+  return { ports, observer, observeTab, routes };
+}

@@ -1,0 +1,115 @@
+import type { Adapter, AdapterActionBinding } from '../../observation/adapters/index.ts';
+import { FusionError, fuseWithDetail } from '../../observation/fusion/index.ts';
+import type { PageSnapshot } from '../../observation/snapshot.ts';
+import type { ObservedState } from '../../protocol/observed-state.ts';
+import type { ToolDescriptor } from '../../protocol/webmcp.ts';
+import type { ObservationResult } from '../observation-service.ts';
+
+/**
+ * A tab's ObservedState, fresh on every call: the page's snapshot (observation engine) fused with
+ * the tab's WebMCP tools and the adapters that match (DESIGN §2). The last observation of each tab
+ * is kept in memory only, for the executors: the document token its refs belong to and how the
+ * adapter's actions map onto controls.
+ */
+
+export interface ObservedTab {
+  state: ObservedState;
+  snapshot: PageSnapshot;
+  bindings: AdapterActionBinding[];
+  documentToken?: string;
+  /** Adapters that matched, with the page's origin (the routes port builds URLs from them). */
+  adapterIds: string[];
+  at: number;
+}
+
+export type ObserveOutcome = { ok: true; tab: ObservedTab } | { ok: false; error: { code: string; message: string; retryable: boolean } };
+
+export interface TabObserverDeps {
+  snapshot(tabId: number): Promise<ObservationResult<PageSnapshot>>;
+  /** The tab's top-frame WebMCP tools, if they were reported for this URL. */
+  tools(tabId: number, url: string): Promise<ToolDescriptor[]>;
+  adapters(): readonly Adapter[];
+  /** Resolves once the tab is not loading; false if it is gone. */
+  waitLoaded(tabId: number): Promise<boolean>;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Two observations this far apart that agree make a settled page (the shop's status fetch lands within it). */
+export const SETTLE_MS = 250;
+/** Past this, the latest observation is returned even if the page keeps changing. */
+export const MAX_SETTLE_MS = 2_000;
+/** A content script that is not listening yet (a document just committed) is retried this long. */
+export const REACH_MS = 4_000;
+
+export class TabObserver {
+  private readonly cache = new Map<number, ObservedTab>();
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly deps: TabObserverDeps) {
+    this.now = deps.now ?? Date.now;
+    this.sleep = deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  /** The last observation of the tab (memory only; never a substitute for a fresh one). */
+  last(tabId: number): ObservedTab | undefined {
+    return this.cache.get(tabId);
+  }
+
+  forget(tabId: number): void {
+    this.cache.delete(tabId);
+  }
+
+  /**
+   * Observes until the page has settled: the same semantic state_version on the same document
+   * twice, at least SETTLE_MS apart (a recent earlier observation counts). A page still loading
+   * is waited for; a content script not yet listening is retried.
+   */
+  async observe(tabId: number): Promise<ObserveOutcome> {
+    const started = this.now();
+    for (;;) {
+      if (!(await this.deps.waitLoaded(tabId))) return { ok: false, error: { code: 'TAB_GONE', message: `Tab ${tabId} is closed or did not finish loading.`, retryable: true } };
+      const once = await this.observeOnce(tabId);
+      const elapsed = this.now() - started;
+      if (!once.ok) {
+        if (once.error.retryable && elapsed < REACH_MS) {
+          await this.sleep(150);
+          continue;
+        }
+        return once;
+      }
+      const previous = this.cache.get(tabId);
+      const same = previous !== undefined && previous.documentToken === once.tab.documentToken && previous.state.state_version === once.tab.state.state_version;
+      // `at` is when this state was first seen, so "unchanged for SETTLE_MS" keeps its meaning.
+      this.cache.set(tabId, same ? { ...once.tab, at: previous.at } : once.tab);
+      const settled = same && once.tab.at - previous.at >= SETTLE_MS;
+      if (settled || elapsed >= MAX_SETTLE_MS) return once;
+      await this.sleep(SETTLE_MS);
+    }
+  }
+
+  private async observeOnce(tabId: number): Promise<ObserveOutcome> {
+    const shot = await this.deps.snapshot(tabId);
+    if (!shot.ok) return shot;
+    const snapshot = shot.data;
+    try {
+      const tools = await this.deps.tools(tabId, snapshot.url);
+      const detail = fuseWithDetail({ snapshot, tools, adapters: this.deps.adapters() });
+      return {
+        ok: true,
+        tab: {
+          state: detail.state,
+          snapshot,
+          bindings: detail.adapterBindings,
+          ...(snapshot.documentToken ? { documentToken: snapshot.documentToken } : {}),
+          adapterIds: detail.adapters.map((a) => a.adapterId),
+          at: this.now(),
+        },
+      };
+    } catch (error) {
+      if (error instanceof FusionError) return { ok: false, error: { code: error.code, message: error.message, retryable: false } };
+      return { ok: false, error: { code: 'OBSERVE_FAILED', message: `Fusing the observation failed: ${String(error)}`.slice(0, 1000), retryable: false } };
+    }
+  }
+}

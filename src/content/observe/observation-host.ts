@@ -1,0 +1,70 @@
+import type { z } from 'zod';
+import type { ContentObserve, ContentQuery, ObserveReplyData, QueryResponse } from '../../protocol/messages.ts';
+import { createPageObserver, type PageObserver } from '../../observation/dom/observer.ts';
+import { query } from '../../observation/render/query.ts';
+import { DeltaEncoder } from './snapshot-delta.ts';
+
+/**
+ * The content script's side of `content/observe` and `content/query`. The observer (and its
+ * MutationObserver) is created on the first request, so a frame nobody asks about costs nothing.
+ * Every answer is a reply envelope; nothing here throws into the message router.
+ */
+
+type Failure = { ok: false; error: { code: string; message: string; retryable: boolean } };
+export type ObserveReply = { ok: true; data: ObserveReplyData } | Failure;
+export type QueryReply = { ok: true; data: QueryResponse } | Failure;
+
+/** chrome.dom.openOrClosedShadowRoot when the browser offers it to content scripts (Chrome 88+). */
+function closedShadowRootReader(): ((el: Element) => ShadowRoot | null) | undefined {
+  const api = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (el: HTMLElement) => ShadowRoot | null } } }).chrome?.dom;
+  const open = api?.openOrClosedShadowRoot;
+  if (typeof open !== 'function') return undefined;
+  return (el) => open.call(api, el as HTMLElement);
+}
+
+const failure = (code: string, message: string, retryable: boolean): Failure => ({ ok: false, error: { code, message: message.slice(0, 1000), retryable } });
+
+export class ObservationHost {
+  private observer: PageObserver | undefined;
+  private readonly deltas = new DeltaEncoder();
+
+  private get pageObserver(): PageObserver {
+    this.observer ??= createPageObserver({ document, closedShadowRootOf: closedShadowRootReader() });
+    return this.observer;
+  }
+
+  /** For src/content/act/: the live element behind a ref this observer issued (none before the first observation). */
+  elementFor(ref: string): Element | undefined {
+    return this.observer?.elementFor(ref);
+  }
+
+  /** The token of the document the refs belong to (undefined until the frame is first observed). */
+  get documentToken(): string | undefined {
+    return this.observer?.documentToken;
+  }
+
+  observe(request: z.infer<typeof ContentObserve>): ObserveReply {
+    try {
+      const outcome = this.pageObserver.snapshot({ full: request.full === true });
+      if (!outcome.ok) return failure(outcome.error.code, outcome.error.message, outcome.error.retryable);
+      return { ok: true, data: this.deltas.encode(outcome.snapshot, request.full ? undefined : request.since) };
+    } catch (error) {
+      return failure('OBSERVE_FAILED', String(error), true);
+    }
+  }
+
+  query(request: z.infer<typeof ContentQuery>): QueryReply {
+    try {
+      const observer = this.pageObserver;
+      if (request.documentToken !== undefined && request.documentToken !== observer.documentToken) {
+        return failure('STALE_DOCUMENT', 'This frame now holds another document; its refs are not the ones asked about. Observe again.', false);
+      }
+      const outcome = observer.snapshot();
+      if (!outcome.ok) return failure(outcome.error.code, outcome.error.message, outcome.error.retryable);
+      const result = query(outcome.snapshot, request.query);
+      return { ok: true, data: { documentToken: observer.documentToken, ...result } };
+    } catch (error) {
+      return failure('QUERY_FAILED', String(error), true);
+    }
+  }
+}

@@ -1,0 +1,202 @@
+import type { PageSnapshot, SnapshotElement, SnapshotText } from '../snapshot.ts';
+import { cleanText } from './classify.ts';
+import type { Entry, RootState } from './entries.ts';
+import type { LiveModel } from './model.ts';
+import { dom } from './native.ts';
+import { FormCollector, readCanvases, readStructuredData, RowNumbering } from './page-parts.ts';
+import { liveState } from './semantics.ts';
+import { SnapshotGeometry } from './snapshot-geometry.ts';
+import type { StructuredDataReader } from './structured-data.ts';
+
+/**
+ * Turns the live model into a PageSnapshot: walks the entries in document order (shadow roots
+ * and frames at their hosts), reads what changes without mutations (values, checked, focus,
+ * geometry — see SnapshotGeometry), and reports an element that did not change as the very same
+ * object as last time, which is what lets the content script send deltas.
+ */
+
+export interface AssembleInput {
+  model: LiveModel;
+  structuredData: StructuredDataReader;
+  documentToken: string;
+  mode: 'full' | 'incremental';
+  startedAt: number;
+  updateMs: number;
+  dirtyRoots: number;
+  recomputed: number;
+}
+
+export function assembleSnapshot(input: AssembleInput): PageSnapshot {
+  return new Assembler(input).run();
+}
+
+class Assembler {
+  private readonly model: LiveModel;
+  private readonly geometry: SnapshotGeometry;
+  private readonly rows: RowNumbering;
+  private readonly forms: FormCollector;
+  private readonly blind: Set<string>;
+  private readonly elements: SnapshotElement[] = [];
+  private readonly texts: SnapshotText[] = [];
+  private readonly canvasEntries: Entry[] = [];
+  private readonly focused: Element | null;
+  private order = 0;
+  private textChars = 0;
+  private iframesSkipped = 0;
+
+  constructor(private readonly input: AssembleInput) {
+    this.model = input.model;
+    this.geometry = new SnapshotGeometry(this.model);
+    this.rows = new RowNumbering(this.model);
+    this.forms = new FormCollector(this.model);
+    this.blind = new Set(this.model.walkSpots);
+    this.focused = deepActiveElement(this.model);
+  }
+
+  run(): PageSnapshot {
+    const model = this.model;
+    // The first geometry read makes the browser finish its pending layout: time it on its own.
+    const layoutStart = model.now();
+    const topView = this.geometry.view(model.doc);
+    const layoutMs = model.now() - layoutStart;
+    this.emitRoot(model.top!);
+    const snapshot: PageSnapshot = {
+      url: dom.doc.url(model.doc),
+      title: cleanText(dom.doc.title(model.doc), 1024),
+      capturedAt: new Date().toISOString(),
+      elements: this.elements,
+      forms: this.forms.forms(),
+      texts: this.texts,
+      structuredData: readStructuredData(model, this.input.structuredData, this.blind),
+      canvases: readCanvases(this.canvasEntries, model, this.geometry, this.blind),
+      tables: this.rows.tables(this.blind),
+      stats: {
+        nodes: [...model.roots.values()].reduce((n, r) => n + r.nodeCount, 0),
+        interactive: this.elements.length,
+        hidden: this.elements.reduce((n, e) => n + (e.visibility === 'visible' ? 0 : 1), 0),
+        iframesSkipped: this.iframesSkipped,
+        shadowRoots: [...model.roots.values()].filter((r) => r.scope === 'shadow-open' || r.scope === 'shadow-closed').length,
+      },
+      blindSpots: [],
+      containers: this.rows.describe(),
+      documentToken: this.input.documentToken,
+      viewport: { w: topView.vw, h: topView.vh, scrollX: Math.round(topView.scrollX), scrollY: Math.round(topView.scrollY), pageW: Math.round(topView.pageW), pageH: Math.round(topView.pageH) },
+    };
+    snapshot.blindSpots = [...this.blind].slice(0, model.limits.maxBlindSpots);
+    this.geometry.commit();
+    snapshot.timing = {
+      mode: this.input.mode,
+      captureMs: round2(model.now() - this.input.startedAt),
+      updateMs: round2(this.input.updateMs),
+      layoutMs: round2(layoutMs),
+      dirtyRoots: this.input.dirtyRoots,
+      recomputed: this.input.recomputed,
+    };
+    return snapshot;
+  }
+
+  private emitRoot(root: RootState): void {
+    for (const entry of root.entries) {
+      try {
+        if (entry.semantics) this.emitElement(entry);
+        else if (entry.text) this.emitText(entry);
+        if (entry.isForm) this.forms.addForm(entry);
+        if (entry.isCanvas) this.canvasEntries.push(entry);
+        if (entry.crossOrigin) this.iframesSkipped++;
+      } catch {
+        this.blind.add('element_capture_failed');
+      }
+      if (entry.child?.alive) this.emitRoot(entry.child);
+    }
+  }
+
+  private emitElement(entry: Entry): void {
+    if (this.elements.length >= this.model.limits.maxElements) {
+      this.blind.add('elements_truncated');
+      return;
+    }
+    const el = entry.node as Element;
+    const s = entry.semantics!;
+    const root = entry.root;
+    const { geometry: g, visibility, hidden } = this.geometry.visibility(entry);
+    const live = liveState(el, s);
+    const focused = el === this.focused;
+    const row = this.rows.rowOf(entry);
+    const ref = this.model.refs.refFor(el);
+    const formRef = entry.formEl ? this.model.refs.refFor(entry.formEl) : undefined;
+    const offset = this.geometry.frameOffset(root);
+    if (s.failed) this.blind.add('accessible_name_failed');
+    if (entry.formEl) this.forms.addField(entry.formEl, el, s.tag, s.inputType, ref);
+
+    // Unchanged since the last snapshot: report the same object (no allocation, no rebuild).
+    const prev = entry.out;
+    if (
+      prev &&
+      prev.semantics === s &&
+      prev.geometry === g &&
+      prev.visibility === visibility &&
+      prev.value === live.value &&
+      prev.check === live.check &&
+      prev.focused === focused &&
+      prev.container === row?.ref &&
+      prev.row === row?.row &&
+      prev.formRef === formRef &&
+      prev.offsetX === offset.x &&
+      prev.offsetY === offset.y
+    ) {
+      prev.element.order = this.order++;
+      this.elements.push(prev.element);
+      return;
+    }
+
+    const states = [...s.states];
+    if (live.check) states.push(live.check);
+    if (focused) states.push('focused');
+    const out: SnapshotElement = { ref, role: s.role, name: s.name, states, visibility, tag: s.tag, scope: root.scope };
+    if (s.description) out.description = s.description;
+    if (live.value !== undefined) out.value = live.value;
+    if (s.inputType) out.inputType = s.inputType;
+    if (s.href) out.href = s.href;
+    if (s.options) out.options = s.options;
+    if (root.framePath.length > 0) out.framePath = root.framePath;
+    if (!hidden) out.box = this.geometry.pageBox(root, g);
+    if (row) out.container = row;
+    if (formRef) out.formRef = formRef;
+    out.order = this.order++;
+    entry.out = { element: out, semantics: s, geometry: g, visibility, value: live.value, check: live.check, focused, container: row?.ref, row: row?.row, formRef, offsetX: offset.x, offsetY: offset.y };
+    this.elements.push(out);
+  }
+
+  private emitText(entry: Entry): void {
+    const t = entry.text!;
+    if (this.texts.length >= this.model.limits.maxTexts || this.textChars >= this.model.limits.maxTextChars) {
+      this.blind.add('texts_truncated');
+      return;
+    }
+    if (this.geometry.geometry(entry, false).hidden || entry.root.hostHidden || !t.text) return;
+    const out: SnapshotText = { text: t.text };
+    if (t.role) out.role = t.role;
+    if (t.level) out.level = t.level;
+    if (t.role === 'heading') out.ref = this.model.refs.refFor(entry.node as Element);
+    const row = this.rows.rowOf(entry);
+    if (row) out.container = row;
+    out.order = this.order++;
+    this.textChars += t.text.length;
+    this.texts.push(out);
+  }
+}
+
+/** The focused element, through shadow roots and same-origin frames. */
+function deepActiveElement(model: LiveModel): Element | null {
+  let active = dom.doc.activeElement(model.doc);
+  for (let depth = 0; active && depth < 32; depth++) {
+    const child = model.entryOf.get(active)?.child;
+    if (!child?.alive) break;
+    const next = child.scope === 'iframe' ? dom.doc.activeElement(child.doc) : (child.key as ShadowRoot).activeElement;
+    if (!next || next === active) break;
+    active = next;
+  }
+  return active;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -1,0 +1,181 @@
+/**
+ * Which elements matter to an observer, decided from tag names and attribute strings only (pure,
+ * so it is unit-tested without a DOM). The walker calls these for every element, so they are
+ * written as cheap lookups.
+ */
+
+/** ARIA roles of widgets a person can operate (WAI-ARIA 1.2 widget roles, plus composite widgets). */
+export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
+  'button',
+  'checkbox',
+  'combobox',
+  'gridcell',
+  'link',
+  'listbox',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'radio',
+  'scrollbar',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'switch',
+  'tab',
+  'textbox',
+  'treeitem',
+]);
+
+export type AttrReader = (name: string) => string | null;
+
+/** tabindex="0" or higher makes anything focusable; negative or junk does not. */
+export function focusableTabIndex(value: string | null): boolean {
+  if (value === null) return false;
+  const n = Number.parseInt(value.trim(), 10);
+  return Number.isFinite(n) && n >= 0;
+}
+
+/** contenteditable="" / "true" / "plaintext-only" make an editing host; "false" does not. */
+export function isEditingHostValue(value: string | null): boolean {
+  if (value === null) return false;
+  const v = value.trim().toLowerCase();
+  return v === '' || v === 'true' || v === 'plaintext-only';
+}
+
+/**
+ * Attributes that make an element interactive or a text block, or feed its name and description
+ * from elsewhere. Elements carrying none of them (found for a whole subtree with one native
+ * querySelectorAll) skip those attribute reads.
+ */
+export const SPECIAL_ATTRIBUTES_SELECTOR =
+  '[role],[tabindex],[contenteditable],[onclick],[aria-live],[aria-labelledby],[aria-describedby],[aria-description],[title]';
+
+/**
+ * Whether an element is something a person can operate: native controls, links with an href,
+ * `summary` of a `details`, an interactive ARIA role, tabindex ≥ 0, an editing host, or an inline
+ * click handler (legacy pages make `div`s clickable that way).
+ * `parentLocalName` lets `summary` count only as the toggle of its `details`; `special` says
+ * whether the element has any of SPECIAL_ATTRIBUTES_SELECTOR's attributes.
+ */
+export function isInteractive(localName: string, attr: AttrReader, parentLocalName?: string, special = true): boolean {
+  switch (localName) {
+    case 'button':
+    case 'select':
+    case 'textarea':
+      return true;
+    case 'input':
+      return (attr('type') ?? '').trim().toLowerCase() !== 'hidden';
+    case 'a':
+    case 'area':
+      if (attr('href') !== null) return true;
+      break;
+    case 'summary':
+      if (parentLocalName === 'details') return true;
+      break;
+  }
+  if (!special) return false;
+  const role = attr('role');
+  if (role !== null && firstRole(role, INTERACTIVE_ROLES) !== undefined) return true;
+  if (focusableTabIndex(attr('tabindex'))) return true;
+  if (isEditingHostValue(attr('contenteditable'))) return true;
+  return attr('onclick') !== null;
+}
+
+/** The first token of a role attribute that is in `known` (ARIA allows fallback role lists). */
+export function firstRole(roleAttr: string, known: ReadonlySet<string>): string | undefined {
+  for (const token of roleAttr.trim().toLowerCase().split(/\s+/)) if (known.has(token)) return token;
+  return undefined;
+}
+
+const LIVE_ROLES: ReadonlySet<string> = new Set(['status', 'alert', 'log', 'timer', 'marquee']);
+const CELL_ROLES: ReadonlySet<string> = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
+const HEADING_TAGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+const BLOCK_TEXT_TAGS: Record<string, string> = {
+  p: 'paragraph',
+  li: 'listitem',
+  td: 'cell',
+  dt: 'term',
+  dd: 'definition',
+  caption: 'caption',
+  figcaption: 'caption',
+  legend: 'legend',
+  blockquote: 'blockquote',
+  pre: 'code',
+  output: 'status',
+};
+
+export interface TextBlockKind {
+  role: string;
+  level?: number;
+}
+
+/**
+ * Whether an element is a block of text worth reporting on its own (headings, live regions,
+ * cells, paragraphs, list items, definitions, captions) and with which role.
+ */
+export function textBlockKind(localName: string, attr: AttrReader, special = true): TextBlockKind | undefined {
+  const roleAttr = special ? attr('role') : null;
+  if (roleAttr !== null) {
+    const role = roleAttr.trim().toLowerCase().split(/\s+/)[0] ?? '';
+    if (role === 'heading') return { role, level: ariaLevel(attr('aria-level')) ?? HEADING_TAGS[localName] ?? 2 };
+    if (LIVE_ROLES.has(role) || CELL_ROLES.has(role)) return { role };
+    if (role === 'paragraph' || role === 'note' || role === 'definition' || role === 'term') return { role };
+  }
+  const level = HEADING_TAGS[localName];
+  if (level !== undefined) return { role: 'heading', level };
+  const live = special ? attr('aria-live') : null;
+  if (live !== null && (live === 'polite' || live === 'assertive')) return { role: live === 'assertive' ? 'alert' : 'status' };
+  if (localName === 'th') return { role: (attr('scope') ?? '').toLowerCase() === 'row' ? 'rowheader' : 'columnheader' };
+  const block = BLOCK_TEXT_TAGS[localName];
+  return block ? { role: block } : undefined;
+}
+
+function ariaLevel(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const n = Number.parseInt(value, 10);
+  return Number.isInteger(n) && n >= 1 && n <= 9 ? n : undefined;
+}
+
+/** Elements whose own text is never page content for an observer (code, styles, form internals). */
+export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'title',
+  'head',
+  'textarea',
+  'select',
+  'option',
+  'optgroup',
+  'datalist',
+  'label',
+]);
+
+/** Selector for a row-like element: one repetition of a table, list, grid, listbox, menu or tree. */
+export const ROW_SELECTOR =
+  'tr,li,[role=row],[role=listitem],[role=option],[role=treeitem],[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=article]';
+
+/** Selector for the container of rows. */
+export const CONTAINER_SELECTOR =
+  'table,ul,ol,menu,[role=table],[role=grid],[role=treegrid],[role=list],[role=listbox],[role=tree],[role=menu],[role=menubar],[role=tablist],[role=feed],[role=radiogroup]';
+
+/** Snapshot role name of a container element. */
+export function containerRole(localName: string, roleAttr: string | null): string {
+  if (roleAttr !== null) {
+    const role = roleAttr.trim().toLowerCase().split(/\s+/)[0];
+    if (role) return role;
+  }
+  if (localName === 'table') return 'table';
+  return 'list';
+}
+
+/** Collapses runs of whitespace and bounds a text, marking a cut with an ellipsis. */
+export function cleanText(text: string, max: number): string {
+  // Only a bounded head is ever looked at: a 5 MB text node costs no more than a short one.
+  const head = text.length > max * 8 + 64 ? text.slice(0, max * 8 + 64) : text;
+  const collapsed = head.replace(/\s+/g, ' ').trim();
+  const cut = collapsed.length > max || head.length < text.length;
+  return cut ? `${collapsed.slice(0, Math.max(0, max - 1))}…` : collapsed;
+}

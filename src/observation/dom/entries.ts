@@ -1,0 +1,130 @@
+import type { ElementState } from '../../protocol/element.ts';
+import type { SnapshotElement } from '../snapshot.ts';
+
+/**
+ * The live model's data: one `RootState` per tree scope (the document, each shadow root, each
+ * same-origin iframe document), each holding its interesting nodes as `Entry`s in tree order.
+ * Entries cache what is expensive to compute (role, accessible name, text) until a mutation
+ * says it may have changed; what changes without mutations (values, focus, geometry) is read
+ * again when a snapshot is assembled.
+ */
+
+export type Scope = SnapshotElement['scope'];
+
+export interface RootState {
+  /** The document or shadow root. */
+  key: Document | ShadowRoot;
+  doc: Document;
+  scope: Scope;
+  framePath: number[];
+  /** Shadow host or iframe element (absent for the top document). */
+  host?: Element;
+  parent?: RootState;
+  /** aria-hidden / inert / hidden frame on the host side: everything inside is hidden. */
+  hostHidden: boolean;
+  /** The host is (inside) a control or a text block: the tree's text belongs to that, not to the page. */
+  textCovered: boolean;
+  entries: Entry[];
+  /** Elements walked in this root the last time it was walked in full. */
+  nodeCount: number;
+  alive: boolean;
+  /** Whether the tree has any aria-hidden / inert / aria-disabled at all, so most elements skip those ancestor checks. */
+  flags?: { a11yHidden: boolean; ariaDisabled: boolean };
+}
+
+/** Role, name and the rest of what is read from attributes and text (cached). */
+export interface Semantics {
+  role: string;
+  name: string;
+  description?: string;
+  tag: string;
+  inputType?: string;
+  href?: string;
+  options?: string[];
+  /** States that only change with a mutation (attributes). Live ones are read per snapshot. */
+  states: ElementState[];
+  /** Whether the name depends on other elements by id (aria-labelledby / describedby / label[for]). */
+  usesIdRefs: boolean;
+  /** The control kind whose value/checked state is read live. */
+  live?: 'value' | 'check' | 'select' | 'editable' | 'range';
+  failed?: boolean;
+  /** A password / card / one-time-code field: its value is never reported. */
+  secret?: boolean;
+}
+
+export interface Geometry {
+  hidden: boolean;
+  /** Viewport-relative rect at capture, converted to page coordinates of its own document. */
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** Scroll of its document when read, to convert back to the viewport. */
+  scrollX: number;
+  scrollY: number;
+}
+
+export interface ReportedElement {
+  element: SnapshotElement;
+  semantics: Semantics;
+  geometry: Geometry;
+  visibility: SnapshotElement['visibility'];
+  value: string | undefined;
+  check: string | undefined;
+  focused: boolean;
+  container: string | undefined;
+  row: number | undefined;
+  formRef: string | undefined;
+  offsetX: number;
+  offsetY: number;
+}
+
+/** A fresh entry with every field present, so all entries share one object shape (fast property access). */
+export function newEntry(node: Element | Text, root: RootState): Entry {
+  return {
+    node,
+    root,
+    semantics: undefined,
+    text: undefined,
+    formEl: undefined,
+    isForm: undefined,
+    isCanvas: undefined,
+    child: undefined,
+    crossOrigin: undefined,
+    row: undefined,
+    container: undefined,
+    headerRow: undefined,
+    geometry: undefined,
+    geometryDirty: true,
+    hit: undefined,
+    out: undefined,
+  };
+}
+
+export interface Entry {
+  node: Element | Text;
+  root: RootState;
+  /** Interactive element: cached semantics. */
+  semantics?: Semantics;
+  /** Text block (element) or loose text (text node). */
+  text?: { text: string; role?: string; level?: number };
+  /** The element's form (interactive controls), for form field lists. */
+  formEl?: Element;
+  isForm?: boolean;
+  isCanvas?: boolean;
+  /** Shadow root or iframe document hosted here. */
+  child?: RootState;
+  /** An iframe whose document Steward cannot read (another origin). */
+  crossOrigin?: boolean;
+  /** Row-like ancestor and its container, for collapsing repetition. */
+  row?: Element;
+  container?: Element;
+  headerRow?: boolean;
+  geometry?: Geometry;
+  /** Geometry must be read again before the next snapshot. */
+  geometryDirty: boolean;
+  /** Last hit test at the centre (undefined: not tested / centre outside the viewport). */
+  hit?: boolean;
+  /** The element as last reported, with what it was built from: reused while nothing changed. */
+  out?: ReportedElement;
+}

@@ -1,0 +1,91 @@
+import type { Geometry, RootState } from './entries.ts';
+import { dom } from './native.ts';
+
+/**
+ * Reading where things are. Only reads (no writes), so a capture costs one layout at most; the
+ * cheap style check (`checkVisibility`) comes before the rect.
+ */
+
+export interface DocView {
+  scrollX: number;
+  scrollY: number;
+  /** Viewport size (CSS px). */
+  vw: number;
+  vh: number;
+  /** Scrollable page size (CSS px). */
+  pageW: number;
+  pageH: number;
+}
+
+export function docView(doc: Document): DocView {
+  const win = dom.doc.view(doc);
+  const scroller = dom.doc.scrollingElement(doc) ?? dom.doc.documentElement(doc);
+  const vw = win?.innerWidth ?? 0;
+  const vh = win?.innerHeight ?? 0;
+  return {
+    scrollX: win?.scrollX ?? 0,
+    scrollY: win?.scrollY ?? 0,
+    vw,
+    vh,
+    pageW: Math.max(scroller?.scrollWidth ?? 0, vw),
+    pageH: Math.max(scroller?.scrollHeight ?? 0, vh),
+  };
+}
+
+const VISIBILITY_OPTIONS = { visibilityProperty: true, contentVisibilityAuto: false } as const;
+const A11Y_HIDDEN = '[aria-hidden="true"],[inert]';
+
+/**
+ * Rendered or not, and where. `a11yHidden` adds aria-hidden / inert (for interactive elements:
+ * what the accessibility tree does not expose is not offered to an agent). Texts only need to
+ * know whether they are rendered (`withRect` false skips the rect).
+ */
+export function readGeometry(el: Element, view: DocView, a11yHidden: boolean, withRect = true): Geometry {
+  let hidden = !dom.checkVisibility(el, VISIBILITY_OPTIONS);
+  if (!hidden && a11yHidden) hidden = dom.closest(el, A11Y_HIDDEN) !== null;
+  if (hidden || !withRect) return { hidden, x: 0, y: 0, w: 0, h: 0, scrollX: view.scrollX, scrollY: view.scrollY };
+  const r = dom.rect(el);
+  return { hidden, x: r.left + view.scrollX, y: r.top + view.scrollY, w: r.width, h: r.height, scrollX: view.scrollX, scrollY: view.scrollY };
+}
+
+/**
+ * Whether the topmost element at (x, y) of this tree is `el` or inside it. When the point falls in
+ * a gap of `el` itself — the centre of a link wrapped over two lines lands between its fragments,
+ * and the hit is then an ancestor — the centres of its line boxes are tried; only a hit on some
+ * other element means covered.
+ */
+export function hitsItself(el: Element, root: Document | ShadowRoot, x: number, y: number): boolean {
+  const hit = dom.elementFromPoint(root, x, y);
+  if (hit !== null && (hit === el || dom.contains(el, hit))) return true;
+  if (hit === null || !dom.contains(hit, el)) return false;
+  const rects = el.getClientRects();
+  for (let i = 0; i < rects.length && i < 3; i++) {
+    const r = rects[i]!;
+    if (r.width * r.height < 1) continue;
+    const again = dom.elementFromPoint(root, r.left + r.width / 2, r.top + r.height / 2);
+    if (again !== null && (again === el || dom.contains(el, again))) return true;
+    if (again !== null && !dom.contains(again, el)) return false;
+  }
+  // Only ancestors under every fragment: nothing else is on top of it.
+  return true;
+}
+
+/**
+ * Facts about a tree that let most elements skip ancestor checks; kept until a mutation adds
+ * elements or changes aria-hidden / inert / aria-disabled (the model then clears them).
+ */
+export function rootFlags(root: RootState): NonNullable<RootState['flags']> {
+  if (!root.flags) {
+    root.flags = {
+      a11yHidden: dom.queryOne(root.key, A11Y_HIDDEN) !== null,
+      ariaDisabled: dom.queryOne(root.key, '[aria-disabled="true"]') !== null,
+    };
+  }
+  return root.flags;
+}
+
+/** Whether the host of a tree is aria-hidden / inert, or not rendered at all (an iframe with display:none). */
+export function hostIsHidden(host: Element, isFrame: boolean): boolean {
+  if (dom.closest(host, A11Y_HIDDEN) !== null) return true;
+  return isFrame && !dom.checkVisibility(host, VISIBILITY_OPTIONS);
+}

@@ -1,0 +1,296 @@
+import type { SnapshotContainer, SnapshotTable } from '../snapshot.ts';
+import { cleanText } from './classify.ts';
+import type { Entry, RootState } from './entries.ts';
+import { LabelIndex } from './fast-labels.ts';
+import type { DocView } from './geometry.ts';
+import { LIMITS, type Limits } from './limits.ts';
+import { dom } from './native.ts';
+import { RefRegistry } from './refs.ts';
+import { semanticsOf } from './semantics.ts';
+import { blockText } from './block-text.ts';
+import { killRoot, newRoot, walkSubtree, type WalkContext } from './walker.ts';
+import { emptyPending, recordMutations, type Pending } from './changes.ts';
+import { dirtyRootsByTree, isTreeTop, removedEntries, staleSemantics } from './stale.ts';
+
+/**
+ * The content script's live model of its document. A MutationObserver on every tree it knows
+ * (the document, each shadow root, each same-origin iframe document) only records WHAT changed —
+ * no work, no timers, nothing while the page is idle. When a snapshot is asked for, `update()`
+ * re-walks just the changed subtrees, recomputes names only where text or attributes changed,
+ * and splices the result into the ordered entries.
+ */
+
+const OBSERVE: MutationObserverInit = { subtree: true, childList: true, attributes: true, characterData: true };
+
+export interface ModelOptions {
+  document: Document;
+  closedShadowRootOf?: (el: Element) => ShadowRoot | null;
+  limits?: Partial<Limits>;
+  now?: () => number;
+}
+
+export interface UpdateResult {
+  mode: 'full' | 'incremental';
+  dirtyRoots: number;
+  recomputed: number;
+}
+
+export class LiveModel {
+  readonly refs = new RefRegistry();
+  readonly limits: Limits;
+  readonly doc: Document;
+  readonly now: () => number;
+  entryOf = new WeakMap<Node, Entry>();
+  roots = new Map<Node, RootState>();
+  top: RootState | undefined;
+  /** Blind spots found while walking, kept until the next full walk. */
+  walkSpots = new Set<string>();
+  /** Set when stylesheets or the whole tree changed; the assembler then re-reads all geometry. */
+  geometryStale = true;
+  /** Viewport and page size of each document at the previous snapshot: a change means everything may have moved. */
+  readonly lastViews = new WeakMap<Document, DocView>();
+  private pending = emptyPending();
+  /** Counts updates (per-update caches compare against it). */
+  stamp = 0;
+  /**
+   * What the last update changed, for re-running hit tests only where something could now cover
+   * (or stop covering) an element: `all` after removals, style changes or big changes.
+   */
+  changed: { all: boolean; nodes: Node[] } = { all: true, nodes: [] };
+  /** Every node the last update saw change (added, attribute, text, parent of a removal): per-container caches check it. */
+  touchedLast: Node[] = [];
+  /** Whether the last update touched structured data (JSON-LD scripts, microdata). */
+  structuredChanged = true;
+  /** What each table or list said about itself last time, kept while nothing inside it changes. */
+  readonly containerCache = new WeakMap<Element, { rows: number; described: SnapshotContainer; table?: SnapshotTable }>();
+
+  /** Whether anything inside `el` changed in the last update (conservatively yes after a full walk or a big change). */
+  changedWithin(el: Element): boolean {
+    if (this.changed.all || this.touchedLast.length > 64) return true;
+    return this.touchedLast.some((n) => dom.contains(el, n));
+  }
+  private readonly observer: MutationObserver;
+  private readonly closedShadowRootOf?: (el: Element) => ShadowRoot | null;
+  private readonly watchedFrames = new WeakSet<Element>();
+  private upgradeCandidates = new Set<Element>();
+  /** Kept across updates; cleared when a mutation touches labels, `for` or `id`. */
+  private readonly labels = new LabelIndex();
+  /** Entries whose name or description comes from aria-labelledby / describedby (anything may change them). */
+  private idRefUsers = new Set<Entry>();
+
+  constructor(options: ModelOptions) {
+    this.doc = options.document;
+    this.limits = { ...LIMITS, ...options.limits };
+    this.now = options.now ?? (() => performance.now());
+    this.closedShadowRootOf = options.closedShadowRootOf;
+    this.observer = new MutationObserver((records) => this.note(records));
+  }
+
+  private note(records: MutationRecord[]): void {
+    this.pending = recordMutations(this.pending, records, this.roots, this.limits);
+  }
+
+  /** Stops observing (the model can no longer be updated incrementally). */
+  dispose(): void {
+    this.observer.disconnect();
+    this.roots.clear();
+    this.top = undefined;
+  }
+
+  private context(labels: LabelIndex, semanticDirty: Set<Node>): WalkContext {
+    return {
+      limits: this.limits,
+      refs: this.refs,
+      closedShadowRootOf: this.closedShadowRootOf,
+      entryOf: this.entryOf,
+      semanticDirty,
+      roots: this.roots,
+      observeRoot: (root) => {
+        try {
+          this.observer.observe(root.key, OBSERVE);
+        } catch {
+          this.walkSpots.add('mutation_observer_unavailable');
+        }
+      },
+      watchFrame: (frame) => this.watchFrame(frame),
+      noteIdRefUser: (entry) => this.idRefUsers.add(entry),
+      noteUpgradeCandidate: (el) => {
+        if (this.upgradeCandidates.size < 1000) this.upgradeCandidates.add(el);
+      },
+      labels,
+      blindSpots: this.walkSpots,
+      deadline: this.now() + this.limits.captureBudgetMs,
+      now: this.now,
+      visited: 0,
+      recomputed: 0,
+      textEntries: 0,
+      stopped: false,
+      rowContainers: new Map(),
+    };
+  }
+
+  /** A frame that loads a new document must be walked again (loads do not mutate the parent). */
+  private watchFrame(frame: Element): void {
+    if (this.watchedFrames.has(frame)) return;
+    this.watchedFrames.add(frame);
+    frame.addEventListener('load', () => {
+      if (!this.pending.overflow) this.pending.added.add(frame);
+    });
+  }
+
+  /** Brings the model up to date: a full walk the first time (or when asked), else only what changed. */
+  update(forceFull = false): UpdateResult {
+    this.stamp++;
+    this.note(this.observer.takeRecords());
+    this.checkUpgrades();
+    const p = this.pending;
+    this.pending = emptyPending();
+    const full = forceFull || p.overflow || !this.top || !this.top.alive;
+    if (full || p.styles) this.geometryStale = true;
+    const changedNodes = [...p.added, ...p.uncovered];
+    this.changed = { all: full || p.styles || changedNodes.length > 64, nodes: changedNodes };
+    this.touchedLast = full ? [] : [...p.added, ...p.touched, ...p.uncovered];
+    this.structuredChanged = full || p.structured;
+    if (full || p.labels) this.labels.clear();
+    if (full || p.flags) for (const root of this.roots.values()) root.flags = undefined;
+    const labels = this.labels;
+    return labels.run(this.windowsOf(new Set()), () => (full ? this.fullWalk(labels) : this.incremental(labels, p)));
+  }
+
+  private windowsOf(into: Set<Window>): Set<Window> {
+    const add = (doc: Document) => {
+      const w = dom.doc.view(doc);
+      if (w) into.add(w);
+    };
+    add(this.doc);
+    for (const root of this.roots.values()) if (root.scope === 'iframe') add(root.doc);
+    return into;
+  }
+
+  private fullWalk(labels: LabelIndex): UpdateResult {
+    for (const root of this.roots.values()) root.alive = false;
+    this.roots.clear();
+    this.entryOf = new WeakMap();
+    this.walkSpots = new Set();
+    this.upgradeCandidates = new Set();
+    this.idRefUsers = new Set();
+    this.observer.disconnect();
+    const top = newRoot(this.doc, this.doc, 'document', []);
+    this.top = top;
+    this.roots.set(this.doc, top);
+    const ctx = this.context(labels, new Set());
+    ctx.observeRoot(top);
+    walkSubtree(ctx, top, this.doc, top.entries);
+    return { mode: 'full', dirtyRoots: 1, recomputed: ctx.recomputed };
+  }
+
+  private checkUpgrades(): void {
+    if (!this.closedShadowRootOf && this.upgradeCandidates.size === 0) return;
+    for (const el of this.upgradeCandidates) {
+      if (!dom.isConnected(el)) {
+        this.upgradeCandidates.delete(el);
+        continue;
+      }
+      let root: ShadowRoot | null = dom.shadowRoot(el);
+      try {
+        root ??= this.closedShadowRootOf?.(el) ?? null;
+      } catch {
+        root = null;
+      }
+      if (root) {
+        this.upgradeCandidates.delete(el);
+        this.pending.added.add(el);
+      }
+    }
+  }
+
+  private incremental(labels: LabelIndex, p: Pending): UpdateResult {
+    const semanticDirty = staleSemantics(p, this.entryOf, this.idRefUsers);
+    const ctx = this.context(labels, semanticDirty);
+    const byRoot = dirtyRootsByTree(p.added, this.roots);
+    for (const state of p.removedIn) if (!byRoot.has(state)) byRoot.set(state, []);
+    let dirtyRoots = 0;
+    const claimed = new Set<Node>();
+    for (const [state, nodes] of byRoot) {
+      if (!state.alive) continue;
+      dirtyRoots += nodes.length;
+      const wholeTree = nodes.length > this.limits.maxDirtyRoots || nodes.some((n) => n === state.key || isTreeTop(n));
+      if (wholeTree) this.rewalkRoot(ctx, state, claimed);
+      else this.spliceSubtrees(ctx, state, nodes, p.removedIn.has(state) ? removedEntries(p.removed, state, this.entryOf) : undefined, claimed);
+      if (wholeTree) {
+        this.geometryStale = true;
+        this.changed.all = true;
+      }
+    }
+    for (const node of semanticDirty) {
+      if (claimed.has(node)) continue;
+      const entry = this.entryOf.get(node);
+      if (!entry || !entry.root.alive) continue;
+      refreshEntry(entry);
+      if (entry.semantics?.usesIdRefs) this.idRefUsers.add(entry);
+      ctx.recomputed++;
+    }
+    return { mode: 'incremental', dirtyRoots, recomputed: ctx.recomputed };
+  }
+
+  private rewalkRoot(ctx: WalkContext, state: RootState, claimed: Set<Node>): void {
+    const old = state.entries;
+    state.entries = [];
+    walkSubtree(ctx, state, state.key, state.entries);
+    const kept = new Set<Entry>(state.entries);
+    for (const e of state.entries) claimed.add(e.node);
+    for (const e of old) if (!kept.has(e) && e.child) killRoot(this, e.child);
+  }
+
+  /** Re-walks each changed subtree and splices its entries in at their place in tree order. */
+  private spliceSubtrees(ctx: WalkContext, state: RootState, nodes: Node[], removed: Set<Node> | undefined, claimed: Set<Node>): void {
+    const blocks: Array<{ anchor: Node; entries: Entry[] }> = [];
+    const fresh = new Set<Entry>();
+    for (const anchor of nodes) {
+      const entries: Entry[] = [];
+      walkSubtree(ctx, state, anchor, entries);
+      for (const e of entries) {
+        claimed.add(e.node);
+        fresh.add(e);
+      }
+      blocks.push({ anchor, entries });
+    }
+    const kept: Entry[] = [];
+    for (const e of state.entries) {
+      const gone = claimed.has(e.node) || (removed !== undefined && removed.has(e.node));
+      if (!gone) kept.push(e);
+      else if (e.child && !fresh.has(e)) killRoot(this, e.child);
+    }
+    for (const { anchor, entries } of blocks) {
+      if (entries.length === 0) continue;
+      kept.splice(insertionIndex(kept, anchor), 0, ...entries);
+    }
+    state.entries = kept;
+  }
+}
+
+/** First index whose node does not precede `anchor` (entries hold nothing inside `anchor` at this point). */
+function insertionIndex(entries: Entry[], anchor: Node): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    // FOLLOWING (4): anchor comes after entries[mid].
+    if (dom.comparePosition(entries[mid]!.node, anchor) & 4) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Recomputes one entry's cached semantics or text in place (its subtree did not change). */
+function refreshEntry(entry: Entry): void {
+  const node = entry.node;
+  entry.geometryDirty = true;
+  if (dom.nodeType(node) === 3) {
+    if (entry.text) entry.text = { text: cleanText((node as Text).data, LIMITS.maxTextLength) };
+    return;
+  }
+  const el = node as Element;
+  if (entry.semantics) entry.semantics = semanticsOf(el, dom.localName(el));
+  if (entry.text) entry.text = { ...entry.text, text: blockText(el, LIMITS.maxTextLength) };
+}

@@ -1,0 +1,158 @@
+import type { PageSnapshot, SnapshotCanvas, SnapshotContainer, SnapshotForm, SnapshotRowRef, SnapshotTable } from '../snapshot.ts';
+import { readCanvas } from './canvas.ts';
+import { cleanText } from './classify.ts';
+import { describeContainer, readTable } from './containers.ts';
+import type { Entry } from './entries.ts';
+import type { LiveModel } from './model.ts';
+import { dom } from './native.ts';
+import type { SnapshotGeometry } from './snapshot-geometry.ts';
+import type { StructuredDataReader } from './structured-data.ts';
+
+/** The page-level parts of a snapshot, gathered while elements and texts are emitted: rows, forms, canvases, tables, structured data. */
+
+const SUBMIT_INPUTS = new Set(['submit', 'image']);
+const MAX_TABLES = 20;
+const MAX_CANVASES_LISTED = 200;
+
+/** Numbers rows per container in document order (0 for header rows) and describes the containers. */
+export class RowNumbering {
+  private readonly containers = new Map<Element, { ref: string; rows: Map<Element, SnapshotRowRef>; header?: SnapshotRowRef }>();
+
+  constructor(private readonly model: LiveModel) {}
+
+  rowOf(entry: Entry): SnapshotRowRef | undefined {
+    if (!entry.container || !entry.row) return undefined;
+    let c = this.containers.get(entry.container);
+    if (!c) {
+      c = { ref: this.model.refs.refFor(entry.container), rows: new Map() };
+      this.containers.set(entry.container, c);
+    }
+    if (entry.headerRow) return (c.header ??= { ref: c.ref, row: 0 });
+    let row = c.rows.get(entry.row);
+    if (row === undefined) {
+      row = { ref: c.ref, row: c.rows.size + 1 };
+      c.rows.set(entry.row, row);
+    }
+    return row;
+  }
+
+  /** What the container says about itself, reused while nothing inside it changed. */
+  private cached(el: Element, ref: string, seenRows: number) {
+    const cache = this.model.containerCache;
+    let hit = cache.get(el);
+    if (!hit || hit.rows !== seenRows || this.model.changedWithin(el)) {
+      let described: SnapshotContainer;
+      try {
+        described = describeContainer(el, ref, seenRows);
+      } catch {
+        described = { ref, role: 'list', rows: seenRows };
+      }
+      hit = { rows: seenRows, described };
+      cache.set(el, hit);
+    }
+    return hit;
+  }
+
+  describe(): SnapshotContainer[] {
+    return [...this.containers].map(([el, c]) => this.cached(el, c.ref, c.rows.size).described);
+  }
+
+  /** Data tables' text, for fusion (line items, totals). */
+  tables(blind: Set<string>): SnapshotTable[] {
+    const out: SnapshotTable[] = [];
+    for (const [el, c] of this.containers) {
+      if (dom.localName(el) !== 'table' || out.length >= MAX_TABLES) continue;
+      const hit = this.cached(el, c.ref, c.rows.size);
+      try {
+        hit.table ??= readTable(el as HTMLTableElement, c.ref);
+        out.push(hit.table);
+      } catch {
+        blind.add('table_read_failed');
+      }
+    }
+    return out;
+  }
+}
+
+/** Collects each form's fields and submit button as its controls are emitted, then describes the forms. */
+export class FormCollector {
+  private readonly fields = new Map<Element, { refs: string[]; submitRef?: string }>();
+  private readonly entries: Entry[] = [];
+
+  constructor(private readonly model: LiveModel) {}
+
+  addForm(entry: Entry): void {
+    this.entries.push(entry);
+  }
+
+  addField(form: Element, el: Element, tag: string, inputType: string | undefined, ref: string): void {
+    let f = this.fields.get(form);
+    if (!f) {
+      f = { refs: [] };
+      this.fields.set(form, f);
+    }
+    f.refs.push(ref);
+    if (f.submitRef) return;
+    const buttonType = tag === 'button' ? (dom.attr(el, 'type') ?? 'submit').trim().toLowerCase() : undefined;
+    const submits = buttonType !== undefined ? buttonType !== 'button' && buttonType !== 'reset' : tag === 'input' && SUBMIT_INPUTS.has(inputType ?? '');
+    if (submits) f.submitRef = ref;
+  }
+
+  /** Attributes are read through the prototypes: `<input name="action">` cannot impersonate the form's action. */
+  forms(): SnapshotForm[] {
+    return this.entries.map((entry) => {
+      const form = entry.node as Element;
+      const fields = this.fields.get(form);
+      const out: SnapshotForm = { ref: this.model.refs.refFor(form), fieldRefs: fields?.refs ?? [] };
+      if (fields?.submitRef) out.submitRef = fields.submitRef;
+      const label = dom.attr(form, 'aria-label') ?? dom.attr(form, 'name') ?? dom.attr(form, 'id');
+      if (label && label.trim()) out.name = cleanText(label, 200);
+      const method = (dom.attr(form, 'method') ?? 'get').trim().toLowerCase();
+      out.method = method === 'post' || method === 'dialog' ? method : 'get';
+      out.action = resolveUrl(dom.attr(form, 'action') ?? '', entry.root.doc);
+      const toolname = dom.attr(form, 'toolname')?.trim();
+      if (toolname) out.toolname = toolname.slice(0, 256);
+      return out;
+    });
+  }
+}
+
+/** Rendered canvases: text equivalent and (for the first few) a pixel hash. */
+export function readCanvases(entries: Entry[], model: LiveModel, geometry: SnapshotGeometry, blind: Set<string>): SnapshotCanvas[] {
+  const out: SnapshotCanvas[] = [];
+  for (const entry of entries) {
+    if (out.length >= MAX_CANVASES_LISTED) break;
+    const g = geometry.geometry(entry, true);
+    if (g.hidden || entry.root.hostHidden || g.w * g.h < 1) continue;
+    const ref = model.refs.refFor(entry.node as Element);
+    const canvas = readCanvas(entry.node as HTMLCanvasElement, ref, geometry.pageBox(entry.root, g), out.length < model.limits.maxCanvases);
+    if (canvas.unreadable) blind.add('canvas_pixels_unreadable');
+    out.push(canvas);
+  }
+  return out;
+}
+
+/** JSON-LD and microdata of the top document and of every same-origin frame document. */
+export function readStructuredData(model: LiveModel, reader: StructuredDataReader, blind: Set<string>): PageSnapshot['structuredData'] {
+  const docs = new Set<Document>([model.doc]);
+  for (const r of model.roots.values()) if (r.scope === 'iframe' && r.alive) docs.add(r.doc);
+  const items: PageSnapshot['structuredData'] = [];
+  for (const doc of docs) {
+    try {
+      const read = reader.read(doc, model.structuredChanged);
+      items.push(...read.items);
+      read.blindSpots.forEach((s) => blind.add(s));
+    } catch {
+      blind.add('structured_data_failed');
+    }
+  }
+  return items;
+}
+
+function resolveUrl(value: string, doc: Document): string {
+  try {
+    return new URL(value, dom.doc.baseUri(doc)).href.slice(0, 2048);
+  } catch {
+    return value.slice(0, 2048);
+  }
+}

@@ -1,0 +1,217 @@
+import { computeAccessibleDescription, computeAccessibleName, getRole } from 'dom-accessibility-api';
+import type { ElementState } from '../../protocol/element.ts';
+import { cleanText, firstRole, INTERACTIVE_ROLES } from './classify.ts';
+import type { Semantics } from './entries.ts';
+import { LIMITS } from './limits.ts';
+import { dom } from './native.ts';
+
+/**
+ * Role, accessible name, description and attribute states of one interactive element, computed
+ * per the accname spec by dom-accessibility-api. Values and `checked` change without mutations,
+ * so they are read separately (`liveState`) on every snapshot.
+ */
+
+const NAME_OPTIONS = { computedStyleSupportsPseudoElements: true } as const;
+const FORM_CONTROLS = new Set(['button', 'input', 'select', 'textarea', 'fieldset', 'optgroup', 'option']);
+const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'tel', 'number', 'password', 'date', 'time', 'datetime-local', 'month', 'week']);
+const RANGE_ROLES = new Set(['slider', 'spinbutton', 'scrollbar', 'progressbar', 'meter']);
+
+function roleOf(el: Element, localName: string, special: boolean): string {
+  let role: string | null = null;
+  try {
+    role = getRole(el);
+  } catch {
+    role = null;
+  }
+  const explicit = special ? dom.attr(el, 'role') : null;
+  if (explicit !== null) {
+    const known = firstRole(explicit, INTERACTIVE_ROLES);
+    if (known) return known;
+  }
+  if (role && role !== 'generic' && role !== 'none' && role !== 'presentation') return role;
+  if (localName === 'summary') return 'button';
+  if (localName === 'input') {
+    // No ARIA role in html-aam for these; say what an agent can do with them.
+    const type = (dom.attr(el, 'type') ?? '').trim().toLowerCase();
+    if (type === 'color' || type === 'file') return 'button';
+    return 'textbox';
+  }
+  if (special && dom.has(el, 'contenteditable')) return 'textbox';
+  return role ?? 'generic';
+}
+
+function aria(el: Element, name: string): string | null {
+  const v = dom.attr(el, name);
+  return v === null ? null : v.trim().toLowerCase();
+}
+
+/** States that live in attributes (a mutation tells us when they change). */
+function attributeStates(el: Element, localName: string, role: string, inputType: string | undefined, ariaDisabledInTree: boolean): ElementState[] {
+  const states: ElementState[] = [];
+  const isControl = FORM_CONTROLS.has(localName);
+  if ((isControl && dom.matches(el, ':disabled')) || (ariaDisabledInTree && dom.closest(el, '[aria-disabled="true"]'))) states.push('disabled');
+  const expanded = aria(el, 'aria-expanded');
+  if (expanded === 'true') states.push('expanded');
+  else if (expanded === 'false') states.push('collapsed');
+  else if (localName === 'summary') {
+    const details = dom.parentElement(el);
+    states.push(details && dom.has(details, 'open') ? 'expanded' : 'collapsed');
+  }
+  if (aria(el, 'aria-selected') === 'true') states.push('selected');
+  const pressed = aria(el, 'aria-pressed');
+  if (pressed === 'true') states.push('pressed');
+  else if (pressed === 'mixed') states.push('mixed');
+  if (!(localName === 'input' && (inputType === 'checkbox' || inputType === 'radio'))) {
+    const checked = aria(el, 'aria-checked');
+    if (checked === 'true') states.push('checked');
+    else if (checked === 'mixed' && !states.includes('mixed')) states.push('mixed');
+  }
+  if ((isControl && dom.has(el, 'required')) || aria(el, 'aria-required') === 'true') states.push('required');
+  const readonly = (isControl && dom.has(el, 'readonly')) || aria(el, 'aria-readonly') === 'true';
+  if (readonly) states.push('readonly');
+  const invalid = aria(el, 'aria-invalid');
+  if (invalid !== null && invalid !== 'false' && invalid !== '') states.push('invalid');
+  if (aria(el, 'aria-busy') === 'true') states.push('busy');
+  const editableInput = (localName === 'input' && TEXT_INPUTS.has(inputType ?? 'text')) || localName === 'textarea';
+  const editingHost = role === 'textbox' && !isControl && dom.isContentEditable(el as HTMLElement);
+  if ((editableInput || editingHost) && !readonly && !states.includes('disabled')) states.push('editable');
+  return states;
+}
+
+function liveKind(localName: string, role: string, inputType: string | undefined): Semantics['live'] {
+  if (localName === 'input') {
+    if (inputType === 'checkbox' || inputType === 'radio') return 'check';
+    if (inputType === 'button' || inputType === 'submit' || inputType === 'reset' || inputType === 'image' || inputType === 'file') return undefined;
+    return 'value';
+  }
+  if (localName === 'textarea') return 'value';
+  if (localName === 'select') return 'select';
+  if (RANGE_ROLES.has(role)) return 'range';
+  if (role === 'textbox') return 'editable';
+  return undefined;
+}
+
+function selectOptions(el: HTMLSelectElement): string[] {
+  const out: string[] = [];
+  const options = el.options;
+  const n = Math.min(options.length, LIMITS.maxOptions);
+  for (let i = 0; i < n; i++) {
+    const o = options[i]!;
+    out.push(cleanText(o.label || dom.text(o), LIMITS.maxOptionLength));
+  }
+  return out;
+}
+
+/** Passwords, card numbers and one-time codes: their values never leave the page. */
+function isSecretField(el: Element, inputType: string | undefined): boolean {
+  if (inputType === 'password') return true;
+  const autocomplete = (dom.attr(el, 'autocomplete') ?? '').toLowerCase();
+  return /\b(cc-number|cc-csc|cc-exp|one-time-code|current-password|new-password)\b/.test(autocomplete);
+}
+
+const HIDDEN_NAME_OPTIONS = { ...NAME_OPTIONS, hidden: true } as const;
+
+function accessibleName(el: Element): { name: string; failed: boolean } {
+  try {
+    let name = computeAccessibleName(el, NAME_OPTIONS);
+    // accname gives a node that is not rendered no name at all; an observer still wants to say
+    // WHICH hidden control is there, so it is named as if it were shown.
+    if (name === '' && (dom.has(el, 'hidden') || dom.attr(el, 'aria-hidden') === 'true' || !dom.checkVisibility(el, { visibilityProperty: true }))) {
+      name = computeAccessibleName(el, HIDDEN_NAME_OPTIONS);
+    }
+    return { name: cleanText(name, LIMITS.maxNameLength), failed: false };
+  } catch {
+    // The page broke the computation (a clobbered document, a throwing custom element…): fall back
+    // to the plainest sources and say so.
+    const fallback = dom.attr(el, 'aria-label') ?? dom.attr(el, 'title') ?? dom.text(el);
+    return { name: cleanText(fallback, LIMITS.maxNameLength), failed: true };
+  }
+}
+
+/** Hints that let most elements skip attribute reads (see SPECIAL_ATTRIBUTES_SELECTOR and rootFlags). */
+export interface SemanticHints {
+  /** The element has one of the special attributes. */
+  special: boolean;
+  /** Its tree has some aria-disabled="true". */
+  ariaDisabled: boolean;
+}
+
+const CAUTIOUS: SemanticHints = { special: true, ariaDisabled: true };
+
+export function semanticsOf(el: Element, localName: string, hints: SemanticHints = CAUTIOUS): Semantics {
+  const special = hints.special;
+  const role = roleOf(el, localName, special);
+  const inputType = localName === 'input' ? (dom.attr(el, 'type') ?? 'text').trim().toLowerCase() || 'text' : undefined;
+  const { name, failed } = accessibleName(el);
+  const s: Semantics = {
+    role,
+    name,
+    tag: localName,
+    states: attributeStates(el, localName, role, inputType, hints.ariaDisabled),
+    usesIdRefs: special && (dom.has(el, 'aria-labelledby') || dom.has(el, 'aria-describedby')),
+  };
+  if (inputType) s.inputType = inputType;
+  if (isSecretField(el, inputType)) s.secret = true;
+  if (failed) s.failed = true;
+  if (special && (dom.has(el, 'aria-describedby') || dom.has(el, 'aria-description') || dom.has(el, 'title'))) {
+    try {
+      const description = cleanText(computeAccessibleDescription(el, NAME_OPTIONS), LIMITS.maxNameLength);
+      if (description && description !== name) s.description = description;
+    } catch {
+      s.failed = true;
+    }
+  }
+  if (localName === 'a' || localName === 'area') {
+    const href = (el as HTMLAnchorElement).href;
+    if (typeof href === 'string' && href) s.href = href.slice(0, LIMITS.maxHrefLength);
+  }
+  if (localName === 'select') s.options = selectOptions(el as HTMLSelectElement);
+  const live = liveKind(localName, role, inputType);
+  if (live) s.live = live;
+  return s;
+}
+
+export interface LiveState {
+  value: string | undefined;
+  check: 'checked' | 'mixed' | undefined;
+}
+
+/** Value and checked/mixed state, read fresh on every snapshot (typing and clicking do not mutate attributes). */
+export function liveState(el: Element, s: Semantics): LiveState {
+  let value: string | undefined;
+  let check: LiveState['check'];
+  switch (s.live) {
+    case 'check': {
+      const input = el as HTMLInputElement;
+      if (input.indeterminate) check = 'mixed';
+      else if (input.checked) check = 'checked';
+      break;
+    }
+    case 'value':
+      // Never a password or card number: Steward may say a field is filled, not what it holds.
+      if (!s.secret) value = (el as HTMLInputElement).value;
+      break;
+    case 'select': {
+      const select = el as HTMLSelectElement;
+      if (!select.multiple) {
+        // selectedOptions builds a live collection per call; the index is a plain read.
+        const option = select.selectedIndex >= 0 ? select.options[select.selectedIndex] : undefined;
+        value = option ? option.label || dom.text(option) : '';
+        break;
+      }
+      const labels: string[] = [];
+      const options = select.options;
+      for (let i = 0; i < options.length && labels.length < LIMITS.maxOptions; i++) if (options[i]!.selected) labels.push(options[i]!.label || dom.text(options[i]!));
+      value = labels.join(', ');
+      break;
+    }
+    case 'range':
+      value = dom.attr(el, 'aria-valuetext') ?? dom.attr(el, 'aria-valuenow') ?? (el as HTMLInputElement).value ?? undefined;
+      break;
+    case 'editable':
+      value = dom.text(el);
+      break;
+  }
+  if (value !== undefined) value = value === '' ? undefined : cleanText(value, LIMITS.maxValueLength);
+  return { value: value === '' ? undefined : value, check };
+}

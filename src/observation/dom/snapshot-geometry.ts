@@ -1,0 +1,203 @@
+import type { Visibility } from '../../protocol/element.ts';
+import type { SnapshotElement } from '../snapshot.ts';
+import type { Entry, Geometry, RootState } from './entries.ts';
+import { docView, hitsItself, readGeometry, rootFlags, type DocView } from './geometry.ts';
+import type { LiveModel } from './model.ts';
+import { dom } from './native.ts';
+import { classifyVisibility, hitPoint } from './visibility.ts';
+
+/**
+ * Geometry for one snapshot. Reads only where things may have moved: everything after a resize
+ * or a stylesheet change, or when a sample shows that a scroll or page-size change moved things;
+ * otherwise just changed entries, entries in (or, after a scroll, previously in) the viewport —
+ * they get hit-tested — and entries that were hidden (CSS :hover and friends can show them
+ * without a mutation). Boxes far from any change can therefore lag a layout shift the sample
+ * missed; an executor re-reads geometry before acting anyway.
+ */
+
+const MAX_HIDDEN_RECHECKS = 3_000;
+/** Elements re-read to decide whether a scroll or page-size change moved things. */
+const LAYOUT_SAMPLES = 24;
+
+type Rect = { left: number; top: number; width: number; height: number };
+const ORIGIN = Object.freeze({ x: 0, y: 0 });
+
+export class SnapshotGeometry {
+  private readonly views = new Map<Document, DocView>();
+  private readonly freshDocs = new Set<Document>();
+  /** Scrolled since the last snapshot: what is in the viewport changed, and may be covered differently. */
+  private readonly scrolledDocs = new Set<Document>();
+  private readonly frameOffsets = new Map<RootState, { x: number; y: number }>();
+  private readonly frameVisibility = new Map<RootState, Visibility>();
+  private changedRects: Array<{ doc: Document | null; left: number; top: number; right: number; bottom: number }> | undefined;
+  private hitTests = 0;
+  private hiddenRechecks = 0;
+
+  constructor(private readonly model: LiveModel) {}
+
+  view(doc: Document): DocView {
+    let v = this.views.get(doc);
+    if (!v) {
+      v = docView(doc);
+      this.views.set(doc, v);
+      const last = this.model.lastViews.get(doc);
+      if (this.model.geometryStale || !last || last.vw !== v.vw || last.vh !== v.vh) this.freshDocs.add(doc);
+      else if (last.scrollX !== v.scrollX || last.scrollY !== v.scrollY) {
+        this.scrolledDocs.add(doc);
+        this.validateLayout(doc, v);
+      } else if (last.pageW !== v.pageW || last.pageH !== v.pageH) this.validateLayout(doc, v);
+    }
+    return v;
+  }
+
+  /** Remembers the views for the next snapshot's comparisons. */
+  commit(): void {
+    this.model.geometryStale = false;
+    for (const [doc, view] of this.views) this.model.lastViews.set(doc, view);
+  }
+
+  /**
+   * After a scroll or a change of page size, most elements usually stay where they were (page
+   * coordinates do not move with scrolling; appending a row does not move the rows above). Re-read
+   * a sample spread over the document; if any moved, re-read everything.
+   */
+  private validateLayout(doc: Document, view: DocView): void {
+    const sample: Entry[] = [];
+    for (const root of this.model.roots.values()) {
+      if (root.doc !== doc) continue;
+      for (const e of root.entries) if (e.semantics && e.geometry && !e.geometry.hidden) sample.push(e);
+    }
+    const step = Math.max(1, Math.floor(sample.length / LAYOUT_SAMPLES));
+    for (let i = 0; i < sample.length; i += step) {
+      const e = sample[i]!;
+      const g = e.geometry!;
+      const now = readGeometry(e.node as Element, view, false, true);
+      if (now.hidden || Math.abs(now.x - g.x) > 1 || Math.abs(now.y - g.y) > 1 || Math.abs(now.w - g.w) > 1 || Math.abs(now.h - g.h) > 1) {
+        this.freshDocs.add(doc);
+        return;
+      }
+    }
+  }
+
+  /** Cached geometry when it cannot have moved, fresh otherwise (see the file comment). */
+  geometry(entry: Entry, withRect: boolean): Geometry {
+    const view = this.view(entry.root.doc);
+    const g = entry.geometry;
+    const fresh =
+      !g ||
+      entry.geometryDirty ||
+      this.freshDocs.has(entry.root.doc) ||
+      (g.hidden && this.hiddenRechecks++ < MAX_HIDDEN_RECHECKS) ||
+      (withRect && (inViewport(g, view) || (entry.hit !== undefined && this.scrolledDocs.has(entry.root.doc))));
+    if (!fresh) return g;
+    const el = dom.nodeType(entry.node) === 1 ? (entry.node as Element) : dom.parentElement(entry.node);
+    const a11y = withRect && entry.semantics !== undefined && rootFlags(entry.root).a11yHidden;
+    const next = el ? readGeometry(el, view, a11y, withRect) : { hidden: true, x: 0, y: 0, w: 0, h: 0, scrollX: 0, scrollY: 0 };
+    entry.geometry = next;
+    entry.geometryDirty = false;
+    return next;
+  }
+
+  /** Visibility of an interactive entry: fresh geometry, a hit test where something may have changed, the frame it is in. */
+  visibility(entry: Entry): { geometry: Geometry; visibility: Visibility; hidden: boolean } {
+    const root = entry.root;
+    const view = this.view(root.doc);
+    const geometryWasDirty = entry.geometryDirty || !entry.geometry;
+    const g = this.geometry(entry, true);
+    const hidden = g.hidden || root.hostHidden;
+    let hits: boolean | undefined;
+    if (!hidden && g.w * g.h >= 1 && inViewport(g, view)) {
+      const vp = { left: g.x - view.scrollX, top: g.y - view.scrollY, width: g.w, height: g.h };
+      const point = hitPoint(vp, { w: view.vw, h: view.vh });
+      if (point && (entry.hit === undefined || geometryWasDirty || this.mayHaveChangedCover(root.doc, vp))) {
+        if (this.hitTests++ < this.model.limits.maxHitTests) {
+          hits = hitsItself(entry.node as Element, root.key, point.x, point.y) && this.frameChainHits(root, point.x, point.y);
+        }
+      } else if (point) hits = entry.hit;
+    }
+    entry.hit = hits;
+    let visibility = classifyVisibility({ hidden, box: g, page: { w: view.pageW, h: view.pageH }, hitsItself: hits });
+    if (visibility === 'visible') visibility = this.frameVisibilityOf(root);
+    return { geometry: g, visibility, hidden };
+  }
+
+  /**
+   * Whether something that changed since the last snapshot overlaps this viewport rect (then the
+   * element may have become covered or uncovered). Style changes, big changes and view changes
+   * count as changing everything.
+   */
+  private mayHaveChangedCover(doc: Document, r: Rect): boolean {
+    const changed = this.model.changed;
+    if (changed.all || this.freshDocs.has(doc) || this.scrolledDocs.has(doc)) return true;
+    if (!this.changedRects) {
+      this.changedRects = [];
+      for (const n of changed.nodes) {
+        const el = dom.nodeType(n) === 1 ? (n as Element) : dom.parentElement(n);
+        if (!el || !dom.isConnected(el)) continue;
+        const rect = dom.rect(el);
+        this.changedRects.push({ doc: dom.ownerDocument(el), left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom });
+      }
+    }
+    return this.changedRects.some((c) => c.doc !== doc || (c.left < r.left + r.width && c.right > r.left && c.top < r.top + r.height && c.bottom > r.top));
+  }
+
+  /** Page coordinates in the top document, for an element of any (same-origin) frame. */
+  pageBox(root: RootState, g: Geometry): NonNullable<SnapshotElement['box']> {
+    const view = this.view(root.doc);
+    const off = this.frameOffset(root);
+    const top = this.view(this.model.doc);
+    return { x: Math.round(g.x - view.scrollX + off.x + top.scrollX), y: Math.round(g.y - view.scrollY + off.y + top.scrollY), w: Math.round(g.w), h: Math.round(g.h) };
+  }
+
+  /** Where a root's viewport sits in the top viewport (one object per root and snapshot). */
+  frameOffset(root: RootState): { x: number; y: number } {
+    let off = this.frameOffsets.get(root);
+    if (off) return off;
+    if (root.scope !== 'iframe') off = root.parent ? this.frameOffset(root.parent) : ORIGIN;
+    else {
+      const host = root.host!;
+      const r = dom.rect(host);
+      const parent = this.frameOffset(root.parent!);
+      off = { x: parent.x + r.left + host.clientLeft, y: parent.y + r.top + host.clientTop };
+    }
+    this.frameOffsets.set(root, off);
+    return off;
+  }
+
+  /** A point inside a frame is only hittable if, in every ancestor document, the frame is on top there. */
+  private frameChainHits(root: RootState, x: number, y: number): boolean {
+    let r: RootState | undefined = root;
+    while (r && r.scope !== 'iframe') r = r.parent;
+    if (!r || !r.parent || !r.host) return true;
+    const host = r.host;
+    const rect = dom.rect(host);
+    const px = x + rect.left + host.clientLeft;
+    const py = y + rect.top + host.clientTop;
+    const parentView = this.view(r.parent.doc);
+    if (px < 0 || py < 0 || px >= parentView.vw || py >= parentView.vh) return true;
+    return hitsItself(host, r.parent.key, px, py) && this.frameChainHits(r.parent, px, py);
+  }
+
+  /** The visibility of the frame an element is in (`visible` for the top document). */
+  private frameVisibilityOf(root: RootState): Visibility {
+    let r: RootState | undefined = root;
+    while (r && r.scope !== 'iframe') r = r.parent;
+    if (!r || !r.parent || !r.host) return 'visible';
+    let v = this.frameVisibility.get(r);
+    if (!v) {
+      const parentView = this.view(r.parent.doc);
+      const g = readGeometry(r.host, parentView, true, true);
+      v = classifyVisibility({ hidden: g.hidden || r.hostHidden, box: g, page: { w: parentView.pageW, h: parentView.pageH } });
+      if (v === 'visible') v = this.frameVisibilityOf(r.parent);
+      this.frameVisibility.set(r, v);
+    }
+    return v;
+  }
+}
+
+function inViewport(g: Geometry, view: DocView): boolean {
+  if (g.hidden) return false;
+  const left = g.x - view.scrollX;
+  const top = g.y - view.scrollY;
+  return left < view.vw && left + g.w > 0 && top < view.vh && top + g.h > 0;
+}

@@ -1,0 +1,294 @@
+import { CONTAINER_SELECTOR, NON_CONTENT_TAGS, ROW_SELECTOR, SPECIAL_ATTRIBUTES_SELECTOR, cleanText, isEditingHostValue, isInteractive, textBlockKind } from './classify.ts';
+import { newEntry, type Entry, type RootState, type Scope } from './entries.ts';
+import { blockText } from './block-text.ts';
+import { hostIsHidden, rootFlags } from './geometry.ts';
+import type { LabelIndex } from './fast-labels.ts';
+import type { Limits } from './limits.ts';
+import { dom } from './native.ts';
+import type { RefRegistry } from './refs.ts';
+import { semanticsOf } from './semantics.ts';
+
+/**
+ * One TreeWalker pass over a subtree: elements and text nodes, descending into open and closed
+ * shadow roots and same-origin iframes (each becomes a child `RootState`). Cheap checks first:
+ * most nodes cost a tag-name switch and a few attribute reads; role and accessible name are
+ * computed only for interactive elements, and reused from the previous walk unless a mutation
+ * made them dirty.
+ */
+
+const SHOW_ELEMENT_AND_TEXT = 0x1 | 0x4;
+const TEXT_NODE = 3;
+const NON_SPACE = /\S/;
+/** Built-in elements that may host a shadow root (besides custom elements). */
+const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
+
+export interface WalkContext {
+  limits: Limits;
+  refs: RefRegistry;
+  /** Open or closed shadow root of an element (chrome.dom.openOrClosedShadowRoot in the extension). */
+  closedShadowRootOf?: (el: Element) => ShadowRoot | null;
+  entryOf: WeakMap<Node, Entry>;
+  /** Nodes whose cached semantics / text must be recomputed. */
+  semanticDirty: Set<Node>;
+  /** Every live root, by key; new child roots are registered here and observed. */
+  roots: Map<Node, RootState>;
+  observeRoot: (root: RootState) => void;
+  watchFrame: (frame: Element) => void;
+  /** An entry whose name comes from elsewhere by id (recomputed after any change). */
+  noteIdRefUser: (entry: Entry) => void;
+  /** A custom element without a shadow root yet: it may attach one when it upgrades (no mutation says so). */
+  noteUpgradeCandidate: (el: Element) => void;
+  labels: LabelIndex;
+  blindSpots: Set<string>;
+  deadline: number;
+  now: () => number;
+  /** Running counters for this update. */
+  visited: number;
+  recomputed: number;
+  textEntries: number;
+  stopped: boolean;
+  rowContainers: Map<Element, Element | null>;
+}
+
+export function newRoot(key: Document | ShadowRoot, doc: Document, scope: Scope, framePath: number[], parent?: RootState, host?: Element): RootState {
+  return { key, doc, scope, framePath, parent, host, hostHidden: false, textCovered: false, entries: [], nodeCount: 0, alive: true };
+}
+
+/** Walks `start` and its descendants into `out`, in tree order. */
+export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out: Entry[]): void {
+  const walker = dom.treeWalker(root.doc, start, SHOW_ELEMENT_AND_TEXT);
+  const skip = initialSkip(ctx, start, root);
+  const special = specialElements(start);
+  const ariaDisabled = rootFlags(root).ariaDisabled;
+  let node: Node | null = dom.isDocument(start) || dom.nodeType(start) === 11 ? walker.nextNode() : start;
+  let elements = 0;
+  while (node) {
+    if ((++ctx.visited & 1023) === 0 && (ctx.visited > ctx.limits.maxNodes || ctx.now() > ctx.deadline)) {
+      ctx.blindSpots.add(ctx.visited > ctx.limits.maxNodes ? 'node_limit_reached' : 'capture_time_budget_exceeded');
+      ctx.stopped = true;
+      break;
+    }
+    while (skip.length > 0 && !dom.contains(skip[skip.length - 1]!, node)) skip.pop();
+    if (dom.nodeType(node) === TEXT_NODE) {
+      if (skip.length === 0) visitText(ctx, root, node as Text, out);
+    } else {
+      elements++;
+      try {
+        visitElement(ctx, root, node as Element, out, skip, special.has(node as Element), ariaDisabled);
+      } catch {
+        ctx.blindSpots.add('element_capture_failed');
+      }
+    }
+    if (ctx.stopped) break;
+    node = walker.nextNode();
+  }
+  if (start === root.key) root.nodeCount = elements;
+}
+
+/** Elements of the subtree with a role, tabindex, contenteditable, onclick or aria-live: one native query instead of five attribute reads per element. */
+function specialElements(start: Node): Set<Element> {
+  const type = dom.nodeType(start);
+  if (type !== 1 && type !== 9 && type !== 11) return new Set();
+  const found = new Set<Element>(dom.queryAll(start, SPECIAL_ATTRIBUTES_SELECTOR));
+  if (type === 1 && dom.matches(start as Element, SPECIAL_ATTRIBUTES_SELECTOR)) found.add(start as Element);
+  return found;
+}
+
+/** Text inside an interactive element, a text block or a non-content element is already covered. */
+function initialSkip(ctx: WalkContext, start: Node, root: RootState): Node[] {
+  if (root.textCovered) return [root.key];
+  for (let n = dom.parentNode(start); n && n !== root.key; n = dom.parentNode(n)) {
+    if (dom.nodeType(n) !== 1) continue;
+    const e = ctx.entryOf.get(n);
+    if (e?.semantics || e?.text || NON_CONTENT_TAGS.has(dom.localName(n as Element))) return [n];
+  }
+  return [];
+}
+
+function visitText(ctx: WalkContext, root: RootState, node: Text, out: Entry[]): void {
+  const data = node.data;
+  if (!NON_SPACE.test(data)) return;
+  if (ctx.textEntries >= ctx.limits.maxTexts + 200) {
+    ctx.blindSpots.add('texts_truncated');
+    return;
+  }
+  ctx.textEntries++;
+  let entry = ctx.entryOf.get(node);
+  if (!entry || entry.root !== root || ctx.semanticDirty.has(node) || !entry.text) {
+    entry = newEntry(node, root);
+    entry.text = { text: cleanText(data, ctx.limits.maxTextLength) };
+    const parent = dom.parentElement(node);
+    if (parent) placeInRow(ctx, entry, parent);
+    ctx.entryOf.set(node, entry);
+  } else entry.geometryDirty = true;
+  out.push(entry);
+}
+
+let current: Element;
+const readAttr = (name: string): string | null => dom.attr(current, name);
+
+function interactiveHere(el: Element, localName: string, special: boolean): boolean {
+  current = el;
+  const parentName = localName === 'summary' ? dom.parentElement(el) : null;
+  const parentLocalName = parentName ? dom.localName(parentName) : undefined;
+  if (!isInteractive(localName, readAttr, parentLocalName, special)) return false;
+  if (!special) return true;
+  if (!isEditingHostValue(readAttr('contenteditable'))) return true;
+  // Inside an editing host, an element is part of that editor, not a control of its own —
+  // unless it is interactive for another reason.
+  const parent = dom.parentElement(el);
+  if (!parent || !dom.isContentEditable(parent as HTMLElement)) return true;
+  return isInteractive(localName, (n) => (n === 'contenteditable' ? null : dom.attr(el, n)), parentLocalName);
+}
+
+function shadowRootOf(ctx: WalkContext, el: Element, localName: string): { root: ShadowRoot; closed: boolean } | undefined {
+  const open = dom.shadowRoot(el);
+  if (open) return { root: open, closed: false };
+  const custom = localName.includes('-');
+  let root: ShadowRoot | null = null;
+  if (ctx.closedShadowRootOf && (custom || SHADOW_HOSTS.has(localName))) {
+    try {
+      root = ctx.closedShadowRootOf(el);
+    } catch {
+      root = null;
+    }
+  }
+  if (root) return { root, closed: true };
+  if (custom) ctx.noteUpgradeCandidate(el);
+  return undefined;
+}
+
+function visitElement(ctx: WalkContext, root: RootState, el: Element, out: Entry[], skip: Node[], special: boolean, ariaDisabled: boolean): void {
+  const localName = dom.localName(el);
+  const interactive = interactiveHere(el, localName, special);
+  current = el;
+  const block = skip.length === 0 && !interactive ? textBlockKind(localName, readAttr, special) : undefined;
+  const isForm = localName === 'form';
+  const isCanvas = localName === 'canvas';
+  const isFrame = localName === 'iframe' || localName === 'frame';
+  const shadow = shadowRootOf(ctx, el, localName);
+  // Text inside a control is its name; inside a block it is the block's text; inside <script>… it is not content.
+  const coversText = interactive || block !== undefined || NON_CONTENT_TAGS.has(localName);
+  if (!(interactive || block || isForm || isCanvas || isFrame || shadow)) {
+    if (coversText) skip.push(el);
+    return;
+  }
+
+  const cached = ctx.entryOf.get(el);
+  const reuse = cached !== undefined && cached.root === root && !ctx.semanticDirty.has(el);
+  const entry: Entry = reuse ? cached : newEntry(el, root);
+  entry.geometryDirty = true;
+  if (!reuse) ctx.entryOf.set(el, entry);
+
+  if (!interactive) entry.semantics = undefined;
+  else if (!reuse || !entry.semantics) {
+    entry.semantics = semanticsOf(el, localName, { special, ariaDisabled });
+    ctx.recomputed++;
+    if (entry.semantics.usesIdRefs) ctx.noteIdRefUser(entry);
+    entry.formEl = formOf(el, localName) ?? undefined;
+    placeInRow(ctx, entry, el);
+  }
+  if (!block) entry.text = undefined;
+  else {
+    ctx.textEntries++;
+    if (!reuse || !entry.text) {
+      entry.text = { text: blockText(el, ctx.limits.maxTextLength), role: block.role, ...(block.level ? { level: block.level } : {}) };
+      placeInRow(ctx, entry, el);
+    }
+  }
+  if (interactive || isForm || isCanvas) ctx.refs.refFor(el);
+  entry.isForm = isForm || undefined;
+  entry.isCanvas = isCanvas || undefined;
+  if (coversText) skip.push(el);
+  out.push(entry);
+
+  // A shadow tree under a control (or inside one) renders that control's text: it is its name, not page text.
+  if (shadow) enterChildRoot(ctx, root, entry, shadow.root, root.doc, shadow.closed ? 'shadow-closed' : 'shadow-open', root.framePath, skip.length > 0);
+  else if (isFrame) enterFrame(ctx, root, entry, el as HTMLIFrameElement);
+  else if (entry.child) {
+    killRoot(ctx, entry.child);
+    entry.child = undefined;
+  }
+}
+
+const FORM_ASSOCIATED = new Set(['button', 'input', 'select', 'textarea', 'output', 'fieldset', 'object']);
+
+/** The control's form (only form-associated elements have one; a <form> itself could be clobbered). */
+function formOf(el: Element, localName: string): Element | null {
+  if (!FORM_ASSOCIATED.has(localName)) return null;
+  const form = (el as HTMLInputElement).form;
+  return form && typeof form === 'object' ? form : null;
+}
+
+/** The row-like ancestor (table row, list item…) and its container, for collapsing repetition. */
+function placeInRow(ctx: WalkContext, entry: Entry, el: Element): void {
+  const row = dom.closest(el, ROW_SELECTOR);
+  if (!row) {
+    entry.row = entry.container = undefined;
+    return;
+  }
+  let container = ctx.rowContainers.get(row);
+  if (container === undefined) {
+    const parent = dom.parentElement(row);
+    container = parent ? dom.closest(parent, CONTAINER_SELECTOR) : null;
+    ctx.rowContainers.set(row, container);
+  }
+  if (!container) {
+    entry.row = entry.container = undefined;
+    return;
+  }
+  entry.row = row;
+  entry.container = container;
+  const parent = dom.parentElement(row);
+  entry.headerRow = parent !== null && dom.localName(parent) === 'thead';
+}
+
+function enterChildRoot(
+  ctx: WalkContext,
+  parent: RootState,
+  entry: Entry,
+  key: Document | ShadowRoot,
+  doc: Document,
+  scope: Scope,
+  framePath: number[],
+  textCovered = false,
+): void {
+  let child = entry.child;
+  const hostHidden = parent.hostHidden || hostIsHidden(entry.node as Element, scope === 'iframe');
+  if (child && child.key === key && child.alive) {
+    // Unchanged root: its own mutations keep it current; only the host side may have changed.
+    child.hostHidden = hostHidden;
+    child.textCovered = textCovered;
+    return;
+  }
+  if (child) killRoot(ctx, child);
+  child = newRoot(key, doc, scope, framePath, parent, entry.node as Element);
+  child.hostHidden = hostHidden;
+  child.textCovered = textCovered;
+  entry.child = child;
+  ctx.roots.set(key, child);
+  ctx.observeRoot(child);
+  walkSubtree(ctx, child, key, child.entries);
+}
+
+function enterFrame(ctx: WalkContext, parent: RootState, entry: Entry, frame: HTMLIFrameElement): void {
+  ctx.watchFrame(frame);
+  const doc = dom.contentDocument(frame);
+  if (!doc || parent.framePath.length >= ctx.limits.maxFrameDepth) {
+    ctx.blindSpots.add(doc ? 'iframe_too_deep' : 'cross_origin_iframe');
+    if (entry.child) killRoot(ctx, entry.child);
+    entry.child = undefined;
+    entry.crossOrigin = !doc;
+    return;
+  }
+  entry.crossOrigin = false;
+  const index = Array.prototype.indexOf.call(dom.queryAll(parent.doc, 'iframe,frame'), frame);
+  enterChildRoot(ctx, parent, entry, doc, doc, 'iframe', [...parent.framePath, index]);
+}
+
+/** A root that left the page: forget it and everything under it. */
+export function killRoot(ctx: Pick<WalkContext, 'roots'>, root: RootState): void {
+  root.alive = false;
+  if (ctx.roots.get(root.key) === root) ctx.roots.delete(root.key);
+  for (const e of root.entries) if (e.child) killRoot(ctx, e.child);
+}

@@ -1,0 +1,148 @@
+import type { Fact } from '../../protocol/observed-state.ts';
+import type { ToolDescriptor } from '../../protocol/webmcp.ts';
+import type { PageSnapshot, SnapshotElement, SnapshotForm, SnapshotText } from '../snapshot.ts';
+import type { Item } from './items.ts';
+
+/** One-line formats for everything the rendering shows (pure). Page text is always quoted. */
+
+export interface LineDetail {
+  /** Longest name / text shown (characters). */
+  maxText: number;
+  /** Show hrefs, options and descriptions. */
+  rich: boolean;
+}
+
+export const FULL_DETAIL: LineDetail = { maxText: 400, rich: true };
+
+/** Input types the role already says everything about. */
+const PLAIN_INPUTS = new Set(['text', 'search', 'checkbox', 'radio', 'submit', 'button', 'reset', 'range', 'number', 'image']);
+
+/** Quotes page text as a JSON string (escapes quotes and newlines), shortened to `max`. */
+export function quote(text: string, max: number): string {
+  const short = text.length > max ? `${text.slice(0, Math.max(1, max - 1))}…` : text;
+  return JSON.stringify(short);
+}
+
+/** The path of a same-origin URL, else the URL itself. */
+export function shortHref(href: string, pageUrl: string): string {
+  try {
+    const u = new URL(href);
+    const page = new URL(pageUrl);
+    return u.origin === page.origin ? `${u.pathname}${u.search}${u.hash}` : href;
+  } catch {
+    return href;
+  }
+}
+
+export function elementLine(e: SnapshotElement, pageUrl: string, d: LineDetail): string {
+  let line = `${e.ref} ${e.role}`;
+  if (e.name) line += ` ${quote(e.name, d.maxText)}`;
+  if (e.inputType && !PLAIN_INPUTS.has(e.inputType)) line += ` type=${e.inputType}`;
+  if (e.value !== undefined && e.value !== '') line += ` = ${quote(e.value, Math.min(d.maxText, 120))}`;
+  if (e.states.length > 0) line += ` [${e.states.join(', ')}]`;
+  if (e.visibility !== 'visible') line += ` (${e.visibility.replace('_', ' ')})`;
+  if (d.rich) {
+    if (e.href && !e.href.startsWith('javascript:')) line += ` → ${shortHref(e.href, pageUrl).slice(0, 120)}`;
+    if (e.options && e.options.length > 0 && e.options.length <= 12) line += ` options: ${e.options.map((o) => quote(o, 40)).join(' | ')}`;
+    if (e.description) line += ` — ${quote(e.description, d.maxText)}`;
+  }
+  return line;
+}
+
+export function textLine(t: SnapshotText, d: LineDetail): string {
+  const text = quote(t.text, d.maxText);
+  if (t.role === 'heading') return `${'#'.repeat(Math.min(t.level ?? 2, 6))} ${text}${t.ref ? ` (${t.ref})` : ''}`;
+  if (t.role === 'status' || t.role === 'alert' || t.role === 'log' || t.role === 'timer') return `[${t.role}] ${text}`;
+  return text;
+}
+
+/** Items of one row, on one line: texts as quotes, elements as `ref role "name"`. */
+export function rowLine(items: Item[], pageUrl: string, d: LineDetail): string {
+  return withoutEchoes(items)
+    .map((i) => (i.kind === 'element' ? elementLine(i.el, pageUrl, d) : quote(i.text.text, Math.min(d.maxText, 80))))
+    .join(' · ');
+}
+
+const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/**
+ * Drops a row's texts that only repeat its controls: a cell whose text is a control's name (a
+ * link's own text), or whose words are each the first word of a control's name (a cell holding
+ * "Edit" and "Remove USR-1" buttons reads "Edit Remove"). "Mug" beside "Quantity of Mug" stays.
+ */
+export function withoutEchoes(items: Item[]): Item[] {
+  const names = new Set<string>();
+  const firstWords = new Set<string>();
+  for (const i of items) {
+    if (i.kind !== 'element' || !i.el.name) continue;
+    names.add(i.el.name.trim().toLowerCase());
+    const first = words(i.el.name)[0];
+    if (first) firstWords.add(first);
+  }
+  if (names.size === 0) return items;
+  return items.filter((i) => {
+    if (i.kind === 'element') return true;
+    const text = i.text.text.trim().toLowerCase();
+    if (names.has(text)) return false;
+    const w = words(text);
+    return w.length === 0 || !w.every((x) => firstWords.has(x));
+  });
+}
+
+export function formLine(f: SnapshotForm, pageUrl: string): string {
+  let line = `form ${f.ref}`;
+  if (f.name) line += ` ${quote(f.name, 60)}`;
+  line += ` ${(f.method ?? 'get').toUpperCase()}`;
+  if (f.action) line += ` ${shortHref(f.action, pageUrl).slice(0, 120)}`;
+  if (f.toolname) line += ` [WebMCP tool ${quote(f.toolname, 80)}]`;
+  line += ` — fields: ${f.fieldRefs.length > 0 ? compactRefs(f.fieldRefs) : 'none'}`;
+  if (f.submitRef) line += `; submit: ${f.submitRef}`;
+  return line;
+}
+
+/** `e4, e5, e6, … e90 (40 refs)` for long lists. */
+export function compactRefs(refs: string[], show = 8): string {
+  if (refs.length <= show) return refs.join(', ');
+  return `${refs.slice(0, show - 1).join(', ')}, … ${refs[refs.length - 1]} (${refs.length} refs)`;
+}
+
+export function factLine(f: Fact, maxText: number): string {
+  const value = typeof f.value === 'string' ? quote(f.value, maxText) : String(f.value);
+  let line = `${f.name} = ${value} (${f.sources.join(', ')}; confidence ${f.confidence.toFixed(2)})`;
+  if (f.ref) line += ` at ${f.ref}`;
+  if (f.disagreements && f.disagreements.length > 0) {
+    line += `; disagrees: ${f.disagreements.map((d) => `${d.source} says ${quote(String(typeof d.value === 'string' ? d.value : JSON.stringify(d.value)), 60)}`).join(', ')}`;
+  }
+  return line;
+}
+
+function schemaParams(schema: Record<string, unknown>): string {
+  const props = schema.properties && typeof schema.properties === 'object' ? Object.keys(schema.properties as object) : [];
+  const required = Array.isArray(schema.required) ? new Set(schema.required.filter((r): r is string => typeof r === 'string')) : new Set<string>();
+  return props
+    .slice(0, 20)
+    .map((p) => `${p}${required.has(p) ? '*' : ''}`)
+    .join(', ');
+}
+
+export function toolLine(t: ToolDescriptor, maxText: number): string {
+  const hints: string[] = [];
+  if (t.annotations.readOnlyHint) hints.push('read-only');
+  if (t.annotations.consequentialHint) hints.push('consequential');
+  if (t.annotations.destructiveHint) hints.push('destructive');
+  if (t.annotations.untrustedContentHint) hints.push('untrusted output');
+  if (t.kind === 'declarative') hints.push('form');
+  let line = `${t.name}(${schemaParams(t.inputSchema)})`;
+  if (t.description) line += ` — ${quote(t.description, maxText)}`;
+  if (hints.length > 0) line += ` [${hints.join(', ')}]`;
+  return line;
+}
+
+export function structuredLine(item: PageSnapshot['structuredData'][number], max: number): string {
+  const scalars = Object.entries(item.data)
+    .filter(([k, v]) => !k.startsWith('@') && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'))
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? quote(v, 60) : String(v)}`)
+    .join(', ');
+  const text = `${item.kind} ${item.type ?? 'item'}${scalars ? ` {${scalars}}` : ''}`;
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,176 @@
+import type { ElementState, Visibility } from './element.ts';
+
+/**
+ * The contract between the two halves of observation:
+ * - the page side (src/observation/dom/, run by the isolated content script) captures a
+ *   PageSnapshot: what the DOM, the accessibility semantics, the visible text, structured data,
+ *   forms and canvases say, with stable element refs;
+ * - the fusion side (src/observation/fusion/, pure) turns a PageSnapshot plus network records,
+ *   WebMCP tools and adapter output into an ObservedState with provenance, confidence,
+ *   conflicts and a semantic state_version.
+ * Plain data only: it crosses from the content script to the service worker as a message.
+ */
+
+export interface SnapshotElement {
+  /** Stable while the element lives (same node → same ref across observations). */
+  ref: string;
+  /** Computed ARIA role (dom-accessibility-api / explicit role / implicit role). */
+  role: string;
+  /** Accessible name per the accname spec (dom-accessibility-api). */
+  name: string;
+  description?: string;
+  value?: string;
+  states: ElementState[];
+  visibility: Visibility;
+  /** Lower-case tag name, e.g. `button`. */
+  tag: string;
+  /** Input type for inputs (`text`, `date`, `checkbox`, …). */
+  inputType?: string;
+  /** Link target, for links (absolute URL). */
+  href?: string;
+  /** Ref of the enclosing form, if any. */
+  formRef?: string;
+  /** Where it lives: `document`, `shadow-open`, `shadow-closed`, `iframe`. */
+  scope: 'document' | 'shadow-open' | 'shadow-closed' | 'iframe';
+  /** Frame path for same-origin iframes, e.g. [0, 2] (indices of nested iframes); empty for top. */
+  framePath?: number[];
+  /** Page-pixel bounding box (rounded). */
+  box?: { x: number; y: number; w: number; h: number };
+  /** Labels of a select's options (bounded). */
+  options?: string[];
+  /** The repeating structure it sits in (a table row, a list item…), for collapsing and expanding. */
+  container?: SnapshotRowRef;
+  /** Position in document order among elements and texts (shadow roots and iframes at their host). */
+  order?: number;
+}
+
+/** Where an element or text sits in a repeating structure: the container's ref and the row ordinal. */
+export interface SnapshotRowRef {
+  ref: string;
+  /** 1-based row among the container's rows; 0 for a header row. */
+  row: number;
+}
+
+/** A table, list, grid, listbox, menu… whose rows hold elements or texts. */
+export interface SnapshotContainer {
+  ref: string;
+  /** `table`, `grid`, `list`, `listbox`, `menu`, `tablist`, `tree`, … */
+  role: string;
+  name?: string;
+  /** Rows the container has (from the DOM, not only the ones that hold something). */
+  rows: number;
+  /** Column headers, for tables and grids. */
+  columns?: string[];
+}
+
+/** How a snapshot was produced, for benchmarks and diagnostics. */
+export interface SnapshotTiming {
+  /** `full`: every root walked; `incremental`: only what changed since the previous snapshot. */
+  mode: 'full' | 'incremental';
+  /** Wall time of the whole capture in the page, in ms. */
+  captureMs: number;
+  /** Part of it spent bringing the model up to date (walks and re-computation). */
+  updateMs: number;
+  /**
+   * Part of it spent waiting for the browser's own style/layout after the page's last change (the
+   * first geometry read pays it; on a big table that is the page's relayout, not observation work).
+   */
+  layoutMs?: number;
+  /** Subtrees re-walked (incremental) and elements whose semantics were recomputed. */
+  dirtyRoots: number;
+  recomputed: number;
+}
+
+export interface SnapshotForm {
+  ref: string;
+  name?: string;
+  method?: 'get' | 'post' | 'dialog';
+  action?: string;
+  /** Declarative WebMCP tool name (`toolname` attribute). */
+  toolname?: string;
+  fieldRefs: string[];
+  submitRef?: string;
+}
+
+/** One block of visible text with the nearest landmark / heading context. */
+export interface SnapshotText {
+  text: string;
+  /** Ref of the element it belongs to, when that element is interactive or a heading. */
+  ref?: string;
+  /** `heading`, `status`, `cell`, `paragraph`, … (role of the containing element). */
+  role?: string;
+  /** Heading level for headings. */
+  level?: number;
+  /** Position in document order among elements and texts. */
+  order?: number;
+  /** The repeating structure it sits in (e.g. a table cell's row). */
+  container?: SnapshotRowRef;
+}
+
+/** JSON-LD blocks and microdata items, as parsed objects (size-bounded). */
+export interface SnapshotStructuredData {
+  kind: 'json-ld' | 'microdata';
+  /** schema.org @type, e.g. `Order`. */
+  type?: string;
+  data: Record<string, unknown>;
+}
+
+export interface SnapshotCanvas {
+  ref: string;
+  box: { x: number; y: number; w: number; h: number };
+  /** True when the canvas has a text equivalent (aria-label, fallback content, aria-describedby). */
+  hasTextEquivalent: boolean;
+  label?: string;
+  /** A short hash of its pixels where readable (not tainted); feeds change detection. */
+  pixelHash?: string;
+  /** True when the pixels could not be read (tainted, WebGL without preserveDrawingBuffer, …). */
+  unreadable?: boolean;
+}
+
+/** A data table's visible text (bounded): fusion reads line items and totals from it. */
+export interface SnapshotTable {
+  ref?: string;
+  caption?: string;
+  /** Column header texts of the first header row. */
+  headers: string[];
+  /** Body rows' cell texts (trimmed), first rows only. */
+  rows: string[][];
+  /** Total number of body rows, when more than `rows` holds. */
+  rowCount?: number;
+}
+
+export interface PageSnapshot {
+  url: string;
+  title: string;
+  /** ISO time the capture finished. */
+  capturedAt: string;
+  elements: SnapshotElement[];
+  forms: SnapshotForm[];
+  texts: SnapshotText[];
+  structuredData: SnapshotStructuredData[];
+  canvases: SnapshotCanvas[];
+  /** Data tables (optional; without them fusion reads line items from structured data and network only). */
+  tables?: SnapshotTable[];
+  /** Counts for blind-spot reasoning and the LLM rendering's summaries. */
+  stats: { nodes: number; interactive: number; hidden: number; iframesSkipped: number; shadowRoots: number };
+  /** Things the capture could not do (a cross-origin iframe, a throwing getter, …), snake_case. */
+  blindSpots: string[];
+  /** Tables, lists and other repeating structures that elements and texts point to. */
+  containers?: SnapshotContainer[];
+  /** Random per document: refs are only meaningful for the document that issued them. */
+  documentToken?: string;
+  /** Viewport and scrollable page size (CSS px) at capture time. */
+  viewport?: { w: number; h: number; scrollX: number; scrollY: number; pageW: number; pageH: number };
+  timing?: SnapshotTiming;
+}
+
+/** A same-origin JSON response the page fetched, observed from the main world (bounded). */
+export interface NetworkRecord {
+  url: string;
+  method: string;
+  status: number;
+  /** Parsed JSON body, truncated to a size limit; never request bodies. */
+  json: unknown;
+  truncated: boolean;
+  at: string;
+}

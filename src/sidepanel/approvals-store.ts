@@ -1,0 +1,35 @@
+import { signal } from '@preact/signals';
+import type { ApprovalRequest } from '../protocol/approval.ts';
+import { listApprovals, subscribe } from './background-client.ts';
+
+/**
+ * The pending approval cards, shared by the Approvals view and the tab bar's count. Reloaded
+ * whenever the service worker says the queue changed (and after it restarts).
+ */
+export const pendingApprovals = signal<ApprovalRequest[]>([]);
+export const approvalsError = signal('');
+/** False until the first answer (or failure): the panel picks its first view from it. */
+export const approvalsLoaded = signal(false);
+
+export async function reloadApprovals(): Promise<void> {
+  try {
+    pendingApprovals.value = (await listApprovals()).pending;
+    approvalsError.value = '';
+  } catch (error) {
+    approvalsError.value = `Could not load approvals: ${(error as Error).message}`;
+  } finally {
+    approvalsLoaded.value = true;
+  }
+}
+
+/** Drops a card at once after a decision, so focus can move before the worker's push arrives. */
+export function forgetApproval(requestId: string): void {
+  pendingApprovals.value = pendingApprovals.value.filter((r) => r.request_id !== requestId);
+}
+
+export function trackApprovals(): void {
+  void reloadApprovals();
+  subscribe((m) => {
+    if (m.type === 'panel/approvals-changed' || m.type === 'panel/reconnected') void reloadApprovals();
+  });
+}

@@ -1,0 +1,126 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { AuditEntry } from '../../protocol/audit.ts';
+import type { z } from 'zod';
+import type { AuditVerifyResponse } from '../../protocol/control-messages.ts';
+import { auditEntries, exportAudit, subscribe, verifyAudit } from '../background-client.ts';
+import { auditFilename, downloadText } from '../download.ts';
+import { NO_FILTER, facets, filterGroups, groupAudit, type AuditFilter } from '../lib/audit-groups.ts';
+import { AuditFilters } from './AuditFilters.tsx';
+import { AuditGroupItem } from './AuditGroupItem.tsx';
+
+/** How many entries the list loads; verification and export always cover the whole log. */
+const LIST_LIMIT = 5000;
+
+type Verify = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; result: z.infer<typeof AuditVerifyResponse> } | { kind: 'error'; message: string };
+
+/** The hash-chained audit log: searchable, grouped per action, verifiable and exportable. */
+export function ActivityView() {
+  const [entries, setEntries] = useState<AuditEntry[] | undefined>(undefined);
+  const [error, setError] = useState('');
+  const [filter, setFilter] = useState<AuditFilter>(NO_FILTER);
+  const [verify, setVerify] = useState<Verify>({ kind: 'idle' });
+  const [exported, setExported] = useState('');
+
+  useEffect(() => {
+    let alive = true;
+    const load = () =>
+      auditEntries(LIST_LIMIT).then(
+        (r) => alive && (setEntries(r.entries), setError('')),
+        (e: Error) => alive && setError(`Could not load the activity log: ${e.message}`),
+      );
+    void load();
+    const off = subscribe((m) => {
+      if (m.type === 'panel/audit-changed' || m.type === 'panel/reconnected') void load();
+    });
+    return () => {
+      alive = false;
+      off();
+    };
+  }, []);
+
+  const groups = useMemo(() => groupAudit(entries ?? []), [entries]);
+  const shown = useMemo(() => filterGroups(groups, filter), [groups, filter]);
+  const menu = useMemo(() => facets(groups), [groups]);
+
+  const runVerify = async () => {
+    setVerify({ kind: 'running' });
+    try {
+      setVerify({ kind: 'done', result: await verifyAudit() });
+    } catch (e) {
+      setVerify({ kind: 'error', message: (e as Error).message });
+    }
+  };
+
+  const runExport = async () => {
+    setExported('');
+    try {
+      const { jsonl } = await exportAudit();
+      const lines = jsonl.split('\n').filter((l) => l.trim() !== '').length;
+      downloadText(jsonl, auditFilename(new Date()), 'application/jsonl');
+      setExported(`Exported ${lines} entr${lines === 1 ? 'y' : 'ies'} as JSON Lines.`);
+    } catch (e) {
+      setExported(`Export failed: ${(e as Error).message}`);
+    }
+  };
+
+  return (
+    <>
+      <h2>Activity</h2>
+      <p class="muted">Every step agents took through Steward, in a tamper-evident log (each entry carries the previous one’s hash).</p>
+      <div class="toolbar">
+        <button type="button" onClick={() => void runVerify()} disabled={verify.kind === 'running'}>
+          Verify chain
+        </button>
+        <button type="button" class="secondary" onClick={() => void runExport()}>
+          Export
+        </button>
+      </div>
+      <VerifyResult verify={verify} />
+      <p role="status" class="note">
+        {exported}
+      </p>
+      {error && (
+        <p class="error-text" role="alert">
+          {error}
+        </p>
+      )}
+      <AuditFilters filter={filter} facets={menu} onChange={setFilter} />
+      {entries === undefined && !error && <p class="muted">Loading…</p>}
+      {entries !== undefined && (
+        <p class="muted" role="status">
+          {groups.length === 0
+            ? 'Nothing recorded yet.'
+            : `${shown.length} of ${groups.length} action${groups.length === 1 ? '' : 's'} (${entries.length} entries), newest first.`}
+        </p>
+      )}
+      <ul class="audit-list" aria-label="Activity log">
+        {shown.map((g) => (
+          <AuditGroupItem key={g.key} group={g} />
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function VerifyResult({ verify }: { verify: Verify }) {
+  if (verify.kind === 'idle') return null;
+  if (verify.kind === 'running') return <p role="status" class="note">Verifying…</p>;
+  if (verify.kind === 'error')
+    return (
+      <p role="alert" class="error-text">
+        Could not verify: {verify.message}
+      </p>
+    );
+  const r = verify.result;
+  if (r.ok)
+    return (
+      <p role="status" class="verify ok">
+        Chain valid: all {r.entries} entries are intact and in order.
+      </p>
+    );
+  return (
+    <p role="alert" class="verify broken">
+      Chain broken{r.broken_at !== undefined ? ` at entry #${r.broken_at}` : ''}: {r.problem ?? 'the log does not verify.'} Entries from there on cannot be trusted.
+    </p>
+  );
+}

@@ -1,0 +1,133 @@
+import { useState } from 'preact/hooks';
+import type { ApprovalDecision, ApprovalRequest } from '../../protocol/approval.ts';
+import { WINDOW_EXCLUDED_REASONS } from '../../pipeline/receipt-binding.ts';
+import { decideApproval } from '../background-client.ts';
+import { PATH_LABEL, PATH_MEANING, REASON_TEXT } from '../lib/labels.ts';
+import { clockTime, countdown, msLeft } from '../lib/time.ts';
+import { now } from '../now.ts';
+import { settings } from '../settings.ts';
+import { InputTable } from './InputTable.tsx';
+import { StateBlock } from './StateBlock.tsx';
+
+/** The person acting here; Steward has a single local user. */
+const USER = 'user:local';
+
+export type Decided = { request_id: string; outcome: 'approved' | 'denied' };
+
+/**
+ * One approval card, built only from the service worker's ApprovalRequest (the real action).
+ * Everything page- or agent-derived is rendered as text; the agent's rationale is labelled as
+ * its claim. Buttons are native, so Enter and Space work and focus is visible.
+ */
+export function ApprovalCard({ request: r, current, onDecided }: { request: ApprovalRequest; current: Map<string, unknown>; onDecided: (d: Decided) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const left = msLeft(r.expires_at, now.value);
+  const expired = left === 0;
+  const windowMinutes = settings.value.approval_window_minutes;
+  const noWindow = r.reasons.find((x) => WINDOW_EXCLUDED_REASONS.includes(x.code));
+  const id = r.request_id;
+
+  const decide = async (kind: 'approve' | 'deny', windowMs?: number) => {
+    setBusy(true);
+    setError('');
+    const at = new Date().toISOString();
+    // An approval echoes the input hash and state version this card showed (stale cards are refused).
+    const decision: ApprovalDecision =
+      kind === 'approve'
+        ? { request_id: id, decision: 'approve', decided_by: USER, decided_at: at, input_hash: r.input_hash, state_version: r.state.state_version }
+        : { request_id: id, decision: 'deny', decided_by: USER, decided_at: at };
+    try {
+      const result = await decideApproval(decision, windowMs);
+      onDecided({ request_id: id, outcome: result.status });
+    } catch (e) {
+      setError((e as Error).message);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <article class={`card approval${expired ? ' expired' : ''}`} aria-labelledby={`h-${id}`} aria-describedby={`exp-${id}`} data-request-id={id} tabIndex={-1}>
+      <h3 id={`h-${id}`}>
+        {r.action} <span class="on">on</span> {r.resource.type} {r.resource.id}
+      </h3>
+      <dl class="kv">
+        <dt>Agent</dt>
+        <dd>
+          <code>{r.agent_id}</code>
+        </dd>
+        <dt>Site</dt>
+        <dd>{r.origin}</dd>
+        <dt>Runs via</dt>
+        <dd title={PATH_MEANING[r.via]}>
+          {PATH_LABEL[r.via]} <span class="muted">— {PATH_MEANING[r.via]}</span>
+        </dd>
+      </dl>
+
+      <h4>Why you are asked</h4>
+      <ul class="reasons">
+        {r.reasons.map((x) => (
+          <li key={x.code}>
+            {REASON_TEXT[x.code]}
+            {x.detail && <span class="muted"> — {x.detail}</span>}
+          </li>
+        ))}
+      </ul>
+
+      <h4>Exact input</h4>
+      <InputTable input={r.input} current={current} label={`Input of ${r.action}`} />
+
+      <h4>Current state</h4>
+      <StateBlock state={r.state} label={`${r.resource.type} ${r.resource.id}`} />
+
+      {r.rationale && (
+        <figure class="claim">
+          <figcaption>The agent’s explanation — its claim, not checked by Steward:</figcaption>
+          <blockquote>{r.rationale}</blockquote>
+        </figure>
+      )}
+
+      <p id={`exp-${id}`} class={expired ? 'error-text expiry' : left < 60_000 ? 'expiry soon' : 'expiry'}>
+        {expired ? (
+          'Expired: the agent was refused and must ask again.'
+        ) : (
+          <>
+            Expires in <span role="timer">{countdown(left)}</span> (at {clockTime(r.expires_at, now.value)})
+          </>
+        )}
+      </p>
+
+      <div class="actions" role="group" aria-label={`Decide on ${r.action}`}>
+        <button type="button" disabled={busy || expired} onClick={() => void decide('approve')}>
+          Approve
+        </button>
+        <button
+          type="button"
+          class="secondary"
+          disabled={busy || expired || !!noWindow}
+          aria-describedby={noWindow ? `nowin-${id}` : undefined}
+          onClick={() => void decide('approve', windowMinutes * 60_000)}
+        >
+          Approve for {windowMinutes} minutes
+        </button>
+        <button type="button" class="danger" disabled={busy || expired} onClick={() => void decide('deny')}>
+          Deny
+        </button>
+      </div>
+      {noWindow ? (
+        <p class="note" id={`nowin-${id}`}>
+          {noWindow.code === 'payment' ? 'Payments' : 'Actions with untrusted input'} are approved one at a time, never for a period.
+        </p>
+      ) : (
+        <p class="note">
+          “Approve for {windowMinutes} minutes” lets this agent repeat {r.action} on {r.resource.type} {r.resource.id} with any input until then.
+        </p>
+      )}
+      {error && (
+        <p class="error-text" role="alert">
+          {error}
+        </p>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,88 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { ObservedState } from '../../protocol/observed-state.ts';
+import { approvalsError, forgetApproval, pendingApprovals, reloadApprovals } from '../approvals-store.ts';
+import { observeTab } from '../background-client.ts';
+import { currentTabId } from '../current-tab.ts';
+import { currentValues } from '../lib/values.ts';
+import { ApprovalCard, type Decided } from './ApprovalCard.tsx';
+
+/**
+ * The approval queue, oldest first. After a decision, focus moves to the card that took the
+ * decided card's place (or the one before it, or the heading when the queue is empty), so a
+ * keyboard user can work through the queue without hunting for it.
+ */
+export function ApprovalsView() {
+  const pending = pendingApprovals.value;
+  const heading = useRef<HTMLHeadingElement>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const focusIndex = useRef<number | undefined>(undefined);
+  const [announce, setAnnounce] = useState('');
+  const observed = useCurrentObservation(pending.length);
+
+  useLayoutEffect(() => {
+    const index = focusIndex.current;
+    if (index === undefined) return;
+    focusIndex.current = undefined;
+    const cards = list.current?.querySelectorAll<HTMLElement>('article[data-request-id]') ?? [];
+    const next = cards[Math.min(index, cards.length - 1)];
+    (next ?? heading.current)?.focus();
+  }, [pending]);
+
+  const onDecided = (d: Decided) => {
+    const r = pending.find((x) => x.request_id === d.request_id);
+    focusIndex.current = Math.max(0, pending.findIndex((x) => x.request_id === d.request_id));
+    setAnnounce(`${d.outcome === 'approved' ? 'Approved' : 'Denied'}: ${r ? `${r.action} on ${r.resource.type} ${r.resource.id}` : d.request_id}.`);
+    forgetApproval(d.request_id);
+    void reloadApprovals();
+  };
+
+  return (
+    <>
+      <h2 id="approvals-heading" ref={heading} tabIndex={-1}>
+        Approvals
+      </h2>
+      <p class="sr-only" role="status">
+        {announce}
+      </p>
+      {approvalsError.value && (
+        <p class="error-text" role="alert">
+          {approvalsError.value}
+        </p>
+      )}
+      {announce && <p class="note">{announce}</p>}
+      {pending.length === 0 ? (
+        <p class="muted">No action is waiting for your approval. When an agent asks to do something that needs you, it appears here.</p>
+      ) : (
+        <p class="muted">
+          {pending.length} action{pending.length === 1 ? '' : 's'} waiting, oldest first. Each card shows what Steward itself observed, not what the agent says.
+        </p>
+      )}
+      <div class="stack" ref={list}>
+        {pending.map((r) => {
+          // Current values only from an observation of this very resource.
+          const same = observed && observed.resource.type === r.resource.type && observed.resource.id === r.resource.id;
+          return <ApprovalCard key={r.request_id} request={r} current={same ? currentValues(r.input, observed) : new Map()} onDecided={onDecided} />;
+        })}
+      </div>
+    </>
+  );
+}
+
+/** A fresh observation of the current tab while cards are waiting (for "now on the page" values). */
+function useCurrentObservation(waiting: number): ObservedState | null {
+  const [state, setState] = useState<ObservedState | null>(null);
+  const tabId = currentTabId.value;
+  const active = waiting > 0;
+  useEffect(() => {
+    if (!active || tabId === undefined) return;
+    let alive = true;
+    observeTab(tabId).then(
+      (r) => alive && setState(r.state),
+      () => alive && setState(null),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [tabId, active, waiting]);
+  return state;
+}

@@ -1,0 +1,82 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { ObservedState } from '../../protocol/observed-state.ts';
+import { observeTab } from '../background-client.ts';
+import { currentTabId } from '../current-tab.ts';
+import { humanize } from '../lib/labels.ts';
+import { ActionsList } from './ActionsList.tsx';
+import { FactsTable } from './FactsTable.tsx';
+import { StateBlock } from './StateBlock.tsx';
+import { ToolsView } from './ToolsView.tsx';
+
+type Shown = { kind: 'loading' } | { kind: 'state'; state: ObservedState } | { kind: 'none'; message: string } | { kind: 'error'; message: string };
+
+/** The current tab as Steward sees it: its observed state, the actions an agent could take, and its WebMCP tools. */
+export function CurrentTabView() {
+  const tabId = currentTabId.value;
+  const [shown, setShown] = useState<Shown>({ kind: 'loading' });
+  const [generation, setGeneration] = useState(0);
+
+  useEffect(() => {
+    if (tabId === undefined) return setShown({ kind: 'none', message: 'No tab is open in this window.' });
+    let alive = true;
+    setShown({ kind: 'loading' });
+    observeTab(tabId).then(
+      (r) =>
+        alive &&
+        setShown(r.state ? { kind: 'state', state: r.state } : { kind: 'none', message: r.error ?? 'Steward cannot observe this page (it may be a browser page, or still loading).' }),
+      (e: Error) => alive && setShown({ kind: 'error', message: `Could not observe this tab: ${e.message}` }),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [tabId, generation]);
+
+  return (
+    <>
+      <div class="view-head">
+        <h2>Current tab</h2>
+        <button type="button" class="secondary" onClick={() => setGeneration(generation + 1)} disabled={shown.kind === 'loading'}>
+          Refresh
+        </button>
+      </div>
+      <section aria-labelledby="observed-heading">
+        <h3 id="observed-heading">What Steward sees</h3>
+        {shown.kind === 'loading' && (
+          <p class="muted" role="status">
+            Observing…
+          </p>
+        )}
+        {shown.kind === 'none' && (
+          <p class="muted" role="status">
+            {shown.message}
+          </p>
+        )}
+        {shown.kind === 'error' && (
+          <p class="error-text" role="alert">
+            {shown.message}
+          </p>
+        )}
+        {shown.kind === 'state' && <Observed state={shown.state} />}
+      </section>
+      <ToolsView />
+    </>
+  );
+}
+
+function Observed({ state: s }: { state: ObservedState }) {
+  return (
+    <div class="card">
+      <p class="resource">
+        <strong>
+          {humanize(s.resource.type)} {s.resource.id}
+        </strong>
+        {s.title && <span class="muted"> · {s.title}</span>}
+      </p>
+      <StateBlock state={s} label={`${s.resource.type} ${s.resource.id}`} />
+      <h4>Facts</h4>
+      <FactsTable facts={s.facts ?? []} />
+      <h4>Available actions</h4>
+      <ActionsList names={s.available_actions} actions={s.actions} />
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import type { Fact } from '../../protocol/observed-state.ts';
+import { EVIDENCE_LABEL, humanize, percent } from '../lib/labels.ts';
+import { showValue } from '../lib/values.ts';
+
+/**
+ * Key facts with their provenance: the value, which sources agree and how sure, and who saw
+ * something else. Two columns so it stays readable in a narrow panel.
+ */
+export function FactsTable({ facts }: { facts: readonly Fact[] }) {
+  if (facts.length === 0) return <p class="note">No key facts were read.</p>;
+  return (
+    <table class="params facts" aria-label="Facts">
+      <thead>
+        <tr>
+          <th scope="col">Fact</th>
+          <th scope="col">Value and sources</th>
+        </tr>
+      </thead>
+      <tbody>
+        {facts.map((f) => (
+          <tr key={f.name}>
+            <th scope="row">{humanize(f.name)}</th>
+            <td>
+              <div class="value">{showValue(f.value)}</div>
+              <div class="muted small">
+                from {f.sources.map((s) => EVIDENCE_LABEL[s]).join(', ')} · {percent(f.confidence)}
+              </div>
+              {f.disagreements?.map((d, i) => (
+                <div class="error-text small" key={i}>
+                  differs in {EVIDENCE_LABEL[d.source]}: {showValue(d.value)}
+                </div>
+              ))}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

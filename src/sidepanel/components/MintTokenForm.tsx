@@ -1,0 +1,124 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { mintToken } from '../background-client.ts';
+import { buildMint, type MintField, type MintFormValues } from '../lib/mint-form.ts';
+import { LIFETIMES } from '../lib/time.ts';
+import { settings } from '../settings.ts';
+import { useCurrentOrigin } from '../use-current-origin.ts';
+
+const KNOWN_AGENTS = ['agent:copilot'];
+
+function Field({ id, label, hint, error, children }: { id: MintField; label: string; hint?: string; error?: string; children: ComponentChildren }) {
+  return (
+    <div class="field">
+      <label for={`mint-${id}`}>{label}</label>
+      {children}
+      {hint && (
+        <p class="note" id={`mint-${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p class="error-text" id={`mint-${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Grants an agent a delegated token. Validation uses the protocol's own schemas, field by field. */
+export function MintTokenForm({ onMinted }: { onMinted: () => void }) {
+  const origin = useCurrentOrigin();
+  const [values, setValues] = useState<MintFormValues>({
+    agent_id: 'agent:copilot',
+    scopes: '',
+    resource_scope: '',
+    origins: '',
+    payment: false,
+    lifetime_minutes: settings.value.token_lifetime_minutes,
+  });
+  const [errors, setErrors] = useState<Partial<Record<MintField, string>>>({});
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  // Propose the current site once it is known, without overwriting what the person typed.
+  useEffect(() => {
+    if (origin) setValues((v) => (v.origins === '' ? { ...v, origins: origin } : v));
+  }, [origin]);
+
+  const set = <K extends MintField>(k: K, v: MintFormValues[K]) => setValues({ ...values, [k]: v });
+  const a11y = (k: MintField, hint = false) => ({
+    id: `mint-${k}`,
+    'aria-invalid': errors[k] ? true : undefined,
+    'aria-describedby': [hint ? `mint-${k}-hint` : '', errors[k] ? `mint-${k}-error` : ''].filter(Boolean).join(' ') || undefined,
+  });
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setStatus('');
+    const built = buildMint(values);
+    if (!built.ok) {
+      setErrors(built.errors);
+      const first = Object.keys(built.errors)[0];
+      document.getElementById(`mint-${first}`)?.focus();
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      const { token } = await mintToken(built.message);
+      setStatus(`Minted ${token.token_id} for ${token.agent_id}.`);
+      setValues({ ...values, scopes: '', resource_scope: '' });
+      onMinted();
+    } catch (e) {
+      setStatus(`Could not mint: ${(e as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const lifetimes = LIFETIMES.some(([, m]) => m === values.lifetime_minutes) ? LIFETIMES : [...LIFETIMES, [`${values.lifetime_minutes} minutes`, values.lifetime_minutes] as const];
+
+  return (
+    <form class="mint card" onSubmit={submit} aria-labelledby="mint-heading" noValidate>
+      <h3 id="mint-heading">Grant a token</h3>
+      <Field id="agent_id" label="Agent" error={errors.agent_id}>
+        <input {...a11y('agent_id')} list="known-agents" value={values.agent_id} onInput={(e) => set('agent_id', e.currentTarget.value)} autocomplete="off" />
+        <datalist id="known-agents">
+          {KNOWN_AGENTS.map((a) => (
+            <option key={a} value={a} />
+          ))}
+        </datalist>
+      </Field>
+      <Field id="scopes" label="Scopes" hint="What it may do, as namespace:verb, separated by spaces: orders:read orders:cancel" error={errors.scopes}>
+        <input {...a11y('scopes', true)} value={values.scopes} placeholder="orders:read orders:cancel" onInput={(e) => set('scopes', e.currentTarget.value)} autocomplete="off" />
+      </Field>
+      <Field id="resource_scope" label="Resources" hint="One resource (order:ORD-1024), a type (order:*) or * for any" error={errors.resource_scope}>
+        <input {...a11y('resource_scope', true)} value={values.resource_scope} placeholder="order:ORD-1024" onInput={(e) => set('resource_scope', e.currentTarget.value)} autocomplete="off" />
+      </Field>
+      <Field id="origins" label="Sites" hint="Origins it may act on, separated by spaces" error={errors.origins}>
+        <input {...a11y('origins', true)} value={values.origins} placeholder="https://shop.example" onInput={(e) => set('origins', e.currentTarget.value)} autocomplete="off" />
+      </Field>
+      <div class="field check">
+        <input {...a11y('payment')} type="checkbox" checked={values.payment} onChange={(e) => set('payment', e.currentTarget.checked)} />
+        <label for="mint-payment">May touch payment (each payment still needs your approval)</label>
+      </div>
+      <Field id="lifetime_minutes" label="Lifetime" error={errors.lifetime_minutes}>
+        <select {...a11y('lifetime_minutes')} value={String(values.lifetime_minutes)} onChange={(e) => set('lifetime_minutes', Number(e.currentTarget.value))}>
+          {lifetimes.map(([label, m]) => (
+            <option key={m} value={String(m)}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <button type="submit" disabled={busy}>
+        Mint token
+      </button>
+      <p role="status" class="note">
+        {status}
+      </p>
+    </form>
+  );
+}

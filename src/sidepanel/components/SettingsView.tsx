@@ -1,0 +1,133 @@
+import { useEffect, useState } from 'preact/hooks';
+import { MAX_WINDOW_MINUTES, settingsErrors, type Settings } from '../lib/settings-schema.ts';
+import { LIFETIMES } from '../lib/time.ts';
+import { saveSettings, settings } from '../settings.ts';
+import { SitePermissions } from './SitePermissions.tsx';
+
+/** Preferences kept in chrome.storage.local (validated on save), and per-site access. */
+export function SettingsView() {
+  const [draft, setDraft] = useState<Settings>(settings.value);
+  const [windowText, setWindowText] = useState(String(settings.value.approval_window_minutes));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [status, setStatus] = useState('');
+  // Follow outside changes (another panel) until the person starts editing.
+  const [dirty, setDirty] = useState(false);
+  useEffect(() => {
+    if (!dirty) {
+      setDraft(settings.value);
+      setWindowText(String(settings.value.approval_window_minutes));
+    }
+  }, [settings.value]);
+
+  const edit = (next: Settings) => {
+    setDraft(next);
+    setDirty(true);
+    setStatus('');
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const candidate = { ...draft, approval_window_minutes: Number(windowText) };
+    const found = settingsErrors(candidate);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return setStatus('Not saved: fix the fields marked below.');
+    try {
+      await saveSettings(candidate);
+      setDirty(false);
+      setStatus('Settings saved.');
+    } catch (e) {
+      setStatus(`Not saved: ${(e as Error).message}`);
+    }
+  };
+
+  const err = (path: string, id: string) =>
+    errors[path] ? (
+      <p class="error-text" id={`${id}-error`}>
+        {errors[path]}
+      </p>
+    ) : null;
+  const described = (path: string, id: string) => (errors[path] ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {});
+
+  const lifetimes = LIFETIMES.some(([, m]) => m === draft.token_lifetime_minutes)
+    ? LIFETIMES
+    : [...LIFETIMES, [`${draft.token_lifetime_minutes} minutes`, draft.token_lifetime_minutes] as const];
+
+  return (
+    <>
+      <h2>Settings</h2>
+      <form class="settings" onSubmit={submit} noValidate>
+        <fieldset>
+          <legend>Page tools</legend>
+          <div class="field check">
+            <input id="set-polyfill" type="checkbox" checked={draft.polyfill_enabled} onChange={(e) => edit({ ...draft, polyfill_enabled: e.currentTarget.checked })} />
+            <label for="set-polyfill">Provide WebMCP on pages whose browser has none (Steward’s polyfill)</label>
+          </div>
+          {/* Honest until src/content reads `steward.settings.polyfill_enabled` (see the report to the lead). */}
+          <p class="note">Saved, but not applied yet: Steward’s page scripts still provide the polyfill on every page without native WebMCP.</p>
+        </fieldset>
+        <fieldset>
+          <legend>Tokens</legend>
+          <div class="field">
+            <label for="set-lifetime">Default lifetime of a new token</label>
+            <select id="set-lifetime" value={String(draft.token_lifetime_minutes)} onChange={(e) => edit({ ...draft, token_lifetime_minutes: Number(e.currentTarget.value) })}>
+              {lifetimes.map(([label, m]) => (
+                <option key={m} value={String(m)}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>Approvals</legend>
+          <div class="field">
+            <label for="set-window">“Approve for N minutes” lasts (minutes, 1–{MAX_WINDOW_MINUTES})</label>
+            <input
+              id="set-window"
+              type="number"
+              min={1}
+              max={MAX_WINDOW_MINUTES}
+              value={windowText}
+              onInput={(e) => (setWindowText(e.currentTarget.value), setDirty(true), setStatus(''))}
+              {...described('approval_window_minutes', 'set-window')}
+            />
+            {err('approval_window_minutes', 'set-window')}
+          </div>
+          <p class="note">Payments and actions with untrusted input are always approved one at a time.</p>
+        </fieldset>
+        <fieldset>
+          <legend>Co-pilot’s language model</legend>
+          <p class="note">Used by the co-pilot (the agent in this panel); nothing else reads these.</p>
+          <div class="field">
+            <label for="set-endpoint">Endpoint URL</label>
+            <input
+              id="set-endpoint"
+              type="url"
+              placeholder="http://localhost:11434/v1"
+              value={draft.copilot.endpoint}
+              onInput={(e) => edit({ ...draft, copilot: { ...draft.copilot, endpoint: e.currentTarget.value.trim() } })}
+              {...described('copilot.endpoint', 'set-endpoint')}
+            />
+            {err('copilot.endpoint', 'set-endpoint')}
+          </div>
+          <div class="field">
+            <label for="set-model">Model name</label>
+            <input
+              id="set-model"
+              value={draft.copilot.model}
+              placeholder="e.g. llama3.1:8b"
+              onInput={(e) => edit({ ...draft, copilot: { ...draft.copilot, model: e.currentTarget.value } })}
+              {...described('copilot.model', 'set-model')}
+            />
+            {err('copilot.model', 'set-model')}
+          </div>
+        </fieldset>
+        <button type="submit">Save settings</button>
+        <p role="status" class="note">
+          {status}
+        </p>
+      </form>
+      <SitePermissions />
+    </>
+  );
+}

@@ -1,0 +1,117 @@
+import type { AuditEntry } from '../../protocol/audit.ts';
+
+/**
+ * The audit log as a person reads it: one group per action (all steps sharing an agent and an
+ * idempotency key: proposal → observation → approval → dispatch → confirmation), standalone
+ * entries (token minted or revoked) as groups of one. Pure, so filtering is unit-tested.
+ */
+
+export interface AuditGroup {
+  key: string;
+  agent_id: string;
+  action?: string;
+  resource?: string;
+  origin?: string;
+  /** The final step's outcome (or kind when it has none): what happened in the end, so far. */
+  outcome: string;
+  tone: 'ok' | 'pending' | 'bad' | 'neutral';
+  error_code?: string;
+  first_at: string;
+  last_at: string;
+  last_seq: number;
+  steps: AuditEntry[];
+}
+
+/** The origin an entry names, when the service worker recorded one in `details`. */
+export function entryOrigin(e: AuditEntry): string | undefined {
+  const d = e.details ?? {};
+  if (typeof d.origin === 'string') return d.origin;
+  if (typeof d.url === 'string') {
+    try {
+      return new URL(d.url).origin;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+function tone(last: AuditEntry): AuditGroup['tone'] {
+  if (last.error_code || last.kind === 'denial' || last.kind === 'failure') return 'bad';
+  if (last.kind === 'confirmation') return last.outcome === 'unknown' ? 'pending' : 'ok';
+  if (last.kind === 'acceptance' || last.kind === 'approval_request' || last.kind === 'dispatch' || last.kind === 'recovery') return 'pending';
+  return 'neutral';
+}
+
+export function groupAudit(entries: readonly AuditEntry[]): AuditGroup[] {
+  const groups = new Map<string, AuditEntry[]>();
+  for (const e of [...entries].sort((a, b) => a.seq - b.seq)) {
+    const key = e.idempotency_key ? `act:${e.agent_id}:${e.idempotency_key}` : `entry:${e.seq}`;
+    const list = groups.get(key) ?? [];
+    list.push(e);
+    groups.set(key, list);
+  }
+  const out: AuditGroup[] = [];
+  for (const [key, steps] of groups) {
+    const first = steps[0]!;
+    const last = steps[steps.length - 1]!;
+    const withResource = steps.find((s) => s.resource);
+    const origin = steps.map(entryOrigin).find((o) => o !== undefined);
+    const errorCode = [...steps].reverse().find((s) => s.error_code)?.error_code;
+    out.push({
+      key,
+      agent_id: first.agent_id,
+      ...(steps.find((s) => s.action)?.action ? { action: steps.find((s) => s.action)!.action! } : {}),
+      ...(withResource?.resource ? { resource: `${withResource.resource.type}:${withResource.resource.id}` } : {}),
+      ...(origin ? { origin } : {}),
+      outcome: last.outcome ?? last.kind,
+      tone: tone(last),
+      ...(errorCode ? { error_code: errorCode } : {}),
+      first_at: first.at,
+      last_at: last.at,
+      last_seq: last.seq,
+      steps,
+    });
+  }
+  return out.sort((a, b) => b.last_seq - a.last_seq);
+}
+
+export interface AuditFilter {
+  text: string;
+  agent: string;
+  origin: string;
+  action: string;
+  outcome: string;
+}
+
+export const NO_FILTER: AuditFilter = { text: '', agent: '', origin: '', action: '', outcome: '' };
+
+/** Every piece of text a search may match, across all steps of the group. */
+function haystack(g: AuditGroup): string {
+  const parts = [g.agent_id, g.action, g.resource, g.origin, g.outcome, g.error_code];
+  for (const s of g.steps) parts.push(s.kind, s.outcome, s.error_code, s.token_id, s.receipt_id, s.idempotency_key, s.audit_id);
+  return parts.filter(Boolean).join(' ').toLowerCase();
+}
+
+export function filterGroups(groups: readonly AuditGroup[], f: AuditFilter): AuditGroup[] {
+  const words = f.text.toLowerCase().split(/\s+/).filter(Boolean);
+  return groups.filter(
+    (g) =>
+      (!f.agent || g.agent_id === f.agent) &&
+      (!f.origin || g.origin === f.origin) &&
+      (!f.action || g.action === f.action) &&
+      (!f.outcome || g.outcome === f.outcome) &&
+      (words.length === 0 || words.every((w) => haystack(g).includes(w))),
+  );
+}
+
+/** The distinct values a filter menu offers. */
+export function facets(groups: readonly AuditGroup[]): { agents: string[]; origins: string[]; actions: string[]; outcomes: string[] } {
+  const uniq = (xs: Array<string | undefined>) => [...new Set(xs.filter((x): x is string => !!x))].sort();
+  return {
+    agents: uniq(groups.map((g) => g.agent_id)),
+    origins: uniq(groups.map((g) => g.origin)),
+    actions: uniq(groups.map((g) => g.action)),
+    outcomes: uniq(groups.map((g) => g.outcome)),
+  };
+}

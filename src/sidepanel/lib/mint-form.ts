@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { PanelMintToken } from '../../protocol/control-messages.ts';
+import { AgentId, Origin } from '../../protocol/primitives.ts';
+import { ResourceScope } from '../../protocol/resource.ts';
+import { ScopeEntry } from '../../protocol/token.ts';
+import { MAX_TOKEN_TTL_MS } from '../../storage/token-store.ts';
+
+/**
+ * The mint form's raw text → a `panel/token-mint` message, or one message per field saying what
+ * is wrong. Uses the protocol's own schemas so the form never accepts what the service worker
+ * would refuse. Pure.
+ */
+
+export interface MintFormValues {
+  agent_id: string;
+  scopes: string;
+  resource_scope: string;
+  origins: string;
+  payment: boolean;
+  lifetime_minutes: number;
+}
+
+export type MintField = keyof MintFormValues;
+export type MintFormResult = { ok: true; message: z.infer<typeof PanelMintToken> } | { ok: false; errors: Partial<Record<MintField, string>> };
+
+/** Commas, spaces and new lines all separate list items. */
+export function splitList(text: string): string[] {
+  return text.split(/[\s,]+/).filter(Boolean);
+}
+
+/** `http://localhost:4100/` → `http://localhost:4100` (a pasted URL with only a trailing slash). */
+export function normalizeOrigin(text: string): string {
+  try {
+    const u = new URL(text);
+    if (u.pathname === '/' && !u.search && !u.hash && text.endsWith('/') && `${u.origin}/` === text) return u.origin;
+  } catch {
+    // left as is: the schema explains what is wrong
+  }
+  return text;
+}
+
+function listErrors(items: string[], schema: z.ZodType, what: string): string | undefined {
+  if (items.length === 0) return `Give at least one ${what}.`;
+  const seen = new Set<string>();
+  for (const item of items) {
+    const r = schema.safeParse(item);
+    if (!r.success) return `“${item}” ${r.error.issues[0]?.message ?? 'is not valid'}.`;
+    if (seen.has(item)) return `“${item}” is listed twice.`;
+    seen.add(item);
+  }
+  return undefined;
+}
+
+export function buildMint(v: MintFormValues): MintFormResult {
+  const errors: Partial<Record<MintField, string>> = {};
+  const agent = v.agent_id.trim();
+  const a = AgentId.safeParse(agent);
+  if (!a.success) errors.agent_id = `The agent id ${a.error.issues[0]?.message ?? 'is not valid'}.`;
+
+  const scopes = splitList(v.scopes);
+  const scopeError = listErrors(scopes, ScopeEntry, 'scope (for example orders:cancel)');
+  if (scopeError) errors.scopes = scopeError;
+
+  const resourceScope = v.resource_scope.trim();
+  const r = ResourceScope.safeParse(resourceScope);
+  if (!r.success) errors.resource_scope = `The resource scope ${r.error.issues[0]?.message ?? 'is not valid'}.`;
+
+  const origins = splitList(v.origins).map(normalizeOrigin);
+  const originError = listErrors(origins, Origin, 'site origin (for example https://shop.example)');
+  if (originError) errors.origins = originError;
+
+  const ttl = Math.round(v.lifetime_minutes * 60_000);
+  if (!(ttl > 0 && ttl <= MAX_TOKEN_TTL_MS)) errors.lifetime_minutes = `The lifetime must be between 1 minute and ${MAX_TOKEN_TTL_MS / 86_400_000} days.`;
+
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const message = PanelMintToken.safeParse({
+    type: 'panel/token-mint',
+    agent_id: agent,
+    scope: scopes,
+    resource_scope: resourceScope,
+    origins,
+    payment: v.payment,
+    ttl_ms: ttl,
+  });
+  // The per-field checks above mirror this schema; a mismatch is reported, not swallowed.
+  if (!message.success) return { ok: false, errors: { agent_id: message.error.issues[0]?.message ?? 'Invalid token request.' } };
+  return { ok: true, message: message.data };
+}

@@ -1,0 +1,208 @@
+import type { Page } from '@playwright/test';
+import type { PageSnapshot, SnapshotElement } from '../../src/observation/snapshot.ts';
+import { test, expect } from './fixtures.ts';
+
+/**
+ * Page observation on the lab's purpose-built hard pages, in real Chromium through the real
+ * extension: the service worker asks the page's content script (observeTab) and validates the reply.
+ */
+
+type Result<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
+
+async function observe(steward: { serviceWorker: import('@playwright/test').Worker }, tabId: number, full = false): Promise<PageSnapshot> {
+  const result = (await steward.serviceWorker.evaluate(
+    ([tab, f]) => (globalThis as unknown as { stewardObservation: { observeTab: (t: number, o: object) => Promise<unknown> } }).stewardObservation.observeTab(tab, { full: f }),
+    [tabId, full] as const,
+  )) as Result<PageSnapshot>;
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.data;
+}
+
+const byName = (s: PageSnapshot, name: string): SnapshotElement => {
+  const found = s.elements.filter((e) => e.name === name);
+  expect(found, `exactly one element named "${name}"`).toHaveLength(1);
+  return found[0]!;
+};
+
+async function open(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForLoadState('load');
+}
+
+test('finds controls inside open, closed, nested and scripted shadow roots with their roles and names', async ({ steward, sites, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await open(page, `${sites.urls.lab}/shadow`);
+  const snap = await observe(steward, await tabIdOf(page));
+
+  expect(byName(snap, 'Open shadow action')).toMatchObject({ role: 'button', scope: 'shadow-open', visibility: 'visible' });
+  expect(byName(snap, 'Open shadow note')).toMatchObject({ role: 'textbox', value: 'hello', scope: 'shadow-open' });
+  expect(byName(snap, 'Closed shadow action')).toMatchObject({ role: 'button', scope: 'shadow-closed', visibility: 'visible' });
+  expect(byName(snap, 'Scripted closed action')).toMatchObject({ role: 'button', scope: 'shadow-closed' });
+  expect(byName(snap, 'Nested open link')).toMatchObject({ role: 'link', scope: 'shadow-open' });
+  // Slotted light-DOM content belongs to the document and is rendered through the slot.
+  expect(byName(snap, 'Slotted light action')).toMatchObject({ role: 'button', scope: 'document', visibility: 'visible' });
+  expect(snap.stats.shadowRoots).toBeGreaterThanOrEqual(4);
+  expect(snap.blindSpots).not.toContain('closed_shadow_roots_not_visible');
+
+  // Reading order: the closed root's button comes before the slotted one (shadow content at its host).
+  expect(byName(snap, 'Closed shadow action').order!).toBeLessThan(byName(snap, 'Slotted light action').order!);
+});
+
+test('walks same-origin iframes in-document and names cross-origin ones as blind spots', async ({ steward, sites, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await open(page, `${sites.urls.lab}/frames`);
+  await expect(page.frameLocator('#same-origin-frame').getByRole('button', { name: 'Inner frame action' })).toBeVisible();
+  const snap = await observe(steward, await tabIdOf(page));
+
+  const inner = snap.elements.filter((e) => e.name === 'Inner frame action');
+  // One in the visible frame, one in the display:none frame.
+  expect(inner).toHaveLength(2);
+  const shown = inner.find((e) => e.visibility === 'visible');
+  expect(shown).toMatchObject({ role: 'button', scope: 'iframe' });
+  expect(shown!.framePath).toHaveLength(1);
+  expect(inner.find((e) => e !== shown)!.visibility).toBe('hidden');
+  const notes = snap.elements.filter((e) => e.name === 'Frame note');
+  expect(notes.map((e) => e.visibility).sort()).toEqual(['hidden', 'visible']);
+  expect(notes[0]).toMatchObject({ role: 'textbox', scope: 'iframe', framePath: shown!.framePath });
+  expect(byName(snap, 'Srcdoc frame action')).toMatchObject({ role: 'button', scope: 'iframe', visibility: 'visible' });
+  expect(byName(snap, 'Top document action')).toMatchObject({ scope: 'document', visibility: 'visible' });
+
+  // The iframe's box is translated into top-page coordinates.
+  const frameBox = await page.locator('#same-origin-frame').boundingBox();
+  expect(shown!.box!.x).toBeGreaterThanOrEqual(Math.floor(frameBox!.x));
+  expect(shown!.box!.y).toBeGreaterThanOrEqual(Math.floor(frameBox!.y));
+
+  expect(snap.blindSpots).toContain('cross_origin_iframe');
+  expect(snap.stats.iframesSkipped).toBe(1);
+});
+
+test('marks hidden, covered, offscreen and zero-size controls and offers none of them as visible', async ({ steward, sites, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await open(page, `${sites.urls.lab}/visibility`);
+  const snap = await observe(steward, await tabIdOf(page));
+
+  expect(byName(snap, 'Visible action').visibility).toBe('visible');
+  for (const name of ['Display none action', 'Visibility hidden action', 'Hidden attribute action', 'Aria hidden action', 'Inert action', 'Inside closed details action']) {
+    expect(byName(snap, name).visibility, name).toBe('hidden');
+  }
+  expect(byName(snap, 'Covered action').visibility).toBe('covered');
+  expect(byName(snap, 'Offscreen action').visibility).toBe('offscreen');
+  expect(byName(snap, 'Zero size action').visibility).toBe('zero_size');
+  // Below the fold is reachable by scrolling: visible, not offscreen.
+  expect(byName(snap, 'Below the fold action').visibility).toBe('visible');
+  expect(byName(snap, 'Disabled action')).toMatchObject({ visibility: 'visible', states: expect.arrayContaining(['disabled']) });
+  expect(byName(snap, 'More options')).toMatchObject({ role: 'button', states: expect.arrayContaining(['collapsed']) });
+  expect(snap.stats.hidden).toBe(snap.elements.filter((e) => e.visibility !== 'visible').length);
+
+  // Removing the overlay uncovers the button on the next (incremental) observation.
+  await page.evaluate(() => document.getElementById('overlay')!.remove());
+  const after = await observe(steward, await tabIdOf(page));
+  expect(after.timing?.mode).toBe('incremental');
+  expect(byName(after, 'Covered action').visibility).toBe('visible');
+  // Opening the details shows what was inside.
+  await page.getByText('More options').click();
+  const opened = await observe(steward, await tabIdOf(page));
+  expect(byName(opened, 'Inside closed details action').visibility).toBe('visible');
+  expect(byName(opened, 'More options').states).toContain('expanded');
+});
+
+test('reports canvas content without a text equivalent, a labelled chart, and a tainted canvas', async ({ steward, sites, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await open(page, `${sites.urls.lab}/canvas`);
+  // The tainting image comes from the other loopback origin; wait until it is drawn.
+  await page.waitForFunction(() => {
+    try {
+      (document.getElementById('tainted-canvas') as HTMLCanvasElement).getContext('2d')!.getImageData(0, 0, 1, 1);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  const tabId = await tabIdOf(page);
+  const snap = await observe(steward, tabId);
+  expect(snap.canvases).toHaveLength(3);
+  const [balance, chart, tainted] = snap.canvases;
+  expect(balance!.hasTextEquivalent).toBe(false);
+  expect(balance!.unreadable).toBeUndefined();
+  expect(balance!.pixelHash).toMatch(/^px-[0-9a-f]{8}$/);
+  expect(chart).toMatchObject({ hasTextEquivalent: true, label: 'Monthly sales chart: rising from 12 to 31 units' });
+  expect(tainted).toMatchObject({ unreadable: true });
+  expect(snap.blindSpots).toContain('canvas_pixels_unreadable');
+
+  // The pixels feed change detection: redrawing the balance changes its hash, nothing else does.
+  await page.getByRole('button', { name: 'Refresh balance' }).click();
+  const after = await observe(steward, tabId);
+  expect(after.canvases[0]!.pixelHash).not.toBe(balance!.pixelHash);
+  expect(after.canvases[1]!.pixelHash).toBe(chart!.pixelHash);
+});
+
+test('a hostile page that patches prototypes, clobbers the document and throws everywhere still yields a snapshot', async ({ steward, sites, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await open(page, `${sites.urls.lab}/hostile`);
+  // The page really is hostile in its own world…
+  expect(await page.evaluate(() => typeof document.createTreeWalker)).toBe('object');
+  expect(errors.join('\n')).toContain('hostile page');
+  const tabId = await tabIdOf(page);
+
+  // …yet the isolated world reads it through its own prototypes.
+  const snap = await observe(steward, tabId);
+  expect(byName(snap, 'Still observable')).toMatchObject({ role: 'button', visibility: 'visible' });
+  expect(byName(snap, 'Deep action').role).toBe('button');
+  expect(byName(snap, 'Send clobbered form').role).toBe('button');
+  expect(typeof snap.title).toBe('string');
+  expect(snap.title).toContain('Hostile page');
+  const huge = snap.elements.find((e) => e.name.startsWith('Huge Huge'))!;
+  expect(huge.name.length).toBeLessThanOrEqual(1024);
+  // The clobbered form is read through the prototypes: its real method and action, and its fields.
+  const form = snap.forms.find((f) => f.action?.endsWith('/hostile/submit'));
+  expect(form).toMatchObject({ method: 'post' });
+  expect(form!.fieldRefs.length).toBe(5);
+  expect(snap.blindSpots).toEqual(expect.arrayContaining(['json_ld_invalid', 'json_ld_too_large']));
+
+  // The content script keeps answering (the page mutates every 50 ms and throws each time).
+  for (let i = 0; i < 3; i++) {
+    const again = await observe(steward, tabId);
+    expect(again.elements.length).toBe(snap.elements.length);
+  }
+});
+
+test('incremental observation follows changes inside shadow roots, frames, stylesheets, labels and id references', async ({ steward, sites, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await open(page, `${sites.urls.lab}/frames`);
+  await expect(page.frameLocator('#same-origin-frame').getByRole('button', { name: 'Inner frame action' })).toBeVisible();
+  const tabId = await tabIdOf(page);
+  await observe(steward, tabId);
+
+  await page.evaluate(() => {
+    // Inside the same-origin frame.
+    const inner = (document.getElementById('same-origin-frame') as HTMLIFrameElement).contentDocument!;
+    const added = inner.createElement('button');
+    added.textContent = 'Added in frame';
+    inner.body.append(added);
+    // A shadow root attached after the first observation, with a control inside.
+    const host = document.createElement('div');
+    document.querySelector('main')!.append(host);
+    host.attachShadow({ mode: 'closed' }).innerHTML = '<button>Late closed action</button>';
+    // A label pointing at an input that only arrives later; a name from aria-labelledby.
+    document.querySelector('main')!.insertAdjacentHTML('beforeend', '<label for="late">Late field</label><span id="lbl">Old name</span><button aria-labelledby="lbl">x</button>');
+  });
+  await page.evaluate(() => document.querySelector('main')!.insertAdjacentHTML('beforeend', '<input id="late">'));
+  const second = await observe(steward, tabId);
+  expect(second.timing?.mode).toBe('incremental');
+  expect(byName(second, 'Added in frame')).toMatchObject({ scope: 'iframe', visibility: 'visible' });
+  expect(byName(second, 'Late closed action')).toMatchObject({ scope: 'shadow-closed' });
+  expect(byName(second, 'Late field')).toMatchObject({ role: 'textbox' });
+  const labelled = byName(second, 'Old name');
+
+  await page.evaluate(() => {
+    document.getElementById('lbl')!.textContent = 'New name';
+    const style = document.createElement('style');
+    style.textContent = '#top-button { display: none }';
+    document.head.append(style);
+  });
+  const third = await observe(steward, tabId);
+  expect(byName(third, 'New name').ref).toBe(labelled.ref);
+  expect(byName(third, 'Top document action').visibility).toBe('hidden');
+});

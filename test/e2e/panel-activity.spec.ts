@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { test, expect } from './fixtures.ts';
+import { SHOP_ORDER, cancelOrder, mintThroughUi, showView, submitNow, swRecords, type PanelFixtures } from './panel-helpers.ts';
+
+/** Builds some history through the panel: two tokens minted, one revoked, one refused action. */
+async function history(fx: PanelFixtures) {
+  const page = await fx.steward.context.newPage();
+  await page.goto(`${fx.sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await fx.openPanel(page);
+  const tabId = await fx.tabIdOf(page);
+  const origin = new URL(fx.sites.urls.shop).origin;
+  const keep = await mintThroughUi(panel, { scopes: 'orders:read', resources: 'order:*', origins: origin });
+  const gone = await mintThroughUi(panel, { scopes: 'orders:cancel', resources: `order:${SHOP_ORDER}`, origins: origin });
+  await panel.getByRole('article', { name: new RegExp(`^${gone}`) }).getByRole('button', { name: 'Revoke' }).click();
+  await panel.getByRole('button', { name: 'Yes, revoke' }).click();
+  await submitNow(panel, tabId, gone, cancelOrder('panel-activity-1'));
+  return { panel, keep, gone };
+}
+
+test('lists the audit log per action, searchable and filterable, with each step expandable', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const fx = { steward, sites, openPanel, tabIdOf };
+  const { panel, gone } = await history(fx);
+  await showView(panel, 'Activity');
+  const log = panel.getByRole('list', { name: 'Activity log' });
+  const stored = await swRecords(fx.steward.serviceWorker, 'audit');
+  expect(stored.length).toBeGreaterThan(3);
+  // Every stored entry is in some group; the refused cancel is one group with its steps.
+  await expect(panel.getByText(new RegExp(`\\(${stored.length} entries\\)`))).toBeVisible();
+  const refused = log.getByRole('button', { name: new RegExp(`^orders\\.cancel on order:${SHOP_ORDER}`) });
+  await expect(refused).toHaveAttribute('aria-expanded', 'false');
+  await refused.click();
+  await expect(refused).toHaveAttribute('aria-expanded', 'true');
+  const steps = panel.getByRole('list', { name: `Steps of orders.cancel on order:${SHOP_ORDER}` });
+  const cancelSteps = stored.filter((e) => e.idempotency_key === 'panel-activity-1');
+  expect(cancelSteps.length).toBeGreaterThan(0);
+  await expect(steps.getByRole('listitem')).toHaveCount(cancelSteps.length);
+  await expect(steps).toContainText('TOKEN_INVALID');
+
+  // Search across steps: the revoked token's id finds its mint/revoke entries and the refused action.
+  await panel.getByRole('searchbox', { name: 'Search' }).fill(gone);
+  await expect(log.getByRole('button', { name: /^orders\.cancel/ })).toHaveCount(1);
+  await panel.getByRole('searchbox', { name: 'Search' }).fill('no-such-thing-at-all');
+  await expect(log.getByRole('listitem')).toHaveCount(0);
+  await panel.getByRole('searchbox', { name: 'Search' }).fill('');
+  // Filter by outcome: only groups whose last step has that outcome remain.
+  const outcome = panel.getByRole('combobox', { name: 'Outcome' });
+  const lastOfCancel = String(cancelSteps.at(-1)!.outcome ?? cancelSteps.at(-1)!.kind);
+  await outcome.selectOption(lastOfCancel);
+  await expect(log.getByRole('button', { name: /^orders\.cancel/ })).toHaveCount(1);
+  await panel.getByRole('combobox', { name: 'Action' }).selectOption('orders.cancel');
+  await expect(log.locator(':scope > li')).toHaveCount(1);
+});
+
+test('Verify chain reports a valid log, then the exact entry someone tampered with', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const fx = { steward, sites, openPanel, tabIdOf };
+  const { panel } = await history(fx);
+  await showView(panel, 'Activity');
+  await panel.getByRole('button', { name: 'Verify chain' }).click();
+  const count = (await swRecords(fx.steward.serviceWorker, 'audit')).length;
+  await expect(panel.getByRole('status').filter({ hasText: 'Chain valid' })).toHaveText(`Chain valid: all ${count} entries are intact and in order.`);
+
+  // Edit one stored record behind Steward's back, as someone with access to the profile could.
+  const tampered = 2;
+  await fx.steward.serviceWorker.evaluate(
+    (seq) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('steward');
+        open.onsuccess = () => {
+          const store = open.result.transaction('audit', 'readwrite').objectStore('audit');
+          const get = store.get(seq);
+          get.onsuccess = () => {
+            const put = store.put({ ...get.result, outcome: 'nothing_to_see_here' });
+            put.onsuccess = () => (open.result.close(), resolve());
+            put.onerror = () => reject(put.error);
+          };
+        };
+        open.onerror = () => reject(open.error);
+      }),
+    tampered,
+  );
+  await panel.getByRole('button', { name: 'Verify chain' }).click();
+  const alert = panel.getByRole('alert').filter({ hasText: 'Chain broken' });
+  await expect(alert).toContainText(`Chain broken at entry #${tampered}`);
+  await expect(alert).toContainText('edited');
+});
+
+test('Export downloads the whole log as JSON Lines, exactly as stored', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const fx = { steward, sites, openPanel, tabIdOf };
+  const { panel } = await history(fx);
+  await showView(panel, 'Activity');
+  const [download] = await Promise.all([panel.waitForEvent('download'), panel.getByRole('button', { name: 'Export' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^steward-audit-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.jsonl$/);
+  const lines = readFileSync((await download.path())!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { seq: number; hash: string });
+  const stored = (await swRecords(fx.steward.serviceWorker, 'audit')) as Array<{ seq: number; hash: string }>;
+  expect(lines.map((l) => [l.seq, l.hash])).toEqual(stored.map((s) => [s.seq, s.hash]));
+  await expect(panel.getByRole('status').filter({ hasText: 'Exported' })).toHaveText(`Exported ${stored.length} entries as JSON Lines.`);
+});

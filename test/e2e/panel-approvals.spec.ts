@@ -1,0 +1,193 @@
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures.ts';
+import { SHOP_ORDER, cancelOrder, mintThroughUi, shopState, shopWithToken, showView, submissionResult, submitAsCopilot, submitNow, swRecords } from './panel-helpers.ts';
+
+const card = (panel: Page) => panel.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` });
+
+test('approve: the card shows the real action and state; Approve issues a bound receipt and the order is cancelled', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
+  // The rationale is the agent's own text: it must show as its claim, as text, never as markup.
+  await submitAsCopilot(panel, tabId, token, { ...cancelOrder('panel-approve-1'), rationale: 'Mistake <img src=x onerror="document.title=1"> approve it' });
+  await showView(panel, 'Approvals');
+  const c = card(panel);
+  await expect(c).toBeVisible();
+  await expect(panel.getByRole('tab', { name: /^Approvals/ })).toHaveAccessibleName('Approvals (1 waiting)');
+
+  const [pending] = (await swRecords(steward.serviceWorker, 'approvals')).map((r) => r.request as { agent_id: string; origin: string; input_hash: string; state: { state_version: string | number } });
+  await expect(c).toContainText('agent:copilot');
+  await expect(c).toContainText(new URL(sites.urls.shop).origin);
+  await expect(c.getByRole('table', { name: 'Input of orders.cancel' })).toContainText(/reason\s*ordered_by_mistake/);
+  await expect(c).toContainText('awaiting payment');
+  await expect(c).toContainText(String(pending!.state.state_version));
+  // The shop draws its total on a canvas: the conflict comes with a sentence, not just a code.
+  await expect(c.getByRole('list', { name: /^Conflicts in order/ })).toContainText('The page draws the total on a canvas, which Steward could not read.');
+  await expect(c).toContainText('It changes something on the site.');
+  await expect(c.getByRole('figure')).toContainText('its claim, not checked by Steward');
+  await expect(c.getByRole('figure')).toContainText('Mistake <img src=x onerror="document.title=1"> approve it');
+  await expect(c.locator('img')).toHaveCount(0);
+  await expect(c.getByRole('timer')).toHaveText(/^[0-4]:[0-5]\d$/);
+
+  await c.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(c).toHaveCount(0);
+  await expect(panel.getByRole('heading', { name: 'Approvals' })).toBeFocused();
+
+  const reply = await submissionResult(panel);
+  expect(reply.ok).toBe(true);
+  const result = reply.data!.result as { execution?: { status: string }; resource?: { state?: string } };
+  expect(result.execution?.status).toBe('confirmed');
+  // The receipt binds exactly what the card showed.
+  const receipts = (await swRecords(steward.serviceWorker, 'receipts')).map((r) => r as { mode: string; receipt: Record<string, unknown> });
+  expect(receipts).toHaveLength(1);
+  expect(receipts[0]!.mode).toBe('exact');
+  expect(receipts[0]!.receipt).toMatchObject({
+    action: 'orders.cancel',
+    resource: { type: 'order', id: SHOP_ORDER },
+    input_hash: pending!.input_hash,
+    state_version: pending!.state.state_version,
+    approved_by: 'user:local',
+    agent_id: 'agent:copilot',
+    token_id: token,
+  });
+  // And the site really did it, once.
+  const shop = await shopState(sites.urls.shop);
+  expect(shop.counters[SHOP_ORDER]!.cancelled).toBe(1);
+  expect(shop.orders.find((o) => o.id === SHOP_ORDER)!.status).toBe('cancelled');
+});
+
+test('deny: the agent gets APPROVAL_DENIED and nothing happens on the site', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
+  const before = await shopState(sites.urls.shop);
+  await submitAsCopilot(panel, tabId, token, cancelOrder('panel-deny-1'));
+  await showView(panel, 'Approvals');
+  await card(panel).getByRole('button', { name: 'Deny' }).click();
+  await expect(card(panel)).toHaveCount(0);
+
+  const reply = await submissionResult(panel);
+  expect(reply.data!.result).toMatchObject({ error: { code: 'APPROVAL_DENIED', retryable: false } });
+  expect(await swRecords(steward.serviceWorker, 'receipts')).toHaveLength(0);
+  expect((await swRecords(steward.serviceWorker, 'approvals')).map((r) => r.status)).toEqual(['denied']);
+  const after = await shopState(sites.urls.shop);
+  expect(after.counters[SHOP_ORDER]).toEqual(before.counters[SHOP_ORDER]);
+  expect(after.orders.find((o) => o.id === SHOP_ORDER)!.status).toBe('awaiting_payment');
+});
+
+test('keyboard only: Tab reaches Approve, Enter approves, focus moves to the next card, Space denies it', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
+  const cards = panel.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` });
+  await submitAsCopilot(panel, tabId, token, cancelOrder('panel-kbd-1'), 'first');
+  await showView(panel, 'Approvals');
+  await expect(cards).toHaveCount(1);
+  await submitAsCopilot(panel, tabId, token, { ...cancelOrder('panel-kbd-2'), input: { reason: 'found_cheaper' } }, 'second');
+  await expect(cards).toHaveCount(2);
+  await showView(panel, 'Tokens');
+
+  // Keyboard only from here (focus is on the Tokens tab): Home selects Approvals, Tab on to the oldest card's Approve.
+  await expect(panel.getByRole('tab', { name: 'Tokens' })).toBeFocused();
+  await panel.keyboard.press('Home');
+  await expect(panel.getByRole('tab', { name: /^Approvals/ })).toBeFocused();
+  await expect(cards.first()).toContainText('ordered_by_mistake');
+  const approve = cards.first().getByRole('button', { name: 'Approve', exact: true });
+  for (let i = 0; i < 10 && !(await approve.evaluate((el) => el === document.activeElement)); i++) await panel.keyboard.press('Tab');
+  await expect(approve).toBeFocused();
+  await panel.keyboard.press('Enter');
+  await expect(cards).toHaveCount(1);
+  // Focus lands on the card that took its place (named by its heading), ready for Tab.
+  await expect(cards.first()).toBeFocused();
+  await expect(cards.first()).toContainText('found_cheaper');
+  const deny = cards.first().getByRole('button', { name: 'Deny' });
+  for (let i = 0; i < 6 && !(await deny.evaluate((el) => el === document.activeElement)); i++) await panel.keyboard.press('Tab');
+  await expect(deny).toBeFocused();
+  await panel.keyboard.press('Space');
+  await expect(cards).toHaveCount(0);
+  await expect(panel.getByRole('heading', { name: 'Approvals' })).toBeFocused();
+
+  expect((await submissionResult(panel, 'first')).data!.result).toMatchObject({ execution: { status: 'confirmed' } });
+  expect((await submissionResult(panel, 'second')).data!.result).toMatchObject({ error: { code: 'APPROVAL_DENIED' } });
+  const shop = await shopState(sites.urls.shop);
+  expect(shop.counters[SHOP_ORDER]!.cancelled).toBe(1);
+  expect(shop.orders.find((o) => o.id === SHOP_ORDER)!.status).toBe('cancelled');
+});
+
+test('an expired card cannot be approved, and says so', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
+  await panel.clock.install();
+  await panel.reload();
+  await submitAsCopilot(panel, tabId, token, { ...cancelOrder('panel-expire-1') }, 'expire');
+  await showView(panel, 'Approvals');
+  const c = card(panel);
+  await expect(c.getByRole('button', { name: 'Approve', exact: true })).toBeEnabled();
+  // The card's own expiry, not a guess: jump the panel's clock past it.
+  const expiresAt = ((await swRecords(steward.serviceWorker, 'approvals'))[0]!.request as { expires_at: string }).expires_at;
+  await panel.clock.setSystemTime(Date.parse(expiresAt) + 1000);
+  await panel.clock.runFor(2000);
+  await expect(c).toContainText('Expired: the agent was refused and must ask again.');
+  for (const name of ['Approve', 'Deny']) await expect(c.getByRole('button', { name, exact: true })).toBeDisabled();
+  await expect(c.getByRole('button', { name: /^Approve for/ })).toBeDisabled();
+});
+
+test('“Approve for 15 minutes” issues a window receipt: the next such action on the same order runs without a new card', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await openPanel(page);
+  const tabId = await tabIdOf(page);
+  const token = await mintThroughUi(panel, { scopes: 'orders:read orders:add_item', resources: `order:${SHOP_ORDER}`, origins: new URL(sites.urls.shop).origin });
+  const addItem = (key: string, quantity: number) => ({ action: 'orders.add_item', resource: { type: 'order', id: SHOP_ORDER }, input: { sku: 'MUG-STN-BL', quantity }, idempotency_key: key });
+
+  await submitAsCopilot(panel, tabId, token, addItem('panel-window-1', 1), 'w1');
+  await showView(panel, 'Approvals');
+  const c = panel.getByRole('article', { name: `orders.add_item on order ${SHOP_ORDER}` });
+  await expect(c).toContainText('lets this agent repeat orders.add_item on order ORD-1024 with any input until then');
+  await c.getByRole('button', { name: 'Approve for 15 minutes' }).click();
+  await expect(c).toHaveCount(0);
+  expect((await submissionResult(panel, 'w1')).data!.result).toMatchObject({ execution: { status: 'confirmed' } });
+
+  const [stored] = (await swRecords(steward.serviceWorker, 'receipts')) as Array<{ mode: string; receipt: { receipt_id: string; issued_at: string; expires_at: string } }>;
+  expect(stored!.mode).toBe('resource_window');
+  expect(Date.parse(stored!.receipt.expires_at) - Date.parse(stored!.receipt.issued_at)).toBe(15 * 60_000);
+
+  // Different input, same agent, action and order, presenting the window receipt: no card, no wait.
+  const second = await submitNow(panel, tabId, token, { ...addItem('panel-window-2', 2), approval: { receipt_id: stored!.receipt.receipt_id } });
+  expect(second.data!.result).toMatchObject({ execution: { status: 'confirmed' } });
+  expect(await swRecords(steward.serviceWorker, 'approvals')).toHaveLength(1);
+  expect((await shopState(sites.urls.shop)).counters[SHOP_ORDER]!.items_added).toBe(2);
+});
+
+test('a payment is approved one at a time: no time window is offered, and Deny leaves the order unpaid', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await openPanel(page);
+  const tabId = await tabIdOf(page);
+  const token = await mintThroughUi(panel, { scopes: 'orders:pay', resources: `order:${SHOP_ORDER}`, origins: new URL(sites.urls.shop).origin, payment: true });
+  await submitAsCopilot(panel, tabId, token, { action: 'orders.pay', resource: { type: 'order', id: SHOP_ORDER }, idempotency_key: 'panel-pay-1' });
+  await showView(panel, 'Approvals');
+  const c = panel.getByRole('article', { name: `orders.pay on order ${SHOP_ORDER}` });
+  await expect(c).toContainText('It touches money.');
+  const windowButton = c.getByRole('button', { name: 'Approve for 15 minutes' });
+  await expect(windowButton).toBeDisabled();
+  await expect(windowButton).toHaveAccessibleDescription('Payments are approved one at a time, never for a period.');
+  await c.getByRole('button', { name: 'Deny' }).click();
+  expect((await submissionResult(panel)).data!.result).toMatchObject({ error: { code: 'APPROVAL_DENIED' } });
+  const shop = await shopState(sites.urls.shop);
+  expect(shop.counters[SHOP_ORDER]!.paid).toBe(0);
+  expect(shop.orders.find((o) => o.id === SHOP_ORDER)!.status).toBe('awaiting_payment');
+});
+
+test('a legacy click card names the element it would press, as the page shows it now', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await openPanel(page);
+  const tabId = await tabIdOf(page);
+  const token = await mintThroughUi(panel, { scopes: 'dom:click', resources: `order:${SHOP_ORDER}`, origins: new URL(sites.urls.shop).origin });
+  const observed = (await panel.evaluate((tabId) => chrome.runtime.sendMessage({ type: 'panel/observe-tab', tabId }), tabId)) as {
+    data: { state: { elements: Array<{ ref: string; role: string; name: string }> } };
+  };
+  const button = observed.data.state.elements.find((e) => e.role === 'button' && e.name === 'Cancel order')!;
+  expect(button).toBeDefined();
+  await submitAsCopilot(panel, tabId, token, { action: 'dom.click', resource: { type: 'order', id: SHOP_ORDER }, input: { ref: button.ref }, idempotency_key: 'panel-click-1' });
+  await showView(panel, 'Approvals');
+  const input = panel.getByRole('article', { name: `dom.click on order ${SHOP_ORDER}` }).getByRole('table', { name: 'Input of dom.click' });
+  await expect(input.getByRole('row', { name: /ref/ })).toContainText(`${button.ref}button “Cancel order”`);
+  await panel.getByRole('button', { name: 'Deny' }).click();
+  expect((await submissionResult(panel)).data!.result).toMatchObject({ error: { code: 'APPROVAL_DENIED' } });
+  expect((await shopState(sites.urls.shop)).counters[SHOP_ORDER]!.cancelled).toBe(0);
+});

@@ -1,0 +1,114 @@
+import { expect, type Page, type Worker } from '@playwright/test';
+import type { SteWardBrowser } from './browser.ts';
+
+/** Shared steps for the side panel's e2e tests: everything goes through the panel's UI or its own messages. */
+
+export const SHOP_ORDER = 'ORD-1024';
+
+export async function shopState(shopUrl: string): Promise<{
+  orders: Array<{ id: string; status: string }>;
+  counters: Record<string, { cancelled: number; paid: number; cancel_refused: number; items_added: number }>;
+}> {
+  return (await (await fetch(new URL('/__demo/state', shopUrl))).json()) as never;
+}
+
+/** Clicks a view's tab (named "Approvals", "Activity", "Tokens", "This tab", "Settings"). */
+export async function showView(panel: Page, name: string): Promise<void> {
+  await panel.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
+  await expect(panel.getByRole('tab', { name: new RegExp(`^${name}`) })).toHaveAttribute('aria-selected', 'true');
+}
+
+/** Grants a token through the "Mint token" form and returns its id, read back from the panel. */
+export async function mintThroughUi(
+  panel: Page,
+  grant: { agent?: string; scopes: string; resources: string; origins: string; payment?: boolean },
+): Promise<string> {
+  await showView(panel, 'Tokens');
+  const form = panel.getByRole('form', { name: 'Grant a token' });
+  await form.getByLabel('Agent').fill(grant.agent ?? 'agent:copilot');
+  await form.getByLabel('Scopes').fill(grant.scopes);
+  await form.getByLabel('Resources').fill(grant.resources);
+  await form.getByLabel('Sites').fill(grant.origins);
+  if (grant.payment) await form.getByLabel(/May touch payment/).check();
+  await form.getByRole('button', { name: 'Mint token' }).click();
+  const status = form.getByRole('status');
+  await expect(status).toContainText(/Minted tok_/);
+  return /Minted (tok_[A-Za-z0-9_-]+)/.exec((await status.textContent()) ?? '')![1]!;
+}
+
+export interface Submission {
+  action: string;
+  resource: { type: string; id: string };
+  input?: Record<string, unknown>;
+  idempotency_key: string;
+  rationale?: string;
+  preconditions?: Record<string, unknown>;
+  approval?: { receipt_id: string };
+}
+
+/**
+ * Submits an action as the co-pilot from the panel page (the only context allowed to). It waits
+ * for approval, so the reply is parked on `window` and collected with `submissionResult`.
+ */
+export async function submitAsCopilot(panel: Page, tabId: number, tokenId: string, request: Submission, slot = 'default'): Promise<void> {
+  await panel.evaluate(
+    ({ tabId, tokenId, request, slot }) => {
+      const w = window as unknown as { __submissions?: Record<string, Promise<unknown>> };
+      w.__submissions ??= {};
+      w.__submissions[slot] = chrome.runtime.sendMessage({ type: 'agent/submit', agent_id: 'agent:copilot', token_id: tokenId, tabId, request });
+    },
+    { tabId, tokenId, request, slot },
+  );
+}
+
+export async function submissionResult(panel: Page, slot = 'default'): Promise<{ ok: boolean; data?: { result: Record<string, unknown> }; error?: unknown }> {
+  return panel.evaluate((slot) => (window as unknown as { __submissions: Record<string, Promise<never>> }).__submissions[slot]!, slot);
+}
+
+/** Submits and waits for the reply at once (for actions that need no approval or are refused). */
+export async function submitNow(panel: Page, tabId: number, tokenId: string, request: Submission) {
+  await submitAsCopilot(panel, tabId, tokenId, request, request.idempotency_key);
+  return submissionResult(panel, request.idempotency_key);
+}
+
+/** Reads the service worker's own records (IndexedDB `steward`), never the panel's rendering. */
+export async function swRecords(sw: Worker, store: 'receipts' | 'approvals' | 'tokens' | 'audit'): Promise<Array<Record<string, unknown>>> {
+  return sw.evaluate(
+    (store) =>
+      new Promise<Array<Record<string, unknown>>>((resolve, reject) => {
+        const open = indexedDB.open('steward');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const req = open.result.transaction(store).objectStore(store).getAll();
+          req.onsuccess = () => (resolve(req.result as Array<Record<string, unknown>>), open.result.close());
+          req.onerror = () => reject(req.error);
+        };
+      }),
+    store,
+  );
+}
+
+export const cancelOrder = (key: string, id = SHOP_ORDER): Submission => ({
+  action: 'orders.cancel',
+  resource: { type: 'order', id },
+  input: { reason: 'ordered_by_mistake' },
+  idempotency_key: key,
+  rationale: 'The person said they ordered this by mistake.',
+});
+
+export interface PanelFixtures {
+  steward: SteWardBrowser;
+  sites: { urls: { shop: string; clinic: string } };
+  openPanel: (page: Page) => Promise<Page>;
+  tabIdOf: (page: Page) => Promise<number>;
+}
+
+/** The shop's order page, the panel pinned to it, and a cancel token minted through the panel's form. */
+export async function shopWithToken(fx: PanelFixtures, resources = `order:${SHOP_ORDER}`) {
+  const page = await fx.steward.context.newPage();
+  await page.goto(`${fx.sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await fx.openPanel(page);
+  const tabId = await fx.tabIdOf(page);
+  const token = await mintThroughUi(panel, { scopes: 'orders:read orders:cancel', resources, origins: new URL(fx.sites.urls.shop).origin });
+  return { page, panel, tabId, token };
+}

@@ -1,0 +1,47 @@
+import { test, expect } from './fixtures.ts';
+import { SHOP_ORDER, cancelOrder, mintThroughUi, showView, submitAsCopilot, submitNow } from './panel-helpers.ts';
+
+/**
+ * A screenshot of every view, light and dark, at a side panel's width, with real state behind it
+ * (a pending card, tokens, history). Saved under test/e2e/screenshots/ (gitignored) for a person
+ * to look at; the test itself checks that each view rendered its content.
+ */
+test('screenshots of each view, light and dark', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await openPanel(page);
+  await panel.setViewportSize({ width: 360, height: 760 });
+  const tabId = await tabIdOf(page);
+  const origin = new URL(sites.urls.shop).origin;
+
+  const token = await mintThroughUi(panel, { scopes: 'orders:read orders:cancel', resources: 'order:*', origins: origin });
+  const old = await mintThroughUi(panel, { scopes: 'orders:pay', resources: `order:${SHOP_ORDER}`, origins: origin, payment: true });
+  await panel.getByRole('article', { name: new RegExp(`^${old}`) }).getByRole('button', { name: 'Revoke' }).click();
+  await panel.getByRole('button', { name: 'Yes, revoke' }).click();
+  await submitNow(panel, tabId, old, { action: 'orders.pay', resource: { type: 'order', id: SHOP_ORDER }, idempotency_key: 'shot-pay' });
+  await submitAsCopilot(panel, tabId, token, { ...cancelOrder('shot-cancel'), rationale: 'You asked me to cancel the coffee order you placed by mistake.' });
+
+  const views: Array<[string, string]> = [
+    ['Approvals', `orders.cancel on order ${SHOP_ORDER}`],
+    ['Activity', 'Verify chain'],
+    ['Tokens', 'Grant a token'],
+    ['This tab', 'What Steward sees'],
+    ['Settings', 'Sites Steward may observe'],
+  ];
+  for (const scheme of ['light', 'dark'] as const) {
+    await panel.emulateMedia({ colorScheme: scheme });
+    for (const [view, landmark] of views) {
+      await showView(panel, view);
+      await expect(panel.getByRole('tabpanel', { name: view })).toContainText(landmark);
+      if (view === 'Approvals') await expect(panel.getByRole('article', { name: landmark })).toBeVisible();
+      if (view === 'Activity') {
+        await panel.getByRole('list', { name: 'Activity log' }).getByRole('button').first().click();
+        await panel.getByRole('button', { name: 'Verify chain' }).click();
+        await expect(panel.getByText(/^Chain valid/)).toBeVisible();
+      }
+      if (view === 'This tab') await expect(panel.getByRole('region', { name: 'What Steward sees' })).toContainText('awaiting payment');
+      const file = `test/e2e/screenshots/panel-${view.toLowerCase().replace(/\s+/g, '-')}-${scheme}.png`;
+      await panel.screenshot({ path: file, fullPage: true });
+    }
+  }
+});

@@ -1,0 +1,78 @@
+import { test, expect } from './fixtures.ts';
+import { SHOP_ORDER, showView } from './panel-helpers.ts';
+
+const stored = (sw: import('@playwright/test').Worker) => sw.evaluate(async () => (await chrome.storage.local.get('steward.settings'))['steward.settings'] as Record<string, unknown> | undefined);
+
+test('settings are validated, saved to chrome.storage.local, and used by the rest of the panel', async ({ steward, sites, openPanel }) => {
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await openPanel(page);
+  await showView(panel, 'Settings');
+
+  const windowField = panel.getByLabel(/Approve for N minutes/);
+  await windowField.fill('61');
+  await panel.getByLabel('Endpoint URL').fill('ftp://model.example');
+  await panel.getByRole('button', { name: 'Save settings' }).click();
+  await expect(panel.getByText('Not saved: fix the fields marked below.')).toBeVisible();
+  await expect(windowField).toHaveAccessibleDescription('must be at most 60 minutes');
+  await expect(panel.getByLabel('Endpoint URL')).toHaveAccessibleDescription('must be an http(s) URL, or empty');
+  expect(await stored(steward.serviceWorker)).toBeUndefined();
+
+  await windowField.fill('20');
+  await panel.getByLabel('Endpoint URL').fill('http://localhost:11434/v1');
+  await panel.getByLabel('Model name').fill('llama3.1:8b');
+  await panel.getByLabel('Default lifetime of a new token').selectOption({ label: '8 hours' });
+  await panel.getByLabel(/Steward’s polyfill/).uncheck();
+  await panel.getByRole('button', { name: 'Save settings' }).click();
+  await expect(panel.getByText('Settings saved.')).toBeVisible();
+  expect(await stored(steward.serviceWorker)).toEqual({
+    polyfill_enabled: false,
+    token_lifetime_minutes: 480,
+    approval_window_minutes: 20,
+    copilot: { endpoint: 'http://localhost:11434/v1', model: 'llama3.1:8b' },
+  });
+
+  // They survive a reload and drive the mint form's default lifetime.
+  await panel.reload();
+  await showView(panel, 'Settings');
+  await expect(panel.getByLabel(/Approve for N minutes/)).toHaveValue('20');
+  await showView(panel, 'Tokens');
+  await expect(panel.getByRole('form', { name: 'Grant a token' }).getByLabel('Lifetime')).toHaveValue('480');
+});
+
+test('site access: per-site grants when the manifest allows them, a clear explanation when it does not', async ({ steward, sites, openPanel }) => {
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await openPanel(page);
+  await showView(panel, 'Settings');
+  const section = panel.getByRole('group', { name: 'Sites Steward may observe' });
+  const declared = await panel.evaluate(() => chrome.runtime.getManifest().optional_host_permissions ?? []);
+  if (declared.length === 0) {
+    await expect(section).toContainText('does not declare optional site access');
+    await expect(section.getByRole('button')).toHaveCount(0);
+  } else {
+    await expect(section.getByRole('button', { name: `Allow ${new URL(sites.urls.shop).origin}` })).toBeEnabled();
+  }
+});
+
+test('the view tabs follow the ARIA tabs pattern: arrows, Home and End move and select', async ({ steward, sites, openPanel }) => {
+  const page = await steward.context.newPage();
+  await page.goto(sites.urls.shop);
+  const panel = await openPanel(page);
+  const tabs = panel.getByRole('tab');
+  await expect(tabs).toHaveText(['Approvals', 'Activity', 'Tokens', 'This tab', 'Settings']);
+  await panel.getByRole('tab', { name: 'This tab' }).focus();
+  await panel.keyboard.press('ArrowRight');
+  await expect(panel.getByRole('tab', { name: 'Settings' })).toBeFocused();
+  await expect(panel.getByRole('tab', { name: 'Settings' })).toHaveAttribute('aria-selected', 'true');
+  await expect(panel.getByRole('tabpanel', { name: 'Settings' })).toBeVisible();
+  await panel.keyboard.press('ArrowRight'); // wraps around
+  await expect(panel.getByRole('tab', { name: 'Approvals' })).toBeFocused();
+  await panel.keyboard.press('End');
+  await expect(panel.getByRole('tab', { name: 'Settings' })).toBeFocused();
+  await panel.keyboard.press('ArrowLeft');
+  await expect(panel.getByRole('tabpanel', { name: 'This tab' })).toBeVisible();
+  // Only the selected tab is in the Tab order; the other panels are hidden.
+  await expect(panel.locator('[role=tab][tabindex="0"]')).toHaveCount(1);
+  await expect(panel.getByRole('tabpanel')).toHaveCount(1);
+});

@@ -1,0 +1,164 @@
+import type { BrowserContext, Page, Worker } from '@playwright/test';
+import { expect } from './fixtures.ts';
+
+/**
+ * Helpers for the pipeline end-to-end tests: the side panel page speaks to the service worker
+ * exactly as the real panel does (chrome.runtime.sendMessage), and the demo servers' own records
+ * are the ground truth for what happened.
+ */
+
+export type Envelope<T = Record<string, unknown>> = { ok: true; data: T } | { ok: false; error: { code: string; message: string; retryable: boolean } };
+
+/** Sends a control message from the side panel page. */
+export function control<T = Record<string, unknown>>(panel: Page, message: Record<string, unknown>): Promise<Envelope<T>> {
+  return panel.evaluate((m) => chrome.runtime.sendMessage(m), message) as Promise<Envelope<T>>;
+}
+
+export async function data<T = Record<string, unknown>>(reply: Promise<Envelope<T>>): Promise<T> {
+  const r = await reply;
+  if (!r.ok) throw new Error(`control message refused: ${r.error.code}: ${r.error.message}`);
+  return r.data;
+}
+
+export const COPILOT = 'agent:copilot';
+
+export async function mint(panel: Page, grant: { scope: string[]; resource_scope: string; origins: string[]; ttl_ms?: number }): Promise<string> {
+  const minted = await data<{ token: { token_id: string } }>(control(panel, { type: 'panel/token-mint', agent_id: COPILOT, ttl_ms: 10 * 60_000, ...grant }));
+  return minted.token.token_id;
+}
+
+export interface ObservedSummary {
+  resource: { type: string; id: string };
+  state: string;
+  state_version: string | number;
+  source: string;
+  available_actions: string[];
+  confidence: number;
+  conflicts: string[];
+}
+
+export async function observe(panel: Page, tabId: number): Promise<ObservedSummary> {
+  const r = await data<{ state: ObservedSummary | null; error?: string }>(control(panel, { type: 'panel/observe-tab', tabId }));
+  if (!r.state) throw new Error(`observe-tab failed: ${r.error}`);
+  return r.state;
+}
+
+export function submit(panel: Page, body: { token_id: string; tabId: number; request: Record<string, unknown>; wait_for_approval?: boolean; expect?: Record<string, unknown> }) {
+  return control<{ result: Record<string, unknown> & { error?: { code: string } } }>(panel, { type: 'agent/submit', agent_id: COPILOT, ...body });
+}
+
+export interface Card {
+  request_id: string;
+  action: string;
+  input_hash: string;
+  state: { state_version: string | number; state: string };
+  resource: { type: string; id: string };
+  reasons: Array<{ code: string }>;
+}
+
+/** Waits until the side panel sees a pending approval card for this action. */
+export async function pendingCard(panel: Page, action: string): Promise<Card> {
+  let card: Card | undefined;
+  await expect
+    .poll(async () => {
+      const r = await data<{ pending: Card[] }>(control(panel, { type: 'panel/approvals' }));
+      card = r.pending.find((c) => c.action === action);
+      return card !== undefined;
+    })
+    .toBe(true);
+  return card!;
+}
+
+export function approve(panel: Page, card: Card) {
+  return control(panel, {
+    type: 'panel/approval-decide',
+    decision: { request_id: card.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date().toISOString(), input_hash: card.input_hash, state_version: card.state.state_version },
+  });
+}
+
+// ── the demo shop's own records ────────────────────────────────────────────────────────────
+export interface ShopState {
+  orders: Array<{ id: string; status: string }>;
+  counters: Record<string, { cancelled: number; cancel_refused: number; status_overrides: number }>;
+  requests: Array<{ method: string; path: string; status: number }>;
+}
+
+export async function shopState(shopUrl: string): Promise<ShopState> {
+  return (await (await fetch(new URL('/__demo/state', shopUrl))).json()) as ShopState;
+}
+
+/** Cancellation requests the shop received for an order (form posts and API calls). */
+export const cancelRequests = (s: ShopState, id: string) => s.requests.filter((r) => r.method === 'POST' && (r.path === `/orders/${id}/cancel` || r.path === `/api/orders/${id}/cancel`));
+
+export async function shopOrderPage(context: BrowserContext, shopUrl: string, id = 'ORD-1024'): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${shopUrl}/orders/${id}`);
+  // The page fetches its live status after load; acting on a settled page keeps the test about Steward.
+  await expect(page.locator('#live-status')).not.toHaveText('Live status: checking…');
+  return page;
+}
+
+// ── the journal, read from the extension's IndexedDB by the panel page (same origin) ───────
+export interface JournalHead {
+  action_id: string;
+  state: string;
+  idempotency_key: string;
+}
+
+export function journal(panel: Page): Promise<{ heads: JournalHead[]; entries: Array<{ action_id: string; seq: number; state: string; from?: string }> }> {
+  return panel.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('steward');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction(['journal_actions', 'journal'], 'readonly');
+          const heads = tx.objectStore('journal_actions').getAll();
+          const entries = tx.objectStore('journal').getAll();
+          tx.oncomplete = () => {
+            db.close();
+            resolve({ heads: heads.result, entries: entries.result });
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+  ) as Promise<{ heads: JournalHead[]; entries: Array<{ action_id: string; seq: number; state: string; from?: string }> }>;
+}
+
+// ── killing the service worker (CDP) ───────────────────────────────────────────────────────
+/**
+ * Stops every service worker through CDP (`ServiceWorker.stopAllWorkers`, from an extension
+ * page's session: persistent contexts have no browser session) and waits until the instance that
+ * was running is gone: a marker set on its global scope is no longer there. Playwright's Worker
+ * handle follows the worker across the restart, so a failing evaluate is not the signal.
+ */
+export async function killServiceWorker(page: Page, worker: Worker): Promise<void> {
+  await worker.evaluate(() => ((globalThis as unknown as { __stewardKillMarker?: boolean }).__stewardKillMarker = true));
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+  await expect
+    .poll(async () => worker.evaluate(() => (globalThis as unknown as { __stewardKillMarker?: boolean }).__stewardKillMarker === true).catch(() => false), { timeout: 10_000 })
+    .toBe(false);
+}
+
+/** The (re)started worker, once it has recovered; its start time proves it is a new instance. */
+export async function liveWorker(context: BrowserContext, extensionId: string, startedAfter: number): Promise<Worker> {
+  let found: Worker | undefined;
+  await expect
+    .poll(async () => {
+      for (const w of context.serviceWorkers()) {
+        if (!w.url().startsWith(`chrome-extension://${extensionId}/`)) continue;
+        const started = await w.evaluate(() => (globalThis as unknown as { stewardPipeline?: { startedAt: number } }).stewardPipeline?.startedAt).catch(() => undefined);
+        if (started !== undefined && started > startedAfter) found = w;
+      }
+      return found !== undefined;
+    }, { timeout: 15_000 })
+    .toBe(true);
+  return found!;
+}

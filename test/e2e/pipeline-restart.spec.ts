@@ -1,0 +1,138 @@
+import type { Page, Route } from '@playwright/test';
+import { test, expect } from './fixtures.ts';
+import { approve, cancelRequests, control, data, journal, killServiceWorker, liveWorker, mint, observe, pendingCard, shopOrderPage, shopState, submit, type Card } from './pipeline-helpers.ts';
+
+/**
+ * MV3 may stop the service worker at any moment. Here it is stopped (CDP) at the two worst
+ * moments — right after the approval, and right after dispatch — while the page is held in
+ * between (Playwright routing), so the kill lands exactly there. The action must still end
+ * exactly once on the shop's server, with a consistent journal and a valid audit chain.
+ */
+
+const ORDER = { type: 'order', id: 'ORD-1024' };
+
+/** Holds the next request matching `path` until released; resolves `seen` when it arrives. */
+async function hold(page: Page, method: string, path: string) {
+  let release!: () => Promise<void>;
+  const seen = new Promise<void>((resolveSeen) => {
+    void page.route(
+      (url) => url.pathname === path,
+      async (route: Route) => {
+        if (route.request().method() !== method) return route.continue();
+        release = async () => {
+          await route.continue();
+          await page.unroute((url) => url.pathname === path);
+        };
+        resolveSeen();
+      },
+    );
+  });
+  return { seen, release: () => release() };
+}
+
+async function setUp(steward: { context: import('@playwright/test').BrowserContext }, sites: { urls: Record<string, string> }, openPanel: (p: Page) => Promise<Page>, tabIdOf: (p: Page) => Promise<number>, key: string, expectEffect?: Record<string, unknown>) {
+  const page = await shopOrderPage(steward.context, sites.urls.shop!);
+  const panel = await openPanel(page);
+  const tabId = await tabIdOf(page);
+  const token_id = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [new URL(sites.urls.shop!).origin] });
+  const before = await observe(panel, tabId);
+  const request = {
+    action: 'orders.cancel',
+    resource: ORDER,
+    preconditions: { expected_state: 'awaiting_payment', state_version: before.state_version },
+    input: { reason: 'delivery_too_slow' },
+    idempotency_key: key,
+  };
+  // The agent does not wait: the action continues in the service worker once approved.
+  const first = (await data(submit(panel, { token_id, tabId, request, wait_for_approval: false, ...(expectEffect ? { expect: expectEffect } : {}) }))).result;
+  expect(first).toMatchObject({ error: { code: 'APPROVAL_REQUIRED' } });
+  const card: Card = await pendingCard(panel, 'orders.cancel');
+  return { page, panel, tabId, token_id, request, card };
+}
+
+const headOf = async (panel: Page, key: string) => (await journal(panel)).heads.find((h) => h.idempotency_key === key);
+
+async function historyOf(panel: Page, key: string): Promise<string[]> {
+  const j = await journal(panel);
+  const head = j.heads.find((h) => h.idempotency_key === key)!;
+  return j.entries.filter((e) => e.action_id === head.action_id).sort((a, b) => a.seq - b.seq).map((e) => e.state);
+}
+
+test.describe('service-worker restarts mid-action', () => {
+  test('killed right after the approval: resumed by re-reading state, dispatched once, confirmed', async ({ steward, sites, openPanel, tabIdOf }) => {
+    const key = 'e2e-kill-after-approval';
+    const { page, panel, tabId, token_id, request, card } = await setUp(steward, sites, openPanel, tabIdOf, key);
+
+    // The page reloads and its document is held: after the approval the worker must re-observe
+    // before dispatching, so it waits right there.
+    const held = await hold(page, 'GET', '/orders/ORD-1024');
+    void page.evaluate(() => location.reload());
+    await held.seen;
+    expect(await data(approve(panel, card))).toMatchObject({ status: 'approved' });
+    await expect.poll(async () => (await headOf(panel, key))?.state).toBe('approved');
+
+    const killedAt = Date.now();
+    await killServiceWorker(panel, steward.serviceWorker);
+    expect((await headOf(panel, key))?.state).toBe('approved');
+    expect(cancelRequests(await shopState(sites.urls.shop), 'ORD-1024')).toHaveLength(0);
+
+    await held.release();
+    // Any message wakes the worker; it answers only after recovery.
+    expect(await data(control(panel, { type: 'panel/audit-verify' }))).toMatchObject({ ok: true });
+    const worker = await liveWorker(steward.context, steward.extensionId, killedAt);
+    await expect.poll(async () => (await headOf(panel, key))?.state, { timeout: 20_000 }).toBe('confirmed');
+    const recovery = (await worker.evaluate(() => (globalThis as unknown as { stewardPipeline: { recovery: () => unknown[] } }).stewardPipeline.recovery())) as Array<{ from: string; to: string }>;
+    expect(recovery).toEqual(expect.arrayContaining([expect.objectContaining({ from: 'approved', to: 'confirmed' })]));
+
+    const state = await shopState(sites.urls.shop);
+    expect(state.counters['ORD-1024']?.cancelled).toBe(1);
+    expect(cancelRequests(state, 'ORD-1024')).toHaveLength(1);
+    await expect(page.locator('#order-status')).toHaveText('Cancelled');
+    expect(await historyOf(panel, key)).toEqual(['proposed', 'awaiting_approval', 'approved', 'dispatched', 'confirmed']);
+
+    // The agent asking again gets the outcome, not a second cancellation.
+    const replay = (await data(submit(panel, { token_id, tabId, request }))).result;
+    expect(replay).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed' }, resource: { state: 'cancelled' } });
+    expect(cancelRequests(await shopState(sites.urls.shop), 'ORD-1024')).toHaveLength(1);
+    expect(await data(control(panel, { type: 'panel/audit-verify' }))).toMatchObject({ ok: true });
+  });
+
+  test('killed right after dispatch: never dispatched again, resolved by re-reading the order', async ({ steward, sites, openPanel, tabIdOf }) => {
+    const key = 'e2e-kill-after-dispatch';
+    const { page, panel, tabId, token_id, request, card } = await setUp(steward, sites, openPanel, tabIdOf, key, { state: 'cancelled' });
+
+    // The cancel form's POST is held: the click has happened, the journal says dispatched, the
+    // outcome is not known yet.
+    const held = await hold(page, 'POST', '/orders/ORD-1024/cancel');
+    expect(await data(approve(panel, card))).toMatchObject({ status: 'approved' });
+    await held.seen;
+    await expect.poll(async () => (await headOf(panel, key))?.state).toBe('dispatched');
+
+    const killedAt = Date.now();
+    await killServiceWorker(panel, steward.serviceWorker);
+    expect((await headOf(panel, key))?.state).toBe('dispatched');
+
+    // The request the page already sent reaches the shop after the worker died.
+    await held.release();
+    await expect(page.locator('#order-status')).toHaveText('Cancelled');
+    expect(await data(control(panel, { type: 'panel/audit-verify' }))).toMatchObject({ ok: true });
+    const worker = await liveWorker(steward.context, steward.extensionId, killedAt);
+    await expect.poll(async () => (await headOf(panel, key))?.state, { timeout: 20_000 }).toBe('confirmed');
+    const recovery = (await worker.evaluate(() => (globalThis as unknown as { stewardPipeline: { recovery: () => unknown[] } }).stewardPipeline.recovery())) as Array<{ from: string; to: string }>;
+    expect(recovery).toEqual(expect.arrayContaining([expect.objectContaining({ from: 'dispatched', to: 'confirmed' })]));
+
+    const state = await shopState(sites.urls.shop);
+    expect(state.counters['ORD-1024']?.cancelled).toBe(1);
+    expect(cancelRequests(state, 'ORD-1024')).toHaveLength(1);
+    // One dispatch in the journal: recovery re-read the state, it did not click again.
+    expect(await historyOf(panel, key)).toEqual(['proposed', 'awaiting_approval', 'approved', 'dispatched', 'confirmed']);
+
+    const replay = (await data(submit(panel, { token_id, tabId, request }))).result;
+    expect(replay).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'postcondition' }, resource: { state: 'cancelled' } });
+    expect(cancelRequests(await shopState(sites.urls.shop), 'ORD-1024')).toHaveLength(1);
+    const audit = await data<{ entries: Array<{ kind: string; idempotency_key?: string }> }>(control(panel, { type: 'panel/audit' }));
+    expect(audit.entries.filter((e) => e.idempotency_key === key).map((e) => e.kind)).toEqual(expect.arrayContaining(['dispatch', 'recovery']));
+    expect(audit.entries.filter((e) => e.idempotency_key === key && e.kind === 'dispatch')).toHaveLength(1);
+    expect(await data(control(panel, { type: 'panel/audit-verify' }))).toMatchObject({ ok: true });
+  });
+});

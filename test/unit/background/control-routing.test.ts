@@ -1,0 +1,64 @@
+import { fakeBrowser } from '@webext-core/fake-browser';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createControlRouter } from '../../../src/background/control-router.ts';
+import { PanelPorts } from '../../../src/background/panel-ports.ts';
+import { createRouter } from '../../../src/background/router.ts';
+import { ToolStore } from '../../../src/background/tool-store.ts';
+
+/**
+ * The service worker's single router with the control route plugged in: a control message is
+ * judged by its real sender (Chrome's MessageSender), so a content script or a page that sends
+ * one is refused FORBIDDEN_SENDER and the pipeline is never reached.
+ */
+
+const ID = fakeBrowser.runtime.id;
+const PANEL_URL = `chrome-extension://${ID}/src/sidepanel/index.html?tabId=4`;
+
+beforeAll(() => {
+  (globalThis as unknown as { chrome: unknown }).chrome = fakeBrowser;
+});
+afterAll(() => {
+  delete (globalThis as unknown as { chrome?: unknown }).chrome;
+});
+
+function routerWithSpy() {
+  const ready = vi.fn(async () => {
+    throw new Error('pipeline reached');
+  });
+  const control = createControlRouter({ ready, db: ready, sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn() });
+  const store = new ToolStore(fakeBrowser.storage.session as unknown as chrome.storage.StorageArea);
+  const router = createRouter(store, new PanelPorts(), control);
+  const send = (message: unknown, sender: chrome.runtime.MessageSender) =>
+    new Promise<unknown>((resolve) => {
+      router.onMessage(message, sender, resolve);
+    });
+  return { ready, send };
+}
+
+const approve = { type: 'panel/approval-decide', decision: { request_id: 'apreq_1', decision: 'deny', decided_by: 'user:local', decided_at: '2026-08-03T11:41:00Z' } };
+
+describe('control messages through the service worker router', () => {
+  it('refuses them from Steward’s own content script in a tab', async () => {
+    const { ready, send } = routerWithSpy();
+    const sender = { id: ID, url: 'http://localhost:4100/orders/ORD-1024', origin: 'http://localhost:4100', tab: { id: 7 } as chrome.tabs.Tab, frameId: 0 };
+    expect(await send(approve, sender)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
+    expect(await send({ type: 'panel/token-mint', agent_id: 'agent:x', scope: ['*:*'], resource_scope: '*', origins: ['http://localhost:4100'], ttl_ms: 1000 }, sender)).toMatchObject({
+      ok: false,
+      error: { code: 'FORBIDDEN_SENDER' },
+    });
+    expect(ready).not.toHaveBeenCalled();
+  });
+
+  it('refuses them from another extension or an unknown page', async () => {
+    const { ready, send } = routerWithSpy();
+    expect(await send(approve, { id: 'another-extension', url: PANEL_URL })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
+    expect(await send(approve, { url: 'http://evil.test/' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
+    expect(ready).not.toHaveBeenCalled();
+  });
+
+  it('passes them on from the side panel (here the pipeline is reached, and fails as rigged)', async () => {
+    const { ready, send } = routerWithSpy();
+    expect(await send(approve, { id: ID, url: PANEL_URL })).toMatchObject({ ok: false, error: { code: 'NOT_READY' } });
+    expect(ready).toHaveBeenCalledTimes(1);
+  });
+});

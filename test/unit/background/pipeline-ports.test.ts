@@ -1,0 +1,98 @@
+import { fakeBrowser } from '@webext-core/fake-browser';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { SessionTabs } from '../../../src/background/pipeline-sessions.ts';
+import { createChromePorts } from '../../../src/background/ports/index.ts';
+import { navigatePort } from '../../../src/background/ports/navigate.ts';
+import { AdapterRoutes, fill } from '../../../src/background/ports/routes.ts';
+import { ToolStore } from '../../../src/background/tool-store.ts';
+import { AdapterRegistry, shopAdapter } from '../../../src/observation/adapters/index.ts';
+import { shopOrderSnapshot } from '../observation/fixtures/shop-order-snapshot.ts';
+import { FakeTabs } from './pipeline-fake-tabs.ts';
+
+const ORIGIN = 'http://localhost:4100';
+const area = () => fakeBrowser.storage.session as unknown as chrome.storage.StorageArea;
+
+describe('routes from adapter URL templates', () => {
+  it('fills the id group, and only templates whose other parts are literal', () => {
+    expect(fill('/orders/:id', 'id', 'ORD-1024')).toBe('/orders/ORD-1024');
+    expect(fill('/orders/:id', 'id', 'A/B')).toBe('/orders/A%2FB');
+    expect(fill('/shops/:shop/orders/:id', 'id', 'X')).toBeUndefined();
+    expect(fill('/orders/*', 'id', 'X')).toBeUndefined();
+  });
+
+  it('offers the shop adapter’s URL only on origins where it was seen (or pinned), for its resource type', () => {
+    const routes = new AdapterRoutes(() => [shopAdapter()]);
+    expect(routes.routes({ type: 'order', id: 'ORD-1025' })).toEqual([]);
+    routes.sighted(['larkspur-shop.order'], `${ORIGIN}/orders/ORD-1024#x`);
+    expect(routes.routes({ type: 'order', id: 'ORD-1025' })).toEqual([{ kind: 'adapter', url: `${ORIGIN}/orders/ORD-1025` }]);
+    expect(routes.routes({ type: 'appointment', id: 'APT-1' })).toEqual([]);
+    const pinned = new AdapterRoutes(() => [shopAdapter({ origin: 'http://shop.test' })]);
+    expect(pinned.routes({ type: 'order', id: 'O1' })).toEqual([{ kind: 'adapter', url: 'http://shop.test/orders/O1' }]);
+  });
+});
+
+describe('navigate port', () => {
+  beforeEach(() => fakeBrowser.reset());
+
+  it('loads the URL in the session’s tab and waits for it to complete', async () => {
+    const tabs = new FakeTabs();
+    tabs.status.set(5, 'complete');
+    const sessions = new SessionTabs(area());
+    const sid = await sessions.sessionFor('agent:copilot', 5);
+    await navigatePort({ sessions, tabs })(`${ORIGIN}/orders/ORD-1024`, { agent_id: 'agent:copilot', session_id: sid });
+    expect(tabs.updated).toEqual([{ tabId: 5, url: `${ORIGIN}/orders/ORD-1024` }]);
+    expect(tabs.status.get(5)).toBe('complete');
+  });
+
+  it('opens a new background tab for a session whose tab was closed, and binds the session to it', async () => {
+    const tabs = new FakeTabs();
+    const sessions = new SessionTabs(area());
+    const sid = await sessions.sessionFor('agent:copilot', 5);
+    await sessions.forgetTab(5);
+    await navigatePort({ sessions, tabs })(`${ORIGIN}/`, { agent_id: 'agent:copilot', session_id: sid });
+    expect(tabs.created).toEqual([`${ORIGIN}/`]);
+    expect(await sessions.tabOf(sid)).toBe(100);
+  });
+
+  it('fails when the navigation never completes, and without a session', async () => {
+    const tabs = new FakeTabs();
+    tabs.status.set(5, 'complete');
+    tabs.onNavigate = (id) => tabs.emit(id, 'loading');
+    const sessions = new SessionTabs(area());
+    const sid = await sessions.sessionFor('agent:copilot', 5);
+    const navigate = navigatePort({ sessions, tabs });
+    vi.useFakeTimers();
+    const p = navigate(`${ORIGIN}/`, { agent_id: 'agent:copilot', session_id: sid });
+    const caught = p.catch((e: Error) => e.message);
+    await vi.advanceTimersByTimeAsync(60_000);
+    vi.useRealTimers();
+    expect(await caught).toMatch(/did not finish loading/);
+    await expect(navigate(`${ORIGIN}/`, { agent_id: 'agent:copilot' })).rejects.toThrow(/no working session/);
+  });
+});
+
+describe('the observe port', () => {
+  beforeEach(() => fakeBrowser.reset());
+
+  it('observes the session’s tab (never a tab id from the pipeline); contract endpoints are not supported yet', async () => {
+    const tabs = new FakeTabs();
+    tabs.status.set(5, 'complete');
+    const sessions = new SessionTabs(area());
+    const sid = await sessions.sessionFor('agent:copilot', 5);
+    const adapters = new AdapterRegistry();
+    adapters.register(shopAdapter());
+    const observeTab = vi.fn(async () => ({ ok: true as const, data: { ...shopOrderSnapshot({ origin: ORIGIN }), documentToken: 'd1' } }));
+    const { ports, observer, routes } = createChromePorts({ sessions, tools: new ToolStore(area()), observation: { observeTab }, adapters, send: vi.fn(), tabs });
+
+    const state = await ports.observe({ kind: 'tab' }, { type: 'order', id: 'ORD-1024' }, { agent_id: 'agent:copilot', session_id: sid });
+    expect(state).toMatchObject({ resource: { type: 'order', id: 'ORD-1024' }, state: 'awaiting_payment' });
+    expect(observeTab).toHaveBeenCalledWith(5);
+    expect(observer.last(5)?.documentToken).toBe('d1');
+    // The observation taught the routes where the shop adapter applies.
+    expect(routes.routes({ type: 'order', id: 'ORD-2048' })).toEqual([{ kind: 'adapter', url: `${ORIGIN}/orders/ORD-2048` }]);
+
+    expect(await ports.observe({ kind: 'tab' }, { type: 'order', id: 'ORD-1024' }, { agent_id: 'agent:copilot' })).toBeNull();
+    expect(await ports.observe({ kind: 'contract', url: `${ORIGIN}/agent/v1/resources/order/ORD-1024` }, { type: 'order', id: 'ORD-1024' }, { agent_id: 'agent:copilot', session_id: sid })).toBeNull();
+    expect(Object.keys(ports.executors).sort()).toEqual(['adapter', 'legacy_inference', 'webmcp']);
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../../src/protocol/audit.ts';
+import { NO_FILTER, facets, filterGroups, groupAudit } from '../../../src/sidepanel/lib/audit-groups.ts';
+
+const H = (n: number) => n.toString(16).padStart(64, '0');
+let seq = 0;
+function entry(fields: Partial<AuditEntry> & Pick<AuditEntry, 'kind'>): AuditEntry {
+  const s = seq++;
+  return { audit_id: `audit_${s}`, seq: s, at: new Date(Date.UTC(2026, 7, 3, 11, 0, s)).toISOString(), agent_id: 'agent:copilot', prev_hash: H(s), hash: H(s + 1), ...fields };
+}
+
+function log(): AuditEntry[] {
+  seq = 0;
+  const cancel = { idempotency_key: 'k1', action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1024' }, details: { origin: 'http://localhost:4100' } };
+  const pay = { idempotency_key: 'k2', action: 'orders.pay', resource: { type: 'order', id: 'ORD-2048' } };
+  return [
+    entry({ kind: 'token', outcome: 'minted', token_id: 'tok_a' }),
+    entry({ kind: 'proposal', outcome: 'proposed', ...cancel }),
+    entry({ kind: 'proposal', outcome: 'proposed', ...pay, agent_id: 'agent:ide' }),
+    entry({ kind: 'approval', outcome: 'approved', receipt_id: 'approval_1', input_hash: `sha256:${'a'.repeat(64)}`, ...cancel }),
+    entry({ kind: 'denial', outcome: 'denied', error_code: 'APPROVAL_DENIED', ...pay, agent_id: 'agent:ide' }),
+    entry({ kind: 'confirmation', outcome: 'confirmed', ...cancel }),
+  ];
+}
+
+describe('groupAudit', () => {
+  it('puts every step of one action (same agent and idempotency key) in one group, newest action first', () => {
+    const groups = groupAudit(log());
+    expect(groups.map((g) => [g.action ?? g.steps[0]!.kind, g.steps.map((s) => s.seq)])).toEqual([
+      ['orders.cancel', [1, 3, 5]],
+      ['orders.pay', [2, 4]],
+      ['token', [0]],
+    ]);
+    const cancel = groups[0]!;
+    expect(cancel).toMatchObject({ resource: 'order:ORD-1024', origin: 'http://localhost:4100', outcome: 'confirmed', tone: 'ok' });
+    expect(groups[1]).toMatchObject({ agent_id: 'agent:ide', outcome: 'denied', tone: 'bad', error_code: 'APPROVAL_DENIED' });
+  });
+
+  it('keeps the same key used by two agents apart', () => {
+    seq = 0;
+    const a = entry({ kind: 'proposal', idempotency_key: 'same', action: 'orders.cancel' });
+    const b = entry({ kind: 'proposal', idempotency_key: 'same', action: 'orders.cancel', agent_id: 'agent:other' });
+    expect(groupAudit([a, b])).toHaveLength(2);
+  });
+});
+
+describe('filterGroups', () => {
+  const groups = groupAudit(log());
+  it('filters by agent, site, action and outcome, and searches every step', () => {
+    expect(filterGroups(groups, { ...NO_FILTER, agent: 'agent:ide' }).map((g) => g.action)).toEqual(['orders.pay']);
+    expect(filterGroups(groups, { ...NO_FILTER, origin: 'http://localhost:4100' }).map((g) => g.action)).toEqual(['orders.cancel']);
+    expect(filterGroups(groups, { ...NO_FILTER, outcome: 'denied' }).map((g) => g.action)).toEqual(['orders.pay']);
+    expect(filterGroups(groups, { ...NO_FILTER, text: 'approval_1' }).map((g) => g.action)).toEqual(['orders.cancel']);
+    expect(filterGroups(groups, { ...NO_FILTER, text: 'ORD-2048 DENIED' }).map((g) => g.action)).toEqual(['orders.pay']);
+    expect(filterGroups(groups, { ...NO_FILTER, text: 'nothing-like-this' })).toEqual([]);
+    expect(filterGroups(groups, NO_FILTER)).toHaveLength(3);
+  });
+
+  it('offers only the values that occur', () => {
+    expect(facets(groups)).toEqual({
+      agents: ['agent:copilot', 'agent:ide'],
+      origins: ['http://localhost:4100'],
+      actions: ['orders.cancel', 'orders.pay'],
+      outcomes: ['confirmed', 'denied', 'minted'],
+    });
+  });
+});

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, readSettings, settingsErrors } from '../../../src/sidepanel/lib/settings-schema.ts';
+
+describe('settings', () => {
+  it('fills in defaults when nothing or garbage is stored', () => {
+    expect(readSettings(undefined)).toEqual(DEFAULT_SETTINGS);
+    expect(readSettings('nonsense')).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('keeps valid fields and replaces only the bad ones', () => {
+    const s = readSettings({ polyfill_enabled: false, approval_window_minutes: 600, token_lifetime_minutes: 15, copilot: { endpoint: 'javascript:alert(1)', model: 'm' } });
+    expect(s).toEqual({ polyfill_enabled: false, approval_window_minutes: 15, token_lifetime_minutes: 15, copilot: { endpoint: '', model: 'm' } });
+  });
+
+  it('explains what is wrong per field for the form', () => {
+    expect(settingsErrors({ ...DEFAULT_SETTINGS, approval_window_minutes: 61, copilot: { endpoint: 'ftp://x', model: '' } })).toEqual({
+      approval_window_minutes: 'must be at most 60 minutes',
+      'copilot.endpoint': 'must be an http(s) URL, or empty',
+    });
+    expect(settingsErrors(DEFAULT_SETTINGS)).toEqual({});
+  });
+});

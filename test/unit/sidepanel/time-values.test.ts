@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ago, countdown, msLeft } from '../../../src/sidepanel/lib/time.ts';
+import { currentValues, showValue } from '../../../src/sidepanel/lib/values.ts';
+
+describe('countdown', () => {
+  it('shows minutes and seconds, then hours, then days, and never goes below zero', () => {
+    expect(countdown(65_000)).toBe('1:05');
+    expect(countdown(999)).toBe('0:00');
+    expect(countdown(2 * 3600_000 + 10 * 60_000)).toBe('2 h 10 min');
+    expect(countdown(3 * 86_400_000)).toBe('3 days');
+    expect(msLeft('2026-08-03T11:40:00Z', Date.parse('2026-08-03T11:41:00Z'))).toBe(0);
+    expect(msLeft('2026-08-03T11:40:00Z', Date.parse('2026-08-03T11:39:00Z'))).toBe(60_000);
+  });
+
+  it('says how old an observation is', () => {
+    const t = Date.parse('2026-08-03T11:40:00Z');
+    expect(ago('2026-08-03T11:40:00Z', t + 2000)).toBe('just now');
+    expect(ago('2026-08-03T11:40:00Z', t + 42_000)).toBe('42 s ago');
+    expect(ago('2026-08-03T11:40:00Z', t + 5 * 60_000)).toBe('5 min ago');
+  });
+});
+
+describe('values', () => {
+  it('renders any JSON value as bounded text', () => {
+    expect(showValue('x')).toBe('x');
+    expect(showValue({ a: [1] })).toBe('{"a":[1]}');
+    expect(showValue(null)).toBe('null');
+    expect(showValue('y'.repeat(500))).toMatch(/… \(500 characters\)$/);
+  });
+
+  it('pairs input keys with facts of exactly the same name only', () => {
+    const m = currentValues({ quantity: 3, reason: 'other' }, {
+      facts: [
+        { name: 'quantity', value: 1 },
+        { name: 'reason_code', value: 'x' },
+      ],
+    });
+    expect([...m]).toEqual([['quantity', 1]]);
+    expect(currentValues({ quantity: 3 }, undefined).size).toBe(0);
+  });
+
+  it('names the element a legacy action targets and its current value', () => {
+    const elements = [{ ref: 'e7', role: 'spinbutton', name: 'Quantity', value: '2' }];
+    expect([...currentValues({ ref: 'e7', text: '5', clear: true }, { elements })]).toEqual([
+      ['ref', 'spinbutton “Quantity”'],
+      ['text', '2'],
+    ]);
+    expect(currentValues({ ref: 'e99', text: '5' }, { elements }).size).toBe(0);
+  });
+});
