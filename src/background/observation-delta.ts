@@ -1,29 +1,56 @@
-import type { SnapshotDelta } from '../protocol/messages.ts';
+import type { SnapshotDelta, SnapshotElementPatch } from '../protocol/messages.ts';
 import type { PageSnapshot, SnapshotElement } from '../observation/snapshot.ts';
 
 /**
  * Rebuilds a full PageSnapshot from the previous one and a delta (pure). Returns undefined when
- * the delta does not fit its base — a ref it cannot resolve, a ref twice, a changed element it
- * does not list — so the caller asks for a full snapshot instead of trusting a half-merge.
- * The base is never modified: an element whose position changed is copied.
+ * the delta does not fit its base — a ref it cannot resolve, a ref twice, a new element or a
+ * patch it does not list, a patch for an element the base does not have, lists of different
+ * lengths — so the caller asks for a full snapshot instead of trusting a half-merge. The base is
+ * never modified: changed elements are copies.
  */
 export function applyDelta(base: PageSnapshot, baseByRef: ReadonlyMap<string, SnapshotElement>, delta: SnapshotDelta): PageSnapshot | undefined {
-  const { elementRefs, elementOrders, changed, ...rest } = delta;
-  if (elementRefs.length !== elementOrders.length) return undefined;
+  const { elementRefs, elementOrders, changed, patches, texts, textChanges, ...rest } = delta;
   if (base.documentToken === undefined || base.documentToken !== delta.documentToken) return undefined;
-  const changedByRef = new Map(changed.map((e) => [e.ref, e]));
+  const refs = elementRefs ?? base.elements.map((e) => e.ref);
+  const orders = elementOrders ?? base.elements.map((e) => e.order ?? 0);
+  if (refs.length !== orders.length) return undefined;
+  const added = new Map(changed.map((e) => [e.ref, e]));
+  const patched = new Map<string, SnapshotElementPatch>((patches ?? []).map((p) => [p.ref, p]));
   const seen = new Set<string>();
   const elements: SnapshotElement[] = [];
-  for (let i = 0; i < elementRefs.length; i++) {
-    const ref = elementRefs[i]!;
+  for (let i = 0; i < refs.length; i++) {
+    const ref = refs[i]!;
     if (seen.has(ref)) return undefined;
     seen.add(ref);
-    let el = changedByRef.get(ref) ?? baseByRef.get(ref);
-    if (!el) return undefined;
-    const order = elementOrders[i]!;
+    let el = added.get(ref);
+    if (!el) {
+      const before = baseByRef.get(ref);
+      if (!before) return undefined;
+      const patch = patched.get(ref);
+      el = patch ? applyPatch(before, patch) : before;
+    }
+    const order = orders[i]!;
     if (el.order !== order) el = { ...el, order };
     elements.push(el);
   }
-  for (const ref of changedByRef.keys()) if (!seen.has(ref)) return undefined;
-  return { ...rest, elements };
+  for (const ref of added.keys()) if (!seen.has(ref) || baseByRef.has(ref)) return undefined;
+  for (const ref of patched.keys()) if (!seen.has(ref) || !baseByRef.has(ref)) return undefined;
+  let mergedTexts = texts ?? base.texts;
+  if (!texts && textChanges) {
+    mergedTexts = [...base.texts];
+    for (const { at, text } of textChanges) {
+      if (at >= mergedTexts.length) return undefined;
+      mergedTexts[at] = text;
+    }
+  }
+  return { ...rest, elements, texts: mergedTexts };
+}
+
+function applyPatch(before: SnapshotElement, patch: SnapshotElementPatch): SnapshotElement {
+  const el: Record<string, unknown> = { ...before };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete el[key];
+    else el[key] = value;
+  }
+  return el as unknown as SnapshotElement;
 }

@@ -66,7 +66,9 @@ export function createObservationService(send: SendToFrame): ObservationService 
   };
 
   async function observeTab(tabId: number, options: { full?: boolean } = {}, retried = false): Promise<ObservationResult<PageSnapshot>> {
-    const base = options.full ? undefined : cache.get(tabId);
+    // Even a full capture may travel as a delta against what is held here: the page re-walks
+    // everything, then sends only the elements that differ.
+    const base = cache.get(tabId);
     const since = base?.snapshot.documentToken ? { documentToken: base.snapshot.documentToken, seq: base.seq } : undefined;
     const message = { type: 'content/observe', ...(options.full ? { full: true } : {}), ...(since ? { since } : {}) };
     const reply = await ask(send, tabId, message, SnapshotReply as z.ZodType<ObservationResult<ObserveReplyData>>);

@@ -166,9 +166,10 @@ export const SnapshotQuerySchema = z
   .strict();
 
 /**
- * Take a snapshot of the frame (incremental in the page unless `full`). With `since` — the
- * document and sequence number of the snapshot the service worker already holds — the answer may
- * be a delta: every element's ref and order, but only the elements that changed.
+ * Take a snapshot of the frame (incremental in the page unless `full`: then everything is walked
+ * afresh). With `since` — the document and sequence number of the snapshot the service worker
+ * already holds — the answer may be a delta: every element's ref and order, but only the elements
+ * that differ.
  */
 export const ContentObserve = z.object({
   type: z.literal('content/observe'),
@@ -176,11 +177,44 @@ export const ContentObserve = z.object({
   since: z.object({ documentToken: z.string().max(64), seq: z.int().nonnegative() }).optional(),
 });
 
-/** A snapshot whose unchanged elements are left out (see ContentObserve). */
-export const SnapshotDeltaSchema = PageSnapshotSchema.omit({ elements: true }).extend({
-  elementRefs: z.array(ElementRef).max(50_000),
-  elementOrders: z.array(z.int().nonnegative()).max(50_000),
+/** The fields of an element that changed since the base snapshot; `null` removes an optional field. */
+const nullable = <T extends z.ZodType>(t: T) => t.nullable().optional();
+export const SnapshotElementPatch = z
+  .object({
+    ref: ElementRef,
+    role: SnapshotElementSchema.shape.role.optional(),
+    name: SnapshotElementSchema.shape.name.optional(),
+    states: SnapshotElementSchema.shape.states.optional(),
+    visibility: Visibility.optional(),
+    tag: SnapshotElementSchema.shape.tag.optional(),
+    scope: SnapshotElementSchema.shape.scope.optional(),
+    description: nullable(Text(1024)),
+    value: nullable(Text(4096)),
+    inputType: nullable(z.string().max(32)),
+    href: nullable(Text(2048)),
+    formRef: nullable(ElementRef),
+    framePath: nullable(z.array(z.int().nonnegative()).max(8)),
+    box: nullable(Box),
+    options: nullable(z.array(Text(128)).max(64)),
+    container: nullable(RowRef),
+  })
+  .strict();
+export type SnapshotElementPatch = z.infer<typeof SnapshotElementPatch>;
+
+/** A snapshot whose unchanged parts are left out (see ContentObserve). */
+export const SnapshotDeltaSchema = PageSnapshotSchema.omit({ elements: true, texts: true }).extend({
+  /** Every element's ref in order; absent: the same refs in the same order as the base. */
+  elementRefs: z.array(ElementRef).max(50_000).optional(),
+  /** Every element's `order`; absent: the same as the base. */
+  elementOrders: z.array(z.int().nonnegative()).max(50_000).optional(),
+  /** Elements that are new since the base (by ref), in full. */
   changed: z.array(SnapshotElementSchema).max(50_000),
+  /** Elements of the base that changed: only the fields that differ (`null`: the field is gone). */
+  patches: z.array(SnapshotElementPatch).max(50_000).optional(),
+  /** Absent: the same texts as the base (or the base's with `textChanges` applied). */
+  texts: PageSnapshotSchema.shape.texts.optional(),
+  /** A few texts replaced in place (same number of texts as the base). */
+  textChanges: z.array(z.object({ at: z.int().nonnegative(), text: PageSnapshotSchema.shape.texts.element })).max(5_000).optional(),
 });
 export type SnapshotDelta = z.infer<typeof SnapshotDeltaSchema>;
 

@@ -206,3 +206,19 @@ test('incremental observation follows changes inside shadow roots, frames, style
   expect(byName(third, 'New name').ref).toBe(labelled.ref);
   expect(byName(third, 'Top document action').visibility).toBe('hidden');
 });
+
+test('names and roles agree with an independent accname implementation (Playwright’s role locators)', async ({ steward, sites, tabIdOf }) => {
+  const CHECKED_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'combobox', 'spinbutton', 'searchbox']);
+  const page = await steward.context.newPage();
+  for (const url of [`${sites.urls.shop}/orders/ORD-1024`, sites.urls.clinic, `${sites.urls.lab}/grid?n=400`, `${sites.urls.lab}/visibility`]) {
+    await open(page, url);
+    const snap = await observe(steward, await tabIdOf(page));
+    // (A <summary> has no ARIA role; Steward calls it a button, Playwright nothing.)
+    const checked = snap.elements.filter((e) => e.scope === 'document' && e.visibility === 'visible' && e.name && e.tag !== 'summary' && CHECKED_ROLES.has(e.role)).slice(0, 60);
+    expect(checked.length, url).toBeGreaterThan(3);
+    for (const e of checked) {
+      const found = await page.getByRole(e.role as 'button', { name: e.name, exact: true }).count();
+      expect(found, `${url}: ${e.role} "${e.name}"`).toBeGreaterThan(0);
+    }
+  }
+});

@@ -47,7 +47,7 @@ export class ObservationHost {
     try {
       const outcome = this.pageObserver.snapshot({ full: request.full === true });
       if (!outcome.ok) return failure(outcome.error.code, outcome.error.message, outcome.error.retryable);
-      return { ok: true, data: this.deltas.encode(outcome.snapshot, request.full ? undefined : request.since) };
+      return { ok: true, data: this.deltas.encode(outcome.snapshot, request.since) };
     } catch (error) {
       return failure('OBSERVE_FAILED', String(error), true);
     }

@@ -1,36 +1,97 @@
-import type { ObserveReplyData } from '../../protocol/messages.ts';
-import type { PageSnapshot, SnapshotElement } from '../../observation/snapshot.ts';
+import type { ObserveReplyData, SnapshotDelta, SnapshotElementPatch } from '../../protocol/messages.ts';
+import type { PageSnapshot, SnapshotElement, SnapshotText } from '../../observation/snapshot.ts';
 
 /**
- * Shrinks what crosses to the service worker after the first snapshot: the observer reports an
- * unchanged element as the very same object, so comparing identities against the previous
- * snapshot finds what changed without looking inside. A megabyte-sized 16k-element snapshot
- * becomes a list of refs plus the few elements that changed. Anything unexpected (another
- * sequence number, another document, most elements changed) falls back to the full snapshot.
+ * Shrinks what crosses to the service worker once it holds a snapshot of this document: new
+ * elements in full, changed ones as patches of the fields that differ (a reflow that moves every
+ * box sends boxes, not elements), and the ref order, `order` numbers and texts only when they
+ * changed. The observer reports an unchanged element as the very same object, so most
+ * comparisons are an identity check; after a full re-walk (new objects) they compare values.
+ * The service worker ends up with the complete snapshot the page produced. Another sequence
+ * number or another document sends everything.
  */
 export class DeltaEncoder {
   private seq = 0;
-  private last: Map<string, SnapshotElement> | undefined;
-  private lastToken: string | undefined;
+  private last: PageSnapshot | undefined;
+  private lastByRef: Map<string, SnapshotElement> | undefined;
+  private lastOrders: number[] | undefined;
 
   encode(snapshot: PageSnapshot, since?: { documentToken: string; seq: number }): ObserveReplyData {
     const seq = ++this.seq;
     const previous = this.last;
-    const previousSeq = seq - 1;
-    const sameDocument = this.lastToken === snapshot.documentToken;
-    this.last = new Map(snapshot.elements.map((e) => [e.ref, e]));
-    this.lastToken = snapshot.documentToken;
-    if (!since || !previous || !sameDocument || since.seq !== previousSeq || since.documentToken !== snapshot.documentToken) {
-      return { kind: 'full', seq, snapshot };
+    const previousByRef = this.lastByRef;
+    const previousOrders = this.lastOrders;
+    const orders = snapshot.elements.map((e) => e.order ?? 0);
+    // Keep copies: the observer reuses element objects and moves their `order` in later snapshots.
+    this.last = snapshot;
+    this.lastByRef = new Map(snapshot.elements.map((e) => [e.ref, e]));
+    this.lastOrders = orders;
+    const fits =
+      since !== undefined &&
+      previous !== undefined &&
+      previous.documentToken === snapshot.documentToken &&
+      since.seq === seq - 1 &&
+      since.documentToken === snapshot.documentToken;
+    if (!fits || !previousByRef || !previousOrders) return { kind: 'full', seq, snapshot };
+    const changed: SnapshotElement[] = [];
+    const patches: SnapshotElementPatch[] = [];
+    for (const e of snapshot.elements) {
+      const before = previousByRef.get(e.ref);
+      if (before === e) continue;
+      if (!before) changed.push(e);
+      else {
+        const patch = diffElement(before, e);
+        if (patch) patches.push(patch);
+      }
     }
-    const changed = snapshot.elements.filter((e) => previous.get(e.ref) !== e);
-    if (changed.length > snapshot.elements.length / 2) return { kind: 'full', seq, snapshot };
-    const { elements, ...rest } = snapshot;
-    return {
-      kind: 'delta',
-      seq,
-      baseSeq: since.seq,
-      delta: { ...rest, elementRefs: elements.map((e) => e.ref), elementOrders: elements.map((e) => e.order ?? 0), changed },
-    };
+    const { elements, texts, ...rest } = snapshot;
+    const delta: SnapshotDelta = { ...rest, changed };
+    if (patches.length > 0) delta.patches = patches;
+    if (!sameList(elements.map((e) => e.ref), previous.elements.map((e) => e.ref))) delta.elementRefs = elements.map((e) => e.ref);
+    if (!sameList(orders, previousOrders)) delta.elementOrders = orders;
+    const textChanges = changedTexts(texts, previous.texts);
+    if (textChanges === undefined) delta.texts = texts;
+    else if (textChanges.length > 0) delta.textChanges = textChanges;
+    return { kind: 'delta', seq, baseSeq: since.seq, delta };
   }
+}
+
+const SCALARS = ['role', 'name', 'description', 'value', 'visibility', 'tag', 'inputType', 'href', 'formRef', 'scope'] as const;
+const LISTS = ['states', 'options', 'framePath'] as const;
+
+function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]));
+}
+
+const sameBox = (a: SnapshotElement['box'], b: SnapshotElement['box']) => a === b || (!!a && !!b && a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h);
+const sameRow = (a: SnapshotElement['container'], b: SnapshotElement['container']) => a === b || (a?.ref === b?.ref && a?.row === b?.row);
+
+/** The fields of `after` that differ from `before` (`order` travels separately); undefined when none. */
+export function diffElement(before: SnapshotElement, after: SnapshotElement): SnapshotElementPatch | undefined {
+  const patch: Record<string, unknown> = {};
+  let any = false;
+  const set = (key: string, value: unknown) => {
+    patch[key] = value === undefined ? null : value;
+    any = true;
+  };
+  for (const k of SCALARS) if (before[k] !== after[k]) set(k, after[k]);
+  for (const k of LISTS) if (!sameList<unknown>(before[k], after[k])) set(k, after[k]);
+  if (!sameBox(before.box, after.box)) set('box', after.box);
+  if (!sameRow(before.container, after.container)) set('container', after.container);
+  return any ? ({ ref: after.ref, ...patch } as SnapshotElementPatch) : undefined;
+}
+
+const sameText = (x: SnapshotText, y: SnapshotText) =>
+  x.text === y.text && x.role === y.role && x.level === y.level && x.ref === y.ref && x.order === y.order && sameRow(x.container, y.container);
+
+/** Texts that differ in place, or undefined when the lists differ too much (then all are sent). */
+function changedTexts(now: readonly SnapshotText[], before: readonly SnapshotText[]): Array<{ at: number; text: SnapshotText }> | undefined {
+  if (now.length !== before.length) return undefined;
+  const changes: Array<{ at: number; text: SnapshotText }> = [];
+  for (let i = 0; i < now.length; i++) {
+    if (sameText(now[i]!, before[i]!)) continue;
+    changes.push({ at: i, text: now[i]! });
+    if (changes.length > now.length / 4) return undefined;
+  }
+  return changes;
 }

@@ -8,8 +8,8 @@ import { dom } from './native.ts';
  * they are all the block has (a header cell that is just a sort button is named by it).
  */
 
-const SHOW_ELEMENT_AND_TEXT = 0x1 | 0x4;
 const TEXT_NODE = 3;
+const ELEMENT_NODE = 1;
 const NEVER_TEXT = new Set(['select', 'option', 'optgroup', 'datalist', 'script', 'style', 'noscript', 'template', 'textarea']);
 const CONTROL_TEXT = new Set([...NEVER_TEXT, 'label', 'button']);
 /** Elements that start a new line when rendered: their text is not glued to the previous word. */
@@ -17,29 +17,30 @@ const BREAKS = new Set(['br', 'hr', 'p', 'div', 'li', 'dt', 'dd', 'tr', 'td', 't
 
 export function blockText(el: Element, max: number): string {
   if (el.firstElementChild === null) return cleanText(dom.text(el), max);
-  return collect(el, max, CONTROL_TEXT) || collect(el, max, NEVER_TEXT);
+  const first = { left: max * 4, skippedControl: false };
+  const text = cleanText(collect(el, CONTROL_TEXT, first, 0), max);
+  // Only a block that had a label or button to leave out can read differently with it.
+  return text || !first.skippedControl ? text : cleanText(collect(el, NEVER_TEXT, { left: max * 4, skippedControl: false }, 0), max);
 }
 
-function collect(el: Element, max: number, skipped: ReadonlySet<string>): string {
-  const doc = dom.ownerDocument(el);
-  if (!doc) return '';
-  const walker = dom.treeWalker(doc, el, SHOW_ELEMENT_AND_TEXT);
+/** Depth-first over a (small) block's children, without a TreeWalker per block. */
+function collect(parent: Node, skipped: ReadonlySet<string>, limit: { left: number; skippedControl: boolean }, depth: number): string {
   let text = '';
-  let node: Node | null = walker.nextNode();
-  while (node && text.length < max * 4) {
-    if (dom.nodeType(node) === TEXT_NODE) text += (node as Text).data;
-    else {
-      const name = dom.localName(node as Element);
+  for (let n = dom.firstChild(parent); n && limit.left > 0 && depth < 64; n = dom.nextSibling(n)) {
+    const type = dom.nodeType(n);
+    if (type === TEXT_NODE) {
+      const data = (n as Text).data;
+      text += data;
+      limit.left -= data.length;
+    } else if (type === ELEMENT_NODE) {
+      const name = dom.localName(n as Element);
       if (skipped.has(name)) {
-        // Skip the subtree: its next sibling, or the next sibling of the nearest ancestor that has one.
-        let next: Node | null = walker.nextSibling();
-        while (!next && walker.parentNode()) next = walker.nextSibling();
-        node = next;
+        if (!NEVER_TEXT.has(name)) limit.skippedControl = true;
         continue;
       }
       if (BREAKS.has(name)) text += ' ';
+      text += collect(n, skipped, limit, depth + 1);
     }
-    node = walker.nextNode();
   }
-  return cleanText(text, max);
+  return text;
 }

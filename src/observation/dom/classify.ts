@@ -44,12 +44,14 @@ export function isEditingHostValue(value: string | null): boolean {
 }
 
 /**
- * Attributes that make an element interactive or a text block, or feed its name and description
- * from elsewhere. Elements carrying none of them (found for a whole subtree with one native
- * querySelectorAll) skip those attribute reads.
+ * Attributes that make an element interactive or a text block, feed its name and description
+ * from elsewhere, or carry an ARIA state. Elements carrying none of them (found for a whole
+ * subtree with one native querySelectorAll) skip those attribute reads.
  */
 export const SPECIAL_ATTRIBUTES_SELECTOR =
-  '[role],[tabindex],[contenteditable],[onclick],[aria-live],[aria-labelledby],[aria-describedby],[aria-description],[title]';
+  '[role],[tabindex],[contenteditable],[onclick],[aria-live],[aria-labelledby],[aria-describedby],[aria-description],[title],' +
+  '[aria-expanded],[aria-selected],[aria-pressed],[aria-checked],[aria-required],[aria-readonly],[aria-invalid],[aria-busy],' +
+  '[aria-valuetext],[aria-valuenow]';
 
 /**
  * Whether an element is something a person can operate: native controls, links with an href,
@@ -172,7 +174,11 @@ export function containerRole(localName: string, roleAttr: string | null): strin
 }
 
 /** Collapses runs of whitespace and bounds a text, marking a cut with an ellipsis. */
+const TIDY = /^\S(?:\S| (?=\S))*$/;
+
 export function cleanText(text: string, max: number): string {
+  // Most texts are already tidy (single spaces, no edges): keep them as they are, no copy.
+  if (text.length <= max && TIDY.test(text)) return text;
   // Only a bounded head is ever looked at: a 5 MB text node costs no more than a short one.
   const head = text.length > max * 8 + 64 ? text.slice(0, max * 8 + 64) : text;
   const collapsed = head.replace(/\s+/g, ' ').trim();

@@ -40,12 +40,15 @@ const A11Y_HIDDEN = '[aria-hidden="true"],[inert]';
  * what the accessibility tree does not expose is not offered to an agent). Texts only need to
  * know whether they are rendered (`withRect` false skips the rect).
  */
-export function readGeometry(el: Element, view: DocView, a11yHidden: boolean, withRect = true): Geometry {
-  let hidden = !dom.checkVisibility(el, VISIBILITY_OPTIONS);
+export function readGeometry(el: Element, view: DocView, a11yHidden: boolean, withRect = true, stylesMayHide = true): Geometry {
+  // Without visibility / content-visibility rules anywhere, a non-empty box is a rendered, visible
+  // one: the style check is only needed when the box is empty (display:none, closed <details>).
+  const r = withRect && !stylesMayHide ? dom.rect(el) : undefined;
+  let hidden = r !== undefined && r.width * r.height > 0 ? false : !dom.checkVisibility(el, VISIBILITY_OPTIONS);
   if (!hidden && a11yHidden) hidden = dom.closest(el, A11Y_HIDDEN) !== null;
   if (hidden || !withRect) return { hidden, x: 0, y: 0, w: 0, h: 0, scrollX: view.scrollX, scrollY: view.scrollY };
-  const r = dom.rect(el);
-  return { hidden, x: r.left + view.scrollX, y: r.top + view.scrollY, w: r.width, h: r.height, scrollX: view.scrollX, scrollY: view.scrollY };
+  const rect = r ?? dom.rect(el);
+  return { hidden, x: rect.left + view.scrollX, y: rect.top + view.scrollY, w: rect.width, h: rect.height, scrollX: view.scrollX, scrollY: view.scrollY };
 }
 
 /**
@@ -76,10 +79,16 @@ export function hitsItself(el: Element, root: Document | ShadowRoot, x: number, 
  */
 export function rootFlags(root: RootState): NonNullable<RootState['flags']> {
   if (!root.flags) {
-    root.flags = {
-      a11yHidden: dom.queryOne(root.key, A11Y_HIDDEN) !== null,
-      ariaDisabled: dom.queryOne(root.key, '[aria-disabled="true"]') !== null,
-    };
+    // One pass over the tree for both (usually: no match at all).
+    const found = dom.queryAll(root.key, `${A11Y_HIDDEN},[aria-disabled="true"]`);
+    let a11yHidden = false;
+    let ariaDisabled = false;
+    for (let i = 0; i < found.length && !(a11yHidden && ariaDisabled); i++) {
+      const el = found[i]!;
+      if (dom.attr(el, 'aria-disabled') === 'true') ariaDisabled = true;
+      if (dom.attr(el, 'aria-hidden') === 'true' || dom.has(el, 'inert')) a11yHidden = true;
+    }
+    root.flags = { a11yHidden, ariaDisabled };
   }
   return root.flags;
 }

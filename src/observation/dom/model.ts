@@ -6,6 +6,7 @@ import type { DocView } from './geometry.ts';
 import { LIMITS, type Limits } from './limits.ts';
 import { dom } from './native.ts';
 import { RefRegistry } from './refs.ts';
+import { mergeFacts, scanStyles, type StyleFacts } from './style-scan.ts';
 import { semanticsOf } from './semantics.ts';
 import { blockText } from './block-text.ts';
 import { killRoot, newRoot, walkSubtree, type WalkContext } from './walker.ts';
@@ -73,6 +74,8 @@ export class LiveModel {
   private readonly closedShadowRootOf?: (el: Element) => ShadowRoot | null;
   private readonly watchedFrames = new WeakSet<Element>();
   private upgradeCandidates = new Set<Element>();
+  /** What the stylesheets of the known trees can do (see style-scan.ts); cleared when a stylesheet changes. */
+  private styles: StyleFacts | undefined;
   /** Kept across updates; cleared when a mutation touches labels, `for` or `id`. */
   private readonly labels = new LabelIndex();
   /** Entries whose name or description comes from aria-labelledby / describedby (anything may change them). */
@@ -126,7 +129,19 @@ export class LiveModel {
       textEntries: 0,
       stopped: false,
       rowContainers: new Map(),
+      rowMemo: new Map(),
+      styles: { ...this.styleFacts },
     };
+  }
+
+  /** What the stylesheets of the document and every known shadow root can do (cached until a stylesheet changes). */
+  get styleFacts(): StyleFacts {
+    if (!this.styles) {
+      let facts = scanStyles(this.doc);
+      for (const root of this.roots.values()) if (root.alive && root.key !== this.doc && root.scope !== 'iframe') facts = mergeFacts(facts, scanStyles(root.key));
+      this.styles = facts;
+    }
+    return this.styles;
   }
 
   /** A frame that loads a new document must be walked again (loads do not mutate the parent). */
@@ -146,7 +161,10 @@ export class LiveModel {
     const p = this.pending;
     this.pending = emptyPending();
     const full = forceFull || p.overflow || !this.top || !this.top.alive;
-    if (full || p.styles) this.geometryStale = true;
+    if (full || p.styles) {
+      this.geometryStale = true;
+      this.styles = undefined;
+    }
     const changedNodes = [...p.added, ...p.uncovered];
     this.changed = { all: full || p.styles || changedNodes.length > 64, nodes: changedNodes };
     this.touchedLast = full ? [] : [...p.added, ...p.touched, ...p.uncovered];
@@ -181,6 +199,7 @@ export class LiveModel {
     const ctx = this.context(labels, new Set());
     ctx.observeRoot(top);
     walkSubtree(ctx, top, this.doc, top.entries);
+    this.styles = mergeFacts(this.styleFacts, ctx.styles);
     return { mode: 'full', dirtyRoots: 1, recomputed: ctx.recomputed };
   }
 
@@ -230,6 +249,7 @@ export class LiveModel {
       if (entry.semantics?.usesIdRefs) this.idRefUsers.add(entry);
       ctx.recomputed++;
     }
+    this.styles = mergeFacts(this.styleFacts, ctx.styles);
     return { mode: 'incremental', dirtyRoots, recomputed: ctx.recomputed };
   }
 

@@ -12,6 +12,8 @@ import { dom } from './native.ts';
  */
 
 const NAME_OPTIONS = { computedStyleSupportsPseudoElements: true } as const;
+/** For trees whose stylesheets generate no ::before/::after content (see style-scan.ts): same names, fewer style reads. */
+const NAME_OPTIONS_NO_PSEUDO = { computedStyleSupportsPseudoElements: false } as const;
 const FORM_CONTROLS = new Set(['button', 'input', 'select', 'textarea', 'fieldset', 'optgroup', 'option']);
 const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'tel', 'number', 'password', 'date', 'time', 'datetime-local', 'month', 'week']);
 const RANGE_ROLES = new Set(['slider', 'spinbutton', 'scrollbar', 'progressbar', 'meter']);
@@ -40,15 +42,18 @@ function roleOf(el: Element, localName: string, special: boolean): string {
   return role ?? 'generic';
 }
 
-function aria(el: Element, name: string): string | null {
+function ariaOf(el: Element, name: string): string | null {
   const v = dom.attr(el, name);
   return v === null ? null : v.trim().toLowerCase();
 }
+const none = (): null => null;
 
 /** States that live in attributes (a mutation tells us when they change). */
-function attributeStates(el: Element, localName: string, role: string, inputType: string | undefined, ariaDisabledInTree: boolean): ElementState[] {
+/** `special`: the element carries an ARIA state attribute (else those reads are skipped). */
+function attributeStates(el: Element, localName: string, role: string, inputType: string | undefined, ariaDisabledInTree: boolean, special: boolean): ElementState[] {
   const states: ElementState[] = [];
   const isControl = FORM_CONTROLS.has(localName);
+  const aria = special ? ariaOf : none;
   if ((isControl && dom.matches(el, ':disabled')) || (ariaDisabledInTree && dom.closest(el, '[aria-disabled="true"]'))) states.push('disabled');
   const expanded = aria(el, 'aria-expanded');
   if (expanded === 'true') states.push('expanded');
@@ -111,9 +116,31 @@ function isSecretField(el: Element, inputType: string | undefined): boolean {
 
 const HIDDEN_NAME_OPTIONS = { ...NAME_OPTIONS, hidden: true } as const;
 
-function accessibleName(el: Element): { name: string; failed: boolean } {
+/**
+ * The two trivial cases of accname, answered without dom-accessibility-api's style reads, with
+ * exactly the result it gives (its own answer is used for everything else):
+ * - 2B/2C: without aria-labelledby, a non-blank aria-label is the name of the node being named
+ *   (the root of a computation is never an embedded control);
+ * - 2F/2G: a link or button with no naming attributes, no <label>, and a single text child is
+ *   named by that text, when no stylesheet can add ::before/::after content to it.
+ * Together they cover most controls of a typical admin table.
+ */
+function trivialName(el: Element, localName: string, special: boolean, pseudo: boolean): string | undefined {
+  const label = dom.attr(el, 'aria-label');
+  if (label !== null && label.trim() !== '' && !(special && dom.has(el, 'aria-labelledby'))) return label;
+  if (special || pseudo || label !== null || (localName !== 'a' && localName !== 'button')) return undefined;
+  const child = dom.firstChild(el);
+  if (!child || dom.nodeType(child) !== 3 || dom.nextSibling(child) !== null) return undefined;
+  if (localName === 'button' && ((el as HTMLButtonElement).labels?.length ?? 0) > 0) return undefined;
+  const text = (child as Text).data;
+  return text.trim() !== '' ? text : undefined;
+}
+
+function accessibleName(el: Element, localName: string, special: boolean, pseudo: boolean): { name: string; failed: boolean } {
+  const trivial = trivialName(el, localName, special, pseudo);
+  if (trivial !== undefined) return { name: cleanText(trivial, LIMITS.maxNameLength), failed: false };
   try {
-    let name = computeAccessibleName(el, NAME_OPTIONS);
+    let name = computeAccessibleName(el, pseudo ? NAME_OPTIONS : NAME_OPTIONS_NO_PSEUDO);
     // accname gives a node that is not rendered no name at all; an observer still wants to say
     // WHICH hidden control is there, so it is named as if it were shown.
     if (name === '' && (dom.has(el, 'hidden') || dom.attr(el, 'aria-hidden') === 'true' || !dom.checkVisibility(el, { visibilityProperty: true }))) {
@@ -134,20 +161,22 @@ export interface SemanticHints {
   special: boolean;
   /** Its tree has some aria-disabled="true". */
   ariaDisabled: boolean;
+  /** Stylesheets may generate ::before/::after content. */
+  pseudo: boolean;
 }
 
-const CAUTIOUS: SemanticHints = { special: true, ariaDisabled: true };
+const CAUTIOUS: SemanticHints = { special: true, ariaDisabled: true, pseudo: true };
 
 export function semanticsOf(el: Element, localName: string, hints: SemanticHints = CAUTIOUS): Semantics {
   const special = hints.special;
   const role = roleOf(el, localName, special);
   const inputType = localName === 'input' ? (dom.attr(el, 'type') ?? 'text').trim().toLowerCase() || 'text' : undefined;
-  const { name, failed } = accessibleName(el);
+  const { name, failed } = accessibleName(el, localName, special, hints.pseudo);
   const s: Semantics = {
     role,
     name,
     tag: localName,
-    states: attributeStates(el, localName, role, inputType, hints.ariaDisabled),
+    states: attributeStates(el, localName, role, inputType, hints.ariaDisabled, special),
     usesIdRefs: special && (dom.has(el, 'aria-labelledby') || dom.has(el, 'aria-describedby')),
   };
   if (inputType) s.inputType = inputType;

@@ -92,7 +92,7 @@ export class SnapshotGeometry {
     if (!fresh) return g;
     const el = dom.nodeType(entry.node) === 1 ? (entry.node as Element) : dom.parentElement(entry.node);
     const a11y = withRect && entry.semantics !== undefined && rootFlags(entry.root).a11yHidden;
-    const next = el ? readGeometry(el, view, a11y, withRect) : { hidden: true, x: 0, y: 0, w: 0, h: 0, scrollX: 0, scrollY: 0 };
+    const next = el ? readGeometry(el, view, a11y, withRect, this.model.styleFacts.hiding) : { hidden: true, x: 0, y: 0, w: 0, h: 0, scrollX: 0, scrollY: 0 };
     entry.geometry = next;
     entry.geometryDirty = false;
     return next;

@@ -6,6 +6,7 @@ import type { LabelIndex } from './fast-labels.ts';
 import type { Limits } from './limits.ts';
 import { dom } from './native.ts';
 import type { RefRegistry } from './refs.ts';
+import { mergeFacts, scanStyles, type StyleFacts } from './style-scan.ts';
 import { semanticsOf } from './semantics.ts';
 
 /**
@@ -48,6 +49,10 @@ export interface WalkContext {
   textEntries: number;
   stopped: boolean;
   rowContainers: Map<Element, Element | null>;
+  /** Row-like element containing each element (inclusive), memoised along shared ancestors. */
+  rowMemo: Map<Element, Element | null>;
+  /** What the stylesheets of the trees seen so far can do (generated content, hiding). */
+  styles: StyleFacts;
 }
 
 export function newRoot(key: Document | ShadowRoot, doc: Document, scope: Scope, framePath: number[], parent?: RootState, host?: Element): RootState {
@@ -57,7 +62,7 @@ export function newRoot(key: Document | ShadowRoot, doc: Document, scope: Scope,
 /** Walks `start` and its descendants into `out`, in tree order. */
 export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out: Entry[]): void {
   const walker = dom.treeWalker(root.doc, start, SHOW_ELEMENT_AND_TEXT);
-  const skip = initialSkip(ctx, start, root);
+  const skip = new CoveredText(dom.treeWalker(root.doc, start, SHOW_ELEMENT_AND_TEXT), initialSkip(ctx, start, root));
   const special = specialElements(start);
   const ariaDisabled = rootFlags(root).ariaDisabled;
   let node: Node | null = dom.isDocument(start) || dom.nodeType(start) === 11 ? walker.nextNode() : start;
@@ -68,9 +73,9 @@ export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out:
       ctx.stopped = true;
       break;
     }
-    while (skip.length > 0 && !dom.contains(skip[skip.length - 1]!, node)) skip.pop();
+    skip.reach(node);
     if (dom.nodeType(node) === TEXT_NODE) {
-      if (skip.length === 0) visitText(ctx, root, node as Text, out);
+      if (!skip.active) visitText(ctx, root, node as Text, out);
     } else {
       elements++;
       try {
@@ -94,15 +99,48 @@ function specialElements(start: Node): Set<Element> {
   return found;
 }
 
-/** Text inside an interactive element, a text block or a non-content element is already covered. */
-function initialSkip(ctx: WalkContext, start: Node, root: RootState): Node[] {
-  if (root.textCovered) return [root.key];
+/**
+ * The subtrees whose text is already covered (a control's name, a block's text, a <script>), as a
+ * stack of "first node after this subtree" markers: leaving a subtree is one identity check per
+ * visited node instead of a `contains` call.
+ */
+class CoveredText {
+  private readonly ends: Array<Node | null> = [];
+
+  constructor(
+    private readonly probe: TreeWalker,
+    /** The walk starts inside covered text (an ancestor of its start covers it). */
+    private readonly inherited: boolean,
+  ) {}
+
+  get active(): boolean {
+    return this.inherited || this.ends.length > 0;
+  }
+
+  /** Called for every visited node, in order: leaves the covered subtrees it lies past. */
+  reach(node: Node): void {
+    while (this.ends.length > 0 && this.ends[this.ends.length - 1] === node) this.ends.pop();
+  }
+
+  cover(el: Element): void {
+    // The next node the walk will visit after el's subtree (null: the subtree runs to the end of the walk).
+    const probe = this.probe;
+    probe.currentNode = el;
+    let next = probe.nextSibling();
+    while (!next && probe.parentNode()) next = probe.nextSibling();
+    this.ends.push(next);
+  }
+}
+
+/** Whether text at `start` is already covered by an ancestor (a control, a text block, a non-content element). */
+function initialSkip(ctx: WalkContext, start: Node, root: RootState): boolean {
+  if (root.textCovered) return true;
   for (let n = dom.parentNode(start); n && n !== root.key; n = dom.parentNode(n)) {
     if (dom.nodeType(n) !== 1) continue;
     const e = ctx.entryOf.get(n);
-    if (e?.semantics || e?.text || NON_CONTENT_TAGS.has(dom.localName(n as Element))) return [n];
+    if (e?.semantics || e?.text || NON_CONTENT_TAGS.has(dom.localName(n as Element))) return true;
   }
-  return [];
+  return false;
 }
 
 function visitText(ctx: WalkContext, root: RootState, node: Text, out: Entry[]): void {
@@ -158,11 +196,11 @@ function shadowRootOf(ctx: WalkContext, el: Element, localName: string): { root:
   return undefined;
 }
 
-function visitElement(ctx: WalkContext, root: RootState, el: Element, out: Entry[], skip: Node[], special: boolean, ariaDisabled: boolean): void {
+function visitElement(ctx: WalkContext, root: RootState, el: Element, out: Entry[], skip: CoveredText, special: boolean, ariaDisabled: boolean): void {
   const localName = dom.localName(el);
   const interactive = interactiveHere(el, localName, special);
   current = el;
-  const block = skip.length === 0 && !interactive ? textBlockKind(localName, readAttr, special) : undefined;
+  const block = !skip.active && !interactive ? textBlockKind(localName, readAttr, special) : undefined;
   const isForm = localName === 'form';
   const isCanvas = localName === 'canvas';
   const isFrame = localName === 'iframe' || localName === 'frame';
@@ -170,7 +208,7 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, out: Entry
   // Text inside a control is its name; inside a block it is the block's text; inside <script>… it is not content.
   const coversText = interactive || block !== undefined || NON_CONTENT_TAGS.has(localName);
   if (!(interactive || block || isForm || isCanvas || isFrame || shadow)) {
-    if (coversText) skip.push(el);
+    if (coversText) skip.cover(el);
     return;
   }
 
@@ -182,7 +220,7 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, out: Entry
 
   if (!interactive) entry.semantics = undefined;
   else if (!reuse || !entry.semantics) {
-    entry.semantics = semanticsOf(el, localName, { special, ariaDisabled });
+    entry.semantics = semanticsOf(el, localName, { special, ariaDisabled, pseudo: ctx.styles.pseudoContent });
     ctx.recomputed++;
     if (entry.semantics.usesIdRefs) ctx.noteIdRefUser(entry);
     entry.formEl = formOf(el, localName) ?? undefined;
@@ -199,11 +237,11 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, out: Entry
   if (interactive || isForm || isCanvas) ctx.refs.refFor(el);
   entry.isForm = isForm || undefined;
   entry.isCanvas = isCanvas || undefined;
-  if (coversText) skip.push(el);
+  if (coversText) skip.cover(el);
   out.push(entry);
 
   // A shadow tree under a control (or inside one) renders that control's text: it is its name, not page text.
-  if (shadow) enterChildRoot(ctx, root, entry, shadow.root, root.doc, shadow.closed ? 'shadow-closed' : 'shadow-open', root.framePath, skip.length > 0);
+  if (shadow) enterChildRoot(ctx, root, entry, shadow.root, root.doc, shadow.closed ? 'shadow-closed' : 'shadow-open', root.framePath, skip.active);
   else if (isFrame) enterFrame(ctx, root, entry, el as HTMLIFrameElement);
   else if (entry.child) {
     killRoot(ctx, entry.child);
@@ -220,9 +258,23 @@ function formOf(el: Element, localName: string): Element | null {
   return form && typeof form === 'object' ? form : null;
 }
 
+/** The row-like element containing `el` (or `el` itself): one `matches` per element, shared by siblings. */
+function rowOf(ctx: WalkContext, el: Element): Element | null {
+  const known = ctx.rowMemo.get(el);
+  if (known !== undefined) return known;
+  let row: Element | null;
+  if (dom.matches(el, ROW_SELECTOR)) row = el;
+  else {
+    const parent = dom.parentElement(el);
+    row = parent ? rowOf(ctx, parent) : null;
+  }
+  ctx.rowMemo.set(el, row);
+  return row;
+}
+
 /** The row-like ancestor (table row, list item…) and its container, for collapsing repetition. */
 function placeInRow(ctx: WalkContext, entry: Entry, el: Element): void {
-  const row = dom.closest(el, ROW_SELECTOR);
+  const row = rowOf(ctx, el);
   if (!row) {
     entry.row = entry.container = undefined;
     return;
@@ -263,6 +315,8 @@ function enterChildRoot(
   }
   if (child) killRoot(ctx, child);
   child = newRoot(key, doc, scope, framePath, parent, entry.node as Element);
+  if (scope !== 'iframe') ctx.styles = mergeFacts(ctx.styles, scanStyles(key));
+  else ctx.styles = mergeFacts(ctx.styles, scanStyles(doc));
   child.hostHidden = hostHidden;
   child.textCovered = textCovered;
   entry.child = child;

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { applyDelta } from '../../../src/background/observation-delta.ts';
 import { createObservationService } from '../../../src/background/observation-service.ts';
-import { DeltaEncoder } from '../../../src/content/observe/snapshot-delta.ts';
-import type { ObserveReplyData } from '../../../src/protocol/messages.ts';
+import { DeltaEncoder, diffElement } from '../../../src/content/observe/snapshot-delta.ts';
+import { ObserveReplyData, type SnapshotDelta } from '../../../src/protocol/messages.ts';
 import type { PageSnapshot, SnapshotElement } from '../../../src/observation/snapshot.ts';
 
 const el = (n: number, name = `Button ${n}`): SnapshotElement => ({ ref: `e${n}`, role: 'button', name, states: [], visibility: 'visible', tag: 'button', scope: 'document', order: n });
+const ten = () => Array.from({ length: 10 }, (_, i) => ({ ...el(i + 1), box: { x: i, y: 2, w: 3, h: 4 }, container: { ref: 't1', row: i + 1 } }));
 
 const snap = (elements: SnapshotElement[], token = 'doc-1'): PageSnapshot => ({
   url: 'http://lab.test/grid',
@@ -21,54 +22,119 @@ const snap = (elements: SnapshotElement[], token = 'doc-1'): PageSnapshot => ({
   documentToken: token,
 });
 
-describe('DeltaEncoder + applyDelta', () => {
-  it('sends only changed elements (by identity) and rebuilds the same snapshot on the other side', () => {
-    const encoder = new DeltaEncoder();
-    const ten = () => Array.from({ length: 10 }, (_, i) => el(i + 1));
-    const a = ten();
-    const first = encoder.encode(snap(a));
-    expect(first).toMatchObject({ kind: 'full', seq: 1 });
+/** What the service worker would do: validate the wire form, then merge. */
+function roundTrip(base: PageSnapshot, reply: ObserveReplyData): PageSnapshot | undefined {
+  const parsed = ObserveReplyData.parse(JSON.parse(JSON.stringify(reply)));
+  if (parsed.kind === 'full') return parsed.snapshot;
+  return applyDelta(base, new Map(base.elements.map((e) => [e.ref, e])), parsed.delta);
+}
 
-    // e2 changed (a new object), e11 is new, e1 moved (same object, new order), e3 is gone.
+describe('DeltaEncoder + applyDelta', () => {
+  it('sends new elements in full and changed ones as patches, and rebuilds the same snapshot on the other side', () => {
+    const encoder = new DeltaEncoder();
+    const a = ten();
+    expect(encoder.encode(snap(a))).toMatchObject({ kind: 'full', seq: 1 });
+
+    // e2 renamed (a new object), e11 new, e1 moved (same object, new order), e3 gone, e4 lost its box.
     const e1 = a[0]!;
     e1.order = 50;
-    const next = snap([el(11), el(2, 'Renamed'), ...a.slice(3), e1]);
+    const e4: SnapshotElement = { ...a[3]! };
+    delete e4.box;
+    const next = snap([el(11), { ...a[1]!, name: 'Renamed' }, e4, ...a.slice(4), e1]);
     const second = encoder.encode(next, { documentToken: 'doc-1', seq: 1 });
     expect(second.kind).toBe('delta');
     if (second.kind !== 'delta') return;
-    expect(second.delta.changed.map((e) => e.ref)).toEqual(['e11', 'e2']);
+    expect(second.delta.changed.map((e) => e.ref)).toEqual(['e11']);
+    expect(second.delta.patches).toEqual([
+      { ref: 'e2', name: 'Renamed' },
+      { ref: 'e4', box: null },
+    ]);
     expect(second.delta.elementRefs).toEqual(['e11', 'e2', 'e4', 'e5', 'e6', 'e7', 'e8', 'e9', 'e10', 'e1']);
 
     const base = snap(ten());
-    const merged = applyDelta(base, new Map(base.elements.map((e) => [e.ref, e])), second.delta);
-    expect(merged).toEqual(JSON.parse(JSON.stringify(next)));
+    expect(roundTrip(base, second)).toEqual(JSON.parse(JSON.stringify(next)));
     // The base is left as it was.
     expect(base.elements[0]!.order).toBe(1);
+    expect(base.elements[1]!.name).toBe('Button 2');
   });
 
-  it('answers in full when the caller holds another sequence, another document, or most elements changed', () => {
+  it('compares values when a full re-walk made new objects: equal elements are not sent again, a reflow sends boxes only', () => {
+    const encoder = new DeltaEncoder();
+    encoder.encode(snap(ten()));
+    const fresh = ten().map((e) => ({ ...e, box: { ...e.box, x: e.box.x + 40 } }));
+    fresh[4] = { ...fresh[4]!, states: ['checked'] };
+    const second = encoder.encode(snap(fresh), { documentToken: 'doc-1', seq: 1 });
+    if (second.kind !== 'delta') throw new Error('expected a delta');
+    expect(second.delta.changed).toEqual([]);
+    expect(second.delta.patches).toHaveLength(10);
+    expect(second.delta.patches![4]).toEqual({ ref: 'e5', states: ['checked'], box: { x: 44, y: 2, w: 3, h: 4 } });
+    expect(JSON.stringify(second.delta).length).toBeLessThan(JSON.stringify(snap(fresh)).length);
+    expect(diffElement(el(1), { ...el(1), order: 7 })).toBeUndefined();
+    expect(diffElement({ ...el(1), value: 'x' }, el(1))).toEqual({ ref: 'e1', value: null });
+  });
+
+  it('leaves out the ref order, the order numbers and the texts when they did not change', () => {
+    const encoder = new DeltaEncoder();
+    const elements = ten();
+    encoder.encode(snap(elements));
+    const same = encoder.encode(snap(elements), { documentToken: 'doc-1', seq: 1 });
+    expect(same).toMatchObject({ kind: 'delta', delta: { changed: [] } });
+    if (same.kind !== 'delta') return;
+    expect(same.delta.patches).toBeUndefined();
+    expect(same.delta.elementRefs).toBeUndefined();
+    expect(same.delta.elementOrders).toBeUndefined();
+    expect(same.delta.texts).toBeUndefined();
+    const base = snap(ten());
+    expect(roundTrip(base, same)).toEqual(base);
+
+    // One text of many changed: just that one, in place. All of them changed: the whole list.
+    const many = (label: string) => Array.from({ length: 8 }, (_, i) => ({ text: i === 3 ? label : `Cell ${i}`, role: 'cell', order: 20 + i }));
+    const withTexts = (label: string) => ({ ...snap(elements), texts: many(label) });
+    encoder.encode(withTexts('Active'), { documentToken: 'doc-1', seq: 2 });
+    const third = encoder.encode(withTexts('Suspended'), { documentToken: 'doc-1', seq: 3 });
+    expect(third.kind === 'delta' && third.delta.textChanges).toEqual([{ at: 3, text: { text: 'Suspended', role: 'cell', order: 23 } }]);
+    expect(third.kind === 'delta' && third.delta.texts).toBeUndefined();
+    expect(roundTrip(withTexts('Active'), third)!.texts).toEqual(many('Suspended'));
+    const retitled = snap(elements);
+    retitled.texts = [{ text: 'Team (live)', role: 'heading', order: 0 }];
+    const fourth = encoder.encode(retitled, { documentToken: 'doc-1', seq: 4 });
+    expect(fourth.kind === 'delta' && fourth.delta.texts).toEqual(retitled.texts);
+  });
+
+  it('answers in full when the caller holds another sequence or another document', () => {
     const encoder = new DeltaEncoder();
     encoder.encode(snap([el(1), el(2)]));
     expect(encoder.encode(snap([el(1), el(2)]), { documentToken: 'doc-1', seq: 7 }).kind).toBe('full');
     expect(encoder.encode(snap([el(1)]), { documentToken: 'doc-2', seq: 2 }).kind).toBe('full');
-    expect(encoder.encode(snap([el(8), el(9)]), { documentToken: 'doc-1', seq: 3 }).kind).toBe('full');
+    expect(encoder.encode(snap([el(1)], 'doc-3'), { documentToken: 'doc-2', seq: 3 }).kind).toBe('full');
   });
 
   it('refuses deltas that do not fit their base', () => {
     const base = snap([el(1), el(2)]);
     const byRef = new Map(base.elements.map((e) => [e.ref, e]));
-    const { elements: _e, ...rest } = base;
-    const delta = (refs: string[], changed: SnapshotElement[] = [], token = 'doc-1') => ({ ...rest, documentToken: token, elementRefs: refs, elementOrders: refs.map((_, i) => i), changed });
+    const { elements: _e, texts: _t, ...rest } = base;
+    const delta = (refs: string[], extra: Partial<SnapshotDelta> = {}): SnapshotDelta => ({ ...rest, elementRefs: refs, elementOrders: refs.map((_, i) => i), changed: [], ...extra });
     expect(applyDelta(base, byRef, delta(['e1', 'e9']))).toBeUndefined();
     expect(applyDelta(base, byRef, delta(['e1', 'e1']))).toBeUndefined();
-    expect(applyDelta(base, byRef, delta(['e1'], [el(5)]))).toBeUndefined();
-    expect(applyDelta(base, byRef, delta(['e1'], [], 'doc-2'))).toBeUndefined();
+    expect(applyDelta(base, byRef, delta(['e1'], { changed: [el(5)] }))).toBeUndefined();
+    expect(applyDelta(base, byRef, delta(['e1'], { changed: [el(1)] }))).toBeUndefined();
+    expect(applyDelta(base, byRef, delta(['e1'], { patches: [{ ref: 'e7', name: 'x' }] }))).toBeUndefined();
+    expect(applyDelta(base, byRef, delta(['e1'], { documentToken: 'doc-2' }))).toBeUndefined();
+    expect(applyDelta(base, byRef, { ...delta(['e1', 'e2']), elementOrders: [0] })).toBeUndefined();
     expect(applyDelta(base, byRef, delta(['e2', 'e1']))!.elements.map((e) => e.ref)).toEqual(['e2', 'e1']);
+  });
+
+  it('rejects patches with unknown fields or values that do not fit the element schema', () => {
+    const bad = (patch: unknown) => ObserveReplyData.safeParse({ kind: 'delta', seq: 2, baseSeq: 1, delta: { ...snap([]), elements: undefined, changed: [], patches: [patch] } }).success;
+    expect(bad({ ref: 'e1', name: 'ok' })).toBe(true);
+    expect(bad({ ref: 'e1', onclick: 'alert(1)' })).toBe(false);
+    expect(bad({ ref: 'e1', visibility: 'sort of' })).toBe(false);
+    expect(bad({ ref: 'e1', role: null })).toBe(false);
   });
 });
 
 describe('observation service with deltas', () => {
-  it('merges a fitting delta, and asks again in full when a delta does not fit', async () => {
+  it('merges a fitting delta, and asks again (in full) when a delta does not fit', async () => {
     const replies: ObserveReplyData[] = [];
     const sent: unknown[] = [];
     const service = createObservationService(async (_tab, _frame, message) => {
@@ -79,13 +145,14 @@ describe('observation service with deltas', () => {
     replies.push({ kind: 'full', seq: 1, snapshot: first });
     expect(await service.observeTab(3)).toEqual({ ok: true, data: first });
 
-    const { elements: _e, ...rest } = first;
-    replies.push({ kind: 'delta', seq: 2, baseSeq: 1, delta: { ...rest, elementRefs: ['e2', 'e1'], elementOrders: [0, 1], changed: [el(2, 'New name')] } });
+    const { elements: _e, texts: _t, ...rest } = first;
+    replies.push({ kind: 'delta', seq: 2, baseSeq: 1, delta: { ...rest, elementRefs: ['e2', 'e1'], elementOrders: [0, 1], changed: [], patches: [{ ref: 'e2', name: 'New name' }] } });
     const second = await service.observeTab(3);
     expect(second.ok && second.data.elements.map((e) => `${e.ref}:${e.name}:${e.order}`)).toEqual(['e2:New name:0', 'e1:Button 1:1']);
+    expect(second.ok && second.data.texts).toEqual(first.texts);
 
-    // A delta against a sequence we do not hold: discarded, then a full snapshot is asked for.
-    replies.push({ kind: 'delta', seq: 9, baseSeq: 8, delta: { ...rest, elementRefs: ['e1'], elementOrders: [0], changed: [] } });
+    // A delta against a sequence we do not hold: discarded, then everything is asked for.
+    replies.push({ kind: 'delta', seq: 9, baseSeq: 8, delta: { ...rest, changed: [] } });
     const fresh = snap([el(7)]);
     replies.push({ kind: 'full', seq: 10, snapshot: fresh });
     expect(await service.observeTab(3)).toEqual({ ok: true, data: fresh });
