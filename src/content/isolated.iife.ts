@@ -6,23 +6,31 @@ import { BridgeToolSource, receiveBridgePort } from './webmcp/bridge-source.ts';
 import { listenToBackground, sendToBackground } from './router.ts';
 import { ObservationHost } from './observe/observation-host.ts';
 import { runSteps } from './act/run.ts';
+import { NetworkBuffer, listenForNetworkRecords } from './main/network-buffer.ts';
 
 const discovery = new ToolDiscovery((snapshot) =>
   sendToBackground({ type: 'content/tools', api: snapshot.api, url: location.href.slice(0, 8192), tools: snapshot.tools }),
 );
 
 const observation = new ObservationHost();
+const network = new NetworkBuffer({ origin: location.origin, capacity: 50 });
 listenToBackground({
   source: () => discovery.activeSource,
   relist: () => discovery.refresh(),
   observation,
   // Refs resolve through the same observer that issued them.
   act: (request) => runSteps(request.steps, observation, request.documentToken),
+  network: () => network.records(),
 });
 
+// The main world's private port always exists (network observation); it carries the polyfill's
+// tools only where the browser has no native WebMCP. Taking it at once means no page script can.
 const native = nativeModelContext();
 if (native) discovery.attach(new NativeToolSource(native));
-else receiveBridgePort((port) => discovery.attach(new BridgeToolSource(port)));
+receiveBridgePort((port) => {
+  listenForNetworkRecords(port, network);
+  if (!native) discovery.attach(new BridgeToolSource(port));
+});
 
 const whenParsed = () => {
   discovery.reportNone();

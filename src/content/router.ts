@@ -41,6 +41,8 @@ export function listenToBackground(handlers: {
   observation?: ObservationHost;
   /** Legacy DOM actions (src/content/act/), answered synchronously: a click may unload the page. */
   act?: (request: z.infer<typeof ContentAct>) => ActReport;
+  /** The page's recent same-origin JSON responses (bounded, already validated by the buffer). */
+  network?: () => unknown[];
 }): void {
   chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
     if (!fromServiceWorker(sender)) return false;
@@ -51,6 +53,9 @@ export function listenToBackground(handlers: {
     }
     const request = parsed.data;
     switch (request.type) {
+      case 'content/network':
+        sendResponse({ ok: true, data: { records: handlers.network?.() ?? [] } });
+        return false;
       case 'content/relist-tools':
         handlers.relist();
         sendResponse({ ok: true });

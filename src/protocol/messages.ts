@@ -272,7 +272,20 @@ export type ActStepReport = z.infer<typeof ActStepReport>;
 export const ActReport = z.object({ documentToken: z.string().max(64).optional(), steps: z.array(ActStepReport).max(16) });
 export type ActReport = z.infer<typeof ActReport>;
 
-export const BackgroundToContent = z.discriminatedUnion('type', [ContentRunTool, ContentRelistTools, ContentObserve, ContentQuery, ContentAct]);
+/** The same-origin JSON responses the page fetched lately (main world → isolated buffer), for fusion. */
+export const ContentNetwork = z.object({ type: z.literal('content/network') });
+export const NetworkRecordSchema = z.object({
+  url: z.string().max(4096),
+  method: z.string().max(16),
+  status: z.number().int(),
+  json: z.unknown(),
+  truncated: z.boolean(),
+  at: z.string().max(40),
+});
+export const NetworkResponse = z.object({ records: z.array(NetworkRecordSchema).max(100) });
+export type NetworkResponse = z.infer<typeof NetworkResponse>;
+
+export const BackgroundToContent = z.discriminatedUnion('type', [ContentRunTool, ContentRelistTools, ContentObserve, ContentQuery, ContentAct, ContentNetwork]);
 export type BackgroundToContent = z.infer<typeof BackgroundToContent>;
 
 // ── side panel → service worker ──────────────────────────────────────────────────────────────

@@ -1,6 +1,8 @@
 import type { AdapterRegistry } from '../../observation/adapters/index.ts';
 import type { PipelinePorts, PortContext } from '../../pipeline/ports.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
+import { NetworkResponse, Reply } from '../../protocol/messages.ts';
+import type { NetworkRecord } from '../../observation/snapshot.ts';
 import type { ObservationService } from '../observation-service.ts';
 import type { SessionTabs } from '../pipeline-sessions.ts';
 import type { ToolStore } from '../tool-store.ts';
@@ -31,6 +33,18 @@ export interface ChromePortsDeps {
 
 const withoutHash = (u: string) => u.split('#')[0];
 
+const NetworkReply = Reply(NetworkResponse);
+
+/** The top frame's recent same-origin JSON responses; an unreachable or odd answer counts as none. */
+async function pageNetwork(tabId: number): Promise<NetworkRecord[]> {
+  try {
+    const reply = NetworkReply.safeParse(await chrome.tabs.sendMessage(tabId, { type: 'content/network' }, { frameId: 0 }));
+    return reply.success && reply.data.ok ? (reply.data.data as NetworkResponse).records : [];
+  } catch {
+    return [];
+  }
+}
+
 export function createChromePorts(deps: ChromePortsDeps) {
   const routes = new AdapterRoutes(() => deps.adapters.list());
 
@@ -45,6 +59,7 @@ export function createChromePorts(deps: ChromePortsDeps) {
     snapshot: (tabId) => deps.observation.observeTab(tabId),
     tools: topFrameTools,
     adapters: () => deps.adapters.list(),
+    network: (tabId) => pageNetwork(tabId),
     waitLoaded: (tabId) => waitForLoaded(deps.tabs, tabId),
   });
 

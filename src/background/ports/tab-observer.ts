@@ -1,6 +1,6 @@
 import type { Adapter, AdapterActionBinding } from '../../observation/adapters/index.ts';
 import { FusionError, fuseWithDetail } from '../../observation/fusion/index.ts';
-import type { PageSnapshot } from '../../observation/snapshot.ts';
+import type { NetworkRecord, PageSnapshot } from '../../observation/snapshot.ts';
 import type { ObservedState } from '../../protocol/observed-state.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
 import type { ObservationResult } from '../observation-service.ts';
@@ -29,6 +29,8 @@ export interface TabObserverDeps {
   /** The tab's top-frame WebMCP tools, if they were reported for this URL. */
   tools(tabId: number, url: string): Promise<ToolDescriptor[]>;
   adapters(): readonly Adapter[];
+  /** The page's recent same-origin JSON responses; none when the page cannot say. */
+  network?(tabId: number): Promise<NetworkRecord[]>;
   /** Resolves once the tab is not loading; false if it is gone. */
   waitLoaded(tabId: number): Promise<boolean>;
   now?: () => number;
@@ -95,7 +97,8 @@ export class TabObserver {
     const snapshot = shot.data;
     try {
       const tools = await this.deps.tools(tabId, snapshot.url);
-      const detail = fuseWithDetail({ snapshot, tools, adapters: this.deps.adapters() });
+      const network = (await this.deps.network?.(tabId)) ?? [];
+      const detail = fuseWithDetail({ snapshot, tools, network, adapters: this.deps.adapters() });
       return {
         ok: true,
         tab: {
