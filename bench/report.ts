@@ -24,12 +24,11 @@ export function report(rows: Row[], file = 'bench-results.json'): void {
     value: `${round(r.value)} ${r.unit}`,
     anchor: r.anchor ?? '—',
     anchor_value: r.anchor_value === undefined ? '—' : `${round(r.anchor_value)} ${r.unit}`,
-    ratio:
-      r.anchor_value === undefined || r.value === 0
+    // How many times better than the anchor (above 1: Steward wins; a floor stays below 1).
+    'vs anchor':
+      r.anchor_value === undefined || r.value === 0 || r.anchor_value === 0
         ? '—'
-        : r.better === 'lower'
-          ? `${round(r.anchor_value / r.value)}× better`
-          : `${round(r.value / r.anchor_value)}×`,
+        : `${round(r.better === 'lower' ? r.anchor_value / r.value : r.value / r.anchor_value)}×`,
   }));
   console.table(table);
   writeFileSync(file, `${JSON.stringify(valid, null, 2)}\n`);
