@@ -24,7 +24,8 @@ interface Order {
 
 const fp = (n: number) => `fp-${(0x100000 + n).toString(16)}`;
 
-const action = (a: Partial<AvailableAction> & Pick<AvailableAction, 'action'>): AvailableAction => ({
+/** An AvailableAction with cautious defaults (needs approval), overridden by `a`. */
+export const action = (a: Partial<AvailableAction> & Pick<AvailableAction, 'action'>): AvailableAction => ({
   via: 'adapter',
   read_only: false,
   consequential: false,

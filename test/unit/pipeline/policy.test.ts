@@ -6,7 +6,7 @@ import { checkToken, PolicyGateway, type GatewayInput } from '../../../src/pipel
 import { RateLimiter } from '../../../src/pipeline/policy/quota.ts';
 import { approvalReasons } from '../../../src/pipeline/policy/risk.ts';
 import { requiredScope, scopeCovers } from '../../../src/pipeline/policy/scope.ts';
-import { FakeShop, ORDER, ORIGIN } from './fakes.ts';
+import { FakeShop, ORDER, ORIGIN, action } from './fakes.ts';
 
 const token: DelegatedAgentToken = {
   token_type: 'delegated_agent_token',
@@ -22,17 +22,7 @@ const token: DelegatedAgentToken = {
   revocable_at: '/r',
 };
 
-const describeAs = (a: Partial<AvailableAction>): AvailableAction => ({
-  action: 'orders.cancel',
-  via: 'adapter',
-  read_only: false,
-  consequential: false,
-  payment: false,
-  untrusted_content: false,
-  requires_approval: true,
-  input_schema: { type: 'object' },
-  ...a,
-});
+const describeAs = (a: Partial<AvailableAction>): AvailableAction => action({ action: 'orders.cancel', ...a });
 
 const req = (action = 'orders.cancel', input: Record<string, unknown> = {}) => ActionRequest.parse({ action, resource: ORDER, input, idempotency_key: 'k' });
 
