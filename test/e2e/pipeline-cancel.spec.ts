@@ -9,12 +9,18 @@ import { approve, cancelRequests, control, data, journal, mint, observe, pending
 
 const ORDER = { type: 'order', id: 'ORD-1024' };
 
+type Fixtures = Parameters<Parameters<typeof test>[2]>[0];
+
+/** The agent's tab on ORD-1024's page, the side panel pinned to it, and the tab's id. */
+async function onOrderPage({ steward, sites, openPanel, tabIdOf }: Pick<Fixtures, 'steward' | 'sites' | 'openPanel' | 'tabIdOf'>) {
+  const page = await shopOrderPage(steward.context, sites.urls.shop);
+  const panel = await openPanel(page);
+  return { shop: new URL(sites.urls.shop).origin, page, panel, tabId: await tabIdOf(page) };
+}
+
 test.describe('the pipeline on the legacy shop', () => {
   test('cancels ORD-1024 once, approved from the side panel, confirmed only once the new state is observed', async ({ steward, sites, openPanel, tabIdOf }) => {
-    const shop = new URL(sites.urls.shop).origin;
-    const page = await shopOrderPage(steward.context, sites.urls.shop);
-    const panel = await openPanel(page);
-    const tabId = await tabIdOf(page);
+    const { shop, page, panel, tabId } = await onOrderPage({ steward, sites, openPanel, tabIdOf });
     const token_id = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [shop] });
 
     const before = await observe(panel, tabId);
@@ -72,10 +78,7 @@ test.describe('the pipeline on the legacy shop', () => {
   });
 
   test('a replay with the same idempotency key returns the first result; the shop saw one request', async ({ steward, sites, openPanel, tabIdOf }) => {
-    const shop = new URL(sites.urls.shop).origin;
-    const page = await shopOrderPage(steward.context, sites.urls.shop);
-    const panel = await openPanel(page);
-    const tabId = await tabIdOf(page);
+    const { shop, panel, tabId } = await onOrderPage({ steward, sites, openPanel, tabIdOf });
     const token_id = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [shop] });
     const before = await observe(panel, tabId);
     const request = {
@@ -104,10 +107,7 @@ test.describe('the pipeline on the legacy shop', () => {
   });
 
   test('an action outside the token’s scope is refused before anything happens', async ({ steward, sites, openPanel, tabIdOf }) => {
-    const shop = new URL(sites.urls.shop).origin;
-    const page = await shopOrderPage(steward.context, sites.urls.shop);
-    const panel = await openPanel(page);
-    const tabId = await tabIdOf(page);
+    const { shop, panel, tabId } = await onOrderPage({ steward, sites, openPanel, tabIdOf });
     const token_id = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [shop] });
     const clinicOnly = await mint(panel, { scope: ['orders:*'], resource_scope: 'order:*', origins: [new URL(sites.urls.clinic).origin] });
     const requestsBefore = (await shopState(sites.urls.shop)).requests.filter((r) => r.method === 'POST').length;
@@ -133,10 +133,7 @@ test.describe('the pipeline on the legacy shop', () => {
   });
 
   test('a state changed behind the agent’s back gives PRECONDITION_FAILED with the current state and what can be done now', async ({ steward, sites, openPanel, tabIdOf }) => {
-    const shop = new URL(sites.urls.shop).origin;
-    const page = await shopOrderPage(steward.context, sites.urls.shop);
-    const panel = await openPanel(page);
-    const tabId = await tabIdOf(page);
+    const { shop, page, panel, tabId } = await onOrderPage({ steward, sites, openPanel, tabIdOf });
     const token_id = await mint(panel, { scope: ['orders:*'], resource_scope: 'order:ORD-1024', origins: [shop] });
     const planned = await observe(panel, tabId);
     expect(planned.state).toBe('awaiting_payment');
@@ -179,10 +176,7 @@ test.describe('the pipeline on the legacy shop', () => {
   });
 
   test('reaches an order that is not in the agent’s tab through the adapter’s URL template, verified after navigating', async ({ steward, sites, openPanel, tabIdOf }) => {
-    const shop = new URL(sites.urls.shop).origin;
-    const page = await shopOrderPage(steward.context, sites.urls.shop);
-    const panel = await openPanel(page);
-    const tabId = await tabIdOf(page);
+    const { shop, page, panel, tabId } = await onOrderPage({ steward, sites, openPanel, tabIdOf });
     // Seeing one order page teaches Steward where the shop adapter applies; then the tab moves on.
     await observe(panel, tabId);
     await page.goto(sites.urls.shop);
