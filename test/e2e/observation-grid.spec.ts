@@ -134,6 +134,16 @@ test('values typed and boxes ticked without any mutation are read fresh on the n
   expect(el('Select USR-00001').states).not.toContain('checked');
   expect(el('Role of USR-00001').value).toBe('Admin');
   expect(el('Role of USR-00001').options).toEqual(['Viewer', 'Editor', 'Admin']);
+
+  // A select's value is remembered per selectedIndex until something inside it mutates: a script
+  // moving the index (no event, no mutation) and a relabelled option must both show.
+  await page.evaluate(() => {
+    (document.querySelector('select[aria-label="Role of USR-00001"]') as HTMLSelectElement).selectedIndex = 1;
+    (document.querySelector('select[aria-label="Role of USR-00002"]') as HTMLSelectElement).selectedOptions[0]!.textContent = 'Owner';
+  });
+  const again = await observe(steward.serviceWorker, tabId);
+  expect(again.elements.find((e) => e.name === 'Role of USR-00001')!.value).toBe('Editor');
+  expect(again.elements.find((e) => e.name === 'Role of USR-00002')!.value).toBe('Owner');
 });
 
 test('the side panel can take a snapshot and query through messages; the 16k grid renders within budget with every control reachable', async ({ steward, sites, tabIdOf, openPanel }) => {

@@ -48,10 +48,16 @@ export function isEditingHostValue(value: string | null): boolean {
  * from elsewhere, or carry an ARIA state. Elements carrying none of them (found for a whole
  * subtree with one native querySelectorAll) skip those attribute reads.
  */
-export const SPECIAL_ATTRIBUTES_SELECTOR =
-  '[role],[tabindex],[contenteditable],[onclick],[aria-live],[aria-labelledby],[aria-describedby],[aria-description],[title],' +
+export const STRUCTURAL_ATTRIBUTES_SELECTOR = '[role],[tabindex],[contenteditable],[onclick],[aria-live]';
+/**
+ * The rest: they only matter once an element is known to be interactive (its name, description
+ * and states), so they are matched per interactive element, not for every element of a page.
+ */
+export const NAMING_ATTRIBUTES_SELECTOR =
+  '[aria-labelledby],[aria-describedby],[aria-description],[title],' +
   '[aria-expanded],[aria-selected],[aria-pressed],[aria-checked],[aria-required],[aria-readonly],[aria-invalid],[aria-busy],' +
   '[aria-valuetext],[aria-valuenow]';
+export const SPECIAL_ATTRIBUTES_SELECTOR = `${STRUCTURAL_ATTRIBUTES_SELECTOR},${NAMING_ATTRIBUTES_SELECTOR}`;
 
 /**
  * Whether an element is something a person can operate: native controls, links with an href,

@@ -50,6 +50,8 @@ export interface Semantics {
   failed?: boolean;
   /** A password / card / one-time-code field: its value is never reported. */
   secret?: boolean;
+  /** A single select's last read selectedIndex and the value it gave (see liveState). */
+  selected?: { index: number; value: string | undefined };
 }
 
 export interface Geometry {

@@ -223,10 +223,16 @@ export function liveState(el: Element, s: Semantics): LiveState {
     case 'select': {
       const select = el as HTMLSelectElement;
       if (!select.multiple) {
-        // selectedOptions builds a live collection per call; the index is a plain read.
-        const option = select.selectedIndex >= 0 ? select.options[select.selectedIndex] : undefined;
+        // selectedOptions builds a live collection per call; the index is a plain read. The
+        // options' labels only change with a mutation inside the select, and any such mutation
+        // gives it new Semantics: the same index under the same Semantics is the same value.
+        const index = select.selectedIndex;
+        if (s.selected?.index === index) return { value: s.selected.value, check };
+        const option = index >= 0 ? select.options[index] : undefined;
         value = option ? option.label || dom.text(option) : '';
-        break;
+        value = value === '' ? undefined : cleanText(value, LIMITS.maxValueLength);
+        s.selected = { index, value: value === '' ? undefined : value };
+        return { value: s.selected.value, check };
       }
       const labels: string[] = [];
       const options = select.options;

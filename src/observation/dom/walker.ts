@@ -1,4 +1,4 @@
-import { CONTAINER_SELECTOR, NON_CONTENT_TAGS, ROW_SELECTOR, SPECIAL_ATTRIBUTES_SELECTOR, cleanText, isEditingHostValue, isInteractive, textBlockKind } from './classify.ts';
+import { CONTAINER_SELECTOR, NAMING_ATTRIBUTES_SELECTOR, NON_CONTENT_TAGS, ROW_SELECTOR, STRUCTURAL_ATTRIBUTES_SELECTOR, cleanText, isEditingHostValue, isInteractive, textBlockKind } from './classify.ts';
 import { newEntry, type Entry, type RootState, type Scope } from './entries.ts';
 import { blockText } from './block-text.ts';
 import { hostIsHidden, rootFlags } from './geometry.ts';
@@ -90,13 +90,22 @@ export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out:
   if (start === root.key) root.nodeCount = elements;
 }
 
-/** Elements of the subtree with a role, tabindex, contenteditable, onclick or aria-live: one native query instead of five attribute reads per element. */
+/**
+ * Elements of the subtree with a role, tabindex, contenteditable, onclick or aria-live: one native
+ * query instead of five attribute reads per element. (The naming and state attributes of
+ * SPECIAL_ATTRIBUTES_SELECTOR are matched per interactive element, see `specialForSemantics`.)
+ */
 function specialElements(start: Node): Set<Element> {
   const type = dom.nodeType(start);
   if (type !== 1 && type !== 9 && type !== 11) return new Set();
-  const found = new Set<Element>(dom.queryAll(start, SPECIAL_ATTRIBUTES_SELECTOR));
-  if (type === 1 && dom.matches(start as Element, SPECIAL_ATTRIBUTES_SELECTOR)) found.add(start as Element);
+  const found = new Set<Element>(dom.queryAll(start, STRUCTURAL_ATTRIBUTES_SELECTOR));
+  if (type === 1 && dom.matches(start as Element, STRUCTURAL_ATTRIBUTES_SELECTOR)) found.add(start as Element);
   return found;
+}
+
+/** Whether an interactive element has any of SPECIAL_ATTRIBUTES_SELECTOR's attributes (`structural`: it has one of the first five). */
+function specialForSemantics(el: Element, structural: boolean): boolean {
+  return structural || dom.matches(el, NAMING_ATTRIBUTES_SELECTOR);
 }
 
 /**
@@ -220,7 +229,7 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, out: Entry
 
   if (!interactive) entry.semantics = undefined;
   else if (!reuse || !entry.semantics) {
-    entry.semantics = semanticsOf(el, localName, { special, ariaDisabled, pseudo: ctx.styles.pseudoContent });
+    entry.semantics = semanticsOf(el, localName, { special: specialForSemantics(el, special), ariaDisabled, pseudo: ctx.styles.pseudoContent });
     ctx.recomputed++;
     if (entry.semantics.usesIdRefs) ctx.noteIdRefUser(entry);
     entry.formEl = formOf(el, localName) ?? undefined;
@@ -263,7 +272,9 @@ function rowOf(ctx: WalkContext, el: Element): Element | null {
   const known = ctx.rowMemo.get(el);
   if (known !== undefined) return known;
   let row: Element | null;
-  if (dom.matches(el, ROW_SELECTOR)) row = el;
+  // ROW_SELECTOR is `tr`, `li` or a [role=…] selector: without a role attribute only the tag name can match.
+  const name = dom.localName(el);
+  if (name === 'tr' || name === 'li' || (dom.has(el, 'role') && dom.matches(el, ROW_SELECTOR))) row = el;
   else {
     const parent = dom.parentElement(el);
     row = parent ? rowOf(ctx, parent) : null;
