@@ -13,18 +13,17 @@ import type { PageSnapshot, SnapshotElement, SnapshotText } from '../../observat
 export class DeltaEncoder {
   private seq = 0;
   private last: PageSnapshot | undefined;
-  private lastByRef: Map<string, SnapshotElement> | undefined;
   private lastOrders: number[] | undefined;
 
   encode(snapshot: PageSnapshot, since?: { documentToken: string; seq: number }): ObserveReplyData {
     const seq = ++this.seq;
     const previous = this.last;
-    const previousByRef = this.lastByRef;
     const previousOrders = this.lastOrders;
-    const orders = snapshot.elements.map((e) => e.order ?? 0);
-    // Keep copies: the observer reuses element objects and moves their `order` in later snapshots.
+    const elements = snapshot.elements;
+    const orders = new Array<number>(elements.length);
+    for (let i = 0; i < elements.length; i++) orders[i] = elements[i]!.order ?? 0;
+    // Keep the orders apart: the observer reuses element objects and moves their `order` in later snapshots.
     this.last = snapshot;
-    this.lastByRef = new Map(snapshot.elements.map((e) => [e.ref, e]));
     this.lastOrders = orders;
     const fits =
       since !== undefined &&
@@ -32,22 +31,35 @@ export class DeltaEncoder {
       previous.documentToken === snapshot.documentToken &&
       since.seq === seq - 1 &&
       since.documentToken === snapshot.documentToken;
-    if (!fits || !previousByRef || !previousOrders) return { kind: 'full', seq, snapshot };
+    if (!fits || !previousOrders) return { kind: 'full', seq, snapshot };
     const changed: SnapshotElement[] = [];
     const patches: SnapshotElementPatch[] = [];
-    for (const e of snapshot.elements) {
-      const before = previousByRef.get(e.ref);
-      if (before === e) continue;
-      if (!before) changed.push(e);
+    const before = previous.elements;
+    // Usually the refs are where they were: compare by position, and index the old list by ref only when they are not.
+    let sameRefs = before.length === elements.length;
+    let byRef: Map<string, SnapshotElement> | undefined;
+    for (let i = 0; i < elements.length; i++) {
+      const e = elements[i]!;
+      const at = before[i];
+      if (at === e) continue;
+      let old: SnapshotElement | undefined;
+      if (at !== undefined && at.ref === e.ref) old = at;
       else {
-        const patch = diffElement(before, e);
+        sameRefs = false;
+        byRef ??= new Map(before.map((b) => [b.ref, b]));
+        old = byRef.get(e.ref);
+      }
+      if (old === e) continue;
+      if (!old) changed.push(e);
+      else {
+        const patch = diffElement(old, e);
         if (patch) patches.push(patch);
       }
     }
-    const { elements, texts, ...rest } = snapshot;
+    const { elements: _elements, texts, ...rest } = snapshot;
     const delta: SnapshotDelta = { ...rest, changed };
     if (patches.length > 0) delta.patches = patches;
-    if (!sameList(elements.map((e) => e.ref), previous.elements.map((e) => e.ref))) delta.elementRefs = elements.map((e) => e.ref);
+    if (!sameRefs) delta.elementRefs = elements.map((e) => e.ref);
     if (!sameList(orders, previousOrders)) delta.elementOrders = orders;
     const textChanges = changedTexts(texts, previous.texts);
     if (textChanges === undefined) delta.texts = texts;

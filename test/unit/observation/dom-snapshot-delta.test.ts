@@ -73,6 +73,20 @@ describe('DeltaEncoder + applyDelta', () => {
     expect(diffElement({ ...el(1), value: 'x' }, el(1))).toEqual({ ref: 'e1', value: null });
   });
 
+  it('finds each element\'s old self by ref when the list shifted (positions no longer match)', () => {
+    const encoder = new DeltaEncoder();
+    const a = ten();
+    encoder.encode(snap(a));
+    // One element inserted at the front: every other element sits one place later, unchanged but e7.
+    const shifted = [el(20), ...a.slice(0, 6), { ...a[6]!, name: 'Seven' }, ...a.slice(7)];
+    const reply = encoder.encode(snap(shifted), { documentToken: 'doc-1', seq: 1 });
+    if (reply.kind !== 'delta') throw new Error('expected a delta');
+    expect(reply.delta.changed.map((e) => e.ref)).toEqual(['e20']);
+    expect(reply.delta.patches).toEqual([{ ref: 'e7', name: 'Seven' }]);
+    expect(reply.delta.elementRefs).toEqual(shifted.map((e) => e.ref));
+    expect(roundTrip(snap(ten()), reply)).toEqual(JSON.parse(JSON.stringify(snap(shifted))));
+  });
+
   it('leaves out the ref order, the order numbers and the texts when they did not change', () => {
     const encoder = new DeltaEncoder();
     const elements = ten();
