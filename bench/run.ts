@@ -22,7 +22,7 @@ try {
     { name: 'shop-order', url: `${sites.urls.shop}/orders/ORD-1024` },
     { name: 'clinic-book', url: `${sites.urls.clinic}/` },
   ];
-  const browser = await launchWithSteward({ nativeWebMcp: true });
+  const browser = await launchWithSteward({ nativeWebMcp: true, allowSites: Object.values(sites.urls) });
   try {
     for (const c of cases) {
       process.stderr.write(`observe ${c.name}…\n`);
@@ -43,6 +43,17 @@ try {
   await sites.stop();
 }
 report(rows);
+console.log(
+  [
+    'What is timed (observe.*): in the service worker, around stewardObservation.observeTab(tab) — the message to the',
+    "tab's content script, the page-side capture, the reply's structured clone, its zod validation and the delta merge.",
+    '  full_ms: observeTab(tab, { full: true }): a fresh walk of the whole document (new entries, every name and',
+    '    geometry recomputed), sent as a delta against the snapshot the service worker holds.',
+    '  incremental_ms: after a page script appends a <span> to the first cell, observeTab(tab): the same path an agent',
+    "    step takes; the page's relayout after the mutation counts when it falls inside the measured call.",
+    '  anchors: each on a fresh load of the same page in the same browser (ariaSnapshot timed from Node, like Steward from the service worker).',
+  ].join('\n'),
+);
 if (failures.length) {
   console.error(`not measured:\n  ${failures.join('\n  ')}`);
   process.exitCode = 1;
