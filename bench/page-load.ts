@@ -2,10 +2,10 @@ import { chromium, type BrowserContext } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_FLAGS, DIST } from '../test/e2e/browser.ts';
+import { CHROMIUM_FLAGS, DIST, allowSites } from '../test/e2e/browser.ts';
 import { median, type Row } from './report.ts';
 
-async function withBrowser<T>(steward: boolean, run: (context: BrowserContext) => Promise<T>): Promise<T> {
+async function withBrowser<T>(steward: boolean, url: string, run: (context: BrowserContext) => Promise<T>): Promise<T> {
   const profile = mkdtempSync(join(tmpdir(), 'steward-bench-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
@@ -17,7 +17,7 @@ async function withBrowser<T>(steward: boolean, run: (context: BrowserContext) =
     ],
   });
   try {
-    if (steward && context.serviceWorkers().length === 0) await context.waitForEvent('serviceworker');
+    if (steward) await allowSites(context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker')), [url]);
     return await run(context);
   } finally {
     await context.close();
@@ -45,8 +45,8 @@ async function loadTimes(context: BrowserContext, url: string, runs: number): Pr
 
 /** content.page_load_overhead_pct: the same heavy page loaded with and without Steward, same run. */
 export async function pageLoadRows(url: string, caseName: string, runs = 15): Promise<Row[]> {
-  const without = median(await withBrowser(false, (c) => loadTimes(c, url, runs)));
-  const withSteward = median(await withBrowser(true, (c) => loadTimes(c, url, runs)));
+  const without = median(await withBrowser(false, url, (c) => loadTimes(c, url, runs)));
+  const withSteward = median(await withBrowser(true, url, (c) => loadTimes(c, url, runs)));
   return [
     { metric: 'content.page_load_ms', case: caseName, value: withSteward, unit: 'ms', better: 'lower', anchor: 'same page without Steward', anchor_value: without },
     { metric: 'content.page_load_overhead_pct', case: caseName, value: ((withSteward - without) / without) * 100, unit: '%', better: 'lower' },

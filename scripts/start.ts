@@ -4,7 +4,7 @@ import { chromium } from '@playwright/test';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { startDemoSites } from '../sites/server.ts';
-import { CHROMIUM_FLAGS, DIST } from '../test/e2e/browser.ts';
+import { CHROMIUM_FLAGS, DIST, allowSites } from '../test/e2e/browser.ts';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(join(DIST, 'manifest.json'))) throw new Error('dist/ is missing: run `npm run build`.');
@@ -27,6 +27,8 @@ const context = await chromium.launchPersistentContext(join(process.cwd(), '.ste
 });
 const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
 const extensionId = new URL(worker.url()).host;
+// The bundled demo sites are allowed from the start; any other site waits for "Allow" in the panel.
+await allowSites(worker, Object.values(sites.urls));
 
 const [first] = context.pages();
 const pages = Object.values(sites.urls);
@@ -36,6 +38,7 @@ for (const url of pages.slice(1)) await (await context.newPage()).goto(url);
 console.log(`Steward is running (${headed ? 'headed' : 'headless'} Chromium, ${nativeWebMcp ? 'native WebMCP' : 'WebMCP polyfill'}).`);
 for (const [name, url] of Object.entries(sites.urls)) console.log(`  ${name.padEnd(8)} ${url}`);
 console.log(`  panel    chrome-extension://${extensionId}/src/sidepanel/index.html`);
+console.log('Steward observes only the demo sites above; allow others from its side panel (This tab, or Settings).');
 console.log('Press Ctrl-C to stop.');
 
 let stopping = false;

@@ -5,6 +5,7 @@ import { observeForPanel, submitAsAgent } from './control-agent.ts';
 import { decideApproval, listApprovals } from './control-approvals.ts';
 import { auditEntries, auditExport, auditVerify } from './control-audit.ts';
 import { refuse, type ControlReply } from './control-reply.ts';
+import { sitesReply, type SitesControl } from './control-sites.ts';
 import { listTokens, mintToken, revokeToken } from './control-tokens.ts';
 import type { SessionTabs } from './pipeline-sessions.ts';
 import type { ObserveOutcome } from './ports/tab-observer.ts';
@@ -30,6 +31,7 @@ export interface ControlDeps {
   sessions: Pick<SessionTabs, 'sessionFor'>;
   observeTab: (tabId: number) => Promise<ObserveOutcome>;
   push: (message: ControlPush) => void;
+  sites: SitesControl;
 }
 
 export function createControlRouter(deps: ControlDeps) {
@@ -38,6 +40,13 @@ export function createControlRouter(deps: ControlDeps) {
     const parsed = ControlToBackground.safeParse(message);
     if (!parsed.success) return refuse('INVALID_MESSAGE', parsed.error.message);
     const m = parsed.data;
+    // Site access does not depend on the pipeline's store.
+    if (m.type === 'panel/sites') return sitesReply(deps.sites, m);
+    if (m.type === 'panel/site-allow' || m.type === 'panel/site-remove') {
+      const reply = await sitesReply(deps.sites, m);
+      if (reply.ok) deps.push({ type: 'panel/sites-changed' });
+      return reply;
+    }
     let pipeline: Pipeline;
     try {
       pipeline = await deps.ready();
@@ -69,6 +78,7 @@ export function createControlRouter(deps: ControlDeps) {
         return auditExport(pipeline);
       case 'panel/observe-tab':
         return observeForPanel(deps.observeTab, m);
+
       case 'agent/submit': {
         const reply = await submitAsAgent(pipeline, deps.sessions, m);
         deps.push({ type: 'panel/audit-changed' });

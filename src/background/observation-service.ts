@@ -93,15 +93,7 @@ export function createObservationService(send: SendToFrame): ObservationService 
   };
 }
 
-const sendToFrame: SendToFrame = (tabId, frameId, message) => chrome.tabs.sendMessage(tabId, message, { frameId });
-
-/** The service worker's instance. */
-export const observation = createObservationService(sendToFrame);
-
-export const observeTab = observation.observeTab;
-export const queryTab = observation.queryTab;
-
 /** Reachable from the service worker's global scope for end-to-end tests and benchmarks (extension contexts only). */
-export function exposeObservationForTests(scope: Record<string, unknown> = globalThis as unknown as Record<string, unknown>): void {
-  scope.stewardObservation = { observeTab, queryTab };
+export function exposeObservationForTests(service: ObservationService, scope: Record<string, unknown> = globalThis as unknown as Record<string, unknown>): void {
+  scope.stewardObservation = { observeTab: service.observeTab, queryTab: service.queryTab };
 }

@@ -1,7 +1,8 @@
 import { AdapterRegistry, shopAdapter } from '../observation/adapters/index.ts';
 import type { Pipeline } from '../pipeline/pipeline.ts';
 import { openStewardDb } from '../storage/db.ts';
-import { createControlRouter } from './control-router.ts';
+import { createControlRouter, type ControlDeps } from './control-router.ts';
+import type { SendToFrame } from './tab-messenger.ts';
 import type { ControlPanels } from './control-panels.ts';
 import type { ObservationService } from './observation-service.ts';
 import { PURGE_ALARM, RECHECK_ALARM, ensureAlarms, purge, recheckOpen } from './pipeline-alarms.ts';
@@ -19,13 +20,20 @@ import type { ToolStore } from './tool-store.ts';
  * handlers service-worker.ts registers at top level (MV3 wakes the worker only for listeners
  * registered synchronously).
  */
-export function wirePipeline(deps: { tools: ToolStore; panels: ControlPanels; observation: Pick<ObservationService, 'observeTab'> }) {
+export function wirePipeline(deps: {
+  tools: ToolStore;
+  panels: ControlPanels;
+  observation: Pick<ObservationService, 'observeTab'>;
+  /** Messages to tabs, gated by site (src/background/tab-messenger.ts). */
+  send: SendToFrame;
+  sites: ControlDeps['sites'];
+}) {
   const adapters = new AdapterRegistry();
   // The demo shop's adapter (matches by path and the shop's own markers, on any origin).
   adapters.register(shopAdapter());
   const sessions = new SessionTabs();
   const tabs = chromeTabControl(chromeTabEvents());
-  const send = (tabId: number, frameId: number, message: unknown) => chrome.tabs.sendMessage(tabId, message, { frameId });
+  const send = deps.send;
   const chromePorts = createChromePorts({ sessions, tools: deps.tools, observation: deps.observation, adapters, send, tabs });
 
   let pipeline: Pipeline | undefined;
@@ -45,6 +53,7 @@ export function wirePipeline(deps: { tools: ToolStore; panels: ControlPanels; ob
     db: () => live.db,
     sessions,
     observeTab: chromePorts.observeTab,
+    sites: deps.sites,
     push: (m) => deps.panels.push(m),
   });
 

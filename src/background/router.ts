@@ -3,8 +3,10 @@ import { classifySender, type SenderKind } from './senders.ts';
 import { runToolFromPanel } from './tools-service.ts';
 import type { ToolStore } from './tool-store.ts';
 import type { PanelPorts } from './panel-ports.ts';
-import { exposeObservationForTests, observation } from './observation-service.ts';
+import { exposeObservationForTests, type ObservationService } from './observation-service.ts';
 import { isControlMessage } from './control-router.ts';
+import type { SiteAccess } from './site-access.ts';
+import type { SendToFrame } from './tab-messenger.ts';
 
 export const PANEL_PATH = 'src/sidepanel/index.html';
 
@@ -12,22 +14,31 @@ type Reply = (response: unknown) => void;
 
 const refuse = (code: string, message: string) => ({ ok: false, error: { code, message, retryable: false } });
 
-function sendToFrame(tabId: number, frameId: number, message: unknown): Promise<unknown> {
-  return chrome.tabs.sendMessage(tabId, message, { frameId });
-}
-
 /** Control messages (approvals, tokens, audit, agent): routed by type, the handler checks the sender itself. */
 export type ControlRoute = (message: unknown, who: SenderKind) => Promise<unknown>;
 
 /** The service worker's single message router: every message is checked by sender, then by schema. */
-export function createRouter(store: ToolStore, panels: PanelPorts, control?: ControlRoute) {
-  exposeObservationForTests();
+export interface RouterDeps {
+  store: ToolStore;
+  panels: PanelPorts;
+  observation: ObservationService;
+  sites: Pick<SiteAccess, 'ready' | 'isAllowed'>;
+  /** Gated by site (src/background/tab-messenger.ts). */
+  send: SendToFrame;
+  control?: ControlRoute;
+}
+
+export function createRouter({ store, panels, observation, sites, send, control }: RouterDeps) {
+  exposeObservationForTests(observation);
   const whoSent = (sender: chrome.runtime.MessageSender): SenderKind =>
     classifySender(sender, chrome.runtime.id, chrome.runtime.getURL(PANEL_PATH).replace(/index\.html$/, ''));
 
   async function fromContent(who: Extract<SenderKind, { kind: 'content' }>, message: unknown): Promise<unknown> {
     const parsed = ContentToBackground.safeParse(message);
     if (!parsed.success) return refuse('INVALID_MESSAGE', parsed.error.message);
+    await sites.ready;
+    // A page whose site was removed keeps its scripts until it reloads; what they say is not heard.
+    if (!sites.isAllowed(who.origin)) return refuse('SITE_NOT_ALLOWED', `Steward is not allowed on ${who.origin}.`);
     await store.ready;
     const { tabId, frameId, documentId, origin, url } = who;
     store.registry.report(
@@ -50,7 +61,7 @@ export function createRouter(store: ToolStore, panels: PanelPorts, control?: Con
         return { ok: true, data };
       }
       case 'panel/run-tool':
-        return { ok: true, data: await runToolFromPanel(store.registry, sendToFrame, request) };
+        return { ok: true, data: await runToolFromPanel(store.registry, send, request) };
       case 'panel/snapshot-tab':
         return observation.observeTab(request.tabId, { full: request.full === true });
       case 'panel/query-tab':

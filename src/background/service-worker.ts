@@ -3,14 +3,39 @@
 import { createRouter } from './router.ts';
 import { ToolStore } from './tool-store.ts';
 import { ControlPanels } from './control-panels.ts';
-import { observation } from './observation-service.ts';
+import { createObservationService } from './observation-service.ts';
 import { wirePipeline } from './pipeline-wiring.ts';
+import { SiteAccess } from './site-access.ts';
+import { CONTENT_SCRIPT_FILES } from './content-script-files.ts';
+import { tabMessenger } from './tab-messenger.ts';
+import type { SitesControl } from './control-sites.ts';
 
 const store = new ToolStore();
 const panels = new ControlPanels();
+
+/** Forgets what pages of a removed site reported, so no panel or agent keeps seeing their tools. */
+const forgetTabs = (tabIds: number[]) =>
+  void store.ready.then(async () => {
+    for (const tabId of tabIds) store.registry.forgetTab(tabId);
+    await store.save();
+    for (const tabId of tabIds) panels.broadcast({ type: 'panel/tools-changed', tabId });
+  });
+
+// Content scripts exist only on the sites the person allows; every message to a tab is gated too.
+const siteAccess = new SiteAccess(CONTENT_SCRIPT_FILES, forgetTabs);
+const send = tabMessenger(siteAccess);
+const observation = createObservationService(send);
+const sites: SitesControl = {
+  list: () => siteAccess.ready.then(() => siteAccess.list()),
+  allow: (origin) => siteAccess.allow(origin),
+  remove: (origin) => siteAccess.remove(origin),
+  tabStatus: (tabId) =>
+    siteAccess.tabStatus(tabId, (id, origin) => store.registry.tab(id).some((f) => f.frameId === 0 && f.origin === origin)),
+};
+
 // The Intent-to-Transaction pipeline: recovery of unfinished actions starts at once.
-const pipeline = wirePipeline({ tools: store, panels, observation });
-const router = createRouter(store, panels, pipeline.control);
+const pipeline = wirePipeline({ tools: store, panels, observation, send, sites });
+const router = createRouter({ store, panels, observation, sites: siteAccess, send, control: pipeline.control });
 pipeline.start();
 chrome.alarms.onAlarm.addListener((alarm) => void pipeline.onAlarm(alarm).catch((e) => console.error('alarm failed', alarm.name, e)));
 // A click on an approval notification brings the person to the side panel, where deciding happens.

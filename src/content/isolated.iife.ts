@@ -8,34 +8,45 @@ import { ObservationHost } from './observe/observation-host.ts';
 import { runSteps } from './act/run.ts';
 import { NetworkBuffer, listenForNetworkRecords } from './main/network-buffer.ts';
 
-const discovery = new ToolDiscovery((snapshot) =>
-  sendToBackground({ type: 'content/tools', api: snapshot.api, url: location.href.slice(0, 8192), tools: snapshot.tools }),
-);
+// Registered for allowed sites at document_start, and injected once more into pages that were
+// already open when their site was allowed: the second run must not start a second copy.
+const started = globalThis as { __stewardIsolatedStarted?: boolean };
+if (!started.__stewardIsolatedStarted) {
+  started.__stewardIsolatedStarted = true;
+  start();
+}
 
-const observation = new ObservationHost();
-const network = new NetworkBuffer({ origin: location.origin, capacity: 50 });
-listenToBackground({
-  source: () => discovery.activeSource,
-  relist: () => discovery.refresh(),
-  observation,
-  // Refs resolve through the same observer that issued them.
-  act: (request) => runSteps(request.steps, observation, request.documentToken),
-  network: () => network.records(),
-});
+function start(): void {
+  const discovery = new ToolDiscovery((snapshot) =>
+    sendToBackground({ type: 'content/tools', api: snapshot.api, url: location.href.slice(0, 8192), tools: snapshot.tools }),
+  );
 
-// The main world's private port always exists (network observation); it carries the polyfill's
-// tools only where the browser has no native WebMCP. Taking it at once means no page script can.
-const native = nativeModelContext();
-if (native) discovery.attach(new NativeToolSource(native));
-receiveBridgePort((port) => {
-  listenForNetworkRecords(port, network);
-  if (!native) discovery.attach(new BridgeToolSource(port));
-});
+  const observation = new ObservationHost();
+  const network = new NetworkBuffer({ origin: location.origin, capacity: 50 });
+  listenToBackground({
+    source: () => discovery.activeSource,
+    relist: () => discovery.refresh(),
+    observation,
+    // Refs resolve through the same observer that issued them.
+    act: (request) => runSteps(request.steps, observation, request.documentToken),
+    network: () => network.records(),
+  });
 
-const whenParsed = () => {
-  discovery.reportNone();
-  discovery.schedule();
-  discovery.watchDeclarativeForms();
-};
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', whenParsed, { once: true });
-else whenParsed();
+  // The main world's private port always exists (network observation); it carries the polyfill's
+  // tools only where the browser has no native WebMCP. Taking it at once means no page script can.
+  const native = nativeModelContext();
+  if (native) discovery.attach(new NativeToolSource(native));
+  receiveBridgePort((port, offer) => {
+    listenForNetworkRecords(port, network);
+    // With the polyfill setting off the main world observes the network only: no tools to ask for.
+    if (!native && offer.polyfill) discovery.attach(new BridgeToolSource(port));
+  });
+
+  const whenParsed = () => {
+    discovery.reportNone();
+    discovery.schedule();
+    discovery.watchDeclarativeForms();
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', whenParsed, { once: true });
+  else whenParsed();
+}

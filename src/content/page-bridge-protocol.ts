@@ -8,6 +8,10 @@ import { z } from 'zod';
 export const HANDSHAKE_FROM_MAIN = 'steward:webmcp-bridge-port';
 export const HANDSHAKE_FROM_ISOLATED = 'steward:webmcp-bridge-request';
 
+/** What the main world says with its port: whether Steward's polyfill serves tools on it (page-controlled, like everything here). */
+export const PortOffer = z.object({ polyfill: z.boolean() });
+export type PortOffer = z.infer<typeof PortOffer>;
+
 export const BridgeRequest = z.discriminatedUnion('op', [
   z.object({ op: z.literal('list'), id: z.number().int() }),
   z.object({ op: z.literal('run'), id: z.number().int(), name: z.string(), input: z.record(z.string(), z.unknown()) }),

@@ -6,6 +6,7 @@ import { AuditEntry } from './audit.ts';
 import { ObservedState } from './observed-state.ts';
 import { AgentId, Origin } from './primitives.ts';
 import { ResourceScope } from './resource.ts';
+import { PanelSiteAllow, PanelSiteRemove, PanelSites } from './site-access.ts';
 import { ActionResult } from './results.ts';
 import { DelegatedAgentToken, ScopeEntry, TokenId } from './token.ts';
 
@@ -103,6 +104,9 @@ export const ControlToBackground = z.discriminatedUnion('type', [
   PanelAuditVerify,
   PanelAuditExport,
   PanelObserveTab,
+  PanelSites,
+  PanelSiteAllow,
+  PanelSiteRemove,
   AgentSubmit,
 ]);
 export type ControlToBackground = z.infer<typeof ControlToBackground>;
@@ -112,5 +116,6 @@ export const ControlPush = z.discriminatedUnion('type', [
   z.object({ type: z.literal('panel/approvals-changed') }),
   z.object({ type: z.literal('panel/tokens-changed') }),
   z.object({ type: z.literal('panel/audit-changed') }),
+  z.object({ type: z.literal('panel/sites-changed') }),
 ]);
 export type ControlPush = z.infer<typeof ControlPush>;

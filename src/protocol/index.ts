@@ -19,3 +19,5 @@ export * from './messages.ts';
 export * from './expectation.ts';
 export * from './control-messages.ts';
 export type * from './snapshot.ts';
+export * from './settings.ts';
+export * from './site-access.ts';

@@ -15,6 +15,7 @@ import {
 import { BackgroundToPanel, Reply, TabToolsResponse, type PanelToBackground } from '../protocol/messages.ts';
 import type { TokenId } from '../protocol/token.ts';
 import { ToolRunOutcome } from '../protocol/webmcp.ts';
+import { SiteChangeResponse, SitesResponse } from '../protocol/site-access.ts';
 
 /**
  * The panel's only door to the service worker. Every reply is validated with the protocol's
@@ -78,6 +79,12 @@ export const exportAudit = () => request({ type: 'panel/audit-export' }, AuditEx
 
 // ── current tab ──────────────────────────────────────────────────────────────────────────────
 export const observeTab = (tabId: number) => request({ type: 'panel/observe-tab', tabId }, ObserveTabResponse);
+
+// ── sites Steward may observe ──────────────────────────────────────────────────────────────
+/** The allowed sites, and how the given tab stands (its origin, title, allowed, observed). */
+export const listSites = (tabId?: number) => request({ type: 'panel/sites', ...(tabId !== undefined ? { tabId } : {}) }, SitesResponse);
+export const allowSite = (origin: string) => request({ type: 'panel/site-allow', origin }, SiteChangeResponse);
+export const removeSite = (origin: string) => request({ type: 'panel/site-remove', origin }, SiteChangeResponse);
 
 // ── live pushes ──────────────────────────────────────────────────────────────────────────────
 const Push = z.union([BackgroundToPanel, ControlPush]);

@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import { DEFAULT_SETTINGS, SETTINGS_KEY, Settings, readSettings } from './lib/settings-schema.ts';
+import { DEFAULT_SETTINGS, SETTINGS_KEY, Settings, readSettings } from '../protocol/settings.ts';
 
 /** The settings as the panel knows them; kept in step with chrome.storage.local. */
 export const settings = signal<Settings>(DEFAULT_SETTINGS);

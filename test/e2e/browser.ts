@@ -18,6 +18,8 @@ export const CHROMIUM_FLAGS = [
 export interface LaunchOptions {
   /** Chromium's native WebMCP (document.modelContext); off → Steward's polyfill path. */
   nativeWebMcp: boolean;
+  /** Sites Steward may observe from the start, as if the person had allowed them earlier. */
+  allowSites?: string[];
 }
 
 export interface SteWardBrowser {
@@ -42,6 +44,7 @@ export async function launchWithSteward(options: LaunchOptions): Promise<SteWard
   });
   const serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const extensionId = new URL(serviceWorker.url()).host;
+  if (options.allowSites?.length) await allowSites(serviceWorker, options.allowSites);
   return {
     context,
     serviceWorker,
@@ -51,4 +54,26 @@ export async function launchWithSteward(options: LaunchOptions): Promise<SteWard
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Puts sites on Steward's list of allowed sites the way an earlier session would have left it
+ * (the stored record), then waits until the service worker has registered its page scripts for
+ * them. Pages opened afterwards are observed from document_start.
+ */
+export async function allowSites(serviceWorker: Worker, urls: string[]): Promise<void> {
+  const origins = [...new Set(urls.map((u) => new URL(u).origin))];
+  await serviceWorker.evaluate(async (wanted) => {
+    const key = 'steward.sites';
+    const stored = ((await chrome.storage.local.get(key))[key] as { allowed?: string[] } | undefined)?.allowed ?? [];
+    await chrome.storage.local.set({ [key]: { allowed: [...new Set([...stored, ...wanted])] } });
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const scripts = await chrome.scripting.getRegisteredContentScripts();
+      const matched = new Set(scripts.flatMap((s) => s.matches ?? []));
+      if (scripts.length === 2 && wanted.every((o) => matched.has(`${o}/*`))) return;
+      if (Date.now() > deadline) throw new Error(`Steward did not register its page scripts for ${wanted.join(', ')}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }, origins);
 }

@@ -6,6 +6,8 @@ type Sites = Awaited<ReturnType<typeof startDemoSites>>;
 
 interface Fixtures {
   nativeWebMcp: boolean;
+  /** The demo sites start on Steward's list of allowed sites (off: the person has allowed none yet). */
+  demoSitesAllowed: boolean;
   steward: SteWardBrowser;
   /** Opens Steward's side panel page as a tab, pinned to the tab of `page`. */
   openPanel: (page: Page) => Promise<Page>;
@@ -23,9 +25,10 @@ export const test = base.extend<Fixtures, { sites: Sites }>({
     { scope: 'worker' },
   ],
   nativeWebMcp: [true, { option: true }],
-  steward: async ({ nativeWebMcp, sites }, use) => {
+  demoSitesAllowed: [true, { option: true }],
+  steward: async ({ nativeWebMcp, demoSitesAllowed, sites }, use) => {
     for (const url of Object.values(sites.urls)) await fetch(new URL('/__demo/reset', url), { method: 'POST' });
-    const browser = await launchWithSteward({ nativeWebMcp });
+    const browser = await launchWithSteward({ nativeWebMcp, allowSites: demoSitesAllowed ? Object.values(sites.urls) : [] });
     await use(browser);
     await browser.close();
   },

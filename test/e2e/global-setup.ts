@@ -16,6 +16,8 @@ export default function globalSetup(): void {
     manifest.side_panel?.default_path,
     ...(manifest.content_scripts ?? []).flatMap((c) => c.js ?? []),
   ];
+  // Content scripts are registered at run time (chrome.scripting), so their files are checked by name.
+  files.push('src/content/main-world.iife.js', 'src/content/main-network.iife.js', 'src/content/isolated.iife.js');
   for (const file of files) {
     if (!file || !existsSync(join(dist, file))) throw new Error(`dist/ is broken: ${file ?? 'an entry'} named by the manifest does not exist.`);
   }

@@ -40,21 +40,6 @@ test('settings are validated, saved to chrome.storage.local, and used by the res
   await expect(panel.getByRole('form', { name: 'Grant a token' }).getByLabel('Lifetime')).toHaveValue('480');
 });
 
-test('site access: per-site grants when the manifest allows them, a clear explanation when it does not', async ({ steward, sites, openPanel }) => {
-  const page = await steward.context.newPage();
-  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
-  const panel = await openPanel(page);
-  await showView(panel, 'Settings');
-  const section = panel.getByRole('group', { name: 'Sites Steward may observe' });
-  const declared = await panel.evaluate(() => chrome.runtime.getManifest().optional_host_permissions ?? []);
-  if (declared.length === 0) {
-    await expect(section).toContainText('does not declare optional site access');
-    await expect(section.getByRole('button')).toHaveCount(0);
-  } else {
-    await expect(section.getByRole('button', { name: `Allow ${new URL(sites.urls.shop).origin}` })).toBeEnabled();
-  }
-});
-
 test('the view tabs follow the ARIA tabs pattern: arrows, Home and End move and select', async ({ steward, sites, openPanel }) => {
   const page = await steward.context.newPage();
   await page.goto(sites.urls.shop);

@@ -36,9 +36,9 @@ const withoutHash = (u: string) => u.split('#')[0];
 const NetworkReply = Reply(NetworkResponse);
 
 /** The top frame's recent same-origin JSON responses; an unreachable or odd answer counts as none. */
-async function pageNetwork(tabId: number): Promise<NetworkRecord[]> {
+async function pageNetwork(send: SendToFrame, tabId: number): Promise<NetworkRecord[]> {
   try {
-    const reply = NetworkReply.safeParse(await chrome.tabs.sendMessage(tabId, { type: 'content/network' }, { frameId: 0 }));
+    const reply = NetworkReply.safeParse(await send(tabId, 0, { type: 'content/network' }));
     return reply.success && reply.data.ok ? (reply.data.data as NetworkResponse).records : [];
   } catch {
     return [];
@@ -59,7 +59,7 @@ export function createChromePorts(deps: ChromePortsDeps) {
     snapshot: (tabId) => deps.observation.observeTab(tabId),
     tools: topFrameTools,
     adapters: () => deps.adapters.list(),
-    network: (tabId) => pageNetwork(tabId),
+    network: (tabId) => pageNetwork(deps.send, tabId),
     waitLoaded: (tabId) => waitForLoaded(deps.tabs, tabId),
   });
 

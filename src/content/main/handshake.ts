@@ -1,4 +1,4 @@
-import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from '../page-bridge-protocol.ts';
+import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN, type PortOffer } from '../page-bridge-protocol.ts';
 
 /**
  * Hands one end of a MessageChannel to the isolated world with synchronous DOM events at
@@ -6,9 +6,9 @@ import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from '../page-bridge-pro
  * completes the exchange: the main world offers the port now, and again if the isolated world
  * asks later. The isolated world takes it by cancelling the event; from then on no offer is made.
  */
-export function offerPortToIsolatedWorld(port: MessagePort, onTaken?: () => void): void {
+export function offerPortToIsolatedWorld(port: MessagePort, onTaken?: () => void, offer_: PortOffer = { polyfill: false }): void {
   const offer = () => {
-    const event = new MessageEvent(HANDSHAKE_FROM_MAIN, { ports: [port], cancelable: true });
+    const event = new MessageEvent(HANDSHAKE_FROM_MAIN, { ports: [port], data: offer_, cancelable: true });
     const taken = !document.dispatchEvent(event);
     if (taken) {
       document.removeEventListener(HANDSHAKE_FROM_ISOLATED, offer);

@@ -1,4 +1,4 @@
-import { BridgeEvent, HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from '../page-bridge-protocol.ts';
+import { BridgeEvent, HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN, PortOffer } from '../page-bridge-protocol.ts';
 import { ToolExecutionError, type ToolSource } from './tool-source.ts';
 import type { RawTool } from '../../webmcp/normalize.ts';
 
@@ -77,7 +77,7 @@ export class BridgeToolSource implements ToolSource {
  * events at document_start: if the main world ran first, asking makes it offer again now.
  * Only the first port is ever accepted.
  */
-export function receiveBridgePort(onPort: (port: MessagePort) => void): void {
+export function receiveBridgePort(onPort: (port: MessagePort, offer: PortOffer) => void): void {
   let taken = false;
   const take = (event: Event) => {
     if (taken || !(event instanceof MessageEvent)) return;
@@ -86,7 +86,8 @@ export function receiveBridgePort(onPort: (port: MessagePort) => void): void {
     taken = true;
     event.preventDefault(); // tells the main world, synchronously, that the port is taken
     document.removeEventListener(HANDSHAKE_FROM_MAIN, take);
-    onPort(port);
+    const offer = PortOffer.safeParse(event.data);
+    onPort(port, offer.success ? offer.data : { polyfill: false });
   };
   document.addEventListener(HANDSHAKE_FROM_MAIN, take);
   document.dispatchEvent(new Event(HANDSHAKE_FROM_ISOLATED));

@@ -5,6 +5,7 @@ import { currentTabId } from '../current-tab.ts';
 import { humanize } from '../lib/labels.ts';
 import { ActionsList } from './ActionsList.tsx';
 import { FactsTable } from './FactsTable.tsx';
+import { SiteAccessNotice } from './SiteAccessNotice.tsx';
 import { StateBlock } from './StateBlock.tsx';
 import { ToolsView } from './ToolsView.tsx';
 
@@ -39,6 +40,7 @@ export function CurrentTabView() {
           Refresh
         </button>
       </div>
+      <SiteAccessNotice onAllowed={() => setGeneration(generation + 1)} />
       <section aria-labelledby="observed-heading">
         <h3 id="observed-heading">What Steward sees</h3>
         {shown.kind === 'loading' && (

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { MAX_WINDOW_MINUTES, settingsErrors, type Settings } from '../lib/settings-schema.ts';
+import { MAX_WINDOW_MINUTES, settingsErrors, type Settings } from '../../protocol/settings.ts';
 import { LIFETIMES } from '../lib/time.ts';
 import { saveSettings, settings } from '../settings.ts';
 import { SitePermissions } from './SitePermissions.tsx';
@@ -62,8 +62,7 @@ export function SettingsView() {
             <input id="set-polyfill" type="checkbox" checked={draft.polyfill_enabled} onChange={(e) => edit({ ...draft, polyfill_enabled: e.currentTarget.checked })} />
             <label for="set-polyfill">Provide WebMCP on pages whose browser has none (Steward’s polyfill)</label>
           </div>
-          {/* Honest until src/content reads `steward.settings.polyfill_enabled` (see the report to the lead). */}
-          <p class="note">Saved, but not applied yet: Steward’s page scripts still provide the polyfill on every page without native WebMCP.</p>
+          <p class="note">Applies to pages loaded after saving. Network evidence is observed either way.</p>
         </fieldset>
         <fieldset>
           <legend>Tokens</legend>

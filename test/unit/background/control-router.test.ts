@@ -3,6 +3,7 @@ import { createControlRouter, isControlMessage, type ControlDeps } from '../../.
 import { classifySender, type SenderFacts } from '../../../src/background/senders.ts';
 import type { ControlPush } from '../../../src/protocol/control-messages.ts';
 import { ORDER, ORIGIN, cancelRequest, harness, type Harness } from '../pipeline/fakes.ts';
+import { fakeSites } from './fake-sites.ts';
 
 const ID = 'abcdefghijklmnopabcdefghijklmnop';
 const PANEL_PREFIX = `chrome-extension://${ID}/src/sidepanel/`;
@@ -26,6 +27,7 @@ function deps(h: Harness, pushes: ControlPush[] = []): ControlDeps {
     sessions: { sessionFor: async (_agent, tabId) => `ses_tab${tabId}` },
     observeTab: async () => ({ ok: false, error: { code: 'TAB_GONE', message: 'gone', retryable: true } }),
     push: (m) => pushes.push(m),
+    sites: fakeSites(),
   };
 }
 
@@ -48,7 +50,7 @@ describe('control messages: sender first', () => {
     const ready = vi.fn(async () => {
       throw new Error('must not be reached');
     });
-    const handle = createControlRouter({ ready, db: ready, sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn() });
+    const handle = createControlRouter({ ready, db: ready, sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
     const messages = [
       approveMessage({ request_id: 'apreq_1', input_hash: `sha256:${'a'.repeat(64)}`, state: { state_version: 'fp-abcdef' } }),
       { type: 'panel/token-mint', agent_id: 'agent:evil', scope: ['*:*'], resource_scope: '*', origins: [ORIGIN], ttl_ms: 60_000 },
@@ -68,7 +70,7 @@ describe('control messages: sender first', () => {
   });
 
   it('answers NOT_READY (retryable) when the store cannot be opened', async () => {
-    const handle = createControlRouter({ ready: () => Promise.reject(new Error('disk full')), db: () => Promise.reject(new Error('x')), sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn() });
+    const handle = createControlRouter({ ready: () => Promise.reject(new Error('disk full')), db: () => Promise.reject(new Error('x')), sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
     expect(await handle({ type: 'panel/approvals' }, PANEL)).toMatchObject({ ok: false, error: { code: 'NOT_READY', retryable: true } });
   });
 });
@@ -148,5 +150,28 @@ describe('control messages from the side panel', () => {
     const h = await harness();
     const handle = createControlRouter(deps(h));
     expect(await handle({ type: 'panel/observe-tab', tabId: 4 }, PANEL)).toEqual({ ok: true, data: { state: null, error: 'TAB_GONE: gone' } });
+  });
+});
+
+describe('site access from the side panel', () => {
+  it('allows and removes a site, pushing sites-changed; refuses anything but an origin', async () => {
+    const h = await harness();
+    const pushes: ControlPush[] = [];
+    const sites = fakeSites();
+    const handle = createControlRouter({ ...deps(h, pushes), sites });
+    expect(await handle({ type: 'panel/site-allow', origin: 'http://127.0.0.1:4100' }, PANEL)).toMatchObject({ ok: true, data: { allowed: ['http://127.0.0.1:4100'] } });
+    expect(pushes).toContainEqual({ type: 'panel/sites-changed' });
+    expect(await handle({ type: 'panel/site-allow', origin: 'http://127.0.0.1:4100/orders' }, PANEL)).toMatchObject({ ok: false, error: { code: 'INVALID_MESSAGE' } });
+    expect(await handle({ type: 'panel/site-allow', origin: 'file:///etc' }, PANEL)).toMatchObject({ ok: false, error: { code: 'INVALID_MESSAGE' } });
+    expect(await handle({ type: 'panel/sites' }, PANEL)).toMatchObject({ ok: true, data: { allowed: ['http://127.0.0.1:4100'] } });
+    expect(await handle({ type: 'panel/site-remove', origin: 'http://127.0.0.1:4100' }, PANEL)).toMatchObject({ ok: true, data: { allowed: [] } });
+  });
+
+  it.each(Object.entries(FORGED))('refuses a site change from %s', async (_name, facts) => {
+    const h = await harness();
+    const sites = fakeSites();
+    const handle = createControlRouter({ ...deps(h), sites });
+    expect(await handle({ type: 'panel/site-allow', origin: 'https://evil.example' }, who(facts))).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
+    expect(sites.allowed.size).toBe(0);
   });
 });

@@ -4,6 +4,8 @@ import { createControlRouter } from '../../../src/background/control-router.ts';
 import { PanelPorts } from '../../../src/background/panel-ports.ts';
 import { createRouter } from '../../../src/background/router.ts';
 import { ToolStore } from '../../../src/background/tool-store.ts';
+import { createObservationService } from '../../../src/background/observation-service.ts';
+import { fakeSites } from './fake-sites.ts';
 
 /**
  * The service worker's single router with the control route plugged in: a control message is
@@ -25,9 +27,10 @@ function routerWithSpy() {
   const ready = vi.fn(async () => {
     throw new Error('pipeline reached');
   });
-  const control = createControlRouter({ ready, db: ready, sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn() });
+  const control = createControlRouter({ ready, db: ready, sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
   const store = new ToolStore(fakeBrowser.storage.session as unknown as chrome.storage.StorageArea);
-  const router = createRouter(store, new PanelPorts(), control);
+  const observation = createObservationService(async () => undefined);
+  const router = createRouter({ store, panels: new PanelPorts(), observation, sites: { ready: Promise.resolve(), isAllowed: () => true }, send: async () => undefined, control });
   const send = (message: unknown, sender: chrome.runtime.MessageSender) =>
     new Promise<unknown>((resolve) => {
       router.onMessage(message, sender, resolve);
@@ -60,5 +63,27 @@ describe('control messages through the service worker router', () => {
     const { ready, send } = routerWithSpy();
     expect(await send(approve, { id: ID, url: PANEL_URL })).toMatchObject({ ok: false, error: { code: 'NOT_READY' } });
     expect(ready).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('reports from pages of sites Steward is not allowed on', () => {
+  it('are refused SITE_NOT_ALLOWED and leave the tool registry untouched', async () => {
+    const store = new ToolStore(fakeBrowser.storage.session as unknown as chrome.storage.StorageArea);
+    const allowed = new Set(['http://localhost:4100']);
+    const router = createRouter({
+      store,
+      panels: new PanelPorts(),
+      observation: createObservationService(async () => undefined),
+      sites: { ready: Promise.resolve(), isAllowed: (o) => allowed.has(o) },
+      send: async () => undefined,
+    });
+    const send = (message: unknown, sender: chrome.runtime.MessageSender) => new Promise<unknown>((resolve) => router.onMessage(message, sender, resolve));
+    const report = { type: 'content/tools', api: 'none', url: 'http://localhost:4200/', tools: [] };
+    const from = (origin: string, tab: number) => ({ id: ID, url: `${origin}/`, origin, tab: { id: tab } as chrome.tabs.Tab, frameId: 0 });
+    expect(await send(report, from('http://localhost:4200', 11))).toMatchObject({ ok: false, error: { code: 'SITE_NOT_ALLOWED' } });
+    await store.ready;
+    expect(store.registry.tab(11)).toEqual([]);
+    expect(await send({ ...report, url: 'http://localhost:4100/' }, from('http://localhost:4100', 12))).toMatchObject({ ok: true });
+    expect(store.registry.tab(12)).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, readSettings, settingsErrors } from '../../../src/sidepanel/lib/settings-schema.ts';
+import { DEFAULT_SETTINGS, readSettings, settingsErrors } from '../../../src/protocol/settings.ts';
 
 describe('settings', () => {
   it('fills in defaults when nothing or garbage is stored', () => {

@@ -1,0 +1,137 @@
+import { SETTINGS_KEY, readSettings } from '../protocol/settings.ts';
+import { SITES_KEY, originPattern, readSiteAccess, type TabSiteStatus } from '../protocol/site-access.ts';
+import { planContentScripts, samePlan, type ContentScriptFiles } from './content-script-plan.ts';
+
+export type SiteRefusal = { code: 'SITE_NOT_ALLOWED'; message: string; retryable: false };
+
+const httpOrigin = (url: string | undefined): string | undefined => {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The sites Steward may observe and act on, applied to Chrome: content scripts are registered
+ * (chrome.scripting) for the allowed origins only, with the main-world script that matches the
+ * polyfill setting; every message to a tab passes `gate` first, so a page whose site was removed
+ * is not read even while the scripts it already has keep running until its next load. Chrome's own
+ * site access (chrome://extensions) still applies on top: where it keeps Steward out, nothing
+ * is injected and the tab's URL is unknown.
+ */
+export class SiteAccess {
+  private allowed = new Set<string>();
+  private polyfill = true;
+  private queue: Promise<void> = Promise.resolve();
+  readonly ready: Promise<void>;
+
+  constructor(
+    private readonly files: ContentScriptFiles,
+    private readonly onSiteRemoved: (tabIds: number[]) => void = () => undefined,
+  ) {
+    this.ready = this.reload();
+    chrome.storage.onChanged.addListener((changes, area) => {
+      if (area === 'local' && (changes[SITES_KEY] || changes[SETTINGS_KEY])) void this.reload();
+    });
+  }
+
+  list(): string[] {
+    return [...this.allowed].sort();
+  }
+
+  isAllowed(origin: string): boolean {
+    return this.allowed.has(origin);
+  }
+
+  /** Adds the site, registers the scripts, and starts observing its pages that are already open. */
+  async allow(origin: string): Promise<{ allowed: string[]; tabs: number }> {
+    await this.ready;
+    await this.store([...this.allowed, origin]);
+    let started = 0;
+    for (const tab of await this.openTabs(origin)) {
+      // Pages loaded before the site was allowed get the isolated world now (observation, native
+      // WebMCP, actions); network evidence and the polyfill start with their next load.
+      const ok = await chrome.scripting.executeScript({ target: { tabId: tab, frameIds: [0] }, files: [this.files.isolated] }).then(
+        () => true,
+        () => false,
+      );
+      if (ok) started++;
+    }
+    return { allowed: this.list(), tabs: started };
+  }
+
+  async remove(origin: string): Promise<{ allowed: string[]; tabs: number }> {
+    await this.ready;
+    await this.store([...this.allowed].filter((o) => o !== origin));
+    const tabs = await this.openTabs(origin);
+    this.onSiteRemoved(tabs);
+    return { allowed: this.list(), tabs: tabs.length };
+  }
+
+  /** Undefined when Steward may talk to the page in this tab; otherwise why not. */
+  async gate(tabId: number): Promise<SiteRefusal | undefined> {
+    await this.ready;
+    const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+    // No such tab: nothing to protect; the message itself fails with Chrome's own error.
+    if (!tab) return undefined;
+    const origin = httpOrigin(tab.url);
+    if (origin === undefined) {
+      return { code: 'SITE_NOT_ALLOWED', message: `Steward cannot read the page in tab ${tabId}: it is not a web page, or Chrome's site access keeps Steward out of it.`, retryable: false };
+    }
+    if (!this.allowed.has(origin)) {
+      return { code: 'SITE_NOT_ALLOWED', message: `Steward is not allowed on ${origin}. Allow the site in Steward's side panel (This tab, or Settings).`, retryable: false };
+    }
+    return undefined;
+  }
+
+  /** How a tab stands; `observing` is decided by the caller (its content script reported). */
+  async tabStatus(tabId: number, reported: (tabId: number, origin: string) => boolean): Promise<TabSiteStatus> {
+    await this.ready;
+    const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+    const origin = httpOrigin(tab?.url);
+    const allowed = origin !== undefined && this.allowed.has(origin);
+    const chromeAllows = origin !== undefined && (await chrome.permissions.contains({ origins: [originPattern(origin)] }).catch(() => false));
+    return {
+      tabId,
+      ...(origin ? { origin } : {}),
+      ...(tab?.title ? { title: tab.title.slice(0, 2000) } : {}),
+      allowed,
+      chrome_allows: chromeAllows,
+      observing: allowed && chromeAllows && reported(tabId, origin),
+    };
+  }
+
+  private async openTabs(origin: string): Promise<number[]> {
+    const tabs = await chrome.tabs.query({ url: originPattern(origin) }).catch(() => []);
+    return tabs.flatMap((t) => (t.id !== undefined && httpOrigin(t.url) === origin ? [t.id] : []));
+  }
+
+  private async store(allowed: string[]): Promise<void> {
+    const record = readSiteAccess({ allowed });
+    await chrome.storage.local.set({ [SITES_KEY]: record });
+    await this.reload();
+  }
+
+  /** Reads the record and the polyfill setting, then brings Chrome's registrations in line (one at a time). */
+  private reload(): Promise<void> {
+    const next = this.queue.then(async () => {
+      const items = await chrome.storage.local.get([SITES_KEY, SETTINGS_KEY]);
+      this.allowed = new Set(readSiteAccess(items[SITES_KEY]).allowed);
+      this.polyfill = readSettings(items[SETTINGS_KEY]).polyfill_enabled;
+      await this.register();
+    });
+    this.queue = next.catch((e) => console.error('Steward could not register its page scripts', e));
+    return this.queue;
+  }
+
+  private async register(): Promise<void> {
+    const plan = planContentScripts([...this.allowed], this.polyfill, this.files);
+    const registered = await chrome.scripting.getRegisteredContentScripts();
+    if (samePlan(registered, plan)) return;
+    if (registered.length > 0) await chrome.scripting.unregisterContentScripts({ ids: registered.map((r) => r.id) });
+    if (plan.length > 0) await chrome.scripting.registerContentScripts(plan);
+  }
+}
