@@ -14,6 +14,7 @@ import {
   innerFramePage,
   labErrorPage,
   shadowPage,
+  unpaintedPage,
   visibilityPage,
 } from './pages.ts';
 import { page } from '../ui.ts';
@@ -60,6 +61,7 @@ export function createLab(): DemoSite {
   router.get('/visibility', (ctx) => sendHtml(ctx.res, 200, visibilityPage()));
   router.get('/canvas', (ctx) => sendHtml(ctx.res, 200, canvasPage(`${otherOrigin(ctx.req.headers.host)}/assets/pixel.png`)));
   router.get('/hostile', (ctx) => sendHtml(ctx.res, 200, hostilePage()));
+  router.get('/unpainted', (ctx) => sendHtml(ctx.res, 200, unpaintedPage()));
   router.post('/hostile/submit', (ctx) => sendHtml(ctx.res, 200, labErrorPage(200, 'SUBMITTED', 'The clobbered form was submitted.')));
   router.get('/grid', (ctx) => {
     const { n } = validate(GridQuery, queryObject(ctx.url), 'Query');

@@ -14,6 +14,7 @@ export const LAB_PAGES = [
   ['/frames', 'Frames', 'A same-origin iframe, a srcdoc iframe, a hidden iframe and a cross-origin iframe'],
   ['/visibility', 'Visibility', 'Hidden, covered, offscreen and zero-size buttons next to a visible one'],
   ['/canvas', 'Canvas', 'Content that exists only as pixels, a labelled chart and a tainted canvas'],
+  ['/unpainted', 'Unpainted page', 'Text and a button in the DOM, painted white on white: the pixels show nothing'],
   ['/hostile', 'Hostile page', 'Scripts that throw everywhere, patch DOM prototypes and clobber the document'],
   ['/grid?n=1600', 'Grid (1.6k)', 'An admin table of about 1,600 elements'],
   ['/grid?n=16000', 'Grid (16k)', 'An admin table of about 16,000 elements'],
@@ -196,4 +197,28 @@ export function gridPage(n: number): string {
 
 export function labErrorPage(status: number, code: string, message: string): string {
   return errorPage(LAB, status, code, message);
+}
+
+/**
+ * A page whose DOM is full (a heading, an amount, a button) while its pixels are one flat colour:
+ * every colour is white on white. Only a screenshot can tell that the person sees nothing.
+ */
+export function unpaintedPage(): string {
+  return `<!doctype html>\n${html`<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Invoice INV-7</title>
+<style>
+  html, body { margin: 0; min-height: 100vh; background: #fff; }
+  * { color: #fff !important; background: #fff !important; border: 0 !important; outline: none !important; box-shadow: none !important; text-shadow: none !important; appearance: none; caret-color: transparent; }
+</style>
+</head>
+<body>
+<main>
+<h1>Invoice INV-7</h1>
+<p>Total due: $120.00</p>
+<button type="button" id="pay">Pay invoice</button>
+</main>
+</body>
+</html>`}`;
 }

@@ -12,6 +12,7 @@ import { SessionTabs } from './pipeline-sessions.ts';
 import { createChromePorts } from './ports/index.ts';
 import { chromeTabControl } from './ports/navigate.ts';
 import { chromeTabEvents } from './ports/tab-wait.ts';
+import { chromeScreenshots } from './ports/screenshot.ts';
 import type { ToolStore } from './tool-store.ts';
 
 /**
@@ -34,7 +35,7 @@ export function wirePipeline(deps: {
   const sessions = new SessionTabs();
   const tabs = chromeTabControl(chromeTabEvents());
   const send = deps.send;
-  const chromePorts = createChromePorts({ sessions, tools: deps.tools, observation: deps.observation, adapters, send, tabs });
+  const chromePorts = createChromePorts({ sessions, tools: deps.tools, observation: deps.observation, adapters, send, tabs, screenshot: chromeScreenshots() });
 
   let pipeline: Pipeline | undefined;
   const announcer = new ApprovalAnnouncer(deps.panels, async () => (pipeline ? (await pipeline.deps.approvals.pending()).length : 0), chromeAnnounceApis());

@@ -14,6 +14,7 @@ import { AdapterRoutes } from './routes.ts';
 import { TabObserver, type ObserveOutcome } from './tab-observer.ts';
 import { waitForLoaded } from './tab-wait.ts';
 import { webmcpExecutor } from './webmcp-executor.ts';
+import type { CaptureScreenshot } from './screenshot.ts';
 
 /**
  * The pipeline's ports on Chrome (src/pipeline/ports.ts). The pipeline never sees a tab id: ports
@@ -29,6 +30,8 @@ export interface ChromePortsDeps {
   adapters: AdapterRegistry;
   send: SendToFrame;
   tabs: TabControl;
+  /** Screenshot evidence of a showing tab (src/background/ports/screenshot.ts). */
+  screenshot?: CaptureScreenshot;
 }
 
 const withoutHash = (u: string) => u.split('#')[0];
@@ -61,6 +64,7 @@ export function createChromePorts(deps: ChromePortsDeps) {
     adapters: () => deps.adapters.list(),
     network: (tabId) => pageNetwork(deps.send, tabId),
     waitLoaded: (tabId) => waitForLoaded(deps.tabs, tabId),
+    ...(deps.screenshot ? { screenshot: deps.screenshot } : {}),
   });
 
   /** Every observation, for the panel or the pipeline, also teaches the routes where adapters apply. */

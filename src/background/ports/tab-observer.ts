@@ -2,6 +2,7 @@ import type { Adapter, AdapterActionBinding } from '../../observation/adapters/i
 import { FusionError, fuseWithDetail } from '../../observation/fusion/index.ts';
 import type { NetworkRecord, PageSnapshot } from '../../observation/snapshot.ts';
 import type { ObservedState } from '../../protocol/observed-state.ts';
+import type { ScreenshotSummary } from '../../observation/fusion/index.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
 import type { ObservationResult } from '../observation-service.ts';
 
@@ -31,6 +32,8 @@ export interface TabObserverDeps {
   adapters(): readonly Adapter[];
   /** The page's recent same-origin JSON responses; none when the page cannot say. */
   network?(tabId: number): Promise<NetworkRecord[]>;
+  /** A summary of the tab's pixels, when the tab is showing (taken once per observation, after it settles). */
+  screenshot?(tabId: number): Promise<ScreenshotSummary | undefined>;
   /** Resolves once the tab is not loading; false if it is gone. */
   waitLoaded(tabId: number): Promise<boolean>;
   now?: () => number;
@@ -86,19 +89,31 @@ export class TabObserver {
       // `at` is when this state was first seen, so "unchanged for SETTLE_MS" keeps its meaning.
       this.cache.set(tabId, same ? { ...once.tab, at: previous.at } : once.tab);
       const settled = same && once.tab.at - previous.at >= SETTLE_MS;
-      if (settled || elapsed >= MAX_SETTLE_MS) return once;
+      if (settled || elapsed >= MAX_SETTLE_MS) return this.withScreenshot(tabId, once.tab);
       await this.sleep(SETTLE_MS);
     }
+  }
+
+  /** The settled observation, fused once more with the pixels when a screenshot can be taken. */
+  private async withScreenshot(tabId: number, tab: ObservedTab): Promise<ObserveOutcome> {
+    const screenshot = await this.deps.screenshot?.(tabId).catch(() => undefined);
+    if (!screenshot) return { ok: true, tab };
+    const again = await this.fuse(tabId, tab.snapshot, screenshot);
+    if (again.ok) this.cache.set(tabId, { ...again.tab, at: tab.at });
+    return again;
   }
 
   private async observeOnce(tabId: number): Promise<ObserveOutcome> {
     const shot = await this.deps.snapshot(tabId);
     if (!shot.ok) return shot;
-    const snapshot = shot.data;
+    return this.fuse(tabId, shot.data);
+  }
+
+  private async fuse(tabId: number, snapshot: PageSnapshot, screenshot?: ScreenshotSummary): Promise<ObserveOutcome> {
     try {
       const tools = await this.deps.tools(tabId, snapshot.url);
       const network = (await this.deps.network?.(tabId)) ?? [];
-      const detail = fuseWithDetail({ snapshot, tools, network, adapters: this.deps.adapters() });
+      const detail = fuseWithDetail({ snapshot, tools, network, adapters: this.deps.adapters(), ...(screenshot ? { screenshot } : {}) });
       return {
         ok: true,
         tab: {

@@ -10,8 +10,11 @@ export interface ScreenshotSummary {
   blank: boolean;
 }
 
-/** Share of sampled pixels that must be one colour for the screenshot to count as blank. */
-const BLANK_SHARE = 0.995;
+/**
+ * Share of sampled pixels that must be one colour for the screenshot to count as blank. A sparse
+ * page (one heading on white) still has a few tenths of a percent of ink, so the bar is high.
+ */
+const BLANK_SHARE = 0.999;
 const SAMPLES = 10_000;
 
 /** RGBA pixels (row-major, 4 bytes each) → summary. Samples a grid, so cost is bounded on any size. */

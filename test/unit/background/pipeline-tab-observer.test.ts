@@ -103,3 +103,29 @@ describe('TabObserver', () => {
     expect(await odd.observer.observe(7)).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED_URL' } });
   });
 });
+
+describe('TabObserver with screenshot evidence', () => {
+  it('takes one screenshot per observation, after the page settled; a blank one over a painted DOM is a conflict', async () => {
+    const screenshot = vi.fn(async () => ({ width: 1280, height: 720, blank: true }));
+    const { observer, calls } = observerWith([page(), page({ status: 'paid' }), page({ status: 'paid' })], { screenshot });
+    const r = await observer.observe(7);
+    expect(calls.snapshot).toBe(3);
+    expect(screenshot).toHaveBeenCalledTimes(1);
+    if (!r.ok) throw new Error('expected an observation');
+    expect(r.tab.state.evidence).toContain('screenshot');
+    expect(r.tab.state.conflicts).toContain('screenshot_blank');
+    expect(r.tab.state.state).toBe('paid');
+    // The cached observation is the one with the screenshot, and keeps when the state was first seen.
+    expect(observer.last(7)?.state.conflicts).toContain('screenshot_blank');
+  });
+
+  it('a painted screenshot adds evidence and no conflict; no screenshot (a background tab) changes nothing', async () => {
+    const painted = observerWith([page(), page()], { screenshot: async () => ({ width: 1280, height: 720, blank: false }) });
+    const a = await painted.observer.observe(7);
+    expect(a.ok && a.tab.state.evidence).toContain('screenshot');
+    expect(a.ok && a.tab.state.conflicts).not.toContain('screenshot_blank');
+    const hidden = observerWith([page(), page()], { screenshot: async () => undefined });
+    const b = await hidden.observer.observe(7);
+    expect(b.ok && b.tab.state.evidence).not.toContain('screenshot');
+  });
+});

@@ -107,6 +107,11 @@ describe('screenshot summary', () => {
     expect(summarizeScreenshot(pixels(400, 300, (x, y) => (y > 40 && y < 60 && x < 200 ? [20, 20, 20] : [255, 255, 255])), 400, 300).blank).toBe(false);
   });
 
+  it('a sparse page (one short dark line on white, 0.3% ink) is painted, not blank', () => {
+    const line = (x: number, y: number) => (y >= 30 && y < 34 && x >= 20 && x < 110 ? [20, 20, 20] : [255, 255, 255]);
+    expect(summarizeScreenshot(pixels(400, 300, (x, y) => line(x, y) as [number, number, number]), 400, 300).blank).toBe(false);
+  });
+
   it('a truncated buffer counts as blank rather than throwing', () => {
     expect(summarizeScreenshot(new Uint8ClampedArray(10), 400, 300)).toEqual({ width: 400, height: 300, blank: true });
   });

@@ -1,0 +1,39 @@
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures.ts';
+
+type Observed = { state: { evidence: string[]; conflicts: string[]; confidence: number } | null; error?: string };
+
+async function observe(panel: Page, tabId: number): Promise<Observed> {
+  const reply = (await panel.evaluate((tabId) => chrome.runtime.sendMessage({ type: 'panel/observe-tab', tabId }), tabId)) as { ok: boolean; data: Observed };
+  expect(reply.ok).toBe(true);
+  return reply.data;
+}
+
+/**
+ * Screenshot evidence: the tab showing in its window is captured after its observation settles.
+ * A page painted white on white has a full DOM and blank pixels — a conflict no DOM reader sees.
+ */
+test('a blank screenshot over a non-empty DOM is the screenshot_blank conflict; a painted page is not', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.lab}/unpainted`);
+  const tabId = await tabIdOf(page);
+  const panel = await openPanel(page);
+  // The panel opened as a tab of its own; the observed page must be the one showing.
+  await page.bringToFront();
+  const blank = await observe(panel, tabId);
+  expect(blank.state?.evidence).toContain('screenshot');
+  expect(blank.state?.conflicts).toContain('screenshot_blank');
+
+  // The same page once its styles paint the text: evidence stays, the conflict goes.
+  await page.addStyleTag({ content: '* { color: #111 !important; } button { background: #cde !important; }' });
+  const painted = await observe(panel, tabId);
+  expect(painted.state?.evidence).toContain('screenshot');
+  expect(painted.state?.conflicts).not.toContain('screenshot_blank');
+  expect(painted.state!.confidence).toBeGreaterThan(blank.state!.confidence);
+
+  // A tab in the background cannot be captured: no screenshot evidence is claimed for it.
+  await panel.bringToFront();
+  const background = await observe(panel, tabId);
+  expect(background.state?.evidence).not.toContain('screenshot');
+  expect(background.state?.conflicts).not.toContain('screenshot_blank');
+});
