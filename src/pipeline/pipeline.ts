@@ -142,7 +142,8 @@ export class Pipeline {
     run.trail.step('observation', {
       outcome: 'observed',
       state_version_before: observed.state_version,
-      details: { route, source: observed.source, confidence: observed.confidence, conflicts: observed.conflicts },
+      // The site the action meets (the Activity view filters by it).
+      details: { route, origin: new URL(observed.url).origin, source: observed.source, confidence: observed.confidence, conflicts: observed.conflicts },
     });
     const planned = runner.assess(run, observed, location);
     if (!planned.ok) return runner.stop(run, planned.result);

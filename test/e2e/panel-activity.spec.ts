@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, cancelOrder, mintThroughUi, showView, submitNow, swRecords, type PanelFixtures } from './panel-helpers.ts';
+import { SHOP_ORDER, cancelOrder, mintThroughUi, showView, submitAsCopilot, submitNow, swRecords, type PanelFixtures } from './panel-helpers.ts';
 
 /** Builds some history through the panel: two tokens minted, one revoked, one refused action. */
 async function history(fx: PanelFixtures) {
@@ -14,7 +14,7 @@ async function history(fx: PanelFixtures) {
   await panel.getByRole('article', { name: new RegExp(`^${gone}`) }).getByRole('button', { name: 'Revoke' }).click();
   await panel.getByRole('button', { name: 'Yes, revoke' }).click();
   await submitNow(panel, tabId, gone, cancelOrder('panel-activity-1'));
-  return { panel, keep, gone };
+  return { panel, keep, gone, tabId, origin };
 }
 
 test('lists the audit log per action, searchable and filterable, with each step expandable', async ({ steward, sites, openPanel, tabIdOf }) => {
@@ -49,6 +49,27 @@ test('lists the audit log per action, searchable and filterable, with each step 
   await expect(log.getByRole('button', { name: /^orders\.cancel/ })).toHaveCount(1);
   await panel.getByRole('combobox', { name: 'Action' }).selectOption('orders.cancel');
   await expect(log.locator(':scope > li')).toHaveCount(1);
+});
+
+test('the Site filter keeps the actions that reached that site', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const fx = { steward, sites, openPanel, tabIdOf };
+  const { panel, tabId, origin } = await history(fx);
+  // A valid token this time: the cancel reaches the shop (observed there) and waits for approval.
+  const cancel = await mintThroughUi(panel, { scopes: 'orders:cancel', resources: `order:${SHOP_ORDER}`, origins: origin });
+  await submitAsCopilot(panel, tabId, cancel, cancelOrder('panel-activity-2'), 'reached');
+  await showView(panel, 'Approvals');
+  await expect(panel.getByRole('article').filter({ hasText: 'orders.cancel' })).toHaveCount(1);
+  await showView(panel, 'Activity');
+  const log = panel.getByRole('list', { name: 'Activity log' });
+  await expect(log.getByRole('button', { name: /^orders\.cancel/ })).toHaveCount(2);
+  const stored = await swRecords(fx.steward.serviceWorker, 'audit');
+  const observed = stored.find((e) => e.idempotency_key === 'panel-activity-2' && e.kind === 'observation');
+  expect((observed?.details as { origin?: string } | undefined)?.origin).toBe(origin);
+  await panel.getByRole('combobox', { name: 'Site' }).selectOption(origin);
+  // The refused cancel never reached a site; the one that did stays.
+  await expect(log.getByRole('button', { name: /^orders\.cancel/ })).toHaveCount(1);
+  await log.getByRole('button', { name: /^orders\.cancel/ }).click();
+  await expect(panel.getByRole('list', { name: `Steps of orders.cancel on order:${SHOP_ORDER}` })).toContainText('approval request — waiting for approval');
 });
 
 test('Verify chain reports a valid log, then the exact entry someone tampered with', async ({ steward, sites, openPanel, tabIdOf }) => {
