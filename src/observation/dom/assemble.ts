@@ -173,7 +173,8 @@ class Assembler {
       this.blind.add('texts_truncated');
       return;
     }
-    if (this.geometry.geometry(entry, false).hidden || entry.root.hostHidden || !t.text) return;
+    // An empty block (a cell holding only a control) says nothing: no need to know whether it is rendered.
+    if (!t.text || entry.root.hostHidden || this.geometry.geometry(entry, false).hidden) return;
     const out: SnapshotText = { text: t.text };
     if (t.role) out.role = t.role;
     if (t.level) out.level = t.level;

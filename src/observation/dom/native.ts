@@ -14,14 +14,12 @@
  * benchmarks), where the page's own prototypes are the ones we read.
  */
 
-function getterOf<T>(proto: object, name: string): (target: object) => T {
+/** The getter function itself (called as `get.call(target)` at one call site per getter, see `dom`). */
+function getterOf<T>(proto: object, name: string): (this: object) => T {
   let p: object | null = proto;
   while (p) {
     const d = Object.getOwnPropertyDescriptor(p, name);
-    if (d?.get) {
-      const get = d.get;
-      return (target) => get.call(target) as T;
-    }
+    if (d?.get) return d.get as (this: object) => T;
     p = Object.getPrototypeOf(p) as object | null;
   }
   throw new TypeError(`No getter ${name}`);
@@ -84,68 +82,68 @@ const DOCUMENT_NODE = 9;
 export const dom = {
   attr: (el: Element, name: string): string | null => getAttributeFn.call(el, name),
   has: (el: Element, name: string): boolean => hasAttributeFn.call(el, name),
-  localName: (el: Element): string => localNameOf(el),
+  localName: (el: Element): string => localNameOf.call(el),
   closest: (el: Element, selector: string): Element | null => closestFn.call(el, selector),
   matches: (el: Element, selector: string): boolean => matchesFn.call(el, selector),
   rect: (el: Element): DOMRect => rectFn.call(el),
   /** `checkVisibility` where the browser has it, else "not display:none" via the computed style. */
   checkVisibility: (el: Element, options?: Record<string, boolean>): boolean => {
     if (checkVisibilityFn) return checkVisibilityFn.call(el, options);
-    const view = ownerDocumentOf(el)?.defaultView;
+    const view = ownerDocumentOf.call(el)?.defaultView;
     const style = view?.getComputedStyle(el);
     return !style || (style.display !== 'none' && style.visibility !== 'hidden');
   },
   contains: (node: Node, other: Node): boolean => containsFn.call(node, other),
   rootNode: (node: Node): Node => rootNodeFn.call(node),
   comparePosition: (node: Node, other: Node): number => comparePositionFn.call(node, other),
-  shadowRoot: (el: Element): ShadowRoot | null => shadowRootOf(el),
-  parentElement: (node: Node): Element | null => parentElementOf(node),
-  parentNode: (node: Node): Node | null => parentNodeOf(node),
-  firstChild: (node: Node): Node | null => firstChildOf(node),
-  nextSibling: (node: Node): Node | null => nextSiblingOf(node),
-  nodeType: (node: Node): number => nodeTypeOf(node),
-  text: (node: Node): string => textContentOf(node) ?? '',
-  isConnected: (node: Node): boolean => isConnectedOf(node),
-  ownerDocument: (node: Node): Document | null => ownerDocumentOf(node),
-  isContentEditable: (el: HTMLElement): boolean => isContentEditableOf(el),
+  shadowRoot: (el: Element): ShadowRoot | null => shadowRootOf.call(el),
+  parentElement: (node: Node): Element | null => parentElementOf.call(node),
+  parentNode: (node: Node): Node | null => parentNodeOf.call(node),
+  firstChild: (node: Node): Node | null => firstChildOf.call(node),
+  nextSibling: (node: Node): Node | null => nextSiblingOf.call(node),
+  nodeType: (node: Node): number => nodeTypeOf.call(node),
+  text: (node: Node): string => textContentOf.call(node) ?? '',
+  isConnected: (node: Node): boolean => isConnectedOf.call(node),
+  ownerDocument: (node: Node): Document | null => ownerDocumentOf.call(node),
+  isContentEditable: (el: HTMLElement): boolean => isContentEditableOf.call(el),
   contentDocument: (frame: HTMLIFrameElement): Document | null => {
     try {
-      return contentDocumentOf(frame);
+      return contentDocumentOf.call(frame);
     } catch {
       return null;
     }
   },
-  isDocument: (node: Node): node is Document => nodeTypeOf(node) === DOCUMENT_NODE,
+  isDocument: (node: Node): node is Document => nodeTypeOf.call(node) === DOCUMENT_NODE,
   /** `querySelectorAll` on a document, a shadow root or an element. */
   queryAll(root: Node, selector: string): NodeListOf<Element> {
-    const type = nodeTypeOf(root);
+    const type = nodeTypeOf.call(root);
     if (type === DOCUMENT_NODE) return docQueryAllFn.call(root as Document, selector);
     if (type === 11) return fragmentQueryAllFn.call(root as DocumentFragment, selector);
     return elementQueryAllFn.call(root as Element, selector);
   },
   /** `querySelector` on a document, a shadow root or an element. */
   queryOne(root: Node, selector: string): Element | null {
-    const type = nodeTypeOf(root);
+    const type = nodeTypeOf.call(root);
     if (type === DOCUMENT_NODE) return docQueryFn.call(root as Document, selector);
     if (type === 11) return fragmentQueryFn.call(root as DocumentFragment, selector);
     return elementQueryFn.call(root as Element, selector);
   },
   treeWalker: (doc: Document, root: Node, whatToShow: number): TreeWalker => createTreeWalkerFn.call(doc, root, whatToShow),
   elementFromPoint(root: Document | ShadowRoot, x: number, y: number): Element | null {
-    if (nodeTypeOf(root) === DOCUMENT_NODE) return docElementFromPointFn.call(root as Document, x, y);
+    if (nodeTypeOf.call(root) === DOCUMENT_NODE) return docElementFromPointFn.call(root as Document, x, y);
     return (root as ShadowRoot).elementFromPoint(x, y);
   },
   doc: {
-    documentElement: (d: Document): Element | null => documentElementOf(d),
-    body: (d: Document): HTMLElement | null => bodyOf(d),
+    documentElement: (d: Document): Element | null => documentElementOf.call(d),
+    body: (d: Document): HTMLElement | null => bodyOf.call(d),
     title: (d: Document): string => {
-      const t = titleOf(d);
+      const t = titleOf.call(d);
       return typeof t === 'string' ? t : '';
     },
-    url: (d: Document): string => urlOf(d),
-    baseUri: (d: Document): string => baseUriOf(d),
-    view: (d: Document): Window | null => defaultViewOf(d),
-    scrollingElement: (d: Document): Element | null => scrollingElementOf(d),
-    activeElement: (d: Document): Element | null => docActiveElementOf(d),
+    url: (d: Document): string => urlOf.call(d),
+    baseUri: (d: Document): string => baseUriOf.call(d),
+    view: (d: Document): Window | null => defaultViewOf.call(d),
+    scrollingElement: (d: Document): Element | null => scrollingElementOf.call(d),
+    activeElement: (d: Document): Element | null => docActiveElementOf.call(d),
   },
 };

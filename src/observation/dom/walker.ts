@@ -189,11 +189,14 @@ function interactiveHere(el: Element, localName: string, special: boolean): bool
 }
 
 function shadowRootOf(ctx: WalkContext, el: Element, localName: string): { root: ShadowRoot; closed: boolean } | undefined {
+  // attachShadow (and declarative shadow DOM) accept only these hosts: any other element has no
+  // shadow root to find, open or closed (a browser's own, of <input> or <select>, is never exposed).
+  const custom = localName.includes('-');
+  if (!custom && !SHADOW_HOSTS.has(localName)) return undefined;
   const open = dom.shadowRoot(el);
   if (open) return { root: open, closed: false };
-  const custom = localName.includes('-');
   let root: ShadowRoot | null = null;
-  if (ctx.closedShadowRootOf && (custom || SHADOW_HOSTS.has(localName))) {
+  if (ctx.closedShadowRootOf) {
     try {
       root = ctx.closedShadowRootOf(el);
     } catch {
