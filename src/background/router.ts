@@ -22,7 +22,7 @@ export interface RouterDeps {
   store: ToolStore;
   panels: PanelPorts;
   observation: ObservationService;
-  sites: Pick<SiteAccess, 'ready' | 'isAllowed'>;
+  sites: Pick<SiteAccess, 'ready' | 'isAllowed'> & Partial<Pick<SiteAccess, 'noteWebMcpApi'>>;
   /** Gated by site (src/background/tab-messenger.ts). */
   send: SendToFrame;
   control?: ControlRoute;
@@ -39,6 +39,7 @@ export function createRouter({ store, panels, observation, sites, send, control 
     await sites.ready;
     // A page whose site was removed keeps its scripts until it reloads; what they say is not heard.
     if (!sites.isAllowed(who.origin)) return refuse('SITE_NOT_ALLOWED', `Steward is not allowed on ${who.origin}.`);
+    void sites.noteWebMcpApi?.(parsed.data.api);
     await store.ready;
     const { tabId, frameId, documentId, origin, url } = who;
     store.registry.report(

@@ -1,6 +1,11 @@
 import { SETTINGS_KEY, readSettings } from '../protocol/settings.ts';
 import { SITES_KEY, originPattern, readSiteAccess, type TabSiteStatus } from '../protocol/site-access.ts';
+import { z } from 'zod';
 import { planContentScripts, samePlan, type ContentScriptFiles } from './content-script-plan.ts';
+
+/** Whether this browser has native WebMCP, learned from a page's report, per browser version. */
+export const WEBMCP_KEY = 'steward.webmcp';
+const WebMcpSeen = z.object({ native: z.boolean(), browser: z.string().max(300) });
 
 export type SiteRefusal = { code: 'SITE_NOT_ALLOWED'; message: string; retryable: false };
 
@@ -25,6 +30,8 @@ const httpOrigin = (url: string | undefined): string | undefined => {
 export class SiteAccess {
   private allowed = new Set<string>();
   private polyfill = true;
+  /** A page reported native WebMCP in this browser version: the polyfill would never be used. */
+  private native = false;
   private queue: Promise<void> = Promise.resolve();
   readonly ready: Promise<void>;
 
@@ -34,7 +41,7 @@ export class SiteAccess {
   ) {
     this.ready = this.reload();
     chrome.storage.onChanged.addListener((changes, area) => {
-      if (area === 'local' && (changes[SITES_KEY] || changes[SETTINGS_KEY])) void this.reload();
+      if (area === 'local' && (changes[SITES_KEY] || changes[SETTINGS_KEY] || changes[WEBMCP_KEY])) void this.reload();
     });
   }
 
@@ -69,6 +76,18 @@ export class SiteAccess {
     const tabs = await this.openTabs(origin);
     this.onSiteRemoved(tabs);
     return { allowed: this.list(), tabs: tabs.length };
+  }
+
+  /**
+   * A page's WebMCP report. Once one says "native", pages get the network-only main-world script
+   * (about 5 KB instead of the polyfill's 200 KB parsed on every load). Kept per browser version:
+   * an update or a different browser is asked again.
+   */
+  async noteWebMcpApi(api: 'native' | 'polyfill' | 'none'): Promise<void> {
+    await this.ready;
+    if (api !== 'native' || this.native) return;
+    await chrome.storage.local.set({ [WEBMCP_KEY]: { native: true, browser: navigator.userAgent.slice(0, 300) } });
+    await this.reload();
   }
 
   /** Undefined when Steward may talk to the page in this tab; otherwise why not. */
@@ -118,9 +137,11 @@ export class SiteAccess {
   /** Reads the record and the polyfill setting, then brings Chrome's registrations in line (one at a time). */
   private reload(): Promise<void> {
     const next = this.queue.then(async () => {
-      const items = await chrome.storage.local.get([SITES_KEY, SETTINGS_KEY]);
+      const items = await chrome.storage.local.get([SITES_KEY, SETTINGS_KEY, WEBMCP_KEY]);
       this.allowed = new Set(readSiteAccess(items[SITES_KEY]).allowed);
       this.polyfill = readSettings(items[SETTINGS_KEY]).polyfill_enabled;
+      const seen = WebMcpSeen.safeParse(items[WEBMCP_KEY]);
+      this.native = seen.success && seen.data.native && seen.data.browser === navigator.userAgent.slice(0, 300);
       await this.register();
     });
     this.queue = next.catch((e) => console.error('Steward could not register its page scripts', e));
@@ -128,9 +149,12 @@ export class SiteAccess {
   }
 
   private async register(): Promise<void> {
-    const plan = planContentScripts([...this.allowed], this.polyfill, this.files);
+    const plan = planContentScripts([...this.allowed], this.polyfill && !this.native, this.files);
     const registered = await chrome.scripting.getRegisteredContentScripts();
     if (samePlan(registered, plan)) return;
+    const ids = (list: ReadonlyArray<{ id: string }>) => list.map((r) => r.id).sort().join();
+    // Same scripts, new sites or files: updated in place, so no page loads in a gap without them.
+    if (plan.length > 0 && ids(registered) === ids(plan)) return chrome.scripting.updateContentScripts(plan);
     if (registered.length > 0) await chrome.scripting.unregisterContentScripts({ ids: registered.map((r) => r.id) });
     if (plan.length > 0) await chrome.scripting.registerContentScripts(plan);
   }

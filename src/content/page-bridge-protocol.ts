@@ -5,8 +5,7 @@ import { z } from 'zod';
  * content script. The main world is page-controlled, so the isolated side validates everything
  * it receives and grants it no more authority than the page itself has.
  */
-export const HANDSHAKE_FROM_MAIN = 'steward:webmcp-bridge-port';
-export const HANDSHAKE_FROM_ISOLATED = 'steward:webmcp-bridge-request';
+export { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from './page-bridge-names.ts';
 
 /** What the main world says with its port: whether Steward's polyfill serves tools on it (page-controlled, like everything here). */
 export const PortOffer = z.object({ polyfill: z.boolean() });

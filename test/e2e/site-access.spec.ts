@@ -131,3 +131,25 @@ test.describe('the WebMCP polyfill setting', () => {
     await expect(panel.getByRole('article', { name: 'list_doctors', exact: true })).toContainText('WebMCP polyfill');
   });
 });
+
+test.describe('a browser with native WebMCP', () => {
+  test('once a page reports native WebMCP, pages get the network-only script: native tools and network evidence remain', async ({ steward, sites, openPanel, tabIdOf }) => {
+    const mainScript = () =>
+      steward.serviceWorker.evaluate(async () => (await chrome.scripting.getRegisteredContentScripts()).find((s) => s.world === 'MAIN')?.js?.[0] ?? '');
+    const page = await steward.context.newPage();
+    await page.goto(sites.urls.clinic);
+    await expect.poll(mainScript).toMatch(/main-network/);
+    await page.reload();
+    const panel = await openPanel(page);
+    await expect(panel.getByRole('article', { name: 'list_doctors', exact: true })).toContainText('native WebMCP');
+    await showView(panel, 'Settings');
+    await expect(panel.getByText('This browser has WebMCP of its own')).toBeVisible();
+
+    const shop = await steward.context.newPage();
+    await shop.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+    await expect(shop.locator('#live-status')).toContainText(/awaiting payment/i);
+    const shopTab = await tabIdOf(shop);
+    const reply = (await panel.evaluate((id) => chrome.runtime.sendMessage({ type: 'panel/observe-tab', tabId: id }), shopTab)) as { data: { state: { evidence: string[] } } };
+    expect(reply.data.state.evidence).toContain('network');
+  });
+});

@@ -1,4 +1,5 @@
-import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN, type PortOffer } from '../page-bridge-protocol.ts';
+import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from '../page-bridge-names.ts';
+import type { PortOffer } from '../page-bridge-protocol.ts';
 
 /**
  * Hands one end of a MessageChannel to the isolated world with synchronous DOM events at

@@ -4,6 +4,23 @@ import { LIFETIMES } from '../lib/time.ts';
 import { saveSettings, settings } from '../settings.ts';
 import { SitePermissions } from './SitePermissions.tsx';
 
+/** Whether a page has reported native WebMCP in this browser (the service worker records it). */
+function useNativeWebMcpSeen(): boolean {
+  const [seen, setSeen] = useState(false);
+  useEffect(() => {
+    const read = () =>
+      void chrome.storage.local.get('steward.webmcp').then((items) => {
+        const v = items['steward.webmcp'] as { native?: unknown; browser?: unknown } | undefined;
+        setSeen(v?.native === true && v.browser === navigator.userAgent.slice(0, 300));
+      });
+    read();
+    const changed = (changes: Record<string, unknown>, area: string) => area === 'local' && 'steward.webmcp' in changes && read();
+    chrome.storage.onChanged.addListener(changed);
+    return () => chrome.storage.onChanged.removeListener(changed);
+  }, []);
+  return seen;
+}
+
 /** Preferences kept in chrome.storage.local (validated on save), and per-site access. */
 export function SettingsView() {
   const [draft, setDraft] = useState<Settings>(settings.value);
@@ -12,6 +29,7 @@ export function SettingsView() {
   const [status, setStatus] = useState('');
   // Follow outside changes (another panel) until the person starts editing.
   const [dirty, setDirty] = useState(false);
+  const nativeSeen = useNativeWebMcpSeen();
   useEffect(() => {
     if (!dirty) {
       setDraft(settings.value);
@@ -63,6 +81,7 @@ export function SettingsView() {
             <label for="set-polyfill">Provide WebMCP on pages whose browser has none (Steward’s polyfill)</label>
           </div>
           <p class="note">Applies to pages loaded after saving. Network evidence is observed either way.</p>
+          {nativeSeen && <p class="note">This browser has WebMCP of its own, so Steward does not put its polyfill on pages.</p>}
         </fieldset>
         <fieldset>
           <legend>Tokens</legend>

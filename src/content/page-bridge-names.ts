@@ -1,0 +1,6 @@
+/**
+ * The DOM event names of the main ↔ isolated port handshake. Kept free of imports so the
+ * main-world scripts, parsed on every allowed page at document_start, do not carry zod.
+ */
+export const HANDSHAKE_FROM_MAIN = 'steward:webmcp-bridge-port';
+export const HANDSHAKE_FROM_ISOLATED = 'steward:webmcp-bridge-request';
