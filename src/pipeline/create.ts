@@ -4,6 +4,7 @@ import type { StewardDb } from '../storage/db.ts';
 import { IdempotencyStore } from '../storage/idempotency-store.ts';
 import { JournalStore } from '../storage/journal-store.ts';
 import { MemoryStore } from '../storage/memory-store.ts';
+import { QuotaStore } from '../storage/quota-store.ts';
 import { TokenStore } from '../storage/token-store.ts';
 import { ApprovalQueue, type ApprovalSettings } from './approvals.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -34,6 +35,8 @@ export function createPipeline(opts: CreatePipelineOptions): Pipeline {
       .append({ kind: 'token', agent_id: e.token.agent_id, token_id: e.token.token_id, outcome: e.kind, details: { scope: e.token.scope, resource_scope: e.token.resource_scope, origins: e.token.origins } })
       .catch((err) => console.error('audit append failed', err));
   });
+  const quotas = new QuotaStore(opts.db);
+  const limiter = new RateLimiter(opts.limits, (agentId, usage) => quotas.save(agentId, usage));
   return new Pipeline(
     {
       tokens,
@@ -42,7 +45,8 @@ export function createPipeline(opts: CreatePipelineOptions): Pipeline {
       journal: new JournalStore(opts.db, clock),
       audit,
       memory: new MemoryResolver(new MemoryStore(opts.db, clock)),
-      gateway: new PolicyGateway(new RateLimiter(opts.limits)),
+      gateway: new PolicyGateway(limiter),
+      restore: async () => limiter.restore(await quotas.all()),
       ports: opts.ports,
       clock,
     },

@@ -205,6 +205,7 @@ export class Pipeline {
 
   /** Resolves every unfinished action after a service-worker restart. Call once at start-up. */
   async recover(): Promise<RecoveryReport[]> {
+    await this.deps.restore?.().catch((e) => console.error('restoring counters failed', e));
     const reports: RecoveryReport[] = [];
     for (const action of await this.deps.journal.unfinished()) {
       if (this.live.has(action.action_id)) continue;

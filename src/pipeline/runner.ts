@@ -33,6 +33,8 @@ export interface PipelineDeps {
   gateway: PolicyGateway;
   ports: PipelinePorts;
   clock: Clock;
+  /** Reloads state kept outside the stores above (the rate limiter's counters) before recovery. */
+  restore?: () => Promise<void>;
 }
 
 /** One action on its way through the pipeline. */

@@ -7,6 +7,7 @@ import type { DelegatedAgentToken } from '../protocol/token.ts';
 import type { StoredAction } from './action-record.ts';
 import type { StoredApproval, StoredReceipt } from './approval-records.ts';
 import type { IdempotencyRecord } from './idempotency-store.ts';
+import type { QuotaRecord } from './quota-store.ts';
 
 /**
  * The service worker's one database, `steward`. Everything that must survive a service-worker
@@ -17,7 +18,7 @@ import type { IdempotencyRecord } from './idempotency-store.ts';
  */
 export const DB_NAME = 'steward';
 /** Bump with a new `migrate` step; never edit a released step. */
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 export interface StewardSchema extends DBSchema {
   tokens: { key: string; value: DelegatedAgentToken; indexes: { by_agent: string } };
@@ -28,6 +29,7 @@ export interface StewardSchema extends DBSchema {
   journal_actions: { key: string; value: StoredAction; indexes: { by_open: number } };
   audit: { key: number; value: AuditEntry };
   memory: { key: string; value: DurableMemoryRecord; indexes: { by_resource: [string, string]; by_resource_kind: [string, string, string]; by_kind: string } };
+  quota: { key: string; value: QuotaRecord };
 }
 
 export type StewardDb = IDBPDatabase<StewardSchema>;
@@ -58,6 +60,7 @@ function migrate(db: StewardDb, oldVersion: number, _tx: UpgradeTx): void {
     memory.createIndex('by_resource_kind', ['resource.type', 'resource.id', 'kind']);
     memory.createIndex('by_kind', 'kind');
   }
+  if (oldVersion < 2) db.createObjectStore('quota', { keyPath: 'agent_id' });
 }
 
 /** Opens (and creates or upgrades) the database. Same as idb's openDB, but with an injectable factory. */

@@ -11,7 +11,7 @@ const DAY = 24 * 60 * MINUTE;
 
 export type QuotaCheck = { ok: true } | { ok: false; limit: 'per_minute' | 'per_day'; retry_after_ms: number };
 
-interface AgentUsage {
+export interface AgentUsage {
   /** Sliding log of the last minute's action times. */
   recent: number[];
   day_start: number;
@@ -19,14 +19,24 @@ interface AgentUsage {
 }
 
 /**
- * Rate limit (sliding one-minute window) and quota (fixed 24-hour window) per agent. Kept in
- * memory: a service-worker restart starts fresh windows, which errs towards availability; the
- * per-action approval and token checks do not depend on it.
+ * Rate limit (sliding one-minute window) and quota (fixed 24-hour window) per agent. Counted in
+ * memory so the gateway stays synchronous; `onCount` persists each change (src/storage/
+ * quota-store.ts) and `restore` reloads the counters when the service worker starts again.
  */
 export class RateLimiter {
   private readonly usage = new Map<string, AgentUsage>();
 
-  constructor(private readonly limitsFor: (agentId: string) => QuotaLimits = () => DEFAULT_LIMITS) {}
+  constructor(
+    private readonly limitsFor: (agentId: string) => QuotaLimits = () => DEFAULT_LIMITS,
+    private readonly onCount?: (agentId: string, usage: AgentUsage) => void,
+  ) {}
+
+  /** Counters saved by an earlier service worker; ones already in memory are kept. */
+  restore(saved: ReadonlyArray<AgentUsage & { agent_id: string }>): void {
+    for (const s of saved) {
+      if (!this.usage.has(s.agent_id)) this.usage.set(s.agent_id, { recent: [...s.recent].sort((a, b) => a - b), day_start: s.day_start, day_count: s.day_count });
+    }
+  }
 
   /** Counts one action for the agent if its limits allow it. */
   take(agentId: string, now: number): QuotaCheck {
@@ -48,6 +58,7 @@ export class RateLimiter {
     }
     u.recent.push(now);
     u.day_count++;
+    this.onCount?.(agentId, u);
     return { ok: true };
   }
 }

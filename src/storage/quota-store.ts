@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { AgentId } from '../protocol/primitives.ts';
+import type { AgentUsage } from '../pipeline/policy/quota.ts';
+import type { StewardDb } from './db.ts';
+
+/** One agent's rate-limit and quota counters, as stored (validated when read back). */
+export const QuotaRecord = z.object({
+  agent_id: AgentId,
+  recent: z.array(z.number().finite()).max(100_000),
+  day_start: z.number().finite(),
+  day_count: z.number().int().nonnegative(),
+});
+export type QuotaRecord = z.infer<typeof QuotaRecord>;
+
+/**
+ * The rate limiter's counters in IndexedDB, so a service-worker restart (every idle 30 s in MV3)
+ * does not hand an agent fresh windows. Writes are behind the synchronous gateway and serialised;
+ * a corrupt record is skipped, which errs towards availability for that one agent.
+ */
+export class QuotaStore {
+  private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly db: StewardDb) {}
+
+  async all(): Promise<QuotaRecord[]> {
+    const raw = await this.db.getAll('quota');
+    return raw.flatMap((r) => {
+      const parsed = QuotaRecord.safeParse(r);
+      return parsed.success ? [parsed.data] : [];
+    });
+  }
+
+  save(agentId: string, usage: AgentUsage): void {
+    const record: QuotaRecord = { agent_id: agentId, recent: [...usage.recent], day_start: usage.day_start, day_count: usage.day_count };
+    this.writes = this.writes.then(() => this.db.put('quota', record)).catch((e) => console.error('quota counters not saved', e));
+  }
+
+  /** Resolves when every save so far is written (tests, shutdown). */
+  flushed(): Promise<unknown> {
+    return this.writes;
+  }
+}
