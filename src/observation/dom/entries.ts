@@ -103,6 +103,35 @@ export function newEntry(node: Element | Text, root: RootState): Entry {
   };
 }
 
+/**
+ * An entry of a root that is gone (after a full walk: every old entry), made a fresh one for
+ * `node` in `root`: the same object, so a full walk does not allocate (and the garbage collector
+ * does not copy) thousands of new entries, nor grow a new map of them.
+ */
+export function recycleEntry(entry: Entry, root: RootState): Entry {
+  clearEntry(entry);
+  entry.root = root;
+  return entry;
+}
+
+/** Forgets everything an entry knew (it then reads like no entry at all: no semantics, no text, no child). */
+export function clearEntry(entry: Entry): void {
+  entry.semantics = undefined;
+  entry.text = undefined;
+  entry.formEl = undefined;
+  entry.isForm = undefined;
+  entry.isCanvas = undefined;
+  entry.child = undefined;
+  entry.crossOrigin = undefined;
+  entry.row = undefined;
+  entry.container = undefined;
+  entry.headerRow = undefined;
+  entry.geometry = undefined;
+  entry.geometryDirty = true;
+  entry.hit = undefined;
+  entry.out = undefined;
+}
+
 export interface Entry {
   node: Element | Text;
   root: RootState;

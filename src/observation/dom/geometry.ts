@@ -34,6 +34,8 @@ export function docView(doc: Document): DocView {
 
 const VISIBILITY_OPTIONS = { visibilityProperty: true, contentVisibilityAuto: false } as const;
 const A11Y_HIDDEN = '[aria-hidden="true"],[inert]';
+/** What `rootFlags` looks for. */
+export const FLAG_SELECTOR = `${A11Y_HIDDEN},[aria-disabled="true"]`;
 
 /**
  * Rendered or not, and where. `a11yHidden` adds aria-hidden / inert (for interactive elements:
@@ -80,7 +82,7 @@ export function hitsItself(el: Element, root: Document | ShadowRoot, x: number, 
 export function rootFlags(root: RootState): NonNullable<RootState['flags']> {
   if (!root.flags) {
     // One pass over the tree for both (usually: no match at all).
-    const found = dom.queryAll(root.key, `${A11Y_HIDDEN},[aria-disabled="true"]`);
+    const found = dom.queryAll(root.key, FLAG_SELECTOR);
     let a11yHidden = false;
     let ariaDisabled = false;
     for (let i = 0; i < found.length && !(a11yHidden && ariaDisabled); i++) {

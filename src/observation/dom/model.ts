@@ -9,7 +9,7 @@ import { RefRegistry } from './refs.ts';
 import { mergeFacts, scanStyles, type StyleFacts } from './style-scan.ts';
 import { semanticsOf } from './semantics.ts';
 import { blockText } from './block-text.ts';
-import { killRoot, newRoot, walkSubtree, type WalkContext } from './walker.ts';
+import { indexTree, killRoot, newRoot, walkSubtree, type WalkContext } from './walker.ts';
 import { emptyPending, recordMutations, type Pending } from './changes.ts';
 import { dirtyRootsByTree, isTreeTop, removedEntries, staleSemantics } from './stale.ts';
 
@@ -106,6 +106,7 @@ export class LiveModel {
       refs: this.refs,
       closedShadowRootOf: this.closedShadowRootOf,
       entryOf: this.entryOf,
+      recycle: false,
       semanticDirty,
       roots: this.roots,
       observeRoot: (root) => {
@@ -186,9 +187,11 @@ export class LiveModel {
   }
 
   private fullWalk(labels: LabelIndex): UpdateResult {
-    for (const root of this.roots.values()) root.alive = false;
+    // Every old root dies and its entries are cleared: until the walk makes one fresh again (the
+    // same object, see recycleEntry), an old entry reads exactly like no entry at all.
+    if (this.top) killRoot(this, this.top);
+    for (const root of this.roots.values()) killRoot(this, root);
     this.roots.clear();
-    this.entryOf = new WeakMap();
     this.walkSpots = new Set();
     this.upgradeCandidates = new Set();
     this.idRefUsers = new Set();
@@ -196,9 +199,14 @@ export class LiveModel {
     const top = newRoot(this.doc, this.doc, 'document', []);
     this.top = top;
     this.roots.set(this.doc, top);
+    // No other tree is known yet: the document's own scan is all of styleFacts.
+    const index = indexTree(this.doc);
+    top.flags = index.flags;
+    this.styles = scanStyles(this.doc, index.styleMarks);
     const ctx = this.context(labels, new Set());
+    ctx.recycle = true;
     ctx.observeRoot(top);
-    walkSubtree(ctx, top, this.doc, top.entries);
+    walkSubtree(ctx, top, this.doc, top.entries, index.special);
     this.styles = mergeFacts(this.styleFacts, ctx.styles);
     return { mode: 'full', dirtyRoots: 1, recomputed: ctx.recomputed };
   }

@@ -58,9 +58,13 @@ function scanSheet(sheet: CSSStyleSheet, facts: StyleFacts, budget: { left: numb
   scan(rules, facts, budget);
 }
 
-export function scanStyles(root: Document | ShadowRoot): StyleFacts {
+/** Elements that say something about styles by themselves: `<q>` (quotes are generated content) and inline `visibility`. */
+export const STYLE_MARK_SELECTOR = 'q,[style*="visibility" i]';
+
+/** `marks`: the tree's STYLE_MARK_SELECTOR elements, when already queried (see walker.ts `indexTree`). */
+export function scanStyles(root: Document | ShadowRoot, marks?: ArrayLike<Element>): StyleFacts {
   try {
-    const marked = dom.queryAll(root, 'q,[style*="visibility" i]');
+    const marked = marks ?? dom.queryAll(root, STYLE_MARK_SELECTOR);
     const facts: StyleFacts = { pseudoContent: false, hiding: false };
     for (let i = 0; i < marked.length; i++) {
       if (dom.localName(marked[i]!) === 'q') facts.pseudoContent = true;

@@ -1,12 +1,12 @@
 import { CONTAINER_SELECTOR, NAMING_ATTRIBUTES_SELECTOR, NON_CONTENT_TAGS, ROW_SELECTOR, STRUCTURAL_ATTRIBUTES_SELECTOR, cleanText, isEditingHostValue, isInteractive, textBlockKind } from './classify.ts';
-import { newEntry, type Entry, type RootState, type Scope } from './entries.ts';
+import { clearEntry, newEntry, recycleEntry, type Entry, type RootState, type Scope } from './entries.ts';
 import { blockText } from './block-text.ts';
-import { hostIsHidden, rootFlags } from './geometry.ts';
+import { FLAG_SELECTOR, hostIsHidden, rootFlags } from './geometry.ts';
 import type { LabelIndex } from './fast-labels.ts';
 import type { Limits } from './limits.ts';
 import { dom } from './native.ts';
 import type { RefRegistry } from './refs.ts';
-import { mergeFacts, scanStyles, type StyleFacts } from './style-scan.ts';
+import { mergeFacts, scanStyles, STYLE_MARK_SELECTOR, type StyleFacts } from './style-scan.ts';
 import { semanticsOf } from './semantics.ts';
 
 /**
@@ -29,6 +29,8 @@ export interface WalkContext {
   /** Open or closed shadow root of an element (chrome.dom.openOrClosedShadowRoot in the extension). */
   closedShadowRootOf?: (el: Element) => ShadowRoot | null;
   entryOf: WeakMap<Node, Entry>;
+  /** A full walk: entries of dead roots (all cleared) are made fresh in place instead of replaced. */
+  recycle: boolean;
   /** Nodes whose cached semantics / text must be recomputed. */
   semanticDirty: Set<Node>;
   /** Every live root, by key; new child roots are registered here and observed. */
@@ -59,11 +61,42 @@ export function newRoot(key: Document | ShadowRoot, doc: Document, scope: Scope,
   return { key, doc, scope, framePath, parent, host, hostHidden: false, textCovered: false, entries: [], nodeCount: 0, alive: true };
 }
 
-/** Walks `start` and its descendants into `out`, in tree order. */
-export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out: Entry[]): void {
+/** What one native query over a whole tree says before it is walked (see `indexTree`). */
+export interface TreeIndex {
+  /** Elements with one of STRUCTURAL_ATTRIBUTES_SELECTOR's attributes. */
+  special: Set<Element>;
+  flags: NonNullable<RootState['flags']>;
+  /** The elements scanStyles looks at (STYLE_MARK_SELECTOR). */
+  styleMarks: Element[];
+}
+
+const INDEX_SELECTOR = `${STRUCTURAL_ATTRIBUTES_SELECTOR},${FLAG_SELECTOR},${STYLE_MARK_SELECTOR}`;
+
+/**
+ * One querySelectorAll over a whole tree instead of three (structural attributes, the root's
+ * flags, style marks): each query is a pass over every element of the tree. Matches are few on
+ * most pages; each is sorted into its lists by the same selectors and attribute reads.
+ */
+export function indexTree(key: Document | ShadowRoot): TreeIndex {
+  const found = dom.queryAll(key, INDEX_SELECTOR);
+  const special = new Set<Element>();
+  const styleMarks: Element[] = [];
+  const flags = { a11yHidden: false, ariaDisabled: false };
+  for (let i = 0; i < found.length; i++) {
+    const el = found[i]!;
+    if (dom.matches(el, STRUCTURAL_ATTRIBUTES_SELECTOR)) special.add(el);
+    if (dom.matches(el, STYLE_MARK_SELECTOR)) styleMarks.push(el);
+    if (dom.attr(el, 'aria-disabled') === 'true') flags.ariaDisabled = true;
+    if (dom.attr(el, 'aria-hidden') === 'true' || dom.has(el, 'inert')) flags.a11yHidden = true;
+  }
+  return { special, flags, styleMarks };
+}
+
+/** Walks `start` and its descendants into `out`, in tree order (`known`: its structural elements, when already queried). */
+export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out: Entry[], known?: Set<Element>): void {
   const walker = dom.treeWalker(root.doc, start, SHOW_ELEMENT_AND_TEXT);
   const skip = new CoveredText(dom.treeWalker(root.doc, start, SHOW_ELEMENT_AND_TEXT), initialSkip(ctx, start, root));
-  const special = specialElements(start);
+  const special = known ?? specialElements(start);
   const ariaDisabled = rootFlags(root).ariaDisabled;
   let node: Node | null = dom.isDocument(start) || dom.nodeType(start) === 11 ? walker.nextNode() : start;
   let elements = 0;
@@ -162,11 +195,12 @@ function visitText(ctx: WalkContext, root: RootState, node: Text, out: Entry[]):
   ctx.textEntries++;
   let entry = ctx.entryOf.get(node);
   if (!entry || entry.root !== root || ctx.semanticDirty.has(node) || !entry.text) {
-    entry = newEntry(node, root);
+    const recycled = entry !== undefined && ctx.recycle && !entry.root.alive;
+    entry = recycled ? recycleEntry(entry!, root) : newEntry(node, root);
     entry.text = { text: cleanText(data, ctx.limits.maxTextLength) };
     const parent = dom.parentElement(node);
     if (parent) placeInRow(ctx, entry, parent);
-    ctx.entryOf.set(node, entry);
+    if (!recycled) ctx.entryOf.set(node, entry);
   } else entry.geometryDirty = true;
   out.push(entry);
 }
@@ -226,9 +260,10 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, out: Entry
 
   const cached = ctx.entryOf.get(el);
   const reuse = cached !== undefined && cached.root === root && !ctx.semanticDirty.has(el);
-  const entry: Entry = reuse ? cached : newEntry(el, root);
+  const recycled = !reuse && cached !== undefined && ctx.recycle && !cached.root.alive;
+  const entry: Entry = reuse ? cached : recycled ? recycleEntry(cached!, root) : newEntry(el, root);
   entry.geometryDirty = true;
-  if (!reuse) ctx.entryOf.set(el, entry);
+  if (!reuse && !recycled) ctx.entryOf.set(el, entry);
 
   if (!interactive) entry.semantics = undefined;
   else if (!reuse || !entry.semantics) {
@@ -329,14 +364,16 @@ function enterChildRoot(
   }
   if (child) killRoot(ctx, child);
   child = newRoot(key, doc, scope, framePath, parent, entry.node as Element);
-  if (scope !== 'iframe') ctx.styles = mergeFacts(ctx.styles, scanStyles(key));
-  else ctx.styles = mergeFacts(ctx.styles, scanStyles(doc));
+  // (For an iframe, key is its document.)
+  const index = indexTree(key);
+  child.flags = index.flags;
+  ctx.styles = mergeFacts(ctx.styles, scanStyles(key, index.styleMarks));
   child.hostHidden = hostHidden;
   child.textCovered = textCovered;
   entry.child = child;
   ctx.roots.set(key, child);
   ctx.observeRoot(child);
-  walkSubtree(ctx, child, key, child.entries);
+  walkSubtree(ctx, child, key, child.entries, index.special);
 }
 
 function enterFrame(ctx: WalkContext, parent: RootState, entry: Entry, frame: HTMLIFrameElement): void {
@@ -354,9 +391,16 @@ function enterFrame(ctx: WalkContext, parent: RootState, entry: Entry, frame: HT
   enterChildRoot(ctx, parent, entry, doc, doc, 'iframe', [...parent.framePath, index]);
 }
 
-/** A root that left the page: forget it and everything under it. */
+/**
+ * A root that left the page: forget it and everything under it. Its entries are cleared (they may
+ * stay in `entryOf` until their nodes are collected, and then read like no entry at all).
+ */
 export function killRoot(ctx: Pick<WalkContext, 'roots'>, root: RootState): void {
   root.alive = false;
   if (ctx.roots.get(root.key) === root) ctx.roots.delete(root.key);
-  for (const e of root.entries) if (e.child) killRoot(ctx, e.child);
+  for (const e of root.entries) {
+    if (e.child) killRoot(ctx, e.child);
+    clearEntry(e);
+  }
+  root.entries = [];
 }
