@@ -44,3 +44,80 @@ function collect(parent: Node, skipped: ReadonlySet<string>, limit: { left: numb
   }
   return text;
 }
+
+/** Nodes at this depth below a block or deeper add nothing to its text (as in `collect`). */
+const MAX_DEPTH = 64;
+
+/**
+ * The same text as `blockText`, gathered while the walk passes the block's nodes (it visits them
+ * anyway) instead of by a second descent per block: `enter` / `leave` for each element inside the
+ * block, `text` for each text node, in tree order; `depth` is the node's depth below the block
+ * (0: a child of it). Both readings `blockText` may need run side by side: without the labels and
+ * buttons of controls, and — used only when that one is empty because of them — with them.
+ */
+export class BlockTextCollector {
+  private plain = '';
+  private withControls = '';
+  private leftPlain: number;
+  private leftWithControls: number;
+  private skippedControl = false;
+  /** Open elements whose subtree each reading leaves out. */
+  private outPlain = 0;
+  private outWithControls = 0;
+  /** The block has no element children: its text is its textContent, unbounded (as in `blockText`). */
+  private readonly simple: boolean;
+
+  constructor(
+    readonly block: Element,
+    readonly maxLength: number,
+  ) {
+    this.leftPlain = this.leftWithControls = maxLength * 4;
+    this.simple = block.firstElementChild === null;
+  }
+
+  /** An element inside the block; returns what `leave` needs back for it. */
+  enter(localName: string, depth: number): number {
+    if (this.simple || depth >= MAX_DEPTH) return 0;
+    let out = 0;
+    if (this.outPlain === 0 && this.leftPlain > 0) {
+      if (CONTROL_TEXT.has(localName)) {
+        if (!NEVER_TEXT.has(localName)) this.skippedControl = true;
+        this.outPlain++;
+        out |= 1;
+      } else if (BREAKS.has(localName)) this.plain += ' ';
+    }
+    if (this.outWithControls === 0 && this.leftWithControls > 0) {
+      if (NEVER_TEXT.has(localName)) {
+        this.outWithControls++;
+        out |= 2;
+      } else if (BREAKS.has(localName)) this.withControls += ' ';
+    }
+    return out;
+  }
+
+  leave(token: number): void {
+    if (token & 1) this.outPlain--;
+    if (token & 2) this.outWithControls--;
+  }
+
+  text(data: string, depth: number): void {
+    if (this.simple) {
+      this.plain += data;
+      return;
+    }
+    if (depth >= MAX_DEPTH) return;
+    if (this.outPlain === 0 && this.leftPlain > 0) {
+      this.plain += data;
+      this.leftPlain -= data.length;
+    }
+    if (this.outWithControls === 0 && this.leftWithControls > 0) {
+      this.withControls += data;
+      this.leftWithControls -= data.length;
+    }
+  }
+
+  result(): string {
+    const text = cleanText(this.plain, this.maxLength);
+    return this.simple || text || !this.skippedControl ? text : cleanText(this.withControls, this.maxLength);
+  }
+}

@@ -1,6 +1,6 @@
 import { CONTAINER_SELECTOR, NAMING_ATTRIBUTES_SELECTOR, NON_CONTENT_TAGS, ROW_SELECTOR, STRUCTURAL_ATTRIBUTES_SELECTOR, cleanText, isEditingHostValue, isInteractive, textBlockKind } from './classify.ts';
 import { clearEntry, newEntry, recycleEntry, type Entry, type RootState, type Scope } from './entries.ts';
-import { blockText } from './block-text.ts';
+import { BlockTextCollector, blockText } from './block-text.ts';
 import { FLAG_SELECTOR, hostIsHidden, rootFlags } from './geometry.ts';
 import type { LabelIndex } from './fast-labels.ts';
 import type { Limits } from './limits.ts';
@@ -95,10 +95,14 @@ export function indexTree(key: Document | ShadowRoot): TreeIndex {
 /** Walks `start` and its descendants into `out`, in tree order (`known`: its structural elements, when already queried). */
 export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out: Entry[], known?: Set<Element>): void {
   const walker = dom.treeWalker(root.doc, start, SHOW_ELEMENT_AND_TEXT);
-  const skip = new CoveredText(dom.treeWalker(root.doc, start, SHOW_ELEMENT_AND_TEXT), initialSkip(ctx, start, root));
+  const startType = dom.nodeType(start);
+  const fromTop = startType === 9 || startType === 11;
+  const scope = new WalkScope(initialSkip(ctx, start, root));
   const special = known ?? specialElements(start);
   const ariaDisabled = rootFlags(root).ariaDisabled;
-  let node: Node | null = dom.isDocument(start) || dom.nodeType(start) === 11 ? walker.nextNode() : start;
+  // Depth-first with enter / leave: the walker's firstChild / nextSibling / parentNode (comments
+  // and the like are skipped by its filter) tell when a subtree ends.
+  let node: Node | null = fromTop ? walker.firstChild() : start;
   let elements = 0;
   while (node) {
     if ((++ctx.visited & 1023) === 0 && (ctx.visited > ctx.limits.maxNodes || ctx.now() > ctx.deadline)) {
@@ -106,20 +110,45 @@ export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out:
       ctx.stopped = true;
       break;
     }
-    skip.reach(node);
+    let opened = false;
     if (dom.nodeType(node) === TEXT_NODE) {
-      if (!skip.active) visitText(ctx, root, node as Text, out);
+      if (scope.gathering) scope.text((node as Text).data);
+      if (!scope.active) visitText(ctx, root, node as Text, out);
     } else {
       elements++;
+      const el = node as Element;
+      const localName = dom.localName(el);
+      scope.enter(localName);
+      opened = true;
       try {
-        visitElement(ctx, root, node as Element, out, skip, special.has(node as Element), ariaDisabled);
+        visitElement(ctx, root, el, localName, out, scope, special.has(el), ariaDisabled);
       } catch {
         ctx.blindSpots.add('element_capture_failed');
       }
     }
     if (ctx.stopped) break;
-    node = walker.nextNode();
+    if (opened) {
+      const child = walker.firstChild();
+      if (child) {
+        node = child;
+        continue;
+      }
+      scope.leave();
+    }
+    // Next sibling, else up (leaving each element on the way) to the first ancestor that has one.
+    node = null;
+    for (;;) {
+      const next = walker.nextSibling();
+      if (next) {
+        node = next;
+        break;
+      }
+      const parent = walker.parentNode();
+      if (!parent || (fromTop && parent === start)) break;
+      scope.leave();
+    }
   }
+  scope.finish();
   if (start === root.key) root.nodeCount = elements;
 }
 
@@ -141,36 +170,79 @@ function specialForSemantics(el: Element, structural: boolean): boolean {
   return structural || dom.matches(el, NAMING_ATTRIBUTES_SELECTOR);
 }
 
+const COVERS = 1;
+const OPENS_BLOCK = 2;
+
 /**
- * The subtrees whose text is already covered (a control's name, a block's text, a <script>), as a
- * stack of "first node after this subtree" markers: leaving a subtree is one identity check per
- * visited node instead of a `contains` call.
+ * What the open elements of a walk say about the text under them: whether it is already covered
+ * (a control's name, a block's text, a <script>: not page text of its own), and the text block
+ * being gathered (see BlockTextCollector). One level per open element, pushed on `enter` and
+ * popped on `leave`.
  */
-class CoveredText {
-  private readonly ends: Array<Node | null> = [];
+class WalkScope {
+  /** Per open element: COVERS / OPENS_BLOCK flags, and the block collector's token. */
+  private readonly flags: number[] = [];
+  private readonly tokens: number[] = [];
+  private depth = 0;
+  private covered: number;
+  private block: { collector: BlockTextCollector; entry: Entry; level: number } | undefined;
 
   constructor(
-    private readonly probe: TreeWalker,
     /** The walk starts inside covered text (an ancestor of its start covers it). */
-    private readonly inherited: boolean,
-  ) {}
+    inherited: boolean,
+  ) {
+    this.covered = inherited ? 1 : 0;
+  }
 
   get active(): boolean {
-    return this.inherited || this.ends.length > 0;
+    return this.covered > 0;
   }
 
-  /** Called for every visited node, in order: leaves the covered subtrees it lies past. */
-  reach(node: Node): void {
-    while (this.ends.length > 0 && this.ends[this.ends.length - 1] === node) this.ends.pop();
+  enter(localName: string): void {
+    const block = this.block;
+    this.tokens[this.depth] = block ? block.collector.enter(localName, this.depth - block.level - 1) : 0;
+    this.flags[this.depth] = 0;
+    this.depth++;
   }
 
-  cover(el: Element): void {
-    // The next node the walk will visit after el's subtree (null: the subtree runs to the end of the walk).
-    const probe = this.probe;
-    probe.currentNode = el;
-    let next = probe.nextSibling();
-    while (!next && probe.parentNode()) next = probe.nextSibling();
-    this.ends.push(next);
+  /** A text block is open: text nodes feed it. */
+  get gathering(): boolean {
+    return this.block !== undefined;
+  }
+
+  text(data: string): void {
+    const block = this.block;
+    if (block) block.collector.text(data, this.depth - block.level - 1);
+  }
+
+  /** The element just entered covers the text under it. */
+  cover(): void {
+    this.flags[this.depth - 1]! |= COVERS;
+    this.covered++;
+  }
+
+  /** The element just entered is a text block whose text is gathered as the walk passes it. */
+  openBlock(entry: Entry, el: Element, max: number): void {
+    this.flags[this.depth - 1]! |= OPENS_BLOCK;
+    this.block = { collector: new BlockTextCollector(el, max), entry, level: this.depth - 1 };
+  }
+
+  leave(): void {
+    this.depth--;
+    const flags = this.flags[this.depth]!;
+    if (flags & COVERS) this.covered--;
+    const block = this.block;
+    if (flags & OPENS_BLOCK) {
+      if (block) block.entry.text!.text = block.collector.result();
+      this.block = undefined;
+    } else if (block) block.collector.leave(this.tokens[this.depth]!);
+  }
+
+  /** The walk ended: a block still open (the walk stopped inside it) is read on its own. */
+  finish(): void {
+    const block = this.block;
+    if (block && this.depth > block.level) block.entry.text!.text = blockText(block.collector.block, block.collector.maxLength);
+    this.block = undefined;
   }
 }
 
@@ -242,8 +314,7 @@ function shadowRootOf(ctx: WalkContext, el: Element, localName: string): { root:
   return undefined;
 }
 
-function visitElement(ctx: WalkContext, root: RootState, el: Element, out: Entry[], skip: CoveredText, special: boolean, ariaDisabled: boolean): void {
-  const localName = dom.localName(el);
+function visitElement(ctx: WalkContext, root: RootState, el: Element, localName: string, out: Entry[], skip: WalkScope, special: boolean, ariaDisabled: boolean): void {
   const interactive = interactiveHere(el, localName, special);
   current = el;
   const block = !skip.active && !interactive ? textBlockKind(localName, readAttr, special) : undefined;
@@ -254,7 +325,7 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, out: Entry
   // Text inside a control is its name; inside a block it is the block's text; inside <script>… it is not content.
   const coversText = interactive || block !== undefined || NON_CONTENT_TAGS.has(localName);
   if (!(interactive || block || isForm || isCanvas || isFrame || shadow)) {
-    if (coversText) skip.cover(el);
+    if (coversText) skip.cover();
     return;
   }
 
@@ -273,18 +344,22 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, out: Entry
     entry.formEl = formOf(el, localName) ?? undefined;
     placeInRow(ctx, entry, el);
   }
+  let gather = false;
   if (!block) entry.text = undefined;
   else {
     ctx.textEntries++;
     if (!reuse || !entry.text) {
-      entry.text = { text: blockText(el, ctx.limits.maxTextLength), role: block.role, ...(block.level ? { level: block.level } : {}) };
+      // The text is gathered as the walk passes the block's nodes (WalkScope.openBlock below).
+      entry.text = block.level ? { text: '', role: block.role, level: block.level } : { text: '', role: block.role };
+      gather = true;
       placeInRow(ctx, entry, el);
     }
   }
   if (interactive || isForm || isCanvas) ctx.refs.refFor(el);
   entry.isForm = isForm || undefined;
   entry.isCanvas = isCanvas || undefined;
-  if (coversText) skip.cover(el);
+  if (coversText) skip.cover();
+  if (gather) skip.openBlock(entry, el, ctx.limits.maxTextLength);
   out.push(entry);
 
   // A shadow tree under a control (or inside one) renders that control's text: it is its name, not page text.
