@@ -50,7 +50,8 @@ export interface WalkContext {
   recomputed: number;
   textEntries: number;
   stopped: boolean;
-  rowContainers: Map<Element, Element | null>;
+  /** Each row's container (null: none) and whether the row is in a <thead>. */
+  rowContainers: Map<Element, { container: Element; header: boolean } | null>;
   /** Row-like element containing each element (inclusive), memoised along shared ancestors. */
   rowMemo: Map<Element, Element | null>;
   /** What the stylesheets of the trees seen so far can do (generated content, hiding). */
@@ -97,7 +98,8 @@ export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out:
   const walker = dom.treeWalker(root.doc, start, SHOW_ELEMENT_AND_TEXT);
   const startType = dom.nodeType(start);
   const fromTop = startType === 9 || startType === 11;
-  const scope = new WalkScope(initialSkip(ctx, start, root));
+  const above = fromTop ? null : dom.parentElement(start);
+  const scope = new WalkScope(initialSkip(ctx, start, root), above ? rowOf(ctx, above) : null);
   const special = known ?? specialElements(start);
   const ariaDisabled = rootFlags(root).ariaDisabled;
   // Depth-first with enter / leave: the walker's firstChild / nextSibling / parentNode (comments
@@ -113,15 +115,17 @@ export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out:
     let opened = false;
     if (dom.nodeType(node) === TEXT_NODE) {
       if (scope.gathering) scope.text((node as Text).data);
-      if (!scope.active) visitText(ctx, root, node as Text, out);
+      if (!scope.active) visitText(ctx, root, node as Text, out, scope.row);
     } else {
       elements++;
       const el = node as Element;
       const localName = dom.localName(el);
-      scope.enter(localName);
+      const isSpecial = special.has(el);
+      // ROW_SELECTOR is `tr`, `li` or [role=…] selectors: an element without a role (not special) can only match by tag.
+      scope.enter(localName, localName === 'tr' || localName === 'li' || (isSpecial && dom.matches(el, ROW_SELECTOR)) ? el : undefined);
       opened = true;
       try {
-        visitElement(ctx, root, el, localName, out, scope, special.has(el), ariaDisabled);
+        visitElement(ctx, root, el, localName, out, scope, isSpecial, ariaDisabled);
       } catch {
         ctx.blindSpots.add('element_capture_failed');
       }
@@ -183,6 +187,8 @@ class WalkScope {
   /** Per open element: COVERS / OPENS_BLOCK flags, and the block collector's token. */
   private readonly flags: number[] = [];
   private readonly tokens: number[] = [];
+  /** Per open element: the row-like element containing it (inclusive). */
+  private readonly rows: Array<Element | null> = [];
   private depth = 0;
   private covered: number;
   private block: { collector: BlockTextCollector; entry: Entry; level: number } | undefined;
@@ -190,17 +196,26 @@ class WalkScope {
   constructor(
     /** The walk starts inside covered text (an ancestor of its start covers it). */
     inherited: boolean,
+    /** The row containing the walk's start, when it starts inside one. */
+    private readonly outerRow: Element | null,
   ) {
     this.covered = inherited ? 1 : 0;
+  }
+
+  /** The row-like element (table row, list item…) containing the element entered last, or the text just reached. */
+  get row(): Element | null {
+    return this.depth > 0 ? this.rows[this.depth - 1]! : this.outerRow;
   }
 
   get active(): boolean {
     return this.covered > 0;
   }
 
-  enter(localName: string): void {
+  /** `row`: the element itself, when it is row-like. */
+  enter(localName: string, row: Element | undefined): void {
     const block = this.block;
     this.tokens[this.depth] = block ? block.collector.enter(localName, this.depth - block.level - 1) : 0;
+    this.rows[this.depth] = row ?? this.row;
     this.flags[this.depth] = 0;
     this.depth++;
   }
@@ -257,7 +272,7 @@ function initialSkip(ctx: WalkContext, start: Node, root: RootState): boolean {
   return false;
 }
 
-function visitText(ctx: WalkContext, root: RootState, node: Text, out: Entry[]): void {
+function visitText(ctx: WalkContext, root: RootState, node: Text, out: Entry[], row: Element | null): void {
   const data = node.data;
   if (!NON_SPACE.test(data)) return;
   if (ctx.textEntries >= ctx.limits.maxTexts + 200) {
@@ -270,8 +285,7 @@ function visitText(ctx: WalkContext, root: RootState, node: Text, out: Entry[]):
     const recycled = entry !== undefined && ctx.recycle && !entry.root.alive;
     entry = recycled ? recycleEntry(entry!, root) : newEntry(node, root);
     entry.text = { text: cleanText(data, ctx.limits.maxTextLength) };
-    const parent = dom.parentElement(node);
-    if (parent) placeInRow(ctx, entry, parent);
+    placeInRow(ctx, entry, row);
     if (!recycled) ctx.entryOf.set(node, entry);
   } else entry.geometryDirty = true;
   out.push(entry);
@@ -342,7 +356,7 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, localName:
     ctx.recomputed++;
     if (entry.semantics.usesIdRefs) ctx.noteIdRefUser(entry);
     entry.formEl = formOf(el, localName) ?? undefined;
-    placeInRow(ctx, entry, el);
+    placeInRow(ctx, entry, skip.row);
   }
   let gather = false;
   if (!block) entry.text = undefined;
@@ -352,7 +366,7 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, localName:
       // The text is gathered as the walk passes the block's nodes (WalkScope.openBlock below).
       entry.text = block.level ? { text: '', role: block.role, level: block.level } : { text: '', role: block.role };
       gather = true;
-      placeInRow(ctx, entry, el);
+      placeInRow(ctx, entry, skip.row);
     }
   }
   if (interactive || isForm || isCanvas) ctx.refs.refFor(el);
@@ -380,7 +394,7 @@ function formOf(el: Element, localName: string): Element | null {
   return form && typeof form === 'object' ? form : null;
 }
 
-/** The row-like element containing `el` (or `el` itself): one `matches` per element, shared by siblings. */
+/** The row-like element containing `el` (or `el` itself), where a walk starts: one `matches` per element, shared by siblings. */
 function rowOf(ctx: WalkContext, el: Element): Element | null {
   const known = ctx.rowMemo.get(el);
   if (known !== undefined) return known;
@@ -396,27 +410,26 @@ function rowOf(ctx: WalkContext, el: Element): Element | null {
   return row;
 }
 
-/** The row-like ancestor (table row, list item…) and its container, for collapsing repetition. */
-function placeInRow(ctx: WalkContext, entry: Entry, el: Element): void {
-  const row = rowOf(ctx, el);
+/** The entry's row-like ancestor (table row, list item…; `row`, from the walk) and its container, for collapsing repetition. */
+function placeInRow(ctx: WalkContext, entry: Entry, row: Element | null): void {
   if (!row) {
     entry.row = entry.container = undefined;
     return;
   }
-  let container = ctx.rowContainers.get(row);
-  if (container === undefined) {
+  let place = ctx.rowContainers.get(row);
+  if (place === undefined) {
     const parent = dom.parentElement(row);
-    container = parent ? dom.closest(parent, CONTAINER_SELECTOR) : null;
-    ctx.rowContainers.set(row, container);
+    const container = parent ? dom.closest(parent, CONTAINER_SELECTOR) : null;
+    place = container ? { container, header: parent !== null && dom.localName(parent) === 'thead' } : null;
+    ctx.rowContainers.set(row, place);
   }
-  if (!container) {
+  if (!place) {
     entry.row = entry.container = undefined;
     return;
   }
   entry.row = row;
-  entry.container = container;
-  const parent = dom.parentElement(row);
-  entry.headerRow = parent !== null && dom.localName(parent) === 'thead';
+  entry.container = place.container;
+  entry.headerRow = place.header;
 }
 
 function enterChildRoot(
