@@ -315,7 +315,7 @@ function refreshEntry(entry: Entry): void {
   const node = entry.node;
   entry.geometryDirty = true;
   if (dom.nodeType(node) === 3) {
-    if (entry.text) entry.text = { text: cleanText((node as Text).data, LIMITS.maxTextLength) };
+    if (entry.text) entry.text = { text: cleanText((node as Text).data, LIMITS.maxTextLength), role: undefined, level: undefined };
     return;
   }
   const el = node as Element;

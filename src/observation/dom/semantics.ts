@@ -172,16 +172,23 @@ export function semanticsOf(el: Element, localName: string, hints: SemanticHints
   const role = roleOf(el, localName, special);
   const inputType = localName === 'input' ? (dom.attr(el, 'type') ?? 'text').trim().toLowerCase() || 'text' : undefined;
   const { name, failed } = accessibleName(el, localName, special, hints.pseudo);
+  // Every field present from the start: all Semantics share one object shape, so the reads of
+  // every snapshot (liveState, emitElement) stay monomorphic.
   const s: Semantics = {
     role,
     name,
+    description: undefined,
     tag: localName,
+    inputType: inputType || undefined,
+    href: undefined,
+    options: undefined,
     states: attributeStates(el, localName, role, inputType, hints.ariaDisabled, special),
     usesIdRefs: special && (dom.has(el, 'aria-labelledby') || dom.has(el, 'aria-describedby')),
+    live: undefined,
+    failed: failed || undefined,
+    secret: isSecretField(el, inputType) || undefined,
+    selected: undefined,
   };
-  if (inputType) s.inputType = inputType;
-  if (isSecretField(el, inputType)) s.secret = true;
-  if (failed) s.failed = true;
   if (special && (dom.has(el, 'aria-describedby') || dom.has(el, 'aria-description') || dom.has(el, 'title'))) {
     try {
       const description = cleanText(computeAccessibleDescription(el, NAME_OPTIONS), LIMITS.maxNameLength);

@@ -284,7 +284,7 @@ function visitText(ctx: WalkContext, root: RootState, node: Text, out: Entry[], 
   if (!entry || entry.root !== root || ctx.semanticDirty.has(node) || !entry.text) {
     const recycled = entry !== undefined && ctx.recycle && !entry.root.alive;
     entry = recycled ? recycleEntry(entry!, root) : newEntry(node, root);
-    entry.text = { text: cleanText(data, ctx.limits.maxTextLength) };
+    entry.text = { text: cleanText(data, ctx.limits.maxTextLength), role: undefined, level: undefined };
     placeInRow(ctx, entry, row);
     if (!recycled) ctx.entryOf.set(node, entry);
   } else entry.geometryDirty = true;
@@ -364,7 +364,8 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, localName:
     ctx.textEntries++;
     if (!reuse || !entry.text) {
       // The text is gathered as the walk passes the block's nodes (WalkScope.openBlock below).
-      entry.text = block.level ? { text: '', role: block.role, level: block.level } : { text: '', role: block.role };
+      // One object shape for every text (blocks and loose text alike).
+      entry.text = { text: '', role: block.role, level: block.level };
       gather = true;
       placeInRow(ctx, entry, skip.row);
     }
