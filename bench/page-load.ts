@@ -43,10 +43,20 @@ async function loadTimes(context: BrowserContext, url: string, runs: number): Pr
   return times;
 }
 
+/** Browsers launched in turn, without and with Steward, so a drift in the machine's load hits both alike. */
+const ROUNDS = 3;
+
 /** content.page_load_overhead_pct: the same heavy page loaded with and without Steward, same run. */
 export async function pageLoadRows(url: string, caseName: string, runs = 15): Promise<Row[]> {
-  const without = median(await withBrowser(false, url, (c) => loadTimes(c, url, runs)));
-  const withSteward = median(await withBrowser(true, url, (c) => loadTimes(c, url, runs)));
+  const per = Math.max(1, Math.round(runs / ROUNDS));
+  const withoutTimes: number[] = [];
+  const withTimes: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    withoutTimes.push(...(await withBrowser(false, url, (c) => loadTimes(c, url, per))));
+    withTimes.push(...(await withBrowser(true, url, (c) => loadTimes(c, url, per))));
+  }
+  const without = median(withoutTimes);
+  const withSteward = median(withTimes);
   return [
     { metric: 'content.page_load_ms', case: caseName, value: withSteward, unit: 'ms', better: 'lower', anchor: 'same page without Steward', anchor_value: without },
     { metric: 'content.page_load_overhead_pct', case: caseName, value: ((withSteward - without) / without) * 100, unit: '%', better: 'lower' },
