@@ -4,6 +4,7 @@ import type { Pipeline } from '../pipeline/pipeline.ts';
 import type { ApprovalNotifier, PipelinePorts } from '../pipeline/ports.ts';
 import type { RecoveryReport } from '../pipeline/recovery.ts';
 import type { StewardDb } from '../storage/db.ts';
+import type { AuditAnchor } from '../storage/audit-log.ts';
 
 /**
  * The pipeline's life in the service worker. The worker may have been killed mid-action (MV3), so
@@ -24,6 +25,7 @@ export class PipelineService {
       /** Injected time (tests); the system clock otherwise. */
       clock?: Clock;
       onReady?: (pipeline: Pipeline) => void | Promise<void>;
+      auditAnchor?: AuditAnchor;
     },
   ) {}
 
@@ -45,7 +47,7 @@ export class PipelineService {
 
   private async start() {
     const db = await this.deps.openDb();
-    const pipeline = createPipeline({ db, ports: this.deps.ports, ...(this.deps.notifier ? { notifier: this.deps.notifier } : {}), ...(this.deps.clock ? { clock: this.deps.clock } : {}) });
+    const pipeline = createPipeline({ db, ports: this.deps.ports, ...(this.deps.notifier ? { notifier: this.deps.notifier } : {}), ...(this.deps.clock ? { clock: this.deps.clock } : {}), ...(this.deps.auditAnchor ? { auditAnchor: this.deps.auditAnchor } : {}) });
     try {
       this.recovery = await pipeline.recover();
     } catch (error) {

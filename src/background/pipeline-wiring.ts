@@ -8,6 +8,7 @@ import type { ObservationService } from './observation-service.ts';
 import { PURGE_ALARM, RECHECK_ALARM, ensureAlarms, purge, recheckOpen } from './pipeline-alarms.ts';
 import { ApprovalAnnouncer, chromeAnnounceApis } from './pipeline-notifier.ts';
 import { PipelineService } from './pipeline-service.ts';
+import { chromeAuditAnchor } from './audit-anchor.ts';
 import { SessionTabs } from './pipeline-sessions.ts';
 import { createChromePorts } from './ports/index.ts';
 import { chromeTabControl } from './ports/navigate.ts';
@@ -43,6 +44,7 @@ export function wirePipeline(deps: {
     openDb: () => openStewardDb(),
     ports: chromePorts.ports,
     notifier: announcer,
+    auditAnchor: chromeAuditAnchor(),
     onReady: (p) => {
       pipeline = p;
       void announcer.refreshBadge();

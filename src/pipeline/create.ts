@@ -1,5 +1,5 @@
 import { ApprovalStore } from '../storage/approval-store.ts';
-import { AuditLog } from '../storage/audit-log.ts';
+import { AuditLog, type AuditAnchor } from '../storage/audit-log.ts';
 import type { StewardDb } from '../storage/db.ts';
 import { IdempotencyStore } from '../storage/idempotency-store.ts';
 import { JournalStore } from '../storage/journal-store.ts';
@@ -24,12 +24,14 @@ export interface CreatePipelineOptions {
   limits?: (agentId: string) => QuotaLimits;
   approvalSettings?: Partial<ApprovalSettings>;
   idempotencyTtlMs?: number;
+  /** Keeps the audit log's head outside IndexedDB (chrome.storage.local in the extension). */
+  auditAnchor?: AuditAnchor;
 }
 
 /** Builds the stores on one database and the pipeline over them: what the service worker calls at start-up. */
 export function createPipeline(opts: CreatePipelineOptions): Pipeline {
   const clock = opts.clock ?? systemClock;
-  const audit = new AuditLog(opts.db, clock);
+  const audit = new AuditLog(opts.db, clock, opts.auditAnchor);
   const tokens = new TokenStore(opts.db, clock, (e) => {
     void audit
       .append({ kind: 'token', agent_id: e.token.agent_id, token_id: e.token.token_id, outcome: e.kind, details: { scope: e.token.scope, resource_scope: e.token.resource_scope, origins: e.token.origins } })

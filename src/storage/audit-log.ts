@@ -7,6 +7,21 @@ import type { StewardDb } from './db.ts';
 /** What a caller supplies; the log assigns id, seq, time and the chain fields. */
 export type AuditInput = Omit<UnsealedAuditEntry, 'audit_id' | 'seq' | 'at' | 'prev_hash'>;
 
+/** The newest entry the log wrote. */
+export interface AuditHead {
+  seq: number;
+  hash: string;
+}
+
+/**
+ * Where the head is kept outside the log's own store, so removing the newest entries is still
+ * caught after the service worker restarts (chrome.storage.local in the extension).
+ */
+export interface AuditAnchor {
+  load(): Promise<AuditHead | undefined>;
+  save(head: AuditHead): Promise<void>;
+}
+
 /**
  * Append-only, hash-chained audit log in IndexedDB. Appends are serialised through one promise
  * chain so concurrent callers can never fork it, and each is an `add` under its seq, so even a
@@ -14,12 +29,14 @@ export type AuditInput = Omit<UnsealedAuditEntry, 'audit_id' | 'seq' | 'at' | 'p
  * retries). There is no update or delete API.
  */
 export class AuditLog {
-  private head: { seq: number; hash: string } | undefined;
+  private head: AuditHead | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  private anchorWrites: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly db: StewardDb,
     private readonly clock: Clock = systemClock,
+    private readonly anchor?: AuditAnchor,
   ) {}
 
   append(input: AuditInput): Promise<AuditEntry> {
@@ -58,7 +75,12 @@ export class AuditLog {
       if ((error as { name?: string }).name === 'ConstraintError' && attempt < 50) return this.appendNow(input, attempt + 1);
       throw error;
     }
-    this.head = { seq, hash: entry.hash };
+    const head = { seq, hash: entry.hash };
+    this.head = head;
+    if (this.anchor) {
+      const anchor = this.anchor;
+      this.anchorWrites = this.anchorWrites.then(() => anchor.save(head)).catch((e) => console.error('audit anchor not saved', e));
+    }
     return entry;
   }
 
@@ -74,10 +96,16 @@ export class AuditLog {
     return (await this.db.getAll('audit')) as AuditEntry[];
   }
 
-  /** Detects any edit, deletion, insertion or reordering, and says at which seq. */
+  /**
+   * Detects any edit, deletion, insertion or reordering, and says at which seq; with an anchor,
+   * also the removal of the newest entries written by an earlier service worker.
+   */
   async verify(): Promise<ChainVerification> {
     await this.flush();
-    return verifyChain(await this.records(), this.head);
+    await this.anchorWrites;
+    const saved = await this.anchor?.load().catch(() => undefined);
+    const expected = saved && (!this.head || saved.seq > this.head.seq) ? saved : this.head;
+    return verifyChain(await this.records(), expected);
   }
 
   /** JSON Lines, one canonical entry per line, in seq order. */

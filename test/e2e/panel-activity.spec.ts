@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { test, expect } from './fixtures.ts';
 import { SHOP_ORDER, cancelOrder, mintThroughUi, showView, submitAsCopilot, submitNow, swRecords, type PanelFixtures } from './panel-helpers.ts';
+import { killServiceWorker, liveWorker } from './pipeline-helpers.ts';
 
 /** Builds some history through the panel: two tokens minted, one revoked, one refused action. */
 async function history(fx: PanelFixtures) {
@@ -103,6 +104,36 @@ test('Verify chain reports a valid log, then the exact entry someone tampered wi
   const alert = panel.getByRole('alert').filter({ hasText: 'Chain broken' });
   await expect(alert).toContainText(`Chain broken at entry #${tampered}`);
   await expect(alert).toContainText('edited');
+});
+
+test('Verify chain notices the newest entries removed while Steward was stopped', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const fx = { steward, sites, openPanel, tabIdOf };
+  const { panel } = await history(fx);
+  const count = (await swRecords(steward.serviceWorker, 'audit')).length;
+  // The service worker stops (MV3 does this whenever it idles); someone deletes the newest two entries.
+  const stoppedAt = Date.now();
+  await killServiceWorker(panel, steward.serviceWorker);
+  await panel.evaluate(
+    (seqs) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('steward');
+        open.onsuccess = () => {
+          const tx = open.result.transaction('audit', 'readwrite');
+          for (const seq of seqs) tx.objectStore('audit').delete(seq);
+          tx.oncomplete = () => (open.result.close(), resolve());
+          tx.onerror = () => reject(tx.error);
+        };
+        open.onerror = () => reject(open.error);
+      }),
+    [count - 1, count - 2],
+  );
+  await liveWorker(steward.context, steward.extensionId, stoppedAt - 1);
+  await panel.reload();
+  await showView(panel, 'Activity');
+  await panel.getByRole('button', { name: 'Verify chain' }).click();
+  const alert = panel.getByRole('alert').filter({ hasText: 'Chain broken' });
+  await expect(alert).toContainText(`Chain broken at entry #${count - 2}`);
+  await expect(alert).toContainText('truncated');
 });
 
 test('Export downloads the whole log as JSON Lines, exactly as stored', async ({ steward, sites, openPanel, tabIdOf }) => {

@@ -137,3 +137,39 @@ describe('AuditLog', () => {
     expect(text.endsWith('\n')).toBe(true);
   });
 });
+
+describe('the head anchor outside the log', () => {
+  /** An anchor in memory, standing in for chrome.storage.local; it outlives the log object, as storage outlives a worker. */
+  const memoryAnchor = () => {
+    let head: { seq: number; hash: string } | undefined;
+    return { load: async () => head, save: async (h: { seq: number; hash: string }) => void (head = h) };
+  };
+
+  it('a restarted log still notices that its newest entries were removed', async () => {
+    const db = await openDb();
+    const anchor = memoryAnchor();
+    const first = new AuditLog(db, new FakeClock().now, anchor);
+    for (let i = 0; i < 4; i++) await first.append(step(i));
+    expect(await first.verify()).toMatchObject({ ok: true, count: 4 });
+
+    // Someone deletes the two newest records; a new service worker opens the log.
+    await db.delete('audit', 3);
+    await db.delete('audit', 2);
+    const unanchored = new AuditLog(db, new FakeClock().now);
+    expect(await unanchored.verify()).toMatchObject({ ok: true, count: 2 });
+    const restarted = new AuditLog(db, new FakeClock().now, anchor);
+    expect(await restarted.verify()).toMatchObject({ ok: false, problem: 'truncated', seq: 2 });
+  });
+
+  it('the anchor follows every append, and an intact log verifies against it', async () => {
+    const db = await openDb();
+    const anchor = memoryAnchor();
+    const log = new AuditLog(db, new FakeClock().now, anchor);
+    const last = await log.append(step(0));
+    await log.append(step(1));
+    await log.verify();
+    expect(await anchor.load()).toMatchObject({ seq: 1 });
+    expect(last.seq).toBe(0);
+    expect(await new AuditLog(db, new FakeClock().now, anchor).verify()).toMatchObject({ ok: true, count: 2 });
+  });
+});
