@@ -1,13 +1,5 @@
 import { test, expect } from './fixtures.ts';
-import type { Page } from '@playwright/test';
-
-type Observed = { state: { state: string; evidence: string[]; conflicts: string[]; facts?: Array<{ name: string; sources: string[] }> } | null };
-
-async function observe(panel: Page, tabId: number): Promise<Observed> {
-  const reply = (await panel.evaluate((tabId) => chrome.runtime.sendMessage({ type: 'panel/observe-tab', tabId }), tabId)) as { ok: boolean; data: Observed };
-  expect(reply.ok).toBe(true);
-  return reply.data;
-}
+import { observeViaPanel as observe } from './panel-helpers.ts';
 
 test('the JSON the page fetched is evidence, and a page that contradicts its own API is a conflict', async ({ steward, sites, openPanel, tabIdOf }) => {
   const page = await steward.context.newPage();

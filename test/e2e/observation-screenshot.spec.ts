@@ -1,13 +1,5 @@
-import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-
-type Observed = { state: { evidence: string[]; conflicts: string[]; confidence: number } | null; error?: string };
-
-async function observe(panel: Page, tabId: number): Promise<Observed> {
-  const reply = (await panel.evaluate((tabId) => chrome.runtime.sendMessage({ type: 'panel/observe-tab', tabId }), tabId)) as { ok: boolean; data: Observed };
-  expect(reply.ok).toBe(true);
-  return reply.data;
-}
+import { observeViaPanel as observe } from './panel-helpers.ts';
 
 /**
  * Screenshot evidence: the tab showing in its window is captured after its observation settles.

@@ -112,3 +112,14 @@ export async function shopWithToken(fx: PanelFixtures, resources = `order:${SHOP
   const token = await mintThroughUi(panel, { scopes: 'orders:read orders:cancel', resources, origins: new URL(fx.sites.urls.shop).origin });
   return { page, panel, tabId, token };
 }
+
+/** The ObservedState the service worker fuses for a tab, asked for as the side panel asks (`panel/observe-tab`). */
+export interface ObservedReply {
+  state: { state?: string; evidence: string[]; conflicts: string[]; confidence: number; facts?: Array<{ name: string; sources: string[] }> } | null;
+  error?: string;
+}
+export async function observeViaPanel(panel: Page, tabId: number): Promise<ObservedReply> {
+  const reply = (await panel.evaluate((tabId) => chrome.runtime.sendMessage({ type: 'panel/observe-tab', tabId }), tabId)) as { ok: boolean; data: ObservedReply };
+  expect(reply.ok).toBe(true);
+  return reply.data;
+}

@@ -1,6 +1,6 @@
-import type { Page, Worker } from '@playwright/test';
+import type { BrowserContext, Page, Worker } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, showView } from './panel-helpers.ts';
+import { SHOP_ORDER, observeViaPanel, showView } from './panel-helpers.ts';
 
 /**
  * Steward reads only the sites the person allows: its page scripts are registered for those
@@ -81,10 +81,18 @@ test.describe('sites Steward may observe', () => {
     await expect
       .poll(async () => ((await observeInWorker(steward.serviceWorker, tabId)) as { ok: boolean; data?: { network?: unknown[] } }).ok)
       .toBe(true);
-    const reply = (await panel.evaluate((id) => chrome.runtime.sendMessage({ type: 'panel/observe-tab', tabId: id }), tabId)) as { data: { state: { evidence: string[] } } };
-    expect(reply.data.state.evidence).toContain('network');
+    expect((await observeViaPanel(panel, tabId)).state?.evidence).toContain('network');
   });
 });
+
+/** Opens the shop's order page (its status arrives by fetch) and returns the evidence of its observed state. */
+async function shopOrderEvidence(context: BrowserContext, shopUrl: string, panel: Page, tabIdOf: (page: Page) => Promise<number>): Promise<string[]> {
+  const shop = await context.newPage();
+  await shop.goto(`${shopUrl}/orders/${SHOP_ORDER}`);
+  await expect(shop.locator('#live-status')).toContainText(/awaiting payment/i);
+  const tabId = await tabIdOf(shop);
+  return (await observeViaPanel(panel, tabId)).state?.evidence ?? [];
+}
 
 test.describe('the WebMCP polyfill setting', () => {
   test.use({ nativeWebMcp: false });
@@ -117,12 +125,7 @@ test.describe('the WebMCP polyfill setting', () => {
     await expect(panel.getByText(/No WebMCP tools\. WebMCP is not available on this page/)).toBeVisible();
 
     // Network observation does not depend on the polyfill.
-    const shop = await steward.context.newPage();
-    await shop.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
-    await expect(shop.locator('#live-status')).toContainText(/awaiting payment/i);
-    const shopTab = await tabIdOf(shop);
-    const reply = (await panel.evaluate((id) => chrome.runtime.sendMessage({ type: 'panel/observe-tab', tabId: id }), shopTab)) as { data: { state: { evidence: string[] } } };
-    expect(reply.data.state.evidence).toContain('network');
+    expect(await shopOrderEvidence(steward.context, sites.urls.shop, panel, tabIdOf)).toContain('network');
 
     await setPolyfill(true);
     await page.reload();
@@ -145,11 +148,6 @@ test.describe('a browser with native WebMCP', () => {
     await showView(panel, 'Settings');
     await expect(panel.getByText('This browser has WebMCP of its own')).toBeVisible();
 
-    const shop = await steward.context.newPage();
-    await shop.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
-    await expect(shop.locator('#live-status')).toContainText(/awaiting payment/i);
-    const shopTab = await tabIdOf(shop);
-    const reply = (await panel.evaluate((id) => chrome.runtime.sendMessage({ type: 'panel/observe-tab', tabId: id }), shopTab)) as { data: { state: { evidence: string[] } } };
-    expect(reply.data.state.evidence).toContain('network');
+    expect(await shopOrderEvidence(steward.context, sites.urls.shop, panel, tabIdOf)).toContain('network');
   });
 });
