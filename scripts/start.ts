@@ -2,7 +2,7 @@
 // headless otherwise; Ctrl-C stops everything cleanly.
 import { chromium } from '@playwright/test';
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { startDemoSites } from '../sites/server.ts';
 import { CHROMIUM_FLAGS, DIST, allowSites } from '../test/e2e/browser.ts';
 
@@ -14,7 +14,12 @@ const headed = Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY) && pr
 const nativeWebMcp = process.env.STEWARD_NATIVE_WEBMCP !== '0';
 
 const sites = await startDemoSites();
-const context = await chromium.launchPersistentContext(join(process.cwd(), '.steward-profile'), {
+const profile = join(process.cwd(), '.steward-profile');
+// The profile keeps Steward's records between runs, but Chrome would also keep the previous
+// build's service worker script (same extension version, new file names): drop that cache so
+// the freshly built worker is the one that starts.
+rmSync(join(profile, 'Default', 'Service Worker'), { recursive: true, force: true });
+const context = await chromium.launchPersistentContext(profile, {
   executablePath: chromiumPath,
   headless: !headed,
   viewport: null,
