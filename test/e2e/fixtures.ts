@@ -46,8 +46,8 @@ export const test = base.extend<Fixtures, { sites: Sites }>({
 });
 
 /**
- * Steward has no "tabs" permission, so a tab's URL is known to it only through its content
- * script's report: find the tab whose top frame reported this page's URL.
+ * The tab whose top frame's content script reported this page's URL: waiting for the report also
+ * waits until Steward's page script is up in that tab (tests of unlisted sites query tabs by URL).
  */
 async function tabIdOf(serviceWorker: Worker, page: Page): Promise<number> {
   const url = page.url();
