@@ -45,3 +45,17 @@ test('screenshots of each view, light and dark', async ({ steward, sites, openPa
     }
   }
 });
+
+test('screenshot of the current tab on a site Steward may not read', async ({ steward, sites }) => {
+  // 127.0.0.1 is another origin than the allowed localhost one: an unlisted site.
+  const unlisted = sites.urls.shop.replace('localhost', '127.0.0.1');
+  const page = await steward.context.newPage();
+  await page.goto(`${unlisted}/orders/${SHOP_ORDER}`);
+  const tabId = await steward.serviceWorker.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id, page.url());
+  const panel = await steward.context.newPage();
+  await panel.goto(`chrome-extension://${steward.extensionId}/src/sidepanel/index.html?tabId=${tabId}&view=tab`);
+  await panel.setViewportSize({ width: 360, height: 760 });
+  await expect(panel.getByRole('region', { name: 'Site access' })).toContainText(`Steward does not read ${new URL(unlisted).origin}`);
+  await expect(panel.getByRole('region', { name: 'What Steward sees' })).toHaveCount(0);
+  await panel.screenshot({ path: 'test/e2e/screenshots/panel-this-tab-unlisted-light.png', fullPage: true });
+});

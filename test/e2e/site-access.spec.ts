@@ -37,7 +37,9 @@ test.describe('sites Steward may observe', () => {
     await expect(panel.getByRole('banner')).toContainText(await page.title());
     const access = panel.getByRole('region', { name: 'Site access' });
     await expect(access).toContainText(`Steward does not read ${shop}`);
-    await expect(panel.getByRole('region', { name: 'What Steward sees' })).toContainText('SITE_NOT_ALLOWED');
+    // Nothing to show for a site Steward may not read: no observation, no tool list.
+    await expect(panel.getByRole('region', { name: 'What Steward sees' })).toHaveCount(0);
+    await expect(panel.getByRole('region', { name: /Page tools/ })).toHaveCount(0);
 
     await access.getByRole('button', { name: `Allow ${shop}` }).click();
     await expect(access.getByRole('status')).toContainText(`Steward now observes ${shop}`);

@@ -6,6 +6,7 @@ import { humanize } from '../lib/labels.ts';
 import { ActionsList } from './ActionsList.tsx';
 import { FactsTable } from './FactsTable.tsx';
 import { SiteAccessNotice } from './SiteAccessNotice.tsx';
+import { useSiteStatus } from '../use-site-status.ts';
 import { StateBlock } from './StateBlock.tsx';
 import { ToolsView } from './ToolsView.tsx';
 
@@ -14,6 +15,9 @@ type Shown = { kind: 'loading' } | { kind: 'state'; state: ObservedState } | { k
 /** The current tab as Steward sees it: its observed state, the actions an agent could take, and its WebMCP tools. */
 export function CurrentTabView() {
   const tabId = currentTabId.value;
+  const site = useSiteStatus().sites?.tab;
+  // On a site Steward may not read there is nothing to observe and no tool to list: the notice says why.
+  const readable = site === undefined || (site.origin !== undefined && site.allowed && site.chrome_allows);
   const [shown, setShown] = useState<Shown>({ kind: 'loading' });
   const [generation, setGeneration] = useState(0);
 
@@ -41,26 +45,30 @@ export function CurrentTabView() {
         </button>
       </div>
       <SiteAccessNotice onAllowed={() => setGeneration(generation + 1)} />
-      <section aria-labelledby="observed-heading">
-        <h3 id="observed-heading">What Steward sees</h3>
-        {shown.kind === 'loading' && (
-          <p class="muted" role="status">
-            Observing…
-          </p>
-        )}
-        {shown.kind === 'none' && (
-          <p class="muted" role="status">
-            {shown.message}
-          </p>
-        )}
-        {shown.kind === 'error' && (
-          <p class="error-text" role="alert">
-            {shown.message}
-          </p>
-        )}
-        {shown.kind === 'state' && <Observed state={shown.state} />}
-      </section>
-      <ToolsView />
+      {readable && (
+        <>
+          <section aria-labelledby="observed-heading">
+            <h3 id="observed-heading">What Steward sees</h3>
+            {shown.kind === 'loading' && (
+              <p class="muted" role="status">
+                Observing…
+              </p>
+            )}
+            {shown.kind === 'none' && (
+              <p class="muted" role="status">
+                {shown.message}
+              </p>
+            )}
+            {shown.kind === 'error' && (
+              <p class="error-text" role="alert">
+                {shown.message}
+              </p>
+            )}
+            {shown.kind === 'state' && <Observed state={shown.state} />}
+          </section>
+          <ToolsView />
+        </>
+      )}
     </>
   );
 }
