@@ -2,6 +2,12 @@ import type { BrowserContext, Page, Worker } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { SHOP_ORDER, observeViaPanel, showView } from './panel-helpers.ts';
 
+/** Without a content script there is no report to find the tab by: Steward's host access lets it query tabs by URL. */
+const tabIdByUrl = (worker: Worker, url: string) =>
+  worker.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id, url);
+const observeInWorker = (worker: Worker, tabId: number) =>
+  worker.evaluate((id) => (globalThis as unknown as { stewardObservation: { observeTab(id: number): Promise<unknown> } }).stewardObservation.observeTab(id), tabId);
+
 /**
  * Steward reads only the sites the person allows: its page scripts are registered for those
  * origins alone, and every message to a tab is gated by site. Here no demo site is allowed at
@@ -10,11 +16,6 @@ import { SHOP_ORDER, observeViaPanel, showView } from './panel-helpers.ts';
 test.describe('sites Steward may observe', () => {
   test.use({ demoSitesAllowed: false });
 
-  /** Without a content script there is no report to find the tab by: Steward's host access lets it query tabs by URL. */
-  const tabIdByUrl = (worker: Worker, url: string) =>
-    worker.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id, url);
-  const observeInWorker = (worker: Worker, tabId: number) =>
-    worker.evaluate((id) => (globalThis as unknown as { stewardObservation: { observeTab(id: number): Promise<unknown> } }).stewardObservation.observeTab(id), tabId);
   const openPinnedPanel = async (page: Page, extensionId: string, tabId: number) => {
     const panel = await page.context().newPage();
     await panel.goto(`chrome-extension://${extensionId}/src/sidepanel/index.html?tabId=${tabId}&view=tab`);
@@ -151,5 +152,32 @@ test.describe('a browser with native WebMCP', () => {
     await expect(panel.getByText('This browser has WebMCP of its own')).toBeVisible();
 
     expect(await shopOrderEvidence(steward.context, sites.urls.shop, panel, tabIdOf)).toContain('network');
+  });
+});
+
+test.describe("Chrome's own site access", () => {
+  test('when the person restricts Steward in chrome://extensions, an allowed site is not read and the panel says why', async ({ steward, sites, openPanel }) => {
+    const page = await steward.context.newPage();
+    await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+    const panel = await openPanel(page);
+    const shop = new URL(sites.urls.shop).origin;
+    await expect(panel.getByRole('region', { name: 'Site access' })).toContainText(`Steward observes ${shop}`);
+    const tabId = (await tabIdByUrl(steward.serviceWorker, page.url()))!;
+    expect(await observeInWorker(steward.serviceWorker, tabId)).toMatchObject({ ok: true });
+
+    // The person's choice in Chrome's extension settings ("Site access: On specific sites", none listed),
+    // made through the same API chrome://extensions itself calls.
+    const settings = await steward.context.newPage();
+    await settings.goto('chrome://extensions/');
+    await settings.evaluate(
+      (id) => (chrome as unknown as { developerPrivate: { updateExtensionConfiguration(c: object): Promise<void> } }).developerPrivate.updateExtensionConfiguration({ extensionId: id, hostAccess: 'ON_SPECIFIC_SITES' }),
+      steward.extensionId,
+    );
+    await page.reload();
+    await panel.reload();
+    // Chrome now hides the tab's address from Steward as well: the panel can only say why it sees nothing.
+    await expect(panel.getByRole('region', { name: 'Site access' })).toContainText('Chrome’s site access keeps Steward out of it');
+    await expect(panel.getByRole('region', { name: 'What Steward sees' })).toHaveCount(0);
+    expect(await observeInWorker(steward.serviceWorker, tabId)).toMatchObject({ ok: false, error: { code: 'SITE_NOT_ALLOWED' } });
   });
 });

@@ -32,7 +32,12 @@ export function SiteAccessNotice({ onAllowed }: { onAllowed: () => void }) {
   };
 
   let body;
-  if (!tab.origin) body = <p class="muted">Steward cannot read this page: it is a browser page, or Chrome’s site access keeps Steward out of it.</p>;
+  if (!tab.origin)
+    body = (
+      <p class="muted">
+        Steward cannot read this page: it is a browser page, or Chrome’s site access keeps Steward out of it (chrome://extensions → Steward → Site access).
+      </p>
+    );
   else if (!tab.allowed)
     body = (
       <div class="warn-box">
@@ -44,12 +49,7 @@ export function SiteAccessNotice({ onAllowed }: { onAllowed: () => void }) {
         </button>
       </div>
     );
-  else if (!tab.chrome_allows)
-    body = (
-      <p class="warn-box">
-        You allowed {tab.origin}, but Chrome’s site access for Steward keeps it out (chrome://extensions → Steward → Site access).
-      </p>
-    );
+  // (Where Chrome's own site access keeps Steward out, Chrome hides the tab's address too: the first case.)
   else body = <p class="note">Steward observes {tab.origin} (one of your allowed sites; remove it in Settings).</p>;
 
   return (
