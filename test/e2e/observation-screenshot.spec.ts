@@ -12,14 +12,16 @@ test('a blank screenshot over a non-empty DOM is the screenshot_blank conflict; 
   const panel = await openPanel(page);
   // The panel opened as a tab of its own; the observed page must be the one showing.
   await page.bringToFront();
+  // Why a capture failed, when one did (the service worker keeps the last error).
+  const captureError = () => steward.serviceWorker.evaluate(() => `last capture error: ${(globalThis as { stewardLastCaptureError?: string }).stewardLastCaptureError ?? 'none'}`);
   const blank = await observe(panel, tabId);
-  expect(blank.state?.evidence).toContain('screenshot');
+  expect(blank.state?.evidence, await captureError()).toContain('screenshot');
   expect(blank.state?.conflicts).toContain('screenshot_blank');
 
   // The same page once its styles paint the text: evidence stays, the conflict goes.
   await page.addStyleTag({ content: '* { color: #111 !important; } button { background: #cde !important; }' });
   const painted = await observe(panel, tabId);
-  expect(painted.state?.evidence).toContain('screenshot');
+  expect(painted.state?.evidence, await captureError()).toContain('screenshot');
   expect(painted.state?.conflicts).not.toContain('screenshot_blank');
   expect(painted.state!.confidence).toBeGreaterThan(blank.state!.confidence);
 

@@ -28,15 +28,20 @@ export function chromeScreenshots(): CaptureScreenshot {
     if (!tab?.active || tab.discarded || tab.windowId === undefined || !tab.url) return undefined;
     const win = await chrome.windows.get(tab.windowId).catch(() => undefined);
     if (!win || win.state === 'minimized') return undefined;
-    const wait = last + MIN_GAP_MS - Date.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    last = Date.now();
-    let dataUrl: string;
-    try {
-      dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
-    } catch {
-      return undefined;
-    }
+    const capture = async (): Promise<string | undefined> => {
+      const wait = last + MIN_GAP_MS - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      last = Date.now();
+      try {
+        return await chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
+      } catch (error) {
+        (globalThis as { stewardLastCaptureError?: string }).stewardLastCaptureError = String(error);
+        return undefined;
+      }
+    };
+    // A capture can fail while the compositor has no frame for a page that just changed: once more.
+    const dataUrl = (await capture()) ?? (await capture());
+    if (dataUrl === undefined) return undefined;
     // The pixels must be of this tab and this page.
     const after = await chrome.tabs.get(tabId).catch(() => undefined);
     if (!after?.active || after.url !== tab.url) return undefined;
