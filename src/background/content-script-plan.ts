@@ -51,3 +51,15 @@ export function samePlan(
   const want = new Set(plan.map(key));
   return registered.every((r) => want.has(key(r)));
 }
+
+/**
+ * Whether this browser has native WebMCP, revised by one page's report: a top frame that sees
+ * native WebMCP says yes; a top frame that sees none at all while Steward relied on native (so it
+ * left the polyfill off) says no, e.g. after the browser's WebMCP flag was turned off. Frames and
+ * polyfill reports change nothing.
+ */
+export function nativeBelief(current: boolean, report: { api: 'native' | 'polyfill' | 'none'; topFrame: boolean }): boolean {
+  if (report.api === 'native') return true;
+  if (report.api === 'none' && report.topFrame) return false;
+  return current;
+}

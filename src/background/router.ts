@@ -39,7 +39,7 @@ export function createRouter({ store, panels, observation, sites, send, control 
     await sites.ready;
     // A page whose site was removed keeps its scripts until it reloads; what they say is not heard.
     if (!sites.isAllowed(who.origin)) return refuse('SITE_NOT_ALLOWED', `Steward is not allowed on ${who.origin}.`);
-    void sites.noteWebMcpApi?.(parsed.data.api);
+    void sites.noteWebMcpApi?.(parsed.data.api, who.frameId === 0);
     await store.ready;
     const { tabId, frameId, documentId, origin, url } = who;
     store.registry.report(

@@ -1,7 +1,7 @@
 import { SETTINGS_KEY, readSettings } from '../protocol/settings.ts';
 import { SITES_KEY, originPattern, readSiteAccess, type TabSiteStatus } from '../protocol/site-access.ts';
 import { z } from 'zod';
-import { planContentScripts, samePlan, type ContentScriptFiles } from './content-script-plan.ts';
+import { nativeBelief, planContentScripts, samePlan, type ContentScriptFiles } from './content-script-plan.ts';
 
 /** Whether this browser has native WebMCP, learned from a page's report, per browser version. */
 export const WEBMCP_KEY = 'steward.webmcp';
@@ -79,14 +79,16 @@ export class SiteAccess {
   }
 
   /**
-   * A page's WebMCP report. Once one says "native", pages get the network-only main-world script
-   * (about 5 KB instead of the polyfill's 200 KB parsed on every load). Kept per browser version:
-   * an update or a different browser is asked again.
+   * A page's WebMCP report. Once a top frame says "native", pages get the network-only main-world
+   * script (about 5 KB instead of the polyfill's 300 KB parsed on every load); a top frame that
+   * then finds no WebMCP at all brings the polyfill back (see `nativeBelief`). Kept per browser
+   * version: an update or a different browser is asked again.
    */
-  async noteWebMcpApi(api: 'native' | 'polyfill' | 'none'): Promise<void> {
+  async noteWebMcpApi(api: 'native' | 'polyfill' | 'none', topFrame: boolean): Promise<void> {
     await this.ready;
-    if (api !== 'native' || this.native) return;
-    await chrome.storage.local.set({ [WEBMCP_KEY]: { native: true, browser: navigator.userAgent.slice(0, 300) } });
+    const native = nativeBelief(this.native, { api, topFrame });
+    if (native === this.native) return;
+    await chrome.storage.local.set({ [WEBMCP_KEY]: { native, browser: navigator.userAgent.slice(0, 300) } });
     await this.reload();
   }
 

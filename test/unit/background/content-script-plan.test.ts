@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planContentScripts, samePlan } from '../../../src/background/content-script-plan.ts';
+import { nativeBelief, planContentScripts, samePlan } from '../../../src/background/content-script-plan.ts';
 import { readSiteAccess } from '../../../src/protocol/site-access.ts';
 
 const FILES = { mainWithPolyfill: 'assets/main-world.iife.js', mainNetworkOnly: 'assets/main-network.iife.js', isolated: 'assets/isolated.iife.js' };
@@ -41,5 +41,18 @@ describe('the stored list of allowed sites', () => {
     });
     expect(readSiteAccess(undefined)).toEqual({ allowed: [] });
     expect(readSiteAccess({ allowed: 'https://a.example' })).toEqual({ allowed: [] });
+  });
+});
+
+describe('whether the browser has native WebMCP', () => {
+  it('a top frame seeing native WebMCP says yes; one seeing no WebMCP at all says no; frames and the polyfill change nothing', () => {
+    expect(nativeBelief(false, { api: 'native', topFrame: true })).toBe(true);
+    expect(nativeBelief(false, { api: 'native', topFrame: false })).toBe(true);
+    // The flag was turned off: the network-only script left the page without any WebMCP.
+    expect(nativeBelief(true, { api: 'none', topFrame: true })).toBe(false);
+    // A sandboxed or script-less frame proves nothing about the browser.
+    expect(nativeBelief(true, { api: 'none', topFrame: false })).toBe(true);
+    expect(nativeBelief(true, { api: 'polyfill', topFrame: true })).toBe(true);
+    expect(nativeBelief(false, { api: 'polyfill', topFrame: true })).toBe(false);
   });
 });
