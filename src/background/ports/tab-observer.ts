@@ -23,6 +23,9 @@ export interface ObservedTab {
   at: number;
 }
 
+/** What an observation is fused with besides the page snapshot. */
+type FuseInputs = { tools: ToolDescriptor[]; network: NetworkRecord[] };
+
 export type ObserveOutcome = { ok: true; tab: ObservedTab } | { ok: false; error: { code: string; message: string; retryable: boolean } };
 
 export interface TabObserverDeps {
@@ -49,6 +52,8 @@ export const REACH_MS = 4_000;
 
 export class TabObserver {
   private readonly cache = new Map<number, ObservedTab>();
+  /** The tools and network records the last observation of each tab was fused with. */
+  private readonly inputs = new Map<number, FuseInputs>();
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -64,6 +69,7 @@ export class TabObserver {
 
   forget(tabId: number): void {
     this.cache.delete(tabId);
+    this.inputs.delete(tabId);
   }
 
   /**
@@ -94,11 +100,15 @@ export class TabObserver {
     }
   }
 
-  /** The settled observation, fused once more with the pixels when a screenshot can be taken. */
+  /**
+   * The settled observation, fused once more with the pixels when a screenshot can be taken: with
+   * the same tools and network records as before, so only the capture is new work.
+   */
   private async withScreenshot(tabId: number, tab: ObservedTab): Promise<ObserveOutcome> {
     const screenshot = await this.deps.screenshot?.(tabId).catch(() => undefined);
-    if (!screenshot) return { ok: true, tab };
-    const again = await this.fuse(tabId, tab.snapshot, screenshot);
+    const inputs = this.inputs.get(tabId);
+    if (!screenshot || !inputs) return { ok: true, tab };
+    const again = this.fuse(tab.snapshot, { ...inputs, screenshot });
     if (again.ok) this.cache.set(tabId, { ...again.tab, at: tab.at });
     return again;
   }
@@ -106,14 +116,20 @@ export class TabObserver {
   private async observeOnce(tabId: number): Promise<ObserveOutcome> {
     const shot = await this.deps.snapshot(tabId);
     if (!shot.ok) return shot;
-    return this.fuse(tabId, shot.data);
+    const snapshot = shot.data;
+    let inputs: FuseInputs;
+    try {
+      inputs = { tools: await this.deps.tools(tabId, snapshot.url), network: (await this.deps.network?.(tabId)) ?? [] };
+    } catch (error) {
+      return { ok: false, error: { code: 'OBSERVE_FAILED', message: `Reading the tab's tools or network records failed: ${String(error)}`.slice(0, 1000), retryable: false } };
+    }
+    this.inputs.set(tabId, inputs);
+    return this.fuse(snapshot, inputs);
   }
 
-  private async fuse(tabId: number, snapshot: PageSnapshot, screenshot?: ScreenshotSummary): Promise<ObserveOutcome> {
+  private fuse(snapshot: PageSnapshot, inputs: FuseInputs & { screenshot?: ScreenshotSummary }): ObserveOutcome {
     try {
-      const tools = await this.deps.tools(tabId, snapshot.url);
-      const network = (await this.deps.network?.(tabId)) ?? [];
-      const detail = fuseWithDetail({ snapshot, tools, network, adapters: this.deps.adapters(), ...(screenshot ? { screenshot } : {}) });
+      const detail = fuseWithDetail({ snapshot, ...inputs, adapters: this.deps.adapters() });
       return {
         ok: true,
         tab: {

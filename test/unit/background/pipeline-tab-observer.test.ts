@@ -107,10 +107,13 @@ describe('TabObserver', () => {
 describe('TabObserver with screenshot evidence', () => {
   it('takes one screenshot per observation, after the page settled; a blank one over a painted DOM is a conflict', async () => {
     const screenshot = vi.fn(async () => ({ width: 1280, height: 720, blank: true }));
-    const { observer, calls } = observerWith([page(), page({ status: 'paid' }), page({ status: 'paid' })], { screenshot });
+    const network = vi.fn(async () => []);
+    const { observer, calls } = observerWith([page(), page({ status: 'paid' }), page({ status: 'paid' })], { screenshot, network });
     const r = await observer.observe(7);
     expect(calls.snapshot).toBe(3);
     expect(screenshot).toHaveBeenCalledTimes(1);
+    // The pixels are fused with the records already read for the settled snapshot: nothing is asked of the page again.
+    expect(network).toHaveBeenCalledTimes(3);
     if (!r.ok) throw new Error('expected an observation');
     expect(r.tab.state.evidence).toContain('screenshot');
     expect(r.tab.state.conflicts).toContain('screenshot_blank');
