@@ -15,9 +15,10 @@ type Shown = { kind: 'loading' } | { kind: 'state'; state: ObservedState } | { k
 /** The current tab as Steward sees it: its observed state, the actions an agent could take, and its WebMCP tools. */
 export function CurrentTabView() {
   const tabId = currentTabId.value;
-  const site = useSiteStatus().sites?.tab;
+  const { sites, error: siteError } = useSiteStatus();
+  const site = sites?.tab;
   // On a site Steward may not read there is nothing to observe and no tool to list: the notice says why.
-  const readable = site === undefined || (site.origin !== undefined && site.allowed && site.chrome_allows);
+  const readable = site === undefined || site.allowed;
   const [shown, setShown] = useState<Shown>({ kind: 'loading' });
   const [generation, setGeneration] = useState(0);
 
@@ -44,7 +45,7 @@ export function CurrentTabView() {
           Refresh
         </button>
       </div>
-      <SiteAccessNotice onAllowed={() => setGeneration(generation + 1)} />
+      <SiteAccessNotice tab={site} error={siteError} onAllowed={() => setGeneration(generation + 1)} />
       {readable && (
         <>
           <section aria-labelledby="observed-heading">

@@ -1,16 +1,14 @@
 import { useState } from 'preact/hooks';
 import { allowSite } from '../background-client.ts';
-import { useSiteStatus } from '../use-site-status.ts';
+import type { TabSiteStatus } from '../../protocol/site-access.ts';
 
 /**
  * Whether Steward reads the current tab's site, and the one button that changes it. Steward reads
  * only the sites the person allows; Chrome's own site access for extensions applies on top.
  */
-export function SiteAccessNotice({ onAllowed }: { onAllowed: () => void }) {
-  const { sites, error } = useSiteStatus();
+export function SiteAccessNotice({ tab, error, onAllowed }: { tab: TabSiteStatus | undefined; error: string; onAllowed: () => void }) {
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
-  const tab = sites?.tab;
   if (error) return <p class="error-text" role="alert">{error}</p>;
   if (!tab) return null;
 
