@@ -78,7 +78,6 @@ export function createControlRouter(deps: ControlDeps) {
         return auditExport(pipeline);
       case 'panel/observe-tab':
         return observeForPanel(deps.observeTab, m);
-
       case 'agent/submit': {
         const reply = await submitAsAgent(pipeline, deps.sessions, m);
         deps.push({ type: 'panel/audit-changed' });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ObserveReplyData, QueryResponse, Reply, type SnapshotQuerySchema } from '../protocol/messages.ts';
 import type { PageSnapshot, SnapshotElement } from '../observation/snapshot.ts';
 import { applyDelta } from './observation-delta.ts';
+import type { SendToFrame } from './tab-messenger.ts';
 
 /**
  * The service worker's door to a tab's page observation. It asks the top frame's content script:
@@ -15,7 +16,7 @@ import { applyDelta } from './observation-delta.ts';
  * for. Returned snapshots are shared with that cache: treat them as read-only.
  */
 
-export type SendToFrame = (tabId: number, frameId: number, message: unknown) => Promise<unknown>;
+export type { SendToFrame };
 export type ObservationError = { code: string; message: string; retryable: boolean };
 export type ObservationResult<T> = { ok: true; data: T } | { ok: false; error: ObservationError };
 export type SnapshotQuery = z.infer<typeof SnapshotQuerySchema>;

@@ -13,7 +13,7 @@ import type { SitesControl } from './control-sites.ts';
 const store = new ToolStore();
 const panels = new ControlPanels();
 
-/** Forgets what pages of a removed site reported, so no panel or agent keeps seeing their tools. */
+/** Forgets what these tabs' pages reported (a closed tab, or a site removed from the list), so no panel or agent keeps seeing their tools. */
 const forgetTabs = (tabIds: number[]) =>
   void store.ready.then(async () => {
     for (const tabId of tabIds) store.registry.forgetTab(tabId);
@@ -55,9 +55,5 @@ void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch((
 
 chrome.tabs.onRemoved.addListener((tabId) => {
   pipeline.onTabRemoved(tabId);
-  void store.ready.then(async () => {
-    store.registry.forgetTab(tabId);
-    await store.save();
-    panels.broadcast({ type: 'panel/tools-changed', tabId });
-  });
+  forgetTabs([tabId]);
 });

@@ -1,6 +1,7 @@
 import { SETTINGS_KEY, readSettings } from '../protocol/settings.ts';
 import { SITES_KEY, originPattern, readSiteAccess, type TabSiteStatus } from '../protocol/site-access.ts';
 import { z } from 'zod';
+import { originOf } from '../pipeline/policy/gateway.ts';
 import { nativeBelief, planContentScripts, samePlan, type ContentScriptFiles } from './content-script-plan.ts';
 
 /** Whether this browser has native WebMCP, learned from a page's report, per browser version. */
@@ -9,15 +10,7 @@ const WebMcpSeen = z.object({ native: z.boolean(), browser: z.string().max(300) 
 
 export type SiteRefusal = { code: 'SITE_NOT_ALLOWED'; message: string; retryable: false };
 
-const httpOrigin = (url: string | undefined): string | undefined => {
-  if (!url) return undefined;
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
-  } catch {
-    return undefined;
-  }
-};
+const httpOrigin = (url: string | undefined): string | undefined => (url ? originOf(url) : undefined);
 
 /**
  * The sites Steward may observe and act on, applied to Chrome: content scripts are registered
@@ -114,14 +107,12 @@ export class SiteAccess {
     const tab = await chrome.tabs.get(tabId).catch(() => undefined);
     const origin = httpOrigin(tab?.url);
     const allowed = origin !== undefined && this.allowed.has(origin);
-    const chromeAllows = origin !== undefined && (await chrome.permissions.contains({ origins: [originPattern(origin)] }).catch(() => false));
     return {
       tabId,
       ...(origin ? { origin } : {}),
       ...(tab?.title ? { title: tab.title.slice(0, 2000) } : {}),
       allowed,
-      chrome_allows: chromeAllows,
-      observing: allowed && chromeAllows && reported(tabId, origin),
+      observing: allowed && reported(tabId, origin),
     };
   }
 

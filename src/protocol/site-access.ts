@@ -28,13 +28,14 @@ export const originPattern = (origin: string): string => `${origin}/*`;
 /** How one tab stands, for the side panel. */
 export const TabSiteStatus = z.object({
   tabId: z.number().int(),
-  /** Absent on pages no extension may read (chrome://, the Web Store, a new tab). */
+  /**
+   * Absent on pages Steward may not read at all: browser pages (chrome://, the Web Store, a new
+   * tab) and sites Chrome's own site access keeps Steward out of (Chrome hides their address).
+   */
   origin: Origin.optional(),
   title: z.string().max(2000).optional(),
   /** In Steward's list of allowed sites. */
   allowed: z.boolean(),
-  /** Chrome's own site access for Steward (chrome://extensions → Site access) lets it in. */
-  chrome_allows: z.boolean(),
   /** Steward's page script answers in this tab right now. */
   observing: z.boolean(),
 });

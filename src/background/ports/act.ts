@@ -1,6 +1,7 @@
 import { ActReport, Reply, type ActStep } from '../../protocol/messages.ts';
 import type { ExecutionReport } from '../../pipeline/ports.ts';
 import { watchTab, type TabEvents } from './tab-wait.ts';
+import type { SendToFrame } from '../tab-messenger.ts';
 
 /**
  * Sends DOM steps to the tab's top frame (src/content/act/) and turns the page's report into an
@@ -10,7 +11,7 @@ import { watchTab, type TabEvents } from './tab-wait.ts';
  * verified afterwards by re-observing (the pipeline's job).
  */
 
-export type SendToFrame = (tabId: number, frameId: number, message: unknown) => Promise<unknown>;
+export type { SendToFrame };
 
 const ActReply = Reply(ActReport);
 const TOP_FRAME = 0;

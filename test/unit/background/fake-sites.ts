@@ -9,6 +9,6 @@ export function fakeSites(initial: string[] = []): SitesControl & { allowed: Set
     list,
     allow: async (origin) => (allowed.add(origin), { allowed: await list(), tabs: 0 }),
     remove: async (origin) => (allowed.delete(origin), { allowed: await list(), tabs: 0 }),
-    tabStatus: async (tabId) => ({ tabId, allowed: false, chrome_allows: false, observing: false }),
+    tabStatus: async (tabId) => ({ tabId, allowed: false, observing: false }),
   };
 }
