@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures.ts';
-import { approve, cancelRequests, control, data, journal, mint, observe, pendingCard, shopOrderPage, shopState, submit } from './pipeline-helpers.ts';
+import { ORDER, approve, cancelAsObserved, cancelRequests, control, data, journal, mint, observe, pendingCard, shopOrderPage, shopState, submit } from './pipeline-helpers.ts';
 
 /**
  * Cancel ORD-1024 on the legacy demo shop through the whole pipeline, checked against the shop
@@ -7,7 +7,6 @@ import { approve, cancelRequests, control, data, journal, mint, observe, pending
  * execution through the shop adapter's controls, verification by re-observing, journal, audit.
  */
 
-const ORDER = { type: 'order', id: 'ORD-1024' };
 
 type Fixtures = Parameters<Parameters<typeof test>[2]>[0];
 
@@ -27,13 +26,7 @@ test.describe('the pipeline on the legacy shop', () => {
     expect(before).toMatchObject({ resource: ORDER, state: 'awaiting_payment', source: 'adapter' });
     expect(before.available_actions).toContain('orders.cancel');
 
-    const request = {
-      action: 'orders.cancel',
-      resource: ORDER,
-      preconditions: { expected_state: 'awaiting_payment', state_version: before.state_version },
-      input: { reason: 'ordered_by_mistake' },
-      idempotency_key: 'e2e-cancel-1024',
-    };
+    const request = cancelAsObserved(before, 'ordered_by_mistake', 'e2e-cancel-1024');
     const submitted = submit(panel, { token_id, tabId, request });
 
     // The card waits for the person; nothing has reached the shop, and the badge counts it.
@@ -81,13 +74,7 @@ test.describe('the pipeline on the legacy shop', () => {
     const { shop, panel, tabId } = await onOrderPage({ steward, sites, openPanel, tabIdOf });
     const token_id = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [shop] });
     const before = await observe(panel, tabId);
-    const request = {
-      action: 'orders.cancel',
-      resource: ORDER,
-      preconditions: { expected_state: 'awaiting_payment', state_version: before.state_version },
-      input: { reason: 'found_cheaper' },
-      idempotency_key: 'e2e-replay-1024',
-    };
+    const request = cancelAsObserved(before, 'found_cheaper', 'e2e-replay-1024');
     const first = submit(panel, { token_id, tabId, request });
     await data(approve(panel, await pendingCard(panel, 'orders.cancel')));
     const firstResult = (await data(first)).result;

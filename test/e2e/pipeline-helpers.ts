@@ -88,6 +88,17 @@ export async function shopState(shopUrl: string): Promise<ShopState> {
 }
 
 /** Cancellation requests the shop received for an order (form posts and API calls). */
+export const ORDER = { type: 'order', id: 'ORD-1024' };
+
+/** orders.cancel on ORD-1024, only if it is still awaiting payment in the state the agent observed. */
+export const cancelAsObserved = (before: { state_version: string | number }, reason: string, idempotency_key: string) => ({
+  action: 'orders.cancel',
+  resource: ORDER,
+  preconditions: { expected_state: 'awaiting_payment', state_version: before.state_version },
+  input: { reason },
+  idempotency_key,
+});
+
 export const cancelRequests = (s: ShopState, id: string) => s.requests.filter((r) => r.method === 'POST' && (r.path === `/orders/${id}/cancel` || r.path === `/api/orders/${id}/cancel`));
 
 export async function shopOrderPage(context: BrowserContext, shopUrl: string, id = 'ORD-1024'): Promise<Page> {

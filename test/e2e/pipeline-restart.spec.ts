@@ -1,6 +1,6 @@
 import type { Page, Route } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { approve, cancelRequests, control, data, journal, killServiceWorker, liveWorker, mint, observe, pendingCard, shopOrderPage, shopState, submit, type Card } from './pipeline-helpers.ts';
+import { approve, cancelAsObserved, cancelRequests, control, data, journal, killServiceWorker, liveWorker, mint, observe, pendingCard, shopOrderPage, shopState, submit, type Card } from './pipeline-helpers.ts';
 
 /**
  * MV3 may stop the service worker at any moment. Here it is stopped (CDP) at the two worst
@@ -9,7 +9,6 @@ import { approve, cancelRequests, control, data, journal, killServiceWorker, liv
  * exactly once on the shop's server, with a consistent journal and a valid audit chain.
  */
 
-const ORDER = { type: 'order', id: 'ORD-1024' };
 
 /** Holds the next request matching `path` until released; resolves `seen` when it arrives. */
 async function hold(page: Page, method: string, path: string) {
@@ -36,13 +35,7 @@ async function setUp(steward: { context: import('@playwright/test').BrowserConte
   const tabId = await tabIdOf(page);
   const token_id = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [new URL(sites.urls.shop!).origin] });
   const before = await observe(panel, tabId);
-  const request = {
-    action: 'orders.cancel',
-    resource: ORDER,
-    preconditions: { expected_state: 'awaiting_payment', state_version: before.state_version },
-    input: { reason: 'delivery_too_slow' },
-    idempotency_key: key,
-  };
+  const request = cancelAsObserved(before, 'delivery_too_slow', key);
   // The agent does not wait: the action continues in the service worker once approved.
   const first = (await data(submit(panel, { token_id, tabId, request, wait_for_approval: false, ...(expectEffect ? { expect: expectEffect } : {}) }))).result;
   expect(first).toMatchObject({ error: { code: 'APPROVAL_REQUIRED' } });
