@@ -5,6 +5,8 @@ import { SHOP_ORDER, observeViaPanel, showView } from './panel-helpers.ts';
 /** Without a content script there is no report to find the tab by: Steward's host access lets it query tabs by URL. */
 const tabIdByUrl = (worker: Worker, url: string) =>
   worker.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id, url);
+/** Steward's main-world script wraps fetch at document_start; on a page it never entered, fetch is the browser's own. */
+const fetchIsNative = (page: Page) => page.evaluate(() => window.fetch.toString().includes('[native code]'));
 const observeInWorker = (worker: Worker, tabId: number) =>
   worker.evaluate((id) => (globalThis as unknown as { stewardObservation: { observeTab(id: number): Promise<unknown> } }).stewardObservation.observeTab(id), tabId);
 
@@ -33,6 +35,8 @@ test.describe('sites Steward may observe', () => {
     expect(tabId).toBeGreaterThan(0);
 
     expect(await observeInWorker(steward.serviceWorker, tabId)).toMatchObject({ ok: false, error: { code: 'SITE_NOT_ALLOWED' } });
+    // Nothing of Steward entered the page.
+    expect(await fetchIsNative(page)).toBe(true);
     const panel = await openPinnedPanel(page, steward.extensionId, tabId);
     // The header names the tab (Steward's host access lets it read the title).
     await expect(panel.getByRole('banner')).toContainText(await page.title());
@@ -51,6 +55,7 @@ test.describe('sites Steward may observe', () => {
     // Another demo site stays unread.
     const clinic = await steward.context.newPage();
     await clinic.goto(sites.urls.clinic);
+    expect(await fetchIsNative(clinic)).toBe(true);
     const clinicTab = (await tabIdByUrl(steward.serviceWorker, clinic.url()))!;
     expect(await observeInWorker(steward.serviceWorker, clinicTab)).toMatchObject({ ok: false, error: { code: 'SITE_NOT_ALLOWED' } });
 
@@ -64,6 +69,7 @@ test.describe('sites Steward may observe', () => {
     expect(await observeInWorker(steward.serviceWorker, tabId)).toMatchObject({ ok: false, error: { code: 'SITE_NOT_ALLOWED' } });
     // After a reload the page has no Steward script at all: still nothing to observe, and the panel offers "Allow" again.
     await page.reload();
+    expect(await fetchIsNative(page)).toBe(true);
     expect(await observeInWorker(steward.serviceWorker, tabId)).toMatchObject({ ok: false, error: { code: 'SITE_NOT_ALLOWED' } });
     await showView(panel, 'This tab');
     await expect(panel.getByRole('region', { name: 'Site access' }).getByRole('button', { name: `Allow ${shop}` })).toBeVisible();
@@ -80,6 +86,8 @@ test.describe('sites Steward may observe', () => {
     await expect(panel.getByRole('list', { name: 'Allowed sites' })).toContainText(shop);
     await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
     await expect(page.locator('#live-status')).toContainText(/awaiting payment/i);
+    // Steward's main world was there from document_start.
+    expect(await fetchIsNative(page)).toBe(false);
     const tabId = (await tabIdByUrl(steward.serviceWorker, page.url()))!;
     await expect
       .poll(async () => ((await observeInWorker(steward.serviceWorker, tabId)) as { ok: boolean; data?: { network?: unknown[] } }).ok)
