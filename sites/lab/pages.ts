@@ -158,7 +158,8 @@ export function canvasPage(taintingImageUrl: string): string {
 /**
  * The hostile page fights the observer from both worlds: its scripts patch DOM and JS prototypes
  * (main world) and throw from every callback, and its markup clobbers `document` and form
- * properties by name, nests deeply, carries a huge name, a labelledby cycle and broken JSON-LD.
+ * properties by name, nests deeply, carries a huge name, a labelledby cycle and broken JSON-LD,
+ * and names tags and microdata properties after Object's own (`constructor`, `__proto__`).
  */
 export function hostilePage(): string {
   const deep = '<div>'.repeat(1500) + '<button type="button" id="deep-button">Deep action</button>' + '</div>'.repeat(1500);
@@ -178,6 +179,8 @@ export function hostilePage(): string {
 <button type="button" id="cycle-a" aria-labelledby="cycle-b">A</button><span id="cycle-b" aria-labelledby="cycle-a">B</span>
 <button type="button" id="huge-name" aria-label="${hugeLabel}">x</button>
 <button type="button" id="safe-button">Still observable</button>
+<constructor id="constructor-tag">A tag named constructor</constructor>
+<div itemscope itemtype="https://schema.org/Thing" id="prototype-props"><span itemprop="constructor">Made by hand</span><span itemprop="__proto__">Not a prototype</span><span itemprop="toString">Plain words</span></div>
 ${raw(deep)}
 </section>`,
     ['/assets/hostile.js'],

@@ -160,6 +160,12 @@ test('a hostile page that patches prototypes, clobbers the document and throws e
   expect(form).toMatchObject({ method: 'post' });
   expect(form!.fieldRefs.length).toBe(5);
   expect(snap.blindSpots).toEqual(expect.arrayContaining(['json_ld_invalid', 'json_ld_too_large']));
+  // Names of Object's own are just words: a <constructor> tag is no heading, and microdata
+  // properties named constructor / toString are read as written (__proto__ is dropped).
+  expect(snap.texts.find((t) => t.text === 'A tag named constructor')).toMatchObject({ text: 'A tag named constructor' });
+  expect(snap.texts.some((t) => t.role === 'heading' && t.text.includes('constructor'))).toBe(false);
+  const thing = snap.structuredData.find((d) => d.kind === 'microdata' && d.type === 'Thing');
+  expect(thing?.data).toEqual({ '@type': 'Thing', constructor: 'Made by hand', toString: 'Plain words' });
 
   // The content script keeps answering (the page mutates every 50 ms and throws each time).
   for (let i = 0; i < 3; i++) {

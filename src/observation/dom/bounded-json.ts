@@ -35,6 +35,8 @@ export function boundJson(value: unknown, b: JsonBounds): { value: unknown; trun
       const out: Record<string, unknown> = {};
       let n = 0;
       for (const key of Object.keys(v as object)) {
+        // JSON.parse makes "__proto__" an own key; copied by assignment it would set the prototype.
+        if (key === '__proto__') continue;
         if (n++ >= b.maxKeys) {
           truncated = true;
           break;

@@ -114,9 +114,16 @@ const BLOCK_TEXT_TAGS: Record<string, string> = {
 };
 
 export interface TextBlockKind {
-  role: string;
-  level?: number;
+  readonly role: string;
+  readonly level?: number;
 }
+
+// The answers that depend on the tag alone, made once: the walker asks for every cell of a table.
+// (Maps, not object lookups: a page may use any tag name, `<constructor>` included.)
+const HEADING_KINDS = new Map<string, TextBlockKind>(Object.entries(HEADING_TAGS).map(([tag, level]) => [tag, Object.freeze({ role: 'heading', level })]));
+const BLOCK_KINDS = new Map<string, TextBlockKind>(Object.entries(BLOCK_TEXT_TAGS).map(([tag, role]) => [tag, Object.freeze({ role })]));
+const COLUMN_HEADER: TextBlockKind = Object.freeze({ role: 'columnheader' });
+const ROW_HEADER: TextBlockKind = Object.freeze({ role: 'rowheader' });
 
 /**
  * Whether an element is a block of text worth reporting on its own (headings, live regions,
@@ -126,17 +133,16 @@ export function textBlockKind(localName: string, attr: AttrReader, special = tru
   const roleAttr = special ? attr('role') : null;
   if (roleAttr !== null) {
     const role = roleAttr.trim().toLowerCase().split(/\s+/)[0] ?? '';
-    if (role === 'heading') return { role, level: ariaLevel(attr('aria-level')) ?? HEADING_TAGS[localName] ?? 2 };
+    if (role === 'heading') return { role, level: ariaLevel(attr('aria-level')) ?? HEADING_KINDS.get(localName)?.level ?? 2 };
     if (LIVE_ROLES.has(role) || CELL_ROLES.has(role)) return { role };
     if (role === 'paragraph' || role === 'note' || role === 'definition' || role === 'term') return { role };
   }
-  const level = HEADING_TAGS[localName];
-  if (level !== undefined) return { role: 'heading', level };
+  const heading = HEADING_KINDS.get(localName);
+  if (heading !== undefined) return heading;
   const live = special ? attr('aria-live') : null;
   if (live !== null && (live === 'polite' || live === 'assertive')) return { role: live === 'assertive' ? 'alert' : 'status' };
-  if (localName === 'th') return { role: (attr('scope') ?? '').toLowerCase() === 'row' ? 'rowheader' : 'columnheader' };
-  const block = BLOCK_TEXT_TAGS[localName];
-  return block ? { role: block } : undefined;
+  if (localName === 'th') return (attr('scope') ?? '').toLowerCase() === 'row' ? ROW_HEADER : COLUMN_HEADER;
+  return BLOCK_KINDS.get(localName);
 }
 
 function ariaLevel(value: string | null): number | undefined {

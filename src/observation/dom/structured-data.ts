@@ -58,13 +58,14 @@ function itemType(el: Element): string | undefined {
   return t ? t.replace(/^https?:\/\/schema\.org\//i, '').slice(0, 128) : undefined;
 }
 
-const URL_PROPS: Record<string, string> = { a: 'href', area: 'href', link: 'href', img: 'src', audio: 'src', video: 'src', source: 'src', iframe: 'src', embed: 'src', track: 'src', object: 'data' };
+// A Map, not an object lookup: a page may use any tag name (`<constructor>` would find Object).
+const URL_PROPS = new Map(Object.entries({ a: 'href', area: 'href', link: 'href', img: 'src', audio: 'src', video: 'src', source: 'src', iframe: 'src', embed: 'src', track: 'src', object: 'data' }));
 
 function propValue(el: Element, depth: number, budget: { items: number }): unknown {
   if (dom.has(el, 'itemscope')) return itemObject(el, depth + 1, budget);
   const tag = dom.localName(el);
   if (tag === 'meta') return dom.attr(el, 'content') ?? '';
-  const urlAttr = URL_PROPS[tag];
+  const urlAttr = URL_PROPS.get(tag);
   if (urlAttr) return dom.attr(el, urlAttr) ?? '';
   if (tag === 'time') return dom.attr(el, 'datetime') ?? cleanText(dom.text(el), LIMITS.maxDataString);
   if (tag === 'data' || tag === 'meter') return dom.attr(el, 'value') ?? '';
@@ -73,7 +74,9 @@ function propValue(el: Element, depth: number, budget: { items: number }): unkno
 
 /** One microdata item: its own properties (not those of nested items). */
 function itemObject(item: Element, depth: number, budget: { items: number }): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // Property names are the page's words: without a prototype, `constructor` or `toString` is just a
+  // key (not Object's function, which no message can carry); `__proto__` is dropped.
+  const out = Object.create(null) as Record<string, unknown>;
   const type = itemType(item);
   if (type) out['@type'] = type;
   if (depth >= LIMITS.maxDataDepth || --budget.items < 0) return out;
@@ -84,7 +87,7 @@ function itemObject(item: Element, depth: number, budget: { items: number }): Re
     if (!parent || dom.closest(parent, '[itemscope]') !== item) continue;
     const value = propValue(prop, depth, budget);
     for (const name of (dom.attr(prop, 'itemprop') ?? '').trim().split(/\s+/)) {
-      if (!name) continue;
+      if (!name || name === '__proto__') continue;
       const prev = out[name];
       if (prev === undefined) out[name] = value;
       else if (Array.isArray(prev)) prev.push(value);

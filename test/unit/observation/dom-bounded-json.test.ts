@@ -12,6 +12,14 @@ describe('boundJson', () => {
     expect(boundJson({ a: { b: { c: { d: 1 } } } }, bounds)).toEqual({ value: { a: { b: { c: {} } } }, truncated: true });
     expect(boundJson({ n: Number.POSITIVE_INFINITY }, bounds).value).toEqual({ n: null });
   });
+
+  it('keeps keys named after Object\'s own as plain keys and drops __proto__ (a page cannot give the copy a prototype)', () => {
+    const parsed = JSON.parse('{"__proto__": {"@type": "Order"}, "constructor": "c", "toString": "t"}') as unknown;
+    const { value } = boundJson(parsed, bounds);
+    expect(value).toEqual({ constructor: 'c', toString: 't' });
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect((value as Record<string, unknown>)['@type']).toBeUndefined();
+  });
 });
 
 describe('parseJsonLd', () => {

@@ -75,6 +75,11 @@ describe('textBlockKind', () => {
     expect(textBlockKind('span', attrs({}))).toBeUndefined();
     expect(textBlockKind('div', attrs({ role: 'status' }), false)).toBeUndefined();
   });
+
+  it('knows no block in tag names that happen to be Object\'s own properties', () => {
+    for (const tag of ['constructor', 'tostring', '__proto__', 'hasownproperty', 'valueof']) expect(textBlockKind(tag, attrs({}))).toBeUndefined();
+    expect(textBlockKind('constructor', attrs({ role: 'heading' }))).toEqual({ role: 'heading', level: 2 });
+  });
 });
 
 describe('cleanText and containerRole', () => {
