@@ -102,9 +102,12 @@ export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out:
   const scope = new WalkScope(initialSkip(ctx, start, root), above ? rowOf(ctx, above) : null);
   const special = known ?? specialElements(start);
   const ariaDisabled = rootFlags(root).ariaDisabled;
-  // Depth-first with enter / leave: the walker's firstChild / nextSibling / parentNode (comments
-  // and the like are skipped by its filter) tell when a subtree ends.
-  let node: Node | null = fromTop ? walker.firstChild() : start;
+  // Tree order from nextNode() (comments and the like are skipped by the walker's filter), with
+  // enter / leave: the elements entered and not yet left are a stack, and a node whose parent is
+  // not on top of it closes the elements above its parent. (One nextNode and one parentNode per
+  // node cost about half of firstChild / nextSibling / parentNode on the walker.)
+  const open: Node[] = [];
+  let node: Node | null = fromTop ? walker.nextNode() : start;
   let elements = 0;
   while (node) {
     if ((++ctx.visited & 1023) === 0 && (ctx.visited > ctx.limits.maxNodes || ctx.now() > ctx.deadline)) {
@@ -112,7 +115,11 @@ export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out:
       ctx.stopped = true;
       break;
     }
-    let opened = false;
+    const parent = dom.parentNode(node);
+    while (open.length > 0 && open[open.length - 1] !== parent) {
+      open.pop();
+      scope.leave();
+    }
     if (dom.nodeType(node) === TEXT_NODE) {
       if (scope.gathering) scope.text((node as Text).data);
       if (!scope.active) visitText(ctx, root, node as Text, out, scope.row);
@@ -123,7 +130,7 @@ export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out:
       const isSpecial = special.has(el);
       // ROW_SELECTOR is `tr`, `li` or [role=…] selectors: an element without a role (not special) can only match by tag.
       scope.enter(localName, localName === 'tr' || localName === 'li' || (isSpecial && dom.matches(el, ROW_SELECTOR)) ? el : undefined);
-      opened = true;
+      open.push(el);
       try {
         visitElement(ctx, root, el, localName, out, scope, isSpecial, ariaDisabled);
       } catch {
@@ -131,27 +138,9 @@ export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out:
       }
     }
     if (ctx.stopped) break;
-    if (opened) {
-      const child = walker.firstChild();
-      if (child) {
-        node = child;
-        continue;
-      }
-      scope.leave();
-    }
-    // Next sibling, else up (leaving each element on the way) to the first ancestor that has one.
-    node = null;
-    for (;;) {
-      const next = walker.nextSibling();
-      if (next) {
-        node = next;
-        break;
-      }
-      const parent = walker.parentNode();
-      if (!parent || (fromTop && parent === start)) break;
-      scope.leave();
-    }
+    node = walker.nextNode();
   }
+  if (!ctx.stopped) for (let i = open.length; i > 0; i--) scope.leave();
   scope.finish();
   if (start === root.key) root.nodeCount = elements;
 }
