@@ -5,19 +5,22 @@ import type { PageSnapshot, SnapshotElement } from '../observation/snapshot.ts';
  * Rebuilds a full PageSnapshot from the previous one and a delta (pure). Returns undefined when
  * the delta does not fit its base — a ref it cannot resolve, a ref twice, a new element or a
  * patch it does not list, a patch for an element the base does not have, lists of different
- * lengths — so the caller asks for a full snapshot instead of trusting a half-merge. The base is
+ * lengths, a move of an element that is new, patched, boxless or past the list — so the caller asks for a full snapshot instead of trusting a half-merge. The base is
  * never modified: changed elements are copies.
  */
 export function applyDelta(base: PageSnapshot, baseByRef: ReadonlyMap<string, SnapshotElement>, delta: SnapshotDelta): PageSnapshot | undefined {
-  const { elementRefs, elementOrders, changed, patches, texts, textChanges, ...rest } = delta;
+  const { elementRefs, elementOrders, changed, patches, moves, texts, textChanges, ...rest } = delta;
   if (base.documentToken === undefined || base.documentToken !== delta.documentToken) return undefined;
-  const refs = elementRefs ?? base.elements.map((e) => e.ref);
-  const orders = elementOrders ?? base.elements.map((e) => e.order ?? 0);
+  // Nothing about the elements changed (an idle page, or a full re-walk that found the same): the
+  // base's list is shared as it is (snapshots are read-only).
+  const sameElements = !elementRefs && !elementOrders && changed.length === 0 && !patches?.length && !moves?.length;
+  const refs = sameElements ? [] : (elementRefs ?? base.elements.map((e) => e.ref));
+  const orders = sameElements ? [] : (elementOrders ?? base.elements.map((e) => e.order ?? 0));
   if (refs.length !== orders.length) return undefined;
   const added = new Map(changed.map((e) => [e.ref, e]));
   const patched = new Map<string, SnapshotElementPatch>((patches ?? []).map((p) => [p.ref, p]));
   const seen = new Set<string>();
-  const elements: SnapshotElement[] = [];
+  const elements: SnapshotElement[] = sameElements ? base.elements : [];
   for (let i = 0; i < refs.length; i++) {
     const ref = refs[i]!;
     if (seen.has(ref)) return undefined;
@@ -35,6 +38,16 @@ export function applyDelta(base: PageSnapshot, baseByRef: ReadonlyMap<string, Sn
   }
   for (const ref of added.keys()) if (!seen.has(ref) || baseByRef.has(ref)) return undefined;
   for (const ref of patched.keys()) if (!seen.has(ref) || !baseByRef.has(ref)) return undefined;
+  for (const [first, count, dx, dy] of moves ?? []) {
+    if (first + count > elements.length) return undefined;
+    for (let i = first; i < first + count; i++) {
+      const el = elements[i]!;
+      const box = el.box;
+      // Only an element taken from the base as it was can have moved (and only once).
+      if (!box || added.has(el.ref) || patched.has(el.ref) || box !== baseByRef.get(el.ref)?.box) return undefined;
+      elements[i] = { ...el, box: { x: box.x + dx, y: box.y + dy, w: box.w, h: box.h } };
+    }
+  }
   let mergedTexts = texts ?? base.texts;
   if (!texts && textChanges) {
     mergedTexts = [...base.texts];

@@ -60,8 +60,10 @@ export function createObservationService(send: SendToFrame): ObservationService 
   const cache = new Map<number, Cached>();
 
   const remember = (tabId: number, seq: number, snapshot: PageSnapshot): PageSnapshot => {
+    const held = cache.get(tabId);
+    const byRef = held?.snapshot.elements === snapshot.elements ? held.byRef : new Map(snapshot.elements.map((e) => [e.ref, e]));
     cache.delete(tabId);
-    cache.set(tabId, { seq, snapshot, byRef: new Map(snapshot.elements.map((e) => [e.ref, e])) });
+    cache.set(tabId, { seq, snapshot, byRef });
     while (cache.size > CACHED_TABS) cache.delete(cache.keys().next().value!);
     return snapshot;
   };

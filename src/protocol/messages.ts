@@ -211,6 +211,15 @@ export const SnapshotDeltaSchema = PageSnapshotSchema.omit({ elements: true, tex
   changed: z.array(SnapshotElementSchema).max(50_000),
   /** Elements of the base that changed: only the fields that differ (`null`: the field is gone). */
   patches: z.array(SnapshotElementPatch).max(50_000).optional(),
+  /**
+   * Elements of the base whose only change is that their box moved, as runs of neighbours moved
+   * alike: [first position in the new list, count, dx, dy]. (Content inserted above shifts
+   * everything below it: thousands of boxes, one run.)
+   */
+  moves: z
+    .array(z.tuple([z.int().nonnegative(), z.int().positive().max(50_000), z.number().finite(), z.number().finite()]))
+    .max(50_000)
+    .optional(),
   /** Absent: the same texts as the base (or the base's with `textChanges` applied). */
   texts: PageSnapshotSchema.shape.texts.optional(),
   /** A few texts replaced in place (same number of texts as the base). */

@@ -3,8 +3,9 @@ import type { PageSnapshot, SnapshotElement, SnapshotText } from '../../observat
 
 /**
  * Shrinks what crosses to the service worker once it holds a snapshot of this document: new
- * elements in full, changed ones as patches of the fields that differ (a reflow that moves every
- * box sends boxes, not elements), and the ref order, `order` numbers and texts only when they
+ * elements in full, changed ones as patches of the fields that differ, runs of elements whose box
+ * alone moved by the same offset as `moves` (a reflow that shifts every box sends a few numbers,
+ * not thousands of boxes), and the ref order, `order` numbers and texts only when they
  * changed. The observer reports an unchanged element as the very same object, so most
  * comparisons are an identity check; after a full re-walk (new objects) they compare values.
  * The service worker ends up with the complete snapshot the page produced. Another sequence
@@ -34,6 +35,7 @@ export class DeltaEncoder {
     if (!fits || !previousOrders) return { kind: 'full', seq, snapshot };
     const changed: SnapshotElement[] = [];
     const patches: SnapshotElementPatch[] = [];
+    const moves = new MoveRuns();
     const before = previous.elements;
     // Usually the refs are where they were: compare by position, and index the old list by ref only when they are not.
     let sameRefs = before.length === elements.length;
@@ -53,18 +55,37 @@ export class DeltaEncoder {
       if (!old) changed.push(e);
       else {
         const patch = diffElement(old, e);
-        if (patch) patches.push(patch);
+        if (patch && !moves.add(i, patch, old.box)) patches.push(patch);
       }
     }
     const { elements: _elements, texts, ...rest } = snapshot;
     const delta: SnapshotDelta = { ...rest, changed };
     if (patches.length > 0) delta.patches = patches;
+    if (moves.runs.length > 0) delta.moves = moves.runs;
     if (!sameRefs) delta.elementRefs = elements.map((e) => e.ref);
     if (!sameList(orders, previousOrders)) delta.elementOrders = orders;
     const textChanges = changedTexts(texts, previous.texts);
     if (textChanges === undefined) delta.texts = texts;
     else if (textChanges.length > 0) delta.textChanges = textChanges;
     return { kind: 'delta', seq, baseSeq: since.seq, delta };
+  }
+}
+
+/** Collects box-only patches as runs of consecutive positions moved by the same offset. */
+class MoveRuns {
+  readonly runs: Array<[number, number, number, number]> = [];
+
+  /** Takes the patch when it only moves the box (same size); false: send it as a patch. */
+  add(position: number, patch: SnapshotElementPatch, before: SnapshotElement['box']): boolean {
+    const box = patch.box;
+    if (!box || !before || box.w !== before.w || box.h !== before.h) return false;
+    for (const key in patch) if (key !== 'ref' && key !== 'box') return false;
+    const dx = box.x - before.x;
+    const dy = box.y - before.y;
+    const last = this.runs[this.runs.length - 1];
+    if (last && last[0] + last[1] === position && last[2] === dx && last[3] === dy) last[1]++;
+    else this.runs.push([position, 1, dx, dy]);
+    return true;
   }
 }
 
@@ -80,17 +101,20 @@ const sameRow = (a: SnapshotElement['container'], b: SnapshotElement['container'
 
 /** The fields of `after` that differ from `before` (`order` travels separately); undefined when none. */
 export function diffElement(before: SnapshotElement, after: SnapshotElement): SnapshotElementPatch | undefined {
-  const patch: Record<string, unknown> = {};
-  let any = false;
-  const set = (key: string, value: unknown) => {
-    patch[key] = value === undefined ? null : value;
-    any = true;
-  };
-  for (const k of SCALARS) if (before[k] !== after[k]) set(k, after[k]);
-  for (const k of LISTS) if (!sameList<unknown>(before[k], after[k])) set(k, after[k]);
-  if (!sameBox(before.box, after.box)) set('box', after.box);
-  if (!sameRow(before.container, after.container)) set('container', after.container);
-  return any ? ({ ref: after.ref, ...patch } as SnapshotElementPatch) : undefined;
+  // After a full re-walk nearly every element compares equal: check first, build a patch only when needed.
+  if (sameElement(before, after)) return undefined;
+  const patch: Record<string, unknown> = { ref: after.ref };
+  for (const k of SCALARS) if (before[k] !== after[k]) patch[k] = after[k] ?? null;
+  for (const k of LISTS) if (!sameList<unknown>(before[k], after[k])) patch[k] = after[k] ?? null;
+  if (!sameBox(before.box, after.box)) patch.box = after.box ?? null;
+  if (!sameRow(before.container, after.container)) patch.container = after.container ?? null;
+  return patch as SnapshotElementPatch;
+}
+
+function sameElement(a: SnapshotElement, b: SnapshotElement): boolean {
+  for (const k of SCALARS) if (a[k] !== b[k]) return false;
+  for (const k of LISTS) if (!sameList<unknown>(a[k], b[k])) return false;
+  return sameBox(a.box, b.box) && sameRow(a.container, b.container);
 }
 
 const sameText = (x: SnapshotText, y: SnapshotText) =>

@@ -58,17 +58,30 @@ describe('DeltaEncoder + applyDelta', () => {
     expect(base.elements[1]!.name).toBe('Button 2');
   });
 
-  it('compares values when a full re-walk made new objects: equal elements are not sent again, a reflow sends boxes only', () => {
+  it('compares values when a full re-walk made new objects: equal elements are not sent again, a reflow sends runs of moves', () => {
     const encoder = new DeltaEncoder();
     encoder.encode(snap(ten()));
     const fresh = ten().map((e) => ({ ...e, box: { ...e.box, x: e.box.x + 40 } }));
     fresh[4] = { ...fresh[4]!, states: ['checked'] };
+    fresh[8] = { ...fresh[8]!, box: { ...fresh[8]!.box, y: 30 } };
     const second = encoder.encode(snap(fresh), { documentToken: 'doc-1', seq: 1 });
     if (second.kind !== 'delta') throw new Error('expected a delta');
     expect(second.delta.changed).toEqual([]);
-    expect(second.delta.patches).toHaveLength(10);
-    expect(second.delta.patches![4]).toEqual({ ref: 'e5', states: ['checked'], box: { x: 44, y: 2, w: 3, h: 4 } });
+    // e5 changed more than its box: a patch. The rest only moved: e1–e4, e6–e8 and e10 by (40, 0), e9 by (40, 28).
+    expect(second.delta.patches).toEqual([{ ref: 'e5', states: ['checked'], box: { x: 44, y: 2, w: 3, h: 4 } }]);
+    expect(second.delta.moves).toEqual([
+      [0, 4, 40, 0],
+      [5, 3, 40, 0],
+      [8, 1, 40, 28],
+      [9, 1, 40, 0],
+    ]);
+    expect(roundTrip(snap(ten()), second)).toEqual(JSON.parse(JSON.stringify(snap(fresh))));
     expect(JSON.stringify(second.delta).length).toBeLessThan(JSON.stringify(snap(fresh)).length);
+    // A resized box is no move.
+    const resized = ten().map((e) => ({ ...e, box: { ...e.box, w: 9 } }));
+    const third = encoder.encode(snap(resized), { documentToken: 'doc-1', seq: 2 });
+    expect(third.kind === 'delta' && third.delta.moves).toBeUndefined();
+    expect(third.kind === 'delta' && third.delta.patches).toHaveLength(10);
     expect(diffElement(el(1), { ...el(1), order: 7 })).toBeUndefined();
     expect(diffElement({ ...el(1), value: 'x' }, el(1))).toEqual({ ref: 'e1', value: null });
   });
@@ -136,6 +149,16 @@ describe('DeltaEncoder + applyDelta', () => {
     expect(applyDelta(base, byRef, delta(['e1'], { documentToken: 'doc-2' }))).toBeUndefined();
     expect(applyDelta(base, byRef, { ...delta(['e1', 'e2']), elementOrders: [0] })).toBeUndefined();
     expect(applyDelta(base, byRef, delta(['e2', 'e1']))!.elements.map((e) => e.ref)).toEqual(['e2', 'e1']);
+    // Moves only of boxed base elements, within the list, once each.
+    const boxed = snap([{ ...el(1), box: { x: 0, y: 0, w: 5, h: 5 } }, el(2)]);
+    const boxedByRef = new Map(boxed.elements.map((e) => [e.ref, e]));
+    const moved = (moves: SnapshotDelta['moves'], extra: Partial<SnapshotDelta> = {}) => applyDelta(boxed, boxedByRef, { ...delta(['e1', 'e2'], extra), moves });
+    expect(moved([[0, 1, 3, 4]])!.elements[0]!.box).toEqual({ x: 3, y: 4, w: 5, h: 5 });
+    expect(boxed.elements[0]!.box).toEqual({ x: 0, y: 0, w: 5, h: 5 });
+    expect(moved([[1, 1, 3, 4]])).toBeUndefined();
+    expect(moved([[0, 3, 3, 4]])).toBeUndefined();
+    expect(moved([[0, 1, 3, 4], [0, 1, 1, 1]])).toBeUndefined();
+    expect(moved([[0, 1, 3, 4]], { patches: [{ ref: 'e1', name: 'x' }] })).toBeUndefined();
   });
 
   it('rejects patches with unknown fields or values that do not fit the element schema', () => {
