@@ -1,5 +1,6 @@
 import type { SnapshotDelta, SnapshotElementPatch } from '../protocol/messages.ts';
 import type { PageSnapshot, SnapshotElement } from '../observation/snapshot.ts';
+import { applyTexts } from '../observation/text-pieces.ts';
 
 /**
  * Rebuilds a full PageSnapshot from the previous one and a delta (pure). Returns undefined when
@@ -9,53 +10,63 @@ import type { PageSnapshot, SnapshotElement } from '../observation/snapshot.ts';
  * never modified: changed elements are copies.
  */
 export function applyDelta(base: PageSnapshot, baseByRef: ReadonlyMap<string, SnapshotElement>, delta: SnapshotDelta): PageSnapshot | undefined {
-  const { elementRefs, elementOrders, changed, patches, moves, texts, textChanges, ...rest } = delta;
+  const { elementRefs, elementOrders, elementOrderShifts, changed, patches, moves, texts, textPieces, ...rest } = delta;
   if (base.documentToken === undefined || base.documentToken !== delta.documentToken) return undefined;
   // Nothing about the elements changed (an idle page, or a full re-walk that found the same): the
   // base's list is shared as it is (snapshots are read-only).
-  const sameElements = !elementRefs && !elementOrders && changed.length === 0 && !patches?.length && !moves?.length;
+  const sameElements = !elementRefs && !elementOrders && !elementOrderShifts?.length && changed.length === 0 && !patches?.length && !moves?.length;
   const refs = sameElements ? [] : (elementRefs ?? base.elements.map((e) => e.ref));
   const orders = sameElements ? [] : (elementOrders ?? base.elements.map((e) => e.order ?? 0));
   if (refs.length !== orders.length) return undefined;
+  if (elementOrderShifts) {
+    // Shifts apply to the base's refs in the base's places only.
+    if (elementRefs || elementOrders) return undefined;
+    for (const [first, count, shift] of elementOrderShifts) {
+      if (first + count > orders.length) return undefined;
+      for (let i = first; i < first + count; i++) if ((orders[i]! += shift) < 0) return undefined;
+    }
+  }
   const added = new Map(changed.map((e) => [e.ref, e]));
   const patched = new Map<string, SnapshotElementPatch>((patches ?? []).map((p) => [p.ref, p]));
+  // Each position moves at most once, within the list.
+  const movedBy: Array<[number, number] | undefined> = [];
+  for (const [first, count, dx, dy, nudges] of moves ?? []) {
+    if (first + count > refs.length || (nudges !== undefined && nudges.length !== count)) return undefined;
+    for (let i = first; i < first + count; i++) {
+      if (movedBy[i]) return undefined;
+      const nudge = nudges === undefined ? 4 : nudges.charCodeAt(i - first) - 48;
+      movedBy[i] = [dx + Math.floor(nudge / 3) - 1, dy + (nudge % 3) - 1];
+    }
+  }
   const seen = new Set<string>();
   const elements: SnapshotElement[] = sameElements ? base.elements : [];
   for (let i = 0; i < refs.length; i++) {
     const ref = refs[i]!;
     if (seen.has(ref)) return undefined;
     seen.add(ref);
+    const move = movedBy[i];
     let el = added.get(ref);
-    if (!el) {
+    if (el) {
+      if (move) return undefined;
+    } else {
       const before = baseByRef.get(ref);
       if (!before) return undefined;
       const patch = patched.get(ref);
+      // Only an element taken from the base as it was can have moved.
+      if (move && (patch || !before.box)) return undefined;
       el = patch ? applyPatch(before, patch) : before;
     }
     const order = orders[i]!;
-    if (el.order !== order) el = { ...el, order };
+    if (move) {
+      const box = el.box!;
+      el = { ...el, order, box: { x: box.x + move[0], y: box.y + move[1], w: box.w, h: box.h } };
+    } else if (el.order !== order) el = { ...el, order };
     elements.push(el);
   }
   for (const ref of added.keys()) if (!seen.has(ref) || baseByRef.has(ref)) return undefined;
   for (const ref of patched.keys()) if (!seen.has(ref) || !baseByRef.has(ref)) return undefined;
-  for (const [first, count, dx, dy] of moves ?? []) {
-    if (first + count > elements.length) return undefined;
-    for (let i = first; i < first + count; i++) {
-      const el = elements[i]!;
-      const box = el.box;
-      // Only an element taken from the base as it was can have moved (and only once).
-      if (!box || added.has(el.ref) || patched.has(el.ref) || box !== baseByRef.get(el.ref)?.box) return undefined;
-      elements[i] = { ...el, box: { x: box.x + dx, y: box.y + dy, w: box.w, h: box.h } };
-    }
-  }
-  let mergedTexts = texts ?? base.texts;
-  if (!texts && textChanges) {
-    mergedTexts = [...base.texts];
-    for (const { at, text } of textChanges) {
-      if (at >= mergedTexts.length) return undefined;
-      mergedTexts[at] = text;
-    }
-  }
+  const mergedTexts = texts ?? (textPieces ? applyTexts(base.texts, textPieces) : base.texts);
+  if (!mergedTexts) return undefined;
   return { ...rest, elements, texts: mergedTexts };
 }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ObserveReplyData, QueryResponse, Reply, type SnapshotQuerySchema } from '../protocol/messages.ts';
+import { ObserveReplyData, ObserveReplyText, QueryResponse, Reply, type SnapshotQuerySchema } from '../protocol/messages.ts';
 import type { PageSnapshot, SnapshotElement } from '../observation/snapshot.ts';
 import { applyDelta } from './observation-delta.ts';
 import type { SendToFrame } from './tab-messenger.ts';
@@ -11,9 +11,9 @@ import type { SendToFrame } from './tab-messenger.ts';
  * listed as blind spots. Replies come from a page's renderer process, so they are validated like
  * any other untrusted input before anyone sees them.
  *
- * After the first snapshot of a tab, the page sends only what changed (a delta against the
- * snapshot kept here, per tab); a delta that does not fit is discarded and a full snapshot asked
- * for. Returned snapshots are shared with that cache: treat them as read-only.
+ * Snapshots travel as JSON text (see ObserveReplyText). After the first snapshot of a tab, the
+ * page sends only what changed (a delta against the snapshot kept here, per tab); a delta that
+ * does not fit is discarded and a full snapshot asked for. Returned snapshots are shared with that cache: treat them as read-only.
  */
 
 export type { SendToFrame };
@@ -24,7 +24,7 @@ export type SnapshotQuery = z.infer<typeof SnapshotQuerySchema>;
 const TOP_FRAME = 0;
 /** Tabs whose last snapshot is kept for deltas. */
 const CACHED_TABS = 16;
-const SnapshotReply = Reply(ObserveReplyData);
+const SnapshotReply = Reply(ObserveReplyText);
 const QueryReply = Reply(QueryResponse);
 
 interface Cached {
@@ -56,6 +56,19 @@ async function ask<T>(send: SendToFrame, tabId: number, message: unknown, schema
   return parsed.data;
 }
 
+/** The page's JSON text, parsed and then validated (ObserveReplyText). */
+function decodeObserveReply(text: string): ObservationResult<ObserveReplyData> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return fail('INVALID_REPLY', "The page's answer is not JSON.", false);
+  }
+  const parsed = ObserveReplyData.safeParse(raw);
+  if (!parsed.success) return fail('INVALID_REPLY', `The page's answer does not fit the schema: ${parsed.error.message.slice(0, 500)}`, false);
+  return { ok: true, data: parsed.data };
+}
+
 export function createObservationService(send: SendToFrame): ObservationService {
   const cache = new Map<number, Cached>();
 
@@ -74,12 +87,17 @@ export function createObservationService(send: SendToFrame): ObservationService 
     const base = cache.get(tabId);
     const since = base?.snapshot.documentToken ? { documentToken: base.snapshot.documentToken, seq: base.seq } : undefined;
     const message = { type: 'content/observe', ...(options.full ? { full: true } : {}), ...(since ? { since } : {}) };
-    const reply = await ask(send, tabId, message, SnapshotReply as z.ZodType<ObservationResult<ObserveReplyData>>);
+    const reply = await ask(send, tabId, message, SnapshotReply as z.ZodType<ObservationResult<string>>);
     if (!reply.ok) {
       cache.delete(tabId);
       return reply;
     }
-    const data = reply.data;
+    const decoded = decodeObserveReply(reply.data);
+    if (!decoded.ok) {
+      cache.delete(tabId);
+      return decoded;
+    }
+    const data = decoded.data;
     if (data.kind === 'full') return { ok: true, data: remember(tabId, data.seq, data.snapshot) };
     const merged = base && base.seq === data.baseSeq ? applyDelta(base.snapshot, base.byRef, data.delta) : undefined;
     if (merged) return { ok: true, data: remember(tabId, data.seq, merged) };

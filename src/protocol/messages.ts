@@ -205,25 +205,44 @@ export type SnapshotElementPatch = z.infer<typeof SnapshotElementPatch>;
 export const SnapshotDeltaSchema = PageSnapshotSchema.omit({ elements: true, texts: true }).extend({
   /** Every element's ref in order; absent: the same refs in the same order as the base. */
   elementRefs: z.array(ElementRef).max(50_000).optional(),
-  /** Every element's `order`; absent: the same as the base. */
+  /** Every element's `order`; absent: the same as the base (or the base's shifted by `elementOrderShifts`). */
   elementOrders: z.array(z.int().nonnegative()).max(50_000).optional(),
+  /** With the base's refs in the base's places: runs of positions whose `order` moved alike, [first, count, shift]. */
+  elementOrderShifts: z
+    .array(z.tuple([z.int().nonnegative(), z.int().positive().max(50_000), z.int().min(-1_000_000).max(1_000_000)]))
+    .max(50_000)
+    .optional(),
   /** Elements that are new since the base (by ref), in full. */
   changed: z.array(SnapshotElementSchema).max(50_000),
   /** Elements of the base that changed: only the fields that differ (`null`: the field is gone). */
   patches: z.array(SnapshotElementPatch).max(50_000).optional(),
   /**
    * Elements of the base whose only change is that their box moved, as runs of neighbours moved
-   * alike: [first position in the new list, count, dx, dy]. (Content inserted above shifts
-   * everything below it: thousands of boxes, one run.)
+   * alike: [first position in the new list, count, dx, dy, nudges?]. Boxes are whole pixels, so
+   * a shift of 37.5 px moves some boxes 37 and others 38: `nudges` has one digit per element of
+   * the run, 3 × (its dx − run's dx + 1) + (its dy − run's dy + 1), absent when all are 4.
+   * (Content inserted above shifts everything below it: thousands of boxes, one run.)
    */
   moves: z
-    .array(z.tuple([z.int().nonnegative(), z.int().positive().max(50_000), z.number().finite(), z.number().finite()]))
+    .array(
+      z.union([
+        z.tuple([z.int().nonnegative(), z.int().positive().max(50_000), z.number().finite(), z.number().finite()]),
+        z.tuple([z.int().nonnegative(), z.int().positive().max(50_000), z.number().finite(), z.number().finite(), z.string().regex(/^[0-8]+$/).max(50_000)]),
+      ]),
+    )
     .max(50_000)
     .optional(),
-  /** Absent: the same texts as the base (or the base's with `textChanges` applied). */
+  /** Every text, when `textPieces` would not be shorter. Both absent: the same texts as the base. */
   texts: PageSnapshotSchema.shape.texts.optional(),
-  /** A few texts replaced in place (same number of texts as the base). */
-  textChanges: z.array(z.object({ at: z.int().nonnegative(), text: PageSnapshotSchema.shape.texts.element })).max(5_000).optional(),
+  /**
+   * The texts in order, as runs of the base's texts — [first index in the base, count, order
+   * shift]: the same words, their `order` moved by the shift — and texts of their own. (A notice
+   * inserted above shifts every later text's `order` by one: one run.)
+   */
+  textPieces: z
+    .array(z.union([z.tuple([z.int().nonnegative(), z.int().positive().max(50_000), z.int().min(-1_000_000).max(1_000_000)]), PageSnapshotSchema.shape.texts.element]))
+    .max(50_000)
+    .optional(),
 });
 export type SnapshotDelta = z.infer<typeof SnapshotDeltaSchema>;
 
@@ -232,6 +251,13 @@ export const ObserveReplyData = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('delta'), seq: z.int().nonnegative(), baseSeq: z.int().nonnegative(), delta: SnapshotDeltaSchema }),
 ]);
 export type ObserveReplyData = z.infer<typeof ObserveReplyData>;
+/**
+ * What `content/observe` carries: ObserveReplyData as JSON text. Extension messaging converts an
+ * object graph value by value on both sides (about 30 ms for a 16k-element page's first, full
+ * snapshot); one string crosses as a block, and JSON.parse / JSON.stringify are native. The
+ * service worker parses the text, then validates it like any other reply.
+ */
+export const ObserveReplyText = z.string().max(48_000_000);
 /**
  * Look up elements in a fresh snapshot of the frame: by refs (expand-by-ref), role, name or text.
  * With `documentToken`, refuses (STALE_DOCUMENT) if the frame now holds another document.

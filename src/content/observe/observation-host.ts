@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ContentObserve, ContentQuery, ObserveReplyData, QueryResponse } from '../../protocol/messages.ts';
+import type { ContentObserve, ContentQuery, QueryResponse } from '../../protocol/messages.ts';
 import { createPageObserver, type PageObserver } from '../../observation/dom/observer.ts';
 import { query } from '../../observation/render/query.ts';
 import { DeltaEncoder } from './snapshot-delta.ts';
@@ -11,7 +11,8 @@ import { DeltaEncoder } from './snapshot-delta.ts';
  */
 
 type Failure = { ok: false; error: { code: string; message: string; retryable: boolean } };
-export type ObserveReply = { ok: true; data: ObserveReplyData } | Failure;
+/** `data`: the ObserveReplyData as JSON text (see ObserveReplyText). */
+export type ObserveReply = { ok: true; data: string } | Failure;
 export type QueryReply = { ok: true; data: QueryResponse } | Failure;
 
 /** chrome.dom.openOrClosedShadowRoot when the browser offers it to content scripts (Chrome 88+). */
@@ -47,7 +48,7 @@ export class ObservationHost {
     try {
       const outcome = this.pageObserver.snapshot({ full: request.full === true });
       if (!outcome.ok) return failure(outcome.error.code, outcome.error.message, outcome.error.retryable);
-      return { ok: true, data: this.deltas.encode(outcome.snapshot, request.since) };
+      return { ok: true, data: JSON.stringify(this.deltas.encode(outcome.snapshot, request.since)) };
     } catch (error) {
       return failure('OBSERVE_FAILED', String(error), true);
     }

@@ -1,12 +1,13 @@
 import type { ObserveReplyData, SnapshotDelta, SnapshotElementPatch } from '../../protocol/messages.ts';
-import type { PageSnapshot, SnapshotElement, SnapshotText } from '../../observation/snapshot.ts';
+import { encodeTexts } from '../../observation/text-pieces.ts';
+import type { PageSnapshot, SnapshotElement } from '../../observation/snapshot.ts';
 
 /**
  * Shrinks what crosses to the service worker once it holds a snapshot of this document: new
  * elements in full, changed ones as patches of the fields that differ, runs of elements whose box
  * alone moved by the same offset as `moves` (a reflow that shifts every box sends a few numbers,
- * not thousands of boxes), and the ref order, `order` numbers and texts only when they
- * changed. The observer reports an unchanged element as the very same object, so most
+ * not thousands of boxes), the ref order and `order` numbers only when they changed, and texts as
+ * runs of the previous ones plus the new (see text-pieces.ts). The observer reports an unchanged element as the very same object, so most
  * comparisons are an identity check; after a full re-walk (new objects) they compare values.
  * The service worker ends up with the complete snapshot the page produced. Another sequence
  * number or another document sends everything.
@@ -33,59 +34,91 @@ export class DeltaEncoder {
       since.seq === seq - 1 &&
       since.documentToken === snapshot.documentToken;
     if (!fits || !previousOrders) return { kind: 'full', seq, snapshot };
-    const changed: SnapshotElement[] = [];
-    const patches: SnapshotElementPatch[] = [];
-    const moves = new MoveRuns();
-    const before = previous.elements;
-    // Usually the refs are where they were: compare by position, and index the old list by ref only when they are not.
-    let sameRefs = before.length === elements.length;
-    let byRef: Map<string, SnapshotElement> | undefined;
-    for (let i = 0; i < elements.length; i++) {
-      const e = elements[i]!;
-      const at = before[i];
-      if (at === e) continue;
-      let old: SnapshotElement | undefined;
-      if (at !== undefined && at.ref === e.ref) old = at;
-      else {
-        sameRefs = false;
-        byRef ??= new Map(before.map((b) => [b.ref, b]));
-        old = byRef.get(e.ref);
-      }
-      if (old === e) continue;
-      if (!old) changed.push(e);
-      else {
-        const patch = diffElement(old, e);
-        if (patch && !moves.add(i, patch, old.box)) patches.push(patch);
-      }
-    }
+    const { changed, patches, moves, sameRefs } = compareElements(elements, previous.elements);
     const { elements: _elements, texts, ...rest } = snapshot;
     const delta: SnapshotDelta = { ...rest, changed };
     if (patches.length > 0) delta.patches = patches;
-    if (moves.runs.length > 0) delta.moves = moves.runs;
+    const runs = moves.runs;
+    if (runs.length > 0) delta.moves = runs;
     if (!sameRefs) delta.elementRefs = elements.map((e) => e.ref);
-    if (!sameList(orders, previousOrders)) delta.elementOrders = orders;
-    const textChanges = changedTexts(texts, previous.texts);
-    if (textChanges === undefined) delta.texts = texts;
-    else if (textChanges.length > 0) delta.textChanges = textChanges;
+    if (!sameList(orders, previousOrders)) {
+      const shifts = sameRefs ? orderShifts(orders, previousOrders) : undefined;
+      if (shifts) delta.elementOrderShifts = shifts;
+      else delta.elementOrders = orders;
+    }
+    const told = encodeTexts(texts, previous.texts, texts.length / 2);
+    // Runs only pay when most texts are kept; otherwise the list itself is shorter.
+    if (told.literals > texts.length / 2) delta.texts = texts;
+    else if (!told.unchanged) delta.textPieces = told.pieces;
     return { kind: 'delta', seq, baseSeq: since.seq, delta };
   }
 }
 
-/** Collects box-only patches as runs of consecutive positions moved by the same offset. */
-class MoveRuns {
-  readonly runs: Array<[number, number, number, number]> = [];
+/**
+ * New elements, patches and moves of `elements` against `before`. (Its own function: the loop
+ * gets optimized as a whole instead of on-stack in the middle of `encode`, whose code after the
+ * loop then lacked type feedback and was thrown away on every call.)
+ */
+function compareElements(elements: readonly SnapshotElement[], before: readonly SnapshotElement[]) {
+  const changed: SnapshotElement[] = [];
+  const patches: SnapshotElementPatch[] = [];
+  const moves = new MoveRuns();
+  // Usually the refs are where they were: compare by position, and index the old list by ref only when they are not.
+  let sameRefs = before.length === elements.length;
+  let byRef: Map<string, SnapshotElement> | undefined;
+  for (let i = 0; i < elements.length; i++) {
+    const e = elements[i]!;
+    const at = before[i];
+    if (at === e) continue;
+    let old: SnapshotElement | undefined;
+    if (at !== undefined && at.ref === e.ref) old = at;
+    else {
+      sameRefs = false;
+      byRef ??= new Map(before.map((b) => [b.ref, b]));
+      old = byRef.get(e.ref);
+    }
+    if (old === e) continue;
+    if (!old) changed.push(e);
+    else if (!sameExceptBox(old, e)) patches.push(diffElement(old, e)!);
+    else if (!sameBox(old.box, e.box) && !moves.add(i, old.box, e.box)) patches.push({ ref: e.ref, box: e.box ?? null } as SnapshotElementPatch);
+  }
+  return { changed, patches, moves, sameRefs };
+}
 
-  /** Takes the patch when it only moves the box (same size); false: send it as a patch. */
-  add(position: number, patch: SnapshotElementPatch, before: SnapshotElement['box']): boolean {
-    const box = patch.box;
+/** Runs of positions whose order moved alike; undefined when there are too many to be worth it. */
+function orderShifts(orders: readonly number[], previous: readonly number[]): Array<[number, number, number]> | undefined {
+  const runs: Array<[number, number, number]> = [];
+  for (let i = 0; i < orders.length; i++) {
+    const shift = orders[i]! - previous[i]!;
+    if (shift === 0) continue;
+    const last = runs[runs.length - 1];
+    if (last && last[0] + last[1] === i && last[2] === shift) last[1]++;
+    else if (runs.push([i, 1, shift]) > orders.length / 8) return undefined;
+  }
+  return runs;
+}
+
+/** Collects boxes that only moved as runs of neighbours moved alike (see SnapshotDeltaSchema `moves`). */
+class MoveRuns {
+  private readonly open: Array<{ first: number; count: number; dx: number; dy: number; nudges: number[]; nudged: boolean }> = [];
+
+  /** Takes the change when the box kept its size; false: send it as a patch. */
+  add(position: number, before: SnapshotElement['box'], box: SnapshotElement['box']): boolean {
     if (!box || !before || box.w !== before.w || box.h !== before.h) return false;
-    for (const key in patch) if (key !== 'ref' && key !== 'box') return false;
     const dx = box.x - before.x;
     const dy = box.y - before.y;
-    const last = this.runs[this.runs.length - 1];
-    if (last && last[0] + last[1] === position && last[2] === dx && last[3] === dy) last[1]++;
-    else this.runs.push([position, 1, dx, dy]);
+    const last = this.open[this.open.length - 1];
+    if (last && last.first + last.count === position && Math.abs(dx - last.dx) <= 1 && Math.abs(dy - last.dy) <= 1) {
+      const nudge = 3 * (dx - last.dx + 1) + (dy - last.dy + 1);
+      last.nudges.push(nudge);
+      last.nudged ||= nudge !== 4;
+      last.count++;
+    } else this.open.push({ first: position, count: 1, dx, dy, nudges: [4], nudged: false });
     return true;
+  }
+
+  get runs(): NonNullable<SnapshotDelta['moves']> {
+    return this.open.map((r) => (r.nudged ? [r.first, r.count, r.dx, r.dy, r.nudges.join('')] : [r.first, r.count, r.dx, r.dy]));
   }
 }
 
@@ -102,7 +135,7 @@ const sameRow = (a: SnapshotElement['container'], b: SnapshotElement['container'
 /** The fields of `after` that differ from `before` (`order` travels separately); undefined when none. */
 export function diffElement(before: SnapshotElement, after: SnapshotElement): SnapshotElementPatch | undefined {
   // After a full re-walk nearly every element compares equal: check first, build a patch only when needed.
-  if (sameElement(before, after)) return undefined;
+  if (sameExceptBox(before, after) && sameBox(before.box, after.box)) return undefined;
   const patch: Record<string, unknown> = { ref: after.ref };
   for (const k of SCALARS) if (before[k] !== after[k]) patch[k] = after[k] ?? null;
   for (const k of LISTS) if (!sameList<unknown>(before[k], after[k])) patch[k] = after[k] ?? null;
@@ -111,23 +144,9 @@ export function diffElement(before: SnapshotElement, after: SnapshotElement): Sn
   return patch as SnapshotElementPatch;
 }
 
-function sameElement(a: SnapshotElement, b: SnapshotElement): boolean {
+function sameExceptBox(a: SnapshotElement, b: SnapshotElement): boolean {
   for (const k of SCALARS) if (a[k] !== b[k]) return false;
   for (const k of LISTS) if (!sameList<unknown>(a[k], b[k])) return false;
-  return sameBox(a.box, b.box) && sameRow(a.container, b.container);
+  return sameRow(a.container, b.container);
 }
 
-const sameText = (x: SnapshotText, y: SnapshotText) =>
-  x.text === y.text && x.role === y.role && x.level === y.level && x.ref === y.ref && x.order === y.order && sameRow(x.container, y.container);
-
-/** Texts that differ in place, or undefined when the lists differ too much (then all are sent). */
-function changedTexts(now: readonly SnapshotText[], before: readonly SnapshotText[]): Array<{ at: number; text: SnapshotText }> | undefined {
-  if (now.length !== before.length) return undefined;
-  const changes: Array<{ at: number; text: SnapshotText }> = [];
-  for (let i = 0; i < now.length; i++) {
-    if (sameText(now[i]!, before[i]!)) continue;
-    changes.push({ at: i, text: now[i]! });
-    if (changes.length > now.length / 4) return undefined;
-  }
-  return changes;
-}

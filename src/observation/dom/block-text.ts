@@ -58,21 +58,31 @@ const MAX_DEPTH = 64;
 export class BlockTextCollector {
   private plain = '';
   private withControls = '';
-  private leftPlain: number;
-  private leftWithControls: number;
+  private leftPlain = 0;
+  private leftWithControls = 0;
   private skippedControl = false;
   /** Open elements whose subtree each reading leaves out. */
   private outPlain = 0;
   private outWithControls = 0;
   /** The block has no element children: its text is its textContent, unbounded (as in `blockText`). */
-  private readonly simple: boolean;
+  private simple = true;
+  block!: Element;
+  maxLength = 0;
 
-  constructor(
-    readonly block: Element,
-    readonly maxLength: number,
-  ) {
+  constructor(block?: Element, maxLength = 0) {
+    if (block) this.reset(block, maxLength);
+  }
+
+  /** Starts on another block (one collector serves a whole walk: blocks do not nest). */
+  reset(block: Element, maxLength: number): this {
+    this.block = block;
+    this.maxLength = maxLength;
+    this.plain = this.withControls = '';
     this.leftPlain = this.leftWithControls = maxLength * 4;
+    this.skippedControl = false;
+    this.outPlain = this.outWithControls = 0;
     this.simple = block.firstElementChild === null;
+    return this;
   }
 
   /** An element inside the block; returns what `leave` needs back for it. */

@@ -24,7 +24,13 @@ const ORIGIN = Object.freeze({ x: 0, y: 0 });
 
 export class SnapshotGeometry {
   private readonly views = new Map<Document, DocView>();
+  /** Everything is re-read: styles changed, the viewport was resized, or a full walk. */
   private readonly freshDocs = new Set<Document>();
+  /**
+   * A sample showed that things moved (content above them changed): every box is re-read, but
+   * whether a text is rendered at all does not depend on where it is, so texts are not.
+   */
+  private readonly movedDocs = new Set<Document>();
   /** Scrolled since the last snapshot: what is in the viewport changed, and may be covered differently. */
   private readonly scrolledDocs = new Set<Document>();
   private readonly frameOffsets = new Map<RootState, { x: number; y: number }>();
@@ -59,7 +65,7 @@ export class SnapshotGeometry {
   /**
    * After a scroll or a change of page size, most elements usually stay where they were (page
    * coordinates do not move with scrolling; appending a row does not move the rows above). Re-read
-   * a sample spread over the document; if any moved, re-read everything.
+   * a sample spread over the document; if any moved, re-read every box (if one was hidden, everything).
    */
   private validateLayout(doc: Document, view: DocView): void {
     const sample: Entry[] = [];
@@ -72,8 +78,13 @@ export class SnapshotGeometry {
       const e = sample[i]!;
       const g = e.geometry!;
       const now = readGeometry(e.node as Element, view, false, true);
-      if (now.hidden || Math.abs(now.x - g.x) > 1 || Math.abs(now.y - g.y) > 1 || Math.abs(now.w - g.w) > 1 || Math.abs(now.h - g.h) > 1) {
+      if (now.hidden) {
+        // Not a move: something was hidden, and texts may have gone with it.
         this.freshDocs.add(doc);
+        return;
+      }
+      if (Math.abs(now.x - g.x) > 1 || Math.abs(now.y - g.y) > 1 || Math.abs(now.w - g.w) > 1 || Math.abs(now.h - g.h) > 1) {
+        this.movedDocs.add(doc);
         return;
       }
     }
@@ -87,6 +98,7 @@ export class SnapshotGeometry {
       !g ||
       entry.geometryDirty ||
       this.freshDocs.has(entry.root.doc) ||
+      (withRect && this.movedDocs.has(entry.root.doc)) ||
       (g.hidden && this.hiddenRechecks++ < MAX_HIDDEN_RECHECKS) ||
       (withRect && (inViewport(g, view) || (entry.hit !== undefined && this.scrolledDocs.has(entry.root.doc))));
     if (!fresh) return g;
@@ -128,7 +140,7 @@ export class SnapshotGeometry {
    */
   private mayHaveChangedCover(doc: Document, r: Rect): boolean {
     const changed = this.model.changed;
-    if (changed.all || this.freshDocs.has(doc) || this.scrolledDocs.has(doc)) return true;
+    if (changed.all || this.freshDocs.has(doc) || this.movedDocs.has(doc) || this.scrolledDocs.has(doc)) return true;
     if (!this.changedRects) {
       this.changedRects = [];
       for (const n of changed.nodes) {

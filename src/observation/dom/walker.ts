@@ -180,7 +180,10 @@ class WalkScope {
   private readonly rows: Array<Element | null> = [];
   private depth = 0;
   private covered: number;
+  /** The text block being gathered (blocks do not nest: inside one, no other opens). */
   private block: { collector: BlockTextCollector; entry: Entry; level: number } | undefined;
+  /** Reused for every block of the walk. */
+  private readonly spare = { collector: new BlockTextCollector(), entry: undefined as unknown as Entry, level: 0 };
 
   constructor(
     /** The walk starts inside covered text (an ancestor of its start covers it). */
@@ -228,7 +231,11 @@ class WalkScope {
   /** The element just entered is a text block whose text is gathered as the walk passes it. */
   openBlock(entry: Entry, el: Element, max: number): void {
     this.flags[this.depth - 1]! |= OPENS_BLOCK;
-    this.block = { collector: new BlockTextCollector(el, max), entry, level: this.depth - 1 };
+    const block = this.spare;
+    block.collector.reset(el, max);
+    block.entry = entry;
+    block.level = this.depth - 1;
+    this.block = block;
   }
 
   leave(): void {

@@ -77,6 +77,14 @@ describe('DeltaEncoder + applyDelta', () => {
     ]);
     expect(roundTrip(snap(ten()), second)).toEqual(JSON.parse(JSON.stringify(snap(fresh))));
     expect(JSON.stringify(second.delta).length).toBeLessThan(JSON.stringify(snap(fresh)).length);
+    // Whole-pixel boxes under a fractional shift (37.5 px) move by 37 or 38: still one run, with a nudge per element.
+    const again = new DeltaEncoder();
+    again.encode(snap(ten()));
+    const half = ten().map((e, i) => ({ ...e, box: { ...e.box, x: e.box.x + 40, y: e.box.y + (i % 3 === 0 ? 38 : 37) } }));
+    const nudged = again.encode(snap(half), { documentToken: 'doc-1', seq: 1 });
+    if (nudged.kind !== 'delta') throw new Error('expected a delta');
+    expect(nudged.delta.moves).toEqual([[0, 10, 40, 38, '4334334334']]);
+    expect(roundTrip(snap(ten()), nudged)).toEqual(JSON.parse(JSON.stringify(snap(half))));
     // A resized box is no move.
     const resized = ten().map((e) => ({ ...e, box: { ...e.box, w: 9 } }));
     const third = encoder.encode(snap(resized), { documentToken: 'doc-1', seq: 2 });
@@ -114,18 +122,35 @@ describe('DeltaEncoder + applyDelta', () => {
     const base = snap(ten());
     expect(roundTrip(base, same)).toEqual(base);
 
-    // One text of many changed: just that one, in place. All of them changed: the whole list.
+    // One text of many changed: runs of the others around that one. All of them changed: the whole list.
     const many = (label: string) => Array.from({ length: 8 }, (_, i) => ({ text: i === 3 ? label : `Cell ${i}`, role: 'cell', order: 20 + i }));
     const withTexts = (label: string) => ({ ...snap(elements), texts: many(label) });
     encoder.encode(withTexts('Active'), { documentToken: 'doc-1', seq: 2 });
     const third = encoder.encode(withTexts('Suspended'), { documentToken: 'doc-1', seq: 3 });
-    expect(third.kind === 'delta' && third.delta.textChanges).toEqual([{ at: 3, text: { text: 'Suspended', role: 'cell', order: 23 } }]);
+    expect(third.kind === 'delta' && third.delta.textPieces).toEqual([[0, 3, 0], { text: 'Suspended', role: 'cell', order: 23 }, [4, 4, 0]]);
     expect(third.kind === 'delta' && third.delta.texts).toBeUndefined();
     expect(roundTrip(withTexts('Active'), third)!.texts).toEqual(many('Suspended'));
     const retitled = snap(elements);
     retitled.texts = [{ text: 'Team (live)', role: 'heading', order: 0 }];
     const fourth = encoder.encode(retitled, { documentToken: 'doc-1', seq: 4 });
     expect(fourth.kind === 'delta' && fourth.delta.texts).toEqual(retitled.texts);
+  });
+
+  it('sends order numbers moved alike (a text inserted above) as runs of shifts', () => {
+    const encoder = new DeltaEncoder();
+    encoder.encode(snap(ten()));
+    const later = ten().map((e) => ({ ...e, order: e.order! + 1 }));
+    const reply = encoder.encode(snap(later), { documentToken: 'doc-1', seq: 1 });
+    if (reply.kind !== 'delta') throw new Error('expected a delta');
+    expect(reply.delta.elementOrderShifts).toEqual([[0, 10, 1]]);
+    expect(reply.delta.elementOrders).toBeUndefined();
+    expect(roundTrip(snap(ten()), reply)).toEqual(JSON.parse(JSON.stringify(snap(later))));
+    const base = snap(ten());
+    const byRef = new Map(base.elements.map((e) => [e.ref, e]));
+    const { elements: _e, texts: _t, ...rest } = base;
+    expect(applyDelta(base, byRef, { ...rest, changed: [], elementOrderShifts: [[5, 6, 1]] })).toBeUndefined();
+    expect(applyDelta(base, byRef, { ...rest, changed: [], elementOrderShifts: [[0, 1, -5]] })).toBeUndefined();
+    expect(applyDelta(base, byRef, { ...rest, changed: [], elementOrderShifts: [[0, 1, 1]], elementRefs: base.elements.map((e) => e.ref) })).toBeUndefined();
   });
 
   it('answers in full when the caller holds another sequence or another document', () => {
@@ -159,6 +184,8 @@ describe('DeltaEncoder + applyDelta', () => {
     expect(moved([[0, 3, 3, 4]])).toBeUndefined();
     expect(moved([[0, 1, 3, 4], [0, 1, 1, 1]])).toBeUndefined();
     expect(moved([[0, 1, 3, 4]], { patches: [{ ref: 'e1', name: 'x' }] })).toBeUndefined();
+    expect(moved([[0, 1, 3, 4, '0']])!.elements[0]!.box).toEqual({ x: 2, y: 3, w: 5, h: 5 });
+    expect(moved([[0, 1, 3, 4, '44']])).toBeUndefined();
   });
 
   it('rejects patches with unknown fields or values that do not fit the element schema', () => {
@@ -176,7 +203,7 @@ describe('observation service with deltas', () => {
     const sent: unknown[] = [];
     const service = createObservationService(async (_tab, _frame, message) => {
       sent.push(message);
-      return { ok: true, data: replies.shift() };
+      return { ok: true, data: JSON.stringify(replies.shift()) };
     });
     const first = snap([el(1), el(2)]);
     replies.push({ kind: 'full', seq: 1, snapshot: first });

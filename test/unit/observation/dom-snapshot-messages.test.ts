@@ -64,7 +64,7 @@ describe('createObservationService', () => {
 
   it('asks the top frame and returns the validated snapshot', async () => {
     sent.length = 0;
-    const service = createObservationService(replying({ ok: true, data: { kind: 'full', seq: 1, snapshot: snapshot() } }));
+    const service = createObservationService(replying({ ok: true, data: JSON.stringify({ kind: 'full', seq: 1, snapshot: snapshot() }) }));
     const r = await service.observeTab(7, { full: true });
     expect(r).toEqual({ ok: true, data: snapshot() });
     expect(sent).toEqual([{ tabId: 7, frameId: 0, message: { type: 'content/observe', full: true } }]);
@@ -84,8 +84,11 @@ describe('createObservationService', () => {
     });
     expect(await unreachable.observeTab(1)).toMatchObject({ ok: false, error: { code: 'NO_CONTENT_SCRIPT', retryable: true } });
     expect(await createObservationService(replying(undefined)).observeTab(1)).toMatchObject({ ok: false, error: { code: 'NO_CONTENT_SCRIPT' } });
-    const forged = { ok: true, data: { kind: 'full', seq: 1, snapshot: { ...snapshot(), elements: [{ ref: 'not a ref!', role: 'button' }] } } };
+    const forged = { ok: true, data: JSON.stringify({ kind: 'full', seq: 1, snapshot: { ...snapshot(), elements: [{ ref: 'not a ref!', role: 'button' }] } }) };
     expect(await createObservationService(replying(forged)).observeTab(1)).toMatchObject({ ok: false, error: { code: 'INVALID_REPLY', retryable: false } });
+    // The snapshot travels as JSON text: text that is not JSON, or an object where the text belongs, is refused too.
+    expect(await createObservationService(replying({ ok: true, data: '{"kind": "full", ' })).observeTab(1)).toMatchObject({ ok: false, error: { code: 'INVALID_REPLY', message: "The page's answer is not JSON." } });
+    expect(await createObservationService(replying({ ok: true, data: { kind: 'full', seq: 1, snapshot: snapshot() } })).observeTab(1)).toMatchObject({ ok: false, error: { code: 'INVALID_REPLY' } });
   });
 
   it('queries with the document token so refs of another document are not resolved', async () => {

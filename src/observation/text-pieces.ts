@@ -1,0 +1,108 @@
+import type { SnapshotText } from './snapshot.ts';
+
+/**
+ * A snapshot's texts told against the previous snapshot's (pure; the page encodes, the service
+ * worker applies): runs of the previous texts — [first index, count, order shift], the same
+ * words with `order` moved by the shift — and texts of their own, in order. Inserting a notice
+ * above a table shifts every later text's `order` by one, so thousands of unchanged texts travel
+ * as one run.
+ */
+
+export type TextRun = [first: number, count: number, orderShift: number];
+export type TextPiece = TextRun | SnapshotText;
+
+const sameRow = (a: SnapshotText['container'], b: SnapshotText['container']) => a === b || (a?.ref === b?.ref && a?.row === b?.row);
+
+/** The same words in the same place of the page's structure (`order` aside). */
+function sameWords(x: SnapshotText, y: SnapshotText): boolean {
+  return x === y || (x.text === y.text && x.role === y.role && x.level === y.level && x.ref === y.ref && sameRow(x.container, y.container));
+}
+
+export interface EncodedTexts {
+  pieces: TextPiece[];
+  /** How many texts travel in full (the rest are runs). */
+  literals: number;
+  /** Every text as it was, `order` included: nothing to send. */
+  unchanged: boolean;
+}
+
+/** How far ahead a text inserted or removed is looked for. */
+const LOOKAHEAD = 16;
+
+/**
+ * `now` against `before`, walking both in order: a text with the same words as the next of
+ * `before` is a run; otherwise a few texts inserted (found again a little further in `now`) or
+ * removed (further in `before`) are stepped over, and anything else is a text of its own.
+ * Gives up (everything literal) once more than `maxLiterals` texts would travel in full.
+ */
+export function encodeTexts(now: readonly SnapshotText[], before: readonly SnapshotText[], maxLiterals = Infinity): EncodedTexts {
+  const n = now.length;
+  const m = before.length;
+  const pieces: TextPiece[] = [];
+  let literals = 0;
+  let unchanged = n === m;
+  const keep = (i: number, j: number) => {
+    const shift = (now[i]!.order ?? 0) - (before[j]!.order ?? 0);
+    if (i !== j || now[i]!.order !== before[j]!.order) unchanged = false;
+    const last = pieces[pieces.length - 1];
+    if (Array.isArray(last) && last[0] + last[1] === j && last[2] === shift) last[1]++;
+    else pieces.push([j, 1, shift]);
+  };
+  const own = (i: number) => {
+    pieces.push(now[i]!);
+    literals++;
+    unchanged = false;
+  };
+  let i = 0;
+  let j = 0;
+  while (i < n) {
+    if (literals > maxLiterals) return { pieces: now.slice(), literals: n, unchanged: false };
+    if (j < m && sameWords(now[i]!, before[j]!)) {
+      keep(i++, j++);
+      continue;
+    }
+    unchanged = false;
+    // Changed in place (the next ones agree again), inserted (`before[j]` comes later in `now`), or removed.
+    let step: 'replace' | 'insert' | 'remove' = 'replace';
+    for (let k = 1; k <= LOOKAHEAD; k++) {
+      if (j < m && i + k < n && sameWords(now[i + k]!, before[j]!)) {
+        step = 'insert';
+        break;
+      }
+      if (j + k < m && sameWords(now[i]!, before[j + k]!)) {
+        step = 'remove';
+        j += k;
+        break;
+      }
+      if (k === 1 && i + 1 < n && j + 1 < m && sameWords(now[i + 1]!, before[j + 1]!)) break;
+    }
+    if (step === 'remove') continue;
+    own(i++);
+    if (step === 'replace') j++;
+  }
+  return { pieces, literals, unchanged };
+}
+
+/** The texts `pieces` describe against `base`; undefined when a run reaches past it or an order would go negative. */
+export function applyTexts(base: readonly SnapshotText[], pieces: readonly TextPiece[]): SnapshotText[] | undefined {
+  const out: SnapshotText[] = [];
+  for (const piece of pieces) {
+    if (!Array.isArray(piece)) {
+      out.push(piece as SnapshotText);
+      continue;
+    }
+    const [first, count, shift] = piece as TextRun;
+    if (first + count > base.length) return undefined;
+    for (let j = first; j < first + count; j++) {
+      const text = base[j]!;
+      if (shift === 0) {
+        out.push(text);
+        continue;
+      }
+      const order = (text.order ?? 0) + shift;
+      if (order < 0) return undefined;
+      out.push({ ...text, order });
+    }
+  }
+  return out;
+}
