@@ -8,6 +8,9 @@ import { pageLoadRows } from './page-load.ts';
 import { report, type Row } from './report.ts';
 
 const quick = process.argv.includes('--quick');
+/** `--only <case>`: just that observation case (for working on one page); nothing else is run. */
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 const runs = quick ? 3 : 7;
 
 const sites = await startDemoSites({ ports: freePorts() });
@@ -21,7 +24,8 @@ try {
     { name: 'shop-orders', url: `${sites.urls.shop}/` },
     { name: 'shop-order', url: `${sites.urls.shop}/orders/ORD-1024` },
     { name: 'clinic-book', url: `${sites.urls.clinic}/` },
-  ];
+  ].filter((c) => only === undefined || c.name === only);
+  if (only !== undefined && cases.length === 0) throw new Error(`--only: no case named ${only}`);
   const browser = await launchWithSteward({ nativeWebMcp: true, allowSites: Object.values(sites.urls) });
   try {
     for (const c of cases) {
@@ -35,10 +39,12 @@ try {
   } finally {
     await browser.close().catch(() => undefined);
   }
-  process.stderr.write('gateway…\n');
-  rows.push(...(await runGatewayBench({ n: quick ? 100 : 400, warmup: 20 })));
-  process.stderr.write('page load…\n');
-  rows.push(...(await pageLoadRows(`${sites.urls.lab}/grid?n=16000`, 'heavy-page', quick ? 5 : 15)));
+  if (only === undefined) {
+    process.stderr.write('gateway…\n');
+    rows.push(...(await runGatewayBench({ n: quick ? 100 : 400, warmup: 20 })));
+    process.stderr.write('page load…\n');
+    rows.push(...(await pageLoadRows(`${sites.urls.lab}/grid?n=16000`, 'heavy-page', quick ? 5 : 15)));
+  }
 } finally {
   await sites.stop();
 }
@@ -47,11 +53,16 @@ console.log(
   [
     'What is timed (observe.*): in the service worker, around stewardObservation.observeTab(tab) — the message to the',
     "tab's content script, the page-side capture, the reply's structured clone, its zod validation and the delta merge.",
+    '  first_ms: the first observeTab(tab) on a freshly loaded page: a cold content script, the whole snapshot sent',
+    "    and validated; the anchor's is its first call on its own fresh load.",
     '  full_ms: observeTab(tab, { full: true }): a fresh walk of the whole document (new entries, every name and',
     '    geometry recomputed), sent as a delta against the snapshot the service worker holds.',
-    '  incremental_ms: after a page script appends a <span> to the first cell, observeTab(tab): the same path an agent',
-    "    step takes; the page's relayout after the mutation counts when it falls inside the measured call.",
-    '  anchors: each on a fresh load of the same page in the same browser (ariaSnapshot timed from Node, like Steward from the service worker).',
+    '  incremental_ms: observeTab(tab) after a word in the first cell changed in place and the page rendered it:',
+    '    the call an agent step makes (Steward re-walks only what changed).',
+    '  incremental_shift_ms: the same after a notice appeared above the content (or went away): every box below moved,',
+    '    so all geometry is read again and the moves travel as runs.',
+    '  anchors: each on a fresh load of the same page in the same browser (ariaSnapshot timed from Node, like Steward from the service worker);',
+    '    the median of the calls after its first, like Steward\'s. Every page is left alone for 3 s after loading first.',
   ].join('\n'),
 );
 if (failures.length) {
