@@ -1,5 +1,6 @@
 /** The clinic's server-side state: doctors and their hours, appointments, callbacks, messages. */
 import { HttpError } from '../http.ts';
+import { EventLog, RecordCounters } from '../store-log.ts';
 
 export const SPECIALTIES = ['general_practice', 'dermatology', 'cardiology', 'pediatrics'] as const;
 export type Specialty = (typeof SPECIALTIES)[number];
@@ -197,14 +198,12 @@ function zeroCounters(): AppointmentCounters {
   return { cancelled: 0, cancel_refused: 0, rescheduled: 0, reschedule_refused: 0, status_overrides: 0 };
 }
 
-const EVENT_LOG_LIMIT = 1000;
 
 export class ClinicStore {
   private appointments = new Map<string, Appointment>();
-  private counters = new Map<string, AppointmentCounters>();
+  private readonly counters = new RecordCounters<AppointmentCounters>(zeroCounters);
   private callbacks: Callback[] = [];
-  private events: ClinicEvent[] = [];
-  private eventSeq = 0;
+  private readonly log = new EventLog<ClinicEvent>();
   private nextAppointment = 1004;
   private nextCallback = 2001;
   private bookings = 0;
@@ -228,10 +227,9 @@ export class ClinicStore {
       { ...this.make('APT-1003', tanaka, nthWorkingDay(tanaka, this.seededOn, 1), '09:30', 'Mia Lee', now), status: 'cancelled', cancelled_at: now },
     ];
     this.appointments = new Map(seed.map((a) => [a.id, a]));
-    this.counters = new Map(seed.map((a) => [a.id, zeroCounters()]));
+    this.counters.reset(seed.map((a) => a.id));
     this.callbacks = [];
-    this.events = [];
-    this.eventSeq = 0;
+    this.log.clear();
     this.nextAppointment = 1004;
     this.nextCallback = 2001;
     this.bookings = 0;
@@ -282,31 +280,31 @@ export class ClinicStore {
       this.checkSlot(doctor, input.date, input.time);
     } catch (err) {
       this.bookingRefused += 1;
-      this.event({ type: 'booking_refused', source, detail: { ...input, code: err instanceof HttpError ? err.code : 'ERROR' } });
+      this.log.push({ type: 'booking_refused', source, detail: { ...input, code: err instanceof HttpError ? err.code : 'ERROR' } });
       throw err;
     }
     const id = `APT-${this.nextAppointment++}`;
     const appointment = this.make(id, doctor, input.date, input.time, input.patient_name, new Date().toISOString());
     this.appointments.set(id, appointment);
-    this.counters.set(id, zeroCounters());
+    this.counters.add(id);
     this.bookings += 1;
-    this.event({ type: 'appointment_booked', appointment_id: id, source, detail: { ...input } });
+    this.log.push({ type: 'appointment_booked', appointment_id: id, source, detail: { ...input } });
     return structuredClone(appointment);
   }
 
   cancel(id: string, source: string | null): Appointment {
     const a = this.mutable(id);
     if (a.status === 'cancelled') {
-      this.count(id, 'cancel_refused');
-      this.event({ type: 'cancel_refused', appointment_id: id, source });
+      this.counters.bump(id, 'cancel_refused');
+      this.log.push({ type: 'cancel_refused', appointment_id: id, source });
       throw new HttpError(409, 'ALREADY_CANCELLED', `Appointment ${id} is already cancelled.`, { appointment_id: id, status: a.status });
     }
     const now = new Date().toISOString();
     a.status = 'cancelled';
     a.cancelled_at = now;
     a.updated_at = now;
-    this.count(id, 'cancelled');
-    this.event({ type: 'appointment_cancelled', appointment_id: id, source });
+    this.counters.bump(id, 'cancelled');
+    this.log.push({ type: 'appointment_cancelled', appointment_id: id, source });
     return structuredClone(a);
   }
 
@@ -322,16 +320,16 @@ export class ClinicStore {
       }
       this.checkSlot(doctor, input.date, input.time);
     } catch (err) {
-      this.count(id, 'reschedule_refused');
-      this.event({ type: 'reschedule_refused', appointment_id: id, source, detail: { ...input, code: err instanceof HttpError ? err.code : 'ERROR' } });
+      this.counters.bump(id, 'reschedule_refused');
+      this.log.push({ type: 'reschedule_refused', appointment_id: id, source, detail: { ...input, code: err instanceof HttpError ? err.code : 'ERROR' } });
       throw err;
     }
     (a.rescheduled_from ??= []).push({ date: a.date, time: a.time });
     a.date = input.date;
     a.time = input.time;
     a.updated_at = new Date().toISOString();
-    this.count(id, 'rescheduled');
-    this.event({ type: 'appointment_rescheduled', appointment_id: id, source, detail: { ...input } });
+    this.counters.bump(id, 'rescheduled');
+    this.log.push({ type: 'appointment_rescheduled', appointment_id: id, source, detail: { ...input } });
     return structuredClone(a);
   }
 
@@ -344,7 +342,7 @@ export class ClinicStore {
       created_at: new Date().toISOString(),
     };
     this.callbacks.push(cb);
-    this.event({ type: 'callback_requested', source, detail: { id: cb.id } });
+    this.log.push({ type: 'callback_requested', source, detail: { id: cb.id } });
     return { ...cb };
   }
 
@@ -361,8 +359,8 @@ export class ClinicStore {
     a.updated_at = now;
     if (status === 'cancelled') a.cancelled_at ??= now;
     else delete a.cancelled_at;
-    this.count(id, 'status_overrides');
-    this.event({ type: 'status_overridden', appointment_id: id, source: 'demo', detail: { from, to: status } });
+    this.counters.bump(id, 'status_overrides');
+    this.log.push({ type: 'status_overridden', appointment_id: id, source: 'demo', detail: { from, to: status } });
     return structuredClone(a);
   }
 
@@ -378,9 +376,9 @@ export class ClinicStore {
         bookings: this.bookings,
         booking_refused: this.bookingRefused,
         callbacks: this.callbacks.length,
-        appointments: Object.fromEntries([...this.counters].map(([id, c]) => [id, { ...c }])),
+        appointments: this.counters.all(),
       },
-      events: this.events.map((e) => structuredClone(e)),
+      events: this.log.list(),
     };
   }
 
@@ -432,17 +430,5 @@ export class ClinicStore {
     const a = this.appointments.get(id);
     if (!a) throw new HttpError(404, 'APPOINTMENT_NOT_FOUND', `There is no appointment ${id}.`);
     return a;
-  }
-
-  private count(id: string, key: keyof AppointmentCounters): void {
-    const c = this.counters.get(id) ?? zeroCounters();
-    c[key] += 1;
-    this.counters.set(id, c);
-  }
-
-  private event(e: Omit<ClinicEvent, 'seq' | 'at'>): void {
-    this.eventSeq += 1;
-    this.events.push({ seq: this.eventSeq, at: new Date().toISOString(), ...e });
-    if (this.events.length > EVENT_LOG_LIMIT) this.events.splice(0, this.events.length - EVENT_LOG_LIMIT);
   }
 }

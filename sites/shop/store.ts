@@ -1,5 +1,6 @@
 /** The shop's server-side state: orders, their seed, counters and an event log. */
 import { HttpError } from '../http.ts';
+import { EventLog, RecordCounters } from '../store-log.ts';
 
 export const ORDER_STATUSES = ['awaiting_payment', 'paid', 'shipped', 'delivered', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -114,7 +115,6 @@ export interface ShopEvent {
   detail?: Record<string, unknown>;
 }
 
-const EVENT_LOG_LIMIT = 1000;
 
 function product(sku: string): Product {
   const p = CATALOGUE.find((x) => x.sku === sku);
@@ -218,10 +218,9 @@ function clone<T>(value: T): T {
 
 export class ShopStore {
   private orders = new Map<string, Order>();
-  private counters = new Map<string, OrderCounters>();
+  private readonly counters = new RecordCounters<OrderCounters>(zeroCounters);
   private apiOverrides = new Map<string, OrderStatus>();
-  private events: ShopEvent[] = [];
-  private eventSeq = 0;
+  private readonly log = new EventLog<ShopEvent>();
 
   constructor() {
     this.reset();
@@ -229,10 +228,9 @@ export class ShopStore {
 
   reset(): void {
     this.orders = new Map(seedOrders().map((o) => [o.id, o]));
-    this.counters = new Map([...this.orders.keys()].map((id) => [id, zeroCounters()]));
+    this.counters.reset(this.orders.keys());
     this.apiOverrides.clear();
-    this.events = [];
-    this.eventSeq = 0;
+    this.log.clear();
   }
 
   list(): Order[] {
@@ -253,8 +251,8 @@ export class ShopStore {
   cancel(id: string, reason: CancelReason, via: Via): Order {
     const order = this.mutable(id);
     if (!CANCELLABLE.includes(order.status)) {
-      this.count(id, 'cancel_refused');
-      this.event({ type: 'cancel_refused', order_id: id, via, detail: { status: order.status, reason } });
+      this.counters.bump(id, 'cancel_refused');
+      this.log.push({ type: 'cancel_refused', order_id: id, via, detail: { status: order.status, reason } });
       const why =
         order.status === 'cancelled'
           ? `Order ${id} is already cancelled.`
@@ -265,16 +263,16 @@ export class ShopStore {
     order.status = 'cancelled';
     order.updated_at = now;
     order.cancellation = { reason, cancelled_at: now, by: 'customer' };
-    this.count(id, 'cancelled');
-    this.event({ type: 'order_cancelled', order_id: id, via, detail: { reason } });
+    this.counters.bump(id, 'cancelled');
+    this.log.push({ type: 'order_cancelled', order_id: id, via, detail: { reason } });
     return clone(order);
   }
 
   pay(id: string, via: Via): Order {
     const order = this.mutable(id);
     if (order.status !== 'awaiting_payment') {
-      this.count(id, 'pay_refused');
-      this.event({ type: 'pay_refused', order_id: id, via, detail: { status: order.status } });
+      this.counters.bump(id, 'pay_refused');
+      this.log.push({ type: 'pay_refused', order_id: id, via, detail: { status: order.status } });
       throw new HttpError(409, 'ORDER_NOT_PAYABLE', `Order ${id} is ${STATUS_LABELS[order.status].toLowerCase()} and cannot be paid.`, {
         order_id: id,
         status: order.status,
@@ -284,8 +282,8 @@ export class ShopStore {
     order.status = 'paid';
     order.updated_at = now;
     order.payment = { paid_at: now, method: 'Visa ending 4242' };
-    this.count(id, 'paid');
-    this.event({ type: 'order_paid', order_id: id, via });
+    this.counters.bump(id, 'paid');
+    this.log.push({ type: 'order_paid', order_id: id, via });
     return clone(order);
   }
 
@@ -296,8 +294,8 @@ export class ShopStore {
     const from = line.quantity;
     line.quantity = quantity;
     order.updated_at = new Date().toISOString();
-    this.count(id, 'quantity_changes');
-    this.event({ type: 'quantity_changed', order_id: id, via, detail: { sku, from, to: quantity } });
+    this.counters.bump(id, 'quantity_changes');
+    this.log.push({ type: 'quantity_changed', order_id: id, via, detail: { sku, from, to: quantity } });
     return clone(order);
   }
 
@@ -314,8 +312,8 @@ export class ShopStore {
       order.items.push(item(sku, quantity));
     }
     order.updated_at = new Date().toISOString();
-    this.count(id, 'items_added');
-    this.event({ type: 'item_added', order_id: id, via, detail: { sku, quantity } });
+    this.counters.bump(id, 'items_added');
+    this.log.push({ type: 'item_added', order_id: id, via, detail: { sku, quantity } });
     return clone(order);
   }
 
@@ -337,8 +335,8 @@ export class ShopStore {
     } else {
       delete order.shipment;
     }
-    this.count(id, 'status_overrides');
-    this.event({ type: 'status_overridden', order_id: id, via: 'demo', detail: { from, to: status } });
+    this.counters.bump(id, 'status_overrides');
+    this.log.push({ type: 'status_overridden', order_id: id, via: 'demo', detail: { from, to: status } });
     return clone(order);
   }
 
@@ -347,15 +345,15 @@ export class ShopStore {
     this.mutable(id);
     if (status === null) {
       this.apiOverrides.delete(id);
-      this.event({ type: 'api_override_cleared', order_id: id, via: 'demo' });
+      this.log.push({ type: 'api_override_cleared', order_id: id, via: 'demo' });
     } else {
       this.apiOverrides.set(id, status);
-      this.event({ type: 'api_override_set', order_id: id, via: 'demo', detail: { status } });
+      this.log.push({ type: 'api_override_set', order_id: id, via: 'demo', detail: { status } });
     }
   }
 
   countersFor(id: string): OrderCounters {
-    return { ...(this.counters.get(id) ?? zeroCounters()) };
+    return this.counters.of(id);
   }
 
   snapshot(): {
@@ -366,9 +364,9 @@ export class ShopStore {
   } {
     return {
       orders: this.list().map((o) => ({ ...o, status_label: STATUS_LABELS[o.status], totals: orderTotals(o) })),
-      counters: Object.fromEntries([...this.counters].map(([id, c]) => [id, { ...c }])),
+      counters: this.counters.all(),
       api_overrides: Object.fromEntries(this.apiOverrides),
-      events: this.events.map(clone),
+      events: this.log.list(),
     };
   }
 
@@ -381,25 +379,13 @@ export class ShopStore {
   private editable(id: string, via: Via): Order {
     const order = this.mutable(id);
     if (order.status !== 'awaiting_payment') {
-      this.count(id, 'edit_refused');
-      this.event({ type: 'edit_refused', order_id: id, via, detail: { status: order.status } });
+      this.counters.bump(id, 'edit_refused');
+      this.log.push({ type: 'edit_refused', order_id: id, via, detail: { status: order.status } });
       throw new HttpError(409, 'ORDER_NOT_EDITABLE', `Order ${id} is ${STATUS_LABELS[order.status].toLowerCase()}; its items can no longer be changed.`, {
         order_id: id,
         status: order.status,
       });
     }
     return order;
-  }
-
-  private count(id: string, key: keyof OrderCounters): void {
-    const c = this.counters.get(id) ?? zeroCounters();
-    c[key] += 1;
-    this.counters.set(id, c);
-  }
-
-  private event(e: Omit<ShopEvent, 'seq' | 'at'>): void {
-    this.eventSeq += 1;
-    this.events.push({ seq: this.eventSeq, at: new Date().toISOString(), ...e });
-    if (this.events.length > EVENT_LOG_LIMIT) this.events.splice(0, this.events.length - EVENT_LOG_LIMIT);
   }
 }
