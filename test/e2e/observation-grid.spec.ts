@@ -117,6 +117,18 @@ test('tables and structured data are re-read when they change, and only then', a
   const third = await observe(steward.serviceWorker, tabId);
   expect(third.tables![0]!.rows[0]![2]).toBe('Grace Hopper');
   expect(third.structuredData[0]!.data).toEqual({ '@type': 'Dataset', name: 'Everyone' });
+
+  // Rows are re-read one by one: a change in the third row shows there, the rows around it keep what they said.
+  await page.evaluate(() => {
+    document.querySelectorAll('tbody tr')[2]!.querySelectorAll('td')[3]!.textContent = 'moved@example.test';
+  });
+  const fourth = await observe(steward.serviceWorker, tabId);
+  const rows = fourth.tables![0]!.rows;
+  expect(rows[2]![3]).toBe('moved@example.test');
+  expect(rows[0]![2]).toBe('Grace Hopper');
+  expect(rows[1]).toEqual(table.rows[1]);
+  expect(rows.slice(3)).toEqual(table.rows.slice(3));
+  expect(fourth.tables![0]!.rowCount).toBe(table.rowCount);
 });
 
 test('values typed and boxes ticked without any mutation are read fresh on the next observation', async ({ steward, sites, tabIdOf }) => {

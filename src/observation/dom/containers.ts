@@ -39,12 +39,26 @@ function headerCells(table: HTMLTableElement): HTMLCollectionOf<HTMLTableCellEle
   return undefined;
 }
 
-function bodyRows(table: HTMLTableElement): HTMLTableRowElement[] {
-  const rows: HTMLTableRowElement[] = [];
+/** How many body rows a table has, and the first `limit` of them (without listing all of a long table's rows). */
+function bodyRows(table: HTMLTableElement, limit: number): { count: number; first: HTMLTableRowElement[] } {
+  const first: HTMLTableRowElement[] = [];
   const header = headerCells(table);
   const headerRow = header && header.length > 0 ? dom.parentElement(header[0]!) : null;
-  for (const body of Array.from(table.tBodies)) for (const row of Array.from(body.rows)) if (row !== headerRow) rows.push(row);
-  return rows;
+  let count = 0;
+  const bodies = table.tBodies;
+  for (let b = 0; b < bodies.length; b++) {
+    const rows = bodies[b]!.rows;
+    const n = rows.length;
+    count += n;
+    for (let i = 0; i < n && first.length < limit; i++) {
+      const row = rows[i]!;
+      if (row === headerRow) continue;
+      first.push(row);
+    }
+    // The header row sits in a body only when the table has no <thead>: it is then that body's first row.
+    if (headerRow !== null && n > 0 && rows[0] === headerRow) count--;
+  }
+  return { count, first };
 }
 
 export function describeContainer(el: Element, ref: string, seenRows: number): SnapshotContainer {
@@ -54,7 +68,7 @@ export function describeContainer(el: Element, ref: string, seenRows: number): S
   if (name) out.name = name;
   if (localName === 'table') {
     const table = el as HTMLTableElement;
-    out.rows = Math.max(seenRows, bodyRows(table).length);
+    out.rows = Math.max(seenRows, bodyRows(table, 0).count);
     const header = headerCells(table);
     if (header) out.columns = cellTexts(header, MAX_COLUMNS, MAX_COLUMN_TEXT);
   } else if (localName === 'ul' || localName === 'ol' || localName === 'menu') {
@@ -66,17 +80,23 @@ export function describeContainer(el: Element, ref: string, seenRows: number): S
   return out;
 }
 
-/** A data table's text for fusion: header texts and the first body rows' cells. */
-export function readTable(table: HTMLTableElement, ref: string): SnapshotTable {
+/** One row's cell texts as readTable reads them. */
+export const rowCellTexts = (row: HTMLTableRowElement): string[] => cellTexts(row.cells, MAX_CELLS, MAX_CELL_TEXT);
+
+/**
+ * A data table's text for fusion: header texts and the first body rows' cells. `rowTexts` may
+ * answer rows that did not change from a cache (it must give what rowCellTexts gives).
+ */
+export function readTable(table: HTMLTableElement, ref: string, rowTexts: (row: HTMLTableRowElement) => string[] = rowCellTexts): SnapshotTable {
   const header = headerCells(table);
-  const rows = bodyRows(table);
+  const { count, first } = bodyRows(table, MAX_TABLE_ROWS);
   const out: SnapshotTable = {
     ref,
     headers: header ? cellTexts(header, MAX_CELLS, MAX_CELL_TEXT) : [],
-    rows: rows.slice(0, MAX_TABLE_ROWS).map((r) => cellTexts(r.cells, MAX_CELLS, MAX_CELL_TEXT)),
+    rows: first.map(rowTexts),
   };
   const caption = table.caption ? cleanText(dom.text(table.caption), MAX_CELL_TEXT) : '';
   if (caption) out.caption = caption;
-  if (rows.length > MAX_TABLE_ROWS) out.rowCount = rows.length;
+  if (count > MAX_TABLE_ROWS) out.rowCount = count;
   return out;
 }

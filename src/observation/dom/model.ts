@@ -64,6 +64,8 @@ export class LiveModel {
   structuredChanged = true;
   /** What each table or list said about itself last time, kept while nothing inside it changes. */
   readonly containerCache = new WeakMap<Element, { rows: number; described: SnapshotContainer; table?: SnapshotTable }>();
+  /** Each table row's cell texts, kept while nothing inside the row changes. */
+  readonly rowTextCache = new WeakMap<Element, string[]>();
 
   /** Whether anything inside `el` changed in the last update (conservatively yes after a full walk or a big change). */
   changedWithin(el: Element): boolean {

@@ -1,7 +1,7 @@
 import type { PageSnapshot, SnapshotCanvas, SnapshotContainer, SnapshotForm, SnapshotRowRef, SnapshotTable } from '../snapshot.ts';
 import { readCanvas } from './canvas.ts';
 import { cleanText } from './classify.ts';
-import { describeContainer, readTable } from './containers.ts';
+import { describeContainer, readTable, rowCellTexts } from './containers.ts';
 import type { Entry } from './entries.ts';
 import type { LiveModel } from './model.ts';
 import { dom } from './native.ts';
@@ -57,6 +57,17 @@ export class RowNumbering {
     return [...this.containers].map(([el, c]) => this.cached(el, c.ref, c.rows.size).described);
   }
 
+  /** A row's cell texts, kept while nothing inside the row changes (a change in one cell re-reads one row, not fifty). */
+  private rowTexts(row: HTMLTableRowElement): string[] {
+    const cache = this.model.rowTextCache;
+    let texts = cache.get(row);
+    if (!texts || this.model.changedWithin(row)) {
+      texts = rowCellTexts(row);
+      cache.set(row, texts);
+    }
+    return texts;
+  }
+
   /** Data tables' text, for fusion (line items, totals). */
   tables(blind: Set<string>): SnapshotTable[] {
     const out: SnapshotTable[] = [];
@@ -64,7 +75,7 @@ export class RowNumbering {
       if (dom.localName(el) !== 'table' || out.length >= MAX_TABLES) continue;
       const hit = this.cached(el, c.ref, c.rows.size);
       try {
-        hit.table ??= readTable(el as HTMLTableElement, c.ref);
+        hit.table ??= readTable(el as HTMLTableElement, c.ref, (row) => this.rowTexts(row));
         out.push(hit.table);
       } catch {
         blind.add('table_read_failed');
