@@ -51,6 +51,20 @@ async function historyOf(panel: Page, key: string): Promise<string[]> {
   return j.entries.filter((e) => e.action_id === head.action_id).sort((a, b) => a.seq - b.seq).map((e) => e.state);
 }
 
+/**
+ * After the kill: a new worker comes up, its recovery takes the action from `from` to confirmed,
+ * and the shop saw exactly one cancellation.
+ */
+async function expectRecoveredOnce(steward: { context: import('@playwright/test').BrowserContext; extensionId: string }, sites: { urls: Record<string, string> }, panel: Page, key: string, killedAt: number, from: string): Promise<void> {
+  const worker = await liveWorker(steward.context, steward.extensionId, killedAt);
+  await expect.poll(async () => (await headOf(panel, key))?.state, { timeout: 20_000 }).toBe('confirmed');
+  const recovery = (await worker.evaluate(() => (globalThis as unknown as { stewardPipeline: { recovery: () => unknown[] } }).stewardPipeline.recovery())) as Array<{ from: string; to: string }>;
+  expect(recovery).toEqual(expect.arrayContaining([expect.objectContaining({ from, to: 'confirmed' })]));
+  const state = await shopState(sites.urls.shop!);
+  expect(state.counters['ORD-1024']?.cancelled).toBe(1);
+  expect(cancelRequests(state, 'ORD-1024')).toHaveLength(1);
+}
+
 test.describe('service-worker restarts mid-action', () => {
   test('killed right after the approval: resumed by re-reading state, dispatched once, confirmed', async ({ steward, sites, openPanel, tabIdOf }) => {
     const key = 'e2e-kill-after-approval';
@@ -72,14 +86,7 @@ test.describe('service-worker restarts mid-action', () => {
     await held.release();
     // Any message wakes the worker; it answers only after recovery.
     expect(await data(control(panel, { type: 'panel/audit-verify' }))).toMatchObject({ ok: true });
-    const worker = await liveWorker(steward.context, steward.extensionId, killedAt);
-    await expect.poll(async () => (await headOf(panel, key))?.state, { timeout: 20_000 }).toBe('confirmed');
-    const recovery = (await worker.evaluate(() => (globalThis as unknown as { stewardPipeline: { recovery: () => unknown[] } }).stewardPipeline.recovery())) as Array<{ from: string; to: string }>;
-    expect(recovery).toEqual(expect.arrayContaining([expect.objectContaining({ from: 'approved', to: 'confirmed' })]));
-
-    const state = await shopState(sites.urls.shop);
-    expect(state.counters['ORD-1024']?.cancelled).toBe(1);
-    expect(cancelRequests(state, 'ORD-1024')).toHaveLength(1);
+    await expectRecoveredOnce(steward, sites, panel, key, killedAt, 'approved');
     await expect(page.locator('#order-status')).toHaveText('Cancelled');
     expect(await historyOf(panel, key)).toEqual(['proposed', 'awaiting_approval', 'approved', 'dispatched', 'confirmed']);
 
@@ -109,14 +116,7 @@ test.describe('service-worker restarts mid-action', () => {
     await held.release();
     await expect(page.locator('#order-status')).toHaveText('Cancelled');
     expect(await data(control(panel, { type: 'panel/audit-verify' }))).toMatchObject({ ok: true });
-    const worker = await liveWorker(steward.context, steward.extensionId, killedAt);
-    await expect.poll(async () => (await headOf(panel, key))?.state, { timeout: 20_000 }).toBe('confirmed');
-    const recovery = (await worker.evaluate(() => (globalThis as unknown as { stewardPipeline: { recovery: () => unknown[] } }).stewardPipeline.recovery())) as Array<{ from: string; to: string }>;
-    expect(recovery).toEqual(expect.arrayContaining([expect.objectContaining({ from: 'dispatched', to: 'confirmed' })]));
-
-    const state = await shopState(sites.urls.shop);
-    expect(state.counters['ORD-1024']?.cancelled).toBe(1);
-    expect(cancelRequests(state, 'ORD-1024')).toHaveLength(1);
+    await expectRecoveredOnce(steward, sites, panel, key, killedAt, 'dispatched');
     // One dispatch in the journal: recovery re-read the state, it did not click again.
     expect(await historyOf(panel, key)).toEqual(['proposed', 'awaiting_approval', 'approved', 'dispatched', 'confirmed']);
 
