@@ -131,6 +131,52 @@ test('tables and structured data are re-read when they change, and only then', a
   expect(fourth.tables![0]!.rowCount).toBe(table.rowCount);
 });
 
+test('content inserted above the table moves every box: the small delta rebuilds exactly what the page sees', async ({ steward, sites, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await openGrid(page, sites.urls.lab, 1600);
+  const tabId = await tabIdOf(page);
+  // Record how long each answer from the page is (the JSON text the content script sends).
+  await steward.serviceWorker.evaluate(() => {
+    const g = globalThis as unknown as { replyLengths: number[] };
+    g.replyLengths = [];
+    const send = chrome.tabs.sendMessage.bind(chrome.tabs) as (...args: unknown[]) => Promise<unknown>;
+    (chrome.tabs as unknown as { sendMessage: unknown }).sendMessage = async (...args: unknown[]) => {
+      const reply = (await send(...args)) as { data?: unknown } | undefined;
+      if (typeof reply?.data === 'string') g.replyLengths.push(reply.data.length);
+      return reply;
+    };
+  });
+  const replyLengths = () => steward.serviceWorker.evaluate(() => (globalThis as unknown as { replyLengths: number[] }).replyLengths);
+  const settle = () => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  // What the page itself holds, read without the service worker's copy: every element and text (fewer than 500 of each here).
+  const pageView = async () => {
+    const r = (await steward.serviceWorker.evaluate(([tab]) => (globalThis as unknown as Api).stewardObservation.queryTab(tab, { text: '', limit: 500 }), [tabId] as const)) as Result<{ elements: unknown[]; texts: unknown[]; total: number }>;
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.data.total).toBeLessThan(500);
+    return { elements: r.data.elements, texts: r.data.texts };
+  };
+
+  const before = await observe(steward.serviceWorker, tabId);
+  for (const step of ['insert', 'remove'] as const) {
+    await page.evaluate((step) => {
+      if (step === 'insert') document.querySelector('main')!.insertAdjacentHTML('afterbegin', '<p id="notice">Maintenance tonight.</p>');
+      else document.getElementById('notice')!.remove();
+    }, step);
+    await settle();
+    const incremental = await observe(steward.serviceWorker, tabId);
+    expect({ elements: incremental.elements, texts: incremental.texts }).toEqual(await pageView());
+    if (step === 'insert') {
+      // Every box below the notice moved, and the notice is the first text after the page's heading texts.
+      expect(incremental.elements.at(-1)!.box!.y).toBeGreaterThan(before.elements.at(-1)!.box!.y + 30);
+      expect(incremental.texts.some((t) => t.text === 'Maintenance tonight.')).toBe(true);
+    } else expect(incremental.elements.map((e) => e.box)).toEqual(before.elements.map((e) => e.box));
+  }
+  // The first answer was the whole snapshot; the answers after each change were a small part of it.
+  const [whole, ...afterChanges] = await replyLengths();
+  expect(afterChanges).toHaveLength(2);
+  for (const length of afterChanges) expect(length).toBeLessThan(whole! / 10);
+});
+
 test('values typed and boxes ticked without any mutation are read fresh on the next observation', async ({ steward, sites, tabIdOf }) => {
   const page = await steward.context.newPage();
   await openGrid(page, sites.urls.lab, 1600);
