@@ -2,6 +2,9 @@ import type { SnapshotDelta, SnapshotElementPatch } from '../protocol/messages.t
 import type { PageSnapshot, SnapshotElement } from '../observation/snapshot.ts';
 import { applyTexts } from '../observation/text-pieces.ts';
 
+/** As many texts as a snapshot may carry (PageSnapshotSchema). */
+const MAX_TEXTS = 5_000;
+
 /**
  * Rebuilds a full PageSnapshot from the previous one and a delta (pure). Returns undefined when
  * the delta does not fit its base — a ref it cannot resolve, a ref twice, a new element or a
@@ -65,7 +68,7 @@ export function applyDelta(base: PageSnapshot, baseByRef: ReadonlyMap<string, Sn
   }
   for (const ref of added.keys()) if (!seen.has(ref) || baseByRef.has(ref)) return undefined;
   for (const ref of patched.keys()) if (!seen.has(ref) || !baseByRef.has(ref)) return undefined;
-  const mergedTexts = texts ?? (textPieces ? applyTexts(base.texts, textPieces) : base.texts);
+  const mergedTexts = texts ?? (textPieces ? applyTexts(base.texts, textPieces, MAX_TEXTS) : base.texts);
   if (!mergedTexts) return undefined;
   return { ...rest, elements, texts: mergedTexts };
 }

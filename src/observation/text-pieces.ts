@@ -83,10 +83,15 @@ export function encodeTexts(now: readonly SnapshotText[], before: readonly Snaps
   return { pieces, literals, unchanged };
 }
 
-/** The texts `pieces` describe against `base`; undefined when a run reaches past it or an order would go negative. */
-export function applyTexts(base: readonly SnapshotText[], pieces: readonly TextPiece[]): SnapshotText[] | undefined {
+/**
+ * The texts `pieces` describe against `base`; undefined when a run reaches past it, an order
+ * would go negative, or there would be more than `max` texts (pieces come from a page: runs of
+ * a base may repeat, and must not multiply it).
+ */
+export function applyTexts(base: readonly SnapshotText[], pieces: readonly TextPiece[], max: number): SnapshotText[] | undefined {
   const out: SnapshotText[] = [];
   for (const piece of pieces) {
+    if (out.length + (Array.isArray(piece) ? (piece as TextRun)[1] : 1) > max) return undefined;
     if (!Array.isArray(piece)) {
       out.push(piece as SnapshotText);
       continue;

@@ -5,7 +5,7 @@ import type { SnapshotText } from '../../../src/observation/snapshot.ts';
 const cells = (n: number, from = 0): SnapshotText[] => Array.from({ length: n }, (_, i) => ({ text: `Cell ${i}`, role: 'cell', order: from + i, container: { ref: 't1', row: i + 1 } }));
 
 /** Encodes, then applies: what the service worker rebuilds. */
-const roundTrip = (now: SnapshotText[], before: SnapshotText[]) => applyTexts(before, JSON.parse(JSON.stringify(encodeTexts(now, before).pieces)));
+const roundTrip = (now: SnapshotText[], before: SnapshotText[]) => applyTexts(before, JSON.parse(JSON.stringify(encodeTexts(now, before).pieces)), 5_000);
 
 describe('encodeTexts / applyTexts', () => {
   it('says nothing changed when words and orders are the same', () => {
@@ -58,7 +58,7 @@ describe('encodeTexts / applyTexts', () => {
     const now = cells(20).map((t) => ({ ...t, text: `Other ${t.text}` }));
     const told = encodeTexts(now, before, 5);
     expect(told.literals).toBe(20);
-    expect(applyTexts(before, told.pieces)).toEqual(now);
+    expect(applyTexts(before, told.pieces, 5_000)).toEqual(now);
   });
 
   it('counts a text whose row moved as changed (the words are the same, their place is not)', () => {
@@ -67,9 +67,13 @@ describe('encodeTexts / applyTexts', () => {
     expect(encodeTexts(now, before).literals).toBe(3);
   });
 
-  it('refuses runs past the base and shifts below order zero', () => {
-    expect(applyTexts(cells(3), [[1, 3, 0]])).toBeUndefined();
-    expect(applyTexts(cells(3), [[0, 1, -1]])).toBeUndefined();
-    expect(applyTexts(cells(3), [[2, 1, 0], [0, 1, 5]])).toEqual([cells(3)[2], { ...cells(3)[0], order: 5 }]);
+  it('refuses runs past the base, shifts below order zero, and more texts than a snapshot may hold', () => {
+    expect(applyTexts(cells(3), [[1, 3, 0]], 100)).toBeUndefined();
+    expect(applyTexts(cells(3), [[0, 1, -1]], 100)).toBeUndefined();
+    expect(applyTexts(cells(3), [[2, 1, 0], [0, 1, 5]], 100)).toEqual([cells(3)[2], { ...cells(3)[0], order: 5 }]);
+    // The same run over and over would multiply the base: refused at the limit.
+    const repeated = Array.from({ length: 40 }, () => [0, 3, 0] as [number, number, number]);
+    expect(applyTexts(cells(3), repeated, 100)).toBeUndefined();
+    expect(applyTexts(cells(3), repeated.slice(0, 33), 100)).toHaveLength(99);
   });
 });
