@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ObserveReplyData, ObserveReplyText, QueryResponse, Reply, type SnapshotQuerySchema } from '../protocol/messages.ts';
 import type { PageSnapshot, SnapshotElement } from '../observation/snapshot.ts';
 import { applyDelta } from './observation-delta.ts';
+import { snapshotDigest } from '../observation/snapshot-digest.ts';
 import type { SendToFrame } from './tab-messenger.ts';
 
 /**
@@ -24,6 +25,8 @@ export type SnapshotQuery = z.infer<typeof SnapshotQuerySchema>;
 const TOP_FRAME = 0;
 /** Tabs whose last snapshot is kept for deltas. */
 const CACHED_TABS = 16;
+/** Every this many deltas (and with every full observation) the page also sends its digest. */
+const VERIFY_EVERY = 10;
 const SnapshotReply = Reply(ObserveReplyText);
 const QueryReply = Reply(QueryResponse);
 
@@ -31,6 +34,8 @@ interface Cached {
   seq: number;
   snapshot: PageSnapshot;
   byRef: Map<string, SnapshotElement>;
+  /** Deltas merged since the copy was last checked against the page's digest. */
+  unverified: number;
 }
 
 const fail = (code: string, message: string, retryable: boolean): { ok: false; error: ObservationError } => ({ ok: false, error: { code, message, retryable } });
@@ -72,11 +77,11 @@ function decodeObserveReply(text: string): ObservationResult<ObserveReplyData> {
 export function createObservationService(send: SendToFrame): ObservationService {
   const cache = new Map<number, Cached>();
 
-  const remember = (tabId: number, seq: number, snapshot: PageSnapshot): PageSnapshot => {
+  const remember = (tabId: number, seq: number, snapshot: PageSnapshot, unverified: number): PageSnapshot => {
     const held = cache.get(tabId);
     const byRef = held?.snapshot.elements === snapshot.elements ? held.byRef : new Map(snapshot.elements.map((e) => [e.ref, e]));
     cache.delete(tabId);
-    cache.set(tabId, { seq, snapshot, byRef });
+    cache.set(tabId, { seq, snapshot, byRef, unverified });
     while (cache.size > CACHED_TABS) cache.delete(cache.keys().next().value!);
     return snapshot;
   };
@@ -86,7 +91,8 @@ export function createObservationService(send: SendToFrame): ObservationService 
     // everything, then sends only the elements that differ.
     const base = cache.get(tabId);
     const since = base?.snapshot.documentToken ? { documentToken: base.snapshot.documentToken, seq: base.seq } : undefined;
-    const message = { type: 'content/observe', ...(options.full ? { full: true } : {}), ...(since ? { since } : {}) };
+    const verify = since !== undefined && (options.full === true || base!.unverified + 1 >= VERIFY_EVERY);
+    const message = { type: 'content/observe', ...(options.full ? { full: true } : {}), ...(since ? { since } : {}), ...(verify ? { verify: true } : {}) };
     const reply = await ask(send, tabId, message, SnapshotReply as z.ZodType<ObservationResult<string>>);
     if (!reply.ok) {
       cache.delete(tabId);
@@ -98,9 +104,11 @@ export function createObservationService(send: SendToFrame): ObservationService 
       return decoded;
     }
     const data = decoded.data;
-    if (data.kind === 'full') return { ok: true, data: remember(tabId, data.seq, data.snapshot) };
-    const merged = base && base.seq === data.baseSeq ? applyDelta(base.snapshot, base.byRef, data.delta) : undefined;
-    if (merged) return { ok: true, data: remember(tabId, data.seq, merged) };
+    if (data.kind === 'full') return { ok: true, data: remember(tabId, data.seq, data.snapshot, 0) };
+    const rebuilt = base && base.seq === data.baseSeq ? applyDelta(base.snapshot, base.byRef, data.delta) : undefined;
+    // When the page also says what it holds, what was rebuilt must be that (see snapshot-digest.ts).
+    const merged = rebuilt && (data.digest === undefined || snapshotDigest(rebuilt) === data.digest) ? rebuilt : undefined;
+    if (merged) return { ok: true, data: remember(tabId, data.seq, merged, data.digest === undefined ? base!.unverified + 1 : 0) };
     // The delta does not fit what we hold: forget it and ask for everything once.
     cache.delete(tabId);
     if (retried) return fail('INVALID_REPLY', 'The page sent a snapshot delta that does not fit the previous snapshot.', true);

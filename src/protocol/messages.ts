@@ -175,6 +175,8 @@ export const ContentObserve = z.object({
   type: z.literal('content/observe'),
   full: z.boolean().optional(),
   since: z.object({ documentToken: z.string().max(64), seq: z.int().nonnegative() }).optional(),
+  /** Send the snapshot's digest with a delta (always with `full`; see snapshot-digest.ts). */
+  verify: z.boolean().optional(),
 });
 
 /** The fields of an element that changed since the base snapshot; `null` removes an optional field. */
@@ -248,7 +250,8 @@ export type SnapshotDelta = z.infer<typeof SnapshotDeltaSchema>;
 
 export const ObserveReplyData = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('full'), seq: z.int().nonnegative(), snapshot: PageSnapshotSchema }),
-  z.object({ kind: z.literal('delta'), seq: z.int().nonnegative(), baseSeq: z.int().nonnegative(), delta: SnapshotDeltaSchema }),
+  /** `digest` (when asked to verify): snapshotDigest of the whole snapshot the delta stands for; the worker checks what it rebuilt against it. */
+  z.object({ kind: z.literal('delta'), seq: z.int().nonnegative(), baseSeq: z.int().nonnegative(), digest: z.int().nonnegative().optional(), delta: SnapshotDeltaSchema }),
 ]);
 export type ObserveReplyData = z.infer<typeof ObserveReplyData>;
 /**

@@ -48,7 +48,7 @@ export class ObservationHost {
     try {
       const outcome = this.pageObserver.snapshot({ full: request.full === true });
       if (!outcome.ok) return failure(outcome.error.code, outcome.error.message, outcome.error.retryable);
-      return { ok: true, data: JSON.stringify(this.deltas.encode(outcome.snapshot, request.since)) };
+      return { ok: true, data: JSON.stringify(this.deltas.encode(outcome.snapshot, request.since, request.full === true || request.verify === true)) };
     } catch (error) {
       return failure('OBSERVE_FAILED', String(error), true);
     }

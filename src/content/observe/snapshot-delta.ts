@@ -1,4 +1,5 @@
 import type { ObserveReplyData, SnapshotDelta, SnapshotElementPatch } from '../../protocol/messages.ts';
+import { snapshotDigest } from '../../observation/snapshot-digest.ts';
 import { encodeTexts } from '../../observation/text-pieces.ts';
 import type { PageSnapshot, SnapshotElement } from '../../observation/snapshot.ts';
 
@@ -17,7 +18,8 @@ export class DeltaEncoder {
   private last: PageSnapshot | undefined;
   private lastOrders: number[] | undefined;
 
-  encode(snapshot: PageSnapshot, since?: { documentToken: string; seq: number }): ObserveReplyData {
+  /** `withDigest`: add the snapshot's digest to a delta (asked for with full observations, see snapshot-digest.ts). */
+  encode(snapshot: PageSnapshot, since?: { documentToken: string; seq: number }, withDigest = false): ObserveReplyData {
     const seq = ++this.seq;
     const previous = this.last;
     const previousOrders = this.lastOrders;
@@ -50,7 +52,7 @@ export class DeltaEncoder {
     // Runs only pay when most texts are kept; otherwise the list itself is shorter.
     if (told.literals > texts.length / 2) delta.texts = texts;
     else if (!told.unchanged) delta.textPieces = told.pieces;
-    return { kind: 'delta', seq, baseSeq: since.seq, delta };
+    return withDigest ? { kind: 'delta', seq, baseSeq: since.seq, digest: snapshotDigest(snapshot), delta } : { kind: 'delta', seq, baseSeq: since.seq, delta };
   }
 }
 

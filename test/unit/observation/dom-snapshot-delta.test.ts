@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyDelta } from '../../../src/background/observation-delta.ts';
 import { createObservationService } from '../../../src/background/observation-service.ts';
 import { DeltaEncoder, diffElement } from '../../../src/content/observe/snapshot-delta.ts';
+import { snapshotDigest } from '../../../src/observation/snapshot-digest.ts';
 import { ObserveReplyData, type SnapshotDelta } from '../../../src/protocol/messages.ts';
 import type { PageSnapshot, SnapshotElement } from '../../../src/observation/snapshot.ts';
 
@@ -189,7 +190,7 @@ describe('DeltaEncoder + applyDelta', () => {
   });
 
   it('rejects patches with unknown fields or values that do not fit the element schema', () => {
-    const bad = (patch: unknown) => ObserveReplyData.safeParse({ kind: 'delta', seq: 2, baseSeq: 1, delta: { ...snap([]), elements: undefined, changed: [], patches: [patch] } }).success;
+    const bad = (patch: unknown) => ObserveReplyData.safeParse({ kind: 'delta', seq: 2, baseSeq: 1, digest: 1, delta: { ...snap([]), elements: undefined, changed: [], patches: [patch] } }).success;
     expect(bad({ ref: 'e1', name: 'ok' })).toBe(true);
     expect(bad({ ref: 'e1', onclick: 'alert(1)' })).toBe(false);
     expect(bad({ ref: 'e1', visibility: 'sort of' })).toBe(false);
@@ -210,16 +211,55 @@ describe('observation service with deltas', () => {
     expect(await service.observeTab(3)).toEqual({ ok: true, data: first });
 
     const { elements: _e, texts: _t, ...rest } = first;
-    replies.push({ kind: 'delta', seq: 2, baseSeq: 1, delta: { ...rest, elementRefs: ['e2', 'e1'], elementOrders: [0, 1], changed: [], patches: [{ ref: 'e2', name: 'New name' }] } });
+    const renamed = [{ ...el(2), name: 'New name', order: 0 }, { ...el(1), order: 1 }];
+    const digest = snapshotDigest({ elements: renamed, texts: first.texts });
+    replies.push({ kind: 'delta', seq: 2, baseSeq: 1, digest, delta: { ...rest, elementRefs: ['e2', 'e1'], elementOrders: [0, 1], changed: [], patches: [{ ref: 'e2', name: 'New name' }] } });
     const second = await service.observeTab(3);
     expect(second.ok && second.data.elements.map((e) => `${e.ref}:${e.name}:${e.order}`)).toEqual(['e2:New name:0', 'e1:Button 1:1']);
     expect(second.ok && second.data.texts).toEqual(first.texts);
 
+    // A delta that fits but rebuilds something other than what the page holds (its digest says
+    // so): discarded, then everything is asked for.
+    const truth = snap([{ ...el(2), name: 'Other name', order: 0 }, { ...el(1), order: 1 }]);
+    replies.push({ kind: 'delta', seq: 3, baseSeq: 2, digest: snapshotDigest(truth), delta: { ...rest, changed: [], patches: [{ ref: 'e2', name: 'Wrong name' }] } });
+    replies.push({ kind: 'full', seq: 4, snapshot: truth });
+    expect(await service.observeTab(3)).toEqual({ ok: true, data: truth });
+    expect(sent.at(-1)).toEqual({ type: 'content/observe' });
+
     // A delta against a sequence we do not hold: discarded, then everything is asked for.
-    replies.push({ kind: 'delta', seq: 9, baseSeq: 8, delta: { ...rest, changed: [] } });
+    replies.push({ kind: 'delta', seq: 9, baseSeq: 8, digest, delta: { ...rest, changed: [] } });
     const fresh = snap([el(7)]);
     replies.push({ kind: 'full', seq: 10, snapshot: fresh });
     expect(await service.observeTab(3)).toEqual({ ok: true, data: fresh });
     expect(sent.at(-1)).toEqual({ type: 'content/observe' });
+  });
+});
+
+describe('checking the worker\'s copy against the page', () => {
+  it('asks for the page\'s digest with every full observation and every tenth delta, and starts over when it disagrees', async () => {
+    const page = snap([el(1), el(2)]);
+    const { elements: _e, texts: _t, ...rest } = page;
+    const sent: Array<Record<string, unknown>> = [];
+    let digest = snapshotDigest(page);
+    let seq = 0;
+    const service = createObservationService(async (_tab, _frame, message) => {
+      const m = message as Record<string, unknown>;
+      sent.push(m);
+      seq++;
+      if (!m.since) return { ok: true, data: JSON.stringify({ kind: 'full', seq, snapshot: page }) };
+      const since = m.since as { seq: number };
+      return { ok: true, data: JSON.stringify({ kind: 'delta', seq, baseSeq: since.seq, delta: { ...rest, changed: [] }, ...(m.verify ? { digest } : {}) }) };
+    });
+    await service.observeTab(1);
+    for (let i = 0; i < 10; i++) expect(await service.observeTab(1)).toMatchObject({ ok: true });
+    expect(sent.map((m) => m.verify === true)).toEqual([false, false, false, false, false, false, false, false, false, false, true]);
+    await service.observeTab(1, { full: true });
+    expect(sent.at(-1)).toMatchObject({ full: true, verify: true });
+
+    // The page holds something else than the worker rebuilt: the copy is dropped and everything asked for.
+    digest = (digest + 1) >>> 0;
+    const count = sent.length;
+    expect(await service.observeTab(1, { full: true })).toEqual({ ok: true, data: page });
+    expect(sent.slice(count).map((m) => (m.since ? 'delta' : 'everything'))).toEqual(['delta', 'everything']);
   });
 });
