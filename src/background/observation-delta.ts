@@ -9,8 +9,10 @@ const MAX_TEXTS = 5_000;
  * Rebuilds a full PageSnapshot from the previous one and a delta (pure). Returns undefined when
  * the delta does not fit its base — a ref it cannot resolve, a ref twice, a new element or a
  * patch it does not list, a patch for an element the base does not have, lists of different
- * lengths, a move of an element that is new, patched, boxless or past the list — so the caller asks for a full snapshot instead of trusting a half-merge. The base is
- * never modified: changed elements are copies.
+ * lengths, a move of an element that is new, patched, boxless, moved twice or past the list, an
+ * order shift below zero, text runs past the base or beyond a snapshot's texts — so the caller
+ * asks for a full snapshot instead of trusting a half-merge. The base is never modified:
+ * changed elements are copies.
  */
 export function applyDelta(base: PageSnapshot, baseByRef: ReadonlyMap<string, SnapshotElement>, delta: SnapshotDelta): PageSnapshot | undefined {
   const { elementRefs, elementOrders, elementOrderShifts, changed, patches, moves, texts, textPieces, ...rest } = delta;
