@@ -39,6 +39,11 @@ const A11Y_HIDDEN = '[aria-hidden="true"],[inert]';
 /** What `rootFlags` looks for. */
 export const FLAG_SELECTOR = `${A11Y_HIDDEN},[aria-disabled="true"]`;
 
+// Geometry without a place: nothing reads where a hidden element or a text is (texts only say
+// whether they are rendered), so these are shared instead of made for each of thousands of texts.
+const NOT_RENDERED: Geometry = Object.freeze({ hidden: true, x: 0, y: 0, w: 0, h: 0, scrollX: 0, scrollY: 0 });
+const RENDERED_NO_RECT: Geometry = Object.freeze({ hidden: false, x: 0, y: 0, w: 0, h: 0, scrollX: 0, scrollY: 0 });
+
 /**
  * Rendered or not, and where. `a11yHidden` adds aria-hidden / inert (for interactive elements:
  * what the accessibility tree does not expose is not offered to an agent). Texts only need to
@@ -50,7 +55,8 @@ export function readGeometry(el: Element, view: DocView, a11yHidden: boolean, wi
   const r = withRect && !stylesMayHide ? dom.rect(el) : undefined;
   let hidden = r !== undefined && r.width * r.height > 0 ? false : !dom.checkVisibility(el, stylesMayHide ? VISIBILITY_OPTIONS : undefined);
   if (!hidden && a11yHidden) hidden = dom.closest(el, A11Y_HIDDEN) !== null;
-  if (hidden || !withRect) return { hidden, x: 0, y: 0, w: 0, h: 0, scrollX: view.scrollX, scrollY: view.scrollY };
+  if (hidden) return NOT_RENDERED;
+  if (!withRect) return RENDERED_NO_RECT;
   const rect = r ?? dom.rect(el);
   return { hidden, x: rect.left + view.scrollX, y: rect.top + view.scrollY, w: rect.width, h: rect.height, scrollX: view.scrollX, scrollY: view.scrollY };
 }
