@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, cancelOrder, mintThroughUi, shopState, shopWithToken, showView, submissionResult, submitAsCopilot, submitNow, swRecords } from './panel-helpers.ts';
+import { SHOP_ORDER, cancelOrder, shopState, shopWithToken, showView, submissionResult, submitAsCopilot, submitNow, swRecords } from './panel-helpers.ts';
 
 const card = (panel: Page) => panel.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` });
 
@@ -126,11 +126,7 @@ test('an expired card cannot be approved, and says so', async ({ steward, sites,
 });
 
 test('“Approve for 15 minutes” issues a window receipt: the next such action on the same order runs without a new card', async ({ steward, sites, openPanel, tabIdOf }) => {
-  const page = await steward.context.newPage();
-  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
-  const panel = await openPanel(page);
-  const tabId = await tabIdOf(page);
-  const token = await mintThroughUi(panel, { scopes: 'orders:read orders:add_item', resources: `order:${SHOP_ORDER}`, origins: new URL(sites.urls.shop).origin });
+  const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf }, { scopes: 'orders:read orders:add_item' });
   const addItem = (key: string, quantity: number) => ({ action: 'orders.add_item', resource: { type: 'order', id: SHOP_ORDER }, input: { sku: 'MUG-STN-BL', quantity }, idempotency_key: key });
 
   await submitAsCopilot(panel, tabId, token, addItem('panel-window-1', 1), 'w1');
@@ -153,11 +149,7 @@ test('“Approve for 15 minutes” issues a window receipt: the next such action
 });
 
 test('a payment is approved one at a time: no time window is offered, and Deny leaves the order unpaid', async ({ steward, sites, openPanel, tabIdOf }) => {
-  const page = await steward.context.newPage();
-  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
-  const panel = await openPanel(page);
-  const tabId = await tabIdOf(page);
-  const token = await mintThroughUi(panel, { scopes: 'orders:pay', resources: `order:${SHOP_ORDER}`, origins: new URL(sites.urls.shop).origin, payment: true });
+  const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf }, { scopes: 'orders:pay', payment: true });
   await submitAsCopilot(panel, tabId, token, { action: 'orders.pay', resource: { type: 'order', id: SHOP_ORDER }, idempotency_key: 'panel-pay-1' });
   await showView(panel, 'Approvals');
   const c = panel.getByRole('article', { name: `orders.pay on order ${SHOP_ORDER}` });
@@ -173,11 +165,7 @@ test('a payment is approved one at a time: no time window is offered, and Deny l
 });
 
 test('a legacy click card names the element it would press, as the page shows it now', async ({ steward, sites, openPanel, tabIdOf }) => {
-  const page = await steward.context.newPage();
-  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
-  const panel = await openPanel(page);
-  const tabId = await tabIdOf(page);
-  const token = await mintThroughUi(panel, { scopes: 'dom:click', resources: `order:${SHOP_ORDER}`, origins: new URL(sites.urls.shop).origin });
+  const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf }, { scopes: 'dom:click' });
   const observed = (await panel.evaluate((tabId) => chrome.runtime.sendMessage({ type: 'panel/observe-tab', tabId }), tabId)) as {
     data: { state: { elements: Array<{ ref: string; role: string; name: string }> } };
   };

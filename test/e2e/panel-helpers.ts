@@ -103,13 +103,18 @@ export interface PanelFixtures {
   tabIdOf: (page: Page) => Promise<number>;
 }
 
-/** The shop's order page, the panel pinned to it, and a cancel token minted through the panel's form. */
-export async function shopWithToken(fx: PanelFixtures, resources = `order:${SHOP_ORDER}`) {
+/** The shop's order page, the panel pinned to it, and a token minted through the panel's form (by default: to cancel ORD-1024). */
+export async function shopWithToken(fx: PanelFixtures, grant: { scopes?: string; resources?: string; payment?: boolean } = {}) {
   const page = await fx.steward.context.newPage();
   await page.goto(`${fx.sites.urls.shop}/orders/${SHOP_ORDER}`);
   const panel = await fx.openPanel(page);
   const tabId = await fx.tabIdOf(page);
-  const token = await mintThroughUi(panel, { scopes: 'orders:read orders:cancel', resources, origins: new URL(fx.sites.urls.shop).origin });
+  const token = await mintThroughUi(panel, {
+    scopes: grant.scopes ?? 'orders:read orders:cancel',
+    resources: grant.resources ?? `order:${SHOP_ORDER}`,
+    origins: new URL(fx.sites.urls.shop).origin,
+    ...(grant.payment ? { payment: true } : {}),
+  });
   return { page, panel, tabId, token };
 }
 

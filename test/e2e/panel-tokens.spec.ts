@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, cancelOrder, mintThroughUi, shopState, showView, submitNow, swRecords } from './panel-helpers.ts';
+import { SHOP_ORDER, cancelOrder, mintThroughUi, shopState, shopWithToken, showView, submitNow, swRecords } from './panel-helpers.ts';
 
 test('the mint form explains bad input and mints nothing until it is right', async ({ steward, sites, openPanel }) => {
   const page = await steward.context.newPage();
@@ -40,11 +40,7 @@ test('the mint form explains bad input and mints nothing until it is right', asy
 });
 
 test('revoke: a confirm step, then the next action with that token is refused with TOKEN_INVALID', async ({ steward, sites, openPanel, tabIdOf }) => {
-  const page = await steward.context.newPage();
-  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
-  const panel = await openPanel(page);
-  const tabId = await tabIdOf(page);
-  const id = await mintThroughUi(panel, { scopes: 'orders:read orders:cancel', resources: `order:${SHOP_ORDER}`, origins: new URL(sites.urls.shop).origin });
+  const { panel, tabId, token: id } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
   const tokenCard = panel.getByRole('article', { name: new RegExp(`^${id}`) });
 
   await tokenCard.getByRole('button', { name: 'Revoke' }).click();
