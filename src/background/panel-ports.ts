@@ -9,7 +9,17 @@ export class PanelPorts {
     port.onDisconnect.addListener(() => this.ports.delete(port));
   }
 
+  /** How many panels are open. */
+  get count(): number {
+    return this.ports.size;
+  }
+
   broadcast(message: BackgroundToPanel): void {
+    this.post(message);
+  }
+
+  /** Sends to every open panel; a port that can no longer take messages is forgotten. */
+  protected post(message: unknown): void {
     for (const port of this.ports) {
       try {
         port.postMessage(message);
