@@ -2,9 +2,9 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { mintToken } from '../background-client.ts';
 import { buildMint, type MintField, type MintFormValues } from '../lib/mint-form.ts';
-import { LIFETIMES } from '../lib/time.ts';
 import { settings } from '../settings.ts';
 import { useCurrentOrigin } from '../use-current-origin.ts';
+import { LifetimeOptions } from './LifetimeOptions.tsx';
 
 const KNOWN_AGENTS = ['agent:copilot'];
 
@@ -78,7 +78,6 @@ export function MintTokenForm({ onMinted }: { onMinted: () => void }) {
     }
   };
 
-  const lifetimes = LIFETIMES.some(([, m]) => m === values.lifetime_minutes) ? LIFETIMES : [...LIFETIMES, [`${values.lifetime_minutes} minutes`, values.lifetime_minutes] as const];
 
   return (
     <form class="mint card" onSubmit={submit} aria-labelledby="mint-heading" noValidate>
@@ -106,11 +105,7 @@ export function MintTokenForm({ onMinted }: { onMinted: () => void }) {
       </div>
       <Field id="lifetime_minutes" label="Lifetime" error={errors.lifetime_minutes}>
         <select {...a11y('lifetime_minutes')} value={String(values.lifetime_minutes)} onChange={(e) => set('lifetime_minutes', Number(e.currentTarget.value))}>
-          {lifetimes.map(([label, m]) => (
-            <option key={m} value={String(m)}>
-              {label}
-            </option>
-          ))}
+          <LifetimeOptions minutes={values.lifetime_minutes} />
         </select>
       </Field>
       <button type="submit" disabled={busy}>

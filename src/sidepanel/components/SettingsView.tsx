@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { MAX_WINDOW_MINUTES, settingsErrors, type Settings } from '../../protocol/settings.ts';
-import { LIFETIMES } from '../lib/time.ts';
 import { saveSettings, settings } from '../settings.ts';
+import { LifetimeOptions } from './LifetimeOptions.tsx';
 import { SitePermissions } from './SitePermissions.tsx';
 
 /** Whether a page has reported native WebMCP in this browser (the service worker records it). */
@@ -66,10 +66,6 @@ export function SettingsView() {
     ) : null;
   const described = (path: string, id: string) => (errors[path] ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {});
 
-  const lifetimes = LIFETIMES.some(([, m]) => m === draft.token_lifetime_minutes)
-    ? LIFETIMES
-    : [...LIFETIMES, [`${draft.token_lifetime_minutes} minutes`, draft.token_lifetime_minutes] as const];
-
   return (
     <>
       <h2>Settings</h2>
@@ -88,11 +84,7 @@ export function SettingsView() {
           <div class="field">
             <label for="set-lifetime">Default lifetime of a new token</label>
             <select id="set-lifetime" value={String(draft.token_lifetime_minutes)} onChange={(e) => edit({ ...draft, token_lifetime_minutes: Number(e.currentTarget.value) })}>
-              {lifetimes.map(([label, m]) => (
-                <option key={m} value={String(m)}>
-                  {label}
-                </option>
-              ))}
+              <LifetimeOptions minutes={draft.token_lifetime_minutes} />
             </select>
           </div>
         </fieldset>
