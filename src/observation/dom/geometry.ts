@@ -41,7 +41,7 @@ export const FLAG_SELECTOR = `${A11Y_HIDDEN},[aria-disabled="true"]`;
 
 // Geometry without a place: nothing reads where a hidden element or a text is (texts only say
 // whether they are rendered), so these are shared instead of made for each of thousands of texts.
-const NOT_RENDERED: Geometry = Object.freeze({ hidden: true, x: 0, y: 0, w: 0, h: 0, scrollX: 0, scrollY: 0 });
+export const NOT_RENDERED: Geometry = Object.freeze({ hidden: true, x: 0, y: 0, w: 0, h: 0, scrollX: 0, scrollY: 0 });
 const RENDERED_NO_RECT: Geometry = Object.freeze({ hidden: false, x: 0, y: 0, w: 0, h: 0, scrollX: 0, scrollY: 0 });
 
 /**

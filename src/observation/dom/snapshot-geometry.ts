@@ -1,7 +1,7 @@
 import type { Visibility } from '../../protocol/element.ts';
 import type { SnapshotElement } from '../snapshot.ts';
 import type { Entry, Geometry, RootState } from './entries.ts';
-import { docView, hitsItself, readGeometry, rootFlags, type DocView } from './geometry.ts';
+import { docView, hitsItself, NOT_RENDERED, readGeometry, rootFlags, type DocView } from './geometry.ts';
 import type { LiveModel } from './model.ts';
 import { dom } from './native.ts';
 import { classifyVisibility, hitPoint } from './visibility.ts';
@@ -104,7 +104,7 @@ export class SnapshotGeometry {
     if (!fresh) return g;
     const el = dom.nodeType(entry.node) === 1 ? (entry.node as Element) : dom.parentElement(entry.node);
     const a11y = withRect && entry.semantics !== undefined && rootFlags(entry.root).a11yHidden;
-    const next = el ? readGeometry(el, view, a11y, withRect, this.model.styleFacts.hiding) : { hidden: true, x: 0, y: 0, w: 0, h: 0, scrollX: 0, scrollY: 0 };
+    const next = el ? readGeometry(el, view, a11y, withRect, this.model.styleFacts.hiding) : NOT_RENDERED;
     entry.geometry = next;
     entry.geometryDirty = false;
     return next;

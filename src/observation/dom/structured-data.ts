@@ -75,7 +75,7 @@ function propValue(el: Element, depth: number, budget: { items: number }): unkno
 /** One microdata item: its own properties (not those of nested items). */
 function itemObject(item: Element, depth: number, budget: { items: number }): Record<string, unknown> {
   // Property names are the page's words: without a prototype, `constructor` or `toString` is just a
-  // key (not Object's function, which no message can carry); `__proto__` is dropped.
+  // key (not Object's function, which no message can carry); boundJson then drops `__proto__`.
   const out = Object.create(null) as Record<string, unknown>;
   const type = itemType(item);
   if (type) out['@type'] = type;
@@ -87,7 +87,7 @@ function itemObject(item: Element, depth: number, budget: { items: number }): Re
     if (!parent || dom.closest(parent, '[itemscope]') !== item) continue;
     const value = propValue(prop, depth, budget);
     for (const name of (dom.attr(prop, 'itemprop') ?? '').trim().split(/\s+/)) {
-      if (!name || name === '__proto__') continue;
+      if (!name) continue;
       const prev = out[name];
       if (prev === undefined) out[name] = value;
       else if (Array.isArray(prev)) prev.push(value);
