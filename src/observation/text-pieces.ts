@@ -11,6 +11,16 @@ import type { SnapshotText } from './snapshot.ts';
 export type TextRun = [first: number, count: number, orderShift: number];
 export type TextPiece = TextRun | SnapshotText;
 
+/**
+ * Adds index `at`, shifted by `shift`, to the list's last run when it continues it (the next
+ * index, the same shift), else starts a run. (Element order shifts use the same runs.)
+ */
+export function extendRun(list: Array<TextRun | SnapshotText>, at: number, shift: number): void {
+  const last = list[list.length - 1];
+  if (Array.isArray(last) && last[0] + last[1] === at && last[2] === shift) last[1]++;
+  else list.push([at, 1, shift]);
+}
+
 const sameRow = (a: SnapshotText['container'], b: SnapshotText['container']) => a === b || (a?.ref === b?.ref && a?.row === b?.row);
 
 /** The same words in the same place of the page's structure (`order` aside). */
@@ -44,9 +54,7 @@ export function encodeTexts(now: readonly SnapshotText[], before: readonly Snaps
   const keep = (i: number, j: number) => {
     const shift = (now[i]!.order ?? 0) - (before[j]!.order ?? 0);
     if (i !== j || now[i]!.order !== before[j]!.order) unchanged = false;
-    const last = pieces[pieces.length - 1];
-    if (Array.isArray(last) && last[0] + last[1] === j && last[2] === shift) last[1]++;
-    else pieces.push([j, 1, shift]);
+    extendRun(pieces, j, shift);
   };
   const own = (i: number) => {
     pieces.push(now[i]!);

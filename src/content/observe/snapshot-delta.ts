@@ -1,6 +1,6 @@
 import type { ObserveReplyData, SnapshotDelta, SnapshotElementPatch } from '../../protocol/messages.ts';
 import { snapshotDigest } from '../../observation/snapshot-digest.ts';
-import { encodeTexts } from '../../observation/text-pieces.ts';
+import { encodeTexts, extendRun, type TextRun } from '../../observation/text-pieces.ts';
 import type { PageSnapshot, SnapshotElement } from '../../observation/snapshot.ts';
 
 /**
@@ -8,8 +8,9 @@ import type { PageSnapshot, SnapshotElement } from '../../observation/snapshot.t
  * elements in full, changed ones as patches of the fields that differ, runs of elements whose box
  * alone moved by the same offset as `moves` (a reflow that shifts every box sends a few numbers,
  * not thousands of boxes), the ref order and `order` numbers only when they changed, and texts as
- * runs of the previous ones plus the new (see text-pieces.ts). The observer reports an unchanged element as the very same object, so most
- * comparisons are an identity check; after a full re-walk (new objects) they compare values.
+ * runs of the previous ones plus the new (see text-pieces.ts). The observer reports an unchanged
+ * element as the very same object, so most comparisons are an identity check; after a full
+ * re-walk (new objects) they compare values.
  * The service worker ends up with the complete snapshot the page produced. Another sequence
  * number or another document sends everything.
  */
@@ -88,14 +89,13 @@ function compareElements(elements: readonly SnapshotElement[], before: readonly 
 }
 
 /** Runs of positions whose order moved alike; undefined when there are too many to be worth it. */
-function orderShifts(orders: readonly number[], previous: readonly number[]): Array<[number, number, number]> | undefined {
-  const runs: Array<[number, number, number]> = [];
+function orderShifts(orders: readonly number[], previous: readonly number[]): TextRun[] | undefined {
+  const runs: TextRun[] = [];
   for (let i = 0; i < orders.length; i++) {
     const shift = orders[i]! - previous[i]!;
     if (shift === 0) continue;
-    const last = runs[runs.length - 1];
-    if (last && last[0] + last[1] === i && last[2] === shift) last[1]++;
-    else if (runs.push([i, 1, shift]) > orders.length / 8) return undefined;
+    extendRun(runs, i, shift);
+    if (runs.length > orders.length / 8) return undefined;
   }
   return runs;
 }
