@@ -31,14 +31,20 @@ describe('routes from adapter URL templates', () => {
   });
 });
 
+/** The co-pilot's working session, bound to tab 5, which has finished loading. */
+async function copilotSessionOnLoadedTab() {
+  const tabs = new FakeTabs();
+  tabs.status.set(5, 'complete');
+  const sessions = new SessionTabs(area());
+  const sid = await sessions.sessionFor('agent:copilot', 5);
+  return { tabs, sessions, sid };
+}
+
 describe('navigate port', () => {
   beforeEach(() => fakeBrowser.reset());
 
   it('loads the URL in the session’s tab and waits for it to complete', async () => {
-    const tabs = new FakeTabs();
-    tabs.status.set(5, 'complete');
-    const sessions = new SessionTabs(area());
-    const sid = await sessions.sessionFor('agent:copilot', 5);
+    const { tabs, sessions, sid } = await copilotSessionOnLoadedTab();
     await navigatePort({ sessions, tabs })(`${ORIGIN}/orders/ORD-1024`, { agent_id: 'agent:copilot', session_id: sid });
     expect(tabs.updated).toEqual([{ tabId: 5, url: `${ORIGIN}/orders/ORD-1024` }]);
     expect(tabs.status.get(5)).toBe('complete');
@@ -55,11 +61,8 @@ describe('navigate port', () => {
   });
 
   it('fails when the navigation never completes, and without a session', async () => {
-    const tabs = new FakeTabs();
-    tabs.status.set(5, 'complete');
+    const { tabs, sessions, sid } = await copilotSessionOnLoadedTab();
     tabs.onNavigate = (id) => tabs.emit(id, 'loading');
-    const sessions = new SessionTabs(area());
-    const sid = await sessions.sessionFor('agent:copilot', 5);
     const navigate = navigatePort({ sessions, tabs });
     vi.useFakeTimers();
     const p = navigate(`${ORIGIN}/`, { agent_id: 'agent:copilot', session_id: sid });
@@ -75,10 +78,7 @@ describe('the observe port', () => {
   beforeEach(() => fakeBrowser.reset());
 
   it('observes the session’s tab (never a tab id from the pipeline); contract endpoints are not supported yet', async () => {
-    const tabs = new FakeTabs();
-    tabs.status.set(5, 'complete');
-    const sessions = new SessionTabs(area());
-    const sid = await sessions.sessionFor('agent:copilot', 5);
+    const { tabs, sessions, sid } = await copilotSessionOnLoadedTab();
     const adapters = new AdapterRegistry();
     adapters.register(shopAdapter());
     const observeTab = vi.fn(async () => ({ ok: true as const, data: { ...shopOrderSnapshot({ origin: ORIGIN }), documentToken: 'd1' } }));
