@@ -197,6 +197,23 @@ test('incremental observation follows changes inside shadow roots, frames, style
   await page.evaluate(() => document.querySelector('main')!.insertAdjacentHTML('beforeend', '<input id="late">'));
   const second = await observe(steward, tabId);
   expect(second.timing?.mode).toBe('incremental');
+  // Between captures the isolated world's `labels` is the browser's own answer (Steward's label
+  // index answers only during one), and the override stays installed instead of being redefined
+  // around every capture, which deoptimized every compiled function reading control properties.
+  const labelsBetweenCaptures = () =>
+    steward.serviceWorker.evaluate(async (tab) => {
+      const [injected] = await chrome.scripting.executeScript({
+        target: { tabId: tab },
+        world: 'ISOLATED',
+        func: () => {
+          const getter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'labels')?.get;
+          const late = document.getElementById('late') as HTMLInputElement;
+          return { labels: [...(late.labels ?? [])].map((l) => l.textContent), native: Function.prototype.toString.call(getter).includes('[native code]') };
+        },
+      });
+      return injected!.result;
+    }, tabId);
+  expect(await labelsBetweenCaptures()).toEqual({ labels: ['Late field'], native: false });
   expect(byName(second, 'Added in frame')).toMatchObject({ scope: 'iframe', visibility: 'visible' });
   expect(byName(second, 'Late closed action')).toMatchObject({ scope: 'shadow-closed' });
   expect(byName(second, 'Late field')).toMatchObject({ role: 'textbox' });
@@ -210,6 +227,7 @@ test('incremental observation follows changes inside shadow roots, frames, style
   });
   const third = await observe(steward, tabId);
   expect(byName(third, 'New name').ref).toBe(labelled.ref);
+  expect(await labelsBetweenCaptures()).toEqual({ labels: ['Late field'], native: false });
   expect(byName(third, 'Top document action').visibility).toBe('hidden');
 });
 

@@ -7,7 +7,9 @@ import { dom } from './native.ts';
  * (`label.control` is a cheap id lookup), keep the index until a mutation touches labels, and —
  * only for the duration of one synchronous capture — answer `labels` from it. The override lives
  * on this world's prototypes (in the content script, the isolated world's own, invisible to the
- * page) and is removed before returning.
+ * page). It is installed once per realm and, outside a capture, calls the original getter:
+ * redefining a prototype's property deoptimizes every compiled function that reads properties
+ * of those elements, so doing it around each capture made the capture itself run unoptimized.
  */
 
 const LABELABLE = [
@@ -25,9 +27,33 @@ const controlOf = (() => {
   return (label: Element): Element | null => (d?.get ? (d.get.call(label) as Element | null) : null);
 })();
 
+/** What answers `labels` during the capture under way (nothing between captures). */
+let active: ((el: Element) => Element[]) | undefined;
+/** Prototypes that carry the override (per realm: a frame that navigates gets new ones behind the same window). */
+const patched = new WeakSet<object>();
+
+function patchRealm(win: Window): void {
+  for (const name of LABELABLE) {
+    const proto = (win as unknown as Record<string, { prototype: object } | undefined>)[name]?.prototype;
+    if (!proto || patched.has(proto)) continue;
+    patched.add(proto);
+    const original = Object.getOwnPropertyDescriptor(proto, 'labels');
+    const originalGet = original?.get;
+    if (!original?.configurable || !originalGet) continue;
+    Object.defineProperty(proto, 'labels', {
+      configurable: true,
+      enumerable: original.enumerable ?? false,
+      get(this: Element) {
+        return active ? active(this) : originalGet.call(this);
+      },
+    });
+  }
+}
+
 export class LabelIndex {
   private readonly byControl = new Map<Element, Element[]>();
   private readonly indexed = new Set<Node>();
+  private readonly answer = (el: Element): Element[] => this.labelsOf(el);
 
   /** Indexes every label of a tree (document or shadow root) once. */
   addTree(root: Document | ShadowRoot): void {
@@ -56,28 +82,13 @@ export class LabelIndex {
 
   /** Runs `fn` with `labels` answered from this index in the realms of the given windows. */
   run<T>(windows: Iterable<Window>, fn: () => T): T {
-    const restore: Array<() => void> = [];
-    const labelsOf = (el: Element) => this.labelsOf(el);
+    for (const win of windows) patchRealm(win);
+    const outer = active;
+    active = this.answer;
     try {
-      for (const win of new Set(windows)) {
-        for (const name of LABELABLE) {
-          const proto = (win as unknown as Record<string, { prototype: object } | undefined>)[name]?.prototype;
-          if (!proto) continue;
-          const original = Object.getOwnPropertyDescriptor(proto, 'labels');
-          if (!original?.configurable) continue;
-          Object.defineProperty(proto, 'labels', {
-            configurable: true,
-            enumerable: original.enumerable ?? false,
-            get(this: Element) {
-              return labelsOf(this);
-            },
-          });
-          restore.push(() => Object.defineProperty(proto, 'labels', original));
-        }
-      }
       return fn();
     } finally {
-      for (const undo of restore) undo();
+      active = outer;
     }
   }
 }
