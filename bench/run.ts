@@ -52,7 +52,7 @@ report(rows);
 console.log(
   [
     'What is timed (observe.*): in the service worker, around stewardObservation.observeTab(tab) — the message to the',
-    "tab's content script, the page-side capture, the reply's structured clone, its zod validation and the delta merge.",
+    "tab's content script, the page-side capture, the reply (JSON text) crossing to the worker, its parse and zod validation, and the delta merge.",
     '  first_ms: the first observeTab(tab) on a freshly loaded page: a cold content script, the whole snapshot sent',
     "    and validated; the anchor's is its first call on its own fresh load.",
     '  full_ms: observeTab(tab, { full: true }): a fresh walk of the whole document (new entries, every name and',
@@ -62,7 +62,9 @@ console.log(
     '  incremental_shift_ms: the same after a notice appeared above the content (or went away): every box below moved,',
     '    so all geometry is read again and the moves travel as runs.',
     '  anchors: each on a fresh load of the same page in the same browser (ariaSnapshot timed from Node, like Steward from the service worker);',
-    '    the median of the calls after its first, like Steward\'s. Every page is left alone for 3 s after loading first.',
+    "    the median of its measured calls, like Steward's. Every page is left alone for 3 s after loading first.",
+    '  warm-up: after its cold first call, every candidate (Steward and each anchor) makes 3 unmeasured calls before',
+    '    its measured ones, unless that first call took over 2 s (a candidate that slow is warm after one call).',
   ].join('\n'),
 );
 if (failures.length) {
