@@ -246,3 +246,23 @@ test('names and roles agree with an independent accname implementation (Playwrig
     }
   }
 });
+
+test('relative links resolve against the page’s current address, also after history.pushState', async ({ steward, sites, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await open(page, `${sites.urls.lab}/visibility`);
+  const tabId = await tabIdOf(page);
+  await page.evaluate(() => document.querySelector('main')!.insertAdjacentHTML('beforeend', '<a href="next?step=2">Next step</a> <a href="/visibility">Same place</a>'));
+  const first = await observe(steward, tabId);
+  expect(byName(first, 'Next step').href).toBe(`${sites.urls.lab}/next?step=2`);
+
+  // A single-page app moves to another address: no mutation says so, yet every relative link now goes elsewhere.
+  await page.evaluate(() => history.pushState({}, '', '/wizard/account/'));
+  const second = await observe(steward, tabId);
+  expect(byName(second, 'Next step').href).toBe(`${sites.urls.lab}/wizard/account/next?step=2`);
+  expect(byName(second, 'Same place').href).toBe(`${sites.urls.lab}/visibility`);
+  expect(byName(second, 'Next step').ref).toBe(byName(first, 'Next step').ref);
+
+  // Full observations read the same targets (kept per raw value and base URL).
+  const full = await observe(steward, tabId, true);
+  expect(byName(full, 'Next step').href).toBe(`${sites.urls.lab}/wizard/account/next?step=2`);
+});

@@ -2,6 +2,8 @@ import type { SnapshotContainer, SnapshotTable } from '../snapshot.ts';
 import { cleanText } from './classify.ts';
 import type { Entry, RootState } from './entries.ts';
 import { LabelIndex } from './fast-labels.ts';
+import { LinkTargets } from './link-targets.ts';
+import type { StructuredMarks } from './structured-data.ts';
 import type { DocView } from './geometry.ts';
 import { LIMITS, type Limits } from './limits.ts';
 import { dom } from './native.ts';
@@ -62,6 +64,8 @@ export class LiveModel {
   touchedLast: Node[] = [];
   /** Whether the last update touched structured data (JSON-LD scripts, microdata). */
   structuredChanged = true;
+  /** Where the top document's structured data is, when the last update was a full walk (its index found it). */
+  structuredMarks: StructuredMarks | undefined;
   /** What each table or list said about itself last time, kept while nothing inside it changes. */
   readonly containerCache = new WeakMap<Element, { rows: number; described: SnapshotContainer; table?: SnapshotTable }>();
   /** Each table row's cell texts, kept while nothing inside the row changes. */
@@ -82,6 +86,8 @@ export class LiveModel {
   private readonly labels = new LabelIndex();
   /** Entries whose name or description comes from aria-labelledby / describedby (anything may change them). */
   private idRefUsers = new Set<Entry>();
+  /** The document's base URL at the last update: links resolve against it, and history.pushState moves it without a mutation. */
+  private lastBase: string | undefined;
 
   constructor(options: ModelOptions) {
     this.doc = options.document;
@@ -134,6 +140,7 @@ export class LiveModel {
       rowContainers: new Map(),
       rowMemo: new Map(),
       styles: { ...this.styleFacts },
+      links: new LinkTargets(),
     };
   }
 
@@ -163,7 +170,9 @@ export class LiveModel {
     this.checkUpgrades();
     const p = this.pending;
     this.pending = emptyPending();
-    const full = forceFull || p.overflow || !this.top || !this.top.alive;
+    const base = dom.doc.baseUri(this.doc);
+    const full = forceFull || p.overflow || !this.top || !this.top.alive || base !== this.lastBase;
+    this.lastBase = base;
     if (full || p.styles) {
       this.geometryStale = true;
       this.styles = undefined;
@@ -172,6 +181,7 @@ export class LiveModel {
     this.changed = { all: full || p.styles || changedNodes.length > 64, nodes: changedNodes };
     this.touchedLast = full ? [] : [...p.added, ...p.touched, ...p.uncovered];
     this.structuredChanged = full || p.structured;
+    this.structuredMarks = undefined;
     if (full || p.labels) this.labels.clear();
     if (full || p.flags) for (const root of this.roots.values()) root.flags = undefined;
     const labels = this.labels;
@@ -204,6 +214,7 @@ export class LiveModel {
     // No other tree is known yet: the document's own scan is all of styleFacts.
     const index = indexTree(this.doc);
     top.flags = index.flags;
+    this.structuredMarks = index.structured;
     this.styles = scanStyles(this.doc, index.styleMarks);
     const ctx = this.context(labels, new Set());
     ctx.recycle = true;

@@ -65,6 +65,7 @@ const nodeTypeOf = getterOf<number>(N, 'nodeType');
 const textContentOf = getterOf<string | null>(N, 'textContent');
 const isConnectedOf = getterOf<boolean>(N, 'isConnected');
 const ownerDocumentOf = getterOf<Document | null>(N, 'ownerDocument');
+const namespaceOf = getterOf<string | null>(E, 'namespaceURI');
 const documentElementOf = getterOf<Element | null>(D, 'documentElement');
 const bodyOf = getterOf<HTMLElement | null>(D, 'body');
 const titleOf = getterOf<string>(D, 'title');
@@ -105,6 +106,7 @@ export const dom = {
   text: (node: Node): string => textContentOf.call(node) ?? '',
   isConnected: (node: Node): boolean => isConnectedOf.call(node),
   ownerDocument: (node: Node): Document | null => ownerDocumentOf.call(node),
+  namespace: (el: Element): string | null => namespaceOf.call(el),
   isContentEditable: (el: HTMLElement): boolean => isContentEditableOf.call(el),
   contentDocument: (frame: HTMLIFrameElement): Document | null => {
     try {

@@ -150,7 +150,7 @@ export function readStructuredData(model: LiveModel, reader: StructuredDataReade
   const items: PageSnapshot['structuredData'] = [];
   for (const doc of docs) {
     try {
-      const read = reader.read(doc, model.structuredChanged);
+      const read = reader.read(doc, model.structuredChanged, doc === model.doc ? model.structuredMarks : undefined);
       items.push(...read.items);
       read.blindSpots.forEach((s) => blind.add(s));
     } catch {

@@ -3,6 +3,7 @@ import type { ElementState } from '../../protocol/element.ts';
 import { cleanText, firstRole, INTERACTIVE_ROLES } from './classify.ts';
 import type { Semantics } from './entries.ts';
 import { LIMITS } from './limits.ts';
+import type { LinkTargets } from './link-targets.ts';
 import { dom } from './native.ts';
 
 /**
@@ -163,6 +164,8 @@ export interface SemanticHints {
   ariaDisabled: boolean;
   /** Stylesheets may generate ::before/::after content. */
   pseudo: boolean;
+  /** Link targets for this capture (without: read from each link). */
+  links?: LinkTargets;
 }
 
 const CAUTIOUS: SemanticHints = { special: true, ariaDisabled: true, pseudo: true };
@@ -198,7 +201,7 @@ export function semanticsOf(el: Element, localName: string, hints: SemanticHints
     }
   }
   if (localName === 'a' || localName === 'area') {
-    const href = (el as HTMLAnchorElement).href;
+    const href = hints.links ? hints.links.of(el) : (el as HTMLAnchorElement).href;
     if (typeof href === 'string' && href) s.href = href.slice(0, LIMITS.maxHrefLength);
   }
   if (localName === 'select') s.options = selectOptions(el as HTMLSelectElement);

@@ -15,25 +15,39 @@ const BOUNDS: JsonBounds = {
 
 type Parsed = ReturnType<typeof parseJsonLd>;
 
+export const JSON_LD_SELECTOR = 'script[type="application/ld+json" i]';
+export const ITEM_SELECTOR = '[itemscope]';
+/** A microdata item that is not a property of another one. */
+export const TOP_ITEM_SELECTOR = '[itemscope]:not([itemprop])';
+
+/** The document's JSON-LD scripts and top-level microdata items, in document order, when a walk already found them. */
+export interface StructuredMarks {
+  scripts: Element[];
+  items: Element[];
+}
+
 type Read = { items: SnapshotStructuredData[]; blindSpots: string[] };
 
 export class StructuredDataReader {
   private cache = new WeakMap<Element, { text: string; parsed: Parsed }>();
   private lastRead = new WeakMap<Document, Read>();
 
-  /** The document's structured data; `changed: false` (no mutation touched any) reuses the last reading. */
-  read(doc: Document, changed = true): Read {
+  /**
+   * The document's structured data; `changed: false` (no mutation touched any) reuses the last
+   * reading. `marks`: where it is, when this capture's walk already queried the document.
+   */
+  read(doc: Document, changed = true, marks?: StructuredMarks): Read {
     const last = this.lastRead.get(doc);
     if (last && !changed) return last;
-    const read = this.readNow(doc);
+    const read = this.readNow(doc, marks);
     this.lastRead.set(doc, read);
     return read;
   }
 
-  private readNow(doc: Document): Read {
+  private readNow(doc: Document, marks: StructuredMarks | undefined): Read {
     const items: SnapshotStructuredData[] = [];
     const blindSpots = new Set<string>();
-    const scripts = dom.queryAll(doc, 'script[type="application/ld+json" i]');
+    const scripts = marks?.scripts ?? dom.queryAll(doc, JSON_LD_SELECTOR);
     if (scripts.length > LIMITS.maxJsonLdBlocks) blindSpots.add('json_ld_truncated');
     for (let i = 0; i < scripts.length && i < LIMITS.maxJsonLdBlocks; i++) {
       const script = scripts[i]!;
@@ -46,7 +60,7 @@ export class StructuredDataReader {
       items.push(...hit.parsed.items);
       hit.parsed.blindSpots.forEach((s) => blindSpots.add(s));
     }
-    const micro = readMicrodata(doc);
+    const micro = readMicrodata(marks?.items ?? dom.queryAll(doc, TOP_ITEM_SELECTOR));
     items.push(...micro.items);
     if (micro.truncated) blindSpots.add('microdata_truncated');
     return { items, blindSpots: [...blindSpots] };
@@ -84,7 +98,7 @@ function itemObject(item: Element, depth: number, budget: { items: number }): Re
   for (let i = 0; i < props.length && i < LIMITS.maxDataKeys * 4; i++) {
     const prop = props[i]!;
     const parent = dom.parentElement(prop);
-    if (!parent || dom.closest(parent, '[itemscope]') !== item) continue;
+    if (!parent || dom.closest(parent, ITEM_SELECTOR) !== item) continue;
     const value = propValue(prop, depth, budget);
     for (const name of (dom.attr(prop, 'itemprop') ?? '').trim().split(/\s+/)) {
       if (!name) continue;
@@ -97,8 +111,7 @@ function itemObject(item: Element, depth: number, budget: { items: number }): Re
   return out;
 }
 
-function readMicrodata(doc: Document): { items: SnapshotStructuredData[]; truncated: boolean } {
-  const tops = dom.queryAll(doc, '[itemscope]:not([itemprop])');
+function readMicrodata(tops: ArrayLike<Element>): { items: SnapshotStructuredData[]; truncated: boolean } {
   const items: SnapshotStructuredData[] = [];
   const budget = { items: LIMITS.maxMicrodataItems * 4 };
   let truncated = tops.length > LIMITS.maxMicrodataItems;

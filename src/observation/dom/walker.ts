@@ -3,11 +3,13 @@ import { clearEntry, newEntry, recycleEntry, type Entry, type RootState, type Sc
 import { BlockTextCollector, blockText } from './block-text.ts';
 import { FLAG_SELECTOR, hostIsHidden, rootFlags } from './geometry.ts';
 import type { LabelIndex } from './fast-labels.ts';
+import type { LinkTargets } from './link-targets.ts';
 import type { Limits } from './limits.ts';
 import { dom } from './native.ts';
 import type { RefRegistry } from './refs.ts';
 import { mergeFacts, scanStyles, STYLE_MARK_SELECTOR, type StyleFacts } from './style-scan.ts';
 import { semanticsOf } from './semantics.ts';
+import { ITEM_SELECTOR, JSON_LD_SELECTOR, TOP_ITEM_SELECTOR, type StructuredMarks } from './structured-data.ts';
 
 /**
  * One TreeWalker pass over a subtree: elements and text nodes, descending into open and closed
@@ -56,6 +58,8 @@ export interface WalkContext {
   rowMemo: Map<Element, Element | null>;
   /** What the stylesheets of the trees seen so far can do (generated content, hiding). */
   styles: StyleFacts;
+  /** Where links go (resolved once per raw href and base URL). */
+  links: LinkTargets;
 }
 
 export function newRoot(key: Document | ShadowRoot, doc: Document, scope: Scope, framePath: number[], parent?: RootState, host?: Element): RootState {
@@ -69,13 +73,15 @@ export interface TreeIndex {
   flags: NonNullable<RootState['flags']>;
   /** The elements scanStyles looks at (STYLE_MARK_SELECTOR). */
   styleMarks: Element[];
+  /** What StructuredDataReader reads (JSON-LD scripts, top-level microdata items). */
+  structured: StructuredMarks;
 }
 
-const INDEX_SELECTOR = `${STRUCTURAL_ATTRIBUTES_SELECTOR},${FLAG_SELECTOR},${STYLE_MARK_SELECTOR}`;
+const INDEX_SELECTOR = `${STRUCTURAL_ATTRIBUTES_SELECTOR},${FLAG_SELECTOR},${STYLE_MARK_SELECTOR},${JSON_LD_SELECTOR},${ITEM_SELECTOR}`;
 
 /**
- * One querySelectorAll over a whole tree instead of three (structural attributes, the root's
- * flags, style marks): each query is a pass over every element of the tree. Matches are few on
+ * One querySelectorAll over a whole tree instead of five (structural attributes, the root's
+ * flags, style marks, JSON-LD scripts, microdata items): each query is a pass over every element of the tree. Matches are few on
  * most pages; each is sorted into its lists by the same selectors and attribute reads.
  */
 export function indexTree(key: Document | ShadowRoot): TreeIndex {
@@ -83,14 +89,17 @@ export function indexTree(key: Document | ShadowRoot): TreeIndex {
   const special = new Set<Element>();
   const styleMarks: Element[] = [];
   const flags = { a11yHidden: false, ariaDisabled: false };
+  const structured: StructuredMarks = { scripts: [], items: [] };
   for (let i = 0; i < found.length; i++) {
     const el = found[i]!;
     if (dom.matches(el, STRUCTURAL_ATTRIBUTES_SELECTOR)) special.add(el);
     if (dom.matches(el, STYLE_MARK_SELECTOR)) styleMarks.push(el);
     if (dom.attr(el, 'aria-disabled') === 'true') flags.ariaDisabled = true;
     if (dom.attr(el, 'aria-hidden') === 'true' || dom.has(el, 'inert')) flags.a11yHidden = true;
+    if (dom.matches(el, JSON_LD_SELECTOR)) structured.scripts.push(el);
+    else if (dom.matches(el, TOP_ITEM_SELECTOR)) structured.items.push(el);
   }
-  return { special, flags, styleMarks };
+  return { special, flags, styleMarks, structured };
 }
 
 /** Walks `start` and its descendants into `out`, in tree order (`known`: its structural elements, when already queried). */
@@ -348,7 +357,7 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, localName:
 
   if (!interactive) entry.semantics = undefined;
   else if (!reuse || !entry.semantics) {
-    entry.semantics = semanticsOf(el, localName, { special: specialForSemantics(el, special), ariaDisabled, pseudo: ctx.styles.pseudoContent });
+    entry.semantics = semanticsOf(el, localName, { special: specialForSemantics(el, special), ariaDisabled, pseudo: ctx.styles.pseudoContent, links: ctx.links });
     ctx.recomputed++;
     if (entry.semantics.usesIdRefs) ctx.noteIdRefUser(entry);
     entry.formEl = formOf(el, localName) ?? undefined;
