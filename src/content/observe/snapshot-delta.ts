@@ -146,9 +146,23 @@ export function diffElement(before: SnapshotElement, after: SnapshotElement): Sn
   return patch as SnapshotElementPatch;
 }
 
+/** Every field but `box` and `order` alike (SCALARS, LISTS, container), spelled out: named reads, not keyed ones, in the hot loop. */
 function sameExceptBox(a: SnapshotElement, b: SnapshotElement): boolean {
-  for (const k of SCALARS) if (a[k] !== b[k]) return false;
-  for (const k of LISTS) if (!sameList<unknown>(a[k], b[k])) return false;
-  return sameRow(a.container, b.container);
+  return (
+    a.name === b.name &&
+    a.role === b.role &&
+    a.visibility === b.visibility &&
+    a.value === b.value &&
+    a.tag === b.tag &&
+    a.scope === b.scope &&
+    a.href === b.href &&
+    a.inputType === b.inputType &&
+    a.formRef === b.formRef &&
+    a.description === b.description &&
+    sameList(a.states, b.states) &&
+    sameList(a.options, b.options) &&
+    sameList(a.framePath, b.framePath) &&
+    sameRow(a.container, b.container)
+  );
 }
 

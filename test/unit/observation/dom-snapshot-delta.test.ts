@@ -3,7 +3,7 @@ import { applyDelta } from '../../../src/background/observation-delta.ts';
 import { createObservationService } from '../../../src/background/observation-service.ts';
 import { DeltaEncoder, diffElement } from '../../../src/content/observe/snapshot-delta.ts';
 import { snapshotDigest } from '../../../src/observation/snapshot-digest.ts';
-import { ObserveReplyData, type SnapshotDelta } from '../../../src/protocol/messages.ts';
+import { ObserveReplyData, SnapshotElementSchema, type SnapshotDelta } from '../../../src/protocol/messages.ts';
 import type { PageSnapshot, SnapshotElement } from '../../../src/observation/snapshot.ts';
 
 const el = (n: number, name = `Button ${n}`): SnapshotElement => ({ ref: `e${n}`, role: 'button', name, states: [], visibility: 'visible', tag: 'button', scope: 'document', order: n });
@@ -93,6 +93,37 @@ describe('DeltaEncoder + applyDelta', () => {
     expect(third.kind === 'delta' && third.delta.patches).toHaveLength(10);
     expect(diffElement(el(1), { ...el(1), order: 7 })).toBeUndefined();
     expect(diffElement({ ...el(1), value: 'x' }, el(1))).toEqual({ ref: 'e1', value: null });
+  });
+
+  it('a change in any one field of an element reaches the service worker after a full re-walk (new, otherwise equal objects)', () => {
+    // Another valid value for every field but `ref` (the identity) and `order` (sent apart).
+    const other: Record<string, unknown> = {
+      role: 'link',
+      name: 'Other',
+      description: 'A description',
+      value: 'typed',
+      states: ['disabled'],
+      visibility: 'hidden',
+      tag: 'a',
+      inputType: 'text',
+      href: 'http://lab.test/next',
+      formRef: 'e99',
+      scope: 'shadow-open',
+      framePath: [0],
+      box: { x: 7, y: 8, w: 9, h: 10 },
+      options: ['One', 'Two'],
+      container: { ref: 't2', row: 9 },
+    };
+    const fields = Object.keys(SnapshotElementSchema.shape).filter((k) => k !== 'ref' && k !== 'order');
+    expect(Object.keys(other).sort()).toEqual(fields.sort());
+    for (const field of fields) {
+      const encoder = new DeltaEncoder();
+      encoder.encode(snap(ten()));
+      const next: SnapshotElement[] = ten();
+      next[4] = { ...next[4]!, [field]: other[field] } as SnapshotElement;
+      const reply = encoder.encode(snap(next), { documentToken: 'doc-1', seq: 1 });
+      expect(roundTrip(snap(ten()), reply), field).toEqual(JSON.parse(JSON.stringify(snap(next))));
+    }
   });
 
   it('finds each element\'s old self by ref when the list shifted (positions no longer match)', () => {
