@@ -1,45 +1,72 @@
 import type { PageSnapshot, SnapshotElement, SnapshotText } from './snapshot.ts';
 
 /**
- * A cheap fingerprint of a snapshot's elements and texts (pure), sent with the delta that answers
- * a full observation and with every tenth delta: the service worker computes it over the snapshot
+ * A fingerprint of a snapshot's elements and texts (pure), sent with the delta that answers a
+ * full observation and with every tenth delta: the service worker computes it over the snapshot
  * it rebuilt and, when the two differ, throws its copy away and asks for everything. A decoding
- * mistake then lasts a few observations instead of the page's life. (Not with every delta: about
- * 1–2 ms on each side for a 16k-element page is a fifth of an incremental observation's budget.) Not a security measure (the page
- * side is Steward's own script): it reads positions, orders, sizes and the lengths and ends of
- * strings.
+ * mistake then lasts a few observations instead of the page's life. It reads every field the
+ * deltas carry, every character of every string: about half a millisecond on each side for a
+ * 16k-element page (still not with every delta: a twentieth of an incremental observation's
+ * budget). Not a security measure (the page side is Steward's own script) and not collision-proof
+ * (32 bits): a check against Steward's own mistakes.
  */
 
 // FNV-1a over 32-bit words: one xor and one multiply per value, no allocation.
 const PRIME = 16777619;
 const mix = (h: number, n: number): number => Math.imul(h ^ (n | 0), PRIME);
+const ABSENT = -7;
 
-/** A string's length and its first and last characters (not every character: this runs on every observation). */
 function str(h: number, s: string | undefined): number {
-  if (s === undefined) return mix(h, -7);
-  const n = s.length;
-  return n === 0 ? mix(h, -11) : mix(mix(mix(h, n), s.charCodeAt(0)), s.charCodeAt(n - 1));
+  if (s === undefined) return mix(h, ABSENT);
+  h = mix(h, s.length);
+  for (let i = 0; i < s.length; i++) h = mix(h, s.charCodeAt(i));
+  return h;
+}
+
+function strings(h: number, list: readonly string[] | undefined): number {
+  if (list === undefined) return mix(h, ABSENT);
+  h = mix(h, list.length);
+  for (let i = 0; i < list.length; i++) h = str(h, list[i]);
+  return h;
+}
+
+function num(h: number, n: number | undefined): number {
+  return n === undefined ? mix(h, ABSENT) : mix(h, n);
+}
+
+function row(h: number, c: { ref: string; row: number } | undefined): number {
+  return c ? mix(str(h, c.ref), c.row) : mix(h, ABSENT);
 }
 
 function element(h: number, e: SnapshotElement): number {
   h = str(h, e.ref);
+  h = str(h, e.role);
   h = str(h, e.name);
-  h = mix(mix(h, e.role.length), e.role.charCodeAt(0));
-  h = mix(h, e.value === undefined ? -1 : e.value.length);
-  h = mix(h, e.visibility.charCodeAt(0));
-  h = mix(h, e.order ?? -1);
-  h = mix(h, e.states.length);
+  h = str(h, e.description);
+  h = str(h, e.value);
+  h = strings(h, e.states);
+  h = str(h, e.visibility);
+  h = str(h, e.tag);
+  h = str(h, e.inputType);
+  h = str(h, e.href);
+  h = str(h, e.formRef);
+  h = str(h, e.scope);
+  const path = e.framePath;
+  h = path ? path.reduce(mix, mix(h, path.length)) : mix(h, ABSENT);
   const b = e.box;
-  h = b ? mix(mix(mix(mix(h, b.x), b.y), b.w), b.h) : mix(h, -3);
-  const c = e.container;
-  return c ? mix(mix(h, c.ref.length), c.row) : h;
+  h = b ? mix(mix(mix(mix(h, b.x), b.y), b.w), b.h) : mix(h, ABSENT);
+  h = strings(h, e.options);
+  h = row(h, e.container);
+  return num(h, e.order);
 }
 
 function text(h: number, t: SnapshotText): number {
   h = str(h, t.text);
-  h = mix(h, t.order ?? -1);
-  const c = t.container;
-  return c ? mix(h, c.row) : h;
+  h = str(h, t.ref);
+  h = str(h, t.role);
+  h = num(h, t.level);
+  h = num(h, t.order);
+  return row(h, t.container);
 }
 
 export function snapshotDigest(s: Pick<PageSnapshot, 'elements' | 'texts'>): number {
