@@ -3,7 +3,8 @@ import { applyDelta } from '../../../src/background/observation-delta.ts';
 import { createObservationService } from '../../../src/background/observation-service.ts';
 import { DeltaEncoder, diffElement } from '../../../src/content/observe/snapshot-delta.ts';
 import { snapshotDigest } from '../../../src/observation/snapshot-digest.ts';
-import { ObserveReplyData, SnapshotElementSchema, type SnapshotDelta } from '../../../src/protocol/messages.ts';
+import { ObserveReplyData, type SnapshotDelta } from '../../../src/protocol/messages.ts';
+import { ELEMENT_FIELDS, OTHER_ELEMENT_FIELDS } from './fixtures/element-fields.ts';
 import type { PageSnapshot, SnapshotElement } from '../../../src/observation/snapshot.ts';
 
 const el = (n: number, name = `Button ${n}`): SnapshotElement => ({ ref: `e${n}`, role: 'button', name, states: [], visibility: 'visible', tag: 'button', scope: 'document', order: n });
@@ -96,31 +97,14 @@ describe('DeltaEncoder + applyDelta', () => {
   });
 
   it('a change in any one field of an element reaches the service worker after a full re-walk (new, otherwise equal objects)', () => {
-    // Another valid value for every field but `ref` (the identity) and `order` (sent apart).
-    const other: Record<string, unknown> = {
-      role: 'link',
-      name: 'Other',
-      description: 'A description',
-      value: 'typed',
-      states: ['disabled'],
-      visibility: 'hidden',
-      tag: 'a',
-      inputType: 'text',
-      href: 'http://lab.test/next',
-      formRef: 'e99',
-      scope: 'shadow-open',
-      framePath: [0],
-      box: { x: 7, y: 8, w: 9, h: 10 },
-      options: ['One', 'Two'],
-      container: { ref: 't2', row: 9 },
-    };
-    const fields = Object.keys(SnapshotElementSchema.shape).filter((k) => k !== 'ref' && k !== 'order');
-    expect(Object.keys(other).sort()).toEqual(fields.sort());
+    // Every field but `ref` (the identity) and `order` (sent apart).
+    const fields = ELEMENT_FIELDS.filter((k) => k !== 'ref' && k !== 'order');
+    expect(Object.keys(OTHER_ELEMENT_FIELDS).sort()).toEqual([...ELEMENT_FIELDS].sort());
     for (const field of fields) {
       const encoder = new DeltaEncoder();
       encoder.encode(snap(ten()));
       const next: SnapshotElement[] = ten();
-      next[4] = { ...next[4]!, [field]: other[field] } as SnapshotElement;
+      next[4] = { ...next[4]!, [field]: OTHER_ELEMENT_FIELDS[field] } as SnapshotElement;
       const reply = encoder.encode(snap(next), { documentToken: 'doc-1', seq: 1 });
       expect(roundTrip(snap(ten()), reply), field).toEqual(JSON.parse(JSON.stringify(snap(next))));
     }

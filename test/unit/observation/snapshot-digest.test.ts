@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { snapshotDigest } from '../../../src/observation/snapshot-digest.ts';
-import { PageSnapshotSchema, SnapshotElementSchema } from '../../../src/protocol/messages.ts';
+import { PageSnapshotSchema } from '../../../src/protocol/messages.ts';
+import { ELEMENT_FIELDS, OTHER_ELEMENT_FIELDS } from './fixtures/element-fields.ts';
 import type { SnapshotElement, SnapshotText } from '../../../src/observation/snapshot.ts';
 
 const element = (n: number): SnapshotElement => ({ ref: `e${n}`, role: 'button', name: `Button ${n}`, states: [], visibility: 'visible', tag: 'button', scope: 'document', order: n, box: { x: 10, y: 20 * n, w: 80, h: 18 } });
@@ -35,31 +36,16 @@ describe('snapshotDigest', () => {
 
   it('reads every field of elements and texts, and every character of their strings', () => {
     const base = snapshotDigest(page());
-    const otherElement: Record<string, unknown> = {
-      ref: 'e9',
-      role: 'link',
-      name: 'Bxtton 1', // same length, same ends: only a middle character differs
-      description: 'A description',
-      value: 'typed',
-      states: ['disabled'],
-      visibility: 'hidden',
-      tag: 'a',
-      inputType: 'text',
-      href: 'http://lab.test/next',
-      formRef: 'e99',
-      scope: 'shadow-open',
-      framePath: [0],
-      box: { x: 10, y: 20, w: 81, h: 18 },
-      options: ['One'],
-      container: { ref: 't1', row: 1 },
-      order: 77,
-    };
-    expect(Object.keys(otherElement).sort()).toEqual(Object.keys(SnapshotElementSchema.shape).sort());
-    for (const [field, value] of Object.entries(otherElement)) {
+    expect(Object.keys(OTHER_ELEMENT_FIELDS).sort()).toEqual([...ELEMENT_FIELDS].sort());
+    for (const [field, value] of Object.entries(OTHER_ELEMENT_FIELDS)) {
       const p = page();
       (p.elements[0] as unknown as Record<string, unknown>)[field] = value;
       expect(snapshotDigest(p), field).not.toBe(base);
     }
+    // Same length, same ends: only a middle character differs.
+    const renamed = page();
+    renamed.elements[0]!.name = 'Bxtton 1';
+    expect(snapshotDigest(renamed)).not.toBe(base);
     const textShape = (PageSnapshotSchema.shape.texts.element as unknown as { shape: Record<string, unknown> }).shape;
     const otherText: Record<string, unknown> = { text: 'Cxll 1', ref: 'e5', role: 'heading', level: 2, order: 42, container: { ref: 't2', row: 1 } };
     expect(Object.keys(otherText).sort()).toEqual(Object.keys(textShape).sort());
