@@ -15,12 +15,25 @@ const ANCHOR_BUDGET_MS = 60_000;
  */
 const SETTLE_MS = 3_000;
 /**
- * Calls every candidate (Steward and each anchor) makes after its first, cold one and before the
- * measured ones: the measured calls are the steady state an agent's session sees, not the JIT
- * warming up. A candidate whose calls take seconds is long warm after one call and skips them.
+ * Unmeasured calls every candidate (Steward and each anchor) makes after its first, cold one and
+ * before the measured ones, so that the measured calls are the steady state an agent's session
+ * sees, not the JIT warming up and the first capture's garbage being collected: at least
+ * WARMUP_CALLS calls and WARMUP_MS of calling (a fast candidate makes more calls in that time). A
+ * candidate whose first call took over WARM_AFTER_MS is warm after it and makes none.
  */
 const WARMUP_CALLS = 3;
+const WARMUP_MS = 1_000;
 const WARM_AFTER_MS = 2_000;
+const MAX_WARMUP_CALLS = 200;
+
+/** Makes the warm-up calls (see WARMUP_CALLS); `call` answers false to stop early (an anchor out of budget). */
+async function warmUp(firstMs: number, call: () => Promise<boolean>): Promise<void> {
+  if (firstMs >= WARM_AFTER_MS) return;
+  const start = performance.now();
+  for (let calls = 0; calls < WARMUP_CALLS || (performance.now() - start < WARMUP_MS && calls < MAX_WARMUP_CALLS); calls++) {
+    if (!(await call())) return;
+  }
+}
 
 async function openSettled(page: Page, url: string): Promise<void> {
   await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
@@ -112,10 +125,7 @@ interface AnchorTimes {
   timedOut: boolean;
 }
 
-/**
- * Measures an anchor on a fresh load of the page: once cold, WARMUP_CALLS unmeasured calls (unless
- * the cold one took over WARM_AFTER_MS), then `runs` times, within ANCHOR_BUDGET_MS each.
- */
+/** Measures an anchor on a fresh load of the page: once cold, the warm-up calls (see warmUp), then `runs` times, within ANCHOR_BUDGET_MS each. */
 async function anchor(browser: SteWardBrowser, url: string, runs: number, measure: (page: Page) => Promise<number>): Promise<AnchorTimes> {
   const page = await browser.context.newPage();
   const times: number[] = [];
@@ -132,8 +142,14 @@ async function anchor(browser: SteWardBrowser, url: string, runs: number, measur
   try {
     await openSettled(page, url);
     await timeOne();
-    warmups = times[0]! < WARM_AFTER_MS ? WARMUP_CALLS : 0;
-    for (let i = 0; i < warmups + runs && !timedOut; i++) await timeOne();
+    if (!timedOut) {
+      await warmUp(times[0]!, async () => {
+        await timeOne();
+        return !timedOut;
+      });
+    }
+    warmups = times.length - 1;
+    for (let i = 0; i < runs && !timedOut; i++) await timeOne();
   } finally {
     // A renderer still busy with a runaway anchor is closed through CDP, which does not wait for it.
     const cdp = await page.context().newCDPSession(page).catch(() => undefined);
@@ -159,7 +175,7 @@ export async function observeRows(browser: SteWardBrowser, c: ObserveCase, runs:
   // incremental ones after small mutations.
   const first = await stewardObserve(browser, tabId, true, true);
   if (!first.ok || !first.snapshot) throw new Error(`Steward could not observe ${c.name}: ${first.error}`);
-  if (first.ms < WARM_AFTER_MS) for (let i = 0; i < WARMUP_CALLS; i++) await stewardObserve(browser, tabId, true, false);
+  await warmUp(first.ms, async () => (await stewardObserve(browser, tabId, true, false)).ok);
   const full: number[] = [];
   for (let i = 0; i < runs; i++) full.push((await stewardObserve(browser, tabId, true, false)).ms);
   // Incremental: after each small mutation (see `mutate`), the same call an agent step makes.

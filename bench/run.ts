@@ -63,8 +63,8 @@ console.log(
     '    so all geometry is read again and the moves travel as runs.',
     '  anchors: each on a fresh load of the same page in the same browser (ariaSnapshot timed from Node, like Steward from the service worker);',
     "    the median of its measured calls, like Steward's. Every page is left alone for 3 s after loading first.",
-    '  warm-up: after its cold first call, every candidate (Steward and each anchor) makes 3 unmeasured calls before',
-    '    its measured ones, unless that first call took over 2 s (a candidate that slow is warm after one call).',
+    '  warm-up: after its cold first call, every candidate (Steward and each anchor) makes unmeasured calls before its',
+    '    measured ones, at least 3 and for at least 1 s, unless that first call took over 2 s (then it is warm already).',
   ].join('\n'),
 );
 if (failures.length) {
