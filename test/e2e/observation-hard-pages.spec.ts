@@ -265,4 +265,15 @@ test('relative links resolve against the page’s current address, also after hi
   // Full observations read the same targets (kept per raw value and base URL).
   const full = await observe(steward, tabId, true);
   expect(byName(full, 'Next step').href).toBe(`${sites.urls.lab}/wizard/account/next?step=2`);
+
+  // The same inside a same-origin frame, which moves on its own.
+  await open(page, `${sites.urls.lab}/frames`);
+  const frame = page.frameLocator('#same-origin-frame');
+  await expect(frame.getByRole('button', { name: 'Inner frame action' })).toBeVisible();
+  const framed = await tabIdOf(page);
+  const frameDoc = () => (document.getElementById('same-origin-frame') as HTMLIFrameElement).contentWindow!;
+  await page.evaluate(`(${frameDoc})().document.body.insertAdjacentHTML('beforeend', '<a href="step-3">Frame step</a>')`);
+  expect(byName(await observe(steward, framed), 'Frame step').href).toBe(`${sites.urls.lab}/frames/step-3`);
+  await page.evaluate(`(${frameDoc})().history.pushState({}, '', '/checkout/review/')`);
+  expect(byName(await observe(steward, framed), 'Frame step').href).toBe(`${sites.urls.lab}/checkout/review/step-3`);
 });

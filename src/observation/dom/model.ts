@@ -86,8 +86,8 @@ export class LiveModel {
   private readonly labels = new LabelIndex();
   /** Entries whose name or description comes from aria-labelledby / describedby (anything may change them). */
   private idRefUsers = new Set<Entry>();
-  /** The document's base URL at the last update: links resolve against it, and history.pushState moves it without a mutation. */
-  private lastBase: string | undefined;
+  /** Each document's base URL at the last update (top and same-origin frames): links resolve against it, and history.pushState moves it without a mutation. */
+  private readonly lastBases = new WeakMap<Document, string>();
 
   constructor(options: ModelOptions) {
     this.doc = options.document;
@@ -170,9 +170,8 @@ export class LiveModel {
     this.checkUpgrades();
     const p = this.pending;
     this.pending = emptyPending();
-    const base = dom.doc.baseUri(this.doc);
-    const full = forceFull || p.overflow || !this.top || !this.top.alive || base !== this.lastBase;
-    this.lastBase = base;
+    const moved = this.baseUrlsMoved();
+    const full = forceFull || p.overflow || !this.top || !this.top.alive || moved;
     if (full || p.styles) {
       this.geometryStale = true;
       this.styles = undefined;
@@ -185,7 +184,29 @@ export class LiveModel {
     if (full || p.labels) this.labels.clear();
     if (full || p.flags) for (const root of this.roots.values()) root.flags = undefined;
     const labels = this.labels;
-    return labels.run(this.windowsOf(new Set()), () => (full ? this.fullWalk(labels) : this.incremental(labels, p)));
+    const result = labels.run(this.windowsOf(new Set()), () => (full ? this.fullWalk(labels) : this.incremental(labels, p)));
+    this.rememberBaseUrls();
+    return result;
+  }
+
+  /** The top document and every live same-origin frame's document. */
+  private documents(): Document[] {
+    const docs = [this.doc];
+    for (const root of this.roots.values()) if (root.scope === 'iframe' && root.alive) docs.push(root.doc);
+    return docs;
+  }
+
+  /** Whether a document's base URL changed since the last update walked it. */
+  private baseUrlsMoved(): boolean {
+    return this.documents().some((doc) => {
+      const last = this.lastBases.get(doc);
+      return last !== undefined && last !== dom.doc.baseUri(doc);
+    });
+  }
+
+  /** The base URLs the update just walked with (frames found in this walk included). */
+  private rememberBaseUrls(): void {
+    for (const doc of this.documents()) this.lastBases.set(doc, dom.doc.baseUri(doc));
   }
 
   private windowsOf(into: Set<Window>): Set<Window> {
