@@ -4,8 +4,8 @@ import { dom } from './native.ts';
  * Where links go, for one capture. `a.href` parses the attribute and serialises a new URL on every
  * read (about a microsecond, a link at a time); the result depends only on the raw attribute and
  * the document's base URL, so it is kept per document by raw value, across captures, for as long
- * as that base URL stays the same. The base URL is read once per document and capture:
- * history.pushState can change it without any mutation.
+ * as that base URL stays the same. `baseOf` gives the base URL the capture uses for a document
+ * (the model reads it once per update: history.pushState can change it without any mutation).
  */
 
 const HTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
@@ -22,6 +22,8 @@ function nativeTarget(el: Element): string {
 
 export class LinkTargets {
   private readonly thisCapture = new Map<Document, Map<string, string>>();
+
+  constructor(private readonly baseOf: (doc: Document) => string) {}
 
   /** The resolved target of an `a` or `area` element, as `el.href` gives it ('' for none). */
   of(el: Element): string {
@@ -41,7 +43,7 @@ export class LinkTargets {
   private tableFor(doc: Document): Map<string, string> {
     let byRaw = this.thisCapture.get(doc);
     if (byRaw) return byRaw;
-    const base = dom.doc.baseUri(doc);
+    const base = this.baseOf(doc);
     let held = kept.get(doc);
     if (!held || held.base !== base || held.byRaw.size > MAX_KEPT) {
       held = { base, byRaw: new Map() };

@@ -86,7 +86,7 @@ export class LiveModel {
   private readonly labels = new LabelIndex();
   /** Entries whose name or description comes from aria-labelledby / describedby (anything may change them). */
   private idRefUsers = new Set<Entry>();
-  /** Each document's base URL at the last update (top and same-origin frames): links resolve against it, and history.pushState moves it without a mutation. */
+  /** Each document's base URL as the last update used it (top and same-origin frames): links resolve against it, and history.pushState moves it without a mutation. */
   private readonly lastBases = new WeakMap<Document, string>();
 
   constructor(options: ModelOptions) {
@@ -140,7 +140,7 @@ export class LiveModel {
       rowContainers: new Map(),
       rowMemo: new Map(),
       styles: { ...this.styleFacts },
-      links: new LinkTargets(),
+      links: new LinkTargets((doc) => this.baseUrlOf(doc)),
     };
   }
 
@@ -184,29 +184,34 @@ export class LiveModel {
     if (full || p.labels) this.labels.clear();
     if (full || p.flags) for (const root of this.roots.values()) root.flags = undefined;
     const labels = this.labels;
-    const result = labels.run(this.windowsOf(new Set()), () => (full ? this.fullWalk(labels) : this.incremental(labels, p)));
-    this.rememberBaseUrls();
-    return result;
+    return labels.run(this.windowsOf(new Set()), () => (full ? this.fullWalk(labels) : this.incremental(labels, p)));
   }
 
-  /** The top document and every live same-origin frame's document. */
-  private documents(): Document[] {
-    const docs = [this.doc];
-    for (const root of this.roots.values()) if (root.scope === 'iframe' && root.alive) docs.push(root.doc);
-    return docs;
-  }
-
-  /** Whether a document's base URL changed since the last update walked it. */
+  /**
+   * Whether the top document's or a known frame's base URL changed since an update last used it;
+   * the current ones are kept (a frame first met during the walk is kept by `baseUrlOf`).
+   */
   private baseUrlsMoved(): boolean {
-    return this.documents().some((doc) => {
+    let moved = false;
+    const check = (doc: Document) => {
+      const base = dom.doc.baseUri(doc);
       const last = this.lastBases.get(doc);
-      return last !== undefined && last !== dom.doc.baseUri(doc);
-    });
+      if (last !== undefined && last !== base) moved = true;
+      this.lastBases.set(doc, base);
+    };
+    check(this.doc);
+    for (const root of this.roots.values()) if (root.scope === 'iframe' && root.alive) check(root.doc);
+    return moved;
   }
 
-  /** The base URLs the update just walked with (frames found in this walk included). */
-  private rememberBaseUrls(): void {
-    for (const doc of this.documents()) this.lastBases.set(doc, dom.doc.baseUri(doc));
+  /** A document's base URL for this update (read once, then kept for the next update's comparison). */
+  private baseUrlOf(doc: Document): string {
+    let base = this.lastBases.get(doc);
+    if (base === undefined) {
+      base = dom.doc.baseUri(doc);
+      this.lastBases.set(doc, base);
+    }
+    return base;
   }
 
   private windowsOf(into: Set<Window>): Set<Window> {
