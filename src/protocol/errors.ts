@@ -16,6 +16,9 @@ export const ErrorCode = z.enum([
   'EXECUTION_FAILED',
   'INVALID_MESSAGE',
   'FORBIDDEN_SENDER',
+  'INVALID_TOOL_SCHEMA',
+  'AUDIT_UNAVAILABLE',
+  'TIMEOUT',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
@@ -103,6 +106,18 @@ export const ERROR_DEFAULTS: Readonly<Record<ErrorCode, { retryable: boolean; re
   FORBIDDEN_SENDER: {
     retryable: false,
     recovery_hint: 'This context is not allowed to send this message; nothing was done.',
+  },
+  INVALID_TOOL_SCHEMA: {
+    retryable: false,
+    recovery_hint: "The page's tool declares a schema Steward refuses to evaluate; use another tool or action.",
+  },
+  AUDIT_UNAVAILABLE: {
+    retryable: true,
+    recovery_hint: 'Steward could not write its audit log, so nothing was dispatched; retry later with the same idempotency key.',
+  },
+  TIMEOUT: {
+    retryable: false,
+    recovery_hint: 'The page did not answer in time; re-observe the resource before doing anything else: the action may or may not have taken effect.',
   },
 };
 
