@@ -79,8 +79,8 @@ export async function runGatewayBench(opts: GatewayBenchOptions = {}): Promise<B
   const w = world();
   const db = await openStewardDb({ factory: new IDBFactory() });
   const pipeline = createPipeline({ db, ports: w.ports, limits: () => ({ per_minute: 1e9, per_day: 1e9 }) });
-  const token = await pipeline.deps.tokens.mint({ agent_id: 'agent:bench', scope: ['orders:*'], resource_scope: 'order:*', origins: [ORIGIN], ttl_ms: 24 * 3600_000 });
-  const agent = { agent_id: 'agent:bench', token_id: token.token_id, session_id: 'bench' };
+  const { token, secret } = await pipeline.deps.tokens.mint({ agent_id: 'agent:bench', scope: ['orders:*'], resource_scope: 'order:*', origins: [ORIGIN], ttl_ms: 24 * 3600_000 });
+  const agent = { agent_id: 'agent:bench', token: secret, session_id: 'bench' };
 
   const samples = { read_only: [] as number[], consequential_preapproved: [] as number[] };
   for (let i = 0; i < warmup + n; i++) {

@@ -2,9 +2,20 @@ import { z } from 'zod';
 import { AgentId, IsoDateTime, Origin, UrlOrPath, UserId, duplicateIndices, isAfter, prefixedId } from './primitives.ts';
 import { ResourceScope } from './resource.ts';
 
-/** Token id, e.g. `tok_3f9a1c`. */
+/**
+ * Token id, e.g. `tok_3f9a1c`: the token's public name, in records, the audit log and the side
+ * panel. It is never a credential: an agent presents the token's secret instead.
+ */
 export const TokenId = prefixedId('tok_', 'tok_3f9a1c');
 export type TokenId = z.infer<typeof TokenId>;
+
+/**
+ * What an agent presents (DESIGN §4: a bearer secret, shown once at minting, stored only as its
+ * SHA-256): `stw_secret_` + 32 random bytes in base64url. The prefix lets secret scanners spot one.
+ */
+export const TOKEN_SECRET_PREFIX = 'stw_secret_';
+export const TokenSecret = z.string().regex(/^stw_secret_[A-Za-z0-9_-]{43}$/, 'must be a Steward token secret (stw_secret_…)');
+export type TokenSecret = z.infer<typeof TokenSecret>;
 
 /**
  * One permission, `<namespace>:<verb>`: `orders:read`, `orders:cancel`, `orders:*`, `*:*`.
@@ -37,7 +48,8 @@ export const DelegatedAgentTokenBase = z.object({
   revoked_at: IsoDateTime.optional(),
 });
 
-export const DelegatedAgentToken = DelegatedAgentTokenBase.superRefine((t, ctx) => {
+/** The checks every token record must pass (the stored form too). */
+export function refineToken(t: z.infer<typeof DelegatedAgentTokenBase>, ctx: z.RefinementCtx): void {
   if (!isAfter(t.expires_at, t.issued_at)) {
     ctx.addIssue({ code: 'custom', path: ['expires_at'], message: 'must be after issued_at' });
   }
@@ -46,5 +58,7 @@ export const DelegatedAgentToken = DelegatedAgentTokenBase.superRefine((t, ctx) 
   }
   for (const i of duplicateIndices(t.scope)) ctx.addIssue({ code: 'custom', path: ['scope', i], message: `repeats "${t.scope[i]}"` });
   for (const i of duplicateIndices(t.origins)) ctx.addIssue({ code: 'custom', path: ['origins', i], message: `repeats "${t.origins[i]}"` });
-});
+}
+
+export const DelegatedAgentToken = DelegatedAgentTokenBase.superRefine(refineToken);
 export type DelegatedAgentToken = z.infer<typeof DelegatedAgentToken>;

@@ -3,11 +3,11 @@ import type { ApprovalReceipt, ApprovalRequest } from '../protocol/approval.ts';
 import type { AuditEntry } from '../protocol/audit.ts';
 import type { JournalEntry } from '../protocol/journal.ts';
 import type { DurableMemoryRecord } from '../protocol/memory.ts';
-import type { DelegatedAgentToken } from '../protocol/token.ts';
 import type { StoredAction } from './action-record.ts';
 import type { StoredApproval, StoredReceipt } from './approval-records.ts';
 import type { IdempotencyRecord } from './idempotency-store.ts';
 import type { QuotaRecord } from './quota-store.ts';
+import type { StoredToken } from './token-record.ts';
 
 /**
  * The service worker's one database, `steward`. Everything that must survive a service-worker
@@ -18,10 +18,10 @@ import type { QuotaRecord } from './quota-store.ts';
  */
 export const DB_NAME = 'steward';
 /** Bump with a new `migrate` step; never edit a released step. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export interface StewardSchema extends DBSchema {
-  tokens: { key: string; value: DelegatedAgentToken; indexes: { by_agent: string } };
+  tokens: { key: string; value: StoredToken; indexes: { by_agent: string; by_secret_hash: string } };
   approvals: { key: string; value: StoredApproval & { request: ApprovalRequest }; indexes: { by_status: string; by_action: string } };
   receipts: { key: string; value: StoredReceipt & { receipt: ApprovalReceipt } };
   idempotency: { key: [string, string]; value: IdempotencyRecord; indexes: { by_expiry: number } };
@@ -43,7 +43,7 @@ export interface OpenOptions {
 
 type UpgradeTx = IDBPTransaction<StewardSchema, StoreName[], 'versionchange'>;
 
-function migrate(db: StewardDb, oldVersion: number, _tx: UpgradeTx): void {
+function migrate(db: StewardDb, oldVersion: number, tx: UpgradeTx): void {
   if (oldVersion < 1) {
     db.createObjectStore('tokens', { keyPath: 'token_id' }).createIndex('by_agent', 'agent_id');
     const approvals = db.createObjectStore('approvals', { keyPath: 'request.request_id' });
@@ -61,6 +61,29 @@ function migrate(db: StewardDb, oldVersion: number, _tx: UpgradeTx): void {
     memory.createIndex('by_kind', 'kind');
   }
   if (oldVersion < 2) db.createObjectStore('quota', { keyPath: 'agent_id' });
+  if (oldVersion < 3) {
+    // Agents present a secret, found by its SHA-256; the public id is no longer a credential.
+    tx.objectStore('tokens').createIndex('by_secret_hash', 'secret_hash', { unique: true });
+    // If this fails, the read check still refuses them (a record without a hash must be revoked).
+    if (oldVersion >= 1) revokePlainTokens(tx).catch((error) => console.error('revoking pre-v3 tokens failed', error));
+  }
+}
+
+/**
+ * Before v3 the token id was the credential, and it is in every record and export: such tokens
+ * are revoked for good (they have no secret to present anyway); the person mints new ones.
+ */
+async function revokePlainTokens(tx: UpgradeTx): Promise<void> {
+  const now = Date.now();
+  let cursor = await tx.objectStore('tokens').openCursor();
+  while (cursor) {
+    const t = cursor.value as Partial<StoredToken>;
+    if (t.secret_hash === undefined && t.revoked_at === undefined) {
+      const issued = typeof t.issued_at === 'string' ? Date.parse(t.issued_at) : NaN;
+      await cursor.update({ ...cursor.value, revoked_at: new Date(Number.isNaN(issued) ? now : Math.max(now, issued)).toISOString() });
+    }
+    cursor = await cursor.continue();
+  }
 }
 
 /** Opens (and creates or upgrades) the database. Same as idb's openDB, but with an injectable factory. */
