@@ -16,7 +16,7 @@ export async function submitAsAgent(pipeline: Pipeline, sessions: Pick<SessionTa
   const session_id = await sessions.sessionFor(message.agent_id, message.tabId);
   const agent: AgentContext = {
     agent_id: message.agent_id,
-    token_id: message.token_id,
+    token: message.token,
     session_id,
     untrusted_input: message.untrusted_input,
     wait_for_approval: message.wait_for_approval,

@@ -26,7 +26,7 @@ export async function listTokens(pipeline: Pipeline, db: StewardDb, message: z.i
 
 export async function mintToken(pipeline: Pipeline, message: z.infer<typeof PanelMintToken>): Promise<ControlReply> {
   try {
-    const token = await pipeline.deps.tokens.mint({
+    const { token, secret } = await pipeline.deps.tokens.mint({
       agent_id: message.agent_id,
       scope: message.scope,
       resource_scope: message.resource_scope,
@@ -34,7 +34,8 @@ export async function mintToken(pipeline: Pipeline, message: z.infer<typeof Pane
       payment: message.payment,
       ttl_ms: message.ttl_ms,
     });
-    return ok(withUsage(token, 0, pipeline.deps.clock()));
+    // The only time the secret leaves the token store; it is not kept anywhere (only its hash).
+    return ok({ ...withUsage(token, 0, pipeline.deps.clock()), secret });
   } catch (error) {
     if (error instanceof RangeError) return refuse('INVALID_INPUT', error.message);
     throw error;

@@ -6,8 +6,11 @@ import type { ExpectedEffect } from './expectation.ts';
  */
 export interface AgentContext {
   agent_id: string;
-  /** The token the agent presents; looked up by id in the token store. */
-  token_id: string;
+  /**
+   * The token secret the agent presents (`stw_secret_…`), authenticated by its hash. Never stored:
+   * records carry the token's public id only.
+   */
+  token: string;
   /** The agent's working session (maps to its tab inside the service worker). */
   session_id?: string;
   /** The input was built from untrusted page or tool content (e.g. untrustedContentHint results): approval needed. */

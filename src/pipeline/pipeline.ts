@@ -4,7 +4,7 @@ import { isTerminal, type JournalState } from '../protocol/journal.ts';
 import { AgentId } from '../protocol/primitives.ts';
 import type { ResourceRef } from '../protocol/resource.ts';
 import { errorResult, type ActionResult } from '../protocol/results.ts';
-import { TokenId } from '../protocol/token.ts';
+import type { TokenId } from '../protocol/token.ts';
 import { parseOrError } from '../protocol/validate.ts';
 import type { StoredAction } from '../storage/action-record.ts';
 import type { NewAction } from '../storage/journal-store.ts';
@@ -73,14 +73,15 @@ export class Pipeline {
     if (!parsed.ok) return this.refuse(agent, parsed.error);
     const request = parsed.value;
 
-    const auth = checkToken(agent.agent_id, await tokens.check(agent.token_id), request.resource);
-    if (!auth.ok) return this.refuse(agent, auth.error, request);
+    const presented = await tokens.authenticate(agent.token);
+    const auth = checkToken(agent.agent_id, presented, request.resource);
+    if (!auth.ok) return this.refuse(agent, auth.error, request, undefined, presented.ok ? presented.token.token_id : presented.token_id);
 
     const [input_hash, request_hash] = await Promise.all([inputHash(request.input), requestHash(request.action, request.resource, request.input)]);
     const action_id = newId('act_');
     const claim = await idempotency.begin({ agent_id: agent.agent_id, key: request.idempotency_key, request_hash, action_id });
     if (claim.kind === 'replay') {
-      this.auditLoose(agent, request, 'proposal', { outcome: 'idempotent_replay', details: { action_id: claim.action_id } }, input_hash);
+      this.auditLoose(agent, request, 'proposal', { outcome: 'idempotent_replay', details: { action_id: claim.action_id } }, input_hash, auth.token.token_id);
       return claim.result;
     }
     if (claim.kind === 'conflict') {
@@ -89,6 +90,7 @@ export class Pipeline {
         makeError('IDEMPOTENCY_CONFLICT', `Idempotency key ${request.idempotency_key} was already used for a different request.`, { details: { action_id: claim.action_id } }),
         request,
         input_hash,
+        auth.token.token_id,
       );
     }
     if (claim.kind === 'in_progress') {
@@ -253,7 +255,7 @@ export class Pipeline {
    * read its current state, and say whether memory is still current or history only.
    */
   async resume(resource: ResourceRef, agent: AgentContext): Promise<ResumeAssessment | { error: StewardError }> {
-    const auth = checkToken(agent.agent_id, await this.deps.tokens.check(agent.token_id), resource);
+    const auth = checkToken(agent.agent_id, await this.deps.tokens.authenticate(agent.token), resource);
     if (!auth.ok) return { error: auth.error };
     const hints = await this.deps.memory.urlHints(resource);
     const ctx = { agent_id: agent.agent_id, ...(agent.session_id ? { session_id: agent.session_id } : {}) };
@@ -284,9 +286,9 @@ export class Pipeline {
     this.tracked.set(actionId, done);
   }
 
-  /** A refusal before the action was journaled: audited, nothing else. */
-  private refuse(agent: AgentContext, error: StewardError, request?: ActionRequest, hash?: string): ActionResult {
-    this.auditLoose(agent, request, 'denial', { outcome: 'refused', error_code: error.code }, hash);
+  /** A refusal before the action was journaled: audited (with the token's public id once known), nothing else. */
+  private refuse(agent: AgentContext, error: StewardError, request?: ActionRequest, hash?: string, tokenId?: TokenId): ActionResult {
+    this.auditLoose(agent, request, 'denial', { outcome: 'refused', error_code: error.code }, hash, tokenId);
     return errorResult(error);
   }
 
@@ -296,14 +298,16 @@ export class Pipeline {
     kind: 'denial' | 'proposal',
     fields: { outcome: string; error_code?: StewardError['code']; details?: Record<string, unknown> },
     hash?: string,
+    tokenId?: TokenId,
   ): void {
-    // The agent id comes from the service worker; the token id may be anything the agent sent.
+    // The agent id comes from the service worker. What the agent presented is never written down
+    // (it may be a working secret); only the public id of a token it authenticated as.
     if (!AgentId.safeParse(agent.agent_id).success) return;
     void this.deps.audit
       .append({
         kind,
         agent_id: agent.agent_id,
-        ...(TokenId.safeParse(agent.token_id).success ? { token_id: agent.token_id } : {}),
+        ...(tokenId ? { token_id: tokenId } : {}),
         ...(request ? { idempotency_key: request.idempotency_key, action: request.action, resource: request.resource } : {}),
         ...(hash ? { input_hash: hash } : {}),
         ...fields,

@@ -209,6 +209,13 @@ export class ActionRunner {
     const { action } = run;
     const via = plan.capability.description.via;
     if (receiptId) run.trail.useReceipt(receiptId);
+    // Every path re-checks the token last: it may have been revoked or expired while the state was read.
+    const current = checkToken(action.agent_id, await this.deps.tokens.check(action.token_id), action.request.resource);
+    if (!current.ok) {
+      const error = makeError(current.error.code, `${current.error.message} Checked right before dispatch; nothing was done.`, { details: { checked: 'before_dispatch' } });
+      return this.stop(run, errorResult(error, { action_id: action.action_id }));
+    }
+    run.token = current.token;
     // Written before the executor is called: after a kill, recovery knows it may have happened.
     await journal.transition(action.action_id, 'dispatched', {
       via,

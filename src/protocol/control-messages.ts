@@ -8,7 +8,7 @@ import { AgentId, Origin } from './primitives.ts';
 import { ResourceScope } from './resource.ts';
 import { PanelSiteAllow, PanelSiteRemove, PanelSites } from './site-access.ts';
 import { ActionResult } from './results.ts';
-import { DelegatedAgentToken, ScopeEntry, TokenId } from './token.ts';
+import { DelegatedAgentToken, ScopeEntry, TokenId, TokenSecret } from './token.ts';
 
 /**
  * Messages of the user's control room (side panel) and of the co-pilot, to the service worker.
@@ -68,7 +68,11 @@ export const AgentSubmit = z.object({
   type: z.literal('agent/submit'),
   /** Which of Steward's own agents; the token must belong to it. */
   agent_id: AgentId,
-  token_id: TokenId,
+  /**
+   * The token secret shown once at minting (`stw_secret_…`), never the public token id. Any
+   * string is accepted here so that a wrong one is the pipeline's TOKEN_INVALID, audited.
+   */
+  token: z.string().min(1).max(256),
   /** The tab the agent works in (the co-pilot's current tab). */
   tabId: z.number().int(),
   request: ActionRequest,
@@ -93,6 +97,8 @@ export const DecideApprovalResponse = z.discriminatedUnion('status', [
 ]);
 /** `panel/token-mint` and `panel/token-revoke`: the token as it now stands. */
 export const TokenChangeResponse = TokenWithUsage;
+/** `panel/token-mint`: also the secret the agent presents, in this one reply and nowhere else. */
+export const MintTokenResponse = TokenWithUsage.extend({ secret: TokenSecret });
 
 export const ControlToBackground = z.discriminatedUnion('type', [
   PanelListApprovals,

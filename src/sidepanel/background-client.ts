@@ -8,6 +8,7 @@ import {
   ControlPush,
   DecideApprovalResponse,
   TokenChangeResponse,
+  MintTokenResponse,
   ObserveTabResponse,
   TokensResponse,
   ControlToBackground,
@@ -67,8 +68,8 @@ export const decideApproval = (decision: ApprovalDecision, windowMs?: number) =>
 // ── tokens ───────────────────────────────────────────────────────────────────────────────────
 export const listTokens = () => request({ type: 'panel/tokens' }, TokensResponse);
 
-/** Both answer with the token as it now stands (status and usage). */
-export const mintToken = (message: Extract<ControlToBackground, { type: 'panel/token-mint' }>) => request(message, TokenChangeResponse);
+/** Both answer with the token as it now stands (status and usage); minting also with its secret, this once. */
+export const mintToken = (message: Extract<ControlToBackground, { type: 'panel/token-mint' }>) => request(message, MintTokenResponse);
 
 export const revokeToken = (token_id: TokenId) => request({ type: 'panel/token-revoke', token_id }, TokenChangeResponse);
 

@@ -5,6 +5,7 @@ import { buildMint, type MintField, type MintFormValues } from '../lib/mint-form
 import { settings } from '../settings.ts';
 import { useCurrentOrigin } from '../use-current-origin.ts';
 import { LifetimeOptions } from './LifetimeOptions.tsx';
+import { NewTokenSecret } from './NewTokenSecret.tsx';
 
 const KNOWN_AGENTS = ['agent:copilot'];
 
@@ -41,6 +42,8 @@ export function MintTokenForm({ onMinted }: { onMinted: () => void }) {
   const [errors, setErrors] = useState<Partial<Record<MintField, string>>>({});
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
+  // The new token's secret, in this component's memory only until the person is done with it.
+  const [minted, setMinted] = useState<{ tokenId: string; agentId: string; secret: string } | undefined>(undefined);
 
   // Propose the current site once it is known, without overwriting what the person typed.
   useEffect(() => {
@@ -57,6 +60,7 @@ export function MintTokenForm({ onMinted }: { onMinted: () => void }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     setStatus('');
+    setMinted(undefined);
     const built = buildMint(values);
     if (!built.ok) {
       setErrors(built.errors);
@@ -67,8 +71,9 @@ export function MintTokenForm({ onMinted }: { onMinted: () => void }) {
     setErrors({});
     setBusy(true);
     try {
-      const { token } = await mintToken(built.message);
+      const { token, secret } = await mintToken(built.message);
       setStatus(`Minted ${token.token_id} for ${token.agent_id}.`);
+      setMinted({ tokenId: token.token_id, agentId: token.agent_id, secret });
       setValues({ ...values, scopes: '', resource_scope: '' });
       onMinted();
     } catch (e) {
@@ -80,40 +85,43 @@ export function MintTokenForm({ onMinted }: { onMinted: () => void }) {
 
 
   return (
-    <form class="mint card" onSubmit={submit} aria-labelledby="mint-heading" noValidate>
-      <h3 id="mint-heading">Grant a token</h3>
-      <Field id="agent_id" label="Agent" error={errors.agent_id}>
-        <input {...a11y('agent_id')} list="known-agents" value={values.agent_id} onInput={(e) => set('agent_id', e.currentTarget.value)} autocomplete="off" />
-        <datalist id="known-agents">
-          {KNOWN_AGENTS.map((a) => (
-            <option key={a} value={a} />
-          ))}
-        </datalist>
-      </Field>
-      <Field id="scopes" label="Scopes" hint="What it may do, as namespace:verb, separated by spaces: orders:read orders:cancel" error={errors.scopes}>
-        <input {...a11y('scopes', true)} value={values.scopes} placeholder="orders:read orders:cancel" onInput={(e) => set('scopes', e.currentTarget.value)} autocomplete="off" />
-      </Field>
-      <Field id="resource_scope" label="Resources" hint="One resource (order:ORD-1024), a type (order:*) or * for any" error={errors.resource_scope}>
-        <input {...a11y('resource_scope', true)} value={values.resource_scope} placeholder="order:ORD-1024" onInput={(e) => set('resource_scope', e.currentTarget.value)} autocomplete="off" />
-      </Field>
-      <Field id="origins" label="Sites" hint="Origins it may act on, separated by spaces" error={errors.origins}>
-        <input {...a11y('origins', true)} value={values.origins} placeholder="https://shop.example" onInput={(e) => set('origins', e.currentTarget.value)} autocomplete="off" />
-      </Field>
-      <div class="field check">
-        <input {...a11y('payment')} type="checkbox" checked={values.payment} onChange={(e) => set('payment', e.currentTarget.checked)} />
-        <label for="mint-payment">May touch payment (each payment still needs your approval)</label>
-      </div>
-      <Field id="lifetime_minutes" label="Lifetime" error={errors.lifetime_minutes}>
-        <select {...a11y('lifetime_minutes')} value={String(values.lifetime_minutes)} onChange={(e) => set('lifetime_minutes', Number(e.currentTarget.value))}>
-          <LifetimeOptions minutes={values.lifetime_minutes} />
-        </select>
-      </Field>
-      <button type="submit" disabled={busy}>
-        Mint token
-      </button>
-      <p role="status" class="note">
-        {status}
-      </p>
-    </form>
+    <>
+      <form class="mint card" onSubmit={submit} aria-labelledby="mint-heading" noValidate>
+        <h3 id="mint-heading">Grant a token</h3>
+        <Field id="agent_id" label="Agent" error={errors.agent_id}>
+          <input {...a11y('agent_id')} list="known-agents" value={values.agent_id} onInput={(e) => set('agent_id', e.currentTarget.value)} autocomplete="off" />
+          <datalist id="known-agents">
+            {KNOWN_AGENTS.map((a) => (
+              <option key={a} value={a} />
+            ))}
+          </datalist>
+        </Field>
+        <Field id="scopes" label="Scopes" hint="What it may do, as namespace:verb, separated by spaces: orders:read orders:cancel" error={errors.scopes}>
+          <input {...a11y('scopes', true)} value={values.scopes} placeholder="orders:read orders:cancel" onInput={(e) => set('scopes', e.currentTarget.value)} autocomplete="off" />
+        </Field>
+        <Field id="resource_scope" label="Resources" hint="One resource (order:ORD-1024), a type (order:*) or * for any" error={errors.resource_scope}>
+          <input {...a11y('resource_scope', true)} value={values.resource_scope} placeholder="order:ORD-1024" onInput={(e) => set('resource_scope', e.currentTarget.value)} autocomplete="off" />
+        </Field>
+        <Field id="origins" label="Sites" hint="Origins it may act on, separated by spaces" error={errors.origins}>
+          <input {...a11y('origins', true)} value={values.origins} placeholder="https://shop.example" onInput={(e) => set('origins', e.currentTarget.value)} autocomplete="off" />
+        </Field>
+        <div class="field check">
+          <input {...a11y('payment')} type="checkbox" checked={values.payment} onChange={(e) => set('payment', e.currentTarget.checked)} />
+          <label for="mint-payment">May touch payment (each payment still needs your approval)</label>
+        </div>
+        <Field id="lifetime_minutes" label="Lifetime" error={errors.lifetime_minutes}>
+          <select {...a11y('lifetime_minutes')} value={String(values.lifetime_minutes)} onChange={(e) => set('lifetime_minutes', Number(e.currentTarget.value))}>
+            <LifetimeOptions minutes={values.lifetime_minutes} />
+          </select>
+        </Field>
+        <button type="submit" disabled={busy}>
+          Mint token
+        </button>
+        <p role="status" class="note">
+          {status}
+        </p>
+      </form>
+      {minted && <NewTokenSecret {...minted} onDone={() => setMinted(undefined)} />}
+    </>
   );
 }

@@ -54,7 +54,7 @@ describe('control messages: sender first', () => {
     const messages = [
       approveMessage({ request_id: 'apreq_1', input_hash: `sha256:${'a'.repeat(64)}`, state: { state_version: 'fp-abcdef' } }),
       { type: 'panel/token-mint', agent_id: 'agent:evil', scope: ['*:*'], resource_scope: '*', origins: [ORIGIN], ttl_ms: 60_000 },
-      { type: 'agent/submit', agent_id: 'agent:copilot', token_id: 'tok_1', tabId: 1, request: cancelRequest() },
+      { type: 'agent/submit', agent_id: 'agent:copilot', token: 'stw_secret_x', tabId: 1, request: cancelRequest() },
       { type: 'panel/audit-export' },
       { type: 'panel/token-revoke', token_id: 'tok_1' },
     ];
@@ -83,7 +83,10 @@ describe('control messages from the side panel', () => {
     const minted = await handle({ type: 'panel/token-mint', agent_id: 'agent:copilot', scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [ORIGIN], ttl_ms: 60_000 }, PANEL);
     expect(minted).toMatchObject({ ok: true, data: { status: 'active', uses: 0, token: { agent_id: 'agent:copilot', scope: ['orders:cancel'], payment: false } } });
     expect(pushes).toContainEqual({ type: 'panel/tokens-changed' });
-    const tokenId = (minted as { data: { token: { token_id: string } } }).data.token.token_id;
+    const { token: mintedToken, secret } = (minted as { data: { token: { token_id: string }; secret: string } }).data;
+    const tokenId = mintedToken.token_id;
+    expect(secret).toMatch(/^stw_secret_/);
+    expect(mintedToken).not.toHaveProperty('secret_hash');
 
     // One action under the harness token counts as one use of it.
     await h.pipeline.submit({ action: 'orders.view', resource: ORDER, idempotency_key: 'v1' }, h.agent);
@@ -91,6 +94,9 @@ describe('control messages from the side panel', () => {
     const tokens = (listed as { data: { tokens: Array<{ token: { token_id: string }; uses: number; status: string }> } }).data.tokens;
     expect(tokens.find((t) => t.token.token_id === h.token.token_id)).toMatchObject({ uses: 1, status: 'active' });
     expect(tokens.find((t) => t.token.token_id === tokenId)).toMatchObject({ uses: 0, status: 'active' });
+    // The list shows public tokens only: never the secret, nor its hash.
+    expect(JSON.stringify(listed)).not.toContain(secret);
+    expect(JSON.stringify(listed)).not.toContain('secret');
 
     expect(await handle({ type: 'panel/token-revoke', token_id: tokenId }, PANEL)).toMatchObject({ ok: true, data: { status: 'revoked' } });
     expect(await handle({ type: 'panel/token-revoke', token_id: 'tok_doesnotexist' }, PANEL)).toMatchObject({ ok: false, error: { code: 'TOKEN_NOT_FOUND' } });
@@ -119,14 +125,21 @@ describe('control messages from the side panel', () => {
     const h = await harness();
     const sessionFor = vi.fn(async () => 's1');
     const handle = createControlRouter({ ...deps(h), sessions: { sessionFor } });
-    const reply = await handle({ type: 'agent/submit', agent_id: 'agent:copilot', token_id: h.token.token_id, tabId: 12, request: { action: 'orders.view', resource: ORDER, idempotency_key: 'v2' }, expect: { state: 'awaiting_payment' } }, PANEL);
+    const reply = await handle({ type: 'agent/submit', agent_id: 'agent:copilot', token: h.secret, tabId: 12, request: { action: 'orders.view', resource: ORDER, idempotency_key: 'v2' }, expect: { state: 'awaiting_payment' } }, PANEL);
     expect(reply).toMatchObject({ ok: true, data: { result: { execution: { status: 'confirmed' } } } });
     expect(sessionFor).toHaveBeenCalledWith('agent:copilot', 12);
     const action = (await h.db.getAll('journal_actions')).find((a) => a.idempotency_key === 'v2');
     expect(action?.context).toMatchObject({ session_id: 's1', expect: { state: 'awaiting_payment' } });
     // A token of another agent is refused by the pipeline, whoever the panel says is acting.
-    const other = await handle({ type: 'agent/submit', agent_id: 'agent:other', token_id: h.token.token_id, tabId: 12, request: { action: 'orders.view', resource: ORDER, idempotency_key: 'v3' } }, PANEL);
+    const other = await handle({ type: 'agent/submit', agent_id: 'agent:other', token: h.secret, tabId: 12, request: { action: 'orders.view', resource: ORDER, idempotency_key: 'v3' } }, PANEL);
     expect(other).toMatchObject({ ok: true, data: { result: { error: { code: 'TOKEN_INVALID' } } } });
+    // The public id (in every record and the panel) is not a credential.
+    const byId = await handle({ type: 'agent/submit', agent_id: 'agent:copilot', token: h.token.token_id, tabId: 12, request: { action: 'orders.view', resource: ORDER, idempotency_key: 'v4' } }, PANEL);
+    expect(byId).toMatchObject({ ok: true, data: { result: { error: { code: 'TOKEN_INVALID' } } } });
+    expect(await handle({ type: 'agent/submit', agent_id: 'agent:copilot', token_id: h.secret, tabId: 12, request: { action: 'orders.view', resource: ORDER, idempotency_key: 'v5' } }, PANEL)).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_MESSAGE' },
+    });
   });
 
   it('verifies and exports the audit chain, and reports where a tampered chain breaks', async () => {

@@ -22,7 +22,7 @@ describe('pipeline alarms', () => {
 
   it('purges expired tokens and expires cards whose time is up', async () => {
     const h = await harness();
-    const short = await h.pipeline.deps.tokens.mint({ agent_id: 'agent:copilot', scope: ['orders:*'], resource_scope: '*', origins: ['http://localhost:4100'], ttl_ms: 1000 });
+    const { token: short } = await h.pipeline.deps.tokens.mint({ agent_id: 'agent:copilot', scope: ['orders:*'], resource_scope: '*', origins: ['http://localhost:4100'], ttl_ms: 1000 });
     void h.pipeline.submit(cancelRequest(), { ...h.agent, wait_for_approval: false });
     await h.panel.next();
     h.clock.advance(h.pipeline.deps.approvals.settings.request_ttl_ms + 1);

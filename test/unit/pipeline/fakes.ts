@@ -228,8 +228,10 @@ export interface Harness {
   factory: IDBFactory;
   db: StewardDb;
   pipeline: Pipeline;
+  /** The harness token (public) and its secret, which `agent` presents. */
   token: DelegatedAgentToken;
-  agent: { agent_id: string; token_id: string; session_id: string };
+  secret: string;
+  agent: { agent_id: string; token: string; session_id: string };
 }
 
 export const DEFAULT_SCOPE = ['orders:*', 'webmcp:*', 'dom:*', 'nav:goto'];
@@ -243,7 +245,7 @@ export async function harness(
   const factory = opts.factory ?? freshFactory();
   const db = await openDb(factory);
   const pipeline = createPipeline({ db, ports: shop.ports(), notifier: panel, clock: clock.now, ...opts.pipeline });
-  const token = await pipeline.deps.tokens.mint({
+  const { token, secret } = await pipeline.deps.tokens.mint({
     agent_id: 'agent:copilot',
     scope: DEFAULT_SCOPE,
     resource_scope: 'order:*',
@@ -251,7 +253,7 @@ export async function harness(
     ttl_ms: 60 * 60_000,
     ...opts.token,
   });
-  return { shop, panel, clock, factory, db, pipeline, token, agent: { agent_id: 'agent:copilot', token_id: token.token_id, session_id: 's1' } };
+  return { shop, panel, clock, factory, db, pipeline, token, secret, agent: { agent_id: 'agent:copilot', token: secret, session_id: 's1' } };
 }
 
 /** A second service-worker life on the same database: new stores, new pipeline, same shop. */

@@ -48,7 +48,7 @@ describe('MemoryResolver', () => {
     const a = await h.pipeline.resume(ORDER, h.agent);
     expect(a).toMatchObject({ history_only: true, reason: 'state_version_changed', current: { state: 'shipped' } });
     expect(h.shop.calls.navigate).toEqual([orderUrl('ORD-1024')]);
-    expect(await h.pipeline.resume(ORDER, { ...h.agent, token_id: 'tok_x' })).toMatchObject({ error: { code: 'TOKEN_INVALID' } });
+    expect(await h.pipeline.resume(ORDER, { ...h.agent, token: 'tok_x' })).toMatchObject({ error: { code: 'TOKEN_INVALID' } });
   });
 });
 

@@ -115,10 +115,18 @@ describe('Pipeline audit trail', () => {
     expect(jsonl.trimEnd().split('\n').length).toBe((await h.pipeline.deps.audit.entries()).length);
   });
 
-  it('refusals before journaling are audited too', async () => {
+  it('refusals before journaling are audited too, without what the agent presented', async () => {
     const h = await harness();
-    await h.pipeline.submit(cancelRequest(), { ...h.agent, token_id: 'tok_forged' });
+    await h.pipeline.submit(cancelRequest(), { ...h.agent, token: 'tok_forged' });
     const last = (await h.pipeline.deps.audit.entries()).at(-1);
-    expect(last).toMatchObject({ kind: 'denial', error_code: 'TOKEN_INVALID', token_id: 'tok_forged', action: 'orders.cancel' });
+    expect(last).toMatchObject({ kind: 'denial', error_code: 'TOKEN_INVALID', action: 'orders.cancel' });
+    expect(last?.token_id).toBeUndefined();
+    expect(JSON.stringify(last)).not.toContain('tok_forged');
+    // A revoked token's secret is refused too; the denial names the token by its public id only.
+    await h.pipeline.deps.tokens.revoke(h.token.token_id);
+    await h.pipeline.submit(cancelRequest(), h.agent);
+    const revoked = (await h.pipeline.deps.audit.entries()).at(-1);
+    expect(revoked).toMatchObject({ kind: 'denial', error_code: 'TOKEN_INVALID', token_id: h.token.token_id });
+    expect(await h.pipeline.deps.audit.exportJsonl()).not.toContain(h.secret);
   });
 });

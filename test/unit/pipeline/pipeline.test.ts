@@ -61,14 +61,14 @@ describe('Pipeline.submit', () => {
   it('refuses an invalid request, an unknown or revoked token, and out-of-scope actions before anything runs', async () => {
     const h = await harness();
     expect(errorCode(await h.pipeline.submit({ action: 'orders.cancel', resource: ORDER }, h.agent))).toBe('INVALID_INPUT');
-    expect(errorCode(await h.pipeline.submit(cancelRequest(), { ...h.agent, token_id: 'tok_forged' }))).toBe('TOKEN_INVALID');
+    expect(errorCode(await h.pipeline.submit(cancelRequest(), { ...h.agent, token: 'tok_forged' }))).toBe('TOKEN_INVALID');
     expect(errorCode(await h.pipeline.submit(cancelRequest(), { ...h.agent, agent_id: 'agent:other' }))).toBe('TOKEN_INVALID');
     const narrow = await h.pipeline.deps.tokens.mint({ agent_id: 'agent:copilot', scope: ['orders:view'], resource_scope: 'order:ORD-1024', origins: [ORIGIN], ttl_ms: 60_000 });
-    const agent = { ...h.agent, token_id: narrow.token_id };
+    const agent = { ...h.agent, token: narrow.secret };
     const denied = await h.pipeline.submit(cancelRequest(), agent);
     expect(errorCode(denied)).toBe('SCOPE_DENIED');
     expect(errorCode(await h.pipeline.submit({ ...cancelRequest(), resource: { type: 'order', id: 'ORD-2048' } }, agent))).toBe('SCOPE_DENIED');
-    await h.pipeline.deps.tokens.revoke(narrow.token_id);
+    await h.pipeline.deps.tokens.revoke(narrow.token.token_id);
     expect(errorCode(await h.pipeline.submit({ action: 'orders.view', resource: ORDER, idempotency_key: 'v' }, agent))).toBe('TOKEN_INVALID');
     expect(h.shop.calls.execute).toHaveLength(0);
     expect(h.panel.cards).toHaveLength(0);
@@ -147,7 +147,7 @@ describe('Pipeline.submit', () => {
     const r = await h.pipeline.submit({ action: 'orders.pay', resource: ORDER, idempotency_key: 'p1' }, h.agent);
     expect(errorCode(r)).toBe('SCOPE_DENIED');
     const payer = await h.pipeline.deps.tokens.mint({ agent_id: 'agent:copilot', scope: ['orders:*'], resource_scope: 'order:*', origins: [ORIGIN], payment: true, ttl_ms: 60_000 });
-    const pending = h.pipeline.submit({ action: 'orders.pay', resource: ORDER, idempotency_key: 'p2' }, { ...h.agent, token_id: payer.token_id });
+    const pending = h.pipeline.submit({ action: 'orders.pay', resource: ORDER, idempotency_key: 'p2' }, { ...h.agent, token: payer.secret });
     const card = await approveNext(h);
     expect(card.reasons.map((x) => x.code)).toContain('payment');
     await pending;
@@ -190,7 +190,7 @@ describe('Pipeline: approval receipts presented by the agent', () => {
     const card = await h.pipeline.deps.approvals.enqueue({
       action_id: 'act_pre',
       agent_id: h.agent.agent_id,
-      token_id: h.agent.token_id,
+      token_id: h.token.token_id,
       origin: ORIGIN,
       request: { ...req, input: req.input as Record<string, unknown> } as never,
       via: 'adapter',
