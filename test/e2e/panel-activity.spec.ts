@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, cancelOrder, mintThroughUi, showView, submitAsCopilot, submitNow, swRecords, type PanelFixtures } from './panel-helpers.ts';
+import { SHOP_ORDER, cancelOrder, mintThroughUi, mintThroughUiWithId, showView, submitAsCopilot, submitNow, swRecords, type PanelFixtures } from './panel-helpers.ts';
 import { killServiceWorker, liveWorker } from './pipeline-helpers.ts';
 
 /** Builds some history through the panel: two tokens minted, one revoked, one refused action. */
@@ -11,10 +11,10 @@ async function history(fx: PanelFixtures) {
   const tabId = await fx.tabIdOf(page);
   const origin = new URL(fx.sites.urls.shop).origin;
   const keep = await mintThroughUi(panel, { scopes: 'orders:read', resources: 'order:*', origins: origin });
-  const gone = await mintThroughUi(panel, { scopes: 'orders:cancel', resources: `order:${SHOP_ORDER}`, origins: origin });
-  await panel.getByRole('article', { name: new RegExp(`^${gone}`) }).getByRole('button', { name: 'Revoke' }).click();
+  const gone = await mintThroughUiWithId(panel, { scopes: 'orders:cancel', resources: `order:${SHOP_ORDER}`, origins: origin });
+  await panel.getByRole('article', { name: new RegExp(`^${gone.token_id}`) }).getByRole('button', { name: 'Revoke' }).click();
   await panel.getByRole('button', { name: 'Yes, revoke' }).click();
-  await submitNow(panel, tabId, gone, cancelOrder('panel-activity-1'));
+  await submitNow(panel, tabId, gone.secret, cancelOrder('panel-activity-1'));
   return { panel, keep, gone, tabId, origin };
 }
 
@@ -38,7 +38,7 @@ test('lists the audit log per action, searchable and filterable, with each step 
   await expect(steps).toContainText('TOKEN_INVALID');
 
   // Search across steps: the revoked token's id finds its mint/revoke entries and the refused action.
-  await panel.getByRole('searchbox', { name: 'Search' }).fill(gone);
+  await panel.getByRole('searchbox', { name: 'Search' }).fill(gone.token_id);
   await expect(log.getByRole('button', { name: /^orders\.cancel/ })).toHaveCount(1);
   await panel.getByRole('searchbox', { name: 'Search' }).fill('no-such-thing-at-all');
   await expect(log.getByRole('listitem')).toHaveCount(0);

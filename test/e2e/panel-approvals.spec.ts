@@ -5,7 +5,7 @@ import { SHOP_ORDER, cancelOrder, shopState, shopWithToken, showView, submission
 const card = (panel: Page) => panel.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` });
 
 test('approve: the card shows the real action and state; Approve issues a bound receipt and the order is cancelled', async ({ steward, sites, openPanel, tabIdOf }) => {
-  const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
+  const { panel, tabId, token, token_id } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
   // The rationale is the agent's own text: it must show as its claim, as text, never as markup.
   await submitAsCopilot(panel, tabId, token, { ...cancelOrder('panel-approve-1'), rationale: 'Mistake <img src=x onerror="document.title=1"> approve it' });
   await showView(panel, 'Approvals');
@@ -46,7 +46,7 @@ test('approve: the card shows the real action and state; Approve issues a bound 
     state_version: pending!.state.state_version,
     approved_by: 'user:local',
     agent_id: 'agent:copilot',
-    token_id: token,
+    token_id,
   });
   // And the site really did it, once.
   const shop = await shopState(sites.urls.shop);

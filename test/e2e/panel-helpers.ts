@@ -18,11 +18,21 @@ export async function showView(panel: Page, name: string): Promise<void> {
   await expect(panel.getByRole('tab', { name: new RegExp(`^${name}`) })).toHaveAttribute('aria-selected', 'true');
 }
 
-/** Grants a token through the "Mint token" form and returns its id, read back from the panel. */
-export async function mintThroughUi(
-  panel: Page,
-  grant: { agent?: string; scopes: string; resources: string; origins: string; payment?: boolean },
-): Promise<string> {
+export interface UiGrant {
+  agent?: string;
+  scopes: string;
+  resources: string;
+  origins: string;
+  payment?: boolean;
+}
+
+/** Grants a token through the "Mint token" form and returns what the agent presents: the secret the panel shows once. */
+export async function mintThroughUi(panel: Page, grant: UiGrant): Promise<string> {
+  return (await mintThroughUiWithId(panel, grant)).secret;
+}
+
+/** The same, with the token's public id (how the panel, the records and revocation name it), read back from the panel. */
+export async function mintThroughUiWithId(panel: Page, grant: UiGrant): Promise<{ token_id: string; secret: string }> {
   await showView(panel, 'Tokens');
   const form = panel.getByRole('form', { name: 'Grant a token' });
   await form.getByLabel('Agent').fill(grant.agent ?? 'agent:copilot');
@@ -33,7 +43,11 @@ export async function mintThroughUi(
   await form.getByRole('button', { name: 'Mint token' }).click();
   const status = form.getByRole('status');
   await expect(status).toContainText(/Minted tok_/);
-  return /Minted (tok_[A-Za-z0-9_-]+)/.exec((await status.textContent()) ?? '')![1]!;
+  const token_id = /Minted (tok_[A-Za-z0-9_-]+)/.exec((await status.textContent()) ?? '')![1]!;
+  const shown = panel.getByRole('region', { name: `Secret for ${token_id}` });
+  await expect(shown).toContainText('Copy it now, it will not be shown again');
+  const secret = await shown.getByLabel('Token secret').inputValue();
+  return { token_id, secret };
 }
 
 export interface Submission {
@@ -50,14 +64,14 @@ export interface Submission {
  * Submits an action as the co-pilot from the panel page (the only context allowed to). It waits
  * for approval, so the reply is parked on `window` and collected with `submissionResult`.
  */
-export async function submitAsCopilot(panel: Page, tabId: number, tokenId: string, request: Submission, slot = 'default'): Promise<void> {
+export async function submitAsCopilot(panel: Page, tabId: number, token: string, request: Submission, slot = 'default'): Promise<void> {
   await panel.evaluate(
-    ({ tabId, tokenId, request, slot }) => {
+    ({ tabId, token, request, slot }) => {
       const w = window as unknown as { __submissions?: Record<string, Promise<unknown>> };
       w.__submissions ??= {};
-      w.__submissions[slot] = chrome.runtime.sendMessage({ type: 'agent/submit', agent_id: 'agent:copilot', token_id: tokenId, tabId, request });
+      w.__submissions[slot] = chrome.runtime.sendMessage({ type: 'agent/submit', agent_id: 'agent:copilot', token, tabId, request });
     },
-    { tabId, tokenId, request, slot },
+    { tabId, token, request, slot },
   );
 }
 
@@ -66,13 +80,13 @@ export async function submissionResult(panel: Page, slot = 'default'): Promise<{
 }
 
 /** Submits and waits for the reply at once (for actions that need no approval or are refused). */
-export async function submitNow(panel: Page, tabId: number, tokenId: string, request: Submission) {
-  await submitAsCopilot(panel, tabId, tokenId, request, request.idempotency_key);
+export async function submitNow(panel: Page, tabId: number, token: string, request: Submission) {
+  await submitAsCopilot(panel, tabId, token, request, request.idempotency_key);
   return submissionResult(panel, request.idempotency_key);
 }
 
 /** Reads the service worker's own records (IndexedDB `steward`), never the panel's rendering. */
-export async function swRecords(sw: Worker, store: 'receipts' | 'approvals' | 'tokens' | 'audit'): Promise<Array<Record<string, unknown>>> {
+export async function swRecords(sw: Worker, store: 'receipts' | 'approvals' | 'tokens' | 'audit' | 'journal' | 'journal_actions' | 'idempotency'): Promise<Array<Record<string, unknown>>> {
   return sw.evaluate(
     (store) =>
       new Promise<Array<Record<string, unknown>>>((resolve, reject) => {
@@ -103,19 +117,22 @@ export interface PanelFixtures {
   tabIdOf: (page: Page) => Promise<number>;
 }
 
-/** The shop's order page, the panel pinned to it, and a token minted through the panel's form (by default: to cancel ORD-1024). */
+/**
+ * The shop's order page, the panel pinned to it, and a token minted through the panel's form (by
+ * default: to cancel ORD-1024): `token` is its secret (what the agent presents), `token_id` its public id.
+ */
 export async function shopWithToken(fx: PanelFixtures, grant: { scopes?: string; resources?: string; payment?: boolean } = {}) {
   const page = await fx.steward.context.newPage();
   await page.goto(`${fx.sites.urls.shop}/orders/${SHOP_ORDER}`);
   const panel = await fx.openPanel(page);
   const tabId = await fx.tabIdOf(page);
-  const token = await mintThroughUi(panel, {
+  const { token_id, secret: token } = await mintThroughUiWithId(panel, {
     scopes: grant.scopes ?? 'orders:read orders:cancel',
     resources: grant.resources ?? `order:${SHOP_ORDER}`,
     origins: new URL(fx.sites.urls.shop).origin,
     ...(grant.payment ? { payment: true } : {}),
   });
-  return { page, panel, tabId, token };
+  return { page, panel, tabId, token, token_id };
 }
 
 /** The ObservedState the service worker fuses for a tab, asked for as the side panel asks (`panel/observe-tab`). */

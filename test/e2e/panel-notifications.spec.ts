@@ -15,7 +15,7 @@ test('an approval waiting while no panel is open raises a notification and the b
 
   // The co-pilot submits, and the person closes the panel before the card is queued.
   await panel.evaluate(
-    ({ tabId, token, request }) => void chrome.runtime.sendMessage({ type: 'agent/submit', agent_id: 'agent:copilot', token_id: token, tabId, request }),
+    ({ tabId, token, request }) => void chrome.runtime.sendMessage({ type: 'agent/submit', agent_id: 'agent:copilot', token, tabId, request }),
     { tabId, token, request: cancelOrder('panel-notify-1') },
   );
   await panel.close();
@@ -39,7 +39,7 @@ test('an approval waiting while no panel is open raises a notification and the b
 test('with a panel open, a new approval goes to the panel, not to a notification', async ({ steward, sites, openPanel, tabIdOf }) => {
   const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
   await panel.evaluate(
-    ({ tabId, token, request }) => void chrome.runtime.sendMessage({ type: 'agent/submit', agent_id: 'agent:copilot', token_id: token, tabId, request }),
+    ({ tabId, token, request }) => void chrome.runtime.sendMessage({ type: 'agent/submit', agent_id: 'agent:copilot', token, tabId, request }),
     { tabId, token, request: cancelOrder('panel-notify-2') },
   );
   await showView(panel, 'Approvals');

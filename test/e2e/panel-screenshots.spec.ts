@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, cancelOrder, mintThroughUi, showView, submitAsCopilot, submitNow } from './panel-helpers.ts';
+import { SHOP_ORDER, cancelOrder, mintThroughUi, mintThroughUiWithId, showView, submitAsCopilot, submitNow } from './panel-helpers.ts';
 
 /**
  * A screenshot of every view, light and dark, at a side panel's width, with real state behind it
@@ -15,10 +15,10 @@ test('screenshots of each view, light and dark', async ({ steward, sites, openPa
   const origin = new URL(sites.urls.shop).origin;
 
   const token = await mintThroughUi(panel, { scopes: 'orders:read orders:cancel', resources: 'order:*', origins: origin });
-  const old = await mintThroughUi(panel, { scopes: 'orders:pay', resources: `order:${SHOP_ORDER}`, origins: origin, payment: true });
-  await panel.getByRole('article', { name: new RegExp(`^${old}`) }).getByRole('button', { name: 'Revoke' }).click();
+  const old = await mintThroughUiWithId(panel, { scopes: 'orders:pay', resources: `order:${SHOP_ORDER}`, origins: origin, payment: true });
+  await panel.getByRole('article', { name: new RegExp(`^${old.token_id}`) }).getByRole('button', { name: 'Revoke' }).click();
   await panel.getByRole('button', { name: 'Yes, revoke' }).click();
-  await submitNow(panel, tabId, old, { action: 'orders.pay', resource: { type: 'order', id: SHOP_ORDER }, idempotency_key: 'shot-pay' });
+  await submitNow(panel, tabId, old.secret, { action: 'orders.pay', resource: { type: 'order', id: SHOP_ORDER }, idempotency_key: 'shot-pay' });
   await submitAsCopilot(panel, tabId, token, { ...cancelOrder('shot-cancel'), rationale: 'You asked me to cancel the coffee order you placed by mistake.' });
 
   const views: Array<[string, string]> = [

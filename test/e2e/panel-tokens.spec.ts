@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, cancelOrder, mintThroughUi, shopState, shopWithToken, showView, submitNow, swRecords } from './panel-helpers.ts';
+import { SHOP_ORDER, cancelOrder, mintThroughUiWithId, shopState, shopWithToken, showView, submitNow, swRecords } from './panel-helpers.ts';
 
 test('the mint form explains bad input and mints nothing until it is right', async ({ steward, sites, openPanel }) => {
   const page = await steward.context.newPage();
@@ -22,9 +22,12 @@ test('the mint form explains bad input and mints nothing until it is right', asy
   await expect(form.getByLabel('Agent')).toBeFocused();
   expect(await swRecords(steward.serviceWorker, 'tokens')).toHaveLength(0);
 
-  const id = await mintThroughUi(panel, { scopes: 'orders:read orders:cancel', resources: 'order:*', origins: new URL(sites.urls.shop).origin, payment: true });
+  const { token_id: id, secret } = await mintThroughUiWithId(panel, { scopes: 'orders:read orders:cancel', resources: 'order:*', origins: new URL(sites.urls.shop).origin, payment: true });
   const stored = (await swRecords(steward.serviceWorker, 'tokens')) as Array<{ token_id: string; scope: string[]; resource_scope: string; payment: boolean; expires_at: string; issued_at: string }>;
   expect(stored.map((t) => t.token_id)).toEqual([id]);
+  // The secret was shown once in the panel; the service worker keeps only its hash.
+  expect(secret).toMatch(/^stw_secret_/);
+  expect(JSON.stringify(stored)).not.toContain(secret);
   expect(stored[0]).toMatchObject({ scope: ['orders:read', 'orders:cancel'], resource_scope: 'order:*', payment: true });
   // Lifetime defaults to the setting (1 hour).
   expect(Date.parse(stored[0]!.expires_at) - Date.parse(stored[0]!.issued_at)).toBe(3_600_000);
@@ -40,7 +43,7 @@ test('the mint form explains bad input and mints nothing until it is right', asy
 });
 
 test('revoke: a confirm step, then the next action with that token is refused with TOKEN_INVALID', async ({ steward, sites, openPanel, tabIdOf }) => {
-  const { panel, tabId, token: id } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
+  const { panel, tabId, token, token_id: id } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
   const tokenCard = panel.getByRole('article', { name: new RegExp(`^${id}`) });
 
   await tokenCard.getByRole('button', { name: 'Revoke' }).click();
@@ -59,7 +62,7 @@ test('revoke: a confirm step, then the next action with that token is refused wi
   expect(((await swRecords(steward.serviceWorker, 'tokens'))[0] as { revoked_at?: string }).revoked_at).toBeTruthy();
 
   const before = await shopState(sites.urls.shop);
-  const reply = await submitNow(panel, tabId, id, cancelOrder('panel-revoked-1'));
+  const reply = await submitNow(panel, tabId, token, cancelOrder('panel-revoked-1'));
   expect(reply.data!.result).toMatchObject({ error: { code: 'TOKEN_INVALID', retryable: false } });
   expect(await swRecords(steward.serviceWorker, 'approvals')).toHaveLength(0);
   expect((await shopState(sites.urls.shop)).counters[SHOP_ORDER]).toEqual(before.counters[SHOP_ORDER]);

@@ -20,14 +20,14 @@ async function onOrderPage({ steward, sites, openPanel, tabIdOf }: Pick<Fixtures
 test.describe('the pipeline on the legacy shop', () => {
   test('cancels ORD-1024 once, approved from the side panel, confirmed only once the new state is observed', async ({ steward, sites, openPanel, tabIdOf }) => {
     const { shop, page, panel, tabId } = await onOrderPage({ steward, sites, openPanel, tabIdOf });
-    const token_id = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [shop] });
+    const token = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [shop] });
 
     const before = await observe(panel, tabId);
     expect(before).toMatchObject({ resource: ORDER, state: 'awaiting_payment', source: 'adapter' });
     expect(before.available_actions).toContain('orders.cancel');
 
     const request = cancelAsObserved(before, 'ordered_by_mistake', 'e2e-cancel-1024');
-    const submitted = submit(panel, { token_id, tabId, request });
+    const submitted = submit(panel, { token, tabId, request });
 
     // The card waits for the person; nothing has reached the shop, and the badge counts it.
     const card = await pendingCard(panel, 'orders.cancel');
@@ -72,19 +72,19 @@ test.describe('the pipeline on the legacy shop', () => {
 
   test('a replay with the same idempotency key returns the first result; the shop saw one request', async ({ steward, sites, openPanel, tabIdOf }) => {
     const { shop, panel, tabId } = await onOrderPage({ steward, sites, openPanel, tabIdOf });
-    const token_id = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [shop] });
+    const token = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [shop] });
     const before = await observe(panel, tabId);
     const request = cancelAsObserved(before, 'found_cheaper', 'e2e-replay-1024');
-    const first = submit(panel, { token_id, tabId, request });
+    const first = submit(panel, { token, tabId, request });
     await data(approve(panel, await pendingCard(panel, 'orders.cancel')));
     const firstResult = (await data(first)).result;
     expect(firstResult).toMatchObject({ execution: { status: 'confirmed' } });
 
     // Same key, same input: the stored first result, no second approval, no second request.
-    const replay = (await data(submit(panel, { token_id, tabId, request }))).result;
+    const replay = (await data(submit(panel, { token, tabId, request }))).result;
     expect(replay).toEqual(firstResult);
     // Same key, different input: a conflict, not a second action.
-    const conflict = (await data(submit(panel, { token_id, tabId, request: { ...request, input: { reason: 'other' } } }))).result;
+    const conflict = (await data(submit(panel, { token, tabId, request: { ...request, input: { reason: 'other' } } }))).result;
     expect(conflict).toMatchObject({ error: { code: 'IDEMPOTENCY_CONFLICT', retryable: false } });
     expect(await data(control(panel, { type: 'panel/approvals' }))).toEqual({ pending: [] });
 
@@ -95,17 +95,17 @@ test.describe('the pipeline on the legacy shop', () => {
 
   test('an action outside the token’s scope is refused before anything happens', async ({ steward, sites, openPanel, tabIdOf }) => {
     const { shop, panel, tabId } = await onOrderPage({ steward, sites, openPanel, tabIdOf });
-    const token_id = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [shop] });
+    const token = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [shop] });
     const clinicOnly = await mint(panel, { scope: ['orders:*'], resource_scope: 'order:*', origins: [new URL(sites.urls.clinic).origin] });
     const requestsBefore = (await shopState(sites.urls.shop)).requests.filter((r) => r.method === 'POST').length;
 
     const attempts = [
       // A verb the token does not grant (paying is not cancelling).
-      { token_id, request: { action: 'orders.pay', resource: ORDER, input: {}, idempotency_key: 'e2e-scope-pay' } },
+      { token, request: { action: 'orders.pay', resource: ORDER, input: {}, idempotency_key: 'e2e-scope-pay' } },
       // A resource outside the token's resource_scope.
-      { token_id, request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1025' }, input: { reason: 'other' }, idempotency_key: 'e2e-scope-1025' } },
+      { token, request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1025' }, input: { reason: 'other' }, idempotency_key: 'e2e-scope-1025' } },
       // An origin the token does not cover.
-      { token_id: clinicOnly, request: { action: 'orders.cancel', resource: ORDER, input: { reason: 'other' }, idempotency_key: 'e2e-scope-origin' } },
+      { token: clinicOnly, request: { action: 'orders.cancel', resource: ORDER, input: { reason: 'other' }, idempotency_key: 'e2e-scope-origin' } },
     ];
     for (const a of attempts) {
       const result = (await data(submit(panel, { ...a, tabId }))).result;
@@ -121,7 +121,7 @@ test.describe('the pipeline on the legacy shop', () => {
 
   test('a state changed behind the agent’s back gives PRECONDITION_FAILED with the current state and what can be done now', async ({ steward, sites, openPanel, tabIdOf }) => {
     const { shop, page, panel, tabId } = await onOrderPage({ steward, sites, openPanel, tabIdOf });
-    const token_id = await mint(panel, { scope: ['orders:*'], resource_scope: 'order:ORD-1024', origins: [shop] });
+    const token = await mint(panel, { scope: ['orders:*'], resource_scope: 'order:ORD-1024', origins: [shop] });
     const planned = await observe(panel, tabId);
     expect(planned.state).toBe('awaiting_payment');
 
@@ -134,7 +134,7 @@ test.describe('the pipeline on the legacy shop', () => {
     const result = (
       await data(
         submit(panel, {
-          token_id,
+          token,
           tabId,
           request: {
             action: 'orders.cancel',
@@ -168,9 +168,9 @@ test.describe('the pipeline on the legacy shop', () => {
     await observe(panel, tabId);
     await page.goto(sites.urls.shop);
     await expect(page.getByRole('heading', { name: 'Your orders' })).toBeVisible();
-    const token_id = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1025', origins: [shop] });
+    const token = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1025', origins: [shop] });
 
-    const submitted = submit(panel, { token_id, tabId, request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1025' }, input: { reason: 'other' }, idempotency_key: 'e2e-navigate-1025' } });
+    const submitted = submit(panel, { token, tabId, request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1025' }, input: { reason: 'other' }, idempotency_key: 'e2e-navigate-1025' } });
     const card = await pendingCard(panel, 'orders.cancel');
     expect(card).toMatchObject({ resource: { type: 'order', id: 'ORD-1025' }, state: { state: 'awaiting_payment' } });
     // The agent's tab was taken to the order's page, and the card shows what was observed there.

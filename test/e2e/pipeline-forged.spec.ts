@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { COPILOT, control, data, mint, pendingCard, shopOrderPage, shopState, submit } from './pipeline-helpers.ts';
+import { COPILOT, control, data, mintWithId, pendingCard, shopOrderPage, shopState, submit } from './pipeline-helpers.ts';
 
 /**
  * Only the side panel may approve, mint a token, read the audit log or act as an agent. A hostile
@@ -31,11 +31,11 @@ test('a page and a content script cannot approve, mint, submit or read the audit
   const page = await shopOrderPage(steward.context, sites.urls.shop);
   const panel = await openPanel(page);
   const tabId = await tabIdOf(page);
-  const token_id = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [shop] });
+  const { token_id, secret: token } = await mintWithId(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [shop] });
   const queued = (
     await data(
       submit(panel, {
-        token_id,
+        token,
         tabId,
         wait_for_approval: false,
         request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1024' }, input: { reason: 'other' }, idempotency_key: 'e2e-forged-target' },
@@ -49,7 +49,7 @@ test('a page and a content script cannot approve, mint, submit or read the audit
   const forged = {
     approve: { type: 'panel/approval-decide', decision: { request_id: card.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date().toISOString(), input_hash: card.input_hash, state_version: card.state.state_version } },
     mint: { type: 'panel/token-mint', agent_id: 'agent:evil', scope: ['*:*'], resource_scope: '*', origins: [shop], payment: true, ttl_ms: 3_600_000 },
-    submit: { type: 'agent/submit', agent_id: COPILOT, token_id, tabId, wait_for_approval: false, request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1024' }, input: { reason: 'other' }, idempotency_key: 'e2e-forged-submit' } },
+    submit: { type: 'agent/submit', agent_id: COPILOT, token, tabId, wait_for_approval: false, request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1024' }, input: { reason: 'other' }, idempotency_key: 'e2e-forged-submit' } },
     audit: { type: 'panel/audit-export' },
     revoke: { type: 'panel/token-revoke', token_id },
   };
@@ -89,7 +89,7 @@ test('a page and a content script cannot approve, mint, submit or read the audit
     control(panel, { type: 'panel/approval-decide', decision: { request_id: card.request_id, decision: 'deny', decided_by: 'user:local', decided_at: new Date().toISOString(), reason: 'not now' } }),
   );
   expect(denied).toEqual({ status: 'denied' });
-  await expect.poll(async () => (await data(submit(panel, { token_id, tabId, request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1024' }, input: { reason: 'other' }, idempotency_key: 'e2e-forged-target' } }))).result).toMatchObject({
+  await expect.poll(async () => (await data(submit(panel, { token, tabId, request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1024' }, input: { reason: 'other' }, idempotency_key: 'e2e-forged-target' } }))).result).toMatchObject({
     error: { code: 'APPROVAL_DENIED' },
   });
   expect((await shopState(sites.urls.shop)).orders.find((o) => o.id === 'ORD-1024')?.status).toBe('awaiting_payment');

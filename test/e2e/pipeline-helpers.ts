@@ -22,9 +22,22 @@ export async function data<T = Record<string, unknown>>(reply: Promise<Envelope<
 
 export const COPILOT = 'agent:copilot';
 
-export async function mint(panel: Page, grant: { scope: string[]; resource_scope: string; origins: string[]; ttl_ms?: number }): Promise<string> {
-  const minted = await data<{ token: { token_id: string } }>(control(panel, { type: 'panel/token-mint', agent_id: COPILOT, ttl_ms: 10 * 60_000, ...grant }));
-  return minted.token.token_id;
+export interface Grant {
+  scope: string[];
+  resource_scope: string;
+  origins: string[];
+  ttl_ms?: number;
+}
+
+/** Mints a co-pilot token; the token's public id (records, panel, revoke) and its secret (what the agent presents). */
+export async function mintWithId(panel: Page, grant: Grant): Promise<{ token_id: string; secret: string }> {
+  const minted = await data<{ token: { token_id: string }; secret: string }>(control(panel, { type: 'panel/token-mint', agent_id: COPILOT, ttl_ms: 10 * 60_000, ...grant }));
+  return { token_id: minted.token.token_id, secret: minted.secret };
+}
+
+/** Mints a co-pilot token and returns what the agent presents: its secret. */
+export async function mint(panel: Page, grant: Grant): Promise<string> {
+  return (await mintWithId(panel, grant)).secret;
 }
 
 export interface ObservedSummary {
@@ -43,7 +56,8 @@ export async function observe(panel: Page, tabId: number): Promise<ObservedSumma
   return r.state;
 }
 
-export function submit(panel: Page, body: { token_id: string; tabId: number; request: Record<string, unknown>; wait_for_approval?: boolean; expect?: Record<string, unknown> }) {
+/** Submits as the co-pilot; `token` is the secret from mint(). */
+export function submit(panel: Page, body: { token: string; tabId: number; request: Record<string, unknown>; wait_for_approval?: boolean; expect?: Record<string, unknown> }) {
   return control<{ result: Record<string, unknown> & { error?: { code: string } } }>(panel, { type: 'agent/submit', agent_id: COPILOT, ...body });
 }
 

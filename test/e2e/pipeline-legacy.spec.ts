@@ -127,11 +127,11 @@ test('dom.type through the pipeline runs without approval and is confirmed by th
   const page = await shopOrderPage(steward.context, sites.urls.shop);
   const panel = await openPanel(page);
   const tabId = await tabIdOf(page);
-  const token_id = await mint(panel, { scope: ['dom:type', 'dom:click'], resource_scope: 'order:ORD-1024', origins: [shop] });
+  const token = await mint(panel, { scope: ['dom:type', 'dom:click'], resource_scope: 'order:ORD-1024', origins: [shop] });
   const observed = (await observe(panel, tabId)) as unknown as { resource: { type: string; id: string }; elements: SnapElement[] };
   const quantity = refOf(observed.elements, 'Quantity');
 
-  const typed = (await data(submit(panel, { token_id, tabId, request: { action: 'dom.type', resource: observed.resource, input: { ref: quantity, text: '7', clear: true }, idempotency_key: 'e2e-dom-type' } }))).result;
+  const typed = (await data(submit(panel, { token, tabId, request: { action: 'dom.type', resource: observed.resource, input: { ref: quantity, text: '7', clear: true }, idempotency_key: 'e2e-dom-type' } }))).result;
   expect(typed).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'postcondition' }, source: 'legacy_inference' });
   await expect(page.locator('#add-quantity')).toHaveValue('7');
   expect(await data(control(panel, { type: 'panel/approvals' }))).toEqual({ pending: [] });
@@ -148,7 +148,7 @@ test('dom.type through the pipeline runs without approval and is confirmed by th
   });
   const clicks = await recordClicks(page);
   const pay = refOf(observed.elements, 'Pay now');
-  const refused = (await data(submit(panel, { token_id, tabId, request: { action: 'dom.click', resource: observed.resource, input: { ref: pay }, idempotency_key: 'e2e-dom-covered' } }))).result;
+  const refused = (await data(submit(panel, { token, tabId, request: { action: 'dom.click', resource: observed.resource, input: { ref: pay }, idempotency_key: 'e2e-dom-covered' } }))).result;
   expect(refused).toMatchObject({ error: { code: 'INVALID_INPUT', message: expect.stringContaining('covered') } });
   expect(await clicks()).toEqual([]);
   expect((await shopState(sites.urls.shop)).requests.filter((r) => r.method === 'POST')).toHaveLength(0);

@@ -33,14 +33,14 @@ async function setUp(steward: { context: import('@playwright/test').BrowserConte
   const page = await shopOrderPage(steward.context, sites.urls.shop!);
   const panel = await openPanel(page);
   const tabId = await tabIdOf(page);
-  const token_id = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [new URL(sites.urls.shop!).origin] });
+  const token = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [new URL(sites.urls.shop!).origin] });
   const before = await observe(panel, tabId);
   const request = cancelAsObserved(before, 'delivery_too_slow', key);
   // The agent does not wait: the action continues in the service worker once approved.
-  const first = (await data(submit(panel, { token_id, tabId, request, wait_for_approval: false, ...(expectEffect ? { expect: expectEffect } : {}) }))).result;
+  const first = (await data(submit(panel, { token, tabId, request, wait_for_approval: false, ...(expectEffect ? { expect: expectEffect } : {}) }))).result;
   expect(first).toMatchObject({ error: { code: 'APPROVAL_REQUIRED' } });
   const card: Card = await pendingCard(panel, 'orders.cancel');
-  return { page, panel, tabId, token_id, request, card };
+  return { page, panel, tabId, token, request, card };
 }
 
 const headOf = async (panel: Page, key: string) => (await journal(panel)).heads.find((h) => h.idempotency_key === key);
@@ -68,7 +68,7 @@ async function expectRecoveredOnce(steward: { context: import('@playwright/test'
 test.describe('service-worker restarts mid-action', () => {
   test('killed right after the approval: resumed by re-reading state, dispatched once, confirmed', async ({ steward, sites, openPanel, tabIdOf }) => {
     const key = 'e2e-kill-after-approval';
-    const { page, panel, tabId, token_id, request, card } = await setUp(steward, sites, openPanel, tabIdOf, key);
+    const { page, panel, tabId, token, request, card } = await setUp(steward, sites, openPanel, tabIdOf, key);
 
     // The page reloads and its document is held: after the approval the worker must re-observe
     // before dispatching, so it waits right there.
@@ -91,7 +91,7 @@ test.describe('service-worker restarts mid-action', () => {
     expect(await historyOf(panel, key)).toEqual(['proposed', 'awaiting_approval', 'approved', 'dispatched', 'confirmed']);
 
     // The agent asking again gets the outcome, not a second cancellation.
-    const replay = (await data(submit(panel, { token_id, tabId, request }))).result;
+    const replay = (await data(submit(panel, { token, tabId, request }))).result;
     expect(replay).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed' }, resource: { state: 'cancelled' } });
     expect(cancelRequests(await shopState(sites.urls.shop), 'ORD-1024')).toHaveLength(1);
     expect(await data(control(panel, { type: 'panel/audit-verify' }))).toMatchObject({ ok: true });
@@ -99,7 +99,7 @@ test.describe('service-worker restarts mid-action', () => {
 
   test('killed right after dispatch: never dispatched again, resolved by re-reading the order', async ({ steward, sites, openPanel, tabIdOf }) => {
     const key = 'e2e-kill-after-dispatch';
-    const { page, panel, tabId, token_id, request, card } = await setUp(steward, sites, openPanel, tabIdOf, key, { state: 'cancelled' });
+    const { page, panel, tabId, token, request, card } = await setUp(steward, sites, openPanel, tabIdOf, key, { state: 'cancelled' });
 
     // The cancel form's POST is held: the click has happened, the journal says dispatched, the
     // outcome is not known yet.
@@ -120,7 +120,7 @@ test.describe('service-worker restarts mid-action', () => {
     // One dispatch in the journal: recovery re-read the state, it did not click again.
     expect(await historyOf(panel, key)).toEqual(['proposed', 'awaiting_approval', 'approved', 'dispatched', 'confirmed']);
 
-    const replay = (await data(submit(panel, { token_id, tabId, request }))).result;
+    const replay = (await data(submit(panel, { token, tabId, request }))).result;
     expect(replay).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'postcondition' }, resource: { state: 'cancelled' } });
     expect(cancelRequests(await shopState(sites.urls.shop), 'ORD-1024')).toHaveLength(1);
     const audit = await data<{ entries: Array<{ kind: string; idempotency_key?: string }> }>(control(panel, { type: 'panel/audit' }));

@@ -26,20 +26,20 @@ test.describe('WebMCP tools through the pipeline', () => {
     await expect(page.locator('#appointments-body')).toContainText('APT-1001');
     const panel = await openPanel(page);
     const tabId = await tabIdOf(page);
-    const token_id = await mint(panel, { scope: ['webmcp:list_doctors', 'webmcp:cancel_appointment'], resource_scope: 'page:*', origins: [clinic] });
+    const token = await mint(panel, { scope: ['webmcp:list_doctors', 'webmcp:cancel_appointment'], resource_scope: 'page:*', origins: [clinic] });
     let observed = await observe(panel, tabId);
     await expect.poll(async () => (observed = await observe(panel, tabId)).available_actions).toContain('cancel_appointment');
     const resource = observed.resource;
 
     // Read-only inside scope: runs directly, the page's own result comes back marked as data.
-    const listed = (await data(submit(panel, { token_id, tabId, request: { action: 'list_doctors', resource, input: {}, idempotency_key: 'e2e-list-doctors' } }))).result as Record<string, unknown>;
+    const listed = (await data(submit(panel, { token, tabId, request: { action: 'list_doctors', resource, input: {}, idempotency_key: 'e2e-list-doctors' } }))).result as Record<string, unknown>;
     expect(listed).toMatchObject({ execution: { status: 'confirmed', verified_by: 'tool_result' }, source: 'webmcp', output: { untrusted: false } });
     const doctors = (await (await fetch(new URL('/api/doctors', sites.urls.clinic))).json()) as { doctors: Array<{ name: string }> };
     expect((listed.output as { text: string }).text).toContain(doctors.doctors[0]!.name);
     expect(await data(control(panel, { type: 'panel/approvals' }))).toEqual({ pending: [] });
 
     // Consequential: a card first; the clinic is untouched until the person approves.
-    const cancelling = submit(panel, { token_id, tabId, request: { action: 'cancel_appointment', resource, input: { appointment_id: 'APT-1001' }, idempotency_key: 'e2e-cancel-apt' } });
+    const cancelling = submit(panel, { token, tabId, request: { action: 'cancel_appointment', resource, input: { appointment_id: 'APT-1001' }, idempotency_key: 'e2e-cancel-apt' } });
     const card = await pendingCard(panel, 'cancel_appointment');
     expect(card.reasons.map((r) => r.code)).toContain('consequential');
     expect((await clinicState(sites.urls.clinic)).appointments.find((a) => a.id === 'APT-1001')?.status).toBe('booked');
@@ -53,7 +53,7 @@ test.describe('WebMCP tools through the pipeline', () => {
     expect(state.tool_calls.filter((c) => c.source === 'tool:list_doctors').length).toBeGreaterThanOrEqual(1);
 
     // Out of scope: the token does not grant reschedule_appointment.
-    const refused = (await data(submit(panel, { token_id, tabId, request: { action: 'reschedule_appointment', resource, input: { appointment_id: 'APT-1002', date: '2030-01-07', time: '10:00' }, idempotency_key: 'e2e-resched' } }))).result;
+    const refused = (await data(submit(panel, { token, tabId, request: { action: 'reschedule_appointment', resource, input: { appointment_id: 'APT-1002', date: '2030-01-07', time: '10:00' }, idempotency_key: 'e2e-resched' } }))).result;
     expect(refused).toMatchObject({ error: { code: 'SCOPE_DENIED' } });
     expect(await data(control(panel, { type: 'panel/audit-verify' }))).toMatchObject({ ok: true });
   });
@@ -64,12 +64,12 @@ test.describe('WebMCP tools through the pipeline', () => {
     await page.goto(`${sites.urls.clinic}#/book`);
     const panel = await openPanel(page);
     const tabId = await tabIdOf(page);
-    const token_id = await mint(panel, { scope: ['webmcp:request_callback'], resource_scope: 'page:*', origins: [clinic] });
+    const token = await mint(panel, { scope: ['webmcp:request_callback'], resource_scope: 'page:*', origins: [clinic] });
     let observed = await observe(panel, tabId);
     await expect.poll(async () => (observed = await observe(panel, tabId)).available_actions).toContain('request_callback');
 
     const submitted = submit(panel, {
-      token_id,
+      token,
       tabId,
       request: { action: 'request_callback', resource: observed.resource, input: { phone: '+1 555 0100', preferred_time: 'morning' }, idempotency_key: 'e2e-callback' },
     });
