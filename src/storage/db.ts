@@ -8,6 +8,7 @@ import type { StoredAction } from './action-record.ts';
 import type { StoredApproval, StoredReceipt } from './approval-records.ts';
 import type { IdempotencyRecord } from './idempotency-store.ts';
 import type { QuotaRecord } from './quota-store.ts';
+import type { SignedHead } from './audit-seal.ts';
 
 /**
  * The service worker's one database, `steward`. Everything that must survive a service-worker
@@ -18,7 +19,7 @@ import type { QuotaRecord } from './quota-store.ts';
  */
 export const DB_NAME = 'steward';
 /** Bump with a new `migrate` step; never edit a released step. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export interface StewardSchema extends DBSchema {
   tokens: { key: string; value: DelegatedAgentToken; indexes: { by_agent: string } };
@@ -30,6 +31,8 @@ export interface StewardSchema extends DBSchema {
   audit: { key: number; value: AuditEntry };
   memory: { key: string; value: DurableMemoryRecord; indexes: { by_resource: [string, string]; by_resource_kind: [string, string, string]; by_kind: string } };
   quota: { key: string; value: QuotaRecord };
+  /** The audit key (a non-extractable CryptoKey) and the signed head (audit-seal.ts), out-of-line keys. */
+  audit_seal: { key: string; value: CryptoKey | SignedHead };
 }
 
 export type StewardDb = IDBPDatabase<StewardSchema>;
@@ -61,6 +64,7 @@ function migrate(db: StewardDb, oldVersion: number, _tx: UpgradeTx): void {
     memory.createIndex('by_kind', 'kind');
   }
   if (oldVersion < 2) db.createObjectStore('quota', { keyPath: 'agent_id' });
+  if (oldVersion < 3) db.createObjectStore('audit_seal');
 }
 
 /** Opens (and creates or upgrades) the database. Same as idb's openDB, but with an injectable factory. */

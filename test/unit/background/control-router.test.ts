@@ -138,7 +138,8 @@ describe('control messages from the side panel', () => {
     const count = (verified as { data: { entries: number } }).data.entries;
     expect(count).toBeGreaterThan(2);
     const exported = (await handle({ type: 'panel/audit-export' }, PANEL)) as { data: { jsonl: string } };
-    expect(exported.data.jsonl.trim().split('\n')).toHaveLength(count);
+    // One line per entry, then the signed head.
+    expect(exported.data.jsonl.trim().split('\n')).toHaveLength(count + 1);
     expect(await handle({ type: 'panel/audit', limit: 2 }, PANEL)).toMatchObject({ ok: true, data: { entries: [{ seq: count - 2 }, { seq: count - 1 }] } });
 
     const first = await h.db.get('audit', 1);

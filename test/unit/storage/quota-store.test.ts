@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../../src/pipeline/policy/quota.ts';
 import { QuotaStore } from '../../../src/storage/quota-store.ts';
-import { openStewardDb } from '../../../src/storage/db.ts';
+import { DB_VERSION, openStewardDb } from '../../../src/storage/db.ts';
 import { freshFactory, openDb } from './helpers.ts';
 
 const LIMITS = () => ({ per_minute: 2, per_day: 5 });
@@ -56,7 +56,7 @@ describe('upgrading a version-1 database', () => {
       open.onerror = () => reject(open.error);
     });
     const db = await openStewardDb({ factory });
-    expect(db.version).toBe(2);
+    expect(db.version).toBe(DB_VERSION);
     expect([...db.objectStoreNames]).toContain('quota');
     expect(await db.get('tokens', 'tok_old')).toMatchObject({ agent_id: 'agent:a' });
   });
