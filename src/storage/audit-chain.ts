@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_GENESIS_HASH, AuditEntry, type UnsealedAuditEntry } from '../protocol/audit.ts';
+import { AUDIT_CHAIN_BROKEN, AUDIT_GENESIS_HASH, AuditEntry, type UnsealedAuditEntry } from '../protocol/audit.ts';
 import { canonicalJson } from '../pipeline/canonical-json.ts';
 import { sha256Hex } from '../pipeline/hash.ts';
 import { SignedHead } from './audit-seal.ts';
@@ -16,8 +16,6 @@ export async function sealAuditEntry(unsealed: UnsealedAuditEntry): Promise<Audi
 
 export type ChainProblem = 'malformed' | 'edited' | 'deleted' | 'inserted' | 'reordered' | 'broken_link' | 'truncated' | 'rewritten' | 'unsigned';
 
-/** What the log writes, as its first entry after a start that found the log broken, so the finding can never be lost. */
-export const CHAIN_BROKEN_OUTCOME = 'audit_chain_broken';
 
 /** A break between the stored entries and the signed head. */
 export interface ChainBreak {
@@ -97,7 +95,7 @@ export async function verifyChain(records: readonly StoredAuditRecord[], expecte
 function recordedBreak(records: readonly StoredAuditRecord[]): ChainBreak | undefined {
   for (const { value } of records) {
     const e = value as AuditEntry;
-    if (e.kind !== 'recovery' || e.outcome !== CHAIN_BROKEN_OUTCOME) continue;
+    if (e.kind !== 'recovery' || e.outcome !== AUDIT_CHAIN_BROKEN) continue;
     const d = (e.details ?? {}) as { seq?: unknown; problem?: unknown; message?: unknown };
     const problem = typeof d.problem === 'string' ? (d.problem as ChainProblem) : 'truncated';
     return {

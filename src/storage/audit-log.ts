@@ -1,7 +1,7 @@
-import { AUDIT_GENESIS_HASH, AuditEntry, type UnsealedAuditEntry } from '../protocol/audit.ts';
+import { AUDIT_CHAIN_BROKEN, AUDIT_GENESIS_HASH, AuditEntry, type UnsealedAuditEntry } from '../protocol/audit.ts';
 import { canonicalJson } from '../pipeline/canonical-json.ts';
 import { iso, systemClock, type Clock } from '../pipeline/clock.ts';
-import { CHAIN_BROKEN_OUTCOME, sealAuditEntry, verifyChain, verifyJsonl, type ChainBreak, type ChainVerification } from './audit-chain.ts';
+import { sealAuditEntry, verifyChain, verifyJsonl, type ChainBreak, type ChainVerification } from './audit-chain.ts';
 import { SEAL_HEAD, SignedHead, headSignedBy, loadAuditKey, signHead, type AuditHead } from './audit-seal.ts';
 import type { StewardDb } from './db.ts';
 
@@ -115,7 +115,7 @@ export class AuditLog {
     const broken = await this.headBreak(heads);
     if (broken) {
       console.error('audit chain broken', broken);
-      await this.write({ kind: 'recovery', agent_id: STEWARD_AGENT, outcome: CHAIN_BROKEN_OUTCOME, details: { ...broken, found_head: this.head ?? null } });
+      await this.write({ kind: 'recovery', agent_id: STEWARD_AGENT, outcome: AUDIT_CHAIN_BROKEN, details: { ...broken, found_head: this.head ?? null } });
     }
     this.checked = true;
   }

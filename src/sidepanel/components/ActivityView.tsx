@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { AuditEntry } from '../../protocol/audit.ts';
+import { AUDIT_CHAIN_BROKEN, type AuditEntry } from '../../protocol/audit.ts';
 import type { z } from 'zod';
 import type { AuditVerifyResponse } from '../../protocol/control-messages.ts';
 import { auditEntries, exportAudit, subscribe, verifyAudit, verifyAuditExport } from '../background-client.ts';
@@ -43,6 +43,8 @@ export function ActivityView() {
   const groups = useMemo(() => groupAudit(entries ?? []), [entries]);
   const shown = useMemo(() => filterGroups(groups, filter), [groups, filter]);
   const menu = useMemo(() => facets(groups), [groups]);
+  // A break Steward found at a start is in the log itself: say so without waiting for "Verify chain".
+  const recordedBreak = useMemo(() => entries?.find((e) => e.kind === 'recovery' && e.outcome === AUDIT_CHAIN_BROKEN), [entries]);
 
   const runVerify = async (subject: Subject, check: () => ReturnType<typeof verifyAudit>) => {
     setVerify({ kind: 'running' });
@@ -88,6 +90,11 @@ export function ActivityView() {
           <input type="file" accept=".jsonl,application/jsonl" class="sr-only" onChange={(e) => verifyFile(e.currentTarget)} disabled={verify.kind === 'running'} />
         </label>
       </div>
+      {recordedBreak && (
+        <p role="alert" class="verify broken">
+          Steward found this log broken when it started (recorded as entry #{recordedBreak.seq}): {String(recordedBreak.details?.message ?? 'it no longer matched its signed head')}. Do not trust the entries before it.
+        </p>
+      )}
       <VerifyResult verify={verify} />
       <p role="status" class="note">
         {exported}
