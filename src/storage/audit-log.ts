@@ -84,13 +84,18 @@ export class AuditLog {
     if (signed && !(await headSignedBy(key, signed))) {
       return { seq: Math.min(signed.seq, next), problem: 'unsigned', message: `the head (entry ${signed.seq}) is not signed with Steward's key: the log or its head was rewritten` };
     }
-    if (!signed) return found ? { seq: 0, problem: 'unsigned', message: `the log holds ${next} entries but no signed head` } : undefined;
     const copy = SignedHead.safeParse(await this.anchor?.load().catch(() => undefined));
+    if (!signed) {
+      if (found) return { seq: 0, problem: 'unsigned', message: `the log holds ${next} entries but no signed head` };
+      // Empty and unsigned is a first start, unless the copy remembers entries: the database was
+      // removed, key and all (so the copy cannot be authenticated; only Steward's own contexts can write it).
+      return copy.success ? { seq: 0, problem: 'truncated', message: `the log is empty but Steward had written entries up to ${copy.data.seq}: its database was removed` } : undefined;
+    }
     if (copy.success && copy.data.seq > signed.seq && (await headSignedBy(key, copy.data))) {
       return { seq: signed.seq + 1, problem: 'truncated', message: `the log and its signed head were rolled back from entry ${copy.data.seq} to entry ${signed.seq}` };
     }
     if (!found || found.seq < signed.seq) {
-      return { seq: next, problem: 'truncated', message: `the log ends at entry ${found ? found.seq : 'none'} but Steward last wrote entry ${signed.seq}: the newest entries were removed` };
+      return { seq: next, problem: 'truncated', message: `${found ? `the log ends at entry ${found.seq}` : 'the log is empty'} but Steward last wrote entry ${signed.seq}: the newest entries were removed` };
     }
     if (found.seq > signed.seq) return { seq: signed.seq + 1, problem: 'inserted', message: `entries after ${signed.seq}, the last one Steward signed, were added without its key` };
     if (found.hash !== signed.hash) return { seq: found.seq, problem: 'rewritten', message: `entry ${found.seq} is not the entry Steward signed: the log was rewritten` };

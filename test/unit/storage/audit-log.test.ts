@@ -216,6 +216,16 @@ describe('the signed head', () => {
     expect(await new AuditLog(db, new FakeClock().now, anchor).verify()).toMatchObject({ ok: false, seq: 3, problem: 'truncated', message: expect.stringContaining('rolled back from entry 4') });
   });
 
+  it('a database removed with the key is caught by the copy; a first start is not', async () => {
+    const anchor = memoryAnchor();
+    const first = await openDb();
+    const log = new AuditLog(first, new FakeClock().now, anchor);
+    for (let i = 0; i < 3; i++) await log.append(step(i));
+    await log.verify();
+    expect(await new AuditLog(await openDb(), new FakeClock().now).verify()).toMatchObject({ ok: true, count: 0 });
+    expect(await new AuditLog(await openDb(), new FakeClock().now, anchor).verify()).toMatchObject({ ok: false, seq: 0, problem: 'truncated', message: expect.stringContaining('up to 2') });
+  });
+
   it('an intact log verifies across restarts, and its copy follows every append', async () => {
     const db = await openDb();
     const anchor = memoryAnchor();
