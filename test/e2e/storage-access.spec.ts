@@ -2,7 +2,7 @@ import { test, expect } from './fixtures.ts';
 import { allowSites } from './browser.ts';
 import { inContentScript } from './content-world.ts';
 import { SHOP_ORDER, showView } from './panel-helpers.ts';
-import { control, data, mint } from './pipeline-helpers.ts';
+import { control, data, killServiceWorker, liveWorker, mint } from './pipeline-helpers.ts';
 
 /**
  * Steward's records in chrome.storage grant power: the allowed sites, the settings (co-pilot
@@ -16,7 +16,7 @@ test.use({ demoSitesAllowed: false });
 const DENIED = 'Access to storage is not allowed from this context.';
 
 test('a compromised content script cannot read or write chrome.storage: sites, settings and audit head stay as they were', async ({ steward, sites, openPanel, tabIdOf }) => {
-  const sw = steward.serviceWorker;
+  let sw = steward.serviceWorker;
   const shop = new URL(sites.urls.shop).origin;
   const clinic = new URL(sites.urls.clinic).origin;
   await allowSites(sw, [sites.urls.shop]);
@@ -52,6 +52,13 @@ test('a compromised content script cannot read or write chrome.storage: sites, s
     })()`,
   )) as Record<string, string>;
   expect(outcome).toEqual({ localSet: DENIED, localGet: DENIED, localRemove: DENIED, localClear: DENIED, sessionSet: DENIED, sessionGet: DENIED });
+  // Chrome keeps the level while the service worker is stopped (MV3 stops it whenever it idles).
+  const stoppedAt = Date.now();
+  await killServiceWorker(panel, sw);
+  expect(await inContentScript(page, `chrome.storage.local.set(${JSON.stringify(forged)}).then(() => 'done', (e) => String(e && e.message))`)).toBe(DENIED);
+  // The panel's next message starts a new worker.
+  await data(control(panel, { type: 'panel/sites' }));
+  sw = await liveWorker(steward.context, steward.extensionId, stoppedAt);
 
   // Nothing moved: the stored records, the registered page scripts, the list the panel shows.
   expect(await records()).toEqual(storedBefore);
