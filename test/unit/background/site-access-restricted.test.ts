@@ -7,7 +7,7 @@ const FILES = { mainWithPolyfill: 'assets/main-world.iife.js', mainNetworkOnly: 
 function fakeChrome(registered: Array<{ id: string }>) {
   const scripting = {
     getRegisteredContentScripts: vi.fn(async () => registered),
-    registerContentScripts: vi.fn(async (plan: Array<{ id: string }>) => void registered.splice(0, registered.length, ...plan)),
+    registerContentScripts: vi.fn(async (plan: Array<{ id: string; matches?: string[] }>) => void registered.splice(0, registered.length, ...plan)),
     unregisterContentScripts: vi.fn(async () => void registered.splice(0)),
     updateContentScripts: vi.fn(async () => undefined),
   };
@@ -25,7 +25,7 @@ describe('page scripts wait for chrome.storage to be closed to content scripts',
     const scripting = fakeChrome([]);
     await new SiteAccess(FILES, undefined, Promise.resolve()).ready;
     expect(scripting.registerContentScripts).toHaveBeenCalledOnce();
-    expect(scripting.registerContentScripts.mock.calls[0]![0].flatMap((s: { matches?: string[] }) => s.matches)).toContain('https://shop.example/*');
+    expect(scripting.registerContentScripts.mock.calls[0]![0].flatMap((s) => s.matches ?? [])).toContain('https://shop.example/*');
   });
 
   it('fails closed: when storage cannot be restricted, no page gets a script, and earlier registrations are removed', async () => {
