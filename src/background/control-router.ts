@@ -3,7 +3,7 @@ import { ControlToBackground, type ControlPush } from '../protocol/control-messa
 import type { StewardDb } from '../storage/db.ts';
 import { observeForPanel, submitAsAgent } from './control-agent.ts';
 import { decideApproval, listApprovals } from './control-approvals.ts';
-import { auditEntries, auditExport, auditVerify } from './control-audit.ts';
+import { auditEntries, auditExport, auditVerify, auditVerifyExport } from './control-audit.ts';
 import { refuse, type ControlReply } from './control-reply.ts';
 import { sitesReply, type SitesControl } from './control-sites.ts';
 import { listTokens, mintToken, revokeToken } from './control-tokens.ts';
@@ -76,6 +76,8 @@ export function createControlRouter(deps: ControlDeps) {
         return auditVerify(pipeline);
       case 'panel/audit-export':
         return auditExport(pipeline);
+      case 'panel/audit-verify-export':
+        return auditVerifyExport(pipeline, m);
       case 'panel/observe-tab':
         return observeForPanel(deps.observeTab, m);
       case 'agent/submit': {

@@ -9,6 +9,10 @@ import { SiteAccess } from './site-access.ts';
 import { CONTENT_SCRIPT_FILES } from './content-script-files.ts';
 import { tabMessenger } from './tab-messenger.ts';
 import type { SitesControl } from './control-sites.ts';
+import { restrictStorageToExtension } from './storage-access.ts';
+
+// First, before anything reads a setting: content scripts may not touch chrome.storage.
+const storageRestricted = restrictStorageToExtension();
 
 const store = new ToolStore();
 const panels = new ControlPanels();
@@ -22,7 +26,7 @@ const forgetTabs = (tabIds: number[]) =>
   });
 
 // Content scripts exist only on the sites the person allows; every message to a tab is gated too.
-const siteAccess = new SiteAccess(CONTENT_SCRIPT_FILES, forgetTabs);
+const siteAccess = new SiteAccess(CONTENT_SCRIPT_FILES, forgetTabs, storageRestricted);
 const send = tabMessenger(siteAccess);
 const observation = createObservationService(send);
 const sites: SitesControl = {

@@ -31,6 +31,8 @@ export class SiteAccess {
   constructor(
     private readonly files: ContentScriptFiles,
     private readonly onSiteRemoved: (tabIds: number[]) => void = () => undefined,
+    /** Page scripts are registered only once content scripts are kept out of chrome.storage (storage-access.ts). */
+    private readonly storageRestricted: Promise<void> = Promise.resolve(),
   ) {
     this.ready = this.reload();
     chrome.storage.onChanged.addListener((changes, area) => {
@@ -142,7 +144,13 @@ export class SiteAccess {
   }
 
   private async register(): Promise<void> {
-    const plan = planContentScripts([...this.allowed], this.polyfill && !this.native, this.files);
+    const restricted = await this.storageRestricted.then(
+      () => true,
+      () => false,
+    );
+    // Fail closed: a content script that could write Steward's settings gets no page to run in.
+    const plan = restricted ? planContentScripts([...this.allowed], this.polyfill && !this.native, this.files) : [];
+    if (!restricted) console.error('Steward could not keep content scripts out of chrome.storage; it observes no site');
     const registered = await chrome.scripting.getRegisteredContentScripts();
     if (samePlan(registered, plan)) return;
     const ids = (list: ReadonlyArray<{ id: string }>) => list.map((r) => r.id).sort().join();

@@ -15,12 +15,15 @@ export interface StepFields {
 
 /**
  * One action's steps in the audit log, each with agent, token, key, action, resource and input
- * hash. Intermediate steps are queued without waiting (the log serialises them); `finish`
- * awaits the last one, so every step is written before the result is returned.
+ * hash. Intermediate steps are queued without waiting (the log serialises them); `record` awaits
+ * the trail so far and fails if any step of it was not written (the dispatch entry: no record,
+ * no dispatch); `finish` awaits the last one, so every step is written before the result is returned.
  */
 export class AuditTrail {
   private last: Promise<AuditEntry | undefined> = Promise.resolve(undefined);
   private receiptId: string | undefined;
+  /** The first append of this trail that failed. */
+  private failure: unknown;
 
   constructor(
     private readonly log: AuditLog,
@@ -51,10 +54,19 @@ export class AuditTrail {
         ...(fields.error_code ? { error_code: fields.error_code } : {}),
         ...(fields.details ? { details: fields.details } : {}),
       })
-      .catch((error) => {
+      .catch((error: unknown) => {
         console.error('audit append failed', error);
+        this.failure ??= error;
         return undefined;
       });
+  }
+
+  /** Appends a step and waits until it and every earlier step are written; rejects if any was not. */
+  async record(kind: AuditKind, fields: StepFields = {}): Promise<AuditEntry> {
+    this.step(kind, fields);
+    const entry = await this.last;
+    if (this.failure !== undefined || !entry) throw this.failure ?? new Error('audit entry not written');
+    return entry;
   }
 
   /** Appends the final step and waits for the whole trail; returns the final entry's id. */

@@ -216,6 +216,12 @@ export class ActionRunner {
       return this.stop(run, errorResult(error, { action_id: action.action_id }));
     }
     run.token = current.token;
+    // No record, no side effect: the dispatch (and every step before it) is in the audit log first.
+    const recorded = await run.trail.record('dispatch', { state_version_before: plan.observed.state_version, ...(receiptId ? { receipt_id: receiptId } : {}), outcome: 'dispatched', details: { via } }).then(
+      () => true,
+      () => false,
+    );
+    if (!recorded) return this.stop(run, errorResult(makeError('AUDIT_UNAVAILABLE', `Steward could not write ${action.request.action} to its audit log, so it was not dispatched.`), { action_id: action.action_id }));
     // Written before the executor is called: after a kill, recovery knows it may have happened.
     await journal.transition(action.action_id, 'dispatched', {
       via,
@@ -223,7 +229,6 @@ export class ActionRunner {
       state_version_before: plan.observed.state_version,
       ...(receiptId ? { receipt_id: receiptId } : {}),
     });
-    run.trail.step('dispatch', { state_version_before: plan.observed.state_version, ...(receiptId ? { receipt_id: receiptId } : {}), outcome: 'dispatched', details: { via } });
     const executedAt = iso(clock());
     const report = await run.sw.outside(() =>
       dispatch(

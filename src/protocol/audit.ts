@@ -18,6 +18,12 @@ export type AuditId = z.infer<typeof AuditId>;
 /** `prev_hash` of the first entry (seq 0): 64 zeros. */
 export const AUDIT_GENESIS_HASH = '0'.repeat(64);
 
+/**
+ * Outcome of the `recovery` entry Steward writes (as `agent:steward`) when it starts and finds the
+ * stored log disagreeing with its signed head; `details` say where and how (seq, problem, message).
+ */
+export const AUDIT_CHAIN_BROKEN = 'audit_chain_broken';
+
 export const AuditKind = z.enum([
   'observation', // state version the decision was based on
   'proposal', // an action request entered the pipeline

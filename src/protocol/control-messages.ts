@@ -49,6 +49,8 @@ export const TokensResponse = z.object({ tokens: z.array(TokenWithUsage) });
 export const PanelAuditEntries = z.object({ type: z.literal('panel/audit'), limit: z.number().int().positive().max(10_000).optional() });
 export const PanelAuditVerify = z.object({ type: z.literal('panel/audit-verify') });
 export const PanelAuditExport = z.object({ type: z.literal('panel/audit-export') });
+/** Checks an exported file: its entries, and that its last line is a head signed with this Steward's key. */
+export const PanelAuditVerifyExport = z.object({ type: z.literal('panel/audit-verify-export'), jsonl: z.string().max(64_000_000) });
 export const AuditEntriesResponse = z.object({ entries: z.array(AuditEntry) });
 export const AuditVerifyResponse = z.object({
   ok: z.boolean(),
@@ -109,6 +111,7 @@ export const ControlToBackground = z.discriminatedUnion('type', [
   PanelAuditEntries,
   PanelAuditVerify,
   PanelAuditExport,
+  PanelAuditVerifyExport,
   PanelObserveTab,
   PanelSites,
   PanelSiteAllow,

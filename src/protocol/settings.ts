@@ -3,8 +3,8 @@ import { z } from 'zod';
 /**
  * The person's preferences, kept in chrome.storage.local under `SETTINGS_KEY`. `Settings` is
  * strict (the form shows its messages); `readSettings` falls back field by field, so one bad
- * stored value never throws away the rest. Nothing secret lives here: content scripts can read
- * chrome.storage.local.
+ * stored value never throws away the rest. Nothing secret lives here; only Steward's own pages and
+ * its service worker can read or write chrome.storage.local (src/background/storage-access.ts).
  */
 export const SETTINGS_KEY = 'steward.settings';
 

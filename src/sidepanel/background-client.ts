@@ -77,6 +77,7 @@ export const revokeToken = (token_id: TokenId) => request({ type: 'panel/token-r
 export const auditEntries = (limit?: number) => request({ type: 'panel/audit', ...(limit ? { limit } : {}) }, AuditEntriesResponse);
 export const verifyAudit = () => request({ type: 'panel/audit-verify' }, AuditVerifyResponse);
 export const exportAudit = () => request({ type: 'panel/audit-export' }, AuditExportResponse);
+export const verifyAuditExport = (jsonl: string) => request({ type: 'panel/audit-verify-export', jsonl }, AuditVerifyResponse);
 
 // ── current tab ──────────────────────────────────────────────────────────────────────────────
 export const observeTab = (tabId: number) => request({ type: 'panel/observe-tab', tabId }, ObserveTabResponse);

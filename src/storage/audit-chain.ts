@@ -1,6 +1,8 @@
-import { AUDIT_GENESIS_HASH, AuditEntry, type UnsealedAuditEntry } from '../protocol/audit.ts';
+import { z } from 'zod';
+import { AUDIT_CHAIN_BROKEN, AUDIT_GENESIS_HASH, AuditEntry, type UnsealedAuditEntry } from '../protocol/audit.ts';
 import { canonicalJson } from '../pipeline/canonical-json.ts';
 import { sha256Hex } from '../pipeline/hash.ts';
+import { SignedHead } from './audit-seal.ts';
 
 /**
  * The audit log's hash chain (DESIGN §4), as pure functions: `hash` is SHA-256 over the canonical
@@ -12,7 +14,16 @@ export async function sealAuditEntry(unsealed: UnsealedAuditEntry): Promise<Audi
   return { ...body, hash: await sha256Hex(canonicalJson(body)) };
 }
 
-export type ChainProblem = 'malformed' | 'edited' | 'deleted' | 'inserted' | 'reordered' | 'broken_link' | 'truncated';
+export type ChainProblem = 'malformed' | 'edited' | 'deleted' | 'inserted' | 'reordered' | 'broken_link' | 'truncated' | 'rewritten' | 'unsigned';
+
+
+/** A break between the stored entries and the signed head. */
+export interface ChainBreak {
+  /** The first seq that cannot be trusted. */
+  seq: number;
+  problem: ChainProblem;
+  message: string;
+}
 
 export type ChainVerification =
   | { ok: true; count: number; head_hash: string }
@@ -67,6 +78,8 @@ export async function verifyChain(records: readonly StoredAuditRecord[], expecte
     }
     prevHash = entry.hash;
   }
+  const recorded = recordedBreak(records);
+  if (recorded) return { ok: false, ...recorded };
   if (expectedHead && (records.length - 1 < expectedHead.seq || (records.length - 1 === expectedHead.seq && prevHash !== expectedHead.hash))) {
     return {
       ok: false,
@@ -78,11 +91,32 @@ export async function verifyChain(records: readonly StoredAuditRecord[], expecte
   return { ok: true, count: records.length, head_hash: prevHash };
 }
 
+/** The first break the log recorded about itself (an intact chain that says it was found broken is still broken). */
+function recordedBreak(records: readonly StoredAuditRecord[]): ChainBreak | undefined {
+  for (const { value } of records) {
+    const e = value as AuditEntry;
+    if (e.kind !== 'recovery' || e.outcome !== AUDIT_CHAIN_BROKEN) continue;
+    const d = (e.details ?? {}) as { seq?: unknown; problem?: unknown; message?: unknown };
+    const problem = typeof d.problem === 'string' ? (d.problem as ChainProblem) : 'truncated';
+    return {
+      seq: typeof d.seq === 'number' ? d.seq : e.seq,
+      problem,
+      message: `entry ${e.seq} records that Steward found the log broken when it started: ${typeof d.message === 'string' ? d.message : problem}`,
+    };
+  }
+  return undefined;
+}
+
+/** The export's last line: the head Steward signed when it exported. */
+export const ExportedHead = z.object({ signed_head: SignedHead });
+
 /**
  * Verifies an exported JSON Lines log (e.g. one handed to someone else): the line number plays
- * the role of the key, so moved lines show up as reordering.
+ * the role of the key, so moved lines show up as reordering. The last line is the signed head:
+ * the entries must end exactly there. `headSigned` checks its MAC (only Steward holds the key);
+ * without it the chain is still checked against the head it claims.
  */
-export async function verifyJsonl(text: string): Promise<ChainVerification> {
+export async function verifyJsonl(text: string, headSigned?: (head: SignedHead) => Promise<boolean>): Promise<ChainVerification> {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   const records: StoredAuditRecord[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -92,5 +126,19 @@ export async function verifyJsonl(text: string): Promise<ChainVerification> {
       return { ok: false, seq: i, problem: 'malformed', message: `line ${i + 1} is not JSON` };
     }
   }
-  return verifyChain(records);
+  const last = ExportedHead.safeParse(records.at(-1)?.value);
+  if (!last.success) {
+    if (headSigned) return { ok: false, seq: records.length, problem: 'unsigned', message: 'the export carries no signed head: it was cut short or not exported by Steward' };
+    return verifyChain(records);
+  }
+  const head = last.data.signed_head;
+  records.pop();
+  if (headSigned && !(await headSigned(head))) {
+    return { ok: false, seq: head.seq, problem: 'unsigned', message: "the export's head is not signed with this Steward's key: the head or the entries were rewritten" };
+  }
+  const verified = await verifyChain(records, head);
+  if (verified.ok && (verified.count !== head.seq + 1 || verified.head_hash !== head.hash)) {
+    return { ok: false, seq: head.seq + 1, problem: 'inserted', message: `the export has entries after the signed head (entry ${head.seq})` };
+  }
+  return verified;
 }

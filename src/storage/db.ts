@@ -7,6 +7,7 @@ import type { StoredAction } from './action-record.ts';
 import type { StoredApproval, StoredReceipt } from './approval-records.ts';
 import type { IdempotencyRecord } from './idempotency-store.ts';
 import type { QuotaRecord } from './quota-store.ts';
+import type { SignedHead } from './audit-seal.ts';
 import type { StoredToken } from './token-record.ts';
 
 /**
@@ -30,6 +31,8 @@ export interface StewardSchema extends DBSchema {
   audit: { key: number; value: AuditEntry };
   memory: { key: string; value: DurableMemoryRecord; indexes: { by_resource: [string, string]; by_resource_kind: [string, string, string]; by_kind: string } };
   quota: { key: string; value: QuotaRecord };
+  /** The audit key (a non-extractable CryptoKey) and the signed head (audit-seal.ts), out-of-line keys. */
+  audit_seal: { key: string; value: CryptoKey | SignedHead };
 }
 
 export type StewardDb = IDBPDatabase<StewardSchema>;
@@ -62,6 +65,7 @@ function migrate(db: StewardDb, oldVersion: number, tx: UpgradeTx): void {
   }
   if (oldVersion < 2) db.createObjectStore('quota', { keyPath: 'agent_id' });
   if (oldVersion < 3) {
+    db.createObjectStore('audit_seal');
     // Agents present a secret, found by its SHA-256; the public id is no longer a credential.
     tx.objectStore('tokens').createIndex('by_secret_hash', 'secret_hash', { unique: true });
     // If this fails, the read check still refuses them (a record without a hash must be revoked).

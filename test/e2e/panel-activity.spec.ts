@@ -106,9 +106,9 @@ test('Verify chain reports a valid log, then the exact entry someone tampered wi
   await expect(alert).toContainText('edited');
 });
 
-test('Verify chain notices the newest entries removed while Steward was stopped', async ({ steward, sites, openPanel, tabIdOf }) => {
+test('Verify chain notices the newest entries removed while Steward was stopped, and still does after the next action', async ({ steward, sites, openPanel, tabIdOf }) => {
   const fx = { steward, sites, openPanel, tabIdOf };
-  const { panel } = await history(fx);
+  const { panel, tabId } = await history(fx);
   const count = (await swRecords(steward.serviceWorker, 'audit')).length;
   // The service worker stops (MV3 does this whenever it idles); someone deletes the newest two entries.
   const stoppedAt = Date.now();
@@ -127,13 +127,30 @@ test('Verify chain notices the newest entries removed while Steward was stopped'
       }),
     [count - 1, count - 2],
   );
-  await liveWorker(steward.context, steward.extensionId, stoppedAt - 1);
+  const worker = await liveWorker(steward.context, steward.extensionId, stoppedAt - 1);
   await panel.reload();
   await showView(panel, 'Activity');
   await panel.getByRole('button', { name: 'Verify chain' }).click();
   const alert = panel.getByRole('alert').filter({ hasText: 'Chain broken' });
   await expect(alert).toContainText(`Chain broken at entry #${count - 2}`);
   await expect(alert).toContainText('truncated');
+
+  // The agent acts again: the new worker does not quietly reuse the removed entries' numbers and
+  // re-anchor on the shortened log. The break is written first, and the log stays reported broken.
+  const token = await mintThroughUi(panel, { scopes: 'orders:read', resources: 'order:*', origins: new URL(sites.urls.shop).origin });
+  await submitNow(panel, tabId, token, { action: 'orders.view', resource: { type: 'order', id: SHOP_ORDER }, idempotency_key: 'panel-activity-after-break' });
+  const stored = await swRecords(worker, 'audit');
+  expect(stored[count - 2]).toMatchObject({ seq: count - 2, kind: 'recovery', agent_id: 'agent:steward', outcome: 'audit_chain_broken', details: { problem: 'truncated' } });
+  const after = stored.filter((e) => e.idempotency_key === 'panel-activity-after-break');
+  expect(after.length).toBeGreaterThan(0);
+  expect(after.every((e) => (e.seq as number) > count - 2)).toBe(true);
+  await showView(panel, 'Activity');
+  // The Activity view says so on its own, from the entry the log wrote about itself…
+  await expect(panel.getByRole('alert').filter({ hasText: 'Steward found this log broken' })).toContainText(`recorded as entry #${count - 2}): the log ends at entry ${count - 3} but Steward last wrote entry ${count - 1}`);
+  // …and Verify chain still fails there.
+  await panel.getByRole('button', { name: 'Verify chain' }).click();
+  await expect(alert).toContainText(`Chain broken at entry #${count - 2}`);
+  await expect(alert).toContainText(`entry ${count - 2} records that Steward found the log broken`);
 });
 
 test('Export downloads the whole log as JSON Lines, exactly as stored', async ({ steward, sites, openPanel, tabIdOf }) => {
@@ -142,8 +159,19 @@ test('Export downloads the whole log as JSON Lines, exactly as stored', async ({
   await showView(panel, 'Activity');
   const [download] = await Promise.all([panel.waitForEvent('download'), panel.getByRole('button', { name: 'Export' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^steward-audit-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.jsonl$/);
-  const lines = readFileSync((await download.path())!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { seq: number; hash: string });
+  const text = readFileSync((await download.path())!, 'utf8');
+  const lines = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { seq: number; hash: string });
   const stored = (await swRecords(fx.steward.serviceWorker, 'audit')) as Array<{ seq: number; hash: string }>;
-  expect(lines.map((l) => [l.seq, l.hash])).toEqual(stored.map((s) => [s.seq, s.hash]));
-  await expect(panel.getByRole('status').filter({ hasText: 'Exported' })).toHaveText(`Exported ${stored.length} entries as JSON Lines.`);
+  // Every entry, then the head Steward signed: its seq and hash are the newest entry's.
+  expect(lines.slice(0, -1).map((l) => [l.seq, l.hash])).toEqual(stored.map((s) => [s.seq, s.hash]));
+  expect(lines.at(-1)).toEqual({ signed_head: { seq: stored.at(-1)!.seq, hash: stored.at(-1)!.hash, mac: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+  await expect(panel.getByRole('status').filter({ hasText: 'Exported' })).toHaveText(`Exported ${stored.length} entries as JSON Lines, ending with Steward's signed head.`);
+
+  // The file verifies in the panel; cut short (newest entry and head dropped), it does not.
+  const file = panel.getByLabel('Verify a downloaded log…');
+  await file.setInputFiles({ name: 'audit.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(text) });
+  await expect(panel.getByRole('status').filter({ hasText: 'Downloaded log valid' })).toHaveText(`Downloaded log valid: all ${stored.length} entries are intact and in order, and the head is signed by this Steward.`);
+  const cut = text.trimEnd().split('\n').slice(0, -2).join('\n');
+  await file.setInputFiles({ name: 'audit-cut.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(cut) });
+  await expect(panel.getByRole('alert').filter({ hasText: 'Downloaded log broken' })).toContainText('no signed head');
 });

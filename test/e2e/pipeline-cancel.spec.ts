@@ -67,7 +67,9 @@ test.describe('the pipeline on the legacy shop', () => {
     expect(steps).toEqual(expect.arrayContaining(['proposal', 'observation', 'approval_request', 'approval', 'dispatch', 'confirmation']));
     expect(await data(control(panel, { type: 'panel/audit-verify' }))).toMatchObject({ ok: true });
     const exported = await data<{ jsonl: string }>(control(panel, { type: 'panel/audit-export' }));
-    expect(exported.jsonl.trim().split('\n')).toHaveLength(audit.entries.length);
+    // One line per entry, then the signed head.
+    expect(exported.jsonl.trim().split('\n')).toHaveLength(audit.entries.length + 1);
+    expect(JSON.parse(exported.jsonl.trim().split('\n').at(-1)!)).toMatchObject({ signed_head: { seq: audit.entries.length - 1 } });
   });
 
   test('a replay with the same idempotency key returns the first result; the shop saw one request', async ({ steward, sites, openPanel, tabIdOf }) => {

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { AuditEntry } from '../../protocol/audit.ts';
+import { AUDIT_CHAIN_BROKEN, type AuditEntry } from '../../protocol/audit.ts';
 import type { z } from 'zod';
 import type { AuditVerifyResponse } from '../../protocol/control-messages.ts';
-import { auditEntries, exportAudit, subscribe, verifyAudit } from '../background-client.ts';
+import { auditEntries, exportAudit, subscribe, verifyAudit, verifyAuditExport } from '../background-client.ts';
 import { auditFilename, downloadText } from '../download.ts';
 import { NO_FILTER, facets, filterGroups, groupAudit, type AuditFilter } from '../lib/audit-groups.ts';
 import { AuditFilters } from './AuditFilters.tsx';
@@ -11,7 +11,9 @@ import { AuditGroupItem } from './AuditGroupItem.tsx';
 /** How many entries the list loads; verification and export always cover the whole log. */
 const LIST_LIMIT = 5000;
 
-type Verify = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; result: z.infer<typeof AuditVerifyResponse> } | { kind: 'error'; message: string };
+/** What was verified: the log Steward holds, or an exported file. */
+type Subject = 'chain' | 'export';
+type Verify = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; subject: Subject; result: z.infer<typeof AuditVerifyResponse> } | { kind: 'error'; message: string };
 
 /** The hash-chained audit log: searchable, grouped per action, verifiable and exportable. */
 export function ActivityView() {
@@ -41,23 +43,32 @@ export function ActivityView() {
   const groups = useMemo(() => groupAudit(entries ?? []), [entries]);
   const shown = useMemo(() => filterGroups(groups, filter), [groups, filter]);
   const menu = useMemo(() => facets(groups), [groups]);
+  // A break Steward found at a start is in the log itself: say so without waiting for "Verify chain".
+  const recordedBreak = useMemo(() => entries?.find((e) => e.kind === 'recovery' && e.outcome === AUDIT_CHAIN_BROKEN), [entries]);
 
-  const runVerify = async () => {
+  const runVerify = async (subject: Subject, check: () => ReturnType<typeof verifyAudit>) => {
     setVerify({ kind: 'running' });
     try {
-      setVerify({ kind: 'done', result: await verifyAudit() });
+      setVerify({ kind: 'done', subject, result: await check() });
     } catch (e) {
       setVerify({ kind: 'error', message: (e as Error).message });
     }
+  };
+
+  const verifyFile = (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    input.value = '';
+    if (file) void runVerify('export', async () => verifyAuditExport(await file.text()));
   };
 
   const runExport = async () => {
     setExported('');
     try {
       const { jsonl } = await exportAudit();
-      const lines = jsonl.split('\n').filter((l) => l.trim() !== '').length;
+      // The last line is the signed head, not an entry.
+      const lines = Math.max(0, jsonl.split('\n').filter((l) => l.trim() !== '').length - 1);
       downloadText(jsonl, auditFilename(new Date()), 'application/jsonl');
-      setExported(`Exported ${lines} entr${lines === 1 ? 'y' : 'ies'} as JSON Lines.`);
+      setExported(`Exported ${lines} entr${lines === 1 ? 'y' : 'ies'} as JSON Lines, ending with Steward's signed head.`);
     } catch (e) {
       setExported(`Export failed: ${(e as Error).message}`);
     }
@@ -68,13 +79,22 @@ export function ActivityView() {
       <h2>Activity</h2>
       <p class="muted">Every step agents took through Steward, in a tamper-evident log (each entry carries the previous one’s hash).</p>
       <div class="toolbar">
-        <button type="button" onClick={() => void runVerify()} disabled={verify.kind === 'running'}>
+        <button type="button" onClick={() => void runVerify('chain', verifyAudit)} disabled={verify.kind === 'running'}>
           Verify chain
         </button>
         <button type="button" class="secondary" onClick={() => void runExport()}>
           Export
         </button>
+        <label class="file-button">
+          Verify a downloaded log…
+          <input type="file" accept=".jsonl,application/jsonl" class="sr-only" onChange={(e) => verifyFile(e.currentTarget)} disabled={verify.kind === 'running'} />
+        </label>
       </div>
+      {recordedBreak && (
+        <p role="alert" class="verify broken">
+          Steward found this log broken when it started (recorded as entry #{recordedBreak.seq}): {String(recordedBreak.details?.message ?? 'it no longer matched its signed head')}. Do not trust the entries before it.
+        </p>
+      )}
       <VerifyResult verify={verify} />
       <p role="status" class="note">
         {exported}
@@ -112,15 +132,16 @@ function VerifyResult({ verify }: { verify: Verify }) {
       </p>
     );
   const r = verify.result;
+  const what = verify.subject === 'chain' ? 'Chain' : 'Downloaded log';
   if (r.ok)
     return (
       <p role="status" class="verify ok">
-        Chain valid: all {r.entries} entries are intact and in order.
+        {what} valid: all {r.entries} entries are intact and in order{verify.subject === 'export' ? ', and the head is signed by this Steward' : ''}.
       </p>
     );
   return (
     <p role="alert" class="verify broken">
-      Chain broken{r.broken_at !== undefined ? ` at entry #${r.broken_at}` : ''}: {r.problem ?? 'the log does not verify.'} Entries from there on cannot be trusted.
+      {what} broken{r.broken_at !== undefined ? ` at entry #${r.broken_at}` : ''}: {r.problem ?? 'the log does not verify.'} Entries from there on cannot be trusted.
     </p>
   );
 }

@@ -56,6 +56,7 @@ describe('control messages: sender first', () => {
       { type: 'panel/token-mint', agent_id: 'agent:evil', scope: ['*:*'], resource_scope: '*', origins: [ORIGIN], ttl_ms: 60_000 },
       { type: 'agent/submit', agent_id: 'agent:copilot', token: 'stw_secret_x', tabId: 1, request: cancelRequest() },
       { type: 'panel/audit-export' },
+      { type: 'panel/audit-verify-export', jsonl: '' },
       { type: 'panel/token-revoke', token_id: 'tok_1' },
     ];
     for (const m of messages) expect(await handle(m, who(facts))).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER', retryable: false } });
@@ -151,7 +152,11 @@ describe('control messages from the side panel', () => {
     const count = (verified as { data: { entries: number } }).data.entries;
     expect(count).toBeGreaterThan(2);
     const exported = (await handle({ type: 'panel/audit-export' }, PANEL)) as { data: { jsonl: string } };
-    expect(exported.data.jsonl.trim().split('\n')).toHaveLength(count);
+    // One line per entry, then the signed head; the file verifies against this Steward's key, and not once cut short.
+    expect(exported.data.jsonl.trim().split('\n')).toHaveLength(count + 1);
+    expect(await handle({ type: 'panel/audit-verify-export', jsonl: exported.data.jsonl }, PANEL)).toEqual({ ok: true, data: { ok: true, entries: count } });
+    const cut = exported.data.jsonl.trim().split('\n').slice(0, -2).join('\n');
+    expect(await handle({ type: 'panel/audit-verify-export', jsonl: cut }, PANEL)).toMatchObject({ ok: true, data: { ok: false, problem: expect.stringContaining('unsigned') } });
     expect(await handle({ type: 'panel/audit', limit: 2 }, PANEL)).toMatchObject({ ok: true, data: { entries: [{ seq: count - 2 }, { seq: count - 1 }] } });
 
     const first = await h.db.get('audit', 1);

@@ -112,7 +112,9 @@ describe('Pipeline audit trail', () => {
     expect(minted).toMatchObject({ token_id: h.token.token_id, outcome: 'minted' });
     expect(await h.pipeline.deps.audit.verify()).toMatchObject({ ok: true });
     const jsonl = await h.pipeline.deps.audit.exportJsonl();
-    expect(jsonl.trimEnd().split('\n').length).toBe((await h.pipeline.deps.audit.entries()).length);
+    // One line per entry, then the signed head.
+    expect(jsonl.trimEnd().split('\n').length).toBe((await h.pipeline.deps.audit.entries()).length + 1);
+    expect(await h.pipeline.deps.audit.verifyExport(jsonl)).toMatchObject({ ok: true });
   });
 
   it('refusals before journaling are audited too, without what the agent presented', async () => {

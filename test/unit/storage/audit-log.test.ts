@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AUDIT_GENESIS_HASH, AuditEntry } from '../../../src/protocol/audit.ts';
 import { canonicalJson } from '../../../src/pipeline/canonical-json.ts';
 import { sha256Hex } from '../../../src/pipeline/hash.ts';
@@ -127,49 +127,145 @@ describe('AuditLog', () => {
     expect(await restarted.verify()).toMatchObject({ ok: true, count: 3 });
   });
 
-  it('exports JSON Lines, one canonical entry per line in seq order', async () => {
+  it('exports JSON Lines, one canonical entry per line in seq order, then the signed head', async () => {
     const { log } = await logWith(3);
     const text = await log.exportJsonl();
     const lines = text.trimEnd().split('\n');
-    expect(lines).toHaveLength(3);
-    expect(lines.map((l) => (JSON.parse(l) as { seq: number }).seq)).toEqual([0, 1, 2]);
+    expect(lines).toHaveLength(4);
+    expect(lines.slice(0, 3).map((l) => (JSON.parse(l) as { seq: number }).seq)).toEqual([0, 1, 2]);
     expect(lines[0]).toBe(canonicalJson((await log.entries())[0]));
+    expect(JSON.parse(lines[3]!)).toEqual({ signed_head: { seq: 2, hash: (await log.entries())[2]!.hash, mac: expect.stringMatching(/^[0-9a-f]{64}$/) } });
     expect(text.endsWith('\n')).toBe(true);
   });
 });
 
-describe('the head anchor outside the log', () => {
-  /** An anchor in memory, standing in for chrome.storage.local; it outlives the log object, as storage outlives a worker. */
-  const memoryAnchor = () => {
-    let head: { seq: number; hash: string } | undefined;
-    return { load: async () => head, save: async (h: { seq: number; hash: string }) => void (head = h) };
-  };
+/** A copy of the signed head in memory, standing in for chrome.storage.local; it outlives the log object, as storage outlives a worker. */
+const memoryAnchor = () => {
+  let head: unknown;
+  return { load: async () => head, save: async (h: unknown) => void (head = h) };
+};
 
-  it('a restarted log still notices that its newest entries were removed', async () => {
+describe('the signed head', () => {
+  it('truncation: newest entries removed before a restart are found before the next append, recorded, and reported for good', async () => {
     const db = await openDb();
-    const anchor = memoryAnchor();
-    const first = new AuditLog(db, new FakeClock().now, anchor);
-    for (let i = 0; i < 4; i++) await first.append(step(i));
-    expect(await first.verify()).toMatchObject({ ok: true, count: 4 });
+    const first = new AuditLog(db, new FakeClock().now);
+    for (let i = 0; i < 5; i++) await first.append(step(i));
+    const removed = (await db.get('audit', 4))!;
 
-    // Someone deletes the two newest records; a new service worker opens the log.
+    // Someone with storage access deletes the two newest records; a new service worker opens the log.
+    await db.delete('audit', 4);
     await db.delete('audit', 3);
-    await db.delete('audit', 2);
-    const unanchored = new AuditLog(db, new FakeClock().now);
-    expect(await unanchored.verify()).toMatchObject({ ok: true, count: 2 });
-    const restarted = new AuditLog(db, new FakeClock().now, anchor);
-    expect(await restarted.verify()).toMatchObject({ ok: false, problem: 'truncated', seq: 2 });
+    const restarted = new AuditLog(db, new FakeClock().now);
+    expect(await restarted.verify()).toMatchObject({ ok: false, seq: 3, problem: 'truncated' });
+
+    // The next append does not quietly take seq 3 and 4 over: the break is written first.
+    const next = await restarted.append(step(5));
+    expect(next.seq).toBe(4);
+    const entries = await restarted.entries();
+    expect(entries[3]).toMatchObject({ kind: 'recovery', agent_id: 'agent:steward', outcome: 'audit_chain_broken', details: { seq: 3, problem: 'truncated', found_head: { seq: 2 } } });
+    expect((entries[3]!.details as { message: string }).message).toContain('Steward last wrote entry 4');
+    const verdict = await restarted.verify();
+    expect(verdict).toMatchObject({ ok: false, seq: 3, problem: 'truncated', message: expect.stringContaining('entry 3 records') });
+    // Another restart still says so, and so does the export.
+    expect(await new AuditLog(db, new FakeClock().now).verify()).toEqual(verdict);
+    expect(await restarted.verifyExport(await restarted.exportJsonl())).toMatchObject({ ok: false, problem: 'truncated' });
+    // Putting a removed record back cannot mend it either: its seq is taken.
+    await expect(db.add('audit', removed)).rejects.toThrow();
   });
 
-  it('the anchor follows every append, and an intact log verifies against it', async () => {
+  it('a chain rewritten to its end without the key is detected, before and after the next append', async () => {
+    const { db } = await logWith(4);
+    // Edit entry 1 and re-hash everything after it: every link holds, only the signature cannot be redone.
+    let prev = (await db.get('audit', 0))!.hash;
+    for (let seq = 1; seq < 4; seq++) {
+      const { hash: _h, ...body } = (await db.get('audit', seq))!;
+      const resealed = await sealAuditEntry({ ...body, prev_hash: prev, ...(seq === 1 ? { outcome: 'confirmed' } : {}) });
+      await db.put('audit', resealed);
+      prev = resealed.hash;
+    }
+    const restarted = new AuditLog(db, new FakeClock().now);
+    expect(await restarted.verify()).toMatchObject({ ok: false, seq: 3, problem: 'rewritten' });
+    await restarted.append(step(4));
+    expect(await restarted.verify()).toMatchObject({ ok: false, seq: 3, problem: 'rewritten' });
+  });
+
+  it('a signed head made with another key, or none at all, is refused', async () => {
+    const { db } = await logWith(3);
+    const other = await openDb();
+    await new AuditLog(other).append(step(0));
+    const foreign = await other.get('audit_seal', 'head');
+    // A head signed by another Steward (another key), claiming the stored head.
+    await db.put('audit_seal', { ...(foreign as object), seq: 2, hash: (await db.get('audit', 2))!.hash } as never, 'head');
+    expect(await new AuditLog(db).verify()).toMatchObject({ ok: false, problem: 'unsigned' });
+    await db.delete('audit_seal', 'head');
+    expect(await new AuditLog(db).verify()).toMatchObject({ ok: false, seq: 0, problem: 'unsigned', message: expect.stringContaining('no signed head') });
+  });
+
+  it('rolling the log and its signed head back together is caught by the copy outside IndexedDB', async () => {
     const db = await openDb();
     const anchor = memoryAnchor();
     const log = new AuditLog(db, new FakeClock().now, anchor);
-    const last = await log.append(step(0));
+    for (let i = 0; i < 3; i++) await log.append(step(i));
+    const older = await db.get('audit_seal', 'head');
+    for (let i = 3; i < 5; i++) await log.append(step(i));
+    await log.verify();
+    await db.delete('audit', 4);
+    await db.delete('audit', 3);
+    await db.put('audit_seal', older!, 'head');
+    expect(await new AuditLog(db, new FakeClock().now).verify()).toMatchObject({ ok: true, count: 3 });
+    expect(await new AuditLog(db, new FakeClock().now, anchor).verify()).toMatchObject({ ok: false, seq: 3, problem: 'truncated', message: expect.stringContaining('rolled back from entry 4') });
+  });
+
+  it('a database removed with the key is caught by the copy; a first start is not', async () => {
+    const anchor = memoryAnchor();
+    const first = await openDb();
+    const log = new AuditLog(first, new FakeClock().now, anchor);
+    for (let i = 0; i < 3; i++) await log.append(step(i));
+    await log.verify();
+    expect(await new AuditLog(await openDb(), new FakeClock().now).verify()).toMatchObject({ ok: true, count: 0 });
+    expect(await new AuditLog(await openDb(), new FakeClock().now, anchor).verify()).toMatchObject({ ok: false, seq: 0, problem: 'truncated', message: expect.stringContaining('up to 2') });
+  });
+
+  it('an intact log verifies across restarts, and its copy follows every append', async () => {
+    const db = await openDb();
+    const anchor = memoryAnchor();
+    const log = new AuditLog(db, new FakeClock().now, anchor);
+    await log.append(step(0));
     await log.append(step(1));
     await log.verify();
-    expect(await anchor.load()).toMatchObject({ seq: 1 });
-    expect(last.seq).toBe(0);
+    expect(await anchor.load()).toMatchObject({ seq: 1, mac: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(await new AuditLog(db, new FakeClock().now, anchor).verify()).toMatchObject({ ok: true, count: 2 });
+  });
+
+  it('an export verifies only with its signed head intact, its entries complete, and the same key', async () => {
+    const { log } = await logWith(4);
+    const text = await log.exportJsonl();
+    expect(await log.verifyExport(text)).toMatchObject({ ok: true, count: 4 });
+    const lines = text.trimEnd().split('\n');
+    const head = lines.at(-1)!;
+    // The newest entry cut out, the head kept.
+    expect(await log.verifyExport([...lines.slice(0, 3), head].join('\n'))).toMatchObject({ ok: false, seq: 3, problem: 'truncated' });
+    // Cut short with the head.
+    expect(await log.verifyExport(lines.slice(0, 3).join('\n'))).toMatchObject({ ok: false, problem: 'unsigned' });
+    // A forged MAC, or a head signed by another Steward.
+    const forged = JSON.parse(head) as { signed_head: { mac: string } };
+    forged.signed_head.mac = '0'.repeat(64);
+    expect(await log.verifyExport([...lines.slice(0, 4), JSON.stringify(forged)].join('\n'))).toMatchObject({ ok: false, problem: 'unsigned' });
+    expect(await (await logWith(0)).log.verifyExport(text)).toMatchObject({ ok: false, problem: 'unsigned' });
+    // Without the key, anyone can still check the entries against the head they claim.
+    expect(await verifyJsonl(text)).toMatchObject({ ok: true, count: 4 });
+  });
+
+  it('an entry whose head cannot be signed is not stored', async () => {
+    const { db, log } = await logWith(2);
+    const sign = vi.spyOn(crypto.subtle, 'sign').mockRejectedValueOnce(new Error('no key'));
+    try {
+      await expect(log.append(step(2))).rejects.toThrow('no key');
+    } finally {
+      sign.mockRestore();
+    }
+    expect(await db.count('audit')).toBe(2);
+    expect((await log.append(step(3))).seq).toBe(2);
+    expect(await log.verify()).toMatchObject({ ok: true, count: 3 });
   });
 });

@@ -8,7 +8,7 @@ describe('openStewardDb', () => {
     const db = await openStewardDb({ factory });
     expect(db.name).toBe(DB_NAME);
     expect(db.version).toBe(DB_VERSION);
-    expect([...db.objectStoreNames].sort()).toEqual(['approvals', 'audit', 'idempotency', 'journal', 'journal_actions', 'memory', 'quota', 'receipts', 'tokens']);
+    expect([...db.objectStoreNames].sort()).toEqual(['approvals', 'audit', 'audit_seal', 'idempotency', 'journal', 'journal_actions', 'memory', 'quota', 'receipts', 'tokens']);
     db.close();
     // Reopening an existing database keeps it (no upgrade, no data loss).
     await (await openStewardDb({ factory })).put('audit', { seq: 0 } as never);

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { canonicalJson } from '../pipeline/canonical-json.ts';
+import { Sha256Hex } from '../protocol/primitives.ts';
+import type { StewardDb } from './db.ts';
+
+/**
+ * The audit log's signed head: HMAC-SHA256, under a non-extractable WebCrypto key kept in
+ * IndexedDB, over the newest entry's seq and hash. Anyone with storage access can recompute the
+ * SHA-256 chain after an edit; only code running in Steward can sign the new head, so a rewrite or
+ * a truncation needs more than storage access.
+ */
+
+export const SignedHead = z.object({ seq: z.int().nonnegative(), hash: Sha256Hex, mac: Sha256Hex });
+export type SignedHead = z.infer<typeof SignedHead>;
+
+export interface AuditHead {
+  seq: number;
+  hash: string;
+}
+
+/** Keys of the `audit_seal` store. */
+export const SEAL_KEY = 'key';
+export const SEAL_HEAD = 'head';
+
+const message = (head: AuditHead) => new TextEncoder().encode(`steward.audit.head.v1\n${canonicalJson({ seq: head.seq, hash: head.hash })}`);
+
+const hex = (buffer: ArrayBuffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+const unhex = (text: string) => new Uint8Array(text.match(/../g)!.map((h) => parseInt(h, 16)));
+
+export async function signHead(key: CryptoKey, head: AuditHead): Promise<SignedHead> {
+  return { seq: head.seq, hash: head.hash, mac: hex(await crypto.subtle.sign('HMAC', key, message(head))) };
+}
+
+export async function headSignedBy(key: CryptoKey, head: SignedHead): Promise<boolean> {
+  return crypto.subtle.verify('HMAC', key, unhex(head.mac), message(head));
+}
+
+/** Steward's audit key: created once, never extractable, kept in IndexedDB (which no page or content script can open). */
+export async function loadAuditKey(db: StewardDb): Promise<CryptoKey> {
+  const stored = await db.get('audit_seal', SEAL_KEY);
+  if (stored instanceof CryptoKey) return stored;
+  const fresh = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256', length: 256 }, false, ['sign', 'verify']);
+  // Two starts racing: the first key written wins, and both use it.
+  const tx = db.transaction('audit_seal', 'readwrite');
+  const raced = await tx.store.get(SEAL_KEY);
+  if (raced instanceof CryptoKey) {
+    await tx.done;
+    return raced;
+  }
+  await tx.store.put(fresh, SEAL_KEY);
+  await tx.done;
+  return fresh;
+}
