@@ -249,8 +249,8 @@ export class ApprovalQueue {
   }
 
   /**
-   * The pending card of this session, if any, whose form holds `ref` (a field or its submit
-   * button): an action on it now would change what the person is looking at.
+   * The pending card of this session, if any, whose form holds `ref` (a field, or the control the
+   * card would click): an action on it now would change what the person is looking at.
    */
   async formHold(sessionId: string | undefined, ref: string, exceptActionId?: string): Promise<FormHold | undefined> {
     if (!sessionId) return undefined;
@@ -258,7 +258,7 @@ export class ApprovalQueue {
       const form = s.request.form;
       if (s.session_id !== sessionId || !form || s.action_id === exceptActionId) continue;
       if (Date.parse(s.request.expires_at) <= this.clock()) continue;
-      if (form.ref === ref || form.fields.some((f) => f.ref === ref)) return { request_id: s.request.request_id, action: s.request.action, form_ref: form.ref };
+      if (form.ref === ref || s.request.input.ref === ref || form.fields.some((f) => f.ref === ref)) return { request_id: s.request.request_id, action: s.request.action, form_ref: form.ref };
     }
     return undefined;
   }
