@@ -67,46 +67,58 @@ async function showApprovals(panel: Page) {
   await panel.getByRole('tab', { name: /^Approvals/ }).click();
 }
 
-test('a window granted on a harmless “Update” click is never offered, and no approval of it cancels the order', async ({ steward, sites, openPanel, tabIdOf }) => {
-  const fx = await shopForDomActions({ steward, sites, openPanel, tabIdOf });
-  const { panel, tabId, token_id, resource } = fx;
-  const updating = submit(panel, { token_id, tabId, request: { action: 'dom.click', resource, input: { ref: fx.update }, idempotency_key: 'e2e-update' } });
-  const card = await pending(panel, 'dom.click');
-
-  // The person is not offered a period at all, and is told why.
-  await showApprovals(panel);
-  const article = panel.getByRole('article', { name: 'dom.click on order ORD-1024' });
-  await expect(article).toBeVisible();
-  await expect(article.getByRole('button', { name: /^Approve for/ })).toHaveCount(0);
-  await expect(article).toContainText('No “approve for a period” here: DOM and navigation actions are approved one at a time');
-  // Nor can the panel's own message get one.
-  const windowed = await decide(panel, card, 15 * 60_000);
-  expect(windowed).toMatchObject({ ok: false });
-  expect(JSON.stringify(windowed)).toContain('cannot be approved for a period');
-
-  // Approved once, for Update; the agent presents that receipt for “Cancel order”.
-  await article.getByRole('button', { name: 'Approve', exact: true }).click();
-  await data(updating);
-  const receipts = (await steward.serviceWorker.evaluate(
+/** Every receipt the service worker holds, newest last. */
+async function receipts(worker: import('@playwright/test').Worker) {
+  return (await worker.evaluate(
     () =>
-      new Promise<Array<{ receipt: { receipt_id: string }; mode: string }>>((resolve) => {
+      new Promise<Array<{ receipt: { receipt_id: string; issued_at: string }; mode: string }>>((resolve) => {
         const open = indexedDB.open('steward');
         open.onsuccess = () => {
           const req = open.result.transaction('receipts').objectStore('receipts').getAll();
           req.onsuccess = () => resolve(req.result as never);
         };
       }),
-  )) as Array<{ receipt: { receipt_id: string }; mode: string }>;
-  expect(receipts.map((r) => r.mode)).toEqual(['exact']);
+  )).sort((a, b) => a.receipt.issued_at.localeCompare(b.receipt.issued_at));
+}
+
+test('a window asked for on a harmless “Update” click does not let the agent press “Cancel order”', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const fx = await shopForDomActions({ steward, sites, openPanel, tabIdOf });
+  const { panel, tabId, token_id, resource } = fx;
+  const updating = submit(panel, { token_id, tabId, request: { action: 'dom.click', resource, input: { ref: fx.update }, idempotency_key: 'e2e-update' } });
+  const card = await pending(panel, 'dom.click');
+  // The person asks for 15 minutes (what “Approve for 15 minutes” sends); where Steward refuses a
+  // window, the person approves this one click.
+  const windowed = await decide(panel, card, 15 * 60_000);
+  if (!windowed.ok) expect(await decide(panel, card)).toMatchObject({ ok: true });
+  await data(updating);
+  const [receipt] = (await receipts(steward.serviceWorker)).slice(-1);
+
+  // The agent picks a reason (read-only) and presents the receipt for “Cancel order”.
   const fresh = (await observe(panel, tabId)) as unknown as Observed;
   const reason = fresh.elements.find((e) => e.name === 'Reason for cancelling')!.ref;
   const cancel = fresh.elements.find((e) => e.name === 'Cancel order')!.ref;
   await data(submit(panel, { token_id, tabId, request: { action: 'dom.select', resource, input: { ref: reason, values: ['ordered_by_mistake'] }, idempotency_key: 'e2e-reason' } }));
-  const cancelled = (await data(submit(panel, { token_id, tabId, request: { action: 'dom.click', resource, input: { ref: cancel }, idempotency_key: 'e2e-cancel', approval: { receipt_id: receipts[0]!.receipt.receipt_id } } }))).result;
-  expect(cancelled).toMatchObject({ error: { code: 'APPROVAL_REQUIRED' } });
+  const cancelled = (await data(submit(panel, { token_id, tabId, request: { action: 'dom.click', resource, input: { ref: cancel }, idempotency_key: 'e2e-cancel', approval: { receipt_id: receipt!.receipt.receipt_id } } }))).result;
   const shop = await shopOrders(sites.urls.shop);
   expect(shop.counters['ORD-1024']!.cancelled).toBe(0);
   expect(shop.orders.find((o) => o.id === 'ORD-1024')!.status).toBe('awaiting_payment');
+  expect(cancelled).toMatchObject({ error: { code: 'APPROVAL_REQUIRED' } });
+  // No window was ever issued for a DOM action.
+  expect(JSON.stringify(windowed)).toContain('cannot be approved for a period');
+  expect((await receipts(steward.serviceWorker)).map((r) => r.mode)).toEqual(['exact']);
+});
+
+test('a DOM click’s card offers no window and says why', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const fx = await shopForDomActions({ steward, sites, openPanel, tabIdOf });
+  const { panel, tabId, token_id, resource } = fx;
+  const queued = (await data(submit(panel, { token_id, tabId, request: { action: 'dom.click', resource, input: { ref: fx.update }, idempotency_key: 'e2e-update-card' }, wait_for_approval: false }))).result;
+  expect(queued).toMatchObject({ error: { code: 'APPROVAL_REQUIRED' } });
+  await showApprovals(panel);
+  const article = panel.getByRole('article', { name: 'dom.click on order ORD-1024' });
+  await expect(article).toBeVisible();
+  await expect(article.getByRole('button', { name: /^Approve for/ })).toHaveCount(0);
+  await expect(article).toContainText('No “approve for a period” here: DOM and navigation actions are approved one at a time');
+  await expect(article.getByRole('button', { name: 'Approve', exact: true })).toBeEnabled();
 });
 
 test('a submit approved with the quantity at 4 sends 4: the 17 typed after the card appeared is refused', async ({ steward, sites, openPanel, tabIdOf }) => {
@@ -117,21 +129,14 @@ test('a submit approved with the quantity at 4 sends 4: the 17 typed after the c
   const updating = submit(panel, { token_id, tabId, request: { action: 'dom.click', resource, input: { ref: fx.update }, idempotency_key: 'e2e-update-4' } });
   const card = await pending(panel, 'dom.click');
 
-  // The card shows what the form would send.
-  await showApprovals(panel);
-  const values = panel.getByRole('article', { name: 'dom.click on order ORD-1024' }).getByRole('table', { name: /^Values of form/ });
-  await expect(values).toContainText('Quantity of Ceramic pour-over dripper');
-  await expect(values.getByRole('row', { name: /Quantity of Ceramic/ })).toContainText('4');
-
-  // The hostile agent changes the amount while the person reads the card.
+  // The hostile agent changes the amount while the person reads the card, then the person approves.
   const sneaky = (await type('17', 'e2e-type-17')).result;
-  expect(sneaky).toMatchObject({ error: { code: 'IN_PROGRESS', retryable: true, details: { approval_request_id: card.request_id } } });
-  await expect(page.locator(`#qty-${DRIPPER}`)).toHaveValue('4');
-
   expect(await decide(panel, card)).toMatchObject({ ok: true });
   await data(updating);
-  await expect.poll(() => dripperQuantity(sites.urls.shop)).toBe(4);
-  expect((await shopOrders(sites.urls.shop)).counters['ORD-1024']!.quantity_changes).toBe(1);
+  await expect.poll(() => shopOrders(sites.urls.shop).then((s) => s.counters['ORD-1024']!.quantity_changes)).toBe(1);
+  expect(await dripperQuantity(sites.urls.shop)).toBe(4);
+  expect(sneaky).toMatchObject({ error: { code: 'IN_PROGRESS', retryable: true, details: { approval_request_id: card.request_id } } });
+  await expect(page.locator(`#qty-${DRIPPER}`)).toHaveValue('4');
 });
 
 test('a value changed by anything else while the card waited voids the approval: nothing is submitted', async ({ steward, sites, openPanel, tabIdOf }) => {
@@ -140,6 +145,10 @@ test('a value changed by anything else while the card waited voids the approval:
   await data(submit(panel, { token_id, tabId, request: { action: 'dom.type', resource, input: { ref: fx.quantity, text: '4', clear: true }, idempotency_key: 'e2e-p-type-4' } }));
   const updating = submit(panel, { token_id, tabId, request: { action: 'dom.click', resource, input: { ref: fx.update }, idempotency_key: 'e2e-p-update' } });
   const card = await pending(panel, 'dom.click');
+  // The card shows what the form would send.
+  await showApprovals(panel);
+  const values = panel.getByRole('article', { name: 'dom.click on order ORD-1024' }).getByRole('table', { name: /^Values of form/ });
+  await expect(values.getByRole('row', { name: /Quantity of Ceramic pour-over dripper/ })).toContainText('4');
   // The page (or anything else outside this session) sets 17 after the card appeared.
   await page.locator(`#qty-${DRIPPER}`).fill('17');
   expect(await decide(panel, card)).toMatchObject({ ok: true });
