@@ -151,7 +151,7 @@ function FormValues({ form }: { form: BoundForm }) {
             <tr key={f.ref}>
               <th scope="row">{f.label || f.name || f.ref}</th>
               <td class="value">
-                {f.check ? (f.check === 'checked' ? '☑ checked' : 'partly checked') : f.value !== undefined ? <FullValue text={f.value} label={f.label || f.name} /> : f.type === 'password' ? '(secret, not read)' : f.type === 'checkbox' || f.type === 'radio' ? '☐ not checked' : '(empty)'}
+                <FieldValue field={f} />
               </td>
             </tr>
           ))}
@@ -159,4 +159,15 @@ function FormValues({ form }: { form: BoundForm }) {
       </table>
     </>
   );
+}
+
+const BUTTON_TYPES = new Set(['submit', 'button', 'reset', 'image']);
+
+function FieldValue({ field: f }: { field: BoundForm['fields'][number] }) {
+  if (f.check) return <>{f.check === 'checked' ? '☑ checked' : 'partly checked'}</>;
+  if (f.value !== undefined) return <FullValue text={f.value} label={f.label || f.name} />;
+  if (f.type === 'password') return <span class="muted">(secret: Steward does not read it)</span>;
+  if (f.type === 'checkbox' || f.type === 'radio') return <>☐ not checked</>;
+  if (BUTTON_TYPES.has(f.type)) return <span class="muted">(button)</span>;
+  return <span class="muted">(empty)</span>;
 }
