@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { control, data, mint, observe, shopOrderPage, submit, type Card } from './pipeline-helpers.ts';
+import { control, data, killServiceWorker, liveWorker, mint, observe, shopOrderPage, submit, type Card } from './pipeline-helpers.ts';
 
 /**
  * Issue 11, items 1–3: an approval covers exactly what runs. Each test is the hostile agent's
@@ -119,6 +119,24 @@ test('a DOM click’s card offers no window and says why', async ({ steward, sit
   await expect(article.getByRole('button', { name: /^Approve for/ })).toHaveCount(0);
   await expect(article).toContainText('No “approve for a period” here: DOM and navigation actions are approved one at a time');
   await expect(article.getByRole('button', { name: 'Approve', exact: true })).toBeEnabled();
+});
+
+test('the page content an action returns taints the co-pilot — it never said so — and the mark survives a service-worker restart', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const fx = await shopForDomActions({ steward, sites, openPanel, tabIdOf });
+  const { panel, tabId, token_id, resource } = fx;
+  const taint = (worker: import('@playwright/test').Worker) => worker.evaluate(async () => (await chrome.storage.session.get('pipeline.taint'))['pipeline.taint'] as Record<string, { source: string }> | undefined);
+  expect(await taint(steward.serviceWorker)).toBeUndefined();
+  // A read-only action (no approval), submitted without any untrusted_input claim.
+  await data(submit(panel, { token_id, tabId, request: { action: 'dom.type', resource, input: { ref: fx.quantity, text: '2', clear: true }, idempotency_key: 'e2e-taint-type' } }));
+  expect(await taint(steward.serviceWorker)).toMatchObject({ 'agent:copilot': { source: expect.stringContaining('/orders/ORD-1024') } });
+
+  const killedAt = Date.now();
+  await killServiceWorker(panel, steward.serviceWorker);
+  const worker = await liveWorker(steward.context, steward.extensionId, killedAt);
+  expect(await taint(worker)).toMatchObject({ 'agent:copilot': {} });
+  // The next consequential action says so on its card.
+  const queued = (await data(submit(panel, { token_id, tabId, request: { action: 'dom.click', resource, input: { ref: fx.cancel }, idempotency_key: 'e2e-taint-click' }, wait_for_approval: false }))).result;
+  expect(queued).toMatchObject({ error: { code: 'APPROVAL_REQUIRED', details: { reasons: expect.arrayContaining(['untrusted_input']) } } });
 });
 
 test('a submit approved with the quantity at 4 sends 4: the 17 typed after the card appeared is refused', async ({ steward, sites, openPanel, tabIdOf }) => {
