@@ -3,6 +3,7 @@ import { createPipeline } from '../pipeline/create.ts';
 import type { Pipeline } from '../pipeline/pipeline.ts';
 import type { ApprovalNotifier, PipelinePorts } from '../pipeline/ports.ts';
 import type { RecoveryReport } from '../pipeline/recovery.ts';
+import type { TaintLedger } from '../pipeline/taint.ts';
 import type { StewardDb } from '../storage/db.ts';
 import type { AuditAnchor } from '../storage/audit-log.ts';
 
@@ -26,6 +27,7 @@ export class PipelineService {
       clock?: Clock;
       onReady?: (pipeline: Pipeline) => void | Promise<void>;
       auditAnchor?: AuditAnchor;
+      taint?: TaintLedger;
     },
   ) {}
 
@@ -47,7 +49,7 @@ export class PipelineService {
 
   private async start() {
     const db = await this.deps.openDb();
-    const pipeline = createPipeline({ db, ports: this.deps.ports, ...(this.deps.notifier ? { notifier: this.deps.notifier } : {}), ...(this.deps.clock ? { clock: this.deps.clock } : {}), ...(this.deps.auditAnchor ? { auditAnchor: this.deps.auditAnchor } : {}) });
+    const pipeline = createPipeline({ db, ports: this.deps.ports, ...(this.deps.notifier ? { notifier: this.deps.notifier } : {}), ...(this.deps.clock ? { clock: this.deps.clock } : {}), ...(this.deps.auditAnchor ? { auditAnchor: this.deps.auditAnchor } : {}), ...(this.deps.taint ? { taint: this.deps.taint } : {}) });
     try {
       this.recovery = await pipeline.recover();
     } catch (error) {

@@ -10,6 +10,7 @@ import { ApprovalAnnouncer, chromeAnnounceApis } from './pipeline-notifier.ts';
 import { PipelineService } from './pipeline-service.ts';
 import { chromeAuditAnchor } from './audit-anchor.ts';
 import { SessionTabs } from './pipeline-sessions.ts';
+import { StorageTaintLedger } from './session-taint.ts';
 import { createChromePorts } from './ports/index.ts';
 import { chromeTabControl } from './ports/navigate.ts';
 import { chromeTabEvents } from './ports/tab-wait.ts';
@@ -34,6 +35,7 @@ export function wirePipeline(deps: {
   // The demo shop's adapter (matches by path and the shop's own markers, on any origin).
   adapters.register(shopAdapter());
   const sessions = new SessionTabs();
+  const taint = new StorageTaintLedger();
   const tabs = chromeTabControl(chromeTabEvents());
   const send = deps.send;
   const chromePorts = createChromePorts({ sessions, tools: deps.tools, observation: deps.observation, adapters, send, tabs, screenshot: chromeScreenshots() });
@@ -45,6 +47,7 @@ export function wirePipeline(deps: {
     ports: chromePorts.ports,
     notifier: announcer,
     auditAnchor: chromeAuditAnchor(),
+    taint,
     onReady: (p) => {
       pipeline = p;
       void announcer.refreshBadge();
@@ -82,5 +85,13 @@ export function wirePipeline(deps: {
     ensureAlarms().catch((e) => console.warn('alarms', e));
   }
 
-  return { control, onAlarm, onTabRemoved, start };
+  /**
+   * Marks an agent as having been given page-derived content outside the pipeline (the
+   * co-pilot's own observations of a tab will call this): see src/pipeline/taint.ts.
+   */
+  function taintAgent(agentId: string, source: string): Promise<void> {
+    return taint.mark(agentId, { at: Date.now(), source });
+  }
+
+  return { control, onAlarm, onTabRemoved, start, taintAgent };
 }

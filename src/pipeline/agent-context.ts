@@ -13,7 +13,10 @@ export interface AgentContext {
   token: string;
   /** The agent's working session (maps to its tab inside the service worker). */
   session_id?: string;
-  /** The input was built from untrusted page or tool content (e.g. untrustedContentHint results): approval needed. */
+  /**
+   * The agent's own claim that its input was built from untrusted content: approval for anything.
+   * It can only add: whether page content has reached the agent is the runtime's fact (taint.ts).
+   */
   untrusted_input?: boolean;
   /** The effect that would confirm the action, from the agent's plan. */
   expect?: ExpectedEffect;

@@ -1,4 +1,4 @@
-import { ApprovalDecision, ApprovalRequest, ApprovalReceipt, type ApprovalReason } from '../protocol/approval.ts';
+import { ApprovalDecision, ApprovalRequest, ApprovalReceipt, type ApprovalReason, type BoundForm } from '../protocol/approval.ts';
 import type { ActionRequest } from '../protocol/action.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
 import { resourceScopeOf } from '../protocol/resource.ts';
@@ -7,7 +7,7 @@ import type { ApprovalStore } from '../storage/approval-store.ts';
 import { iso, systemClock, type Clock } from './clock.ts';
 import { newId } from './ids.ts';
 import type { ApprovalNotifier } from './ports.ts';
-import { WINDOW_EXCLUDED_REASONS, type BindingCheck, type ReceiptBinding } from './receipt-binding.ts';
+import { windowRefusal, type BindingCheck, type ReceiptBinding } from './receipt-binding.ts';
 
 export interface ApprovalSettings {
   /** How long a card waits for a decision. */
@@ -34,6 +34,10 @@ export interface CardFacts {
   input_hash: string;
   observed: ObservedState;
   reasons: ApprovalReason[];
+  /** The agent's session: while the card waits, its other actions may not change `form`. */
+  session_id?: string;
+  /** A click in a form: the values it would send (form-binding.ts). */
+  form?: BoundForm;
 }
 
 export type ApprovalOutcome =
@@ -45,6 +49,13 @@ export type DecideResult =
   | { ok: true; status: 'approved'; receipt: ApprovalReceipt }
   | { ok: true; status: 'denied' }
   | { ok: false; problem: 'unknown_request' | 'already_decided' | 'expired' | 'stale_card' | 'window_not_allowed' | 'invalid_decision'; message: string };
+
+/** A pending card that holds a form: the session's other actions may not change it meanwhile. */
+export interface FormHold {
+  request_id: string;
+  action: string;
+  form_ref: string;
+}
 
 export interface DecideOptions {
   /** "Approve for this resource for N minutes": a window receipt instead of a single-use one. */
@@ -73,6 +84,7 @@ export class ApprovalQueue {
   async enqueue(facts: CardFacts): Promise<ApprovalRequest> {
     const now = this.clock();
     const o = facts.observed;
+    const noWindow = windowRefusal(facts.request.action, facts.via, facts.reasons.map((r) => r.code));
     const request = ApprovalRequest.parse({
       request_id: newId('apreq_'),
       agent_id: facts.agent_id,
@@ -95,10 +107,12 @@ export class ApprovalQueue {
       },
       reasons: facts.reasons,
       ...(facts.request.rationale ? { rationale: facts.request.rationale } : {}),
+      ...(facts.form ? { form: facts.form } : {}),
+      window: noWindow ? { offered: false, why_not: noWindow } : { offered: true },
       requested_at: iso(now),
       expires_at: iso(now + this.settings.request_ttl_ms),
     });
-    await this.store.putRequest({ request, action_id: facts.action_id, status: 'pending' });
+    await this.store.putRequest({ request, action_id: facts.action_id, status: 'pending', ...(facts.session_id ? { session_id: facts.session_id } : {}) });
     this.notifier?.queued(request);
     return request;
   }
@@ -139,8 +153,9 @@ export class ApprovalQueue {
     }
     const window = options.window_ms;
     if (window !== undefined) {
-      const excluded = req.reasons.find((r) => WINDOW_EXCLUDED_REASONS.includes(r.code));
-      if (excluded) return { ok: false, problem: 'window_not_allowed', message: `an action that needs approval for ${excluded.code} must be approved on its own` };
+      // Judged again here: a card from an older version carries no offer, and none is assumed.
+      const refused = req.window?.offered !== true ? (req.window?.why_not ?? 'the card offered no window') : windowRefusal(req.action, req.via, req.reasons.map((r) => r.code));
+      if (refused) return { ok: false, problem: 'window_not_allowed', message: `this action cannot be approved for a period: ${refused}` };
       if (!(window > 0 && window <= this.settings.max_window_ms)) {
         return { ok: false, problem: 'window_not_allowed', message: `the window must be between 1 ms and ${this.settings.max_window_ms} ms` };
       }
@@ -151,6 +166,7 @@ export class ApprovalQueue {
       action: req.action,
       resource: req.resource,
       input_hash: req.input_hash,
+      ...(req.form ? { form_hash: req.form.hash } : {}),
       state_version: req.state.state_version,
       agent_id: req.agent_id,
       token_id: req.token_id,
@@ -230,6 +246,21 @@ export class ApprovalQueue {
     if (outcome === 'pending') return undefined;
     if (settled.status === 'expired') this.finish(requestId, outcome, 'expired');
     return outcome;
+  }
+
+  /**
+   * The pending card of this session, if any, whose form holds `ref` (a field, or the control the
+   * card would click): an action on it now would change what the person is looking at.
+   */
+  async formHold(sessionId: string | undefined, ref: string, exceptActionId?: string): Promise<FormHold | undefined> {
+    if (!sessionId) return undefined;
+    for (const s of await this.store.pending()) {
+      const form = s.request.form;
+      if (s.session_id !== sessionId || !form || s.action_id === exceptActionId) continue;
+      if (Date.parse(s.request.expires_at) <= this.clock()) continue;
+      if (form.ref === ref || s.request.input.ref === ref || form.fields.some((f) => f.ref === ref)) return { request_id: s.request.request_id, action: s.request.action, form_ref: form.ref };
+    }
+    return undefined;
   }
 
   /** Checks a receipt against one dispatch and records its use (atomic). */

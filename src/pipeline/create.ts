@@ -12,6 +12,7 @@ import { MemoryResolver } from './memory-resolver.ts';
 import { Pipeline } from './pipeline.ts';
 import { PolicyGateway } from './policy/gateway.ts';
 import { RateLimiter, type QuotaLimits } from './policy/quota.ts';
+import { MemoryTaintLedger, type TaintLedger } from './taint.ts';
 import type { ApprovalNotifier, PipelinePorts } from './ports.ts';
 
 export interface CreatePipelineOptions {
@@ -26,6 +27,8 @@ export interface CreatePipelineOptions {
   idempotencyTtlMs?: number;
   /** Keeps the audit log's head outside IndexedDB (chrome.storage.local in the extension). */
   auditAnchor?: AuditAnchor;
+  /** Which agents have been given page content; the extension keeps it in chrome.storage.session. */
+  taint?: TaintLedger;
 }
 
 /** Builds the stores on one database and the pipeline over them: what the service worker calls at start-up. */
@@ -51,6 +54,7 @@ export function createPipeline(opts: CreatePipelineOptions): Pipeline {
       restore: async () => limiter.restore(await quotas.all()),
       ports: opts.ports,
       clock,
+      taint: opts.taint ?? new MemoryTaintLedger(),
     },
     opts.perfNow,
   );

@@ -150,17 +150,20 @@ export class Pipeline {
     const planned = runner.assess(run, observed, location);
     if (!planned.ok) return runner.stop(run, planned.result);
     const plan = planned.value;
+    const held = await runner.formHeld(run);
+    if (held) return runner.stop(run, held);
     if (plan.decision.kind === 'allow') return runner.execute(run, plan);
 
     // Needs approval: a receipt the agent already holds, or a card for the side panel.
     const presented = run.action.request.approval?.receipt_id;
     if (presented) {
-      const check = await approvals.consume(presented, runner.binding(run, plan));
+      const check = await approvals.consume(presented, await runner.binding(run, plan));
       if (!check.ok) return runner.stop(run, runner.receiptRefused(run, check.problem, check.message, observed));
       run.trail.step('approval', { receipt_id: presented, outcome: 'receipt_accepted', state_version_before: observed.state_version });
       return runner.execute(run, plan, presented);
     }
     const reasons = plan.decision.reasons;
+    const form = await runner.bindForm(run, plan);
     await journal.transition(run.action.action_id, 'awaiting_approval', { state_version: observed.state_version, note: `needs approval: ${reasons.map((r) => r.code).join(', ')}` });
     const card = await approvals.enqueue({
       action_id: run.action.action_id,
@@ -172,6 +175,8 @@ export class Pipeline {
       input_hash: run.action.input_hash,
       observed,
       reasons,
+      ...(run.action.context.session_id ? { session_id: run.action.context.session_id } : {}),
+      ...(form ? { form } : {}),
     });
     run.trail.step('approval_request', { outcome: 'queued', state_version_before: observed.state_version, details: { request_id: card.request_id, reasons: reasons.map((r) => r.code) } });
     if (agent.wait_for_approval === false) {
@@ -263,6 +268,9 @@ export class Pipeline {
     const assessed = await this.deps.memory.resume(resource, async (r) => {
       const reached = await reachResource(this.deps.ports, r, { allowed_origins: auth.token.origins, hints, ctx });
       if (!reached.ok) failure = reached.error;
+      else if (reached.location.kind === 'tab') {
+        await this.deps.taint.mark(agent.agent_id, { at: this.deps.clock(), source: `the page ${reached.observed.url.slice(0, 300)}`, ...(agent.session_id ? { session_id: agent.session_id } : {}) });
+      }
       return reached.ok ? reached.observed : null;
     });
     return assessed ?? { error: failure ?? makeError('TOOL_NOT_FOUND', 'The resource could not be observed.') };

@@ -62,6 +62,11 @@ export interface ExecutionCall {
   agent_id: string;
   token_id: string;
   receipt_id?: string;
+  /**
+   * A click in a form approved with these values: the executor clicks only if the form still
+   * holds exactly them at that moment (form-binding.ts).
+   */
+  form?: Array<{ ref: string; value?: string; check?: 'checked' | 'mixed' }>;
   location: Location;
   ctx: PortContext;
 }

@@ -1,5 +1,6 @@
 import type { ApprovalReasonCode } from '../protocol/approval.ts';
-import type { ResourceRef, StateVersion } from '../protocol/resource.ts';
+import { isLegacyAction } from '../protocol/action-name.ts';
+import type { ResourceRef, Source, StateVersion } from '../protocol/resource.ts';
 import type { StoredReceipt } from '../storage/approval-records.ts';
 
 /** What a receipt must match to authorise one dispatch. */
@@ -11,8 +12,12 @@ export interface ReceiptBinding {
   state_version: StateVersion;
   agent_id: string;
   token_id: string;
+  /** The path it would run on now. */
+  via: Source;
   /** Why this action needs approval; some reasons are never covered by a time window. */
   reasons: readonly ApprovalReasonCode[];
+  /** Hash of the values of the form a click would submit, as observed now (form-binding.ts). */
+  form_hash?: string;
 }
 
 export type ReceiptProblem =
@@ -23,18 +28,43 @@ export type ReceiptProblem =
   | 'action_mismatch'
   | 'resource_mismatch'
   | 'input_mismatch'
+  | 'form_changed'
   | 'state_changed'
   | 'not_covered';
 
 export type BindingCheck = { ok: true } | { ok: false; problem: ReceiptProblem; message: string };
 
 /** A time window never stands in for a per-action decision on these. */
-export const WINDOW_EXCLUDED_REASONS: readonly ApprovalReasonCode[] = ['payment', 'untrusted_input'];
+export const WINDOW_EXCLUDED_REASONS: readonly ApprovalReasonCode[] = ['payment', 'untrusted_input', 'form_submission', 'risky_control'];
+
+const EXCLUDED_WHY: Partial<Record<ApprovalReasonCode, string>> = {
+  payment: 'it touches money',
+  untrusted_input: 'page or tool content has reached this agent, so what it asks for may have been steered by that content',
+  form_submission: 'it submits a form, whose values must be approved each time',
+  risky_control: 'it presses a control whose name says it buys, deletes, sends, cancels or the like',
+};
+
+/**
+ * Why a time window ("approve for N minutes") may not stand for this action, or undefined when it
+ * may. A window is only ever a repeat of exactly what the card showed (action, resource, input) on
+ * a site contract's endpoint, where no page content flows back to the agent: DOM and navigation
+ * primitives name a target only by a ref or URL the person never sees again, and a WebMCP tool or
+ * an adapter runs in the page, whose output reaches the agent and taints its session.
+ */
+export function windowRefusal(action: string, via: Source, reasons: readonly ApprovalReasonCode[]): string | undefined {
+  if (isLegacyAction(action) || via === 'legacy_inference') return 'DOM and navigation actions are approved one at a time: a window would let the agent press any other control or open any other address';
+  const excluded = reasons.find((code) => WINDOW_EXCLUDED_REASONS.includes(code));
+  if (excluded) return `it is approved one at a time: ${EXCLUDED_WHY[excluded]}`;
+  if (via !== 'site_contract') return 'only actions sent to a site’s agent contract can be approved for a period: this one runs inside the page, whose content comes back to the agent';
+  return undefined;
+}
 
 /**
  * Checks a stored receipt against one dispatch. Exact receipts bind everything and are single
  * use (re-entry by the same action id is allowed, so recovery can dispatch the approved action
- * after a restart). Window receipts bind agent, token, action and resource only.
+ * after a restart). Window receipts bind agent, token, action, resource and input — what the
+ * card showed — and are re-judged on every use: a window granted before the session was
+ * tainted, or stored by an older version, covers nothing that windowRefusal() refuses now.
  */
 export function checkReceiptBinding(stored: StoredReceipt, b: ReceiptBinding, now: number): BindingCheck {
   const r = stored.receipt;
@@ -46,11 +76,14 @@ export function checkReceiptBinding(stored: StoredReceipt, b: ReceiptBinding, no
     return fail('resource_mismatch', `approval receipt ${r.receipt_id} covers ${r.resource.type}:${r.resource.id}, not ${b.resource.type}:${b.resource.id}`);
   }
   if (stored.mode === 'resource_window') {
-    const excluded = b.reasons.find((code) => WINDOW_EXCLUDED_REASONS.includes(code));
-    if (excluded) return fail('not_covered', `a time-window approval does not cover an action that needs approval for ${excluded}; approve this one on its own`);
-    return { ok: true };
+    const refused = windowRefusal(b.action, b.via, b.reasons);
+    if (refused) return fail('not_covered', `a time-window approval does not cover this action (${refused}); approve this one on its own`);
   }
   if (r.input_hash !== b.input_hash) return fail('input_mismatch', `approval receipt ${r.receipt_id} was given for different input`);
+  if ((r.form_hash ?? null) !== (b.form_hash ?? null)) {
+    return fail('form_changed', `approval receipt ${r.receipt_id} was given for other form values than the form holds now`);
+  }
+  if (stored.mode === 'resource_window') return { ok: true };
   if (r.state_version !== b.state_version) {
     return fail('state_changed', `approval receipt ${r.receipt_id} was given at state_version ${r.state_version}; the state is now ${b.state_version}`);
   }

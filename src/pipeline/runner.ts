@@ -1,4 +1,4 @@
-import type { ApprovalReceipt } from '../protocol/approval.ts';
+import type { ApprovalReceipt, BoundForm } from '../protocol/approval.ts';
 import { makeError, type StewardError } from '../protocol/errors.ts';
 import type { JournalState } from '../protocol/journal.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
@@ -14,12 +14,14 @@ import { AuditTrail } from './audit-trail.ts';
 import { resolveCapability, type Capability } from './capability.ts';
 import { iso, type Clock } from './clock.ts';
 import { dispatch } from './execution/router.ts';
+import { boundForm, expectedFormValues } from './form-binding.ts';
 import type { MemoryResolver } from './memory-resolver.ts';
 import { reachResource } from './navigator.ts';
 import { checkToken, originOf, type GatewayDecision, type PolicyGateway } from './policy/gateway.ts';
 import type { Location, PipelinePorts, PortContext } from './ports.ts';
 import { checkPreconditions } from './preconditions.ts';
 import type { ReceiptBinding } from './receipt-binding.ts';
+import { freeTextIn, type TaintLedger } from './taint.ts';
 import type { Stopwatch } from './timings.ts';
 import { partsMet, verifyOutcome } from './verify.ts';
 
@@ -33,6 +35,8 @@ export interface PipelineDeps {
   gateway: PolicyGateway;
   ports: PipelinePorts;
   clock: Clock;
+  /** Which agents have been given page-derived content (taint.ts). */
+  taint: TaintLedger;
   /** Reloads state kept outside the stores above (the rate limiter's counters) before recovery. */
   restore?: () => Promise<void>;
 }
@@ -45,6 +49,8 @@ export interface ActionRun {
   sw: Stopwatch;
   trail: AuditTrail;
   ctx: PortContext;
+  /** Page content had reached the agent before this action's latest observation (taint.ts). */
+  tainted?: boolean;
 }
 
 /** After steps 3–7: where the resource is, what it looks like now, how the action would run, and the gateway's verdict. */
@@ -54,6 +60,8 @@ export interface Plan {
   origin: string;
   capability: Capability;
   decision: Exclude<GatewayDecision, { kind: 'refuse' }>;
+  /** A click in a form: the values bound into its approval, checked again at the click. */
+  form?: BoundForm;
 }
 
 type Step<T> = { ok: true; value: T } | { ok: false; result: ActionErrorResult };
@@ -97,8 +105,12 @@ export class ActionRunner {
     const token = run.token;
     if (!token) return { ok: false, result: errorResult(makeError('TOKEN_INVALID', 'The agent token is gone.'), { action_id: run.action.action_id }) };
     const hints = await memory.urlHints(resource);
+    // Read before this observation: what the agent knew when it asked is what steered the request.
+    run.tainted = (await this.deps.taint.taintOf(run.action.agent_id)) !== undefined;
     const reached = await run.sw.outside(() => reachResource(ports, resource, { allowed_origins: token.origins, hints, ctx: run.ctx }));
     if (!reached.ok) return { ok: false, result: errorResult(reached.error, { action_id: run.action.action_id }) };
+    // Whatever this action returns now carries the page (state, actions, element names, tool output).
+    if (reached.location.kind === 'tab') await this.markTainted(run, `the page ${reached.observed.url.slice(0, 300)}`);
     return { ok: true, value: { observed: reached.observed, location: reached.location, route: reached.route } };
   }
 
@@ -121,6 +133,7 @@ export class ActionRunner {
       description: cap.capability.description,
       origin,
       untrusted_input: run.action.context.untrusted_input,
+      tainted: run.tainted === true,
       ...(cap.capability.legacy ? { legacy: cap.capability.legacy } : {}),
       now: this.deps.clock(),
       count_quota: countQuota,
@@ -129,7 +142,15 @@ export class ActionRunner {
     return { ok: true, value: { observed, location, origin, capability: cap.capability, decision } };
   }
 
-  binding(run: ActionRun, plan: Plan): ReceiptBinding {
+  /** A click in a form: the form's values as observed now, kept on the plan for the card and the executor. */
+  async bindForm(run: ActionRun, plan: Plan): Promise<BoundForm | undefined> {
+    plan.form = await boundForm(run.action.request, plan.observed);
+    return plan.form;
+  }
+
+  /** What a receipt must match for this plan (with the form's values for a click in a form). */
+  async binding(run: ActionRun, plan: Plan): Promise<ReceiptBinding> {
+    const form = await this.bindForm(run, plan);
     return {
       action_id: run.action.action_id,
       action: run.action.request.action,
@@ -138,8 +159,33 @@ export class ActionRunner {
       state_version: plan.observed.state_version,
       agent_id: run.action.agent_id,
       token_id: run.action.token_id,
+      via: plan.capability.description.via,
       reasons: plan.decision.kind === 'needs_approval' ? plan.decision.reasons.map((r) => r.code) : [],
+      ...(form ? { form_hash: form.hash } : {}),
     };
+  }
+
+  async markTainted(run: ActionRun, source: string): Promise<void> {
+    await this.deps.taint.mark(run.action.agent_id, { at: this.deps.clock(), source, ...(run.action.context.session_id ? { session_id: run.action.context.session_id } : {}) });
+  }
+
+  /**
+   * While a card of this session waits with a form's values on it, the session's DOM actions on
+   * that form are refused (the person must approve what will be sent, not what was there).
+   */
+  async formHeld(run: ActionRun): Promise<ActionErrorResult | undefined> {
+    const { action, input } = run.action.request;
+    if ((action !== 'dom.type' && action !== 'dom.select' && action !== 'dom.click') || typeof input.ref !== 'string') return undefined;
+    const hold = await this.deps.approvals.formHold(run.action.context.session_id, input.ref, run.action.action_id);
+    if (!hold) return undefined;
+    return errorResult(
+      makeError('IN_PROGRESS', `Refused: element ${input.ref} belongs to a form whose values are on an approval card (${hold.action}) waiting in Steward's side panel; changing the form now would change what the person is approving.`, {
+        retry_after_ms: 1000,
+        recovery_hint: 'Wait until the person has decided on that card, then retry; to send other values, let that card be denied or expire and ask again.',
+        details: { approval_request_id: hold.request_id, form_ref: hold.form_ref },
+      }),
+      { action_id: run.action.action_id },
+    );
   }
 
   /**
@@ -190,7 +236,7 @@ export class ActionRunner {
     if (!planned.ok) return this.stop(run, planned.result);
     const plan = planned.value;
     if (plan.decision.kind === 'needs_approval') {
-      const check = await this.deps.approvals.consume(receipt.receipt_id, this.binding(run, plan));
+      const check = await this.deps.approvals.consume(receipt.receipt_id, await this.binding(run, plan));
       if (!check.ok) return this.stop(run, this.receiptRefused(run, check.problem, check.message, plan.observed));
     }
     return this.execute(run, plan, receipt.receipt_id);
@@ -244,6 +290,7 @@ export class ActionRunner {
           agent_id: action.agent_id,
           token_id: action.token_id,
           ...(receiptId ? { receipt_id: receiptId } : {}),
+          ...(receiptId && plan.form ? { form: expectedFormValues(plan.form) } : {}),
           location: plan.location,
           ctx: run.ctx,
         },
@@ -263,6 +310,9 @@ export class ActionRunner {
       ...(expect ? { expect } : {}),
       executed_at: executedAt,
     });
+    // A contract's structured state does not taint; its free text (or a tool's output) does.
+    const freeText = freeTextIn(result);
+    if (freeText) await this.markTainted(run, freeText);
     const to = terminalFor(result);
     const after_version = isErrorResult(result) ? result.current?.state_version : result.resource.state_version;
     await journal.transition(action.action_id, to, {

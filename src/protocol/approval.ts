@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ActionName, IdempotencyKey } from './action-name.ts';
 import { ReceiptId } from './action.ts';
 import { StateSummary } from './observed-state.ts';
+import { ElementRef } from './element.ts';
 import { AgentId, HumanText, InputHash, IsoDateTime, JsonObject, Origin, UserId, isAfter, prefixedId } from './primitives.ts';
 import { ResourceRef, ResourceScope, Source, StateVersion, resourceScopeOf } from './resource.ts';
 import { TokenId } from './token.ts';
@@ -31,6 +32,34 @@ export type ApprovalReasonCode = z.infer<typeof ApprovalReasonCode>;
 export const ApprovalReason = z.object({ code: ApprovalReasonCode, detail: HumanText.optional() });
 export type ApprovalReason = z.infer<typeof ApprovalReason>;
 
+/**
+ * The values of the form a click would submit, as observed when the card was made (DESIGN §4: for
+ * a form submission the input includes the form's field values). Shown on the card; their hash
+ * goes into the receipt, and the click is refused if the form holds anything else by then.
+ */
+export const BoundFormField = z.object({
+  ref: ElementRef,
+  name: z.string().max(1024),
+  label: z.string().max(1024).optional(),
+  type: z.string().min(1).max(32),
+  /** Absent: empty, or a secret (password, card number) whose content Steward never reads. */
+  value: z.string().max(4096).optional(),
+  check: z.enum(['checked', 'mixed']).optional(),
+});
+export type BoundFormField = z.infer<typeof BoundFormField>;
+
+export const BoundForm = z.object({
+  ref: ElementRef,
+  name: z.string().max(1024).optional(),
+  fields: z.array(BoundFormField).max(1000),
+  hash: InputHash,
+});
+export type BoundForm = z.infer<typeof BoundForm>;
+
+/** Whether "approve for N minutes" is offered on this card, and if not, why (receipt-binding.ts). */
+export const WindowOffer = z.union([z.object({ offered: z.literal(true) }), z.object({ offered: z.literal(false), why_not: HumanText })]);
+export type WindowOffer = z.infer<typeof WindowOffer>;
+
 /** What the side panel shows: everything a person needs to decide, nothing an LLM paraphrased. */
 export const ApprovalRequest = z
   .object({
@@ -50,6 +79,10 @@ export const ApprovalRequest = z
     reasons: z.array(ApprovalReason).min(1, 'must say why approval is needed').max(16),
     /** The agent's own explanation: shown as its claim, never as fact. */
     rationale: HumanText.optional(),
+    /** A click that submits a form: the values it would send. */
+    form: BoundForm.optional(),
+    /** Absent on cards from older versions: then no window is offered. */
+    window: WindowOffer.optional(),
     requested_at: IsoDateTime,
     expires_at: IsoDateTime,
   })
@@ -85,6 +118,8 @@ export const ApprovalReceiptBase = z.object({
   action: ActionName,
   resource: ResourceRef,
   input_hash: InputHash,
+  /** The hash of the submitted form's values (BoundForm.hash), for a click that submits one. */
+  form_hash: InputHash.optional(),
   state_version: StateVersion,
   agent_id: AgentId,
   token_id: TokenId,

@@ -278,7 +278,12 @@ export type QueryResponse = z.infer<typeof QueryResponse>;
 // ── legacy DOM actions (service worker → content script, src/content/act/) ──────────────────
 /** One DOM primitive on an element ref; inputs mirror the dom.* actions' (src/protocol/action.ts). */
 export const ActStep = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('click'), ref: ElementRef }),
+  z.object({
+    op: z.literal('click'),
+    ref: ElementRef,
+    /** An approved click in a form: refused unless the form's fields hold exactly these values now. */
+    form: z.array(z.object({ ref: ElementRef, value: z.string().max(4096).optional(), check: z.enum(['checked', 'mixed']).optional() })).max(1000).optional(),
+  }),
   z.object({ op: z.literal('type'), ref: ElementRef, text: z.string().max(100_000), clear: z.boolean().optional() }),
   z.object({ op: z.literal('select'), ref: ElementRef, values: z.array(z.string().max(4096)).min(1).max(1000) }),
   z.object({

@@ -9,6 +9,8 @@ export const StoredApproval = z.object({
   request: ApprovalRequest,
   /** The journaled action waiting on this decision. */
   action_id: ActionId,
+  /** The agent's session it came from (a pending card holds its form against that session). */
+  session_id: z.string().min(1).max(128).optional(),
   status: z.enum(['pending', 'approved', 'denied', 'expired']),
   decided_at: z.number().optional(),
   decided_by: UserId.optional(),
@@ -18,10 +20,10 @@ export const StoredApproval = z.object({
 export type StoredApproval = z.infer<typeof StoredApproval>;
 
 /**
- * `exact`: one use, for exactly the receipt's action, resource, input hash and state_version.
- * `resource_window` ("approve for this resource for N minutes"): the same action on the same
- * resource by the same agent and token, any input and any state_version, until expiry; never
- * for actions that touch payment or carry untrusted input.
+ * `exact`: one use, for exactly the receipt's action, resource, input hash (and form values) and
+ * state_version. `resource_window` ("approve for N minutes"): the same action on the same
+ * resource with the same input, by the same agent and token, at any state_version, until
+ * expiry; only where receipt-binding.ts windowRefusal() allows a window, judged on every use.
  */
 export const ReceiptMode = z.enum(['exact', 'resource_window']);
 export type ReceiptMode = z.infer<typeof ReceiptMode>;

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, cancelOrder, shopState, shopWithToken, showView, submissionResult, submitAsCopilot, submitNow, swRecords } from './panel-helpers.ts';
+import { SHOP_ORDER, cancelOrder, shopState, shopWithToken, showView, submissionResult, submitAsCopilot, swRecords } from './panel-helpers.ts';
 
 const card = (panel: Page) => panel.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` });
 
@@ -122,30 +122,30 @@ test('an expired card cannot be approved, and says so', async ({ steward, sites,
   await panel.clock.runFor(2000);
   await expect(c).toContainText('Expired: the agent was refused and must ask again.');
   for (const name of ['Approve', 'Deny']) await expect(c.getByRole('button', { name, exact: true })).toBeDisabled();
-  await expect(c.getByRole('button', { name: /^Approve for/ })).toBeDisabled();
+  await expect(c.getByRole('button', { name: /^Approve for/ })).toHaveCount(0);
 });
 
-test('“Approve for 15 minutes” issues a window receipt: the next such action on the same order runs without a new card', async ({ steward, sites, openPanel, tabIdOf }) => {
+test('an action that runs inside the page is offered no window: the card says why, and the panel’s window request is refused', async ({ steward, sites, openPanel, tabIdOf }) => {
   const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf }, { scopes: 'orders:read orders:add_item' });
   const addItem = (key: string, quantity: number) => ({ action: 'orders.add_item', resource: { type: 'order', id: SHOP_ORDER }, input: { sku: 'MUG-STN-BL', quantity }, idempotency_key: key });
 
   await submitAsCopilot(panel, tabId, token, addItem('panel-window-1', 1), 'w1');
   await showView(panel, 'Approvals');
   const c = panel.getByRole('article', { name: `orders.add_item on order ${SHOP_ORDER}` });
-  await expect(c).toContainText('lets this agent repeat orders.add_item on order ORD-1024 with any input until then');
-  await c.getByRole('button', { name: 'Approve for 15 minutes' }).click();
+  await expect(c).toContainText('No “approve for a period” here: only actions sent to a site’s agent contract can be approved for a period');
+  await expect(c.getByRole('button', { name: /^Approve for/ })).toHaveCount(0);
+  // What the window button would send is refused by the service worker too; the card stays.
+  const [pending] = (await swRecords(steward.serviceWorker, 'approvals')).map((r) => r.request as { request_id: string; input_hash: string; state: { state_version: string | number } });
+  const windowed = (await panel.evaluate(
+    (d) => chrome.runtime.sendMessage({ type: 'panel/approval-decide', decision: { request_id: d.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date().toISOString(), input_hash: d.input_hash, state_version: d.state.state_version }, window_ms: 15 * 60_000 }),
+    pending!,
+  )) as { ok: boolean };
+  expect(windowed.ok).toBe(false);
+  await c.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(c).toHaveCount(0);
   expect((await submissionResult(panel, 'w1')).data!.result).toMatchObject({ execution: { status: 'confirmed' } });
-
-  const [stored] = (await swRecords(steward.serviceWorker, 'receipts')) as Array<{ mode: string; receipt: { receipt_id: string; issued_at: string; expires_at: string } }>;
-  expect(stored!.mode).toBe('resource_window');
-  expect(Date.parse(stored!.receipt.expires_at) - Date.parse(stored!.receipt.issued_at)).toBe(15 * 60_000);
-
-  // Different input, same agent, action and order, presenting the window receipt: no card, no wait.
-  const second = await submitNow(panel, tabId, token, { ...addItem('panel-window-2', 2), approval: { receipt_id: stored!.receipt.receipt_id } });
-  expect(second.data!.result).toMatchObject({ execution: { status: 'confirmed' } });
-  expect(await swRecords(steward.serviceWorker, 'approvals')).toHaveLength(1);
-  expect((await shopState(sites.urls.shop)).counters[SHOP_ORDER]!.items_added).toBe(2);
+  expect(((await swRecords(steward.serviceWorker, 'receipts')) as Array<{ mode: string }>).map((r) => r.mode)).toEqual(['exact']);
+  expect((await shopState(sites.urls.shop)).counters[SHOP_ORDER]!.items_added).toBe(1);
 });
 
 test('a payment is approved one at a time: no time window is offered, and Deny leaves the order unpaid', async ({ steward, sites, openPanel, tabIdOf }) => {
@@ -154,9 +154,8 @@ test('a payment is approved one at a time: no time window is offered, and Deny l
   await showView(panel, 'Approvals');
   const c = panel.getByRole('article', { name: `orders.pay on order ${SHOP_ORDER}` });
   await expect(c).toContainText('It touches money.');
-  const windowButton = c.getByRole('button', { name: 'Approve for 15 minutes' });
-  await expect(windowButton).toBeDisabled();
-  await expect(windowButton).toHaveAccessibleDescription('Payments are approved one at a time, never for a period.');
+  await expect(c.getByRole('button', { name: /^Approve for/ })).toHaveCount(0);
+  await expect(c).toContainText('No “approve for a period” here: it is approved one at a time: it touches money.');
   await c.getByRole('button', { name: 'Deny' }).click();
   expect((await submissionResult(panel)).data!.result).toMatchObject({ error: { code: 'APPROVAL_DENIED' } });
   const shop = await shopState(sites.urls.shop);

@@ -22,11 +22,11 @@ export interface LegacyDeps {
 
 const noTab: ExecutionReport = { outcome: 'failed', message: "the agent's tab is gone", side_effect_possible: false };
 
-export function legacySteps(action: string, input: Record<string, unknown>): ActStep[] | string {
+export function legacySteps(action: string, input: Record<string, unknown>, form?: ExecutionCall['form']): ActStep[] | string {
   switch (action) {
     case 'dom.click': {
       const i = DomClickInput.safeParse(input);
-      return i.success ? [{ op: 'click', ref: i.data.ref }] : i.error.message;
+      return i.success ? [{ op: 'click', ref: i.data.ref, ...(form ? { form } : {}) }] : i.error.message;
     }
     case 'dom.type': {
       const i = DomTypeInput.safeParse(input);
@@ -58,7 +58,7 @@ export function legacyExecutor(deps: LegacyDeps): Executor {
         }
         return { outcome: 'completed', expect: { url: i.data.url } };
       }
-      const steps = legacySteps(call.action, call.input);
+      const steps = legacySteps(call.action, call.input, call.form);
       if (typeof steps === 'string') return { outcome: 'failed', message: steps, side_effect_possible: false };
       const tabId = await deps.tabOf(call.ctx);
       if (tabId === undefined) return noTab;

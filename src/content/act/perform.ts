@@ -42,7 +42,13 @@ function announce(el: Element, data?: string): void {
   el.dispatchEvent(new Event('change', { bubbles: true }));
 }
 
-export function click(el: Element): Report {
+/**
+ * `guard` is asked again right before the activation (after the pointer events and focus, whose
+ * handlers run page script): if it objects, the element is not activated.
+ */
+export function click(el: Element, guard?: () => { code: string; message: string } | undefined): Report {
+  const early = guard?.();
+  if (early) return refused(early);
   const at = ready(el);
   if ('code' in at) return refused(at);
   const view = dom.ownerDocument(el)?.defaultView ?? window;
@@ -60,6 +66,8 @@ export function click(el: Element): Report {
     if (isHtml(el)) focusFn.call(el, { preventScroll: true });
     el.dispatchEvent(new PointerEvent('pointerup', { ...pointer, isPrimary: true, pointerType: 'mouse' }));
     el.dispatchEvent(new MouseEvent('mouseup', pointer));
+    const late = guard?.();
+    if (late) return refused(late);
     // click() fires the click event and runs the element's activation (submit, follow, toggle).
     if (isHtml(el)) clickFn.call(el);
     else el.dispatchEvent(new MouseEvent('click', pointer));

@@ -1,4 +1,5 @@
 import type { ActReport, ActStep, ActStepReport } from '../../protocol/messages.ts';
+import { formChanged } from './form-check.ts';
 import { click, scroll, select, typeText } from './perform.ts';
 
 /**
@@ -30,9 +31,11 @@ export function runSteps(steps: readonly ActStep[], resolver: RefResolver, docum
     }
     let r: Omit<ActStepReport, 'op' | 'ref'>;
     switch (step.op) {
-      case 'click':
-        r = click(el!);
+      case 'click': {
+        const form = step.form;
+        r = click(el!, form ? () => formChanged(form, (ref) => resolver.elementFor(ref)) : undefined);
         break;
+      }
       case 'type':
         r = typeText(el!, step.text, step.clear === true);
         break;

@@ -27,6 +27,7 @@ export function summarizeElement(e: SnapshotElement): ElementSummary {
     name: clip(e.name, 1024) ?? '',
     ...(e.value !== undefined ? { value: clip(e.value, 4096)! } : {}),
     ...(e.description ? { description: clip(e.description, 1024)! } : {}),
+    ...(e.href ? { href: clip(e.href, 4096)! } : {}),
     states,
     visibility: e.visibility,
   };

@@ -51,8 +51,22 @@ function kindOf(e: SnapshotElement): Kind {
   return 'click';
 }
 
-/** Risk of one control, from what it is, where it posts, and what it says. */
-function risk(e: SnapshotElement, kind: Kind, form: SnapshotForm | undefined) {
+/**
+ * A link that leaves the page's site (another origin, or a `javascript:` / other scheme) is not
+ * a read-only look around: where it goes decides, whatever its role (link, tab, toggle…).
+ */
+function leavesSite(e: SnapshotElement, base: string): boolean {
+  if (!e.href) return false;
+  try {
+    const to = new URL(e.href, base);
+    return !(to.protocol === 'http:' || to.protocol === 'https:') || to.origin !== new URL(base).origin;
+  } catch {
+    return true;
+  }
+}
+
+/** Risk of one control, from what it is, where it posts or leads, and what it says. */
+function risk(e: SnapshotElement, kind: Kind, form: SnapshotForm | undefined, base: string) {
   const words = `${e.name} ${e.description ?? ''} ${form?.name ?? ''}`;
   const payment = touchesPayment(words) && (kind === 'click' || e.inputType === 'password' || /card|cvv|cvc|iban/i.test(words));
   let readOnly: boolean;
@@ -61,6 +75,9 @@ function risk(e: SnapshotElement, kind: Kind, form: SnapshotForm | undefined) {
     // Typing and choosing change only the page's form until something submits it.
     readOnly = e.inputType !== 'password';
     consequential = e.inputType === 'password';
+  } else if (leavesSite(e, base)) {
+    readOnly = false;
+    consequential = linkActs(words);
   } else if (e.role === 'link') {
     readOnly = !linkActs(words);
     consequential = !readOnly;
@@ -86,7 +103,7 @@ function actionFor(e: SnapshotElement, form: SnapshotForm | undefined, base: str
     };
   }
   const kind = kindOf(e);
-  const r = risk(e, kind, form);
+  const r = risk(e, kind, form, base);
   const common = { via: 'legacy_inference' as const, description: describe, ...r, requires_approval: !r.read_only || r.consequential || r.payment, target_ref: e.ref };
   if (kind === 'type') {
     return {
@@ -107,12 +124,12 @@ function actionFor(e: SnapshotElement, form: SnapshotForm | undefined, base: str
  * Order of importance when a page has more controls than an observation can list: controls that
  * act first, then fields, read-only clicks, links, and scroll targets. Cheap: no action is built.
  */
-function rank(e: SnapshotElement, form: SnapshotForm | undefined): number {
+function rank(e: SnapshotElement, form: SnapshotForm | undefined, base: string): number {
   if (e.visibility === 'offscreen') return 5;
   if (e.role === 'link') return 4;
   const kind = kindOf(e);
   if (kind !== 'click') return 1;
-  return risk(e, kind, form).read_only ? 2 : 0;
+  return risk(e, kind, form, base).read_only ? 2 : 0;
 }
 
 /** The two primitives that need no element: go to a URL, scroll the page. */
@@ -137,7 +154,7 @@ export function legacyActions(snapshot: PageSnapshot, elements: readonly Snapsho
     .filter((e) => (e.visibility === 'visible' || e.visibility === 'offscreen') && !e.states.includes('disabled'))
     .map((e, i) => {
       const form = e.formRef ? forms.get(e.formRef) : undefined;
-      return { e, form, i, rank: rank(e, form) };
+      return { e, form, i, rank: rank(e, form, snapshot.url) };
     });
   const kept = (candidates.length > MAX_LEGACY_ACTIONS ? [...candidates].sort((x, y) => x.rank - y.rank || x.i - y.i).slice(0, MAX_LEGACY_ACTIONS) : candidates)
     .sort((x, y) => x.i - y.i)

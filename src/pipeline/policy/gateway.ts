@@ -22,6 +22,8 @@ export interface GatewayInput {
   /** Origin of the page or contract endpoint the action would run against. */
   origin: string;
   untrusted_input: boolean;
+  /** The runtime's taint of this agent (taint.ts). */
+  tainted?: boolean;
   legacy?: LegacyClassification;
   now: number;
   /** False when re-checking an action already counted (after an approval or a restart). */
@@ -90,9 +92,18 @@ export class PolicyGateway {
         }),
       };
     }
-    const reasons = approvalReasons(description, { untrusted_input: input.untrusted_input, legacy: input.legacy });
+    const reasons = approvalReasons(description, { untrusted_input: input.untrusted_input, tainted: input.tainted === true, legacy: offSiteLink(input.legacy, token.origins) });
     return reasons.length > 0 ? { kind: 'needs_approval', reasons, required_scope: scope } : { kind: 'allow', required_scope: scope };
   }
+}
+
+/** A link to an origin outside the token's origins is not a read-only look around: it needs approval. */
+function offSiteLink(legacy: LegacyClassification | undefined, origins: readonly string[]): LegacyClassification | undefined {
+  if (!legacy?.leads_to) return legacy;
+  const target = originOf(legacy.leads_to);
+  if (target && origins.includes(target)) return legacy;
+  const detail = `follows a link to ${(target ?? legacy.leads_to).slice(0, 300)}, outside the sites this agent may use`;
+  return { ...legacy, read_only: false, consequential: true, reasons: [...legacy.reasons, { code: 'not_read_only', detail }] };
 }
 
 export function originOf(url: string): string | undefined {

@@ -15,6 +15,8 @@ export interface LegacyClassification {
   payment: boolean;
   reasons: ApprovalReason[];
   target?: ElementSummary;
+  /** The address a clicked link leads to: the gateway judges it against the token's origins. */
+  leads_to?: string;
   /** The action cannot run here at all (unknown or hidden element): an INVALID_INPUT. */
   problem?: { path: string; message: string };
 }
@@ -95,6 +97,13 @@ export function classifyLegacy(action: LegacyActionName, input: Record<string, u
   if (payment) reasons.push({ code: 'payment', detail: `the control “${named}” touches payment` });
   if (reasons.length > 0) return { read_only: false, consequential: true, payment, reasons, ...found };
   const disclosure = target.states.includes('expanded') || target.states.includes('collapsed');
+  if (target.href !== undefined) {
+    // Judged by where it goes, whatever its role: only an http(s) address can be checked against
+    // the token's origins; `javascript:` and other schemes run or open something unknown.
+    const to = httpUrl(target.href);
+    if (!to) return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk', detail: `the ${target.role} “${named}” leads to a non-web address` }], ...found };
+    if (NAVIGATION_ROLES.has(target.role) || disclosure) return { ...readOnly, leads_to: to, ...found };
+  }
   if (NAVIGATION_ROLES.has(target.role) || disclosure) return { ...readOnly, ...found };
   return {
     read_only: false,
@@ -103,6 +112,15 @@ export function classifyLegacy(action: LegacyActionName, input: Record<string, u
     reasons: [{ code: 'unknown_risk', detail: `Steward cannot tell what the ${target.role} “${named}” does` }],
     ...found,
   };
+}
+
+function httpUrl(href: string): string | undefined {
+  try {
+    const u = new URL(href);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function clip(s: string): string {

@@ -3,8 +3,13 @@ import type { AvailableAction } from '../../protocol/action.ts';
 import type { LegacyClassification } from './legacy-risk.ts';
 
 export interface RiskContext {
-  /** The agent's input came from untrusted page or tool content. */
+  /** The agent says its input came from untrusted page or tool content: approval for anything. */
   untrusted_input: boolean;
+  /**
+   * Steward has given this agent page-derived content (taint.ts): every action that needs
+   * approval anyway says so, and is never covered by a time window.
+   */
+  tainted?: boolean;
   /** Steward's own classification of a legacy action, from the element it targets. */
   legacy?: LegacyClassification;
 }
@@ -18,6 +23,14 @@ export interface RiskContext {
  * description are combined, the riskier winning: each can only add reasons.
  */
 export function approvalReasons(description: AvailableAction, ctx: RiskContext): ApprovalReason[] {
+  const reasons = ownReasons(description, ctx);
+  if (ctx.tainted && reasons.length > 0 && !reasons.some((r) => r.code === 'untrusted_input')) {
+    reasons.push({ code: 'untrusted_input', detail: 'page or tool content has already reached this agent, so this request may have been steered by it' });
+  }
+  return reasons;
+}
+
+function ownReasons(description: AvailableAction, ctx: RiskContext): ApprovalReason[] {
   const reasons: ApprovalReason[] = [];
   const add = (code: ApprovalReasonCode, detail?: string) => {
     if (!reasons.some((r) => r.code === code)) reasons.push(detail ? { code, detail } : { code });

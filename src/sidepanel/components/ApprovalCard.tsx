@@ -1,12 +1,11 @@
 import { useState } from 'preact/hooks';
-import type { ApprovalDecision, ApprovalRequest } from '../../protocol/approval.ts';
-import { WINDOW_EXCLUDED_REASONS } from '../../pipeline/receipt-binding.ts';
+import type { ApprovalDecision, ApprovalRequest, BoundForm } from '../../protocol/approval.ts';
 import { decideApproval } from '../background-client.ts';
 import { PATH_LABEL, PATH_MEANING, REASON_TEXT } from '../lib/labels.ts';
 import { clockTime, countdown, msLeft } from '../lib/time.ts';
 import { now } from '../now.ts';
 import { settings } from '../settings.ts';
-import { InputTable } from './InputTable.tsx';
+import { FullValue, InputTable } from './InputTable.tsx';
 import { StateBlock } from './StateBlock.tsx';
 
 /** The person acting here; Steward has a single local user. */
@@ -25,7 +24,10 @@ export function ApprovalCard({ request: r, current, onDecided }: { request: Appr
   const left = msLeft(r.expires_at, now.value);
   const expired = left === 0;
   const windowMinutes = settings.value.approval_window_minutes;
-  const noWindow = r.reasons.find((x) => WINDOW_EXCLUDED_REASONS.includes(x.code));
+  // The service worker decides whether a window may stand for this action; a card that says
+  // nothing (an older one) offers none.
+  const windowOffered = r.window?.offered === true;
+  const noWindowWhy = r.window && !r.window.offered ? r.window.why_not : 'this card does not say that a period may be approved';
   const id = r.request_id;
 
   const decide = async (kind: 'approve' | 'deny', windowMs?: number) => {
@@ -77,6 +79,8 @@ export function ApprovalCard({ request: r, current, onDecided }: { request: Appr
       <h4>Exact input</h4>
       <InputTable input={r.input} current={current} label={`Input of ${r.action}`} />
 
+      {r.form && <FormValues form={r.form} />}
+
       <h4>Current state</h4>
       <StateBlock state={r.state} label={`${r.resource.type} ${r.resource.id}`} />
 
@@ -101,26 +105,22 @@ export function ApprovalCard({ request: r, current, onDecided }: { request: Appr
         <button type="button" disabled={busy || expired} onClick={() => void decide('approve')}>
           Approve
         </button>
-        <button
-          type="button"
-          class="secondary"
-          disabled={busy || expired || !!noWindow}
-          aria-describedby={noWindow ? `nowin-${id}` : undefined}
-          onClick={() => void decide('approve', windowMinutes * 60_000)}
-        >
-          Approve for {windowMinutes} minutes
-        </button>
+        {windowOffered && (
+          <button type="button" class="secondary" disabled={busy || expired} onClick={() => void decide('approve', windowMinutes * 60_000)}>
+            Approve for {windowMinutes} minutes
+          </button>
+        )}
         <button type="button" class="danger" disabled={busy || expired} onClick={() => void decide('deny')}>
           Deny
         </button>
       </div>
-      {noWindow ? (
-        <p class="note" id={`nowin-${id}`}>
-          {noWindow.code === 'payment' ? 'Payments' : 'Actions with untrusted input'} are approved one at a time, never for a period.
+      {windowOffered ? (
+        <p class="note">
+          “Approve for {windowMinutes} minutes” lets this agent repeat {r.action} on {r.resource.type} {r.resource.id} with exactly this input until then.
         </p>
       ) : (
-        <p class="note">
-          “Approve for {windowMinutes} minutes” lets this agent repeat {r.action} on {r.resource.type} {r.resource.id} with any input until then.
+        <p class="note" id={`nowin-${id}`}>
+          No “approve for a period” here: {noWindowWhy}.
         </p>
       )}
       {error && (
@@ -130,4 +130,44 @@ export function ApprovalCard({ request: r, current, onDecided }: { request: Appr
       )}
     </article>
   );
+}
+
+/** The values a click in a form would submit: bound into the approval, refused if they change. */
+function FormValues({ form }: { form: BoundForm }) {
+  const name = form.name ? `“${form.name}”` : 'the form';
+  return (
+    <>
+      <h4>Form values it would send</h4>
+      <p class="note">Approving binds these values: if {name} holds anything else when the click is due, nothing is clicked.</p>
+      <table class="params" aria-label={`Values of form ${form.name ?? form.ref}`}>
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">Value</th>
+          </tr>
+        </thead>
+        <tbody>
+          {form.fields.map((f) => (
+            <tr key={f.ref}>
+              <th scope="row">{f.label || f.name || f.ref}</th>
+              <td class="value">
+                <FieldValue field={f} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+const BUTTON_TYPES = new Set(['submit', 'button', 'reset', 'image']);
+
+function FieldValue({ field: f }: { field: BoundForm['fields'][number] }) {
+  if (f.check) return <>{f.check === 'checked' ? '☑ checked' : 'partly checked'}</>;
+  if (f.value !== undefined) return <FullValue text={f.value} label={f.label || f.name} />;
+  if (f.type === 'password') return <span class="muted">(secret: Steward does not read it)</span>;
+  if (f.type === 'checkbox' || f.type === 'radio') return <>☐ not checked</>;
+  if (BUTTON_TYPES.has(f.type)) return <span class="muted">(button)</span>;
+  return <span class="muted">(empty)</span>;
 }

@@ -1,6 +1,7 @@
 import type { Fact } from '../../protocol/observed-state.ts';
 import { EVIDENCE_LABEL, humanize, percent } from '../lib/labels.ts';
 import { showValue } from '../lib/values.ts';
+import { FullValue } from './InputTable.tsx';
 
 /**
  * Key facts with their provenance: the value, which sources agree and how sure, and who saw
@@ -21,7 +22,9 @@ export function FactsTable({ facts }: { facts: readonly Fact[] }) {
           <tr key={f.name}>
             <th scope="row">{humanize(f.name)}</th>
             <td>
-              <div class="value">{showValue(f.value)}</div>
+              <div class="value">
+                <FullValue text={showValue(f.value)} label={f.name} />
+              </div>
               <div class="muted small">
                 from {f.sources.map((s) => EVIDENCE_LABEL[s]).join(', ')} · {percent(f.confidence)}
               </div>

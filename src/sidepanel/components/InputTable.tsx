@@ -1,12 +1,23 @@
-import { showValue } from '../lib/values.ts';
+import { inputRows, isLongValue, showValue } from '../lib/values.ts';
+
+/** A value in full: long or multi-line ones in a box that scrolls (and takes keyboard focus to scroll). */
+export function FullValue({ text, label }: { text: string; label: string }) {
+  if (!isLongValue(text)) return <>{text}</>;
+  return (
+    <div class="value scroll" tabIndex={0} role="region" aria-label={`${label}, ${text.length} characters; scroll to read all`}>
+      {text}
+    </div>
+  );
+}
 
 /**
- * The exact input an action will send, one row per key; where the page currently shows a value
- * for the same key, it sits beside it so a person sees what would change.
+ * The exact input an action will send, one row per field — nested fields opened to their own rows,
+ * nothing cut; where the page currently shows a value for the same key, it sits beside it so a
+ * person sees what would change.
  */
 export function InputTable({ input, current, label }: { input: Record<string, unknown>; current: Map<string, unknown>; label: string }) {
-  const keys = Object.keys(input);
-  if (keys.length === 0) return <p class="note">No input: the action takes no parameters.</p>;
+  const rows = inputRows(input);
+  if (rows.length === 0) return <p class="note">No input: the action takes no parameters.</p>;
   const withCurrent = current.size > 0;
   return (
     <table class="params" aria-label={label}>
@@ -18,15 +29,19 @@ export function InputTable({ input, current, label }: { input: Record<string, un
         </tr>
       </thead>
       <tbody>
-        {keys.map((k) => {
-          const changed = withCurrent && current.has(k) && showValue(current.get(k)) !== showValue(input[k]);
+        {rows.map(({ key, path, value }) => {
+          // The page's current value is known per top-level key only.
+          const top = path === key;
+          const changed = withCurrent && top && current.has(key) && showValue(current.get(key)) !== showValue(value);
           return (
-            <tr key={k} class={changed ? 'changed' : undefined}>
+            <tr key={path} class={changed ? 'changed' : undefined}>
               <th scope="row">
-                <code>{k}</code>
+                <code>{path}</code>
               </th>
-              <td class="value">{showValue(input[k])}</td>
-              {withCurrent && <td class="value">{current.has(k) ? showValue(current.get(k)) : '—'}</td>}
+              <td class="value">
+                <FullValue text={showValue(value)} label={path} />
+              </td>
+              {withCurrent && <td class="value">{top && current.has(key) ? <FullValue text={showValue(current.get(key))} label={`${path} now`} /> : '—'}</td>}
             </tr>
           );
         })}

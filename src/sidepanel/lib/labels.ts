@@ -38,7 +38,7 @@ export const REASON_TEXT: Record<ApprovalReasonCode, string> = {
   not_read_only: 'It changes something on the site.',
   consequential: 'It is marked as consequential.',
   payment: 'It touches money.',
-  untrusted_input: 'Its input came from page or tool content Steward does not trust.',
+  untrusted_input: 'Page or tool content Steward does not trust has reached this agent, so what it asks for may have been steered by it.',
   form_submission: 'It submits a form.',
   risky_control: 'It presses a control named like buy, pay, delete, send or cancel.',
   unknown_risk: 'Steward could not tell how risky it is, so it treats it as risky.',

@@ -1,21 +1,42 @@
-/** Rendering arbitrary JSON values (action input, facts) as short plain text. Pure. */
+/**
+ * Rendering arbitrary JSON values (action input, facts) as plain text. Pure. Nothing is ever cut:
+ * a person approving an input must be able to read all of it (long values scroll instead), and an
+ * input's nested fields each get their own row (inputRows) so none hides behind a padded one.
+ */
 
-const MAX = 400;
+/** Values longer than this (or on several lines) are shown in a scrolling box. */
+export const LONG_VALUE = 400;
 
 export function showValue(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return '—';
-  if (typeof value === 'string') return clip(value);
+  if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   try {
-    return clip(JSON.stringify(value));
+    return JSON.stringify(value) ?? String(value);
   } catch {
     return '(unreadable value)';
   }
 }
 
-function clip(s: string): string {
-  return s.length > MAX ? `${s.slice(0, MAX)}… (${s.length} characters)` : s;
+export function isLongValue(text: string): boolean {
+  return text.length > LONG_VALUE || text.includes('\n');
+}
+
+/**
+ * One row per leaf of an input, named by its path (`payload.items[2].amount`): nested objects and
+ * arrays are opened all the way down, so every field a person approves is named in its own row.
+ */
+export function inputRows(input: Record<string, unknown>): Array<{ key: string; path: string; value: unknown }> {
+  const rows: Array<{ key: string; path: string; value: unknown }> = [];
+  const walk = (key: string, path: string, value: unknown) => {
+    if (Array.isArray(value) && value.length > 0) value.forEach((v, i) => walk(key, `${path}[${i}]`, v));
+    else if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0) {
+      for (const [k, v] of Object.entries(value)) walk(key, `${path}.${k}`, v);
+    } else rows.push({ key, path, value });
+  };
+  for (const [k, v] of Object.entries(input)) walk(k, k, v);
+  return rows;
 }
 
 /** The part of an observation that can tell what is on the page now. */

@@ -25,6 +25,10 @@ describe('legacy actions and element visibility', () => {
       el('k1', 'Gift wrap', { role: 'checkbox', tag: 'input', inputType: 'checkbox', formRef: 'f1' }),
       el('l1', 'Log out', { role: 'link', tag: 'a', href: 'https://shop.test/logout' }),
       el('a1', 'Sale!', { role: 'link', tag: 'a', href: 'https://ads.example/x?id=1' }),
+      el('l2', 'Help', { role: 'link', tag: 'a', href: 'https://shop.test/help' }),
+      el('j1', 'Details', { role: 'link', tag: 'a', href: 'javascript:void(0)' }),
+      el('s1', 'Dark mode', { role: 'switch', tag: 'a', href: 'https://tracker.example/on' }),
+      el('m2', 'More', { role: 'button', tag: 'a', states: ['collapsed'], href: 'https://other.example/' }),
     ],
     forms: [{ ref: 'f1', method: 'post', action: 'https://shop.test/orders/A-1', fieldRefs: ['k1'] }],
   });
@@ -50,6 +54,14 @@ describe('legacy actions and element visibility', () => {
     expect(on('l1')[0]).toMatchObject({ action: 'dom.click', read_only: false, consequential: true, requires_approval: true, description: 'link "Log out" to "/logout"' });
     expect(on('a1')[0]?.description).toBe('link "Sale!" to "https://ads.example/x?id=1"');
     expect(on('v1')[0]).toMatchObject({ read_only: false, requires_approval: true });
+  });
+
+  it('judges links and toggles by where they go: only a same-site http(s) link is read-only', () => {
+    expect(on('l2')[0]).toMatchObject({ action: 'dom.click', read_only: true, requires_approval: false });
+    expect(on('a1')[0]).toMatchObject({ action: 'dom.click', read_only: false, requires_approval: true });
+    for (const ref of ['j1', 's1', 'm2']) expect(on(ref)[0], ref).toMatchObject({ action: 'dom.click', read_only: false, requires_approval: true });
+    // The element summaries carry where each link goes, for Steward's own classification.
+    expect(s.elements?.find((e) => e.ref === 'a1')?.href).toBe('https://ads.example/x?id=1');
   });
 });
 

@@ -4,6 +4,7 @@ import { ApprovalReceipt, type ApprovalReason } from '../../../src/protocol/appr
 import { ApprovalQueue } from '../../../src/pipeline/approvals.ts';
 import { inputHash } from '../../../src/pipeline/hash.ts';
 import { checkReceiptBinding, type ReceiptBinding } from '../../../src/pipeline/receipt-binding.ts';
+import type { Source } from '../../../src/protocol/resource.ts';
 import { ApprovalStore } from '../../../src/storage/approval-store.ts';
 import { FakeClock, freshFactory, openDb } from '../storage/helpers.ts';
 import { FakePanel, FakeShop, ORDER, ORIGIN } from './fakes.ts';
@@ -17,14 +18,14 @@ async function setup(factory = freshFactory(), clock = new FakeClock()) {
   return { queue, panel, clock, factory };
 }
 
-async function card(queue: ApprovalQueue, reasons: ApprovalReason[] = [{ code: 'consequential' }], input = request.input) {
+async function card(queue: ApprovalQueue, reasons: ApprovalReason[] = [{ code: 'consequential' }], input = request.input, via: Source = 'site_contract', action = request.action) {
   return queue.enqueue({
     action_id: 'act_1',
     agent_id: 'agent:copilot',
     token_id: 'tok_1',
     origin: ORIGIN,
-    request: { ...request, input },
-    via: 'adapter',
+    request: { ...request, action, input },
+    via,
     input_hash: await inputHash(input),
     observed,
     reasons,
@@ -115,16 +116,41 @@ describe('ApprovalQueue', () => {
     expect(outcome).toMatchObject({ kind: 'approved', receipt: { receipt_id: r.ok && r.status === 'approved' ? r.receipt.receipt_id : 'x' } });
   });
 
-  it('"approve for N minutes" gives a window receipt; never for payment or untrusted input', async () => {
+  it('"approve for N minutes" gives a window receipt for a contract action; the card says so', async () => {
     const { queue, clock } = await setup();
     const c = await card(queue);
+    expect(c.window).toEqual({ offered: true });
     const r = await queue.decide(approveDecision(c, clock), { window_ms: 10 * 60_000 });
     expect(r.ok && r.status === 'approved' && r.receipt.expires_at).toBe('2026-08-03T11:50:00.000Z');
-    const pay = await card(queue, [{ code: 'payment' }]);
-    expect(await queue.decide(approveDecision(pay, clock), { window_ms: 60_000 })).toMatchObject({ ok: false, problem: 'window_not_allowed' });
-    const tainted = await card(queue, [{ code: 'untrusted_input' }]);
-    expect(await queue.decide(approveDecision(tainted, clock), { window_ms: 60_000 })).toMatchObject({ ok: false, problem: 'window_not_allowed' });
-    expect(await queue.decide(approveDecision(tainted, clock), { window_ms: 2 * 60 * 60_000 })).toMatchObject({ ok: false, problem: 'window_not_allowed' });
+    const long = await card(queue);
+    expect(await queue.decide(approveDecision(long, clock), { window_ms: 2 * 60 * 60_000 })).toMatchObject({ ok: false, problem: 'window_not_allowed' });
+  });
+
+  it.each([
+    ['a DOM click', [{ code: 'unknown_risk' }], 'legacy_inference', 'dom.click', /DOM and navigation actions/],
+    ['a navigation', [{ code: 'not_read_only' }], 'legacy_inference', 'nav.goto', /DOM and navigation actions/],
+    ['a payment', [{ code: 'payment' }], 'site_contract', 'orders.pay', /touches money/],
+    ['a tainted session', [{ code: 'consequential' }, { code: 'untrusted_input' }], 'site_contract', 'orders.cancel', /page or tool content has reached this agent/],
+    ['a form submission', [{ code: 'form_submission' }], 'site_contract', 'orders.cancel', /submits a form/],
+    ['a risky control', [{ code: 'risky_control' }], 'site_contract', 'orders.cancel', /presses a control/],
+    ['an action inside the page (adapter)', [{ code: 'consequential' }], 'adapter', 'orders.cancel', /runs inside the page/],
+    ['a WebMCP tool', [{ code: 'consequential' }], 'webmcp', 'book', /runs inside the page/],
+  ] as const)('no window for %s: the card says why, and decide refuses one', async (_what, reasons, via, action, why) => {
+    const { queue, clock } = await setup();
+    const c = await card(queue, [...reasons], request.input, via, action);
+    expect(c.window).toMatchObject({ offered: false, why_not: expect.stringMatching(why) });
+    expect(await queue.decide(approveDecision(c, clock), { window_ms: 60_000 })).toMatchObject({ ok: false, problem: 'window_not_allowed' });
+    expect(await queue.pending()).toHaveLength(1);
+  });
+
+  it('a stored card that says nothing about windows (an older version) offers none', async () => {
+    const { queue, clock } = await setup();
+    const c = await card(queue);
+    const store = (queue as unknown as { store: ApprovalStore }).store;
+    const stored = (await store.request(c.request_id))!;
+    const { window: _omit, ...older } = stored.request;
+    await (store as unknown as { db: { put: (s: string, v: unknown) => Promise<unknown> } }).db.put('approvals', { ...stored, request: older });
+    expect(await queue.decide(approveDecision(c, clock), { window_ms: 60_000 })).toMatchObject({ ok: false, problem: 'window_not_allowed' });
   });
 });
 
@@ -142,6 +168,7 @@ describe('receipt binding', () => {
       state_version: c.state.state_version,
       agent_id: 'agent:copilot',
       token_id: 'tok_1',
+      via: 'site_contract',
       reasons: ['consequential'],
     };
     return { queue, clock, receipt: r.receipt, binding };
@@ -174,15 +201,40 @@ describe('receipt binding', () => {
     expect(await queue.consume('approval_nope', binding)).toMatchObject({ ok: false, problem: 'unknown' });
   });
 
-  it('a window receipt covers other input and state on the same action and resource, by many actions, until expiry', async () => {
+  it('a window receipt covers the same action, resource and input at other states, by many actions, until expiry', async () => {
     const { queue, clock, receipt: rc, binding } = await receipt(10 * 60_000);
-    expect(await queue.consume(rc.receipt_id, { ...binding, input_hash: `sha256:${'1'.repeat(64)}`, state_version: 'fp-abcdef' })).toEqual({ ok: true });
+    expect(await queue.consume(rc.receipt_id, { ...binding, state_version: 'fp-abcdef' })).toEqual({ ok: true });
     expect(await queue.consume(rc.receipt_id, { ...binding, action_id: 'act_2' })).toEqual({ ok: true });
+    // Bound to what the person saw: not other input.
+    expect(await queue.consume(rc.receipt_id, { ...binding, input_hash: `sha256:${'1'.repeat(64)}` })).toMatchObject({ ok: false, problem: 'input_mismatch' });
     expect(await queue.consume(rc.receipt_id, { ...binding, action: 'orders.pay' })).toMatchObject({ ok: false, problem: 'action_mismatch' });
     expect(await queue.consume(rc.receipt_id, { ...binding, resource: { type: 'order', id: 'X' } })).toMatchObject({ ok: false, problem: 'resource_mismatch' });
-    expect(await queue.consume(rc.receipt_id, { ...binding, reasons: ['payment'] })).toMatchObject({ ok: false, problem: 'not_covered' });
+    // Judged again at every use: whatever a window may not cover now, it does not cover.
+    for (const reasons of [['payment'], ['consequential', 'untrusted_input'], ['form_submission'], ['risky_control']] as const) {
+      expect(await queue.consume(rc.receipt_id, { ...binding, reasons })).toMatchObject({ ok: false, problem: 'not_covered' });
+    }
+    expect(await queue.consume(rc.receipt_id, { ...binding, via: 'adapter' })).toMatchObject({ ok: false, problem: 'not_covered' });
     clock.advance(10 * 60_000);
     expect(await queue.consume(rc.receipt_id, binding)).toMatchObject({ ok: false, problem: 'expired' });
+  });
+
+  it('a window stored for a DOM click (by an older version) covers neither that click nor any other control', async () => {
+    const { receipt: rc, binding, clock } = await receipt(10 * 60_000);
+    const click = { ...rc, action: 'dom.click' };
+    const stored = { receipt: click, mode: 'resource_window' as const, used_by: [] };
+    const update = { ...binding, action: 'dom.click', via: 'legacy_inference' as const, reasons: ['form_submission' as const] };
+    const cancel = { ...update, action_id: 'act_9', input_hash: `sha256:${'2'.repeat(64)}`, reasons: ['form_submission' as const, 'risky_control' as const] };
+    expect(checkReceiptBinding(stored, { ...update, reasons: ['unknown_risk'] }, clock.t)).toMatchObject({ ok: false, problem: 'not_covered' });
+    expect(checkReceiptBinding(stored, cancel, clock.t)).toMatchObject({ ok: false, problem: 'not_covered' });
+  });
+
+  it('an exact receipt for a click in a form binds the form values: other values are refused', async () => {
+    const { receipt: rc, binding, clock } = await receipt();
+    const hash = (n: number) => `sha256:${String(n).repeat(64)}`;
+    const stored = { receipt: { ...rc, form_hash: hash(4) }, mode: 'exact' as const, used_by: [] };
+    expect(checkReceiptBinding(stored, { ...binding, form_hash: hash(4) }, clock.t)).toEqual({ ok: true });
+    expect(checkReceiptBinding(stored, { ...binding, form_hash: hash(7) }, clock.t)).toMatchObject({ ok: false, problem: 'form_changed' });
+    expect(checkReceiptBinding(stored, binding, clock.t)).toMatchObject({ ok: false, problem: 'form_changed' });
   });
 
   it('checkReceiptBinding is pure and checks expiry first', async () => {

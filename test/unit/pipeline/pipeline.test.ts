@@ -184,7 +184,7 @@ describe('Pipeline: approval receipts presented by the agent', () => {
   });
 
   /** Issues an exact receipt for `req` by approving a card for it directly in the queue. */
-  async function exactReceipt(h: Harness, req: ReturnType<typeof cancelRequest>, windowMs?: number) {
+  async function exactReceipt(h: Harness, req: ReturnType<typeof cancelRequest>, windowMs?: number, via: 'adapter' | 'site_contract' = 'adapter') {
     const observed = h.shop.observation('ORD-1024')!;
     const { inputHash } = await import('../../../src/pipeline/hash.ts');
     const card = await h.pipeline.deps.approvals.enqueue({
@@ -193,7 +193,7 @@ describe('Pipeline: approval receipts presented by the agent', () => {
       token_id: h.token.token_id,
       origin: ORIGIN,
       request: { ...req, input: req.input as Record<string, unknown> } as never,
-      via: 'adapter',
+      via,
       input_hash: await inputHash(req.input),
       observed,
       reasons: [{ code: 'consequential' }],
@@ -247,26 +247,33 @@ describe('Pipeline: approval receipts presented by the agent', () => {
     expect(r).toMatchObject({ error: { code: 'APPROVAL_REQUIRED', details: { receipt_problem: 'expired' } } });
   });
 
-  it('a window receipt ("this resource for N minutes") covers the action on the resource with other input and state, until expiry', async () => {
+  it('a window receipt ("approve for N minutes") covers the same contract action and input at a new state, until expiry; nothing else', async () => {
     const h = await harness();
+    h.shop.tabUrl = undefined;
+    const contractRoute = (id: string) => [{ kind: 'site_contract' as const, url: `${ORIGIN}/agent/v1/resources/order/${id}` }];
+    h.shop.routes = contractRoute('ORD-1024');
     const req = cancelRequest();
-    const receipt_id = await exactReceipt(h, req, 10 * 60_000);
+    const receipt_id = await exactReceipt(h, req, 10 * 60_000, 'site_contract');
     h.shop.touch('ORD-1024');
-    const r1 = await h.pipeline.submit({ ...req, input: { reason: 'other' }, approval: { receipt_id } }, h.agent);
+    const r1 = await h.pipeline.submit({ ...req, approval: { receipt_id } }, h.agent);
     expect(isConfirmedDone(r1)).toBe(true);
     h.shop.orders.set('ORD-1024', { state: 'awaiting_payment', version: 40, note: '' });
     const r2 = await h.pipeline.submit({ ...req, idempotency_key: 'second', approval: { receipt_id } }, h.agent);
     expect(isConfirmedDone(r2)).toBe(true);
+    // Not other input: the window is bound to what the card showed.
+    h.shop.orders.set('ORD-1024', { state: 'awaiting_payment', version: 41, note: '' });
+    const otherInput = await h.pipeline.submit({ ...req, input: { reason: 'other' }, idempotency_key: 'other_input', approval: { receipt_id } }, h.agent);
+    expect(otherInput).toMatchObject({ error: { code: 'APPROVAL_REQUIRED', details: { receipt_problem: 'input_mismatch' } } });
     // Not another resource.
     h.shop.orders.set('ORD-2048', { state: 'awaiting_payment', version: 5, note: '' });
-    h.shop.tabUrl = orderUrl('ORD-2048');
+    h.shop.routes = contractRoute('ORD-2048');
     const other = await h.pipeline.submit({ ...req, resource: { type: 'order', id: 'ORD-2048' }, idempotency_key: 'other', approval: { receipt_id } }, h.agent);
     expect(other).toMatchObject({ error: { code: 'APPROVAL_REQUIRED', details: { receipt_problem: 'resource_mismatch' } } });
-    h.shop.tabUrl = orderUrl('ORD-1024');
+    h.shop.routes = contractRoute('ORD-1024');
     h.clock.advance(10 * 60_000);
-    h.shop.orders.set('ORD-1024', { state: 'awaiting_payment', version: 50, note: '' });
     const late = await h.pipeline.submit({ ...req, idempotency_key: 'third', approval: { receipt_id } }, h.agent);
     expect(late).toMatchObject({ error: { code: 'APPROVAL_REQUIRED', details: { receipt_problem: 'expired' } } });
+    expect(h.shop.calls.execute).toHaveLength(2);
   });
 });
 

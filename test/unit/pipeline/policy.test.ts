@@ -179,3 +179,42 @@ describe('legacy classification (by what the control does)', () => {
     expect(codesFor).toEqual(['consequential', 'not_read_only']);
   });
 });
+
+describe('links and toggles are judged by where they go', () => {
+  const now = Date.parse('2026-08-03T11:40:00Z');
+  const base = new FakeShop().observation('ORD-1024')!;
+  const withHref = (ref: string, href: string, role = 'link', states: Array<'collapsed' | 'checked'> = []) => ({
+    ...base,
+    elements: [...base.elements!, { ref, role, name: 'More info', href, states, visibility: 'visible' as const }],
+  });
+  const decide = (observed: ReturnType<typeof withHref>, ref: string) => {
+    const c = classifyLegacy('dom.click', { ref }, observed);
+    return new PolicyGateway(new RateLimiter()).evaluate({
+      agent_id: 'agent:copilot',
+      token,
+      request: req('dom.click', { ref }),
+      description: describeAs({ action: 'dom.click', via: 'legacy_inference', read_only: true, consequential: false, requires_approval: false }),
+      origin: ORIGIN,
+      untrusted_input: false,
+      legacy: c,
+      now,
+    });
+  };
+
+  it('a link on the token’s origins is read-only', () => {
+    expect(decide(withHref('l1', `${ORIGIN}/help`), 'l1')).toMatchObject({ kind: 'allow' });
+  });
+
+  it.each([
+    ['a link', 'link', []],
+    ['a tab', 'tab', []],
+    ['a disclosure', 'button', ['collapsed']],
+  ] as const)('%s to another origin needs approval and says where it goes', (_what, role, states) => {
+    const d = decide(withHref('l2', 'https://evil.example/steal?x=1', role, [...states]), 'l2');
+    expect(d).toMatchObject({ kind: 'needs_approval', reasons: [{ code: 'not_read_only', detail: expect.stringContaining('https://evil.example, outside the sites this agent may use') }] });
+  });
+
+  it('a javascript: link is of unknown risk', () => {
+    expect(decide(withHref('l3', 'javascript:void(fetch(1))'), 'l3')).toMatchObject({ kind: 'needs_approval', reasons: [{ code: 'unknown_risk', detail: expect.stringContaining('non-web address') }] });
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ago, countdown, msLeft } from '../../../src/sidepanel/lib/time.ts';
-import { currentValues, showValue } from '../../../src/sidepanel/lib/values.ts';
+import { currentValues, inputRows, showValue } from '../../../src/sidepanel/lib/values.ts';
 
 describe('countdown', () => {
   it('shows minutes and seconds, then hours, then days, and never goes below zero', () => {
@@ -21,11 +21,25 @@ describe('countdown', () => {
 });
 
 describe('values', () => {
-  it('renders any JSON value as bounded text', () => {
+  it('renders any JSON value as text, never cut', () => {
     expect(showValue('x')).toBe('x');
     expect(showValue({ a: [1] })).toBe('{"a":[1]}');
     expect(showValue(null)).toBe('null');
-    expect(showValue('y'.repeat(500))).toMatch(/… \(500 characters\)$/);
+    // Never cut: the card scrolls instead.
+    expect(showValue('y'.repeat(5000))).toBe('y'.repeat(5000));
+  });
+
+  it('gives every leaf of a nested input its own row, so a padded field cannot hide the next one', () => {
+    const rows = inputRows({ note: 'ok', payload: { pad: ' '.repeat(5000), order: { amount: 17, tags: ['a', { x: null }] } }, empty: {} });
+    expect(rows.map((r) => [r.path, r.value])).toEqual([
+      ['note', 'ok'],
+      ['payload.pad', ' '.repeat(5000)],
+      ['payload.order.amount', 17],
+      ['payload.order.tags[0]', 'a'],
+      ['payload.order.tags[1].x', null],
+      ['empty', {}],
+    ]);
+    expect(rows.map((r) => r.key)).toEqual(['note', 'payload', 'payload', 'payload', 'payload', 'empty']);
   });
 
   it('pairs input keys with facts of exactly the same name only', () => {
