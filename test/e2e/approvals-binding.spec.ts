@@ -33,7 +33,7 @@ async function shopForDomActions({ steward, sites, openPanel, tabIdOf }: { stewa
   const page = await shopOrderPage(steward.context, sites.urls.shop);
   const panel = await openPanel(page);
   const tabId = await tabIdOf(page);
-  const token_id = await mint(panel, { scope: ['dom:click', 'dom:type', 'dom:select'], resource_scope: 'order:ORD-1024', origins: [new URL(sites.urls.shop).origin] });
+  const token = await mint(panel, { scope: ['dom:click', 'dom:type', 'dom:select'], resource_scope: 'order:ORD-1024', origins: [new URL(sites.urls.shop).origin] });
   const observed = (await observe(panel, tabId)) as unknown as Observed;
   const named = (name: string | RegExp) => {
     const e = observed.elements.find((x) => (typeof name === 'string' ? x.name === name : name.test(x.name)));
@@ -42,7 +42,7 @@ async function shopForDomActions({ steward, sites, openPanel, tabIdOf }: { stewa
   };
   const quantity = named(/^Quantity of Ceramic pour-over dripper/);
   const update = observed.forms.find((f) => f.fields.some((x) => x.ref === quantity))!.submit_ref!;
-  return { page, panel, tabId, token_id, resource: observed.resource, quantity, update, cancel: named('Cancel order'), reason: named('Reason for cancelling') };
+  return { page, panel, tabId, token, resource: observed.resource, quantity, update, cancel: named('Cancel order'), reason: named('Reason for cancelling') };
 }
 
 async function pending(panel: Page, action: string): Promise<Card & { window?: { offered: boolean; why_not?: string }; form?: { fields: Array<{ ref: string; value?: string }> } }> {
@@ -83,8 +83,8 @@ async function receipts(worker: import('@playwright/test').Worker) {
 
 test('a window asked for on a harmless “Update” click does not let the agent press “Cancel order”', async ({ steward, sites, openPanel, tabIdOf }) => {
   const fx = await shopForDomActions({ steward, sites, openPanel, tabIdOf });
-  const { panel, tabId, token_id, resource } = fx;
-  const updating = submit(panel, { token_id, tabId, request: { action: 'dom.click', resource, input: { ref: fx.update }, idempotency_key: 'e2e-update' } });
+  const { panel, tabId, token, resource } = fx;
+  const updating = submit(panel, { token, tabId, request: { action: 'dom.click', resource, input: { ref: fx.update }, idempotency_key: 'e2e-update' } });
   const card = await pending(panel, 'dom.click');
   // The person asks for 15 minutes (what “Approve for 15 minutes” sends); where Steward refuses a
   // window, the person approves this one click.
@@ -97,8 +97,8 @@ test('a window asked for on a harmless “Update” click does not let the agent
   const fresh = (await observe(panel, tabId)) as unknown as Observed;
   const reason = fresh.elements.find((e) => e.name === 'Reason for cancelling')!.ref;
   const cancel = fresh.elements.find((e) => e.name === 'Cancel order')!.ref;
-  await data(submit(panel, { token_id, tabId, request: { action: 'dom.select', resource, input: { ref: reason, values: ['ordered_by_mistake'] }, idempotency_key: 'e2e-reason' } }));
-  const cancelled = (await data(submit(panel, { token_id, tabId, request: { action: 'dom.click', resource, input: { ref: cancel }, idempotency_key: 'e2e-cancel', approval: { receipt_id: receipt!.receipt.receipt_id } } }))).result;
+  await data(submit(panel, { token, tabId, request: { action: 'dom.select', resource, input: { ref: reason, values: ['ordered_by_mistake'] }, idempotency_key: 'e2e-reason' } }));
+  const cancelled = (await data(submit(panel, { token, tabId, request: { action: 'dom.click', resource, input: { ref: cancel }, idempotency_key: 'e2e-cancel', approval: { receipt_id: receipt!.receipt.receipt_id } } }))).result;
   const shop = await shopOrders(sites.urls.shop);
   expect(shop.counters['ORD-1024']!.cancelled).toBe(0);
   expect(shop.orders.find((o) => o.id === 'ORD-1024')!.status).toBe('awaiting_payment');
@@ -110,8 +110,8 @@ test('a window asked for on a harmless “Update” click does not let the agent
 
 test('a DOM click’s card offers no window and says why', async ({ steward, sites, openPanel, tabIdOf }) => {
   const fx = await shopForDomActions({ steward, sites, openPanel, tabIdOf });
-  const { panel, tabId, token_id, resource } = fx;
-  const queued = (await data(submit(panel, { token_id, tabId, request: { action: 'dom.click', resource, input: { ref: fx.update }, idempotency_key: 'e2e-update-card' }, wait_for_approval: false }))).result;
+  const { panel, tabId, token, resource } = fx;
+  const queued = (await data(submit(panel, { token, tabId, request: { action: 'dom.click', resource, input: { ref: fx.update }, idempotency_key: 'e2e-update-card' }, wait_for_approval: false }))).result;
   expect(queued).toMatchObject({ error: { code: 'APPROVAL_REQUIRED' } });
   await showApprovals(panel);
   const article = panel.getByRole('article', { name: 'dom.click on order ORD-1024' });
@@ -123,11 +123,11 @@ test('a DOM click’s card offers no window and says why', async ({ steward, sit
 
 test('the page content an action returns taints the co-pilot — it never said so — and the mark survives a service-worker restart', async ({ steward, sites, openPanel, tabIdOf }) => {
   const fx = await shopForDomActions({ steward, sites, openPanel, tabIdOf });
-  const { panel, tabId, token_id, resource } = fx;
+  const { panel, tabId, token, resource } = fx;
   const taint = (worker: import('@playwright/test').Worker) => worker.evaluate(async () => (await chrome.storage.session.get('pipeline.taint'))['pipeline.taint'] as Record<string, { source: string }> | undefined);
   expect(await taint(steward.serviceWorker)).toBeUndefined();
   // A read-only action (no approval), submitted without any untrusted_input claim.
-  await data(submit(panel, { token_id, tabId, request: { action: 'dom.type', resource, input: { ref: fx.quantity, text: '2', clear: true }, idempotency_key: 'e2e-taint-type' } }));
+  await data(submit(panel, { token, tabId, request: { action: 'dom.type', resource, input: { ref: fx.quantity, text: '2', clear: true }, idempotency_key: 'e2e-taint-type' } }));
   expect(await taint(steward.serviceWorker)).toMatchObject({ 'agent:copilot': { source: expect.stringContaining('/orders/ORD-1024') } });
 
   const killedAt = Date.now();
@@ -135,16 +135,16 @@ test('the page content an action returns taints the co-pilot — it never said s
   const worker = await liveWorker(steward.context, steward.extensionId, killedAt);
   expect(await taint(worker)).toMatchObject({ 'agent:copilot': {} });
   // The next consequential action says so on its card.
-  const queued = (await data(submit(panel, { token_id, tabId, request: { action: 'dom.click', resource, input: { ref: fx.cancel }, idempotency_key: 'e2e-taint-click' }, wait_for_approval: false }))).result;
+  const queued = (await data(submit(panel, { token, tabId, request: { action: 'dom.click', resource, input: { ref: fx.cancel }, idempotency_key: 'e2e-taint-click' }, wait_for_approval: false }))).result;
   expect(queued).toMatchObject({ error: { code: 'APPROVAL_REQUIRED', details: { reasons: expect.arrayContaining(['untrusted_input']) } } });
 });
 
 test('a submit approved with the quantity at 4 sends 4: the 17 typed after the card appeared is refused', async ({ steward, sites, openPanel, tabIdOf }) => {
   const fx = await shopForDomActions({ steward, sites, openPanel, tabIdOf });
-  const { page, panel, tabId, token_id, resource } = fx;
-  const type = (text: string, key: string) => data(submit(panel, { token_id, tabId, request: { action: 'dom.type', resource, input: { ref: fx.quantity, text, clear: true }, idempotency_key: key } }));
+  const { page, panel, tabId, token, resource } = fx;
+  const type = (text: string, key: string) => data(submit(panel, { token, tabId, request: { action: 'dom.type', resource, input: { ref: fx.quantity, text, clear: true }, idempotency_key: key } }));
   expect((await type('4', 'e2e-type-4')).result).toMatchObject({ execution: { status: 'confirmed' } });
-  const updating = submit(panel, { token_id, tabId, request: { action: 'dom.click', resource, input: { ref: fx.update }, idempotency_key: 'e2e-update-4' } });
+  const updating = submit(panel, { token, tabId, request: { action: 'dom.click', resource, input: { ref: fx.update }, idempotency_key: 'e2e-update-4' } });
   const card = await pending(panel, 'dom.click');
 
   // The hostile agent changes the amount while the person reads the card, then the person approves.
@@ -159,9 +159,9 @@ test('a submit approved with the quantity at 4 sends 4: the 17 typed after the c
 
 test('a value changed by anything else while the card waited voids the approval: nothing is submitted', async ({ steward, sites, openPanel, tabIdOf }) => {
   const fx = await shopForDomActions({ steward, sites, openPanel, tabIdOf });
-  const { page, panel, tabId, token_id, resource } = fx;
-  await data(submit(panel, { token_id, tabId, request: { action: 'dom.type', resource, input: { ref: fx.quantity, text: '4', clear: true }, idempotency_key: 'e2e-p-type-4' } }));
-  const updating = submit(panel, { token_id, tabId, request: { action: 'dom.click', resource, input: { ref: fx.update }, idempotency_key: 'e2e-p-update' } });
+  const { page, panel, tabId, token, resource } = fx;
+  await data(submit(panel, { token, tabId, request: { action: 'dom.type', resource, input: { ref: fx.quantity, text: '4', clear: true }, idempotency_key: 'e2e-p-type-4' } }));
+  const updating = submit(panel, { token, tabId, request: { action: 'dom.click', resource, input: { ref: fx.update }, idempotency_key: 'e2e-p-update' } });
   const card = await pending(panel, 'dom.click');
   // The card shows what the form would send.
   await showApprovals(panel);
@@ -210,12 +210,12 @@ test('the card shows a long, nested input in full: every field in its own row, n
   });
   const panel = await openPanel(page);
   const tabId = await tabIdOf(page);
-  const token_id = await mint(panel, { scope: ['webmcp:send_note'], resource_scope: 'page:*', origins: [new URL(sites.urls.clinic).origin] });
+  const token = await mint(panel, { scope: ['webmcp:send_note'], resource_scope: 'page:*', origins: [new URL(sites.urls.clinic).origin] });
   let observed = await observe(panel, tabId);
   await expect.poll(async () => (observed = await observe(panel, tabId)).available_actions).toContain('send_note');
   const tail = 'END-OF-LONG-TEXT';
   const input = { note: `${'x'.repeat(3000)}${tail}`, payload: { pad: ' '.repeat(2000), order: { amount: 17, to: 'attacker@example.test' } } };
-  const queued = (await data(submit(panel, { token_id, tabId, request: { action: 'send_note', resource: observed.resource, input, idempotency_key: 'e2e-long' }, wait_for_approval: false }))).result;
+  const queued = (await data(submit(panel, { token, tabId, request: { action: 'send_note', resource: observed.resource, input, idempotency_key: 'e2e-long' }, wait_for_approval: false }))).result;
   expect(queued).toMatchObject({ error: { code: 'APPROVAL_REQUIRED' } });
   await pending(panel, 'send_note');
   await showApprovals(panel);
