@@ -9,7 +9,7 @@ export type RouteKind = 'current_tab' | Route['kind'] | 'remembered_url';
 export interface Attempt {
   route: RouteKind;
   url?: string;
-  outcome: 'reached' | 'origin_not_allowed' | 'not_observed' | 'other_resource' | 'navigation_failed';
+  outcome: 'reached' | 'origin_not_allowed' | 'not_observed' | 'other_resource' | 'navigation_failed' | 'navigation_not_allowed';
   /** What was found instead, for `other_resource`. */
   found?: ResourceRef;
 }
@@ -23,6 +23,12 @@ export interface ReachOptions {
   /** Remembered URLs from memory, newest first: hints, re-verified after navigation. */
   hints: readonly string[];
   ctx: PortContext;
+  /**
+   * False for work nobody asked for just now (background rechecks, re-reading a dispatched action
+   * after a restart): the navigator then only observes — the working tab if it already shows the
+   * resource, a contract endpoint — and never loads a page into a tab the person may be using.
+   */
+  may_navigate?: boolean;
 }
 
 const sameResource = (a: ResourceRef, b: ResourceRef) => a.type === b.type && a.id === b.id;
@@ -31,7 +37,8 @@ const sameResource = (a: ResourceRef, b: ResourceRef) => a.type === b.type && a.
  * Step 4, goal navigator: reaches the resource through the resource/action graph, in order: the
  * working tab if it already shows the resource; a site contract's resource endpoint; an adapter's
  * URL template; remembered URLs. Every route is verified by observing what it leads to: a URL or
- * tab is never trusted to still show what it once did.
+ * tab is never trusted to still show what it once did. Page routes load the URL into the working
+ * tab, so they are skipped unless the caller may navigate (`may_navigate`).
  */
 export async function reachResource(ports: Pick<PipelinePorts, 'observe' | 'navigate' | 'routes'>, resource: ResourceRef, opts: ReachOptions): Promise<Reached | NotReached> {
   const attempts: Attempt[] = [];
@@ -72,6 +79,10 @@ export async function reachResource(ports: Pick<PipelinePorts, 'observe' | 'navi
     if (route.kind === 'site_contract') {
       const r = await verify(route.kind, { kind: 'contract', url: route.url }, route.url);
       if (r) return r;
+      continue;
+    }
+    if (opts.may_navigate === false) {
+      attempts.push({ route: route.kind, url: route.url, outcome: 'navigation_not_allowed' });
       continue;
     }
     try {

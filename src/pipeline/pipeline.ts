@@ -230,15 +230,19 @@ export class Pipeline {
     return reports;
   }
 
-  /** Re-reads a pending_confirmation / unknown action's resource to confirm it (polling). */
+  /**
+   * Re-reads a pending_confirmation / unknown action's resource to confirm it (polling), without
+   * navigating any tab; nothing is read once the agent's token is revoked or expired.
+   */
   async recheck(actionId: string): Promise<ActionStatus | undefined> {
     const action = await this.deps.journal.action(actionId);
     if (!action) return undefined;
     if ((action.state === 'pending_confirmation' || action.state === 'unknown') && !this.live.has(actionId)) {
+      const auth = checkToken(action.agent_id, await this.deps.tokens.check(action.token_id), action.request.resource);
+      if (!auth.ok) return this.status(actionId);
       this.live.add(actionId);
       try {
-        const token = await this.deps.tokens.get(action.token_id);
-        await this.runner.resolveDispatched(this.runner.newRun(action, token, new Stopwatch(this.perfNow)));
+        await this.runner.resolveDispatched(this.runner.newRun(action, auth.token, new Stopwatch(this.perfNow)));
       } finally {
         this.live.delete(actionId);
       }

@@ -91,13 +91,13 @@ export class ActionRunner {
   }
 
   /** Steps 3–4: memory hints, then the navigator reaches and freshly observes the resource. */
-  async locate(run: ActionRun): Promise<Step<{ observed: ObservedState; location: Location; route: string }>> {
+  async locate(run: ActionRun, opts: { may_navigate?: boolean } = {}): Promise<Step<{ observed: ObservedState; location: Location; route: string }>> {
     const { ports, memory } = this.deps;
     const resource = run.action.request.resource;
     const token = run.token;
     if (!token) return { ok: false, result: errorResult(makeError('TOKEN_INVALID', 'The agent token is gone.'), { action_id: run.action.action_id }) };
     const hints = await memory.urlHints(resource);
-    const reached = await run.sw.outside(() => reachResource(ports, resource, { allowed_origins: token.origins, hints, ctx: run.ctx }));
+    const reached = await run.sw.outside(() => reachResource(ports, resource, { allowed_origins: token.origins, hints, ctx: run.ctx, ...opts }));
     if (!reached.ok) return { ok: false, result: errorResult(reached.error, { action_id: run.action.action_id }) };
     return { ok: true, value: { observed: reached.observed, location: reached.location, route: reached.route } };
   }
@@ -284,12 +284,16 @@ export class ActionRunner {
    * Resolves an action that was dispatched but whose outcome is not known (killed mid-flight,
    * accepted and pending, or unknown) by re-reading the resource — never by executing again.
    * The effect observed → confirmed; otherwise `dispatched` becomes `unknown` and
-   * `pending_confirmation` / `unknown` stay as they are, to be re-checked later.
+   * `pending_confirmation` / `unknown` stay as they are, to be re-checked later. Nobody asked for
+   * this just now, so it never navigates a tab, and it reads nothing once the agent's token is
+   * revoked or expired.
    */
   async resolveDispatched(run: ActionRun): Promise<{ to: JournalState | 'unchanged'; result?: ActionResult }> {
     const { action } = run;
-    const located = await this.locate(run);
-    const after = located.ok ? located.value.observed : null;
+    const auth = checkToken(action.agent_id, await this.deps.tokens.check(action.token_id), action.request.resource);
+    if (!auth.ok && action.state !== 'dispatched') return { to: 'unchanged' };
+    const located = auth.ok ? await this.locate({ ...run, token: auth.token }, { may_navigate: false }) : undefined;
+    const after = located?.ok ? located.value.observed : null;
     const before = action.state_version_before;
     const changed = after !== null && before !== undefined && after.state_version !== before;
     const expect = action.context.expect;
