@@ -1,6 +1,7 @@
 import { makeError, type StewardError } from '../protocol/errors.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
 import type { ResourceRef } from '../protocol/resource.ts';
+import { DeadlineExceeded } from './deadline.ts';
 import { originOf } from './policy/gateway.ts';
 import type { Location, PipelinePorts, PortContext, Route } from './ports.ts';
 
@@ -9,7 +10,7 @@ export type RouteKind = 'current_tab' | Route['kind'] | 'remembered_url';
 export interface Attempt {
   route: RouteKind;
   url?: string;
-  outcome: 'reached' | 'origin_not_allowed' | 'not_observed' | 'other_resource' | 'navigation_failed' | 'navigation_not_allowed';
+  outcome: 'reached' | 'origin_not_allowed' | 'not_observed' | 'timed_out' | 'other_resource' | 'navigation_failed' | 'navigation_not_allowed';
   /** What was found instead, for `other_resource`. */
   found?: ResourceRef;
 }
@@ -45,10 +46,14 @@ export async function reachResource(ports: Pick<PipelinePorts, 'observe' | 'navi
   const tab: Location = { kind: 'tab' };
   const verify = async (route: RouteKind, where: Location, url?: string): Promise<Reached | undefined> => {
     // A tab that crashed or an endpoint that failed is a route that did not lead there.
-    const observed = await ports.observe(where, resource, opts.ctx).catch(() => null);
+    let timedOut = false;
+    const observed = await ports.observe(where, resource, opts.ctx).catch((error: unknown) => {
+      timedOut = error instanceof DeadlineExceeded;
+      return null;
+    });
     const base = { route, ...(url ? { url } : {}) };
     if (!observed) {
-      attempts.push({ ...base, outcome: 'not_observed' });
+      attempts.push({ ...base, outcome: timedOut ? 'timed_out' : 'not_observed' });
       return undefined;
     }
     if (!sameResource(observed.resource, resource)) {
@@ -96,6 +101,17 @@ export async function reachResource(ports: Pick<PipelinePorts, 'observe' | 'navi
   }
 
   const what = `${resource.type} ${resource.id}`;
+  if (attempts.some((a) => a.outcome === 'timed_out')) {
+    return {
+      ok: false,
+      attempts,
+      error: makeError('TIMEOUT', `Steward could not observe ${what}: the page did not answer in time. Nothing was dispatched.`, {
+        retryable: true,
+        recovery_hint: 'Nothing took effect; retry with the same idempotency key once the page responds again (reload it if it stays stuck).',
+        details: { reason: 'observation_timed_out', attempts },
+      }),
+    };
+  }
   return {
     ok: false,
     attempts,

@@ -13,6 +13,8 @@ import type { ApprovalQueue } from './approvals.ts';
 import { AuditTrail } from './audit-trail.ts';
 import { resolveCapability, type Capability } from './capability.ts';
 import { iso, type Clock } from './clock.ts';
+import { PAGE_DEADLINES } from '../protocol/deadlines.ts';
+import { withDeadline } from './deadline.ts';
 import { dispatch } from './execution/router.ts';
 import type { MemoryResolver } from './memory-resolver.ts';
 import { reachResource } from './navigator.ts';
@@ -234,11 +236,13 @@ export class ActionRunner {
           ...(receiptId ? { receipt_id: receiptId } : {}),
           location: plan.location,
           ctx: run.ctx,
+          observed: { url: plan.observed.url, state_version: plan.observed.state_version },
+          ...(run.token ? { allowed_origins: run.token.origins } : {}),
         },
         ports.executors,
       ),
     );
-    const after = await run.sw.outside(() => ports.observe(plan.location, action.request.resource, run.ctx).catch(() => null));
+    const after = await run.sw.outside(() => withDeadline(ports.observe(plan.location, action.request.resource, run.ctx), PAGE_DEADLINES.execution_ms, 're-observing').catch(() => null));
     const expect = (report.outcome === 'completed' ? report.expect : undefined) ?? action.context.expect;
     const result = verifyOutcome({
       action_id: action.action_id,
@@ -253,10 +257,12 @@ export class ActionRunner {
     });
     const to = terminalFor(result);
     const after_version = isErrorResult(result) ? result.current?.state_version : result.resource.state_version;
+    // An unknown outcome may say why (TIMEOUT): the journal and the audit keep that code too.
+    const error_code = isErrorResult(result) ? result.error.code : result.execution.status === 'unknown' ? result.execution.error?.code : undefined;
     await journal.transition(action.action_id, to, {
       result,
       ...(after_version !== undefined ? { state_version: after_version } : {}),
-      ...(isErrorResult(result) ? { error_code: result.error.code } : {}),
+      ...(error_code ? { error_code } : {}),
     });
     const kind = to === 'confirmed' ? 'confirmation' : to === 'pending_confirmation' ? 'acceptance' : 'failure';
     const memoryWrite = memory.recordOutcome({
@@ -272,7 +278,7 @@ export class ActionRunner {
       outcome: isErrorResult(result) ? 'failed' : `${result.execution.status}_${result.execution.certainty}`,
       state_version_before: plan.observed.state_version,
       ...(after_version !== undefined ? { state_version_after: after_version } : {}),
-      ...(isErrorResult(result) ? { error_code: result.error.code } : {}),
+      ...(error_code ? { error_code } : {}),
       details: { via },
     });
     const final: ActionResult = auditId ? { ...result, audit_receipt: auditId } : result;
