@@ -180,6 +180,30 @@ describe('recover() after a service-worker kill', () => {
   });
 });
 
+describe('re-reading dispatched actions after a restart', () => {
+  it('never navigates the tab, and reads nothing for a token revoked meanwhile (the action becomes unknown, not stuck)', async () => {
+    const h = await harness();
+    const req = cancelRequest();
+    h.shop.beforeEffect = () => killed();
+    void h.pipeline.submit(req, h.agent);
+    await approveNext(h);
+    await until(headIs(h, 'dispatched'), 'dispatched');
+    await h.pipeline.deps.audit.flush();
+    h.shop.beforeEffect = undefined;
+    // The person took the tab elsewhere; an adapter URL would lead back to the order.
+    h.shop.tabUrl = 'http://localhost:4100/account';
+    h.shop.routes = [{ kind: 'adapter', url: 'http://localhost:4100/orders/ORD-1024' }];
+    const h2 = await restart(h);
+    await h2.pipeline.deps.tokens.revoke(h.token.token_id);
+    const observed = h.shop.calls.observe;
+    const [report] = await h2.pipeline.recover();
+    expect(report).toMatchObject({ from: 'dispatched', to: 'unknown' });
+    expect(h.shop.calls.observe).toBe(observed);
+    expect(h.shop.calls.navigate).toEqual([]);
+    expect(h.shop.calls.execute).toHaveLength(1);
+  });
+});
+
 describe('idempotency keys never stay claimed by nothing', () => {
   /** The state an older worker left when killed between claiming the key and journaling the action. */
   async function orphanKey(h: Harness, req: ReturnType<typeof cancelRequest>): Promise<void> {
