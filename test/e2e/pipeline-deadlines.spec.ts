@@ -1,6 +1,6 @@
 import type { Worker } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { data, journal, mint, observe, submit } from './pipeline-helpers.ts';
+import { control, data, journal, mint, observe, submit } from './pipeline-helpers.ts';
 
 /**
  * DESIGN §9 invariant 9: every call into a page has a deadline. The lab's `generate_report` tool
@@ -61,3 +61,32 @@ for (const nativeWebMcp of [true, false]) {
     });
   });
 }
+
+test('a background recheck of that unknown action never takes the person’s tab back to the page', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const lab = new URL(sites.urls.lab!).origin;
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.lab}/webmcp/stalls`);
+  const panel = await openPanel(page);
+  const tabId = await tabIdOf(page);
+  const token_id = await mint(panel, { scope: ['webmcp:generate_report'], resource_scope: 'page:*', origins: [lab] });
+  let observed = await observe(panel, tabId);
+  await expect.poll(async () => (observed = await observe(panel, tabId)).available_actions).toContain('generate_report');
+  await shortenToolDeadline(steward.serviceWorker);
+  const key = 'e2e-stalled-then-rechecked';
+  const result = (await data(submit(panel, { token_id, tabId, request: { action: 'generate_report', resource: observed.resource, input: {}, idempotency_key: key } }))).result;
+  expect(result).toMatchObject({ execution: { status: 'unknown', error: { code: 'TIMEOUT' } } });
+
+  // The person uses the tab for something else; then the recheck alarm fires.
+  await page.goto(`${sites.urls.lab}/`);
+  await tabIdOf(page);
+  const rechecks = async () =>
+    (await data<{ entries: Array<{ kind: string; idempotency_key?: string }> }>(control(panel, { type: 'panel/audit' }))).entries.filter((e) => e.idempotency_key === key && e.kind === 'recovery').length;
+  expect(await rechecks()).toBe(0);
+  await steward.serviceWorker.evaluate(() => chrome.alarms.create('steward.recheck', { when: Date.now() + 100 }));
+  await expect.poll(rechecks, { timeout: 20_000 }).toBeGreaterThan(0);
+  // The recheck looked at the tab as it is and left it there.
+  expect(new URL(page.url()).pathname).toBe('/');
+  await expect(page.locator('#lab-pages')).toBeVisible();
+  expect((await journal(panel)).heads.find((h) => h.idempotency_key === key)?.state).toBe('unknown');
+  expect(await toolCalls(sites.urls.lab!, 'generate_report')).toHaveLength(1);
+});
