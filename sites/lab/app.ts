@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { RequestLog, Router, escapeHtml, queryObject, raw, sendHtml, sendJson, sendScript, validate, type RequestContext } from '../http.ts';
 import type { DemoSite } from '../site.ts';
-import { CANVAS_SCRIPT, HOSTILE_SCRIPT, SHADOW_SCRIPT } from './client.ts';
+import { CANVAS_SCRIPT, HOSTILE_SCRIPT, SHADOW_SCRIPT, WEBMCP_LAB_SCRIPT } from './client.ts';
 import { MAX_GRID_ELEMENTS, MIN_GRID_ELEMENTS, userId } from './grid.ts';
 import {
   LAB,
@@ -13,7 +13,9 @@ import {
   indexPage,
   innerFramePage,
   labErrorPage,
+  sameNameToolPage,
   shadowPage,
+  stallingToolPage,
   unpaintedPage,
   visibilityPage,
 } from './pages.ts';
@@ -78,6 +80,11 @@ export function createLab(): DemoSite {
   router.get('/assets/shadow.js', (ctx) => sendScript(ctx.res, SHADOW_SCRIPT));
   router.get('/assets/canvas.js', (ctx) => sendScript(ctx.res, CANVAS_SCRIPT));
   router.get('/assets/hostile.js', (ctx) => sendScript(ctx.res, HOSTILE_SCRIPT));
+  router.get('/webmcp/stalls', (ctx) => sendHtml(ctx.res, 200, stallingToolPage()));
+  router.get('/webmcp/same-name', (ctx) => sendHtml(ctx.res, 200, sameNameToolPage()));
+  router.get('/assets/webmcp-lab.js', (ctx) => sendScript(ctx.res, WEBMCP_LAB_SCRIPT));
+  // The WebMCP pages report each call their tools receive; the request log keeps it.
+  router.post('/api/tool-calls', (ctx) => sendJson(ctx.res, 200, { ok: true }));
   router.get('/assets/pixel.png', sendPng);
 
   const state = (): Record<string, unknown> => ({

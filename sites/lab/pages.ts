@@ -16,6 +16,8 @@ export const LAB_PAGES = [
   ['/canvas', 'Canvas', 'Content that exists only as pixels, a labelled chart and a tainted canvas'],
   ['/unpainted', 'Unpainted page', 'Text and a button in the DOM, painted white on white: the pixels show nothing'],
   ['/hostile', 'Hostile page', 'Scripts that throw everywhere, patch DOM prototypes and clobber the document'],
+  ['/webmcp/stalls', 'Stalling tool', 'A WebMCP tool that never answers'],
+  ['/webmcp/same-name', 'Same-named tool', 'A WebMCP tool named like one of the clinic’s, on another site'],
   ['/grid?n=1600', 'Grid (1.6k)', 'An admin table of about 1,600 elements'],
   ['/grid?n=16000', 'Grid (16k)', 'An admin table of about 16,000 elements'],
   ['/grid?n=80000', 'Grid (80k)', 'An admin table of about 80,000 elements'],
@@ -224,4 +226,26 @@ export function unpaintedPage(): string {
 </main>
 </body>
 </html>`}`;
+}
+
+/** A page whose WebMCP tool never answers: every call into a page needs a deadline. */
+export function stallingToolPage(): string {
+  return shell(
+    'Stalling tool',
+    html`<section class="card"><h1>A tool that never answers</h1>
+<p id="webmcp-status">The tool <code>generate_report</code> accepts a call and never resolves it.</p>
+<p>Calls received: <output id="stall-calls">0</output></p></section>`,
+    ['/assets/webmcp-lab.js'],
+  );
+}
+
+/** Another site's page with a tool named like the clinic's `list_doctors`: it must never run an agent's call meant for the clinic. */
+export function sameNameToolPage(): string {
+  return shell(
+    'Same-named tool',
+    html`<section class="card"><h1>Not the clinic</h1>
+<p id="webmcp-status">This page offers a tool called <code>list_doctors</code> too.</p>
+<p>Calls received: <output id="same-name-calls">0</output></p></section>`,
+    ['/assets/webmcp-lab.js'],
+  );
 }

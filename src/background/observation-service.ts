@@ -4,6 +4,7 @@ import type { PageSnapshot, SnapshotElement } from '../observation/snapshot.ts';
 import { applyDelta } from './observation-delta.ts';
 import { snapshotDigest } from '../observation/snapshot-digest.ts';
 import type { SendToFrame } from './tab-messenger.ts';
+import { DeadlineExceeded } from '../pipeline/deadline.ts';
 
 /**
  * The service worker's door to a tab's page observation. It asks the top frame's content script:
@@ -52,6 +53,8 @@ async function ask<T>(send: SendToFrame, tabId: number, message: unknown, schema
   try {
     raw = await send(tabId, TOP_FRAME, message);
   } catch (error) {
+    // A page that stalls is not retried: it already had its whole deadline.
+    if (error instanceof DeadlineExceeded) return fail('TIMEOUT', `The page in tab ${tabId} did not answer within ${error.ms} ms.`, false);
     // No content script there (a chrome:// page, a tab loaded before Steward, a navigation in flight).
     return fail('NO_CONTENT_SCRIPT', `Steward cannot reach the page in tab ${tabId}: ${error instanceof Error ? error.message : String(error)}`, true);
   }

@@ -5,7 +5,9 @@ import type { Pipeline } from '../pipeline/pipeline.ts';
  * - purge: expired tokens (never kept, DESIGN §7), idempotency records past their ≥24 h, expired
  *   approval cards;
  * - recheck: actions left `pending_confirmation` or `unknown` are resolved by re-reading their
- *   resource (never by executing again), for a day after their last change.
+ *   resource (never by executing again), for a day after their last change. Nobody is watching:
+ *   a recheck never navigates a tab (it reads the agent's tab only where it already shows the
+ *   resource, or a contract endpoint) and reads nothing once the agent's token is revoked or expired.
  */
 
 export const PURGE_ALARM = 'steward.purge';

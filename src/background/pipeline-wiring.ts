@@ -10,6 +10,7 @@ import { ApprovalAnnouncer, chromeAnnounceApis } from './pipeline-notifier.ts';
 import { PipelineService } from './pipeline-service.ts';
 import { chromeAuditAnchor } from './audit-anchor.ts';
 import { SessionTabs } from './pipeline-sessions.ts';
+import { pageDeadlines } from './page-deadlines.ts';
 import { StorageTaintLedger } from './session-taint.ts';
 import { createChromePorts } from './ports/index.ts';
 import { chromeTabControl } from './ports/navigate.ts';
@@ -79,8 +80,9 @@ export function wirePipeline(deps: {
 
   /** Starts recovery now (the worker may have been woken by an alarm or a tab event, not a message). */
   function start(): void {
-    // Read-only diagnostics for end-to-end tests (the worker's global scope; no page can reach it).
-    (globalThis as Record<string, unknown>).stewardPipeline = { startedAt: Date.now(), recovery: () => live.recovery };
+    // Diagnostics for end-to-end tests (the worker's global scope; no page can reach it): read-only,
+    // except the page deadlines a test may shorten instead of waiting a minute for a stalled page.
+    (globalThis as Record<string, unknown>).stewardPipeline = { startedAt: Date.now(), recovery: () => live.recovery, deadlines: pageDeadlines };
     live.ready.catch((e) => console.error('pipeline start failed', e));
     ensureAlarms().catch((e) => console.warn('alarms', e));
   }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { BackgroundToContent, type ActReport, type ContentAct, type ContentToBackground } from '../protocol/messages.ts';
 import type { ToolRunOutcome } from '../protocol/webmcp.ts';
+import { PAGE_DEADLINES } from '../protocol/deadlines.ts';
 import { normalizeToolResult } from '../webmcp/normalize.ts';
 import { ToolExecutionError, type ToolSource } from './webmcp/tool-source.ts';
 import type { ObservationHost } from './observe/observation-host.ts';
@@ -16,12 +17,21 @@ export function sendToBackground(message: ContentToBackground): void {
   });
 }
 
-async function runTool(source: ToolSource | undefined, name: string, input: Record<string, unknown>): Promise<ToolRunOutcome> {
+/** Settles with the tool's answer, or rejects with TIMEOUT once the deadline passed (the page may still be running it). */
+function withinDeadline<T>(run: Promise<T>, deadlineMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ToolExecutionError('TIMEOUT', `The page's tool did not answer within ${deadlineMs} ms; it may still be running.`)), deadlineMs);
+  });
+  return Promise.race([run, expired]).finally(() => clearTimeout(timer));
+}
+
+async function runTool(source: ToolSource | undefined, name: string, input: Record<string, unknown>, deadlineMs: number = PAGE_DEADLINES.tool_run_ms): Promise<ToolRunOutcome> {
   if (!source) {
     return { ok: false, error: { code: 'TOOL_NOT_FOUND', message: 'This frame exposes no WebMCP tools.', retryable: false } };
   }
   try {
-    const { result, truncated } = await source.run(name, input);
+    const { result, truncated } = await withinDeadline(source.run(name, input), deadlineMs);
     const normalized = normalizeToolResult(result);
     return { ok: true, result: normalized.result, truncated: Boolean(truncated) || normalized.truncated, untrusted: false };
   } catch (error) {
@@ -61,7 +71,7 @@ export function listenToBackground(handlers: {
         sendResponse({ ok: true });
         return false;
       case 'content/run-tool':
-        void runTool(handlers.source(), request.name, request.input).then(sendResponse);
+        void runTool(handlers.source(), request.name, request.input, request.deadline_ms).then(sendResponse);
         return true;
       case 'content/act':
         if (!handlers.act) sendResponse({ ok: false, error: { code: 'NOT_SUPPORTED', message: 'This frame does not act.', retryable: false } });

@@ -1,6 +1,7 @@
 import { makeError, type StewardError } from '../protocol/errors.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
 import type { ResourceRef } from '../protocol/resource.ts';
+import { DeadlineExceeded } from './deadline.ts';
 import { originOf } from './policy/gateway.ts';
 import type { Location, PipelinePorts, PortContext, Route } from './ports.ts';
 
@@ -9,7 +10,7 @@ export type RouteKind = 'current_tab' | Route['kind'] | 'remembered_url';
 export interface Attempt {
   route: RouteKind;
   url?: string;
-  outcome: 'reached' | 'origin_not_allowed' | 'not_observed' | 'other_resource' | 'navigation_failed';
+  outcome: 'reached' | 'origin_not_allowed' | 'not_observed' | 'timed_out' | 'other_resource' | 'navigation_failed' | 'navigation_not_allowed';
   /** What was found instead, for `other_resource`. */
   found?: ResourceRef;
 }
@@ -23,6 +24,12 @@ export interface ReachOptions {
   /** Remembered URLs from memory, newest first: hints, re-verified after navigation. */
   hints: readonly string[];
   ctx: PortContext;
+  /**
+   * False for work nobody asked for just now (background rechecks, re-reading a dispatched action
+   * after a restart): the navigator then only observes — the working tab if it already shows the
+   * resource, a contract endpoint — and never loads a page into a tab the person may be using.
+   */
+  may_navigate?: boolean;
 }
 
 const sameResource = (a: ResourceRef, b: ResourceRef) => a.type === b.type && a.id === b.id;
@@ -31,17 +38,22 @@ const sameResource = (a: ResourceRef, b: ResourceRef) => a.type === b.type && a.
  * Step 4, goal navigator: reaches the resource through the resource/action graph, in order: the
  * working tab if it already shows the resource; a site contract's resource endpoint; an adapter's
  * URL template; remembered URLs. Every route is verified by observing what it leads to: a URL or
- * tab is never trusted to still show what it once did.
+ * tab is never trusted to still show what it once did. Page routes load the URL into the working
+ * tab, so they are skipped unless the caller may navigate (`may_navigate`).
  */
 export async function reachResource(ports: Pick<PipelinePorts, 'observe' | 'navigate' | 'routes'>, resource: ResourceRef, opts: ReachOptions): Promise<Reached | NotReached> {
   const attempts: Attempt[] = [];
   const tab: Location = { kind: 'tab' };
   const verify = async (route: RouteKind, where: Location, url?: string): Promise<Reached | undefined> => {
     // A tab that crashed or an endpoint that failed is a route that did not lead there.
-    const observed = await ports.observe(where, resource, opts.ctx).catch(() => null);
+    let timedOut = false;
+    const observed = await ports.observe(where, resource, opts.ctx).catch((error: unknown) => {
+      timedOut = error instanceof DeadlineExceeded;
+      return null;
+    });
     const base = { route, ...(url ? { url } : {}) };
     if (!observed) {
-      attempts.push({ ...base, outcome: 'not_observed' });
+      attempts.push({ ...base, outcome: timedOut ? 'timed_out' : 'not_observed' });
       return undefined;
     }
     if (!sameResource(observed.resource, resource)) {
@@ -74,6 +86,10 @@ export async function reachResource(ports: Pick<PipelinePorts, 'observe' | 'navi
       if (r) return r;
       continue;
     }
+    if (opts.may_navigate === false) {
+      attempts.push({ route: route.kind, url: route.url, outcome: 'navigation_not_allowed' });
+      continue;
+    }
     try {
       await ports.navigate(route.url, opts.ctx);
     } catch {
@@ -85,6 +101,17 @@ export async function reachResource(ports: Pick<PipelinePorts, 'observe' | 'navi
   }
 
   const what = `${resource.type} ${resource.id}`;
+  if (attempts.some((a) => a.outcome === 'timed_out')) {
+    return {
+      ok: false,
+      attempts,
+      error: makeError('TIMEOUT', `Steward could not observe ${what}: the page did not answer in time. Nothing was dispatched.`, {
+        retryable: true,
+        recovery_hint: 'Nothing took effect; retry with the same idempotency key once the page responds again (reload it if it stays stuck).',
+        details: { reason: 'observation_timed_out', attempts },
+      }),
+    };
+  }
   return {
     ok: false,
     attempts,

@@ -11,6 +11,7 @@ import type { NewAction } from '../storage/journal-store.ts';
 import type { AgentContext } from './agent-context.ts';
 import { inputHash, requestHash } from './hash.ts';
 import { newId } from './ids.ts';
+import { reconcileKey, reconcileKeys, type KeyReport } from './key-reconciler.ts';
 import type { ResumeAssessment } from './memory-resolver.ts';
 import { reachResource } from './navigator.ts';
 import { checkToken } from './policy/gateway.ts';
@@ -48,6 +49,8 @@ export class Pipeline {
   private readonly live = new Set<string>();
   private readonly background = new Set<Promise<unknown>>();
   private readonly tracked = new Map<string, Promise<unknown>>();
+  /** Idempotency keys the last recover() found claimed by no running action, and what became of them. */
+  keyRecovery: KeyReport[] = [];
 
   constructor(
     readonly deps: PipelineDeps,
@@ -68,7 +71,7 @@ export class Pipeline {
 
   /** Steps 1–2: parse, authenticate, claim the idempotency key, journal `proposed`. */
   private async intake(raw: unknown, agent: AgentContext, sw: Stopwatch): Promise<ActionResult> {
-    const { tokens, idempotency, journal } = this.deps;
+    const { tokens, journal } = this.deps;
     const parsed = parseOrError(ActionRequest, raw, { what: 'action request' });
     if (!parsed.ok) return this.refuse(agent, parsed.error);
     const request = parsed.value;
@@ -79,7 +82,27 @@ export class Pipeline {
 
     const [input_hash, request_hash] = await Promise.all([inputHash(request.input), requestHash(request.action, request.resource, request.input)]);
     const action_id = newId('act_');
-    const claim = await idempotency.begin({ agent_id: agent.agent_id, key: request.idempotency_key, request_hash, action_id });
+    const draft: NewAction = {
+      action_id,
+      agent_id: agent.agent_id,
+      token_id: auth.token.token_id,
+      idempotency_key: request.idempotency_key,
+      request,
+      request_hash,
+      input_hash,
+      context: {
+        untrusted_input: agent.untrusted_input ?? false,
+        ...(agent.session_id ? { session_id: agent.session_id } : {}),
+        ...(agent.expect ? { expect: agent.expect } : {}),
+      },
+    };
+    const keyClaim = { agent_id: agent.agent_id, key: request.idempotency_key, request_hash, action_id };
+    // The key and the `proposed` record are written together (one transaction): never one without the other.
+    let claim = await journal.beginClaimed(keyClaim, draft);
+    // A key left claimed by an action that is not running (an older version's crash) is settled, then claimed anew.
+    if (claim.kind === 'in_progress' && !this.live.has(claim.action_id) && (await reconcileKey(this.deps, claim.action_id, request.idempotency_key, agent.agent_id)) !== 'running') {
+      claim = await journal.beginClaimed(keyClaim, draft);
+    }
     if (claim.kind === 'replay') {
       this.auditLoose(agent, request, 'proposal', { outcome: 'idempotent_replay', details: { action_id: claim.action_id } }, input_hash, auth.token.token_id);
       return claim.result;
@@ -99,28 +122,7 @@ export class Pipeline {
         { action_id: claim.action_id },
       );
     }
-
-    const draft: NewAction = {
-      action_id,
-      agent_id: agent.agent_id,
-      token_id: auth.token.token_id,
-      idempotency_key: request.idempotency_key,
-      request,
-      request_hash,
-      input_hash,
-      context: {
-        untrusted_input: agent.untrusted_input ?? false,
-        ...(agent.session_id ? { session_id: agent.session_id } : {}),
-        ...(agent.expect ? { expect: agent.expect } : {}),
-      },
-    };
-    let action: StoredAction;
-    try {
-      action = await journal.begin(draft);
-    } catch (error) {
-      await idempotency.release(agent.agent_id, request.idempotency_key, action_id);
-      throw error;
-    }
+    const action: StoredAction = claim.action;
     const run = this.runner.newRun(action, auth.token, sw);
     run.trail.step('proposal', { outcome: 'proposed', ...(request.rationale ? { details: { rationale: request.rationale } } : {}) });
     this.live.add(action_id);
@@ -227,18 +229,27 @@ export class Pipeline {
         if (!this.tracked.has(action.action_id)) this.live.delete(action.action_id);
       }
     }
+    // Keys whose action the journal never saw, or whose result never reached the key (killed in between).
+    this.keyRecovery = await reconcileKeys(this.deps, this.live).catch((error: unknown) => {
+      console.error('reconciling idempotency keys failed', error);
+      return [];
+    });
     return reports;
   }
 
-  /** Re-reads a pending_confirmation / unknown action's resource to confirm it (polling). */
+  /**
+   * Re-reads a pending_confirmation / unknown action's resource to confirm it (polling), without
+   * navigating any tab; nothing is read once the agent's token is revoked or expired.
+   */
   async recheck(actionId: string): Promise<ActionStatus | undefined> {
     const action = await this.deps.journal.action(actionId);
     if (!action) return undefined;
     if ((action.state === 'pending_confirmation' || action.state === 'unknown') && !this.live.has(actionId)) {
+      const auth = checkToken(action.agent_id, await this.deps.tokens.check(action.token_id), action.request.resource);
+      if (!auth.ok) return this.status(actionId);
       this.live.add(actionId);
       try {
-        const token = await this.deps.tokens.get(action.token_id);
-        await this.runner.resolveDispatched(this.runner.newRun(action, token, new Stopwatch(this.perfNow)));
+        await this.runner.resolveDispatched(this.runner.newRun(action, auth.token, new Stopwatch(this.perfNow)));
       } finally {
         this.live.delete(actionId);
       }

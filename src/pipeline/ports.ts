@@ -27,7 +27,8 @@ export interface ObservePort {
   /**
    * A fresh ObservedState (never a cached one) of `where`, or null when nothing can be observed
    * (no tab, page failed, endpoint unreachable). `resource` tells the observer which resource
-   * the caller is after when a page shows several.
+   * the caller is after when a page shows several. Rejects with DeadlineExceeded (deadline.ts)
+   * when the page did not answer in time.
    */
   observe(where: Location, resource: ResourceRef, ctx: PortContext): Promise<ObservedState | null>;
 }
@@ -69,6 +70,10 @@ export interface ExecutionCall {
   form?: Array<{ ref: string; value?: string; check?: 'checked' | 'mixed' }>;
   location: Location;
   ctx: PortContext;
+  /** The observation the action was planned on: an executor refuses to run on a page that no longer shows it. */
+  observed?: { url: string; state_version: StateVersion };
+  /** The token's origins, re-checked by an executor against the document it is about to run on. */
+  allowed_origins?: readonly string[];
 }
 
 export type ExecutionReport =
@@ -83,8 +88,13 @@ export type ExecutionReport =
   | { outcome: 'accepted'; status_url?: string; resource_state?: { state: StateName; state_version: StateVersion } }
   /** It ran (tool returned, element clicked, adapter action performed); the effect is verified by re-observing. */
   | { outcome: 'completed'; output?: ToolOutput; expect?: ExpectedEffect }
-  /** It did not run, or failed midway (`side_effect_possible`). */
-  | { outcome: 'failed'; message: string; side_effect_possible: boolean };
+  /**
+   * It did not run, or failed midway (`side_effect_possible`). `code` TOOL_NOT_FOUND: refused
+   * before sending, because the page no longer offers what the agent was shown.
+   */
+  | { outcome: 'failed'; message: string; side_effect_possible: boolean; code?: 'TOOL_NOT_FOUND' }
+  /** Sent, but the page did not answer within its deadline: it may or may not have run. */
+  | { outcome: 'timed_out'; message: string };
 
 export interface Executor {
   execute(call: ExecutionCall): Promise<ExecutionReport>;

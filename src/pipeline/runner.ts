@@ -13,6 +13,8 @@ import type { ApprovalQueue } from './approvals.ts';
 import { AuditTrail } from './audit-trail.ts';
 import { resolveCapability, type Capability } from './capability.ts';
 import { iso, type Clock } from './clock.ts';
+import { PAGE_DEADLINES } from '../protocol/deadlines.ts';
+import { withDeadline } from './deadline.ts';
 import { dispatch } from './execution/router.ts';
 import { boundForm, expectedFormValues } from './form-binding.ts';
 import type { MemoryResolver } from './memory-resolver.ts';
@@ -99,7 +101,7 @@ export class ActionRunner {
   }
 
   /** Steps 3–4: memory hints, then the navigator reaches and freshly observes the resource. */
-  async locate(run: ActionRun): Promise<Step<{ observed: ObservedState; location: Location; route: string }>> {
+  async locate(run: ActionRun, opts: { may_navigate?: boolean } = {}): Promise<Step<{ observed: ObservedState; location: Location; route: string }>> {
     const { ports, memory } = this.deps;
     const resource = run.action.request.resource;
     const token = run.token;
@@ -107,7 +109,7 @@ export class ActionRunner {
     const hints = await memory.urlHints(resource);
     // Read before this observation: what the agent knew when it asked is what steered the request.
     run.tainted = (await this.deps.taint.taintOf(run.action.agent_id)) !== undefined;
-    const reached = await run.sw.outside(() => reachResource(ports, resource, { allowed_origins: token.origins, hints, ctx: run.ctx }));
+    const reached = await run.sw.outside(() => reachResource(ports, resource, { allowed_origins: token.origins, hints, ctx: run.ctx, ...opts }));
     if (!reached.ok) return { ok: false, result: errorResult(reached.error, { action_id: run.action.action_id }) };
     // Whatever this action returns now carries the page (state, actions, element names, tool output).
     if (reached.location.kind === 'tab') await this.markTainted(run, `the page ${reached.observed.url.slice(0, 300)}`);
@@ -293,11 +295,13 @@ export class ActionRunner {
           ...(receiptId && plan.form ? { form: expectedFormValues(plan.form) } : {}),
           location: plan.location,
           ctx: run.ctx,
+          observed: { url: plan.observed.url, state_version: plan.observed.state_version },
+          ...(run.token ? { allowed_origins: run.token.origins } : {}),
         },
         ports.executors,
       ),
     );
-    const after = await run.sw.outside(() => ports.observe(plan.location, action.request.resource, run.ctx).catch(() => null));
+    const after = await run.sw.outside(() => withDeadline(ports.observe(plan.location, action.request.resource, run.ctx), PAGE_DEADLINES.execution_ms, 're-observing').catch(() => null));
     const expect = (report.outcome === 'completed' ? report.expect : undefined) ?? action.context.expect;
     const result = verifyOutcome({
       action_id: action.action_id,
@@ -315,10 +319,12 @@ export class ActionRunner {
     if (freeText) await this.markTainted(run, freeText);
     const to = terminalFor(result);
     const after_version = isErrorResult(result) ? result.current?.state_version : result.resource.state_version;
+    // An unknown outcome may say why (TIMEOUT): the journal and the audit keep that code too.
+    const error_code = isErrorResult(result) ? result.error.code : result.execution.status === 'unknown' ? result.execution.error?.code : undefined;
     await journal.transition(action.action_id, to, {
       result,
       ...(after_version !== undefined ? { state_version: after_version } : {}),
-      ...(isErrorResult(result) ? { error_code: result.error.code } : {}),
+      ...(error_code ? { error_code } : {}),
     });
     const kind = to === 'confirmed' ? 'confirmation' : to === 'pending_confirmation' ? 'acceptance' : 'failure';
     const memoryWrite = memory.recordOutcome({
@@ -334,7 +340,7 @@ export class ActionRunner {
       outcome: isErrorResult(result) ? 'failed' : `${result.execution.status}_${result.execution.certainty}`,
       state_version_before: plan.observed.state_version,
       ...(after_version !== undefined ? { state_version_after: after_version } : {}),
-      ...(isErrorResult(result) ? { error_code: result.error.code } : {}),
+      ...(error_code ? { error_code } : {}),
       details: { via },
     });
     const final: ActionResult = auditId ? { ...result, audit_receipt: auditId } : result;
@@ -346,12 +352,16 @@ export class ActionRunner {
    * Resolves an action that was dispatched but whose outcome is not known (killed mid-flight,
    * accepted and pending, or unknown) by re-reading the resource — never by executing again.
    * The effect observed → confirmed; otherwise `dispatched` becomes `unknown` and
-   * `pending_confirmation` / `unknown` stay as they are, to be re-checked later.
+   * `pending_confirmation` / `unknown` stay as they are, to be re-checked later. Nobody asked for
+   * this just now, so it never navigates a tab, and it reads nothing once the agent's token is
+   * revoked or expired.
    */
   async resolveDispatched(run: ActionRun): Promise<{ to: JournalState | 'unchanged'; result?: ActionResult }> {
     const { action } = run;
-    const located = await this.locate(run);
-    const after = located.ok ? located.value.observed : null;
+    const auth = checkToken(action.agent_id, await this.deps.tokens.check(action.token_id), action.request.resource);
+    if (!auth.ok && action.state !== 'dispatched') return { to: 'unchanged' };
+    const located = auth.ok ? await this.locate({ ...run, token: auth.token }, { may_navigate: false }) : undefined;
+    const after = located?.ok ? located.value.observed : null;
     const before = action.state_version_before;
     const changed = after !== null && before !== undefined && after.state_version !== before;
     const expect = action.context.expect;

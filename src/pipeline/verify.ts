@@ -131,10 +131,22 @@ export function verifyOutcome(v: VerifyInput): ActionResult {
         }
         return unknown(common, v.executed_at);
       }
-      return errorResult(makeError('EXECUTION_FAILED', `${v.request.action} failed before it took effect: ${report.message}`.slice(0, 4096), { details: { side_effect_possible: false } }), {
+      const error = report.code
+        ? makeError(report.code, `${v.request.action} was not run: ${report.message}`.slice(0, 4096), { details: { side_effect_possible: false } })
+        : makeError('EXECUTION_FAILED', `${v.request.action} failed before it took effect: ${report.message}`.slice(0, 4096), { details: { side_effect_possible: false } });
+      return errorResult(error, {
         action_id: v.action_id,
         ...(after && sameResource(after, v.request) ? { current: { state: after.state, state_version: after.state_version, source: after.source }, available_actions: summarizeActions(after) } : {}),
       });
+    }
+    case 'timed_out': {
+      // It may have run: an effect the agent or Steward expected, observed now, is still evidence.
+      const c = postcondition(v);
+      if (c !== 'unknown' && haveState && (v.expect || automaticExpectation(v.request))) {
+        return { ...common, execution: { status: 'confirmed', certainty: 'inferred', executed_at: v.executed_at, verified_by: 'postcondition' } };
+      }
+      const timeout = makeError('TIMEOUT', `${v.request.action} was sent to the page, which did not answer in time (${report.message}); it may or may not have taken effect.`.slice(0, 4096));
+      return { ...common, execution: { status: 'unknown', certainty: 'unknown', executed_at: v.executed_at, error: timeout } };
     }
     case 'completed': {
       // A WebMCP tool that returned is the page's own word on its own action.

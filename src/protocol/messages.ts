@@ -26,6 +26,8 @@ export const ContentRunTool = z.object({
   type: z.literal('content/run-tool'),
   name: z.string().min(1),
   input: ToolInput,
+  /** How long the tool may take; past it the content script answers TIMEOUT (the tool may still be running). */
+  deadline_ms: z.int().positive().max(600_000).optional(),
 });
 export const ContentRelistTools = z.object({ type: z.literal('content/relist-tools') });
 

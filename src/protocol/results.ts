@@ -56,6 +56,8 @@ export const UnknownExecution = z.object({
     error: 'an execution whose outcome is unknown must have certainty "unknown"',
   }),
   executed_at: IsoDateTime.optional(),
+  /** Why the outcome is unknown, when Steward knows (TIMEOUT: the page did not answer in time). */
+  error: ErrorBody.optional(),
 });
 
 export const Execution = z.discriminatedUnion('status', [

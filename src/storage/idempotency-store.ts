@@ -3,8 +3,9 @@ import { ActionId, IdempotencyKey } from '../protocol/action-name.ts';
 import { AgentId, InputHash } from '../protocol/primitives.ts';
 import { ActionResult } from '../protocol/results.ts';
 import { systemClock, type Clock } from '../pipeline/clock.ts';
-import type { StewardDb } from './db.ts';
+import type { StewardDb, StewardSchema } from './db.ts';
 import { readValid } from './read.ts';
+import type { IDBPObjectStore } from 'idb';
 
 /** IETF Idempotency-Key / Stripe: a completed key is remembered for at least 24 hours. */
 export const IDEMPOTENCY_MIN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -56,21 +57,10 @@ export class IdempotencyStore {
   }
 
   async begin(req: BeginRequest): Promise<BeginOutcome> {
-    const now = this.clock();
     const tx = this.db.transaction('idempotency', 'readwrite');
-    const raw = await tx.store.get([req.agent_id, req.key]);
-    const existing = raw === undefined ? undefined : readValid(IdempotencyRecord, raw, 'idempotency', [req.agent_id, req.key]);
-    const expired = existing?.status === 'completed' && existing.expires_at !== undefined && existing.expires_at <= now;
-    if (existing && !expired) {
-      await tx.done;
-      if (existing.request_hash !== req.request_hash) return { kind: 'conflict', action_id: existing.action_id };
-      if (existing.status === 'in_progress' || !existing.result) return { kind: 'in_progress', action_id: existing.action_id };
-      return { kind: 'replay', action_id: existing.action_id, result: existing.result };
-    }
-    const record: IdempotencyRecord = { ...req, status: 'in_progress', created_at: now };
-    await tx.store.put(record);
+    const outcome = await claimKey(tx.store, req, this.clock());
     await tx.done;
-    return { kind: 'started' };
+    return outcome;
   }
 
   /** Stores the first result; later submissions with the key get exactly this. */
@@ -93,6 +83,17 @@ export class IdempotencyStore {
     await tx.done;
   }
 
+  /** Keys still claimed by a running action: recovery checks each against the journal. */
+  async inProgress(): Promise<IdempotencyRecord[]> {
+    const found: IdempotencyRecord[] = [];
+    // Completed records are the only ones with `expires_at`; running ones are few, but not indexed.
+    for (let cursor = await this.db.transaction('idempotency').store.openCursor(); cursor; cursor = await cursor.continue()) {
+      if (cursor.value?.status !== 'in_progress') continue;
+      found.push(readValid(IdempotencyRecord, cursor.value, 'idempotency', cursor.key));
+    }
+    return found;
+  }
+
   async get(agentId: string, key: string): Promise<IdempotencyRecord | undefined> {
     const raw = await this.db.get('idempotency', [agentId, key]);
     return raw === undefined ? undefined : readValid(IdempotencyRecord, raw, 'idempotency', [agentId, key]);
@@ -111,4 +112,24 @@ export class IdempotencyStore {
     await tx.done;
     return n;
   }
+}
+
+type IdempotencyObjectStore = IDBPObjectStore<StewardSchema, ArrayLike<'idempotency' | 'journal_actions' | 'journal'>, 'idempotency', 'readwrite'>;
+
+/**
+ * The claim itself, inside the caller's readwrite transaction (so the journal can write the new
+ * action in the same one): a new or expired key is taken, anything else is answered from the record.
+ */
+export async function claimKey(store: IdempotencyObjectStore, req: BeginRequest, now: number): Promise<BeginOutcome> {
+  const raw = await store.get([req.agent_id, req.key]);
+  const existing = raw === undefined ? undefined : readValid(IdempotencyRecord, raw, 'idempotency', [req.agent_id, req.key]);
+  const expired = existing?.status === 'completed' && existing.expires_at !== undefined && existing.expires_at <= now;
+  if (existing && !expired) {
+    if (existing.request_hash !== req.request_hash) return { kind: 'conflict', action_id: existing.action_id };
+    if (existing.status === 'in_progress' || !existing.result) return { kind: 'in_progress', action_id: existing.action_id };
+    return { kind: 'replay', action_id: existing.action_id, result: existing.result };
+  }
+  const record: IdempotencyRecord = { ...req, status: 'in_progress', created_at: now };
+  await store.put(record);
+  return { kind: 'started' };
 }

@@ -5,6 +5,7 @@ import type { StateVersion } from '../protocol/resource.ts';
 import { iso, systemClock, type Clock } from '../pipeline/clock.ts';
 import { StoredAction } from './action-record.ts';
 import type { StewardDb } from './db.ts';
+import { claimKey, type BeginOutcome, type BeginRequest } from './idempotency-store.ts';
 import { readValid } from './read.ts';
 
 export class JournalTransitionError extends Error {
@@ -19,6 +20,9 @@ export class JournalTransitionError extends Error {
 }
 
 export type NewAction = Omit<StoredAction, 'state' | 'seq' | 'open' | 'created_at' | 'updated_at'>;
+
+/** A claimed key comes with its journaled action; any other outcome journaled nothing. */
+export type ClaimOutcome = Exclude<BeginOutcome, { kind: 'started' }> | { kind: 'started'; action: StoredAction };
 
 export interface TransitionExtras {
   receipt_id?: string;
@@ -45,12 +49,33 @@ export class JournalStore {
 
   /** Journals a new action as `proposed`; returns its head record. */
   async begin(action: NewAction, note?: string): Promise<StoredAction> {
-    const now = this.clock();
-    const head: StoredAction = { ...action, state: 'proposed', seq: 0, open: 1, created_at: now, updated_at: now };
-    const entry = JournalEntry.parse(this.entryFor(head, undefined, 'proposed', 0, now, { note }));
+    const { head, entry } = this.proposal(action, note);
     const tx = this.db.transaction(['journal_actions', 'journal'], 'readwrite');
     await Promise.all([tx.objectStore('journal_actions').add(head), tx.objectStore('journal').add(entry), tx.done]);
     return head;
+  }
+
+  /**
+   * Claims the idempotency key and journals the action as `proposed` in one transaction: a
+   * service-worker kill can never leave a key claimed by an action the journal does not know
+   * (every retry would get IN_PROGRESS, and recovery would never look at it).
+   */
+  async beginClaimed(claim: BeginRequest, action: NewAction, note?: string): Promise<ClaimOutcome> {
+    const { head, entry } = this.proposal(action, note);
+    const tx = this.db.transaction(['idempotency', 'journal_actions', 'journal'], 'readwrite');
+    const outcome = await claimKey(tx.objectStore('idempotency'), claim, head.created_at);
+    if (outcome.kind !== 'started') {
+      await tx.done;
+      return outcome;
+    }
+    await Promise.all([tx.objectStore('journal_actions').add(head), tx.objectStore('journal').add(entry), tx.done]);
+    return { kind: 'started', action: head };
+  }
+
+  private proposal(action: NewAction, note?: string): { head: StoredAction; entry: JournalEntry } {
+    const now = this.clock();
+    const head: StoredAction = { ...action, state: 'proposed', seq: 0, open: 1, created_at: now, updated_at: now };
+    return { head, entry: JournalEntry.parse(this.entryFor(head, undefined, 'proposed', 0, now, { note })) };
   }
 
   async transition(actionId: string, to: JournalState, extras: TransitionExtras = {}): Promise<JournalEntry> {

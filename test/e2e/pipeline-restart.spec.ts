@@ -1,6 +1,7 @@
 import type { Page, Route } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { approve, cancelAsObserved, cancelRequests, control, data, journal, killServiceWorker, liveWorker, mint, observe, pendingCard, shopOrderPage, shopState, submit, type Card } from './pipeline-helpers.ts';
+import { requestHash } from '../../src/pipeline/hash.ts';
+import { COPILOT, approve, cancelAsObserved, cancelRequests, control, data, journal, killServiceWorker, liveWorker, mint, observe, pendingCard, shopOrderPage, shopState, submit, type Card } from './pipeline-helpers.ts';
 
 /**
  * MV3 may stop the service worker at any moment. Here it is stopped (CDP) at the two worst
@@ -41,6 +42,29 @@ async function setUp(steward: { context: import('@playwright/test').BrowserConte
   expect(first).toMatchObject({ error: { code: 'APPROVAL_REQUIRED' } });
   const card: Card = await pendingCard(panel, 'orders.cancel');
   return { page, panel, tabId, token, request, card };
+}
+
+/** The extension's idempotency record for a key (read or written by the panel page: same origin). */
+function idempotencyRecord(panel: Page, key: string, write?: Record<string, unknown>): Promise<{ status: string; action_id: string } | undefined> {
+  return panel.evaluate(
+    ({ agent, key, write }) =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('steward');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction('idempotency', write ? 'readwrite' : 'readonly');
+          if (write) tx.objectStore('idempotency').put(write);
+          const got = tx.objectStore('idempotency').get([agent, key]);
+          tx.oncomplete = () => {
+            db.close();
+            resolve(got.result);
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    { agent: COPILOT, key, write },
+  ) as Promise<{ status: string; action_id: string } | undefined>;
 }
 
 const headOf = async (panel: Page, key: string) => (await journal(panel)).heads.find((h) => h.idempotency_key === key);
@@ -127,5 +151,37 @@ test.describe('service-worker restarts mid-action', () => {
     expect(audit.entries.filter((e) => e.idempotency_key === key).map((e) => e.kind)).toEqual(expect.arrayContaining(['dispatch', 'recovery']));
     expect(audit.entries.filter((e) => e.idempotency_key === key && e.kind === 'dispatch')).toHaveLength(1);
     expect(await data(control(panel, { type: 'panel/audit-verify' }))).toMatchObject({ ok: true });
+  });
+
+  test('killed between claiming the key and journaling the action: the key is freed at restart and the retry runs once', async ({ steward, sites, openPanel, tabIdOf }) => {
+    const key = 'e2e-kill-after-claim';
+    const page = await shopOrderPage(steward.context, sites.urls.shop!);
+    const panel = await openPanel(page);
+    const tabId = await tabIdOf(page);
+    const token = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [new URL(sites.urls.shop!).origin] });
+    const request = cancelAsObserved(await observe(panel, tabId), 'delivery_too_slow', key);
+
+    // Steward writes the claim and the `proposed` record in one transaction, so no kill can split
+    // them now; this is the state a kill between two separate writes left (an older version).
+    const request_hash = await requestHash(request.action, request.resource, request.input);
+    await idempotencyRecord(panel, key, { agent_id: COPILOT, key, request_hash, action_id: 'act_killed_after_claim', status: 'in_progress', created_at: Date.now() });
+    expect((await journal(panel)).heads.filter((h) => h.idempotency_key === key)).toHaveLength(0);
+    const killedAt = Date.now();
+    await killServiceWorker(panel, steward.serviceWorker);
+
+    expect(await data(control(panel, { type: 'panel/audit-verify' }))).toMatchObject({ ok: true });
+    await liveWorker(steward.context, steward.extensionId, killedAt);
+    // Recovery checked the key against the journal: no action ever held it, so it is free again.
+    await expect.poll(async () => idempotencyRecord(panel, key)).toBeUndefined();
+
+    // The agent's retry is a normal run (not IN_PROGRESS for ever), and it ends once.
+    const retry = (await data(submit(panel, { token, tabId, request, wait_for_approval: false }))).result;
+    expect(retry).toMatchObject({ error: { code: 'APPROVAL_REQUIRED' } });
+    expect(await data(approve(panel, await pendingCard(panel, 'orders.cancel')))).toMatchObject({ status: 'approved' });
+    await expect.poll(async () => (await headOf(panel, key))?.state, { timeout: 20_000 }).toBe('confirmed');
+    await expect(page.locator('#order-status')).toHaveText('Cancelled');
+    const replay = (await data(submit(panel, { token, tabId, request }))).result;
+    expect(replay).toMatchObject({ execution: { status: 'confirmed' }, resource: { state: 'cancelled' } });
+    expect(cancelRequests(await shopState(sites.urls.shop!), 'ORD-1024')).toHaveLength(1);
   });
 });

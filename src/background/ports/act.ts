@@ -1,6 +1,7 @@
 import { ActReport, Reply, type ActStep } from '../../protocol/messages.ts';
 import type { ExecutionReport } from '../../pipeline/ports.ts';
 import { watchTab, type TabEvents } from './tab-wait.ts';
+import { DeadlineExceeded } from '../../pipeline/deadline.ts';
 import type { SendToFrame } from '../tab-messenger.ts';
 
 /**
@@ -32,6 +33,8 @@ export async function actOnTab(
     try {
       raw = await deps.send(tabId, TOP_FRAME, { type: 'content/act', steps, ...(documentToken ? { documentToken } : {}) });
     } catch (error) {
+      // Sent, and the page never answered (its script is stuck): it may or may not have acted.
+      if (error instanceof DeadlineExceeded) return { outcome: 'timed_out', message: error.message };
       // Either it never arrived (nothing happened) or the page went away while answering.
       const navigated = watch.navigated;
       await watch.settled(QUIET_NAVIGATION_MS);

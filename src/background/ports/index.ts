@@ -1,6 +1,5 @@
 import type { AdapterRegistry } from '../../observation/adapters/index.ts';
 import type { PipelinePorts, PortContext } from '../../pipeline/ports.ts';
-import type { ToolDescriptor } from '../../protocol/webmcp.ts';
 import { NetworkResponse, Reply } from '../../protocol/messages.ts';
 import type { NetworkRecord } from '../../observation/snapshot.ts';
 import type { ObservationService } from '../observation-service.ts';
@@ -11,10 +10,12 @@ import { adapterExecutor } from './adapter-executor.ts';
 import { legacyExecutor } from './legacy-executor.ts';
 import { navigatePort, type TabControl } from './navigate.ts';
 import { AdapterRoutes } from './routes.ts';
-import { TabObserver, type ObserveOutcome } from './tab-observer.ts';
+import { TabObserver, type ObserveOutcome, type ReportedTools } from './tab-observer.ts';
 import { waitForLoaded } from './tab-wait.ts';
 import { webmcpExecutor } from './webmcp-executor.ts';
 import type { CaptureScreenshot } from './screenshot.ts';
+import { DeadlineExceeded } from '../../pipeline/deadline.ts';
+import { pageDeadlines } from '../page-deadlines.ts';
 
 /**
  * The pipeline's ports on Chrome (src/pipeline/ports.ts). The pipeline never sees a tab id: ports
@@ -51,11 +52,16 @@ async function pageNetwork(send: SendToFrame, tabId: number): Promise<NetworkRec
 export function createChromePorts(deps: ChromePortsDeps) {
   const routes = new AdapterRoutes(() => deps.adapters.list());
 
-  /** The top frame's tools, when its last report was for this document's URL. */
-  const topFrameTools = async (tabId: number, url: string): Promise<ToolDescriptor[]> => {
+  const topFrame = async (tabId: number) => {
     await deps.tools.ready;
-    const top = deps.tools.registry.tab(tabId).find((f) => f.frameId === 0);
-    return top && withoutHash(top.url) === withoutHash(url) ? top.tools : [];
+    return deps.tools.registry.tab(tabId).find((f) => f.frameId === 0);
+  };
+
+  /** The top frame's tools, when its last report was for this document's URL, with the document that reported them. */
+  const topFrameTools = async (tabId: number, url: string): Promise<ReportedTools> => {
+    const top = await topFrame(tabId);
+    if (!top || withoutHash(top.url) !== withoutHash(url)) return { tools: [] };
+    return { tools: top.tools, document: { ...(top.documentId ? { documentId: top.documentId } : {}), origin: top.origin } };
   };
 
   const observer = new TabObserver({
@@ -84,12 +90,13 @@ export function createChromePorts(deps: ChromePortsDeps) {
       const tabId = await tabOf(ctx);
       if (tabId === undefined) return null;
       const r = await observeTab(tabId);
+      if (!r.ok && r.error.code === 'TIMEOUT') throw new DeadlineExceeded(`observing tab ${tabId}`, pageDeadlines.page_reply_ms);
       return r.ok ? r.tab.state : null;
     },
     navigate,
     routes: async (resource) => routes.routes(resource),
     executors: {
-      webmcp: webmcpExecutor({ tabOf, send: deps.send }),
+      webmcp: webmcpExecutor({ tabOf, send: deps.send, observer, topFrame }),
       adapter: adapterExecutor(act),
       legacy_inference: legacyExecutor({ ...act, navigate }),
     },

@@ -13,25 +13,39 @@ import type { ObservationResult } from '../observation-service.ts';
  * adapter's actions map onto controls.
  */
 
+/** The document a tab's WebMCP tools were reported from, as Chrome named it (id and origin). */
+export interface ToolsDocument {
+  documentId?: string;
+  origin: string;
+}
+
+/** A top frame's tools and the document that reported them. */
+export interface ReportedTools {
+  tools: ToolDescriptor[];
+  document?: ToolsDocument;
+}
+
 export interface ObservedTab {
   state: ObservedState;
   snapshot: PageSnapshot;
   bindings: AdapterActionBinding[];
   documentToken?: string;
+  /** Where the fused tools came from: a WebMCP call is sent to this document only. */
+  toolsDocument?: ToolsDocument;
   /** Adapters that matched, with the page's origin (the routes port builds URLs from them). */
   adapterIds: string[];
   at: number;
 }
 
 /** What an observation is fused with besides the page snapshot. */
-type FuseInputs = { tools: ToolDescriptor[]; network: NetworkRecord[] };
+type FuseInputs = { tools: ToolDescriptor[]; network: NetworkRecord[]; toolsDocument?: ToolsDocument };
 
 export type ObserveOutcome = { ok: true; tab: ObservedTab } | { ok: false; error: { code: string; message: string; retryable: boolean } };
 
 export interface TabObserverDeps {
   snapshot(tabId: number): Promise<ObservationResult<PageSnapshot>>;
-  /** The tab's top-frame WebMCP tools, if they were reported for this URL. */
-  tools(tabId: number, url: string): Promise<ToolDescriptor[]>;
+  /** The tab's top-frame WebMCP tools, if they were reported for this URL, and the document that reported them. */
+  tools(tabId: number, url: string): Promise<ReportedTools>;
   adapters(): readonly Adapter[];
   /** The page's recent same-origin JSON responses; none when the page cannot say. */
   network?(tabId: number): Promise<NetworkRecord[]>;
@@ -119,7 +133,8 @@ export class TabObserver {
     const snapshot = shot.data;
     let inputs: FuseInputs;
     try {
-      inputs = { tools: await this.deps.tools(tabId, snapshot.url), network: (await this.deps.network?.(tabId)) ?? [] };
+      const reported = await this.deps.tools(tabId, snapshot.url);
+      inputs = { tools: reported.tools, network: (await this.deps.network?.(tabId)) ?? [], ...(reported.document ? { toolsDocument: reported.document } : {}) };
     } catch (error) {
       return { ok: false, error: { code: 'OBSERVE_FAILED', message: `Reading the tab's tools or network records failed: ${String(error)}`.slice(0, 1000), retryable: false } };
     }
@@ -129,7 +144,8 @@ export class TabObserver {
 
   private fuse(snapshot: PageSnapshot, inputs: FuseInputs & { screenshot?: ScreenshotSummary }): ObserveOutcome {
     try {
-      const detail = fuseWithDetail({ snapshot, ...inputs, adapters: this.deps.adapters() });
+      const { toolsDocument, ...fuseInputs } = inputs;
+      const detail = fuseWithDetail({ snapshot, ...fuseInputs, adapters: this.deps.adapters() });
       return {
         ok: true,
         tab: {
@@ -137,6 +153,7 @@ export class TabObserver {
           snapshot,
           bindings: detail.adapterBindings,
           ...(snapshot.documentToken ? { documentToken: snapshot.documentToken } : {}),
+          ...(toolsDocument && fuseInputs.tools.length > 0 ? { toolsDocument } : {}),
           adapterIds: detail.adapters.map((a) => a.adapterId),
           at: this.now(),
         },

@@ -1,6 +1,10 @@
 import type { ExecutionCall, ExecutionReport, Executor, PortContext } from '../../pipeline/ports.ts';
-import { ToolRunOutcome } from '../../protocol/webmcp.ts';
+import { DeadlineExceeded } from '../../pipeline/deadline.ts';
+import type { PageDeadlines } from '../../protocol/deadlines.ts';
+import { ToolRunOutcome, type FrameTools } from '../../protocol/webmcp.ts';
 import type { SendToFrame } from './act.ts';
+import { pageDeadlines } from '../page-deadlines.ts';
+import type { TabObserver } from './tab-observer.ts';
 
 /**
  * The WebMCP path: the page's own tool, run in the agent's tab through the existing
@@ -8,26 +12,49 @@ import type { SendToFrame } from './act.ts';
  * input was validated against the tool's schema by the capability check. A declarative form
  * without `toolautosubmit` is filled and then waits for the person to submit it: that is
  * reported as accepted (pending), never as done — the pipeline's dispatch() enforces it too.
+ *
+ * The call goes to the document whose tools were observed, and only to it (Chrome's documentId,
+ * as the legacy path pins its document token): a tab that navigated since — to another page or
+ * another site offering a tool of the same name — is refused, never run. The document's origin,
+ * as Chrome reported it, is re-checked against the token's origins. The page has a deadline: no
+ * answer in time is `timed_out` (the tool may have run), never a wait for ever.
  */
 
 export interface WebMcpDeps {
   tabOf(ctx: PortContext): Promise<number | undefined>;
   send: SendToFrame;
+  /** The tab's last observation: the document whose tools the plan saw. */
+  observer: Pick<TabObserver, 'last'>;
+  /** The tab's top frame as its content script last reported it (Chrome's sender: document id, origin). */
+  topFrame(tabId: number): Promise<Pick<FrameTools, 'documentId' | 'origin' | 'url'> | undefined>;
   /** How long to wait for a form that waits for the user before reporting it as pending. */
   formWaitMs?: number;
+  deadlines?: Pick<PageDeadlines, 'tool_run_ms' | 'reply_grace_ms'>;
 }
 
 const TOP_FRAME = 0;
 /** Errors the page reports before running anything. */
 const NOT_RUN = new Set(['TOOL_NOT_FOUND', 'INVALID_INPUT']);
+const withoutHash = (u: string) => u.split('#')[0];
+
+/** Nothing was sent: the tool the agent was shown is not on the page the tab shows now. */
+const refused = (message: string): ExecutionReport => ({ outcome: 'failed', code: 'TOOL_NOT_FOUND', message, side_effect_possible: false });
 
 export function webmcpExecutor(deps: WebMcpDeps): Executor {
+  const deadlines = deps.deadlines ?? pageDeadlines;
   return {
     async execute(call: ExecutionCall): Promise<ExecutionReport> {
       const tabId = await deps.tabOf(call.ctx);
       if (tabId === undefined) return { outcome: 'failed', message: "the agent's tab is gone", side_effect_possible: false };
+      const pinned = pinnedDocument(call, deps.observer.last(tabId), await deps.topFrame(tabId));
+      if ('refused' in pinned) return refused(pinned.refused);
       const waitsForUser = call.tool?.kind === 'declarative' && call.tool.autosubmit !== true;
-      const run = deps.send(tabId, TOP_FRAME, { type: 'content/run-tool', name: call.action, input: call.input });
+      const run = deps.send(
+        tabId,
+        TOP_FRAME,
+        { type: 'content/run-tool', name: call.action, input: call.input, deadline_ms: deadlines.tool_run_ms },
+        { documentId: pinned.documentId, deadline_ms: deadlines.tool_run_ms + deadlines.reply_grace_ms },
+      );
       // A form left waiting may reject long after we answered; that must not be an unhandled rejection.
       run.catch(() => undefined);
       let raw: unknown;
@@ -40,14 +67,44 @@ export function webmcpExecutor(deps: WebMcpDeps): Executor {
           raw = first;
         } else raw = await run;
       } catch (error) {
+        if (error instanceof DeadlineExceeded) return { outcome: 'timed_out', message: `the page did not answer within ${error.ms} ms` };
         return { outcome: 'failed', message: `the page could not be reached: ${error instanceof Error ? error.message : String(error)}`, side_effect_possible: true };
       }
       const parsed = ToolRunOutcome.safeParse(raw);
       if (!parsed.success) return { outcome: 'failed', message: 'the page answered with something that is not a tool result', side_effect_possible: true };
       const outcome = parsed.data;
+      if (!outcome.ok && outcome.error.code === 'TIMEOUT') return { outcome: 'timed_out', message: outcome.error.message.slice(0, 3500) };
       if (!outcome.ok) return { outcome: 'failed', message: `${outcome.error.code}: ${outcome.error.message}`.slice(0, 3500), side_effect_possible: !NOT_RUN.has(outcome.error.code) };
       const untrusted = outcome.untrusted || call.tool?.annotations.untrustedContentHint === true;
       return { outcome: 'completed', output: { text: outcome.result, truncated: outcome.truncated, untrusted } };
     },
   };
+}
+
+/**
+ * The document the call may run on (Chrome's documentId), or why it may not: the tab's last
+ * observation must be the one the action was planned on, its tools must come from a document
+ * Chrome named, that document must still be the tab's top document, and its origin must be one
+ * of the token's.
+ */
+function pinnedDocument(
+  call: ExecutionCall,
+  seen: ReturnType<TabObserver['last']>,
+  top: Pick<FrameTools, 'documentId' | 'origin' | 'url'> | undefined,
+): { documentId: string } | { refused: string } {
+  const tool = `"${call.action}"`;
+  const no = (refused: string) => ({ refused });
+  if (!seen) return no(`The tab's page was not observed, so ${tool} cannot be tied to a document; nothing was run.`);
+  if (call.observed && (withoutHash(seen.state.url) !== withoutHash(call.observed.url) || seen.state.state_version !== call.observed.state_version)) {
+    return no(`The tab no longer shows the page ${tool} was observed on (it shows ${seen.state.url}); nothing was run.`);
+  }
+  const document = seen.toolsDocument;
+  if (!document?.documentId) return no(`The page that offered ${tool} cannot be identified, so the call cannot be pinned to it; nothing was run.`);
+  if (!top || top.documentId !== document.documentId) {
+    return no(`The tab navigated away from the page that offered ${tool}${top ? ` (it now shows ${top.url})` : ''}; nothing was run on the new page.`);
+  }
+  if (call.allowed_origins && !call.allowed_origins.includes(document.origin)) {
+    return no(`${tool} is offered by ${document.origin}, which the agent's token does not cover; nothing was run.`);
+  }
+  return { documentId: document.documentId };
 }

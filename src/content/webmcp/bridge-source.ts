@@ -1,11 +1,13 @@
 import { BridgeEvent, HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN, PortOffer } from '../page-bridge-protocol.ts';
 import { ToolExecutionError, type ToolSource } from './tool-source.ts';
 import type { RawTool } from '../../webmcp/normalize.ts';
+import { PAGE_DEADLINES } from '../../protocol/deadlines.ts';
 
 type Pending = { resolve: (event: BridgeEvent) => void; reject: (error: Error) => void; timer: ReturnType<typeof setTimeout> };
 
-const LIST_TIMEOUT_MS = 5_000;
-const RUN_TIMEOUT_MS = 120_000;
+const LIST_TIMEOUT_MS = PAGE_DEADLINES.tool_list_ms;
+/** A run's own deadline comes from the caller (src/content/router.ts); this only frees a reply slot that never filled. */
+const RUN_TIMEOUT_MS = PAGE_DEADLINES.tool_run_ms;
 
 /**
  * Tools of the polyfill that the main-world script installed, reached over the private port.
@@ -44,7 +46,7 @@ export class BridgeToolSource implements ToolSource {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new ToolExecutionError('EXECUTION_FAILED', `The page's polyfill did not answer within ${timeoutMs} ms.`));
+        reject(new ToolExecutionError('TIMEOUT', `The page's polyfill did not answer within ${timeoutMs} ms.`));
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       this.port.postMessage({ ...body, id });

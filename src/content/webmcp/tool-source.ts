@@ -13,7 +13,7 @@ export interface ToolSource {
 /** A tool failure in a form the service worker can report: the page's error name and message. */
 export class ToolExecutionError extends Error {
   constructor(
-    readonly code: 'TOOL_NOT_FOUND' | 'INVALID_INPUT' | 'EXECUTION_FAILED',
+    readonly code: 'TOOL_NOT_FOUND' | 'INVALID_INPUT' | 'EXECUTION_FAILED' | 'TIMEOUT',
     message: string,
   ) {
     super(message);

@@ -1,3 +1,5 @@
+import { PAGE_DEADLINES } from '../../protocol/deadlines.ts';
+import { DeadlineExceeded, withDeadline } from '../deadline.ts';
 import type { ExecutionCall, ExecutionReport, Executors } from '../ports.ts';
 
 /**
@@ -7,15 +9,17 @@ import type { ExecutionCall, ExecutionReport, Executors } from '../ports.ts';
  *   treated as `completed` and verified by re-observing;
  * - a declarative WebMCP form without `toolautosubmit` is filled but waits for the user: it is
  *   `accepted` (pending), never done;
- * - an executor that throws may have had an effect: `failed` with side_effect_possible.
+ * - an executor that throws may have had an effect: `failed` with side_effect_possible;
+ * - one that does not answer in time (its own page calls, or this backstop) is `timed_out`.
  */
-export async function dispatch(call: ExecutionCall, executors: Executors): Promise<ExecutionReport> {
+export async function dispatch(call: ExecutionCall, executors: Executors, deadlineMs: number = PAGE_DEADLINES.execution_ms): Promise<ExecutionReport> {
   const executor = executors[call.via];
   if (!executor) return { outcome: 'failed', message: `no executor for the ${call.via} path`, side_effect_possible: false };
   let report: ExecutionReport;
   try {
-    report = await executor.execute(call);
+    report = await withDeadline(executor.execute(call), deadlineMs, `the ${call.via} executor`);
   } catch (error) {
+    if (error instanceof DeadlineExceeded) return { outcome: 'timed_out', message: error.message };
     return { outcome: 'failed', message: error instanceof Error ? error.message : String(error), side_effect_possible: true };
   }
   if (report.outcome === 'confirmed' && call.via !== 'site_contract') report = { outcome: 'completed' };

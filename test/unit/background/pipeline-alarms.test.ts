@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PURGE_ALARM, RECHECK_ALARM, dueForRecheck, ensureAlarms, purge, recheckOpen } from '../../../src/background/pipeline-alarms.ts';
-import { ORDER, approveNext, cancelRequest, harness } from '../pipeline/fakes.ts';
+import { ORDER, ORIGIN, approveNext, cancelRequest, harness, orderUrl } from '../pipeline/fakes.ts';
 
 describe('pipeline alarms', () => {
   it('creates only the alarms that are missing (re-creating would reset their schedule)', async () => {
@@ -60,5 +60,59 @@ describe('pipeline alarms', () => {
 
     const expected = await h.pipeline.submit({ action: 'request_callback', resource: ORDER, idempotency_key: 'cb2' }, { ...h.agent, expect: { state: 'awaiting_payment' } });
     expect(await recheckOpen(h.pipeline, h.clock.t)).toEqual([expected.action_id]);
+  });
+
+  it('never navigates the person’s tab to recheck: it reads the tab only where it already shows the resource', async () => {
+    const h = await harness();
+    h.shop.executorOutcome = () => ({ outcome: 'failed', message: 'lost', side_effect_possible: true });
+    const pending = h.pipeline.submit(cancelRequest(), { ...h.agent, expect: { state: 'cancelled' } });
+    await approveNext(h);
+    const r = await pending;
+    expect(r).toMatchObject({ execution: { status: 'unknown' } });
+    // The effect lands later, and meanwhile the person uses that tab for something else.
+    h.shop.executorOutcome = undefined;
+    h.shop.orders.get('ORD-1024')!.state = 'cancelled';
+    h.shop.orders.get('ORD-1024')!.version++;
+    h.shop.tabUrl = `${ORIGIN}/account`;
+    h.shop.routes = [{ kind: 'adapter', url: orderUrl('ORD-1024') }];
+    await h.pipeline.deps.memory.recordOutcome({ resource: ORDER, agent_id: h.agent.agent_id, action_id: r.action_id!, action: 'orders.cancel', outcome: 'unknown', after: h.shop.observation('ORD-1024') });
+    const navigatedBefore = h.shop.calls.navigate.length;
+    expect(await recheckOpen(h.pipeline, h.clock.t)).toEqual([r.action_id]);
+    expect(h.shop.calls.navigate).toHaveLength(navigatedBefore);
+    expect(h.shop.tabUrl).toBe(`${ORIGIN}/account`);
+    expect((await h.pipeline.deps.journal.action(r.action_id!))?.state).toBe('unknown');
+    // Once the tab shows the order again (the person went back to it), the recheck confirms it.
+    h.shop.tabUrl = orderUrl('ORD-1024');
+    await recheckOpen(h.pipeline, h.clock.t);
+    expect((await h.pipeline.deps.journal.action(r.action_id!))?.state).toBe('confirmed');
+    expect(h.shop.calls.execute).toHaveLength(1);
+  });
+
+  it('stops rechecking once the agent’s token is revoked or expired: nothing is read for it', async () => {
+    const h = await harness();
+    h.shop.executorOutcome = () => ({ outcome: 'failed', message: 'lost', side_effect_possible: true });
+    const pending = h.pipeline.submit(cancelRequest(), { ...h.agent, expect: { state: 'cancelled' } });
+    await approveNext(h);
+    const r = await pending;
+    await h.pipeline.deps.tokens.revoke(h.token.token_id);
+    h.shop.orders.get('ORD-1024')!.state = 'cancelled';
+    h.shop.orders.get('ORD-1024')!.version++;
+    const observedBefore = h.shop.calls.observe;
+    await recheckOpen(h.pipeline, h.clock.t);
+    expect(h.shop.calls.observe).toBe(observedBefore);
+    expect((await h.pipeline.deps.journal.action(r.action_id!))?.state).toBe('unknown');
+    expect((await h.pipeline.status(r.action_id!))?.state).toBe('unknown');
+
+    // An expired token, likewise.
+    const h2 = await harness({ token: { ttl_ms: 60_000 } });
+    h2.shop.executorOutcome = () => ({ outcome: 'failed', message: 'lost', side_effect_possible: true });
+    const p2 = h2.pipeline.submit(cancelRequest(), { ...h2.agent, expect: { state: 'cancelled' } });
+    await approveNext(h2);
+    const r2 = await p2;
+    h2.clock.advance(2 * 60_000);
+    const observed2 = h2.shop.calls.observe;
+    await recheckOpen(h2.pipeline, h2.clock.t);
+    expect(h2.shop.calls.observe).toBe(observed2);
+    expect((await h2.pipeline.deps.journal.action(r2.action_id!))?.state).toBe('unknown');
   });
 });

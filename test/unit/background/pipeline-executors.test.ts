@@ -5,6 +5,7 @@ import { legacyExecutor, legacySteps } from '../../../src/background/ports/legac
 import type { ObservedTab } from '../../../src/background/ports/tab-observer.ts';
 import { webmcpExecutor } from '../../../src/background/ports/webmcp-executor.ts';
 import type { ExecutionCall } from '../../../src/pipeline/ports.ts';
+import { DeadlineExceeded } from '../../../src/pipeline/deadline.ts';
 import type { AvailableAction } from '../../../src/protocol/action.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 import { FakeTabs } from './pipeline-fake-tabs.ts';
@@ -142,27 +143,63 @@ describe('legacy executor', () => {
 
 describe('WebMCP executor', () => {
   const tool = (over: Partial<ToolDescriptor>): ToolDescriptor => ({ name: 'cancel_appointment', description: '', kind: 'imperative', inputSchema: { type: 'object' }, annotations: {}, ...over }) as ToolDescriptor;
+  const CLINIC = 'http://localhost:4101';
+  const seenOn = (documentId: string | undefined, origin = CLINIC, url = `${CLINIC}/`) =>
+    ({ state: { url, state_version: 'fp-100001' }, toolsDocument: { ...(documentId ? { documentId } : {}), origin } }) as unknown as ObservedTab;
+  /** The tab as observed at planning time and as Chrome reports its top frame now. */
+  const tab = (seen: ObservedTab | undefined = seenOn('doc-A'), top: { documentId?: string; origin: string; url: string } | undefined = { documentId: 'doc-A', origin: CLINIC, url: `${CLINIC}/` }) => ({
+    tabOf: async () => 3,
+    observer: { last: () => seen },
+    topFrame: async () => top,
+  });
+  const webmcpCall = (over: Partial<ExecutionCall> = {}) =>
+    call({ action: 'cancel_appointment', via: 'webmcp', input: { appointment_id: 'APT-1' }, observed: { url: `${CLINIC}/`, state_version: 'fp-100001' }, allowed_origins: [CLINIC], ...over });
 
-  it('runs the tool in the top frame and returns its output as data', async () => {
+  it('runs the tool in the observed document only, with a deadline, and returns its output as data', async () => {
     const send = vi.fn(async () => ({ ok: true, result: '{"ok":true}', truncated: false, untrusted: false }));
-    const ex = webmcpExecutor({ tabOf: async () => 3, send });
-    const r = await ex.execute(call({ action: 'cancel_appointment', via: 'webmcp', input: { appointment_id: 'APT-1' }, tool: tool({ annotations: { untrustedContentHint: true } }) }));
+    const ex = webmcpExecutor({ ...tab(), send, deadlines: { tool_run_ms: 1000, reply_grace_ms: 50 } });
+    const r = await ex.execute(webmcpCall({ tool: tool({ annotations: { untrustedContentHint: true } }) }));
     expect(r).toEqual({ outcome: 'completed', output: { text: '{"ok":true}', truncated: false, untrusted: true } });
-    expect(send).toHaveBeenCalledWith(3, 0, { type: 'content/run-tool', name: 'cancel_appointment', input: { appointment_id: 'APT-1' } });
+    expect(send).toHaveBeenCalledWith(3, 0, { type: 'content/run-tool', name: 'cancel_appointment', input: { appointment_id: 'APT-1' }, deadline_ms: 1000 }, { documentId: 'doc-A', deadline_ms: 1050 });
+  });
+
+  it('never runs a same-named tool on a page the tab navigated to after the observation', async () => {
+    const send = vi.fn(async () => ({ ok: true, result: 'ran', truncated: false, untrusted: false }));
+    const EVIL = 'http://localhost:4102';
+    // Navigated since: Chrome's top document is another one (another site offering the same tool name).
+    const navigated = webmcpExecutor({ ...tab(seenOn('doc-A'), { documentId: 'doc-B', origin: EVIL, url: `${EVIL}/same-name` }), send });
+    expect(await navigated.execute(webmcpCall())).toMatchObject({ outcome: 'failed', code: 'TOOL_NOT_FOUND', side_effect_possible: false, message: expect.stringContaining('navigated away') });
+    // Observed again since (e.g. by the side panel), now showing the other page: not the plan's page.
+    const reobserved = webmcpExecutor({ ...tab(seenOn('doc-B', EVIL, `${EVIL}/same-name`), { documentId: 'doc-B', origin: EVIL, url: `${EVIL}/same-name` }), send });
+    expect(await reobserved.execute(webmcpCall())).toMatchObject({ outcome: 'failed', code: 'TOOL_NOT_FOUND', side_effect_possible: false });
+    // The document that offered the tool is on an origin the token does not cover.
+    const elsewhere = webmcpExecutor({ ...tab(seenOn('doc-B', EVIL), { documentId: 'doc-B', origin: EVIL, url: `${CLINIC}/` }), send });
+    expect(await elsewhere.execute(webmcpCall())).toMatchObject({ outcome: 'failed', code: 'TOOL_NOT_FOUND', message: expect.stringContaining('does not cover') });
+    // A document Chrome did not name cannot be pinned, so nothing is sent.
+    const unnamed = webmcpExecutor({ ...tab(seenOn(undefined)), send });
+    expect(await unnamed.execute(webmcpCall())).toMatchObject({ outcome: 'failed', code: 'TOOL_NOT_FOUND' });
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('a page that does not answer in time is timed out (it may have run), never waited on for ever', async () => {
+    const silent = webmcpExecutor({ ...tab(), send: async () => Promise.reject(new DeadlineExceeded('the page in tab 3 (content/run-tool)', 1050)) });
+    expect(await silent.execute(webmcpCall())).toMatchObject({ outcome: 'timed_out' });
+    const saidTimeout = webmcpExecutor({ ...tab(), send: async () => ({ ok: false, error: { code: 'TIMEOUT', message: "The page's tool did not answer within 1000 ms", retryable: false } }) });
+    expect(await saidTimeout.execute(webmcpCall())).toMatchObject({ outcome: 'timed_out', message: expect.stringContaining('1000 ms') });
   });
 
   it('a form that waits for the person is accepted (pending), never done', async () => {
     const send = vi.fn(() => new Promise(() => undefined));
-    const ex = webmcpExecutor({ tabOf: async () => 3, send, formWaitMs: 20 });
-    expect(await ex.execute(call({ action: 'request_callback', via: 'webmcp', tool: tool({ name: 'request_callback', kind: 'declarative', autosubmit: false }) }))).toEqual({ outcome: 'accepted' });
+    const ex = webmcpExecutor({ ...tab(), send, formWaitMs: 20 });
+    expect(await ex.execute(webmcpCall({ action: 'request_callback', tool: tool({ name: 'request_callback', kind: 'declarative', autosubmit: false }) }))).toEqual({ outcome: 'accepted' });
   });
 
   it('tells a tool that never ran from one that failed midway', async () => {
-    const notFound = webmcpExecutor({ tabOf: async () => 3, send: async () => ({ ok: false, error: { code: 'TOOL_NOT_FOUND', message: 'gone', retryable: false } }) });
-    expect(await notFound.execute(call({ via: 'webmcp' }))).toMatchObject({ outcome: 'failed', side_effect_possible: false });
-    const threw = webmcpExecutor({ tabOf: async () => 3, send: async () => ({ ok: false, error: { code: 'EXECUTION_FAILED', message: 'boom', retryable: false } }) });
-    expect(await threw.execute(call({ via: 'webmcp' }))).toMatchObject({ outcome: 'failed', side_effect_possible: true });
-    const garbage = webmcpExecutor({ tabOf: async () => 3, send: async () => 'yes' });
-    expect(await garbage.execute(call({ via: 'webmcp' }))).toMatchObject({ outcome: 'failed', side_effect_possible: true });
+    const notFound = webmcpExecutor({ ...tab(), send: async () => ({ ok: false, error: { code: 'TOOL_NOT_FOUND', message: 'gone', retryable: false } }) });
+    expect(await notFound.execute(webmcpCall())).toMatchObject({ outcome: 'failed', side_effect_possible: false });
+    const threw = webmcpExecutor({ ...tab(), send: async () => ({ ok: false, error: { code: 'EXECUTION_FAILED', message: 'boom', retryable: false } }) });
+    expect(await threw.execute(webmcpCall())).toMatchObject({ outcome: 'failed', side_effect_possible: true });
+    const garbage = webmcpExecutor({ ...tab(), send: async () => 'yes' });
+    expect(await garbage.execute(webmcpCall())).toMatchObject({ outcome: 'failed', side_effect_possible: true });
   });
 });

@@ -5,6 +5,8 @@ import { createChromePorts } from '../../../src/background/ports/index.ts';
 import { navigatePort } from '../../../src/background/ports/navigate.ts';
 import { AdapterRoutes, fill } from '../../../src/background/ports/routes.ts';
 import { ToolStore } from '../../../src/background/tool-store.ts';
+import { createObservationService } from '../../../src/background/observation-service.ts';
+import { DeadlineExceeded } from '../../../src/pipeline/deadline.ts';
 import { AdapterRegistry, shopAdapter } from '../../../src/observation/adapters/index.ts';
 import { shopOrderSnapshot } from '../observation/fixtures/shop-order-snapshot.ts';
 import { FakeTabs } from './pipeline-fake-tabs.ts';
@@ -94,5 +96,17 @@ describe('the observe port', () => {
     expect(await ports.observe({ kind: 'tab' }, { type: 'order', id: 'ORD-1024' }, { agent_id: 'agent:copilot' })).toBeNull();
     expect(await ports.observe({ kind: 'contract', url: `${ORIGIN}/agent/v1/resources/order/ORD-1024` }, { type: 'order', id: 'ORD-1024' }, { agent_id: 'agent:copilot', session_id: sid })).toBeNull();
     expect(Object.keys(ports.executors).sort()).toEqual(['adapter', 'legacy_inference', 'webmcp']);
+  });
+
+  it('a page that does not answer in time is a DeadlineExceeded (the navigator reports TIMEOUT), not "nothing there"', async () => {
+    const { tabs, sessions, sid } = await copilotSessionOnLoadedTab();
+    const send = vi.fn(() => Promise.reject(new DeadlineExceeded('the page in tab 5 (content/observe)', 30_000)));
+    const observeTab = createObservationService(send).observeTab;
+    expect(await observeTab(5)).toEqual({ ok: false, error: { code: 'TIMEOUT', message: 'The page in tab 5 did not answer within 30000 ms.', retryable: false } });
+    const { ports } = createChromePorts({ sessions, tools: new ToolStore(area()), observation: { observeTab }, adapters: new AdapterRegistry(), send, tabs });
+    send.mockClear();
+    await expect(ports.observe({ kind: 'tab' }, { type: 'order', id: 'ORD-1024' }, { agent_id: 'agent:copilot', session_id: sid })).rejects.toBeInstanceOf(DeadlineExceeded);
+    // Not retried: the page already had its whole deadline.
+    expect(send).toHaveBeenCalledTimes(1);
   });
 });

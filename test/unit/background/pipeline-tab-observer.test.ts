@@ -14,7 +14,7 @@ function observerWith(snapshots: Array<PageSnapshot | { error: string; retryable
       const s = snapshots[Math.min(calls.snapshot++, snapshots.length - 1)]!;
       return 'error' in s ? { ok: false, error: { code: s.error, message: s.error, retryable: s.retryable } } : { ok: true, data: s };
     },
-    tools: async () => [],
+    tools: async () => ({ tools: [] }),
     adapters: () => [shopAdapter()],
     waitLoaded: async () => true,
     now: () => t,
@@ -94,7 +94,7 @@ describe('TabObserver', () => {
 
   it('only tools reported for this document’s URL are fused; a non-http page is an error, not a crash', async () => {
     const tool: ToolDescriptor = { name: 'track', description: 'x', kind: 'imperative', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } } as ToolDescriptor;
-    const tools = vi.fn(async () => [tool]);
+    const tools = vi.fn(async () => ({ tools: [tool] }));
     const { observer } = observerWith([page()], { tools });
     const r = await observer.observe(7);
     expect(tools).toHaveBeenCalledWith(7, 'http://localhost:4100/orders/ORD-1024');

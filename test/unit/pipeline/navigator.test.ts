@@ -51,4 +51,21 @@ describe('reachResource', () => {
     const r = await reachResource(ports, ORDER, opts([orderUrl('ORD-1024')]));
     expect(r).toMatchObject({ ok: false, attempts: [{ outcome: 'not_observed' }, { outcome: 'navigation_failed' }] });
   });
+
+  it('told it may not navigate (background work), it only observes: the tab as it is, a contract endpoint', async () => {
+    const shop = new FakeShop();
+    shop.tabUrl = `${ORIGIN}/account`; // the person moved on to another page in that tab
+    shop.routes = [{ kind: 'adapter', url: orderUrl('ORD-1024') }];
+    const r = await reachResource(shop.ports(), ORDER, { ...opts([orderUrl('ORD-1024')]), may_navigate: false });
+    expect(shop.calls.navigate).toEqual([]);
+    expect(shop.tabUrl).toBe(`${ORIGIN}/account`);
+    expect(r).toMatchObject({ ok: false, error: { code: 'TOOL_NOT_FOUND' } });
+    expect(r.attempts.map((a) => a.outcome)).toEqual(['not_observed', 'navigation_not_allowed']);
+
+    shop.routes = [{ kind: 'site_contract', url: `${ORIGIN}/agent/v1/resources/order/ORD-1024` }];
+    expect(await reachResource(shop.ports(), ORDER, { ...opts(), may_navigate: false })).toMatchObject({ ok: true, route: 'site_contract' });
+    shop.tabUrl = orderUrl('ORD-1024');
+    expect(await reachResource(shop.ports(), ORDER, { ...opts(), may_navigate: false })).toMatchObject({ ok: true, route: 'current_tab' });
+    expect(shop.calls.navigate).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalState } from '../../../src/protocol/journal.ts';
 import { isConfirmedDone, isErrorResult } from '../../../src/protocol/results.ts';
+import { requestHash } from '../../../src/pipeline/hash.ts';
 import { approve, approveNext, cancelRequest, harness, killed, restart, type Harness } from './fakes.ts';
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
@@ -176,5 +177,91 @@ describe('recover() after a service-worker kill', () => {
     const [report] = await h2.pipeline.recover();
     expect(report).toMatchObject({ to: 'failed', result: { error: { code: 'TOKEN_INVALID' } } });
     expect(h.shop.calls.execute).toHaveLength(0);
+  });
+});
+
+describe('re-reading dispatched actions after a restart', () => {
+  it('never navigates the tab, and reads nothing for a token revoked meanwhile (the action becomes unknown, not stuck)', async () => {
+    const h = await harness();
+    const req = cancelRequest();
+    h.shop.beforeEffect = () => killed();
+    void h.pipeline.submit(req, h.agent);
+    await approveNext(h);
+    await until(headIs(h, 'dispatched'), 'dispatched');
+    await h.pipeline.deps.audit.flush();
+    h.shop.beforeEffect = undefined;
+    // The person took the tab elsewhere; an adapter URL would lead back to the order.
+    h.shop.tabUrl = 'http://localhost:4100/account';
+    h.shop.routes = [{ kind: 'adapter', url: 'http://localhost:4100/orders/ORD-1024' }];
+    const h2 = await restart(h);
+    await h2.pipeline.deps.tokens.revoke(h.token.token_id);
+    const observed = h.shop.calls.observe;
+    const [report] = await h2.pipeline.recover();
+    expect(report).toMatchObject({ from: 'dispatched', to: 'unknown' });
+    expect(h.shop.calls.observe).toBe(observed);
+    expect(h.shop.calls.navigate).toEqual([]);
+    expect(h.shop.calls.execute).toHaveLength(1);
+  });
+});
+
+describe('idempotency keys never stay claimed by nothing', () => {
+  /** The state an older worker left when killed between claiming the key and journaling the action. */
+  async function orphanKey(h: Harness, req: ReturnType<typeof cancelRequest>): Promise<void> {
+    const request_hash = await requestHash(req.action, req.resource, req.input);
+    expect(await h.pipeline.deps.idempotency.begin({ agent_id: h.agent.agent_id, key: req.idempotency_key, request_hash, action_id: 'act_orphan' })).toEqual({ kind: 'started' });
+  }
+
+  it('the key and the proposed action are one write: a claim that cannot be journaled claims nothing', async () => {
+    const h = await harness();
+    const { journal, idempotency } = h.pipeline.deps;
+    const req = cancelRequest();
+    const claimed = await h.pipeline.submit({ ...req, action: 'orders.view', idempotency_key: 'k_first' }, h.agent);
+    const draft = (await journal.action(claimed.action_id!))!;
+    // The same action id again: the journal write fails, so the key claim must roll back with it.
+    const { state: _s, seq: _q, open: _o, created_at: _c, updated_at: _u, ...again } = { ...draft, idempotency_key: 'k_second' };
+    await expect(journal.beginClaimed({ agent_id: h.agent.agent_id, key: 'k_second', request_hash: draft.request_hash, action_id: draft.action_id }, again)).rejects.toThrow();
+    expect(await idempotency.get(h.agent.agent_id, 'k_second')).toBeUndefined();
+  });
+
+  it('a key claimed with no journal record (killed between the two) is released at recovery; the retry runs once', async () => {
+    const h = await harness();
+    const req = cancelRequest();
+    await orphanKey(h, req);
+    const h2 = await restart(h);
+    expect(await h2.pipeline.recover()).toEqual([]);
+    expect(h2.pipeline.keyRecovery).toEqual([{ agent_id: h.agent.agent_id, key: req.idempotency_key, action_id: 'act_orphan', outcome: 'released' }]);
+    expect(await h2.pipeline.deps.idempotency.get(h.agent.agent_id, req.idempotency_key)).toBeUndefined();
+    const retry = h2.pipeline.submit(req, h2.agent);
+    await approveNext(h2);
+    expect(isConfirmedDone(await retry)).toBe(true);
+    expect(h.shop.calls.execute).toHaveLength(1);
+  });
+
+  it('a retry that meets such a key before any recovery ran is not told IN_PROGRESS forever', async () => {
+    const h = await harness();
+    const req = cancelRequest();
+    await orphanKey(h, req);
+    const h2 = await restart(h);
+    const retry = h2.pipeline.submit(req, h2.agent);
+    await approveNext(h2);
+    expect(isConfirmedDone(await retry)).toBe(true);
+    expect(h.shop.calls.execute).toHaveLength(1);
+  });
+
+  it('killed after the journal recorded the outcome but before the key got it: the retry replays it, never runs again', async () => {
+    const h = await harness();
+    const req = cancelRequest();
+    h.pipeline.deps.idempotency.complete = () => killed();
+    void h.pipeline.submit(req, h.agent);
+    await approveNext(h);
+    await until(async () => (await h.pipeline.deps.journal.unfinished()).length === 0, 'the journal to record the outcome');
+    expect((await h.pipeline.deps.idempotency.get(h.agent.agent_id, req.idempotency_key))?.status).toBe('in_progress');
+    const h2 = await restart(h);
+    await h2.pipeline.recover();
+    expect(h2.pipeline.keyRecovery).toMatchObject([{ key: req.idempotency_key, outcome: 'completed' }]);
+    const replay = await h2.pipeline.submit(req, h2.agent);
+    expect(isConfirmedDone(replay)).toBe(true);
+    expect(h.shop.calls.execute).toHaveLength(1);
+    expect(h2.panel.cards).toHaveLength(0);
   });
 });
