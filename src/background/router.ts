@@ -1,6 +1,7 @@
 import { ContentToBackground, PanelToBackground, type TabToolsResponse } from '../protocol/messages.ts';
 import { classifySender, type SenderKind } from './senders.ts';
 import { runToolFromPanel } from './tools-service.ts';
+import { judgeReportedTool } from '../webmcp/normalize.ts';
 import type { ToolStore } from './tool-store.ts';
 import type { PanelPorts } from './panel-ports.ts';
 import { exposeObservationForTests, type ObservationService } from './observation-service.ts';
@@ -43,7 +44,7 @@ export function createRouter({ store, panels, observation, sites, send, control 
     await store.ready;
     const { tabId, frameId, documentId, origin, url } = who;
     store.registry.report(
-      { tabId, frameId, ...(documentId ? { documentId } : {}), origin, url, api: parsed.data.api, tools: parsed.data.tools },
+      { tabId, frameId, ...(documentId ? { documentId } : {}), origin, url, api: parsed.data.api, tools: parsed.data.tools.map(judgeReportedTool) },
       new Date(),
     );
     await store.save();

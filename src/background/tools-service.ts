@@ -29,8 +29,9 @@ export async function runToolFromPanel(
       `"${tool.name}" is not marked read-only, so it needs an approved action; the side panel runs only read-only tools.`,
     );
   }
-  if (tool.schemaError) return fail('INVALID_INPUT', `The page published a malformed input schema for "${tool.name}": ${tool.schemaError}`);
+  if (tool.schemaError) return fail('INVALID_TOOL_SCHEMA', `The page declared an input schema for "${tool.name}" that Steward refuses to evaluate: ${tool.schemaError}`);
   const check = validateToolInput(tool.inputSchema, request.input);
+  if (!check.valid && 'schemaProblem' in check) return fail('INVALID_TOOL_SCHEMA', `The page declared an input schema for "${tool.name}" that Steward refuses to evaluate: ${check.schemaProblem}`);
   if (!check.valid) return fail('INVALID_INPUT', `The input does not match the schema of "${tool.name}".`, false, { issues: check.issues });
 
   let reply: unknown;

@@ -135,6 +135,7 @@ export function toolLine(t: ToolDescriptor, maxText: number): string {
   let line = `${t.name}(${schemaParams(t.inputSchema)})`;
   if (t.description) line += ` — ${quote(t.description, maxText)}`;
   if (hints.length > 0) line += ` [${hints.join(', ')}]`;
+  if (t.schemaError) line += ` [cannot be called: INVALID_TOOL_SCHEMA ${quote(t.schemaError, maxText)}]`;
   return line;
 }
 

@@ -69,7 +69,7 @@ export function ToolRunForm({ tabId, frameId, tool, fields }: { tabId: number; f
       </button>
       {!runnable && (
         <p class="note" id={`why-${tool.name}`}>
-          {tool.schemaError ? 'Cannot run: the page published a malformed schema.' : 'Not read-only: this tool will run only as an approved action.'}
+          {tool.schemaError ? 'Cannot run: Steward refuses this tool’s input schema (INVALID_TOOL_SCHEMA).' : 'Not read-only: this tool will run only as an approved action.'}
         </p>
       )}
       <div aria-live="polite">
