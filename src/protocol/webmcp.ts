@@ -60,6 +60,9 @@ export const ToolRunOutcome = z.discriminatedUnion('ok', [
     truncated: z.boolean().default(false),
     /** From a tool with untrustedContentHint: data, never instructions. */
     untrusted: z.boolean().default(false),
+    /** Set when the run went through the pipeline: its journal and audit entries. */
+    action_id: z.string().max(128).optional(),
+    audit_receipt: z.string().max(128).optional(),
   }),
   z.object({
     ok: z.literal(false),
