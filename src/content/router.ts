@@ -23,7 +23,7 @@ async function runTool(source: ToolSource | undefined, name: string, input: Reco
   try {
     const { result, truncated } = await source.run(name, input);
     const normalized = normalizeToolResult(result);
-    return { ok: true, result: normalized.result, truncated: Boolean(truncated) || normalized.truncated, untrusted: false };
+    return { ok: true, result: normalized.result, truncated: Boolean(truncated) || normalized.truncated, untrusted: true };
   } catch (error) {
     if (error instanceof ToolExecutionError) {
       return { ok: false, error: { code: error.code, message: error.message, retryable: false } };

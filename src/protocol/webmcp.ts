@@ -58,8 +58,8 @@ export const ToolRunOutcome = z.discriminatedUnion('ok', [
     /** The tool's result text (native executeTool returns a string or null). */
     result: z.string().nullable(),
     truncated: z.boolean().default(false),
-    /** From a tool with untrustedContentHint: data, never instructions. */
-    untrusted: z.boolean().default(false),
+    /** A page's tool output is data, never instructions: untrusted unless Steward's own code says otherwise. */
+    untrusted: z.boolean().default(true),
     /** Set when the run went through the pipeline: its journal and audit entries. */
     action_id: z.string().max(128).optional(),
     audit_receipt: z.string().max(128).optional(),

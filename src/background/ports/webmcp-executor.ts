@@ -46,8 +46,8 @@ export function webmcpExecutor(deps: WebMcpDeps): Executor {
       if (!parsed.success) return { outcome: 'failed', message: 'the page answered with something that is not a tool result', side_effect_possible: true };
       const outcome = parsed.data;
       if (!outcome.ok) return { outcome: 'failed', message: `${outcome.error.code}: ${outcome.error.message}`.slice(0, 3500), side_effect_possible: !NOT_RUN.has(outcome.error.code) };
-      const untrusted = outcome.untrusted || call.tool?.annotations.untrustedContentHint === true;
-      return { outcome: 'completed', output: { text: outcome.result, truncated: outcome.truncated, untrusted } };
+      // A page's tool output is page data, never instructions, whether or not the tool says so.
+      return { outcome: 'completed', output: { text: outcome.result, truncated: outcome.truncated, untrusted: true } };
     },
   };
 }

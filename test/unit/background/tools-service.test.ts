@@ -35,7 +35,8 @@ describe('runToolFromPanel: the person’s Run goes through the pipeline', () =>
   it('runs a read-only tool as the person’s agent: journaled, dispatched and audited, the click recorded', async () => {
     const { h, deps } = await setup(listDoctors);
     const outcome = await runToolFromPanel(deps, { tabId: 1, frameId: 0, name: 'list_doctors', input: { specialty: 'cardiology' } });
-    expect(outcome).toMatchObject({ ok: true, result: 'ran list_doctors', action_id: expect.stringMatching(/^act_/) });
+    // Output is data by default, though this tool declares no untrustedContentHint.
+    expect(outcome).toMatchObject({ ok: true, result: 'ran list_doctors', untrusted: true, action_id: expect.stringMatching(/^act_/) });
     expect(h.shop.calls.execute.map((c) => [c.action, c.input])).toEqual([['list_doctors', { specialty: 'cardiology' }]]);
 
     const entries = await personEntries(h);
