@@ -47,6 +47,8 @@ export const FrameTools = z.object({
   url: z.string(),
   api: WebMcpApi,
   tools: z.array(ToolDescriptor).max(512),
+  /** Tools the page reported beyond what Steward keeps for one frame (src/background/tool-registry.ts). */
+  dropped: z.int().nonnegative().optional(),
   updatedAt: z.string(),
 });
 export type FrameTools = z.infer<typeof FrameTools>;
