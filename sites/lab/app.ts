@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { RequestLog, Router, escapeHtml, queryObject, raw, sendHtml, sendJson, sendScript, validate, type RequestContext } from '../http.ts';
 import type { DemoSite } from '../site.ts';
-import { CANVAS_SCRIPT, HOSTILE_SCRIPT, SHADOW_SCRIPT } from './client.ts';
+import { CANVAS_SCRIPT, HOSTILE_SCRIPT, HOSTILE_TOOLS_SCRIPT, SHADOW_SCRIPT } from './client.ts';
 import { MAX_GRID_ELEMENTS, MIN_GRID_ELEMENTS, userId } from './grid.ts';
 import {
   LAB,
@@ -10,6 +10,7 @@ import {
   framesPage,
   gridPage,
   hostilePage,
+  hostileToolsPage,
   indexPage,
   innerFramePage,
   labErrorPage,
@@ -61,6 +62,7 @@ export function createLab(): DemoSite {
   router.get('/visibility', (ctx) => sendHtml(ctx.res, 200, visibilityPage()));
   router.get('/canvas', (ctx) => sendHtml(ctx.res, 200, canvasPage(`${otherOrigin(ctx.req.headers.host)}/assets/pixel.png`)));
   router.get('/hostile', (ctx) => sendHtml(ctx.res, 200, hostilePage()));
+  router.get('/hostile-tools', (ctx) => sendHtml(ctx.res, 200, hostileToolsPage()));
   router.get('/unpainted', (ctx) => sendHtml(ctx.res, 200, unpaintedPage()));
   router.post('/hostile/submit', (ctx) => sendHtml(ctx.res, 200, labErrorPage(200, 'SUBMITTED', 'The clobbered form was submitted.')));
   router.get('/grid', (ctx) => {
@@ -78,6 +80,7 @@ export function createLab(): DemoSite {
   router.get('/assets/shadow.js', (ctx) => sendScript(ctx.res, SHADOW_SCRIPT));
   router.get('/assets/canvas.js', (ctx) => sendScript(ctx.res, CANVAS_SCRIPT));
   router.get('/assets/hostile.js', (ctx) => sendScript(ctx.res, HOSTILE_SCRIPT));
+  router.get('/assets/hostile-tools.js', (ctx) => sendScript(ctx.res, HOSTILE_TOOLS_SCRIPT));
   router.get('/assets/pixel.png', sendPng);
 
   const state = (): Record<string, unknown> => ({
