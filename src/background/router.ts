@@ -8,7 +8,6 @@ import type { PanelPorts } from './panel-ports.ts';
 import { exposeObservationForTests, type ObservationService } from './observation-service.ts';
 import { isControlMessage } from './control-router.ts';
 import type { SiteAccess } from './site-access.ts';
-import type { SendToFrame } from './tab-messenger.ts';
 
 export const PANEL_PATH = 'src/sidepanel/index.html';
 
@@ -25,14 +24,12 @@ export interface RouterDeps {
   panels: PanelPorts;
   observation: ObservationService;
   sites: Pick<SiteAccess, 'ready' | 'isAllowed'> & Partial<Pick<SiteAccess, 'noteWebMcpApi'>>;
-  /** Gated by site (src/background/tab-messenger.ts). */
-  send: SendToFrame;
   control?: ControlRoute;
   /** `panel/run-tool`: the person's Run, through the pipeline (src/background/tools-service.ts). */
   runTool?: (request: PanelRunRequest) => Promise<ToolRunOutcome>;
 }
 
-export function createRouter({ store, panels, observation, sites, send, control, runTool }: RouterDeps) {
+export function createRouter({ store, panels, observation, sites, control, runTool }: RouterDeps) {
   exposeObservationForTests(observation);
   const whoSent = (sender: chrome.runtime.MessageSender): SenderKind =>
     classifySender(sender, chrome.runtime.id, chrome.runtime.getURL(PANEL_PATH).replace(/index\.html$/, ''));

@@ -21,3 +21,4 @@ export * from './control-messages.ts';
 export type * from './snapshot.ts';
 export * from './settings.ts';
 export * from './site-access.ts';
+export * from './forbidden-keys.ts';

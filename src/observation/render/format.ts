@@ -31,7 +31,7 @@ export function quote(text: string, max: number): string {
 export function word(text: string, max = 80): string {
   return SAFE_WORD.test(text) && text.length <= max ? text : quote(text, max);
 }
-const SAFE_WORD = /^[\p{L}\p{N}_][\p{L}\p{N}_.:\/-]*$/u;
+const SAFE_WORD = /^[\p{L}\p{N}_][\p{L}\p{N}_.:/-]*$/u;
 
 /** The path of a same-origin URL, else the URL itself. */
 export function shortHref(href: string, pageUrl: string): string {

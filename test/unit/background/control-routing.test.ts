@@ -30,7 +30,7 @@ function routerWithSpy() {
   const control = createControlRouter({ ready, db: ready, sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
   const store = new ToolStore(fakeBrowser.storage.session as unknown as chrome.storage.StorageArea);
   const observation = createObservationService(async () => undefined);
-  const router = createRouter({ store, panels: new PanelPorts(), observation, sites: { ready: Promise.resolve(), isAllowed: () => true }, send: async () => undefined, control });
+  const router = createRouter({ store, panels: new PanelPorts(), observation, sites: { ready: Promise.resolve(), isAllowed: () => true }, control });
   const send = (message: unknown, sender: chrome.runtime.MessageSender) =>
     new Promise<unknown>((resolve) => {
       router.onMessage(message, sender, resolve);
@@ -75,7 +75,6 @@ describe('reports from pages of sites Steward is not allowed on', () => {
       panels: new PanelPorts(),
       observation: createObservationService(async () => undefined),
       sites: { ready: Promise.resolve(), isAllowed: (o) => allowed.has(o) },
-      send: async () => undefined,
     });
     const send = (message: unknown, sender: chrome.runtime.MessageSender) => new Promise<unknown>((resolve) => router.onMessage(message, sender, resolve));
     const report = { type: 'content/tools', api: 'none', url: 'http://localhost:4200/', tools: [] };
@@ -91,8 +90,9 @@ describe('reports from pages of sites Steward is not allowed on', () => {
 describe('panel/run-tool', () => {
   function routerWith(runTool?: Parameters<typeof createRouter>[0]['runTool']) {
     const store = new ToolStore(fakeBrowser.storage.session as unknown as chrome.storage.StorageArea);
+    // Anything the router could send to a tab would go through the observation service's messenger.
     const toTab = vi.fn(async () => undefined);
-    const router = createRouter({ store, panels: new PanelPorts(), observation: createObservationService(async () => undefined), sites: { ready: Promise.resolve(), isAllowed: () => true }, send: toTab, ...(runTool ? { runTool } : {}) });
+    const router = createRouter({ store, panels: new PanelPorts(), observation: createObservationService(toTab), sites: { ready: Promise.resolve(), isAllowed: () => true }, ...(runTool ? { runTool } : {}) });
     const send = (message: unknown, sender: chrome.runtime.MessageSender) => new Promise<unknown>((resolve) => router.onMessage(message, sender, resolve));
     return { send, toTab };
   }
