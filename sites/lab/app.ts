@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { RequestLog, Router, escapeHtml, queryObject, raw, sendHtml, sendJson, sendScript, validate, type RequestContext } from '../http.ts';
 import type { DemoSite } from '../site.ts';
-import { CANVAS_SCRIPT, HOSTILE_SCRIPT, SHADOW_SCRIPT, WEBMCP_LAB_SCRIPT } from './client.ts';
+import { CANVAS_SCRIPT, HOSTILE_SCRIPT, HOSTILE_TOOLS_SCRIPT, SHADOW_SCRIPT, WEBMCP_LAB_SCRIPT } from './client.ts';
 import { MAX_GRID_ELEMENTS, MIN_GRID_ELEMENTS, userId } from './grid.ts';
 import {
   LAB,
@@ -10,6 +10,7 @@ import {
   framesPage,
   gridPage,
   hostilePage,
+  hostileToolsPage,
   indexPage,
   innerFramePage,
   labErrorPage,
@@ -63,6 +64,7 @@ export function createLab(): DemoSite {
   router.get('/visibility', (ctx) => sendHtml(ctx.res, 200, visibilityPage()));
   router.get('/canvas', (ctx) => sendHtml(ctx.res, 200, canvasPage(`${otherOrigin(ctx.req.headers.host)}/assets/pixel.png`)));
   router.get('/hostile', (ctx) => sendHtml(ctx.res, 200, hostilePage()));
+  router.get('/hostile-tools', (ctx) => sendHtml(ctx.res, 200, hostileToolsPage()));
   router.get('/unpainted', (ctx) => sendHtml(ctx.res, 200, unpaintedPage()));
   router.post('/hostile/submit', (ctx) => sendHtml(ctx.res, 200, labErrorPage(200, 'SUBMITTED', 'The clobbered form was submitted.')));
   router.get('/grid', (ctx) => {
@@ -85,6 +87,7 @@ export function createLab(): DemoSite {
   router.get('/assets/webmcp-lab.js', (ctx) => sendScript(ctx.res, WEBMCP_LAB_SCRIPT));
   // The WebMCP pages report each call their tools receive; the request log keeps it.
   router.post('/api/tool-calls', (ctx) => sendJson(ctx.res, 200, { ok: true }));
+  router.get('/assets/hostile-tools.js', (ctx) => sendScript(ctx.res, HOSTILE_TOOLS_SCRIPT));
   router.get('/assets/pixel.png', sendPng);
 
   const state = (): Record<string, unknown> => ({

@@ -52,6 +52,51 @@ export const CANVAS_SCRIPT = `(() => {
  * timers, listeners and observers, and churn the DOM. None of it may break Steward's content
  * script, which runs in the isolated world with its own JS builtins.
  */
+/** Registers tools whose schemas could freeze whoever validates input against them. */
+export const HOSTILE_TOOLS_SCRIPT = `(() => {
+  'use strict';
+  const mc = document.modelContext;
+  const status = document.getElementById('tools-status');
+  if (!mc || typeof mc.registerTool !== 'function') {
+    status.textContent = 'WebMCP not available.';
+    return;
+  }
+  const text = (s) => ({ content: [{ type: 'text', text: s }] });
+  const tools = [
+    {
+      name: 'lookup_code',
+      description: 'Looks up a code. Its pattern backtracks exponentially.',
+      inputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } }, required: ['code'] },
+      annotations: { readOnlyHint: true },
+      execute: async (input) => text('looked up ' + input.code),
+    },
+    {
+      name: 'tag_notes',
+      description: 'Tags notes. Its property names are matched by overlapping alternatives.',
+      inputSchema: { type: 'object', patternProperties: { '^(a|aa)+$': { type: 'string' } } },
+      annotations: { readOnlyHint: true },
+      execute: async () => text('tagged'),
+    },
+    {
+      name: 'echo_code',
+      description: 'Echoes a code back.',
+      inputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{3}-\\\\d{4}$' } }, required: ['code'] },
+      annotations: { readOnlyHint: true },
+      execute: async (input) => text('echo ' + input.code),
+    },
+  ];
+  for (const tool of tools) {
+    try {
+      const r = mc.registerTool(tool);
+      if (r && typeof r.catch === 'function') r.catch((e) => console.warn('[lab] registerTool failed', e));
+    } catch (e) {
+      console.warn('[lab] registerTool failed', e);
+    }
+  }
+  status.textContent = 'Registered ' + tools.length + ' tools.';
+})();
+`;
+
 export const HOSTILE_SCRIPT = `(() => {
   'use strict';
   const boom = () => { throw new Error('hostile page: patched builtin'); };

@@ -18,6 +18,7 @@ export const LAB_PAGES = [
   ['/hostile', 'Hostile page', 'Scripts that throw everywhere, patch DOM prototypes and clobber the document'],
   ['/webmcp/stalls', 'Stalling tool', 'A WebMCP tool that never answers'],
   ['/webmcp/same-name', 'Same-named tool', 'A WebMCP tool named like one of the clinic’s, on another site'],
+  ['/hostile-tools', 'Hostile tools', 'WebMCP tools whose input schemas carry catastrophic regular expressions'],
   ['/grid?n=1600', 'Grid (1.6k)', 'An admin table of about 1,600 elements'],
   ['/grid?n=16000', 'Grid (16k)', 'An admin table of about 16,000 elements'],
   ['/grid?n=80000', 'Grid (80k)', 'An admin table of about 80,000 elements'],
@@ -163,6 +164,20 @@ export function canvasPage(taintingImageUrl: string): string {
  * properties by name, nests deeply, carries a huge name, a labelledby cycle and broken JSON-LD,
  * and names tags and microdata properties after Object's own (`constructor`, `__proto__`).
  */
+/** WebMCP tools with schemas that would freeze a naive validator, next to one ordinary tool. */
+export function hostileToolsPage(): string {
+  return shell(
+    'Hostile tools',
+    html`<section class="card">
+<h1>Hostile tools</h1>
+<p class="muted">This page registers WebMCP tools whose input schemas use catastrophic regular expressions
+(<code>^(a+)+$</code> and friends), and one ordinary tool, <code>echo_code</code>.</p>
+<p role="status" id="tools-status">Registering tools…</p>
+</section>`,
+    ['/assets/hostile-tools.js'],
+  );
+}
+
 export function hostilePage(): string {
   const deep = '<div>'.repeat(1500) + '<button type="button" id="deep-button">Deep action</button>' + '</div>'.repeat(1500);
   const hugeLabel = 'Huge '.repeat(40_000);

@@ -17,6 +17,7 @@ import { chromeTabControl } from './ports/navigate.ts';
 import { chromeTabEvents } from './ports/tab-wait.ts';
 import { chromeScreenshots } from './ports/screenshot.ts';
 import type { ToolStore } from './tool-store.ts';
+import { runToolFromPanel, type PanelRunRequest } from './tools-service.ts';
 
 /**
  * Assembles the Intent-to-Transaction pipeline on Chrome: IndexedDB stores, ports onto tabs,
@@ -64,6 +65,27 @@ export function wirePipeline(deps: {
     push: (m) => deps.panels.push(m),
   });
 
+  /** The person's own Run in the side panel: through the pipeline, audited, shown in Activity. */
+  async function runTool(request: PanelRunRequest) {
+    await deps.tools.ready;
+    try {
+      return await runToolFromPanel(
+        {
+          registry: deps.tools.registry,
+          pipeline: () => live.ready,
+          observeTab: async (tabId) => {
+            const r = await chromePorts.observeTab(tabId);
+            return r.ok ? { ok: true, state: r.tab.state } : { ok: false, message: `${r.error.code}: ${r.error.message}`.slice(0, 1000) };
+          },
+          sessionFor: (agentId, tabId) => sessions.sessionFor(agentId, tabId),
+        },
+        request,
+      );
+    } finally {
+      deps.panels.push({ type: 'panel/audit-changed' });
+    }
+  }
+
   async function onAlarm(alarm: { name: string }): Promise<void> {
     if (alarm.name !== PURGE_ALARM && alarm.name !== RECHECK_ALARM) return;
     const pipeline = await live.ready;
@@ -95,5 +117,5 @@ export function wirePipeline(deps: {
     return taint.mark(agentId, { at: Date.now(), source });
   }
 
-  return { control, onAlarm, onTabRemoved, start, taintAgent };
+  return { control, runTool, onAlarm, onTabRemoved, start, taintAgent };
 }

@@ -1,12 +1,13 @@
 import { ContentToBackground, PanelToBackground, type TabToolsResponse } from '../protocol/messages.ts';
 import { classifySender, type SenderKind } from './senders.ts';
-import { runToolFromPanel } from './tools-service.ts';
+import type { PanelRunRequest } from './tools-service.ts';
+import type { ToolRunOutcome } from '../protocol/webmcp.ts';
+import { judgeReportedTool } from '../webmcp/normalize.ts';
 import type { ToolStore } from './tool-store.ts';
 import type { PanelPorts } from './panel-ports.ts';
 import { exposeObservationForTests, type ObservationService } from './observation-service.ts';
 import { isControlMessage } from './control-router.ts';
 import type { SiteAccess } from './site-access.ts';
-import type { SendToFrame } from './tab-messenger.ts';
 
 export const PANEL_PATH = 'src/sidepanel/index.html';
 
@@ -23,12 +24,12 @@ export interface RouterDeps {
   panels: PanelPorts;
   observation: ObservationService;
   sites: Pick<SiteAccess, 'ready' | 'isAllowed'> & Partial<Pick<SiteAccess, 'noteWebMcpApi'>>;
-  /** Gated by site (src/background/tab-messenger.ts). */
-  send: SendToFrame;
   control?: ControlRoute;
+  /** `panel/run-tool`: the person's Run, through the pipeline (src/background/tools-service.ts). */
+  runTool?: (request: PanelRunRequest) => Promise<ToolRunOutcome>;
 }
 
-export function createRouter({ store, panels, observation, sites, send, control }: RouterDeps) {
+export function createRouter({ store, panels, observation, sites, control, runTool }: RouterDeps) {
   exposeObservationForTests(observation);
   const whoSent = (sender: chrome.runtime.MessageSender): SenderKind =>
     classifySender(sender, chrome.runtime.id, chrome.runtime.getURL(PANEL_PATH).replace(/index\.html$/, ''));
@@ -43,7 +44,7 @@ export function createRouter({ store, panels, observation, sites, send, control 
     await store.ready;
     const { tabId, frameId, documentId, origin, url } = who;
     store.registry.report(
-      { tabId, frameId, ...(documentId ? { documentId } : {}), origin, url, api: parsed.data.api, tools: parsed.data.tools },
+      { tabId, frameId, ...(documentId ? { documentId } : {}), origin, url, api: parsed.data.api, tools: parsed.data.tools.map(judgeReportedTool) },
       new Date(),
     );
     await store.save();
@@ -62,7 +63,8 @@ export function createRouter({ store, panels, observation, sites, send, control 
         return { ok: true, data };
       }
       case 'panel/run-tool':
-        return { ok: true, data: await runToolFromPanel(store.registry, send, request) };
+        if (!runTool) return refuse('NOT_READY', 'Tools run only through the pipeline, which is not wired here.');
+        return { ok: true, data: await runTool(request) };
       case 'panel/snapshot-tab':
         return observation.observeTab(request.tabId, { full: request.full === true });
       case 'panel/query-tab':

@@ -39,7 +39,7 @@ const sites: SitesControl = {
 
 // The Intent-to-Transaction pipeline: recovery of unfinished actions starts at once.
 const pipeline = wirePipeline({ tools: store, panels, observation, send, sites });
-const router = createRouter({ store, panels, observation, sites: siteAccess, send, control: pipeline.control });
+const router = createRouter({ store, panels, observation, sites: siteAccess, control: pipeline.control, runTool: pipeline.runTool });
 pipeline.start();
 chrome.alarms.onAlarm.addListener((alarm) => void pipeline.onAlarm(alarm).catch((e) => console.error('alarm failed', alarm.name, e)));
 // A click on an approval notification brings the person to the side panel, where deciding happens.

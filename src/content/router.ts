@@ -33,7 +33,7 @@ async function runTool(source: ToolSource | undefined, name: string, input: Reco
   try {
     const { result, truncated } = await withinDeadline(source.run(name, input), deadlineMs);
     const normalized = normalizeToolResult(result);
-    return { ok: true, result: normalized.result, truncated: Boolean(truncated) || normalized.truncated, untrusted: false };
+    return { ok: true, result: normalized.result, truncated: Boolean(truncated) || normalized.truncated, untrusted: true };
   } catch (error) {
     if (error instanceof ToolExecutionError) {
       return { ok: false, error: { code: error.code, message: error.message, retryable: false } };

@@ -86,11 +86,10 @@ export function resolveCapability(request: ActionRequest, observed: ObservedStat
   }
   const onPath = description.via === 'webmcp' ? tool : undefined;
   if (description.via !== 'legacy_inference') {
-    if (onPath?.schemaError) {
-      return { ok: false, error: makeError('INVALID_INPUT', `The tool ${onPath.name} cannot be called: its input schema is unusable (${onPath.schemaError}).`, { issues: [{ path: '', message: onPath.schemaError }] }) };
-    }
+    if (onPath?.schemaError) return { ok: false, error: refusedSchema(onPath.name, onPath.schemaError) };
     const schema = onPath?.inputSchema ?? description.input_schema;
     const check = validateToolInput(schema, request.input);
+    if (!check.valid && 'schemaProblem' in check) return { ok: false, error: refusedSchema(request.action, check.schemaProblem) };
     if (!check.valid) {
       const first = check.issues[0];
       return {
@@ -102,6 +101,14 @@ export function resolveCapability(request: ActionRequest, observed: ObservedStat
     }
   }
   return { ok: true, capability: { description, ...(onPath ? { tool: onPath } : {}), ...(legacy ? { legacy } : {}) } };
+}
+
+/** The page's schema for this action is one Steward will not evaluate (it could freeze the worker, or is malformed). */
+function refusedSchema(action: string, problem: string): StewardError {
+  const clipped = problem.slice(0, 1024);
+  return makeError('INVALID_TOOL_SCHEMA', `The tool ${action} cannot be called: the page declared an input schema Steward refuses to evaluate (${clipped}).`.slice(0, 4096), {
+    issues: [{ path: 'input_schema', message: clipped }],
+  });
 }
 
 /**

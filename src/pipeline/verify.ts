@@ -96,6 +96,15 @@ function snapshotOf(v: VerifyInput): ResourceSnapshot {
 }
 
 /**
+ * Only output from the person's own extension code could be trusted; no such path exists yet, so
+ * this is true for every path (and stays true for any path not listed here later).
+ */
+const TRUSTED_OUTPUT_PATHS: readonly AvailableAction['via'][] = [];
+export function outputIsUntrusted(via: AvailableAction['via'], executorSays: boolean): boolean {
+  return executorSays || !TRUSTED_OUTPUT_PATHS.includes(via);
+}
+
+/**
  * Step 9: turns the executor's report and a re-observation into the ActionResult. The shapes in
  * src/protocol/results.ts make "done while only accepted" unrepresentable; this decides which
  * shape is true.
@@ -109,7 +118,9 @@ export function verifyOutcome(v: VerifyInput): ActionResult {
     source: v.description.via,
     ...(after && sameResource(after, v.request) ? { available_actions: summarizeActions(after), evidence: after.evidence, conflicts: after.conflicts } : {}),
   };
-  const output = report.outcome === 'completed' && report.output ? { output: { ...report.output, untrusted: report.output.untrusted || v.description.untrusted_content === true } } : {};
+  // Output is data by default (invariant 3): every path that produces it today runs a page's or a
+  // site's code, so it is untrusted whatever the executor or the tool's annotations say.
+  const output = report.outcome === 'completed' && report.output ? { output: { ...report.output, untrusted: outputIsUntrusted(v.description.via, report.output.untrusted) } } : {};
   const haveState = resource.state !== undefined && resource.state_version !== undefined;
 
   switch (report.outcome) {

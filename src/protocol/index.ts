@@ -22,3 +22,4 @@ export type * from './snapshot.ts';
 export * from './settings.ts';
 export * from './site-access.ts';
 export * from './deadlines.ts';
+export * from './forbidden-keys.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PageSnapshot } from './snapshot.ts';
 import { ElementRef, ElementState, Visibility } from './element.ts';
 import { FrameTools, ToolDescriptor, ToolRunOutcome, WebMcpApi } from './webmcp.ts';
+import { JsonObject } from './primitives.ts';
 
 /**
  * Every message between Steward's own contexts. Each context validates what it receives with
@@ -9,7 +10,8 @@ import { FrameTools, ToolDescriptor, ToolRunOutcome, WebMcpApi } from './webmcp.
  * with a machine-readable error.
  */
 
-const ToolInput = z.record(z.string(), z.unknown());
+/** A tool's input: a bounded JSON object without prototype keys (see JsonObject). */
+const ToolInput = JsonObject;
 
 // ── content script (isolated world) → service worker ────────────────────────────────────────
 export const ContentToolsReport = z.object({

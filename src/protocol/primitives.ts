@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { findForbiddenKey } from './forbidden-keys.ts';
 
 /**
  * Small building blocks shared by every protocol shape. Each carries its own error message so a
@@ -126,9 +127,18 @@ export function jsonLength(value: unknown): number {
   }
 }
 
-/** A plain JSON object (action input, payloads), bounded in size. */
+/**
+ * A plain JSON object (action input, payloads), bounded in size. Keys that reach a prototype
+ * (`__proto__`, `constructor`, `prototype`) are refused at any depth, naming the path, before the
+ * record would silently drop `__proto__`.
+ */
 export const JsonObject = z
-  .record(z.string(), z.unknown(), { error: 'must be a JSON object' })
+  .unknown()
+  .superRefine((value, ctx) => {
+    const at = findForbiddenKey(value);
+    if (at) ctx.addIssue({ code: 'custom', path: at, message: `"${String(at[at.length - 1])}" is not accepted as a key`, abort: true });
+  })
+  .pipe(z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }))
   .superRefine((value, ctx) => {
     const size = jsonLength(value);
     if (size < 0) ctx.addIssue({ code: 'custom', message: 'must be JSON-serializable (no cycles, no BigInt)' });

@@ -47,6 +47,8 @@ export const FrameTools = z.object({
   url: z.string(),
   api: WebMcpApi,
   tools: z.array(ToolDescriptor).max(512),
+  /** Tools the page reported beyond what Steward keeps for one frame (src/background/tool-registry.ts). */
+  dropped: z.int().nonnegative().optional(),
   updatedAt: z.string(),
 });
 export type FrameTools = z.infer<typeof FrameTools>;
@@ -58,8 +60,11 @@ export const ToolRunOutcome = z.discriminatedUnion('ok', [
     /** The tool's result text (native executeTool returns a string or null). */
     result: z.string().nullable(),
     truncated: z.boolean().default(false),
-    /** From a tool with untrustedContentHint: data, never instructions. */
-    untrusted: z.boolean().default(false),
+    /** A page's tool output is data, never instructions: untrusted unless Steward's own code says otherwise. */
+    untrusted: z.boolean().default(true),
+    /** Set when the run went through the pipeline: its journal and audit entries. */
+    action_id: z.string().max(128).optional(),
+    audit_receipt: z.string().max(128).optional(),
   }),
   z.object({
     ok: z.literal(false),

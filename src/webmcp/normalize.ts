@@ -1,4 +1,5 @@
 import { ToolAnnotations, type ToolDescriptor } from '../protocol/webmcp.ts';
+import { checkSchemaSafety } from './schema-safety.ts';
 
 /** The fields a raw tool may carry, from native getTools() or the polyfill; everything is unknown until checked. */
 export interface RawTool {
@@ -50,6 +51,9 @@ export function normalizeInputSchema(raw: unknown): SchemaResult {
   if (schema.required !== undefined && (!Array.isArray(schema.required) || schema.required.some((r) => typeof r !== 'string'))) {
     return invalid('input schema "required" must be an array of strings');
   }
+  // A schema that could freeze whoever evaluates it is listed as INVALID_TOOL_SCHEMA, never run.
+  const safety = checkSchemaSafety(schema);
+  if (!safety.ok) return invalid(safety.reason);
   return { schema };
 }
 
@@ -70,6 +74,16 @@ function normalizeAnnotations(raw: unknown): ToolDescriptor['annotations'] {
 function text(raw: unknown, limit: number): string | undefined {
   if (typeof raw !== 'string') return undefined;
   return raw.length > limit ? raw.slice(0, limit) : raw;
+}
+
+/**
+ * The service worker's own judgement of a reported tool: the content script normalised it, but
+ * the worker evaluates schemas, so it checks again before anything can run (defence in depth).
+ */
+export function judgeReportedTool(tool: ToolDescriptor): ToolDescriptor {
+  if (tool.schemaError) return tool;
+  const safety = checkSchemaSafety(tool.inputSchema);
+  return safety.ok ? tool : { ...tool, inputSchema: { ...EMPTY_OBJECT_SCHEMA }, schemaError: safety.reason };
 }
 
 export type NormalizeResult = { ok: true; tool: ToolDescriptor } | { ok: false; reason: string };

@@ -33,7 +33,7 @@ test.describe('WebMCP tools through the pipeline', () => {
 
     // Read-only inside scope: runs directly, the page's own result comes back marked as data.
     const listed = (await data(submit(panel, { token, tabId, request: { action: 'list_doctors', resource, input: {}, idempotency_key: 'e2e-list-doctors' } }))).result as Record<string, unknown>;
-    expect(listed).toMatchObject({ execution: { status: 'confirmed', verified_by: 'tool_result' }, source: 'webmcp', output: { untrusted: false } });
+    expect(listed).toMatchObject({ execution: { status: 'confirmed', verified_by: 'tool_result' }, source: 'webmcp', output: { untrusted: true } });
     const doctors = (await (await fetch(new URL('/api/doctors', sites.urls.clinic))).json()) as { doctors: Array<{ name: string }> };
     expect((listed.output as { text: string }).text).toContain(doctors.doctors[0]!.name);
     expect(await data(control(panel, { type: 'panel/approvals' }))).toEqual({ pending: [] });

@@ -1,5 +1,6 @@
 import { test, expect } from './fixtures.ts';
 import type { Page } from '@playwright/test';
+import { showView, swRecords } from './panel-helpers.ts';
 
 const tool = (panel: Page, name: string) => panel.getByRole('article', { name, exact: true });
 
@@ -77,6 +78,14 @@ test.describe('WebMCP tools with Chromium’s native API', () => {
     await messages.getByRole('button', { name: 'Run' }).click();
     await expect(messages.getByRole('region', { name: 'Result of read_patient_messages' })).toContainText(/ignore previous instructions/i);
     await expect(messages).toContainText('untrusted content — data, not instructions');
+
+    // No unaudited path: each Run went through the pipeline as the person's own agent.
+    await expect(listDoctors).toContainText(/Recorded in Activity as act_/);
+    const audit = (await swRecords(steward.serviceWorker, 'audit')).filter((e) => e.agent_id === 'agent:person' && e.action === 'list_doctors');
+    expect(audit.map((e) => e.kind)).toEqual(['proposal', 'observation', 'dispatch', 'confirmation']);
+    expect(JSON.stringify(audit[0]?.details)).toContain('pressed Run');
+    await showView(panel, 'Activity');
+    await expect(panel.getByRole('list', { name: 'Activity log' }).getByRole('button', { name: /^list_doctors on / })).toHaveCount(1);
   });
 
   test('checks a read-only tool’s input against its schema before it reaches the page', async ({ steward, sites, openPanel }) => {

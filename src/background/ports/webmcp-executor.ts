@@ -75,8 +75,8 @@ export function webmcpExecutor(deps: WebMcpDeps): Executor {
       const outcome = parsed.data;
       if (!outcome.ok && outcome.error.code === 'TIMEOUT') return { outcome: 'timed_out', message: outcome.error.message.slice(0, 3500) };
       if (!outcome.ok) return { outcome: 'failed', message: `${outcome.error.code}: ${outcome.error.message}`.slice(0, 3500), side_effect_possible: !NOT_RUN.has(outcome.error.code) };
-      const untrusted = outcome.untrusted || call.tool?.annotations.untrustedContentHint === true;
-      return { outcome: 'completed', output: { text: outcome.result, truncated: outcome.truncated, untrusted } };
+      // A page's tool output is page data, never instructions, whether or not the tool says so.
+      return { outcome: 'completed', output: { text: outcome.result, truncated: outcome.truncated, untrusted: true } };
     },
   };
 }

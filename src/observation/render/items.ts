@@ -1,4 +1,5 @@
 import type { PageSnapshot, SnapshotElement, SnapshotText } from '../snapshot.ts';
+import { word } from './format.ts';
 
 /** Elements and texts merged back into document order, and grouped by container row (pure). */
 
@@ -59,6 +60,6 @@ export function nameShape(name: string): string {
 export function rowShape(items: Item[]): string {
   return items
     .filter((i): i is Extract<Item, { kind: 'element' }> => i.kind === 'element')
-    .map((i) => `${i.el.role} ${JSON.stringify(nameShape(i.el.name))}`)
+    .map((i) => `${word(i.el.role, 40)} ${JSON.stringify(nameShape(i.el.name))}`)
     .join(', ');
 }

@@ -1,6 +1,6 @@
 import type { Visibility } from '../../protocol/element.ts';
 import type { PageSnapshot, SnapshotElement, SnapshotText } from '../snapshot.ts';
-import { elementLine, formLine, FULL_DETAIL, quote, rowLine, textLine } from './format.ts';
+import { elementLine, formLine, FULL_DETAIL, quote, rowLine, textLine, word } from './format.ts';
 import { blocks, orderedItems, type Item } from './items.ts';
 
 /**
@@ -94,7 +94,7 @@ export function expand(s: PageSnapshot, ref: string, options: ExpandOptions = {}
 
 function expandElement(s: PageSnapshot, el: SnapshotElement): string {
   const lines = [elementLine(el, s.url, FULL_DETAIL)];
-  const where: string[] = [`tag ${el.tag}${el.inputType ? ` type=${el.inputType}` : ''}`, `scope ${el.scope}`];
+  const where: string[] = [`tag ${word(el.tag, 40)}${el.inputType ? ` type=${word(el.inputType, 40)}` : ''}`, `scope ${el.scope}`];
   if (el.framePath && el.framePath.length > 0) where.push(`frame ${el.framePath.join('.')}`);
   if (el.box) where.push(`box ${el.box.x},${el.box.y} ${el.box.w}×${el.box.h}`);
   if (el.formRef) where.push(`form ${el.formRef}`);
@@ -124,7 +124,7 @@ function expandContainer(s: PageSnapshot, ref: string, options: ExpandOptions): 
   const offset = Math.max(0, options.offset ?? 0);
   const limit = Math.min(Math.max(1, options.limit ?? 50), MAX_QUERY_LIMIT);
   const page = body.slice(offset, offset + limit);
-  const title = `${meta?.role ?? 'container'} ${ref}${meta?.name ? ` ${quote(meta.name, 120)}` : ''} — ${meta?.rows ?? body.length} rows`;
+  const title = `${word(meta?.role ?? 'container', 40)} ${ref}${meta?.name ? ` ${quote(meta.name, 120)}` : ''} — ${meta?.rows ?? body.length} rows`;
   const lines = [title];
   if (meta?.columns && meta.columns.length > 0) lines.push(`  columns: ${meta.columns.map((c) => quote(c, 40)).join(' | ')}`);
   for (const [, items] of header) lines.push(`  header: ${rowLine(items, s.url, FULL_DETAIL)}`);

@@ -1,7 +1,7 @@
 import type { Fact, ObservedState } from '../../protocol/observed-state.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
 import type { PageSnapshot, SnapshotContainer, SnapshotElement } from '../snapshot.ts';
-import { compactRefs, elementLine, factLine, formLine, quote, rowLine, structuredLine, textLine, toolLine, type LineDetail } from './format.ts';
+import { compactRefs, elementLine, factLine, formLine, quote, rowLine, word, structuredLine, textLine, toolLine, type LineDetail } from './format.ts';
 import { blocks, nameShape, orderedItems, rowShape, type Block, type ContainerGroup, type Item } from './items.ts';
 
 /**
@@ -96,15 +96,15 @@ class Renderer {
     const o = this.extras.observed;
     if (o) {
       const parts: string[] = [];
-      if (o.resource) parts.push(`resource ${o.resource.type} ${quote(o.resource.id, 80)}`);
-      if (o.state) parts.push(`state ${o.state}`);
+      if (o.resource) parts.push(`resource ${word(o.resource.type)} ${quote(o.resource.id, 80)}`);
+      if (o.state) parts.push(`state ${word(o.state)}`);
       if (o.source) parts.push(`source ${o.source}`);
       if (o.confidence !== undefined) parts.push(`confidence ${o.confidence.toFixed(2)}`);
       if (o.state_version !== undefined) parts.push(`state_version ${o.state_version}`);
       if (o.evidence?.length) parts.push(`evidence ${o.evidence.join(', ')}`);
       this.lines.push(`State: ${parts.join('; ')}`);
       if (o.conflicts?.length) this.lines.push(`Conflicts: ${o.conflicts.join(', ')}`);
-      if (o.available_actions?.length) this.lines.push(`Actions: ${o.available_actions.join(', ')}`);
+      if (o.available_actions?.length) this.lines.push(`Actions: ${o.available_actions.map((a) => word(a, 120)).join(', ')}`);
     }
     const facts = this.extras.facts ?? [];
     if (facts.length > 0) {
@@ -135,7 +135,7 @@ class Renderer {
       if (run.length >= this.level.runMin) {
         for (const el of run.slice(0, this.level.runShow)) this.element(el);
         const rest = run.slice(this.level.runShow);
-        this.lines.push(`  … ${rest.length} more ${run[0]!.role} like ${quote(nameShape(run[0]!.name), 60)}: ${compactRefs(rest.map((e) => e.ref), 4)}`);
+        this.lines.push(`  … ${rest.length} more ${word(run[0]!.role, 40)} like ${quote(nameShape(run[0]!.name), 60)}: ${compactRefs(rest.map((e) => e.ref), 4)}`);
         i += run.length - 1;
         continue;
       }
@@ -187,7 +187,7 @@ class Renderer {
     const header = rows.filter(([n]) => n === 0);
     const body = rows.filter(([n]) => n > 0);
     const total = meta?.rows ?? body.length;
-    let title = `${meta?.role ?? 'list'} ${g.ref}`;
+    let title = `${word(meta?.role ?? 'list', 40)} ${g.ref}`;
     if (meta?.name) title += ` ${quote(meta.name, 80)}`;
     title += ` — ${total} rows`;
     if (meta?.columns?.length) title += `; columns: ${meta.columns.map((c) => quote(c, 30)).join(' | ')}`;

@@ -10,7 +10,7 @@ function badges(tool: ToolDescriptor): Array<[string, string]> {
   if (a.destructiveHint) out.push(['destructive', 'destructive']);
   if (a.untrustedContentHint) out.push(['untrusted', 'untrusted content']);
   out.push(['kind', tool.kind === 'declarative' ? (tool.autosubmit ? 'form · autosubmit' : 'form · waits for user') : 'script']);
-  if (tool.schemaError) out.push(['error', 'malformed schema']);
+  if (tool.schemaError) out.push(['error', 'INVALID_TOOL_SCHEMA']);
   return out;
 }
 

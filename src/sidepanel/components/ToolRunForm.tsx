@@ -39,11 +39,12 @@ function FieldInput({ tool, field, value, onInput }: { tool: string; field: Sche
   );
 }
 
-/** Runs a read-only tool through the service worker; other tools are listed but wait for the policy gateway. */
+/** Runs a read-only tool as the person, through the pipeline (audited); other tools run only as approved actions. */
 export function ToolRunForm({ tabId, frameId, tool, fields }: { tabId: number; frameId: number; tool: ToolDescriptor; fields: SchemaField[] }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [shown, setShown] = useState<Shown>({ kind: 'idle' });
-  const runnable = tool.annotations.readOnlyHint === true && !tool.schemaError;
+  // Runs go through the pipeline, which runs the page's own (top-frame) tools only.
+  const runnable = tool.annotations.readOnlyHint === true && !tool.schemaError && frameId === 0;
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -69,7 +70,11 @@ export function ToolRunForm({ tabId, frameId, tool, fields }: { tabId: number; f
       </button>
       {!runnable && (
         <p class="note" id={`why-${tool.name}`}>
-          {tool.schemaError ? 'Cannot run: the page published a malformed schema.' : 'Not read-only: this tool will run only as an approved action.'}
+          {tool.schemaError
+            ? 'Cannot run: Steward refuses this tool’s input schema (INVALID_TOOL_SCHEMA).'
+            : frameId !== 0
+              ? 'Cannot run: this tool belongs to an embedded frame.'
+              : 'Not read-only: this tool will run only as an approved action.'}
         </p>
       )}
       <div aria-live="polite">
@@ -95,6 +100,7 @@ function Outcome({ outcome, name }: { outcome: ToolRunOutcome; name: string }) {
         {outcome.untrusted && <span class="badge untrusted"> untrusted content — data, not instructions</span>}
       </div>
       <pre class="result" role="region" aria-label={`Result of ${name}`}>{outcome.result ?? '(no result)'}</pre>
+      {outcome.action_id && <p class="note">Recorded in Activity as {outcome.action_id}.</p>}
     </div>
   );
 }

@@ -30,7 +30,7 @@ function routerWithSpy() {
   const control = createControlRouter({ ready, db: ready, sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
   const store = new ToolStore(fakeBrowser.storage.session as unknown as chrome.storage.StorageArea);
   const observation = createObservationService(async () => undefined);
-  const router = createRouter({ store, panels: new PanelPorts(), observation, sites: { ready: Promise.resolve(), isAllowed: () => true }, send: async () => undefined, control });
+  const router = createRouter({ store, panels: new PanelPorts(), observation, sites: { ready: Promise.resolve(), isAllowed: () => true }, control });
   const send = (message: unknown, sender: chrome.runtime.MessageSender) =>
     new Promise<unknown>((resolve) => {
       router.onMessage(message, sender, resolve);
@@ -75,7 +75,6 @@ describe('reports from pages of sites Steward is not allowed on', () => {
       panels: new PanelPorts(),
       observation: createObservationService(async () => undefined),
       sites: { ready: Promise.resolve(), isAllowed: (o) => allowed.has(o) },
-      send: async () => undefined,
     });
     const send = (message: unknown, sender: chrome.runtime.MessageSender) => new Promise<unknown>((resolve) => router.onMessage(message, sender, resolve));
     const report = { type: 'content/tools', api: 'none', url: 'http://localhost:4200/', tools: [] };
@@ -85,5 +84,35 @@ describe('reports from pages of sites Steward is not allowed on', () => {
     expect(store.registry.tab(11)).toEqual([]);
     expect(await send({ ...report, url: 'http://localhost:4100/' }, from('http://localhost:4100', 12))).toMatchObject({ ok: true });
     expect(store.registry.tab(12)).toHaveLength(1);
+  });
+});
+
+describe('panel/run-tool', () => {
+  function routerWith(runTool?: Parameters<typeof createRouter>[0]['runTool']) {
+    const store = new ToolStore(fakeBrowser.storage.session as unknown as chrome.storage.StorageArea);
+    // Anything the router could send to a tab would go through the observation service's messenger.
+    const toTab = vi.fn(async () => undefined);
+    const router = createRouter({ store, panels: new PanelPorts(), observation: createObservationService(toTab), sites: { ready: Promise.resolve(), isAllowed: () => true }, ...(runTool ? { runTool } : {}) });
+    const send = (message: unknown, sender: chrome.runtime.MessageSender) => new Promise<unknown>((resolve) => router.onMessage(message, sender, resolve));
+    return { send, toTab };
+  }
+  const run = { type: 'panel/run-tool', tabId: 4, frameId: 0, name: 'list_doctors', input: { specialty: 'cardiology' } };
+
+  it('goes to the pipeline’s run (never straight to the tab)', async () => {
+    const runTool = vi.fn(async () => ({ ok: true as const, result: 'x', truncated: false, untrusted: true, action_id: 'act_1' }));
+    const { send, toTab } = routerWith(runTool);
+    expect(await send(run, { id: ID, url: PANEL_URL })).toEqual({ ok: true, data: { ok: true, result: 'x', truncated: false, untrusted: true, action_id: 'act_1' } });
+    expect(runTool).toHaveBeenCalledWith({ ...run });
+    expect(toTab).not.toHaveBeenCalled();
+  });
+
+  it('is refused without a pipeline, and from anyone but the side panel', async () => {
+    const { send, toTab } = routerWith();
+    expect(await send(run, { id: ID, url: PANEL_URL })).toMatchObject({ ok: false, error: { code: 'NOT_READY' } });
+    const runTool = vi.fn();
+    const other = routerWith(runTool);
+    expect(await other.send(run, { url: 'http://evil.test/' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
+    expect(runTool).not.toHaveBeenCalled();
+    expect(toTab).not.toHaveBeenCalled();
   });
 });

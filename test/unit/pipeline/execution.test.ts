@@ -44,7 +44,10 @@ describe('resolveCapability: the most authoritative path available', () => {
     expect(r.error.issues?.map((i) => i.path)).toEqual(expect.arrayContaining(['input']));
     expect(JSON.stringify(r.error.issues)).toMatch(/name|date/);
     const broken = resolveCapability(req('book_appointment', {}), { ...shop.observation('ORD-1024')!, tools: [{ ...book, schemaError: 'input schema is not valid JSON' }] }, all);
-    expect(broken).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: /schema is unusable/ } });
+    expect(broken).toMatchObject({ ok: false, error: { code: 'INVALID_TOOL_SCHEMA', message: /refuses to evaluate \(input schema is not valid JSON\)/, issues: [{ path: 'input_schema' }] } });
+    // A catastrophic schema that slipped past normalisation is refused by validation itself, never run.
+    const redos = resolveCapability(req('book_appointment', { code: `${'a'.repeat(40)}!` }), { ...shop.observation('ORD-1024')!, tools: [{ ...book, inputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } } } }] }, all);
+    expect(redos).toMatchObject({ ok: false, error: { code: 'INVALID_TOOL_SCHEMA', message: /exponential/ } });
   });
 
   it('validates contract and adapter input against the action’s schema too', () => {
