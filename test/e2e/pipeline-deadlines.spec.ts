@@ -1,4 +1,5 @@
-import type { Worker } from '@playwright/test';
+import type { Page, Worker } from '@playwright/test';
+import type { SteWardBrowser } from './browser.ts';
 import { test, expect } from './fixtures.ts';
 import { control, data, journal, mint, observe, submit } from './pipeline-helpers.ts';
 
@@ -21,20 +22,25 @@ interface LabState {
 const toolCalls = async (labUrl: string, name: string) =>
   ((await (await fetch(new URL('/__demo/state', labUrl))).json()) as LabState).requests.filter((r) => r.path === '/api/tool-calls' && r.source === `tool:${name}`);
 
+/** The lab's stalling-tool page in a tab, its panel, a token for the tool, and a short tool deadline. */
+async function stallingToolPage(steward: SteWardBrowser, labUrl: string, openPanel: (page: Page) => Promise<Page>, tabIdOf: (page: Page) => Promise<number>) {
+  const page = await steward.context.newPage();
+  await page.goto(`${labUrl}/webmcp/stalls`);
+  const panel = await openPanel(page);
+  const tabId = await tabIdOf(page);
+  const token = await mint(panel, { scope: ['webmcp:generate_report'], resource_scope: 'page:*', origins: [new URL(labUrl).origin] });
+  let observed = await observe(panel, tabId);
+  await expect.poll(async () => (observed = await observe(panel, tabId)).available_actions).toContain('generate_report');
+  await shortenToolDeadline(steward.serviceWorker);
+  return { page, panel, tabId, token, observed };
+}
+
 for (const nativeWebMcp of [true, false]) {
   test.describe(`a page that never answers (${nativeWebMcp ? 'native WebMCP' : 'polyfill'})`, () => {
     test.use({ nativeWebMcp });
 
     test('a WebMCP tool that never answers ends unknown with TIMEOUT, and the agent is not left waiting', async ({ steward, sites, openPanel, tabIdOf }) => {
-      const lab = new URL(sites.urls.lab!).origin;
-      const page = await steward.context.newPage();
-      await page.goto(`${sites.urls.lab}/webmcp/stalls`);
-      const panel = await openPanel(page);
-      const tabId = await tabIdOf(page);
-      const token = await mint(panel, { scope: ['webmcp:generate_report'], resource_scope: 'page:*', origins: [lab] });
-      let observed = await observe(panel, tabId);
-      await expect.poll(async () => (observed = await observe(panel, tabId)).available_actions).toContain('generate_report');
-      await shortenToolDeadline(steward.serviceWorker);
+      const { page, panel, tabId, token, observed } = await stallingToolPage(steward, sites.urls.lab!, openPanel, tabIdOf);
 
       const key = `e2e-stalled-tool-${nativeWebMcp ? 'native' : 'polyfill'}`;
       const request = { action: 'generate_report', resource: observed.resource, input: {}, idempotency_key: key };
@@ -63,15 +69,7 @@ for (const nativeWebMcp of [true, false]) {
 }
 
 test('a background recheck of that unknown action never takes the person’s tab back to the page', async ({ steward, sites, openPanel, tabIdOf }) => {
-  const lab = new URL(sites.urls.lab!).origin;
-  const page = await steward.context.newPage();
-  await page.goto(`${sites.urls.lab}/webmcp/stalls`);
-  const panel = await openPanel(page);
-  const tabId = await tabIdOf(page);
-  const token = await mint(panel, { scope: ['webmcp:generate_report'], resource_scope: 'page:*', origins: [lab] });
-  let observed = await observe(panel, tabId);
-  await expect.poll(async () => (observed = await observe(panel, tabId)).available_actions).toContain('generate_report');
-  await shortenToolDeadline(steward.serviceWorker);
+  const { page, panel, tabId, token, observed } = await stallingToolPage(steward, sites.urls.lab!, openPanel, tabIdOf);
   const key = 'e2e-stalled-then-rechecked';
   const result = (await data(submit(panel, { token, tabId, request: { action: 'generate_report', resource: observed.resource, input: {}, idempotency_key: key } }))).result;
   expect(result).toMatchObject({ execution: { status: 'unknown', error: { code: 'TIMEOUT' } } });

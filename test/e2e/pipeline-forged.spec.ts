@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { inContentScript } from './content-world.ts';
 import { test, expect } from './fixtures.ts';
 import { COPILOT, control, data, mintWithId, pendingCard, shopOrderPage, shopState, submit } from './pipeline-helpers.ts';
 
@@ -8,23 +8,6 @@ import { COPILOT, control, data, mintWithId, pendingCard, shopOrderPage, shopSta
  * world, through CDP) try all of it; the service worker refuses each one by sender, and nothing
  * changes: the card stays pending, no token appears, the shop sees nothing.
  */
-
-/** Runs `expression` in Steward's isolated content-script world of the page's top frame. */
-async function inContentScript(page: Page, expression: string): Promise<unknown> {
-  const cdp = await page.context().newCDPSession(page);
-  const contexts: Array<{ id: number; name: string; auxData?: { type?: string; isDefault?: boolean } }> = [];
-  cdp.on('Runtime.executionContextCreated', (e) => contexts.push(e.context));
-  await cdp.send('Runtime.enable');
-  try {
-    await expect.poll(() => contexts.some((c) => c.auxData?.type === 'isolated' && c.name === 'Steward')).toBe(true);
-    const world = contexts.find((c) => c.auxData?.type === 'isolated' && c.name === 'Steward')!;
-    const r = await cdp.send('Runtime.evaluate', { expression, contextId: world.id, awaitPromise: true, returnByValue: true });
-    if (r.exceptionDetails) throw new Error(`content-script evaluation threw: ${JSON.stringify(r.exceptionDetails).slice(0, 500)}`);
-    return r.result.value;
-  } finally {
-    await cdp.detach().catch(() => undefined);
-  }
-}
 
 test('a page and a content script cannot approve, mint, submit or read the audit log', async ({ steward, sites, openPanel, tabIdOf }) => {
   const shop = new URL(sites.urls.shop).origin;
