@@ -7,6 +7,7 @@ import type { ResourceRef, Source } from '../../../src/protocol/resource.ts';
 import type { DelegatedAgentToken } from '../../../src/protocol/token.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 import { createPipeline, type CreatePipelineOptions } from '../../../src/pipeline/create.ts';
+import { inputHash } from '../../../src/pipeline/hash.ts';
 import type { Pipeline } from '../../../src/pipeline/pipeline.ts';
 import type { ApprovalNotifier, ExecutionCall, ExecutionReport, Executors, Location, PipelinePorts, PortContext, Route } from '../../../src/pipeline/ports.ts';
 import type { StewardDb } from '../../../src/storage/db.ts';
@@ -290,3 +291,24 @@ export async function approveNext(h: Harness, options: { window_ms?: number } = 
 
 /** A promise that never settles: what an await looks like when the service worker is killed there. */
 export const killed = () => new Promise<never>(() => undefined);
+
+/** Issues a receipt for `req` by approving a card for it directly in the queue (exact, or a window). */
+export async function exactReceipt(h: Harness, req: ReturnType<typeof cancelRequest>, windowMs?: number, via: 'adapter' | 'site_contract' = 'adapter'): Promise<string> {
+  const card = await h.pipeline.deps.approvals.enqueue({
+    action_id: 'act_pre',
+    agent_id: h.agent.agent_id,
+    token_id: h.token.token_id,
+    origin: ORIGIN,
+    request: { ...req, input: req.input as Record<string, unknown> } as never,
+    via,
+    input_hash: await inputHash(req.input),
+    observed: h.shop.observation('ORD-1024')!,
+    reasons: [{ code: 'consequential' }],
+  });
+  const r = await h.pipeline.deps.approvals.decide(
+    { request_id: card.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date(h.clock.t).toISOString(), input_hash: card.input_hash, state_version: card.state.state_version },
+    windowMs ? { window_ms: windowMs } : {},
+  );
+  if (!r.ok || r.status !== 'approved') throw new Error('not approved');
+  return r.receipt.receipt_id;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ActionResult, isConfirmedDone, isErrorResult } from '../../../src/protocol/results.ts';
-import { ORDER, ORIGIN, approve, approveNext, cancelRequest, harness, orderUrl, restart, type Harness } from './fakes.ts';
+import { ORDER, ORIGIN, approve, approveNext, cancelRequest, exactReceipt, harness, orderUrl, restart, type Harness } from './fakes.ts';
 
 const errorCode = (r: ActionResult) => (isErrorResult(r) ? r.error.code : undefined);
 
@@ -183,28 +183,6 @@ describe('Pipeline: approval receipts presented by the agent', () => {
     expect(h.shop.calls.execute).toHaveLength(1);
   });
 
-  /** Issues an exact receipt for `req` by approving a card for it directly in the queue. */
-  async function exactReceipt(h: Harness, req: ReturnType<typeof cancelRequest>, windowMs?: number, via: 'adapter' | 'site_contract' = 'adapter') {
-    const observed = h.shop.observation('ORD-1024')!;
-    const { inputHash } = await import('../../../src/pipeline/hash.ts');
-    const card = await h.pipeline.deps.approvals.enqueue({
-      action_id: 'act_pre',
-      agent_id: h.agent.agent_id,
-      token_id: h.token.token_id,
-      origin: ORIGIN,
-      request: { ...req, input: req.input as Record<string, unknown> } as never,
-      via,
-      input_hash: await inputHash(req.input),
-      observed,
-      reasons: [{ code: 'consequential' }],
-    });
-    const r = await h.pipeline.deps.approvals.decide(
-      { request_id: card.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date(h.clock.t).toISOString(), input_hash: card.input_hash, state_version: card.state.state_version },
-      windowMs ? { window_ms: windowMs } : {},
-    );
-    if (!r.ok || r.status !== 'approved') throw new Error('not approved');
-    return r.receipt.receipt_id;
-  }
 
   it('a valid receipt runs the action without a new card; it cannot be used twice', async () => {
     const h = await harness();

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inputHash } from '../../../src/pipeline/hash.ts';
 import { isErrorResult, type ActionResult } from '../../../src/protocol/results.ts';
-import { ORDER, ORIGIN, approve, cancelRequest, harness, type Harness } from './fakes.ts';
+import { ORDER, ORIGIN, approve, cancelRequest, exactReceipt, harness, type Harness } from './fakes.ts';
 
 /**
  * The token is checked at intake and again right before the executor is called, on every path:
@@ -40,30 +39,6 @@ async function expectKeyReleased(h: Harness, request: Record<string, unknown>): 
   expect(isErrorResult(retry)).toBe(false);
 }
 
-/** Issues an exact receipt for `req` by approving a card for it directly in the queue. */
-async function exactReceipt(h: Harness, req: ReturnType<typeof cancelRequest>): Promise<string> {
-  const card = await h.pipeline.deps.approvals.enqueue({
-    action_id: 'act_pre',
-    agent_id: h.agent.agent_id,
-    token_id: h.token.token_id,
-    origin: ORIGIN,
-    request: { ...req, input: req.input as Record<string, unknown> } as never,
-    via: 'adapter',
-    input_hash: await inputHash(req.input),
-    observed: h.shop.observation('ORD-1024')!,
-    reasons: [{ code: 'consequential' }],
-  });
-  const r = await h.pipeline.deps.approvals.decide({
-    request_id: card.request_id,
-    decision: 'approve',
-    decided_by: 'user:local',
-    decided_at: new Date(h.clock.t).toISOString(),
-    input_hash: card.input_hash,
-    state_version: card.state.state_version,
-  });
-  if (!r.ok || r.status !== 'approved') throw new Error('not approved');
-  return r.receipt.receipt_id;
-}
 
 describe('token re-checked right before dispatch', () => {
   it('allow path: revoked while the state is read → TOKEN_INVALID, the executor is never called, the key is free', async () => {
