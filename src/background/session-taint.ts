@@ -36,8 +36,9 @@ export class StorageTaintLedger implements TaintLedger {
 
   mark(agentId: string, mark: TaintMark): Promise<void> {
     const next = this.queue.then(async () => {
-      const map = (await this.read()) ?? {};
-      if (Object.hasOwn(map, agentId)) return;
+      const map = await this.read();
+      // An unreadable record already taints every agent; overwriting it would clear the others.
+      if (!map || Object.hasOwn(map, agentId)) return;
       map[agentId] = { at: mark.at, source: mark.source.slice(0, 400), ...(mark.session_id ? { session_id: mark.session_id.slice(0, 128) } : {}) };
       await this.area.set({ [KEY]: map });
     });

@@ -112,7 +112,7 @@ export class ActionRunner {
     const reached = await run.sw.outside(() => reachResource(ports, resource, { allowed_origins: token.origins, hints, ctx: run.ctx, ...opts }));
     if (!reached.ok) return { ok: false, result: errorResult(reached.error, { action_id: run.action.action_id }) };
     // Whatever this action returns now carries the page (state, actions, element names, tool output).
-    if (reached.location.kind === 'tab') await this.markTainted(run, `the page ${reached.observed.url.slice(0, 300)}`);
+    if (reached.location.kind === 'tab' && !run.tainted) await this.markTainted(run, `the page ${reached.observed.url.slice(0, 300)}`);
     return { ok: true, value: { observed: reached.observed, location: reached.location, route: reached.route } };
   }
 

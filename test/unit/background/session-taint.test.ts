@@ -27,4 +27,11 @@ describe('StorageTaintLedger (chrome.storage.session)', () => {
     fakeBrowser.reset();
     expect(await new StorageTaintLedger(area()).taintOf('__proto__')).toBeUndefined();
   });
+
+  it('marking another agent on an unreadable record does not clear it: every agent stays tainted', async () => {
+    await area().set({ 'pipeline.taint': { 'agent:a': { at: 'yesterday' } } });
+    const l = new StorageTaintLedger(area());
+    await l.mark('agent:b', { at: 2, source: 'two' });
+    expect(await new StorageTaintLedger(area()).taintOf('agent:c')).toMatchObject({ source: expect.stringContaining('unreadable') });
+  });
 });
