@@ -7,7 +7,7 @@ import { BenchRow } from '../src/protocol/bench.ts';
 import type { ObservedState } from '../src/protocol/observed-state.ts';
 import { isErrorResult } from '../src/protocol/results.ts';
 import { createPipeline } from '../src/pipeline/create.ts';
-import { inputHash } from '../src/pipeline/hash.ts';
+import { inputHash } from '../src/base/hash.ts';
 import type { PipelinePorts } from '../src/pipeline/ports.ts';
 import { percentile } from '../src/pipeline/timings.ts';
 import { openStewardDb } from '../src/storage/db.ts';

@@ -1,13 +1,13 @@
 import { ContentToBackground, PanelToBackground, type TabToolsResponse } from '../protocol/messages.ts';
 import { classifySender, type SenderKind } from './senders.ts';
-import type { PanelRunRequest } from './tools-service.ts';
+import type { PanelRunRequest } from './tools/run-from-panel.ts';
 import type { ToolRunOutcome } from '../protocol/webmcp.ts';
 import { judgeReportedTool } from '../webmcp/normalize.ts';
-import type { ToolStore } from './tool-store.ts';
-import type { PanelPorts } from './panel-ports.ts';
-import { exposeObservationForTests, type ObservationService } from './observation-service.ts';
-import { isControlMessage } from './control-router.ts';
-import type { SiteAccess } from './site-access.ts';
+import type { ToolStore } from './tools/store.ts';
+import type { PanelPorts } from './panel/panel-ports.ts';
+import { exposeObservationForTests, type ObservationService } from './observation/service.ts';
+import { isControlMessage } from './panel/router.ts';
+import type { SiteAccess } from './sites/site-access.ts';
 
 export const PANEL_PATH = 'src/sidepanel/index.html';
 
@@ -25,7 +25,7 @@ export interface RouterDeps {
   observation: ObservationService;
   sites: Pick<SiteAccess, 'ready' | 'isAllowed'> & Partial<Pick<SiteAccess, 'noteWebMcpApi'>>;
   control?: ControlRoute;
-  /** `panel/run-tool`: the person's Run, through the pipeline (src/background/tools-service.ts). */
+  /** `panel/run-tool`: the person's Run, through the pipeline (src/background/tools/run-from-panel.ts). */
   runTool?: (request: PanelRunRequest) => Promise<ToolRunOutcome>;
 }
 

@@ -1,14 +1,14 @@
 // Steward's service worker: the one place where policy, tokens and records live. It can be
 // stopped at any moment (MV3), so everything it must remember is persisted before it matters.
 import { createRouter } from './router.ts';
-import { ToolStore } from './tool-store.ts';
-import { ControlPanels } from './control-panels.ts';
-import { createObservationService } from './observation-service.ts';
-import { wirePipeline } from './pipeline-wiring.ts';
-import { SiteAccess } from './site-access.ts';
-import { CONTENT_SCRIPT_FILES } from './content-script-files.ts';
-import { tabMessenger } from './tab-messenger.ts';
-import type { SitesControl } from './control-sites.ts';
+import { ToolStore } from './tools/store.ts';
+import { ControlPanels } from './panel/open-panels.ts';
+import { createObservationService } from './observation/service.ts';
+import { wirePipeline } from './pipeline/wiring.ts';
+import { SiteAccess } from './sites/site-access.ts';
+import { CONTENT_SCRIPT_FILES } from './sites/content-script-files.ts';
+import { tabMessenger } from './pages/messenger.ts';
+import type { SitesControl } from './panel/sites.ts';
 import { restrictStorageToExtension } from './storage-access.ts';
 
 // First, before anything reads a setting: content scripts may not touch chrome.storage.

@@ -4,8 +4,8 @@ import type { ObservedState } from '../protocol/observed-state.ts';
 import { resourceScopeOf } from '../protocol/resource.ts';
 import type { StoredApproval, StoredReceipt } from '../storage/approval-records.ts';
 import type { ApprovalStore } from '../storage/approval-store.ts';
-import { iso, systemClock, type Clock } from './clock.ts';
-import { newId } from './ids.ts';
+import { iso, systemClock, type Clock } from '../base/clock.ts';
+import { newId } from '../base/ids.ts';
 import type { ApprovalNotifier } from './ports.ts';
 import { windowRefusal, type BindingCheck, type ReceiptBinding } from './receipt-binding.ts';
 

@@ -5,7 +5,7 @@ import type { ObservedState } from '../protocol/observed-state.ts';
 import type { Source } from '../protocol/resource.ts';
 import type { ToolDescriptor } from '../protocol/webmcp.ts';
 import { validateToolInput } from '../webmcp/validate-input.ts';
-import { classifyLegacy, type LegacyClassification } from './policy/legacy-risk.ts';
+import { classifyLegacy, type LegacyClassification } from './policy/dom-risk.ts';
 import { approvalReasons } from './policy/risk.ts';
 import type { Executors } from './ports.ts';
 

@@ -7,7 +7,7 @@ import { MemoryStore } from '../storage/memory-store.ts';
 import { QuotaStore } from '../storage/quota-store.ts';
 import { TokenStore } from '../storage/token-store.ts';
 import { ApprovalQueue, type ApprovalSettings } from './approvals.ts';
-import { systemClock, type Clock } from './clock.ts';
+import { systemClock, type Clock } from '../base/clock.ts';
 import { MemoryResolver } from './memory-resolver.ts';
 import { Pipeline } from './pipeline.ts';
 import { PolicyGateway } from './policy/gateway.ts';

@@ -2,7 +2,7 @@ import type { ActionRequest } from '../protocol/action.ts';
 import type { BoundForm, BoundFormField } from '../protocol/approval.ts';
 import type { FormSummary } from '../protocol/element.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
-import { inputHash } from './hash.ts';
+import { inputHash } from '../base/hash.ts';
 
 /**
  * A click's input is only a ref: what a submit sends is whatever the form holds when it fires.

@@ -12,7 +12,7 @@ import type { TokenStore } from '../storage/token-store.ts';
 import type { ApprovalQueue } from './approvals.ts';
 import { AuditTrail } from './audit-trail.ts';
 import { resolveCapability, type Capability } from './capability.ts';
-import { iso, type Clock } from './clock.ts';
+import { iso, type Clock } from '../base/clock.ts';
 import { PAGE_DEADLINES } from '../protocol/deadlines.ts';
 import { withDeadline } from './deadline.ts';
 import { dispatch } from './execution/router.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from './clock.ts';
+import type { Clock } from '../base/clock.ts';
 
 /**
  * Measures the pipeline's own time: wall time minus time spent in ports (observation,

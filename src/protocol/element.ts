@@ -44,7 +44,7 @@ export const ElementSummary = z.object({
   name: Label,
   value: z.string().max(4096).optional(),
   description: Label.optional(),
-  /** Where a link goes, as the page resolves it: clicking it is judged by this (legacy-risk.ts). */
+  /** Where a link goes, as the page resolves it: clicking it is judged by this (dom-risk.ts). */
   href: z.string().max(4096).optional(),
   states: z.array(ElementState).max(ElementState.options.length).refine((s) => duplicateIndices(s).length === 0, {
     message: 'must not repeat a state',

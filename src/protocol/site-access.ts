@@ -3,7 +3,7 @@ import { Origin } from './primitives.ts';
 
 /**
  * Which sites Steward may observe and act on. Steward's content scripts are registered only for
- * these origins (chrome.scripting, src/background/site-access.ts); on any other site Steward
+ * these origins (chrome.scripting, src/background/sites/site-access.ts); on any other site Steward
  * reads nothing. Kept in chrome.storage.local under `SITES_KEY`, changed only by the service
  * worker on the side panel's request.
  */

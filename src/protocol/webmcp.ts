@@ -47,7 +47,7 @@ export const FrameTools = z.object({
   url: z.string(),
   api: WebMcpApi,
   tools: z.array(ToolDescriptor).max(512),
-  /** Tools the page reported beyond what Steward keeps for one frame (src/background/tool-registry.ts). */
+  /** Tools the page reported beyond what Steward keeps for one frame (src/background/tools/registry.ts). */
   dropped: z.int().nonnegative().optional(),
   updatedAt: z.string(),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AUDIT_CHAIN_BROKEN, AUDIT_GENESIS_HASH, AuditEntry, type UnsealedAuditEntry } from '../protocol/audit.ts';
-import { canonicalJson } from '../pipeline/canonical-json.ts';
-import { sha256Hex } from '../pipeline/hash.ts';
+import { canonicalJson } from '../base/canonical-json.ts';
+import { sha256Hex } from '../base/hash.ts';
 import { SignedHead } from './audit-seal.ts';
 
 /**

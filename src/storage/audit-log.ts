@@ -1,6 +1,6 @@
 import { AUDIT_CHAIN_BROKEN, AUDIT_GENESIS_HASH, AuditEntry, type UnsealedAuditEntry } from '../protocol/audit.ts';
-import { canonicalJson } from '../pipeline/canonical-json.ts';
-import { iso, systemClock, type Clock } from '../pipeline/clock.ts';
+import { canonicalJson } from '../base/canonical-json.ts';
+import { iso, systemClock, type Clock } from '../base/clock.ts';
 import { sealAuditEntry, verifyChain, verifyJsonl, type ChainBreak, type ChainVerification } from './audit-chain.ts';
 import { SEAL_HEAD, SignedHead, headSignedBy, loadAuditKey, signHead, type AuditHead } from './audit-seal.ts';
 import type { StewardDb } from './db.ts';

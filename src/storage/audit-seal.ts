@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { canonicalJson } from '../pipeline/canonical-json.ts';
+import { canonicalJson } from '../base/canonical-json.ts';
 import { Sha256Hex } from '../protocol/primitives.ts';
 import type { StewardDb } from './db.ts';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ActionId, IdempotencyKey } from '../protocol/action-name.ts';
 import { AgentId, InputHash } from '../protocol/primitives.ts';
 import { ActionResult } from '../protocol/results.ts';
-import { systemClock, type Clock } from '../pipeline/clock.ts';
+import { systemClock, type Clock } from '../base/clock.ts';
 import type { StewardDb, StewardSchema } from './db.ts';
 import { readValid } from './read.ts';
 import type { IDBPObjectStore } from 'idb';

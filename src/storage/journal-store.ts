@@ -2,7 +2,7 @@ import { JournalEntry, canTransition, isTerminal, type JournalState } from '../p
 import type { ActionResult } from '../protocol/results.ts';
 import type { ErrorCode } from '../protocol/errors.ts';
 import type { StateVersion } from '../protocol/resource.ts';
-import { iso, systemClock, type Clock } from '../pipeline/clock.ts';
+import { iso, systemClock, type Clock } from '../base/clock.ts';
 import { StoredAction } from './action-record.ts';
 import type { StewardDb } from './db.ts';
 import { claimKey, type BeginOutcome, type BeginRequest } from './idempotency-store.ts';

@@ -1,8 +1,8 @@
 import { DurableMemoryRecord, MemoryRecord, SessionMemoryRecord, type DurableMemoryKind } from '../protocol/memory.ts';
 import type { ResourceRef } from '../protocol/resource.ts';
 import { parseOrError, type ValidationError } from '../protocol/validate.ts';
-import { iso, systemClock, type Clock } from '../pipeline/clock.ts';
-import { newId } from '../pipeline/ids.ts';
+import { iso, systemClock, type Clock } from '../base/clock.ts';
+import { newId } from '../base/ids.ts';
 import type { StewardDb } from './db.ts';
 import { readValid } from './read.ts';
 

@@ -1,9 +1,9 @@
 import { DelegatedAgentToken, TokenSecret, type ScopeEntry, type TokenId } from '../protocol/token.ts';
 import type { AgentId, Origin, UserId } from '../protocol/primitives.ts';
 import type { ResourceScope } from '../protocol/resource.ts';
-import { iso, systemClock, type Clock } from '../pipeline/clock.ts';
-import { sha256Hex } from '../pipeline/hash.ts';
-import { newId } from '../pipeline/ids.ts';
+import { iso, systemClock, type Clock } from '../base/clock.ts';
+import { sha256Hex } from '../base/hash.ts';
+import { newId } from '../base/ids.ts';
 import type { StewardDb } from './db.ts';
 import { CorruptRecordError, readValid } from './read.ts';
 import { StoredToken, newTokenSecret, publicToken } from './token-record.ts';

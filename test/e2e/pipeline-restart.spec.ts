@@ -1,6 +1,6 @@
 import type { Page, Route } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { requestHash } from '../../src/pipeline/hash.ts';
+import { requestHash } from '../../src/base/hash.ts';
 import { COPILOT, approve, cancelAsObserved, cancelRequests, control, data, journal, killServiceWorker, liveWorker, mint, observe, pendingCard, shopOrderPage, shopState, submit, type Card } from './pipeline-helpers.ts';
 
 /**

@@ -2,7 +2,7 @@ import { ActReport, Reply, type ActStep } from '../../protocol/messages.ts';
 import type { ExecutionReport } from '../../pipeline/ports.ts';
 import { watchTab, type TabEvents } from './tab-wait.ts';
 import { DeadlineExceeded } from '../../pipeline/deadline.ts';
-import type { SendToFrame } from '../tab-messenger.ts';
+import type { SendToFrame } from '../pages/messenger.ts';
 
 /**
  * Sends DOM steps to the tab's top frame (src/content/act/) and turns the page's report into an

@@ -2,12 +2,12 @@ import type { AdapterRegistry } from '../../observation/adapters/index.ts';
 import type { PipelinePorts, PortContext } from '../../pipeline/ports.ts';
 import { NetworkResponse, Reply } from '../../protocol/messages.ts';
 import type { NetworkRecord } from '../../observation/snapshot.ts';
-import type { ObservationService } from '../observation-service.ts';
-import type { SessionTabs } from '../pipeline-sessions.ts';
-import type { ToolStore } from '../tool-store.ts';
+import type { ObservationService } from '../observation/service.ts';
+import type { SessionTabs } from '../pipeline/sessions.ts';
+import type { ToolStore } from '../tools/store.ts';
 import type { SendToFrame } from './act.ts';
 import { adapterExecutor } from './adapter-executor.ts';
-import { legacyExecutor } from './legacy-executor.ts';
+import { legacyExecutor } from './dom-executor.ts';
 import { navigatePort, type TabControl } from './navigate.ts';
 import { AdapterRoutes } from './routes.ts';
 import { TabObserver, type ObserveOutcome, type ReportedTools } from './tab-observer.ts';
@@ -15,7 +15,7 @@ import { waitForLoaded } from './tab-wait.ts';
 import { webmcpExecutor } from './webmcp-executor.ts';
 import type { CaptureScreenshot } from './screenshot.ts';
 import { DeadlineExceeded } from '../../pipeline/deadline.ts';
-import { pageDeadlines } from '../page-deadlines.ts';
+import { pageDeadlines } from '../pipeline/page-deadlines.ts';
 
 /**
  * The pipeline's ports on Chrome (src/pipeline/ports.ts). The pipeline never sees a tab id: ports

@@ -1,5 +1,5 @@
 import type { NavigatePort, PortContext } from '../../pipeline/ports.ts';
-import type { SessionTabs } from '../pipeline-sessions.ts';
+import type { SessionTabs } from '../pipeline/sessions.ts';
 import { waitForLoaded, watchTab, type TabEvents } from './tab-wait.ts';
 
 /**

@@ -4,7 +4,7 @@ import type { NetworkRecord, PageSnapshot } from '../../observation/snapshot.ts'
 import type { ObservedState } from '../../protocol/observed-state.ts';
 import type { ScreenshotSummary } from '../../observation/fusion/index.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
-import type { ObservationResult } from '../observation-service.ts';
+import type { ObservationResult } from '../observation/service.ts';
 
 /**
  * A tab's ObservedState, fresh on every call: the page's snapshot (observation engine) fused with

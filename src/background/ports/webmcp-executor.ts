@@ -3,7 +3,7 @@ import { DeadlineExceeded } from '../../pipeline/deadline.ts';
 import type { PageDeadlines } from '../../protocol/deadlines.ts';
 import { ToolRunOutcome, type FrameTools } from '../../protocol/webmcp.ts';
 import type { SendToFrame } from './act.ts';
-import { pageDeadlines } from '../page-deadlines.ts';
+import { pageDeadlines } from '../pipeline/page-deadlines.ts';
 import type { TabObserver } from './tab-observer.ts';
 
 /**

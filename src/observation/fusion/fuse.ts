@@ -18,7 +18,7 @@ import { extractProse } from './extract-prose.ts';
 import { extractStructured } from './extract-structured.ts';
 import { extractUrl } from './extract-url.ts';
 import { fingerprint, fingerprintFields } from './fingerprint.ts';
-import { legacyActions } from './legacy-actions.ts';
+import { legacyActions } from './dom-actions.ts';
 import { resolveField, type Resolution } from './resolve.ts';
 import type { ScreenshotSummary } from './screenshot.ts';
 import { statesAgree } from './states.ts';

@@ -4,7 +4,7 @@ import { makeError, type StewardError } from '../../protocol/errors.ts';
 import { resourceScopeCovers, type ResourceRef } from '../../protocol/resource.ts';
 import type { DelegatedAgentToken } from '../../protocol/token.ts';
 import type { TokenCheck } from '../../storage/token-store.ts';
-import type { LegacyClassification } from './legacy-risk.ts';
+import type { LegacyClassification } from './dom-risk.ts';
 import type { RateLimiter } from './quota.ts';
 import { approvalReasons } from './risk.ts';
 import { requiredScope, scopeCovers } from './scope.ts';

@@ -1,6 +1,6 @@
 import type { ApprovalReason, ApprovalReasonCode } from '../../protocol/approval.ts';
 import type { AvailableAction } from '../../protocol/action.ts';
-import type { LegacyClassification } from './legacy-risk.ts';
+import type { LegacyClassification } from './dom-risk.ts';
 
 export interface RiskContext {
   /** The agent says its input came from untrusted page or tool content: approval for anything. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyDelta } from '../../../src/background/observation-delta.ts';
-import { createObservationService } from '../../../src/background/observation-service.ts';
+import { applyDelta } from '../../../src/background/observation/delta.ts';
+import { createObservationService } from '../../../src/background/observation/service.ts';
 import { DeltaEncoder, diffElement } from '../../../src/content/observe/snapshot-delta.ts';
 import { snapshotDigest } from '../../../src/observation/snapshot-digest.ts';
 import { ObserveReplyData, type SnapshotDelta } from '../../../src/protocol/messages.ts';

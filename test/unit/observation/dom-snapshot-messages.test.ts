@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createObservationService, type SendToFrame } from '../../../src/background/observation-service.ts';
+import { createObservationService, type SendToFrame } from '../../../src/background/observation/service.ts';
 import { BackgroundToContent, PageSnapshotSchema, PanelToBackground } from '../../../src/protocol/messages.ts';
 import type { PageSnapshot } from '../../../src/observation/snapshot.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../../src/pipeline/canonical-json.ts';
-import { inputHash, requestHash, sha256Hex } from '../../../src/pipeline/hash.ts';
+import { canonicalJson } from '../../../src/base/canonical-json.ts';
+import { inputHash, requestHash, sha256Hex } from '../../../src/base/hash.ts';
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and drops whitespace', () => {

@@ -7,7 +7,7 @@ import type { ResourceRef, Source } from '../../../src/protocol/resource.ts';
 import type { DelegatedAgentToken } from '../../../src/protocol/token.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 import { createPipeline, type CreatePipelineOptions } from '../../../src/pipeline/create.ts';
-import { inputHash } from '../../../src/pipeline/hash.ts';
+import { inputHash } from '../../../src/base/hash.ts';
 import type { Pipeline } from '../../../src/pipeline/pipeline.ts';
 import type { ApprovalNotifier, ExecutionCall, ExecutionReport, Executors, Location, PipelinePorts, PortContext, Route } from '../../../src/pipeline/ports.ts';
 import type { StewardDb } from '../../../src/storage/db.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ActionRequest, type AvailableAction } from '../../../src/protocol/action.ts';
 import type { DelegatedAgentToken } from '../../../src/protocol/token.ts';
-import { classifyLegacy, riskyName } from '../../../src/pipeline/policy/legacy-risk.ts';
+import { classifyLegacy, riskyName } from '../../../src/pipeline/policy/dom-risk.ts';
 import { checkToken, PolicyGateway, type GatewayInput } from '../../../src/pipeline/policy/gateway.ts';
 import { RateLimiter } from '../../../src/pipeline/policy/quota.ts';
 import { approvalReasons } from '../../../src/pipeline/policy/risk.ts';

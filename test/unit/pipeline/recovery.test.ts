@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalState } from '../../../src/protocol/journal.ts';
 import { isConfirmedDone, isErrorResult } from '../../../src/protocol/results.ts';
-import { requestHash } from '../../../src/pipeline/hash.ts';
+import { requestHash } from '../../../src/base/hash.ts';
 import { approve, approveNext, cancelRequest, harness, killed, restart, type Harness } from './fakes.ts';
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AUDIT_GENESIS_HASH, AuditEntry } from '../../../src/protocol/audit.ts';
-import { canonicalJson } from '../../../src/pipeline/canonical-json.ts';
-import { sha256Hex } from '../../../src/pipeline/hash.ts';
+import { canonicalJson } from '../../../src/base/canonical-json.ts';
+import { sha256Hex } from '../../../src/base/hash.ts';
 import { sealAuditEntry, verifyJsonl } from '../../../src/storage/audit-chain.ts';
 import { AuditLog, type AuditInput } from '../../../src/storage/audit-log.ts';
 import type { StewardDb } from '../../../src/storage/db.ts';

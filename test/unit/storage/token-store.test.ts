@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../../src/pipeline/hash.ts';
+import { sha256Hex } from '../../../src/base/hash.ts';
 import { DelegatedAgentToken, TokenSecret } from '../../../src/protocol/token.ts';
 import { DB_NAME, openStewardDb } from '../../../src/storage/db.ts';
 import { TokenStore, tokenStatus, type TokenEvent } from '../../../src/storage/token-store.ts';

@@ -1,0 +1,131 @@
+import type { z } from 'zod';
+import { ObserveReplyData, ObserveReplyText, QueryResponse, Reply, type SnapshotQuerySchema } from '../../protocol/messages.ts';
+import type { PageSnapshot, SnapshotElement } from '../../observation/snapshot.ts';
+import { applyDelta } from './delta.ts';
+import { snapshotDigest } from '../../observation/snapshot-digest.ts';
+import type { SendToFrame } from '../pages/messenger.ts';
+import { DeadlineExceeded } from '../../pipeline/deadline.ts';
+
+/**
+ * The service worker's door to a tab's page observation. It asks the top frame's content script:
+ * that script captures the whole document, including open and closed shadow roots and
+ * same-origin iframes (walked in-document, so they arrive merged); cross-origin iframes are
+ * listed as blind spots. Replies come from a page's renderer process, so they are validated like
+ * any other untrusted input before anyone sees them.
+ *
+ * Snapshots travel as JSON text (see ObserveReplyText). After the first snapshot of a tab, the
+ * page sends only what changed (a delta against the snapshot kept here, per tab); a delta that
+ * does not fit is discarded and a full snapshot asked for. Returned snapshots are shared with that cache: treat them as read-only.
+ */
+
+export type { SendToFrame };
+export type ObservationError = { code: string; message: string; retryable: boolean };
+export type ObservationResult<T> = { ok: true; data: T } | { ok: false; error: ObservationError };
+export type SnapshotQuery = z.infer<typeof SnapshotQuerySchema>;
+
+const TOP_FRAME = 0;
+/** Tabs whose last snapshot is kept for deltas. */
+const CACHED_TABS = 16;
+/** Every this many deltas (and with every full observation) the page also sends its digest. */
+const VERIFY_EVERY = 10;
+const SnapshotReply = Reply(ObserveReplyText);
+const QueryReply = Reply(QueryResponse);
+
+interface Cached {
+  seq: number;
+  snapshot: PageSnapshot;
+  byRef: Map<string, SnapshotElement>;
+  /** Deltas merged since the copy was last checked against the page's digest. */
+  unverified: number;
+}
+
+const fail = (code: string, message: string, retryable: boolean): { ok: false; error: ObservationError } => ({ ok: false, error: { code, message, retryable } });
+
+export interface ObservationService {
+  /** A fresh PageSnapshot of the tab (incremental in the page unless `full`). */
+  observeTab(tabId: number, options?: { full?: boolean }): Promise<ObservationResult<PageSnapshot>>;
+  /** Elements of the tab's live page by refs, role, name or text (expand-by-ref). */
+  queryTab(tabId: number, query: SnapshotQuery, documentToken?: string): Promise<ObservationResult<QueryResponse>>;
+}
+
+async function ask<T>(send: SendToFrame, tabId: number, message: unknown, schema: z.ZodType<ObservationResult<T>>): Promise<ObservationResult<T>> {
+  let raw: unknown;
+  try {
+    raw = await send(tabId, TOP_FRAME, message);
+  } catch (error) {
+    // A page that stalls is not retried: it already had its whole deadline.
+    if (error instanceof DeadlineExceeded) return fail('TIMEOUT', `The page in tab ${tabId} did not answer within ${error.ms} ms.`, false);
+    // No content script there (a chrome:// page, a tab loaded before Steward, a navigation in flight).
+    return fail('NO_CONTENT_SCRIPT', `Steward cannot reach the page in tab ${tabId}: ${error instanceof Error ? error.message : String(error)}`, true);
+  }
+  if (raw === undefined) return fail('NO_CONTENT_SCRIPT', `The page in tab ${tabId} did not answer.`, true);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) return fail('INVALID_REPLY', `The page's answer does not fit the schema: ${parsed.error.message.slice(0, 500)}`, false);
+  return parsed.data;
+}
+
+/** The page's JSON text, parsed and then validated (ObserveReplyText). */
+function decodeObserveReply(text: string): ObservationResult<ObserveReplyData> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return fail('INVALID_REPLY', "The page's answer is not JSON.", false);
+  }
+  const parsed = ObserveReplyData.safeParse(raw);
+  if (!parsed.success) return fail('INVALID_REPLY', `The page's answer does not fit the schema: ${parsed.error.message.slice(0, 500)}`, false);
+  return { ok: true, data: parsed.data };
+}
+
+export function createObservationService(send: SendToFrame): ObservationService {
+  const cache = new Map<number, Cached>();
+
+  const remember = (tabId: number, seq: number, snapshot: PageSnapshot, unverified: number): PageSnapshot => {
+    const held = cache.get(tabId);
+    const byRef = held?.snapshot.elements === snapshot.elements ? held.byRef : new Map(snapshot.elements.map((e) => [e.ref, e]));
+    cache.delete(tabId);
+    cache.set(tabId, { seq, snapshot, byRef, unverified });
+    while (cache.size > CACHED_TABS) cache.delete(cache.keys().next().value!);
+    return snapshot;
+  };
+
+  async function observeTab(tabId: number, options: { full?: boolean } = {}, retried = false): Promise<ObservationResult<PageSnapshot>> {
+    // Even a full capture may travel as a delta against what is held here: the page re-walks
+    // everything, then sends only the elements that differ.
+    const base = cache.get(tabId);
+    const since = base?.snapshot.documentToken ? { documentToken: base.snapshot.documentToken, seq: base.seq } : undefined;
+    const verify = since !== undefined && (options.full === true || base!.unverified + 1 >= VERIFY_EVERY);
+    const message = { type: 'content/observe', ...(options.full ? { full: true } : {}), ...(since ? { since } : {}), ...(verify ? { verify: true } : {}) };
+    const reply = await ask(send, tabId, message, SnapshotReply as z.ZodType<ObservationResult<string>>);
+    if (!reply.ok) {
+      cache.delete(tabId);
+      return reply;
+    }
+    const decoded = decodeObserveReply(reply.data);
+    if (!decoded.ok) {
+      cache.delete(tabId);
+      return decoded;
+    }
+    const data = decoded.data;
+    if (data.kind === 'full') return { ok: true, data: remember(tabId, data.seq, data.snapshot, 0) };
+    const rebuilt = base && base.seq === data.baseSeq ? applyDelta(base.snapshot, base.byRef, data.delta) : undefined;
+    // When the page also says what it holds, what was rebuilt must be that (see snapshot-digest.ts).
+    const merged = rebuilt && (data.digest === undefined || snapshotDigest(rebuilt) === data.digest) ? rebuilt : undefined;
+    if (merged) return { ok: true, data: remember(tabId, data.seq, merged, data.digest === undefined ? base!.unverified + 1 : 0) };
+    // The delta does not fit what we hold: forget it and ask for everything once.
+    cache.delete(tabId);
+    if (retried) return fail('INVALID_REPLY', 'The page sent a snapshot delta that does not fit the previous snapshot.', true);
+    return observeTab(tabId, {}, true);
+  }
+
+  return {
+    observeTab: (tabId, options) => observeTab(tabId, options),
+    queryTab: (tabId, query, documentToken) =>
+      ask(send, tabId, { type: 'content/query', query, ...(documentToken ? { documentToken } : {}) }, QueryReply as z.ZodType<ObservationResult<QueryResponse>>),
+  };
+}
+
+/** Reachable from the service worker's global scope for end-to-end tests and benchmarks (extension contexts only). */
+export function exposeObservationForTests(service: ObservationService, scope: Record<string, unknown> = globalThis as unknown as Record<string, unknown>): void {
+  scope.stewardObservation = { observeTab: service.observeTab, queryTab: service.queryTab };
+}

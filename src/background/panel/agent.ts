@@ -1,0 +1,31 @@
+import type { z } from 'zod';
+import type { AgentContext } from '../../pipeline/agent-context.ts';
+import type { Pipeline } from '../../pipeline/pipeline.ts';
+import type { AgentSubmit, PanelObserveTab } from '../../protocol/control-messages.ts';
+import { ok, type ControlReply } from './reply.ts';
+import type { SessionTabs } from '../pipeline/sessions.ts';
+import type { ObserveOutcome } from '../ports/tab-observer.ts';
+
+/**
+ * `agent/submit` (the co-pilot's actions) and `panel/observe-tab` (the live state of a tab).
+ * The agent's identity and its tab come from the panel's message, which only the side panel can
+ * send; the tab becomes an opaque session id before anything reaches the pipeline.
+ */
+
+export async function submitAsAgent(pipeline: Pipeline, sessions: Pick<SessionTabs, 'sessionFor'>, message: z.infer<typeof AgentSubmit>): Promise<ControlReply> {
+  const session_id = await sessions.sessionFor(message.agent_id, message.tabId);
+  const agent: AgentContext = {
+    agent_id: message.agent_id,
+    token: message.token,
+    session_id,
+    untrusted_input: message.untrusted_input,
+    wait_for_approval: message.wait_for_approval,
+    ...(message.expect ? { expect: message.expect } : {}),
+  };
+  return ok({ result: await pipeline.submit(message.request, agent) });
+}
+
+export async function observeForPanel(observeTab: (tabId: number) => Promise<ObserveOutcome>, message: z.infer<typeof PanelObserveTab>): Promise<ControlReply> {
+  const r = await observeTab(message.tabId);
+  return ok(r.ok ? { state: r.tab.state } : { state: null, error: `${r.error.code}: ${r.error.message}`.slice(0, 2000) });
+}

@@ -1,0 +1,26 @@
+import type { Pipeline } from '../../pipeline/pipeline.ts';
+import type { DecideResult } from '../../pipeline/approvals.ts';
+import type { PanelDecideApproval } from '../../protocol/control-messages.ts';
+import type { z } from 'zod';
+import { ok, refuse, type ControlReply } from './reply.ts';
+
+/** `panel/approvals` and `panel/approval-decide`: the only way anything gets approved. */
+
+const PROBLEM_CODES: Record<Extract<DecideResult, { ok: false }>['problem'], string> = {
+  unknown_request: 'APPROVAL_NOT_FOUND',
+  already_decided: 'APPROVAL_ALREADY_DECIDED',
+  expired: 'APPROVAL_EXPIRED',
+  stale_card: 'APPROVAL_STALE',
+  window_not_allowed: 'WINDOW_NOT_ALLOWED',
+  invalid_decision: 'INVALID_MESSAGE',
+};
+
+export async function listApprovals(pipeline: Pipeline): Promise<ControlReply> {
+  return ok({ pending: await pipeline.deps.approvals.pending() });
+}
+
+export async function decideApproval(pipeline: Pipeline, message: z.infer<typeof PanelDecideApproval>): Promise<ControlReply> {
+  const result = await pipeline.deps.approvals.decide(message.decision, message.window_ms !== undefined ? { window_ms: message.window_ms } : {});
+  if (!result.ok) return refuse(PROBLEM_CODES[result.problem], result.message);
+  return ok(result.status === 'approved' ? { status: 'approved', receipt: result.receipt } : { status: 'denied' });
+}

@@ -1,0 +1,71 @@
+import type { ApprovalNotifier } from '../../pipeline/ports.ts';
+import type { ApprovalRequest } from '../../protocol/approval.ts';
+import type { ControlPush } from '../../protocol/control-messages.ts';
+
+/**
+ * How a waiting approval reaches the person: a push to open side panels, the toolbar badge (the
+ * number of pending approvals), and — when no panel is open — a desktop notification built from
+ * the card itself (never from an agent's summary). Deciding still happens only in the panel.
+ */
+
+export interface AnnounceApis {
+  setBadge(text: string): Promise<void>;
+  notify(id: string, title: string, message: string): Promise<void>;
+  clear(id: string): Promise<void>;
+}
+
+export const chromeAnnounceApis = (): AnnounceApis => ({
+  async setBadge(text) {
+    await chrome.action.setBadgeBackgroundColor({ color: '#b3261e' });
+    await chrome.action.setBadgeText({ text });
+  },
+  async notify(id, title, message) {
+    await chrome.notifications.create(id, { type: 'basic', iconUrl: chrome.runtime.getURL('icons/icon-128.png'), title, message, requireInteraction: true, priority: 2 });
+  },
+  clear: async (id) => {
+    await chrome.notifications.clear(id);
+  },
+});
+
+export const notificationId = (requestId: string) => `approval:${requestId}`;
+
+export function cardSentence(r: Pick<ApprovalRequest, 'agent_id' | 'action' | 'resource' | 'origin' | 'via'>): string {
+  return `${r.agent_id} asks to run ${r.action} on ${r.resource.type} ${r.resource.id} (${r.origin}, via ${r.via}). Open Steward's side panel to decide.`.slice(0, 500);
+}
+
+export class ApprovalAnnouncer implements ApprovalNotifier {
+  private badge: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly panels: { readonly count: number; push(message: ControlPush): void },
+    /** How many approvals are pending now (late-bound: the queue exists once the pipeline does). */
+    private readonly pendingCount: () => Promise<number>,
+    private readonly apis: AnnounceApis,
+  ) {}
+
+  queued(request: ApprovalRequest): void {
+    this.panels.push({ type: 'panel/approvals-changed' });
+    this.panels.push({ type: 'panel/audit-changed' });
+    void this.refreshBadge();
+    if (this.panels.count === 0) {
+      this.apis.notify(notificationId(request.request_id), 'Steward: approval needed', cardSentence(request)).catch((e) => console.warn('notification failed', e));
+    }
+  }
+
+  settled(requestId: string): void {
+    this.panels.push({ type: 'panel/approvals-changed' });
+    this.panels.push({ type: 'panel/audit-changed' });
+    void this.refreshBadge();
+    this.apis.clear(notificationId(requestId)).catch(() => undefined);
+  }
+
+  /** Badge = pending approvals; updates are serialised so an older count never lands last. */
+  refreshBadge(): Promise<void> {
+    const next = this.badge.then(async () => {
+      const n = await this.pendingCount();
+      await this.apis.setBadge(n > 0 ? String(n) : '');
+    });
+    this.badge = next.catch((e) => console.warn('badge update failed', e));
+    return next.catch(() => undefined);
+  }
+}

@@ -1,0 +1,121 @@
+import { AdapterRegistry, shopAdapter } from '../../observation/adapters/index.ts';
+import type { Pipeline } from '../../pipeline/pipeline.ts';
+import { openStewardDb } from '../../storage/db.ts';
+import { createControlRouter, type ControlDeps } from '../panel/router.ts';
+import type { SendToFrame } from '../pages/messenger.ts';
+import type { ControlPanels } from '../panel/open-panels.ts';
+import type { ObservationService } from '../observation/service.ts';
+import { PURGE_ALARM, RECHECK_ALARM, ensureAlarms, purge, recheckOpen } from './alarms.ts';
+import { ApprovalAnnouncer, chromeAnnounceApis } from './approval-announcer.ts';
+import { PipelineService } from './service.ts';
+import { chromeAuditAnchor } from './audit-anchor.ts';
+import { SessionTabs } from './sessions.ts';
+import { pageDeadlines } from './page-deadlines.ts';
+import { StorageTaintLedger } from './session-taint.ts';
+import { createChromePorts } from '../ports/index.ts';
+import { chromeTabControl } from '../ports/navigate.ts';
+import { chromeTabEvents } from '../ports/tab-wait.ts';
+import { chromeScreenshots } from '../ports/screenshot.ts';
+import type { ToolStore } from '../tools/store.ts';
+import { runToolFromPanel, type PanelRunRequest } from '../tools/run-from-panel.ts';
+
+/**
+ * Assembles the Intent-to-Transaction pipeline on Chrome: IndexedDB stores, ports onto tabs,
+ * approval announcements, alarms. Returns the control route for the message router and the
+ * handlers service-worker.ts registers at top level (MV3 wakes the worker only for listeners
+ * registered synchronously).
+ */
+export function wirePipeline(deps: {
+  tools: ToolStore;
+  panels: ControlPanels;
+  observation: Pick<ObservationService, 'observeTab'>;
+  /** Messages to tabs, gated by site (src/background/pages/messenger.ts). */
+  send: SendToFrame;
+  sites: ControlDeps['sites'];
+}) {
+  const adapters = new AdapterRegistry();
+  // The demo shop's adapter (matches by path and the shop's own markers, on any origin).
+  adapters.register(shopAdapter());
+  const sessions = new SessionTabs();
+  const taint = new StorageTaintLedger();
+  const tabs = chromeTabControl(chromeTabEvents());
+  const send = deps.send;
+  const chromePorts = createChromePorts({ sessions, tools: deps.tools, observation: deps.observation, adapters, send, tabs, screenshot: chromeScreenshots() });
+
+  let pipeline: Pipeline | undefined;
+  const announcer = new ApprovalAnnouncer(deps.panels, async () => (pipeline ? (await pipeline.deps.approvals.pending()).length : 0), chromeAnnounceApis());
+  const live = new PipelineService({
+    openDb: () => openStewardDb(),
+    ports: chromePorts.ports,
+    notifier: announcer,
+    auditAnchor: chromeAuditAnchor(),
+    taint,
+    onReady: (p) => {
+      pipeline = p;
+      void announcer.refreshBadge();
+    },
+  });
+
+  const control = createControlRouter({
+    ready: () => live.ready,
+    db: () => live.db,
+    sessions,
+    observeTab: chromePorts.observeTab,
+    sites: deps.sites,
+    push: (m) => deps.panels.push(m),
+  });
+
+  /** The person's own Run in the side panel: through the pipeline, audited, shown in Activity. */
+  async function runTool(request: PanelRunRequest) {
+    await deps.tools.ready;
+    try {
+      return await runToolFromPanel(
+        {
+          registry: deps.tools.registry,
+          pipeline: () => live.ready,
+          observeTab: async (tabId) => {
+            const r = await chromePorts.observeTab(tabId);
+            return r.ok ? { ok: true, state: r.tab.state } : { ok: false, message: `${r.error.code}: ${r.error.message}`.slice(0, 1000) };
+          },
+          sessionFor: (agentId, tabId) => sessions.sessionFor(agentId, tabId),
+        },
+        request,
+      );
+    } finally {
+      deps.panels.push({ type: 'panel/audit-changed' });
+    }
+  }
+
+  async function onAlarm(alarm: { name: string }): Promise<void> {
+    if (alarm.name !== PURGE_ALARM && alarm.name !== RECHECK_ALARM) return;
+    const pipeline = await live.ready;
+    if (alarm.name === PURGE_ALARM) {
+      await purge(pipeline);
+      await announcer.refreshBadge();
+    } else if ((await recheckOpen(pipeline)).length > 0) deps.panels.push({ type: 'panel/audit-changed' });
+  }
+
+  function onTabRemoved(tabId: number): void {
+    chromePorts.observer.forget(tabId);
+    void sessions.forgetTab(tabId);
+  }
+
+  /** Starts recovery now (the worker may have been woken by an alarm or a tab event, not a message). */
+  function start(): void {
+    // Diagnostics for end-to-end tests (the worker's global scope; no page can reach it): read-only,
+    // except the page deadlines a test may shorten instead of waiting a minute for a stalled page.
+    (globalThis as Record<string, unknown>).stewardPipeline = { startedAt: Date.now(), recovery: () => live.recovery, deadlines: pageDeadlines };
+    live.ready.catch((e) => console.error('pipeline start failed', e));
+    ensureAlarms().catch((e) => console.warn('alarms', e));
+  }
+
+  /**
+   * Marks an agent as having been given page-derived content outside the pipeline (the
+   * co-pilot's own observations of a tab will call this): see src/pipeline/taint.ts.
+   */
+  function taintAgent(agentId: string, source: string): Promise<void> {
+    return taint.mark(agentId, { at: Date.now(), source });
+  }
+
+  return { control, runTool, onAlarm, onTabRemoved, start, taintAgent };
+}

@@ -1,0 +1,162 @@
+import { SETTINGS_KEY, readSettings } from '../../protocol/settings.ts';
+import { SITES_KEY, originPattern, readSiteAccess, type TabSiteStatus } from '../../protocol/site-access.ts';
+import { z } from 'zod';
+import { originOf } from '../../pipeline/policy/gateway.ts';
+import { nativeBelief, planContentScripts, samePlan, type ContentScriptFiles } from './content-script-plan.ts';
+
+/** Whether this browser has native WebMCP, learned from a page's report, per browser version. */
+export const WEBMCP_KEY = 'steward.webmcp';
+const WebMcpSeen = z.object({ native: z.boolean(), browser: z.string().max(300) });
+
+export type SiteRefusal = { code: 'SITE_NOT_ALLOWED'; message: string; retryable: false };
+
+const httpOrigin = (url: string | undefined): string | undefined => (url ? originOf(url) : undefined);
+
+/**
+ * The sites Steward may observe and act on, applied to Chrome: content scripts are registered
+ * (chrome.scripting) for the allowed origins only, with the main-world script that matches the
+ * polyfill setting; every message to a tab passes `gate` first, so a page whose site was removed
+ * is not read even while the scripts it already has keep running until its next load. Chrome's own
+ * site access (chrome://extensions) still applies on top: where it keeps Steward out, nothing
+ * is injected and the tab's URL is unknown.
+ */
+export class SiteAccess {
+  private allowed = new Set<string>();
+  private polyfill = true;
+  /** A page reported native WebMCP in this browser version: the polyfill would never be used. */
+  private native = false;
+  private queue: Promise<void> = Promise.resolve();
+  readonly ready: Promise<void>;
+
+  constructor(
+    private readonly files: ContentScriptFiles,
+    private readonly onSiteRemoved: (tabIds: number[]) => void = () => undefined,
+    /** Page scripts are registered only once content scripts are kept out of chrome.storage (storage-access.ts). */
+    private readonly storageRestricted: Promise<void> = Promise.resolve(),
+  ) {
+    this.ready = this.reload();
+    chrome.storage.onChanged.addListener((changes, area) => {
+      if (area === 'local' && (changes[SITES_KEY] || changes[SETTINGS_KEY] || changes[WEBMCP_KEY])) void this.reload();
+    });
+  }
+
+  list(): string[] {
+    return [...this.allowed].sort();
+  }
+
+  isAllowed(origin: string): boolean {
+    return this.allowed.has(origin);
+  }
+
+  /** Adds the site, registers the scripts, and starts observing its pages that are already open. */
+  async allow(origin: string): Promise<{ allowed: string[]; tabs: number }> {
+    await this.ready;
+    await this.store([...this.allowed, origin]);
+    let started = 0;
+    for (const tab of await this.openTabs(origin)) {
+      // Pages loaded before the site was allowed get the isolated world now (observation, native
+      // WebMCP, actions); network evidence and the polyfill start with their next load.
+      const ok = await chrome.scripting.executeScript({ target: { tabId: tab, frameIds: [0] }, files: [this.files.isolated] }).then(
+        () => true,
+        () => false,
+      );
+      if (ok) started++;
+    }
+    return { allowed: this.list(), tabs: started };
+  }
+
+  async remove(origin: string): Promise<{ allowed: string[]; tabs: number }> {
+    await this.ready;
+    await this.store([...this.allowed].filter((o) => o !== origin));
+    const tabs = await this.openTabs(origin);
+    this.onSiteRemoved(tabs);
+    return { allowed: this.list(), tabs: tabs.length };
+  }
+
+  /**
+   * A page's WebMCP report. Once a top frame says "native", pages get the network-only main-world
+   * script (about 5 KB instead of the polyfill's 300 KB parsed on every load); a top frame that
+   * then finds no WebMCP at all brings the polyfill back (see `nativeBelief`). Kept per browser
+   * version: an update or a different browser is asked again.
+   */
+  async noteWebMcpApi(api: 'native' | 'polyfill' | 'none', topFrame: boolean): Promise<void> {
+    await this.ready;
+    const native = nativeBelief(this.native, { api, topFrame });
+    if (native === this.native) return;
+    await chrome.storage.local.set({ [WEBMCP_KEY]: { native, browser: navigator.userAgent.slice(0, 300) } });
+    await this.reload();
+  }
+
+  /** Undefined when Steward may talk to the page in this tab; otherwise why not. */
+  async gate(tabId: number): Promise<SiteRefusal | undefined> {
+    await this.ready;
+    const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+    // No such tab: nothing to protect; the message itself fails with Chrome's own error.
+    if (!tab) return undefined;
+    const origin = httpOrigin(tab.url);
+    if (origin === undefined) {
+      return { code: 'SITE_NOT_ALLOWED', message: `Steward cannot read the page in tab ${tabId}: it is not a web page, or Chrome's site access keeps Steward out of it.`, retryable: false };
+    }
+    if (!this.allowed.has(origin)) {
+      return { code: 'SITE_NOT_ALLOWED', message: `Steward is not allowed on ${origin}. Allow the site in Steward's side panel (This tab, or Settings).`, retryable: false };
+    }
+    return undefined;
+  }
+
+  /** How a tab stands; `observing` is decided by the caller (its content script reported). */
+  async tabStatus(tabId: number, reported: (tabId: number, origin: string) => boolean): Promise<TabSiteStatus> {
+    await this.ready;
+    const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+    const origin = httpOrigin(tab?.url);
+    const allowed = origin !== undefined && this.allowed.has(origin);
+    return {
+      tabId,
+      ...(origin ? { origin } : {}),
+      ...(tab?.title ? { title: tab.title.slice(0, 2000) } : {}),
+      allowed,
+      observing: allowed && reported(tabId, origin),
+    };
+  }
+
+  private async openTabs(origin: string): Promise<number[]> {
+    const tabs = await chrome.tabs.query({ url: originPattern(origin) }).catch(() => []);
+    return tabs.flatMap((t) => (t.id !== undefined && httpOrigin(t.url) === origin ? [t.id] : []));
+  }
+
+  private async store(allowed: string[]): Promise<void> {
+    const record = readSiteAccess({ allowed });
+    await chrome.storage.local.set({ [SITES_KEY]: record });
+    await this.reload();
+  }
+
+  /** Reads the record and the polyfill setting, then brings Chrome's registrations in line (one at a time). */
+  private reload(): Promise<void> {
+    const next = this.queue.then(async () => {
+      const items = await chrome.storage.local.get([SITES_KEY, SETTINGS_KEY, WEBMCP_KEY]);
+      this.allowed = new Set(readSiteAccess(items[SITES_KEY]).allowed);
+      this.polyfill = readSettings(items[SETTINGS_KEY]).polyfill_enabled;
+      const seen = WebMcpSeen.safeParse(items[WEBMCP_KEY]);
+      this.native = seen.success && seen.data.native && seen.data.browser === navigator.userAgent.slice(0, 300);
+      await this.register();
+    });
+    this.queue = next.catch((e) => console.error('Steward could not register its page scripts', e));
+    return this.queue;
+  }
+
+  private async register(): Promise<void> {
+    const restricted = await this.storageRestricted.then(
+      () => true,
+      () => false,
+    );
+    // Fail closed: a content script that could write Steward's settings gets no page to run in.
+    const plan = restricted ? planContentScripts([...this.allowed], this.polyfill && !this.native, this.files) : [];
+    if (!restricted) console.error('Steward could not keep content scripts out of chrome.storage; it observes no site');
+    const registered = await chrome.scripting.getRegisteredContentScripts();
+    if (samePlan(registered, plan)) return;
+    const ids = (list: ReadonlyArray<{ id: string }>) => list.map((r) => r.id).sort().join();
+    // Same scripts, new sites or files: updated in place, so no page loads in a gap without them.
+    if (plan.length > 0 && ids(registered) === ids(plan)) return chrome.scripting.updateContentScripts(plan);
+    if (registered.length > 0) await chrome.scripting.unregisterContentScripts({ ids: registered.map((r) => r.id) });
+    if (plan.length > 0) await chrome.scripting.registerContentScripts(plan);
+  }
+}

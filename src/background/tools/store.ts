@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { FrameTools } from '../../protocol/webmcp.ts';
+import { ToolRegistry } from './registry.ts';
+
+const STORAGE_KEY = 'webmcp.frames';
+const Stored = z.array(FrameTools);
+
+/**
+ * The tool registry survives service-worker restarts in chrome.storage.session (in memory,
+ * cleared with the browser, and not readable by content scripts at its default access level).
+ */
+export class ToolStore {
+  readonly registry = new ToolRegistry();
+  readonly ready: Promise<void>;
+
+  constructor(private readonly area: chrome.storage.StorageArea = chrome.storage.session) {
+    this.ready = this.area.get(STORAGE_KEY).then((items) => {
+      const parsed = Stored.safeParse(items[STORAGE_KEY] ?? []);
+      this.registry.load(parsed.success ? parsed.data : []);
+    });
+  }
+
+  async save(): Promise<void> {
+    await this.area.set({ [STORAGE_KEY]: this.registry.all() });
+  }
+}

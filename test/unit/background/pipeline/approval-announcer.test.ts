@@ -1,0 +1,66 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ApprovalAnnouncer, cardSentence, notificationId, type AnnounceApis } from '../../../../src/background/pipeline/approval-announcer.ts';
+import type { ApprovalRequest } from '../../../../src/protocol/approval.ts';
+import type { ControlPush } from '../../../../src/protocol/control-messages.ts';
+
+const card = {
+  request_id: 'apreq_7',
+  agent_id: 'agent:copilot',
+  action: 'orders.cancel',
+  via: 'adapter',
+  resource: { type: 'order', id: 'ORD-1024' },
+  origin: 'http://localhost:4100',
+} as unknown as ApprovalRequest;
+
+function setUp(openPanels: number, pending: number[]) {
+  const pushes: ControlPush[] = [];
+  const apis = { setBadge: vi.fn(async () => undefined), notify: vi.fn(async () => undefined), clear: vi.fn(async () => undefined) } satisfies AnnounceApis;
+  const counts = [...pending];
+  const announcer = new ApprovalAnnouncer({ count: openPanels, push: (m) => pushes.push(m) }, async () => counts.shift() ?? 0, apis);
+  return { announcer, apis, pushes };
+}
+
+describe('ApprovalAnnouncer', () => {
+  it('with no panel open: a desktop notification built from the card, and the badge counts it', async () => {
+    const { announcer, apis, pushes } = setUp(0, [1]);
+    announcer.queued(card);
+    await announcer.refreshBadge();
+    expect(apis.notify).toHaveBeenCalledWith(notificationId('apreq_7'), 'Steward: approval needed', cardSentence(card));
+    expect(cardSentence(card)).toContain('orders.cancel on order ORD-1024 (http://localhost:4100, via adapter)');
+    expect(apis.setBadge).toHaveBeenNthCalledWith(1, '1');
+    expect(pushes).toContainEqual({ type: 'panel/approvals-changed' });
+  });
+
+  it('with a panel open: pushed to the panel, no notification', async () => {
+    const { announcer, apis, pushes } = setUp(1, [2]);
+    announcer.queued(card);
+    await announcer.refreshBadge();
+    expect(apis.notify).not.toHaveBeenCalled();
+    expect(pushes).toEqual([{ type: 'panel/approvals-changed' }, { type: 'panel/audit-changed' }]);
+    expect(apis.setBadge).toHaveBeenNthCalledWith(1, '2');
+  });
+
+  it('when settled: the notification goes, the badge empties at zero', async () => {
+    const { announcer, apis } = setUp(0, [0]);
+    announcer.settled('apreq_7');
+    await announcer.refreshBadge();
+    expect(apis.clear).toHaveBeenCalledWith('approval:apreq_7');
+    expect(apis.setBadge).toHaveBeenNthCalledWith(1, '');
+  });
+
+  it('badge updates land in order, so an older count never overwrites a newer one', async () => {
+    const order: string[] = [];
+    const apis: AnnounceApis = {
+      setBadge: async (t) => {
+        await new Promise((r) => setTimeout(r, t === '3' ? 20 : 0));
+        order.push(t);
+      },
+      notify: async () => undefined,
+      clear: async () => undefined,
+    };
+    const counts = [3, 1];
+    const a = new ApprovalAnnouncer({ count: 1, push: () => undefined }, async () => counts.shift()!, apis);
+    await Promise.all([a.refreshBadge(), a.refreshBadge()]);
+    expect(order).toEqual(['3', '1']);
+  });
+});

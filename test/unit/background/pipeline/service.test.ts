@@ -1,0 +1,37 @@
+import { describe, expect, it, vi } from 'vitest';
+import { PipelineService } from '../../../../src/background/pipeline/service.ts';
+import { cancelRequest, freshFactory, harness, openDb } from './service-helpers.ts';
+
+describe('PipelineService (the pipeline’s life in the service worker)', () => {
+  it('recovers unfinished actions before anyone is served, once', async () => {
+    const factory = freshFactory();
+    const h = await harness({ factory });
+    // The first life left an action waiting for its approval.
+    const first = await h.pipeline.submit(cancelRequest(), { ...h.agent, wait_for_approval: false });
+    expect(first).toMatchObject({ error: { code: 'APPROVAL_REQUIRED' } });
+
+    const onReady = vi.fn();
+    const openDbSpy = vi.fn(() => openDb(factory));
+    const service = new PipelineService({ openDb: openDbSpy, ports: h.shop.ports(), onReady, clock: h.clock.now });
+    const [a, b] = await Promise.all([service.ready, service.ready]);
+    expect(a).toBe(b);
+    expect(openDbSpy).toHaveBeenCalledTimes(1);
+    expect(onReady).toHaveBeenCalledWith(a);
+    // The card left waiting is waited for again in the background, by the new life.
+    expect(service.recovery).toEqual([expect.objectContaining({ action_id: first.action_id, from: 'awaiting_approval', to: 'waiting' })]);
+    const card = (await a.deps.approvals.pending())[0]!;
+    await a.deps.approvals.decide({ request_id: card.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date(h.clock.t).toISOString(), input_hash: card.input_hash, state_version: card.state.state_version });
+    await a.idle();
+    expect((await a.deps.journal.action(first.action_id!))?.state).toBe('confirmed');
+    expect(h.shop.calls.execute).toHaveLength(1);
+  });
+
+  it('a failed start is retried by the next caller instead of poisoning the worker', async () => {
+    const h = await harness();
+    let fail = true;
+    const service = new PipelineService({ openDb: async () => (fail ? Promise.reject(new Error('quota')) : h.db), ports: h.shop.ports() });
+    await expect(service.ready).rejects.toThrow('quota');
+    fail = false;
+    expect(await service.ready).toBeDefined();
+  });
+});

@@ -1,0 +1,51 @@
+import type { TabControl } from '../../../../src/background/ports/navigate.ts';
+
+type Updated = (tabId: number, info: { status?: string }) => void;
+type Removed = (tabId: number) => void;
+
+/** chrome.tabs as the ports use it: statuses, update/create, and the two events. */
+export class FakeTabs implements TabControl {
+  status = new Map<number, string>();
+  updated: Array<{ tabId: number; url: string }> = [];
+  created: string[] = [];
+  private nextId = 100;
+  private readonly up = new Set<Updated>();
+  private readonly rm = new Set<Removed>();
+  /** What a navigation does: by default it loads and completes a little later. */
+  onNavigate: (tabId: number) => void = (tabId) => {
+    setTimeout(() => this.emit(tabId, 'loading'), 5);
+    setTimeout(() => this.emit(tabId, 'complete'), 20);
+  };
+
+  emit(tabId: number, status: string): void {
+    this.status.set(tabId, status);
+    for (const l of [...this.up]) l(tabId, { status });
+  }
+
+  remove(tabId: number): void {
+    this.status.delete(tabId);
+    for (const l of [...this.rm]) l(tabId);
+  }
+
+  get = async (tabId: number) => (this.status.has(tabId) ? { status: this.status.get(tabId) } : undefined);
+  onUpdated = { addListener: (l: Updated) => void this.up.add(l), removeListener: (l: Updated) => void this.up.delete(l) };
+  onRemoved = { addListener: (l: Removed) => void this.rm.add(l), removeListener: (l: Removed) => void this.rm.delete(l) };
+
+  get listeners(): number {
+    return this.up.size + this.rm.size;
+  }
+
+  update = async (tabId: number, props: { url: string }) => {
+    this.updated.push({ tabId, url: props.url });
+    this.onNavigate(tabId);
+    return {};
+  };
+
+  create = async (props: { url: string; active: boolean }) => {
+    const id = this.nextId++;
+    this.created.push(props.url);
+    this.status.set(id, 'loading');
+    setTimeout(() => this.emit(id, 'complete'), 10);
+    return { id };
+  };
+}

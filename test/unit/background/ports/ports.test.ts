@@ -1,0 +1,112 @@
+import { fakeBrowser } from '@webext-core/fake-browser';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { SessionTabs } from '../../../../src/background/pipeline/sessions.ts';
+import { createChromePorts } from '../../../../src/background/ports/index.ts';
+import { navigatePort } from '../../../../src/background/ports/navigate.ts';
+import { AdapterRoutes, fill } from '../../../../src/background/ports/routes.ts';
+import { ToolStore } from '../../../../src/background/tools/store.ts';
+import { createObservationService } from '../../../../src/background/observation/service.ts';
+import { DeadlineExceeded } from '../../../../src/pipeline/deadline.ts';
+import { AdapterRegistry, shopAdapter } from '../../../../src/observation/adapters/index.ts';
+import { shopOrderSnapshot } from '../../observation/fixtures/shop-order-snapshot.ts';
+import { FakeTabs } from './fake-tabs.ts';
+
+const ORIGIN = 'http://localhost:4100';
+const area = () => fakeBrowser.storage.session as unknown as chrome.storage.StorageArea;
+
+describe('routes from adapter URL templates', () => {
+  it('fills the id group, and only templates whose other parts are literal', () => {
+    expect(fill('/orders/:id', 'id', 'ORD-1024')).toBe('/orders/ORD-1024');
+    expect(fill('/orders/:id', 'id', 'A/B')).toBe('/orders/A%2FB');
+    expect(fill('/shops/:shop/orders/:id', 'id', 'X')).toBeUndefined();
+    expect(fill('/orders/*', 'id', 'X')).toBeUndefined();
+  });
+
+  it('offers the shop adapter’s URL only on origins where it was seen (or pinned), for its resource type', () => {
+    const routes = new AdapterRoutes(() => [shopAdapter()]);
+    expect(routes.routes({ type: 'order', id: 'ORD-1025' })).toEqual([]);
+    routes.sighted(['larkspur-shop.order'], `${ORIGIN}/orders/ORD-1024#x`);
+    expect(routes.routes({ type: 'order', id: 'ORD-1025' })).toEqual([{ kind: 'adapter', url: `${ORIGIN}/orders/ORD-1025` }]);
+    expect(routes.routes({ type: 'appointment', id: 'APT-1' })).toEqual([]);
+    const pinned = new AdapterRoutes(() => [shopAdapter({ origin: 'http://shop.test' })]);
+    expect(pinned.routes({ type: 'order', id: 'O1' })).toEqual([{ kind: 'adapter', url: 'http://shop.test/orders/O1' }]);
+  });
+});
+
+/** The co-pilot's working session, bound to tab 5, which has finished loading. */
+async function copilotSessionOnLoadedTab() {
+  const tabs = new FakeTabs();
+  tabs.status.set(5, 'complete');
+  const sessions = new SessionTabs(area());
+  const sid = await sessions.sessionFor('agent:copilot', 5);
+  return { tabs, sessions, sid };
+}
+
+describe('navigate port', () => {
+  beforeEach(() => fakeBrowser.reset());
+
+  it('loads the URL in the session’s tab and waits for it to complete', async () => {
+    const { tabs, sessions, sid } = await copilotSessionOnLoadedTab();
+    await navigatePort({ sessions, tabs })(`${ORIGIN}/orders/ORD-1024`, { agent_id: 'agent:copilot', session_id: sid });
+    expect(tabs.updated).toEqual([{ tabId: 5, url: `${ORIGIN}/orders/ORD-1024` }]);
+    expect(tabs.status.get(5)).toBe('complete');
+  });
+
+  it('opens a new background tab for a session whose tab was closed, and binds the session to it', async () => {
+    const tabs = new FakeTabs();
+    const sessions = new SessionTabs(area());
+    const sid = await sessions.sessionFor('agent:copilot', 5);
+    await sessions.forgetTab(5);
+    await navigatePort({ sessions, tabs })(`${ORIGIN}/`, { agent_id: 'agent:copilot', session_id: sid });
+    expect(tabs.created).toEqual([`${ORIGIN}/`]);
+    expect(await sessions.tabOf(sid)).toBe(100);
+  });
+
+  it('fails when the navigation never completes, and without a session', async () => {
+    const { tabs, sessions, sid } = await copilotSessionOnLoadedTab();
+    tabs.onNavigate = (id) => tabs.emit(id, 'loading');
+    const navigate = navigatePort({ sessions, tabs });
+    vi.useFakeTimers();
+    const p = navigate(`${ORIGIN}/`, { agent_id: 'agent:copilot', session_id: sid });
+    const caught = p.catch((e: Error) => e.message);
+    await vi.advanceTimersByTimeAsync(60_000);
+    vi.useRealTimers();
+    expect(await caught).toMatch(/did not finish loading/);
+    await expect(navigate(`${ORIGIN}/`, { agent_id: 'agent:copilot' })).rejects.toThrow(/no working session/);
+  });
+});
+
+describe('the observe port', () => {
+  beforeEach(() => fakeBrowser.reset());
+
+  it('observes the session’s tab (never a tab id from the pipeline); contract endpoints are not supported yet', async () => {
+    const { tabs, sessions, sid } = await copilotSessionOnLoadedTab();
+    const adapters = new AdapterRegistry();
+    adapters.register(shopAdapter());
+    const observeTab = vi.fn(async () => ({ ok: true as const, data: { ...shopOrderSnapshot({ origin: ORIGIN }), documentToken: 'd1' } }));
+    const { ports, observer, routes } = createChromePorts({ sessions, tools: new ToolStore(area()), observation: { observeTab }, adapters, send: vi.fn(), tabs });
+
+    const state = await ports.observe({ kind: 'tab' }, { type: 'order', id: 'ORD-1024' }, { agent_id: 'agent:copilot', session_id: sid });
+    expect(state).toMatchObject({ resource: { type: 'order', id: 'ORD-1024' }, state: 'awaiting_payment' });
+    expect(observeTab).toHaveBeenCalledWith(5);
+    expect(observer.last(5)?.documentToken).toBe('d1');
+    // The observation taught the routes where the shop adapter applies.
+    expect(routes.routes({ type: 'order', id: 'ORD-2048' })).toEqual([{ kind: 'adapter', url: `${ORIGIN}/orders/ORD-2048` }]);
+
+    expect(await ports.observe({ kind: 'tab' }, { type: 'order', id: 'ORD-1024' }, { agent_id: 'agent:copilot' })).toBeNull();
+    expect(await ports.observe({ kind: 'contract', url: `${ORIGIN}/agent/v1/resources/order/ORD-1024` }, { type: 'order', id: 'ORD-1024' }, { agent_id: 'agent:copilot', session_id: sid })).toBeNull();
+    expect(Object.keys(ports.executors).sort()).toEqual(['adapter', 'legacy_inference', 'webmcp']);
+  });
+
+  it('a page that does not answer in time is a DeadlineExceeded (the navigator reports TIMEOUT), not "nothing there"', async () => {
+    const { tabs, sessions, sid } = await copilotSessionOnLoadedTab();
+    const send = vi.fn(() => Promise.reject(new DeadlineExceeded('the page in tab 5 (content/observe)', 30_000)));
+    const observeTab = createObservationService(send).observeTab;
+    expect(await observeTab(5)).toEqual({ ok: false, error: { code: 'TIMEOUT', message: 'The page in tab 5 did not answer within 30000 ms.', retryable: false } });
+    const { ports } = createChromePorts({ sessions, tools: new ToolStore(area()), observation: { observeTab }, adapters: new AdapterRegistry(), send, tabs });
+    send.mockClear();
+    await expect(ports.observe({ kind: 'tab' }, { type: 'order', id: 'ORD-1024' }, { agent_id: 'agent:copilot', session_id: sid })).rejects.toBeInstanceOf(DeadlineExceeded);
+    // Not retried: the page already had its whole deadline.
+    expect(send).toHaveBeenCalledTimes(1);
+  });
+});
