@@ -1,7 +1,24 @@
 import browser from 'webextension-polyfill';
 
 /**
- * The one way this context reaches the browser's extension APIs: webextension-polyfill's
- * promise-based `browser`, which unit tests replace with @webext-core/fake-browser.
+ * Chrome's APIs that webextension-polyfill's types (written for Firefox) leave out. The polyfill
+ * hands them to `chrome` unchanged, and in MV3 they return promises; unit tests stub them on
+ * @webext-core/fake-browser where they need them.
+ */
+interface ChromeOnlyApis {
+  sidePanel: Pick<typeof chrome.sidePanel, 'open' | 'setPanelBehavior'>;
+  storage: {
+    local: Pick<chrome.storage.LocalStorageArea, 'setAccessLevel'>;
+    session: Pick<chrome.storage.SessionStorageArea, 'setAccessLevel'>;
+  };
+  /** `requireInteraction` and `priority` are Chrome's: a waiting approval stays on screen. */
+  notifications: { create(id: string, options: chrome.notifications.NotificationCreateOptions): Promise<string> };
+}
+
+/**
+ * The one way the service worker reaches the browser's extension APIs: webextension-polyfill's
+ * promise-based `browser` (in unit tests, @webext-core/fake-browser), and `chromeOnly`, the same
+ * object typed for the Chrome-only APIs above.
  */
 export { browser };
+export const chromeOnly = browser as unknown as ChromeOnlyApis;

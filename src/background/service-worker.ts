@@ -10,6 +10,7 @@ import { CONTENT_SCRIPT_FILES } from './sites/content-script-files.ts';
 import { tabMessenger } from './pages/messenger.ts';
 import type { SitesControl } from './panel/sites.ts';
 import { restrictStorageToExtension } from './storage-access.ts';
+import { browser, chromeOnly } from './browser.ts';
 
 // First, before anything reads a setting: content scripts may not touch chrome.storage.
 const storageRestricted = restrictStorageToExtension();
@@ -41,23 +42,23 @@ const sites: SitesControl = {
 const pipeline = wirePipeline({ tools: store, panels, observation, send, sites });
 const router = createRouter({ store, panels, observation, sites: siteAccess, control: pipeline.control, runTool: pipeline.runTool });
 pipeline.start();
-chrome.alarms.onAlarm.addListener((alarm) => void pipeline.onAlarm(alarm).catch((e) => console.error('alarm failed', alarm.name, e)));
+browser.alarms.onAlarm.addListener((alarm) => void pipeline.onAlarm(alarm).catch((e) => console.error('alarm failed', alarm.name, e)));
 // A click on an approval notification brings the person to the side panel, where deciding happens.
-chrome.notifications.onClicked.addListener((id) => {
-  void chrome.notifications.clear(id);
-  void chrome.windows.getLastFocused().then((w) => (w.id !== undefined ? chrome.sidePanel.open({ windowId: w.id }) : undefined)).catch(() => undefined);
+browser.notifications.onClicked.addListener((id) => {
+  void browser.notifications.clear(id);
+  void browser.windows.getLastFocused().then((w) => (w.id !== undefined ? chromeOnly.sidePanel.open({ windowId: w.id }) : undefined)).catch(() => undefined);
 });
 
 chrome.runtime.onMessage.addListener(router.onMessage);
 chrome.runtime.onConnect.addListener(router.onConnect);
 
 // The toolbar button opens the side panel.
-chrome.runtime.onInstalled.addListener(() => {
-  void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true });
+browser.runtime.onInstalled.addListener(() => {
+  void chromeOnly.sidePanel.setPanelBehavior({ openPanelOnActionClick: true });
 });
-void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
+void chromeOnly.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
 
-chrome.tabs.onRemoved.addListener((tabId) => {
+browser.tabs.onRemoved.addListener((tabId) => {
   pipeline.onTabRemoved(tabId);
   forgetTabs([tabId]);
 });

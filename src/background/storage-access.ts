@@ -1,3 +1,5 @@
+import { chromeOnly } from './browser.ts';
+
 /**
  * Keeps chrome.storage out of content scripts' reach. Steward's records there grant power (the
  * allowed sites, the settings with the co-pilot's endpoint and approval windows, the audit head's
@@ -13,7 +15,7 @@
  */
 export async function restrictStorageToExtension(): Promise<void> {
   await Promise.all([
-    chrome.storage.local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }),
-    chrome.storage.session.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }),
+    chromeOnly.storage.local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }),
+    chromeOnly.storage.session.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }),
   ]);
 }

@@ -1,4 +1,5 @@
 import { signal } from '@preact/signals';
+import { browser } from './browser.ts';
 
 /**
  * The tab the panel is about. Normally the active tab of the panel's window; a `?tabId=` in the
@@ -11,17 +12,17 @@ export function trackCurrentTab(): void {
   const pinned = Number(new URLSearchParams(location.search).get('tabId'));
   if (Number.isInteger(pinned) && pinned > 0) {
     currentTabId.value = pinned;
-    void chrome.tabs.get(pinned).then((t) => (currentTabTitle.value = t.title ?? ''), () => undefined);
+    void browser.tabs.get(pinned).then((t) => (currentTabTitle.value = t.title ?? ''), () => undefined);
     return;
   }
   const refresh = async () => {
-    const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+    const [tab] = await browser.tabs.query({ active: true, lastFocusedWindow: true });
     currentTabId.value = tab?.id;
     currentTabTitle.value = tab?.title ?? '';
   };
   void refresh();
-  chrome.tabs.onActivated.addListener(() => void refresh());
-  chrome.tabs.onUpdated.addListener((tabId, change) => {
+  browser.tabs.onActivated.addListener(() => void refresh());
+  browser.tabs.onUpdated.addListener((tabId, change) => {
     if (tabId === currentTabId.value && change.title !== undefined) currentTabTitle.value = change.title;
   });
 }

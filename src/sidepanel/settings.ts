@@ -1,17 +1,18 @@
 import { signal } from '@preact/signals';
 import { DEFAULT_SETTINGS, SETTINGS_KEY, Settings, readSettings } from '../protocol/settings.ts';
+import { browser } from './browser.ts';
 
 /** The settings as the panel knows them; kept in step with chrome.storage.local. */
 export const settings = signal<Settings>(DEFAULT_SETTINGS);
 export const settingsLoaded = signal(false);
 
 export function trackSettings(): void {
-  void chrome.storage.local.get(SETTINGS_KEY).then((items) => {
+  void browser.storage.local.get(SETTINGS_KEY).then((items) => {
     settings.value = readSettings(items[SETTINGS_KEY]);
     settingsLoaded.value = true;
   });
   // Another panel window (or the co-pilot) may change them too.
-  chrome.storage.onChanged.addListener((changes, area) => {
+  browser.storage.onChanged.addListener((changes, area) => {
     if (area === 'local' && changes[SETTINGS_KEY]) settings.value = readSettings(changes[SETTINGS_KEY].newValue);
   });
 }
@@ -20,7 +21,7 @@ export function trackSettings(): void {
 export async function saveSettings(next: Settings): Promise<Settings> {
   const checked = Settings.safeParse(next);
   if (!checked.success) throw new Error(checked.error.issues[0]?.message ?? 'Invalid settings.');
-  await chrome.storage.local.set({ [SETTINGS_KEY]: checked.data });
+  await browser.storage.local.set({ [SETTINGS_KEY]: checked.data });
   settings.value = checked.data;
   return checked.data;
 }

@@ -1,6 +1,7 @@
 import { withDeadline } from '../../pipeline/deadline.ts';
 import { pageDeadlines } from '../pipeline/page-deadlines.ts';
 import type { SiteAccess } from '../sites/site-access.ts';
+import { browser } from '../browser.ts';
 
 export interface SendOptions {
   /** Only this document may receive it: a frame that navigated since never sees the message. */
@@ -12,7 +13,7 @@ export interface SendOptions {
 export type SendToFrame = (tabId: number, frameId: number, message: unknown, options?: SendOptions) => Promise<unknown>;
 
 type ChromeSend = (tabId: number, message: unknown, target: { frameId?: number; documentId?: string }) => Promise<unknown>;
-const chromeSend: ChromeSend = (tabId, message, target) => chrome.tabs.sendMessage(tabId, message, target);
+const chromeSend: ChromeSend = (tabId, message, target) => browser.tabs.sendMessage(tabId, message, target);
 
 /**
  * The service worker's one way to message a tab's frame. Every message passes the site gate

@@ -1,4 +1,5 @@
 import type { Pipeline } from '../../pipeline/pipeline.ts';
+import { browser } from '../browser.ts';
 
 /**
  * Periodic work that must happen even when nobody is looking (chrome.alarms wake the worker):
@@ -14,12 +15,10 @@ export const PURGE_ALARM = 'steward.purge';
 export const RECHECK_ALARM = 'steward.recheck';
 const RECHECK_FOR_MS = 24 * 60 * 60 * 1000;
 
-type Alarms = Pick<typeof chrome.alarms, 'get' | 'create'>;
-
-export async function ensureAlarms(alarms: Alarms = chrome.alarms): Promise<void> {
+export async function ensureAlarms(): Promise<void> {
   // Re-creating an alarm resets its schedule: only create what is missing.
-  if (!(await alarms.get(PURGE_ALARM))) await alarms.create(PURGE_ALARM, { delayInMinutes: 1, periodInMinutes: 60 });
-  if (!(await alarms.get(RECHECK_ALARM))) await alarms.create(RECHECK_ALARM, { delayInMinutes: 1, periodInMinutes: 1 });
+  if (!(await browser.alarms.get(PURGE_ALARM))) await browser.alarms.create(PURGE_ALARM, { delayInMinutes: 1, periodInMinutes: 60 });
+  if (!(await browser.alarms.get(RECHECK_ALARM))) await browser.alarms.create(RECHECK_ALARM, { delayInMinutes: 1, periodInMinutes: 1 });
 }
 
 export async function purge(pipeline: Pipeline): Promise<{ tokens: number; idempotency: number; approvals_pending: number }> {

@@ -1,6 +1,7 @@
 import type { ApprovalNotifier } from '../../pipeline/ports.ts';
 import type { ApprovalRequest } from '../../protocol/approval.ts';
 import type { ControlPush } from '../../protocol/control-messages.ts';
+import { browser, chromeOnly } from '../browser.ts';
 
 /**
  * How a waiting approval reaches the person: a push to open side panels, the toolbar badge (the
@@ -16,14 +17,14 @@ export interface AnnounceApis {
 
 export const chromeAnnounceApis = (): AnnounceApis => ({
   async setBadge(text) {
-    await chrome.action.setBadgeBackgroundColor({ color: '#b3261e' });
-    await chrome.action.setBadgeText({ text });
+    await browser.action.setBadgeBackgroundColor({ color: '#b3261e' });
+    await browser.action.setBadgeText({ text });
   },
   async notify(id, title, message) {
-    await chrome.notifications.create(id, { type: 'basic', iconUrl: chrome.runtime.getURL('icons/icon-128.png'), title, message, requireInteraction: true, priority: 2 });
+    await chromeOnly.notifications.create(id, { type: 'basic', iconUrl: browser.runtime.getURL('icons/icon-128.png'), title, message, requireInteraction: true, priority: 2 });
   },
   clear: async (id) => {
-    await chrome.notifications.clear(id);
+    await browser.notifications.clear(id);
   },
 });
 

@@ -1,4 +1,5 @@
 import type { AuditAnchor } from '../../storage/audit-log.ts';
+import { browser } from '../browser.ts';
 
 const KEY = 'steward.audit_head';
 
@@ -9,9 +10,9 @@ const KEY = 'steward.audit_head';
  */
 export const chromeAuditAnchor = (): AuditAnchor => ({
   async load() {
-    return (await chrome.storage.local.get(KEY))[KEY];
+    return (await browser.storage.local.get(KEY))[KEY];
   },
   async save(head) {
-    await chrome.storage.local.set({ [KEY]: head });
+    await browser.storage.local.set({ [KEY]: head });
   },
 });

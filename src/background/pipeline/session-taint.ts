@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { browser } from '../browser.ts';
 import type { TaintLedger, TaintMark } from '../../pipeline/taint.ts';
 
 /**
@@ -19,10 +20,8 @@ export class StorageTaintLedger implements TaintLedger {
   /** Writes are serialised so two marks never lose each other. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly area: Pick<chrome.storage.StorageArea, 'get' | 'set'> = chrome.storage.session) {}
-
   private async read(): Promise<Stored | undefined> {
-    const items = await this.area.get(KEY);
+    const items = await browser.storage.session.get(KEY);
     const parsed = Stored.safeParse(items[KEY] ?? {});
     return parsed.success ? parsed.data : undefined;
   }
@@ -40,7 +39,7 @@ export class StorageTaintLedger implements TaintLedger {
       // An unreadable record already taints every agent; overwriting it would clear the others.
       if (!map || Object.hasOwn(map, agentId)) return;
       map[agentId] = { at: mark.at, source: mark.source.slice(0, 400), ...(mark.session_id ? { session_id: mark.session_id.slice(0, 128) } : {}) };
-      await this.area.set({ [KEY]: map });
+      await browser.storage.session.set({ [KEY]: map });
     });
     this.queue = next.catch(() => undefined);
     return next;

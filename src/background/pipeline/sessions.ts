@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { browser } from '../browser.ts';
 
 /**
  * Which tab each agent session works in (DESIGN §7: tab ids are never persisted). The map lives in
@@ -22,10 +23,8 @@ export class SessionTabs {
   /** Writes are serialised so two submissions never lose each other's binding. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly area: Pick<chrome.storage.StorageArea, 'get' | 'set'> = chrome.storage.session) {}
-
   private async read(): Promise<Stored> {
-    const items = await this.area.get(KEY);
+    const items = await browser.storage.session.get(KEY);
     const parsed = Stored.safeParse(items[KEY] ?? {});
     return parsed.success ? parsed.data : {};
   }
@@ -34,7 +33,7 @@ export class SessionTabs {
     const next = this.queue.then(async () => {
       const map = await this.read();
       const out = change(map);
-      await this.area.set({ [KEY]: map });
+      await browser.storage.session.set({ [KEY]: map });
       return out;
     });
     this.queue = next.catch(() => undefined);

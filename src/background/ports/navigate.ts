@@ -1,5 +1,6 @@
 import type { NavigatePort, PortContext } from '../../pipeline/ports.ts';
 import type { SessionTabs } from '../pipeline/sessions.ts';
+import { browser } from '../browser.ts';
 import { waitForLoaded, watchTab, type TabEvents } from './tab-wait.ts';
 
 /**
@@ -15,8 +16,8 @@ export interface TabControl extends TabEvents {
 
 export const chromeTabControl = (events: TabEvents): TabControl => ({
   ...events,
-  update: (tabId, props) => chrome.tabs.update(tabId, props),
-  create: (props) => chrome.tabs.create(props),
+  update: (tabId, props) => browser.tabs.update(tabId, props),
+  create: (props) => browser.tabs.create(props),
 });
 
 /** A navigation that has not even started after this long is treated as failed. */

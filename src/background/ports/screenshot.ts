@@ -1,4 +1,5 @@
 import { summarizeScreenshot, type ScreenshotSummary } from '../../observation/fusion/index.ts';
+import { browser } from '../browser.ts';
 
 /** Chrome allows two captureVisibleTab calls a second per extension. */
 const MIN_GAP_MS = 550;
@@ -24,16 +25,16 @@ function dataUrlBytes(dataUrl: string): Uint8Array<ArrayBuffer> {
 export function chromeScreenshots(): CaptureScreenshot {
   let last = 0;
   return async (tabId) => {
-    const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+    const tab = await browser.tabs.get(tabId).catch(() => undefined);
     if (!tab?.active || tab.discarded || tab.windowId === undefined || !tab.url) return undefined;
-    const win = await chrome.windows.get(tab.windowId).catch(() => undefined);
+    const win = await browser.windows.get(tab.windowId).catch(() => undefined);
     if (!win || win.state === 'minimized') return undefined;
     const capture = async (): Promise<string | undefined> => {
       const wait = last + MIN_GAP_MS - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       last = Date.now();
       try {
-        return await chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
+        return await browser.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
       } catch (error) {
         (globalThis as { stewardLastCaptureError?: string }).stewardLastCaptureError = String(error);
         return undefined;
@@ -43,7 +44,7 @@ export function chromeScreenshots(): CaptureScreenshot {
     const dataUrl = (await capture()) ?? (await capture());
     if (dataUrl === undefined) return undefined;
     // The pixels must be of this tab and this page.
-    const after = await chrome.tabs.get(tabId).catch(() => undefined);
+    const after = await browser.tabs.get(tabId).catch(() => undefined);
     if (!after?.active || after.url !== tab.url) return undefined;
     try {
       const bitmap = await createImageBitmap(new Blob([dataUrlBytes(dataUrl)], { type: 'image/png' }));

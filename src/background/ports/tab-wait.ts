@@ -3,6 +3,8 @@
  * status is not a sensitive field). Every wait is bounded; a tab that closes ends the wait.
  */
 
+import { browser } from '../browser.ts';
+
 type UpdatedListener = (tabId: number, info: { status?: string }) => void;
 type RemovedListener = (tabId: number) => void;
 
@@ -13,9 +15,9 @@ export interface TabEvents {
 }
 
 export const chromeTabEvents = (): TabEvents => ({
-  get: (tabId) => chrome.tabs.get(tabId).catch(() => undefined),
-  onUpdated: chrome.tabs.onUpdated as unknown as TabEvents['onUpdated'],
-  onRemoved: chrome.tabs.onRemoved as unknown as TabEvents['onRemoved'],
+  get: (tabId) => browser.tabs.get(tabId).catch(() => undefined),
+  onUpdated: browser.tabs.onUpdated,
+  onRemoved: browser.tabs.onRemoved,
 });
 
 export const LOAD_TIMEOUT_MS = 20_000;

@@ -2,6 +2,7 @@ import { SETTINGS_KEY, readSettings } from '../../protocol/settings.ts';
 import { SITES_KEY, originPattern, readSiteAccess, type TabSiteStatus } from '../../protocol/site-access.ts';
 import { z } from 'zod';
 import { originOf } from '../../pipeline/policy/gateway.ts';
+import { browser } from '../browser.ts';
 import { nativeBelief, planContentScripts, samePlan, type ContentScriptFiles } from './content-script-plan.ts';
 
 /** Whether this browser has native WebMCP, learned from a page's report, per browser version. */
@@ -35,7 +36,7 @@ export class SiteAccess {
     private readonly storageRestricted: Promise<void> = Promise.resolve(),
   ) {
     this.ready = this.reload();
-    chrome.storage.onChanged.addListener((changes, area) => {
+    browser.storage.onChanged.addListener((changes, area) => {
       if (area === 'local' && (changes[SITES_KEY] || changes[SETTINGS_KEY] || changes[WEBMCP_KEY])) void this.reload();
     });
   }
@@ -56,7 +57,7 @@ export class SiteAccess {
     for (const tab of await this.openTabs(origin)) {
       // Pages loaded before the site was allowed get the isolated world now (observation, native
       // WebMCP, actions); network evidence and the polyfill start with their next load.
-      const ok = await chrome.scripting.executeScript({ target: { tabId: tab, frameIds: [0] }, files: [this.files.isolated] }).then(
+      const ok = await browser.scripting.executeScript({ target: { tabId: tab, frameIds: [0] }, files: [this.files.isolated] }).then(
         () => true,
         () => false,
       );
@@ -83,14 +84,14 @@ export class SiteAccess {
     await this.ready;
     const native = nativeBelief(this.native, { api, topFrame });
     if (native === this.native) return;
-    await chrome.storage.local.set({ [WEBMCP_KEY]: { native, browser: navigator.userAgent.slice(0, 300) } });
+    await browser.storage.local.set({ [WEBMCP_KEY]: { native, browser: navigator.userAgent.slice(0, 300) } });
     await this.reload();
   }
 
   /** Undefined when Steward may talk to the page in this tab; otherwise why not. */
   async gate(tabId: number): Promise<SiteRefusal | undefined> {
     await this.ready;
-    const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+    const tab = await browser.tabs.get(tabId).catch(() => undefined);
     // No such tab: nothing to protect; the message itself fails with Chrome's own error.
     if (!tab) return undefined;
     const origin = httpOrigin(tab.url);
@@ -106,7 +107,7 @@ export class SiteAccess {
   /** How a tab stands; `observing` is decided by the caller (its content script reported). */
   async tabStatus(tabId: number, reported: (tabId: number, origin: string) => boolean): Promise<TabSiteStatus> {
     await this.ready;
-    const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+    const tab = await browser.tabs.get(tabId).catch(() => undefined);
     const origin = httpOrigin(tab?.url);
     const allowed = origin !== undefined && this.allowed.has(origin);
     return {
@@ -119,20 +120,20 @@ export class SiteAccess {
   }
 
   private async openTabs(origin: string): Promise<number[]> {
-    const tabs = await chrome.tabs.query({ url: originPattern(origin) }).catch(() => []);
+    const tabs = await browser.tabs.query({ url: originPattern(origin) }).catch(() => []);
     return tabs.flatMap((t) => (t.id !== undefined && httpOrigin(t.url) === origin ? [t.id] : []));
   }
 
   private async store(allowed: string[]): Promise<void> {
     const record = readSiteAccess({ allowed });
-    await chrome.storage.local.set({ [SITES_KEY]: record });
+    await browser.storage.local.set({ [SITES_KEY]: record });
     await this.reload();
   }
 
   /** Reads the record and the polyfill setting, then brings Chrome's registrations in line (one at a time). */
   private reload(): Promise<void> {
     const next = this.queue.then(async () => {
-      const items = await chrome.storage.local.get([SITES_KEY, SETTINGS_KEY, WEBMCP_KEY]);
+      const items = await browser.storage.local.get([SITES_KEY, SETTINGS_KEY, WEBMCP_KEY]);
       this.allowed = new Set(readSiteAccess(items[SITES_KEY]).allowed);
       this.polyfill = readSettings(items[SETTINGS_KEY]).polyfill_enabled;
       const seen = WebMcpSeen.safeParse(items[WEBMCP_KEY]);
@@ -151,12 +152,12 @@ export class SiteAccess {
     // Fail closed: a content script that could write Steward's settings gets no page to run in.
     const plan = restricted ? planContentScripts([...this.allowed], this.polyfill && !this.native, this.files) : [];
     if (!restricted) console.error('Steward could not keep content scripts out of chrome.storage; it observes no site');
-    const registered = await chrome.scripting.getRegisteredContentScripts();
+    const registered = await browser.scripting.getRegisteredContentScripts();
     if (samePlan(registered, plan)) return;
     const ids = (list: ReadonlyArray<{ id: string }>) => list.map((r) => r.id).sort().join();
     // Same scripts, new sites or files: updated in place, so no page loads in a gap without them.
-    if (plan.length > 0 && ids(registered) === ids(plan)) return chrome.scripting.updateContentScripts(plan);
-    if (registered.length > 0) await chrome.scripting.unregisterContentScripts({ ids: registered.map((r) => r.id) });
-    if (plan.length > 0) await chrome.scripting.registerContentScripts(plan);
+    if (plan.length > 0 && ids(registered) === ids(plan)) return browser.scripting.updateContentScripts(plan);
+    if (registered.length > 0) await browser.scripting.unregisterContentScripts({ ids: registered.map((r) => r.id) });
+    if (plan.length > 0) await browser.scripting.registerContentScripts(plan);
   }
 }

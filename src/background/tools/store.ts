@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FrameTools } from '../../protocol/webmcp.ts';
 import { ToolRegistry } from './registry.ts';
+import { browser } from '../browser.ts';
 
 const STORAGE_KEY = 'webmcp.frames';
 const Stored = z.array(FrameTools);
@@ -11,16 +12,12 @@ const Stored = z.array(FrameTools);
  */
 export class ToolStore {
   readonly registry = new ToolRegistry();
-  readonly ready: Promise<void>;
-
-  constructor(private readonly area: chrome.storage.StorageArea = chrome.storage.session) {
-    this.ready = this.area.get(STORAGE_KEY).then((items) => {
-      const parsed = Stored.safeParse(items[STORAGE_KEY] ?? []);
-      this.registry.load(parsed.success ? parsed.data : []);
-    });
-  }
+  readonly ready: Promise<void> = browser.storage.session.get(STORAGE_KEY).then((items) => {
+    const parsed = Stored.safeParse(items[STORAGE_KEY] ?? []);
+    this.registry.load(parsed.success ? parsed.data : []);
+  });
 
   async save(): Promise<void> {
-    await this.area.set({ [STORAGE_KEY]: this.registry.all() });
+    await browser.storage.session.set({ [STORAGE_KEY]: this.registry.all() });
   }
 }

@@ -3,6 +3,7 @@ import type { ContentObserve, ContentQuery, QueryResponse } from '../../protocol
 import { createPageObserver, type PageObserver } from '../../observation/dom/observer.ts';
 import { query } from '../../observation/render/query.ts';
 import { DeltaEncoder } from './snapshot-delta.ts';
+import { chromeOnly } from '../browser.ts';
 
 /**
  * The content script's side of `content/observe` and `content/query`. The observer (and its
@@ -15,9 +16,9 @@ type Failure = { ok: false; error: { code: string; message: string; retryable: b
 export type ObserveReply = { ok: true; data: string } | Failure;
 export type QueryReply = { ok: true; data: QueryResponse } | Failure;
 
-/** chrome.dom.openOrClosedShadowRoot when the browser offers it to content scripts (Chrome 88+). */
+/** dom.openOrClosedShadowRoot when the browser offers it to content scripts (Chrome 88+). */
 function closedShadowRootReader(): ((el: Element) => ShadowRoot | null) | undefined {
-  const api = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (el: HTMLElement) => ShadowRoot | null } } }).chrome?.dom;
+  const api = chromeOnly.dom;
   const open = api?.openOrClosedShadowRoot;
   if (typeof open !== 'function') return undefined;
   return (el) => open.call(api, el as HTMLElement);

@@ -3,20 +3,21 @@ import { MAX_WINDOW_MINUTES, settingsErrors, type Settings } from '../../protoco
 import { saveSettings, settings } from '../settings.ts';
 import { LifetimeOptions } from './LifetimeOptions.tsx';
 import { SitePermissions } from './SitePermissions.tsx';
+import { browser } from '../browser.ts';
 
 /** Whether a page has reported native WebMCP in this browser (the service worker records it). */
 function useNativeWebMcpSeen(): boolean {
   const [seen, setSeen] = useState(false);
   useEffect(() => {
     const read = () =>
-      void chrome.storage.local.get('steward.webmcp').then((items) => {
+      void browser.storage.local.get('steward.webmcp').then((items) => {
         const v = items['steward.webmcp'] as { native?: unknown; browser?: unknown } | undefined;
         setSeen(v?.native === true && v.browser === navigator.userAgent.slice(0, 300));
       });
     read();
     const changed = (changes: Record<string, unknown>, area: string) => area === 'local' && 'steward.webmcp' in changes && read();
-    chrome.storage.onChanged.addListener(changed);
-    return () => chrome.storage.onChanged.removeListener(changed);
+    browser.storage.onChanged.addListener(changed);
+    return () => browser.storage.onChanged.removeListener(changed);
   }, []);
   return seen;
 }

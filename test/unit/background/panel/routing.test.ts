@@ -28,7 +28,7 @@ function routerWithSpy() {
     throw new Error('pipeline reached');
   });
   const control = createControlRouter({ ready, db: ready, sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
-  const store = new ToolStore(fakeBrowser.storage.session as unknown as chrome.storage.StorageArea);
+  const store = new ToolStore();
   const observation = createObservationService(async () => undefined);
   const router = createRouter({ store, panels: new PanelPorts(), observation, sites: { ready: Promise.resolve(), isAllowed: () => true }, control });
   const send = (message: unknown, sender: chrome.runtime.MessageSender) =>
@@ -68,7 +68,7 @@ describe('control messages through the service worker router', () => {
 
 describe('reports from pages of sites Steward is not allowed on', () => {
   it('are refused SITE_NOT_ALLOWED and leave the tool registry untouched', async () => {
-    const store = new ToolStore(fakeBrowser.storage.session as unknown as chrome.storage.StorageArea);
+    const store = new ToolStore();
     const allowed = new Set(['http://localhost:4100']);
     const router = createRouter({
       store,
@@ -89,7 +89,7 @@ describe('reports from pages of sites Steward is not allowed on', () => {
 
 describe('panel/run-tool', () => {
   function routerWith(runTool?: Parameters<typeof createRouter>[0]['runTool']) {
-    const store = new ToolStore(fakeBrowser.storage.session as unknown as chrome.storage.StorageArea);
+    const store = new ToolStore();
     // Anything the router could send to a tab would go through the observation service's messenger.
     const toTab = vi.fn(async () => undefined);
     const router = createRouter({ store, panels: new PanelPorts(), observation: createObservationService(toTab), sites: { ready: Promise.resolve(), isAllowed: () => true }, ...(runTool ? { runTool } : {}) });

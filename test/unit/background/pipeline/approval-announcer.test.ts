@@ -1,5 +1,6 @@
+import { fakeBrowser } from '@webext-core/fake-browser';
 import { describe, expect, it, vi } from 'vitest';
-import { ApprovalAnnouncer, cardSentence, notificationId, type AnnounceApis } from '../../../../src/background/pipeline/approval-announcer.ts';
+import { ApprovalAnnouncer, cardSentence, chromeAnnounceApis, notificationId, type AnnounceApis } from '../../../../src/background/pipeline/approval-announcer.ts';
 import type { ApprovalRequest } from '../../../../src/protocol/approval.ts';
 import type { ControlPush } from '../../../../src/protocol/control-messages.ts';
 
@@ -62,5 +63,52 @@ describe('ApprovalAnnouncer', () => {
     const a = new ApprovalAnnouncer({ count: 1, push: () => undefined }, async () => counts.shift()!, apis);
     await Promise.all([a.refreshBadge(), a.refreshBadge()]);
     expect(order).toEqual(['3', '1']);
+  });
+});
+
+describe('the announcements in the browser (chromeAnnounceApis)', () => {
+  let pending = 0;
+  const announcerInBrowser = (openPanels: number) => new ApprovalAnnouncer({ count: openPanels, push: () => undefined }, async () => pending, chromeAnnounceApis());
+
+  it('with no panel open: a notification that stays until decided, built from the card, and the badge in red', async () => {
+    pending = 1;
+    const announcer = announcerInBrowser(0);
+    announcer.queued(card);
+    await announcer.refreshBadge();
+    await vi.waitFor(() => expect(fakeBrowser.notifications.getAllCreateOptions()).toHaveProperty([notificationId('apreq_7')]));
+    expect(fakeBrowser.notifications.getAllCreateOptions()).toEqual({
+      'approval:apreq_7': {
+        type: 'basic',
+        iconUrl: fakeBrowser.runtime.getURL('icons/icon-128.png'),
+        title: 'Steward: approval needed',
+        message: cardSentence(card),
+        requireInteraction: true,
+        priority: 2,
+      },
+    });
+    expect(await fakeBrowser.action.getBadgeText({})).toBe('1');
+    expect(await fakeBrowser.action.getBadgeBackgroundColor({})).toEqual([0xb3, 0x26, 0x1e, 255]);
+  });
+
+  it('with a panel open: no notification, the badge still counts', async () => {
+    pending = 2;
+    const announcer = announcerInBrowser(1);
+    announcer.queued(card);
+    await announcer.refreshBadge();
+    expect(fakeBrowser.notifications.getAllCreateOptions()).toEqual({});
+    expect(await fakeBrowser.action.getBadgeText({})).toBe('2');
+  });
+
+  it('when settled: the notification is cleared and the badge emptied', async () => {
+    pending = 1;
+    const announcer = announcerInBrowser(0);
+    announcer.queued(card);
+    await announcer.refreshBadge();
+    await vi.waitFor(() => expect(fakeBrowser.notifications.getAllCreateOptions()).toHaveProperty([notificationId('apreq_7')]));
+    pending = 0;
+    announcer.settled('apreq_7');
+    await announcer.refreshBadge();
+    await vi.waitFor(() => expect(fakeBrowser.notifications.getAllCreateOptions()).toEqual({}));
+    expect(await fakeBrowser.action.getBadgeText({})).toBe('');
   });
 });

@@ -12,7 +12,6 @@ import { shopOrderSnapshot } from '../../observation/fixtures/shop-order-snapsho
 import { FakeTabs } from './fake-tabs.ts';
 
 const ORIGIN = 'http://localhost:4100';
-const area = () => fakeBrowser.storage.session as unknown as chrome.storage.StorageArea;
 
 describe('routes from adapter URL templates', () => {
   it('fills the id group, and only templates whose other parts are literal', () => {
@@ -37,7 +36,7 @@ describe('routes from adapter URL templates', () => {
 async function copilotSessionOnLoadedTab() {
   const tabs = new FakeTabs();
   tabs.status.set(5, 'complete');
-  const sessions = new SessionTabs(area());
+  const sessions = new SessionTabs();
   const sid = await sessions.sessionFor('agent:copilot', 5);
   return { tabs, sessions, sid };
 }
@@ -54,7 +53,7 @@ describe('navigate port', () => {
 
   it('opens a new background tab for a session whose tab was closed, and binds the session to it', async () => {
     const tabs = new FakeTabs();
-    const sessions = new SessionTabs(area());
+    const sessions = new SessionTabs();
     const sid = await sessions.sessionFor('agent:copilot', 5);
     await sessions.forgetTab(5);
     await navigatePort({ sessions, tabs })(`${ORIGIN}/`, { agent_id: 'agent:copilot', session_id: sid });
@@ -84,7 +83,7 @@ describe('the observe port', () => {
     const adapters = new AdapterRegistry();
     adapters.register(shopAdapter());
     const observeTab = vi.fn(async () => ({ ok: true as const, data: { ...shopOrderSnapshot({ origin: ORIGIN }), documentToken: 'd1' } }));
-    const { ports, observer, routes } = createChromePorts({ sessions, tools: new ToolStore(area()), observation: { observeTab }, adapters, send: vi.fn(), tabs });
+    const { ports, observer, routes } = createChromePorts({ sessions, tools: new ToolStore(), observation: { observeTab }, adapters, send: vi.fn(), tabs });
 
     const state = await ports.observe({ kind: 'tab' }, { type: 'order', id: 'ORD-1024' }, { agent_id: 'agent:copilot', session_id: sid });
     expect(state).toMatchObject({ resource: { type: 'order', id: 'ORD-1024' }, state: 'awaiting_payment' });
@@ -103,7 +102,7 @@ describe('the observe port', () => {
     const send = vi.fn(() => Promise.reject(new DeadlineExceeded('the page in tab 5 (content/observe)', 30_000)));
     const observeTab = createObservationService(send).observeTab;
     expect(await observeTab(5)).toEqual({ ok: false, error: { code: 'TIMEOUT', message: 'The page in tab 5 did not answer within 30000 ms.', retryable: false } });
-    const { ports } = createChromePorts({ sessions, tools: new ToolStore(area()), observation: { observeTab }, adapters: new AdapterRegistry(), send, tabs });
+    const { ports } = createChromePorts({ sessions, tools: new ToolStore(), observation: { observeTab }, adapters: new AdapterRegistry(), send, tabs });
     send.mockClear();
     await expect(ports.observe({ kind: 'tab' }, { type: 'order', id: 'ORD-1024' }, { agent_id: 'agent:copilot', session_id: sid })).rejects.toBeInstanceOf(DeadlineExceeded);
     // Not retried: the page already had its whole deadline.

@@ -1,5 +1,6 @@
+import { fakeBrowser } from '@webext-core/fake-browser';
 import { describe, expect, it } from 'vitest';
-import { waitForLoaded, watchTab } from '../../../../src/background/ports/tab-wait.ts';
+import { chromeTabEvents, waitForLoaded, watchTab } from '../../../../src/background/ports/tab-wait.ts';
 import { FakeTabs } from './fake-tabs.ts';
 
 describe('waiting for a tab', () => {
@@ -52,5 +53,47 @@ describe('waiting for a tab', () => {
     expect(await waitForLoaded(tabs, 4, 2_000, 5)).toBe(false);
     tabs.status.set(5, 'loading');
     expect(await waitForLoaded(tabs, 5, 30, 5)).toBe(false);
+  });
+});
+
+describe('waiting for a tab of the browser (chromeTabEvents)', () => {
+  const loadingThenComplete = async (tabId: number) => {
+    const tab = (await fakeBrowser.tabs.get(tabId))!;
+    await fakeBrowser.tabs.onUpdated.trigger(tabId, { status: 'loading' }, tab);
+    await fakeBrowser.tabs.onUpdated.trigger(tabId, { status: 'complete' }, tab);
+  };
+
+  it('follows the browser’s status events for that tab only, and lets go of them when disposed', async () => {
+    const { id } = await fakeBrowser.tabs.create({ url: 'http://localhost:4100/' });
+    const { id: other } = await fakeBrowser.tabs.create({ url: 'http://localhost:4100/other' });
+    const w = watchTab(chromeTabEvents(), id!);
+    const settled = w.settled(1_000);
+    await loadingThenComplete(other!);
+    expect(w.navigated).toBe(false);
+    await loadingThenComplete(id!);
+    expect(await settled).toBe(true);
+    expect(w.navigated).toBe(true);
+    w.dispose();
+    expect(fakeBrowser.tabs.onUpdated.hasListeners()).toBe(false);
+    expect(fakeBrowser.tabs.onRemoved.hasListeners()).toBe(false);
+  });
+
+  it('a tab the browser closes ends the wait', async () => {
+    const { id } = await fakeBrowser.tabs.create({ url: 'http://localhost:4100/' });
+    const w = watchTab(chromeTabEvents(), id!);
+    await fakeBrowser.tabs.onUpdated.trigger(id!, { status: 'loading' }, (await fakeBrowser.tabs.get(id!))!);
+    const settled = w.settled(1_000, 5_000);
+    // As Chrome announces it (fake-browser's tabs.remove looks the window up by the tab's id).
+    await fakeBrowser.tabs.onRemoved.trigger(id!, { isWindowClosing: false, windowId: 0 });
+    expect(await settled).toBe(false);
+    w.dispose();
+  });
+
+  it('waitForLoaded reads the tab’s status from the browser; a tab that does not exist is not loaded', async () => {
+    const { id } = await fakeBrowser.tabs.create({ url: 'http://localhost:4100/' });
+    await fakeBrowser.tabs.update(id!, { status: 'loading' } as never);
+    setTimeout(() => void fakeBrowser.tabs.update(id!, { status: 'complete' } as never), 20);
+    expect(await waitForLoaded(chromeTabEvents(), id!, 2_000, 5)).toBe(true);
+    expect(await waitForLoaded(chromeTabEvents(), 999, 2_000, 5)).toBe(false);
   });
 });
