@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { canonicalJson } from '../base/canonical-json.ts';
 import { Sha256Hex } from '../protocol/primitives.ts';
-import type { StewardDb } from './db.ts';
 
 /**
  * The audit log's signed head: HMAC-SHA256, under a non-extractable WebCrypto key kept in
@@ -18,8 +17,7 @@ export interface AuditHead {
   hash: string;
 }
 
-/** Keys of the `audit_seal` store. */
-export const SEAL_KEY = 'key';
+/** Key of the signed head in the `audit_seal` store. */
 export const SEAL_HEAD = 'head';
 
 const message = (head: AuditHead) => new TextEncoder().encode(`steward.audit.head.v1\n${canonicalJson({ seq: head.seq, hash: head.hash })}`);
@@ -34,21 +32,4 @@ export async function signHead(key: CryptoKey, head: AuditHead): Promise<SignedH
 
 export async function headSignedBy(key: CryptoKey, head: SignedHead): Promise<boolean> {
   return crypto.subtle.verify('HMAC', key, unhex(head.mac), message(head));
-}
-
-/** Steward's audit key: created once, never extractable, kept in IndexedDB (which no page or content script can open). */
-export async function loadAuditKey(db: StewardDb): Promise<CryptoKey> {
-  const stored = await db.get('audit_seal', SEAL_KEY);
-  if (stored instanceof CryptoKey) return stored;
-  const fresh = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256', length: 256 }, false, ['sign', 'verify']);
-  // Two starts racing: the first key written wins, and both use it.
-  const tx = db.transaction('audit_seal', 'readwrite');
-  const raced = await tx.store.get(SEAL_KEY);
-  if (raced instanceof CryptoKey) {
-    await tx.done;
-    return raced;
-  }
-  await tx.store.put(fresh, SEAL_KEY);
-  await tx.done;
-  return fresh;
 }

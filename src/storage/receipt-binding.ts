@@ -1,7 +1,7 @@
 import type { ApprovalReasonCode } from '../protocol/approval.ts';
 import { isLegacyAction } from '../protocol/action-name.ts';
 import type { ResourceRef, Source, StateVersion } from '../protocol/resource.ts';
-import type { StoredReceipt } from '../storage/approval-records.ts';
+import type { StoredReceipt } from './approval-records.ts';
 
 /** What a receipt must match to authorise one dispatch. */
 export interface ReceiptBinding {
