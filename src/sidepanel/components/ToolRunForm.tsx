@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ToolDescriptor, ToolRunOutcome } from '../../protocol/webmcp.ts';
-import { inputFromForm, type SchemaField } from '../../webmcp/schema-fields.ts';
+import { inputFromForm, type SchemaField } from '../lib/schema-fields.ts';
 import { runTool } from '../background-client.ts';
 
 type Shown = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; outcome: ToolRunOutcome } | { kind: 'error'; message: string };
