@@ -1,8 +1,8 @@
 import type { AvailableActionInput } from '../../protocol/action.ts';
 import type { PageSnapshot, SnapshotElement, SnapshotForm } from '../snapshot.ts';
 import { linkActs, soundsConsequential, touchesPayment } from './action-risk.ts';
-import { quote } from './claims.ts';
-import { pathOf } from './values.ts';
+import { quote } from '../read/claims.ts';
+import { pathOf } from '../read/values.ts';
 
 /**
  * The legacy compatibility layer's actions, bound to element refs: dom.click, dom.type,

@@ -1,4 +1,4 @@
-import type { Claim } from './claims.ts';
+import type { Claim } from '../read/claims.ts';
 import { fieldKind } from './field-kinds.ts';
 import { canonicalJson } from '../../base/canonical-json.ts';
 import { fnv1a64 } from '../../base/hash.ts';

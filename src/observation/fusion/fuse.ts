@@ -8,7 +8,7 @@ import type { Adapter } from '../adapters/format.ts';
 import { runAdapter, type AdapterActionBinding, type AdapterOutput } from '../adapters/evaluate.ts';
 import { actionKeys } from './action-keys.ts';
 import { blindSpots } from './blind-spots.ts';
-import { FIELD, type Claim, type ExtractContext, type IdentifiedResource } from './claims.ts';
+import { FIELD, type Claim, type ExtractContext, type IdentifiedResource } from '../read/claims.ts';
 import { overallConfidence } from './confidence.ts';
 import { summarizeElement, summarizeForms, usableElements } from './elements.ts';
 import { extractAccessibility } from './extract-accessibility.ts';
@@ -21,8 +21,8 @@ import { fingerprint, fingerprintFields } from './fingerprint.ts';
 import { legacyActions } from './dom-actions.ts';
 import { resolveField, type Resolution } from './resolve.ts';
 import type { ScreenshotSummary } from './screenshot.ts';
-import { statesAgree } from './states.ts';
-import { cleanResourceId } from './values.ts';
+import { statesAgree } from '../read/states.ts';
+import { cleanResourceId } from '../read/values.ts';
 import { webmcpActions } from './webmcp-actions.ts';
 
 /**
