@@ -136,7 +136,7 @@ export class ActionRunner {
       origin,
       untrusted_input: run.action.context.untrusted_input,
       tainted: run.tainted === true,
-      ...(cap.capability.legacy ? { legacy: cap.capability.legacy } : {}),
+      ...(cap.capability.dom ? { dom: cap.capability.dom } : {}),
       now: this.deps.clock(),
       count_quota: countQuota,
     });

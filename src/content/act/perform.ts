@@ -3,7 +3,7 @@ import { dom } from '../../observation/dom/native.ts';
 import { bringIntoViewAndHitTest, describe, disabledProblem, visibilityProblem, type Refusal } from './checks.ts';
 
 /**
- * The four legacy primitives on one live element. Each checks first (visible, enabled, on top at
+ * The four DOM primitives on one live element. Each checks first (visible, enabled, on top at
  * its centre) and refuses without touching anything when a check fails; a refusal says exactly
  * why. Values are set with the prototype's own setter (page patches on the element or in the
  * main world do not apply) and announced with input/change, as a person's typing would.

@@ -64,7 +64,7 @@ export const SPECIAL_ATTRIBUTES_SELECTOR = `${STRUCTURAL_ATTRIBUTES_SELECTOR},${
 /**
  * Whether an element is something a person can operate: native controls, links with an href,
  * `summary` of a `details`, an interactive ARIA role, tabindex ≥ 0, an editing host, or an inline
- * click handler (legacy pages make `div`s clickable that way).
+ * click handler (older pages make `div`s clickable that way).
  * `parentLocalName` lets `summary` count only as the toggle of its `details`; `special` says
  * whether the element has any of SPECIAL_ATTRIBUTES_SELECTOR's attributes.
  */
