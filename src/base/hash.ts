@@ -2,10 +2,13 @@ import { canonicalJson } from './canonical-json.ts';
 
 /** SHA-256 via WebCrypto, available in the service worker and in Node 20. */
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  const bytes = new Uint8Array(digest);
+  return hexOf(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+}
+
+/** Bytes as lower-case hex, two digits each. */
+export function hexOf(bytes: ArrayBuffer | Uint8Array): string {
   let hex = '';
-  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
+  for (const b of new Uint8Array(bytes)) hex += b.toString(16).padStart(2, '0');
   return hex;
 }
 
@@ -46,4 +49,30 @@ export function fnv1a64(text: string): string {
     lo = newLo;
   }
   return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
+}
+
+/** FNV-1a (32-bit) over bytes, as 8 hex digits: cheap, stable, good enough for change detection. */
+export function fnv1a32(bytes: ArrayLike<number>): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) {
+    h ^= bytes[i]! & 0xff;
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * Two FNV-1a-style 32-bit hashes over a text's code points, with different seeds and primes, as 16
+ * hex digits: a stable key for a record that replaces its predecessor. Not a security primitive;
+ * the output is stored, so it must never change.
+ */
+export function fnvPair(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ 0x5bd1e995;
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c, 0x01000193 ^ 0x2f) >>> 0;
+  }
+  return `${h1.toString(16).padStart(8, '0')}${h2.toString(16).padStart(8, '0')}`;
 }

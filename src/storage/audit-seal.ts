@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { canonicalJson } from '../base/canonical-json.ts';
+import { hexOf } from '../base/hash.ts';
 import { Sha256Hex } from '../protocol/primitives.ts';
 
 /**
@@ -22,12 +23,10 @@ export const SEAL_HEAD = 'head';
 
 const message = (head: AuditHead) => new TextEncoder().encode(`steward.audit.head.v1\n${canonicalJson({ seq: head.seq, hash: head.hash })}`);
 
-const hex = (buffer: ArrayBuffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, '0')).join('');
-
 const unhex = (text: string) => new Uint8Array(text.match(/../g)!.map((h) => parseInt(h, 16)));
 
 export async function signHead(key: CryptoKey, head: AuditHead): Promise<SignedHead> {
-  return { seq: head.seq, hash: head.hash, mac: hex(await crypto.subtle.sign('HMAC', key, message(head))) };
+  return { seq: head.seq, hash: head.hash, mac: hexOf(await crypto.subtle.sign('HMAC', key, message(head))) };
 }
 
 export async function headSignedBy(key: CryptoKey, head: SignedHead): Promise<boolean> {
