@@ -1,6 +1,5 @@
 import type { Pipeline } from '../../pipeline/pipeline.ts';
 import { ControlToBackground, type ControlPush } from '../../protocol/control-messages.ts';
-import type { StewardDb } from '../../storage/db.ts';
 import { observeForPanel, submitAsAgent } from './agent.ts';
 import { decideApproval, listApprovals } from './approvals.ts';
 import { auditEntries, auditExport, auditVerify, auditVerifyExport } from './audit.ts';
@@ -27,7 +26,6 @@ export function isControlMessage(message: unknown): boolean {
 
 export interface ControlDeps {
   ready: () => Promise<Pipeline>;
-  db: () => Promise<StewardDb>;
   sessions: Pick<SessionTabs, 'sessionFor'>;
   observeTab: (tabId: number) => Promise<ObserveOutcome>;
   push: (message: ControlPush) => void;
@@ -59,14 +57,14 @@ export function createControlRouter(deps: ControlDeps) {
       case 'panel/approval-decide':
         return decideApproval(pipeline, m);
       case 'panel/tokens':
-        return listTokens(pipeline, await deps.db(), m);
+        return listTokens(pipeline, m);
       case 'panel/token-mint': {
         const reply = await mintToken(pipeline, m);
         if (reply.ok) changed(deps, 'panel/tokens-changed');
         return reply;
       }
       case 'panel/token-revoke': {
-        const reply = await revokeToken(pipeline, await deps.db(), m);
+        const reply = await revokeToken(pipeline, m);
         if (reply.ok) changed(deps, 'panel/tokens-changed');
         return reply;
       }

@@ -27,7 +27,7 @@ function routerWithSpy() {
   const ready = vi.fn(async () => {
     throw new Error('pipeline reached');
   });
-  const control = createControlRouter({ ready, db: ready, sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
+  const control = createControlRouter({ ready, sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
   const store = new ToolStore(fakeBrowser.storage.session as unknown as chrome.storage.StorageArea);
   const observation = createObservationService(async () => undefined);
   const router = createRouter({ store, panels: new PanelPorts(), observation, sites: { ready: Promise.resolve(), isAllowed: () => true }, control });
