@@ -10,6 +10,7 @@ import { CONTENT_SCRIPT_FILES } from './sites/content-script-files.ts';
 import { tabMessenger } from './pages/messenger.ts';
 import type { SitesControl } from './panel/sites.ts';
 import { restrictStorageToExtension } from './storage-access.ts';
+import { installTestHooks } from './test-hooks.ts';
 
 // First, before anything reads a setting: content scripts may not touch chrome.storage.
 const storageRestricted = restrictStorageToExtension();
@@ -41,6 +42,7 @@ const sites: SitesControl = {
 const pipeline = wirePipeline({ tools: store, panels, observation, send, sites });
 const router = createRouter({ store, panels, observation, sites: siteAccess, control: pipeline.control, runTool: pipeline.runTool });
 pipeline.start();
+if (__STEWARD_TEST_HOOKS__) installTestHooks({ observation, recovery: pipeline.recovery });
 chrome.alarms.onAlarm.addListener((alarm) => void pipeline.onAlarm(alarm).catch((e) => console.error('alarm failed', alarm.name, e)));
 // A click on an approval notification brings the person to the side panel, where deciding happens.
 chrome.notifications.onClicked.addListener((id) => {

@@ -261,6 +261,8 @@ export function liveState(el: Element, s: Semantics): LiveState {
     case 'editable':
       value = dom.text(el);
       break;
+    case undefined: // an element with no live value (a link, a button)
+      break;
   }
   if (value !== undefined) value = value === '' ? undefined : cleanText(value, LIMITS.maxValueLength);
   return { value: value === '' ? undefined : value, check };
