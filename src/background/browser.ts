@@ -1,5 +1,10 @@
 import browser from 'webextension-polyfill';
 
+/** Which contexts may use a storage area: Chrome's storage.*.setAccessLevel. */
+interface AccessLevelApi {
+  setAccessLevel(options: { accessLevel: `${chrome.storage.AccessLevel}` }): Promise<void>;
+}
+
 /**
  * Chrome's APIs that webextension-polyfill's types (written for Firefox) leave out. The polyfill
  * hands them to `chrome` unchanged, and in MV3 they return promises; unit tests stub them on
@@ -7,10 +12,7 @@ import browser from 'webextension-polyfill';
  */
 interface ChromeOnlyApis {
   sidePanel: Pick<typeof chrome.sidePanel, 'open' | 'setPanelBehavior'>;
-  storage: {
-    local: Pick<chrome.storage.LocalStorageArea, 'setAccessLevel'>;
-    session: Pick<chrome.storage.SessionStorageArea, 'setAccessLevel'>;
-  };
+  storage: { local: AccessLevelApi; session: AccessLevelApi };
   /** `requireInteraction` and `priority` are Chrome's: a waiting approval stays on screen. */
   notifications: { create(id: string, options: chrome.notifications.NotificationCreateOptions): Promise<string> };
 }

@@ -5,7 +5,7 @@ import type { ToolRunOutcome } from '../protocol/webmcp.ts';
 import { judgeReportedTool } from '../webmcp/normalize.ts';
 import type { ToolStore } from './tools/store.ts';
 import type { PanelPorts } from './panel/panel-ports.ts';
-import { exposeObservationForTests, type ObservationService } from './observation/service.ts';
+import type { ObservationService } from './observation/service.ts';
 import { isControlMessage } from './panel/router.ts';
 import type { SiteAccess } from './sites/site-access.ts';
 
@@ -30,7 +30,6 @@ export interface RouterDeps {
 }
 
 export function createRouter({ store, panels, observation, sites, control, runTool }: RouterDeps) {
-  exposeObservationForTests(observation);
   const whoSent = (sender: chrome.runtime.MessageSender): SenderKind =>
     classifySender(sender, chrome.runtime.id, chrome.runtime.getURL(PANEL_PATH).replace(/index\.html$/, ''));
 

@@ -10,6 +10,7 @@ import { CONTENT_SCRIPT_FILES } from './sites/content-script-files.ts';
 import { tabMessenger } from './pages/messenger.ts';
 import type { SitesControl } from './panel/sites.ts';
 import { restrictStorageToExtension } from './storage-access.ts';
+import { installTestHooks } from './test-hooks.ts';
 import { browser, chromeOnly } from './browser.ts';
 
 // First, before anything reads a setting: content scripts may not touch chrome.storage.
@@ -34,19 +35,22 @@ const sites: SitesControl = {
   list: () => siteAccess.ready.then(() => siteAccess.list()),
   allow: (origin) => siteAccess.allow(origin),
   remove: (origin) => siteAccess.remove(origin),
-  tabStatus: (tabId) =>
-    siteAccess.tabStatus(tabId, (id, origin) => store.registry.tab(id).some((f) => f.frameId === 0 && f.origin === origin)),
+  tabStatus: (tabId) => siteAccess.tabStatus(tabId, (id, origin) => store.registry.tab(id).some((f) => f.frameId === 0 && f.origin === origin)),
 };
 
 // The Intent-to-Transaction pipeline: recovery of unfinished actions starts at once.
 const pipeline = wirePipeline({ tools: store, panels, observation, send, sites });
 const router = createRouter({ store, panels, observation, sites: siteAccess, control: pipeline.control, runTool: pipeline.runTool });
 pipeline.start();
+if (__STEWARD_TEST_HOOKS__) installTestHooks({ observation, recovery: pipeline.recovery });
 browser.alarms.onAlarm.addListener((alarm) => void pipeline.onAlarm(alarm).catch((e) => console.error('alarm failed', alarm.name, e)));
 // A click on an approval notification brings the person to the side panel, where deciding happens.
 browser.notifications.onClicked.addListener((id) => {
   void browser.notifications.clear(id);
-  void browser.windows.getLastFocused().then((w) => (w.id !== undefined ? chromeOnly.sidePanel.open({ windowId: w.id }) : undefined)).catch(() => undefined);
+  void browser.windows
+    .getLastFocused()
+    .then((w) => (w.id !== undefined ? chromeOnly.sidePanel.open({ windowId: w.id }) : undefined))
+    .catch(() => undefined);
 });
 
 chrome.runtime.onMessage.addListener(router.onMessage);

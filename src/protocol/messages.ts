@@ -279,7 +279,7 @@ export const QueryResponse = z.object({
 });
 export type QueryResponse = z.infer<typeof QueryResponse>;
 
-// ── legacy DOM actions (service worker → content script, src/content/act/) ──────────────────
+// ── DOM actions (service worker → content script, src/content/act/) ──────────────────
 /** One DOM primitive on an element ref; inputs mirror the dom.* actions' (src/protocol/action.ts). */
 export const ActStep = z.discriminatedUnion('op', [
   z.object({

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { PanelMintToken } from '../../protocol/control-messages.ts';
 import { AgentId, Origin } from '../../protocol/primitives.ts';
 import { ResourceScope } from '../../protocol/resource.ts';
-import { ScopeEntry } from '../../protocol/token.ts';
-import { MAX_TOKEN_TTL_MS } from '../../storage/token-store.ts';
+import { MAX_TOKEN_TTL_MS, ScopeEntry } from '../../protocol/token.ts';
 
 /**
  * The mint form's raw text → a `panel/token-mint` message, or one message per field saying what

@@ -1,14 +1,14 @@
-import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { chromeOnly } from '../../../src/background/browser.ts';
 import { restrictStorageToExtension } from '../../../src/background/storage-access.ts';
 
 type Level = 'TRUSTED_CONTEXTS' | 'TRUSTED_AND_UNTRUSTED_CONTEXTS';
 
-/** storage.setAccessLevel is Chrome's; fake-browser leaves it out. Each area keeps its level here. */
+/** storage.setAccessLevel is Chrome's; fake-browser leaves it out. Each area keeps its level here (`chromeOnly` is the fake). */
 function stubAccessLevels(fail?: Error) {
   const levels: { local?: Level; session?: Level } = {};
   for (const area of ['local', 'session'] as const) {
-    vi.spyOn(fakeBrowser.storage[area], 'setAccessLevel').mockImplementation(async ({ accessLevel }: { accessLevel: Level }) => {
+    vi.spyOn(chromeOnly.storage[area], 'setAccessLevel').mockImplementation(async ({ accessLevel }) => {
       if (fail) throw fail;
       levels[area] = accessLevel;
     });

@@ -1,6 +1,7 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { vi } from 'vitest';
 import type { Scripting } from 'webextension-polyfill';
+import { browser } from '../../../../src/background/browser.ts';
 
 type Script = Scripting.RegisteredContentScript;
 
@@ -55,8 +56,8 @@ export class FakeScripting {
 
 /** Chrome's tabs.query matches `url` as a match pattern; fake-browser compares it as a string. */
 export function queryTabsByPattern(): void {
-  const all = fakeBrowser.tabs.query.bind(fakeBrowser.tabs);
-  vi.spyOn(fakeBrowser.tabs, 'query').mockImplementation(async (info: { url?: string | string[] }) => {
+  const all = browser.tabs.query.bind(browser.tabs);
+  vi.spyOn(browser.tabs, 'query').mockImplementation(async (info) => {
     const { url, ...rest } = info;
     const tabs = await all(rest);
     if (typeof url !== 'string') return tabs;
