@@ -1,7 +1,7 @@
 import type { RecoveryReport } from '../pipeline/recovery.ts';
 import type { ObservationService } from './observation/service.ts';
 import { pageDeadlines } from './pipeline/page-deadlines.ts';
-import { lastCaptureError } from './ports/screenshot.ts';
+import { lastCaptureError } from './ports/capture-error.ts';
 
 declare global {
   /** Set by vite.config.ts: true only in `npm run build:test`, so a production bundle has no test hooks. */

@@ -1,5 +1,6 @@
 import { summarizeScreenshot, type ScreenshotSummary } from '../../observation/fusion/index.ts';
 import { browser } from '../browser.ts';
+import { noteCaptureError } from './capture-error.ts';
 
 /** Chrome allows two captureVisibleTab calls a second per extension. */
 const MIN_GAP_MS = 550;
@@ -7,11 +8,6 @@ const MIN_GAP_MS = 550;
 const SAMPLE_WIDTH = 320;
 
 export type CaptureScreenshot = (tabId: number) => Promise<ScreenshotSummary | undefined>;
-
-let lastError: string | undefined;
-
-/** Why the last capture failed, if one did (a diagnostic for end-to-end tests). */
-export const lastCaptureError = (): string | undefined => lastError;
 
 function dataUrlBytes(dataUrl: string): Uint8Array<ArrayBuffer> {
   const base64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
@@ -41,7 +37,7 @@ export function chromeScreenshots(): CaptureScreenshot {
       try {
         return await browser.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
       } catch (error) {
-        lastError = String(error);
+        noteCaptureError(error);
         return undefined;
       }
     };
