@@ -1,10 +1,9 @@
-import type { z } from 'zod';
 import type { Pipeline } from '../../pipeline/pipeline.ts';
-import type { PanelListTokens, PanelMintToken, PanelRevokeToken } from '../../protocol/control-messages.ts';
+import { ok, refuse, type Data, type Payload, type Reply } from '../../protocol/channel.ts';
+import type { PanelRequests } from '../../protocol/panel-channel.ts';
 import type { DelegatedAgentToken } from '../../protocol/token.ts';
 import type { StewardDb } from '../../storage/db.ts';
 import { tokenStatus } from '../../storage/token-store.ts';
-import { ok, refuse, type ControlReply } from './reply.ts';
 
 /** `panel/tokens`, `panel/token-mint`, `panel/token-revoke`: the person grants and withdraws. */
 
@@ -17,14 +16,14 @@ async function usage(db: StewardDb): Promise<Map<string, number>> {
 
 const withUsage = (token: DelegatedAgentToken, uses: number, now: number) => ({ token, status: tokenStatus(token, now), uses });
 
-export async function listTokens(pipeline: Pipeline, db: StewardDb, message: z.infer<typeof PanelListTokens>): Promise<ControlReply> {
+export async function listTokens(pipeline: Pipeline, db: StewardDb, message: Payload<PanelRequests, 'panel/tokens'>): Promise<Reply<Data<PanelRequests, 'panel/tokens'>>> {
   const [tokens, uses] = await Promise.all([pipeline.deps.tokens.list(message.agent_id), usage(db)]);
   const now = pipeline.deps.clock();
   tokens.sort((a, b) => Date.parse(b.issued_at) - Date.parse(a.issued_at));
   return ok({ tokens: tokens.map((t) => withUsage(t, uses.get(t.token_id) ?? 0, now)) });
 }
 
-export async function mintToken(pipeline: Pipeline, message: z.infer<typeof PanelMintToken>): Promise<ControlReply> {
+export async function mintToken(pipeline: Pipeline, message: Payload<PanelRequests, 'panel/token-mint'>): Promise<Reply<Data<PanelRequests, 'panel/token-mint'>>> {
   try {
     const { token, secret } = await pipeline.deps.tokens.mint({
       agent_id: message.agent_id,
@@ -42,7 +41,7 @@ export async function mintToken(pipeline: Pipeline, message: z.infer<typeof Pane
   }
 }
 
-export async function revokeToken(pipeline: Pipeline, db: StewardDb, message: z.infer<typeof PanelRevokeToken>): Promise<ControlReply> {
+export async function revokeToken(pipeline: Pipeline, db: StewardDb, message: Payload<PanelRequests, 'panel/token-revoke'>): Promise<Reply<Data<PanelRequests, 'panel/token-revoke'>>> {
   const token = await pipeline.deps.tokens.revoke(message.token_id);
   if (!token) return refuse('TOKEN_NOT_FOUND', `No token ${message.token_id}.`);
   return ok(withUsage(token, (await usage(db)).get(token.token_id) ?? 0, pipeline.deps.clock()));

@@ -1,6 +1,6 @@
 import type { ApprovalNotifier } from '../../pipeline/ports.ts';
 import type { ApprovalRequest } from '../../protocol/approval.ts';
-import type { ControlPush } from '../../protocol/control-messages.ts';
+import type { PanelPush } from '../../protocol/panel-channel.ts';
 
 /**
  * How a waiting approval reaches the person: a push to open side panels, the toolbar badge (the
@@ -37,7 +37,7 @@ export class ApprovalAnnouncer implements ApprovalNotifier {
   private badge: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly panels: { readonly count: number; push(message: ControlPush): void },
+    private readonly panels: { readonly count: number; push(message: PanelPush): void },
     /** How many approvals are pending now (late-bound: the queue exists once the pipeline does). */
     private readonly pendingCount: () => Promise<number>,
     private readonly apis: AnnounceApis,
