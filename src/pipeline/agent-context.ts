@@ -1,4 +1,4 @@
-import type { ExpectedEffect } from './expectation.ts';
+import type { ExpectedEffect } from '../protocol/expectation.ts';
 
 /**
  * Who submits, as the service worker knows it from the connection (the side panel's co-pilot,

@@ -1,6 +1,6 @@
 import { ApprovalStore } from '../storage/approval-store.ts';
 import { AuditLog, type AuditAnchor } from '../storage/audit-log.ts';
-import type { StewardDb } from '../storage/db.ts';
+import { openStewardDb, type StewardDb } from '../storage/db.ts';
 import { IdempotencyStore } from '../storage/idempotency-store.ts';
 import { JournalStore } from '../storage/journal-store.ts';
 import { MemoryStore } from '../storage/memory-store.ts';
@@ -58,4 +58,14 @@ export function createPipeline(opts: CreatePipelineOptions): Pipeline {
     },
     opts.perfNow,
   );
+}
+
+export interface OpenPipelineOptions extends Omit<CreatePipelineOptions, 'db'> {
+  /** Opens the database; the extension's own `steward` database unless a test passes another. */
+  openDb?: () => Promise<StewardDb>;
+}
+
+/** Opens the database, then builds the pipeline on it. */
+export async function openPipeline({ openDb = () => openStewardDb(), ...opts }: OpenPipelineOptions): Promise<Pipeline> {
+  return createPipeline({ ...opts, db: await openDb() });
 }

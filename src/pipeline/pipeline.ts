@@ -8,6 +8,7 @@ import type { TokenId } from '../protocol/token.ts';
 import { parseOrError } from '../protocol/validate.ts';
 import type { StoredAction } from '../storage/action-record.ts';
 import type { NewAction } from '../storage/journal-store.ts';
+import { PipelineAdmin } from './admin.ts';
 import type { AgentContext } from './agent-context.ts';
 import { inputHash, requestHash } from '../base/hash.ts';
 import { newId } from '../base/ids.ts';
@@ -15,6 +16,7 @@ import { reconcileKey, reconcileKeys, type KeyReport } from './key-reconciler.ts
 import type { ResumeAssessment } from './memory-resolver.ts';
 import { reachResource } from './navigator.ts';
 import { checkToken } from './policy/gateway.ts';
+import { dueRechecks } from './recheck.ts';
 import { recoverAction, type RecoveryReport } from './recovery.ts';
 import { ActionRunner, type ActionRun, type PipelineDeps } from './runner.ts';
 import { Stopwatch, type PipelineTimings } from './timings.ts';
@@ -45,6 +47,8 @@ const IN_PROGRESS_RETRY_MS = 1000;
  */
 export class Pipeline {
   readonly runner: ActionRunner;
+  /** The person's side: approvals, tokens, the audit log, purging (admin.ts). */
+  readonly admin: PipelineAdmin;
   /** Actions this instance is running right now; recovery leaves them alone. */
   private readonly live = new Set<string>();
   private readonly background = new Set<Promise<unknown>>();
@@ -57,6 +61,7 @@ export class Pipeline {
     private readonly perfNow: () => number = () => performance.now(),
   ) {
     this.runner = new ActionRunner(deps);
+    this.admin = new PipelineAdmin(deps);
   }
 
   async submit(raw: unknown, agent: AgentContext): Promise<ActionResult> {
@@ -136,62 +141,38 @@ export class Pipeline {
     }
   }
 
-  /** Steps 3–9 for a freshly proposed action. */
+  /** Steps 3–9 for a freshly proposed action; a card for the person is waited for here or in the background. */
   private async proceed(run: ActionRun, agent: AgentContext): Promise<ActionResult> {
-    const { journal, approvals } = this.deps;
-    const runner = this.runner;
-    const located = await runner.locate(run);
-    if (!located.ok) return runner.stop(run, located.result);
-    const { observed, location, route } = located.value;
-    run.trail.step('observation', {
-      outcome: 'observed',
-      state_version_before: observed.state_version,
-      // The site the action meets (the Activity view filters by it).
-      details: { route, origin: new URL(observed.url).origin, source: observed.source, confidence: observed.confidence, conflicts: observed.conflicts },
-    });
-    const planned = runner.assess(run, observed, location);
-    if (!planned.ok) return runner.stop(run, planned.result);
-    const plan = planned.value;
-    const held = await runner.formHeld(run);
-    if (held) return runner.stop(run, held);
-    if (plan.decision.kind === 'allow') return runner.execute(run, plan);
-
-    // Needs approval: a receipt the agent already holds, or a card for the side panel.
-    const presented = run.action.request.approval?.receipt_id;
-    if (presented) {
-      const check = await approvals.consume(presented, await runner.binding(run, plan));
-      if (!check.ok) return runner.stop(run, runner.receiptRefused(run, check.problem, check.message, observed));
-      run.trail.step('approval', { receipt_id: presented, outcome: 'receipt_accepted', state_version_before: observed.state_version });
-      return runner.execute(run, plan, presented);
-    }
-    const reasons = plan.decision.reasons;
-    const form = await runner.bindForm(run, plan);
-    await journal.transition(run.action.action_id, 'awaiting_approval', { state_version: observed.state_version, note: `needs approval: ${reasons.map((r) => r.code).join(', ')}` });
-    const card = await approvals.enqueue({
-      action_id: run.action.action_id,
-      agent_id: run.action.agent_id,
-      token_id: run.action.token_id,
-      origin: plan.origin,
-      request: run.action.request,
-      via: plan.capability.description.via,
-      input_hash: run.action.input_hash,
-      observed,
-      reasons,
-      ...(run.action.context.session_id ? { session_id: run.action.context.session_id } : {}),
-      ...(form ? { form } : {}),
-    });
-    run.trail.step('approval_request', { outcome: 'queued', state_version_before: observed.state_version, details: { request_id: card.request_id, reasons: reasons.map((r) => r.code) } });
+    const outcome = await this.runner.run(run);
+    if (outcome.kind === 'ended') return outcome.result;
     if (agent.wait_for_approval === false) {
-      this.track(this.runner.afterApproval({ ...run, sw: new Stopwatch(this.perfNow) }, card.request_id), run.action.action_id);
+      this.track(this.awaitDecision({ ...run, sw: new Stopwatch(this.perfNow) }, outcome.request_id), run.action.action_id);
       return errorResult(
         makeError('APPROVAL_REQUIRED', `${run.action.request.action} needs the user's approval in Steward's side panel; it will run once approved.`, {
           recovery_hint: 'Resubmit with the same idempotency key to get IN_PROGRESS until the user decides, then the result.',
-          details: { approval_request_id: card.request_id, reasons: reasons.map((r) => r.code) },
+          details: { approval_request_id: outcome.request_id, reasons: outcome.reasons },
         }),
         { action_id: run.action.action_id },
       );
     }
-    return runner.afterApproval(run, card.request_id);
+    return this.awaitDecision(run, outcome.request_id);
+  }
+
+  /** Waits for the side panel's decision on a queued card, then runs the approved action (or ends it). */
+  async awaitDecision(run: ActionRun, requestId: string): Promise<ActionResult> {
+    const outcome = await run.sw.outside(() => this.deps.approvals.wait(requestId), 'approval');
+    if (outcome.kind === 'denied') {
+      return this.runner.stop(run, errorResult(makeError('APPROVAL_DENIED', `The user denied ${run.action.request.action}${outcome.reason ? `: ${outcome.reason}` : '.'}`.slice(0, 4096)), { action_id: run.action.action_id }), true);
+    }
+    if (outcome.kind === 'expired') {
+      return this.runner.stop(run, errorResult(makeError('APPROVAL_REQUIRED', 'The approval request expired without a decision; nothing was done.'), { action_id: run.action.action_id }));
+    }
+    const { receipt } = outcome;
+    await this.deps.journal.transition(run.action.action_id, 'approved', { receipt_id: receipt.receipt_id });
+    run.action = { ...run.action, receipt_id: receipt.receipt_id };
+    run.trail.useReceipt(receipt.receipt_id);
+    run.trail.step('approval', { receipt_id: receipt.receipt_id, outcome: 'approved', state_version_before: receipt.state_version, details: { approved_by: receipt.approved_by } });
+    return (await this.runner.run(run, receipt)).result;
   }
 
   /**
@@ -220,7 +201,7 @@ export class Pipeline {
       if (this.live.has(action.action_id)) continue;
       this.live.add(action.action_id);
       try {
-        reports.push(await recoverAction(this.runner, action, (p) => this.track(p, action.action_id)));
+        reports.push(await recoverAction(this, action, (p) => this.track(p, action.action_id)));
       } catch (error) {
         // E.g. the journal refused a transition because something else moved the action: leave it.
         console.error('recovery failed for', action.action_id, error);
@@ -255,6 +236,23 @@ export class Pipeline {
       }
     }
     return this.status(actionId);
+  }
+
+  /**
+   * Re-reads every action left `pending_confirmation` or `unknown` that is due (recheck.ts), as
+   * recheck() does: the recheck alarm's work, when nobody is watching. Returns the ids re-read.
+   */
+  async recheckOpen(now = this.deps.clock()): Promise<string[]> {
+    const rechecked: string[] = [];
+    for (const action of dueRechecks(await this.deps.journal.unfinished(), now)) {
+      try {
+        await this.recheck(action.action_id);
+        rechecked.push(action.action_id);
+      } catch (error) {
+        console.warn('recheck failed for', action.action_id, error);
+      }
+    }
+    return rechecked;
   }
 
   /** Where an action stands, from the journal (what `action_id` polling answers). */

@@ -4,7 +4,7 @@ import type { ObservedState } from '../protocol/observed-state.ts';
 import type { ResourceRef, Source, StateName, StateVersion } from '../protocol/resource.ts';
 import type { Effect, ToolOutput } from '../protocol/results.ts';
 import type { ToolDescriptor } from '../protocol/webmcp.ts';
-import type { ExpectedEffect } from './expectation.ts';
+import type { ExpectedEffect } from '../protocol/expectation.ts';
 
 /**
  * Everything the pipeline needs from the browser, as injected interfaces. The service worker

@@ -2,7 +2,7 @@ import { makeError } from '../protocol/errors.ts';
 import type { JournalState } from '../protocol/journal.ts';
 import { errorResult, type ActionResult } from '../protocol/results.ts';
 import type { StoredAction } from '../storage/action-record.ts';
-import type { ActionRunner } from './runner.ts';
+import type { ActionRun, ActionRunner } from './runner.ts';
 import { Stopwatch } from './timings.ts';
 
 export interface RecoveryReport {
@@ -22,6 +22,12 @@ const interrupted = (actionId: string) =>
     { action_id: actionId },
   );
 
+/** What recovery resumes actions with: the runner, and the Pipeline's wait for a decision. */
+export interface Resumer {
+  readonly runner: ActionRunner;
+  awaitDecision(run: ActionRun, requestId: string): Promise<ActionResult>;
+}
+
 /**
  * Resolves one unfinished action after a service-worker restart (DESIGN §8), never by blind replay:
  * - proposed: nothing was decided or dispatched → failed, key released (the agent may retry);
@@ -32,7 +38,8 @@ const interrupted = (actionId: string) =>
  * - dispatched / pending_confirmation / unknown: the resource is re-read and the effect looked
  *   for; it is never executed again.
  */
-export async function recoverAction(runner: ActionRunner, action: StoredAction, track: (p: Promise<unknown>) => void): Promise<RecoveryReport> {
+export async function recoverAction(pipeline: Resumer, action: StoredAction, track: (p: Promise<unknown>) => void): Promise<RecoveryReport> {
+  const { runner } = pipeline;
   const { tokens, approvals } = runner.deps;
   const from = action.state;
   const token = await tokens.get(action.token_id).catch(() => undefined);
@@ -57,15 +64,15 @@ export async function recoverAction(runner: ActionRunner, action: StoredAction, 
       if (!card) return report('failed', await runner.stop(run, interrupted(action.action_id)));
       const outcome = await approvals.outcome(card.request.request_id);
       if (outcome === 'pending') {
-        track(runner.afterApproval(run, card.request.request_id));
+        track(pipeline.awaitDecision(run, card.request.request_id));
         return report('waiting');
       }
-      const result = await runner.afterApproval(run, card.request.request_id);
+      const result = await pipeline.awaitDecision(run, card.request.request_id);
       return report((await runner.deps.journal.action(action.action_id))?.state ?? 'unchanged', result);
     }
     case 'approved': {
       if (!action.receipt_id) return report('failed', await runner.stop(run, interrupted(action.action_id)));
-      const result = await runner.dispatchApproved(run, { receipt_id: action.receipt_id });
+      const { result } = await runner.run(run, { receipt_id: action.receipt_id });
       return report((await runner.deps.journal.action(action.action_id))?.state ?? 'unchanged', result);
     }
     case 'dispatched':

@@ -1,4 +1,4 @@
-import type { ApprovalReceipt, BoundForm } from '../protocol/approval.ts';
+import type { ApprovalReason, ApprovalReceipt, BoundForm } from '../protocol/approval.ts';
 import { makeError, type StewardError } from '../protocol/errors.ts';
 import type { JournalState } from '../protocol/journal.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
@@ -68,6 +68,21 @@ export interface Plan {
 
 type Step<T> = { ok: true; value: T } | { ok: false; result: ActionErrorResult };
 
+/** The receipt of an approval the person gave: what an approved action runs under. */
+export type ReceiptRef = Pick<ApprovalReceipt, 'receipt_id'>;
+/** The action ended (done, refused, or denied): the result for the agent. */
+export interface Ended {
+  kind: 'ended';
+  result: ActionResult;
+}
+/** The action waits for the person's decision on the card `request_id`. */
+export interface AwaitingDecision {
+  kind: 'awaiting_decision';
+  request_id: string;
+  reasons: ApprovalReason['code'][];
+}
+export type RunOutcome = Ended | AwaitingDecision;
+
 /** Journal state for each kind of ending. */
 function terminalFor(result: ActionResult): JournalState {
   if (isErrorResult(result)) return result.error.code === 'APPROVAL_DENIED' ? 'denied' : 'failed';
@@ -84,8 +99,10 @@ function terminalFor(result: ActionResult): JournalState {
 }
 
 /**
- * The steps of DESIGN §5 for one journaled action (3–9), shared by submit(), the background
- * continuation after an approval, and recovery after a restart.
+ * The steps of DESIGN §5 for one journaled action (3–9), run once by `run()` for every path: a
+ * fresh action from submit(), an action the person approved, and an approved action recovery
+ * finds after a restart. It also ends actions (`stop`) and resolves dispatched ones by re-reading
+ * (`resolveDispatched`). Waiting for the person, and what runs in the background, is the Pipeline's.
  */
 export class ActionRunner {
   constructor(readonly deps: PipelineDeps) {}
@@ -100,8 +117,78 @@ export class ActionRunner {
     };
   }
 
+  /**
+   * Steps 3–9, once for every path: locate, assess, then execute — after consuming a receipt when
+   * the gateway asks for approval, or queueing a card for the person when there is none.
+   * Without `approved` the action is fresh (from submit): its observation is audited, the quota
+   * counted, a form held by another card refused, and a receipt the agent presented consumed.
+   * With `approved` the person has approved it (just now, or before a restart): time has passed,
+   * so the token is re-checked and the state re-read, and the receipt's binding is checked against
+   * the fresh state before it is dispatched, at most once.
+   */
+  run(run: ActionRun): Promise<RunOutcome>;
+  run(run: ActionRun, approved: ReceiptRef): Promise<Ended>;
+  async run(run: ActionRun, approved?: ReceiptRef): Promise<RunOutcome> {
+    const end = async (result: ActionResult | Promise<ActionResult>): Promise<Ended> => ({ kind: 'ended', result: await result });
+    if (approved) {
+      const token = checkToken(run.action.agent_id, await this.deps.tokens.check(run.action.token_id), run.action.request.resource);
+      if (!token.ok) return end(this.stop(run, errorResult(token.error, { action_id: run.action.action_id })));
+      run.token = token.token;
+    }
+    const located = await this.locate(run);
+    if (!located.ok) return end(this.stop(run, located.result));
+    const { observed, location, route } = located.value;
+    if (!approved) {
+      run.trail.step('observation', {
+        outcome: 'observed',
+        state_version_before: observed.state_version,
+        // The site the action meets (the Activity view filters by it).
+        details: { route, origin: new URL(observed.url).origin, source: observed.source, confidence: observed.confidence, conflicts: observed.conflicts },
+      });
+    }
+    const planned = this.assess(run, observed, location, !approved);
+    if (!planned.ok) return end(this.stop(run, planned.result));
+    const plan = planned.value;
+    if (!approved) {
+      const held = await this.formHeld(run);
+      if (held) return end(this.stop(run, held));
+    }
+    if (plan.decision.kind === 'allow') return end(this.execute(run, plan, approved?.receipt_id));
+
+    // Needs approval: the person's receipt, one the agent already holds, or a card for the side panel.
+    const receiptId = approved?.receipt_id ?? run.action.request.approval?.receipt_id;
+    if (!receiptId) return this.queueCard(run, plan, plan.decision.reasons);
+    const check = await this.deps.approvals.consume(receiptId, await this.binding(run, plan));
+    if (!check.ok) return end(this.stop(run, this.receiptRefused(run, check.problem, check.message, observed)));
+    if (!approved) run.trail.step('approval', { receipt_id: receiptId, outcome: 'receipt_accepted', state_version_before: observed.state_version });
+    return end(this.execute(run, plan, receiptId));
+  }
+
+  /** Step 7 without a receipt: the action waits (`awaiting_approval`) for the person's decision on a card. */
+  private async queueCard(run: ActionRun, plan: Plan, why: ApprovalReason[]): Promise<AwaitingDecision> {
+    const { action } = run;
+    const reasons = why.map((r) => r.code);
+    const form = await this.bindForm(run, plan);
+    await this.deps.journal.transition(action.action_id, 'awaiting_approval', { state_version: plan.observed.state_version, note: `needs approval: ${reasons.join(', ')}` });
+    const card = await this.deps.approvals.enqueue({
+      action_id: action.action_id,
+      agent_id: action.agent_id,
+      token_id: action.token_id,
+      origin: plan.origin,
+      request: action.request,
+      via: plan.capability.description.via,
+      input_hash: action.input_hash,
+      observed: plan.observed,
+      reasons: why,
+      ...(action.context.session_id ? { session_id: action.context.session_id } : {}),
+      ...(form ? { form } : {}),
+    });
+    run.trail.step('approval_request', { outcome: 'queued', state_version_before: plan.observed.state_version, details: { request_id: card.request_id, reasons } });
+    return { kind: 'awaiting_decision', request_id: card.request_id, reasons };
+  }
+
   /** Steps 3–4: memory hints, then the navigator reaches and freshly observes the resource. */
-  async locate(run: ActionRun, opts: { may_navigate?: boolean } = {}): Promise<Step<{ observed: ObservedState; location: Location; route: string }>> {
+  private async locate(run: ActionRun, opts: { may_navigate?: boolean } = {}): Promise<Step<{ observed: ObservedState; location: Location; route: string }>> {
     const { ports, memory } = this.deps;
     const resource = run.action.request.resource;
     const token = run.token;
@@ -117,7 +204,7 @@ export class ActionRunner {
   }
 
   /** Steps 5–7: preconditions against the fresh state, capability, then the policy gateway. */
-  assess(run: ActionRun, observed: ObservedState, location: Location, countQuota = true): Step<Plan> {
+  private assess(run: ActionRun, observed: ObservedState, location: Location, countQuota = true): Step<Plan> {
     const { request } = run.action;
     const fail = (error: StewardError, extra: Partial<ActionErrorResult> = {}) => ({ ok: false as const, result: errorResult(error, { action_id: run.action.action_id, ...extra }) });
     if (!run.token) return fail(makeError('TOKEN_INVALID', 'The agent token is gone.'));
@@ -145,13 +232,13 @@ export class ActionRunner {
   }
 
   /** A click in a form: the form's values as observed now, kept on the plan for the card and the executor. */
-  async bindForm(run: ActionRun, plan: Plan): Promise<BoundForm | undefined> {
+  private async bindForm(run: ActionRun, plan: Plan): Promise<BoundForm | undefined> {
     plan.form = await boundForm(run.action.request, plan.observed);
     return plan.form;
   }
 
   /** What a receipt must match for this plan (with the form's values for a click in a form). */
-  async binding(run: ActionRun, plan: Plan): Promise<ReceiptBinding> {
+  private async binding(run: ActionRun, plan: Plan): Promise<ReceiptBinding> {
     const form = await this.bindForm(run, plan);
     return {
       action_id: run.action.action_id,
@@ -167,7 +254,7 @@ export class ActionRunner {
     };
   }
 
-  async markTainted(run: ActionRun, source: string): Promise<void> {
+  private async markTainted(run: ActionRun, source: string): Promise<void> {
     await this.deps.taint.mark(run.action.agent_id, { at: this.deps.clock(), source, ...(run.action.context.session_id ? { session_id: run.action.context.session_id } : {}) });
   }
 
@@ -175,7 +262,7 @@ export class ActionRunner {
    * While a card of this session waits with a form's values on it, the session's DOM actions on
    * that form are refused (the person must approve what will be sent, not what was there).
    */
-  async formHeld(run: ActionRun): Promise<ActionErrorResult | undefined> {
+  private async formHeld(run: ActionRun): Promise<ActionErrorResult | undefined> {
     const { action, input } = run.action.request;
     if ((action !== 'dom.type' && action !== 'dom.select' && action !== 'dom.click') || typeof input.ref !== 'string') return undefined;
     const hold = await this.deps.approvals.formHold(run.action.context.session_id, input.ref, run.action.action_id);
@@ -207,44 +294,7 @@ export class ActionRunner {
     return final;
   }
 
-  /** Waits for the side panel's decision on a queued card, then dispatches (or ends) the action. */
-  async afterApproval(run: ActionRun, requestId: string): Promise<ActionResult> {
-    const outcome = await run.sw.outside(() => this.deps.approvals.wait(requestId), 'approval');
-    if (outcome.kind === 'denied') {
-      return this.stop(run, errorResult(makeError('APPROVAL_DENIED', `The user denied ${run.action.request.action}${outcome.reason ? `: ${outcome.reason}` : '.'}`.slice(0, 4096)), { action_id: run.action.action_id }), true);
-    }
-    if (outcome.kind === 'expired') {
-      return this.stop(run, errorResult(makeError('APPROVAL_REQUIRED', 'The approval request expired without a decision; nothing was done.'), { action_id: run.action.action_id }));
-    }
-    await this.deps.journal.transition(run.action.action_id, 'approved', { receipt_id: outcome.receipt.receipt_id });
-    run.action = { ...run.action, receipt_id: outcome.receipt.receipt_id };
-    run.trail.useReceipt(outcome.receipt.receipt_id);
-    run.trail.step('approval', { receipt_id: outcome.receipt.receipt_id, outcome: 'approved', state_version_before: outcome.receipt.state_version, details: { approved_by: outcome.receipt.approved_by } });
-    return this.dispatchApproved(run, outcome.receipt);
-  }
-
-  /**
-   * An approved action is dispatched at most once: the state is re-read first (time has passed,
-   * or the service worker restarted), the token re-checked, the preconditions and the receipt's
-   * binding checked against the fresh state; only then is it dispatched.
-   */
-  async dispatchApproved(run: ActionRun, receipt: Pick<ApprovalReceipt, 'receipt_id'>): Promise<ActionResult> {
-    const token = checkToken(run.action.agent_id, await this.deps.tokens.check(run.action.token_id), run.action.request.resource);
-    if (!token.ok) return this.stop(run, errorResult(token.error, { action_id: run.action.action_id }));
-    run.token = token.token;
-    const located = await this.locate(run);
-    if (!located.ok) return this.stop(run, located.result);
-    const planned = this.assess(run, located.value.observed, located.value.location, false);
-    if (!planned.ok) return this.stop(run, planned.result);
-    const plan = planned.value;
-    if (plan.decision.kind === 'needs_approval') {
-      const check = await this.deps.approvals.consume(receipt.receipt_id, await this.binding(run, plan));
-      if (!check.ok) return this.stop(run, this.receiptRefused(run, check.problem, check.message, plan.observed));
-    }
-    return this.execute(run, plan, receipt.receipt_id);
-  }
-
-  receiptRefused(run: ActionRun, problem: string, message: string, observed: ObservedState): ActionErrorResult {
+  private receiptRefused(run: ActionRun, problem: string, message: string, observed: ObservedState): ActionErrorResult {
     return errorResult(makeError('APPROVAL_REQUIRED', `The approval cannot be used: ${message}.`, { recovery_hint: 'Request a new approval for this exact action, input and current state.', details: { receipt_problem: problem } }), {
       action_id: run.action.action_id,
       current: { state: observed.state, state_version: observed.state_version, source: observed.source },
@@ -252,7 +302,7 @@ export class ActionRunner {
   }
 
   /** Steps 8–9: journal `dispatched`, execute on the chosen path, re-observe, verify, record. */
-  async execute(run: ActionRun, plan: Plan, receiptId?: string): Promise<ActionResult> {
+  private async execute(run: ActionRun, plan: Plan, receiptId?: string): Promise<ActionResult> {
     const { journal, ports, clock, idempotency, memory } = this.deps;
     const { action } = run;
     const via = plan.capability.description.via;

@@ -4,7 +4,7 @@ import type { ObservedState } from '../protocol/observed-state.ts';
 import { errorResult, type ActionResult, type ExecutedResult, type ResourceSnapshot } from '../protocol/results.ts';
 import type { ToolDescriptor } from '../protocol/webmcp.ts';
 import { summarizeActions } from './capability.ts';
-import type { ExpectedEffect } from './expectation.ts';
+import type { ExpectedEffect } from '../protocol/expectation.ts';
 import type { ExecutionReport } from './ports.ts';
 
 /** Below this confidence an observed effect is only `inferred`. */

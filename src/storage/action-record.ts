@@ -5,7 +5,7 @@ import { JournalState } from '../protocol/journal.ts';
 import { AgentId, InputHash } from '../protocol/primitives.ts';
 import { Source, StateVersion } from '../protocol/resource.ts';
 import { TokenId } from '../protocol/token.ts';
-import { ExpectedEffect } from '../pipeline/expectation.ts';
+import { ExpectedEffect } from '../protocol/expectation.ts';
 
 /** What the agent context contributed that recovery needs to finish the action the same way. */
 export const ActionContextRecord = z.object({

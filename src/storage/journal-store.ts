@@ -120,6 +120,16 @@ export class JournalStore {
     return raws.map((r) => readValid(StoredAction, r, 'journal_actions', r?.action_id));
   }
 
+  /** How many actions each token has run (journaled under it), by token id. */
+  async actionsPerToken(): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const raw of await this.db.getAll('journal_actions')) {
+      const action = readValid(StoredAction, raw, 'journal_actions', raw?.action_id);
+      counts.set(action.token_id, (counts.get(action.token_id) ?? 0) + 1);
+    }
+    return counts;
+  }
+
   private entryFor(head: StoredAction, from: JournalState | undefined, to: JournalState, seq: number, now: number, extras: TransitionExtras): JournalEntry {
     const receipt = extras.receipt_id ?? head.receipt_id;
     return {

@@ -15,11 +15,11 @@ const PROBLEM_CODES: Record<Extract<DecideResult, { ok: false }>['problem'], str
 };
 
 export async function listApprovals(pipeline: Pipeline): Promise<Reply<Data<PanelRequests, 'panel/approvals'>>> {
-  return ok({ pending: await pipeline.deps.approvals.pending() });
+  return ok({ pending: await pipeline.admin.pendingApprovals() });
 }
 
 export async function decideApproval(pipeline: Pipeline, message: Payload<PanelRequests, 'panel/approval-decide'>): Promise<Reply<Data<PanelRequests, 'panel/approval-decide'>>> {
-  const result = await pipeline.deps.approvals.decide(message.decision, message.window_ms !== undefined ? { window_ms: message.window_ms } : {});
+  const result = await pipeline.admin.decide(message.decision, message.window_ms !== undefined ? { window_ms: message.window_ms } : {});
   if (!result.ok) return refuse(PROBLEM_CODES[result.problem], result.message);
   return ok(result.status === 'approved' ? { status: 'approved', receipt: result.receipt } : { status: 'denied' });
 }

@@ -1,7 +1,6 @@
 import type { Pipeline } from '../../pipeline/pipeline.ts';
 import { ok, refuse, type Handlers, type Reply } from '../../protocol/channel.ts';
 import type { PanelPush, PanelRequests } from '../../protocol/panel-channel.ts';
-import type { StewardDb } from '../../storage/db.ts';
 import type { ObservationService } from '../observation/service.ts';
 import type { SessionTabs } from '../pipeline/sessions.ts';
 import type { ObserveOutcome } from '../ports/tab-observer.ts';
@@ -25,7 +24,6 @@ export interface PanelChannelDeps {
   /** `panel/run-tool`: the person's Run, through the pipeline (src/background/tools/run-from-panel.ts). */
   runTool?: (request: PanelRunRequest) => Promise<ToolRunOutcome>;
   ready: () => Promise<Pipeline>;
-  db: () => Promise<StewardDb>;
   sessions: Pick<SessionTabs, 'sessionFor'>;
   observeTab: (tabId: number) => Promise<ObserveOutcome>;
   push: (message: PanelPush) => void;
@@ -70,9 +68,9 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
     'panel/observe-tab': (m) => withPipeline(() => observeForPanel(deps.observeTab, m)),
     'panel/approvals': () => withPipeline((p) => listApprovals(p)),
     'panel/approval-decide': (m) => withPipeline((p) => decideApproval(p, m)),
-    'panel/tokens': (m) => withPipeline(async (p) => listTokens(p, await deps.db(), m)),
+    'panel/tokens': (m) => withPipeline((p) => listTokens(p, m)),
     'panel/token-mint': (m) => withPipeline(async (p) => tokensChanged(await mintToken(p, m))),
-    'panel/token-revoke': (m) => withPipeline(async (p) => tokensChanged(await revokeToken(p, await deps.db(), m))),
+    'panel/token-revoke': (m) => withPipeline(async (p) => tokensChanged(await revokeToken(p, m))),
     'panel/audit': (m) => withPipeline((p) => auditEntries(p, m)),
     'panel/audit-verify': () => withPipeline((p) => auditVerify(p)),
     'panel/audit-export': () => withPipeline((p) => auditExport(p)),

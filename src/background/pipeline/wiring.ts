@@ -1,12 +1,11 @@
 import { AdapterRegistry, shopAdapter } from '../../observation/adapters/index.ts';
 import type { Pipeline } from '../../pipeline/pipeline.ts';
-import { openStewardDb } from '../../storage/db.ts';
 import { createPanelChannel } from '../panel/panel-channel.ts';
 import type { SitesControl } from '../panel/sites.ts';
 import type { SendToFrame } from '../pages/messenger.ts';
 import type { OpenPanels } from '../panel/open-panels.ts';
 import type { ObservationService } from '../observation/service.ts';
-import { PURGE_ALARM, RECHECK_ALARM, ensureAlarms, purge, recheckOpen } from './alarms.ts';
+import { PURGE_ALARM, RECHECK_ALARM, ensureAlarms } from './alarms.ts';
 import { ApprovalAnnouncer, chromeAnnounceApis } from './approval-announcer.ts';
 import { PipelineService } from './service.ts';
 import { chromeAuditAnchor } from './audit-anchor.ts';
@@ -44,9 +43,8 @@ export function wirePipeline(deps: {
   const chromePorts = createChromePorts({ sessions, tools: deps.tools, observation: deps.observation, adapters, send, tabs, screenshot: chromeScreenshots() });
 
   let pipeline: Pipeline | undefined;
-  const announcer = new ApprovalAnnouncer(deps.panels, async () => (pipeline ? (await pipeline.deps.approvals.pending()).length : 0), chromeAnnounceApis());
+  const announcer = new ApprovalAnnouncer(deps.panels, async () => (pipeline ? pipeline.admin.pendingCount() : 0), chromeAnnounceApis());
   const live = new PipelineService({
-    openDb: () => openStewardDb(),
     ports: chromePorts.ports,
     notifier: announcer,
     auditAnchor: chromeAuditAnchor(),
@@ -82,9 +80,9 @@ export function wirePipeline(deps: {
     if (alarm.name !== PURGE_ALARM && alarm.name !== RECHECK_ALARM) return;
     const pipeline = await live.ready;
     if (alarm.name === PURGE_ALARM) {
-      await purge(pipeline);
+      await pipeline.admin.purge();
       await announcer.refreshBadge();
-    } else if ((await recheckOpen(pipeline)).length > 0) deps.panels.push({ type: 'panel/audit-changed' });
+    } else if ((await pipeline.recheckOpen()).length > 0) deps.panels.push({ type: 'panel/audit-changed' });
   }
 
   function onTabRemoved(tabId: number): void {
@@ -114,7 +112,6 @@ export function wirePipeline(deps: {
     observation: deps.observation,
     runTool,
     ready: () => live.ready,
-    db: () => live.db,
     sessions,
     observeTab: chromePorts.observeTab,
     sites: deps.sites,

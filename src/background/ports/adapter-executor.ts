@@ -1,4 +1,4 @@
-import type { ExpectedEffect } from '../../pipeline/expectation.ts';
+import type { ExpectedEffect } from '../../protocol/expectation.ts';
 import type { ExecutionCall, ExecutionReport, Executor, PortContext } from '../../pipeline/ports.ts';
 import type { AvailableAction } from '../../protocol/action.ts';
 import type { ActStep } from '../../protocol/messages.ts';

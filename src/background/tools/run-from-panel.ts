@@ -56,7 +56,7 @@ export async function runToolFromPanel(deps: PanelRunDeps, request: PanelRunRequ
   const pipeline = await deps.pipeline();
   let minted;
   try {
-    minted = await pipeline.deps.tokens.mint({
+    minted = await pipeline.admin.mintToken({
       agent_id: PERSON_AGENT_ID,
       scope: [`webmcp:${tool.name}`],
       resource_scope: '*',
@@ -79,7 +79,7 @@ export async function runToolFromPanel(deps: PanelRunDeps, request: PanelRunRequ
     );
     return outcomeOf(result);
   } finally {
-    await pipeline.deps.tokens.revoke(minted.token.token_id).catch((e) => console.error('revoking a panel run token failed', e));
+    await pipeline.admin.revokeToken(minted.token.token_id).catch((e) => console.error('revoking a panel run token failed', e));
   }
 }
 

@@ -43,7 +43,6 @@ function channelsOver({ store, observation, sites, ready, runTool }: RouterDeps)
     observation,
     ...(runTool ? { runTool } : {}),
     ready: ready ?? unused,
-    db: unused,
     sessions: { sessionFor: vi.fn() },
     observeTab: vi.fn(),
     push: vi.fn(),

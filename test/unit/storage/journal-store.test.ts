@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ActionRequest } from '../../../src/protocol/action.ts';
 import { JournalStore, JournalTransitionError, type NewAction } from '../../../src/storage/journal-store.ts';
+import { CorruptRecordError } from '../../../src/storage/read.ts';
 import { FakeClock, freshFactory, openDb } from './helpers.ts';
 
 const H = `sha256:${'c'.repeat(64)}`;
@@ -68,5 +69,17 @@ describe('JournalStore', () => {
       ['act_1', 'proposed'],
       ['act_2', 'dispatched'],
     ]);
+  });
+
+  it('counts the actions journaled under each token, re-validating every record it reads', async () => {
+    const db = await openDb();
+    const j = new JournalStore(db, new FakeClock().now);
+    await j.begin(newAction('act_1'));
+    await j.begin({ ...newAction('act_2'), idempotency_key: 'key_2' });
+    await j.begin({ ...newAction('act_3'), token_id: 'tok_2', idempotency_key: 'key_3' });
+    expect(await j.actionsPerToken()).toEqual(new Map([['tok_1', 2], ['tok_2', 1]]));
+    const head = await db.get('journal_actions', 'act_3');
+    await db.put('journal_actions', { ...head!, state: 'teleported' } as never);
+    await expect(j.actionsPerToken()).rejects.toThrow(CorruptRecordError);
   });
 });

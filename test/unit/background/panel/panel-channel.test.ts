@@ -45,7 +45,6 @@ const FORGED: Record<string, SenderFacts> = {
 function deps(h: Harness, pushes: PanelPush[] = []): ControlDeps {
   return {
     ready: async () => h.pipeline,
-    db: async () => h.db,
     sessions: { sessionFor: async (_agent, tabId) => `ses_tab${tabId}` },
     observeTab: async () => ({ ok: false, error: { code: 'TAB_GONE', message: 'gone', retryable: true } }),
     push: (m) => pushes.push(m),
@@ -74,7 +73,7 @@ describe('control messages: sender first', () => {
     const ready = vi.fn(async () => {
       throw new Error('must not be reached');
     });
-    const handle = panelDoor({ ready, db: ready, sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
+    const handle = panelDoor({ ready, sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
     const messages = [
       approveMessage({ request_id: 'apreq_1', input_hash: `sha256:${'a'.repeat(64)}`, state: { state_version: 'fp-abcdef' } }),
       { type: 'panel/token-mint', agent_id: 'agent:evil', scope: ['*:*'], resource_scope: '*', origins: [ORIGIN], ttl_ms: 60_000 },
@@ -95,7 +94,7 @@ describe('control messages: sender first', () => {
   });
 
   it('answers NOT_READY (retryable) when the store cannot be opened', async () => {
-    const handle = panelDoor({ ready: () => Promise.reject(new Error('disk full')), db: () => Promise.reject(new Error('x')), sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
+    const handle = panelDoor({ ready: () => Promise.reject(new Error('disk full')), sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
     expect(await handle({ type: 'panel/approvals' }, PANEL)).toMatchObject({ ok: false, error: { code: 'NOT_READY', retryable: true } });
   });
 });

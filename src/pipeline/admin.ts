@@ -1,0 +1,120 @@
+import type { ApprovalDecision, ApprovalRequest } from '../protocol/approval.ts';
+import type { AuditEntry } from '../protocol/audit.ts';
+import type { AgentId } from '../protocol/primitives.ts';
+import type { DelegatedAgentToken, TokenSecret } from '../protocol/token.ts';
+import type { ChainVerification } from '../storage/audit-chain.ts';
+import { tokenStatus, type MintRequest, type TokenStatus } from '../storage/token-store.ts';
+import type { DecideOptions, DecideResult } from './approvals.ts';
+import type { PipelineDeps } from './runner.ts';
+
+/** A token as the person sees it: public fields, where it stands, and how many actions ran under it. */
+export interface TokenView {
+  token: DelegatedAgentToken;
+  status: TokenStatus;
+  uses: number;
+}
+
+/** What checking the audit chain (or an exported file of it) found. */
+export interface AuditVerdict {
+  ok: boolean;
+  entries: number;
+  /** Where the chain breaks and how, when it does. */
+  broken_at?: number;
+  problem?: string;
+}
+
+export interface PurgeReport {
+  tokens: number;
+  idempotency: number;
+  approvals_pending: number;
+}
+
+/**
+ * What the person's side of Steward asks of the pipeline's records: the cards waiting for a
+ * decision, the tokens granted, the audit log, and the periodic purge. The side panel, the
+ * badge and the alarms reach the stores only through here.
+ */
+export class PipelineAdmin {
+  constructor(private readonly deps: Pick<PipelineDeps, 'approvals' | 'tokens' | 'journal' | 'audit' | 'idempotency' | 'clock'>) {}
+
+  /** Cards waiting for the person; listing expires those whose time is up. */
+  pendingApprovals(): Promise<ApprovalRequest[]> {
+    return this.deps.approvals.pending();
+  }
+
+  async pendingCount(): Promise<number> {
+    return (await this.pendingApprovals()).length;
+  }
+
+  /** The person's decision on a card: the only way anything gets approved. */
+  decide(decision: ApprovalDecision, options: DecideOptions = {}): Promise<DecideResult> {
+    return this.deps.approvals.decide(decision, options);
+  }
+
+  /** The agent's tokens (every agent's without one), newest first. */
+  async tokens(agentId?: AgentId): Promise<TokenView[]> {
+    const [tokens, uses] = await Promise.all([this.deps.tokens.list(agentId), this.deps.journal.actionsPerToken()]);
+    const now = this.deps.clock();
+    tokens.sort((a, b) => Date.parse(b.issued_at) - Date.parse(a.issued_at));
+    return tokens.map((t) => this.view(t, uses.get(t.token_id) ?? 0, now));
+  }
+
+  /**
+   * Grants a token. Its secret is returned this once and kept nowhere (the store keeps its hash).
+   * Throws a RangeError for a lifetime Steward does not grant.
+   */
+  async mintToken(request: MintRequest): Promise<TokenView & { secret: TokenSecret }> {
+    const { token, secret } = await this.deps.tokens.mint(request);
+    return { ...this.view(token, 0, this.deps.clock()), secret };
+  }
+
+  /** Withdraws a token for good; undefined when there is no such token. */
+  async revokeToken(tokenId: string): Promise<TokenView | undefined> {
+    const token = await this.deps.tokens.revoke(tokenId);
+    if (!token) return undefined;
+    const uses = await this.deps.journal.actionsPerToken();
+    return this.view(token, uses.get(token.token_id) ?? 0, this.deps.clock());
+  }
+
+  /** The audit log in seq order; with a limit, only the newest `limit` entries. */
+  async auditEntries(limit?: number): Promise<AuditEntry[]> {
+    const entries = await this.deps.audit.entries();
+    return limit !== undefined ? entries.slice(-limit) : entries;
+  }
+
+  async verifyAudit(): Promise<AuditVerdict> {
+    const v = await this.deps.audit.verify();
+    return verdict(v, v.ok ? v.count : (await this.deps.audit.entries()).length);
+  }
+
+  /** JSON Lines, one entry per line, then the signed head. */
+  exportAudit(): Promise<string> {
+    return this.deps.audit.exportJsonl();
+  }
+
+  /** Checks an exported file: its entries, and that its last line is a head signed with this Steward's key. */
+  async verifyAuditExport(jsonl: string): Promise<AuditVerdict> {
+    const v = await this.deps.audit.verifyExport(jsonl);
+    // Every line but the signed head is an entry.
+    const lines = jsonl.split('\n').filter((l) => l.trim() !== '').length;
+    return verdict(v, v.ok ? v.count : Math.max(0, lines - 1));
+  }
+
+  /**
+   * What must go even when nobody is looking: expired tokens (never kept, DESIGN §7), idempotency
+   * records past their time, and approval cards whose time is up (listing expires them).
+   */
+  async purge(): Promise<PurgeReport> {
+    const [tokens, idempotency] = await Promise.all([this.deps.tokens.purgeExpired(), this.deps.idempotency.purgeExpired()]);
+    return { tokens, idempotency, approvals_pending: await this.pendingCount() };
+  }
+
+  private view(token: DelegatedAgentToken, uses: number, now: number): TokenView {
+    return { token, status: tokenStatus(token, now), uses };
+  }
+}
+
+function verdict(v: ChainVerification, entries: number): AuditVerdict {
+  if (v.ok) return { ok: true, entries };
+  return { ok: false, entries, broken_at: v.seq, problem: `${v.problem}: ${v.message}`.slice(0, 2000) };
+}
