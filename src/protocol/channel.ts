@@ -8,7 +8,7 @@ import { z } from 'zod';
  * parses each reply with that type's own reply schema. Adding a message is one entry in a map.
  */
 
-export interface Route {
+interface Route {
   request: z.ZodObject;
   reply: z.ZodType;
 }
@@ -79,7 +79,7 @@ export interface ChannelClient<M extends RequestMap> {
 }
 
 /** Describes the first problem of a reply that does not fit, for the refusal's message. */
-export function replyProblem(error: z.ZodError): string {
+function replyProblem(error: z.ZodError): string {
   const issue = error.issues[0];
   return issue?.path.length ? ` (${issue.path.join('.')}: ${issue.message})` : '';
 }
