@@ -14,6 +14,17 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules: every TypeScript file belongs to tsconfig.json, found by the project service.
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      // A `default` is a deliberate catch-all; a switch without one must name every case.
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
     files: ['scripts/**/*.mjs', '*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly' } },
   },

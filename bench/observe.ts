@@ -3,7 +3,7 @@ import { encode } from 'gpt-tokenizer';
 import { SMART_DOM_READER_BUNDLE } from '@mcp-b/smart-dom-reader/bundle-string';
 import { renderSnapshot } from '../src/observation/render/index.ts';
 import type { PageSnapshot } from '../src/observation/snapshot.ts';
-import type { SteWardBrowser } from '../test/e2e/browser.ts';
+import type { StewardBrowser } from '../test/e2e/browser.ts';
 import { median, type Row } from './report.ts';
 
 const ANCHOR_BUDGET_MS = 60_000;
@@ -48,7 +48,7 @@ export interface ObserveCase {
 type SwObserve = { ms: number; ok: boolean; error?: string; snapshot?: PageSnapshot };
 
 /** Steward's own path: the service worker asks the tab's content script for a snapshot. */
-async function stewardObserve(browser: SteWardBrowser, tabId: number, full: boolean, keep: boolean): Promise<SwObserve> {
+async function stewardObserve(browser: StewardBrowser, tabId: number, full: boolean, keep: boolean): Promise<SwObserve> {
   return browser.serviceWorker.evaluate(
     async ({ tabId, full, keep }) => {
       const api = (globalThis as unknown as { stewardObservation: { observeTab(id: number, o: { full: boolean }): Promise<{ ok: boolean; data?: unknown; error?: { message: string } }> } }).stewardObservation;
@@ -61,7 +61,7 @@ async function stewardObserve(browser: SteWardBrowser, tabId: number, full: bool
   );
 }
 
-async function tabIdFor(browser: SteWardBrowser, url: string): Promise<number> {
+async function tabIdFor(browser: StewardBrowser, url: string): Promise<number> {
   for (let i = 0; i < 100; i++) {
     const id = await browser.serviceWorker.evaluate(async (wanted) => {
       const frames = ((await chrome.storage.session.get('webmcp.frames'))['webmcp.frames'] ?? []) as Array<{ tabId: number; frameId: number; url: string }>;
@@ -126,7 +126,7 @@ interface AnchorTimes {
 }
 
 /** Measures an anchor on a fresh load of the page: once cold, the warm-up calls (see warmUp), then `runs` times, within ANCHOR_BUDGET_MS each. */
-async function anchor(browser: SteWardBrowser, url: string, runs: number, measure: (page: Page) => Promise<number>): Promise<AnchorTimes> {
+async function anchor(browser: StewardBrowser, url: string, runs: number, measure: (page: Page) => Promise<number>): Promise<AnchorTimes> {
   const page = await browser.context.newPage();
   const times: number[] = [];
   let timedOut = false;
@@ -166,7 +166,7 @@ async function anchor(browser: SteWardBrowser, url: string, runs: number, measur
 const anchorName = (name: string, a: AnchorTimes) => (a.timedOut ? `${name} (over the ${ANCHOR_BUDGET_MS / 1000} s budget: lower bound)` : name);
 
 /** observe.first_ms, observe.full_ms, observe.incremental_ms, observe.incremental_shift_ms and observe.llm_tokens for one page, with anchors. */
-export async function observeRows(browser: SteWardBrowser, c: ObserveCase, runs: number): Promise<Row[]> {
+export async function observeRows(browser: StewardBrowser, c: ObserveCase, runs: number): Promise<Row[]> {
   const page = await browser.context.newPage();
   await openSettled(page, c.url);
   const tabId = await tabIdFor(browser, page.url());

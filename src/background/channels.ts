@@ -13,7 +13,7 @@ import { classifySender, type ContentSender, type SenderFacts, type SenderKind }
  * sender may not use, and anything from anyone else, is FORBIDDEN_SENDER.
  */
 
-export const PANEL_PATH = 'src/sidepanel/index.html';
+const PANEL_PATH = 'src/sidepanel/index.html';
 
 export interface ChannelDeps {
   panel: PanelHandlers;

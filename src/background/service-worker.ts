@@ -4,13 +4,14 @@ import { acceptPanelPorts, createChannels, listenToChannels } from './channels.t
 import { createContentReports } from './pages/content-reports.ts';
 import { ToolStore } from './tools/store.ts';
 import { OpenPanels } from './panel/open-panels.ts';
-import { createObservationService, exposeObservationForTests } from './observation/service.ts';
+import { createObservationService } from './observation/service.ts';
 import { wirePipeline } from './pipeline/wiring.ts';
 import { SiteAccess } from './sites/site-access.ts';
 import { CONTENT_SCRIPT_FILES } from './sites/content-script-files.ts';
 import { tabMessenger } from './pages/messenger.ts';
 import type { SitesControl } from './panel/sites.ts';
 import { restrictStorageToExtension } from './storage-access.ts';
+import { installTestHooks } from './test-hooks.ts';
 
 // First, before anything reads a setting: content scripts may not touch chrome.storage.
 const storageRestricted = restrictStorageToExtension();
@@ -30,7 +31,6 @@ const forgetTabs = (tabIds: number[]) =>
 const siteAccess = new SiteAccess(CONTENT_SCRIPT_FILES, forgetTabs, storageRestricted);
 const send = tabMessenger(siteAccess);
 const observation = createObservationService(send);
-exposeObservationForTests(observation);
 const sites: SitesControl = {
   list: () => siteAccess.ready.then(() => siteAccess.list()),
   allow: (origin) => siteAccess.allow(origin),
@@ -46,6 +46,7 @@ const channels = createChannels({
   content: createContentReports({ store, sites: siteAccess, push: (m) => panels.push(m) }),
 });
 pipeline.start();
+if (__STEWARD_TEST_HOOKS__) installTestHooks({ observation, recovery: pipeline.recovery });
 chrome.alarms.onAlarm.addListener((alarm) => void pipeline.onAlarm(alarm).catch((e) => console.error('alarm failed', alarm.name, e)));
 // A click on an approval notification brings the person to the side panel, where deciding happens.
 chrome.notifications.onClicked.addListener((id) => {

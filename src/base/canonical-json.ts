@@ -1,9 +1,15 @@
 /**
- * Canonical JSON: object keys sorted by UTF-16 code units, no whitespace, arrays in order,
- * `undefined` members dropped (as JSON.stringify does). For JSON values this is RFC 8785 (JCS):
- * ECMAScript's number and string serialisation is what JCS specifies. Hashes of inputs and audit
- * entries are taken over this form, so the same value always hashes the same, whatever key order
- * the agent or the store produced.
+ * The one canonical JSON: RFC 8785 (JSON Canonicalization Scheme). Object keys sorted by UTF-16
+ * code units, no whitespace, arrays in order, ECMAScript number and string serialisation (which is
+ * what JCS specifies). Strict: a value JSON cannot carry exactly (NaN, Infinity, BigInt, a
+ * function or symbol in place of a value, nesting deeper than 256) throws instead of turning into
+ * something else, because two different values must never hash alike. As JSON.stringify does,
+ * `undefined` object members are dropped and `toJSON` is honoured.
+ *
+ * Why JCS: input hashes, idempotency keys, the audit chain and observation fingerprints are taken
+ * over this form, so the same value always hashes the same whatever key order the agent, the page
+ * or the store produced, and anyone outside Steward can recompute an audit hash with an
+ * off-the-shelf JCS library.
  */
 export function canonicalJson(value: unknown): string {
   return serialise(value, 0);

@@ -61,7 +61,7 @@ export interface FrameServices {
 
 const notSupported = (what: string): Reply<never> => refuse('NOT_SUPPORTED', `This frame does not ${what}.`);
 
-export function frameHandlers(services: FrameServices): Handlers<ContentRequests, void> {
+function frameHandlers(services: FrameServices): Handlers<ContentRequests, void> {
   return {
     'content/run-tool': async (request) => ok(await runTool(services.source(), request.name, request.input, request.deadline_ms)),
     'content/relist-tools': () => {

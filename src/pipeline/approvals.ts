@@ -7,7 +7,7 @@ import type { ApprovalStore } from '../storage/approval-store.ts';
 import { iso, systemClock, type Clock } from '../base/clock.ts';
 import { newId } from '../base/ids.ts';
 import type { ApprovalNotifier } from './ports.ts';
-import { windowRefusal, type BindingCheck, type ReceiptBinding } from './receipt-binding.ts';
+import { windowRefusal, type BindingCheck, type ReceiptBinding } from '../storage/receipt-binding.ts';
 
 export interface ApprovalSettings {
   /** How long a card waits for a decision. */

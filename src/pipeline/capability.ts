@@ -1,11 +1,11 @@
-import { isLegacyAction } from '../protocol/action-name.ts';
+import { isDomAction } from '../protocol/action-name.ts';
 import type { ActionRequest, ActionSummary, AvailableAction } from '../protocol/action.ts';
 import { makeError, type StewardError } from '../protocol/errors.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
 import type { Source } from '../protocol/resource.ts';
 import type { ToolDescriptor } from '../protocol/webmcp.ts';
 import { validateToolInput } from '../webmcp/validate-input.ts';
-import { classifyLegacy, type LegacyClassification } from './policy/dom-risk.ts';
+import { classifyDom, type DomClassification } from './policy/dom-risk.ts';
 import { approvalReasons } from './policy/risk.ts';
 import type { Executors } from './ports.ts';
 
@@ -15,7 +15,7 @@ export const AUTHORITY: readonly Source[] = ['site_contract', 'webmcp', 'adapter
 export interface Capability {
   description: AvailableAction;
   tool?: ToolDescriptor;
-  legacy?: LegacyClassification;
+  dom?: DomClassification;
 }
 
 export type CapabilityOutcome = { ok: true; capability: Capability } | { ok: false; error: StewardError; available_actions?: ActionSummary[] };
@@ -39,8 +39,8 @@ export function describeTool(tool: ToolDescriptor): AvailableAction {
   };
 }
 
-/** A legacy primitive as an action description, judged by Steward's classification of its target. */
-function describeLegacy(action: string, c: LegacyClassification): AvailableAction {
+/** A DOM primitive as an action description, judged by Steward's classification of its target. */
+function describeDom(action: string, c: DomClassification): AvailableAction {
   return {
     action,
     via: 'legacy_inference',
@@ -56,22 +56,22 @@ function describeLegacy(action: string, c: LegacyClassification): AvailableActio
 /**
  * Step 5, capability check: which paths offer this action here, choosing the most authoritative
  * one Steward has an executor for, then checking the input against that path's schema (WebMCP
- * tools with @cfworker/json-schema; legacy inputs were checked when the request was parsed).
+ * tools with @cfworker/json-schema; DOM primitive inputs were checked when the request was parsed).
  */
 export function resolveCapability(request: ActionRequest, observed: ObservedState, executors: Executors): CapabilityOutcome {
   const tool = observed.tools?.find((t) => t.name === request.action);
-  // Legacy entries are per element (`target_ref`); only the one for this ref, or a generic one, applies.
+  // DOM entries are per element (`target_ref`); only the one for this ref, or a generic one, applies.
   // An adapter's target_ref is the control that performs it, not something the agent names.
   const ref = typeof request.input.ref === 'string' ? request.input.ref : undefined;
   const applies = (a: AvailableAction) => a.via !== 'legacy_inference' || a.target_ref === undefined || a.target_ref === ref;
   const candidates: AvailableAction[] = (observed.actions ?? []).filter((a) => a.action === request.action && applies(a));
   if (tool && !candidates.some((c) => c.via === 'webmcp')) candidates.push(describeTool(tool));
 
-  let legacy: LegacyClassification | undefined;
-  if (isLegacyAction(request.action)) {
-    legacy = classifyLegacy(request.action, request.input, observed);
-    if (legacy.problem) return { ok: false, error: makeError('INVALID_INPUT', `Invalid input: ${legacy.problem.path}: ${legacy.problem.message}`, { issues: [legacy.problem] }) };
-    if (!candidates.some((c) => c.via === 'legacy_inference')) candidates.push(describeLegacy(request.action, legacy));
+  let dom: DomClassification | undefined;
+  if (isDomAction(request.action)) {
+    dom = classifyDom(request.action, request.input, observed);
+    if (dom.problem) return { ok: false, error: makeError('INVALID_INPUT', `Invalid input: ${dom.problem.path}: ${dom.problem.message}`, { issues: [dom.problem] }) };
+    if (!candidates.some((c) => c.via === 'legacy_inference')) candidates.push(describeDom(request.action, dom));
   }
 
   const rank = (c: AvailableAction) => AUTHORITY.indexOf(c.via) * 2 + (c.target_ref === undefined ? 1 : 0);
@@ -100,7 +100,7 @@ export function resolveCapability(request: ActionRequest, observed: ObservedStat
       };
     }
   }
-  return { ok: true, capability: { description, ...(onPath ? { tool: onPath } : {}), ...(legacy ? { legacy } : {}) } };
+  return { ok: true, capability: { description, ...(onPath ? { tool: onPath } : {}), ...(dom ? { dom } : {}) } };
 }
 
 /** The page's schema for this action is one Steward will not evaluate (it could freeze the worker, or is malformed). */
@@ -113,7 +113,7 @@ function refusedSchema(action: string, problem: string): StewardError {
 
 /**
  * What an agent may do next, for errors and results: each action name once, with whether it
- * needs approval (for per-element legacy actions: whether any of them does).
+ * needs approval (for per-element DOM actions: whether any of them does).
  */
 export function summarizeActions(observed: ObservedState): ActionSummary[] {
   const out = new Map<string, ActionSummary>();

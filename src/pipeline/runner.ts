@@ -22,7 +22,7 @@ import { reachResource } from './navigator.ts';
 import { checkToken, originOf, type GatewayDecision, type PolicyGateway } from './policy/gateway.ts';
 import type { Location, PipelinePorts, PortContext } from './ports.ts';
 import { checkPreconditions } from './preconditions.ts';
-import type { ReceiptBinding } from './receipt-binding.ts';
+import type { ReceiptBinding } from '../storage/receipt-binding.ts';
 import { freeTextIn, type TaintLedger } from './taint.ts';
 import type { Stopwatch } from './timings.ts';
 import { partsMet, verifyOutcome } from './verify.ts';
@@ -223,7 +223,7 @@ export class ActionRunner {
       origin,
       untrusted_input: run.action.context.untrusted_input,
       tainted: run.tainted === true,
-      ...(cap.capability.legacy ? { legacy: cap.capability.legacy } : {}),
+      ...(cap.capability.dom ? { dom: cap.capability.dom } : {}),
       now: this.deps.clock(),
       count_quota: countQuota,
     });

@@ -19,14 +19,14 @@ export interface VerifyInput {
   before: ObservedState;
   /** Re-observed after execution (null when nothing could be observed). */
   after: ObservedState | null;
-  /** From the executor, else the agent's plan; legacy type/select/goto get one automatically. */
+  /** From the executor, else the agent's plan; DOM type/select/goto get one automatically. */
   expect?: ExpectedEffect;
   executed_at: string;
 }
 
 type Certainty = 'confirmed' | 'inferred' | 'unknown';
 
-/** The effect Steward can expect of a legacy primitive without being told. */
+/** The effect Steward can expect of a DOM primitive without being told. */
 export function automaticExpectation(request: ActionRequest): ExpectedEffect | undefined {
   const input = request.input as Record<string, unknown>;
   switch (request.action) {
@@ -66,7 +66,7 @@ function sameResource(s: ObservedState, request: ActionRequest): boolean {
 }
 
 /**
- * Postcondition verification (legacy, adapter, auto-submitted forms): `confirmed` only when the
+ * Postcondition verification (DOM, adapter, auto-submitted forms): `confirmed` only when the
  * expected effect is observed now and was not already true before, on a confident observation;
  * `inferred` when the evidence is partial; `unknown` otherwise.
  */

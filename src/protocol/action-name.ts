@@ -5,19 +5,19 @@ import { z } from 'zod';
  * without an import cycle.
  */
 
-/** The legacy compatibility layer's primitives: they act on element refs, not on resources' semantics. */
-export const LegacyActionName = z.enum(['dom.click', 'dom.type', 'dom.select', 'dom.scroll', 'nav.goto']);
-export type LegacyActionName = z.infer<typeof LegacyActionName>;
+/** The DOM layer's primitives: they act on element refs, not on resources' semantics. */
+export const DomActionName = z.enum(['dom.click', 'dom.type', 'dom.select', 'dom.scroll', 'nav.goto']);
+export type DomActionName = z.infer<typeof DomActionName>;
 
 /** `namespace.verb`, as used by site contracts and adapters, e.g. `orders.cancel`. */
 export const NAMESPACED_ACTION = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
 
-/** Namespaces reserved for the legacy primitives; nothing else may use them. */
+/** Namespaces reserved for the DOM primitives; nothing else may use them. */
 const RESERVED_NAMESPACE = /^(?:dom|nav)\./;
 
 /**
  * Any action name: `namespace.verb` (contracts, adapters), a WebMCP tool name (`book_appointment`),
- * or a legacy primitive. WebMCP tools whose names fall outside this alphabet cannot be addressed.
+ * or a DOM primitive. WebMCP tools whose names fall outside this alphabet cannot be addressed.
  */
 export const ActionName = z
   .string()
@@ -26,13 +26,13 @@ export const ActionName = z
     'must be an action name such as orders.cancel, book_appointment or dom.click',
   )
   .refine(
-    (name) => !RESERVED_NAMESPACE.test(name) || LegacyActionName.safeParse(name).success,
+    (name) => !RESERVED_NAMESPACE.test(name) || DomActionName.safeParse(name).success,
     'the dom.* and nav.* namespaces hold only dom.click, dom.type, dom.select, dom.scroll and nav.goto',
   );
 export type ActionName = z.infer<typeof ActionName>;
 
-export function isLegacyAction(name: string): name is LegacyActionName {
-  return LegacyActionName.safeParse(name).success;
+export function isDomAction(name: string): name is DomActionName {
+  return DomActionName.safeParse(name).success;
 }
 
 /** Client-chosen idempotency key (IETF Idempotency-Key), e.g. `act_8f31`. */

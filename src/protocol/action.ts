@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActionName, IdempotencyKey, isLegacyAction, type LegacyActionName } from './action-name.ts';
+import { ActionName, IdempotencyKey, isDomAction, type DomActionName } from './action-name.ts';
 import { ElementRef } from './element.ts';
 import { HttpUrl, HumanText, IsoDateTime, JsonObject, SnakeCase, UserId, prefixedId } from './primitives.ts';
 import { ResourceRef, ResourceScope, Source, StateName, StateVersion } from './resource.ts';
@@ -22,7 +22,7 @@ export const AvailableAction = z
     read_only: z.boolean(),
     /** What it would change, as effect types (`order_cancelled`); empty for read-only actions. */
     changes: z.array(SnakeCase).max(64).optional(),
-    /** WebMCP `consequentialHint`, a contract flag, or Steward's own classification of a legacy control. */
+    /** WebMCP `consequentialHint`, a contract flag, or Steward's own classification of a control on a page that declares nothing. */
     consequential: z.boolean(),
     /** Touches money: needs a token with `payment: true` as well as an approval. */
     payment: z.boolean().default(false),
@@ -30,7 +30,7 @@ export const AvailableAction = z
     untrusted_content: z.boolean().default(false),
     requires_approval: z.boolean(),
     input_schema: JsonSchemaObject,
-    /** For legacy primitives bound to one element. */
+    /** For DOM primitives bound to one element. */
     target_ref: ElementRef.optional(),
   })
   .superRefine((a, ctx) => {
@@ -45,7 +45,7 @@ export const AvailableAction = z
     if (a.read_only && a.changes && a.changes.length > 0) {
       ctx.addIssue({ code: 'custom', path: ['changes'], message: 'a read-only action cannot list changes' });
     }
-    if (isLegacyAction(a.action) && a.via !== 'legacy_inference') {
+    if (isDomAction(a.action) && a.via !== 'legacy_inference') {
       ctx.addIssue({ code: 'custom', path: ['via'], message: `${a.action} only runs via legacy_inference` });
     }
   });
@@ -67,7 +67,7 @@ export type ActionSummary = z.infer<typeof ActionSummary>;
 export const ActionListItem = z.union([ActionName, ActionSummary]);
 export type ActionListItem = z.infer<typeof ActionListItem>;
 
-// ── legacy primitives: inputs are strict so a typo is an error, not a silently ignored field ──
+// ── DOM primitives: inputs are strict so a typo is an error, not a silently ignored field ──
 
 export const DomClickInput = z.strictObject({ ref: ElementRef });
 export const DomTypeInput = z.strictObject({
@@ -93,13 +93,13 @@ export const DomScrollInput = z
   });
 export const NavGotoInput = z.strictObject({ url: HttpUrl });
 
-export const LegacyActionInputs = {
+export const DomActionInputs = {
   'dom.click': DomClickInput,
   'dom.type': DomTypeInput,
   'dom.select': DomSelectInput,
   'dom.scroll': DomScrollInput,
   'nav.goto': NavGotoInput,
-} as const satisfies Record<LegacyActionName, z.ZodType>;
+} as const satisfies Record<DomActionName, z.ZodType>;
 
 // ── ActionRequest (DESIGN §3) ────────────────────────────────────────────────────────────────
 
@@ -139,9 +139,9 @@ export const ActionRequest = z
     rationale: HumanText.optional(),
   })
   .superRefine((req, ctx) => {
-    // Legacy primitives have fixed inputs: check them here so the executor never sees a bad ref.
-    if (!isLegacyAction(req.action)) return;
-    const parsed = LegacyActionInputs[req.action].safeParse(req.input, { reportInput: true });
+    // DOM primitives have fixed inputs: check them here so the executor never sees a bad ref.
+    if (!isDomAction(req.action)) return;
+    const parsed = DomActionInputs[req.action].safeParse(req.input, { reportInput: true });
     if (parsed.success) return;
     for (const issue of parsed.error.issues) {
       ctx.addIssue({ code: 'custom', path: ['input', ...issue.path], message: describeIssue(issue) });

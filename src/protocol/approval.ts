@@ -22,8 +22,8 @@ export const ApprovalReasonCode = z.enum([
   'consequential', // WebMCP consequentialHint or a contract flag
   'payment', // touches money
   'untrusted_input', // input came from untrusted page or tool content
-  'form_submission', // legacy: submits a form
-  'risky_control', // legacy: a control named buy / pay / delete / send / cancel / transfer
+  'form_submission', // DOM: submits a form
+  'risky_control', // DOM: a control named buy / pay / delete / send / cancel / transfer
   'unknown_risk', // could not be classified, so treated as risky
   'site_requires_approval', // the contract says so
 ]);

@@ -5,7 +5,7 @@ import { StateName } from './resource.ts';
 /**
  * (A wire shape since agents send it with `agent/submit`; src/pipeline/expectation.ts re-exports it.)
  * The effect that confirms an action on the paths where the site does not confirm it (adapter,
- * legacy, WebMCP around the tool): a resulting state, an element that appears, a fact's new
+ * DOM, WebMCP around the tool): a resulting state, an element that appears, a fact's new
  * value, or the page that should be shown. Every part given must be observed.
  */
 export const ExpectedEffect = z

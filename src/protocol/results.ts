@@ -18,7 +18,7 @@ export type Certainty = z.infer<typeof Certainty>;
 export const ExecutionStatus = z.enum(['confirmed', 'accepted', 'failed', 'unknown']);
 export type ExecutionStatus = z.infer<typeof ExecutionStatus>;
 
-/** How an outcome was established: the site said so, or Steward re-observed (legacy postcondition). */
+/** How an outcome was established: the site said so, or Steward re-observed (DOM postcondition). */
 export const VerifiedBy = z.enum(['site_contract', 'tool_result', 'postcondition']);
 export type VerifiedBy = z.infer<typeof VerifiedBy>;
 

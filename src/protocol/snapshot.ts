@@ -1,6 +1,12 @@
 import type { ElementState, Visibility } from './element.ts';
 
 /**
+ * ARIA live-region roles: a text under one is an announcement (a status line, an alert), which the
+ * page side tags with its role and fusion reads apart from ordinary content.
+ */
+export const LIVE_ROLES: ReadonlySet<string> = new Set(['status', 'alert', 'log', 'marquee', 'timer']);
+
+/**
  * The contract between the two halves of observation:
  * - the page side (src/observation/dom/, run by the isolated content script) captures a
  *   PageSnapshot: what the DOM, the accessibility semantics, the visible text, structured data,

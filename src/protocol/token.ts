@@ -9,6 +9,9 @@ import { ResourceScope } from './resource.ts';
 export const TokenId = prefixedId('tok_', 'tok_3f9a1c');
 export type TokenId = z.infer<typeof TokenId>;
 
+/** Longest lifetime Steward mints; a longer grant must be renewed. */
+export const MAX_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
 /**
  * What an agent presents (DESIGN §4: a bearer secret, shown once at minting, stored only as its
  * SHA-256): `stw_secret_` + 32 random bytes in base64url. The prefix lets secret scanners spot one.

@@ -28,7 +28,7 @@ const worker = channelClient(PanelRequests, async (message) => {
 });
 
 /** One request to the worker: its data, or a BackgroundError with the worker's (or the reply check's) code. */
-export async function call<K extends keyof PanelRequests & string>(type: K, payload: PayloadInput<PanelRequests, K>): Promise<Data<PanelRequests, K>> {
+async function call<K extends keyof PanelRequests & string>(type: K, payload: PayloadInput<PanelRequests, K>): Promise<Data<PanelRequests, K>> {
   const reply = await worker.call(type, payload);
   if (!reply.ok) throw new BackgroundError(reply.error.code, reply.error.code === 'INVALID_REPLY' ? `The service worker answered ${type} with something unexpected.` : reply.error.message);
   return reply.data;

@@ -1,4 +1,4 @@
-import { checkReceiptBinding, type BindingCheck, type ReceiptBinding } from '../pipeline/receipt-binding.ts';
+import { checkReceiptBinding, type BindingCheck, type ReceiptBinding } from './receipt-binding.ts';
 import type { StewardDb } from './db.ts';
 import { StoredApproval, StoredReceipt } from './approval-records.ts';
 import { readValid } from './read.ts';

@@ -2,7 +2,7 @@ import { AUDIT_CHAIN_BROKEN, AUDIT_GENESIS_HASH, AuditEntry, type UnsealedAuditE
 import { canonicalJson } from '../base/canonical-json.ts';
 import { iso, systemClock, type Clock } from '../base/clock.ts';
 import { sealAuditEntry, verifyChain, verifyJsonl, type ChainBreak, type ChainVerification } from './audit-chain.ts';
-import { SEAL_HEAD, SignedHead, headSignedBy, loadAuditKey, signHead, type AuditHead } from './audit-seal.ts';
+import { SEAL_HEAD, SignedHead, headSignedBy, signHead, type AuditHead } from './audit-seal.ts';
 import type { StewardDb } from './db.ts';
 
 export type { AuditHead } from './audit-seal.ts';
@@ -196,4 +196,24 @@ export class AuditLog {
 /** IndexedDB keeps `undefined` members; dropping them keeps stored and hashed forms identical. */
 function stripUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Key of the audit key in the `audit_seal` store. */
+const SEAL_KEY = 'key';
+
+/** Steward's audit key: created once, never extractable, kept in IndexedDB (which no page or content script can open). */
+async function loadAuditKey(db: StewardDb): Promise<CryptoKey> {
+  const stored = await db.get('audit_seal', SEAL_KEY);
+  if (stored instanceof CryptoKey) return stored;
+  const fresh = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256', length: 256 }, false, ['sign', 'verify']);
+  // Two starts racing: the first key written wins, and both use it.
+  const tx = db.transaction('audit_seal', 'readwrite');
+  const raced = await tx.store.get(SEAL_KEY);
+  if (raced instanceof CryptoKey) {
+    await tx.done;
+    return raced;
+  }
+  await tx.store.put(fresh, SEAL_KEY);
+  await tx.done;
+  return fresh;
 }

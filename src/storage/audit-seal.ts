@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { canonicalJson } from '../base/canonical-json.ts';
+import { hexOf } from '../base/hash.ts';
 import { Sha256Hex } from '../protocol/primitives.ts';
-import type { StewardDb } from './db.ts';
 
 /**
  * The audit log's signed head: HMAC-SHA256, under a non-extractable WebCrypto key kept in
@@ -18,37 +18,17 @@ export interface AuditHead {
   hash: string;
 }
 
-/** Keys of the `audit_seal` store. */
-export const SEAL_KEY = 'key';
+/** Key of the signed head in the `audit_seal` store. */
 export const SEAL_HEAD = 'head';
 
 const message = (head: AuditHead) => new TextEncoder().encode(`steward.audit.head.v1\n${canonicalJson({ seq: head.seq, hash: head.hash })}`);
 
-const hex = (buffer: ArrayBuffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, '0')).join('');
-
 const unhex = (text: string) => new Uint8Array(text.match(/../g)!.map((h) => parseInt(h, 16)));
 
 export async function signHead(key: CryptoKey, head: AuditHead): Promise<SignedHead> {
-  return { seq: head.seq, hash: head.hash, mac: hex(await crypto.subtle.sign('HMAC', key, message(head))) };
+  return { seq: head.seq, hash: head.hash, mac: hexOf(await crypto.subtle.sign('HMAC', key, message(head))) };
 }
 
 export async function headSignedBy(key: CryptoKey, head: SignedHead): Promise<boolean> {
   return crypto.subtle.verify('HMAC', key, unhex(head.mac), message(head));
-}
-
-/** Steward's audit key: created once, never extractable, kept in IndexedDB (which no page or content script can open). */
-export async function loadAuditKey(db: StewardDb): Promise<CryptoKey> {
-  const stored = await db.get('audit_seal', SEAL_KEY);
-  if (stored instanceof CryptoKey) return stored;
-  const fresh = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256', length: 256 }, false, ['sign', 'verify']);
-  // Two starts racing: the first key written wins, and both use it.
-  const tx = db.transaction('audit_seal', 'readwrite');
-  const raced = await tx.store.get(SEAL_KEY);
-  if (raced instanceof CryptoKey) {
-    await tx.done;
-    return raced;
-  }
-  await tx.store.put(fresh, SEAL_KEY);
-  await tx.done;
-  return fresh;
 }

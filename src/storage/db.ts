@@ -5,8 +5,8 @@ import type { JournalEntry } from '../protocol/journal.ts';
 import type { DurableMemoryRecord } from '../protocol/memory.ts';
 import type { StoredAction } from './action-record.ts';
 import type { StoredApproval, StoredReceipt } from './approval-records.ts';
-import type { IdempotencyRecord } from './idempotency-store.ts';
-import type { QuotaRecord } from './quota-store.ts';
+import type { IdempotencyRecord } from './idempotency-record.ts';
+import type { QuotaRecord } from './quota-record.ts';
 import type { SignedHead } from './audit-seal.ts';
 import type { StoredToken } from './token-record.ts';
 

@@ -1,29 +1,12 @@
-import { z } from 'zod';
-import { ActionId, IdempotencyKey } from '../protocol/action-name.ts';
-import { AgentId, InputHash } from '../protocol/primitives.ts';
-import { ActionResult } from '../protocol/results.ts';
+import type { ActionResult } from '../protocol/results.ts';
 import { systemClock, type Clock } from '../base/clock.ts';
 import type { StewardDb, StewardSchema } from './db.ts';
+import { IdempotencyRecord } from './idempotency-record.ts';
 import { readValid } from './read.ts';
 import type { IDBPObjectStore } from 'idb';
 
 /** IETF Idempotency-Key / Stripe: a completed key is remembered for at least 24 hours. */
 export const IDEMPOTENCY_MIN_TTL_MS = 24 * 60 * 60 * 1000;
-
-export const IdempotencyRecord = z.object({
-  agent_id: AgentId,
-  key: IdempotencyKey,
-  /** Hash of action + resource + input: the same key for anything else is a conflict. */
-  request_hash: InputHash,
-  action_id: ActionId,
-  status: z.enum(['in_progress', 'completed']),
-  created_at: z.number(),
-  completed_at: z.number().optional(),
-  /** Set on completion; drives the purge index. */
-  expires_at: z.number().optional(),
-  result: ActionResult.optional(),
-});
-export type IdempotencyRecord = z.infer<typeof IdempotencyRecord>;
 
 export type BeginOutcome =
   | { kind: 'started' }

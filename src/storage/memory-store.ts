@@ -3,6 +3,7 @@ import type { ResourceRef } from '../protocol/resource.ts';
 import { parseOrError, type ValidationError } from '../protocol/validate.ts';
 import { iso, systemClock, type Clock } from '../base/clock.ts';
 import { newId } from '../base/ids.ts';
+import { fnvPair } from '../base/hash.ts';
 import type { StewardDb } from './db.ts';
 import { readValid } from './read.ts';
 
@@ -111,15 +112,8 @@ export class MemoryStore {
 
 /**
  * A stable memory id for records that replace their predecessor (the one URL hint per URL, the
- * latest snapshot per resource), so memory does not grow with every action. FNV-1a, 2×32 bits.
+ * latest snapshot per resource), so memory does not grow with every action.
  */
 export function stableMemoryId(...parts: string[]): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193 ^ 0x5bd1e995;
-  for (const ch of parts.join('\u0000')) {
-    const c = ch.codePointAt(0)!;
-    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
-    h2 = Math.imul(h2 ^ c, 0x01000193 ^ 0x2f) >>> 0;
-  }
-  return `mem_s${h1.toString(16).padStart(8, '0')}${h2.toString(16).padStart(8, '0')}`;
+  return `mem_s${fnvPair(parts.join('\u0000'))}`;
 }

@@ -1,16 +1,5 @@
-import { z } from 'zod';
-import { AgentId } from '../protocol/primitives.ts';
-import type { AgentUsage } from '../pipeline/policy/quota.ts';
 import type { StewardDb } from './db.ts';
-
-/** One agent's rate-limit and quota counters, as stored (validated when read back). */
-export const QuotaRecord = z.object({
-  agent_id: AgentId,
-  recent: z.array(z.number().finite()).max(100_000),
-  day_start: z.number().finite(),
-  day_count: z.number().int().nonnegative(),
-});
-export type QuotaRecord = z.infer<typeof QuotaRecord>;
+import { QuotaRecord, type AgentUsage } from './quota-record.ts';
 
 /**
  * The rate limiter's counters in IndexedDB, so a service-worker restart (every idle 30 s in MV3)

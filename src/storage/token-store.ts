@@ -1,4 +1,4 @@
-import { DelegatedAgentToken, TokenSecret, type ScopeEntry, type TokenId } from '../protocol/token.ts';
+import { DelegatedAgentToken, MAX_TOKEN_TTL_MS, TokenSecret, type ScopeEntry, type TokenId } from '../protocol/token.ts';
 import type { AgentId, Origin, UserId } from '../protocol/primitives.ts';
 import type { ResourceScope } from '../protocol/resource.ts';
 import { iso, systemClock, type Clock } from '../base/clock.ts';
@@ -10,8 +10,6 @@ import { StoredToken, newTokenSecret, publicToken } from './token-record.ts';
 
 /** Where Steward's own tokens are revoked: the side panel's token view (a path, per the schema). */
 export const LOCAL_REVOKE_PATH = '/steward/v1/tokens/revoke';
-/** Longest lifetime Steward mints; a longer grant must be renewed. */
-export const MAX_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 export interface MintRequest {
   agent_id: AgentId;

@@ -22,7 +22,7 @@ export interface LaunchOptions {
   allowSites?: string[];
 }
 
-export interface SteWardBrowser {
+export interface StewardBrowser {
   context: BrowserContext;
   serviceWorker: Worker;
   extensionId: string;
@@ -30,7 +30,7 @@ export interface SteWardBrowser {
 }
 
 /** Debian's Chromium with the built extension loaded, in a fresh profile. */
-export async function launchWithSteward(options: LaunchOptions): Promise<SteWardBrowser> {
+export async function launchWithSteward(options: LaunchOptions): Promise<StewardBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'steward-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',

@@ -1,6 +1,6 @@
 import { test as base, expect, type Page, type Worker } from '@playwright/test';
 import { startDemoSites, freePorts } from '../../sites/server.ts';
-import { launchWithSteward, type SteWardBrowser } from './browser.ts';
+import { launchWithSteward, type StewardBrowser } from './browser.ts';
 
 type Sites = Awaited<ReturnType<typeof startDemoSites>>;
 
@@ -8,7 +8,7 @@ interface Fixtures {
   nativeWebMcp: boolean;
   /** The demo sites start on Steward's list of allowed sites (off: the person has allowed none yet). */
   demoSitesAllowed: boolean;
-  steward: SteWardBrowser;
+  steward: StewardBrowser;
   /** Opens Steward's side panel page as a tab, pinned to the tab of `page`. */
   openPanel: (page: Page) => Promise<Page>;
   tabIdOf: (page: Page) => Promise<number>;

@@ -1,5 +1,5 @@
 import { expect, type Page, type Worker } from '@playwright/test';
-import type { SteWardBrowser } from './browser.ts';
+import type { StewardBrowser } from './browser.ts';
 
 /** Shared steps for the side panel's e2e tests: everything goes through the panel's UI or its own messages. */
 
@@ -111,7 +111,7 @@ export const cancelOrder = (key: string, id = SHOP_ORDER): Submission => ({
 });
 
 export interface PanelFixtures {
-  steward: SteWardBrowser;
+  steward: StewardBrowser;
   sites: { urls: { shop: string; clinic: string } };
   openPanel: (page: Page) => Promise<Page>;
   tabIdOf: (page: Page) => Promise<number>;

@@ -1,5 +1,5 @@
 import type { Page, Worker } from '@playwright/test';
-import type { SteWardBrowser } from './browser.ts';
+import type { StewardBrowser } from './browser.ts';
 import { test, expect } from './fixtures.ts';
 import { control, data, journal, mint, observe, submit } from './pipeline-helpers.ts';
 
@@ -23,7 +23,7 @@ const toolCalls = async (labUrl: string, name: string) =>
   ((await (await fetch(new URL('/__demo/state', labUrl))).json()) as LabState).requests.filter((r) => r.path === '/api/tool-calls' && r.source === `tool:${name}`);
 
 /** The lab's stalling-tool page in a tab, its panel, a token for the tool, and a short tool deadline. */
-async function stallingToolPage(steward: SteWardBrowser, labUrl: string, openPanel: (page: Page) => Promise<Page>, tabIdOf: (page: Page) => Promise<number>) {
+async function stallingToolPage(steward: StewardBrowser, labUrl: string, openPanel: (page: Page) => Promise<Page>, tabIdOf: (page: Page) => Promise<number>) {
   const page = await steward.context.newPage();
   await page.goto(`${labUrl}/webmcp/stalls`);
   const panel = await openPanel(page);

@@ -127,8 +127,3 @@ export function createObservationService(send: SendToFrame): ObservationService 
       ask(send, tabId, 'content/query', { query, ...(documentToken ? { documentToken } : {}) }),
   };
 }
-
-/** Reachable from the service worker's global scope for end-to-end tests and benchmarks (extension contexts only). */
-export function exposeObservationForTests(service: ObservationService, scope: Record<string, unknown> = globalThis as unknown as Record<string, unknown>): void {
-  scope.stewardObservation = { observeTab: service.observeTab, queryTab: service.queryTab };
-}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { newId } from '../../base/ids.ts';
 
 /**
  * Which tab each agent session works in (DESIGN §7: tab ids are never persisted). The map lives in
@@ -12,11 +13,6 @@ const KEY = 'pipeline.sessions';
 const Entry = z.object({ agent_id: z.string(), tabId: z.number().int() });
 const Stored = z.record(z.string(), Entry);
 type Stored = z.infer<typeof Stored>;
-
-function newSessionId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return `ses_${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
-}
 
 export class SessionTabs {
   /** Writes are serialised so two submissions never lose each other's binding. */
@@ -46,7 +42,7 @@ export class SessionTabs {
     return this.update((map) => {
       const found = Object.entries(map).find(([, e]) => e.agent_id === agentId && e.tabId === tabId);
       if (found) return found[0];
-      const id = newSessionId();
+      const id = newId('ses_');
       map[id] = { agent_id: agentId, tabId };
       return id;
     });

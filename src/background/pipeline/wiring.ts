@@ -10,7 +10,6 @@ import { ApprovalAnnouncer, chromeAnnounceApis } from './approval-announcer.ts';
 import { PipelineService } from './service.ts';
 import { chromeAuditAnchor } from './audit-anchor.ts';
 import { SessionTabs } from './sessions.ts';
-import { pageDeadlines } from './page-deadlines.ts';
 import { StorageTaintLedger } from './session-taint.ts';
 import { createChromePorts } from '../ports/index.ts';
 import { chromeTabControl } from '../ports/navigate.ts';
@@ -92,9 +91,6 @@ export function wirePipeline(deps: {
 
   /** Starts recovery now (the worker may have been woken by an alarm or a tab event, not a message). */
   function start(): void {
-    // Diagnostics for end-to-end tests (the worker's global scope; no page can reach it): read-only,
-    // except the page deadlines a test may shorten instead of waiting a minute for a stalled page.
-    (globalThis as Record<string, unknown>).stewardPipeline = { startedAt: Date.now(), recovery: () => live.recovery, deadlines: pageDeadlines };
     live.ready.catch((e) => console.error('pipeline start failed', e));
     ensureAlarms().catch((e) => console.warn('alarms', e));
   }
@@ -118,5 +114,5 @@ export function wirePipeline(deps: {
     push: (m) => deps.panels.push(m),
   });
 
-  return { panelChannel, onAlarm, onTabRemoved, start, taintAgent };
+  return { panelChannel, onAlarm, onTabRemoved, start, taintAgent, recovery: () => live.recovery };
 }

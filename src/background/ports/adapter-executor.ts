@@ -10,7 +10,7 @@ import type { ObservedTab, TabObserver } from './tab-observer.ts';
 /**
  * The adapter path: an adapter maps `orders.cancel` onto the page's own controls (its inputs and
  * the button that performs it). The binding comes from the observation the plan was made on; the
- * steps run through src/content/act/ with the same checks as any legacy action, on that
+ * steps run through src/content/act/ with the same checks as any DOM action, on that
  * document only. The adapter never confirms: the expected resulting state is handed to
  * verification, which must observe it.
  */

@@ -13,7 +13,7 @@ import type { TabObserver } from './tab-observer.ts';
  * again here because an executor never trusts its caller's types.
  */
 
-export interface LegacyDeps {
+export interface DomDeps {
   tabOf(ctx: PortContext): Promise<number | undefined>;
   observer: Pick<TabObserver, 'last'>;
   send: SendToFrame;
@@ -23,7 +23,7 @@ export interface LegacyDeps {
 
 const noTab: ExecutionReport = { outcome: 'failed', message: "the agent's tab is gone", side_effect_possible: false };
 
-export function legacySteps(action: string, input: Record<string, unknown>, form?: ExecutionCall['form']): ActStep[] | string {
+export function domSteps(action: string, input: Record<string, unknown>, form?: ExecutionCall['form']): ActStep[] | string {
   switch (action) {
     case 'dom.click': {
       const i = DomClickInput.safeParse(input);
@@ -46,7 +46,7 @@ export function legacySteps(action: string, input: Record<string, unknown>, form
   }
 }
 
-export function legacyExecutor(deps: LegacyDeps): Executor {
+export function domExecutor(deps: DomDeps): Executor {
   return {
     async execute(call: ExecutionCall): Promise<ExecutionReport> {
       if (call.action === 'nav.goto') {
@@ -59,7 +59,7 @@ export function legacyExecutor(deps: LegacyDeps): Executor {
         }
         return { outcome: 'completed', expect: { url: i.data.url } };
       }
-      const steps = legacySteps(call.action, call.input, call.form);
+      const steps = domSteps(call.action, call.input, call.form);
       if (typeof steps === 'string') return { outcome: 'failed', message: steps, side_effect_possible: false };
       const tabId = await deps.tabOf(call.ctx);
       if (tabId === undefined) return noTab;

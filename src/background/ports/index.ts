@@ -6,7 +6,7 @@ import type { SessionTabs } from '../pipeline/sessions.ts';
 import type { ToolStore } from '../tools/store.ts';
 import type { SendToFrame } from '../pages/messenger.ts';
 import { adapterExecutor } from './adapter-executor.ts';
-import { legacyExecutor } from './dom-executor.ts';
+import { domExecutor } from './dom-executor.ts';
 import { navigatePort, type TabControl } from './navigate.ts';
 import { AdapterRoutes } from './routes.ts';
 import { TabObserver, type ObserveOutcome, type ReportedTools } from './tab-observer.ts';
@@ -95,7 +95,7 @@ export function createChromePorts(deps: ChromePortsDeps) {
     executors: {
       webmcp: webmcpExecutor({ tabOf, send: deps.send, observer, topFrame }),
       adapter: adapterExecutor(act),
-      legacy_inference: legacyExecutor({ ...act, navigate }),
+      legacy_inference: domExecutor({ ...act, navigate }),
     },
   };
   return { ports, observer, observeTab, routes };

@@ -7,6 +7,11 @@ const SAMPLE_WIDTH = 320;
 
 export type CaptureScreenshot = (tabId: number) => Promise<ScreenshotSummary | undefined>;
 
+let lastError: string | undefined;
+
+/** Why the last capture failed, if one did (a diagnostic for end-to-end tests). */
+export const lastCaptureError = (): string | undefined => lastError;
+
 function dataUrlBytes(dataUrl: string): Uint8Array<ArrayBuffer> {
   const base64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
   const binary = atob(base64);
@@ -35,7 +40,7 @@ export function chromeScreenshots(): CaptureScreenshot {
       try {
         return await chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
       } catch (error) {
-        (globalThis as { stewardLastCaptureError?: string }).stewardLastCaptureError = String(error);
+        lastError = String(error);
         return undefined;
       }
     };

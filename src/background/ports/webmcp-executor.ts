@@ -14,7 +14,7 @@ import type { TabObserver } from './tab-observer.ts';
  * reported as accepted (pending), never as done — the pipeline's dispatch() enforces it too.
  *
  * The call goes to the document whose tools were observed, and only to it (Chrome's documentId,
- * as the legacy path pins its document token): a tab that navigated since — to another page or
+ * as the DOM path pins its document token): a tab that navigated since — to another page or
  * another site offering a tool of the same name — is refused, never run. The document's origin,
  * as Chrome reported it, is re-checked against the token's origins. The page has a deadline: no
  * answer in time is `timed_out` (the tool may have run), never a wait for ever.

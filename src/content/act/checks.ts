@@ -2,7 +2,7 @@ import { hitsItself } from '../../observation/dom/geometry.ts';
 import { dom } from '../../observation/dom/native.ts';
 
 /**
- * Before any legacy action: is the element one a person could see and hit right now? Checked on
+ * Before any DOM action: is the element one a person could see and hit right now? Checked on
  * the live element at the moment of acting, not on the observation the agent planned from
  * (pages change between the two). Reads through `dom` (prototype accessors), so a page that
  * patches or clobbers DOM methods cannot make a hidden or covered control look actionable.

@@ -3,7 +3,7 @@ import { dom } from '../../observation/dom/native.ts';
 import { bringIntoViewAndHitTest, describe, disabledProblem, visibilityProblem, type Refusal } from './checks.ts';
 
 /**
- * The four legacy primitives on one live element. Each checks first (visible, enabled, on top at
+ * The four DOM primitives on one live element. Each checks first (visible, enabled, on top at
  * its centre) and refuses without touching anything when a check fails; a refusal says exactly
  * why. Values are set with the prototype's own setter (page patches on the element or in the
  * main world do not apply) and announced with input/change, as a person's typing would.
@@ -12,8 +12,13 @@ import { bringIntoViewAndHitTest, describe, disabledProblem, visibilityProblem, 
 type Report = Omit<ActStepReport, 'op' | 'ref'>;
 const refused = (r: Refusal | { code: string; message: string }): Report => ({ status: 'refused', code: r.code, message: r.message.slice(0, 2000) });
 
-/** Input types a person types text into; anything else (checkbox, file, hidden…) is not typed into. */
-const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', '']);
+/**
+ * Input types `type` writes characters into ('' is a missing type attribute, a text field).
+ * Narrower than the snapshot's EDITABLE_INPUT_TYPES: a date or time input is editable but takes only
+ * one whole well-formed value, which appending typed text cannot give; checkbox, file, hidden and
+ * the like are never typed into.
+ */
+const TYPED_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', '']);
 
 const inputValueSetter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
 const textAreaValueSetter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
@@ -94,7 +99,7 @@ export function typeText(el: Element, text: string, clear: boolean): Report {
   const isInput = is(el, 'input');
   const isTextArea = is(el, 'textarea');
   const editable = isHtml(el) && dom.isContentEditable(el);
-  if (isInput && !TEXT_INPUTS.has((dom.attr(el, 'type') ?? '').toLowerCase())) return refused({ code: 'NOT_EDITABLE', message: `${describe(el)} is not a text field` });
+  if (isInput && !TYPED_INPUT_TYPES.has((dom.attr(el, 'type') ?? '').toLowerCase())) return refused({ code: 'NOT_EDITABLE', message: `${describe(el)} is not a text field` });
   if (!isInput && !isTextArea && !editable) return refused({ code: 'NOT_EDITABLE', message: `${describe(el)} is not a text field` });
   if ((isInput || isTextArea) && dom.has(el, 'readonly')) return refused({ code: 'READ_ONLY_FIELD', message: `${describe(el)} is read-only` });
   const at = ready(el);

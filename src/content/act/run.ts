@@ -3,7 +3,7 @@ import { formChanged } from './form-check.ts';
 import { click, scroll, select, typeText } from './perform.ts';
 
 /**
- * The content side of legacy execution (DESIGN §8: the isolated world executes legacy DOM
+ * The content side of DOM execution (DESIGN §8: the isolated world executes DOM
  * actions). Refs are re-resolved through the observation engine's ref registry at the moment of
  * acting: a ref from another document, or whose element is gone, is refused, never guessed.
  */

@@ -1,7 +1,7 @@
 import type { AvailableActionInput } from '../../protocol/action.ts';
 import type { PageSnapshot, SnapshotElement } from '../snapshot.ts';
-import { FIELD, quote, type Claim } from '../fusion/claims.ts';
-import { cleanResourceId } from '../fusion/values.ts';
+import { FIELD, quote, type Claim } from '../read/claims.ts';
+import { cleanResourceId } from '../read/values.ts';
 import type { Adapter, AdapterAction } from './format.ts';
 import { matchAdapter } from './match.ts';
 import { findElement, readValue } from './read-value.ts';

@@ -3,7 +3,7 @@ import { NAMESPACED_ACTION } from '../../protocol/action-name.ts';
 import { Origin, SnakeCase } from '../../protocol/primitives.ts';
 import { StateName } from '../../protocol/resource.ts';
 import { JsonSchemaObject } from '../../protocol/webmcp.ts';
-import { compilePath } from './match.ts';
+import { compilePath } from './path-pattern.ts';
 
 /**
  * The declarative adapter format: per origin and URL path, how to read a page's resource, state,

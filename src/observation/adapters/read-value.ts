@@ -1,9 +1,9 @@
 import type { PageSnapshot, SnapshotElement } from '../snapshot.ts';
-import { cleanText } from '../fusion/normalize.ts';
-import { blocksAfterHeading, labelledValues } from '../fusion/page-text.ts';
-import { canonicalState } from '../fusion/states.ts';
-import { parseCount, parseDate, parseMoney } from '../fusion/values.ts';
-import { isObject, readString } from '../fusion/json-read.ts';
+import { cleanText } from '../clean-text.ts';
+import { blocksAfterHeading, labelledValues } from '../read/page-text.ts';
+import { canonicalState } from '../read/states.ts';
+import { parseCount, parseDate, parseMoney } from '../read/values.ts';
+import { isObject, readString } from '../read/json-read.ts';
 import type { ElementMatcher, ValueRule, ValueSource } from './format.ts';
 
 /** Evaluates one adapter value rule against a snapshot: find the text, then interpret it. */

@@ -1,5 +1,5 @@
 import type { PageSnapshot, SnapshotElement, SnapshotText } from '../snapshot.ts';
-import { cleanText } from './classify.ts';
+import { cleanText } from '../clean-text.ts';
 import type { Entry, RootState } from './entries.ts';
 import type { LiveModel } from './model.ts';
 import { dom } from './native.ts';

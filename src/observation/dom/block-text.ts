@@ -1,4 +1,4 @@
-import { cleanText } from './classify.ts';
+import { cleanText } from '../clean-text.ts';
 import { dom } from './native.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { SnapshotCanvas } from '../snapshot.ts';
-import { cleanText } from './classify.ts';
+import { cleanText } from '../clean-text.ts';
 import { LIMITS } from './limits.ts';
 import { dom } from './native.ts';
 import { pixelHash } from './pixel-hash.ts';

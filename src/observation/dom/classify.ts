@@ -1,3 +1,5 @@
+import { LIVE_ROLES } from '../../protocol/snapshot.ts';
+
 /**
  * Which elements matter to an observer, decided from tag names and attribute strings only (pure,
  * so it is unit-tested without a DOM). The walker calls these for every element, so they are
@@ -62,7 +64,7 @@ export const SPECIAL_ATTRIBUTES_SELECTOR = `${STRUCTURAL_ATTRIBUTES_SELECTOR},${
 /**
  * Whether an element is something a person can operate: native controls, links with an href,
  * `summary` of a `details`, an interactive ARIA role, tabindex ≥ 0, an editing host, or an inline
- * click handler (legacy pages make `div`s clickable that way).
+ * click handler (older pages make `div`s clickable that way).
  * `parentLocalName` lets `summary` count only as the toggle of its `details`; `special` says
  * whether the element has any of SPECIAL_ATTRIBUTES_SELECTOR's attributes.
  */
@@ -96,7 +98,6 @@ export function firstRole(roleAttr: string, known: ReadonlySet<string>): string 
   return undefined;
 }
 
-const LIVE_ROLES: ReadonlySet<string> = new Set(['status', 'alert', 'log', 'timer', 'marquee']);
 const CELL_ROLES: ReadonlySet<string> = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
 const HEADING_TAGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 const BLOCK_TEXT_TAGS: Record<string, string> = {
@@ -183,17 +184,4 @@ export function containerRole(localName: string, roleAttr: string | null): strin
   }
   if (localName === 'table') return 'table';
   return 'list';
-}
-
-/** Collapses runs of whitespace and bounds a text, marking a cut with an ellipsis. */
-const TIDY = /^\S(?:\S| (?=\S))*$/;
-
-export function cleanText(text: string, max: number): string {
-  // Most texts are already tidy (single spaces, no edges): keep them as they are, no copy.
-  if (text.length <= max && TIDY.test(text)) return text;
-  // Only a bounded head is ever looked at: a 5 MB text node costs no more than a short one.
-  const head = text.length > max * 8 + 64 ? text.slice(0, max * 8 + 64) : text;
-  const collapsed = head.replace(/\s+/g, ' ').trim();
-  const cut = collapsed.length > max || head.length < text.length;
-  return cut ? `${collapsed.slice(0, Math.max(0, max - 1))}…` : collapsed;
 }

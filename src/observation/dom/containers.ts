@@ -1,7 +1,8 @@
 import { computeAccessibleName } from 'dom-accessibility-api';
 import type { SnapshotContainer, SnapshotTable } from '../snapshot.ts';
 import { blockText } from './block-text.ts';
-import { cleanText, containerRole } from './classify.ts';
+import { cleanText } from '../clean-text.ts';
+import { containerRole } from './classify.ts';
 import { dom } from './native.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { SnapshotContainer, SnapshotTable } from '../snapshot.ts';
-import { cleanText } from './classify.ts';
+import { cleanText } from '../clean-text.ts';
 import type { Entry, RootState } from './entries.ts';
 import { LabelIndex } from './fast-labels.ts';
 import { LinkTargets } from './link-targets.ts';

@@ -1,6 +1,6 @@
 import type { PageSnapshot, SnapshotCanvas, SnapshotContainer, SnapshotForm, SnapshotRowRef, SnapshotTable } from '../snapshot.ts';
 import { readCanvas } from './canvas.ts';
-import { cleanText } from './classify.ts';
+import { cleanText } from '../clean-text.ts';
 import { describeContainer, readTable, rowCellTexts } from './containers.ts';
 import type { Entry } from './entries.ts';
 import type { LiveModel } from './model.ts';

@@ -1,6 +1,7 @@
 import { computeAccessibleDescription, computeAccessibleName, getRole } from 'dom-accessibility-api';
 import type { ElementState } from '../../protocol/element.ts';
-import { cleanText, firstRole, INTERACTIVE_ROLES } from './classify.ts';
+import { cleanText } from '../clean-text.ts';
+import { firstRole, INTERACTIVE_ROLES } from './classify.ts';
 import type { Semantics } from './entries.ts';
 import { LIMITS } from './limits.ts';
 import type { LinkTargets } from './link-targets.ts';
@@ -16,7 +17,11 @@ const NAME_OPTIONS = { computedStyleSupportsPseudoElements: true } as const;
 /** For trees whose stylesheets generate no ::before/::after content (see style-scan.ts): same names, fewer style reads. */
 const NAME_OPTIONS_NO_PSEUDO = { computedStyleSupportsPseudoElements: false } as const;
 const FORM_CONTROLS = new Set(['button', 'input', 'select', 'textarea', 'fieldset', 'optgroup', 'option']);
-const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'tel', 'number', 'password', 'date', 'time', 'datetime-local', 'month', 'week']);
+/**
+ * Input types whose value a person enters by hand, so the snapshot marks them `editable`: the text
+ * fields and the date and time pickers (the act side types into fewer: TYPED_INPUT_TYPES).
+ */
+const EDITABLE_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'number', 'password', 'date', 'time', 'datetime-local', 'month', 'week']);
 const RANGE_ROLES = new Set(['slider', 'spinbutton', 'scrollbar', 'progressbar', 'meter']);
 
 function roleOf(el: Element, localName: string, special: boolean): string {
@@ -78,7 +83,7 @@ function attributeStates(el: Element, localName: string, role: string, inputType
   const invalid = aria(el, 'aria-invalid');
   if (invalid !== null && invalid !== 'false' && invalid !== '') states.push('invalid');
   if (aria(el, 'aria-busy') === 'true') states.push('busy');
-  const editableInput = (localName === 'input' && TEXT_INPUTS.has(inputType ?? 'text')) || localName === 'textarea';
+  const editableInput = (localName === 'input' && EDITABLE_INPUT_TYPES.has(inputType ?? 'text')) || localName === 'textarea';
   const editingHost = role === 'textbox' && !isControl && dom.isContentEditable(el as HTMLElement);
   if ((editableInput || editingHost) && !readonly && !states.includes('disabled')) states.push('editable');
   return states;
@@ -255,6 +260,8 @@ export function liveState(el: Element, s: Semantics): LiveState {
       break;
     case 'editable':
       value = dom.text(el);
+      break;
+    case undefined: // an element with no live value (a link, a button)
       break;
   }
   if (value !== undefined) value = value === '' ? undefined : cleanText(value, LIMITS.maxValueLength);

@@ -1,6 +1,6 @@
 import type { SnapshotStructuredData } from '../snapshot.ts';
 import { boundJson, parseJsonLd, type JsonBounds } from './bounded-json.ts';
-import { cleanText } from './classify.ts';
+import { cleanText } from '../clean-text.ts';
 import { LIMITS } from './limits.ts';
 import { dom } from './native.ts';
 

@@ -1,4 +1,5 @@
-import { CONTAINER_SELECTOR, NAMING_ATTRIBUTES_SELECTOR, NON_CONTENT_TAGS, ROW_SELECTOR, STRUCTURAL_ATTRIBUTES_SELECTOR, cleanText, isEditingHostValue, isInteractive, textBlockKind } from './classify.ts';
+import { cleanText } from '../clean-text.ts';
+import { CONTAINER_SELECTOR, NAMING_ATTRIBUTES_SELECTOR, NON_CONTENT_TAGS, ROW_SELECTOR, STRUCTURAL_ATTRIBUTES_SELECTOR, isEditingHostValue, isInteractive, textBlockKind } from './classify.ts';
 import { clearEntry, newEntry, recycleEntry, type Entry, type RootState, type Scope } from './entries.ts';
 import { BlockTextCollector, blockText } from './block-text.ts';
 import { FLAG_SELECTOR, hostIsHidden, rootFlags } from './geometry.ts';

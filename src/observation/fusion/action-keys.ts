@@ -1,6 +1,7 @@
 import type { AvailableActionInput } from '../../protocol/action.ts';
 import type { SnapshotElement } from '../snapshot.ts';
-import { canonicalJson, fnv1a64 } from './hash.ts';
+import { canonicalJson } from '../../base/canonical-json.ts';
+import { fnv1a64 } from '../../base/hash.ts';
 
 /**
  * The action set as the fingerprint sees it: what can be done, not where it sits. Legacy

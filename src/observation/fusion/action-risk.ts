@@ -1,6 +1,6 @@
 /**
  * Steward's own reading of what a control does, from its visible wording: used only where the
- * page declares nothing (legacy controls). It errs towards "needs approval".
+ * page declares nothing (controls inferred from the DOM). It errs towards "needs approval".
  */
 
 /** Words on controls whose effect a person would want to confirm. */

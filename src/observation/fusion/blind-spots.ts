@@ -1,6 +1,6 @@
 import type { PageSnapshot, SnapshotCanvas, SnapshotElement } from '../snapshot.ts';
-import { FIELD, type Claim, type IdentifiedResource } from './claims.ts';
-import { toSnakeCase } from './normalize.ts';
+import { FIELD, type Claim, type IdentifiedResource } from '../read/claims.ts';
+import { toSnakeCase } from '../read/normalize.ts';
 import type { ScreenshotSummary } from './screenshot.ts';
 
 /**

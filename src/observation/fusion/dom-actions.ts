@@ -1,16 +1,16 @@
 import type { AvailableActionInput } from '../../protocol/action.ts';
 import type { PageSnapshot, SnapshotElement, SnapshotForm } from '../snapshot.ts';
 import { linkActs, soundsConsequential, touchesPayment } from './action-risk.ts';
-import { quote } from './claims.ts';
-import { pathOf } from './values.ts';
+import { quote } from '../read/claims.ts';
+import { pathOf } from '../read/values.ts';
 
 /**
- * The legacy compatibility layer's actions, bound to element refs: dom.click, dom.type,
+ * The DOM layer's actions, bound to element refs: dom.click, dom.type,
  * dom.select, dom.scroll (for offscreen controls) and nav.goto. Only a visible, enabled control
  * is offered; hidden, covered and zero-size ones are reported as conflicts, never offered.
  */
 
-export const MAX_LEGACY_ACTIONS = 400;
+export const MAX_DOM_ACTIONS = 400;
 
 const TYPEABLE = new Set(['textbox', 'searchbox', 'spinbutton']);
 const SELECTABLE = new Set(['listbox']);
@@ -133,7 +133,7 @@ function rank(e: SnapshotElement, form: SnapshotForm | undefined, base: string):
 }
 
 /** The two primitives that need no element: go to a URL, scroll the page. */
-export const GENERIC_LEGACY_ACTIONS: readonly AvailableActionInput[] = [
+export const GENERIC_DOM_ACTIONS: readonly AvailableActionInput[] = [
   {
     action: 'nav.goto', via: 'legacy_inference', title: 'Go to a URL', read_only: true, consequential: false, requires_approval: false,
     input_schema: { type: 'object', properties: { url: { type: 'string', format: 'uri' } }, required: ['url'], additionalProperties: false },
@@ -148,7 +148,7 @@ export const GENERIC_LEGACY_ACTIONS: readonly AvailableActionInput[] = [
   },
 ];
 
-export function legacyActions(snapshot: PageSnapshot, elements: readonly SnapshotElement[]): { actions: AvailableActionInput[]; truncated: boolean } {
+export function domActions(snapshot: PageSnapshot, elements: readonly SnapshotElement[]): { actions: AvailableActionInput[]; truncated: boolean } {
   const forms = new Map(snapshot.forms.map((f) => [f.ref, f]));
   const candidates = elements
     .filter((e) => (e.visibility === 'visible' || e.visibility === 'offscreen') && !e.states.includes('disabled'))
@@ -156,8 +156,8 @@ export function legacyActions(snapshot: PageSnapshot, elements: readonly Snapsho
       const form = e.formRef ? forms.get(e.formRef) : undefined;
       return { e, form, i, rank: rank(e, form, snapshot.url) };
     });
-  const kept = (candidates.length > MAX_LEGACY_ACTIONS ? [...candidates].sort((x, y) => x.rank - y.rank || x.i - y.i).slice(0, MAX_LEGACY_ACTIONS) : candidates)
+  const kept = (candidates.length > MAX_DOM_ACTIONS ? [...candidates].sort((x, y) => x.rank - y.rank || x.i - y.i).slice(0, MAX_DOM_ACTIONS) : candidates)
     .sort((x, y) => x.i - y.i)
     .map((x) => actionFor(x.e, x.form, snapshot.url));
-  return { actions: [...kept, ...GENERIC_LEGACY_ACTIONS], truncated: candidates.length > MAX_LEGACY_ACTIONS };
+  return { actions: [...kept, ...GENERIC_DOM_ACTIONS], truncated: candidates.length > MAX_DOM_ACTIONS };
 }

@@ -1,8 +1,9 @@
-import { FIELD, MAX_CLAIMS_PER_EXTRACTOR, quote, type Claim, type Extractor } from './claims.ts';
+import { FIELD, MAX_CLAIMS_PER_EXTRACTOR, quote, type Claim, type Extractor } from '../read/claims.ts';
 import { readLabelled, standaloneState } from './field-labels.ts';
-import { cleanText } from './normalize.ts';
-import { headingResource, labelledValues, LIVE_ROLES } from './page-text.ts';
-import { parseMoney } from './values.ts';
+import { cleanText } from '../clean-text.ts';
+import { LIVE_ROLES } from '../../protocol/snapshot.ts';
+import { headingResource, labelledValues } from '../read/page-text.ts';
+import { parseMoney } from '../read/values.ts';
 
 /**
  * What the computed accessibility tree says: headings that name the resource, status/alert

@@ -1,11 +1,13 @@
 import type { SnapshotTable } from '../snapshot.ts';
-import { FIELD, MAX_CLAIMS_PER_EXTRACTOR, quote, type Claim, type Extractor } from './claims.ts';
+import { FIELD, MAX_CLAIMS_PER_EXTRACTOR, quote, type Claim, type Extractor } from '../read/claims.ts';
 import { readLabelled, standaloneState } from './field-labels.ts';
-import { itemClaims, type LineItem } from './items.ts';
-import { cleanText } from './normalize.ts';
-import { blocksAfterHeading, labelledValues, LIVE_ROLES, resourceHeadingIndex } from './page-text.ts';
+import type { LineItem } from '../read/line-item.ts';
+import { itemClaims } from './items.ts';
+import { cleanText } from '../clean-text.ts';
+import { LIVE_ROLES } from '../../protocol/snapshot.ts';
+import { blocksAfterHeading, labelledValues, resourceHeadingIndex } from '../read/page-text.ts';
 import { tablesOf } from './tables.ts';
-import { parseCount, parseMoney, pathOf, resourcesInPath } from './values.ts';
+import { parseCount, parseMoney, pathOf, resourcesInPath } from '../read/values.ts';
 
 /**
  * What the page's DOM says outside the accessibility announcements: where its forms post

@@ -1,7 +1,7 @@
-import { FIELD, quote, type Claim, type Extractor, type IdentifiedResource } from './claims.ts';
+import { FIELD, quote, type Claim, type Extractor, type IdentifiedResource } from '../read/claims.ts';
 import { itemClaims } from './items.ts';
-import { isObject, pick, readDate, readItems, readMoneyField, readState, readString, type Json } from './json-read.ts';
-import { pathOf } from './values.ts';
+import { isObject, pick, readDate, readItems, readMoneyField, readState, readString, type Json } from '../read/json-read.ts';
+import { pathOf } from '../read/values.ts';
 
 /**
  * Same-origin JSON the page fetched (observed from the main world, bounded): the object whose

@@ -1,5 +1,5 @@
-import { FIELD, MAX_CLAIMS_PER_EXTRACTOR, quote, type Claim, type Extractor } from './claims.ts';
-import { parseDate } from './values.ts';
+import { FIELD, MAX_CLAIMS_PER_EXTRACTOR, quote, type Claim, type Extractor } from '../read/claims.ts';
+import { parseDate } from '../read/values.ts';
 
 /**
  * Sentences in visible prose: "This order was cancelled on June 16, 2026", "Payment received on

@@ -1,9 +1,9 @@
 import type { SnapshotStructuredData } from '../snapshot.ts';
-import { FIELD, quote, type Claim, type Extractor } from './claims.ts';
+import { FIELD, quote, type Claim, type Extractor } from '../read/claims.ts';
 import { itemClaims } from './items.ts';
-import { isObject, pick, readDate, readItems, readMoney, readMoneyField, readState, readString, type Json } from './json-read.ts';
-import { toSnakeCase } from './normalize.ts';
-import { cleanResourceId } from './values.ts';
+import { isObject, pick, readDate, readItems, readMoney, readMoneyField, readState, readString, type Json } from '../read/json-read.ts';
+import { toSnakeCase } from '../read/normalize.ts';
+import { cleanResourceId } from '../read/values.ts';
 
 /**
  * schema.org data (JSON-LD or microdata): `Order` with `orderNumber` and `orderStatus`

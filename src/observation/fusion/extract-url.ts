@@ -1,5 +1,5 @@
-import { FIELD, quote, type Claim, type Extractor } from './claims.ts';
-import { pathOf, resourcesInPath } from './values.ts';
+import { FIELD, quote, type Claim, type Extractor } from '../read/claims.ts';
+import { pathOf, resourcesInPath } from '../read/values.ts';
 
 /** The page URL: `/orders/ORD-1024` names an order. The deepest collection/id pair is the page's subject. */
 export const extractUrl: Extractor = ({ snapshot }) => {

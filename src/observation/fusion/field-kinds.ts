@@ -1,5 +1,5 @@
-import { statesAgree } from './states.ts';
-import { FIELD } from './claims.ts';
+import { statesAgree } from '../read/states.ts';
+import { FIELD } from '../read/claims.ts';
 
 /** How the values of a field are compared: two sources agree when their values mean the same. */
 export type FieldKind = 'state' | 'money' | 'date' | 'count' | 'items' | 'text';

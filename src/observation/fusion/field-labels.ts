@@ -1,6 +1,6 @@
-import { canonicalState, isKnownState } from './states.ts';
-import { isTransientValue } from './normalize.ts';
-import { parseDate, parseMoney } from './values.ts';
+import { canonicalState, isKnownState } from '../read/states.ts';
+import { isTransientValue } from '../read/normalize.ts';
+import { parseDate, parseMoney } from '../read/values.ts';
 
 /**
  * What a label means: `Status` → the state, `Order total` → the total, `Placed on` → placed_at.

@@ -1,6 +1,7 @@
-import type { Claim } from './claims.ts';
+import type { Claim } from '../read/claims.ts';
 import { fieldKind } from './field-kinds.ts';
-import { canonicalJson, fnv1a64 } from './hash.ts';
+import { canonicalJson } from '../../base/canonical-json.ts';
+import { fnv1a64 } from '../../base/hash.ts';
 import type { Resolution } from './resolve.ts';
 
 /**
@@ -21,7 +22,8 @@ export interface FingerprintInput {
 
 export function fingerprint(input: FingerprintInput): string {
   const fields: Record<string, unknown[]> = {};
-  for (const [name, values] of Object.entries(input.fields)) fields[name] = [...new Set(values.map((v) => canonicalJson(v)))].sort();
+  // A value parsed from page text may be NaN; it counts as null, never as an error.
+  for (const [name, values] of Object.entries(input.fields)) fields[name] = [...new Set(values.map((v) => canonicalJson(jsonValue(v))))].sort();
   const content = {
     v: 1,
     resource: [input.resource.type, input.resource.id],
@@ -45,4 +47,8 @@ export function fingerprintFields(resolutions: readonly Resolution[]): Record<st
     out[r.fact.name] = kind === 'items' ? [r.fact.value] : r.claims.map((c: Claim) => c.value);
   }
   return out;
+}
+
+function jsonValue(v: string | number | boolean | null): string | number | boolean | null {
+  return typeof v === 'number' && !Number.isFinite(v) ? null : v;
 }

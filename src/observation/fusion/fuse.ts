@@ -8,7 +8,7 @@ import type { Adapter } from '../adapters/format.ts';
 import { runAdapter, type AdapterActionBinding, type AdapterOutput } from '../adapters/evaluate.ts';
 import { actionKeys } from './action-keys.ts';
 import { blindSpots } from './blind-spots.ts';
-import { FIELD, type Claim, type ExtractContext, type IdentifiedResource } from './claims.ts';
+import { FIELD, type Claim, type ExtractContext, type IdentifiedResource } from '../read/claims.ts';
 import { overallConfidence } from './confidence.ts';
 import { summarizeElement, summarizeForms, usableElements } from './elements.ts';
 import { extractAccessibility } from './extract-accessibility.ts';
@@ -18,11 +18,11 @@ import { extractProse } from './extract-prose.ts';
 import { extractStructured } from './extract-structured.ts';
 import { extractUrl } from './extract-url.ts';
 import { fingerprint, fingerprintFields } from './fingerprint.ts';
-import { legacyActions } from './dom-actions.ts';
+import { domActions } from './dom-actions.ts';
 import { resolveField, type Resolution } from './resolve.ts';
 import type { ScreenshotSummary } from './screenshot.ts';
-import { statesAgree } from './states.ts';
-import { cleanResourceId } from './values.ts';
+import { statesAgree } from '../read/states.ts';
+import { cleanResourceId } from '../read/values.ts';
 import { webmcpActions } from './webmcp-actions.ts';
 
 /**
@@ -125,8 +125,8 @@ export function fuseWithDetail(input: FuseInput): FusionDetail {
   // Actions: the page's tools, the adapters' mapped actions (in their states), the page's own controls.
   const mcp = webmcpActions(input.tools ?? []);
   const bindings = adapterOutputs.flatMap((o) => o.actions).filter((b) => !b.states || b.states.some((s) => statesAgree(s, state)));
-  const legacy = legacyActions(snapshot, elements);
-  const declared: AvailableActionInput[] = [...mcp.actions, ...bindings.map((b) => b.action), ...legacy.actions];
+  const onElements = domActions(snapshot, elements);
+  const declared: AvailableActionInput[] = [...mcp.actions, ...bindings.map((b) => b.action), ...onElements.actions];
 
   const spots = blindSpots({ snapshot, elements, ...(resource ? { resource } : {}), claims, expected: adapterOutputs.flatMap((o) => o.expected), ...(input.screenshot ? { screenshot: input.screenshot } : {}) });
   const conflicts = dedupe(
@@ -135,14 +135,14 @@ export function fuseWithDetail(input: FuseInput): FusionDetail {
       ...(resource && !stateFact ? ['state_not_observed'] : []),
       ...adapterOutputs.flatMap((o) => o.conflicts),
       ...mcp.conflicts,
-      ...(legacy.truncated ? ['legacy_actions_truncated'] : []),
+      ...(onElements.truncated ? ['legacy_actions_truncated'] : []),
       ...spots.conflicts,
     ].map(conflictCode),
   ).slice(0, 256);
   const offered = declared.slice(0, 512); // tools first, then adapter actions, then the page's controls
 
   const facts = resolutions.map((r) => r.fact).slice(0, 1000);
-  const evidence = evidenceOf(facts, { legacy: elements.length > 0, mcp: mcp.actions.length > 0, adapter: adapterOutputs.length > 0, canvas: spots.canvasHashes.length > 0, screenshot: input.screenshot !== undefined });
+  const evidence = evidenceOf(facts, { dom: elements.length > 0, mcp: mcp.actions.length > 0, adapter: adapterOutputs.length > 0, canvas: spots.canvasHashes.length > 0, screenshot: input.screenshot !== undefined });
   const resourceConfidence = Math.min(fact(FIELD.resourceType)?.confidence ?? 0, fact(FIELD.resourceId)?.confidence ?? 0) * (resource ? 1 : 0.5);
   const observed: ObservedState = {
     resource: subject,
@@ -188,13 +188,13 @@ function sourceOf(stateFact: Fact | undefined): Source {
   return stateFact?.sources.includes('adapter') ? 'adapter' : 'legacy_inference';
 }
 
-function evidenceOf(facts: readonly Fact[], used: { legacy: boolean; mcp: boolean; adapter: boolean; canvas: boolean; screenshot: boolean }): Evidence[] {
+function evidenceOf(facts: readonly Fact[], used: { dom: boolean; mcp: boolean; adapter: boolean; canvas: boolean; screenshot: boolean }): Evidence[] {
   const set = new Set<Evidence>();
   for (const f of facts) {
     f.sources.forEach((s) => set.add(s));
     f.disagreements?.forEach((d) => set.add(d.source));
   }
-  if (used.legacy) set.add('dom');
+  if (used.dom) set.add('dom');
   if (used.mcp) set.add('webmcp');
   if (used.adapter) set.add('adapter');
   if (used.canvas) set.add('canvas');

@@ -2,7 +2,6 @@
 export { fuse, fuseWithDetail, FusionError, type FuseInput, type FusionDetail } from './fuse.ts';
 export { fingerprint, type FingerprintInput } from './fingerprint.ts';
 export { summarizeScreenshot, type ScreenshotSummary } from './screenshot.ts';
-export { fnv1a64, canonicalJson } from './hash.ts';
-export { toSnakeCase } from './normalize.ts';
-export { canonicalState } from './states.ts';
-export type { Claim } from './claims.ts';
+export { toSnakeCase } from '../read/normalize.ts';
+export { canonicalState } from '../read/states.ts';
+export type { Claim } from '../read/claims.ts';

@@ -1,11 +1,7 @@
 import type { Evidence } from '../../protocol/resource.ts';
-import { FIELD, type Claim } from './claims.ts';
+import { FIELD, type Claim } from '../read/claims.ts';
+import type { LineItem } from '../read/line-item.ts';
 import { formatItems } from './field-kinds.ts';
-
-export interface LineItem {
-  name: string;
-  quantity: number;
-}
 
 /**
  * Line items as four comparable facts: how many lines, how many units, the quantities in order,

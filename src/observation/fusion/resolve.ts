@@ -1,9 +1,9 @@
 import type { Fact } from '../../protocol/observed-state.ts';
 import type { Evidence } from '../../protocol/resource.ts';
-import type { Claim } from './claims.ts';
+import type { Claim } from '../read/claims.ts';
 import { claimWeight, factConfidence } from './confidence.ts';
 import { fieldKind, valuesAgree } from './field-kinds.ts';
-import { isCoarseState } from './states.ts';
+import { isCoarseState } from '../read/states.ts';
 
 /**
  * Turns the claims for one field into a Fact: each source takes one position (its strongest

@@ -1,5 +1,5 @@
 import type { PageSnapshot, SnapshotElement, SnapshotText } from '../snapshot.ts';
-import { word } from './format.ts';
+import { word } from './page-words.ts';
 
 /** Elements and texts merged back into document order, and grouped by container row (pure). */
 

@@ -1,6 +1,7 @@
 import type { Visibility } from '../../protocol/element.ts';
 import type { PageSnapshot, SnapshotElement, SnapshotText } from '../snapshot.ts';
-import { elementLine, formLine, FULL_DETAIL, quote, rowLine, textLine, word } from './format.ts';
+import { elementLine, formLine, FULL_DETAIL, rowLine, textLine } from './format.ts';
+import { quote, word } from './page-words.ts';
 import { blocks, orderedItems, type Item } from './items.ts';
 
 /**

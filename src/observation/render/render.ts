@@ -1,7 +1,8 @@
 import type { Fact, ObservedState } from '../../protocol/observed-state.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
 import type { PageSnapshot, SnapshotContainer, SnapshotElement } from '../snapshot.ts';
-import { compactRefs, elementLine, factLine, formLine, quote, rowLine, word, structuredLine, textLine, toolLine, type LineDetail } from './format.ts';
+import { compactRefs, elementLine, factLine, formLine, rowLine, structuredLine, textLine, toolLine, type LineDetail } from './format.ts';
+import { quote, word } from './page-words.ts';
 import { blocks, nameShape, orderedItems, rowShape, type Block, type ContainerGroup, type Item } from './items.ts';
 
 /**

@@ -1,15 +1,15 @@
 import type { ApprovalReason } from '../../protocol/approval.ts';
-import type { LegacyActionName } from '../../protocol/action-name.ts';
+import type { DomActionName } from '../../protocol/action-name.ts';
 import type { ElementSummary, FormField } from '../../protocol/element.ts';
 import type { ObservedState } from '../../protocol/observed-state.ts';
 
 /**
- * Steward's own judgement of a legacy DOM action, from what the element is and does, never from
+ * Steward's own judgement of a DOM action, from what the element is and does, never from
  * what the page claims about it. Submitting a form, or a control whose accessible name means buy
  * / pay / delete / send / cancel / transfer / order / confirm / remove (and kin), is
  * consequential; a control Steward cannot classify counts as risky.
  */
-export interface LegacyClassification {
+export interface DomClassification {
   read_only: boolean;
   consequential: boolean;
   payment: boolean;
@@ -47,7 +47,7 @@ function fieldOf(observed: ObservedState, ref: string): FormField | undefined {
   return undefined;
 }
 
-function findTarget(observed: ObservedState, ref: string, verb: string): { target?: ElementSummary; problem?: LegacyClassification['problem'] } {
+function findTarget(observed: ObservedState, ref: string, verb: string): { target?: ElementSummary; problem?: DomClassification['problem'] } {
   const target = observed.elements?.find((e) => e.ref === ref);
   if (!target) return { problem: { path: 'input.ref', message: `element ${ref} is not in the current observation; re-observe and use a current ref` } };
   if (!ACTIONABLE_VISIBILITY.has(target.visibility)) {
@@ -56,8 +56,8 @@ function findTarget(observed: ObservedState, ref: string, verb: string): { targe
   return { target };
 }
 
-export function classifyLegacy(action: LegacyActionName, input: Record<string, unknown>, observed: ObservedState): LegacyClassification {
-  const readOnly: LegacyClassification = { read_only: true, consequential: false, payment: false, reasons: [] };
+export function classifyDom(action: DomActionName, input: Record<string, unknown>, observed: ObservedState): DomClassification {
+  const readOnly: DomClassification = { read_only: true, consequential: false, payment: false, reasons: [] };
   if (action === 'nav.goto') return readOnly; // the gateway checks the target's origin
   const ref = typeof input.ref === 'string' ? input.ref : undefined;
   if (action === 'dom.scroll') {

@@ -4,7 +4,7 @@ import { makeError, type StewardError } from '../../protocol/errors.ts';
 import { resourceScopeCovers, type ResourceRef } from '../../protocol/resource.ts';
 import type { DelegatedAgentToken } from '../../protocol/token.ts';
 import type { TokenCheck } from '../../storage/token-store.ts';
-import type { LegacyClassification } from './dom-risk.ts';
+import type { DomClassification } from './dom-risk.ts';
 import type { RateLimiter } from './quota.ts';
 import { approvalReasons } from './risk.ts';
 import { requiredScope, scopeCovers } from './scope.ts';
@@ -24,7 +24,7 @@ export interface GatewayInput {
   untrusted_input: boolean;
   /** The runtime's taint of this agent (taint.ts). */
   tainted?: boolean;
-  legacy?: LegacyClassification;
+  dom?: DomClassification;
   now: number;
   /** False when re-checking an action already counted (after an approval or a restart). */
   count_quota?: boolean;
@@ -79,7 +79,7 @@ export class PolicyGateway {
       const target = originOf(String(request.input.url));
       if (!target || !token.origins.includes(target)) return deny(`Refused: navigating to ${target ?? 'that URL'} leaves the token's origins.`, { origin: target });
     }
-    const payment = description.payment || (input.legacy?.payment ?? false);
+    const payment = description.payment || (input.dom?.payment ?? false);
     if (payment && !token.payment) return deny(`Refused: ${request.action} touches payment and the token does not allow payment.`);
 
     const quota = input.count_quota === false ? ({ ok: true } as const) : this.limiter.take(input.agent_id, input.now);
@@ -92,18 +92,18 @@ export class PolicyGateway {
         }),
       };
     }
-    const reasons = approvalReasons(description, { untrusted_input: input.untrusted_input, tainted: input.tainted === true, legacy: offSiteLink(input.legacy, token.origins) });
+    const reasons = approvalReasons(description, { untrusted_input: input.untrusted_input, tainted: input.tainted === true, dom: offSiteLink(input.dom, token.origins) });
     return reasons.length > 0 ? { kind: 'needs_approval', reasons, required_scope: scope } : { kind: 'allow', required_scope: scope };
   }
 }
 
 /** A link to an origin outside the token's origins is not a read-only look around: it needs approval. */
-function offSiteLink(legacy: LegacyClassification | undefined, origins: readonly string[]): LegacyClassification | undefined {
-  if (!legacy?.leads_to) return legacy;
-  const target = originOf(legacy.leads_to);
-  if (target && origins.includes(target)) return legacy;
-  const detail = `follows a link to ${(target ?? legacy.leads_to).slice(0, 300)}, outside the sites this agent may use`;
-  return { ...legacy, read_only: false, consequential: true, reasons: [...legacy.reasons, { code: 'not_read_only', detail }] };
+function offSiteLink(dom: DomClassification | undefined, origins: readonly string[]): DomClassification | undefined {
+  if (!dom?.leads_to) return dom;
+  const target = originOf(dom.leads_to);
+  if (target && origins.includes(target)) return dom;
+  const detail = `follows a link to ${(target ?? dom.leads_to).slice(0, 300)}, outside the sites this agent may use`;
+  return { ...dom, read_only: false, consequential: true, reasons: [...dom.reasons, { code: 'not_read_only', detail }] };
 }
 
 export function originOf(url: string): string | undefined {

@@ -1,3 +1,5 @@
+import type { AgentUsage } from '../../storage/quota-record.ts';
+
 /** Per-agent limits: a burst limit per minute and a daily quota. */
 export interface QuotaLimits {
   per_minute: number;
@@ -10,13 +12,6 @@ const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
 export type QuotaCheck = { ok: true } | { ok: false; limit: 'per_minute' | 'per_day'; retry_after_ms: number };
-
-export interface AgentUsage {
-  /** Sliding log of the last minute's action times. */
-  recent: number[];
-  day_start: number;
-  day_count: number;
-}
 
 /**
  * Rate limit (sliding one-minute window) and quota (fixed 24-hour window) per agent. Counted in

@@ -1,6 +1,6 @@
 import type { ApprovalReason, ApprovalReasonCode } from '../../protocol/approval.ts';
 import type { AvailableAction } from '../../protocol/action.ts';
-import type { LegacyClassification } from './dom-risk.ts';
+import type { DomClassification } from './dom-risk.ts';
 
 export interface RiskContext {
   /** The agent says its input came from untrusted page or tool content: approval for anything. */
@@ -10,16 +10,16 @@ export interface RiskContext {
    * approval anyway says so, and is never covered by a time window.
    */
   tainted?: boolean;
-  /** Steward's own classification of a legacy action, from the element it targets. */
-  legacy?: LegacyClassification;
+  /** Steward's own classification of a DOM action, from the element it targets. */
+  dom?: DomClassification;
 }
 
 /**
  * Why an action needs a person's approval (DESIGN §5 step 7); empty means it may run inside
  * scope without one. Only a read-only, non-consequential, non-payment action with trusted input
- * (WebMCP `readOnlyHint`, a contract's read action, a benign legacy navigation) gets an empty list.
+ * (WebMCP `readOnlyHint`, a contract's read action, a benign DOM navigation) gets an empty list.
  *
- * For legacy primitives Steward's element-level classification and the observation's own
+ * For DOM primitives Steward's element-level classification and the observation's own
  * description are combined, the riskier winning: each can only add reasons.
  */
 export function approvalReasons(description: AvailableAction, ctx: RiskContext): ApprovalReason[] {
@@ -35,17 +35,17 @@ function ownReasons(description: AvailableAction, ctx: RiskContext): ApprovalRea
   const add = (code: ApprovalReasonCode, detail?: string) => {
     if (!reasons.some((r) => r.code === code)) reasons.push(detail ? { code, detail } : { code });
   };
-  if (ctx.legacy) {
-    for (const r of ctx.legacy.reasons) add(r.code, r.detail);
-    if (ctx.legacy.payment) add('payment');
+  if (ctx.dom) {
+    for (const r of ctx.dom.reasons) add(r.code, r.detail);
+    if (ctx.dom.payment) add('payment');
   }
   if (description.payment) add('payment');
   if (ctx.untrusted_input) add('untrusted_input', 'the agent built this input from untrusted page or tool content');
-  // Steward's own legacy reasons already say why a control is consequential.
-  if (description.consequential && !(ctx.legacy && ctx.legacy.reasons.length > 0)) add('consequential', consequentialDetail(description));
+  // Steward's own DOM reasons already say why a control is consequential.
+  if (description.consequential && !(ctx.dom && ctx.dom.reasons.length > 0)) add('consequential', consequentialDetail(description));
   if (!description.read_only) add('not_read_only');
-  if (ctx.legacy) {
-    if (!ctx.legacy.read_only && reasons.length === 0) add('unknown_risk');
+  if (ctx.dom) {
+    if (!ctx.dom.read_only && reasons.length === 0) add('unknown_risk');
     if (description.requires_approval && reasons.length === 0) add('unknown_risk', 'the observation asks for approval');
     return reasons;
   }

@@ -1,5 +1,5 @@
 import type { Source } from '../../protocol/resource.ts';
-import { isLegacyAction } from '../../protocol/action-name.ts';
+import { isDomAction } from '../../protocol/action-name.ts';
 
 /**
  * Which token scope an action needs (DESIGN §4, scope entries are `<namespace>:<verb>`):
@@ -21,7 +21,7 @@ import { isLegacyAction } from '../../protocol/action-name.ts';
  */
 export function requiredScope(action: string, via: Source): string {
   if (via === 'webmcp') return `webmcp:${action}`;
-  if (isLegacyAction(action)) return action.replace('.', ':');
+  if (isDomAction(action)) return action.replace('.', ':');
   const dot = action.indexOf('.');
   if (dot > 0) return `${action.slice(0, dot)}:${action.slice(dot + 1)}`;
   return `${via}:${action}`;

@@ -1,5 +1,5 @@
 import type { FrameTools, ToolDescriptor } from '../../protocol/webmcp.ts';
-import { schemaFields } from '../../webmcp/schema-fields.ts';
+import { schemaFields } from '../lib/schema-fields.ts';
 import { ToolRunForm } from './ToolRunForm.tsx';
 
 function badges(tool: ToolDescriptor): Array<[string, string]> {

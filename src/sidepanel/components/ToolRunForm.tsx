@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ToolDescriptor, ToolRunOutcome } from '../../protocol/webmcp.ts';
-import { inputFromForm, type SchemaField } from '../../webmcp/schema-fields.ts';
+import { inputFromForm, type SchemaField } from '../lib/schema-fields.ts';
 import { runTool } from '../background-client.ts';
 
 type Shown = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; outcome: ToolRunOutcome } | { kind: 'error'; message: string };
@@ -46,6 +46,7 @@ export function ToolRunForm({ tabId, frameId, tool, fields }: { tabId: number; f
   // Runs go through the pipeline, which runs the page's own (top-frame) tools only.
   const runnable = tool.annotations.readOnlyHint === true && !tool.schemaError && frameId === 0;
 
+  /** Shows its own failure in the form: the submit handler need not wait for it. */
   const submit = async (event: Event) => {
     event.preventDefault();
     if (!runnable) return;
@@ -60,7 +61,7 @@ export function ToolRunForm({ tabId, frameId, tool, fields }: { tabId: number; f
   };
 
   return (
-    <form class="run" onSubmit={submit} aria-label={`Run ${tool.name}`}>
+    <form class="run" onSubmit={(e) => void submit(e)} aria-label={`Run ${tool.name}`}>
       {runnable &&
         fields.map((f) => (
           <FieldInput key={f.name} tool={tool.name} field={f} value={values[f.name] ?? ''} onInput={(v) => setValues({ ...values, [f.name]: v })} />

@@ -3,8 +3,7 @@ import type { Payload } from '../../protocol/channel.ts';
 import { MintTokenRequest, type PanelRequests } from '../../protocol/panel-channel.ts';
 import { AgentId, Origin } from '../../protocol/primitives.ts';
 import { ResourceScope } from '../../protocol/resource.ts';
-import { ScopeEntry } from '../../protocol/token.ts';
-import { MAX_TOKEN_TTL_MS } from '../../storage/token-store.ts';
+import { MAX_TOKEN_TTL_MS, ScopeEntry } from '../../protocol/token.ts';
 
 /**
  * The mint form's raw text → a `panel/token-mint` message, or one message per field saying what

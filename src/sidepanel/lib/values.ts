@@ -47,7 +47,7 @@ export interface CurrentSource {
 
 /**
  * What the page shows now for an action's input keys: a fact with exactly the key's name
- * (`quantity` ↔ fact `quantity`), and for legacy actions bound to an element (`ref`), that
+ * (`quantity` ↔ fact `quantity`), and for DOM actions bound to an element (`ref`), that
  * element and its current value beside the text or option that would be entered. Only exact
  * matches: a guessed "current value" in front of a person deciding would be worse than none.
  */

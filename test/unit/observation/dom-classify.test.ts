@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { cleanText } from '../../../src/observation/clean-text.ts';
 import {
-  cleanText,
   containerRole,
   firstRole,
   focusableTabIndex,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fingerprint, fnv1a64, fuse, type FuseInput } from '../../../src/observation/fusion/index.ts';
+import { fnv1a64 } from '../../../src/base/hash.ts';
+import { fingerprint, fuse, type FuseInput } from '../../../src/observation/fusion/index.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 import { blankSnapshot } from './fixtures/fusion-helpers.ts';
 import { DEFAULT_ITEMS, shopApiRecord, shopOrderSnapshot, type ShopPageOptions } from './fixtures/shop-order-snapshot.ts';

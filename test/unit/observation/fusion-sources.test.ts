@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fuse, fuseWithDetail } from '../../../src/observation/fusion/index.ts';
-import { canonicalState } from '../../../src/observation/fusion/states.ts';
-import { toSnakeCase } from '../../../src/observation/fusion/normalize.ts';
+import { canonicalState } from '../../../src/observation/read/states.ts';
+import { toSnakeCase } from '../../../src/observation/read/normalize.ts';
 import { resolveField } from '../../../src/observation/fusion/resolve.ts';
-import { parseDate, parseMoney, resourcesInPath } from '../../../src/observation/fusion/values.ts';
-import type { Claim } from '../../../src/observation/fusion/claims.ts';
+import { parseDate, parseMoney, resourcesInPath } from '../../../src/observation/read/values.ts';
+import type { Claim } from '../../../src/observation/read/claims.ts';
 import type { NetworkRecord, SnapshotText } from '../../../src/observation/snapshot.ts';
 import { blankSnapshot, expectValid, fact } from './fixtures/fusion-helpers.ts';
 import { shopOrderSnapshot } from './fixtures/shop-order-snapshot.ts';

@@ -3,7 +3,7 @@ import { ActionRequest } from '../../../src/protocol/action.ts';
 import { ApprovalReceipt, type ApprovalReason } from '../../../src/protocol/approval.ts';
 import { ApprovalQueue } from '../../../src/pipeline/approvals.ts';
 import { inputHash } from '../../../src/base/hash.ts';
-import { checkReceiptBinding, type ReceiptBinding } from '../../../src/pipeline/receipt-binding.ts';
+import { checkReceiptBinding, type ReceiptBinding } from '../../../src/storage/receipt-binding.ts';
 import type { Source } from '../../../src/protocol/resource.ts';
 import { ApprovalStore } from '../../../src/storage/approval-store.ts';
 import { FakeClock, freshFactory, openDb } from '../storage/helpers.ts';

@@ -57,7 +57,7 @@ describe('resolveCapability: the most authoritative path available', () => {
 
   it('legacy primitives: a per-element entry for the ref, or Steward’s own description; hidden targets refused', () => {
     const o = new FakeShop().observation('ORD-1024')!;
-    expect(resolveCapability(req('dom.click', { ref: 'e1' }), o, all)).toMatchObject({ ok: true, capability: { description: { via: 'legacy_inference', consequential: true }, legacy: { reasons: [{ code: 'risky_control' }] } } });
+    expect(resolveCapability(req('dom.click', { ref: 'e1' }), o, all)).toMatchObject({ ok: true, capability: { description: { via: 'legacy_inference', consequential: true }, dom: { reasons: [{ code: 'risky_control' }] } } });
     expect(resolveCapability(req('dom.type', { ref: 'e4', text: 'x' }), o, all)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: /hidden/ } });
   });
 

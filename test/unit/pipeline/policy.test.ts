@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ActionRequest, type AvailableAction } from '../../../src/protocol/action.ts';
 import type { DelegatedAgentToken } from '../../../src/protocol/token.ts';
-import { classifyLegacy, riskyName } from '../../../src/pipeline/policy/dom-risk.ts';
+import { classifyDom, riskyName } from '../../../src/pipeline/policy/dom-risk.ts';
 import { checkToken, PolicyGateway, type GatewayInput } from '../../../src/pipeline/policy/gateway.ts';
 import { RateLimiter } from '../../../src/pipeline/policy/quota.ts';
 import { approvalReasons } from '../../../src/pipeline/policy/risk.ts';
@@ -135,10 +135,10 @@ describe('risk: why approval is needed', () => {
 describe('legacy classification (by what the control does)', () => {
   const shop = new FakeShop();
   const observed = shop.observation('ORD-1024')!;
-  const classify = (action: 'dom.click' | 'dom.type' | 'dom.select' | 'dom.scroll' | 'nav.goto', input: Record<string, unknown>) => classifyLegacy(action, input, observed);
-  const legacyCodes = (action: 'dom.click' | 'dom.type', input: Record<string, unknown>) => {
+  const classify = (action: 'dom.click' | 'dom.type' | 'dom.select' | 'dom.scroll' | 'nav.goto', input: Record<string, unknown>) => classifyDom(action, input, observed);
+  const domCodes = (action: 'dom.click' | 'dom.type', input: Record<string, unknown>) => {
     const c = classify(action, input);
-    return approvalReasons(describeAs({ action, via: 'legacy_inference', read_only: c.read_only, consequential: false, requires_approval: false }), { untrusted_input: false, legacy: c }).map((r) => r.code);
+    return approvalReasons(describeAs({ action, via: 'legacy_inference', read_only: c.read_only, consequential: false, requires_approval: false }), { untrusted_input: false, dom: c }).map((r) => r.code);
   };
 
   it.each(['Buy now', 'Pay', 'Delete account', 'Send', 'Cancel order', 'Transfer funds', 'Order', 'Confirm', 'Remove item', 'Place order'])('“%s” is a risky control', (name) => {
@@ -150,22 +150,22 @@ describe('legacy classification (by what the control does)', () => {
   });
 
   it('clicking a risky control is consequential', () => {
-    expect(legacyCodes('dom.click', { ref: 'e1' })).toEqual(['risky_control', 'not_read_only']);
+    expect(domCodes('dom.click', { ref: 'e1' })).toEqual(['risky_control', 'not_read_only']);
   });
 
   it('submitting a form is consequential', () => {
-    expect(legacyCodes('dom.click', { ref: 'e5' })).toEqual(['form_submission', 'not_read_only']);
+    expect(domCodes('dom.click', { ref: 'e5' })).toEqual(['form_submission', 'not_read_only']);
   });
 
   it('an unclassifiable control counts as risky; a link or disclosure is read-only', () => {
-    expect(legacyCodes('dom.click', { ref: 'e6' })).toEqual(['unknown_risk', 'not_read_only']);
-    expect(legacyCodes('dom.click', { ref: 'e2' })).toEqual([]);
-    expect(legacyCodes('dom.click', { ref: 'e8' })).toEqual([]);
+    expect(domCodes('dom.click', { ref: 'e6' })).toEqual(['unknown_risk', 'not_read_only']);
+    expect(domCodes('dom.click', { ref: 'e2' })).toEqual([]);
+    expect(domCodes('dom.click', { ref: 'e8' })).toEqual([]);
   });
 
   it('typing into a plain field only edits the form; a payment field needs approval', () => {
-    expect(legacyCodes('dom.type', { ref: 'e3', text: 'hi' })).toEqual([]);
-    expect(legacyCodes('dom.type', { ref: 'e7', text: '4111' })).toEqual(['payment', 'not_read_only']);
+    expect(domCodes('dom.type', { ref: 'e3', text: 'hi' })).toEqual([]);
+    expect(domCodes('dom.type', { ref: 'e7', text: '4111' })).toEqual(['payment', 'not_read_only']);
   });
 
   it('never acts on hidden or unknown elements', () => {
@@ -175,7 +175,7 @@ describe('legacy classification (by what the control does)', () => {
 
   it('the riskier of the observation’s description and Steward’s classification wins', () => {
     const c = classify('dom.click', { ref: 'e2' });
-    const codesFor = approvalReasons(describeAs({ action: 'dom.click', via: 'legacy_inference', read_only: false, consequential: true }), { untrusted_input: false, legacy: c }).map((r) => r.code);
+    const codesFor = approvalReasons(describeAs({ action: 'dom.click', via: 'legacy_inference', read_only: false, consequential: true }), { untrusted_input: false, dom: c }).map((r) => r.code);
     expect(codesFor).toEqual(['consequential', 'not_read_only']);
   });
 });
@@ -188,7 +188,7 @@ describe('links and toggles are judged by where they go', () => {
     elements: [...base.elements!, { ref, role, name: 'More info', href, states, visibility: 'visible' as const }],
   });
   const decide = (observed: ReturnType<typeof withHref>, ref: string) => {
-    const c = classifyLegacy('dom.click', { ref }, observed);
+    const c = classifyDom('dom.click', { ref }, observed);
     return new PolicyGateway(new RateLimiter()).evaluate({
       agent_id: 'agent:copilot',
       token,
@@ -196,7 +196,7 @@ describe('links and toggles are judged by where they go', () => {
       description: describeAs({ action: 'dom.click', via: 'legacy_inference', read_only: true, consequential: false, requires_approval: false }),
       origin: ORIGIN,
       untrusted_input: false,
-      legacy: c,
+      dom: c,
       now,
     });
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ActionName, ActionRequest, AvailableAction, isLegacyAction } from '../../../src/protocol/index.ts';
+import { ActionName, ActionRequest, AvailableAction, isDomAction } from '../../../src/protocol/index.ts';
 import { accepts, example, rejects } from './helpers.ts';
 
 const req = () => example('actionRequest');
@@ -11,8 +11,8 @@ describe('ActionName', () => {
   it('reserves dom.* and nav.* for the legacy primitives', () => {
     rejects(ActionName, 'dom.submit', '', /dom\.click, dom\.type/);
     rejects(ActionName, 'orders cancel', '', /action name/);
-    expect(isLegacyAction('dom.type')).toBe(true);
-    expect(isLegacyAction('orders.cancel')).toBe(false);
+    expect(isDomAction('dom.type')).toBe(true);
+    expect(isDomAction('orders.cancel')).toBe(false);
   });
 });
 
@@ -55,17 +55,17 @@ describe('ActionRequest', () => {
     rejects(ActionRequest, { ...req(), input: { blob: 'x'.repeat(300_000) } }, 'input', /too large/);
   });
   it('checks the inputs of legacy primitives', () => {
-    const legacy = (action: string, input: unknown) => ({ ...req(), action, input });
-    accepts(ActionRequest, legacy('dom.click', { ref: 'e12' }));
-    accepts(ActionRequest, legacy('dom.type', { ref: 'e3', text: 'hello', clear: true }));
-    accepts(ActionRequest, legacy('dom.select', { ref: 'e4', values: ['express'] }));
-    accepts(ActionRequest, legacy('dom.scroll', { direction: 'down' }));
-    accepts(ActionRequest, legacy('nav.goto', { url: 'http://localhost:4100/orders' }));
-    rejects(ActionRequest, legacy('dom.click', {}), 'input.ref', /required/);
-    rejects(ActionRequest, legacy('dom.type', { ref: 'e3', txt: 'typo' }), 'input.text', /required/);
-    rejects(ActionRequest, legacy('dom.type', { ref: 'e3', text: 'a', selector: '#x' }), 'input', /Unrecognized key/);
-    rejects(ActionRequest, legacy('dom.select', { ref: 'e4', values: [] }), 'input.values', /at least one option/);
-    rejects(ActionRequest, legacy('dom.scroll', {}), 'input', /ref to scroll into view or a direction/);
-    rejects(ActionRequest, legacy('nav.goto', { url: 'file:///etc/passwd' }), 'input.url', /http\(s\) URL/);
+    const domRequest = (action: string, input: unknown) => ({ ...req(), action, input });
+    accepts(ActionRequest, domRequest('dom.click', { ref: 'e12' }));
+    accepts(ActionRequest, domRequest('dom.type', { ref: 'e3', text: 'hello', clear: true }));
+    accepts(ActionRequest, domRequest('dom.select', { ref: 'e4', values: ['express'] }));
+    accepts(ActionRequest, domRequest('dom.scroll', { direction: 'down' }));
+    accepts(ActionRequest, domRequest('nav.goto', { url: 'http://localhost:4100/orders' }));
+    rejects(ActionRequest, domRequest('dom.click', {}), 'input.ref', /required/);
+    rejects(ActionRequest, domRequest('dom.type', { ref: 'e3', txt: 'typo' }), 'input.text', /required/);
+    rejects(ActionRequest, domRequest('dom.type', { ref: 'e3', text: 'a', selector: '#x' }), 'input', /Unrecognized key/);
+    rejects(ActionRequest, domRequest('dom.select', { ref: 'e4', values: [] }), 'input.values', /at least one option/);
+    rejects(ActionRequest, domRequest('dom.scroll', {}), 'input', /ref to scroll into view or a direction/);
+    rejects(ActionRequest, domRequest('nav.goto', { url: 'file:///etc/passwd' }), 'input.url', /http\(s\) URL/);
   });
 });

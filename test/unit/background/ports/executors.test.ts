@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { actOnTab, toExecutionReport } from '../../../../src/background/ports/act.ts';
 import { adapterExecutor, adapterSteps, expectedState } from '../../../../src/background/ports/adapter-executor.ts';
-import { legacyExecutor, legacySteps } from '../../../../src/background/ports/dom-executor.ts';
+import { domExecutor, domSteps } from '../../../../src/background/ports/dom-executor.ts';
 import type { ObservedTab } from '../../../../src/background/ports/tab-observer.ts';
 import { webmcpExecutor } from '../../../../src/background/ports/webmcp-executor.ts';
 import type { ExecutionCall } from '../../../../src/pipeline/ports.ts';
@@ -125,17 +125,17 @@ describe('adapter executor', () => {
 
 describe('legacy executor', () => {
   it('maps each DOM primitive onto one step and re-validates its input', () => {
-    expect(legacySteps('dom.click', { ref: 'e1' })).toEqual([{ op: 'click', ref: 'e1' }]);
-    expect(legacySteps('dom.type', { ref: 'e2', text: 'hi', clear: true })).toEqual([{ op: 'type', ref: 'e2', text: 'hi', clear: true }]);
-    expect(legacySteps('dom.select', { ref: 'e3', values: ['a'] })).toEqual([{ op: 'select', ref: 'e3', values: ['a'] }]);
-    expect(legacySteps('dom.scroll', { direction: 'down' })).toEqual([{ op: 'scroll', direction: 'down' }]);
-    expect(typeof legacySteps('dom.click', { ref: 'e1', extra: 1 })).toBe('string');
-    expect(typeof legacySteps('orders.cancel', {})).toBe('string');
+    expect(domSteps('dom.click', { ref: 'e1' })).toEqual([{ op: 'click', ref: 'e1' }]);
+    expect(domSteps('dom.type', { ref: 'e2', text: 'hi', clear: true })).toEqual([{ op: 'type', ref: 'e2', text: 'hi', clear: true }]);
+    expect(domSteps('dom.select', { ref: 'e3', values: ['a'] })).toEqual([{ op: 'select', ref: 'e3', values: ['a'] }]);
+    expect(domSteps('dom.scroll', { direction: 'down' })).toEqual([{ op: 'scroll', direction: 'down' }]);
+    expect(typeof domSteps('dom.click', { ref: 'e1', extra: 1 })).toBe('string');
+    expect(typeof domSteps('orders.cancel', {})).toBe('string');
   });
 
   it('nav.goto navigates the agent’s tab and expects the URL', async () => {
     const navigate = vi.fn(async () => undefined);
-    const ex = legacyExecutor({ tabOf: async () => 7, observer: { last: () => undefined }, send: fakeFrames(vi.fn()), tabs: new FakeTabs(), navigate });
+    const ex = domExecutor({ tabOf: async () => 7, observer: { last: () => undefined }, send: fakeFrames(vi.fn()), tabs: new FakeTabs(), navigate });
     const r = await ex.execute(call({ action: 'nav.goto', via: 'legacy_inference', input: { url: 'http://localhost:4100/orders/ORD-1024' } }));
     expect(r).toEqual({ outcome: 'completed', expect: { url: 'http://localhost:4100/orders/ORD-1024' } });
     expect(navigate).toHaveBeenCalledWith('http://localhost:4100/orders/ORD-1024', { agent_id: 'agent:copilot', session_id: 'ses_1' });

@@ -1,5 +1,6 @@
 import type { SnapshotText } from '../snapshot.ts';
-import { cleanText, singular, toSnakeCase } from './normalize.ts';
+import { cleanText } from '../clean-text.ts';
+import { singular, toSnakeCase } from './normalize.ts';
 import { cleanResourceId, looksLikeId } from './values.ts';
 
 /** Reading helpers over the snapshot's visible text blocks, shared by extractors and adapters. */
@@ -69,5 +70,3 @@ export function blocksAfterHeading(texts: readonly SnapshotText[], headingIndex:
   return out;
 }
 
-/** Roles whose text is an accessibility announcement rather than ordinary content. */
-export const LIVE_ROLES = new Set(['status', 'alert', 'log', 'marquee', 'timer']);

@@ -1,6 +1,6 @@
 import { canonicalState } from './states.ts';
 import { parseDate, parseMoney, roundCents } from './values.ts';
-import type { LineItem } from './items.ts';
+import type { LineItem } from './line-item.ts';
 
 /** Reading loosely-shaped JSON (API payloads, JSON-LD) by common key names. Page data: read, never trusted. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inputFromForm, schemaFields } from '../../../src/webmcp/schema-fields.ts';
+import { inputFromForm, schemaFields } from '../../../src/sidepanel/lib/schema-fields.ts';
 
 describe('schemaFields', () => {
   it('reads names, types, required flags, descriptions and options (enum or anyOf consts)', () => {

@@ -1,9 +1,6 @@
-/** Text → the snake_case names the protocol uses (states, conflicts, fact names). */
+import { cleanText } from '../clean-text.ts';
 
-/** Collapses whitespace and trims; page text arrives with arbitrary spacing. */
-export function cleanText(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
+/** Text → the snake_case names the protocol uses (states, conflicts, fact names). */
 
 /**
  * `Awaiting payment` → `awaiting_payment`, `OrderPaymentDue` → `order_payment_due`,

@@ -1,4 +1,5 @@
-import { cleanText, singular, toSnakeCase } from './normalize.ts';
+import { cleanText } from '../clean-text.ts';
+import { singular, toSnakeCase } from './normalize.ts';
 
 /** Parsers for the few value kinds that facts carry: money, dates, counts, resource ids. */
 

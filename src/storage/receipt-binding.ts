@@ -1,7 +1,7 @@
 import type { ApprovalReasonCode } from '../protocol/approval.ts';
-import { isLegacyAction } from '../protocol/action-name.ts';
+import { isDomAction } from '../protocol/action-name.ts';
 import type { ResourceRef, Source, StateVersion } from '../protocol/resource.ts';
-import type { StoredReceipt } from '../storage/approval-records.ts';
+import type { StoredReceipt } from './approval-records.ts';
 
 /** What a receipt must match to authorise one dispatch. */
 export interface ReceiptBinding {
@@ -52,7 +52,7 @@ const EXCLUDED_WHY: Partial<Record<ApprovalReasonCode, string>> = {
  * an adapter runs in the page, whose output reaches the agent and taints its session.
  */
 export function windowRefusal(action: string, via: Source, reasons: readonly ApprovalReasonCode[]): string | undefined {
-  if (isLegacyAction(action) || via === 'legacy_inference') return 'DOM and navigation actions are approved one at a time: a window would let the agent press any other control or open any other address';
+  if (isDomAction(action) || via === 'legacy_inference') return 'DOM and navigation actions are approved one at a time: a window would let the agent press any other control or open any other address';
   const excluded = reasons.find((code) => WINDOW_EXCLUDED_REASONS.includes(code));
   if (excluded) return `it is approved one at a time: ${EXCLUDED_WHY[excluded]}`;
   if (via !== 'site_contract') return 'only actions sent to a site’s agent contract can be approved for a period: this one runs inside the page, whose content comes back to the agent';

@@ -1,0 +1,32 @@
+import type { RecoveryReport } from '../pipeline/recovery.ts';
+import type { ObservationService } from './observation/service.ts';
+import { pageDeadlines } from './pipeline/page-deadlines.ts';
+import { lastCaptureError } from './ports/screenshot.ts';
+
+declare global {
+  /** Set by vite.config.ts: true only in `npm run build:test`, so a production bundle has no test hooks. */
+  const __STEWARD_TEST_HOOKS__: boolean;
+}
+
+/** The service worker globals end-to-end tests and benchmarks reach (no page and no content script can). */
+export const TEST_HOOK_NAMES = ['stewardObservation', 'stewardPipeline', 'stewardLastCaptureError'] as const;
+
+export interface TestHookDeps {
+  observation: ObservationService;
+  /** What the pipeline's last start-up recovery did. */
+  recovery: () => RecoveryReport[];
+}
+
+/**
+ * Installs the test hooks on the worker's global scope. Read-only, except the page deadlines a
+ * test may shorten instead of waiting a minute for a stalled page.
+ */
+export function installTestHooks({ observation, recovery }: TestHookDeps, scope: object = globalThis): void {
+  const hooks: Record<(typeof TEST_HOOK_NAMES)[number], PropertyDescriptor> = {
+    stewardObservation: { value: { observeTab: observation.observeTab, queryTab: observation.queryTab } },
+    // startedAt tells a test that the worker was restarted.
+    stewardPipeline: { value: { startedAt: Date.now(), recovery, deadlines: pageDeadlines } },
+    stewardLastCaptureError: { get: lastCaptureError },
+  };
+  Object.defineProperties(scope, hooks);
+}

@@ -1,0 +1,187 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The floors of src/ and the rules that keep them: each folder imports only from the folders
+ * below it, no file reaches back through a cycle, and the pure folders never touch the browser's
+ * extension APIs (so they run, and are tested, in plain Node). Read from the import statements
+ * themselves, so a new file is checked the day it is added.
+ */
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const SRC = join(ROOT, 'src');
+
+interface SourceFile {
+  /** Path from the repository root, e.g. `src/storage/db.ts`. */
+  path: string;
+  text: string;
+  /** Files of ours it imports (repository-relative), type-only imports included. */
+  local: string[];
+  /** Package imports (`zod`, `idb`, …). */
+  packages: string[];
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return walk(full);
+    return /\.(ts|tsx)$/.test(name) ? [full] : [];
+  });
+}
+
+function read(full: string): SourceFile {
+  const text = readFileSync(full, 'utf8');
+  // Vite's `?script&iife` and the like name the same file.
+  const specifiers = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName.replace(/\?.*$/, ''));
+  const path = relative(ROOT, full);
+  return {
+    path,
+    text,
+    local: specifiers.filter((s) => s.startsWith('.')).map((s) => relative(ROOT, resolve(dirname(full), s))),
+    packages: specifiers.filter((s) => !s.startsWith('.')),
+  };
+}
+
+const files = walk(SRC).map(read);
+const byPath = new Map(files.map((f) => [f.path, f]));
+
+/** `src/storage/db.ts` → `storage`. */
+const layerOf = (path: string) => path.split('/')[1]!;
+
+function importsOf(layer: string): Array<{ from: string; to: string }> {
+  return files.filter((f) => layerOf(f.path) === layer).flatMap((f) => f.local.map((to) => ({ from: f.path, to })));
+}
+
+/** Imports from `layer` that land outside the `allowed` layers. */
+function outside(layer: string, allowed: readonly string[]): string[] {
+  return importsOf(layer)
+    .filter(({ to }) => !allowed.includes(layerOf(to)))
+    .map(({ from, to }) => `${from} → ${to}`);
+}
+
+/** Strongly connected groups of more than one node (Tarjan). */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      group.push(w);
+    } while (w !== v);
+    if (group.length > 1) found.push(group.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+/** `chrome.…` / `browser.…` in code (values or types), never in comments or strings. */
+function extensionApiUses(file: SourceFile): string[] {
+  // Parsing is the slow part: only files that mention the names at all are parsed.
+  if (!/\b(chrome|browser)\s*\./.test(file.text)) return [];
+  const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true, file.path.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const uses: string[] = [];
+  const visit = (node: ts.Node): void => {
+    const head = ts.isPropertyAccessExpression(node) ? node.expression : ts.isQualifiedName(node) ? node.left : undefined;
+    if (head && ts.isIdentifier(head) && (head.text === 'chrome' || head.text === 'browser')) {
+      const { line } = source.getLineAndCharacterOfPosition(node.getStart());
+      uses.push(`${file.path}:${line + 1}: ${node.getText().slice(0, 60)}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return uses;
+}
+
+describe('architecture: the floors of src/', () => {
+  it('finds the source tree', () => {
+    expect(files.length).toBeGreaterThan(100);
+    for (const layer of ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp', 'content', 'sidepanel', 'background']) {
+      expect(files.some((f) => layerOf(f.path) === layer), layer).toBe(true);
+    }
+  });
+
+  it('every relative import names a file that exists', () => {
+    const missing = files.flatMap((f) => f.local.filter((to) => !byPath.has(to)).map((to) => `${f.path} → ${to}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('src/base imports nothing of ours and no package', () => {
+    expect(outside('base', ['base'])).toEqual([]);
+    expect(files.filter((f) => layerOf(f.path) === 'base').flatMap((f) => f.packages)).toEqual([]);
+  });
+
+  it('src/protocol imports only src/base and itself, and of packages only zod', () => {
+    expect(outside('protocol', ['base', 'protocol'])).toEqual([]);
+    const packages = new Set(files.filter((f) => layerOf(f.path) === 'protocol').flatMap((f) => f.packages));
+    expect([...packages].filter((p) => p !== 'zod')).toEqual([]);
+  });
+
+  it('src/storage sits below the pipeline: base, protocol and itself only', () => {
+    expect(outside('storage', ['base', 'protocol', 'storage'])).toEqual([]);
+  });
+
+  it('src/pipeline never imports the service worker, the content scripts or the side panel', () => {
+    expect(outside('pipeline', ['base', 'protocol', 'storage', 'webmcp', 'pipeline'])).toEqual([]);
+  });
+
+  it('src/observation and src/webmcp import only base, protocol and themselves', () => {
+    expect(outside('observation', ['base', 'protocol', 'observation'])).toEqual([]);
+    expect(outside('webmcp', ['base', 'protocol', 'webmcp'])).toEqual([]);
+  });
+
+  it('src/content never imports the service worker, the pipeline, storage or the side panel', () => {
+    expect(outside('content', ['base', 'protocol', 'observation', 'webmcp', 'content'])).toEqual([]);
+  });
+
+  it('the side panel reaches the rest only through src/protocol (and src/base)', () => {
+    expect(outside('sidepanel', ['base', 'protocol', 'sidepanel'])).toEqual([]);
+  });
+
+  it('no file imports itself back through a cycle, type-only imports included', () => {
+    const graph = new Map(files.map((f) => [f.path, f.local]));
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('no folder imports itself back through a sibling folder (src/background aside)', () => {
+    // A folder and its own subfolders are one unit (an entry file uses its parts, the parts share
+    // its helpers); between folders side by side, or in different floors, imports run one way.
+    const within = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+    const graph = new Map<string, string[]>();
+    for (const f of files) {
+      const from = dirname(f.path);
+      if (layerOf(f.path) === 'background') continue;
+      const edges = graph.get(from) ?? [];
+      for (const to of f.local.map(dirname)) if (!within(from, to) && !edges.includes(to)) edges.push(to);
+      graph.set(from, edges);
+    }
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('the pure folders never call the extension APIs (chrome.* / browser.*)', () => {
+    const pure = ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp'];
+    const pureFiles = files.filter((f) => pure.includes(layerOf(f.path)) || f.path.startsWith('src/sidepanel/lib/'));
+    expect(pureFiles.flatMap(extensionApiUses)).toEqual([]);
+    expect(pureFiles.filter((f) => f.packages.includes('webextension-polyfill')).map((f) => f.path)).toEqual([]);
+  }, 30_000);
+});
