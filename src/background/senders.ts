@@ -4,10 +4,8 @@
  * - panel: Steward's side panel page (also when opened in a tab);
  * - unknown: anything else, including other extensions (externally_connectable is closed anyway).
  */
-export type SenderKind =
-  | { kind: 'content'; tabId: number; frameId: number; documentId?: string; origin: string; url: string }
-  | { kind: 'panel' }
-  | { kind: 'unknown' };
+export type ContentSender = { kind: 'content'; tabId: number; frameId: number; documentId?: string; origin: string; url: string };
+export type SenderKind = ContentSender | { kind: 'panel' } | { kind: 'unknown' };
 
 export interface SenderFacts {
   id?: string;

@@ -1,8 +1,9 @@
 // Steward's service worker: the one place where policy, tokens and records live. It can be
 // stopped at any moment (MV3), so everything it must remember is persisted before it matters.
-import { createRouter } from './router.ts';
+import { acceptPanelPorts, createChannels, listenToChannels } from './channels.ts';
+import { createContentReports } from './pages/content-reports.ts';
 import { ToolStore } from './tools/store.ts';
-import { ControlPanels } from './panel/open-panels.ts';
+import { OpenPanels } from './panel/open-panels.ts';
 import { createObservationService } from './observation/service.ts';
 import { wirePipeline } from './pipeline/wiring.ts';
 import { SiteAccess } from './sites/site-access.ts';
@@ -17,14 +18,14 @@ import { browser, chromeOnly } from './browser.ts';
 const storageRestricted = restrictStorageToExtension();
 
 const store = new ToolStore();
-const panels = new ControlPanels();
+const panels = new OpenPanels();
 
 /** Forgets what these tabs' pages reported (a closed tab, or a site removed from the list), so no panel or agent keeps seeing their tools. */
 const forgetTabs = (tabIds: number[]) =>
   void store.ready.then(async () => {
     for (const tabId of tabIds) store.registry.forgetTab(tabId);
     await store.save();
-    for (const tabId of tabIds) panels.broadcast({ type: 'panel/tools-changed', tabId });
+    for (const tabId of tabIds) panels.push({ type: 'panel/tools-changed', tabId });
   });
 
 // Content scripts exist only on the sites the person allows; every message to a tab is gated too.
@@ -40,7 +41,10 @@ const sites: SitesControl = {
 
 // The Intent-to-Transaction pipeline: recovery of unfinished actions starts at once.
 const pipeline = wirePipeline({ tools: store, panels, observation, send, sites });
-const router = createRouter({ store, panels, observation, sites: siteAccess, control: pipeline.control, runTool: pipeline.runTool });
+const channels = createChannels({
+  panel: pipeline.panelChannel,
+  content: createContentReports({ store, sites: siteAccess, push: (m) => panels.push(m) }),
+});
 pipeline.start();
 if (__STEWARD_TEST_HOOKS__) installTestHooks({ observation, recovery: pipeline.recovery });
 browser.alarms.onAlarm.addListener((alarm) => void pipeline.onAlarm(alarm).catch((e) => console.error('alarm failed', alarm.name, e)));
@@ -53,8 +57,8 @@ browser.notifications.onClicked.addListener((id) => {
     .catch(() => undefined);
 });
 
-chrome.runtime.onMessage.addListener(router.onMessage);
-chrome.runtime.onConnect.addListener(router.onConnect);
+listenToChannels(channels);
+acceptPanelPorts(channels, panels);
 
 // The toolbar button opens the side panel.
 browser.runtime.onInstalled.addListener(() => {

@@ -3,7 +3,7 @@
 import { ToolDiscovery } from './webmcp/discovery.ts';
 import { NativeToolSource, nativeModelContext } from './webmcp/native-source.ts';
 import { BridgeToolSource, receiveBridgePort } from './webmcp/bridge-source.ts';
-import { listenToBackground, sendToBackground } from './router.ts';
+import { listenToWorker, report } from './worker-channel.ts';
 import { ObservationHost } from './observe/observation-host.ts';
 import { runSteps } from './act/run.ts';
 import { NetworkBuffer, listenForNetworkRecords } from './main/network-buffer.ts';
@@ -18,12 +18,12 @@ if (!started.__stewardIsolatedStarted) {
 
 function start(): void {
   const discovery = new ToolDiscovery((snapshot) =>
-    sendToBackground({ type: 'content/tools', api: snapshot.api, url: location.href.slice(0, 8192), tools: snapshot.tools }),
+    report('content/tools', { api: snapshot.api, url: location.href.slice(0, 8192), tools: snapshot.tools }),
   );
 
   const observation = new ObservationHost();
   const network = new NetworkBuffer({ origin: location.origin, capacity: 50 });
-  listenToBackground({
+  listenToWorker({
     source: () => discovery.activeSource,
     relist: () => discovery.refresh(),
     observation,

@@ -1,39 +1,13 @@
 import { z } from 'zod';
 import type { PageSnapshot } from './snapshot.ts';
 import { ElementRef, ElementState, Visibility } from './element.ts';
-import { FrameTools, ToolDescriptor, ToolRunOutcome, WebMcpApi } from './webmcp.ts';
-import { JsonObject } from './primitives.ts';
 
 /**
- * Every message between Steward's own contexts. Each context validates what it receives with
- * these schemas and checks who sent it (see src/background/senders.ts); anything else is dropped
- * with a machine-readable error.
+ * What pages send back about themselves: snapshots (whole or as deltas), query answers, act
+ * reports and network records. Checked here like any untrusted input; the channels that carry
+ * them are src/protocol/*-channel.ts.
  */
 
-/** A tool's input: a bounded JSON object without prototype keys (see JsonObject). */
-const ToolInput = JsonObject;
-
-// ── content script (isolated world) → service worker ────────────────────────────────────────
-export const ContentToolsReport = z.object({
-  type: z.literal('content/tools'),
-  api: WebMcpApi,
-  url: z.string().max(8192),
-  tools: z.array(ToolDescriptor).max(512),
-});
-export const ContentToBackground = z.discriminatedUnion('type', [ContentToolsReport]);
-export type ContentToBackground = z.infer<typeof ContentToBackground>;
-
-// ── service worker → content script ──────────────────────────────────────────────────────────
-export const ContentRunTool = z.object({
-  type: z.literal('content/run-tool'),
-  name: z.string().min(1),
-  input: ToolInput,
-  /** How long the tool may take; past it the content script answers TIMEOUT (the tool may still be running). */
-  deadline_ms: z.int().positive().max(600_000).optional(),
-});
-export const ContentRelistTools = z.object({ type: z.literal('content/relist-tools') });
-
-// ── page observation (service worker → content script, answered with a PageSnapshot) ─────────
 const Box = z.object({ x: z.number(), y: z.number(), w: z.number().nonnegative(), h: z.number().nonnegative() });
 const RowRef = z.object({ ref: ElementRef, row: z.int().nonnegative() });
 const Text = (max: number) => z.string().max(max);
@@ -169,20 +143,6 @@ export const SnapshotQuerySchema = z
   })
   .strict();
 
-/**
- * Take a snapshot of the frame (incremental in the page unless `full`: then everything is walked
- * afresh). With `since` — the document and sequence number of the snapshot the service worker
- * already holds — the answer may be a delta: every element's ref and order, but only the elements
- * that differ.
- */
-export const ContentObserve = z.object({
-  type: z.literal('content/observe'),
-  full: z.boolean().optional(),
-  since: z.object({ documentToken: z.string().max(64), seq: z.int().nonnegative() }).optional(),
-  /** Send the snapshot's digest with a delta (always with `full`; see snapshot-digest.ts). */
-  verify: z.boolean().optional(),
-});
-
 /** The fields of an element that changed since the base snapshot; `null` removes an optional field. */
 const nullable = <T extends z.ZodType>(t: T) => t.nullable().optional();
 export const SnapshotElementPatch = z
@@ -207,7 +167,7 @@ export const SnapshotElementPatch = z
   .strict();
 export type SnapshotElementPatch = z.infer<typeof SnapshotElementPatch>;
 
-/** A snapshot whose unchanged parts are left out (see ContentObserve). */
+/** A snapshot whose unchanged parts are left out (see `content/observe`). */
 export const SnapshotDeltaSchema = PageSnapshotSchema.omit({ elements: true, texts: true }).extend({
   /** Every element's ref in order; absent: the same refs in the same order as the base. */
   elementRefs: z.array(ElementRef).max(50_000).optional(),
@@ -265,11 +225,6 @@ export type ObserveReplyData = z.infer<typeof ObserveReplyData>;
  * service worker parses the text, then validates it like any other reply.
  */
 export const ObserveReplyText = z.string().max(48_000_000);
-/**
- * Look up elements in a fresh snapshot of the frame: by refs (expand-by-ref), role, name or text.
- * With `documentToken`, refuses (STALE_DOCUMENT) if the frame now holds another document.
- */
-export const ContentQuery = z.object({ type: z.literal('content/query'), documentToken: z.string().max(64).optional(), query: SnapshotQuerySchema });
 export const QueryResponse = z.object({
   documentToken: z.string().max(64),
   elements: z.array(SnapshotElementSchema).max(500),
@@ -279,7 +234,7 @@ export const QueryResponse = z.object({
 });
 export type QueryResponse = z.infer<typeof QueryResponse>;
 
-// ── DOM actions (service worker → content script, src/content/act/) ──────────────────
+// ── DOM actions (src/content/act/) ──────────────────────────────────────────────────────────
 /** One DOM primitive on an element ref; inputs mirror the dom.* actions' (src/protocol/action.ts). */
 export const ActStep = z.discriminatedUnion('op', [
   z.object({
@@ -298,11 +253,6 @@ export const ActStep = z.discriminatedUnion('op', [
   }),
 ]);
 export type ActStep = z.infer<typeof ActStep>;
-/**
- * Run steps in order, stopping at the first that is not done. Refs are only meaningful for the
- * document that issued them: with `documentToken`, a frame now holding another document refuses.
- */
-export const ContentAct = z.object({ type: z.literal('content/act'), documentToken: z.string().max(64).optional(), steps: z.array(ActStep).min(1).max(16) });
 /** What happened to one step, precisely: `refused` = nothing was done; `failed` = it threw midway. */
 export const ActStepReport = z.object({
   op: z.enum(['click', 'type', 'select', 'scroll']),
@@ -319,8 +269,6 @@ export type ActStepReport = z.infer<typeof ActStepReport>;
 export const ActReport = z.object({ documentToken: z.string().max(64).optional(), steps: z.array(ActStepReport).max(16) });
 export type ActReport = z.infer<typeof ActReport>;
 
-/** The same-origin JSON responses the page fetched lately (main world → isolated buffer), for fusion. */
-export const ContentNetwork = z.object({ type: z.literal('content/network') });
 export const NetworkRecordSchema = z.object({
   url: z.string().max(4096),
   method: z.string().max(16),
@@ -331,46 +279,3 @@ export const NetworkRecordSchema = z.object({
 });
 export const NetworkResponse = z.object({ records: z.array(NetworkRecordSchema).max(100) });
 export type NetworkResponse = z.infer<typeof NetworkResponse>;
-
-export const BackgroundToContent = z.discriminatedUnion('type', [ContentRunTool, ContentRelistTools, ContentObserve, ContentQuery, ContentAct, ContentNetwork]);
-export type BackgroundToContent = z.infer<typeof BackgroundToContent>;
-
-// ── side panel → service worker ──────────────────────────────────────────────────────────────
-export const PanelGetTabTools = z.object({ type: z.literal('panel/get-tab-tools'), tabId: z.number().int() });
-export const PanelRunTool = z.object({
-  type: z.literal('panel/run-tool'),
-  tabId: z.number().int(),
-  frameId: z.number().int(),
-  name: z.string().min(1),
-  input: ToolInput,
-});
-/** The raw page snapshot of a tab (the fused ObservedState is `panel/observe-tab`, a control message). */
-export const PanelSnapshotTab = z.object({ type: z.literal('panel/snapshot-tab'), tabId: z.number().int(), full: z.boolean().optional() });
-export const PanelQueryTab = z.object({
-  type: z.literal('panel/query-tab'),
-  tabId: z.number().int(),
-  documentToken: z.string().max(64).optional(),
-  query: SnapshotQuerySchema,
-});
-export const PanelToBackground = z.discriminatedUnion('type', [PanelGetTabTools, PanelRunTool, PanelSnapshotTab, PanelQueryTab]);
-export type PanelToBackground = z.infer<typeof PanelToBackground>;
-
-export const TabToolsResponse = z.object({ frames: z.array(FrameTools) });
-export type TabToolsResponse = z.infer<typeof TabToolsResponse>;
-
-// ── service worker → side panel (broadcast over the panel's port) ────────────────────────────
-export const PanelToolsChanged = z.object({ type: z.literal('panel/tools-changed'), tabId: z.number().int() });
-export const BackgroundToPanel = z.discriminatedUnion('type', [PanelToolsChanged]);
-export type BackgroundToPanel = z.infer<typeof BackgroundToPanel>;
-
-/** Replies always have this envelope so a caller can tell a refusal from a result. */
-export const Reply = <T extends z.ZodType>(data: T) =>
-  z.discriminatedUnion('ok', [
-    z.object({ ok: z.literal(true), data }),
-    z.object({
-      ok: z.literal(false),
-      error: z.object({ code: z.string(), message: z.string(), retryable: z.boolean() }),
-    }),
-  ]);
-
-export { ToolRunOutcome };

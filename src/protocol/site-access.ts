@@ -40,20 +40,3 @@ export const TabSiteStatus = z.object({
   observing: z.boolean(),
 });
 export type TabSiteStatus = z.infer<typeof TabSiteStatus>;
-
-export const PanelSites = z.object({ type: z.literal('panel/sites'), tabId: z.number().int().optional() });
-export const PanelSiteAllow = z.object({ type: z.literal('panel/site-allow'), origin: Origin });
-export const PanelSiteRemove = z.object({ type: z.literal('panel/site-remove'), origin: Origin });
-
-export const SitesResponse = z.object({
-  allowed: z.array(Origin),
-  tab: TabSiteStatus.optional(),
-});
-export type SitesResponse = z.infer<typeof SitesResponse>;
-
-export const SiteChangeResponse = z.object({
-  allowed: z.array(Origin),
-  /** Open tabs of the origin where observation started (allow) or stops with their next load (remove). */
-  tabs: z.number().int().nonnegative(),
-});
-export type SiteChangeResponse = z.infer<typeof SiteChangeResponse>;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { SitesResponse } from '../protocol/site-access.ts';
+import type { SitesResponse } from '../protocol/panel-channel.ts';
 import { listSites, subscribe } from './background-client.ts';
 import { currentTabId } from './current-tab.ts';
 

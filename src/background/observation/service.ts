@@ -1,5 +1,7 @@
 import type { z } from 'zod';
-import { ObserveReplyData, ObserveReplyText, QueryResponse, Reply, type SnapshotQuerySchema } from '../../protocol/messages.ts';
+import { ObserveReplyData, type QueryResponse, type SnapshotQuerySchema } from '../../protocol/messages.ts';
+import type { Data, PayloadInput, Reply } from '../../protocol/channel.ts';
+import type { ContentRequests } from '../../protocol/content-channel.ts';
 import type { PageSnapshot, SnapshotElement } from '../../observation/snapshot.ts';
 import { applyDelta } from './delta.ts';
 import { snapshotDigest } from '../../observation/snapshot-digest.ts';
@@ -28,8 +30,6 @@ const TOP_FRAME = 0;
 const CACHED_TABS = 16;
 /** Every this many deltas (and with every full observation) the page also sends its digest. */
 const VERIFY_EVERY = 10;
-const SnapshotReply = Reply(ObserveReplyText);
-const QueryReply = Reply(QueryResponse);
 
 interface Cached {
   seq: number;
@@ -48,20 +48,24 @@ export interface ObservationService {
   queryTab(tabId: number, query: SnapshotQuery, documentToken?: string): Promise<ObservationResult<QueryResponse>>;
 }
 
-async function ask<T>(send: SendToFrame, tabId: number, message: unknown, schema: z.ZodType<ObservationResult<T>>): Promise<ObservationResult<T>> {
-  let raw: unknown;
+/** One request to the tab's top frame; a page that stalls or cannot be reached is a refusal like any other. */
+async function ask<K extends 'content/observe' | 'content/query'>(
+  send: SendToFrame,
+  tabId: number,
+  type: K,
+  payload: PayloadInput<ContentRequests, K>,
+): Promise<ObservationResult<Data<ContentRequests, K>>> {
+  let reply: Reply<Data<ContentRequests, K>>;
   try {
-    raw = await send(tabId, TOP_FRAME, message);
+    reply = await send(tabId, TOP_FRAME, type, payload);
   } catch (error) {
     // A page that stalls is not retried: it already had its whole deadline.
     if (error instanceof DeadlineExceeded) return fail('TIMEOUT', `The page in tab ${tabId} did not answer within ${error.ms} ms.`, false);
     // No content script there (a chrome:// page, a tab loaded before Steward, a navigation in flight).
     return fail('NO_CONTENT_SCRIPT', `Steward cannot reach the page in tab ${tabId}: ${error instanceof Error ? error.message : String(error)}`, true);
   }
-  if (raw === undefined) return fail('NO_CONTENT_SCRIPT', `The page in tab ${tabId} did not answer.`, true);
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) return fail('INVALID_REPLY', `The page's answer does not fit the schema: ${parsed.error.message.slice(0, 500)}`, false);
-  return parsed.data;
+  if (!reply.ok && reply.error.code === 'INVALID_REPLY') return fail('INVALID_REPLY', `The page's answer does not fit the schema: ${reply.error.message.slice(0, 500)}`, false);
+  return reply;
 }
 
 /** The page's JSON text, parsed and then validated (ObserveReplyText). */
@@ -95,8 +99,7 @@ export function createObservationService(send: SendToFrame): ObservationService 
     const base = cache.get(tabId);
     const since = base?.snapshot.documentToken ? { documentToken: base.snapshot.documentToken, seq: base.seq } : undefined;
     const verify = since !== undefined && (options.full === true || base!.unverified + 1 >= VERIFY_EVERY);
-    const message = { type: 'content/observe', ...(options.full ? { full: true } : {}), ...(since ? { since } : {}), ...(verify ? { verify: true } : {}) };
-    const reply = await ask(send, tabId, message, SnapshotReply as z.ZodType<ObservationResult<string>>);
+    const reply = await ask(send, tabId, 'content/observe', { ...(options.full ? { full: true } : {}), ...(since ? { since } : {}), ...(verify ? { verify: true } : {}) });
     if (!reply.ok) {
       cache.delete(tabId);
       return reply;
@@ -121,6 +124,6 @@ export function createObservationService(send: SendToFrame): ObservationService 
   return {
     observeTab: (tabId, options) => observeTab(tabId, options),
     queryTab: (tabId, query, documentToken) =>
-      ask(send, tabId, { type: 'content/query', query, ...(documentToken ? { documentToken } : {}) }, QueryReply as z.ZodType<ObservationResult<QueryResponse>>),
+      ask(send, tabId, 'content/query', { query, ...(documentToken ? { documentToken } : {}) }),
   };
 }

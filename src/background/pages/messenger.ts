@@ -1,7 +1,8 @@
 import { withDeadline } from '../../pipeline/deadline.ts';
+import { parseReply, refuse, type Data, type Message, type PayloadInput, type Reply } from '../../protocol/channel.ts';
+import { ContentRequests } from '../../protocol/content-channel.ts';
 import { pageDeadlines } from '../pipeline/page-deadlines.ts';
 import type { SiteAccess } from '../sites/site-access.ts';
-import { browser } from '../browser.ts';
 
 export interface SendOptions {
   /** Only this document may receive it: a frame that navigated since never sees the message. */
@@ -10,23 +11,38 @@ export interface SendOptions {
   deadline_ms?: number;
 }
 
-export type SendToFrame = (tabId: number, frameId: number, message: unknown, options?: SendOptions) => Promise<unknown>;
+/**
+ * One request of the content channel to one frame, answered with that request's reply parsed
+ * (INVALID_REPLY when it does not fit, NO_CONTENT_SCRIPT when nothing answered). Rejects when the
+ * message could not be delivered, and with DeadlineExceeded when the page did not answer in time.
+ */
+export type SendToFrame = <K extends keyof ContentRequests & string>(
+  tabId: number,
+  frameId: number,
+  type: K,
+  payload: PayloadInput<ContentRequests, K>,
+  options?: SendOptions,
+) => Promise<Reply<Data<ContentRequests, K>>>;
 
 type ChromeSend = (tabId: number, message: unknown, target: { frameId?: number; documentId?: string }) => Promise<unknown>;
-const chromeSend: ChromeSend = (tabId, message, target) => browser.tabs.sendMessage(tabId, message, target);
+// chrome's own call, not the polyfill's: end-to-end tests wrap it to watch what pages answer.
+const chromeSend: ChromeSend = (tabId, message, target) => chrome.tabs.sendMessage(tabId, message, target);
 
 /**
  * The service worker's one way to message a tab's frame. Every message passes the site gate
  * first: to a tab whose site Steward is not allowed on, nothing is sent and the caller gets a
- * SITE_NOT_ALLOWED reply in the usual envelope (callers already validate replies). Every message
- * has a deadline: a page that does not answer rejects with DeadlineExceeded, never hangs.
+ * SITE_NOT_ALLOWED refusal. Every message has a deadline: a page that does not answer rejects
+ * with DeadlineExceeded, never hangs.
  */
 export function tabMessenger(sites: Pick<SiteAccess, 'gate'>, deadlines = pageDeadlines, sendMessage: ChromeSend = chromeSend): SendToFrame {
-  return async (tabId, frameId, message, options = {}) => {
+  return async (tabId, frameId, type, payload, options = {}) => {
     const refusal = await sites.gate(tabId);
     if (refusal) return { ok: false, error: refusal };
     const target = options.documentId !== undefined ? { documentId: options.documentId } : { frameId };
-    const type = typeof (message as { type?: unknown })?.type === 'string' ? (message as { type: string }).type : 'message';
-    return withDeadline(sendMessage(tabId, message, target), options.deadline_ms ?? deadlines.page_reply_ms, `the page in tab ${tabId} (${type})`);
+    const message = { ...payload, type } as Message<ContentRequests>;
+    const raw = await withDeadline(sendMessage(tabId, message, target), options.deadline_ms ?? deadlines.page_reply_ms, `the page in tab ${tabId} (${type})`);
+    // No content script there (a chrome:// page, a tab loaded before Steward, a navigation in flight).
+    if (raw === undefined) return refuse('NO_CONTENT_SCRIPT', `The page in tab ${tabId} did not answer.`, true);
+    return parseReply(ContentRequests, type, raw);
   };
 }

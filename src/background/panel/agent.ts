@@ -1,8 +1,7 @@
-import type { z } from 'zod';
 import type { AgentContext } from '../../pipeline/agent-context.ts';
 import type { Pipeline } from '../../pipeline/pipeline.ts';
-import type { AgentSubmit, PanelObserveTab } from '../../protocol/control-messages.ts';
-import { ok, type ControlReply } from './reply.ts';
+import { ok, type Data, type Payload, type Reply } from '../../protocol/channel.ts';
+import type { PanelRequests } from '../../protocol/panel-channel.ts';
 import type { SessionTabs } from '../pipeline/sessions.ts';
 import type { ObserveOutcome } from '../ports/tab-observer.ts';
 
@@ -12,7 +11,7 @@ import type { ObserveOutcome } from '../ports/tab-observer.ts';
  * send; the tab becomes an opaque session id before anything reaches the pipeline.
  */
 
-export async function submitAsAgent(pipeline: Pipeline, sessions: Pick<SessionTabs, 'sessionFor'>, message: z.infer<typeof AgentSubmit>): Promise<ControlReply> {
+export async function submitAsAgent(pipeline: Pipeline, sessions: Pick<SessionTabs, 'sessionFor'>, message: Payload<PanelRequests, 'agent/submit'>): Promise<Reply<Data<PanelRequests, 'agent/submit'>>> {
   const session_id = await sessions.sessionFor(message.agent_id, message.tabId);
   const agent: AgentContext = {
     agent_id: message.agent_id,
@@ -25,7 +24,7 @@ export async function submitAsAgent(pipeline: Pipeline, sessions: Pick<SessionTa
   return ok({ result: await pipeline.submit(message.request, agent) });
 }
 
-export async function observeForPanel(observeTab: (tabId: number) => Promise<ObserveOutcome>, message: z.infer<typeof PanelObserveTab>): Promise<ControlReply> {
+export async function observeForPanel(observeTab: (tabId: number) => Promise<ObserveOutcome>, message: Payload<PanelRequests, 'panel/observe-tab'>): Promise<Reply<Data<PanelRequests, 'panel/observe-tab'>>> {
   const r = await observeTab(message.tabId);
   return ok(r.ok ? { state: r.tab.state } : { state: null, error: `${r.error.code}: ${r.error.message}`.slice(0, 2000) });
 }

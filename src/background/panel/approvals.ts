@@ -1,8 +1,7 @@
 import type { Pipeline } from '../../pipeline/pipeline.ts';
 import type { DecideResult } from '../../pipeline/approvals.ts';
-import type { PanelDecideApproval } from '../../protocol/control-messages.ts';
-import type { z } from 'zod';
-import { ok, refuse, type ControlReply } from './reply.ts';
+import { ok, refuse, type Data, type Payload, type Reply } from '../../protocol/channel.ts';
+import type { PanelRequests } from '../../protocol/panel-channel.ts';
 
 /** `panel/approvals` and `panel/approval-decide`: the only way anything gets approved. */
 
@@ -15,11 +14,11 @@ const PROBLEM_CODES: Record<Extract<DecideResult, { ok: false }>['problem'], str
   invalid_decision: 'INVALID_MESSAGE',
 };
 
-export async function listApprovals(pipeline: Pipeline): Promise<ControlReply> {
+export async function listApprovals(pipeline: Pipeline): Promise<Reply<Data<PanelRequests, 'panel/approvals'>>> {
   return ok({ pending: await pipeline.admin.pendingApprovals() });
 }
 
-export async function decideApproval(pipeline: Pipeline, message: z.infer<typeof PanelDecideApproval>): Promise<ControlReply> {
+export async function decideApproval(pipeline: Pipeline, message: Payload<PanelRequests, 'panel/approval-decide'>): Promise<Reply<Data<PanelRequests, 'panel/approval-decide'>>> {
   const result = await pipeline.admin.decide(message.decision, message.window_ms !== undefined ? { window_ms: message.window_ms } : {});
   if (!result.ok) return refuse(PROBLEM_CODES[result.problem], result.message);
   return ok(result.status === 'approved' ? { status: 'approved', receipt: result.receipt } : { status: 'denied' });

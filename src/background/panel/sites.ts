@@ -1,6 +1,6 @@
-import type { z } from 'zod';
-import type { PanelSiteAllow, PanelSiteRemove, PanelSites, TabSiteStatus } from '../../protocol/site-access.ts';
-import { ok, refuse, type ControlReply } from './reply.ts';
+import { ok, refuse, type Reply } from '../../protocol/channel.ts';
+import type { SiteChangeResponse, SitesResponse } from '../../protocol/panel-channel.ts';
+import type { TabSiteStatus } from '../../protocol/site-access.ts';
 
 /** What the control room may do with site access (bound to Chrome in service-worker.ts). */
 export interface SitesControl {
@@ -10,21 +10,18 @@ export interface SitesControl {
   tabStatus(tabId: number): Promise<TabSiteStatus>;
 }
 
-/** `panel/sites`, `panel/site-allow`, `panel/site-remove`: the person's list of sites Steward may read. */
-export async function sitesReply(
-  sites: SitesControl,
-  m: z.infer<typeof PanelSites> | z.infer<typeof PanelSiteAllow> | z.infer<typeof PanelSiteRemove>,
-): Promise<ControlReply> {
+async function chromeMayRefuse<T>(change: () => Promise<T>): Promise<Reply<T>> {
   try {
-    switch (m.type) {
-      case 'panel/sites':
-        return ok({ allowed: await sites.list(), ...(m.tabId !== undefined ? { tab: await sites.tabStatus(m.tabId) } : {}) });
-      case 'panel/site-allow':
-        return ok(await sites.allow(m.origin));
-      case 'panel/site-remove':
-        return ok(await sites.remove(m.origin));
-    }
+    return ok(await change());
   } catch (error) {
     return refuse('SITE_ACCESS_FAILED', `Chrome refused the change of site access: ${(error as Error).message}`, true);
   }
 }
+
+/** `panel/sites`: the person's list of sites Steward may read, and how the given tab stands. */
+export const listSites = (sites: SitesControl, tabId: number | undefined): Promise<Reply<SitesResponse>> =>
+  chromeMayRefuse(async () => ({ allowed: await sites.list(), ...(tabId !== undefined ? { tab: await sites.tabStatus(tabId) } : {}) }));
+
+/** `panel/site-allow` and `panel/site-remove`. */
+export const changeSite = (sites: SitesControl, change: 'allow' | 'remove', origin: string): Promise<Reply<SiteChangeResponse>> =>
+  chromeMayRefuse(() => (change === 'allow' ? sites.allow(origin) : sites.remove(origin)));

@@ -1,15 +1,14 @@
-import type { z } from 'zod';
 import type { Pipeline } from '../../pipeline/pipeline.ts';
-import type { PanelListTokens, PanelMintToken, PanelRevokeToken } from '../../protocol/control-messages.ts';
-import { ok, refuse, type ControlReply } from './reply.ts';
+import { ok, refuse, type Data, type Payload, type Reply } from '../../protocol/channel.ts';
+import type { PanelRequests } from '../../protocol/panel-channel.ts';
 
 /** `panel/tokens`, `panel/token-mint`, `panel/token-revoke`: the person grants and withdraws. */
 
-export async function listTokens(pipeline: Pipeline, message: z.infer<typeof PanelListTokens>): Promise<ControlReply> {
+export async function listTokens(pipeline: Pipeline, message: Payload<PanelRequests, 'panel/tokens'>): Promise<Reply<Data<PanelRequests, 'panel/tokens'>>> {
   return ok({ tokens: await pipeline.admin.tokens(message.agent_id) });
 }
 
-export async function mintToken(pipeline: Pipeline, message: z.infer<typeof PanelMintToken>): Promise<ControlReply> {
+export async function mintToken(pipeline: Pipeline, message: Payload<PanelRequests, 'panel/token-mint'>): Promise<Reply<Data<PanelRequests, 'panel/token-mint'>>> {
   try {
     // The only time the secret leaves the token store; it is not kept anywhere (only its hash).
     return ok(
@@ -28,7 +27,7 @@ export async function mintToken(pipeline: Pipeline, message: z.infer<typeof Pane
   }
 }
 
-export async function revokeToken(pipeline: Pipeline, message: z.infer<typeof PanelRevokeToken>): Promise<ControlReply> {
+export async function revokeToken(pipeline: Pipeline, message: Payload<PanelRequests, 'panel/token-revoke'>): Promise<Reply<Data<PanelRequests, 'panel/token-revoke'>>> {
   const token = await pipeline.admin.revokeToken(message.token_id);
   if (!token) return refuse('TOKEN_NOT_FOUND', `No token ${message.token_id}.`);
   return ok(token);

@@ -1,6 +1,6 @@
 import type { ApprovalNotifier } from '../../pipeline/ports.ts';
 import type { ApprovalRequest } from '../../protocol/approval.ts';
-import type { ControlPush } from '../../protocol/control-messages.ts';
+import type { PanelPush } from '../../protocol/panel-channel.ts';
 import { browser, chromeOnly } from '../browser.ts';
 
 /**
@@ -38,7 +38,7 @@ export class ApprovalAnnouncer implements ApprovalNotifier {
   private badge: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly panels: { readonly count: number; push(message: ControlPush): void },
+    private readonly panels: { readonly count: number; push(message: PanelPush): void },
     /** How many approvals are pending now (late-bound: the queue exists once the pipeline does). */
     private readonly pendingCount: () => Promise<number>,
     private readonly apis: AnnounceApis,

@@ -1,8 +1,9 @@
 import { AdapterRegistry, shopAdapter } from '../../observation/adapters/index.ts';
 import type { Pipeline } from '../../pipeline/pipeline.ts';
-import { createControlRouter, type ControlDeps } from '../panel/router.ts';
+import { createPanelChannel } from '../panel/panel-channel.ts';
+import type { SitesControl } from '../panel/sites.ts';
 import type { SendToFrame } from '../pages/messenger.ts';
-import type { ControlPanels } from '../panel/open-panels.ts';
+import type { OpenPanels } from '../panel/open-panels.ts';
 import type { ObservationService } from '../observation/service.ts';
 import { PURGE_ALARM, RECHECK_ALARM, ensureAlarms } from './alarms.ts';
 import { ApprovalAnnouncer, chromeAnnounceApis } from './approval-announcer.ts';
@@ -19,17 +20,17 @@ import { runToolFromPanel, type PanelRunRequest } from '../tools/run-from-panel.
 
 /**
  * Assembles the Intent-to-Transaction pipeline on Chrome: IndexedDB stores, ports onto tabs,
- * approval announcements, alarms. Returns the control route for the message router and the
- * handlers service-worker.ts registers at top level (MV3 wakes the worker only for listeners
+ * approval announcements, alarms. Returns the panel channel's handler table and the handlers
+ * service-worker.ts registers at top level (MV3 wakes the worker only for listeners
  * registered synchronously).
  */
 export function wirePipeline(deps: {
   tools: ToolStore;
-  panels: ControlPanels;
-  observation: Pick<ObservationService, 'observeTab'>;
+  panels: OpenPanels;
+  observation: ObservationService;
   /** Messages to tabs, gated by site (src/background/pages/messenger.ts). */
   send: SendToFrame;
-  sites: ControlDeps['sites'];
+  sites: SitesControl;
 }) {
   const adapters = new AdapterRegistry();
   // The demo shop's adapter (matches by path and the shop's own markers, on any origin).
@@ -51,14 +52,6 @@ export function wirePipeline(deps: {
       pipeline = p;
       void announcer.refreshBadge();
     },
-  });
-
-  const control = createControlRouter({
-    ready: () => live.ready,
-    sessions,
-    observeTab: chromePorts.observeTab,
-    sites: deps.sites,
-    push: (m) => deps.panels.push(m),
   });
 
   /** The person's own Run in the side panel: through the pipeline, audited, shown in Activity. */
@@ -110,5 +103,16 @@ export function wirePipeline(deps: {
     return taint.mark(agentId, { at: Date.now(), source });
   }
 
-  return { control, runTool, onAlarm, onTabRemoved, start, taintAgent, recovery: () => live.recovery };
+  const panelChannel = createPanelChannel({
+    tools: deps.tools,
+    observation: deps.observation,
+    runTool,
+    ready: () => live.ready,
+    sessions,
+    observeTab: chromePorts.observeTab,
+    sites: deps.sites,
+    push: (m) => deps.panels.push(m),
+  });
+
+  return { panelChannel, onAlarm, onTabRemoved, start, taintAgent, recovery: () => live.recovery };
 }

@@ -1,8 +1,9 @@
-import { ActReport, Reply, type ActStep } from '../../protocol/messages.ts';
+import type { ActReport, ActStep } from '../../protocol/messages.ts';
 import type { ExecutionReport } from '../../pipeline/ports.ts';
 import { watchTab, type TabEvents } from './tab-wait.ts';
 import { DeadlineExceeded } from '../../pipeline/deadline.ts';
 import type { SendToFrame } from '../pages/messenger.ts';
+import type { Reply } from '../../protocol/channel.ts';
 
 /**
  * Sends DOM steps to the tab's top frame (src/content/act/) and turns the page's report into an
@@ -12,10 +13,9 @@ import type { SendToFrame } from '../pages/messenger.ts';
  * verified afterwards by re-observing (the pipeline's job).
  */
 
-export type { SendToFrame };
-
-const ActReply = Reply(ActReport);
 const TOP_FRAME = 0;
+/** The messenger's refusals for an answer that says nothing of what the page did: it may have acted. */
+const UNKNOWN_ANSWER = new Set(['INVALID_REPLY', 'NO_CONTENT_SCRIPT']);
 /** How long to wait for a navigation to start after an act that did not announce one (a script may navigate). */
 const QUIET_NAVIGATION_MS = 400;
 /** … and after a click that submitted a form or followed a link. */
@@ -29,9 +29,9 @@ export async function actOnTab(
 ): Promise<ExecutionReport> {
   const watch = watchTab(deps.tabs, tabId);
   try {
-    let raw: unknown;
+    let reply: Reply<ActReport>;
     try {
-      raw = await deps.send(tabId, TOP_FRAME, { type: 'content/act', steps, ...(documentToken ? { documentToken } : {}) });
+      reply = await deps.send(tabId, TOP_FRAME, 'content/act', { steps, ...(documentToken ? { documentToken } : {}) });
     } catch (error) {
       // Sent, and the page never answered (its script is stuck): it may or may not have acted.
       if (error instanceof DeadlineExceeded) return { outcome: 'timed_out', message: error.message };
@@ -40,10 +40,9 @@ export async function actOnTab(
       await watch.settled(QUIET_NAVIGATION_MS);
       return { outcome: 'failed', message: `the page did not answer: ${error instanceof Error ? error.message : String(error)}`, side_effect_possible: navigated };
     }
-    const parsed = ActReply.safeParse(raw);
-    if (!parsed.success) return { outcome: 'failed', message: 'the page answered with something that is not an act report', side_effect_possible: true };
-    if (!parsed.data.ok) return { outcome: 'failed', message: `${parsed.data.error.code}: ${parsed.data.error.message}`, side_effect_possible: false };
-    const report = parsed.data.data;
+    if (!reply.ok && UNKNOWN_ANSWER.has(reply.error.code)) return { outcome: 'failed', message: 'the page answered with something that is not an act report', side_effect_possible: true };
+    if (!reply.ok) return { outcome: 'failed', message: `${reply.error.code}: ${reply.error.message}`, side_effect_possible: false };
+    const report = reply.data;
     const announced = report.steps.some((s) => s.navigation);
     // Let a navigation the act set off finish, so the next observation sees the new page.
     await watch.settled(announced ? ANNOUNCED_NAVIGATION_MS : QUIET_NAVIGATION_MS);

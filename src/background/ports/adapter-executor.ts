@@ -2,7 +2,8 @@ import type { ExpectedEffect } from '../../protocol/expectation.ts';
 import type { ExecutionCall, ExecutionReport, Executor, PortContext } from '../../pipeline/ports.ts';
 import type { AvailableAction } from '../../protocol/action.ts';
 import type { ActStep } from '../../protocol/messages.ts';
-import { actOnTab, type SendToFrame } from './act.ts';
+import { actOnTab } from './act.ts';
+import type { SendToFrame } from '../pages/messenger.ts';
 import type { TabEvents } from './tab-wait.ts';
 import type { ObservedTab, TabObserver } from './tab-observer.ts';
 

@@ -1,7 +1,8 @@
 import { DomClickInput, DomScrollInput, DomSelectInput, DomTypeInput, NavGotoInput } from '../../protocol/action.ts';
 import type { ActStep } from '../../protocol/messages.ts';
 import type { ExecutionCall, ExecutionReport, Executor, NavigatePort, PortContext } from '../../pipeline/ports.ts';
-import { actOnTab, type SendToFrame } from './act.ts';
+import { actOnTab } from './act.ts';
+import type { SendToFrame } from '../pages/messenger.ts';
 import type { TabEvents } from './tab-wait.ts';
 import type { TabObserver } from './tab-observer.ts';
 

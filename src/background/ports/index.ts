@@ -1,11 +1,10 @@
 import type { AdapterRegistry } from '../../observation/adapters/index.ts';
 import type { PipelinePorts, PortContext } from '../../pipeline/ports.ts';
-import { NetworkResponse, Reply } from '../../protocol/messages.ts';
 import type { NetworkRecord } from '../../observation/snapshot.ts';
 import type { ObservationService } from '../observation/service.ts';
 import type { SessionTabs } from '../pipeline/sessions.ts';
 import type { ToolStore } from '../tools/store.ts';
-import type { SendToFrame } from './act.ts';
+import type { SendToFrame } from '../pages/messenger.ts';
 import { adapterExecutor } from './adapter-executor.ts';
 import { domExecutor } from './dom-executor.ts';
 import { navigatePort, type TabControl } from './navigate.ts';
@@ -37,13 +36,11 @@ export interface ChromePortsDeps {
 
 const withoutHash = (u: string) => u.split('#')[0];
 
-const NetworkReply = Reply(NetworkResponse);
-
 /** The top frame's recent same-origin JSON responses; an unreachable or odd answer counts as none. */
 async function pageNetwork(send: SendToFrame, tabId: number): Promise<NetworkRecord[]> {
   try {
-    const reply = NetworkReply.safeParse(await send(tabId, 0, { type: 'content/network' }));
-    return reply.success && reply.data.ok ? (reply.data.data as NetworkResponse).records : [];
+    const reply = await send(tabId, 0, 'content/network', {});
+    return reply.ok ? reply.data.records : [];
   } catch {
     return [];
   }

@@ -1,8 +1,8 @@
 import type { ExecutionCall, ExecutionReport, Executor, PortContext } from '../../pipeline/ports.ts';
 import { DeadlineExceeded } from '../../pipeline/deadline.ts';
 import type { PageDeadlines } from '../../protocol/deadlines.ts';
-import { ToolRunOutcome, type FrameTools } from '../../protocol/webmcp.ts';
-import type { SendToFrame } from './act.ts';
+import type { FrameTools, ToolRunOutcome } from '../../protocol/webmcp.ts';
+import type { SendToFrame } from '../pages/messenger.ts';
 import { pageDeadlines } from '../pipeline/page-deadlines.ts';
 import type { TabObserver } from './tab-observer.ts';
 
@@ -35,6 +35,8 @@ export interface WebMcpDeps {
 const TOP_FRAME = 0;
 /** Errors the page reports before running anything. */
 const NOT_RUN = new Set(['TOOL_NOT_FOUND', 'INVALID_INPUT']);
+/** The messenger's refusals for an answer that says nothing of what the page did. */
+const UNKNOWN_ANSWER = new Set(['INVALID_REPLY', 'NO_CONTENT_SCRIPT']);
 const withoutHash = (u: string) => u.split('#')[0];
 
 /** Nothing was sent: the tool the agent was shown is not on the page the tab shows now. */
@@ -52,7 +54,8 @@ export function webmcpExecutor(deps: WebMcpDeps): Executor {
       const run = deps.send(
         tabId,
         TOP_FRAME,
-        { type: 'content/run-tool', name: call.action, input: call.input, deadline_ms: deadlines.tool_run_ms },
+        'content/run-tool',
+        { name: call.action, input: call.input, deadline_ms: deadlines.tool_run_ms },
         { documentId: pinned.documentId, deadline_ms: deadlines.tool_run_ms + deadlines.reply_grace_ms },
       );
       // A form left waiting may reject long after we answered; that must not be an unhandled rejection.
@@ -70,9 +73,10 @@ export function webmcpExecutor(deps: WebMcpDeps): Executor {
         if (error instanceof DeadlineExceeded) return { outcome: 'timed_out', message: `the page did not answer within ${error.ms} ms` };
         return { outcome: 'failed', message: `the page could not be reached: ${error instanceof Error ? error.message : String(error)}`, side_effect_possible: true };
       }
-      const parsed = ToolRunOutcome.safeParse(raw);
-      if (!parsed.success) return { outcome: 'failed', message: 'the page answered with something that is not a tool result', side_effect_possible: true };
-      const outcome = parsed.data;
+      const reply = raw as Awaited<typeof run>;
+      if (!reply.ok && UNKNOWN_ANSWER.has(reply.error.code)) return { outcome: 'failed', message: 'the page answered with something that is not a tool result', side_effect_possible: true };
+      // The messenger's own refusal (the site gate) reads like the page's: nothing was run.
+      const outcome: ToolRunOutcome = reply.ok ? reply.data : reply;
       if (!outcome.ok && outcome.error.code === 'TIMEOUT') return { outcome: 'timed_out', message: outcome.error.message.slice(0, 3500) };
       if (!outcome.ok) return { outcome: 'failed', message: `${outcome.error.code}: ${outcome.error.message}`.slice(0, 3500), side_effect_possible: !NOT_RUN.has(outcome.error.code) };
       // A page's tool output is page data, never instructions, whether or not the tool says so.

@@ -1,5 +1,5 @@
-import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from '../page-bridge-names.ts';
-import type { PortOffer } from '../page-bridge-protocol.ts';
+import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from '../../protocol/page-bridge-names.ts';
+import type { PortOffer } from '../../protocol/page-bridge-channel.ts';
 
 /**
  * Hands one end of a MessageChannel to the isolated world with synchronous DOM events at

@@ -1,4 +1,4 @@
-import { BridgeEvent, NetworkWire } from '../page-bridge-protocol.ts';
+import { BridgeEvent, NetworkWire } from '../../protocol/page-bridge-channel.ts';
 import type { NetworkRecord } from '../../observation/snapshot.ts';
 import { boundJson, redactUrl } from './network-bounds.ts';
 

@@ -1,4 +1,4 @@
-import type { NetworkWire } from '../page-bridge-protocol.ts';
+import type { NetworkWire } from '../../protocol/page-bridge-channel.ts';
 import { MAX_BODY_CHARS, boundJson, isJsonContentType, redactUrl } from './network-bounds.ts';
 
 /**

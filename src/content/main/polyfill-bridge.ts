@@ -1,4 +1,4 @@
-import { BridgeRequest, type BridgeEvent } from '../page-bridge-protocol.ts';
+import { BridgeRequest, type BridgeEvent } from '../../protocol/page-bridge-channel.ts';
 import { normalizeToolResult } from '../../webmcp/normalize.ts';
 
 interface PageTool {

@@ -1,5 +1,6 @@
-import type { z } from 'zod';
-import type { ContentObserve, ContentQuery, QueryResponse } from '../../protocol/messages.ts';
+import type { Refusal } from '../../protocol/channel.ts';
+import type { ContentObserve, ContentQuery } from '../../protocol/content-channel.ts';
+import type { QueryResponse } from '../../protocol/messages.ts';
 import { createPageObserver, type PageObserver } from '../../observation/dom/observer.ts';
 import { query } from '../../observation/render/query.ts';
 import { DeltaEncoder } from './snapshot-delta.ts';
@@ -11,7 +12,7 @@ import { chromeOnly } from '../browser.ts';
  * Every answer is a reply envelope; nothing here throws into the message router.
  */
 
-type Failure = { ok: false; error: { code: string; message: string; retryable: boolean } };
+type Failure = Refusal;
 /** `data`: the ObserveReplyData as JSON text (see ObserveReplyText). */
 export type ObserveReply = { ok: true; data: string } | Failure;
 export type QueryReply = { ok: true; data: QueryResponse } | Failure;
@@ -45,7 +46,7 @@ export class ObservationHost {
     return this.observer?.documentToken;
   }
 
-  observe(request: z.infer<typeof ContentObserve>): ObserveReply {
+  observe(request: ContentObserve): ObserveReply {
     try {
       const outcome = this.pageObserver.snapshot({ full: request.full === true });
       if (!outcome.ok) return failure(outcome.error.code, outcome.error.message, outcome.error.retryable);
@@ -55,7 +56,7 @@ export class ObservationHost {
     }
   }
 
-  query(request: z.infer<typeof ContentQuery>): QueryReply {
+  query(request: ContentQuery): QueryReply {
     try {
       const observer = this.pageObserver;
       if (request.documentToken !== undefined && request.documentToken !== observer.documentToken) {

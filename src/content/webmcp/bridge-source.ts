@@ -1,4 +1,5 @@
-import { BridgeEvent, HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN, PortOffer } from '../page-bridge-protocol.ts';
+import { BridgeEvent, PortOffer } from '../../protocol/page-bridge-channel.ts';
+import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from '../../protocol/page-bridge-names.ts';
 import { ToolExecutionError, type ToolSource } from './tool-source.ts';
 import type { RawTool } from '../../webmcp/normalize.ts';
 import { PAGE_DEADLINES } from '../../protocol/deadlines.ts';
@@ -6,7 +7,7 @@ import { PAGE_DEADLINES } from '../../protocol/deadlines.ts';
 type Pending = { resolve: (event: BridgeEvent) => void; reject: (error: Error) => void; timer: ReturnType<typeof setTimeout> };
 
 const LIST_TIMEOUT_MS = PAGE_DEADLINES.tool_list_ms;
-/** A run's own deadline comes from the caller (src/content/router.ts); this only frees a reply slot that never filled. */
+/** A run's own deadline comes from the caller (src/content/worker-channel.ts); this only frees a reply slot that never filled. */
 const RUN_TIMEOUT_MS = PAGE_DEADLINES.tool_run_ms;
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { AUDIT_CHAIN_BROKEN, type AuditEntry } from '../../protocol/audit.ts';
 import type { z } from 'zod';
-import type { AuditVerifyResponse } from '../../protocol/control-messages.ts';
+import type { AuditVerifyResponse } from '../../protocol/panel-channel.ts';
 import { auditEntries, exportAudit, subscribe, verifyAudit, verifyAuditExport } from '../background-client.ts';
 import { auditFilename, downloadText } from '../download.ts';
 import { NO_FILTER, facets, filterGroups, groupAudit, type AuditFilter } from '../lib/audit-groups.ts';

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import type { z } from 'zod';
-import type { TokenWithUsage } from '../../protocol/control-messages.ts';
+import type { TokenWithUsage } from '../../protocol/panel-channel.ts';
 import { revokeToken } from '../background-client.ts';
 import { clockTime, countdown, msLeft } from '../lib/time.ts';
 import { now } from '../now.ts';

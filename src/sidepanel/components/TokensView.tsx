@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { z } from 'zod';
-import type { TokenWithUsage } from '../../protocol/control-messages.ts';
+import type { TokenWithUsage } from '../../protocol/panel-channel.ts';
 import { listTokens, subscribe } from '../background-client.ts';
 import { MintTokenForm } from './MintTokenForm.tsx';
 import { TokenCard } from './TokenCard.tsx';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PanelMintToken } from '../../protocol/control-messages.ts';
+import type { Payload } from '../../protocol/channel.ts';
+import { MintTokenRequest, type PanelRequests } from '../../protocol/panel-channel.ts';
 import { AgentId, Origin } from '../../protocol/primitives.ts';
 import { ResourceScope } from '../../protocol/resource.ts';
 import { MAX_TOKEN_TTL_MS, ScopeEntry } from '../../protocol/token.ts';
@@ -20,7 +21,8 @@ export interface MintFormValues {
 }
 
 export type MintField = keyof MintFormValues;
-export type MintFormResult = { ok: true; message: z.infer<typeof PanelMintToken> } | { ok: false; errors: Partial<Record<MintField, string>> };
+export type MintMessage = { type: 'panel/token-mint' } & Payload<PanelRequests, 'panel/token-mint'>;
+export type MintFormResult = { ok: true; message: MintMessage } | { ok: false; errors: Partial<Record<MintField, string>> };
 
 /** Commas, spaces and new lines all separate list items. */
 export function splitList(text: string): string[] {
@@ -72,8 +74,7 @@ export function buildMint(v: MintFormValues): MintFormResult {
   if (!(ttl > 0 && ttl <= MAX_TOKEN_TTL_MS)) errors.lifetime_minutes = `The lifetime must be between 1 minute and ${MAX_TOKEN_TTL_MS / 86_400_000} days.`;
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
-  const message = PanelMintToken.safeParse({
-    type: 'panel/token-mint',
+  const message = MintTokenRequest.safeParse({
     agent_id: agent,
     scope: scopes,
     resource_scope: resourceScope,
@@ -83,5 +84,5 @@ export function buildMint(v: MintFormValues): MintFormResult {
   });
   // The per-field checks above mirror this schema; a mismatch is reported, not swallowed.
   if (!message.success) return { ok: false, errors: { agent_id: message.error.issues[0]?.message ?? 'Invalid token request.' } };
-  return { ok: true, message: message.data };
+  return { ok: true, message: { type: 'panel/token-mint', ...message.data } };
 }

@@ -6,6 +6,7 @@ import { snapshotDigest } from '../../../src/observation/snapshot-digest.ts';
 import { ObserveReplyData, type SnapshotDelta } from '../../../src/protocol/messages.ts';
 import { ELEMENT_FIELDS, OTHER_ELEMENT_FIELDS } from './fixtures/element-fields.ts';
 import type { PageSnapshot, SnapshotElement } from '../../../src/observation/snapshot.ts';
+import { fakeFrames } from '../background/pages/fake-frames.ts';
 
 const el = (n: number, name = `Button ${n}`): SnapshotElement => ({ ref: `e${n}`, role: 'button', name, states: [], visibility: 'visible', tag: 'button', scope: 'document', order: n });
 const ten = () => Array.from({ length: 10 }, (_, i) => ({ ...el(i + 1), box: { x: i, y: 2, w: 3, h: 4 }, container: { ref: 't1', row: i + 1 } }));
@@ -217,10 +218,10 @@ describe('observation service with deltas', () => {
   it('merges a fitting delta, and asks again (in full) when a delta does not fit', async () => {
     const replies: ObserveReplyData[] = [];
     const sent: unknown[] = [];
-    const service = createObservationService(async (_tab, _frame, message) => {
+    const service = createObservationService(fakeFrames(async (_tab, _frame, message) => {
       sent.push(message);
       return { ok: true, data: JSON.stringify(replies.shift()) };
-    });
+    }));
     const first = snap([el(1), el(2)]);
     replies.push({ kind: 'full', seq: 1, snapshot: first });
     expect(await service.observeTab(3)).toEqual({ ok: true, data: first });
@@ -257,14 +258,14 @@ describe('checking the worker\'s copy against the page', () => {
     const sent: Array<Record<string, unknown>> = [];
     let digest = snapshotDigest(page);
     let seq = 0;
-    const service = createObservationService(async (_tab, _frame, message) => {
+    const service = createObservationService(fakeFrames(async (_tab, _frame, message) => {
       const m = message as Record<string, unknown>;
       sent.push(m);
       seq++;
       if (!m.since) return { ok: true, data: JSON.stringify({ kind: 'full', seq, snapshot: page }) };
       const since = m.since as { seq: number };
       return { ok: true, data: JSON.stringify({ kind: 'delta', seq, baseSeq: since.seq, delta: { ...rest, changed: [] }, ...(m.verify ? { digest } : {}) }) };
-    });
+    }));
     await service.observeTab(1);
     for (let i = 0; i < 10; i++) expect(await service.observeTab(1)).toMatchObject({ ok: true });
     expect(sent.map((m) => m.verify === true)).toEqual([false, false, false, false, false, false, false, false, false, false, true]);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createObservationService, type SendToFrame } from '../../../src/background/observation/service.ts';
-import { BackgroundToContent, PageSnapshotSchema, PanelToBackground } from '../../../src/protocol/messages.ts';
+import { PageSnapshotSchema } from '../../../src/protocol/messages.ts';
+import { ContentRequestMessage } from '../../../src/protocol/content-channel.ts';
+import { PanelMessage } from '../../../src/protocol/panel-channel.ts';
+import { fakeFrames } from '../background/pages/fake-frames.ts';
 import type { PageSnapshot } from '../../../src/observation/snapshot.ts';
 
 const snapshot = (): PageSnapshot => ({
@@ -44,12 +47,12 @@ describe('PageSnapshotSchema', () => {
 
 describe('observation messages', () => {
   it('parses content/observe and content/query, and refuses unknown query keys or limits', () => {
-    expect(BackgroundToContent.safeParse({ type: 'content/observe', full: true }).success).toBe(true);
-    expect(BackgroundToContent.safeParse({ type: 'content/query', query: { refs: ['e1'], role: 'button' } }).success).toBe(true);
-    expect(BackgroundToContent.safeParse({ type: 'content/query', query: { selector: '#x' } }).success).toBe(false);
-    expect(BackgroundToContent.safeParse({ type: 'content/query', query: { limit: 10_000 } }).success).toBe(false);
-    expect(PanelToBackground.safeParse({ type: 'panel/snapshot-tab', tabId: 3 }).success).toBe(true);
-    expect(PanelToBackground.safeParse({ type: 'panel/query-tab', tabId: 3, query: { name: 'Pay' } }).success).toBe(true);
+    expect(ContentRequestMessage.safeParse({ type: 'content/observe', full: true }).success).toBe(true);
+    expect(ContentRequestMessage.safeParse({ type: 'content/query', query: { refs: ['e1'], role: 'button' } }).success).toBe(true);
+    expect(ContentRequestMessage.safeParse({ type: 'content/query', query: { selector: '#x' } }).success).toBe(false);
+    expect(ContentRequestMessage.safeParse({ type: 'content/query', query: { limit: 10_000 } }).success).toBe(false);
+    expect(PanelMessage.safeParse({ type: 'panel/snapshot-tab', tabId: 3 }).success).toBe(true);
+    expect(PanelMessage.safeParse({ type: 'panel/query-tab', tabId: 3, query: { name: 'Pay' } }).success).toBe(true);
   });
 });
 
@@ -57,10 +60,10 @@ describe('createObservationService', () => {
   const sent: Array<{ tabId: number; frameId: number; message: unknown }> = [];
   const replying =
     (reply: unknown): SendToFrame =>
-    async (tabId, frameId, message) => {
-      sent.push({ tabId, frameId, message });
-      return reply;
-    };
+      fakeFrames(async (tabId, frameId, message) => {
+        sent.push({ tabId, frameId, message });
+        return reply;
+      });
 
   it('asks the top frame and returns the validated snapshot', async () => {
     sent.length = 0;

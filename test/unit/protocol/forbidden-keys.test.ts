@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ActionRequest } from '../../../src/protocol/action.ts';
 import { findForbiddenKey } from '../../../src/protocol/forbidden-keys.ts';
-import { PanelToBackground } from '../../../src/protocol/messages.ts';
+import { PanelMessage } from '../../../src/protocol/panel-channel.ts';
 import { parseOrError } from '../../../src/protocol/validate.ts';
 
 // JSON.parse makes "__proto__" an own key, as a message from an agent would carry it.
@@ -23,7 +23,7 @@ describe('prototype keys in inputs', () => {
 
   it('applies to a tool run from the side panel too', () => {
     const message = JSON.parse('{"type":"panel/run-tool","tabId":1,"frameId":0,"name":"t","input":{"__proto__":{"x":1}}}');
-    expect(PanelToBackground.safeParse(message).success).toBe(false);
+    expect(PanelMessage.safeParse(message).success).toBe(false);
   });
 
   it('finds a key nested deeper than the call stack allows', () => {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as protocol from '../../../src/protocol/index.ts';
-import { ActionRequest, ContentToBackground, ObservedState, formatPath, parseOrError } from '../../../src/protocol/index.ts';
+import { ActionRequest, ContentReportMessage, ObservedState, formatPath, parseOrError } from '../../../src/protocol/index.ts';
 import { example } from './helpers.ts';
 
 describe('parseOrError', () => {
@@ -22,7 +22,7 @@ describe('parseOrError', () => {
     expect(protocol.StewardError.safeParse(r.error).success).toBe(true);
   });
   it('uses INVALID_MESSAGE for messages between contexts', () => {
-    const r = parseOrError(ContentToBackground, { type: 'content/tools', api: 'native' }, { code: 'INVALID_MESSAGE' });
+    const r = parseOrError(ContentReportMessage, { type: 'content/tools', api: 'native' }, { code: 'INVALID_MESSAGE' });
     expect(r.ok || r.error.code).toBe('INVALID_MESSAGE');
     if (!r.ok) expect(r.error.message).toMatch(/^Invalid message: /);
   });
@@ -65,7 +65,7 @@ describe('the module is pure and complete', () => {
   it('index re-exports every file', () => {
     const index = readFileSync(`${dir}index.ts`, 'utf8');
     for (const file of files.filter((f) => f !== 'index.ts')) expect(index, file).toContain(`'./${file}'`);
-    for (const name of ['ObservedState', 'ActionRequest', 'ActionResult', 'DelegatedAgentToken', 'ApprovalReceipt', 'AuditEntry', 'MemoryRecord', 'JournalEntry', 'ToolDescriptor', 'ContentToBackground', 'parseOrError', 'makeError', 'canTransition']) {
+    for (const name of ['ObservedState', 'ActionRequest', 'ActionResult', 'DelegatedAgentToken', 'ApprovalReceipt', 'AuditEntry', 'MemoryRecord', 'JournalEntry', 'ToolDescriptor', 'ContentReportMessage', 'parseOrError', 'makeError', 'canTransition']) {
       expect(protocol, name).toHaveProperty(name);
     }
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PanelMintToken } from '../../../src/protocol/control-messages.ts';
+import { PanelMessage } from '../../../src/protocol/panel-channel.ts';
 import { buildMint, normalizeOrigin, type MintFormValues } from '../../../src/sidepanel/lib/mint-form.ts';
 
 const good: MintFormValues = {
@@ -26,7 +26,7 @@ describe('buildMint', () => {
         ttl_ms: 3_600_000,
       },
     });
-    if (r.ok) expect(PanelMintToken.safeParse(r.message).success).toBe(true);
+    if (r.ok) expect(PanelMessage.safeParse(r.message).success).toBe(true);
   });
 
   it('reports every bad field with a message a person can act on', () => {

@@ -2,7 +2,7 @@ import { fakeBrowser } from '@webext-core/fake-browser';
 import { describe, expect, it, vi } from 'vitest';
 import { ApprovalAnnouncer, cardSentence, chromeAnnounceApis, notificationId, type AnnounceApis } from '../../../../src/background/pipeline/approval-announcer.ts';
 import type { ApprovalRequest } from '../../../../src/protocol/approval.ts';
-import type { ControlPush } from '../../../../src/protocol/control-messages.ts';
+import type { PanelPush } from '../../../../src/protocol/panel-channel.ts';
 
 const card = {
   request_id: 'apreq_7',
@@ -14,7 +14,7 @@ const card = {
 } as unknown as ApprovalRequest;
 
 function setUp(openPanels: number, pending: number[]) {
-  const pushes: ControlPush[] = [];
+  const pushes: PanelPush[] = [];
   const apis = { setBadge: vi.fn(async () => undefined), notify: vi.fn(async () => undefined), clear: vi.fn(async () => undefined) } satisfies AnnounceApis;
   const counts = [...pending];
   const announcer = new ApprovalAnnouncer({ count: openPanels, push: (m) => pushes.push(m) }, async () => counts.shift() ?? 0, apis);

@@ -1,16 +1,18 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createControlRouter } from '../../../../src/background/panel/router.ts';
-import { PanelPorts } from '../../../../src/background/panel/panel-ports.ts';
-import { createRouter } from '../../../../src/background/router.ts';
-import { ToolStore } from '../../../../src/background/tools/store.ts';
-import { createObservationService } from '../../../../src/background/observation/service.ts';
-import { fakeSites } from './fake-sites.ts';
+import { createChannels } from '../../../src/background/channels.ts';
+import { createPanelChannel, type PanelChannelDeps } from '../../../src/background/panel/panel-channel.ts';
+import { createContentReports } from '../../../src/background/pages/content-reports.ts';
+import { ToolStore } from '../../../src/background/tools/store.ts';
+import { createObservationService } from '../../../src/background/observation/service.ts';
+import type { SenderFacts } from '../../../src/background/senders.ts';
+import { fakeSites } from './panel/fake-sites.ts';
+import { fakeFrames, type RawFrame } from './pages/fake-frames.ts';
 
 /**
- * The service worker's single router with the control route plugged in: a control message is
- * judged by its real sender (Chrome's MessageSender), so a content script or a page that sends
- * one is refused FORBIDDEN_SENDER and the pipeline is never reached.
+ * The service worker's one message door: a panel message is judged by its real sender (the
+ * browser's MessageSender), so a content script or a page that sends one is refused
+ * FORBIDDEN_SENDER and the pipeline is never reached.
  */
 
 const ID = fakeBrowser.runtime.id;
@@ -23,18 +25,41 @@ afterAll(() => {
   delete (globalThis as unknown as { chrome?: unknown }).chrome;
 });
 
+interface RouterDeps {
+  store: ToolStore;
+  observation: PanelChannelDeps['observation'];
+  sites: { ready: Promise<void>; isAllowed: (origin: string) => boolean };
+  ready?: PanelChannelDeps['ready'];
+  runTool?: PanelChannelDeps['runTool'];
+}
+
+/** The channels as service-worker.ts composes them, over fakes. */
+function channelsOver({ store, observation, sites, ready, runTool }: RouterDeps) {
+  const unused = vi.fn(async () => {
+    throw new Error('pipeline reached');
+  });
+  const panel = createPanelChannel({
+    tools: store,
+    observation,
+    ...(runTool ? { runTool } : {}),
+    ready: ready ?? unused,
+    sessions: { sessionFor: vi.fn() },
+    observeTab: vi.fn(),
+    push: vi.fn(),
+    sites: fakeSites(),
+  });
+  const channels = createChannels({ panel, content: createContentReports({ store, sites, push: vi.fn() }) });
+  return { onMessage: (message: unknown, sender: SenderFacts) => channels.onMessage(message, sender) };
+}
+
 function routerWithSpy() {
   const ready = vi.fn(async () => {
     throw new Error('pipeline reached');
   });
-  const control = createControlRouter({ ready, sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
   const store = new ToolStore();
-  const observation = createObservationService(async () => undefined);
-  const router = createRouter({ store, panels: new PanelPorts(), observation, sites: { ready: Promise.resolve(), isAllowed: () => true }, control });
-  const send = (message: unknown, sender: chrome.runtime.MessageSender) =>
-    new Promise<unknown>((resolve) => {
-      router.onMessage(message, sender, resolve);
-    });
+  const observation = createObservationService(fakeFrames(async () => undefined));
+  const router = channelsOver({ store, observation, sites: { ready: Promise.resolve(), isAllowed: () => true }, ready });
+  const send = (message: unknown, sender: SenderFacts) => router.onMessage(message, sender);
   return { ready, send };
 }
 
@@ -43,7 +68,7 @@ const approve = { type: 'panel/approval-decide', decision: { request_id: 'apreq_
 describe('control messages through the service worker router', () => {
   it('refuses them from Steward’s own content script in a tab', async () => {
     const { ready, send } = routerWithSpy();
-    const sender = { id: ID, url: 'http://localhost:4100/orders/ORD-1024', origin: 'http://localhost:4100', tab: { id: 7 } as chrome.tabs.Tab, frameId: 0 };
+    const sender = { id: ID, url: 'http://localhost:4100/orders/ORD-1024', origin: 'http://localhost:4100', tab: { id: 7 }, frameId: 0 };
     expect(await send(approve, sender)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
     expect(await send({ type: 'panel/token-mint', agent_id: 'agent:x', scope: ['*:*'], resource_scope: '*', origins: ['http://localhost:4100'], ttl_ms: 1000 }, sender)).toMatchObject({
       ok: false,
@@ -70,15 +95,14 @@ describe('reports from pages of sites Steward is not allowed on', () => {
   it('are refused SITE_NOT_ALLOWED and leave the tool registry untouched', async () => {
     const store = new ToolStore();
     const allowed = new Set(['http://localhost:4100']);
-    const router = createRouter({
+    const router = channelsOver({
       store,
-      panels: new PanelPorts(),
-      observation: createObservationService(async () => undefined),
+      observation: createObservationService(fakeFrames(async () => undefined)),
       sites: { ready: Promise.resolve(), isAllowed: (o) => allowed.has(o) },
     });
-    const send = (message: unknown, sender: chrome.runtime.MessageSender) => new Promise<unknown>((resolve) => router.onMessage(message, sender, resolve));
+    const send = (message: unknown, sender: SenderFacts) => router.onMessage(message, sender);
     const report = { type: 'content/tools', api: 'none', url: 'http://localhost:4200/', tools: [] };
-    const from = (origin: string, tab: number) => ({ id: ID, url: `${origin}/`, origin, tab: { id: tab } as chrome.tabs.Tab, frameId: 0 });
+    const from = (origin: string, tab: number) => ({ id: ID, url: `${origin}/`, origin, tab: { id: tab }, frameId: 0 });
     expect(await send(report, from('http://localhost:4200', 11))).toMatchObject({ ok: false, error: { code: 'SITE_NOT_ALLOWED' } });
     await store.ready;
     expect(store.registry.tab(11)).toEqual([]);
@@ -88,12 +112,12 @@ describe('reports from pages of sites Steward is not allowed on', () => {
 });
 
 describe('panel/run-tool', () => {
-  function routerWith(runTool?: Parameters<typeof createRouter>[0]['runTool']) {
+  function routerWith(runTool?: RouterDeps['runTool']) {
     const store = new ToolStore();
     // Anything the router could send to a tab would go through the observation service's messenger.
-    const toTab = vi.fn(async () => undefined);
-    const router = createRouter({ store, panels: new PanelPorts(), observation: createObservationService(toTab), sites: { ready: Promise.resolve(), isAllowed: () => true }, ...(runTool ? { runTool } : {}) });
-    const send = (message: unknown, sender: chrome.runtime.MessageSender) => new Promise<unknown>((resolve) => router.onMessage(message, sender, resolve));
+    const toTab = vi.fn<RawFrame>(async () => undefined);
+    const router = channelsOver({ store, observation: createObservationService(fakeFrames(toTab)), sites: { ready: Promise.resolve(), isAllowed: () => true }, ...(runTool ? { runTool } : {}) });
+    const send = (message: unknown, sender: SenderFacts) => router.onMessage(message, sender);
     return { send, toTab };
   }
   const run = { type: 'panel/run-tool', tabId: 4, frameId: 0, name: 'list_doctors', input: { specialty: 'cardiology' } };
@@ -102,7 +126,8 @@ describe('panel/run-tool', () => {
     const runTool = vi.fn(async () => ({ ok: true as const, result: 'x', truncated: false, untrusted: true, action_id: 'act_1' }));
     const { send, toTab } = routerWith(runTool);
     expect(await send(run, { id: ID, url: PANEL_URL })).toEqual({ ok: true, data: { ok: true, result: 'x', truncated: false, untrusted: true, action_id: 'act_1' } });
-    expect(runTool).toHaveBeenCalledWith({ ...run });
+    const { type: _type, ...payload } = run;
+    expect(runTool).toHaveBeenCalledWith(payload);
     expect(toTab).not.toHaveBeenCalled();
   });
 

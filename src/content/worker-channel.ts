@@ -1,18 +1,23 @@
-import type { z } from 'zod';
-import { BackgroundToContent, type ActReport, type ContentAct, type ContentToBackground } from '../protocol/messages.ts';
+import { dispatch, ok, refuse, type Data, type Handlers, type Message, type Payload, type Reply } from '../protocol/channel.ts';
+import { ContentRequests, type ContentAct, type ContentReports } from '../protocol/content-channel.ts';
+import type { ActReport } from '../protocol/messages.ts';
 import type { ToolRunOutcome } from '../protocol/webmcp.ts';
 import { PAGE_DEADLINES } from '../protocol/deadlines.ts';
 import { normalizeToolResult } from '../webmcp/normalize.ts';
 import { ToolExecutionError, type ToolSource } from './webmcp/tool-source.ts';
 import type { ObservationHost } from './observe/observation-host.ts';
 
-/** Only Steward's own service worker may command a content script: same extension, no tab. */
+/**
+ * The content script's side of the content channel (src/protocol/content-channel.ts): it answers
+ * the worker's requests and sends it reports. Only Steward's own service worker may command a
+ * content script: same extension, no tab.
+ */
 function fromServiceWorker(sender: chrome.runtime.MessageSender): boolean {
   return sender.id === chrome.runtime.id && sender.tab === undefined;
 }
 
-export function sendToBackground(message: ContentToBackground): void {
-  chrome.runtime.sendMessage(message).catch(() => {
+export function report<K extends keyof ContentReports & string>(type: K, payload: Payload<ContentReports, K>): void {
+  chrome.runtime.sendMessage({ ...payload, type } satisfies Message<ContentReports>).catch(() => {
     // The service worker may be restarting; the next change or a relist request resends.
   });
 }
@@ -44,46 +49,43 @@ async function runTool(source: ToolSource | undefined, name: string, input: Reco
   }
 }
 
-/** The content script's single message router. */
-export function listenToBackground(handlers: {
+export interface FrameServices {
   source: () => ToolSource | undefined;
   relist: () => void;
   observation?: ObservationHost;
-  /** Legacy DOM actions (src/content/act/), answered synchronously: a click may unload the page. */
-  act?: (request: z.infer<typeof ContentAct>) => ActReport;
+  /** DOM actions (src/content/act/), answered at once: a click may unload the page. */
+  act?: (request: ContentAct) => ActReport;
   /** The page's recent same-origin JSON responses (bounded, already validated by the buffer). */
-  network?: () => unknown[];
-}): void {
+  network?: () => Data<ContentRequests, 'content/network'>['records'];
+}
+
+const notSupported = (what: string): Reply<never> => refuse('NOT_SUPPORTED', `This frame does not ${what}.`);
+
+function frameHandlers(services: FrameServices): Handlers<ContentRequests, void> {
+  return {
+    'content/run-tool': async (request) => ok(await runTool(services.source(), request.name, request.input, request.deadline_ms)),
+    'content/relist-tools': () => {
+      services.relist();
+      return ok(null);
+    },
+    'content/observe': (request) => services.observation?.observe(request) ?? notSupported('observe'),
+    'content/query': (request) => services.observation?.query(request) ?? notSupported('observe'),
+    'content/act': (request) => (services.act ? ok(services.act(request)) : notSupported('act')),
+    'content/network': () => ok({ records: services.network?.() ?? [] }),
+  };
+}
+
+/** Answers the worker's requests; anything from anyone else is not answered at all. */
+export function listenToWorker(services: FrameServices): void {
+  const handlers = frameHandlers(services);
   chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
     if (!fromServiceWorker(sender)) return false;
-    const parsed = BackgroundToContent.safeParse(message);
-    if (!parsed.success) {
-      sendResponse({ ok: false, error: { code: 'INVALID_MESSAGE', message: parsed.error.message, retryable: false } });
+    const reply = dispatch(ContentRequests, handlers, message, undefined);
+    if (!(reply instanceof Promise)) {
+      sendResponse(reply);
       return false;
     }
-    const request = parsed.data;
-    switch (request.type) {
-      case 'content/network':
-        sendResponse({ ok: true, data: { records: handlers.network?.() ?? [] } });
-        return false;
-      case 'content/relist-tools':
-        handlers.relist();
-        sendResponse({ ok: true });
-        return false;
-      case 'content/run-tool':
-        void runTool(handlers.source(), request.name, request.input, request.deadline_ms).then(sendResponse);
-        return true;
-      case 'content/act':
-        if (!handlers.act) sendResponse({ ok: false, error: { code: 'NOT_SUPPORTED', message: 'This frame does not act.', retryable: false } });
-        else sendResponse({ ok: true, data: handlers.act(request) });
-        return false;
-      case 'content/observe':
-      case 'content/query': {
-        const host = handlers.observation;
-        if (!host) sendResponse({ ok: false, error: { code: 'NOT_SUPPORTED', message: 'This frame does not observe.', retryable: false } });
-        else sendResponse(request.type === 'content/observe' ? host.observe(request) : host.query(request));
-        return false;
-      }
-    }
+    void reply.then(sendResponse);
+    return true;
   });
 }

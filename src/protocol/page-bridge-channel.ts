@@ -3,9 +3,9 @@ import { z } from 'zod';
 /**
  * Messages on the private MessagePort between the main-world polyfill bridge and the isolated
  * content script. The main world is page-controlled, so the isolated side validates everything
- * it receives and grants it no more authority than the page itself has.
+ * it receives and grants it no more authority than the page itself has. The handshake's DOM
+ * event names are in page-bridge-names.ts (no zod in the main-world scripts).
  */
-export { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from './page-bridge-names.ts';
 
 /** What the main world says with its port: whether Steward's polyfill serves tools on it (page-controlled, like everything here). */
 export const PortOffer = z.object({ polyfill: z.boolean() });

@@ -1,14 +1,36 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createControlRouter, isControlMessage, type ControlDeps } from '../../../../src/background/panel/router.ts';
-import { classifySender, type SenderFacts } from '../../../../src/background/senders.ts';
-import type { ControlPush } from '../../../../src/protocol/control-messages.ts';
+import { createChannels } from '../../../../src/background/channels.ts';
+import { createObservationService } from '../../../../src/background/observation/service.ts';
+import { createPanelChannel, type PanelChannelDeps } from '../../../../src/background/panel/panel-channel.ts';
+import type { SenderFacts } from '../../../../src/background/senders.ts';
+import type { ToolRegistry } from '../../../../src/background/tools/registry.ts';
+import { claimsType, refuse } from '../../../../src/protocol/channel.ts';
+import { ContentReports } from '../../../../src/protocol/content-channel.ts';
+import { PanelRequests, type PanelPush } from '../../../../src/protocol/panel-channel.ts';
+import { fakeFrames } from '../pages/fake-frames.ts';
 import { ORDER, ORIGIN, cancelRequest, harness, type Harness } from '../../pipeline/fakes.ts';
 import { fakeSites } from './fake-sites.ts';
 
 const ID = 'abcdefghijklmnopabcdefghijklmnop';
 const PANEL_PREFIX = `chrome-extension://${ID}/src/sidepanel/`;
-const who = (facts: SenderFacts) => classifySender(facts, ID, PANEL_PREFIX);
+const who = (facts: SenderFacts) => facts;
 const PANEL = who({ id: ID, url: `${PANEL_PREFIX}index.html?tabId=3` });
+
+type ControlDeps = Omit<PanelChannelDeps, 'tools' | 'observation'>;
+/** The worker's one message door, with the panel channel's real handlers behind it. */
+function panelDoor(deps: ControlDeps) {
+  const channels = createChannels({
+    panel: createPanelChannel({
+      ...deps,
+      tools: { ready: Promise.resolve(), registry: { tab: () => [] } as unknown as ToolRegistry },
+      observation: createObservationService(fakeFrames(async () => undefined)),
+    }),
+    content: async () => refuse('UNEXPECTED', 'no content reports here'),
+    extensionId: ID,
+    panelUrlPrefix: PANEL_PREFIX,
+  });
+  return (message: unknown, sender: SenderFacts) => channels.onMessage(message, sender);
+}
 
 /** Senders that are not the side panel, as Chrome would describe them. */
 const FORGED: Record<string, SenderFacts> = {
@@ -20,7 +42,7 @@ const FORGED: Record<string, SenderFacts> = {
   'no sender at all': {},
 };
 
-function deps(h: Harness, pushes: ControlPush[] = []): ControlDeps {
+function deps(h: Harness, pushes: PanelPush[] = []): ControlDeps {
   return {
     ready: async () => h.pipeline,
     sessions: { sessionFor: async (_agent, tabId) => `ses_tab${tabId}` },
@@ -36,20 +58,22 @@ const approveMessage = (card: { request_id: string; input_hash: string; state: {
 });
 
 describe('control messages: sender first', () => {
-  it('recognises control messages by type, and nothing else', () => {
-    expect(isControlMessage({ type: 'panel/approval-decide' })).toBe(true);
-    expect(isControlMessage({ type: 'agent/submit' })).toBe(true);
-    expect(isControlMessage({ type: 'panel/get-tab-tools' })).toBe(false);
-    expect(isControlMessage({ type: 'content/tools' })).toBe(false);
-    expect(isControlMessage(null)).toBe(false);
-    expect(isControlMessage('panel/approvals')).toBe(false);
+  it('recognises panel messages by type, and nothing else', () => {
+    expect(claimsType(PanelRequests, { type: 'panel/approval-decide' })).toBe(true);
+    expect(claimsType(PanelRequests, { type: 'agent/submit' })).toBe(true);
+    expect(claimsType(PanelRequests, { type: 'panel/get-tab-tools' })).toBe(true);
+    expect(claimsType(PanelRequests, { type: 'content/tools' })).toBe(false);
+    expect(claimsType(ContentReports, { type: 'content/tools' })).toBe(true);
+    expect(claimsType(PanelRequests, { type: 'toString' })).toBe(false);
+    expect(claimsType(PanelRequests, null)).toBe(false);
+    expect(claimsType(PanelRequests, 'panel/approvals')).toBe(false);
   });
 
   it.each(Object.entries(FORGED))('refuses %s with FORBIDDEN_SENDER before touching the pipeline', async (_name, facts) => {
     const ready = vi.fn(async () => {
       throw new Error('must not be reached');
     });
-    const handle = createControlRouter({ ready, sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
+    const handle = panelDoor({ ready, sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
     const messages = [
       approveMessage({ request_id: 'apreq_1', input_hash: `sha256:${'a'.repeat(64)}`, state: { state_version: 'fp-abcdef' } }),
       { type: 'panel/token-mint', agent_id: 'agent:evil', scope: ['*:*'], resource_scope: '*', origins: [ORIGIN], ttl_ms: 60_000 },
@@ -64,13 +88,13 @@ describe('control messages: sender first', () => {
 
   it('refuses a malformed control message from the panel with the schema problem', async () => {
     const h = await harness();
-    const handle = createControlRouter(deps(h));
+    const handle = panelDoor(deps(h));
     expect(await handle({ type: 'panel/token-mint', agent_id: 'copilot', scope: [], resource_scope: '*', origins: [], ttl_ms: 1 }, PANEL)).toMatchObject({ ok: false, error: { code: 'INVALID_MESSAGE' } });
     expect(await handle({ type: 'panel/approval-decide', decision: { decision: 'approve' } }, PANEL)).toMatchObject({ ok: false, error: { code: 'INVALID_MESSAGE' } });
   });
 
   it('answers NOT_READY (retryable) when the store cannot be opened', async () => {
-    const handle = createControlRouter({ ready: () => Promise.reject(new Error('disk full')), sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
+    const handle = panelDoor({ ready: () => Promise.reject(new Error('disk full')), sessions: { sessionFor: vi.fn() }, observeTab: vi.fn(), push: vi.fn(), sites: fakeSites() });
     expect(await handle({ type: 'panel/approvals' }, PANEL)).toMatchObject({ ok: false, error: { code: 'NOT_READY', retryable: true } });
   });
 });
@@ -78,8 +102,8 @@ describe('control messages: sender first', () => {
 describe('control messages from the side panel', () => {
   it('mints, lists with usage, and revokes tokens, pushing tokens-changed', async () => {
     const h = await harness();
-    const pushes: ControlPush[] = [];
-    const handle = createControlRouter(deps(h, pushes));
+    const pushes: PanelPush[] = [];
+    const handle = panelDoor(deps(h, pushes));
     const minted = await handle({ type: 'panel/token-mint', agent_id: 'agent:copilot', scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [ORIGIN], ttl_ms: 60_000 }, PANEL);
     expect(minted).toMatchObject({ ok: true, data: { status: 'active', uses: 0, token: { agent_id: 'agent:copilot', scope: ['orders:cancel'], payment: false } } });
     expect(pushes).toContainEqual({ type: 'panel/tokens-changed' });
@@ -108,7 +132,7 @@ describe('control messages from the side panel', () => {
 
   it('lists pending approvals and decides them; a stale or repeated decision is refused with a code', async () => {
     const h = await harness();
-    const handle = createControlRouter(deps(h));
+    const handle = panelDoor(deps(h));
     const pending = h.pipeline.submit(cancelRequest(), h.agent);
     const card = await h.panel.next();
     expect(await handle({ type: 'panel/approvals' }, PANEL)).toMatchObject({ ok: true, data: { pending: [{ request_id: card.request_id, action: 'orders.cancel' }] } });
@@ -124,7 +148,7 @@ describe('control messages from the side panel', () => {
   it('submits as the co-pilot in its tab’s session, with the agent’s expectation', async () => {
     const h = await harness();
     const sessionFor = vi.fn(async () => 's1');
-    const handle = createControlRouter({ ...deps(h), sessions: { sessionFor } });
+    const handle = panelDoor({ ...deps(h), sessions: { sessionFor } });
     const reply = await handle({ type: 'agent/submit', agent_id: 'agent:copilot', token: h.secret, tabId: 12, request: { action: 'orders.view', resource: ORDER, idempotency_key: 'v2' }, expect: { state: 'awaiting_payment' } }, PANEL);
     expect(reply).toMatchObject({ ok: true, data: { result: { execution: { status: 'confirmed' } } } });
     expect(sessionFor).toHaveBeenCalledWith('agent:copilot', 12);
@@ -144,7 +168,7 @@ describe('control messages from the side panel', () => {
 
   it('verifies and exports the audit chain, and reports where a tampered chain breaks', async () => {
     const h = await harness();
-    const handle = createControlRouter(deps(h));
+    const handle = panelDoor(deps(h));
     await h.pipeline.submit({ action: 'orders.view', resource: ORDER, idempotency_key: 'v4' }, h.agent);
     const verified = await handle({ type: 'panel/audit-verify' }, PANEL);
     expect(verified).toMatchObject({ ok: true, data: { ok: true } });
@@ -165,7 +189,7 @@ describe('control messages from the side panel', () => {
 
   it('observes a tab for the panel, and says why when it cannot', async () => {
     const h = await harness();
-    const handle = createControlRouter(deps(h));
+    const handle = panelDoor(deps(h));
     expect(await handle({ type: 'panel/observe-tab', tabId: 4 }, PANEL)).toEqual({ ok: true, data: { state: null, error: 'TAB_GONE: gone' } });
   });
 });
@@ -173,9 +197,9 @@ describe('control messages from the side panel', () => {
 describe('site access from the side panel', () => {
   it('allows and removes a site, pushing sites-changed; refuses anything but an origin', async () => {
     const h = await harness();
-    const pushes: ControlPush[] = [];
+    const pushes: PanelPush[] = [];
     const sites = fakeSites();
-    const handle = createControlRouter({ ...deps(h, pushes), sites });
+    const handle = panelDoor({ ...deps(h, pushes), sites });
     expect(await handle({ type: 'panel/site-allow', origin: 'http://127.0.0.1:4100' }, PANEL)).toMatchObject({ ok: true, data: { allowed: ['http://127.0.0.1:4100'] } });
     expect(pushes).toContainEqual({ type: 'panel/sites-changed' });
     expect(await handle({ type: 'panel/site-allow', origin: 'http://127.0.0.1:4100/orders' }, PANEL)).toMatchObject({ ok: false, error: { code: 'INVALID_MESSAGE' } });
@@ -187,7 +211,7 @@ describe('site access from the side panel', () => {
   it.each(Object.entries(FORGED))('refuses a site change from %s', async (_name, facts) => {
     const h = await harness();
     const sites = fakeSites();
-    const handle = createControlRouter({ ...deps(h), sites });
+    const handle = panelDoor({ ...deps(h), sites });
     expect(await handle({ type: 'panel/site-allow', origin: 'https://evil.example' }, who(facts))).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
     expect(sites.allowed.size).toBe(0);
   });

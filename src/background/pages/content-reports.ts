@@ -1,0 +1,38 @@
+import { dispatch, ok, refuse, type Handlers, type Reply } from '../../protocol/channel.ts';
+import { ContentReports } from '../../protocol/content-channel.ts';
+import type { PanelPush } from '../../protocol/panel-channel.ts';
+import { judgeReportedTool } from '../../webmcp/normalize.ts';
+import type { ContentSender } from '../senders.ts';
+import type { SiteAccess } from '../sites/site-access.ts';
+import type { ToolStore } from '../tools/store.ts';
+
+/**
+ * What Steward's content scripts report (src/protocol/content-channel.ts). The site is checked
+ * before anything is read: a page whose site was removed keeps its scripts until it reloads, and
+ * what they say is not heard.
+ */
+export interface ContentReportDeps {
+  store: Pick<ToolStore, 'ready' | 'registry' | 'save'>;
+  sites: Pick<SiteAccess, 'ready' | 'isAllowed'> & Partial<Pick<SiteAccess, 'noteWebMcpApi'>>;
+  push: (message: PanelPush) => void;
+}
+
+export function createContentReports({ store, sites, push }: ContentReportDeps): (message: unknown, who: ContentSender) => Promise<Reply<unknown>> {
+  const handlers: Handlers<ContentReports, ContentSender> = {
+    'content/tools': async (report, who) => {
+      void sites.noteWebMcpApi?.(report.api, who.frameId === 0);
+      await store.ready;
+      const { tabId, frameId, documentId, origin, url } = who;
+      store.registry.report({ tabId, frameId, ...(documentId ? { documentId } : {}), origin, url, api: report.api, tools: report.tools.map(judgeReportedTool) }, new Date());
+      await store.save();
+      push({ type: 'panel/tools-changed', tabId });
+      return ok(null);
+    },
+  };
+
+  return async (message, who) => {
+    await sites.ready;
+    if (!sites.isAllowed(who.origin)) return refuse('SITE_NOT_ALLOWED', `Steward is not allowed on ${who.origin}.`);
+    return dispatch(ContentReports, handlers, message, who);
+  };
+}

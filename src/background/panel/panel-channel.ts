@@ -1,0 +1,89 @@
+import type { Pipeline } from '../../pipeline/pipeline.ts';
+import { ok, refuse, type Handlers, type Reply } from '../../protocol/channel.ts';
+import type { PanelPush, PanelRequests } from '../../protocol/panel-channel.ts';
+import type { ObservationService } from '../observation/service.ts';
+import type { SessionTabs } from '../pipeline/sessions.ts';
+import type { ObserveOutcome } from '../ports/tab-observer.ts';
+import type { ToolStore } from '../tools/store.ts';
+import type { PanelRunRequest } from '../tools/run-from-panel.ts';
+import type { ToolRunOutcome } from '../../protocol/webmcp.ts';
+import { observeForPanel, submitAsAgent } from './agent.ts';
+import { decideApproval, listApprovals } from './approvals.ts';
+import { auditEntries, auditExport, auditVerify, auditVerifyExport } from './audit.ts';
+import { changeSite, listSites, type SitesControl } from './sites.ts';
+import { listTokens, mintToken, revokeToken } from './tokens.ts';
+
+/**
+ * The worker's side of the panel channel (src/protocol/panel-channel.ts): one handler per
+ * request. The sender was checked before (src/background/channels.ts) and the payload parsed;
+ * what needs the pipeline waits until it has recovered.
+ */
+export interface PanelChannelDeps {
+  tools: Pick<ToolStore, 'ready' | 'registry'>;
+  observation: ObservationService;
+  /** `panel/run-tool`: the person's Run, through the pipeline (src/background/tools/run-from-panel.ts). */
+  runTool?: (request: PanelRunRequest) => Promise<ToolRunOutcome>;
+  ready: () => Promise<Pipeline>;
+  sessions: Pick<SessionTabs, 'sessionFor'>;
+  observeTab: (tabId: number) => Promise<ObserveOutcome>;
+  push: (message: PanelPush) => void;
+  sites: SitesControl;
+}
+
+export type PanelHandlers = Handlers<PanelRequests, void>;
+
+export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
+  /** Runs `use` once the pipeline is ready; NOT_READY (retryable) when its store cannot be opened. */
+  async function withPipeline<T>(use: (pipeline: Pipeline) => Promise<Reply<T>>): Promise<Reply<T>> {
+    let pipeline: Pipeline;
+    try {
+      pipeline = await deps.ready();
+    } catch (error) {
+      return refuse('NOT_READY', `Steward's store could not be opened: ${String(error)}`, true);
+    }
+    return use(pipeline);
+  }
+
+  /** Tells open panels what changed, when it did. */
+  const pushing =
+    (...pushes: PanelPush[]) =>
+    <T>(reply: Reply<T>): Reply<T> => {
+      if (reply.ok) for (const p of pushes) deps.push(p);
+      return reply;
+    };
+  const tokensChanged = pushing({ type: 'panel/tokens-changed' }, { type: 'panel/audit-changed' });
+  const sitesChanged = pushing({ type: 'panel/sites-changed' });
+
+  return {
+    'panel/get-tab-tools': async ({ tabId }) => {
+      await deps.tools.ready;
+      return ok({ frames: deps.tools.registry.tab(tabId) });
+    },
+    'panel/run-tool': async (request) => {
+      if (!deps.runTool) return refuse('NOT_READY', 'Tools run only through the pipeline, which is not wired here.');
+      return ok(await deps.runTool(request));
+    },
+    'panel/snapshot-tab': ({ tabId, full }) => deps.observation.observeTab(tabId, { full: full === true }),
+    'panel/query-tab': ({ tabId, query, documentToken }) => deps.observation.queryTab(tabId, query, documentToken),
+    'panel/observe-tab': (m) => withPipeline(() => observeForPanel(deps.observeTab, m)),
+    'panel/approvals': () => withPipeline((p) => listApprovals(p)),
+    'panel/approval-decide': (m) => withPipeline((p) => decideApproval(p, m)),
+    'panel/tokens': (m) => withPipeline((p) => listTokens(p, m)),
+    'panel/token-mint': (m) => withPipeline(async (p) => tokensChanged(await mintToken(p, m))),
+    'panel/token-revoke': (m) => withPipeline(async (p) => tokensChanged(await revokeToken(p, m))),
+    'panel/audit': (m) => withPipeline((p) => auditEntries(p, m)),
+    'panel/audit-verify': () => withPipeline((p) => auditVerify(p)),
+    'panel/audit-export': () => withPipeline((p) => auditExport(p)),
+    'panel/audit-verify-export': (m) => withPipeline((p) => auditVerifyExport(p, m)),
+    // Site access does not depend on the pipeline's store.
+    'panel/sites': ({ tabId }) => listSites(deps.sites, tabId),
+    'panel/site-allow': async ({ origin }) => sitesChanged(await changeSite(deps.sites, 'allow', origin)),
+    'panel/site-remove': async ({ origin }) => sitesChanged(await changeSite(deps.sites, 'remove', origin)),
+    'agent/submit': (m) =>
+      withPipeline(async (p) => {
+        const reply = await submitAsAgent(p, deps.sessions, m);
+        deps.push({ type: 'panel/audit-changed' });
+        return reply;
+      }),
+  };
+}

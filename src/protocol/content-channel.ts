@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { wireSchema, type Payload, type RequestMap } from './channel.ts';
+import { ActReport, ActStep, NetworkResponse, ObserveReplyText, QueryResponse, SnapshotQuerySchema } from './messages.ts';
+import { JsonObject } from './primitives.ts';
+import { ToolDescriptor, ToolRunOutcome, WebMcpApi } from './webmcp.ts';
+
+/**
+ * The service worker ↔ content script (isolated world) channel, both ways. The worker accepts
+ * reports only from Steward's own content scripts on allowed sites; a content script accepts
+ * requests only from Steward's own service worker (src/content/worker-channel.ts).
+ */
+
+const documentToken = z.string().max(64);
+
+/** What the worker asks of a frame's content script. */
+export const ContentRequests = {
+  'content/run-tool': {
+    request: z.object({
+      name: z.string().min(1),
+      input: JsonObject,
+      /** How long the tool may take; past it the content script answers TIMEOUT (the tool may still be running). */
+      deadline_ms: z.int().positive().max(600_000).optional(),
+    }),
+    reply: ToolRunOutcome,
+  },
+  'content/relist-tools': { request: z.object({}), reply: z.null() },
+  /**
+   * A snapshot of the frame (incremental in the page unless `full`: then everything is walked
+   * afresh). With `since` — the document and sequence number of the snapshot the worker already
+   * holds — the answer may be a delta (see ObserveReplyText).
+   */
+  'content/observe': {
+    request: z.object({
+      full: z.boolean().optional(),
+      since: z.object({ documentToken, seq: z.int().nonnegative() }).optional(),
+      /** Send the snapshot's digest with a delta (always with `full`; see snapshot-digest.ts). */
+      verify: z.boolean().optional(),
+    }),
+    reply: ObserveReplyText,
+  },
+  /**
+   * Elements of a fresh snapshot of the frame: by refs (expand-by-ref), role, name or text. With
+   * `documentToken`, refuses (STALE_DOCUMENT) if the frame now holds another document.
+   */
+  'content/query': { request: z.object({ documentToken: documentToken.optional(), query: SnapshotQuerySchema }), reply: QueryResponse },
+  /**
+   * DOM steps in order, stopping at the first that is not done. Refs are only meaningful for the
+   * document that issued them: with `documentToken`, a frame now holding another document refuses.
+   */
+  'content/act': { request: z.object({ documentToken: documentToken.optional(), steps: z.array(ActStep).min(1).max(16) }), reply: ActReport },
+  /** The same-origin JSON responses the page fetched lately (main world → isolated buffer), for fusion. */
+  'content/network': { request: z.object({}), reply: NetworkResponse },
+} satisfies RequestMap;
+export type ContentRequests = typeof ContentRequests;
+export const ContentRequestMessage = wireSchema(ContentRequests);
+export type ContentObserve = Payload<ContentRequests, 'content/observe'>;
+export type ContentQuery = Payload<ContentRequests, 'content/query'>;
+export type ContentAct = Payload<ContentRequests, 'content/act'>;
+
+/** What content scripts tell the worker. */
+export const ContentReports = {
+  /** The frame's WebMCP tools (sent on every change). */
+  'content/tools': {
+    request: z.object({ api: WebMcpApi, url: z.string().max(8192), tools: z.array(ToolDescriptor).max(512) }),
+    reply: z.null(),
+  },
+} satisfies RequestMap;
+export type ContentReports = typeof ContentReports;
+export const ContentReportMessage = wireSchema(ContentReports);

@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { ActionRequest } from './action.ts';
+import { ApprovalDecision, ApprovalReceipt, ApprovalRequest } from './approval.ts';
+import { AuditEntry } from './audit.ts';
+import { wireSchema, type RequestMap } from './channel.ts';
+import { ExpectedEffect } from './expectation.ts';
+import { PageSnapshotSchema, QueryResponse, SnapshotQuerySchema } from './messages.ts';
+import { ObservedState } from './observed-state.ts';
+import { AgentId, JsonObject, Origin } from './primitives.ts';
+import { ResourceScope } from './resource.ts';
+import { ActionResult } from './results.ts';
+import { TabSiteStatus } from './site-access.ts';
+import { DelegatedAgentToken, ScopeEntry, TokenId, TokenSecret } from './token.ts';
+import { FrameTools, ToolRunOutcome } from './webmcp.ts';
+
+/**
+ * The side panel ↔ service worker channel: the person's control room (tools, approvals, tokens,
+ * audit, sites, the current tab) and the co-pilot that lives in the panel. Accepted only from
+ * the side panel page (sender check in src/background/channels.ts): a content script or a page
+ * can never approve, mint a token, or submit as an agent.
+ */
+
+/** The port open panels hold, over which the worker pushes PanelPush. */
+export const PANEL_PORT = 'panel';
+
+// ── replies ─────────────────────────────────────────────────────────────────────────────────
+export const TabToolsResponse = z.object({ frames: z.array(FrameTools) });
+export type TabToolsResponse = z.infer<typeof TabToolsResponse>;
+export const ApprovalsResponse = z.object({ pending: z.array(ApprovalRequest) });
+/** The queue's decision, with the receipt when approved. */
+export const DecideApprovalResponse = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('approved'), receipt: ApprovalReceipt }),
+  z.object({ status: z.literal('denied') }),
+]);
+export const TokenWithUsage = z.object({
+  token: DelegatedAgentToken,
+  status: z.enum(['active', 'expired', 'revoked']),
+  uses: z.number().int().nonnegative(),
+});
+export type TokenWithUsage = z.infer<typeof TokenWithUsage>;
+export const TokensResponse = z.object({ tokens: z.array(TokenWithUsage) });
+/** Minting also answers with the secret the agent presents, in this one reply and nowhere else. */
+export const MintTokenResponse = TokenWithUsage.extend({ secret: TokenSecret });
+export const AuditEntriesResponse = z.object({ entries: z.array(AuditEntry) });
+export const AuditVerifyResponse = z.object({
+  ok: z.boolean(),
+  entries: z.number().int().nonnegative(),
+  /** Where the chain breaks and how, when it does. */
+  broken_at: z.number().int().nonnegative().optional(),
+  problem: z.string().optional(),
+});
+export type AuditVerifyResponse = z.infer<typeof AuditVerifyResponse>;
+export const AuditExportResponse = z.object({ jsonl: z.string() });
+export const ObserveTabResponse = z.object({ state: ObservedState.nullable(), error: z.string().optional() });
+export const SitesResponse = z.object({ allowed: z.array(Origin), tab: TabSiteStatus.optional() });
+export type SitesResponse = z.infer<typeof SitesResponse>;
+export const SiteChangeResponse = z.object({
+  allowed: z.array(Origin),
+  /** Open tabs of the origin where observation started (allow) or stops with their next load (remove). */
+  tabs: z.number().int().nonnegative(),
+});
+export type SiteChangeResponse = z.infer<typeof SiteChangeResponse>;
+
+// ── requests with more than a field or two ───────────────────────────────────────────────────
+export const MintTokenRequest = z.object({
+  agent_id: AgentId,
+  scope: z.array(ScopeEntry).min(1).max(64),
+  resource_scope: ResourceScope,
+  origins: z.array(Origin).min(1).max(32),
+  payment: z.boolean().default(false),
+  ttl_ms: z.number().int().positive(),
+});
+
+export const AgentSubmitRequest = z.object({
+  /** Which of Steward's own agents; the token must belong to it. */
+  agent_id: AgentId,
+  /**
+   * The token secret shown once at minting (`stw_secret_…`), never the public token id. Any
+   * string is accepted here so that a wrong one is the pipeline's TOKEN_INVALID, audited.
+   */
+  token: z.string().min(1).max(256),
+  /** The tab the agent works in (the co-pilot's current tab). */
+  tabId: z.number().int(),
+  request: ActionRequest,
+  /** Return APPROVAL_REQUIRED at once instead of waiting for the person. */
+  wait_for_approval: z.boolean().default(true),
+  /** The agent read this input from untrusted content (page text, a tool with untrustedContentHint). */
+  untrusted_input: z.boolean().default(false),
+  /**
+   * The effect that would confirm the action (e.g. `{state: "cancelled"}`), from the agent's plan;
+   * kept in the journal so an action resolved after a service-worker restart is confirmed against
+   * it, not merely inferred.
+   */
+  expect: ExpectedEffect.optional(),
+});
+
+const none = z.object({});
+const tabId = z.number().int();
+
+export const PanelRequests = {
+  // tools
+  'panel/get-tab-tools': { request: z.object({ tabId }), reply: TabToolsResponse },
+  /** The person's Run, through the pipeline like any agent's action. */
+  'panel/run-tool': { request: z.object({ tabId, frameId: z.number().int(), name: z.string().min(1), input: JsonObject }), reply: ToolRunOutcome },
+  // the current tab
+  /** The raw page snapshot of a tab (the fused ObservedState is `panel/observe-tab`). */
+  'panel/snapshot-tab': { request: z.object({ tabId, full: z.boolean().optional() }), reply: PageSnapshotSchema },
+  'panel/query-tab': { request: z.object({ tabId, documentToken: z.string().max(64).optional(), query: SnapshotQuerySchema }), reply: QueryResponse },
+  'panel/observe-tab': { request: z.object({ tabId }), reply: ObserveTabResponse },
+  // approvals
+  'panel/approvals': { request: none, reply: ApprovalsResponse },
+  'panel/approval-decide': {
+    request: z.object({
+      decision: ApprovalDecision,
+      /** "Approve for this resource for N minutes": a scoped receipt (pipeline caps it at 60 min). */
+      window_ms: z.number().int().positive().max(60 * 60 * 1000).optional(),
+    }),
+    reply: DecideApprovalResponse,
+  },
+  // tokens
+  'panel/tokens': { request: z.object({ agent_id: AgentId.optional() }), reply: TokensResponse },
+  'panel/token-mint': { request: MintTokenRequest, reply: MintTokenResponse },
+  /** Answers with the token as it now stands. */
+  'panel/token-revoke': { request: z.object({ token_id: TokenId }), reply: TokenWithUsage },
+  // audit
+  'panel/audit': { request: z.object({ limit: z.number().int().positive().max(10_000).optional() }), reply: AuditEntriesResponse },
+  'panel/audit-verify': { request: none, reply: AuditVerifyResponse },
+  'panel/audit-export': { request: none, reply: AuditExportResponse },
+  /** Checks an exported file: its entries, and that its last line is a head signed with this Steward's key. */
+  'panel/audit-verify-export': { request: z.object({ jsonl: z.string().max(64_000_000) }), reply: AuditVerifyResponse },
+  // sites Steward may observe
+  'panel/sites': { request: z.object({ tabId: tabId.optional() }), reply: SitesResponse },
+  'panel/site-allow': { request: z.object({ origin: Origin }), reply: SiteChangeResponse },
+  'panel/site-remove': { request: z.object({ origin: Origin }), reply: SiteChangeResponse },
+  // the co-pilot (an agent living in the side panel)
+  'agent/submit': { request: AgentSubmitRequest, reply: z.object({ result: ActionResult }) },
+} satisfies RequestMap;
+export type PanelRequests = typeof PanelRequests;
+
+export const PanelMessage = wireSchema(PanelRequests);
+
+/** Pushed to open panels so their views stay live. */
+export const PanelPush = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('panel/tools-changed'), tabId }),
+  z.object({ type: z.literal('panel/approvals-changed') }),
+  z.object({ type: z.literal('panel/tokens-changed') }),
+  z.object({ type: z.literal('panel/audit-changed') }),
+  z.object({ type: z.literal('panel/sites-changed') }),
+]);
+export type PanelPush = z.infer<typeof PanelPush>;
