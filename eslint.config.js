@@ -25,6 +25,12 @@ export default tseslint.config(
     },
   },
   {
+    // The extension reaches the browser through its context's browser.ts (webextension-polyfill), so unit tests can fake it.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/*/browser.ts', 'src/background/pages/messenger.ts'],
+    rules: { 'no-restricted-globals': ['error', { name: 'chrome', message: "Use `browser` (or `chromeOnly`) from this context's browser.ts." }] },
+  },
+  {
     files: ['scripts/**/*.mjs', '*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly' } },
   },

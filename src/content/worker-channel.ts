@@ -6,18 +6,20 @@ import { PAGE_DEADLINES } from '../protocol/deadlines.ts';
 import { normalizeToolResult } from '../webmcp/normalize.ts';
 import { ToolExecutionError, type ToolSource } from './webmcp/tool-source.ts';
 import type { ObservationHost } from './observe/observation-host.ts';
+import type { Runtime } from 'webextension-polyfill';
+import { browser } from './browser.ts';
 
 /**
  * The content script's side of the content channel (src/protocol/content-channel.ts): it answers
  * the worker's requests and sends it reports. Only Steward's own service worker may command a
  * content script: same extension, no tab.
  */
-function fromServiceWorker(sender: chrome.runtime.MessageSender): boolean {
-  return sender.id === chrome.runtime.id && sender.tab === undefined;
+function fromServiceWorker(sender: { id?: string; tab?: unknown }): boolean {
+  return sender.id === browser.runtime.id && sender.tab === undefined;
 }
 
 export function report<K extends keyof ContentReports & string>(type: K, payload: Payload<ContentReports, K>): void {
-  chrome.runtime.sendMessage({ ...payload, type } satisfies Message<ContentReports>).catch(() => {
+  browser.runtime.sendMessage({ ...payload, type } satisfies Message<ContentReports>).catch(() => {
     // The service worker may be restarting; the next change or a relist request resends.
   });
 }
@@ -78,14 +80,9 @@ function frameHandlers(services: FrameServices): Handlers<ContentRequests, void>
 /** Answers the worker's requests; anything from anyone else is not answered at all. */
 export function listenToWorker(services: FrameServices): void {
   const handlers = frameHandlers(services);
-  chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
-    if (!fromServiceWorker(sender)) return false;
-    const reply = dispatch(ContentRequests, handlers, message, undefined);
-    if (!(reply instanceof Promise)) {
-      sendResponse(reply);
-      return false;
-    }
-    void reply.then(sendResponse);
-    return true;
+  browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => {
+    // Anyone else gets no answer at all (undefined leaves the message to other listeners).
+    if (!fromServiceWorker(sender)) return undefined;
+    return Promise.resolve(dispatch(ContentRequests, handlers, message, undefined));
   });
 }

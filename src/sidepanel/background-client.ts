@@ -3,6 +3,7 @@ import type { ApprovalDecision } from '../protocol/approval.ts';
 import { PANEL_PORT, PanelPush, PanelRequests } from '../protocol/panel-channel.ts';
 import type { TokenId } from '../protocol/token.ts';
 import type { MintMessage } from './lib/mint-form.ts';
+import type { Runtime } from 'webextension-polyfill';
 import { browser } from './browser.ts';
 
 /**
@@ -59,11 +60,11 @@ export const removeSite = (origin: string) => call('panel/site-remove', { origin
 export type LiveEvent = PanelPush | { type: 'panel/reconnected' };
 
 const listeners = new Set<(message: LiveEvent) => void>();
-let port: chrome.runtime.Port | undefined;
+let port: Runtime.Port | undefined;
 
 /** One PANEL_PORT shared by every view; reconnects when the service worker restarts. */
 function connect(): void {
-  port = chrome.runtime.connect({ name: PANEL_PORT });
+  port = browser.runtime.connect({ name: PANEL_PORT });
   port.onMessage.addListener((raw: unknown) => {
     const parsed = PanelPush.safeParse(raw);
     if (parsed.success) for (const l of [...listeners]) l(parsed.data);
