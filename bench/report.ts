@@ -4,7 +4,7 @@ import { BenchRow, type BenchRow as Row } from '../src/protocol/bench.ts';
 export type { Row };
 
 /** Median and percentiles of a sample, in the sample's unit. */
-export function percentile(values: number[], p: number): number {
+function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));

@@ -11,11 +11,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 
 /** Largest request body accepted (bytes). Larger bodies get 413. */
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 /** Past this many bytes the connection is dropped instead of drained. */
 const HARD_BODY_CAP_BYTES = 4 * 1024 * 1024;
 /** How many requests each site remembers. */
-export const REQUEST_LOG_LIMIT = 500;
+const REQUEST_LOG_LIMIT = 500;
 
 export class HttpError extends Error {
   readonly status: number;
@@ -201,7 +201,7 @@ function boundedForLog(body: unknown): unknown {
   return size > LOGGED_BODY_LIMIT ? { truncated: true, json_chars: size } : body;
 }
 
-export function errorBody(error: HttpError): { error: { code: string; message: string; retryable: boolean; details?: unknown } } {
+function errorBody(error: HttpError): { error: { code: string; message: string; retryable: boolean; details?: unknown } } {
   return {
     error: {
       code: error.code,
@@ -262,7 +262,7 @@ export function redirect(res: ServerResponse, location: string): void {
 }
 
 /** Reads the raw body with a size limit. Overlong bodies are drained (up to a hard cap) and rejected with 413. */
-export function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -291,7 +291,7 @@ export function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promi
 }
 
 /** Parses a JSON or form-urlencoded body into a plain value (an empty body is `{}`). */
-export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
+async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
   const raw = await readRawBody(req, limit);
   const type = String(req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   const text = raw.toString('utf8');
@@ -310,7 +310,7 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
 }
 
 /** Formats zod issues as one readable sentence plus a machine-readable list. */
-export function describeZodError(error: z.ZodError): { message: string; issues: { path: string; message: string }[] } {
+function describeZodError(error: z.ZodError): { message: string; issues: { path: string; message: string }[] } {
   const issues = error.issues.map((issue) => ({
     path: issue.path.map(String).join('.') || '(body)',
     message: issue.message,

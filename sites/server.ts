@@ -9,10 +9,10 @@ import { createLab } from './lab/app.ts';
 import { createShop } from './shop/app.ts';
 import { SITE_NAMES, type DemoSite, type SiteName } from './site.ts';
 
-export { SITE_NAMES, type SiteName } from './site.ts';
+export {  type SiteName } from './site.ts';
 
-export const DEFAULT_PORT_BASE = 4100;
-export const PORT_BASE_ENV = 'STEWARD_SITES_PORT_BASE';
+const DEFAULT_PORT_BASE = 4100;
+const PORT_BASE_ENV = 'STEWARD_SITES_PORT_BASE';
 
 /** Offsets from the port base: shop = base, clinic = base + 1, lab = base + 2. */
 const PORT_OFFSETS: Record<SiteName, number> = { shop: 0, clinic: 1, lab: 2 };

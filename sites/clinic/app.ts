@@ -42,7 +42,7 @@ function appointmentId(ctx: RequestContext): string {
   return validate(AppointmentId, ctx.params.id, 'Appointment id');
 }
 
-export const CLINIC_TITLE = 'Riverside Family Clinic (WebMCP: declarative forms + imperative tools)';
+const CLINIC_TITLE = 'Riverside Family Clinic (WebMCP: declarative forms + imperative tools)';
 
 export function createClinic(): DemoSite {
   const store = new ClinicStore();

@@ -6,7 +6,7 @@ import { html, raw } from '../http.ts';
 import { errorPage, page } from '../ui.ts';
 import { CALLBACK_TIMES, DOCTORS, SLOT_TIMES, SPECIALTY_LABELS, describeDays, localDate } from './store.ts';
 
-export const CLINIC = { brand: 'Riverside Family Clinic', accent: '#5b3fa8' } as const;
+const CLINIC = { brand: 'Riverside Family Clinic', accent: '#5b3fa8' } as const;
 
 const CALLBACK_LABELS: Record<(typeof CALLBACK_TIMES)[number], string> = {
   morning: 'Morning (9–12)',

@@ -22,7 +22,7 @@ export const CALLBACK_TIMES = ['morning', 'afternoon', 'evening'] as const;
 export type CallbackTime = (typeof CALLBACK_TIMES)[number];
 
 /** How far ahead appointments can be booked. */
-export const BOOKING_HORIZON_DAYS = 180;
+const BOOKING_HORIZON_DAYS = 180;
 
 const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
@@ -104,7 +104,7 @@ export interface ClinicEvent {
   detail?: Record<string, unknown>;
 }
 
-export const PATIENT_MESSAGES: readonly PatientMessage[] = [
+const PATIENT_MESSAGES: readonly PatientMessage[] = [
   {
     id: 'MSG-301',
     from: 'Priya N.',
@@ -175,7 +175,7 @@ function nthWorkingDay(doctor: Doctor, from: string, n: number): string {
   return date;
 }
 
-export function doctorById(id: string): Doctor | undefined {
+function doctorById(id: string): Doctor | undefined {
   return DOCTORS.find((d) => d.id === id);
 }
 

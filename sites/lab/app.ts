@@ -22,7 +22,7 @@ import {
 } from './pages.ts';
 import { page } from '../ui.ts';
 
-export const LAB_TITLE = 'Steward Lab (hard pages for observers: shadow DOM, frames, visibility, canvas, hostile, big grids)';
+const LAB_TITLE = 'Steward Lab (hard pages for observers: shadow DOM, frames, visibility, canvas, hostile, big grids)';
 
 const GridQuery = z.object({
   n: z.coerce.number().int().min(MIN_GRID_ELEMENTS).max(MAX_GRID_ELEMENTS).default(1600),
@@ -38,7 +38,7 @@ const PIXEL_PNG = Buffer.from(
  * The same server under its other loopback name is another origin (localhost ↔ 127.0.0.1):
  * enough for a cross-origin iframe or image without a second server.
  */
-export function otherOrigin(hostHeader: string | undefined): string {
+function otherOrigin(hostHeader: string | undefined): string {
   const host = hostHeader ?? 'localhost';
   const match = /^(localhost|127\.0\.0\.1)(:\d+)?$/.exec(host);
   if (!match) return `http://localhost${host.includes(':') ? host.slice(host.lastIndexOf(':')) : ''}`;

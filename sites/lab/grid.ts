@@ -9,7 +9,7 @@
 import { escapeHtml } from '../http.ts';
 
 /** Elements per table row (tr, 8 td, checkbox, link, name, badge, time, select + 3 options, 2 buttons). */
-export const ELEMENTS_PER_ROW = 20;
+const ELEMENTS_PER_ROW = 20;
 /** Elements outside the rows (shell, toolbar, header, pager), roughly. */
 const CHROME_ELEMENTS = 70;
 export const MIN_GRID_ELEMENTS = 100;
@@ -25,7 +25,7 @@ const STATUSES = [
 ] as const;
 
 /** How many rows a grid of about `n` elements has. */
-export function gridRows(n: number): number {
+function gridRows(n: number): number {
   return Math.max(1, Math.round((n - CHROME_ELEMENTS) / ELEMENTS_PER_ROW));
 }
 

@@ -9,7 +9,7 @@ import { gridBody } from './grid.ts';
 
 export const LAB = { brand: 'Steward Lab', accent: '#8a4b0f' } as const;
 
-export const LAB_PAGES = [
+const LAB_PAGES = [
   ['/shadow', 'Shadow DOM', 'Buttons inside open and closed shadow roots, nested and slotted'],
   ['/frames', 'Frames', 'A same-origin iframe, a srcdoc iframe, a hidden iframe and a cross-origin iframe'],
   ['/visibility', 'Visibility', 'Hidden, covered, offscreen and zero-size buttons next to a visible one'],

@@ -37,7 +37,7 @@ const StatusBody = z.object({ status: z.enum(ORDER_STATUSES) }).strict();
 const ApiOverrideBody = z.object({ status: z.enum(ORDER_STATUSES).nullable() }).strict();
 
 /** The order as the JSON API reports it (status possibly overridden by a test; no totals). */
-export function apiOrder(order: Order, status: OrderStatus = order.status): Record<string, unknown> {
+function apiOrder(order: Order, status: OrderStatus = order.status): Record<string, unknown> {
   return {
     id: order.id,
     status,
@@ -199,4 +199,4 @@ export function createShop(): DemoSite {
   };
 }
 
-export const SHOP_TITLE = 'Larkspur Home Goods (legacy shop: no WebMCP, no contract)';
+const SHOP_TITLE = 'Larkspur Home Goods (legacy shop: no WebMCP, no contract)';

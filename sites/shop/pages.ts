@@ -17,7 +17,7 @@ import {
   type OrderStatus,
 } from './store.ts';
 
-export const SHOP = { brand: 'Larkspur Home Goods', accent: '#2f6f5e' } as const;
+const SHOP = { brand: 'Larkspur Home Goods', accent: '#2f6f5e' } as const;
 
 export const PROMOS = [
   'Free returns within 30 days on every order.',

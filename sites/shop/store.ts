@@ -33,9 +33,9 @@ export const CANCEL_REASON_LABELS: Record<CancelReason, string> = {
 
 export const CANCELLABLE: readonly OrderStatus[] = ['awaiting_payment', 'paid'];
 export const MAX_QUANTITY = 20;
-export const CURRENCY = 'USD';
-export const SHIPPING_CENTS = 499;
-export const TAX_RATE = 0.08;
+const CURRENCY = 'USD';
+const SHIPPING_CENTS = 499;
+const TAX_RATE = 0.08;
 
 export interface Product {
   sku: string;
@@ -54,7 +54,7 @@ export const CATALOGUE: readonly Product[] = [
   { sku: 'CAN-CER-SET', name: 'Ceramic canister set', unit_price_cents: 2800 },
 ];
 
-export interface LineItem {
+interface LineItem {
   sku: string;
   name: string;
   quantity: number;
@@ -128,7 +128,7 @@ function item(sku: string, quantity: number): LineItem {
 }
 
 /** The initial orders. Dates are fixed so pages render identically on every run. */
-export function seedOrders(): Order[] {
+function seedOrders(): Order[] {
   return [
     {
       id: 'ORD-1024',

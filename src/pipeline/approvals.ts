@@ -18,7 +18,7 @@ export interface ApprovalSettings {
   max_window_ms: number;
 }
 
-export const DEFAULT_APPROVAL_SETTINGS: ApprovalSettings = {
+const DEFAULT_APPROVAL_SETTINGS: ApprovalSettings = {
   request_ttl_ms: 5 * 60_000,
   receipt_ttl_ms: 5 * 60_000,
   max_window_ms: 60 * 60_000,

@@ -10,7 +10,7 @@ import { approvalReasons } from './policy/risk.ts';
 import type { Executors } from './ports.ts';
 
 /** The four paths, most authoritative first (DESIGN §1). */
-export const AUTHORITY: readonly Source[] = ['site_contract', 'webmcp', 'adapter', 'legacy_inference'];
+const AUTHORITY: readonly Source[] = ['site_contract', 'webmcp', 'adapter', 'legacy_inference'];
 
 export interface Capability {
   description: AvailableAction;
@@ -21,7 +21,7 @@ export interface Capability {
 export type CapabilityOutcome = { ok: true; capability: Capability } | { ok: false; error: StewardError; available_actions?: ActionSummary[] };
 
 /** A WebMCP tool as an action description, judged by its annotations. */
-export function describeTool(tool: ToolDescriptor): AvailableAction {
+function describeTool(tool: ToolDescriptor): AvailableAction {
   const a = tool.annotations;
   const consequential = a.consequentialHint === true || a.destructiveHint === true;
   const readOnly = a.readOnlyHint === true && !consequential;

@@ -12,7 +12,7 @@ import { inputHash } from '../base/hash.ts';
  */
 
 /** The form a control belongs to (one of its fields, or its submit button). */
-export function formOfControl(observed: ObservedState, ref: string): FormSummary | undefined {
+function formOfControl(observed: ObservedState, ref: string): FormSummary | undefined {
   return (observed.forms ?? []).find((f) => f.submit_ref === ref || f.fields.some((x) => x.ref === ref));
 }
 
@@ -38,7 +38,7 @@ export async function boundForm(request: Pick<ActionRequest, 'action' | 'input'>
 }
 
 /** What the receipt binds: every field's identity, value and checked state, in the form's order. */
-export function formValuesHash(formRef: string, fields: readonly BoundFormField[]): Promise<string> {
+function formValuesHash(formRef: string, fields: readonly BoundFormField[]): Promise<string> {
   return inputHash({ form: formRef, fields: fields.map((f) => ({ ref: f.ref, name: f.name, type: f.type, value: f.value ?? null, check: f.check ?? null })) });
 }
 

@@ -5,9 +5,9 @@ import { DeadlineExceeded } from './deadline.ts';
 import { originOf } from './policy/gateway.ts';
 import type { Location, PipelinePorts, PortContext, Route } from './ports.ts';
 
-export type RouteKind = 'current_tab' | Route['kind'] | 'remembered_url';
+type RouteKind = 'current_tab' | Route['kind'] | 'remembered_url';
 
-export interface Attempt {
+interface Attempt {
   route: RouteKind;
   url?: string;
   outcome: 'reached' | 'origin_not_allowed' | 'not_observed' | 'timed_out' | 'other_resource' | 'navigation_failed' | 'navigation_not_allowed';

@@ -23,7 +23,7 @@ export interface PortContext {
 /** Where a resource's state is read: the agent's working tab, or a site contract's resource endpoint. */
 export type Location = { kind: 'tab' } | { kind: 'contract'; url: string };
 
-export interface ObservePort {
+interface ObservePort {
   /**
    * A fresh ObservedState (never a cached one) of `where`, or null when nothing can be observed
    * (no tab, page failed, endpoint unreachable). `resource` tells the observer which resource
@@ -41,7 +41,7 @@ export interface NavigatePort {
 /** One way to reach a resource from the resource/action graph, most authoritative first. */
 export type Route = { kind: 'site_contract'; url: string } | { kind: 'adapter'; url: string };
 
-export interface RoutesPort {
+interface RoutesPort {
   /**
    * Known ways to reach the resource: a contract's resource endpoint (`GET /agent/v1/resources/
    * {type}/{id}`) and adapters' URL templates filled with the id. Remembered URLs come from memory.

@@ -8,7 +8,7 @@ import type { ExpectedEffect } from '../protocol/expectation.ts';
 import type { ExecutionReport } from './ports.ts';
 
 /** Below this confidence an observed effect is only `inferred`. */
-export const CONFIRM_CONFIDENCE = 0.7;
+const CONFIRM_CONFIDENCE = 0.7;
 
 export interface VerifyInput {
   action_id: string;
@@ -27,7 +27,7 @@ export interface VerifyInput {
 type Certainty = 'confirmed' | 'inferred' | 'unknown';
 
 /** The effect Steward can expect of a DOM primitive without being told. */
-export function automaticExpectation(request: ActionRequest): ExpectedEffect | undefined {
+function automaticExpectation(request: ActionRequest): ExpectedEffect | undefined {
   const input = request.input as Record<string, unknown>;
   switch (request.action) {
     case 'nav.goto':
@@ -70,7 +70,7 @@ function sameResource(s: ObservedState, request: ActionRequest): boolean {
  * expected effect is observed now and was not already true before, on a confident observation;
  * `inferred` when the evidence is partial; `unknown` otherwise.
  */
-export function postcondition(v: VerifyInput): Certainty {
+function postcondition(v: VerifyInput): Certainty {
   const { before, after } = v;
   if (!after) return 'unknown';
   const changed = after.state_version !== before.state_version || after.url !== before.url;
@@ -100,7 +100,7 @@ function snapshotOf(v: VerifyInput): ResourceSnapshot {
  * this is true for every path (and stays true for any path not listed here later).
  */
 const TRUSTED_OUTPUT_PATHS: readonly AvailableAction['via'][] = [];
-export function outputIsUntrusted(via: AvailableAction['via'], executorSays: boolean): boolean {
+function outputIsUntrusted(via: AvailableAction['via'], executorSays: boolean): boolean {
   return executorSays || !TRUSTED_OUTPUT_PATHS.includes(via);
 }
 

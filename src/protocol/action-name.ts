@@ -45,5 +45,5 @@ export const IdempotencyKey = z
 export type IdempotencyKey = z.infer<typeof IdempotencyKey>;
 
 /** Identifier of one action execution, used to poll its status; same alphabet as idempotency keys. */
-export const ActionId = IdempotencyKey;
+export const ActionId = IdempotencyKey.describe('action id');
 export type ActionId = z.infer<typeof ActionId>;

@@ -11,7 +11,7 @@ import { browser } from './browser.ts';
  * Every reply is parsed with its request's own reply schema before a view sees it: a reply that
  * does not fit is an error, never half-trusted data.
  */
-export class BackgroundError extends Error {
+class BackgroundError extends Error {
   constructor(
     readonly code: string,
     message: string,

@@ -8,14 +8,14 @@ import { TokenId } from '../protocol/token.ts';
 import { ExpectedEffect } from '../protocol/expectation.ts';
 
 /** What the agent context contributed that recovery needs to finish the action the same way. */
-export const ActionContextRecord = z.object({
+const ActionContextRecord = z.object({
   /** The input came from untrusted page or tool content (forces approval). */
   untrusted_input: z.boolean(),
   session_id: z.string().min(1).max(128).optional(),
   /** The postcondition that confirms the action (from the agent's plan or the adapter). */
   expect: ExpectedEffect.optional(),
 });
-export type ActionContextRecord = z.infer<typeof ActionContextRecord>;
+type ActionContextRecord = z.infer<typeof ActionContextRecord>;
 
 /**
  * One action in flight or finished: the request as submitted (so recovery can finish it after a

@@ -25,8 +25,8 @@ export type StoredApproval = z.infer<typeof StoredApproval>;
  * resource with the same input, by the same agent and token, at any state_version, until
  * expiry; only where receipt-binding.ts windowRefusal() allows a window, judged on every use.
  */
-export const ReceiptMode = z.enum(['exact', 'resource_window']);
-export type ReceiptMode = z.infer<typeof ReceiptMode>;
+const ReceiptMode = z.enum(['exact', 'resource_window']);
+type ReceiptMode = z.infer<typeof ReceiptMode>;
 
 export const StoredReceipt = z.object({
   receipt: ApprovalReceipt,

@@ -14,7 +14,7 @@ export async function sealAuditEntry(unsealed: UnsealedAuditEntry): Promise<Audi
   return { ...body, hash: await sha256Hex(canonicalJson(body)) };
 }
 
-export type ChainProblem = 'malformed' | 'edited' | 'deleted' | 'inserted' | 'reordered' | 'broken_link' | 'truncated' | 'rewritten' | 'unsigned';
+type ChainProblem = 'malformed' | 'edited' | 'deleted' | 'inserted' | 'reordered' | 'broken_link' | 'truncated' | 'rewritten' | 'unsigned';
 
 
 /** A break between the stored entries and the signed head. */
@@ -108,7 +108,7 @@ function recordedBreak(records: readonly StoredAuditRecord[]): ChainBreak | unde
 }
 
 /** The export's last line: the head Steward signed when it exported. */
-export const ExportedHead = z.object({ signed_head: SignedHead });
+const ExportedHead = z.object({ signed_head: SignedHead });
 
 /**
  * Verifies an exported JSON Lines log (e.g. one handed to someone else): the line number plays

@@ -11,7 +11,7 @@ export type { AuditHead } from './audit-seal.ts';
 export type AuditInput = Omit<UnsealedAuditEntry, 'audit_id' | 'seq' | 'at' | 'prev_hash'>;
 
 /** Who writes the entry that records a broken chain: Steward itself, not an agent. */
-export const STEWARD_AGENT = 'agent:steward';
+const STEWARD_AGENT = 'agent:steward';
 
 /**
  * A copy of the signed head outside IndexedDB (chrome.storage.local, trusted contexts only), so

@@ -20,7 +20,7 @@ export interface ReceiptBinding {
   form_hash?: string;
 }
 
-export type ReceiptProblem =
+type ReceiptProblem =
   | 'unknown'
   | 'expired'
   | 'used'
@@ -35,7 +35,7 @@ export type ReceiptProblem =
 export type BindingCheck = { ok: true } | { ok: false; problem: ReceiptProblem; message: string };
 
 /** A time window never stands in for a per-action decision on these. */
-export const WINDOW_EXCLUDED_REASONS: readonly ApprovalReasonCode[] = ['payment', 'untrusted_input', 'form_submission', 'risky_control'];
+const WINDOW_EXCLUDED_REASONS: readonly ApprovalReasonCode[] = ['payment', 'untrusted_input', 'form_submission', 'risky_control'];
 
 const EXCLUDED_WHY: Partial<Record<ApprovalReasonCode, string>> = {
   payment: 'it touches money',

@@ -9,7 +9,7 @@ import { CorruptRecordError, readValid } from './read.ts';
 import { StoredToken, newTokenSecret, publicToken } from './token-record.ts';
 
 /** Where Steward's own tokens are revoked: the side panel's token view (a path, per the schema). */
-export const LOCAL_REVOKE_PATH = '/steward/v1/tokens/revoke';
+const LOCAL_REVOKE_PATH = '/steward/v1/tokens/revoke';
 
 export interface MintRequest {
   agent_id: AgentId;

@@ -12,7 +12,7 @@
 
 export const MAX_PATTERN_CHARS = 256;
 /** Worst-case growth Steward accepts: n² (e.g. an unanchored `[a-z]+x`). */
-export const MAX_PATTERN_EXPONENT = 2;
+const MAX_PATTERN_EXPONENT = 2;
 /** A bounded repetition may multiply the ways to match up to this many before it counts as exponential. */
 const MAX_BOUNDED_WAYS = 1_000;
 

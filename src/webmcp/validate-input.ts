@@ -1,7 +1,7 @@
 import { Validator, type Schema } from '@cfworker/json-schema';
 import { checkSchemaSafety } from './schema-safety.ts';
 
-export interface InputIssue {
+interface InputIssue {
   path: string;
   message: string;
 }
@@ -17,7 +17,7 @@ export type InputCheck =
  * length^exponent for each of the schema's patterns (safe-pattern.ts bounds the exponent). About
  * tens of milliseconds at most on the service worker's thread.
  */
-export const MAX_PATTERN_WORK = 20_000_000;
+const MAX_PATTERN_WORK = 20_000_000;
 
 /** Σ length^exponent over every string and key in the input (each may meet every pattern). */
 function patternWork(input: unknown, exponent: number): number {

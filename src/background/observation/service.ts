@@ -21,9 +21,9 @@ import { DeadlineExceeded } from '../../pipeline/deadline.ts';
  */
 
 export type { SendToFrame };
-export type ObservationError = { code: string; message: string; retryable: boolean };
+type ObservationError = { code: string; message: string; retryable: boolean };
 export type ObservationResult<T> = { ok: true; data: T } | { ok: false; error: ObservationError };
-export type SnapshotQuery = z.infer<typeof SnapshotQuerySchema>;
+type SnapshotQuery = z.infer<typeof SnapshotQuerySchema>;
 
 const TOP_FRAME = 0;
 /** Tabs whose last snapshot is kept for deltas. */

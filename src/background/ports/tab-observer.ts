@@ -14,7 +14,7 @@ import type { ObservationResult } from '../observation/service.ts';
  */
 
 /** The document a tab's WebMCP tools were reported from, as Chrome named it (id and origin). */
-export interface ToolsDocument {
+interface ToolsDocument {
   documentId?: string;
   origin: string;
 }
@@ -60,9 +60,9 @@ export interface TabObserverDeps {
 /** Two observations this far apart that agree make a settled page (the shop's status fetch lands within it). */
 export const SETTLE_MS = 250;
 /** Past this, the latest observation is returned even if the page keeps changing. */
-export const MAX_SETTLE_MS = 2_000;
+const MAX_SETTLE_MS = 2_000;
 /** A content script that is not listening yet (a document just committed) is retried this long. */
-export const REACH_MS = 4_000;
+const REACH_MS = 4_000;
 
 export class TabObserver {
   private readonly cache = new Map<number, ObservedTab>();

@@ -20,7 +20,7 @@ export const chromeTabEvents = (): TabEvents => ({
   onRemoved: browser.tabs.onRemoved,
 });
 
-export const LOAD_TIMEOUT_MS = 20_000;
+const LOAD_TIMEOUT_MS = 20_000;
 
 /**
  * Watches one tab from now on. `settled()` resolves once a navigation that started (or starts

@@ -9,7 +9,7 @@ import { dom } from '../../observation/dom/native.ts';
  */
 
 export type Refusal = { code: RefusalCode; message: string };
-export type RefusalCode = 'NOT_VISIBLE' | 'DISABLED' | 'COVERED' | 'OUTSIDE_VIEWPORT';
+type RefusalCode = 'NOT_VISIBLE' | 'DISABLED' | 'COVERED' | 'OUTSIDE_VIEWPORT';
 
 const A11Y_HIDDEN = '[aria-hidden="true"],[inert]';
 const DISABLED = ':disabled,[aria-disabled="true"]';

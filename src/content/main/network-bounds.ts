@@ -19,9 +19,9 @@ const MAX_NODES = 5_000;
 /** Keys whose values are secrets wherever they appear (bodies, query strings). */
 const SECRET = /pass(word|wd|phrase)?|secret|token|api[-_]?key|auth|bearer|session|cookie|csrf|xsrf|otp|ssn|card[-_]?number|cvv|cvc|iban|signature|^sig$|private[-_]?key|credential/i;
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
-export function isSecretKey(key: string): boolean {
+function isSecretKey(key: string): boolean {
   return SECRET.test(key);
 }
 

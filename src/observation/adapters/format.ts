@@ -13,7 +13,7 @@ import { compilePath } from './path-pattern.ts';
  */
 
 /** A regular expression source, bounded and checked to compile. */
-export const Pattern = z
+const Pattern = z
   .string()
   .min(1)
   .max(300)
@@ -61,9 +61,8 @@ export const ValueRule = z
   })
   .strict();
 export type ValueRule = z.infer<typeof ValueRule>;
-export type ValueRuleInput = z.input<typeof ValueRule>;
 
-export const AdapterInput = z
+const AdapterInput = z
   .object({
     /** The control that takes this input, and the input's JSON Schema. */
     element: ElementMatcher,

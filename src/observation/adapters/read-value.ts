@@ -80,7 +80,7 @@ function mapped(rule: ValueRule, text: string): string | undefined {
   return key === undefined ? undefined : rule.map[key];
 }
 
-export function interpret(rule: ValueRule, text: string): string | number | undefined {
+function interpret(rule: ValueRule, text: string): string | number | undefined {
   const value = mapped(rule, text);
   if (value === undefined) return undefined;
   switch (rule.kind) {

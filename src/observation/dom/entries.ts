@@ -66,7 +66,7 @@ export interface Geometry {
   scrollY: number;
 }
 
-export interface ReportedElement {
+interface ReportedElement {
   element: SnapshotElement;
   semantics: Semantics;
   geometry: Geometry;

@@ -22,8 +22,8 @@ export interface PageObserverOptions {
   now?: () => number;
 }
 
-export type ObserveError = { code: 'DOCUMENT_NOT_READY' | 'OBSERVE_FAILED'; message: string; retryable: boolean };
-export type ObserveOutcome = { ok: true; snapshot: PageSnapshot } | { ok: false; error: ObserveError };
+type ObserveError = { code: 'DOCUMENT_NOT_READY' | 'OBSERVE_FAILED'; message: string; retryable: boolean };
+type ObserveOutcome = { ok: true; snapshot: PageSnapshot } | { ok: false; error: ObserveError };
 
 export interface PageObserver {
   /** A fresh snapshot: incremental after the first, unless `full` is asked for. */

@@ -31,7 +31,7 @@ export interface BlindSpots {
 }
 
 /** Fields the page should show: adapter expectations, and a total wherever line items are listed. */
-export function expectedFields(input: BlindSpotInput): string[] {
+function expectedFields(input: BlindSpotInput): string[] {
   const fields = new Set(input.expected);
   const hasItems = input.claims.some((c) => c.field === FIELD.itemCount && typeof c.value === 'number' && c.value > 0);
   if (input.resource && HAS_TOTAL.has(input.resource.type) && hasItems) fields.add(FIELD.total);

@@ -8,7 +8,7 @@ import type { Evidence } from '../../protocol/resource.ts';
  *   the weight of the sources that disagree;
  * - the observation's confidence combines its resource and state facts, reduced per blind spot.
  */
-export const SOURCE_WEIGHT: Record<Evidence, number> = {
+const SOURCE_WEIGHT: Record<Evidence, number> = {
   site_contract: 1,
   adapter: 0.85,
   network: 0.8,
@@ -36,7 +36,7 @@ export function factConfidence(supporting: readonly number[], disagreeing: reado
 }
 
 /** Multipliers for conflicts that are blind spots rather than disagreements already priced into facts. */
-export function conflictPenalty(code: string): number {
+function conflictPenalty(code: string): number {
   if (code === 'screenshot_blank') return 0.5;
   if (/_not_observed$/.test(code)) return 0.9;
   if (/_inconsistent$/.test(code)) return 0.9;
@@ -55,7 +55,7 @@ export function overallConfidence(resource: number, state: number, conflicts: re
   return round(Math.max(0, Math.min(1, base * Math.max(penalty, 0.3))), 2);
 }
 
-export function round(n: number, digits: number): number {
+function round(n: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(n * f) / f;
 }

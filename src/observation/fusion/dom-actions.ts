@@ -10,7 +10,7 @@ import { pathOf } from '../read/values.ts';
  * is offered; hidden, covered and zero-size ones are reported as conflicts, never offered.
  */
 
-export const MAX_DOM_ACTIONS = 400;
+const MAX_DOM_ACTIONS = 400;
 
 const TYPEABLE = new Set(['textbox', 'searchbox', 'spinbutton']);
 const SELECTABLE = new Set(['listbox']);
@@ -133,7 +133,7 @@ function rank(e: SnapshotElement, form: SnapshotForm | undefined, base: string):
 }
 
 /** The two primitives that need no element: go to a URL, scroll the page. */
-export const GENERIC_DOM_ACTIONS: readonly AvailableActionInput[] = [
+const GENERIC_DOM_ACTIONS: readonly AvailableActionInput[] = [
   {
     action: 'nav.goto', via: 'legacy_inference', title: 'Go to a URL', read_only: true, consequential: false, requires_approval: false,
     input_schema: { type: 'object', properties: { url: { type: 'string', format: 'uri' } }, required: ['url'], additionalProperties: false },

@@ -10,7 +10,7 @@ import type { PageSnapshot, SnapshotElement } from '../snapshot.ts';
 const REF = /^[A-Za-z0-9][A-Za-z0-9_:-]{0,63}$/;
 const STATES = new Set<string>(ElementState.options);
 
-export function validRef(ref: unknown): ref is string {
+function validRef(ref: unknown): ref is string {
   return typeof ref === 'string' && REF.test(ref);
 }
 

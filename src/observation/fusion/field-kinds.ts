@@ -14,7 +14,7 @@ export function fieldKind(field: string): FieldKind {
 }
 
 /** `name ×qty; name ×qty` → parts; the form extractors use for line items. */
-export function parseItems(value: string): Array<{ name: string; quantity: number }> {
+function parseItems(value: string): Array<{ name: string; quantity: number }> {
   return value
     .split('; ')
     .filter(Boolean)

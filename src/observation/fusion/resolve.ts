@@ -38,7 +38,7 @@ interface Position {
   weight: number;
 }
 
-export function conflictName(a: Evidence, b: Evidence, field: string): string {
+function conflictName(a: Evidence, b: Evidence, field: string): string {
   const [first, second] = NAMING_ORDER.indexOf(a) <= NAMING_ORDER.indexOf(b) ? [a, b] : [b, a];
   return `${first}_${field}_disagrees_with_${second}`;
 }

@@ -19,7 +19,7 @@ export const FULL_DETAIL: LineDetail = { maxText: 400, rich: true };
 const PLAIN_INPUTS = new Set(['text', 'search', 'checkbox', 'radio', 'submit', 'button', 'reset', 'range', 'number', 'image']);
 
 /** The path of a same-origin URL, else the URL itself. */
-export function shortHref(href: string, pageUrl: string): string {
+function shortHref(href: string, pageUrl: string): string {
   try {
     const u = new URL(href);
     const page = new URL(pageUrl);
@@ -65,7 +65,7 @@ const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filt
  * link's own text), or whose words are each the first word of a control's name (a cell holding
  * "Edit" and "Remove USR-1" buttons reads "Edit Remove"). "Mug" beside "Quantity of Mug" stays.
  */
-export function withoutEchoes(items: Item[]): Item[] {
+function withoutEchoes(items: Item[]): Item[] {
   const names = new Set<string>();
   const firstWords = new Set<string>();
   for (const i of items) {

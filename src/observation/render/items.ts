@@ -5,11 +5,11 @@ import { word } from './page-words.ts';
 
 export type Item = { kind: 'element'; el: SnapshotElement } | { kind: 'text'; text: SnapshotText };
 
-export function itemOrder(i: Item): number {
+function itemOrder(i: Item): number {
   return (i.kind === 'element' ? i.el.order : i.text.order) ?? Number.MAX_SAFE_INTEGER;
 }
 
-export function itemContainer(i: Item) {
+function itemContainer(i: Item) {
   return i.kind === 'element' ? i.el.container : i.text.container;
 }
 

@@ -34,7 +34,7 @@ export interface QueryResult {
   missing: string[];
 }
 
-export const MAX_QUERY_LIMIT = 500;
+const MAX_QUERY_LIMIT = 500;
 
 const has = (haystack: string | undefined, needle: string) => haystack !== undefined && haystack.toLowerCase().includes(needle);
 

@@ -13,7 +13,7 @@ import { blocks, nameShape, orderedItems, rowShape, type Block, type ContainerGr
  * reachable through `expand(ref)` and `query({...})`.
  */
 
-export type ObservedSummary = Partial<
+type ObservedSummary = Partial<
   Pick<ObservedState, 'resource' | 'state' | 'source' | 'evidence' | 'confidence' | 'conflicts' | 'state_version' | 'available_actions'>
 >;
 
@@ -25,7 +25,7 @@ export interface RenderExtras {
   maxChars?: number;
 }
 
-export const DEFAULT_MAX_CHARS = 14_000;
+const DEFAULT_MAX_CHARS = 14_000;
 
 interface Level {
   exampleRows: number;

@@ -35,7 +35,7 @@ export function riskyName(name: string): boolean {
   return RISKY_WORDS.test(normalise(name));
 }
 
-export function paymentName(name: string): boolean {
+function paymentName(name: string): boolean {
   return PAYMENT_WORDS.test(normalise(name));
 }
 

@@ -6,7 +6,7 @@ export interface QuotaLimits {
   per_day: number;
 }
 
-export const DEFAULT_LIMITS: QuotaLimits = { per_minute: 60, per_day: 2000 };
+const DEFAULT_LIMITS: QuotaLimits = { per_minute: 60, per_day: 2000 };
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;

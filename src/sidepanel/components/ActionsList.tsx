@@ -2,7 +2,7 @@ import type { AvailableAction } from '../../protocol/action.ts';
 import { PATH_LABEL, PATH_MEANING, humanize } from '../lib/labels.ts';
 
 /** Risk words for an action, most serious first; what the policy gateway will weigh. */
-export function riskOf(a: AvailableAction): Array<{ cls: string; text: string }> {
+function riskOf(a: AvailableAction): Array<{ cls: string; text: string }> {
   const out: Array<{ cls: string; text: string }> = [];
   if (a.payment) out.push({ cls: 'danger', text: 'payment' });
   if (a.consequential) out.push({ cls: 'warn', text: 'consequential' });

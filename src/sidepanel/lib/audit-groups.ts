@@ -23,7 +23,7 @@ export interface AuditGroup {
 }
 
 /** The origin an entry names, when the service worker recorded one in `details`. */
-export function entryOrigin(e: AuditEntry): string | undefined {
+function entryOrigin(e: AuditEntry): string | undefined {
   const d = e.details ?? {};
   if (typeof d.origin === 'string') return d.origin;
   if (typeof d.url === 'string') {

@@ -25,7 +25,7 @@ export type MintMessage = { type: 'panel/token-mint' } & Payload<PanelRequests, 
 export type MintFormResult = { ok: true; message: MintMessage } | { ok: false; errors: Partial<Record<MintField, string>> };
 
 /** Commas, spaces and new lines all separate list items. */
-export function splitList(text: string): string[] {
+function splitList(text: string): string[] {
   return text.split(/[\s,]+/).filter(Boolean);
 }
 

@@ -5,7 +5,7 @@
  */
 
 /** Values longer than this (or on several lines) are shown in a scrolling box. */
-export const LONG_VALUE = 400;
+const LONG_VALUE = 400;
 
 export function showValue(value: unknown): string {
   if (value === null) return 'null';

@@ -235,7 +235,7 @@ export interface Harness {
   agent: { agent_id: string; token: string; session_id: string };
 }
 
-export const DEFAULT_SCOPE = ['orders:*', 'webmcp:*', 'dom:*', 'nav:goto'];
+const DEFAULT_SCOPE = ['orders:*', 'webmcp:*', 'dom:*', 'nav:goto'];
 
 export async function harness(
   opts: { shop?: FakeShop; factory?: IDBFactory; clock?: FakeClock; token?: Partial<Parameters<Pipeline['deps']['tokens']['mint']>[0]>; pipeline?: Partial<CreatePipelineOptions> } = {},
