@@ -25,7 +25,14 @@ const RESOURCE = { type: 'order', id: 'ORD-1024' };
 function world() {
   const order = { state: 'awaiting_payment', version: 17 };
   const act = (a: Partial<AvailableAction> & Pick<AvailableAction, 'action'>): AvailableAction => ({
-    via: 'adapter', read_only: false, consequential: false, payment: false, untrusted_content: false, requires_approval: true, input_schema: { type: 'object' }, ...a,
+    via: 'adapter',
+    read_only: false,
+    consequential: false,
+    payment: false,
+    untrusted_content: false,
+    requires_approval: true,
+    input_schema: { type: 'object' },
+    ...a,
   });
   const observe = (): ObservedState => ({
     resource: RESOURCE,
@@ -97,11 +104,23 @@ export async function runGatewayBench(opts: GatewayBenchOptions = {}): Promise<B
     const observed = w.observe();
     const request = { action: 'orders.cancel', resource: RESOURCE, input, idempotency_key: `cancel_${i}` };
     const card = await pipeline.deps.approvals.enqueue({
-      action_id: `act_pre${i}`, agent_id: agent.agent_id, token_id: token.token_id, origin: ORIGIN,
-      request: { ...request, input } as never, via: 'adapter', input_hash: hash, observed, reasons: [{ code: 'consequential' }],
+      action_id: `act_pre${i}`,
+      agent_id: agent.agent_id,
+      token_id: token.token_id,
+      origin: ORIGIN,
+      request: { ...request, input } as never,
+      via: 'adapter',
+      input_hash: hash,
+      observed,
+      reasons: [{ code: 'consequential' }],
     });
     const decided = await pipeline.deps.approvals.decide({
-      request_id: card.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date().toISOString(), input_hash: hash, state_version: observed.state_version,
+      request_id: card.request_id,
+      decision: 'approve',
+      decided_by: 'user:local',
+      decided_at: new Date().toISOString(),
+      input_hash: hash,
+      state_version: observed.state_version,
     });
     if (!decided.ok || decided.status !== 'approved') throw new Error('pre-approval failed');
     const out = await pipeline.submitDetailed({ ...request, approval: { receipt_id: decided.receipt.receipt_id } }, agent);

@@ -51,7 +51,8 @@ type SwObserve = { ms: number; ok: boolean; error?: string; snapshot?: PageSnaps
 async function stewardObserve(browser: StewardBrowser, tabId: number, full: boolean, keep: boolean): Promise<SwObserve> {
   return browser.serviceWorker.evaluate(
     async ({ tabId, full, keep }) => {
-      const api = (globalThis as unknown as { stewardObservation: { observeTab(id: number, o: { full: boolean }): Promise<{ ok: boolean; data?: unknown; error?: { message: string } }> } }).stewardObservation;
+      const api = (globalThis as unknown as { stewardObservation: { observeTab(id: number, o: { full: boolean }): Promise<{ ok: boolean; data?: unknown; error?: { message: string } }> } })
+        .stewardObservation;
       const start = performance.now();
       const result = await api.observeTab(tabId, { full });
       const ms = performance.now() - start;
@@ -152,7 +153,10 @@ async function anchor(browser: StewardBrowser, url: string, runs: number, measur
     for (let i = 0; i < runs && !timedOut; i++) await timeOne();
   } finally {
     // A renderer still busy with a runaway anchor is closed through CDP, which does not wait for it.
-    const cdp = await page.context().newCDPSession(page).catch(() => undefined);
+    const cdp = await page
+      .context()
+      .newCDPSession(page)
+      .catch(() => undefined);
     const info = (await cdp?.send('Target.getTargetInfo').catch(() => undefined)) as { targetInfo?: { targetId: string } } | undefined;
     if (cdp && info?.targetInfo) await cdp.send('Target.closeTarget', { targetId: info.targetInfo.targetId }).catch(() => undefined);
     else await page.close().catch(() => undefined);
@@ -196,12 +200,14 @@ export async function observeRows(browser: StewardBrowser, c: ObserveCase, runs:
 
   // Anchors: same pages, same browser, same run. Each gets a fresh load of the page and a time
   // budget; past it the row records the budget as a lower bound and says so in the anchor's name.
-  const floor = await anchor(browser, c.url, runs, async (p) => timeInPage(p, () => {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
-    let n = 0;
-    while (walker.nextNode()) n++;
-    return n;
-  }));
+  const floor = await anchor(browser, c.url, runs, async (p) =>
+    timeInPage(p, () => {
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+      let n = 0;
+      while (walker.nextNode()) n++;
+      return n;
+    }),
+  );
   const smart = await anchor(browser, c.url, runs, async (p) => {
     await p.addScriptTag({ content: SMART_DOM_READER_BUNDLE });
     return timeInPage(p, () =>

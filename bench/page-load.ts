@@ -10,11 +10,7 @@ async function withBrowser<T>(steward: boolean, url: string, run: (context: Brow
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: [
-      ...CHROMIUM_FLAGS,
-      '--enable-features=WebMCPTesting',
-      ...(steward ? [`--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`] : []),
-    ],
+    args: [...CHROMIUM_FLAGS, '--enable-features=WebMCPTesting', ...(steward ? [`--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`] : [])],
   });
   try {
     if (steward) await allowSites(context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker')), [url]);

@@ -25,10 +25,7 @@ export function report(rows: Row[], file = 'bench-results.json'): void {
     anchor: r.anchor ?? '—',
     anchor_value: r.anchor_value === undefined ? '—' : `${round(r.anchor_value)} ${r.unit}`,
     // How many times better than the anchor (above 1: Steward wins; a floor stays below 1).
-    'vs anchor':
-      r.anchor_value === undefined || r.value === 0 || r.anchor_value === 0
-        ? '—'
-        : `${round(r.better === 'lower' ? r.anchor_value / r.value : r.value / r.anchor_value)}×`,
+    'vs anchor': r.anchor_value === undefined || r.value === 0 || r.anchor_value === 0 ? '—' : `${round(r.better === 'lower' ? r.anchor_value / r.value : r.value / r.anchor_value)}×`,
   }));
   console.table(table);
   writeFileSync(file, `${JSON.stringify(valid, null, 2)}\n`);

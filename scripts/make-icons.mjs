@@ -31,10 +31,11 @@ function icon(size) {
       const cy = Math.min(Math.max(y + 0.5, r), size - r);
       const inside = Math.hypot(x + 0.5 - cx, y + 0.5 - cy) <= r;
       // check mark: two strokes
-      const u = (x + 0.5) / size, v = (y + 0.5) / size;
-      const d1 = Math.abs((v - 0.52) - (u - 0.25)) / Math.SQRT2;
-      const d2 = Math.abs((v - 0.70) + (u - 0.42)) / Math.SQRT2;
-      const onCheck = (u > 0.24 && u < 0.44 && d1 < 0.07) || (u >= 0.40 && u < 0.78 && d2 < 0.07);
+      const u = (x + 0.5) / size,
+        v = (y + 0.5) / size;
+      const d1 = Math.abs(v - 0.52 - (u - 0.25)) / Math.SQRT2;
+      const d2 = Math.abs(v - 0.7 + (u - 0.42)) / Math.SQRT2;
+      const onCheck = (u > 0.24 && u < 0.44 && d1 < 0.07) || (u >= 0.4 && u < 0.78 && d2 < 0.07);
       if (!inside) row.push(0, 0, 0, 0);
       else if (onCheck) row.push(255, 255, 255, 255);
       else row.push(22, 128, 88, 255);
@@ -44,13 +45,12 @@ function icon(size) {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(size, 0);
   ihdr.writeUInt32BE(size, 4);
-  ihdr[8] = 8; ihdr[9] = 6; ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.concat(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  ihdr[8] = 8;
+  ihdr[9] = 6;
+  ihdr[10] = 0;
+  ihdr[11] = 0;
+  ihdr[12] = 0;
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
 }
 
 mkdirSync('public/icons', { recursive: true });

@@ -24,7 +24,7 @@ const context = await chromium.launchPersistentContext(profile, {
   headless: !headed,
   viewport: null,
   args: [
-    ...CHROMIUM_FLAGS.filter((f) => headed ? f !== '--disable-gpu' : true),
+    ...CHROMIUM_FLAGS.filter((f) => (headed ? f !== '--disable-gpu' : true)),
     ...(nativeWebMcp ? ['--enable-features=WebMCPTesting'] : []),
     `--disable-extensions-except=${DIST}`,
     `--load-extension=${DIST}`,

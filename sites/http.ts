@@ -161,10 +161,7 @@ export class Router {
 
   private sendError(ctx: RequestContext, err: unknown): void {
     const { res } = ctx;
-    const error =
-      err instanceof HttpError
-        ? err
-        : new HttpError(500, 'INTERNAL', err instanceof Error ? err.message : 'Internal error');
+    const error = err instanceof HttpError ? err : new HttpError(500, 'INTERNAL', err instanceof Error ? err.message : 'Internal error');
     if (!(err instanceof HttpError)) console.error('[demo-sites] unexpected error:', err);
     if (res.headersSent) {
       res.end();
@@ -268,8 +265,7 @@ function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buff
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = Number.isFinite(declared) && declared > limit;
-    const tooLargeError = () =>
-      new HttpError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than the ${limit}-byte limit.`);
+    const tooLargeError = () => new HttpError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than the ${limit}-byte limit.`);
     if (Number.isFinite(declared) && declared > HARD_BODY_CAP_BYTES) {
       req.resume();
       reject(tooLargeError());
@@ -293,7 +289,11 @@ function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buff
 /** Parses a JSON or form-urlencoded body into a plain value (an empty body is `{}`). */
 async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
   const raw = await readRawBody(req, limit);
-  const type = String(req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const type =
+    String(req.headers['content-type'] ?? '')
+      .split(';')[0]
+      ?.trim()
+      .toLowerCase() ?? '';
   const text = raw.toString('utf8');
   if (text.trim() === '') return {};
   if (type === 'application/json' || type.endsWith('+json') || type === '' || type === 'text/plain') {
@@ -379,12 +379,7 @@ export class SafeHtml {
 }
 
 export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 /** Marks a string as trusted HTML (only for markup written in this repository). */

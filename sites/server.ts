@@ -9,7 +9,7 @@ import { createLab } from './lab/app.ts';
 import { createShop } from './shop/app.ts';
 import { SITE_NAMES, type DemoSite, type SiteName } from './site.ts';
 
-export {  type SiteName } from './site.ts';
+export { type SiteName } from './site.ts';
 
 const DEFAULT_PORT_BASE = 4100;
 const PORT_BASE_ENV = 'STEWARD_SITES_PORT_BASE';

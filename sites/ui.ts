@@ -89,13 +89,7 @@ ${options.body}
 }
 
 /** A plain error page used for browser (non-API) requests. */
-export function errorPage(
-  site: { brand: string; accent: string },
-  status: number,
-  code: string,
-  message: string,
-  back?: { href: string; label: string },
-): string {
+export function errorPage(site: { brand: string; accent: string }, status: number, code: string, message: string, back?: { href: string; label: string }): string {
   const title = status === 404 ? 'Not found' : status === 409 ? 'That action is no longer possible' : 'Request failed';
   return page({
     title: `${title} — ${site.brand}`,

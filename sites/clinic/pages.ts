@@ -41,12 +41,11 @@ form:tool-form-active::before{content:"An AI agent is filling in this form";posi
 
 export function clinicPage(): string {
   const today = localDate();
-  const doctorOptions = DOCTORS.map(
-    (d) => html`<option value="${d.id}">${d.name} — ${SPECIALTY_LABELS[d.specialty]}</option>`,
-  );
+  const doctorOptions = DOCTORS.map((d) => html`<option value="${d.id}">${d.name} — ${SPECIALTY_LABELS[d.specialty]}</option>`);
   const timeOptions = SLOT_TIMES.map((t) => html`<option value="${t}">${t}</option>`);
   const doctors = DOCTORS.map(
-    (d) => html`<li data-doctor-id="${d.id}"><strong>${d.name}</strong><br><span class="muted">${SPECIALTY_LABELS[d.specialty]} · ${describeDays(d)} · ${d.times[0]}–${d.times[d.times.length - 1]}</span></li>`,
+    (d) =>
+      html`<li data-doctor-id="${d.id}"><strong>${d.name}</strong><br><span class="muted">${SPECIALTY_LABELS[d.specialty]} · ${describeDays(d)} · ${d.times[0]}–${d.times[d.times.length - 1]}</span></li>`,
   );
   const nav = html`<nav aria-label="Main">
   <a href="#/book" data-nav="book">Book</a>

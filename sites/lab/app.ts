@@ -29,10 +29,7 @@ const GridQuery = z.object({
 });
 
 /** A 2×2 opaque PNG: drawn from another origin, it taints the canvas it is drawn on. */
-const PIXEL_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
 
 /**
  * The same server under its other loopback name is another origin (localhost ↔ 127.0.0.1):

@@ -54,10 +54,7 @@ function shell(title: string, body: SafeHtml, scripts: string[] = [], head?: Saf
 
 export function indexPage(): string {
   const items = LAB_PAGES.map(([href, name, what]) => html`<li><a href="${href}">${name}</a> — <span class="muted">${what}</span></li>`);
-  return shell(
-    'Hard pages',
-    html`<section class="card"><h1>Hard pages for observers</h1><ul id="lab-pages">${items}</ul></section>`,
-  );
+  return shell('Hard pages', html`<section class="card"><h1>Hard pages for observers</h1><ul id="lab-pages">${items}</ul></section>`);
 }
 
 /**

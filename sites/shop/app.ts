@@ -1,32 +1,10 @@
 /** The shop's routes: HTML pages, real form posts, a JSON API and the `/__demo/` test controls. */
 import { z } from 'zod';
-import {
-  HttpError,
-  RequestLog,
-  Router,
-  parseBody,
-  redirect,
-  sendBytes,
-  sendHtml,
-  sendJson,
-  sendScript,
-  wantsJson,
-  type RequestContext,
-} from '../http.ts';
+import { HttpError, RequestLog, Router, parseBody, redirect, sendBytes, sendHtml, sendJson, sendScript, wantsJson, type RequestContext } from '../http.ts';
 import type { DemoSite } from '../site.ts';
 import { SHOP_SCRIPT } from './client.ts';
 import { orderListPage, orderPage, shopErrorPage, trackingPage } from './pages.ts';
-import {
-  CANCEL_REASONS,
-  CATALOGUE,
-  MAX_QUANTITY,
-  ORDER_STATUSES,
-  STATUS_LABELS,
-  ShopStore,
-  orderTotals,
-  type Order,
-  type OrderStatus,
-} from './store.ts';
+import { CANCEL_REASONS, CATALOGUE, MAX_QUANTITY, ORDER_STATUSES, STATUS_LABELS, ShopStore, orderTotals, type Order, type OrderStatus } from './store.ts';
 
 const CancelBody = z.object({ reason: z.enum(CANCEL_REASONS) });
 const EmptyBody = z.object({}).loose();

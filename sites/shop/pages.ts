@@ -4,26 +4,11 @@
  */
 import { html, jsonLd, raw, type SafeHtml } from '../http.ts';
 import { errorPage, page } from '../ui.ts';
-import {
-  CANCEL_REASONS,
-  CANCEL_REASON_LABELS,
-  CANCELLABLE,
-  CATALOGUE,
-  MAX_QUANTITY,
-  SCHEMA_ORG_STATUS,
-  STATUS_LABELS,
-  formatCents,
-  type Order,
-  type OrderStatus,
-} from './store.ts';
+import { CANCEL_REASONS, CANCEL_REASON_LABELS, CANCELLABLE, CATALOGUE, MAX_QUANTITY, SCHEMA_ORG_STATUS, STATUS_LABELS, formatCents, type Order, type OrderStatus } from './store.ts';
 
 const SHOP = { brand: 'Larkspur Home Goods', accent: '#2f6f5e' } as const;
 
-export const PROMOS = [
-  'Free returns within 30 days on every order.',
-  'New this week: stoneware mugs in four glazes.',
-  'Members get early access to seasonal collections.',
-] as const;
+export const PROMOS = ['Free returns within 30 days on every order.', 'New this week: stoneware mugs in four glazes.', 'Members get early access to seasonal collections.'] as const;
 
 const SHOP_CSS = `
 .promo{margin:0 0 20px;padding:10px 16px;border-radius:8px;background:#e9f5f1;color:#1f4d41;border:1px dashed #9cc9bb;font-size:14px}

@@ -99,22 +99,11 @@ export type Via = 'form' | 'api';
 export interface ShopEvent {
   seq: number;
   at: string;
-  type:
-    | 'order_cancelled'
-    | 'cancel_refused'
-    | 'order_paid'
-    | 'pay_refused'
-    | 'quantity_changed'
-    | 'item_added'
-    | 'edit_refused'
-    | 'status_overridden'
-    | 'api_override_set'
-    | 'api_override_cleared';
+  type: 'order_cancelled' | 'cancel_refused' | 'order_paid' | 'pay_refused' | 'quantity_changed' | 'item_added' | 'edit_refused' | 'status_overridden' | 'api_override_set' | 'api_override_cleared';
   order_id: string;
   via?: Via | 'demo';
   detail?: Record<string, unknown>;
 }
-
 
 function product(sku: string): Product {
   const p = CATALOGUE.find((x) => x.sku === sku);
@@ -254,9 +243,7 @@ export class ShopStore {
       this.counters.bump(id, 'cancel_refused');
       this.log.push({ type: 'cancel_refused', order_id: id, via, detail: { status: order.status, reason } });
       const why =
-        order.status === 'cancelled'
-          ? `Order ${id} is already cancelled.`
-          : `Order ${id} has already ${order.status === 'shipped' ? 'shipped' : 'been delivered'} and can no longer be cancelled.`;
+        order.status === 'cancelled' ? `Order ${id} is already cancelled.` : `Order ${id} has already ${order.status === 'shipped' ? 'shipped' : 'been delivered'} and can no longer be cancelled.`;
       throw new HttpError(409, 'ORDER_NOT_CANCELLABLE', why, { order_id: id, status: order.status });
     }
     const now = new Date().toISOString();
@@ -305,8 +292,7 @@ export class ShopStore {
     const order = this.editable(id, via);
     const line = order.items.find((i) => i.sku === sku);
     if (line) {
-      if (line.quantity + quantity > MAX_QUANTITY)
-        throw new HttpError(409, 'QUANTITY_LIMIT', `At most ${MAX_QUANTITY} of ${p.name} per order.`);
+      if (line.quantity + quantity > MAX_QUANTITY) throw new HttpError(409, 'QUANTITY_LIMIT', `At most ${MAX_QUANTITY} of ${p.name} per order.`);
       line.quantity += quantity;
     } else {
       order.items.push(item(sku, quantity));

@@ -14,8 +14,5 @@ import { chromeOnly } from './browser.ts';
  * area is restricted by default; it is set explicitly so a change of default cannot open it.
  */
 export async function restrictStorageToExtension(): Promise<void> {
-  await Promise.all([
-    chromeOnly.storage.local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }),
-    chromeOnly.storage.session.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }),
-  ]);
+  await Promise.all([chromeOnly.storage.local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }), chromeOnly.storage.session.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' })]);
 }

@@ -17,9 +17,7 @@ if (!started.__stewardIsolatedStarted) {
 }
 
 function start(): void {
-  const discovery = new ToolDiscovery((snapshot) =>
-    report('content/tools', { api: snapshot.api, url: location.href.slice(0, 8192), tools: snapshot.tools }),
-  );
+  const discovery = new ToolDiscovery((snapshot) => report('content/tools', { api: snapshot.api, url: location.href.slice(0, 8192), tools: snapshot.tools }));
 
   const observation = new ObservationHost();
   const network = new NetworkBuffer({ origin: location.origin, capacity: 50 });

@@ -40,10 +40,7 @@ export interface CardFacts {
   form?: BoundForm;
 }
 
-export type ApprovalOutcome =
-  | { kind: 'approved'; receipt: ApprovalReceipt }
-  | { kind: 'denied'; reason?: string }
-  | { kind: 'expired' };
+export type ApprovalOutcome = { kind: 'approved'; receipt: ApprovalReceipt } | { kind: 'denied'; reason?: string } | { kind: 'expired' };
 
 export type DecideResult =
   | { ok: true; status: 'approved'; receipt: ApprovalReceipt }
@@ -84,7 +81,11 @@ export class ApprovalQueue {
   async enqueue(facts: CardFacts): Promise<ApprovalRequest> {
     const now = this.clock();
     const o = facts.observed;
-    const noWindow = windowRefusal(facts.request.action, facts.via, facts.reasons.map((r) => r.code));
+    const noWindow = windowRefusal(
+      facts.request.action,
+      facts.via,
+      facts.reasons.map((r) => r.code),
+    );
     const request = ApprovalRequest.parse({
       request_id: newId('apreq_'),
       agent_id: facts.agent_id,
@@ -154,7 +155,14 @@ export class ApprovalQueue {
     const window = options.window_ms;
     if (window !== undefined) {
       // Judged again here: a card from an older version carries no offer, and none is assumed.
-      const refused = req.window?.offered !== true ? (req.window?.why_not ?? 'the card offered no window') : windowRefusal(req.action, req.via, req.reasons.map((r) => r.code));
+      const refused =
+        req.window?.offered !== true
+          ? (req.window?.why_not ?? 'the card offered no window')
+          : windowRefusal(
+              req.action,
+              req.via,
+              req.reasons.map((r) => r.code),
+            );
       if (refused) return { ok: false, problem: 'window_not_allowed', message: `this action cannot be approved for a period: ${refused}` };
       if (!(window > 0 && window <= this.settings.max_window_ms)) {
         return { ok: false, problem: 'window_not_allowed', message: `the window must be between 1 ms and ${this.settings.max_window_ms} ms` };

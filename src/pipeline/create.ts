@@ -37,7 +37,13 @@ export function createPipeline(opts: CreatePipelineOptions): Pipeline {
   const audit = new AuditLog(opts.db, clock, opts.auditAnchor);
   const tokens = new TokenStore(opts.db, clock, (e) => {
     void audit
-      .append({ kind: 'token', agent_id: e.token.agent_id, token_id: e.token.token_id, outcome: e.kind, details: { scope: e.token.scope, resource_scope: e.token.resource_scope, origins: e.token.origins } })
+      .append({
+        kind: 'token',
+        agent_id: e.token.agent_id,
+        token_id: e.token.token_id,
+        outcome: e.kind,
+        details: { scope: e.token.scope, resource_scope: e.token.resource_scope, origins: e.token.origins },
+      })
       .catch((err) => console.error('audit append failed', err));
   });
   const quotas = new QuotaStore(opts.db);

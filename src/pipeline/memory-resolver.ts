@@ -67,7 +67,14 @@ export class MemoryResolver {
     if (after) {
       // One hint per URL and one snapshot per resource: newer ones replace older ones.
       const key = `${o.resource.type}:${o.resource.id}`;
-      drafts.push({ id: stableMemoryId('resource_id', key, after.url), layer: 'durable', kind: 'resource_id', agent_id: agent, resource: o.resource, payload: { url_hint: after.url, source: after.source } });
+      drafts.push({
+        id: stableMemoryId('resource_id', key, after.url),
+        layer: 'durable',
+        kind: 'resource_id',
+        agent_id: agent,
+        resource: o.resource,
+        payload: { url_hint: after.url, source: after.source },
+      });
       drafts.push({
         id: stableMemoryId('state_snapshot', key),
         layer: 'durable',

@@ -67,10 +67,7 @@ export async function reachResource(ports: Pick<PipelinePorts, 'observe' | 'navi
   const here = await verify('current_tab', tab);
   if (here) return here;
 
-  const routes: { kind: RouteKind; url: string }[] = [
-    ...((await ports.routes?.(resource, opts.ctx)) ?? []),
-    ...opts.hints.map((url) => ({ kind: 'remembered_url' as const, url })),
-  ];
+  const routes: { kind: RouteKind; url: string }[] = [...((await ports.routes?.(resource, opts.ctx)) ?? []), ...opts.hints.map((url) => ({ kind: 'remembered_url' as const, url }))];
   const tried = new Set<string>();
   for (const route of routes) {
     const key = `${route.kind === 'site_contract' ? 'c' : 'p'}|${route.url}`;

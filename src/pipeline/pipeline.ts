@@ -162,7 +162,11 @@ export class Pipeline {
   async awaitDecision(run: ActionRun, requestId: string): Promise<ActionResult> {
     const outcome = await run.sw.outside(() => this.deps.approvals.wait(requestId), 'approval');
     if (outcome.kind === 'denied') {
-      return this.runner.stop(run, errorResult(makeError('APPROVAL_DENIED', `The user denied ${run.action.request.action}${outcome.reason ? `: ${outcome.reason}` : '.'}`.slice(0, 4096)), { action_id: run.action.action_id }), true);
+      return this.runner.stop(
+        run,
+        errorResult(makeError('APPROVAL_DENIED', `The user denied ${run.action.request.action}${outcome.reason ? `: ${outcome.reason}` : '.'}`.slice(0, 4096)), { action_id: run.action.action_id }),
+        true,
+      );
     }
     if (outcome.kind === 'expired') {
       return this.runner.stop(run, errorResult(makeError('APPROVAL_REQUIRED', 'The approval request expired without a decision; nothing was done.'), { action_id: run.action.action_id }));
@@ -185,9 +189,12 @@ export class Pipeline {
     const head = await this.deps.journal.action(run.action.action_id).catch(() => undefined);
     const dispatched = !head || !['proposed', 'awaiting_approval', 'approved'].includes(head.state);
     if (!dispatched && head && !isTerminal(head.state)) {
-      const result = errorResult(makeError('EXECUTION_FAILED', `Steward failed before dispatching: ${message}`.slice(0, 4096), { retryable: true, recovery_hint: 'Nothing took effect; retry with the same idempotency key.' }), {
-        action_id: run.action.action_id,
-      });
+      const result = errorResult(
+        makeError('EXECUTION_FAILED', `Steward failed before dispatching: ${message}`.slice(0, 4096), { retryable: true, recovery_hint: 'Nothing took effect; retry with the same idempotency key.' }),
+        {
+          action_id: run.action.action_id,
+        },
+      );
       return this.runner.stop(run, result).catch(() => result);
     }
     return errorResult(makeError('EXECUTION_FAILED', `Steward failed after dispatching: ${message}`.slice(0, 4096)), { action_id: run.action.action_id });

@@ -268,11 +268,15 @@ export class ActionRunner {
     const hold = await this.deps.approvals.formHold(run.action.context.session_id, input.ref, run.action.action_id);
     if (!hold) return undefined;
     return errorResult(
-      makeError('IN_PROGRESS', `Refused: element ${input.ref} belongs to a form whose values are on an approval card (${hold.action}) waiting in Steward's side panel; changing the form now would change what the person is approving.`, {
-        retry_after_ms: 1000,
-        recovery_hint: 'Wait until the person has decided on that card, then retry; to send other values, let that card be denied or expire and ask again.',
-        details: { approval_request_id: hold.request_id, form_ref: hold.form_ref },
-      }),
+      makeError(
+        'IN_PROGRESS',
+        `Refused: element ${input.ref} belongs to a form whose values are on an approval card (${hold.action}) waiting in Steward's side panel; changing the form now would change what the person is approving.`,
+        {
+          retry_after_ms: 1000,
+          recovery_hint: 'Wait until the person has decided on that card, then retry; to send other values, let that card be denied or expire and ask again.',
+          details: { approval_request_id: hold.request_id, form_ref: hold.form_ref },
+        },
+      ),
       { action_id: run.action.action_id },
     );
   }
@@ -295,10 +299,16 @@ export class ActionRunner {
   }
 
   private receiptRefused(run: ActionRun, problem: string, message: string, observed: ObservedState): ActionErrorResult {
-    return errorResult(makeError('APPROVAL_REQUIRED', `The approval cannot be used: ${message}.`, { recovery_hint: 'Request a new approval for this exact action, input and current state.', details: { receipt_problem: problem } }), {
-      action_id: run.action.action_id,
-      current: { state: observed.state, state_version: observed.state_version, source: observed.source },
-    });
+    return errorResult(
+      makeError('APPROVAL_REQUIRED', `The approval cannot be used: ${message}.`, {
+        recovery_hint: 'Request a new approval for this exact action, input and current state.',
+        details: { receipt_problem: problem },
+      }),
+      {
+        action_id: run.action.action_id,
+        current: { state: observed.state, state_version: observed.state_version, source: observed.source },
+      },
+    );
   }
 
   /** Steps 8–9: journal `dispatched`, execute on the chosen path, re-observe, verify, record. */
@@ -315,11 +325,17 @@ export class ActionRunner {
     }
     run.token = current.token;
     // No record, no side effect: the dispatch (and every step before it) is in the audit log first.
-    const recorded = await run.trail.record('dispatch', { state_version_before: plan.observed.state_version, ...(receiptId ? { receipt_id: receiptId } : {}), outcome: 'dispatched', details: { via } }).then(
-      () => true,
-      () => false,
-    );
-    if (!recorded) return this.stop(run, errorResult(makeError('AUDIT_UNAVAILABLE', `Steward could not write ${action.request.action} to its audit log, so it was not dispatched.`), { action_id: action.action_id }));
+    const recorded = await run.trail
+      .record('dispatch', { state_version_before: plan.observed.state_version, ...(receiptId ? { receipt_id: receiptId } : {}), outcome: 'dispatched', details: { via } })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!recorded)
+      return this.stop(
+        run,
+        errorResult(makeError('AUDIT_UNAVAILABLE', `Steward could not write ${action.request.action} to its audit log, so it was not dispatched.`), { action_id: action.action_id }),
+      );
     // Written before the executor is called: after a kill, recovery knows it may have happened.
     await journal.transition(action.action_id, 'dispatched', {
       via,

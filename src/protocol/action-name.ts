@@ -21,14 +21,8 @@ const RESERVED_NAMESPACE = /^(?:dom|nav)\./;
  */
 export const ActionName = z
   .string()
-  .regex(
-    /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,255}$/,
-    'must be an action name such as orders.cancel, book_appointment or dom.click',
-  )
-  .refine(
-    (name) => !RESERVED_NAMESPACE.test(name) || DomActionName.safeParse(name).success,
-    'the dom.* and nav.* namespaces hold only dom.click, dom.type, dom.select, dom.scroll and nav.goto',
-  );
+  .regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,255}$/, 'must be an action name such as orders.cancel, book_appointment or dom.click')
+  .refine((name) => !RESERVED_NAMESPACE.test(name) || DomActionName.safeParse(name).success, 'the dom.* and nav.* namespaces hold only dom.click, dom.type, dom.select, dom.scroll and nav.goto');
 export type ActionName = z.infer<typeof ActionName>;
 
 export function isDomAction(name: string): name is DomActionName {
@@ -36,12 +30,7 @@ export function isDomAction(name: string): name is DomActionName {
 }
 
 /** Client-chosen idempotency key (IETF Idempotency-Key), e.g. `act_8f31`. */
-export const IdempotencyKey = z
-  .string()
-  .regex(
-    /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,254}$/,
-    'must be 1–255 characters of letters, digits and _ . : - (e.g. act_8f31)',
-  );
+export const IdempotencyKey = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,254}$/, 'must be 1–255 characters of letters, digits and _ . : - (e.g. act_8f31)');
 export type IdempotencyKey = z.infer<typeof IdempotencyKey>;
 
 /** Identifier of one action execution, used to poll its status; same alphabet as idempotency keys. */

@@ -104,11 +104,9 @@ export const DomActionInputs = {
 // ── ActionRequest (DESIGN §3) ────────────────────────────────────────────────────────────────
 
 /** What the agent believes about the resource; a mismatch gives PRECONDITION_FAILED, not a guess. */
-export const Preconditions = z
-  .object({ expected_state: StateName.optional(), state_version: StateVersion.optional() })
-  .refine((p) => p.expected_state !== undefined || p.state_version !== undefined, {
-    message: 'must give expected_state, state_version or both (omit preconditions entirely otherwise)',
-  });
+export const Preconditions = z.object({ expected_state: StateName.optional(), state_version: StateVersion.optional() }).refine((p) => p.expected_state !== undefined || p.state_version !== undefined, {
+  message: 'must give expected_state, state_version or both (omit preconditions entirely otherwise)',
+});
 export type Preconditions = z.infer<typeof Preconditions>;
 
 /** Id of an approval receipt, e.g. `approval_274`. */

@@ -28,10 +28,7 @@ export type Reply<T> = { ok: true; data: T } | { ok: false; error: ReplyError };
 export type Refusal = Extract<Reply<never>, { ok: false }>;
 
 export const Reply = <T extends z.ZodType>(data: T) =>
-  z.discriminatedUnion('ok', [
-    z.object({ ok: z.literal(true), data }),
-    z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string(), retryable: z.boolean() }) }),
-  ]);
+  z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), data }), z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string(), retryable: z.boolean() }) })]);
 
 export const ok = <T>(data: T): Reply<T> => ({ ok: true, data });
 export const refuse = (code: string, message: string, retryable = false): Refusal => ({ ok: false, error: { code, message: message.slice(0, 4000), retryable } });

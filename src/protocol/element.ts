@@ -7,9 +7,7 @@ import { duplicateIndices } from './primitives.ts';
  */
 
 /** Opaque element ref issued by the observer, e.g. `e12` or `f2e7` (frame 2, element 7). */
-export const ElementRef = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_:-]{0,63}$/, 'must be an element ref issued by an observation, e.g. e12');
+export const ElementRef = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_:-]{0,63}$/, 'must be an element ref issued by an observation, e.g. e12');
 export type ElementRef = z.infer<typeof ElementRef>;
 
 /** Whether a person could actually see and hit the element; only `visible` elements may be acted on. */
@@ -17,21 +15,7 @@ export const Visibility = z.enum(['visible', 'hidden', 'offscreen', 'covered', '
 export type Visibility = z.infer<typeof Visibility>;
 
 /** ARIA-style state flags (closed set, mirrors the accessibility tree). */
-export const ElementState = z.enum([
-  'disabled',
-  'checked',
-  'mixed',
-  'expanded',
-  'collapsed',
-  'selected',
-  'pressed',
-  'required',
-  'readonly',
-  'invalid',
-  'focused',
-  'busy',
-  'editable',
-]);
+export const ElementState = z.enum(['disabled', 'checked', 'mixed', 'expanded', 'collapsed', 'selected', 'pressed', 'required', 'readonly', 'invalid', 'focused', 'busy', 'editable']);
 export type ElementState = z.infer<typeof ElementState>;
 
 const Label = z.string().max(1024, 'must be at most 1024 characters');
@@ -46,9 +30,12 @@ export const ElementSummary = z.object({
   description: Label.optional(),
   /** Where a link goes, as the page resolves it: clicking it is judged by this (dom-risk.ts). */
   href: z.string().max(4096).optional(),
-  states: z.array(ElementState).max(ElementState.options.length).refine((s) => duplicateIndices(s).length === 0, {
-    message: 'must not repeat a state',
-  }),
+  states: z
+    .array(ElementState)
+    .max(ElementState.options.length)
+    .refine((s) => duplicateIndices(s).length === 0, {
+      message: 'must not repeat a state',
+    }),
   visibility: Visibility,
   /** Frame the element lives in (0 = top frame) when the observation spans frames. */
   frame_id: z.int().nonnegative().optional(),

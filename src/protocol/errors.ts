@@ -89,7 +89,7 @@ export const ERROR_DEFAULTS: Readonly<Record<ErrorCode, { retryable: boolean; re
   },
   TOOL_NOT_FOUND: {
     retryable: false,
-    recovery_hint: "Re-observe the page and choose one of the tools or actions it offers now.",
+    recovery_hint: 'Re-observe the page and choose one of the tools or actions it offers now.',
   },
   INVALID_INPUT: {
     retryable: false,

@@ -13,17 +13,7 @@ import { TokenId } from './token.ts';
  * re-reading state, never replayed blindly.
  */
 
-export const JournalState = z.enum([
-  'proposed',
-  'awaiting_approval',
-  'approved',
-  'denied',
-  'dispatched',
-  'confirmed',
-  'failed',
-  'pending_confirmation',
-  'unknown',
-]);
+export const JournalState = z.enum(['proposed', 'awaiting_approval', 'approved', 'denied', 'dispatched', 'confirmed', 'failed', 'pending_confirmation', 'unknown']);
 export type JournalState = z.infer<typeof JournalState>;
 
 /**

@@ -11,14 +11,7 @@ import { ResourceRef, StateVersion } from './resource.ts';
 export const MemoryLayer = z.enum(['session', 'durable']);
 export type MemoryLayer = z.infer<typeof MemoryLayer>;
 
-export const SessionMemoryKind = z.enum([
-  'goal',
-  'plan',
-  'step_done',
-  'resource_in_hand',
-  'tool_result',
-  'pending_action',
-]);
+export const SessionMemoryKind = z.enum(['goal', 'plan', 'step_done', 'resource_in_hand', 'tool_result', 'pending_action']);
 export type SessionMemoryKind = z.infer<typeof SessionMemoryKind>;
 
 export const DurableMemoryKind = z.enum([
@@ -33,14 +26,7 @@ export const DurableMemoryKind = z.enum([
 export type DurableMemoryKind = z.infer<typeof DurableMemoryKind>;
 
 /** What goes stale and causes wrong actions, so is never persisted (DESIGN §7). */
-export const NeverPersisted = z.enum([
-  'tab_id',
-  'dom_selector',
-  'scroll_position',
-  'transient_page_state',
-  'expired_token',
-  'mutable_conclusion_as_current',
-]);
+export const NeverPersisted = z.enum(['tab_id', 'dom_selector', 'scroll_position', 'transient_page_state', 'expired_token', 'mutable_conclusion_as_current']);
 export type NeverPersisted = z.infer<typeof NeverPersisted>;
 
 export const NEVER_PERSISTED_REASONS: Readonly<Record<NeverPersisted, string>> = {

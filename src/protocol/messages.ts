@@ -62,9 +62,7 @@ export const PageSnapshotSchema = z.object({
       }),
     )
     .max(5_000),
-  structuredData: z
-    .array(z.object({ kind: z.enum(['json-ld', 'microdata']), type: Text(128).optional(), data: z.record(z.string(), z.unknown()) }))
-    .max(2_000),
+  structuredData: z.array(z.object({ kind: z.enum(['json-ld', 'microdata']), type: Text(128).optional(), data: z.record(z.string(), z.unknown()) })).max(2_000),
   canvases: z
     .array(
       z.object({
@@ -124,10 +122,7 @@ export const PageSnapshotSchema = z.object({
 });
 // Compile-time check, both ways: what the schema accepts is a PageSnapshot, and a PageSnapshot fits the schema.
 type Assignable<A extends B, B> = A;
-export type _SnapshotSchemaMatches = [
-  Assignable<z.output<typeof PageSnapshotSchema>, PageSnapshot>,
-  Assignable<PageSnapshot, z.input<typeof PageSnapshotSchema>>,
-];
+export type _SnapshotSchemaMatches = [Assignable<z.output<typeof PageSnapshotSchema>, PageSnapshot>, Assignable<PageSnapshot, z.input<typeof PageSnapshotSchema>>];
 
 /** What `query` may ask for (see src/observation/render/query.ts). */
 export const SnapshotQuerySchema = z
@@ -193,7 +188,16 @@ export const SnapshotDeltaSchema = PageSnapshotSchema.omit({ elements: true, tex
     .array(
       z.union([
         z.tuple([z.int().nonnegative(), z.int().positive().max(50_000), z.number().finite(), z.number().finite()]),
-        z.tuple([z.int().nonnegative(), z.int().positive().max(50_000), z.number().finite(), z.number().finite(), z.string().regex(/^[0-8]+$/).max(50_000)]),
+        z.tuple([
+          z.int().nonnegative(),
+          z.int().positive().max(50_000),
+          z.number().finite(),
+          z.number().finite(),
+          z
+            .string()
+            .regex(/^[0-8]+$/)
+            .max(50_000),
+        ]),
       ]),
     )
     .max(50_000)
@@ -241,7 +245,10 @@ export const ActStep = z.discriminatedUnion('op', [
     op: z.literal('click'),
     ref: ElementRef,
     /** An approved click in a form: refused unless the form's fields hold exactly these values now. */
-    form: z.array(z.object({ ref: ElementRef, value: z.string().max(4096).optional(), check: z.enum(['checked', 'mixed']).optional() })).max(1000).optional(),
+    form: z
+      .array(z.object({ ref: ElementRef, value: z.string().max(4096).optional(), check: z.enum(['checked', 'mixed']).optional() }))
+      .max(1000)
+      .optional(),
   }),
   z.object({ op: z.literal('type'), ref: ElementRef, text: z.string().max(100_000), clear: z.boolean().optional() }),
   z.object({ op: z.literal('select'), ref: ElementRef, values: z.array(z.string().max(4096)).min(1).max(1000) }),

@@ -17,7 +17,10 @@ export const Fact = z
     /** Element the value was read from, when there is one. */
     ref: ElementRef.optional(),
     /** Sources that saw something else (each one should also appear in `conflicts`). */
-    disagreements: z.array(z.object({ source: Evidence, value: z.unknown() })).max(16).optional(),
+    disagreements: z
+      .array(z.object({ source: Evidence, value: z.unknown() }))
+      .max(16)
+      .optional(),
   })
   .superRefine((f, ctx) => {
     for (const i of duplicateIndices(f.sources)) {

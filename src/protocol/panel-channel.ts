@@ -28,10 +28,7 @@ export const TabToolsResponse = z.object({ frames: z.array(FrameTools) });
 export type TabToolsResponse = z.infer<typeof TabToolsResponse>;
 export const ApprovalsResponse = z.object({ pending: z.array(ApprovalRequest) });
 /** The queue's decision, with the receipt when approved. */
-export const DecideApprovalResponse = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('approved'), receipt: ApprovalReceipt }),
-  z.object({ status: z.literal('denied') }),
-]);
+export const DecideApprovalResponse = z.discriminatedUnion('status', [z.object({ status: z.literal('approved'), receipt: ApprovalReceipt }), z.object({ status: z.literal('denied') })]);
 export const TokenWithUsage = z.object({
   token: DelegatedAgentToken,
   status: z.enum(['active', 'expired', 'revoked']),
@@ -113,7 +110,12 @@ export const PanelRequests = {
     request: z.object({
       decision: ApprovalDecision,
       /** "Approve for this resource for N minutes": a scoped receipt (pipeline caps it at 60 min). */
-      window_ms: z.number().int().positive().max(60 * 60 * 1000).optional(),
+      window_ms: z
+        .number()
+        .int()
+        .positive()
+        .max(60 * 60 * 1000)
+        .optional(),
     }),
     reply: DecideApprovalResponse,
   },

@@ -15,27 +15,17 @@ export type IsoDateTime = z.infer<typeof IsoDateTime>;
 
 /** Lower snake_case word, e.g. `awaiting_payment`, `canvas_total_not_observed`. */
 export const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
-export const SnakeCase = z
-  .string()
-  .max(128, 'must be at most 128 characters')
-  .regex(SNAKE_CASE, 'must be lower snake_case, e.g. awaiting_payment');
+export const SnakeCase = z.string().max(128, 'must be at most 128 characters').regex(SNAKE_CASE, 'must be lower snake_case, e.g. awaiting_payment');
 
 /** A probability-like score in [0, 1]. */
-export const Confidence = z
-  .number({ error: 'must be a number between 0 and 1' })
-  .min(0, 'must be between 0 and 1')
-  .max(1, 'must be between 0 and 1');
+export const Confidence = z.number({ error: 'must be a number between 0 and 1' }).min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
 
 /** Lower-case hex SHA-256 digest (64 characters), used by the audit chain. */
-export const Sha256Hex = z
-  .string()
-  .regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 digest: 64 lower-case hex characters');
+export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 digest: 64 lower-case hex characters');
 export type Sha256Hex = z.infer<typeof Sha256Hex>;
 
 /** Hash of an action's canonical input: `sha256:` + 64 lower-case hex characters. */
-export const InputHash = z
-  .string()
-  .regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" followed by 64 lower-case hex characters');
+export const InputHash = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" followed by 64 lower-case hex characters');
 export type InputHash = z.infer<typeof InputHash>;
 
 /** An http(s) URL. `URL` is a web-platform global (service worker, content script, Node). */
@@ -66,34 +56,22 @@ export type Origin = z.infer<typeof Origin>;
 export const UrlOrPath = z
   .string()
   .max(8192, 'must be at most 8192 characters')
-  .refine(
-    (s) => (s.startsWith('/') && !s.startsWith('//') && !/\s/.test(s)) || HttpUrl.safeParse(s).success,
-    'must be a site path starting with "/" or an absolute http(s) URL',
-  );
+  .refine((s) => (s.startsWith('/') && !s.startsWith('//') && !/\s/.test(s)) || HttpUrl.safeParse(s).success, 'must be a site path starting with "/" or an absolute http(s) URL');
 
 /** Opaque identifier token: letters, digits and `_ . : -`, no whitespace. */
 const ID_BODY = '[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}';
 
 /** Agent identity, e.g. `agent:copilot`, `agent:mcp-ide-1`. */
-export const AgentId = z
-  .string()
-  .regex(new RegExp(`^agent:${ID_BODY}$`), 'must look like agent:<name>, e.g. agent:copilot');
+export const AgentId = z.string().regex(new RegExp(`^agent:${ID_BODY}$`), 'must look like agent:<name>, e.g. agent:copilot');
 export type AgentId = z.infer<typeof AgentId>;
 
 /** The human on whose behalf agents act, e.g. `user:local`, `user:123`. */
-export const UserId = z
-  .string()
-  .regex(new RegExp(`^user:${ID_BODY}$`), 'must look like user:<id>, e.g. user:local');
+export const UserId = z.string().regex(new RegExp(`^user:${ID_BODY}$`), 'must look like user:<id>, e.g. user:local');
 export type UserId = z.infer<typeof UserId>;
 
 /** Builds an id schema with a fixed prefix, e.g. `tok_…`, `approval_…`. */
 export function prefixedId(prefix: string, example: string) {
-  return z
-    .string()
-    .regex(
-      new RegExp(`^${prefix}[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`),
-      `must look like ${prefix}<id>, e.g. ${example}`,
-    );
+  return z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`), `must look like ${prefix}<id>, e.g. ${example}`);
 }
 
 /** Free text meant for people (messages, hints); bounded so a hostile page cannot bloat it. */
@@ -142,7 +120,6 @@ export const JsonObject = z
   .superRefine((value, ctx) => {
     const size = jsonLength(value);
     if (size < 0) ctx.addIssue({ code: 'custom', message: 'must be JSON-serializable (no cycles, no BigInt)' });
-    else if (size > MAX_JSON_BYTES)
-      ctx.addIssue({ code: 'custom', message: `is too large: ${size} characters when serialized, limit ${MAX_JSON_BYTES}` });
+    else if (size > MAX_JSON_BYTES) ctx.addIssue({ code: 'custom', message: `is too large: ${size} characters when serialized, limit ${MAX_JSON_BYTES}` });
   });
 export type JsonObject = z.infer<typeof JsonObject>;

@@ -5,9 +5,7 @@ import { SNAKE_CASE, SnakeCase } from './primitives.ts';
 export const ResourceType = SnakeCase;
 
 /** The site's own identifier, e.g. `ORD-1024`; printable ASCII, and never the wildcard `*`. */
-export const ResourceId = z
-  .string()
-  .regex(/^[A-Za-z0-9][\x21-\x7e]{0,255}$/, 'must be a printable identifier without spaces, e.g. ORD-1024');
+export const ResourceId = z.string().regex(/^[A-Za-z0-9][\x21-\x7e]{0,255}$/, 'must be a printable identifier without spaces, e.g. ORD-1024');
 
 /** Stable reference to a resource: the model is the resource, never a URL, selector or tab. */
 export const ResourceRef = z.object({ type: ResourceType, id: ResourceId });
@@ -18,16 +16,11 @@ export const StateName = SnakeCase;
 export type StateName = z.infer<typeof StateName>;
 
 /** Site-issued version (native path): a non-negative integer that grows with every change. */
-export const ContractStateVersion = z
-  .int({ error: 'must be a non-negative integer' })
-  .nonnegative('must be a non-negative integer');
+export const ContractStateVersion = z.int({ error: 'must be a non-negative integer' }).nonnegative('must be a non-negative integer');
 
 /** Steward's fingerprint of the semantic content it observed: `fp-` + at least 6 hex digits. */
 export const FINGERPRINT = /^fp-[0-9a-f]{6,}$/;
-export const Fingerprint = z
-  .string()
-  .max(80, 'must be at most 80 characters')
-  .regex(FINGERPRINT, 'must be a fingerprint: "fp-" followed by at least 6 lower-case hex digits');
+export const Fingerprint = z.string().max(80, 'must be at most 80 characters').regex(FINGERPRINT, 'must be a fingerprint: "fp-" followed by at least 6 lower-case hex digits');
 
 export const StateVersion = z.union([ContractStateVersion, Fingerprint], {
   error: 'must be an integer (from a site contract) or a fingerprint "fp-" + hex',
@@ -55,19 +48,11 @@ export const Evidence = z.enum([
 export type Evidence = z.infer<typeof Evidence>;
 
 /** A named disagreement or blind spot, e.g. `dom_state_disagrees_with_network` (open set, snake_case). */
-export const ConflictCode = z
-  .string()
-  .max(128, 'must be at most 128 characters')
-  .regex(SNAKE_CASE, 'must be a snake_case conflict name, e.g. canvas_total_not_observed');
+export const ConflictCode = z.string().max(128, 'must be at most 128 characters').regex(SNAKE_CASE, 'must be a snake_case conflict name, e.g. canvas_total_not_observed');
 export type ConflictCode = z.infer<typeof ConflictCode>;
 
 /** Which resources a token or receipt covers: `*`, `order:*` or `order:ORD-1024`. */
-export const ResourceScope = z
-  .string()
-  .regex(
-    /^(?:\*|[a-z][a-z0-9]*(?:_[a-z0-9]+)*:(?:\*|[A-Za-z0-9][\x21-\x7e]{0,255}))$/,
-    'must be "*", "<type>:*" or "<type>:<id>", e.g. order:ORD-1024',
-  );
+export const ResourceScope = z.string().regex(/^(?:\*|[a-z][a-z0-9]*(?:_[a-z0-9]+)*:(?:\*|[A-Za-z0-9][\x21-\x7e]{0,255}))$/, 'must be "*", "<type>:*" or "<type>:<id>", e.g. order:ORD-1024');
 export type ResourceScope = z.infer<typeof ResourceScope>;
 
 /** The exact scope string for one resource, e.g. `order:ORD-1024`. */

@@ -25,8 +25,7 @@ export type VerifiedBy = z.infer<typeof VerifiedBy>;
 export const ConfirmedExecution = z.object({
   status: z.literal('confirmed'),
   certainty: z.enum(['confirmed', 'inferred'], {
-    error:
-      'a confirmed execution has certainty "confirmed" (effect observed) or "inferred" (partial evidence); pending_confirmation belongs only to status "accepted"',
+    error: 'a confirmed execution has certainty "confirmed" (effect observed) or "inferred" (partial evidence); pending_confirmation belongs only to status "accepted"',
   }),
   executed_at: IsoDateTime,
   verified_by: VerifiedBy.optional(),
@@ -60,12 +59,7 @@ export const UnknownExecution = z.object({
   error: ErrorBody.optional(),
 });
 
-export const Execution = z.discriminatedUnion('status', [
-  ConfirmedExecution,
-  AcceptedExecution,
-  FailedExecution,
-  UnknownExecution,
-]);
+export const Execution = z.discriminatedUnion('status', [ConfirmedExecution, AcceptedExecution, FailedExecution, UnknownExecution]);
 export type Execution = z.infer<typeof Execution>;
 
 /** The resource after the action, e.g. `{type, id, state: "cancelled", state_version: 18}`. */
@@ -173,9 +167,6 @@ export function isConfirmedDone(r: ActionResult): boolean {
 }
 
 /** Wraps a Steward error in the DESIGN §3 error form, hint repeated at top level as in the spec. */
-export function errorResult(
-  error: StewardError,
-  extras: Omit<ActionErrorResult, 'error' | 'recovery_hint'> = {},
-): ActionErrorResult {
+export function errorResult(error: StewardError, extras: Omit<ActionErrorResult, 'error' | 'recovery_hint'> = {}): ActionErrorResult {
   return { error, recovery_hint: error.recovery_hint, ...extras };
 }

@@ -25,12 +25,7 @@ export type TokenSecret = z.infer<typeof TokenSecret>;
  * How actions map onto scopes (and a naming for WebMCP tools, e.g. `webmcp:<tool>`) is the
  * policy gateway's decision; this only fixes the format.
  */
-export const ScopeEntry = z
-  .string()
-  .regex(
-    /^(?:[a-z][a-z0-9_]*|\*):(?:[A-Za-z0-9_][A-Za-z0-9_.-]{0,255}|\*)$/,
-    'must be "<namespace>:<verb>", e.g. orders:read or orders:cancel',
-  );
+export const ScopeEntry = z.string().regex(/^(?:[a-z][a-z0-9_]*|\*):(?:[A-Za-z0-9_][A-Za-z0-9_.-]{0,255}|\*)$/, 'must be "<namespace>:<verb>", e.g. orders:read or orders:cancel');
 export type ScopeEntry = z.infer<typeof ScopeEntry>;
 
 /** The agent's own delegated identity (DESIGN §4); never the user's credentials. */

@@ -60,11 +60,7 @@ export function describeIssue(issue: RawIssue): string {
 }
 
 /** Parses `value` with `schema`; on failure returns a complete Steward error instead of throwing. */
-export function parseOrError<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  options: ParseOptions = {},
-): ParseOutcome<z.output<S>> {
+export function parseOrError<S extends z.ZodType>(schema: S, value: unknown, options: ParseOptions = {}): ParseOutcome<z.output<S>> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return { ok: true, value: result.data };
 
@@ -72,9 +68,7 @@ export function parseOrError<S extends z.ZodType>(
   const max = options.maxIssues ?? 20;
   const all = result.error.issues.flatMap((i) => flatten(i, []));
   // Bounded: keys and messages can come from a hostile page (invariant 7).
-  const issues: ErrorIssue[] = all
-    .slice(0, max)
-    .map(({ path, issue }) => ({ path: clip(formatPath(path), 1024), message: clip(describeIssue(issue), 1024) }));
+  const issues: ErrorIssue[] = all.slice(0, max).map(({ path, issue }) => ({ path: clip(formatPath(path), 1024), message: clip(describeIssue(issue), 1024) }));
   const first = issues[0];
   const what = options.what ?? (code === 'INVALID_MESSAGE' ? 'message' : 'input');
   const more = all.length > 1 ? ` (and ${all.length - 1} more issue${all.length > 2 ? 's' : ''})` : '';

@@ -12,7 +12,10 @@ export function trackCurrentTab(): void {
   const pinned = Number(new URLSearchParams(location.search).get('tabId'));
   if (Number.isInteger(pinned) && pinned > 0) {
     currentTabId.value = pinned;
-    void browser.tabs.get(pinned).then((t) => (currentTabTitle.value = t.title ?? ''), () => undefined);
+    void browser.tabs.get(pinned).then(
+      (t) => (currentTabTitle.value = t.title ?? ''),
+      () => undefined,
+    );
     return;
   }
   const refresh = async () => {

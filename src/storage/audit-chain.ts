@@ -16,7 +16,6 @@ export async function sealAuditEntry(unsealed: UnsealedAuditEntry): Promise<Audi
 
 type ChainProblem = 'malformed' | 'edited' | 'deleted' | 'inserted' | 'reordered' | 'broken_link' | 'truncated' | 'rewritten' | 'unsigned';
 
-
 /** A break between the stored entries and the signed head. */
 export interface ChainBreak {
   /** The first seq that cannot be trusted. */
@@ -25,9 +24,7 @@ export interface ChainBreak {
   message: string;
 }
 
-export type ChainVerification =
-  | { ok: true; count: number; head_hash: string }
-  | { ok: false; seq: number; problem: ChainProblem; message: string };
+export type ChainVerification = { ok: true; count: number; head_hash: string } | { ok: false; seq: number; problem: ChainProblem; message: string };
 
 export interface StoredAuditRecord {
   /** The IndexedDB key the record sits under. */

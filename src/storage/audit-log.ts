@@ -95,7 +95,11 @@ export class AuditLog {
       return { seq: signed.seq + 1, problem: 'truncated', message: `the log and its signed head were rolled back from entry ${copy.data.seq} to entry ${signed.seq}` };
     }
     if (!found || found.seq < signed.seq) {
-      return { seq: next, problem: 'truncated', message: `${found ? `the log ends at entry ${found.seq}` : 'the log is empty'} but Steward last wrote entry ${signed.seq}: the newest entries were removed` };
+      return {
+        seq: next,
+        problem: 'truncated',
+        message: `${found ? `the log ends at entry ${found.seq}` : 'the log is empty'} but Steward last wrote entry ${signed.seq}: the newest entries were removed`,
+      };
     }
     if (found.seq > signed.seq) return { seq: signed.seq + 1, problem: 'inserted', message: `entries after ${signed.seq}, the last one Steward signed, were added without its key` };
     if (found.hash !== signed.hash) return { seq: found.seq, problem: 'rewritten', message: `entry ${found.seq} is not the entry Steward signed: the log was rewritten` };

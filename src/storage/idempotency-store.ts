@@ -8,11 +8,7 @@ import type { IDBPObjectStore } from 'idb';
 /** IETF Idempotency-Key / Stripe: a completed key is remembered for at least 24 hours. */
 export const IDEMPOTENCY_MIN_TTL_MS = 24 * 60 * 60 * 1000;
 
-export type BeginOutcome =
-  | { kind: 'started' }
-  | { kind: 'replay'; action_id: string; result: ActionResult }
-  | { kind: 'conflict'; action_id: string }
-  | { kind: 'in_progress'; action_id: string };
+export type BeginOutcome = { kind: 'started' } | { kind: 'replay'; action_id: string; result: ActionResult } | { kind: 'conflict'; action_id: string } | { kind: 'in_progress'; action_id: string };
 
 export interface BeginRequest {
   agent_id: string;

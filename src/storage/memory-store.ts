@@ -38,8 +38,7 @@ export class MemoryStore {
   ) {}
 
   private build(draft: MemoryDraft): MemoryWrite {
-    const withDefaults =
-      draft.layer === 'durable' && draft.kind === 'state_snapshot' && draft.ttl_ms === undefined ? { ...draft, ttl_ms: DEFAULT_SNAPSHOT_TTL_MS } : draft;
+    const withDefaults = draft.layer === 'durable' && draft.kind === 'state_snapshot' && draft.ttl_ms === undefined ? { ...draft, ttl_ms: DEFAULT_SNAPSHOT_TTL_MS } : draft;
     const parsed = parseOrError(MemoryRecord, { ...withDefaults, id: withDefaults.id ?? newId('mem_'), recorded_at: iso(this.clock()) }, { what: 'memory record' });
     return parsed.ok ? { ok: true, record: parsed.value } : { ok: false, error: parsed.error };
   }

@@ -20,17 +20,7 @@ export interface ReceiptBinding {
   form_hash?: string;
 }
 
-type ReceiptProblem =
-  | 'unknown'
-  | 'expired'
-  | 'used'
-  | 'agent_mismatch'
-  | 'action_mismatch'
-  | 'resource_mismatch'
-  | 'input_mismatch'
-  | 'form_changed'
-  | 'state_changed'
-  | 'not_covered';
+type ReceiptProblem = 'unknown' | 'expired' | 'used' | 'agent_mismatch' | 'action_mismatch' | 'resource_mismatch' | 'input_mismatch' | 'form_changed' | 'state_changed' | 'not_covered';
 
 export type BindingCheck = { ok: true } | { ok: false; problem: ReceiptProblem; message: string };
 

@@ -34,8 +34,24 @@ type Node =
 const MAX_CP = 0x10ffff;
 const ALL: CharSet = [[0, MAX_CP]];
 const DIGIT: CharSet = [[48, 57]];
-const WORD: CharSet = [[48, 57], [65, 90], [95, 95], [97, 122]];
-const SPACE: CharSet = [[9, 13], [32, 32], [160, 160], [0x1680, 0x1680], [0x2000, 0x200a], [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff]];
+const WORD: CharSet = [
+  [48, 57],
+  [65, 90],
+  [95, 95],
+  [97, 122],
+];
+const SPACE: CharSet = [
+  [9, 13],
+  [32, 32],
+  [160, 160],
+  [0x1680, 0x1680],
+  [0x2000, 0x200a],
+  [0x2028, 0x2029],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+  [0xfeff, 0xfeff],
+];
 
 function normalizeSet(ranges: Range[]): CharSet {
   const sorted = [...ranges].sort((a, b) => a[0] - b[0]);

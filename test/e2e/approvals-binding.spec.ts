@@ -29,7 +29,17 @@ async function shopOrders(shopUrl: string): Promise<ShopOrders> {
 const dripperQuantity = async (shopUrl: string) => (await shopOrders(shopUrl)).orders.find((o) => o.id === 'ORD-1024')!.items.find((i) => i.sku === DRIPPER)!.quantity;
 
 /** The shop's order page, the panel, a token for DOM actions, and the refs the agent would use. */
-async function shopForDomActions({ steward, sites, openPanel, tabIdOf }: { steward: { context: import('@playwright/test').BrowserContext }; sites: { urls: { shop: string } }; openPanel: (p: Page) => Promise<Page>; tabIdOf: (p: Page) => Promise<number> }) {
+async function shopForDomActions({
+  steward,
+  sites,
+  openPanel,
+  tabIdOf,
+}: {
+  steward: { context: import('@playwright/test').BrowserContext };
+  sites: { urls: { shop: string } };
+  openPanel: (p: Page) => Promise<Page>;
+  tabIdOf: (p: Page) => Promise<number>;
+}) {
   const page = await shopOrderPage(steward.context, sites.urls.shop);
   const panel = await openPanel(page);
   const tabId = await tabIdOf(page);
@@ -59,7 +69,14 @@ async function pending(panel: Page, action: string): Promise<Card & { window?: {
 const decide = (panel: Page, card: Card, window_ms?: number) =>
   control(panel, {
     type: 'panel/approval-decide',
-    decision: { request_id: card.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date().toISOString(), input_hash: card.input_hash, state_version: card.state.state_version },
+    decision: {
+      request_id: card.request_id,
+      decision: 'approve',
+      decided_by: 'user:local',
+      decided_at: new Date().toISOString(),
+      input_hash: card.input_hash,
+      state_version: card.state.state_version,
+    },
     ...(window_ms ? { window_ms } : {}),
   });
 
@@ -69,16 +86,18 @@ async function showApprovals(panel: Page) {
 
 /** Every receipt the service worker holds, newest last. */
 async function receipts(worker: import('@playwright/test').Worker) {
-  return (await worker.evaluate(
-    () =>
-      new Promise<Array<{ receipt: { receipt_id: string; issued_at: string }; mode: string }>>((resolve) => {
-        const open = indexedDB.open('steward');
-        open.onsuccess = () => {
-          const req = open.result.transaction('receipts').objectStore('receipts').getAll();
-          req.onsuccess = () => resolve(req.result as never);
-        };
-      }),
-  )).sort((a, b) => a.receipt.issued_at.localeCompare(b.receipt.issued_at));
+  return (
+    await worker.evaluate(
+      () =>
+        new Promise<Array<{ receipt: { receipt_id: string; issued_at: string }; mode: string }>>((resolve) => {
+          const open = indexedDB.open('steward');
+          open.onsuccess = () => {
+            const req = open.result.transaction('receipts').objectStore('receipts').getAll();
+            req.onsuccess = () => resolve(req.result as never);
+          };
+        }),
+    )
+  ).sort((a, b) => a.receipt.issued_at.localeCompare(b.receipt.issued_at));
 }
 
 test('a window asked for on a harmless “Update” click does not let the agent press “Cancel order”', async ({ steward, sites, openPanel, tabIdOf }) => {
@@ -98,7 +117,11 @@ test('a window asked for on a harmless “Update” click does not let the agent
   const reason = fresh.elements.find((e) => e.name === 'Reason for cancelling')!.ref;
   const cancel = fresh.elements.find((e) => e.name === 'Cancel order')!.ref;
   await data(submit(panel, { token, tabId, request: { action: 'dom.select', resource, input: { ref: reason, values: ['ordered_by_mistake'] }, idempotency_key: 'e2e-reason' } }));
-  const cancelled = (await data(submit(panel, { token, tabId, request: { action: 'dom.click', resource, input: { ref: cancel }, idempotency_key: 'e2e-cancel', approval: { receipt_id: receipt!.receipt.receipt_id } } }))).result;
+  const cancelled = (
+    await data(
+      submit(panel, { token, tabId, request: { action: 'dom.click', resource, input: { ref: cancel }, idempotency_key: 'e2e-cancel', approval: { receipt_id: receipt!.receipt.receipt_id } } }),
+    )
+  ).result;
   const shop = await shopOrders(sites.urls.shop);
   expect(shop.counters['ORD-1024']!.cancelled).toBe(0);
   expect(shop.orders.find((o) => o.id === 'ORD-1024')!.status).toBe('awaiting_payment');
@@ -111,7 +134,8 @@ test('a window asked for on a harmless “Update” click does not let the agent
 test('a DOM click’s card offers no window and says why', async ({ steward, sites, openPanel, tabIdOf }) => {
   const fx = await shopForDomActions({ steward, sites, openPanel, tabIdOf });
   const { panel, tabId, token, resource } = fx;
-  const queued = (await data(submit(panel, { token, tabId, request: { action: 'dom.click', resource, input: { ref: fx.update }, idempotency_key: 'e2e-update-card' }, wait_for_approval: false }))).result;
+  const queued = (await data(submit(panel, { token, tabId, request: { action: 'dom.click', resource, input: { ref: fx.update }, idempotency_key: 'e2e-update-card' }, wait_for_approval: false })))
+    .result;
   expect(queued).toMatchObject({ error: { code: 'APPROVAL_REQUIRED' } });
   await showApprovals(panel);
   const article = panel.getByRole('article', { name: 'dom.click on order ORD-1024' });
@@ -124,7 +148,8 @@ test('a DOM click’s card offers no window and says why', async ({ steward, sit
 test('the page content an action returns taints the co-pilot — it never said so — and the mark survives a service-worker restart', async ({ steward, sites, openPanel, tabIdOf }) => {
   const fx = await shopForDomActions({ steward, sites, openPanel, tabIdOf });
   const { panel, tabId, token, resource } = fx;
-  const taint = (worker: import('@playwright/test').Worker) => worker.evaluate(async () => (await chrome.storage.session.get('pipeline.taint'))['pipeline.taint'] as Record<string, { source: string }> | undefined);
+  const taint = (worker: import('@playwright/test').Worker) =>
+    worker.evaluate(async () => (await chrome.storage.session.get('pipeline.taint'))['pipeline.taint'] as Record<string, { source: string }> | undefined);
   expect(await taint(steward.serviceWorker)).toBeUndefined();
   // A read-only action (no approval), submitted without any untrusted_input claim.
   await data(submit(panel, { token, tabId, request: { action: 'dom.type', resource, input: { ref: fx.quantity, text: '2', clear: true }, idempotency_key: 'e2e-taint-type' } }));
@@ -135,7 +160,8 @@ test('the page content an action returns taints the co-pilot — it never said s
   const worker = await liveWorker(steward.context, steward.extensionId, killedAt);
   expect(await taint(worker)).toMatchObject({ 'agent:copilot': {} });
   // The next consequential action says so on its card.
-  const queued = (await data(submit(panel, { token, tabId, request: { action: 'dom.click', resource, input: { ref: fx.cancel }, idempotency_key: 'e2e-taint-click' }, wait_for_approval: false }))).result;
+  const queued = (await data(submit(panel, { token, tabId, request: { action: 'dom.click', resource, input: { ref: fx.cancel }, idempotency_key: 'e2e-taint-click' }, wait_for_approval: false })))
+    .result;
   expect(queued).toMatchObject({ error: { code: 'APPROVAL_REQUIRED', details: { reasons: expect.arrayContaining(['untrusted_input']) } } });
 });
 
@@ -186,10 +212,11 @@ test('the content script clicks only while the form holds the approved values', 
   const quantity = snap.data.elements.find((e) => e.name.startsWith('Quantity of Ceramic'))!.ref;
   const update = snap.data.forms.find((f) => f.fieldRefs.includes(quantity))!.submitRef!;
   const act = (value: string) =>
-    steward.serviceWorker.evaluate(
-      ([tabId, steps, documentToken]) => chrome.tabs.sendMessage(tabId, { type: 'content/act', steps, documentToken }, { frameId: 0 }),
-      [tabId, [{ op: 'click', ref: update, form: [{ ref: quantity, value }, { ref: update }] }], snap.data.documentToken] as const,
-    ) as Promise<{ data: { steps: Array<{ status: string; code?: string }> } }>;
+    steward.serviceWorker.evaluate(([tabId, steps, documentToken]) => chrome.tabs.sendMessage(tabId, { type: 'content/act', steps, documentToken }, { frameId: 0 }), [
+      tabId,
+      [{ op: 'click', ref: update, form: [{ ref: quantity, value }, { ref: update }] }],
+      snap.data.documentToken,
+    ] as const) as Promise<{ data: { steps: Array<{ status: string; code?: string }> } }>;
   // The page changed the field to 17 after the approval of 1: refused, nothing submitted.
   await page.locator(`#qty-${DRIPPER}`).fill('17');
   expect((await act('1')).data.steps[0]).toMatchObject({ status: 'refused', code: 'FORM_CHANGED' });

@@ -5,15 +5,7 @@ import { join } from 'node:path';
 
 export const DIST = join(import.meta.dirname, '..', '..', 'dist');
 
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 export interface LaunchOptions {
   /** Chromium's native WebMCP (document.modelContext); off → Steward's polyfill path. */
@@ -35,12 +27,7 @@ export async function launchWithSteward(options: LaunchOptions): Promise<Steward
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: [
-      ...CHROMIUM_FLAGS,
-      ...(options.nativeWebMcp ? ['--enable-features=WebMCPTesting'] : []),
-      `--disable-extensions-except=${DIST}`,
-      `--load-extension=${DIST}`,
-    ],
+    args: [...CHROMIUM_FLAGS, ...(options.nativeWebMcp ? ['--enable-features=WebMCPTesting'] : []), `--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`],
   });
   const serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const extensionId = new URL(serviceWorker.url()).host;

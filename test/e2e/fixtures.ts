@@ -53,15 +53,16 @@ async function tabIdOf(serviceWorker: Worker, page: Page): Promise<number> {
   const url = page.url();
   let tabId: number | undefined;
   await expect
-    .poll(async () => {
-      tabId = await serviceWorker.evaluate(async (wanted) => {
-        const stored = (await chrome.storage.session.get('webmcp.frames'))['webmcp.frames'] as
-          | Array<{ tabId: number; frameId: number; url: string }>
-          | undefined;
-        return stored?.find((f) => f.frameId === 0 && f.url.split('#')[0] === wanted.split('#')[0])?.tabId;
-      }, url);
-      return tabId;
-    }, { message: `Steward never heard from the content script of ${url}` })
+    .poll(
+      async () => {
+        tabId = await serviceWorker.evaluate(async (wanted) => {
+          const stored = (await chrome.storage.session.get('webmcp.frames'))['webmcp.frames'] as Array<{ tabId: number; frameId: number; url: string }> | undefined;
+          return stored?.find((f) => f.frameId === 0 && f.url.split('#')[0] === wanted.split('#')[0])?.tabId;
+        }, url);
+        return tabId;
+      },
+      { message: `Steward never heard from the content script of ${url}` },
+    )
     .toBeDefined();
   return tabId!;
 }

@@ -10,7 +10,10 @@ async function state(url: string) {
 async function registeredToolNames(sw: Worker, origin: string): Promise<string[]> {
   return sw.evaluate(async (origin) => {
     const frames = ((await chrome.storage.session.get('webmcp.frames'))['webmcp.frames'] ?? []) as Array<{ origin: string; tools: Array<{ name: string }> }>;
-    return frames.filter((f) => f.origin === origin).flatMap((f) => f.tools.map((t) => t.name)).sort();
+    return frames
+      .filter((f) => f.origin === origin)
+      .flatMap((f) => f.tools.map((t) => t.name))
+      .sort();
   }, origin);
 }
 

@@ -13,11 +13,7 @@ export default function globalSetup(): void {
     side_panel?: { default_path?: string };
     content_scripts?: Array<{ js?: string[] }>;
   };
-  const files = [
-    manifest.background?.service_worker,
-    manifest.side_panel?.default_path,
-    ...(manifest.content_scripts ?? []).flatMap((c) => c.js ?? []),
-  ];
+  const files = [manifest.background?.service_worker, manifest.side_panel?.default_path, ...(manifest.content_scripts ?? []).flatMap((c) => c.js ?? [])];
   // Content scripts are registered at run time (chrome.scripting), so their files are checked by name.
   files.push('src/content/main-world.iife.js', 'src/content/main-network.iife.js', 'src/content/isolated.iife.js');
   for (const file of files) {

@@ -34,8 +34,7 @@ async function pageWithObserver(): Promise<{ page: Page; close: () => Promise<vo
   return { page, close: () => browser.close() };
 }
 
-const networkEvents = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __stewardTest: Array<{ op: string }> }).__stewardTest.filter((m) => m.op === 'network'));
+const networkEvents = (page: Page) => page.evaluate(() => (window as unknown as { __stewardTest: Array<{ op: string }> }).__stewardTest.filter((m) => m.op === 'network'));
 
 test.describe('main-world network observer (built script, real Chromium, real shop)', () => {
   test('records the shop’s own status call, and only that; the data feeds fusion through the buffer', async ({ sites }) => {

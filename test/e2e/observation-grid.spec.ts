@@ -74,20 +74,21 @@ test('refs survive re-observation and unrelated mutations; a removed element’s
   expect(third.elements.filter((e) => e.name.startsWith('Remove ')).at(-1)!.name).toBe('Remove USR-00003');
 
   // Expand-by-ref against the live page: the removed ref is reported missing, the new one found.
-  const q = (await steward.serviceWorker.evaluate(
-    ([tab, refs, token]) => (globalThis as unknown as Api).stewardObservation.queryTab(tab, { refs }, token),
-    [tabId, [remove3, newRemove3], third.documentToken] as const,
-  )) as Result<{ elements: Array<{ ref: string; name: string }>; missing: string[] }>;
+  const q = (await steward.serviceWorker.evaluate(([tab, refs, token]) => (globalThis as unknown as Api).stewardObservation.queryTab(tab, { refs }, token), [
+    tabId,
+    [remove3, newRemove3],
+    third.documentToken,
+  ] as const)) as Result<{ elements: Array<{ ref: string; name: string }>; missing: string[] }>;
   expect(q.ok).toBe(true);
   if (q.ok) {
     expect(q.data.missing).toEqual([remove3]);
     expect(q.data.elements.map((e) => e.name)).toEqual(['Remove USR-00003']);
   }
   // Refs of another document are refused, not resolved against this one.
-  const stale = (await steward.serviceWorker.evaluate(
-    ([tab, ref]) => (globalThis as unknown as Api).stewardObservation.queryTab(tab, { refs: [ref] }, 'not-this-document'),
-    [tabId, newRemove3] as const,
-  )) as Result<unknown>;
+  const stale = (await steward.serviceWorker.evaluate(([tab, ref]) => (globalThis as unknown as Api).stewardObservation.queryTab(tab, { refs: [ref] }, 'not-this-document'), [
+    tabId,
+    newRemove3,
+  ] as const)) as Result<unknown>;
   expect(stale).toMatchObject({ ok: false, error: { code: 'STALE_DOCUMENT' } });
 });
 
@@ -150,7 +151,11 @@ test('content inserted above the table moves every box: the small delta rebuilds
   const settle = () => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
   // What the page itself holds, read without the service worker's copy: every element and text (fewer than 500 of each here).
   const pageView = async () => {
-    const r = (await steward.serviceWorker.evaluate(([tab]) => (globalThis as unknown as Api).stewardObservation.queryTab(tab, { text: '', limit: 500 }), [tabId] as const)) as Result<{ elements: unknown[]; texts: unknown[]; total: number }>;
+    const r = (await steward.serviceWorker.evaluate(([tab]) => (globalThis as unknown as Api).stewardObservation.queryTab(tab, { text: '', limit: 500 }), [tabId] as const)) as Result<{
+      elements: unknown[];
+      texts: unknown[];
+      total: number;
+    }>;
     if (!r.ok) throw new Error(r.error.message);
     expect(r.data.total).toBeLessThan(500);
     return { elements: r.data.elements, texts: r.data.texts };
@@ -241,10 +246,10 @@ test('the side panel can take a snapshot and query through messages; the 16k gri
   expect(query(snap, { role: 'checkbox' }).total).toBe(snap.elements.filter((e) => e.role === 'checkbox').length);
 
   // The panel can also ask the live page (the message path checks the sender is the panel).
-  const live = (await panel.evaluate(
-    ([tab, token]) => chrome.runtime.sendMessage({ type: 'panel/query-tab', tabId: tab, documentToken: token, query: { role: 'button', name: 'Remove USR-00700' } }),
-    [tabId, snap.documentToken] as const,
-  )) as Result<{ elements: Array<{ ref: string }>; total: number }>;
+  const live = (await panel.evaluate(([tab, token]) => chrome.runtime.sendMessage({ type: 'panel/query-tab', tabId: tab, documentToken: token, query: { role: 'button', name: 'Remove USR-00700' } }), [
+    tabId,
+    snap.documentToken,
+  ] as const)) as Result<{ elements: Array<{ ref: string }>; total: number }>;
   expect(live).toMatchObject({ ok: true, data: { total: 1 } });
   const target = query(snap, { role: 'button', name: 'Remove USR-00700' }).elements[0]!;
   expect((live as { ok: true; data: { elements: Array<{ ref: string }> } }).data.elements[0]!.ref).toBe(target.ref);

@@ -12,7 +12,10 @@ async function history(fx: PanelFixtures) {
   const origin = new URL(fx.sites.urls.shop).origin;
   const keep = await mintThroughUi(panel, { scopes: 'orders:read', resources: 'order:*', origins: origin });
   const gone = await mintThroughUiWithId(panel, { scopes: 'orders:cancel', resources: `order:${SHOP_ORDER}`, origins: origin });
-  await panel.getByRole('article', { name: new RegExp(`^${gone.token_id}`) }).getByRole('button', { name: 'Revoke' }).click();
+  await panel
+    .getByRole('article', { name: new RegExp(`^${gone.token_id}`) })
+    .getByRole('button', { name: 'Revoke' })
+    .click();
   await panel.getByRole('button', { name: 'Yes, revoke' }).click();
   await submitNow(panel, tabId, gone.secret, cancelOrder('panel-activity-1'));
   return { panel, keep, gone, tabId, origin };
@@ -146,7 +149,9 @@ test('Verify chain notices the newest entries removed while Steward was stopped,
   expect(after.every((e) => (e.seq as number) > count - 2)).toBe(true);
   await showView(panel, 'Activity');
   // The Activity view says so on its own, from the entry the log wrote about itself…
-  await expect(panel.getByRole('alert').filter({ hasText: 'Steward found this log broken' })).toContainText(`recorded as entry #${count - 2}): the log ends at entry ${count - 3} but Steward last wrote entry ${count - 1}`);
+  await expect(panel.getByRole('alert').filter({ hasText: 'Steward found this log broken' })).toContainText(
+    `recorded as entry #${count - 2}): the log ends at entry ${count - 3} but Steward last wrote entry ${count - 1}`,
+  );
   // …and Verify chain still fails there.
   await panel.getByRole('button', { name: 'Verify chain' }).click();
   await expect(alert).toContainText(`Chain broken at entry #${count - 2}`);
@@ -160,7 +165,10 @@ test('Export downloads the whole log as JSON Lines, exactly as stored', async ({
   const [download] = await Promise.all([panel.waitForEvent('download'), panel.getByRole('button', { name: 'Export' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^steward-audit-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.jsonl$/);
   const text = readFileSync((await download.path())!, 'utf8');
-  const lines = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { seq: number; hash: string });
+  const lines = text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { seq: number; hash: string });
   const stored = (await swRecords(fx.steward.serviceWorker, 'audit')) as Array<{ seq: number; hash: string }>;
   // Every entry, then the head Steward signed: its seq and hash are the newest entry's.
   expect(lines.slice(0, -1).map((l) => [l.seq, l.hash])).toEqual(stored.map((s) => [s.seq, s.hash]));
@@ -170,7 +178,9 @@ test('Export downloads the whole log as JSON Lines, exactly as stored', async ({
   // The file verifies in the panel; cut short (newest entry and head dropped), it does not.
   const file = panel.getByLabel('Verify a downloaded log…');
   await file.setInputFiles({ name: 'audit.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(text) });
-  await expect(panel.getByRole('status').filter({ hasText: 'Downloaded log valid' })).toHaveText(`Downloaded log valid: all ${stored.length} entries are intact and in order, and the head is signed by this Steward.`);
+  await expect(panel.getByRole('status').filter({ hasText: 'Downloaded log valid' })).toHaveText(
+    `Downloaded log valid: all ${stored.length} entries are intact and in order, and the head is signed by this Steward.`,
+  );
   const cut = text.trimEnd().split('\n').slice(0, -2).join('\n');
   await file.setInputFiles({ name: 'audit-cut.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(cut) });
   await expect(panel.getByRole('alert').filter({ hasText: 'Downloaded log broken' })).toContainText('no signed head');

@@ -137,7 +137,12 @@ test('an action that runs inside the page is offered no window: the card says wh
   // What the window button would send is refused by the service worker too; the card stays.
   const [pending] = (await swRecords(steward.serviceWorker, 'approvals')).map((r) => r.request as { request_id: string; input_hash: string; state: { state_version: string | number } });
   const windowed = (await panel.evaluate(
-    (d) => chrome.runtime.sendMessage({ type: 'panel/approval-decide', decision: { request_id: d.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date().toISOString(), input_hash: d.input_hash, state_version: d.state.state_version }, window_ms: 15 * 60_000 }),
+    (d) =>
+      chrome.runtime.sendMessage({
+        type: 'panel/approval-decide',
+        decision: { request_id: d.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date().toISOString(), input_hash: d.input_hash, state_version: d.state.state_version },
+        window_ms: 15 * 60_000,
+      }),
     pending!,
   )) as { ok: boolean };
   expect(windowed.ok).toBe(false);

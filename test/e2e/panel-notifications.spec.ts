@@ -14,10 +14,11 @@ test('an approval waiting while no panel is open raises a notification and the b
   expect(await notifications()).toEqual([]);
 
   // The co-pilot submits, and the person closes the panel before the card is queued.
-  await panel.evaluate(
-    ({ tabId, token, request }) => void chrome.runtime.sendMessage({ type: 'agent/submit', agent_id: 'agent:copilot', token, tabId, request }),
-    { tabId, token, request: cancelOrder('panel-notify-1') },
-  );
+  await panel.evaluate(({ tabId, token, request }) => void chrome.runtime.sendMessage({ type: 'agent/submit', agent_id: 'agent:copilot', token, tabId, request }), {
+    tabId,
+    token,
+    request: cancelOrder('panel-notify-1'),
+  });
   await panel.close();
 
   await expect.poll(async () => (await swRecords(sw, 'approvals')).length).toBe(1);
@@ -30,7 +31,10 @@ test('an approval waiting while no panel is open raises a notification and the b
   // The person opens the panel and denies: the notification goes, the badge empties.
   const again = await openPanel(page);
   await showView(again, 'Approvals');
-  await again.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` }).getByRole('button', { name: 'Deny' }).click();
+  await again
+    .getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` })
+    .getByRole('button', { name: 'Deny' })
+    .click();
   await expect.poll(notifications).toEqual([]);
   await expect.poll(badge).toBe('');
   expect((await swRecords(sw, 'approvals')).map((r) => r.status)).toEqual(['denied']);
@@ -38,10 +42,11 @@ test('an approval waiting while no panel is open raises a notification and the b
 
 test('with a panel open, a new approval goes to the panel, not to a notification', async ({ steward, sites, openPanel, tabIdOf }) => {
   const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
-  await panel.evaluate(
-    ({ tabId, token, request }) => void chrome.runtime.sendMessage({ type: 'agent/submit', agent_id: 'agent:copilot', token, tabId, request }),
-    { tabId, token, request: cancelOrder('panel-notify-2') },
-  );
+  await panel.evaluate(({ tabId, token, request }) => void chrome.runtime.sendMessage({ type: 'agent/submit', agent_id: 'agent:copilot', token, tabId, request }), {
+    tabId,
+    token,
+    request: cancelOrder('panel-notify-2'),
+  });
   await showView(panel, 'Approvals');
   await expect(panel.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` })).toBeVisible();
   expect(await steward.serviceWorker.evaluate(async () => Object.keys(await chrome.notifications.getAll()))).toEqual([]);

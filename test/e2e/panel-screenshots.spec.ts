@@ -16,7 +16,10 @@ test('screenshots of each view, light and dark', async ({ steward, sites, openPa
 
   const token = await mintThroughUi(panel, { scopes: 'orders:read orders:cancel', resources: 'order:*', origins: origin });
   const old = await mintThroughUiWithId(panel, { scopes: 'orders:pay', resources: `order:${SHOP_ORDER}`, origins: origin, payment: true });
-  await panel.getByRole('article', { name: new RegExp(`^${old.token_id}`) }).getByRole('button', { name: 'Revoke' }).click();
+  await panel
+    .getByRole('article', { name: new RegExp(`^${old.token_id}`) })
+    .getByRole('button', { name: 'Revoke' })
+    .click();
   await panel.getByRole('button', { name: 'Yes, revoke' }).click();
   await submitNow(panel, tabId, old.secret, { action: 'orders.pay', resource: { type: 'order', id: SHOP_ORDER }, idempotency_key: 'shot-pay' });
   await submitAsCopilot(panel, tabId, token, { ...cancelOrder('shot-cancel'), rationale: 'You asked me to cancel the coffee order you placed by mistake.' });

@@ -7,7 +7,6 @@ import { ORDER, approve, cancelAsObserved, cancelRequests, control, data, journa
  * execution through the shop adapter's controls, verification by re-observing, journal, audit.
  */
 
-
 type Fixtures = Parameters<Parameters<typeof test>[2]>[0];
 
 /** The agent's tab on ORD-1024's page, the side panel pinned to it, and the tab's id. */
@@ -60,7 +59,10 @@ test.describe('the pipeline on the legacy shop', () => {
     const j = await journal(panel);
     const head = j.heads.find((h) => h.idempotency_key === 'e2e-cancel-1024')!;
     expect(head.state).toBe('confirmed');
-    const states = j.entries.filter((e) => e.action_id === head.action_id).sort((a, b) => a.seq - b.seq).map((e) => e.state);
+    const states = j.entries
+      .filter((e) => e.action_id === head.action_id)
+      .sort((a, b) => a.seq - b.seq)
+      .map((e) => e.state);
     expect(states).toEqual(['proposed', 'awaiting_approval', 'approved', 'dispatched', 'confirmed']);
     const audit = await data<{ entries: Array<{ kind: string; idempotency_key?: string; receipt_id?: string }> }>(control(panel, { type: 'panel/audit' }));
     const steps = audit.entries.filter((e) => e.idempotency_key === 'e2e-cancel-1024').map((e) => e.kind);
@@ -172,7 +174,11 @@ test.describe('the pipeline on the legacy shop', () => {
     await expect(page.getByRole('heading', { name: 'Your orders' })).toBeVisible();
     const token = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1025', origins: [shop] });
 
-    const submitted = submit(panel, { token, tabId, request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1025' }, input: { reason: 'other' }, idempotency_key: 'e2e-navigate-1025' } });
+    const submitted = submit(panel, {
+      token,
+      tabId,
+      request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1025' }, input: { reason: 'other' }, idempotency_key: 'e2e-navigate-1025' },
+    });
     const card = await pendingCard(panel, 'orders.cancel');
     expect(card).toMatchObject({ resource: { type: 'order', id: 'ORD-1025' }, state: { state: 'awaiting_payment' } });
     // The agent's tab was taken to the order's page, and the card shows what was observed there.

@@ -58,7 +58,12 @@ for (const nativeWebMcp of [true, false]) {
       const j = await journal(panel);
       const head = j.heads.find((h) => h.idempotency_key === key)!;
       expect(head.state).toBe('unknown');
-      expect(j.entries.filter((e) => e.action_id === head.action_id).sort((a, b) => a.seq - b.seq).map((e) => e.state)).toEqual(['proposed', 'dispatched', 'unknown']);
+      expect(
+        j.entries
+          .filter((e) => e.action_id === head.action_id)
+          .sort((a, b) => a.seq - b.seq)
+          .map((e) => e.state),
+      ).toEqual(['proposed', 'dispatched', 'unknown']);
 
       // Asking again gets the same answer and does not call the page a second time.
       const replay = (await data(submit(panel, { token, tabId, request }))).result;
@@ -78,7 +83,8 @@ test('a background recheck of that unknown action never takes the person’s tab
   await page.goto(`${sites.urls.lab}/`);
   await tabIdOf(page);
   const rechecks = async () =>
-    (await data<{ entries: Array<{ kind: string; idempotency_key?: string }> }>(control(panel, { type: 'panel/audit' }))).entries.filter((e) => e.idempotency_key === key && e.kind === 'recovery').length;
+    (await data<{ entries: Array<{ kind: string; idempotency_key?: string }> }>(control(panel, { type: 'panel/audit' }))).entries.filter((e) => e.idempotency_key === key && e.kind === 'recovery')
+      .length;
   expect(await rechecks()).toBe(0);
   await steward.serviceWorker.evaluate(() => chrome.alarms.create('steward.recheck', { when: Date.now() + 100 }));
   await expect.poll(rechecks, { timeout: 20_000 }).toBeGreaterThan(0);

@@ -17,20 +17,21 @@ interface SnapElement {
 
 /** The tab's raw snapshot, as the service worker gets it from the observation engine. */
 async function snapshot(worker: Worker, tabId: number): Promise<{ documentToken: string; elements: SnapElement[] }> {
-  const r = (await worker.evaluate(
-    (tabId) => (globalThis as unknown as { stewardObservation: { observeTab: (t: number) => Promise<unknown> } }).stewardObservation.observeTab(tabId),
-    tabId,
-  )) as { ok: true; data: { documentToken: string; elements: SnapElement[] } };
+  const r = (await worker.evaluate((tabId) => (globalThis as unknown as { stewardObservation: { observeTab: (t: number) => Promise<unknown> } }).stewardObservation.observeTab(tabId), tabId)) as {
+    ok: true;
+    data: { documentToken: string; elements: SnapElement[] };
+  };
   expect(r.ok).toBe(true);
   return r.data;
 }
 
 /** Sends DOM steps to the tab exactly as the pipeline's executors do. */
 function act(worker: Worker, tabId: number, steps: unknown[], documentToken?: string) {
-  return worker.evaluate(
-    ([tabId, steps, documentToken]) => chrome.tabs.sendMessage(tabId, { type: 'content/act', steps, ...(documentToken ? { documentToken } : {}) }, { frameId: 0 }),
-    [tabId, steps, documentToken] as const,
-  ) as Promise<{ ok: boolean; data: { steps: Array<{ status: string; code?: string; message: string; value?: string }> } }>;
+  return worker.evaluate(([tabId, steps, documentToken]) => chrome.tabs.sendMessage(tabId, { type: 'content/act', steps, ...(documentToken ? { documentToken } : {}) }, { frameId: 0 }), [
+    tabId,
+    steps,
+    documentToken,
+  ] as const) as Promise<{ ok: boolean; data: { steps: Array<{ status: string; code?: string; message: string; value?: string }> } }>;
 }
 
 const refOf = (elements: SnapElement[], name: string) => {
@@ -102,7 +103,15 @@ test('typing and selecting set real values; hidden fields are never typed into',
     w.__inputs = [];
     document.getElementById('add-quantity')!.addEventListener('input', (e) => w.__inputs.push((e.target as HTMLInputElement).value));
   });
-  const typed = await act(steward.serviceWorker, tabId, [{ op: 'type', ref: quantity, text: '4', clear: true }, { op: 'select', ref: product, values: ['Gooseneck kettle — $39.00'] }], documentToken);
+  const typed = await act(
+    steward.serviceWorker,
+    tabId,
+    [
+      { op: 'type', ref: quantity, text: '4', clear: true },
+      { op: 'select', ref: product, values: ['Gooseneck kettle — $39.00'] },
+    ],
+    documentToken,
+  );
   expect(typed.data.steps).toMatchObject([
     { status: 'done', value: '4' },
     { status: 'done', value: 'KTL-GOOSE' },
@@ -131,7 +140,9 @@ test('dom.type through the pipeline runs without approval and is confirmed by th
   const observed = (await observe(panel, tabId)) as unknown as { resource: { type: string; id: string }; elements: SnapElement[] };
   const quantity = refOf(observed.elements, 'Quantity');
 
-  const typed = (await data(submit(panel, { token, tabId, request: { action: 'dom.type', resource: observed.resource, input: { ref: quantity, text: '7', clear: true }, idempotency_key: 'e2e-dom-type' } }))).result;
+  const typed = (
+    await data(submit(panel, { token, tabId, request: { action: 'dom.type', resource: observed.resource, input: { ref: quantity, text: '7', clear: true }, idempotency_key: 'e2e-dom-type' } }))
+  ).result;
   expect(typed).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'postcondition' }, source: 'legacy_inference' });
   await expect(page.locator('#add-quantity')).toHaveValue('7');
   expect(await data(control(panel, { type: 'panel/approvals' }))).toEqual({ pending: [] });
@@ -141,7 +152,15 @@ test('dom.type through the pipeline runs without approval and is confirmed by th
     const b = document.getElementById('pay-button')!.getBoundingClientRect();
     const cover = document.createElement('div');
     cover.id = 'cover';
-    Object.assign(cover.style, { position: 'absolute', left: `${b.left + scrollX - 4}px`, top: `${b.top + scrollY - 4}px`, width: `${b.width + 8}px`, height: `${b.height + 8}px`, background: '#000', zIndex: '10' });
+    Object.assign(cover.style, {
+      position: 'absolute',
+      left: `${b.left + scrollX - 4}px`,
+      top: `${b.top + scrollY - 4}px`,
+      width: `${b.width + 8}px`,
+      height: `${b.height + 8}px`,
+      background: '#000',
+      zIndex: '10',
+    });
     document.body.append(cover);
     // In the viewport, so the observation can hit-test it (below the fold nothing is "covered").
     document.getElementById('pay-button')!.scrollIntoView({ block: 'center' });

@@ -30,9 +30,26 @@ test('a page and a content script cannot approve, mint, submit or read the audit
   const auditBefore = (await data<{ entries: unknown[] }>(control(panel, { type: 'panel/audit' }))).entries.length;
 
   const forged = {
-    approve: { type: 'panel/approval-decide', decision: { request_id: card.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date().toISOString(), input_hash: card.input_hash, state_version: card.state.state_version } },
+    approve: {
+      type: 'panel/approval-decide',
+      decision: {
+        request_id: card.request_id,
+        decision: 'approve',
+        decided_by: 'user:local',
+        decided_at: new Date().toISOString(),
+        input_hash: card.input_hash,
+        state_version: card.state.state_version,
+      },
+    },
     mint: { type: 'panel/token-mint', agent_id: 'agent:evil', scope: ['*:*'], resource_scope: '*', origins: [shop], payment: true, ttl_ms: 3_600_000 },
-    submit: { type: 'agent/submit', agent_id: COPILOT, token, tabId, wait_for_approval: false, request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1024' }, input: { reason: 'other' }, idempotency_key: 'e2e-forged-submit' } },
+    submit: {
+      type: 'agent/submit',
+      agent_id: COPILOT,
+      token,
+      tabId,
+      wait_for_approval: false,
+      request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1024' }, input: { reason: 'other' }, idempotency_key: 'e2e-forged-submit' },
+    },
     audit: { type: 'panel/audit-export' },
     revoke: { type: 'panel/token-revoke', token_id },
   };
@@ -44,7 +61,11 @@ test('a page and a content script cannot approve, mint, submit or read the audit
       const out: Record<string, string> = {};
       for (const [name, m] of Object.entries(messages)) {
         if (!runtime?.sendMessage) out[name] = 'no chrome.runtime in the page';
-        else out[name] = await runtime.sendMessage(extensionId, m).then((r) => `delivered: ${JSON.stringify(r)}`, (e: unknown) => `refused: ${String(e)}`);
+        else
+          out[name] = await runtime.sendMessage(extensionId, m).then(
+            (r) => `delivered: ${JSON.stringify(r)}`,
+            (e: unknown) => `refused: ${String(e)}`,
+          );
       }
       return out;
     },
@@ -73,8 +94,17 @@ test('a page and a content script cannot approve, mint, submit or read the audit
     control(panel, { type: 'panel/approval-decide', decision: { request_id: card.request_id, decision: 'deny', decided_by: 'user:local', decided_at: new Date().toISOString(), reason: 'not now' } }),
   );
   expect(denied).toEqual({ status: 'denied' });
-  await expect.poll(async () => (await data(submit(panel, { token, tabId, request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1024' }, input: { reason: 'other' }, idempotency_key: 'e2e-forged-target' } }))).result).toMatchObject({
-    error: { code: 'APPROVAL_DENIED' },
-  });
+  await expect
+    .poll(
+      async () =>
+        (
+          await data(
+            submit(panel, { token, tabId, request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1024' }, input: { reason: 'other' }, idempotency_key: 'e2e-forged-target' } }),
+          )
+        ).result,
+    )
+    .toMatchObject({
+      error: { code: 'APPROVAL_DENIED' },
+    });
   expect((await shopState(sites.urls.shop)).orders.find((o) => o.id === 'ORD-1024')?.status).toBe('awaiting_payment');
 });

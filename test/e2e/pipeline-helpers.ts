@@ -86,7 +86,14 @@ export async function pendingCard(panel: Page, action: string): Promise<Card> {
 export function approve(panel: Page, card: Card) {
   return control(panel, {
     type: 'panel/approval-decide',
-    decision: { request_id: card.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date().toISOString(), input_hash: card.input_hash, state_version: card.state.state_version },
+    decision: {
+      request_id: card.request_id,
+      decision: 'approve',
+      decided_by: 'user:local',
+      decided_at: new Date().toISOString(),
+      input_hash: card.input_hash,
+      state_version: card.state.state_version,
+    },
   });
 }
 
@@ -167,23 +174,24 @@ export async function killServiceWorker(page: Page, worker: Worker): Promise<voi
   } finally {
     await cdp.detach().catch(() => undefined);
   }
-  await expect
-    .poll(async () => worker.evaluate(() => (globalThis as unknown as { __stewardKillMarker?: boolean }).__stewardKillMarker === true).catch(() => false), { timeout: 10_000 })
-    .toBe(false);
+  await expect.poll(async () => worker.evaluate(() => (globalThis as unknown as { __stewardKillMarker?: boolean }).__stewardKillMarker === true).catch(() => false), { timeout: 10_000 }).toBe(false);
 }
 
 /** The (re)started worker, once it has recovered; its start time proves it is a new instance. */
 export async function liveWorker(context: BrowserContext, extensionId: string, startedAfter: number): Promise<Worker> {
   let found: Worker | undefined;
   await expect
-    .poll(async () => {
-      for (const w of context.serviceWorkers()) {
-        if (!w.url().startsWith(`chrome-extension://${extensionId}/`)) continue;
-        const started = await w.evaluate(() => (globalThis as unknown as { stewardPipeline?: { startedAt: number } }).stewardPipeline?.startedAt).catch(() => undefined);
-        if (started !== undefined && started > startedAfter) found = w;
-      }
-      return found !== undefined;
-    }, { timeout: 15_000 })
+    .poll(
+      async () => {
+        for (const w of context.serviceWorkers()) {
+          if (!w.url().startsWith(`chrome-extension://${extensionId}/`)) continue;
+          const started = await w.evaluate(() => (globalThis as unknown as { stewardPipeline?: { startedAt: number } }).stewardPipeline?.startedAt).catch(() => undefined);
+          if (started !== undefined && started > startedAfter) found = w;
+        }
+        return found !== undefined;
+      },
+      { timeout: 15_000 },
+    )
     .toBe(true);
   return found!;
 }

@@ -1,7 +1,24 @@
 import type { Page, Route } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { requestHash } from '../../src/base/hash.ts';
-import { COPILOT, approve, cancelAsObserved, cancelRequests, control, data, journal, killServiceWorker, liveWorker, mint, observe, pendingCard, shopOrderPage, shopState, submit, type Card } from './pipeline-helpers.ts';
+import {
+  COPILOT,
+  approve,
+  cancelAsObserved,
+  cancelRequests,
+  control,
+  data,
+  journal,
+  killServiceWorker,
+  liveWorker,
+  mint,
+  observe,
+  pendingCard,
+  shopOrderPage,
+  shopState,
+  submit,
+  type Card,
+} from './pipeline-helpers.ts';
 
 /**
  * MV3 may stop the service worker at any moment. Here it is stopped (CDP) at the two worst
@@ -9,7 +26,6 @@ import { COPILOT, approve, cancelAsObserved, cancelRequests, control, data, jour
  * between (Playwright routing), so the kill lands exactly there. The action must still end
  * exactly once on the shop's server, with a consistent journal and a valid audit chain.
  */
-
 
 /** Holds the next request matching `path` until released; resolves `seen` when it arrives. */
 async function hold(page: Page, method: string, path: string) {
@@ -30,7 +46,14 @@ async function hold(page: Page, method: string, path: string) {
   return { seen, release: () => release() };
 }
 
-async function setUp(steward: { context: import('@playwright/test').BrowserContext }, sites: { urls: Record<string, string> }, openPanel: (p: Page) => Promise<Page>, tabIdOf: (p: Page) => Promise<number>, key: string, expectEffect?: Record<string, unknown>) {
+async function setUp(
+  steward: { context: import('@playwright/test').BrowserContext },
+  sites: { urls: Record<string, string> },
+  openPanel: (p: Page) => Promise<Page>,
+  tabIdOf: (p: Page) => Promise<number>,
+  key: string,
+  expectEffect?: Record<string, unknown>,
+) {
   const page = await shopOrderPage(steward.context, sites.urls.shop!);
   const panel = await openPanel(page);
   const tabId = await tabIdOf(page);
@@ -72,14 +95,24 @@ const headOf = async (panel: Page, key: string) => (await journal(panel)).heads.
 async function historyOf(panel: Page, key: string): Promise<string[]> {
   const j = await journal(panel);
   const head = j.heads.find((h) => h.idempotency_key === key)!;
-  return j.entries.filter((e) => e.action_id === head.action_id).sort((a, b) => a.seq - b.seq).map((e) => e.state);
+  return j.entries
+    .filter((e) => e.action_id === head.action_id)
+    .sort((a, b) => a.seq - b.seq)
+    .map((e) => e.state);
 }
 
 /**
  * After the kill: a new worker comes up, its recovery takes the action from `from` to confirmed,
  * and the shop saw exactly one cancellation.
  */
-async function expectRecoveredOnce(steward: { context: import('@playwright/test').BrowserContext; extensionId: string }, sites: { urls: Record<string, string> }, panel: Page, key: string, killedAt: number, from: string): Promise<void> {
+async function expectRecoveredOnce(
+  steward: { context: import('@playwright/test').BrowserContext; extensionId: string },
+  sites: { urls: Record<string, string> },
+  panel: Page,
+  key: string,
+  killedAt: number,
+  from: string,
+): Promise<void> {
   const worker = await liveWorker(steward.context, steward.extensionId, killedAt);
   await expect.poll(async () => (await headOf(panel, key))?.state, { timeout: 20_000 }).toBe('confirmed');
   const recovery = (await worker.evaluate(() => (globalThis as unknown as { stewardPipeline: { recovery: () => unknown[] } }).stewardPipeline.recovery())) as Array<{ from: string; to: string }>;

@@ -53,7 +53,15 @@ test.describe('WebMCP tools through the pipeline', () => {
     expect(state.tool_calls.filter((c) => c.source === 'tool:list_doctors').length).toBeGreaterThanOrEqual(1);
 
     // Out of scope: the token does not grant reschedule_appointment.
-    const refused = (await data(submit(panel, { token, tabId, request: { action: 'reschedule_appointment', resource, input: { appointment_id: 'APT-1002', date: '2030-01-07', time: '10:00' }, idempotency_key: 'e2e-resched' } }))).result;
+    const refused = (
+      await data(
+        submit(panel, {
+          token,
+          tabId,
+          request: { action: 'reschedule_appointment', resource, input: { appointment_id: 'APT-1002', date: '2030-01-07', time: '10:00' }, idempotency_key: 'e2e-resched' },
+        }),
+      )
+    ).result;
     expect(refused).toMatchObject({ error: { code: 'SCOPE_DENIED' } });
     expect(await data(control(panel, { type: 'panel/audit-verify' }))).toMatchObject({ ok: true });
   });

@@ -3,8 +3,7 @@ import { test, expect } from './fixtures.ts';
 import { SHOP_ORDER, observeViaPanel, showView } from './panel-helpers.ts';
 
 /** Without a content script there is no report to find the tab by: Steward's host access lets it query tabs by URL. */
-const tabIdByUrl = (worker: Worker, url: string) =>
-  worker.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id, url);
+const tabIdByUrl = (worker: Worker, url: string) => worker.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id, url);
 /** Steward's main-world script wraps fetch at document_start; on a page it never entered, fetch is the browser's own. */
 const fetchIsNative = (page: Page) => page.evaluate(() => window.fetch.toString().includes('[native code]'));
 const observeInWorker = (worker: Worker, tabId: number) =>
@@ -89,9 +88,7 @@ test.describe('sites Steward may observe', () => {
     // Steward's main world was there from document_start.
     expect(await fetchIsNative(page)).toBe(false);
     const tabId = (await tabIdByUrl(steward.serviceWorker, page.url()))!;
-    await expect
-      .poll(async () => ((await observeInWorker(steward.serviceWorker, tabId)) as { ok: boolean; data?: { network?: unknown[] } }).ok)
-      .toBe(true);
+    await expect.poll(async () => ((await observeInWorker(steward.serviceWorker, tabId)) as { ok: boolean; data?: { network?: unknown[] } }).ok).toBe(true);
     expect((await observeViaPanel(panel, tabId)).state?.evidence).toContain('network');
   });
 });
@@ -148,8 +145,7 @@ test.describe('the WebMCP polyfill setting', () => {
 
 test.describe('a browser with native WebMCP', () => {
   test('once a page reports native WebMCP, pages get the network-only script: native tools and network evidence remain', async ({ steward, sites, openPanel, tabIdOf }) => {
-    const mainScript = () =>
-      steward.serviceWorker.evaluate(async () => (await chrome.scripting.getRegisteredContentScripts()).find((s) => s.world === 'MAIN')?.js?.[0] ?? '');
+    const mainScript = () => steward.serviceWorker.evaluate(async () => (await chrome.scripting.getRegisteredContentScripts()).find((s) => s.world === 'MAIN')?.js?.[0] ?? '');
     const page = await steward.context.newPage();
     await page.goto(sites.urls.clinic);
     await expect.poll(mainScript).toMatch(/main-network/);
@@ -178,7 +174,11 @@ test.describe("Chrome's own site access", () => {
     const settings = await steward.context.newPage();
     await settings.goto('chrome://extensions/');
     await settings.evaluate(
-      (id) => (chrome as unknown as { developerPrivate: { updateExtensionConfiguration(c: object): Promise<void> } }).developerPrivate.updateExtensionConfiguration({ extensionId: id, hostAccess: 'ON_SPECIFIC_SITES' }),
+      (id) =>
+        (chrome as unknown as { developerPrivate: { updateExtensionConfiguration(c: object): Promise<void> } }).developerPrivate.updateExtensionConfiguration({
+          extensionId: id,
+          hostAccess: 'ON_SPECIFIC_SITES',
+        }),
       steward.extensionId,
     );
     await page.reload();

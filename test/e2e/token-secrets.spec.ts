@@ -76,7 +76,16 @@ test('the secret is shown once; a copied database or audit export holds no worki
   expect(all).not.toContain(secret);
   expect(all).toContain(token_id);
   expect((copy.tokens as Array<{ token_id: string; secret_hash?: string }>).map((t) => [t.token_id, typeof t.secret_hash])).toEqual([[token_id, 'string']]);
-  const candidates = [...strings([copy, exported.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown), listed])];
+  const candidates = [
+    ...strings([
+      copy,
+      exported
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as unknown),
+      listed,
+    ]),
+  ];
   expect(candidates).toContain(token_id);
   expect(candidates.length).toBeGreaterThan(50);
 

@@ -18,7 +18,10 @@ for (const nativeWebMcp of [true, false]) {
       const panel = await openPanel(page);
       const card = (name: string) => panel.getByRole('article', { name, exact: true });
 
-      for (const [name, pattern] of [['lookup_code', '^(a+)+$'], ['tag_notes', '^(a|aa)+$']] as const) {
+      for (const [name, pattern] of [
+        ['lookup_code', '^(a+)+$'],
+        ['tag_notes', '^(a|aa)+$'],
+      ] as const) {
         await expect(card(name)).toContainText('INVALID_TOOL_SCHEMA');
         await expect(card(name)).toContainText(`pattern "${pattern}" could take exponential time`);
         await expect(card(name).getByRole('button', { name: 'Run' })).toBeDisabled();
@@ -29,7 +32,11 @@ for (const nativeWebMcp of [true, false]) {
       const origin = new URL(sites.urls.lab).origin;
       const token = await mint(panel, { scope: ['webmcp:*'], resource_scope: '*', origins: [origin] });
       const observed = await observe(panel, tabId);
-      const refused = await submit(panel, { token, tabId, request: { action: 'lookup_code', resource: observed.resource, input: { code: `${'a'.repeat(40)}!` }, idempotency_key: 'e2e-redos-lookup' } });
+      const refused = await submit(panel, {
+        token,
+        tabId,
+        request: { action: 'lookup_code', resource: observed.resource, input: { code: `${'a'.repeat(40)}!` }, idempotency_key: 'e2e-redos-lookup' },
+      });
       expect(refused).toMatchObject({ ok: true, data: { result: { error: { code: 'INVALID_TOOL_SCHEMA', message: expect.stringContaining('^(a+)+$') } } } });
       const keys = await submit(panel, { token, tabId, request: { action: 'tag_notes', resource: observed.resource, input: { [`${'a'.repeat(40)}!`]: 'x' }, idempotency_key: 'e2e-redos-tags' } });
       expect(keys).toMatchObject({ ok: true, data: { result: { error: { code: 'INVALID_TOOL_SCHEMA' } } } });

@@ -110,10 +110,10 @@ test.describe('WebMCP tools with Chromium’s native API', () => {
     const appointmentId = JSON.stringify(appointments).match(/"id":"([^"]+)"/)?.[1] ?? 'APT-1';
     const tabId = await tabIdOf(page);
     // Even the panel itself cannot make the service worker run it.
-    const reply = await panel.evaluate(
-      ([tabId, id]) => chrome.runtime.sendMessage({ type: 'panel/run-tool', tabId, frameId: 0, name: 'cancel_appointment', input: { appointment_id: id } }),
-      [tabId, appointmentId] as const,
-    );
+    const reply = await panel.evaluate(([tabId, id]) => chrome.runtime.sendMessage({ type: 'panel/run-tool', tabId, frameId: 0, name: 'cancel_appointment', input: { appointment_id: id } }), [
+      tabId,
+      appointmentId,
+    ] as const);
     expect(reply).toMatchObject({ ok: true, data: { ok: false, error: { code: 'APPROVAL_REQUIRED' } } });
     expect(await clinicEffects(sites.urls.clinic)).toBe(before);
   });

@@ -117,7 +117,10 @@ describe('architecture: the floors of src/', () => {
   it('finds the source tree', () => {
     expect(files.length).toBeGreaterThan(100);
     for (const layer of ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp', 'content', 'sidepanel', 'background']) {
-      expect(files.some((f) => layerOf(f.path) === layer), layer).toBe(true);
+      expect(
+        files.some((f) => layerOf(f.path) === layer),
+        layer,
+      ).toBe(true);
     }
   });
 

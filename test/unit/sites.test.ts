@@ -387,10 +387,7 @@ describe('shop test controls', () => {
     await fetch(`${shop}/api/orders/ORD-1024`);
     await post(`${shop}/orders/ORD-1023/cancel`, { reason: 'other' });
     const { requests } = await shopState();
-    expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
-      'GET /api/orders/ORD-1024 200',
-      'POST /orders/ORD-1023/cancel 409',
-    ]);
+    expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['GET /api/orders/ORD-1024 200', 'POST /orders/ORD-1023/cancel 409']);
   });
 });
 
@@ -489,12 +486,7 @@ describe('clinic page', () => {
 describe('clinic API', () => {
   it('lists doctors, optionally by specialty', async () => {
     const all = await json(fetch(`${clinic}/api/doctors`));
-    expect(all.doctors.map((d: { name: string }) => d.name)).toEqual([
-      'Dr. Amara Okafor',
-      'Dr. Erik Lindqvist',
-      'Dr. Camille Moreau',
-      'Dr. Kenji Tanaka',
-    ]);
+    expect(all.doctors.map((d: { name: string }) => d.name)).toEqual(['Dr. Amara Okafor', 'Dr. Erik Lindqvist', 'Dr. Camille Moreau', 'Dr. Kenji Tanaka']);
     const peds = await json(fetch(`${clinic}/api/doctors?specialty=pediatrics`));
     expect(peds.doctors.map((d: { id: string }) => d.id)).toEqual(['dr-tanaka']);
     const bad = await fetch(`${clinic}/api/doctors?specialty=astrology`);
@@ -594,21 +586,13 @@ describe('clinic API', () => {
 
   it('changes an appointment behind an agent’s back and resets to the seed', async () => {
     const initial = await clinicState();
-    expect(initial.appointments.map((a: { id: string; status: string }) => `${a.id}:${a.status}`).sort()).toEqual([
-      'APT-1001:booked',
-      'APT-1002:booked',
-      'APT-1003:cancelled',
-    ]);
+    expect(initial.appointments.map((a: { id: string; status: string }) => `${a.id}:${a.status}`).sort()).toEqual(['APT-1001:booked', 'APT-1002:booked', 'APT-1003:cancelled']);
     await post(`${clinic}/__demo/appointments/APT-1001`, { status: 'cancelled' });
     expect((await post(`${clinic}/api/appointments/APT-1001/cancel`, {})).status).toBe(409);
     await post(`${clinic}/api/callbacks`, { phone: '+1 555 0100', preferred_time: 'evening' });
     expect(await json(post(`${clinic}/__demo/reset`))).toEqual({ ok: true, site: 'clinic' });
     const after = await clinicState();
-    expect(after.appointments.map((a: { id: string; status: string }) => `${a.id}:${a.status}`).sort()).toEqual([
-      'APT-1001:booked',
-      'APT-1002:booked',
-      'APT-1003:cancelled',
-    ]);
+    expect(after.appointments.map((a: { id: string; status: string }) => `${a.id}:${a.status}`).sort()).toEqual(['APT-1001:booked', 'APT-1002:booked', 'APT-1003:cancelled']);
     expect(after.callbacks).toEqual([]);
     expect(after.events).toEqual([]);
     expect(after.requests).toEqual([]);

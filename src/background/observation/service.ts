@@ -123,7 +123,6 @@ export function createObservationService(send: SendToFrame): ObservationService 
 
   return {
     observeTab: (tabId, options) => observeTab(tabId, options),
-    queryTab: (tabId, query, documentToken) =>
-      ask(send, tabId, 'content/query', { query, ...(documentToken ? { documentToken } : {}) }),
+    queryTab: (tabId, query, documentToken) => ask(send, tabId, 'content/query', { query, ...(documentToken ? { documentToken } : {}) }),
   };
 }

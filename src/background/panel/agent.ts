@@ -11,7 +11,11 @@ import type { ObserveOutcome } from '../ports/tab-observer.ts';
  * send; the tab becomes an opaque session id before anything reaches the pipeline.
  */
 
-export async function submitAsAgent(pipeline: Pipeline, sessions: Pick<SessionTabs, 'sessionFor'>, message: Payload<PanelRequests, 'agent/submit'>): Promise<Reply<Data<PanelRequests, 'agent/submit'>>> {
+export async function submitAsAgent(
+  pipeline: Pipeline,
+  sessions: Pick<SessionTabs, 'sessionFor'>,
+  message: Payload<PanelRequests, 'agent/submit'>,
+): Promise<Reply<Data<PanelRequests, 'agent/submit'>>> {
   const session_id = await sessions.sessionFor(message.agent_id, message.tabId);
   const agent: AgentContext = {
     agent_id: message.agent_id,
@@ -24,7 +28,10 @@ export async function submitAsAgent(pipeline: Pipeline, sessions: Pick<SessionTa
   return ok({ result: await pipeline.submit(message.request, agent) });
 }
 
-export async function observeForPanel(observeTab: (tabId: number) => Promise<ObserveOutcome>, message: Payload<PanelRequests, 'panel/observe-tab'>): Promise<Reply<Data<PanelRequests, 'panel/observe-tab'>>> {
+export async function observeForPanel(
+  observeTab: (tabId: number) => Promise<ObserveOutcome>,
+  message: Payload<PanelRequests, 'panel/observe-tab'>,
+): Promise<Reply<Data<PanelRequests, 'panel/observe-tab'>>> {
   const r = await observeTab(message.tabId);
   return ok(r.ok ? { state: r.tab.state } : { state: null, error: `${r.error.code}: ${r.error.message}`.slice(0, 2000) });
 }

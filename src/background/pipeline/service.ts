@@ -13,9 +13,7 @@ export class PipelineService {
   /** What the last start-up recovery did, for diagnostics and tests. */
   recovery: RecoveryReport[] = [];
 
-  constructor(
-    private readonly deps: OpenPipelineOptions & { onReady?: (pipeline: Pipeline) => void | Promise<void> },
-  ) {}
+  constructor(private readonly deps: OpenPipelineOptions & { onReady?: (pipeline: Pipeline) => void | Promise<void> }) {}
 
   get ready(): Promise<Pipeline> {
     this.starting ??= this.start().catch((error: unknown) => {

@@ -21,12 +21,7 @@ const QUIET_NAVIGATION_MS = 400;
 /** … and after a click that submitted a form or followed a link. */
 const ANNOUNCED_NAVIGATION_MS = 5_000;
 
-export async function actOnTab(
-  deps: { send: SendToFrame; tabs: TabEvents },
-  tabId: number,
-  steps: ActStep[],
-  documentToken: string | undefined,
-): Promise<ExecutionReport> {
+export async function actOnTab(deps: { send: SendToFrame; tabs: TabEvents }, tabId: number, steps: ActStep[], documentToken: string | undefined): Promise<ExecutionReport> {
   const watch = watchTab(deps.tabs, tabId);
   try {
     let reply: Reply<ActReport>;

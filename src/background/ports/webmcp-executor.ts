@@ -91,11 +91,7 @@ export function webmcpExecutor(deps: WebMcpDeps): Executor {
  * Chrome named, that document must still be the tab's top document, and its origin must be one
  * of the token's.
  */
-function pinnedDocument(
-  call: ExecutionCall,
-  seen: ReturnType<TabObserver['last']>,
-  top: Pick<FrameTools, 'documentId' | 'origin' | 'url'> | undefined,
-): { documentId: string } | { refused: string } {
+function pinnedDocument(call: ExecutionCall, seen: ReturnType<TabObserver['last']>, top: Pick<FrameTools, 'documentId' | 'origin' | 'url'> | undefined): { documentId: string } | { refused: string } {
   const tool = `"${call.action}"`;
   const no = (refused: string) => ({ refused });
   if (!seen) return no(`The tab's page was not observed, so ${tool} cannot be tied to a document; nothing was run.`);

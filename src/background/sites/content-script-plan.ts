@@ -41,10 +41,7 @@ export function planContentScripts(allowed: readonly string[], polyfill: boolean
 }
 
 /** Whether what Chrome has registered already is the plan (order of matches aside). */
-export function samePlan(
-  registered: ReadonlyArray<{ id: string; js?: string[]; matches?: string[]; world?: string; runAt?: string; allFrames?: boolean }>,
-  plan: readonly PlannedScript[],
-): boolean {
+export function samePlan(registered: ReadonlyArray<{ id: string; js?: string[]; matches?: string[]; world?: string; runAt?: string; allFrames?: boolean }>, plan: readonly PlannedScript[]): boolean {
   if (registered.length !== plan.length) return false;
   const key = (s: { id: string; js?: string[]; matches?: string[]; world?: string; runAt?: string; allFrames?: boolean }) =>
     JSON.stringify([s.id, s.js ?? [], [...(s.matches ?? [])].sort(), s.world ?? 'ISOLATED', s.runAt ?? 'document_idle', s.allFrames ?? false]);

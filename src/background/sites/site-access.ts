@@ -154,7 +154,11 @@ export class SiteAccess {
     if (!restricted) console.error('Steward could not keep content scripts out of chrome.storage; it observes no site');
     const registered = await browser.scripting.getRegisteredContentScripts();
     if (samePlan(registered, plan)) return;
-    const ids = (list: ReadonlyArray<{ id: string }>) => list.map((r) => r.id).sort().join();
+    const ids = (list: ReadonlyArray<{ id: string }>) =>
+      list
+        .map((r) => r.id)
+        .sort()
+        .join();
     // Same scripts, new sites or files: updated in place, so no page loads in a gap without them.
     if (plan.length > 0 && ids(registered) === ids(plan)) return browser.scripting.updateContentScripts(plan);
     if (registered.length > 0) await browser.scripting.unregisterContentScripts({ ids: registered.map((r) => r.id) });

@@ -39,10 +39,7 @@ export class ToolRegistry {
   }
 
   /** A frame's report replaces what that frame said before; a new top document clears its subframes. */
-  report(
-    entry: { tabId: number; frameId: number; documentId?: string; origin: string; url: string; api: WebMcpApi; tools: ToolDescriptor[] },
-    now: Date,
-  ): void {
+  report(entry: { tabId: number; frameId: number; documentId?: string; origin: string; url: string; api: WebMcpApi; tools: ToolDescriptor[] }, now: Date): void {
     if (entry.frameId === 0) {
       const previous = this.frames.get(ToolRegistry.key(entry.tabId, 0));
       if (previous && previous.documentId !== entry.documentId) this.forgetTab(entry.tabId);

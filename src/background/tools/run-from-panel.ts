@@ -43,10 +43,7 @@ export async function runToolFromPanel(deps: PanelRunDeps, request: PanelRunRequ
   if (!found) return fail('TOOL_NOT_FOUND', `No tool "${request.name}" is known in that tab and frame. Refresh the tool list.`, true);
   const { tool, frame } = found;
   if (tool.annotations.readOnlyHint !== true) {
-    return fail(
-      'APPROVAL_REQUIRED',
-      `"${tool.name}" is not marked read-only, so it needs an approved action; the side panel runs only read-only tools.`,
-    );
+    return fail('APPROVAL_REQUIRED', `"${tool.name}" is not marked read-only, so it needs an approved action; the side panel runs only read-only tools.`);
   }
   // The pipeline runs a page's tools in the tab's top frame only.
   if (request.frameId !== TOP_FRAME) return fail('TOOL_NOT_FOUND', `"${tool.name}" belongs to an embedded frame; Steward runs only the page's own (top-frame) tools.`);

@@ -22,8 +22,7 @@ export function describe(el: Element): string {
 
 /** Rendered, not aria-hidden or inert, and at least one pixel large. */
 export function visibilityProblem(el: Element): Refusal | undefined {
-  const hidden =
-    !dom.checkVisibility(el, { visibilityProperty: true, opacityProperty: true, contentVisibilityAuto: false }) || dom.closest(el, A11Y_HIDDEN) !== null;
+  const hidden = !dom.checkVisibility(el, { visibilityProperty: true, opacityProperty: true, contentVisibilityAuto: false }) || dom.closest(el, A11Y_HIDDEN) !== null;
   if (hidden) return { code: 'NOT_VISIBLE', message: `${describe(el)} is hidden (not rendered, transparent, aria-hidden or inert)` };
   const r = dom.rect(el);
   if (!(r.width * r.height >= 1)) return { code: 'NOT_VISIBLE', message: `${describe(el)} has no size on screen` };
@@ -31,9 +30,7 @@ export function visibilityProblem(el: Element): Refusal | undefined {
 }
 
 export function disabledProblem(el: Element): Refusal | undefined {
-  return dom.matches(el, DISABLED) || dom.closest(el, '[aria-disabled="true"],fieldset:disabled') !== null
-    ? { code: 'DISABLED', message: `${describe(el)} is disabled` }
-    : undefined;
+  return dom.matches(el, DISABLED) || dom.closest(el, '[aria-disabled="true"],fieldset:disabled') !== null ? { code: 'DISABLED', message: `${describe(el)} is disabled` } : undefined;
 }
 
 /**

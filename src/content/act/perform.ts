@@ -114,7 +114,8 @@ export function typeText(el: Element, text: string, clear: boolean): Report {
       announce(el, text);
       const value = String(get.call(el));
       // A number or email field may refuse what was typed; say so rather than claim success.
-      if (value !== next) return { status: 'failed', code: 'VALUE_NOT_ACCEPTED', message: `${describe(el)} did not accept the text (its value is ${JSON.stringify(value.slice(0, 200))})`, value: value.slice(0, 4096) };
+      if (value !== next)
+        return { status: 'failed', code: 'VALUE_NOT_ACCEPTED', message: `${describe(el)} did not accept the text (its value is ${JSON.stringify(value.slice(0, 200))})`, value: value.slice(0, 4096) };
       return { status: 'done', message: `typed ${text.length} character(s) into ${describe(el)}`, value: value.slice(0, 4096) };
     }
     const doc = dom.ownerDocument(el)!;

@@ -26,7 +26,12 @@ export function runSteps(steps: readonly ActStep[], resolver: RefResolver, docum
   for (const step of steps) {
     const el = step.ref ? resolver.elementFor(step.ref) : undefined;
     if (step.ref && !el) {
-      reports.push({ ...base(step), status: 'refused', code: 'REF_NOT_FOUND', message: `No live element has ref ${step.ref} in this document (it was removed, or the ref is unknown). Observe again.` });
+      reports.push({
+        ...base(step),
+        status: 'refused',
+        code: 'REF_NOT_FOUND',
+        message: `No live element has ref ${step.ref} in this document (it was removed, or the ref is unknown). Observe again.`,
+      });
       break;
     }
     let r: Omit<ActStepReport, 'op' | 'ref'>;

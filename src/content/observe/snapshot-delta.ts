@@ -30,12 +30,7 @@ export class DeltaEncoder {
     // Keep the orders apart: the observer reuses element objects and moves their `order` in later snapshots.
     this.last = snapshot;
     this.lastOrders = orders;
-    const fits =
-      since !== undefined &&
-      previous !== undefined &&
-      previous.documentToken === snapshot.documentToken &&
-      since.seq === seq - 1 &&
-      since.documentToken === snapshot.documentToken;
+    const fits = since !== undefined && previous !== undefined && previous.documentToken === snapshot.documentToken && since.seq === seq - 1 && since.documentToken === snapshot.documentToken;
     if (!fits || !previousOrders) return { kind: 'full', seq, snapshot };
     const { changed, patches, moves, sameRefs } = compareElements(elements, previous.elements);
     const { elements: _elements, texts, ...rest } = snapshot;
@@ -165,4 +160,3 @@ function sameExceptBox(a: SnapshotElement, b: SnapshotElement): boolean {
     sameRow(a.container, b.container)
   );
 }
-

@@ -13,9 +13,7 @@ export class AdapterRegistry {
   /** Adds or replaces an adapter. `origin` pins it to one origin (e.g. the port a demo site got). */
   register(definition: unknown, options: { origin?: string } = {}): { ok: true; adapter: Adapter } | { ok: false; error: string } {
     const withOrigin =
-      options.origin && typeof definition === 'object' && definition !== null
-        ? { ...definition, match: { ...(definition as { match?: object }).match, origins: [options.origin] } }
-        : definition;
+      options.origin && typeof definition === 'object' && definition !== null ? { ...definition, match: { ...(definition as { match?: object }).match, origins: [options.origin] } } : definition;
     const parsed = parseOrError(Adapter, withOrigin);
     if (!parsed.ok) return { ok: false, error: parsed.error.message };
     this.adapters.set(parsed.value.id, parsed.value);

@@ -163,7 +163,20 @@ class Assembler {
     if (row) out.container = row;
     if (formRef) out.formRef = formRef;
     out.order = this.order++;
-    entry.out = { element: out, semantics: s, geometry: g, visibility, value: live.value, check: live.check, focused, container: row?.ref, row: row?.row, formRef, offsetX: offset.x, offsetY: offset.y };
+    entry.out = {
+      element: out,
+      semantics: s,
+      geometry: g,
+      visibility,
+      value: live.value,
+      check: live.check,
+      focused,
+      container: row?.ref,
+      row: row?.row,
+      formRef,
+      offsetX: offset.x,
+      offsetY: offset.y,
+    };
     this.elements.push(out);
   }
 

@@ -13,7 +13,35 @@ const ELEMENT_NODE = 1;
 const NEVER_TEXT = new Set(['select', 'option', 'optgroup', 'datalist', 'script', 'style', 'noscript', 'template', 'textarea']);
 const CONTROL_TEXT = new Set([...NEVER_TEXT, 'label', 'button']);
 /** Elements that start a new line when rendered: their text is not glued to the previous word. */
-const BREAKS = new Set(['br', 'hr', 'p', 'div', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article', 'header', 'footer', 'ul', 'ol', 'table', 'blockquote', 'pre', 'address', 'figcaption']);
+const BREAKS = new Set([
+  'br',
+  'hr',
+  'p',
+  'div',
+  'li',
+  'dt',
+  'dd',
+  'tr',
+  'td',
+  'th',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'ul',
+  'ol',
+  'table',
+  'blockquote',
+  'pre',
+  'address',
+  'figcaption',
+]);
 
 export function blockText(el: Element, max: number): string {
   if (el.firstElementChild === null) return cleanText(dom.text(el), max);

@@ -56,7 +56,7 @@ export const emptyPending = (): Pending => ({
  * nodes. Returns `p`, or a fresh overflowing record when too much changed to track.
  */
 export function recordMutations(p: Pending, records: MutationRecord[], roots: Map<Node, RootState>, limits: Limits): Pending {
-if (p.overflow) return p;
+  if (p.overflow) return p;
   for (const r of records) {
     const target = r.target;
     if (r.type === 'childList') {

@@ -153,24 +153,10 @@ function ariaLevel(value: string | null): number | undefined {
 }
 
 /** Elements whose own text is never page content for an observer (code, styles, form internals). */
-export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'title',
-  'head',
-  'textarea',
-  'select',
-  'option',
-  'optgroup',
-  'datalist',
-  'label',
-]);
+export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set(['script', 'style', 'noscript', 'template', 'title', 'head', 'textarea', 'select', 'option', 'optgroup', 'datalist', 'label']);
 
 /** Selector for a row-like element: one repetition of a table, list, grid, listbox, menu or tree. */
-export const ROW_SELECTOR =
-  'tr,li,[role=row],[role=listitem],[role=option],[role=treeitem],[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=article]';
+export const ROW_SELECTOR = 'tr,li,[role=row],[role=listitem],[role=option],[role=treeitem],[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=article]';
 
 /** Selector for the container of rows. */
 export const CONTAINER_SELECTOR =

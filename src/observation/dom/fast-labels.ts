@@ -12,15 +12,7 @@ import { dom } from './native.ts';
  * of those elements, so doing it around each capture made the capture itself run unoptimized.
  */
 
-const LABELABLE = [
-  'HTMLButtonElement',
-  'HTMLInputElement',
-  'HTMLMeterElement',
-  'HTMLOutputElement',
-  'HTMLProgressElement',
-  'HTMLSelectElement',
-  'HTMLTextAreaElement',
-] as const;
+const LABELABLE = ['HTMLButtonElement', 'HTMLInputElement', 'HTMLMeterElement', 'HTMLOutputElement', 'HTMLProgressElement', 'HTMLSelectElement', 'HTMLTextAreaElement'] as const;
 
 const controlOf = (() => {
   const d = Object.getOwnPropertyDescriptor(HTMLLabelElement.prototype, 'control');

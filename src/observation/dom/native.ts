@@ -41,9 +41,7 @@ const closestFn = methodOf<(this: Element, selector: string) => Element | null>(
 const matchesFn = methodOf<(this: Element, selector: string) => boolean>(E, 'matches');
 const elementQueryAllFn = methodOf<(this: Element, selector: string) => NodeListOf<Element>>(E, 'querySelectorAll');
 const rectFn = methodOf<(this: Element) => DOMRect>(E, 'getBoundingClientRect');
-const checkVisibilityFn = (E as { checkVisibility?: unknown }).checkVisibility as
-  | ((this: Element, options?: Record<string, boolean>) => boolean)
-  | undefined;
+const checkVisibilityFn = (E as { checkVisibility?: unknown }).checkVisibility as ((this: Element, options?: Record<string, boolean>) => boolean) | undefined;
 const containsFn = methodOf<(this: Node, other: Node | null) => boolean>(N, 'contains');
 const rootNodeFn = methodOf<(this: Node) => Node>(N, 'getRootNode');
 const comparePositionFn = methodOf<(this: Node, other: Node) => number>(N, 'compareDocumentPosition');

@@ -439,16 +439,7 @@ function placeInRow(ctx: WalkContext, entry: Entry, row: Element | null): void {
   entry.headerRow = place.header;
 }
 
-function enterChildRoot(
-  ctx: WalkContext,
-  parent: RootState,
-  entry: Entry,
-  key: Document | ShadowRoot,
-  doc: Document,
-  scope: Scope,
-  framePath: number[],
-  textCovered = false,
-): void {
+function enterChildRoot(ctx: WalkContext, parent: RootState, entry: Entry, key: Document | ShadowRoot, doc: Document, scope: Scope, framePath: number[], textCovered = false): void {
   let child = entry.child;
   const hostHidden = parent.hostHidden || hostIsHidden(entry.node as Element, scope === 'iframe');
   if (child && child.key === key && child.alive) {

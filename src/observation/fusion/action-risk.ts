@@ -4,7 +4,8 @@
  */
 
 /** Words on controls whose effect a person would want to confirm. */
-const CONSEQUENTIAL = /\b(cancel|delete|remove|destroy|discard|pay|purchase|buy|checkout|check out|place order|confirm|submit|send|transfer|book|reserve|subscribe|unsubscribe|close account|deactivate|sign|refund|return|withdraw|approve|reject|archive|publish|revoke|reset)\b/i;
+const CONSEQUENTIAL =
+  /\b(cancel|delete|remove|destroy|discard|pay|purchase|buy|checkout|check out|place order|confirm|submit|send|transfer|book|reserve|subscribe|unsubscribe|close account|deactivate|sign|refund|return|withdraw|approve|reject|archive|publish|revoke|reset)\b/i;
 
 /** Words that mean money moves. */
 const PAYMENT = /\b(pay|payment|checkout|check out|purchase|buy now|place order|charge|donate|top up|card number|cvv|cvc|iban)\b/i;

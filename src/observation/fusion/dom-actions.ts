@@ -98,8 +98,15 @@ function actionFor(e: SnapshotElement, form: SnapshotForm | undefined, base: str
   const describe = context(e, form, base);
   if (e.visibility === 'offscreen') {
     return {
-      action: 'dom.scroll', via: 'legacy_inference', title: `Scroll to ${quote(label(e))}`.slice(0, 256), description: describe,
-      read_only: true, consequential: false, requires_approval: false, input_schema: clickSchema(e.ref), target_ref: e.ref,
+      action: 'dom.scroll',
+      via: 'legacy_inference',
+      title: `Scroll to ${quote(label(e))}`.slice(0, 256),
+      description: describe,
+      read_only: true,
+      consequential: false,
+      requires_approval: false,
+      input_schema: clickSchema(e.ref),
+      target_ref: e.ref,
     };
   }
   const kind = kindOf(e);
@@ -107,14 +114,28 @@ function actionFor(e: SnapshotElement, form: SnapshotForm | undefined, base: str
   const common = { via: 'legacy_inference' as const, description: describe, ...r, requires_approval: !r.read_only || r.consequential || r.payment, target_ref: e.ref };
   if (kind === 'type') {
     return {
-      ...common, action: 'dom.type', title: `Type into ${quote(label(e))}`.slice(0, 256),
-      input_schema: { type: 'object', properties: { ref: refSchema(e.ref), text: { type: 'string', maxLength: 100_000 }, clear: { type: 'boolean' } }, required: ['ref', 'text'], additionalProperties: false },
+      ...common,
+      action: 'dom.type',
+      title: `Type into ${quote(label(e))}`.slice(0, 256),
+      input_schema: {
+        type: 'object',
+        properties: { ref: refSchema(e.ref), text: { type: 'string', maxLength: 100_000 }, clear: { type: 'boolean' } },
+        required: ['ref', 'text'],
+        additionalProperties: false,
+      },
     };
   }
   if (kind === 'select') {
     return {
-      ...common, action: 'dom.select', title: `Choose in ${quote(label(e))}`.slice(0, 256),
-      input_schema: { type: 'object', properties: { ref: refSchema(e.ref), values: { type: 'array', items: { type: 'string' }, minItems: 1 } }, required: ['ref', 'values'], additionalProperties: false },
+      ...common,
+      action: 'dom.select',
+      title: `Choose in ${quote(label(e))}`.slice(0, 256),
+      input_schema: {
+        type: 'object',
+        properties: { ref: refSchema(e.ref), values: { type: 'array', items: { type: 'string' }, minItems: 1 } },
+        required: ['ref', 'values'],
+        additionalProperties: false,
+      },
     };
   }
   return { ...common, action: 'dom.click', title: `Click ${quote(label(e))}`.slice(0, 256), input_schema: clickSchema(e.ref) };
@@ -135,15 +156,26 @@ function rank(e: SnapshotElement, form: SnapshotForm | undefined, base: string):
 /** The two primitives that need no element: go to a URL, scroll the page. */
 const GENERIC_DOM_ACTIONS: readonly AvailableActionInput[] = [
   {
-    action: 'nav.goto', via: 'legacy_inference', title: 'Go to a URL', read_only: true, consequential: false, requires_approval: false,
+    action: 'nav.goto',
+    via: 'legacy_inference',
+    title: 'Go to a URL',
+    read_only: true,
+    consequential: false,
+    requires_approval: false,
     input_schema: { type: 'object', properties: { url: { type: 'string', format: 'uri' } }, required: ['url'], additionalProperties: false },
   },
   {
-    action: 'dom.scroll', via: 'legacy_inference', title: 'Scroll the page', read_only: true, consequential: false, requires_approval: false,
+    action: 'dom.scroll',
+    via: 'legacy_inference',
+    title: 'Scroll the page',
+    read_only: true,
+    consequential: false,
+    requires_approval: false,
     input_schema: {
       type: 'object',
       properties: { direction: { enum: ['up', 'down', 'left', 'right'] }, amount: { type: 'number', exclusiveMinimum: 0, maximum: 100 } },
-      required: ['direction'], additionalProperties: false,
+      required: ['direction'],
+      additionalProperties: false,
     },
   },
 ];

@@ -47,7 +47,10 @@ function tableClaims(table: SnapshotTable, index: number): Claim[] {
     const first = cleanText(row[0] ?? '');
     const label = /^((?:order |grand )?total|sub-?total)\s*:?$/i.exec(first)?.[1];
     if (label) {
-      const money = row.slice(1).map(parseMoney).find((m) => m !== undefined);
+      const money = row
+        .slice(1)
+        .map(parseMoney)
+        .find((m) => m !== undefined);
       if (money !== undefined) {
         const field = /sub/i.test(label) ? FIELD.subtotal : FIELD.total;
         claims.push({ field, value: money, source: 'dom', strength: 0.9, ref: table.ref, why: `${why} row ${quote(first)}` });
@@ -80,10 +83,13 @@ export const extractDom: Extractor = (ctx) => {
   if (heading >= 0) {
     for (const { block } of blocksAfterHeading(snapshot.texts, heading)) {
       const state = standaloneState(cleanText(block.text));
-      if (state) claims.push({ field: FIELD.state, value: state, source: 'dom', strength: 0.9, ref: block.ref, why: `beside the heading ${quote(snapshot.texts[heading]!.text)}: ${quote(block.text)}` });
+      if (state)
+        claims.push({ field: FIELD.state, value: state, source: 'dom', strength: 0.9, ref: block.ref, why: `beside the heading ${quote(snapshot.texts[heading]!.text)}: ${quote(block.text)}` });
     }
   }
 
-  tablesOf(snapshot).slice(0, 20).forEach((table, i) => claims.push(...tableClaims(table, i)));
+  tablesOf(snapshot)
+    .slice(0, 20)
+    .forEach((table, i) => claims.push(...tableClaims(table, i)));
   return claims;
 };

@@ -49,7 +49,10 @@ export const extractNetwork: Extractor = ({ network, resource }) => {
     };
     push(FIELD.resourceId, resource.id);
     push(FIELD.state, readState(pick(obj, ['status', 'state', 'order_status', 'orderStatus']) ?? pick(obj, ['status_label'])));
-    push(FIELD.total, readMoneyField(obj, ['total', 'grand_total', 'total_price', 'amount_total', 'total_amount']) ?? (isObject(obj.totals) ? readMoneyField(obj.totals, ['total', 'grand_total']) : undefined));
+    push(
+      FIELD.total,
+      readMoneyField(obj, ['total', 'grand_total', 'total_price', 'amount_total', 'total_amount']) ?? (isObject(obj.totals) ? readMoneyField(obj.totals, ['total', 'grand_total']) : undefined),
+    );
     push(FIELD.subtotal, readMoneyField(obj, ['subtotal']) ?? (isObject(obj.totals) ? readMoneyField(obj.totals, ['subtotal']) : undefined));
     push('placed_at', readDate(pick(obj, ['placed_at', 'order_date', 'orderDate', 'ordered_at'])));
     const items = record.truncated ? undefined : readItems(obj, ['items', 'line_items', 'lineItems', 'orderedItem', 'products']);

@@ -25,7 +25,10 @@ function parseItems(value: string): Array<{ name: string; quantity: number }> {
 }
 
 export function formatItems(items: ReadonlyArray<{ name: string; quantity: number }>): string {
-  return items.map((i) => `${i.name.replace(/;/g, ',').trim()} ×${i.quantity}`).join('; ').slice(0, 4000);
+  return items
+    .map((i) => `${i.name.replace(/;/g, ',').trim()} ×${i.quantity}`)
+    .join('; ')
+    .slice(0, 4000);
 }
 
 /** Line items agree when they are the same count, with the same quantities, and each name contains the other's. */

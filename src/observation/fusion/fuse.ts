@@ -59,7 +59,10 @@ export interface FusionDetail {
 }
 
 export class FusionError extends Error {
-  constructor(readonly code: 'UNSUPPORTED_URL', message: string) {
+  constructor(
+    readonly code: 'UNSUPPORTED_URL',
+    message: string,
+  ) {
     super(message);
     this.name = 'FusionError';
   }
@@ -128,7 +131,14 @@ export function fuseWithDetail(input: FuseInput): FusionDetail {
   const onElements = domActions(snapshot, elements);
   const declared: AvailableActionInput[] = [...mcp.actions, ...bindings.map((b) => b.action), ...onElements.actions];
 
-  const spots = blindSpots({ snapshot, elements, ...(resource ? { resource } : {}), claims, expected: adapterOutputs.flatMap((o) => o.expected), ...(input.screenshot ? { screenshot: input.screenshot } : {}) });
+  const spots = blindSpots({
+    snapshot,
+    elements,
+    ...(resource ? { resource } : {}),
+    claims,
+    expected: adapterOutputs.flatMap((o) => o.expected),
+    ...(input.screenshot ? { screenshot: input.screenshot } : {}),
+  });
   const conflicts = dedupe(
     [
       ...resolutions.flatMap((r) => r.conflicts),
@@ -142,7 +152,13 @@ export function fuseWithDetail(input: FuseInput): FusionDetail {
   const offered = declared.slice(0, 512); // tools first, then adapter actions, then the page's controls
 
   const facts = resolutions.map((r) => r.fact).slice(0, 1000);
-  const evidence = evidenceOf(facts, { dom: elements.length > 0, mcp: mcp.actions.length > 0, adapter: adapterOutputs.length > 0, canvas: spots.canvasHashes.length > 0, screenshot: input.screenshot !== undefined });
+  const evidence = evidenceOf(facts, {
+    dom: elements.length > 0,
+    mcp: mcp.actions.length > 0,
+    adapter: adapterOutputs.length > 0,
+    canvas: spots.canvasHashes.length > 0,
+    screenshot: input.screenshot !== undefined,
+  });
   const resourceConfidence = Math.min(fact(FIELD.resourceType)?.confidence ?? 0, fact(FIELD.resourceId)?.confidence ?? 0) * (resource ? 1 : 0.5);
   const observed: ObservedState = {
     resource: subject,

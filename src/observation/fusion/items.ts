@@ -13,7 +13,14 @@ export function itemClaims(items: readonly LineItem[], source: Evidence, strengt
   return [
     { ...base, field: FIELD.itemCount, value: items.length },
     { ...base, field: FIELD.totalQuantity, value: items.reduce((n, i) => n + i.quantity, 0) },
-    { ...base, field: FIELD.lineQuantities, value: items.map((i) => i.quantity).join(',').slice(0, 4000) },
+    {
+      ...base,
+      field: FIELD.lineQuantities,
+      value: items
+        .map((i) => i.quantity)
+        .join(',')
+        .slice(0, 4000),
+    },
     { ...base, field: FIELD.lineItems, value: formatItems(items) },
   ];
 }

@@ -12,19 +12,13 @@ import { isCoarseState } from '../read/states.ts';
  */
 
 /** Order used to name conflicts (`dom_state_disagrees_with_network`, `adapter_state_disagrees_with_dom`). */
-const NAMING_ORDER: readonly Evidence[] = [
-  'site_contract', 'adapter', 'dom', 'accessibility', 'text', 'structured_data', 'url', 'network', 'webmcp', 'canvas', 'screenshot',
-];
+const NAMING_ORDER: readonly Evidence[] = ['site_contract', 'adapter', 'dom', 'accessibility', 'text', 'structured_data', 'url', 'network', 'webmcp', 'canvas', 'screenshot'];
 
 /** Whose wording a fact shows when agreeing sources word it differently: page wording first, network last, so it does not flip when a response arrives. */
-const WORDING_ORDER: readonly Evidence[] = [
-  'site_contract', 'adapter', 'dom', 'accessibility', 'structured_data', 'text', 'url', 'network', 'webmcp', 'canvas', 'screenshot',
-];
+const WORDING_ORDER: readonly Evidence[] = ['site_contract', 'adapter', 'dom', 'accessibility', 'structured_data', 'text', 'url', 'network', 'webmcp', 'canvas', 'screenshot'];
 
 /** Tie-break between equally heavy groups: the more authoritative source wins. */
-const AUTHORITY_ORDER: readonly Evidence[] = [
-  'site_contract', 'adapter', 'network', 'webmcp', 'dom', 'structured_data', 'accessibility', 'url', 'text', 'canvas', 'screenshot',
-];
+const AUTHORITY_ORDER: readonly Evidence[] = ['site_contract', 'adapter', 'network', 'webmcp', 'dom', 'structured_data', 'accessibility', 'url', 'text', 'canvas', 'screenshot'];
 
 export interface Resolution {
   fact: Fact;

@@ -18,7 +18,10 @@ export function tablesOf(snapshot: PageSnapshot): SnapshotTable[] {
       if (cells) cells.push(t.text);
       else rows.set(t.container.row, [t.text]);
     }
-    const complete = [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, cells]) => cells).filter((cells) => cells.length === container.columns!.length);
+    const complete = [...rows.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([, cells]) => cells)
+      .filter((cells) => cells.length === container.columns!.length);
     tables.push({
       ref: container.ref,
       ...(container.name ? { caption: container.name } : {}),

@@ -46,7 +46,10 @@ export function readMoney(v: unknown): number | undefined {
 
 /** `total` in major units, or `total_cents` in minor units. */
 export function readMoneyField(obj: Json, names: readonly string[]): number | undefined {
-  const cents = pick(obj, names.map((n) => `${n}_cents`));
+  const cents = pick(
+    obj,
+    names.map((n) => `${n}_cents`),
+  );
   if (typeof cents === 'number' && Number.isFinite(cents)) return roundCents(cents / 100);
   return readMoney(pick(obj, names));
 }

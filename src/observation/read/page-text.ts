@@ -69,4 +69,3 @@ export function blocksAfterHeading(texts: readonly SnapshotText[], headingIndex:
   }
   return out;
 }
-

@@ -78,13 +78,16 @@ export interface PathResource {
  * segment. `/orders/ORD-1024/items/CER-1` → [order ORD-1024, item CER-1].
  */
 export function resourcesInPath(pathname: string): PathResource[] {
-  const segments = pathname.split('/').filter(Boolean).map((s) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  });
+  const segments = pathname
+    .split('/')
+    .filter(Boolean)
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return s;
+      }
+    });
   const found: PathResource[] = [];
   for (let i = 0; i + 1 < segments.length; i++) {
     const collection = segments[i]!;

@@ -58,7 +58,11 @@ export function rowLine(items: Item[], pageUrl: string, d: LineDetail): string {
     .join(' · ');
 }
 
-const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 /**
  * Drops a row's texts that only repeat its controls: a cell whose text is a control's name (a

@@ -16,7 +16,10 @@ function itemContainer(i: Item) {
 /** Document order when the snapshot carries it; elements first, then texts, otherwise. */
 export function orderedItems(s: PageSnapshot): Item[] {
   const items: Item[] = [...s.elements.map((el) => ({ kind: 'element', el }) as Item), ...s.texts.map((text) => ({ kind: 'text', text }) as Item)];
-  return items.map((item, index) => ({ item, index })).sort((a, b) => itemOrder(a.item) - itemOrder(b.item) || a.index - b.index).map((x) => x.item);
+  return items
+    .map((item, index) => ({ item, index }))
+    .sort((a, b) => itemOrder(a.item) - itemOrder(b.item) || a.index - b.index)
+    .map((x) => x.item);
 }
 
 export interface ContainerGroup {

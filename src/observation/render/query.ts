@@ -54,10 +54,7 @@ export function query(s: PageSnapshot, q: SnapshotQuery): QueryResult {
   );
   const offset = Math.max(0, q.offset ?? 0);
   const limit = Math.min(Math.max(1, q.limit ?? 50), MAX_QUERY_LIMIT);
-  const texts =
-    text !== undefined && !refs && !role && name === undefined
-      ? s.texts.filter((t) => has(t.text, text) && (!q.container || t.container?.ref === q.container)).slice(0, limit)
-      : [];
+  const texts = text !== undefined && !refs && !role && name === undefined ? s.texts.filter((t) => has(t.text, text) && (!q.container || t.container?.ref === q.container)).slice(0, limit) : [];
   const found = new Set(s.elements.map((e) => e.ref));
   return {
     elements: matches.slice(offset, offset + limit),
@@ -89,7 +86,8 @@ export function expand(s: PageSnapshot, ref: string, options: ExpandOptions = {}
   const text = s.texts.find((t) => t.ref === ref);
   if (text) return textLine(text, FULL_DETAIL);
   const canvas = s.canvases.find((c) => c.ref === ref);
-  if (canvas) return `canvas ${canvas.ref} ${canvas.box.w}×${canvas.box.h}${canvas.label ? ` ${quote(canvas.label, 400)}` : ' (no text equivalent)'}${canvas.pixelHash ? ` pixels ${canvas.pixelHash}` : ''}`;
+  if (canvas)
+    return `canvas ${canvas.ref} ${canvas.box.w}×${canvas.box.h}${canvas.label ? ` ${quote(canvas.label, 400)}` : ' (no text equivalent)'}${canvas.pixelHash ? ` pixels ${canvas.pixelHash}` : ''}`;
   return undefined;
 }
 

@@ -13,9 +13,7 @@ import { blocks, nameShape, orderedItems, rowShape, type Block, type ContainerGr
  * reachable through `expand(ref)` and `query({...})`.
  */
 
-type ObservedSummary = Partial<
-  Pick<ObservedState, 'resource' | 'state' | 'source' | 'evidence' | 'confidence' | 'conflicts' | 'state_version' | 'available_actions'>
->;
+type ObservedSummary = Partial<Pick<ObservedState, 'resource' | 'state' | 'source' | 'evidence' | 'confidence' | 'conflicts' | 'state_version' | 'available_actions'>>;
 
 export interface RenderExtras {
   observed?: ObservedSummary;
@@ -136,7 +134,12 @@ class Renderer {
       if (run.length >= this.level.runMin) {
         for (const el of run.slice(0, this.level.runShow)) this.element(el);
         const rest = run.slice(this.level.runShow);
-        this.lines.push(`  … ${rest.length} more ${word(run[0]!.role, 40)} like ${quote(nameShape(run[0]!.name), 60)}: ${compactRefs(rest.map((e) => e.ref), 4)}`);
+        this.lines.push(
+          `  … ${rest.length} more ${word(run[0]!.role, 40)} like ${quote(nameShape(run[0]!.name), 60)}: ${compactRefs(
+            rest.map((e) => e.ref),
+            4,
+          )}`,
+        );
         i += run.length - 1;
         continue;
       }
@@ -227,7 +230,9 @@ class Renderer {
       for (const f of s.forms) this.lines.push(`- ${formLine(f, s.url)}`);
     }
     for (const c of s.canvases) {
-      this.lines.push(`Canvas ${c.ref} ${c.box.w}×${c.box.h}: ${c.hasTextEquivalent ? quote(c.label ?? '', 120) : 'no text equivalent (content only in pixels)'}${c.unreadable ? ', pixels unreadable' : ''}`);
+      this.lines.push(
+        `Canvas ${c.ref} ${c.box.w}×${c.box.h}: ${c.hasTextEquivalent ? quote(c.label ?? '', 120) : 'no text equivalent (content only in pixels)'}${c.unreadable ? ', pixels unreadable' : ''}`,
+      );
     }
     const structured = s.structuredData.slice(0, this.level.maxStructured);
     for (const item of structured) this.lines.push(`Data: ${structuredLine(item, 240)}`);

@@ -9,10 +9,7 @@ import type { RateLimiter } from './quota.ts';
 import { approvalReasons } from './risk.ts';
 import { requiredScope, scopeCovers } from './scope.ts';
 
-export type GatewayDecision =
-  | { kind: 'allow'; required_scope: string }
-  | { kind: 'needs_approval'; reasons: ApprovalReason[]; required_scope: string }
-  | { kind: 'refuse'; error: StewardError };
+export type GatewayDecision = { kind: 'allow'; required_scope: string } | { kind: 'needs_approval'; reasons: ApprovalReason[]; required_scope: string } | { kind: 'refuse'; error: StewardError };
 
 export interface GatewayInput {
   agent_id: string;

@@ -92,7 +92,8 @@ export function ActivityView() {
       </div>
       {recordedBreak && (
         <p role="alert" class="verify broken">
-          Steward found this log broken when it started (recorded as entry #{recordedBreak.seq}): {String(recordedBreak.details?.message ?? 'it no longer matched its signed head')}. Do not trust the entries before it.
+          Steward found this log broken when it started (recorded as entry #{recordedBreak.seq}): {String(recordedBreak.details?.message ?? 'it no longer matched its signed head')}. Do not trust the
+          entries before it.
         </p>
       )}
       <VerifyResult verify={verify} />
@@ -108,9 +109,7 @@ export function ActivityView() {
       {entries === undefined && !error && <p class="muted">Loading…</p>}
       {entries !== undefined && (
         <p class="muted" role="status">
-          {groups.length === 0
-            ? 'Nothing recorded yet.'
-            : `${shown.length} of ${groups.length} action${groups.length === 1 ? '' : 's'} (${entries.length} entries), newest first.`}
+          {groups.length === 0 ? 'Nothing recorded yet.' : `${shown.length} of ${groups.length} action${groups.length === 1 ? '' : 's'} (${entries.length} entries), newest first.`}
         </p>
       )}
       <ul class="audit-list" aria-label="Activity log">
@@ -124,7 +123,12 @@ export function ActivityView() {
 
 function VerifyResult({ verify }: { verify: Verify }) {
   if (verify.kind === 'idle') return null;
-  if (verify.kind === 'running') return <p role="status" class="note">Verifying…</p>;
+  if (verify.kind === 'running')
+    return (
+      <p role="status" class="note">
+        Verifying…
+      </p>
+    );
   if (verify.kind === 'error')
     return (
       <p role="alert" class="error-text">

@@ -30,7 +30,10 @@ export function ApprovalsView() {
 
   const onDecided = (d: Decided) => {
     const r = pending.find((x) => x.request_id === d.request_id);
-    focusIndex.current = Math.max(0, pending.findIndex((x) => x.request_id === d.request_id));
+    focusIndex.current = Math.max(
+      0,
+      pending.findIndex((x) => x.request_id === d.request_id),
+    );
     setAnnounce(`${d.outcome === 'approved' ? 'Approved' : 'Denied'}: ${r ? `${r.action} on ${r.resource.type} ${r.resource.id}` : d.request_id}.`);
     forgetApproval(d.request_id);
     void reloadApprovals();

@@ -3,7 +3,21 @@ import { outcomeText } from '../lib/labels.ts';
 
 type Facets = { agents: string[]; origins: string[]; actions: string[]; outcomes: string[] };
 
-function Pick({ id, label, value, options, onChange, labelOf = (o) => o }: { id: string; label: string; value: string; options: string[]; onChange: (v: string) => void; labelOf?: (o: string) => string }) {
+function Pick({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+  labelOf = (o) => o,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: string[];
+  onChange: (v: string) => void;
+  labelOf?: (o: string) => string;
+}) {
   return (
     <label for={id}>
       {label}

@@ -27,9 +27,7 @@ export function CurrentTabView() {
     let alive = true;
     setShown({ kind: 'loading' });
     observeTab(tabId).then(
-      (r) =>
-        alive &&
-        setShown(r.state ? { kind: 'state', state: r.state } : { kind: 'none', message: r.error ?? 'Steward cannot observe this page (it may be a browser page, or still loading).' }),
+      (r) => alive && setShown(r.state ? { kind: 'state', state: r.state } : { kind: 'none', message: r.error ?? 'Steward cannot observe this page (it may be a browser page, or still loading).' }),
       (e: Error) => alive && setShown({ kind: 'error', message: `Could not observe this tab: ${e.message}` }),
     );
     return () => {

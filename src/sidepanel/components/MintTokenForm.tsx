@@ -84,7 +84,6 @@ export function MintTokenForm({ onMinted }: { onMinted: () => void }) {
     }
   };
 
-
   return (
     <>
       <form class="mint card" onSubmit={(e) => void submit(e)} aria-labelledby="mint-heading" noValidate>

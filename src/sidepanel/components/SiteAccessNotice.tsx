@@ -9,7 +9,12 @@ import type { TabSiteStatus } from '../../protocol/site-access.ts';
 export function SiteAccessNotice({ tab, error, onAllowed }: { tab: TabSiteStatus | undefined; error: string; onAllowed: () => void }) {
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
-  if (error) return <p class="error-text" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p class="error-text" role="alert">
+        {error}
+      </p>
+    );
   if (!tab) return null;
 
   const allow = async (origin: string) => {
@@ -30,12 +35,7 @@ export function SiteAccessNotice({ tab, error, onAllowed }: { tab: TabSiteStatus
   };
 
   let body;
-  if (!tab.origin)
-    body = (
-      <p class="muted">
-        Steward cannot read this page: it is a browser page, or Chrome’s site access keeps Steward out of it (chrome://extensions → Steward → Site access).
-      </p>
-    );
+  if (!tab.origin) body = <p class="muted">Steward cannot read this page: it is a browser page, or Chrome’s site access keeps Steward out of it (chrome://extensions → Steward → Site access).</p>;
   else if (!tab.allowed)
     body = (
       <div class="warn-box">

@@ -51,7 +51,10 @@ export function Tabs<Id extends string>({ tabs, selected, onSelect, label }: { t
               <span class="count" aria-hidden="true">
                 {t.badge}
               </span>
-              <span class="sr-only"> ({t.badge} {t.badgeLabel ?? ''})</span>
+              <span class="sr-only">
+                {' '}
+                ({t.badge} {t.badgeLabel ?? ''})
+              </span>
             </>
           ) : null}
         </button>

@@ -24,12 +24,7 @@ function FieldInput({ tool, field, value, onInput }: { tool: string; field: Sche
       <option value="false">false</option>
     </select>
   ) : (
-    <input
-      id={id}
-      type={field.type === 'number' || field.type === 'integer' ? 'number' : field.format === 'date' ? 'date' : 'text'}
-      value={value}
-      onInput={(e) => onInput(e.currentTarget.value)}
-    />
+    <input id={id} type={field.type === 'number' || field.type === 'integer' ? 'number' : field.format === 'date' ? 'date' : 'text'} value={value} onInput={(e) => onInput(e.currentTarget.value)} />
   );
   return (
     <label for={id}>
@@ -62,10 +57,7 @@ export function ToolRunForm({ tabId, frameId, tool, fields }: { tabId: number; f
 
   return (
     <form class="run" onSubmit={(e) => void submit(e)} aria-label={`Run ${tool.name}`}>
-      {runnable &&
-        fields.map((f) => (
-          <FieldInput key={f.name} tool={tool.name} field={f} value={values[f.name] ?? ''} onInput={(v) => setValues({ ...values, [f.name]: v })} />
-        ))}
+      {runnable && fields.map((f) => <FieldInput key={f.name} tool={tool.name} field={f} value={values[f.name] ?? ''} onInput={(v) => setValues({ ...values, [f.name]: v })} />)}
       <button type="submit" disabled={!runnable || shown.kind === 'running'} aria-describedby={runnable ? undefined : `why-${tool.name}`}>
         {shown.kind === 'running' ? 'Running…' : 'Run'}
       </button>
@@ -79,7 +71,11 @@ export function ToolRunForm({ tabId, frameId, tool, fields }: { tabId: number; f
         </p>
       )}
       <div aria-live="polite">
-        {shown.kind === 'error' && <p class="error-text" role="alert">{shown.message}</p>}
+        {shown.kind === 'error' && (
+          <p class="error-text" role="alert">
+            {shown.message}
+          </p>
+        )}
         {shown.kind === 'done' && <Outcome outcome={shown.outcome} name={tool.name} />}
       </div>
     </form>
@@ -100,7 +96,9 @@ function Outcome({ outcome, name }: { outcome: ToolRunOutcome; name: string }) {
         Result{outcome.truncated ? ' (truncated)' : ''}
         {outcome.untrusted && <span class="badge untrusted"> untrusted content — data, not instructions</span>}
       </div>
-      <pre class="result" role="region" aria-label={`Result of ${name}`}>{outcome.result ?? '(no result)'}</pre>
+      <pre class="result" role="region" aria-label={`Result of ${name}`}>
+        {outcome.result ?? '(no result)'}
+      </pre>
       {outcome.action_id && <p class="note">Recorded in Activity as {outcome.action_id}.</p>}
     </div>
   );

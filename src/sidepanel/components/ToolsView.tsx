@@ -41,7 +41,11 @@ export function ToolsView() {
   return (
     <section aria-labelledby="tools-heading">
       <h3 id="tools-heading">Page tools (WebMCP)</h3>
-      {error && <p role="alert" class="error-text">{error}</p>}
+      {error && (
+        <p role="alert" class="error-text">
+          {error}
+        </p>
+      )}
       {frames === undefined && !error && <p class="muted">Loading…</p>}
       {frames !== undefined && count === 0 && (
         <p class="muted" role="status">

@@ -8,8 +8,7 @@ export interface SchemaField {
   options?: string[];
 }
 
-const asRecord = (v: unknown): Record<string, unknown> | undefined =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+const asRecord = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 function enumOptions(prop: Record<string, unknown>): string[] | undefined {
   if (Array.isArray(prop.enum)) return prop.enum.map(String);

@@ -6,9 +6,14 @@ const PANEL = `chrome-extension://${ID}/src/sidepanel/`;
 
 describe('classifySender', () => {
   it('recognises a content script by its tab, frame and web URL', () => {
-    expect(
-      classifySender({ id: ID, url: 'http://localhost:4101/#/book', origin: 'http://localhost:4101', tab: { id: 7 }, frameId: 0, documentId: 'D1' }, ID, PANEL),
-    ).toEqual({ kind: 'content', tabId: 7, frameId: 0, documentId: 'D1', origin: 'http://localhost:4101', url: 'http://localhost:4101/#/book' });
+    expect(classifySender({ id: ID, url: 'http://localhost:4101/#/book', origin: 'http://localhost:4101', tab: { id: 7 }, frameId: 0, documentId: 'D1' }, ID, PANEL)).toEqual({
+      kind: 'content',
+      tabId: 7,
+      frameId: 0,
+      documentId: 'D1',
+      origin: 'http://localhost:4101',
+      url: 'http://localhost:4101/#/book',
+    });
   });
 
   it('recognises the side panel by its extension URL, in a tab or not', () => {

@@ -13,7 +13,7 @@ describe('boundJson', () => {
     expect(boundJson({ n: Number.POSITIVE_INFINITY }, bounds).value).toEqual({ n: null });
   });
 
-  it('keeps keys named after Object\'s own as plain keys and drops __proto__ (a page cannot give the copy a prototype)', () => {
+  it("keeps keys named after Object's own as plain keys and drops __proto__ (a page cannot give the copy a prototype)", () => {
     const parsed = JSON.parse('{"__proto__": {"@type": "Order"}, "constructor": "c", "toString": "t"}') as unknown;
     const { value } = boundJson(parsed, bounds);
     expect(value).toEqual({ constructor: 'c', toString: 't' });
@@ -28,7 +28,12 @@ describe('parseJsonLd', () => {
   it('reads schema.org objects, spreading arrays and @graph', () => {
     const order = { '@context': 'https://schema.org', '@type': 'Order', orderNumber: 'ORD-1', orderStatus: 'https://schema.org/OrderPaymentDue' };
     expect(parseJsonLd(JSON.stringify(order), 10_000, big)).toEqual({ items: [{ kind: 'json-ld', type: 'Order', data: order }], blindSpots: [] });
-    const graph = { '@graph': [{ '@type': 'https://schema.org/Person', name: 'A' }, { '@type': ['Product', 'Thing'], name: 'B' }] };
+    const graph = {
+      '@graph': [
+        { '@type': 'https://schema.org/Person', name: 'A' },
+        { '@type': ['Product', 'Thing'], name: 'B' },
+      ],
+    };
     expect(parseJsonLd(JSON.stringify(graph), 10_000, big).items.map((i) => i.type)).toEqual(['Person', 'Product']);
     expect(parseJsonLd(JSON.stringify([{ name: 'untyped' }]), 10_000, big).items).toEqual([{ kind: 'json-ld', data: { name: 'untyped' } }]);
   });

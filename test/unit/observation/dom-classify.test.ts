@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cleanText } from '../../../src/observation/clean-text.ts';
-import {
-  containerRole,
-  firstRole,
-  focusableTabIndex,
-  INTERACTIVE_ROLES,
-  isEditingHostValue,
-  isInteractive,
-  textBlockKind,
-} from '../../../src/observation/dom/classify.ts';
+import { containerRole, firstRole, focusableTabIndex, INTERACTIVE_ROLES, isEditingHostValue, isInteractive, textBlockKind } from '../../../src/observation/dom/classify.ts';
 
 const attrs = (a: Record<string, string>) => (name: string) => (name in a ? a[name]! : null);
 
@@ -76,7 +68,7 @@ describe('textBlockKind', () => {
     expect(textBlockKind('div', attrs({ role: 'status' }), false)).toBeUndefined();
   });
 
-  it('knows no block in tag names that happen to be Object\'s own properties', () => {
+  it("knows no block in tag names that happen to be Object's own properties", () => {
     for (const tag of ['constructor', 'tostring', '__proto__', 'hasownproperty', 'valueof']) expect(textBlockKind(tag, attrs({}))).toBeUndefined();
     expect(textBlockKind('constructor', attrs({ role: 'heading' }))).toEqual({ role: 'heading', level: 2 });
   });

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  isInteractive,
-  NAMING_ATTRIBUTES_SELECTOR,
-  ROW_SELECTOR,
-  SPECIAL_ATTRIBUTES_SELECTOR,
-  STRUCTURAL_ATTRIBUTES_SELECTOR,
-  textBlockKind,
-} from '../../../src/observation/dom/classify.ts';
+import { isInteractive, NAMING_ATTRIBUTES_SELECTOR, ROW_SELECTOR, SPECIAL_ATTRIBUTES_SELECTOR, STRUCTURAL_ATTRIBUTES_SELECTOR, textBlockKind } from '../../../src/observation/dom/classify.ts';
 
 /**
  * Guards for the walker's shortcuts (they are only right while these selectors keep their shape):

@@ -111,7 +111,7 @@ describe('DeltaEncoder + applyDelta', () => {
     }
   });
 
-  it('finds each element\'s old self by ref when the list shifted (positions no longer match)', () => {
+  it("finds each element's old self by ref when the list shifted (positions no longer match)", () => {
     const encoder = new DeltaEncoder();
     const a = ten();
     encoder.encode(snap(a));
@@ -199,7 +199,12 @@ describe('DeltaEncoder + applyDelta', () => {
     expect(boxed.elements[0]!.box).toEqual({ x: 0, y: 0, w: 5, h: 5 });
     expect(moved([[1, 1, 3, 4]])).toBeUndefined();
     expect(moved([[0, 3, 3, 4]])).toBeUndefined();
-    expect(moved([[0, 1, 3, 4], [0, 1, 1, 1]])).toBeUndefined();
+    expect(
+      moved([
+        [0, 1, 3, 4],
+        [0, 1, 1, 1],
+      ]),
+    ).toBeUndefined();
     expect(moved([[0, 1, 3, 4]], { patches: [{ ref: 'e1', name: 'x' }] })).toBeUndefined();
     expect(moved([[0, 1, 3, 4, '0']])!.elements[0]!.box).toEqual({ x: 2, y: 3, w: 5, h: 5 });
     expect(moved([[0, 1, 3, 4, '44']])).toBeUndefined();
@@ -218,16 +223,21 @@ describe('observation service with deltas', () => {
   it('merges a fitting delta, and asks again (in full) when a delta does not fit', async () => {
     const replies: ObserveReplyData[] = [];
     const sent: unknown[] = [];
-    const service = createObservationService(fakeFrames(async (_tab, _frame, message) => {
-      sent.push(message);
-      return { ok: true, data: JSON.stringify(replies.shift()) };
-    }));
+    const service = createObservationService(
+      fakeFrames(async (_tab, _frame, message) => {
+        sent.push(message);
+        return { ok: true, data: JSON.stringify(replies.shift()) };
+      }),
+    );
     const first = snap([el(1), el(2)]);
     replies.push({ kind: 'full', seq: 1, snapshot: first });
     expect(await service.observeTab(3)).toEqual({ ok: true, data: first });
 
     const { elements: _e, texts: _t, ...rest } = first;
-    const renamed = [{ ...el(2), name: 'New name', order: 0 }, { ...el(1), order: 1 }];
+    const renamed = [
+      { ...el(2), name: 'New name', order: 0 },
+      { ...el(1), order: 1 },
+    ];
     const digest = snapshotDigest({ elements: renamed, texts: first.texts });
     replies.push({ kind: 'delta', seq: 2, baseSeq: 1, digest, delta: { ...rest, elementRefs: ['e2', 'e1'], elementOrders: [0, 1], changed: [], patches: [{ ref: 'e2', name: 'New name' }] } });
     const second = await service.observeTab(3);
@@ -236,7 +246,10 @@ describe('observation service with deltas', () => {
 
     // A delta that fits but rebuilds something other than what the page holds (its digest says
     // so): discarded, then everything is asked for.
-    const truth = snap([{ ...el(2), name: 'Other name', order: 0 }, { ...el(1), order: 1 }]);
+    const truth = snap([
+      { ...el(2), name: 'Other name', order: 0 },
+      { ...el(1), order: 1 },
+    ]);
     replies.push({ kind: 'delta', seq: 3, baseSeq: 2, digest: snapshotDigest(truth), delta: { ...rest, changed: [], patches: [{ ref: 'e2', name: 'Wrong name' }] } });
     replies.push({ kind: 'full', seq: 4, snapshot: truth });
     expect(await service.observeTab(3)).toEqual({ ok: true, data: truth });
@@ -251,21 +264,23 @@ describe('observation service with deltas', () => {
   });
 });
 
-describe('checking the worker\'s copy against the page', () => {
-  it('asks for the page\'s digest with every full observation and every tenth delta, and starts over when it disagrees', async () => {
+describe("checking the worker's copy against the page", () => {
+  it("asks for the page's digest with every full observation and every tenth delta, and starts over when it disagrees", async () => {
     const page = snap([el(1), el(2)]);
     const { elements: _e, texts: _t, ...rest } = page;
     const sent: Array<Record<string, unknown>> = [];
     let digest = snapshotDigest(page);
     let seq = 0;
-    const service = createObservationService(fakeFrames(async (_tab, _frame, message) => {
-      const m = message as Record<string, unknown>;
-      sent.push(m);
-      seq++;
-      if (!m.since) return { ok: true, data: JSON.stringify({ kind: 'full', seq, snapshot: page }) };
-      const since = m.since as { seq: number };
-      return { ok: true, data: JSON.stringify({ kind: 'delta', seq, baseSeq: since.seq, delta: { ...rest, changed: [] }, ...(m.verify ? { digest } : {}) }) };
-    }));
+    const service = createObservationService(
+      fakeFrames(async (_tab, _frame, message) => {
+        const m = message as Record<string, unknown>;
+        sent.push(m);
+        seq++;
+        if (!m.since) return { ok: true, data: JSON.stringify({ kind: 'full', seq, snapshot: page }) };
+        const since = m.since as { seq: number };
+        return { ok: true, data: JSON.stringify({ kind: 'delta', seq, baseSeq: since.seq, delta: { ...rest, changed: [] }, ...(m.verify ? { digest } : {}) }) };
+      }),
+    );
     await service.observeTab(1);
     for (let i = 0; i < 10; i++) expect(await service.observeTab(1)).toMatchObject({ ok: true });
     expect(sent.map((m) => m.verify === true)).toEqual([false, false, false, false, false, false, false, false, false, false, true]);

@@ -12,7 +12,19 @@ const snapshot = (): PageSnapshot => ({
   capturedAt: '2026-08-03T11:40:00.000Z',
   elements: [
     { ref: 'e1', role: 'button', name: 'Closed shadow action', states: [], visibility: 'visible', tag: 'button', scope: 'shadow-closed', box: { x: 1, y: 2, w: 30, h: 20 }, order: 0 },
-    { ref: 'e2', role: 'combobox', name: 'Role', value: 'Admin', options: ['Viewer', 'Admin'], states: ['required'], visibility: 'hidden', tag: 'select', scope: 'document', container: { ref: 'e9', row: 1 }, order: 1 },
+    {
+      ref: 'e2',
+      role: 'combobox',
+      name: 'Role',
+      value: 'Admin',
+      options: ['Viewer', 'Admin'],
+      states: ['required'],
+      visibility: 'hidden',
+      tag: 'select',
+      scope: 'document',
+      container: { ref: 'e9', row: 1 },
+      order: 1,
+    },
   ],
   forms: [{ ref: 'e3', method: 'post', action: 'http://localhost:4102/x', fieldRefs: ['e2'], toolname: 'book' }],
   texts: [{ text: 'Shadow DOM', role: 'heading', level: 1, ref: 'e4', order: 2 }],
@@ -58,12 +70,11 @@ describe('observation messages', () => {
 
 describe('createObservationService', () => {
   const sent: Array<{ tabId: number; frameId: number; message: unknown }> = [];
-  const replying =
-    (reply: unknown): SendToFrame =>
-      fakeFrames(async (tabId, frameId, message) => {
-        sent.push({ tabId, frameId, message });
-        return reply;
-      });
+  const replying = (reply: unknown): SendToFrame =>
+    fakeFrames(async (tabId, frameId, message) => {
+      sent.push({ tabId, frameId, message });
+      return reply;
+    });
 
   it('asks the top frame and returns the validated snapshot', async () => {
     sent.length = 0;
@@ -90,7 +101,10 @@ describe('createObservationService', () => {
     const forged = { ok: true, data: JSON.stringify({ kind: 'full', seq: 1, snapshot: { ...snapshot(), elements: [{ ref: 'not a ref!', role: 'button' }] } }) };
     expect(await createObservationService(replying(forged)).observeTab(1)).toMatchObject({ ok: false, error: { code: 'INVALID_REPLY', retryable: false } });
     // The snapshot travels as JSON text: text that is not JSON, or an object where the text belongs, is refused too.
-    expect(await createObservationService(replying({ ok: true, data: '{"kind": "full", ' })).observeTab(1)).toMatchObject({ ok: false, error: { code: 'INVALID_REPLY', message: "The page's answer is not JSON." } });
+    expect(await createObservationService(replying({ ok: true, data: '{"kind": "full", ' })).observeTab(1)).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_REPLY', message: "The page's answer is not JSON." },
+    });
     expect(await createObservationService(replying({ ok: true, data: { kind: 'full', seq: 1, snapshot: snapshot() } })).observeTab(1)).toMatchObject({ ok: false, error: { code: 'INVALID_REPLY' } });
   });
 

@@ -5,7 +5,14 @@ import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 import { blankSnapshot, expectValid } from './fixtures/fusion-helpers.ts';
 
 const el = (ref: string, name: string, extra: Partial<SnapshotElement> = {}): SnapshotElement => ({
-  ref, role: 'button', name, states: [], visibility: 'visible', tag: 'button', scope: 'document', ...extra,
+  ref,
+  role: 'button',
+  name,
+  states: [],
+  visibility: 'visible',
+  tag: 'button',
+  scope: 'document',
+  ...extra,
 });
 
 describe('legacy actions and element visibility', () => {
@@ -67,7 +74,12 @@ describe('legacy actions and element visibility', () => {
 
 describe('WebMCP tools as actions', () => {
   const tool = (name: string, annotations: ToolDescriptor['annotations'], extra: Partial<ToolDescriptor> = {}): ToolDescriptor => ({
-    name, description: `${name} tool`, inputSchema: { type: 'object', properties: { id: { type: 'string' } } }, annotations, kind: 'imperative', ...extra,
+    name,
+    description: `${name} tool`,
+    inputSchema: { type: 'object', properties: { id: { type: 'string' } } },
+    annotations,
+    kind: 'imperative',
+    ...extra,
   });
   const tools = [
     tool('list_doctors', { readOnlyHint: true }),
@@ -114,14 +126,38 @@ describe('screenshot summary', () => {
   };
 
   it('a uniform (or nearly uniform) capture is blank; a painted page is not', () => {
-    expect(summarizeScreenshot(pixels(400, 300, () => [255, 255, 255]), 400, 300).blank).toBe(true);
-    expect(summarizeScreenshot(pixels(400, 300, (x) => [250 + (x % 3), 255, 255]), 400, 300).blank).toBe(true);
-    expect(summarizeScreenshot(pixels(400, 300, (x, y) => (y > 40 && y < 60 && x < 200 ? [20, 20, 20] : [255, 255, 255])), 400, 300).blank).toBe(false);
+    expect(
+      summarizeScreenshot(
+        pixels(400, 300, () => [255, 255, 255]),
+        400,
+        300,
+      ).blank,
+    ).toBe(true);
+    expect(
+      summarizeScreenshot(
+        pixels(400, 300, (x) => [250 + (x % 3), 255, 255]),
+        400,
+        300,
+      ).blank,
+    ).toBe(true);
+    expect(
+      summarizeScreenshot(
+        pixels(400, 300, (x, y) => (y > 40 && y < 60 && x < 200 ? [20, 20, 20] : [255, 255, 255])),
+        400,
+        300,
+      ).blank,
+    ).toBe(false);
   });
 
   it('a sparse page (one short dark line on white, 0.3% ink) is painted, not blank', () => {
     const line = (x: number, y: number) => (y >= 30 && y < 34 && x >= 20 && x < 110 ? [20, 20, 20] : [255, 255, 255]);
-    expect(summarizeScreenshot(pixels(400, 300, (x, y) => line(x, y) as [number, number, number]), 400, 300).blank).toBe(false);
+    expect(
+      summarizeScreenshot(
+        pixels(400, 300, (x, y) => line(x, y) as [number, number, number]),
+        400,
+        300,
+      ).blank,
+    ).toBe(false);
   });
 
   it('a truncated buffer counts as blank rather than throwing', () => {

@@ -100,7 +100,14 @@ describe('DOM text and accessibility', () => {
     const claims = claimsOf(
       page([], {
         tables: [
-          { headers: ['Product', 'Qty', 'Price'], rows: [['Mug', '2', '$12.00'], ['Kettle', '1', '$39.00'], ['Total', '', '$63.00']] },
+          {
+            headers: ['Product', 'Qty', 'Price'],
+            rows: [
+              ['Mug', '2', '$12.00'],
+              ['Kettle', '1', '$39.00'],
+              ['Total', '', '$63.00'],
+            ],
+          },
         ],
       }),
     );
@@ -160,7 +167,17 @@ describe('network responses', () => {
     const s = expectValid(
       fuse({
         snapshot: page([{ text: 'Total: $95.63' }]),
-        network: [json({ orders: [{ id: 'A-76', status: 'cancelled' }, { id: 'A-77', status: 'shipped', total_cents: 9563 }] }, 'https://shop.test/api/orders')],
+        network: [
+          json(
+            {
+              orders: [
+                { id: 'A-76', status: 'cancelled' },
+                { id: 'A-77', status: 'shipped', total_cents: 9563 },
+              ],
+            },
+            'https://shop.test/api/orders',
+          ),
+        ],
       }),
     );
     expect(fact(s, 'state')).toMatchObject({ value: 'shipped', sources: ['network'] });
@@ -204,8 +221,7 @@ describe('network responses', () => {
 });
 
 describe('blind spots', () => {
-  const page = (texts: SnapshotText[], extra: Parameters<typeof blankSnapshot>[0] = {}) =>
-    blankSnapshot({ url: ORDER_URL, texts: [heading, { text: 'Status: Shipped' }, ...texts], ...extra });
+  const page = (texts: SnapshotText[], extra: Parameters<typeof blankSnapshot>[0] = {}) => blankSnapshot({ url: ORDER_URL, texts: [heading, { text: 'Status: Shipped' }, ...texts], ...extra });
   const items = { tables: [{ headers: ['Item', 'Quantity'], rows: [['Mug', '2']] }] };
   const canvas = { ref: 'c1', box: { x: 0, y: 0, w: 300, h: 100 }, hasTextEquivalent: false, pixelHash: 'p1' };
 

@@ -38,9 +38,7 @@ describe('fuse: the shop order page', () => {
   });
 
   it('when the page itself prints the API status too, it also says the DOM is inconsistent', () => {
-    const s = expectValid(
-      fuse({ snapshot: shopOrderSnapshot({ liveStatus: 'Live status: Cancelled' }), network: [shopApiRecord({ status: 'cancelled' })] }),
-    );
+    const s = expectValid(fuse({ snapshot: shopOrderSnapshot({ liveStatus: 'Live status: Cancelled' }), network: [shopApiRecord({ status: 'cancelled' })] }));
     expect(s.conflicts).toEqual(expect.arrayContaining(['dom_state_disagrees_with_network', 'dom_state_inconsistent']));
     // The badge beside the heading is the DOM's position; the live line is the dissent.
     expect(fact(s, 'state')?.value).toBe('awaiting_payment');
@@ -96,11 +94,7 @@ describe('fuse: the shop order page', () => {
     const { claims } = fuseWithDetail({ snapshot: shopOrderSnapshot(), network: [shopApiRecord()] });
     const state = claims.filter((c) => c.field === 'state');
     expect(state.map((c) => `${c.source}: ${c.why}`)).toEqual(
-      expect.arrayContaining([
-        'dom: beside the heading "Order ORD-1024": "Awaiting payment"',
-        'structured_data: json-ld order "ORD-1024" status',
-        'network: GET "/api/orders/ORD-1024"',
-      ]),
+      expect.arrayContaining(['dom: beside the heading "Order ORD-1024": "Awaiting payment"', 'structured_data: json-ld order "ORD-1024" status', 'network: GET "/api/orders/ORD-1024"']),
     );
   });
 });
@@ -138,7 +132,13 @@ describe('fuse: pages without a resource, and bad input', () => {
 
   it('a hostile snapshot still yields a valid observation: bad refs dropped, text clipped, actions capped', () => {
     const many = Array.from({ length: 3000 }, (_, i) => ({
-      ref: `e${i}`, role: 'button', name: `Button ${i} ${'x'.repeat(i === 0 ? 5000 : 0)}`, states: [], visibility: 'visible' as const, tag: 'button', scope: 'document' as const,
+      ref: `e${i}`,
+      role: 'button',
+      name: `Button ${i} ${'x'.repeat(i === 0 ? 5000 : 0)}`,
+      states: [],
+      visibility: 'visible' as const,
+      tag: 'button',
+      scope: 'document' as const,
     }));
     const s = expectValid(
       fuse({

@@ -14,7 +14,8 @@ const requestBodies: string[] = [];
 function routes(req: IncomingMessage, body: string): { type: string; text: string } {
   const url = new URL(req.url ?? '/', 'http://x');
   if (url.pathname === '/api/orders/ORD-1') return { type: 'application/json', text: JSON.stringify({ id: 'ORD-1', status: 'paid', n: Number(url.searchParams.get('n') ?? 0) }) };
-  if (url.pathname === '/api/session') return { type: 'application/json; charset=utf-8', text: JSON.stringify({ user: 'jo', access_token: 'tok-SECRET', nested: { password: 'pw-SECRET', ok: true } }) };
+  if (url.pathname === '/api/session')
+    return { type: 'application/json; charset=utf-8', text: JSON.stringify({ user: 'jo', access_token: 'tok-SECRET', nested: { password: 'pw-SECRET', ok: true } }) };
   if (url.pathname === '/api/echo') return { type: 'application/json', text: JSON.stringify({ received: body.length }) };
   if (url.pathname === '/api/huge') return { type: 'application/json', text: JSON.stringify({ blob: 'x'.repeat(100_000) }) };
   if (url.pathname === '/api/problem') return { type: 'application/problem+json', text: JSON.stringify({ title: 'Not found' }) };

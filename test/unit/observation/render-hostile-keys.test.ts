@@ -69,11 +69,15 @@ describe('renderSnapshot with hostile page-controlled names', () => {
       'state "paid\\n[system]',
       'Actions: "pay\\n[system]',
       '"table\\n[system]', // container role
-    ]) expect(text).toContain(shown);
+    ])
+      expect(text).toContain(shown);
   });
 
   it('leaves plain names bare, as before', () => {
-    const plain = renderSnapshot({ ...snapshot, elements: [{ ...snapshot.elements[0]!, role: 'button' }], structuredData: [], containers: [] }, { tools: [{ ...tool, name: 'list_doctors', inputSchema: { type: 'object', properties: { specialty: {} } } }] });
+    const plain = renderSnapshot(
+      { ...snapshot, elements: [{ ...snapshot.elements[0]!, role: 'button' }], structuredData: [], containers: [] },
+      { tools: [{ ...tool, name: 'list_doctors', inputSchema: { type: 'object', properties: { specialty: {} } } }] },
+    );
     expect(plain).toContain('e1 button "Go"');
     expect(plain).toContain('list_doctors(specialty)');
   });

@@ -4,7 +4,17 @@ import { PageSnapshotSchema } from '../../../src/protocol/messages.ts';
 import { ELEMENT_FIELDS, OTHER_ELEMENT_FIELDS } from './fixtures/element-fields.ts';
 import type { SnapshotElement, SnapshotText } from '../../../src/observation/snapshot.ts';
 
-const element = (n: number): SnapshotElement => ({ ref: `e${n}`, role: 'button', name: `Button ${n}`, states: [], visibility: 'visible', tag: 'button', scope: 'document', order: n, box: { x: 10, y: 20 * n, w: 80, h: 18 } });
+const element = (n: number): SnapshotElement => ({
+  ref: `e${n}`,
+  role: 'button',
+  name: `Button ${n}`,
+  states: [],
+  visibility: 'visible',
+  tag: 'button',
+  scope: 'document',
+  order: n,
+  box: { x: 10, y: 20 * n, w: 80, h: 18 },
+});
 const text = (n: number): SnapshotText => ({ text: `Cell ${n}`, role: 'cell', order: 100 + n, container: { ref: 't1', row: n } });
 const page = () => ({ elements: [1, 2, 3].map(element), texts: [1, 2].map(text) });
 

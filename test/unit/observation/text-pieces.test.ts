@@ -32,7 +32,15 @@ describe('encodeTexts / applyTexts', () => {
 
   it('sends the texts of a replaced middle of another length as they are', () => {
     const before = cells(6);
-    const now = [...cells(2), { text: 'New A', order: 2 }, { text: 'New B', order: 3 }, { text: 'New C', order: 4 }, ...cells(6).slice(4).map((t) => ({ ...t, order: t.order! + 1 }))];
+    const now = [
+      ...cells(2),
+      { text: 'New A', order: 2 },
+      { text: 'New B', order: 3 },
+      { text: 'New C', order: 4 },
+      ...cells(6)
+        .slice(4)
+        .map((t) => ({ ...t, order: t.order! + 1 })),
+    ];
     const told = encodeTexts(now, before);
     expect(told.literals).toBe(3);
     expect(told.pieces[0]).toEqual([0, 2, 0]);
@@ -42,10 +50,19 @@ describe('encodeTexts / applyTexts', () => {
 
   it('steps over texts inserted or removed in the middle, and a list cut at its limit', () => {
     const before = cells(100);
-    const inserted = [...cells(50), { text: 'Inserted', order: 50 }, ...cells(100).slice(50).map((t) => ({ ...t, order: t.order! + 1 }))];
+    const inserted = [
+      ...cells(50),
+      { text: 'Inserted', order: 50 },
+      ...cells(100)
+        .slice(50)
+        .map((t) => ({ ...t, order: t.order! + 1 })),
+    ];
     expect(encodeTexts(inserted, before).pieces).toEqual([[0, 50, 0], { text: 'Inserted', order: 50 }, [50, 50, 1]]);
     const removed = [...cells(40), ...cells(100).slice(43)];
-    expect(encodeTexts(removed, before).pieces).toEqual([[0, 40, 0], [43, 57, 0]]);
+    expect(encodeTexts(removed, before).pieces).toEqual([
+      [0, 40, 0],
+      [43, 57, 0],
+    ]);
     expect(roundTrip(removed, before)).toEqual(removed);
     // A snapshot capped at 100 texts: one more at the top pushes the last one out.
     const capped = [{ text: 'Notice', order: 0 }, ...cells(99, 1)];
@@ -70,7 +87,16 @@ describe('encodeTexts / applyTexts', () => {
   it('refuses runs past the base, shifts below order zero, and more texts than a snapshot may hold', () => {
     expect(applyTexts(cells(3), [[1, 3, 0]], 100)).toBeUndefined();
     expect(applyTexts(cells(3), [[0, 1, -1]], 100)).toBeUndefined();
-    expect(applyTexts(cells(3), [[2, 1, 0], [0, 1, 5]], 100)).toEqual([cells(3)[2], { ...cells(3)[0], order: 5 }]);
+    expect(
+      applyTexts(
+        cells(3),
+        [
+          [2, 1, 0],
+          [0, 1, 5],
+        ],
+        100,
+      ),
+    ).toEqual([cells(3)[2], { ...cells(3)[0], order: 5 }]);
     // The same run over and over would multiply the base: refused at the limit.
     const repeated = Array.from({ length: 40 }, () => [0, 3, 0] as [number, number, number]);
     expect(applyTexts(cells(3), repeated, 100)).toBeUndefined();

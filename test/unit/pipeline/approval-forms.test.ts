@@ -30,7 +30,14 @@ describe('a click that submits a form binds the form’s values', () => {
   it('the card shows the values it would send, and their hash goes into the receipt', async () => {
     const { h, pending, card } = await submitWithFour();
     expect(card.reasons.map((r) => r.code)).toContain('form_submission');
-    expect(card.form).toMatchObject({ ref: 'f1', name: 'Notes', fields: [{ ref: 'e3', name: 'note', value: '4' }, { ref: 'e4', name: 'secret' }] });
+    expect(card.form).toMatchObject({
+      ref: 'f1',
+      name: 'Notes',
+      fields: [
+        { ref: 'e3', name: 'note', value: '4' },
+        { ref: 'e4', name: 'secret' },
+      ],
+    });
     expect(card.window).toMatchObject({ offered: false });
     await approve(h, card);
     await pending;

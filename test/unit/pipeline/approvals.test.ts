@@ -71,7 +71,17 @@ describe('ApprovalQueue', () => {
     expect(r.ok && r.status).toBe('approved');
     if (!r.ok || r.status !== 'approved') return;
     expect(ApprovalReceipt.parse(r.receipt)).toEqual(r.receipt);
-    expect(r.receipt).toMatchObject({ action: 'orders.cancel', resource: ORDER, input_hash: c.input_hash, state_version: c.state.state_version, agent_id: 'agent:copilot', token_id: 'tok_1', scope: 'order:ORD-1024', approved_by: 'user:local', expires_at: '2026-08-03T11:45:00.000Z' });
+    expect(r.receipt).toMatchObject({
+      action: 'orders.cancel',
+      resource: ORDER,
+      input_hash: c.input_hash,
+      state_version: c.state.state_version,
+      agent_id: 'agent:copilot',
+      token_id: 'tok_1',
+      scope: 'order:ORD-1024',
+      approved_by: 'user:local',
+      expires_at: '2026-08-03T11:45:00.000Z',
+    });
     expect(await queue.pending()).toEqual([]);
     expect(await queue.decide(approveDecision(c, clock))).toMatchObject({ ok: false, problem: 'already_decided' });
   });

@@ -12,9 +12,7 @@ describe('canonicalJson', () => {
   });
 
   it('follows JSON.stringify for strings, numbers, undefined and arrays (JCS for JSON values)', () => {
-    expect(canonicalJson({ s: 'é"\n\u2028', n: 1e21, m: -0, f: 0.1, u: undefined, a: [undefined, null, true] })).toBe(
-      '{"a":[null,null,true],"f":0.1,"m":0,"n":1e+21,"s":"é\\"\\n\u2028"}',
-    );
+    expect(canonicalJson({ s: 'é"\n\u2028', n: 1e21, m: -0, f: 0.1, u: undefined, a: [undefined, null, true] })).toBe('{"a":[null,null,true],"f":0.1,"m":0,"n":1e+21,"s":"é\\"\\n\u2028"}');
   });
 
   it('refuses what is not JSON', () => {

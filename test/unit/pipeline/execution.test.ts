@@ -30,7 +30,10 @@ describe('resolveCapability: the most authoritative path available', () => {
     const shop = new FakeShop();
     shop.tools = [book, { ...book, name: 'list_slots', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, untrustedContentHint: true } }];
     const o = shop.observation('ORD-1024')!;
-    expect(resolveCapability(req('book_appointment', { date: '2026-09-01', name: 'Ada' }), o, all)).toMatchObject({ ok: true, capability: { description: { via: 'webmcp', read_only: false, consequential: true }, tool: { name: 'book_appointment' } } });
+    expect(resolveCapability(req('book_appointment', { date: '2026-09-01', name: 'Ada' }), o, all)).toMatchObject({
+      ok: true,
+      capability: { description: { via: 'webmcp', read_only: false, consequential: true }, tool: { name: 'book_appointment' } },
+    });
     expect(resolveCapability(req('list_slots'), o, all)).toMatchObject({ ok: true, capability: { description: { read_only: true, untrusted_content: true, requires_approval: false } } });
   });
 
@@ -46,7 +49,11 @@ describe('resolveCapability: the most authoritative path available', () => {
     const broken = resolveCapability(req('book_appointment', {}), { ...shop.observation('ORD-1024')!, tools: [{ ...book, schemaError: 'input schema is not valid JSON' }] }, all);
     expect(broken).toMatchObject({ ok: false, error: { code: 'INVALID_TOOL_SCHEMA', message: /refuses to evaluate \(input schema is not valid JSON\)/, issues: [{ path: 'input_schema' }] } });
     // A catastrophic schema that slipped past normalisation is refused by validation itself, never run.
-    const redos = resolveCapability(req('book_appointment', { code: `${'a'.repeat(40)}!` }), { ...shop.observation('ORD-1024')!, tools: [{ ...book, inputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } } } }] }, all);
+    const redos = resolveCapability(
+      req('book_appointment', { code: `${'a'.repeat(40)}!` }),
+      { ...shop.observation('ORD-1024')!, tools: [{ ...book, inputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } } } }] },
+      all,
+    );
     expect(redos).toMatchObject({ ok: false, error: { code: 'INVALID_TOOL_SCHEMA', message: /exponential/ } });
   });
 
@@ -57,7 +64,10 @@ describe('resolveCapability: the most authoritative path available', () => {
 
   it('legacy primitives: a per-element entry for the ref, or Steward’s own description; hidden targets refused', () => {
     const o = new FakeShop().observation('ORD-1024')!;
-    expect(resolveCapability(req('dom.click', { ref: 'e1' }), o, all)).toMatchObject({ ok: true, capability: { description: { via: 'legacy_inference', consequential: true }, dom: { reasons: [{ code: 'risky_control' }] } } });
+    expect(resolveCapability(req('dom.click', { ref: 'e1' }), o, all)).toMatchObject({
+      ok: true,
+      capability: { description: { via: 'legacy_inference', consequential: true }, dom: { reasons: [{ code: 'risky_control' }] } },
+    });
     expect(resolveCapability(req('dom.type', { ref: 'e4', text: 'x' }), o, all)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: /hidden/ } });
   });
 
@@ -70,7 +80,20 @@ describe('resolveCapability: the most authoritative path available', () => {
 
 describe('dispatch: no path claims more authority than it has', () => {
   const call = (over: Partial<ExecutionCall>): ExecutionCall =>
-    ({ action_id: 'act_1', action: 'x', resource: ORDER, input: {}, idempotency_key: 'k', via: 'adapter', description: {} as never, agent_id: 'agent:a', token_id: 'tok_1', location: { kind: 'tab' }, ctx: { agent_id: 'agent:a' }, ...over }) as ExecutionCall;
+    ({
+      action_id: 'act_1',
+      action: 'x',
+      resource: ORDER,
+      input: {},
+      idempotency_key: 'k',
+      via: 'adapter',
+      description: {} as never,
+      agent_id: 'agent:a',
+      token_id: 'tok_1',
+      location: { kind: 'tab' },
+      ctx: { agent_id: 'agent:a' },
+      ...over,
+    }) as ExecutionCall;
   const returning = (report: ExecutionReport): Executors => ({ adapter: { execute: async () => report }, webmcp: { execute: async () => report }, site_contract: { execute: async () => report } });
 
   it('only the site contract may report confirmed', async () => {

@@ -64,7 +64,15 @@ export class FakeShop {
     const contract = source === 'site_contract';
     const actions: AvailableAction[] = [action({ action: 'orders.view', via: source, read_only: true, requires_approval: false })];
     if (o.state === 'awaiting_payment') {
-      actions.push(action({ action: 'orders.cancel', via: source, consequential: true, changes: ['order_cancelled'], input_schema: { type: 'object', properties: { reason: { type: 'string' } }, additionalProperties: false } }));
+      actions.push(
+        action({
+          action: 'orders.cancel',
+          via: source,
+          consequential: true,
+          changes: ['order_cancelled'],
+          input_schema: { type: 'object', properties: { reason: { type: 'string' } }, additionalProperties: false },
+        }),
+      );
       actions.push(action({ action: 'orders.pay', via: source, consequential: true, payment: true }));
     }
     if (o.state === 'shipped') actions.push(action({ action: 'orders.track', via: source, read_only: true, requires_approval: false }));
@@ -148,7 +156,11 @@ export class FakeShop {
           this.run(call, () => {
             if (call.action === 'orders.cancel') cancel(call);
             const o = this.orders.get(call.resource.id)!;
-            return { outcome: 'confirmed', resource_state: { state: o.state, state_version: o.version }, effects: call.action === 'orders.cancel' ? [{ type: 'order_cancelled', reversible: false }] : [] };
+            return {
+              outcome: 'confirmed',
+              resource_state: { state: o.state, state_version: o.version },
+              effects: call.action === 'orders.cancel' ? [{ type: 'order_cancelled', reversible: false }] : [],
+            };
           }),
       },
       adapter: {

@@ -7,7 +7,16 @@ import { FakeShop, ORDER, harness, orderUrl } from './fakes.ts';
 async function resolverWithOutcome(clock = new FakeClock()) {
   const shop = new FakeShop();
   const memory = new MemoryResolver(new MemoryStore(await openDb(), clock.now));
-  await memory.recordOutcome({ resource: ORDER, agent_id: 'agent:copilot', session_id: 's1', action_id: 'act_1', action: 'orders.view', outcome: 'confirmed', audit_id: 'audit_3', after: shop.observation('ORD-1024') });
+  await memory.recordOutcome({
+    resource: ORDER,
+    agent_id: 'agent:copilot',
+    session_id: 's1',
+    action_id: 'act_1',
+    action: 'orders.view',
+    outcome: 'confirmed',
+    audit_id: 'audit_3',
+    after: shop.observation('ORD-1024'),
+  });
   return { shop, memory, clock };
 }
 

@@ -106,7 +106,13 @@ describe('Pipeline audit trail', () => {
     expect(entries.map((e) => e.kind)).toEqual(['proposal', 'observation', 'approval_request', 'approval', 'dispatch', 'confirmation']);
     for (const e of entries) expect(e).toMatchObject({ agent_id: 'agent:copilot', token_id: h.token.token_id, input_hash: card.input_hash, action: 'orders.cancel', resource: ORDER });
     const final = entries.at(-1)!;
-    expect(final).toMatchObject({ audit_id: r.audit_receipt, receipt_id: expect.stringMatching(/^approval_/), state_version_before: 'fp-100011', state_version_after: 'fp-100012', outcome: 'confirmed_confirmed' });
+    expect(final).toMatchObject({
+      audit_id: r.audit_receipt,
+      receipt_id: expect.stringMatching(/^approval_/),
+      state_version_before: 'fp-100011',
+      state_version_after: 'fp-100012',
+      outcome: 'confirmed_confirmed',
+    });
     expect(entries.find((e) => e.kind === 'dispatch')?.receipt_id).toBe(final.receipt_id);
     const minted = (await h.pipeline.deps.audit.entries()).find((e) => e.kind === 'token');
     expect(minted).toMatchObject({ token_id: h.token.token_id, outcome: 'minted' });

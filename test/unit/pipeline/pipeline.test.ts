@@ -183,7 +183,6 @@ describe('Pipeline: approval receipts presented by the agent', () => {
     expect(h.shop.calls.execute).toHaveLength(1);
   });
 
-
   it('a valid receipt runs the action without a new card; it cannot be used twice', async () => {
     const h = await harness();
     const req = cancelRequest();

@@ -138,7 +138,9 @@ describe('legacy classification (by what the control does)', () => {
   const classify = (action: 'dom.click' | 'dom.type' | 'dom.select' | 'dom.scroll' | 'nav.goto', input: Record<string, unknown>) => classifyDom(action, input, observed);
   const domCodes = (action: 'dom.click' | 'dom.type', input: Record<string, unknown>) => {
     const c = classify(action, input);
-    return approvalReasons(describeAs({ action, via: 'legacy_inference', read_only: c.read_only, consequential: false, requires_approval: false }), { untrusted_input: false, dom: c }).map((r) => r.code);
+    return approvalReasons(describeAs({ action, via: 'legacy_inference', read_only: c.read_only, consequential: false, requires_approval: false }), { untrusted_input: false, dom: c }).map(
+      (r) => r.code,
+    );
   };
 
   it.each(['Buy now', 'Pay', 'Delete account', 'Send', 'Cancel order', 'Transfer funds', 'Order', 'Confirm', 'Remove item', 'Place order'])('“%s” is a risky control', (name) => {
@@ -215,6 +217,9 @@ describe('links and toggles are judged by where they go', () => {
   });
 
   it('a javascript: link is of unknown risk', () => {
-    expect(decide(withHref('l3', 'javascript:void(fetch(1))'), 'l3')).toMatchObject({ kind: 'needs_approval', reasons: [{ code: 'unknown_risk', detail: expect.stringContaining('non-web address') }] });
+    expect(decide(withHref('l3', 'javascript:void(fetch(1))'), 'l3')).toMatchObject({
+      kind: 'needs_approval',
+      reasons: [{ code: 'unknown_risk', detail: expect.stringContaining('non-web address') }],
+    });
   });
 });

@@ -55,7 +55,14 @@ describe('rechecking open actions (the recheck alarm)', () => {
     h.shop.orders.get('ORD-1024')!.version++;
     h.shop.tabUrl = `${ORIGIN}/account`;
     h.shop.routes = [{ kind: 'adapter', url: orderUrl('ORD-1024') }];
-    await h.pipeline.deps.memory.recordOutcome({ resource: ORDER, agent_id: h.agent.agent_id, action_id: r.action_id!, action: 'orders.cancel', outcome: 'unknown', after: h.shop.observation('ORD-1024') });
+    await h.pipeline.deps.memory.recordOutcome({
+      resource: ORDER,
+      agent_id: h.agent.agent_id,
+      action_id: r.action_id!,
+      action: 'orders.cancel',
+      outcome: 'unknown',
+      after: h.shop.observation('ORD-1024'),
+    });
     const navigatedBefore = h.shop.calls.navigate.length;
     expect(await h.pipeline.recheckOpen(h.clock.t)).toEqual([r.action_id]);
     expect(h.shop.calls.navigate).toHaveLength(navigatedBefore);

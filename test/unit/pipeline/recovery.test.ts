@@ -161,7 +161,14 @@ describe('recover() after a service-worker kill', () => {
     // The agent retrying meanwhile is told it is in progress.
     expect(await h2.pipeline.submit(req, h2.agent)).toMatchObject({ error: { code: 'IN_PROGRESS' } });
     const card = pending[0]!;
-    await h2.pipeline.deps.approvals.decide({ request_id: card.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date(h.clock.t).toISOString(), input_hash: card.input_hash, state_version: card.state.state_version });
+    await h2.pipeline.deps.approvals.decide({
+      request_id: card.request_id,
+      decision: 'approve',
+      decided_by: 'user:local',
+      decided_at: new Date(h.clock.t).toISOString(),
+      input_hash: card.input_hash,
+      state_version: card.state.state_version,
+    });
     await h2.pipeline.idle();
     expect(await history(h2, actionId)).toEqual(['proposed', 'awaiting_approval', 'approved', 'dispatched', 'confirmed']);
     expect(h.shop.calls.execute).toHaveLength(1);

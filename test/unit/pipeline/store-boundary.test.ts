@@ -41,7 +41,13 @@ function violations(text: string): string[] {
     }
     const names = (braces[1] ?? '')
       .split(',')
-      .map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!)
+      .map(
+        (n) =>
+          n
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0]!,
+      )
       .filter(Boolean);
     for (const name of names) if (STORE_NAME.test(name)) found.push(`imports ${name} from ${specifier}`);
   }

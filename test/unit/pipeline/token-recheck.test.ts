@@ -39,7 +39,6 @@ async function expectKeyReleased(h: Harness, request: Record<string, unknown>): 
   expect(isErrorResult(retry)).toBe(false);
 }
 
-
 describe('token re-checked right before dispatch', () => {
   it('allow path: revoked while the state is read → TOKEN_INVALID, the executor is never called, the key is free', async () => {
     const h = await harness();

@@ -25,7 +25,13 @@ describe('what an agent presents is the secret, never the public id', () => {
 
     const copy = await Promise.all(STORES.map((s) => h.db.getAll(s)));
     const exported = await h.pipeline.deps.audit.exportJsonl();
-    const candidates = strings([copy, exported.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown)]);
+    const candidates = strings([
+      copy,
+      exported
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+    ]);
     expect(candidates.has(h.token.token_id)).toBe(true);
     expect(candidates.has(h.secret)).toBe(false);
     expect(exported).not.toContain(h.secret);

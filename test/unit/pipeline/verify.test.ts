@@ -13,7 +13,16 @@ const cancelled = (() => {
   s.orders.set('ORD-1024', { state: 'cancelled', version: 18, note: '' });
   return s.observation('ORD-1024', 'legacy_inference')!;
 })();
-const domClick: AvailableAction = { action: 'dom.click', via: 'legacy_inference', read_only: false, consequential: true, payment: false, untrusted_content: false, requires_approval: true, input_schema: {} };
+const domClick: AvailableAction = {
+  action: 'dom.click',
+  via: 'legacy_inference',
+  read_only: false,
+  consequential: true,
+  payment: false,
+  untrusted_content: false,
+  requires_approval: true,
+  input_schema: {},
+};
 const req = (action = 'dom.click', input: Record<string, unknown> = { ref: 'e1' }) => ActionRequest.parse({ action, resource: ORDER, input, idempotency_key: 'k' });
 
 function verify(over: Partial<VerifyInput> & { report: ExecutionReport }): ActionResult {
@@ -35,7 +44,9 @@ describe('verifyOutcome on the legacy path', () => {
   });
 
   it('inferred when evidence is partial: low confidence, or a change with no stated expectation', () => {
-    expect(verify({ report: { outcome: 'completed' }, expect: { state: 'cancelled' }, after: { ...cancelled, confidence: 0.5 } })).toMatchObject({ execution: { status: 'confirmed', certainty: 'inferred' } });
+    expect(verify({ report: { outcome: 'completed' }, expect: { state: 'cancelled' }, after: { ...cancelled, confidence: 0.5 } })).toMatchObject({
+      execution: { status: 'confirmed', certainty: 'inferred' },
+    });
     expect(verify({ report: { outcome: 'completed' } })).toMatchObject({ execution: { status: 'confirmed', certainty: 'inferred' } });
     // Expected effect already true before: not evidence the action caused it.
     expect(verify({ report: { outcome: 'completed' }, before: cancelled, expect: { state: 'cancelled' } })).toMatchObject({ execution: { certainty: 'inferred' } });
@@ -61,8 +72,15 @@ describe('verifyOutcome on the legacy path', () => {
 
 describe('verifyOutcome on the other paths', () => {
   it('the site contract confirms with its own state', () => {
-    const r = verify({ description: { ...domClick, via: 'site_contract' }, report: { outcome: 'confirmed', resource_state: { state: 'cancelled', state_version: 18 }, effects: [{ type: 'order_cancelled', reversible: false }] } });
-    expect(r).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'site_contract' }, resource: { state: 'cancelled', state_version: 18 }, effects: [{ type: 'order_cancelled' }] });
+    const r = verify({
+      description: { ...domClick, via: 'site_contract' },
+      report: { outcome: 'confirmed', resource_state: { state: 'cancelled', state_version: 18 }, effects: [{ type: 'order_cancelled', reversible: false }] },
+    });
+    expect(r).toMatchObject({
+      execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'site_contract' },
+      resource: { state: 'cancelled', state_version: 18 },
+      effects: [{ type: 'order_cancelled' }],
+    });
   });
 
   it('accepted is pending_confirmation, never done', () => {
@@ -84,8 +102,13 @@ describe('verifyOutcome on the other paths', () => {
   });
 
   it('failure before any effect is EXECUTION_FAILED; a possible effect is checked by observation', () => {
-    expect(verify({ report: { outcome: 'failed', message: 'element detached', side_effect_possible: false }, after: before })).toMatchObject({ error: { code: 'EXECUTION_FAILED' }, current: { state: 'awaiting_payment' } });
+    expect(verify({ report: { outcome: 'failed', message: 'element detached', side_effect_possible: false }, after: before })).toMatchObject({
+      error: { code: 'EXECUTION_FAILED' },
+      current: { state: 'awaiting_payment' },
+    });
     expect(verify({ report: { outcome: 'failed', message: 'timeout', side_effect_possible: true }, after: before })).toMatchObject({ execution: { status: 'unknown' } });
-    expect(verify({ report: { outcome: 'failed', message: 'timeout', side_effect_possible: true }, expect: { state: 'cancelled' } })).toMatchObject({ execution: { status: 'confirmed', certainty: 'inferred' } });
+    expect(verify({ report: { outcome: 'failed', message: 'timeout', side_effect_possible: true }, expect: { state: 'cancelled' } })).toMatchObject({
+      execution: { status: 'confirmed', certainty: 'inferred' },
+    });
   });
 });

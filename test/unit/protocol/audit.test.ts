@@ -24,7 +24,16 @@ const dispatch = () => ({
 describe('AuditEntry', () => {
   it('accepts a dispatch entry and the first entry of a chain', () => {
     accepts(AuditEntry, dispatch());
-    accepts(AuditEntry, { audit_id: 'audit_0', seq: 0, at: '2026-08-03T11:40:00Z', kind: 'observation', agent_id: 'agent:copilot', state_version_after: 'fp-6c1d0e9a', prev_hash: AUDIT_GENESIS_HASH, hash: H1 });
+    accepts(AuditEntry, {
+      audit_id: 'audit_0',
+      seq: 0,
+      at: '2026-08-03T11:40:00Z',
+      kind: 'observation',
+      agent_id: 'agent:copilot',
+      state_version_after: 'fp-6c1d0e9a',
+      prev_hash: AUDIT_GENESIS_HASH,
+      hash: H1,
+    });
   });
   it('rejects hashes that are not hex sha256', () => {
     rejects(AuditEntry, { ...dispatch(), hash: 'A'.repeat(64) }, 'hash', /64 lower-case hex/);

@@ -2,17 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import {
-  AcceptedResult,
-  ActionErrorResult,
-  ActionRequest,
-  ActionResult,
-  BenchRow,
-  ConfirmedResult,
-  DelegatedAgentToken,
-  ObservedState,
-  parseOrError,
-} from '../../../src/protocol/index.ts';
+import { AcceptedResult, ActionErrorResult, ActionRequest, ActionResult, BenchRow, ConfirmedResult, DelegatedAgentToken, ObservedState, parseOrError } from '../../../src/protocol/index.ts';
 import { accepts, example } from './helpers.ts';
 
 describe('DESIGN.md examples (fixture copy)', () => {
@@ -84,9 +74,7 @@ const CANDIDATES: [string, z.ZodType][] = [
 ];
 
 describe.skipIf(!haveDesign)(`every JSON block in ${haveDesign ? designPath : '../shared/DESIGN.md (not found: skipped)'}`, () => {
-  const blocks = haveDesign
-    ? [...readFileSync(designPath, 'utf8').matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1] ?? '')
-    : [];
+  const blocks = haveDesign ? [...readFileSync(designPath, 'utf8').matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1] ?? '') : [];
 
   it('the spec has the expected examples', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(7);

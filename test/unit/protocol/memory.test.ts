@@ -44,9 +44,7 @@ describe('MemoryRecord', () => {
     rejects(MemoryRecord, { ...snapshot, state_version: undefined }, 'state_version', /state_version it saw/);
   });
   it('lists what is never persisted, each with a reason', () => {
-    expect(NeverPersisted.options).toEqual(
-      expect.arrayContaining(['tab_id', 'dom_selector', 'scroll_position', 'transient_page_state', 'expired_token', 'mutable_conclusion_as_current']),
-    );
+    expect(NeverPersisted.options).toEqual(expect.arrayContaining(['tab_id', 'dom_selector', 'scroll_position', 'transient_page_state', 'expired_token', 'mutable_conclusion_as_current']));
     for (const item of NeverPersisted.options) expect(NEVER_PERSISTED_REASONS[item]).toBeTruthy();
     expect(findForbiddenKeys({ a: [{ 'tab-id': 1 }], frameId: 0 }).map((f) => f.category)).toEqual(['tab_id', 'tab_id']);
     expect(findForbiddenKeys({ token_id: 'tok_1', resource_id: 'ORD-1' })).toEqual([]);

@@ -18,9 +18,7 @@ describe('ObservedState', () => {
       ],
       forms: [{ ref: 'e3', fields: [{ ref: 'e2', name: 'reason', type: 'text', required: true, visibility: 'offscreen' }], submit_ref: 'e1' }],
       tools: [],
-      actions: [
-        { action: 'orders.cancel', via: 'legacy_inference', read_only: false, consequential: true, requires_approval: true, input_schema: { type: 'object' } },
-      ],
+      actions: [{ action: 'orders.cancel', via: 'legacy_inference', read_only: false, consequential: true, requires_approval: true, input_schema: { type: 'object' } }],
     };
     const parsed = accepts(ObservedState, s);
     expect(parsed.actions?.[0]?.payment).toBe(false); // defaulted
@@ -94,11 +92,6 @@ describe('ElementSummary and Fact', () => {
   });
   it('a fact needs sources and a source cannot both support and contradict it', () => {
     rejects(Fact, { name: 'total', value: 1, sources: [], confidence: 1 }, 'sources', /at least one source/);
-    rejects(
-      Fact,
-      { name: 'total', value: 1, sources: ['dom'], confidence: 1, disagreements: [{ source: 'dom', value: 2 }] },
-      'disagreements[0].source',
-      /both support and disagree/,
-    );
+    rejects(Fact, { name: 'total', value: 1, sources: ['dom'], confidence: 1, disagreements: [{ source: 'dom', value: 2 }] }, 'disagreements[0].source', /both support and disagree/);
   });
 });

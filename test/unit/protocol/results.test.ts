@@ -54,7 +54,11 @@ describe('never done while only accepted (security invariant 6)', () => {
   });
   it('legacy outcomes: confirmed/inferred, failed, unknown', () => {
     const base = { action_id: 'act_1', resource: { type: 'order', id: 'ORD-1024' } };
-    accepts(ActionResult, { ...base, resource: { ...base.resource, state: 'cancelled', state_version: 'fp-abcdef' }, execution: { status: 'confirmed', certainty: 'inferred', executed_at: '2026-08-03T11:52:14Z', verified_by: 'postcondition' } });
+    accepts(ActionResult, {
+      ...base,
+      resource: { ...base.resource, state: 'cancelled', state_version: 'fp-abcdef' },
+      execution: { status: 'confirmed', certainty: 'inferred', executed_at: '2026-08-03T11:52:14Z', verified_by: 'postcondition' },
+    });
     accepts(ActionResult, { ...base, execution: { status: 'failed', certainty: 'confirmed' } });
     accepts(ActionResult, { ...base, execution: { status: 'unknown', certainty: 'unknown' } });
   });

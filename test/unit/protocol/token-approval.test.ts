@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ApprovalDecision,
-  ApprovalReceipt,
-  ApprovalRequest,
-  DelegatedAgentToken,
-  resourceScopeCovers,
-  resourceScopeOf,
-} from '../../../src/protocol/index.ts';
+import { ApprovalDecision, ApprovalReceipt, ApprovalRequest, DelegatedAgentToken, resourceScopeCovers, resourceScopeOf } from '../../../src/protocol/index.ts';
 import { accepts, example, rejects } from './helpers.ts';
 
 const HASH = `sha256:${'ab'.repeat(32)}`;

@@ -39,7 +39,11 @@ describe('parseOrError', () => {
     expect(!r.ok && r.error.issues.length).toBe(5);
     const longKey = 'k'.repeat(5000);
     const r2 = parseOrError(protocol.DurableMemoryRecord, {
-      id: 'mem_1', layer: 'durable', kind: 'artifact', payload: { [`${longKey}_selector`]: 1 }, recorded_at: '2026-08-03T11:40:00Z',
+      id: 'mem_1',
+      layer: 'durable',
+      kind: 'artifact',
+      payload: { [`${longKey}_selector`]: 1 },
+      recorded_at: '2026-08-03T11:40:00Z',
     });
     expect(!r2.ok && r2.error.issues[0]!.path.length).toBeLessThanOrEqual(1024);
   });
@@ -65,7 +69,21 @@ describe('the module is pure and complete', () => {
   it('index re-exports every file', () => {
     const index = readFileSync(`${dir}index.ts`, 'utf8');
     for (const file of files.filter((f) => f !== 'index.ts')) expect(index, file).toContain(`'./${file}'`);
-    for (const name of ['ObservedState', 'ActionRequest', 'ActionResult', 'DelegatedAgentToken', 'ApprovalReceipt', 'AuditEntry', 'MemoryRecord', 'JournalEntry', 'ToolDescriptor', 'ContentReportMessage', 'parseOrError', 'makeError', 'canTransition']) {
+    for (const name of [
+      'ObservedState',
+      'ActionRequest',
+      'ActionResult',
+      'DelegatedAgentToken',
+      'ApprovalReceipt',
+      'AuditEntry',
+      'MemoryRecord',
+      'JournalEntry',
+      'ToolDescriptor',
+      'ContentReportMessage',
+      'parseOrError',
+      'makeError',
+      'canTransition',
+    ]) {
       expect(protocol, name).toHaveProperty(name);
     }
   });

@@ -3,9 +3,7 @@ import { explainConflict } from '../../../src/sidepanel/lib/conflicts.ts';
 
 describe('explainConflict', () => {
   it('explains a disagreement between two sources about a field, naming both in plain words', () => {
-    expect(explainConflict('dom_state_disagrees_with_network')).toBe(
-      'The page structure and the network responses disagree about the state; Steward is not sure which is right.',
-    );
+    expect(explainConflict('dom_state_disagrees_with_network')).toBe('The page structure and the network responses disagree about the state; Steward is not sure which is right.');
     expect(explainConflict('adapter_resource_id_disagrees_with_dom')).toMatch(/^The adapter and the page structure disagree about the resource id/);
   });
 

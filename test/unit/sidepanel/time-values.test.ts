@@ -43,12 +43,15 @@ describe('values', () => {
   });
 
   it('pairs input keys with facts of exactly the same name only', () => {
-    const m = currentValues({ quantity: 3, reason: 'other' }, {
-      facts: [
-        { name: 'quantity', value: 1 },
-        { name: 'reason_code', value: 'x' },
-      ],
-    });
+    const m = currentValues(
+      { quantity: 3, reason: 'other' },
+      {
+        facts: [
+          { name: 'quantity', value: 1 },
+          { name: 'reason_code', value: 'x' },
+        ],
+      },
+    );
     expect([...m]).toEqual([['quantity', 1]]);
     expect(currentValues({ quantity: 3 }, undefined).size).toBe(0);
   });

@@ -77,7 +77,12 @@ describe('JournalStore', () => {
     await j.begin(newAction('act_1'));
     await j.begin({ ...newAction('act_2'), idempotency_key: 'key_2' });
     await j.begin({ ...newAction('act_3'), token_id: 'tok_2', idempotency_key: 'key_3' });
-    expect(await j.actionsPerToken()).toEqual(new Map([['tok_1', 2], ['tok_2', 1]]));
+    expect(await j.actionsPerToken()).toEqual(
+      new Map([
+        ['tok_1', 2],
+        ['tok_2', 1],
+      ]),
+    );
     const head = await db.get('journal_actions', 'act_3');
     await db.put('journal_actions', { ...head!, state: 'teleported' } as never);
     await expect(j.actionsPerToken()).rejects.toThrow(CorruptRecordError);

@@ -3,8 +3,7 @@ import { DEFAULT_SNAPSHOT_TTL_MS, MemoryStore, type MemoryDraft } from '../../..
 import { FakeClock, freshFactory, openDb } from './helpers.ts';
 
 const order = { type: 'order', id: 'ORD-1024' };
-const durable = (payload: Record<string, unknown>, extra: Partial<MemoryDraft> = {}): MemoryDraft =>
-  ({ layer: 'durable', kind: 'resource_id', resource: order, payload, ...extra }) as MemoryDraft;
+const durable = (payload: Record<string, unknown>, extra: Partial<MemoryDraft> = {}): MemoryDraft => ({ layer: 'durable', kind: 'resource_id', resource: order, payload, ...extra }) as MemoryDraft;
 
 describe('MemoryStore', () => {
   it.each([

@@ -20,7 +20,14 @@ describe('TokenStore', () => {
     const store = new TokenStore(await openDb(), clock.now, (e) => void events.push(e));
     const { token: t } = await store.mint(base);
     expect(DelegatedAgentToken.parse(t)).toEqual(t);
-    expect(t).toMatchObject({ token_type: 'delegated_agent_token', agent_id: 'agent:copilot', principal: 'user:local', payment: false, issued_at: '2026-08-03T11:40:00.000Z', expires_at: '2026-08-03T11:55:00.000Z' });
+    expect(t).toMatchObject({
+      token_type: 'delegated_agent_token',
+      agent_id: 'agent:copilot',
+      principal: 'user:local',
+      payment: false,
+      issued_at: '2026-08-03T11:40:00.000Z',
+      expires_at: '2026-08-03T11:55:00.000Z',
+    });
     expect(t.token_id).toMatch(/^tok_[0-9a-f]{24}$/);
     expect(await store.check(t.token_id)).toEqual({ ok: true, token: t });
     expect(events.map((e) => e.kind)).toEqual(['minted']);
@@ -104,7 +111,20 @@ describe('TokenStore', () => {
   });
 
   it('tokenStatus prefers revoked over expired', () => {
-    const t = DelegatedAgentToken.parse({ token_type: 'delegated_agent_token', token_id: 'tok_1', agent_id: 'agent:a', principal: 'user:local', scope: ['a:b'], resource_scope: '*', origins: ['http://x.test'], payment: false, issued_at: '2026-01-01T00:00:00Z', expires_at: '2026-01-02T00:00:00Z', revocable_at: '/r', revoked_at: '2026-01-01T01:00:00Z' });
+    const t = DelegatedAgentToken.parse({
+      token_type: 'delegated_agent_token',
+      token_id: 'tok_1',
+      agent_id: 'agent:a',
+      principal: 'user:local',
+      scope: ['a:b'],
+      resource_scope: '*',
+      origins: ['http://x.test'],
+      payment: false,
+      issued_at: '2026-01-01T00:00:00Z',
+      expires_at: '2026-01-02T00:00:00Z',
+      revocable_at: '/r',
+      revoked_at: '2026-01-01T01:00:00Z',
+    });
     expect(tokenStatus(t, Date.parse('2026-01-03T00:00:00Z'))).toBe('revoked');
   });
 });

@@ -100,7 +100,12 @@ describe('normalizeToolResult', () => {
   });
 
   it('extracts the text of an MCP CallToolResult, as an object or serialised by Chrome', () => {
-    const call = { content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] };
+    const call = {
+      content: [
+        { type: 'text', text: 'one' },
+        { type: 'text', text: 'two' },
+      ],
+    };
     expect(normalizeToolResult(call).result).toBe('one\ntwo');
     expect(normalizeToolResult(JSON.stringify(call)).result).toBe('one\ntwo');
   });

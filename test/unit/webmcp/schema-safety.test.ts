@@ -44,7 +44,10 @@ describe('checkSchemaSafety: every place a schema runs a regular expression', ()
   });
 
   it('accepts the demo sites’ kind of schema', () => {
-    const schema = obj({ doctor: { type: 'string', enum: ['dr-ada'] }, date: { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }, id: { $ref: '#/$defs/id' } }, { $defs: { id: { type: 'string', pattern: '^APT-\\d+$' } } });
+    const schema = obj(
+      { doctor: { type: 'string', enum: ['dr-ada'] }, date: { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }, id: { $ref: '#/$defs/id' } },
+      { $defs: { id: { type: 'string', pattern: '^APT-\\d+$' } } },
+    );
     expect(checkSchemaSafety(schema)).toEqual({ ok: true, patterns: 2, exponent: 1 });
   });
 });

@@ -89,7 +89,10 @@ describe('control messages: sender first', () => {
   it('refuses a malformed control message from the panel with the schema problem', async () => {
     const h = await harness();
     const handle = panelDoor(deps(h));
-    expect(await handle({ type: 'panel/token-mint', agent_id: 'copilot', scope: [], resource_scope: '*', origins: [], ttl_ms: 1 }, PANEL)).toMatchObject({ ok: false, error: { code: 'INVALID_MESSAGE' } });
+    expect(await handle({ type: 'panel/token-mint', agent_id: 'copilot', scope: [], resource_scope: '*', origins: [], ttl_ms: 1 }, PANEL)).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_MESSAGE' },
+    });
     expect(await handle({ type: 'panel/approval-decide', decision: { decision: 'approve' } }, PANEL)).toMatchObject({ ok: false, error: { code: 'INVALID_MESSAGE' } });
   });
 
@@ -149,7 +152,17 @@ describe('control messages from the side panel', () => {
     const h = await harness();
     const sessionFor = vi.fn(async () => 's1');
     const handle = panelDoor({ ...deps(h), sessions: { sessionFor } });
-    const reply = await handle({ type: 'agent/submit', agent_id: 'agent:copilot', token: h.secret, tabId: 12, request: { action: 'orders.view', resource: ORDER, idempotency_key: 'v2' }, expect: { state: 'awaiting_payment' } }, PANEL);
+    const reply = await handle(
+      {
+        type: 'agent/submit',
+        agent_id: 'agent:copilot',
+        token: h.secret,
+        tabId: 12,
+        request: { action: 'orders.view', resource: ORDER, idempotency_key: 'v2' },
+        expect: { state: 'awaiting_payment' },
+      },
+      PANEL,
+    );
     expect(reply).toMatchObject({ ok: true, data: { result: { execution: { status: 'confirmed' } } } });
     expect(sessionFor).toHaveBeenCalledWith('agent:copilot', 12);
     const action = (await h.db.getAll('journal_actions')).find((a) => a.idempotency_key === 'v2');
@@ -158,9 +171,14 @@ describe('control messages from the side panel', () => {
     const other = await handle({ type: 'agent/submit', agent_id: 'agent:other', token: h.secret, tabId: 12, request: { action: 'orders.view', resource: ORDER, idempotency_key: 'v3' } }, PANEL);
     expect(other).toMatchObject({ ok: true, data: { result: { error: { code: 'TOKEN_INVALID' } } } });
     // The public id (in every record and the panel) is not a credential.
-    const byId = await handle({ type: 'agent/submit', agent_id: 'agent:copilot', token: h.token.token_id, tabId: 12, request: { action: 'orders.view', resource: ORDER, idempotency_key: 'v4' } }, PANEL);
+    const byId = await handle(
+      { type: 'agent/submit', agent_id: 'agent:copilot', token: h.token.token_id, tabId: 12, request: { action: 'orders.view', resource: ORDER, idempotency_key: 'v4' } },
+      PANEL,
+    );
     expect(byId).toMatchObject({ ok: true, data: { result: { error: { code: 'TOKEN_INVALID' } } } });
-    expect(await handle({ type: 'agent/submit', agent_id: 'agent:copilot', token_id: h.secret, tabId: 12, request: { action: 'orders.view', resource: ORDER, idempotency_key: 'v5' } }, PANEL)).toMatchObject({
+    expect(
+      await handle({ type: 'agent/submit', agent_id: 'agent:copilot', token_id: h.secret, tabId: 12, request: { action: 'orders.view', resource: ORDER, idempotency_key: 'v5' } }, PANEL),
+    ).toMatchObject({
       ok: false,
       error: { code: 'INVALID_MESSAGE' },
     });

@@ -2,7 +2,6 @@ import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { StorageTaintLedger } from '../../../../src/background/pipeline/session-taint.ts';
 
-
 describe('StorageTaintLedger (chrome.storage.session)', () => {
   beforeEach(() => fakeBrowser.reset());
 

@@ -13,7 +13,13 @@ const listDoctors: ToolDescriptor = {
 };
 const cancel: ToolDescriptor = { ...base, name: 'cancel', inputSchema: { type: 'object' }, annotations: { consequentialHint: true } };
 const unannotated: ToolDescriptor = { ...base, name: 'mystery', inputSchema: { type: 'object' }, annotations: {} };
-const refused: ToolDescriptor = { ...base, name: 'lookup', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true }, schemaError: 'pattern "^(a+)+$" could take exponential time' };
+const refused: ToolDescriptor = {
+  ...base,
+  name: 'lookup',
+  inputSchema: { type: 'object', properties: {} },
+  annotations: { readOnlyHint: true },
+  schemaError: 'pattern "^(a+)+$" could take exponential time',
+};
 
 async function setup(...tools: ToolDescriptor[]): Promise<{ h: Harness; deps: PanelRunDeps }> {
   const h = await harness();
@@ -83,7 +89,10 @@ describe('runToolFromPanel: the person’s Run goes through the pipeline', () =>
     const { deps } = await setup(listDoctors);
     expect(await runToolFromPanel(deps, { tabId: 1, frameId: 0, name: 'nope', input: {} })).toMatchObject({ ok: false, error: { code: 'TOOL_NOT_FOUND' } });
     deps.registry.report({ tabId: 1, frameId: 2, origin: ORIGIN, url: `${ORIGIN}/frame`, api: 'native', tools: [listDoctors] }, new Date());
-    expect(await runToolFromPanel(deps, { tabId: 1, frameId: 2, name: 'list_doctors', input: {} })).toMatchObject({ ok: false, error: { code: 'TOOL_NOT_FOUND', message: expect.stringContaining('embedded frame') } });
+    expect(await runToolFromPanel(deps, { tabId: 1, frameId: 2, name: 'list_doctors', input: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'TOOL_NOT_FOUND', message: expect.stringContaining('embedded frame') },
+    });
   });
 });
 
