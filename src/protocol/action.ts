@@ -7,8 +7,8 @@ import { describeIssue } from './validate.ts';
 import { JsonSchemaObject } from './webmcp.ts';
 
 /** How Steward would run an action: the same four paths that produce state (DESIGN §1). */
-export const ActionVia = Source;
-export type ActionVia = z.infer<typeof ActionVia>;
+const ActionVia = Source;
+type ActionVia = z.infer<typeof ActionVia>;
 
 /** An action the agent may request here, with what the policy gateway needs to judge its risk. */
 export const AvailableAction = z
@@ -93,7 +93,7 @@ export const DomScrollInput = z
   });
 export const NavGotoInput = z.strictObject({ url: HttpUrl });
 
-export const DomActionInputs = {
+const DomActionInputs = {
   'dom.click': DomClickInput,
   'dom.type': DomTypeInput,
   'dom.select': DomSelectInput,
@@ -104,10 +104,10 @@ export const DomActionInputs = {
 // ── ActionRequest (DESIGN §3) ────────────────────────────────────────────────────────────────
 
 /** What the agent believes about the resource; a mismatch gives PRECONDITION_FAILED, not a guess. */
-export const Preconditions = z.object({ expected_state: StateName.optional(), state_version: StateVersion.optional() }).refine((p) => p.expected_state !== undefined || p.state_version !== undefined, {
+const Preconditions = z.object({ expected_state: StateName.optional(), state_version: StateVersion.optional() }).refine((p) => p.expected_state !== undefined || p.state_version !== undefined, {
   message: 'must give expected_state, state_version or both (omit preconditions entirely otherwise)',
 });
-export type Preconditions = z.infer<typeof Preconditions>;
+type Preconditions = z.infer<typeof Preconditions>;
 
 /** Id of an approval receipt, e.g. `approval_274`. */
 export const ReceiptId = prefixedId('approval_', 'approval_274');
@@ -117,13 +117,13 @@ export type ReceiptId = z.infer<typeof ReceiptId>;
  * The agent's pointer to an approval receipt. Only `receipt_id` is authoritative: the gateway
  * checks the stored receipt, never the copies of its fields an agent sends along.
  */
-export const ApprovalReference = z.object({
+const ApprovalReference = z.object({
   receipt_id: ReceiptId,
   approved_by: UserId.optional(),
   scope: ResourceScope.optional(),
   expires_at: IsoDateTime.optional(),
 });
-export type ApprovalReference = z.infer<typeof ApprovalReference>;
+type ApprovalReference = z.infer<typeof ApprovalReference>;
 
 export const ActionRequest = z
   .object({
@@ -146,4 +146,3 @@ export const ActionRequest = z
     }
   });
 export type ActionRequest = z.infer<typeof ActionRequest>;
-export type ActionRequestInput = z.input<typeof ActionRequest>;

@@ -13,8 +13,8 @@ import { TokenId } from './token.ts';
  * action, resource, input hash and state_version.
  */
 
-export const ApprovalRequestId = prefixedId('apreq_', 'apreq_51');
-export type ApprovalRequestId = z.infer<typeof ApprovalRequestId>;
+const ApprovalRequestId = prefixedId('apreq_', 'apreq_51');
+type ApprovalRequestId = z.infer<typeof ApprovalRequestId>;
 
 /** Why a person has to decide (DESIGN §5 step 7, issue 4's risk classification). */
 export const ApprovalReasonCode = z.enum([
@@ -57,8 +57,8 @@ export const BoundForm = z.object({
 export type BoundForm = z.infer<typeof BoundForm>;
 
 /** Whether "approve for N minutes" is offered on this card, and if not, why (receipt-binding.ts). */
-export const WindowOffer = z.union([z.object({ offered: z.literal(true) }), z.object({ offered: z.literal(false), why_not: HumanText })]);
-export type WindowOffer = z.infer<typeof WindowOffer>;
+const WindowOffer = z.union([z.object({ offered: z.literal(true) }), z.object({ offered: z.literal(false), why_not: HumanText })]);
+type WindowOffer = z.infer<typeof WindowOffer>;
 
 /** What the side panel shows: everything a person needs to decide, nothing an LLM paraphrased. */
 export const ApprovalRequest = z
@@ -112,7 +112,7 @@ export const ApprovalDecision = z.discriminatedUnion('decision', [
 ]);
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 
-export const ApprovalReceiptBase = z.object({
+const ApprovalReceiptBase = z.object({
   receipt_id: ReceiptId,
   request_id: ApprovalRequestId.optional(),
   action: ActionName,

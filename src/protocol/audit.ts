@@ -39,7 +39,7 @@ export const AuditKind = z.enum([
 ]);
 export type AuditKind = z.infer<typeof AuditKind>;
 
-export const AuditEntryBase = z.object({
+const AuditEntryBase = z.object({
   audit_id: AuditId,
   seq: z.int().nonnegative(),
   at: IsoDateTime,

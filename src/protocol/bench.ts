@@ -18,6 +18,3 @@ export const BenchRow = z
     message: 'anchor and anchor_value go together',
   });
 export type BenchRow = z.infer<typeof BenchRow>;
-
-export const BenchResults = z.array(BenchRow);
-export type BenchResults = z.infer<typeof BenchResults>;

@@ -8,11 +8,8 @@ import { ResourceRef, StateVersion } from './resource.ts';
  * line of defence; the memory store enforces the rest (TTL, re-verification on resume).
  */
 
-export const MemoryLayer = z.enum(['session', 'durable']);
-export type MemoryLayer = z.infer<typeof MemoryLayer>;
-
-export const SessionMemoryKind = z.enum(['goal', 'plan', 'step_done', 'resource_in_hand', 'tool_result', 'pending_action']);
-export type SessionMemoryKind = z.infer<typeof SessionMemoryKind>;
+const SessionMemoryKind = z.enum(['goal', 'plan', 'step_done', 'resource_in_hand', 'tool_result', 'pending_action']);
+type SessionMemoryKind = z.infer<typeof SessionMemoryKind>;
 
 export const DurableMemoryKind = z.enum([
   'unfinished_intent',
@@ -80,7 +77,7 @@ export function findForbiddenKeys(payload: unknown, allowState = false): Forbidd
   return found;
 }
 
-export const MemoryId = prefixedId('mem_', 'mem_7c2');
+const MemoryId = prefixedId('mem_', 'mem_7c2');
 
 const common = {
   id: MemoryId,

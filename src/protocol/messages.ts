@@ -122,7 +122,7 @@ export const PageSnapshotSchema = z.object({
 });
 // Compile-time check, both ways: what the schema accepts is a PageSnapshot, and a PageSnapshot fits the schema.
 type Assignable<A extends B, B> = A;
-export type _SnapshotSchemaMatches = [Assignable<z.output<typeof PageSnapshotSchema>, PageSnapshot>, Assignable<PageSnapshot, z.input<typeof PageSnapshotSchema>>];
+type _SnapshotSchemaMatches = [Assignable<z.output<typeof PageSnapshotSchema>, PageSnapshot>, Assignable<PageSnapshot, z.input<typeof PageSnapshotSchema>>];
 
 /** What `query` may ask for (see src/observation/render/query.ts). */
 export const SnapshotQuerySchema = z
@@ -163,7 +163,7 @@ export const SnapshotElementPatch = z
 export type SnapshotElementPatch = z.infer<typeof SnapshotElementPatch>;
 
 /** A snapshot whose unchanged parts are left out (see `content/observe`). */
-export const SnapshotDeltaSchema = PageSnapshotSchema.omit({ elements: true, texts: true }).extend({
+const SnapshotDeltaSchema = PageSnapshotSchema.omit({ elements: true, texts: true }).extend({
   /** Every element's ref in order; absent: the same refs in the same order as the base. */
   elementRefs: z.array(ElementRef).max(50_000).optional(),
   /** Every element's `order`; absent: the same as the base (or the base's shifted by `elementOrderShifts`). */
@@ -276,7 +276,7 @@ export type ActStepReport = z.infer<typeof ActStepReport>;
 export const ActReport = z.object({ documentToken: z.string().max(64).optional(), steps: z.array(ActStepReport).max(16) });
 export type ActReport = z.infer<typeof ActReport>;
 
-export const NetworkRecordSchema = z.object({
+const NetworkRecordSchema = z.object({
   url: z.string().max(4096),
   method: z.string().max(16),
   status: z.number().int(),

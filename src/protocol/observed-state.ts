@@ -42,7 +42,7 @@ export type Fact = z.infer<typeof Fact>;
  * The normative summary (DESIGN §2) plus optional detail. Unrefined so that other shapes can
  * `pick` from it; use `ObservedState` to validate.
  */
-export const ObservedStateBase = z.object({
+const ObservedStateBase = z.object({
   resource: ResourceRef,
   state: StateName,
   available_actions: z.array(ActionName).max(512),

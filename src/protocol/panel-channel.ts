@@ -24,21 +24,21 @@ import { FrameTools, ToolRunOutcome } from './webmcp.ts';
 export const PANEL_PORT = 'panel';
 
 // ── replies ─────────────────────────────────────────────────────────────────────────────────
-export const TabToolsResponse = z.object({ frames: z.array(FrameTools) });
-export type TabToolsResponse = z.infer<typeof TabToolsResponse>;
-export const ApprovalsResponse = z.object({ pending: z.array(ApprovalRequest) });
+const TabToolsResponse = z.object({ frames: z.array(FrameTools) });
+type TabToolsResponse = z.infer<typeof TabToolsResponse>;
+const ApprovalsResponse = z.object({ pending: z.array(ApprovalRequest) });
 /** The queue's decision, with the receipt when approved. */
-export const DecideApprovalResponse = z.discriminatedUnion('status', [z.object({ status: z.literal('approved'), receipt: ApprovalReceipt }), z.object({ status: z.literal('denied') })]);
+const DecideApprovalResponse = z.discriminatedUnion('status', [z.object({ status: z.literal('approved'), receipt: ApprovalReceipt }), z.object({ status: z.literal('denied') })]);
 export const TokenWithUsage = z.object({
   token: DelegatedAgentToken,
   status: z.enum(['active', 'expired', 'revoked']),
   uses: z.number().int().nonnegative(),
 });
 export type TokenWithUsage = z.infer<typeof TokenWithUsage>;
-export const TokensResponse = z.object({ tokens: z.array(TokenWithUsage) });
+const TokensResponse = z.object({ tokens: z.array(TokenWithUsage) });
 /** Minting also answers with the secret the agent presents, in this one reply and nowhere else. */
-export const MintTokenResponse = TokenWithUsage.extend({ secret: TokenSecret });
-export const AuditEntriesResponse = z.object({ entries: z.array(AuditEntry) });
+const MintTokenResponse = TokenWithUsage.extend({ secret: TokenSecret });
+const AuditEntriesResponse = z.object({ entries: z.array(AuditEntry) });
 export const AuditVerifyResponse = z.object({
   ok: z.boolean(),
   entries: z.number().int().nonnegative(),
@@ -47,8 +47,8 @@ export const AuditVerifyResponse = z.object({
   problem: z.string().optional(),
 });
 export type AuditVerifyResponse = z.infer<typeof AuditVerifyResponse>;
-export const AuditExportResponse = z.object({ jsonl: z.string() });
-export const ObserveTabResponse = z.object({ state: ObservedState.nullable(), error: z.string().optional() });
+const AuditExportResponse = z.object({ jsonl: z.string() });
+const ObserveTabResponse = z.object({ state: ObservedState.nullable(), error: z.string().optional() });
 export const SitesResponse = z.object({ allowed: z.array(Origin), tab: TabSiteStatus.optional() });
 export type SitesResponse = z.infer<typeof SitesResponse>;
 export const SiteChangeResponse = z.object({
@@ -68,7 +68,7 @@ export const MintTokenRequest = z.object({
   ttl_ms: z.number().int().positive(),
 });
 
-export const AgentSubmitRequest = z.object({
+const AgentSubmitRequest = z.object({
   /** Which of Steward's own agents; the token must belong to it. */
   agent_id: AgentId,
   /**

@@ -94,10 +94,10 @@ export function duplicateIndices<T>(items: readonly T[]): number[] {
 }
 
 /** Upper bound for an action's input / a memory payload once serialized (invariant 7: bad input gets a clear error). */
-export const MAX_JSON_BYTES = 256 * 1024;
+const MAX_JSON_BYTES = 256 * 1024;
 
 /** Serialized length in UTF-16 units, or -1 when the value is not JSON-serializable (cycles, BigInt). */
-export function jsonLength(value: unknown): number {
+function jsonLength(value: unknown): number {
   try {
     return JSON.stringify(value)?.length ?? -1;
   } catch {

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { SNAKE_CASE, SnakeCase } from './primitives.ts';
 
 /** Kind of thing an agent works on, e.g. `order`, `appointment`. */
-export const ResourceType = SnakeCase;
+const ResourceType = SnakeCase;
 
 /** The site's own identifier, e.g. `ORD-1024`; printable ASCII, and never the wildcard `*`. */
-export const ResourceId = z.string().regex(/^[A-Za-z0-9][\x21-\x7e]{0,255}$/, 'must be a printable identifier without spaces, e.g. ORD-1024');
+const ResourceId = z.string().regex(/^[A-Za-z0-9][\x21-\x7e]{0,255}$/, 'must be a printable identifier without spaces, e.g. ORD-1024');
 
 /** Stable reference to a resource: the model is the resource, never a URL, selector or tab. */
 export const ResourceRef = z.object({ type: ResourceType, id: ResourceId });
@@ -16,11 +16,11 @@ export const StateName = SnakeCase;
 export type StateName = z.infer<typeof StateName>;
 
 /** Site-issued version (native path): a non-negative integer that grows with every change. */
-export const ContractStateVersion = z.int({ error: 'must be a non-negative integer' }).nonnegative('must be a non-negative integer');
+const ContractStateVersion = z.int({ error: 'must be a non-negative integer' }).nonnegative('must be a non-negative integer');
 
 /** Steward's fingerprint of the semantic content it observed: `fp-` + at least 6 hex digits. */
-export const FINGERPRINT = /^fp-[0-9a-f]{6,}$/;
-export const Fingerprint = z.string().max(80, 'must be at most 80 characters').regex(FINGERPRINT, 'must be a fingerprint: "fp-" followed by at least 6 lower-case hex digits');
+const FINGERPRINT = /^fp-[0-9a-f]{6,}$/;
+const Fingerprint = z.string().max(80, 'must be at most 80 characters').regex(FINGERPRINT, 'must be a fingerprint: "fp-" followed by at least 6 lower-case hex digits');
 
 export const StateVersion = z.union([ContractStateVersion, Fingerprint], {
   error: 'must be an integer (from a site contract) or a fingerprint "fp-" + hex',

@@ -12,17 +12,11 @@ import { ConflictCode, Evidence, ResourceRef, Source, StateName, StateVersion } 
  * while only accepted — is enforced by the shapes below, not left to callers.
  */
 
-export const Certainty = z.enum(['confirmed', 'inferred', 'unknown', 'pending_confirmation']);
-export type Certainty = z.infer<typeof Certainty>;
-
-export const ExecutionStatus = z.enum(['confirmed', 'accepted', 'failed', 'unknown']);
-export type ExecutionStatus = z.infer<typeof ExecutionStatus>;
-
 /** How an outcome was established: the site said so, or Steward re-observed (DOM postcondition). */
-export const VerifiedBy = z.enum(['site_contract', 'tool_result', 'postcondition']);
-export type VerifiedBy = z.infer<typeof VerifiedBy>;
+const VerifiedBy = z.enum(['site_contract', 'tool_result', 'postcondition']);
+type VerifiedBy = z.infer<typeof VerifiedBy>;
 
-export const ConfirmedExecution = z.object({
+const ConfirmedExecution = z.object({
   status: z.literal('confirmed'),
   certainty: z.enum(['confirmed', 'inferred'], {
     error: 'a confirmed execution has certainty "confirmed" (effect observed) or "inferred" (partial evidence); pending_confirmation belongs only to status "accepted"',
@@ -31,7 +25,7 @@ export const ConfirmedExecution = z.object({
   verified_by: VerifiedBy.optional(),
 });
 
-export const AcceptedExecution = z.object({
+const AcceptedExecution = z.object({
   status: z.literal('accepted'),
   certainty: z.literal('pending_confirmation', {
     error: 'an accepted execution is not done: certainty must be "pending_confirmation" until it is confirmed',
@@ -41,7 +35,7 @@ export const AcceptedExecution = z.object({
   accepted_at: IsoDateTime.optional(),
 });
 
-export const FailedExecution = z.object({
+const FailedExecution = z.object({
   status: z.literal('failed'),
   certainty: z.enum(['confirmed', 'inferred', 'unknown'], {
     error: 'a failed execution has certainty "confirmed", "inferred" or "unknown", never pending_confirmation',
@@ -49,7 +43,7 @@ export const FailedExecution = z.object({
   executed_at: IsoDateTime.optional(),
 });
 
-export const UnknownExecution = z.object({
+const UnknownExecution = z.object({
   status: z.literal('unknown'),
   certainty: z.literal('unknown', {
     error: 'an execution whose outcome is unknown must have certainty "unknown"',
@@ -122,12 +116,12 @@ export const AcceptedResult = z.object({ ...executedFields, execution: AcceptedE
 export type AcceptedResult = z.infer<typeof AcceptedResult>;
 
 /** What the agent expected (from its preconditions). */
-export const ExpectedState = z
+const ExpectedState = z
   .object({ state: StateName.optional(), state_version: StateVersion.optional() })
   .refine((e) => e.state !== undefined || e.state_version !== undefined, { message: 'must give state, state_version or both' });
 
 /** What Steward found instead. */
-export const CurrentState = z.object({
+const CurrentState = z.object({
   state: StateName,
   state_version: StateVersion,
   source: Source.optional(),

@@ -10,7 +10,7 @@ export const SETTINGS_KEY = 'steward.settings';
 
 /** The pipeline caps "approve for N minutes" window receipts at 60 minutes. */
 export const MAX_WINDOW_MINUTES = 60;
-export const MAX_TOKEN_MINUTES = 30 * 24 * 60;
+const MAX_TOKEN_MINUTES = 30 * 24 * 60;
 
 const Copilot = z.object({
   endpoint: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, or empty' })]),

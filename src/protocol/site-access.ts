@@ -8,7 +8,7 @@ import { Origin } from './primitives.ts';
  * worker on the side panel's request.
  */
 export const SITES_KEY = 'steward.sites';
-export const MAX_ALLOWED_SITES = 500;
+const MAX_ALLOWED_SITES = 500;
 
 export const SiteAccessRecord = z.object({
   allowed: z.array(Origin).max(MAX_ALLOWED_SITES),

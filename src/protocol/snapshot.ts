@@ -70,7 +70,7 @@ export interface SnapshotContainer {
 }
 
 /** How a snapshot was produced, for benchmarks and diagnostics. */
-export interface SnapshotTiming {
+interface SnapshotTiming {
   /** `full`: every root walked; `incremental`: only what changed since the previous snapshot. */
   mode: 'full' | 'incremental';
   /** Wall time of the whole capture in the page, in ms. */

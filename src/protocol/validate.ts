@@ -6,7 +6,7 @@ import { makeError, type ErrorIssue, type StewardError } from './errors.ts';
  * with paths a person can read (`preconditions.state_version`, `facts[0].sources[1]`).
  */
 
-export type InvalidCode = 'INVALID_INPUT' | 'INVALID_MESSAGE';
+type InvalidCode = 'INVALID_INPUT' | 'INVALID_MESSAGE';
 export type ValidationError = StewardError & { code: InvalidCode; issues: ErrorIssue[] };
 export type ParseOutcome<T> = { ok: true; value: T } | { ok: false; error: ValidationError };
 

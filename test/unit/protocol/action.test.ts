@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ActionName, ActionRequest, AvailableAction, isDomAction } from '../../../src/protocol/index.ts';
+import { ActionName, isDomAction } from '../../../src/protocol/action-name.ts';
+import { ActionRequest, AvailableAction } from '../../../src/protocol/action.ts';
 import { accepts, example, rejects } from './helpers.ts';
 
 const req = () => example('actionRequest');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIT_GENESIS_HASH, AuditEntry, UnsealedAuditEntry } from '../../../src/protocol/index.ts';
+import { AUDIT_GENESIS_HASH, AuditEntry, UnsealedAuditEntry } from '../../../src/protocol/audit.ts';
 import { accepts, rejects } from './helpers.ts';
 
 const H1 = 'a'.repeat(64);

@@ -2,7 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { AcceptedResult, ActionErrorResult, ActionRequest, ActionResult, BenchRow, ConfirmedResult, DelegatedAgentToken, ObservedState, parseOrError } from '../../../src/protocol/index.ts';
+import { ActionRequest } from '../../../src/protocol/action.ts';
+import { BenchRow } from '../../../src/protocol/bench.ts';
+import { ObservedState } from '../../../src/protocol/observed-state.ts';
+import { AcceptedResult, ActionErrorResult, ActionResult, ConfirmedResult } from '../../../src/protocol/results.ts';
+import { DelegatedAgentToken } from '../../../src/protocol/token.ts';
+import { parseOrError } from '../../../src/protocol/validate.ts';
 import { accepts, example } from './helpers.ts';
 
 describe('DESIGN.md examples (fixture copy)', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { z } from 'zod';
-import { parseOrError } from '../../../src/protocol/index.ts';
+import { parseOrError } from '../../../src/protocol/validate.ts';
 import examples from '../../fixtures/design-examples.json' with { type: 'json' };
 
 /** A fresh deep copy of a DESIGN.md example, safe to mutate (loosely typed: tests break it on purpose). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JOURNAL_TRANSITIONS, JournalEntry, JournalState, UNFINISHED_STATES, canTransition, isTerminal } from '../../../src/protocol/index.ts';
+import { JOURNAL_TRANSITIONS, JournalEntry, JournalState, UNFINISHED_STATES, canTransition, isTerminal } from '../../../src/protocol/journal.ts';
 import { accepts, example, rejects } from './helpers.ts';
 
 describe('journal transition graph', () => {

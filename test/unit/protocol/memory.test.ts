@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryRecord, NEVER_PERSISTED_REASONS, NeverPersisted, findForbiddenKeys } from '../../../src/protocol/index.ts';
+import { MemoryRecord, NEVER_PERSISTED_REASONS, NeverPersisted, findForbiddenKeys } from '../../../src/protocol/memory.ts';
 import { accepts, rejects } from './helpers.ts';
 
 const durable = (kind: string, payload: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({

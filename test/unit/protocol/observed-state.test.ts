@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ElementSummary, Fact, ObservedState, StateSummary } from '../../../src/protocol/index.ts';
+import { ElementSummary } from '../../../src/protocol/element.ts';
+import { Fact, ObservedState, StateSummary } from '../../../src/protocol/observed-state.ts';
 import { accepts, example, rejects } from './helpers.ts';
 
 const base = () => example('observedState');

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AcceptedResult,
-  ActionErrorResult,
-  ActionResult,
-  ConfirmedResult,
-  ERROR_DEFAULTS,
-  ErrorCode,
-  StewardError,
-  errorResult,
-  isConfirmedDone,
-  isErrorResult,
-  makeError,
-} from '../../../src/protocol/index.ts';
+import { ERROR_DEFAULTS, ErrorCode, StewardError, makeError } from '../../../src/protocol/errors.ts';
+import { AcceptedResult, ActionErrorResult, ActionResult, ConfirmedResult, errorResult, isConfirmedDone, isErrorResult } from '../../../src/protocol/results.ts';
 import { accepts, example, rejects } from './helpers.ts';
 
 describe('never done while only accepted (security invariant 6)', () => {

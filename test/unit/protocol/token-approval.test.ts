@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApprovalDecision, ApprovalReceipt, ApprovalRequest, DelegatedAgentToken, resourceScopeCovers, resourceScopeOf } from '../../../src/protocol/index.ts';
+import { ApprovalDecision, ApprovalReceipt, ApprovalRequest } from '../../../src/protocol/approval.ts';
+import { resourceScopeCovers, resourceScopeOf } from '../../../src/protocol/resource.ts';
+import { DelegatedAgentToken } from '../../../src/protocol/token.ts';
 import { accepts, example, rejects } from './helpers.ts';
 
 const HASH = `sha256:${'ab'.repeat(32)}`;
