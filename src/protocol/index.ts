@@ -18,6 +18,7 @@ export * from './webmcp.ts';
 export * from './messages.ts';
 export * from './expectation.ts';
 export * from './channel.ts';
+export * from './correlated-channel.ts';
 export * from './panel-channel.ts';
 export * from './content-channel.ts';
 export * from './page-bridge-channel.ts';
