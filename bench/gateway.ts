@@ -2,13 +2,13 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { pathToFileURL } from 'node:url';
-import type { AvailableAction } from '../src/protocol/action.ts';
 import { BenchRow } from '../src/protocol/bench.ts';
 import type { ObservedState } from '../src/protocol/observed-state.ts';
 import { isErrorResult } from '../src/protocol/results.ts';
 import { createPipeline } from '../src/pipeline/create.ts';
 import { inputHash } from '../src/base/hash.ts';
 import type { PipelinePorts } from '../src/pipeline/ports.ts';
+import { action } from '../test/unit/pipeline/fakes.ts';
 import { percentile } from '../src/pipeline/timings.ts';
 import { openStewardDb } from '../src/storage/db.ts';
 
@@ -24,16 +24,7 @@ const RESOURCE = { type: 'order', id: 'ORD-1024' };
 
 function world() {
   const order = { state: 'awaiting_payment', version: 17 };
-  const act = (a: Partial<AvailableAction> & Pick<AvailableAction, 'action'>): AvailableAction => ({
-    via: 'adapter',
-    read_only: false,
-    consequential: false,
-    payment: false,
-    untrusted_content: false,
-    requires_approval: true,
-    input_schema: { type: 'object' },
-    ...a,
-  });
+
   const observe = (): ObservedState => ({
     resource: RESOURCE,
     state: order.state,
@@ -46,8 +37,8 @@ function world() {
     observed_at: '2026-08-03T11:40:00Z',
     url: `${ORIGIN}/orders/ORD-1024`,
     actions: [
-      act({ action: 'orders.view', read_only: true, requires_approval: false }),
-      act({ action: 'orders.cancel', consequential: true, input_schema: { type: 'object', properties: { reason: { type: 'string' } } } }),
+      action({ action: 'orders.view', read_only: true, requires_approval: false }),
+      action({ action: 'orders.cancel', consequential: true, input_schema: { type: 'object', properties: { reason: { type: 'string' } } } }),
     ],
   });
   const ports: PipelinePorts = {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { control, data, killServiceWorker, liveWorker, mint, observe, shopOrderPage, submit, type Card } from './pipeline-helpers.ts';
+import { approvalOf, control, data, killServiceWorker, liveWorker, mint, observe, shopOrderPage, submit, type Card } from './pipeline-helpers.ts';
 
 /**
  * Issue 11, items 1–3: an approval covers exactly what runs. Each test is the hostile agent's
@@ -68,15 +68,7 @@ async function pending(panel: Page, action: string): Promise<Card & { window?: {
 
 const decide = (panel: Page, card: Card, window_ms?: number) =>
   control(panel, {
-    type: 'panel/approval-decide',
-    decision: {
-      request_id: card.request_id,
-      decision: 'approve',
-      decided_by: 'user:local',
-      decided_at: new Date().toISOString(),
-      input_hash: card.input_hash,
-      state_version: card.state.state_version,
-    },
+    ...approvalOf(card),
     ...(window_ms ? { window_ms } : {}),
   });
 

@@ -1,6 +1,6 @@
 import { inContentScript } from './content-world.ts';
 import { test, expect } from './fixtures.ts';
-import { COPILOT, control, data, mintWithId, pendingCard, shopOrderPage, shopState, submit } from './pipeline-helpers.ts';
+import { COPILOT, approvalOf, control, data, mintWithId, pendingCard, shopOrderPage, shopState, submit } from './pipeline-helpers.ts';
 
 /**
  * Only the side panel may approve, mint a token, read the audit log or act as an agent. A hostile
@@ -30,17 +30,7 @@ test('a page and a content script cannot approve, mint, submit or read the audit
   const auditBefore = (await data<{ entries: unknown[] }>(control(panel, { type: 'panel/audit' }))).entries.length;
 
   const forged = {
-    approve: {
-      type: 'panel/approval-decide',
-      decision: {
-        request_id: card.request_id,
-        decision: 'approve',
-        decided_by: 'user:local',
-        decided_at: new Date().toISOString(),
-        input_hash: card.input_hash,
-        state_version: card.state.state_version,
-      },
-    },
+    approve: approvalOf(card),
     mint: { type: 'panel/token-mint', agent_id: 'agent:evil', scope: ['*:*'], resource_scope: '*', origins: [shop], payment: true, ttl_ms: 3_600_000 },
     submit: {
       type: 'agent/submit',

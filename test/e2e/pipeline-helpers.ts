@@ -83,18 +83,14 @@ export async function pendingCard(panel: Page, action: string): Promise<Card> {
   return card!;
 }
 
+/** The person's "Approve" of this card, as the side panel sends it. */
+export function approvalOf(card: Card) {
+  const decision = { request_id: card.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date().toISOString() };
+  return { type: 'panel/approval-decide', decision: { ...decision, input_hash: card.input_hash, state_version: card.state.state_version } };
+}
+
 export function approve(panel: Page, card: Card) {
-  return control(panel, {
-    type: 'panel/approval-decide',
-    decision: {
-      request_id: card.request_id,
-      decision: 'approve',
-      decided_by: 'user:local',
-      decided_at: new Date().toISOString(),
-      input_hash: card.input_hash,
-      state_version: card.state.state_version,
-    },
-  });
+  return control(panel, approvalOf(card));
 }
 
 // ── the demo shop's own records ────────────────────────────────────────────────────────────

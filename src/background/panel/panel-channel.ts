@@ -9,7 +9,6 @@ import type { PanelRunRequest } from '../tools/run-from-panel.ts';
 import type { ToolRunOutcome } from '../../protocol/webmcp.ts';
 import { observeForPanel, submitAsAgent } from './agent.ts';
 import { decideApproval, listApprovals } from './approvals.ts';
-import { auditEntries, auditExport, auditVerify, auditVerifyExport } from './audit.ts';
 import { changeSite, listSites, type SitesControl } from './sites.ts';
 import { listTokens, mintToken, revokeToken } from './tokens.ts';
 
@@ -71,10 +70,11 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
     'panel/tokens': (m) => withPipeline((p) => listTokens(p, m)),
     'panel/token-mint': (m) => withPipeline(async (p) => tokensChanged(await mintToken(p, m))),
     'panel/token-revoke': (m) => withPipeline(async (p) => tokensChanged(await revokeToken(p, m))),
-    'panel/audit': (m) => withPipeline((p) => auditEntries(p, m)),
-    'panel/audit-verify': () => withPipeline((p) => auditVerify(p)),
-    'panel/audit-export': () => withPipeline((p) => auditExport(p)),
-    'panel/audit-verify-export': (m) => withPipeline((p) => auditVerifyExport(p, m)),
+    // Read-only views of the audit log's hash chain.
+    'panel/audit': ({ limit }) => withPipeline(async (p) => ok({ entries: await p.admin.auditEntries(limit) })),
+    'panel/audit-verify': () => withPipeline(async (p) => ok(await p.admin.verifyAudit())),
+    'panel/audit-export': () => withPipeline(async (p) => ok({ jsonl: await p.admin.exportAudit() })),
+    'panel/audit-verify-export': ({ jsonl }) => withPipeline(async (p) => ok(await p.admin.verifyAuditExport(jsonl))),
     // Site access does not depend on the pipeline's store.
     'panel/sites': ({ tabId }) => listSites(deps.sites, tabId),
     'panel/site-allow': async ({ origin }) => sitesChanged(await changeSite(deps.sites, 'allow', origin)),

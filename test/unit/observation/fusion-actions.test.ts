@@ -2,18 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fuse, summarizeScreenshot } from '../../../src/observation/fusion/index.ts';
 import type { SnapshotElement } from '../../../src/observation/snapshot.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
-import { blankSnapshot, expectValid } from './fixtures/fusion-helpers.ts';
+import { blankSnapshot, element, expectValid } from './fixtures/fusion-helpers.ts';
 
-const el = (ref: string, name: string, extra: Partial<SnapshotElement> = {}): SnapshotElement => ({
-  ref,
-  role: 'button',
-  name,
-  states: [],
-  visibility: 'visible',
-  tag: 'button',
-  scope: 'document',
-  ...extra,
-});
+const el = (ref: string, name: string, extra: Partial<SnapshotElement> = {}) => element(ref, 'button', name, extra);
 
 describe('legacy actions and element visibility', () => {
   const snapshot = blankSnapshot({
@@ -125,39 +116,17 @@ describe('screenshot summary', () => {
     return data;
   };
 
+  const blank400x300 = (paint: Parameters<typeof pixels>[2]) => summarizeScreenshot(pixels(400, 300, paint), 400, 300).blank;
+
   it('a uniform (or nearly uniform) capture is blank; a painted page is not', () => {
-    expect(
-      summarizeScreenshot(
-        pixels(400, 300, () => [255, 255, 255]),
-        400,
-        300,
-      ).blank,
-    ).toBe(true);
-    expect(
-      summarizeScreenshot(
-        pixels(400, 300, (x) => [250 + (x % 3), 255, 255]),
-        400,
-        300,
-      ).blank,
-    ).toBe(true);
-    expect(
-      summarizeScreenshot(
-        pixels(400, 300, (x, y) => (y > 40 && y < 60 && x < 200 ? [20, 20, 20] : [255, 255, 255])),
-        400,
-        300,
-      ).blank,
-    ).toBe(false);
+    expect(blank400x300(() => [255, 255, 255])).toBe(true);
+    expect(blank400x300((x) => [250 + (x % 3), 255, 255])).toBe(true);
+    expect(blank400x300((x, y) => (y > 40 && y < 60 && x < 200 ? [20, 20, 20] : [255, 255, 255]))).toBe(false);
   });
 
   it('a sparse page (one short dark line on white, 0.3% ink) is painted, not blank', () => {
     const line = (x: number, y: number) => (y >= 30 && y < 34 && x >= 20 && x < 110 ? [20, 20, 20] : [255, 255, 255]);
-    expect(
-      summarizeScreenshot(
-        pixels(400, 300, (x, y) => line(x, y) as [number, number, number]),
-        400,
-        300,
-      ).blank,
-    ).toBe(false);
+    expect(blank400x300((x, y) => line(x, y) as [number, number, number])).toBe(false);
   });
 
   it('a truncated buffer counts as blank rather than throwing', () => {

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expand, query } from '../../../src/observation/render/query.ts';
-import type { PageSnapshot, SnapshotElement } from '../../../src/observation/snapshot.ts';
-
-const element = (ref: string, role: string, name: string, extra: Partial<SnapshotElement> = {}): SnapshotElement => ({
-  ref,
-  role,
-  name,
-  states: [],
-  visibility: 'visible',
-  tag: 'button',
-  scope: 'document',
-  ...extra,
-});
+import type { PageSnapshot } from '../../../src/observation/snapshot.ts';
+import { element } from './fixtures/fusion-helpers.ts';
 
 const snap: PageSnapshot = {
   url: 'http://shop.test/orders/ORD-1',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ActionRequest } from '../../../src/protocol/action.ts';
-import { ApprovalReceipt, type ApprovalReason } from '../../../src/protocol/approval.ts';
+import { ApprovalReceipt, type ApprovalReason, type ApprovalRequest } from '../../../src/protocol/approval.ts';
 import { ApprovalQueue } from '../../../src/pipeline/approvals.ts';
 import { inputHash } from '../../../src/base/hash.ts';
 import { checkReceiptBinding, type ReceiptBinding } from '../../../src/storage/receipt-binding.ts';
@@ -41,6 +41,16 @@ const approveDecision = (c: { request_id: string; input_hash: string; state: { s
   state_version: c.state.state_version,
 });
 
+/** What a receipt for the card `c` (card() below) is bound to. */
+const boundTo = (c: ApprovalRequest) => ({
+  action: 'orders.cancel',
+  resource: ORDER,
+  input_hash: c.input_hash,
+  state_version: c.state.state_version,
+  agent_id: 'agent:copilot',
+  token_id: 'tok_1',
+});
+
 describe('ApprovalQueue', () => {
   it('queues a card with everything a person needs, built from the actual action, and tells the panel', async () => {
     const { queue, panel } = await setup();
@@ -72,12 +82,7 @@ describe('ApprovalQueue', () => {
     if (!r.ok || r.status !== 'approved') return;
     expect(ApprovalReceipt.parse(r.receipt)).toEqual(r.receipt);
     expect(r.receipt).toMatchObject({
-      action: 'orders.cancel',
-      resource: ORDER,
-      input_hash: c.input_hash,
-      state_version: c.state.state_version,
-      agent_id: 'agent:copilot',
-      token_id: 'tok_1',
+      ...boundTo(c),
       scope: 'order:ORD-1024',
       approved_by: 'user:local',
       expires_at: '2026-08-03T11:45:00.000Z',
@@ -172,12 +177,7 @@ describe('receipt binding', () => {
     if (!r.ok || r.status !== 'approved') throw new Error('not approved');
     const binding: ReceiptBinding = {
       action_id: 'act_1',
-      action: 'orders.cancel',
-      resource: ORDER,
-      input_hash: c.input_hash,
-      state_version: c.state.state_version,
-      agent_id: 'agent:copilot',
-      token_id: 'tok_1',
+      ...boundTo(c),
       via: 'site_contract',
       reasons: ['consequential'],
     };

@@ -287,12 +287,19 @@ export const cancelRequest = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** The person's "Approve" of a card at time `t`, echoing the card's input hash and state_version as the side panel does. */
+export const approvalOf = (card: ApprovalRequest, t: number) => ({
+  request_id: card.request_id,
+  decision: 'approve' as const,
+  decided_by: 'user:local',
+  decided_at: new Date(t).toISOString(),
+  input_hash: card.input_hash,
+  state_version: card.state.state_version,
+});
+
 /** Approves a card the way the side panel does: echoing the card's input hash and state_version. */
 export async function approve(h: Harness, card: ApprovalRequest, options: { window_ms?: number } = {}): Promise<ApprovalRequest> {
-  const r = await h.pipeline.deps.approvals.decide(
-    { request_id: card.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date(h.clock.t).toISOString(), input_hash: card.input_hash, state_version: card.state.state_version },
-    options,
-  );
+  const r = await h.pipeline.deps.approvals.decide(approvalOf(card, h.clock.t), options);
   if (!r.ok) throw new Error(r.message);
   return card;
 }
@@ -317,10 +324,7 @@ export async function exactReceipt(h: Harness, req: ReturnType<typeof cancelRequ
     observed: h.shop.observation('ORD-1024')!,
     reasons: [{ code: 'consequential' }],
   });
-  const r = await h.pipeline.deps.approvals.decide(
-    { request_id: card.request_id, decision: 'approve', decided_by: 'user:local', decided_at: new Date(h.clock.t).toISOString(), input_hash: card.input_hash, state_version: card.state.state_version },
-    windowMs ? { window_ms: windowMs } : {},
-  );
+  const r = await h.pipeline.deps.approvals.decide(approvalOf(card, h.clock.t), windowMs ? { window_ms: windowMs } : {});
   if (!r.ok || r.status !== 'approved') throw new Error('not approved');
   return r.receipt.receipt_id;
 }

@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { dueForRecheck } from '../../../src/pipeline/recheck.ts';
 import { ORDER, ORIGIN, approveNext, cancelRequest, harness, orderUrl } from './fakes.ts';
 
+/** An approved cancel whose executor could not tell whether it happened: left unknown, open for rechecks. */
+async function unknownCancel() {
+  const h = await harness();
+  h.shop.executorOutcome = () => ({ outcome: 'failed', message: 'lost', side_effect_possible: true });
+  const pending = h.pipeline.submit(cancelRequest(), { ...h.agent, expect: { state: 'cancelled' } });
+  await approveNext(h);
+  return { h, r: await pending };
+}
+
 describe('rechecking open actions (the recheck alarm)', () => {
   it('rechecks often at first, then backs off, and stops after a day', () => {
     const min = 60_000;
@@ -43,11 +52,7 @@ describe('rechecking open actions (the recheck alarm)', () => {
   });
 
   it('never navigates the person’s tab to recheck: it reads the tab only where it already shows the resource', async () => {
-    const h = await harness();
-    h.shop.executorOutcome = () => ({ outcome: 'failed', message: 'lost', side_effect_possible: true });
-    const pending = h.pipeline.submit(cancelRequest(), { ...h.agent, expect: { state: 'cancelled' } });
-    await approveNext(h);
-    const r = await pending;
+    const { h, r } = await unknownCancel();
     expect(r).toMatchObject({ execution: { status: 'unknown' } });
     // The effect lands later, and meanwhile the person uses that tab for something else.
     h.shop.executorOutcome = undefined;
@@ -76,11 +81,7 @@ describe('rechecking open actions (the recheck alarm)', () => {
   });
 
   it('stops rechecking once the agent’s token is revoked or expired: nothing is read for it', async () => {
-    const h = await harness();
-    h.shop.executorOutcome = () => ({ outcome: 'failed', message: 'lost', side_effect_possible: true });
-    const pending = h.pipeline.submit(cancelRequest(), { ...h.agent, expect: { state: 'cancelled' } });
-    await approveNext(h);
-    const r = await pending;
+    const { h, r } = await unknownCancel();
     await h.pipeline.deps.tokens.revoke(h.token.token_id);
     h.shop.orders.get('ORD-1024')!.state = 'cancelled';
     h.shop.orders.get('ORD-1024')!.version++;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JournalState } from '../../../src/protocol/journal.ts';
 import { isConfirmedDone, isErrorResult } from '../../../src/protocol/results.ts';
 import { requestHash } from '../../../src/base/hash.ts';
-import { approve, approveNext, cancelRequest, harness, killed, restart, type Harness } from './fakes.ts';
+import { approvalOf, approve, approveNext, cancelRequest, harness, killed, restart, type Harness } from './fakes.ts';
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 500; i++) {
@@ -161,14 +161,7 @@ describe('recover() after a service-worker kill', () => {
     // The agent retrying meanwhile is told it is in progress.
     expect(await h2.pipeline.submit(req, h2.agent)).toMatchObject({ error: { code: 'IN_PROGRESS' } });
     const card = pending[0]!;
-    await h2.pipeline.deps.approvals.decide({
-      request_id: card.request_id,
-      decision: 'approve',
-      decided_by: 'user:local',
-      decided_at: new Date(h.clock.t).toISOString(),
-      input_hash: card.input_hash,
-      state_version: card.state.state_version,
-    });
+    await h2.pipeline.deps.approvals.decide(approvalOf(card, h.clock.t));
     await h2.pipeline.idle();
     expect(await history(h2, actionId)).toEqual(['proposed', 'awaiting_approval', 'approved', 'dispatched', 'confirmed']);
     expect(h.shop.calls.execute).toHaveLength(1);

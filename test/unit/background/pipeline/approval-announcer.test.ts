@@ -70,12 +70,18 @@ describe('the announcements in the browser (chromeAnnounceApis)', () => {
   let pending = 0;
   const announcerInBrowser = (openPanels: number) => new ApprovalAnnouncer({ count: openPanels, push: () => undefined }, async () => pending, chromeAnnounceApis());
 
-  it('with no panel open: a notification that stays until decided, built from the card, and the badge in red', async () => {
+  /** One card queued while no panel is open, its notification shown. */
+  async function announcedWithNoPanelOpen() {
     pending = 1;
     const announcer = announcerInBrowser(0);
     announcer.queued(card);
     await announcer.refreshBadge();
     await vi.waitFor(() => expect(fakeBrowser.notifications.getAllCreateOptions()).toHaveProperty([notificationId('apreq_7')]));
+    return announcer;
+  }
+
+  it('with no panel open: a notification that stays until decided, built from the card, and the badge in red', async () => {
+    await announcedWithNoPanelOpen();
     expect(fakeBrowser.notifications.getAllCreateOptions()).toEqual({
       'approval:apreq_7': {
         type: 'basic',
@@ -100,11 +106,7 @@ describe('the announcements in the browser (chromeAnnounceApis)', () => {
   });
 
   it('when settled: the notification is cleared and the badge emptied', async () => {
-    pending = 1;
-    const announcer = announcerInBrowser(0);
-    announcer.queued(card);
-    await announcer.refreshBadge();
-    await vi.waitFor(() => expect(fakeBrowser.notifications.getAllCreateOptions()).toHaveProperty([notificationId('apreq_7')]));
+    const announcer = await announcedWithNoPanelOpen();
     pending = 0;
     announcer.settled('apreq_7');
     await announcer.refreshBadge();

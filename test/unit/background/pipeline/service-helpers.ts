@@ -1,3 +1,3 @@
 // The pipeline's own fakes, re-exported for the service-worker wiring tests.
-export { cancelRequest, harness } from '../../pipeline/fakes.ts';
+export { approvalOf, cancelRequest, harness } from '../../pipeline/fakes.ts';
 export { freshFactory, openDb } from '../../storage/helpers.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PipelineService } from '../../../../src/background/pipeline/service.ts';
-import { cancelRequest, freshFactory, harness, openDb } from './service-helpers.ts';
+import { approvalOf, cancelRequest, freshFactory, harness, openDb } from './service-helpers.ts';
 
 describe('PipelineService (the pipeline’s life in the service worker)', () => {
   it('recovers unfinished actions before anyone is served, once', async () => {
@@ -20,14 +20,7 @@ describe('PipelineService (the pipeline’s life in the service worker)', () => 
     // The card left waiting is waited for again in the background, by the new life.
     expect(service.recovery).toEqual([expect.objectContaining({ action_id: first.action_id, from: 'awaiting_approval', to: 'waiting' })]);
     const card = (await a.deps.approvals.pending())[0]!;
-    await a.deps.approvals.decide({
-      request_id: card.request_id,
-      decision: 'approve',
-      decided_by: 'user:local',
-      decided_at: new Date(h.clock.t).toISOString(),
-      input_hash: card.input_hash,
-      state_version: card.state.state_version,
-    });
+    await a.deps.approvals.decide(approvalOf(card, h.clock.t));
     await a.idle();
     expect((await a.deps.journal.action(first.action_id!))?.state).toBe('confirmed');
     expect(h.shop.calls.execute).toHaveLength(1);
