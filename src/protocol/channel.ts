@@ -22,7 +22,7 @@ export type Data<M extends RequestMap, K extends keyof M> = z.output<M[K]['reply
 /** One message of the channel as it travels. */
 export type Message<M extends RequestMap> = { [K in keyof M & string]: { type: K } & Payload<M, K> }[keyof M & string];
 
-type ReplyError = { code: string; message: string; retryable: boolean };
+export type ReplyError = { code: string; message: string; retryable: boolean };
 /** Every reply on every channel: a result, or a refusal a caller can tell apart from one. */
 export type Reply<T> = { ok: true; data: T } | { ok: false; error: ReplyError };
 export type Refusal = Extract<Reply<never>, { ok: false }>;

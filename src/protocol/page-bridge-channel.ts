@@ -1,22 +1,20 @@
 import { z } from 'zod';
+import type { RequestMap } from './channel.ts';
 
 /**
- * Messages on the private MessagePort between the main-world polyfill bridge and the isolated
- * content script. The main world is page-controlled, so the isolated side validates everything
- * it receives and grants it no more authority than the page itself has. The handshake's DOM
- * event names are in page-bridge-names.ts (no zod in the main-world scripts).
+ * The private MessagePort between the main-world polyfill bridge and the isolated content
+ * script. The isolated world asks (PageBridgeRequests, id-correlated: correlated-channel.ts);
+ * the main world answers, and tells unasked (PageBridgePushes). The main world is
+ * page-controlled, so the isolated side validates everything it receives and grants it no more
+ * authority than the page itself has. The handshake's DOM event names are in
+ * page-bridge-names.ts (the network-only main-world script carries no zod).
  */
 
-/** What the main world says with its port: whether Steward's polyfill serves tools on it (page-controlled, like everything here). */
+/** What the main world says with its port, on the handshake event: whether Steward's polyfill serves tools on it (page-controlled, like everything here). */
 export const PortOffer = z.object({ polyfill: z.boolean() });
 export type PortOffer = z.infer<typeof PortOffer>;
 
-export const BridgeRequest = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('list'), id: z.number().int() }),
-  z.object({ op: z.literal('run'), id: z.number().int(), name: z.string(), input: z.record(z.string(), z.unknown()) }),
-]);
-export type BridgeRequest = z.infer<typeof BridgeRequest>;
-
+/** A tool as the page's polyfill lists it: only plain data, every field still unchecked (normalizeTools checks it). */
 const RawToolWire = z
   .object({
     name: z.unknown(),
@@ -26,6 +24,16 @@ const RawToolWire = z
     annotations: z.unknown().optional(),
   })
   .passthrough();
+
+/** What the isolated world asks of the main world's polyfill. */
+export const PageBridgeRequests = {
+  list: { request: z.object({}), reply: z.object({ tools: z.array(RawToolWire).max(2048) }) },
+  run: {
+    request: z.object({ name: z.string(), input: z.record(z.string(), z.unknown()) }),
+    reply: z.object({ result: z.string().nullable(), truncated: z.boolean() }),
+  },
+} satisfies RequestMap;
+export type PageBridgeRequests = typeof PageBridgeRequests;
 
 /**
  * A same-origin JSON response the main world's network observer saw. Bounded there, but the
@@ -40,11 +48,6 @@ export const NetworkWire = z.object({
 });
 export type NetworkWire = z.infer<typeof NetworkWire>;
 
-export const BridgeEvent = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('tools'), id: z.number().int().optional(), tools: z.array(RawToolWire).max(2048) }),
-  z.object({ op: z.literal('changed') }),
-  z.object({ op: z.literal('result'), id: z.number().int(), result: z.string().nullable(), truncated: z.boolean() }),
-  z.object({ op: z.literal('error'), id: z.number().int(), name: z.string().max(200), message: z.string().max(4000) }),
-  z.object({ op: z.literal('network'), record: NetworkWire }),
-]);
-export type BridgeEvent = z.infer<typeof BridgeEvent>;
+/** What the main world says unasked; nothing answers these. `changed`: the page's tools changed, list them again. */
+export const PageBridgePush = z.discriminatedUnion('type', [z.object({ type: z.literal('changed') }), z.object({ type: z.literal('network'), record: NetworkWire })]);
+export type PageBridgePush = z.infer<typeof PageBridgePush>;

@@ -24,7 +24,7 @@ async function forgeEverything(page: Page, extensionId: string) {
     const run = { type: 'content/run-tool', name: 'cancel_appointment', input: { appointment_id: 'APT-1001' } };
     // 1. Steward-shaped messages on the window.
     window.postMessage(run, '*');
-    window.postMessage({ op: 'run', id: 1, name: 'cancel_appointment', input: { appointment_id: 'APT-1001' } }, '*');
+    window.postMessage({ type: 'run', id: 1, name: 'cancel_appointment', input: { appointment_id: 'APT-1001' } }, '*');
     window.postMessage({ type: 'panel/run-tool', tabId: 1, frameId: 0, name: 'cancel_appointment', input: {} }, '*');
     // 2. MCP-B transport traffic (the polyfill's usual page channel, and Steward's closed one).
     for (const channel of ['mcp-default', 'steward-closed']) {
@@ -43,12 +43,12 @@ async function forgeEverything(page: Page, extensionId: string) {
     const fake = new MessageChannel();
     fake.port1.onmessage = (e) => {
       attempts.fakePortGot = JSON.stringify(e.data);
-      fake.port1.postMessage({ op: 'tools', id: (e.data as { id?: number }).id, tools: [{ name: 'evil_tool', description: 'x' }] });
+      fake.port1.postMessage({ id: (e.data as { id?: number }).id, reply: { ok: true, data: { tools: [{ name: 'evil_tool', description: 'x' }] } } });
     };
     document.dispatchEvent(new MessageEvent('steward:webmcp-bridge-port', { ports: [fake.port2] }));
     document.dispatchEvent(new Event('steward:webmcp-bridge-request'));
-    fake.port1.postMessage({ op: 'tools', tools: [{ name: 'evil_tool', description: 'x' }] });
-    fake.port1.postMessage({ op: 'changed' });
+    fake.port1.postMessage({ id: 1, reply: { ok: true, data: { tools: [{ name: 'evil_tool', description: 'x' }] } } });
+    fake.port1.postMessage({ type: 'changed' });
     // 4. The extension's messaging API from the page.
     const runtime = (globalThis as { chrome?: { runtime?: { sendMessage?: (...a: unknown[]) => Promise<unknown> } } }).chrome?.runtime;
     if (runtime?.sendMessage) {

@@ -34,7 +34,7 @@ async function pageWithObserver(): Promise<{ page: Page; close: () => Promise<vo
   return { page, close: () => browser.close() };
 }
 
-const networkEvents = (page: Page) => page.evaluate(() => (window as unknown as { __stewardTest: Array<{ op: string }> }).__stewardTest.filter((m) => m.op === 'network'));
+const networkEvents = (page: Page) => page.evaluate(() => (window as unknown as { __stewardTest: Array<{ type?: string }> }).__stewardTest.filter((m) => m.type === 'network'));
 
 test.describe('main-world network observer (built script, real Chromium, real shop)', () => {
   test('records the shop’s own status call, and only that; the data feeds fusion through the buffer', async ({ sites }) => {
@@ -45,7 +45,7 @@ test.describe('main-world network observer (built script, real Chromium, real sh
       await page.goto(`${sites.urls.shop}/orders/ORD-1024`);
       await expect(page.locator('#live-status')).toHaveText('Live status: Cancelled');
       await expect.poll(async () => (await networkEvents(page)).length).toBe(1);
-      const [event] = (await networkEvents(page)) as Array<{ op: 'network'; record: { url: string; method: string; status: number; json: Record<string, unknown> } }>;
+      const [event] = (await networkEvents(page)) as Array<{ type: 'network'; record: { url: string; method: string; status: number; json: Record<string, unknown> } }>;
       expect(event!.record).toMatchObject({ url: `${sites.urls.shop}/api/orders/ORD-1024`, method: 'GET', status: 200, truncated: false });
       expect(event!.record.json).toMatchObject({ id: 'ORD-1024', status: 'cancelled', items: expect.any(Array) });
       // summary.bin (binary) was fetched too, and the canvas drawn from it, but never recorded.

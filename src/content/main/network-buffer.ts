@@ -1,4 +1,4 @@
-import { BridgeEvent, NetworkWire } from '../../protocol/page-bridge-channel.ts';
+import { NetworkWire, PageBridgePush } from '../../protocol/page-bridge-channel.ts';
 import type { NetworkRecord } from '../../observation/snapshot.ts';
 import { boundJson, redactUrl } from './network-bounds.ts';
 
@@ -28,10 +28,10 @@ export class NetworkBuffer {
     this.now = options.now ?? (() => new Date().toISOString());
   }
 
-  /** Takes one message from the private port; anything but a valid `network` event is ignored. */
+  /** Takes one message from the private port; anything but a valid `network` push is ignored. */
   acceptEvent(data: unknown): NetworkRecord | undefined {
-    const parsed = BridgeEvent.safeParse(data);
-    if (!parsed.success || parsed.data.op !== 'network') return undefined;
+    const parsed = PageBridgePush.safeParse(data);
+    if (!parsed.success || parsed.data.type !== 'network') return undefined;
     return this.accept(parsed.data.record);
   }
 

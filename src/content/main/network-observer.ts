@@ -1,4 +1,4 @@
-import type { NetworkWire } from '../../protocol/page-bridge-channel.ts';
+import type { NetworkWire, PageBridgePush } from '../../protocol/page-bridge-channel.ts';
 import { MAX_BODY_CHARS, boundJson, isJsonContentType, redactUrl } from './network-bounds.ts';
 
 /**
@@ -183,7 +183,7 @@ export function portSender(port: MessagePort, keepBeforeConnect = 32): { emit: E
   const post = MessagePort.prototype.postMessage;
   let connected = false;
   const pending: NetworkWire[] = [];
-  const send = (record: NetworkWire) => Reflect.apply(post, port, [{ op: 'network', record }]);
+  const send = (record: NetworkWire) => Reflect.apply(post, port, [{ type: 'network', record } satisfies PageBridgePush]);
   return {
     emit(record) {
       if (connected) return send(record);

@@ -1,4 +1,6 @@
-import { BridgeRequest, type BridgeEvent } from '../../protocol/page-bridge-channel.ts';
+import { ok, refuse, type Handlers, type Refusal } from '../../protocol/channel.ts';
+import { answerCorrelated } from '../../protocol/correlated-channel.ts';
+import { PageBridgeRequests, type PageBridgePush } from '../../protocol/page-bridge-channel.ts';
 import { normalizeToolResult } from '../../webmcp/normalize.ts';
 
 interface PageTool {
@@ -64,30 +66,37 @@ async function execute(mc: PageModelContext, tool: PageTool, input: Record<strin
   }
 }
 
+/** A tool's failure as the isolated world reads it: the page's error name picks the code; name and message bounded. */
+function toolFailure(error: unknown): Refusal {
+  const e = error instanceof Error ? error : new Error(String(error));
+  const name = String(e.name).slice(0, 200);
+  const message = String(e.message);
+  if (name === 'NotFoundError') return refuse('TOOL_NOT_FOUND', message);
+  if (name === 'TypeError') return refuse('INVALID_INPUT', message);
+  return refuse('EXECUTION_FAILED', `${name}: ${message}`);
+}
+
+function modelContextHandlers(mc: PageModelContext, declared: Map<string, unknown>): Handlers<PageBridgeRequests, void> {
+  return {
+    list: async () => ok({ tools: (await mc.getTools()).map((t) => toWire(t, declared)) }),
+    run: async ({ name, input }) => {
+      try {
+        const tool = (await mc.getTools()).find((t) => t.name === name);
+        if (!tool) return refuse('TOOL_NOT_FOUND', `No tool named ${name}`);
+        return ok(normalizeToolResult(await execute(mc, tool, input)));
+      } catch (error) {
+        return toolFailure(error);
+      }
+    },
+  };
+}
+
 /** Serves the isolated world's list/run requests from the page's polyfilled document.modelContext. */
 export function serveModelContext(mc: PageModelContext, port: MessagePort, declared: Map<string, unknown>): void {
-  const send = (event: BridgeEvent) => port.postMessage(event);
-  const list = async (id?: number) => {
-    const tools = await mc.getTools();
-    send({ op: 'tools', ...(id === undefined ? {} : { id }), tools: tools.map((t) => toWire(t, declared)) });
-  };
-  mc.addEventListener('toolchange', () => send({ op: 'changed' }));
+  const handlers = modelContextHandlers(mc, declared);
+  mc.addEventListener('toolchange', () => port.postMessage({ type: 'changed' } satisfies PageBridgePush));
   port.addEventListener('message', (event: MessageEvent) => {
-    const parsed = BridgeRequest.safeParse(event.data);
-    if (!parsed.success) return;
-    const request = parsed.data;
-    void (async () => {
-      try {
-        if (request.op === 'list') return await list(request.id);
-        const tool = (await mc.getTools()).find((t) => t.name === request.name);
-        if (!tool) return send({ op: 'error', id: request.id, name: 'NotFoundError', message: `No tool named ${request.name}` });
-        const { result, truncated } = normalizeToolResult(await execute(mc, tool, request.input));
-        send({ op: 'result', id: request.id, result, truncated });
-      } catch (error) {
-        const e = error instanceof Error ? error : new Error(String(error));
-        send({ op: 'error', id: request.id, name: e.name.slice(0, 200), message: e.message.slice(0, 4000) });
-      }
-    })();
+    void answerCorrelated(PageBridgeRequests, handlers, event.data, undefined, (answer) => port.postMessage(answer)).catch(() => undefined);
   });
   port.start();
 }

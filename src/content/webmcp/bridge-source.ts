@@ -1,73 +1,66 @@
-import { BridgeEvent, PortOffer } from '../../protocol/page-bridge-channel.ts';
+import { channelClient, type ChannelClient, type ReplyError } from '../../protocol/channel.ts';
+import { correlator, type Correlator } from '../../protocol/correlated-channel.ts';
+import { PageBridgePush, PageBridgeRequests, PortOffer } from '../../protocol/page-bridge-channel.ts';
 import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from '../../protocol/page-bridge-names.ts';
 import { ToolExecutionError, type ToolSource } from './tool-source.ts';
 import type { RawTool } from '../../webmcp/normalize.ts';
 import { PAGE_DEADLINES } from '../../protocol/deadlines.ts';
 
-type Pending = { resolve: (event: BridgeEvent) => void; reject: (error: Error) => void; timer: ReturnType<typeof setTimeout> };
-
 const LIST_TIMEOUT_MS = PAGE_DEADLINES.tool_list_ms;
 /** A run's own deadline comes from the caller (src/content/worker-channel.ts); this only frees a reply slot that never filled. */
 const RUN_TIMEOUT_MS = PAGE_DEADLINES.tool_run_ms;
 
+/** The codes a page's refusal may carry through; anything else it says is an execution failure. */
+const TOOL_CODES = new Set<string>(['TOOL_NOT_FOUND', 'INVALID_INPUT', 'EXECUTION_FAILED']);
+
+/** A refusal from the main world (page data) as a tool error: known code or EXECUTION_FAILED, bounded message. */
+function toolError(error: ReplyError): ToolExecutionError {
+  if (error.code === 'INVALID_REPLY') return new ToolExecutionError('EXECUTION_FAILED', `The polyfill answered with something that is not a result: ${error.message}`.slice(0, 4000));
+  if (TOOL_CODES.has(error.code)) return new ToolExecutionError(error.code as ToolExecutionError['code'], error.message.slice(0, 4000));
+  return new ToolExecutionError('EXECUTION_FAILED', `${error.code.slice(0, 200)}: ${error.message}`.slice(0, 4000));
+}
+
 /**
  * Tools of the polyfill that the main-world script installed, reached over the private port.
- * Everything arriving on the port is page-controlled data and is validated before use.
+ * Everything arriving on the port is page-controlled data: each answer is parsed with its
+ * request's reply schema, and pushes that do not fit are dropped.
  */
 export class BridgeToolSource implements ToolSource {
   readonly api = 'polyfill' as const;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
   private readonly listeners: Array<() => void> = [];
+  private readonly replies: Correlator<PageBridgeRequests>;
+  private readonly client: ChannelClient<PageBridgeRequests>;
 
-  constructor(private readonly port: MessagePort) {
+  constructor(port: MessagePort) {
+    this.replies = correlator<PageBridgeRequests>(
+      (request) => port.postMessage(request),
+      (message) => (message.type === 'list' ? LIST_TIMEOUT_MS : RUN_TIMEOUT_MS),
+      (_, ms) => new ToolExecutionError('TIMEOUT', `The page's polyfill did not answer within ${ms} ms.`),
+    );
+    this.client = channelClient(PageBridgeRequests, (message) => this.replies.send(message));
     port.addEventListener('message', (event: MessageEvent) => this.receive(event.data));
     port.start();
   }
 
   private receive(data: unknown): void {
-    const parsed = BridgeEvent.safeParse(data);
-    if (!parsed.success) return;
-    const event = parsed.data;
-    if (event.op === 'network') return; // network records share the port; NetworkBuffer takes them
-    if (event.op === 'changed') {
-      for (const l of this.listeners) l();
-      return;
-    }
-    if (event.id === undefined) return;
-    const waiting = this.pending.get(event.id);
-    if (!waiting) return;
-    this.pending.delete(event.id);
-    clearTimeout(waiting.timer);
-    waiting.resolve(event);
+    if (this.replies.receive(data)) return;
+    // Network records share the port; NetworkBuffer takes them.
+    const push = PageBridgePush.safeParse(data);
+    if (push.success && push.data.type === 'changed') for (const l of this.listeners) l();
   }
 
-  private request(body: { op: 'list' } | { op: 'run'; name: string; input: Record<string, unknown> }, timeoutMs: number): Promise<BridgeEvent> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new ToolExecutionError('TIMEOUT', `The page's polyfill did not answer within ${timeoutMs} ms.`));
-      }, timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
-      this.port.postMessage({ ...body, id });
-    });
-  }
-
+  /** The page's tools; a page that cannot list them has none. */
   async list(): Promise<RawTool[]> {
-    const event = await this.request({ op: 'list' }, LIST_TIMEOUT_MS);
-    return event.op === 'tools' ? (event.tools as RawTool[]) : [];
+    const reply = await this.client.call('list', {});
+    if (reply.ok) return reply.data.tools as RawTool[];
+    if (reply.error.code === 'INVALID_REPLY') throw toolError(reply.error);
+    return [];
   }
 
   async run(name: string, input: Record<string, unknown>) {
-    const event = await this.request({ op: 'run', name, input }, RUN_TIMEOUT_MS);
-    if (event.op === 'result') return { result: event.result, truncated: event.truncated };
-    if (event.op === 'error') {
-      if (event.name === 'NotFoundError') throw new ToolExecutionError('TOOL_NOT_FOUND', event.message);
-      if (event.name === 'TypeError') throw new ToolExecutionError('INVALID_INPUT', event.message);
-      throw new ToolExecutionError('EXECUTION_FAILED', `${event.name}: ${event.message}`);
-    }
-    throw new ToolExecutionError('EXECUTION_FAILED', 'The polyfill answered with something that is not a result.');
+    const reply = await this.client.call('run', { name, input });
+    if (reply.ok) return reply.data;
+    throw toolError(reply.error);
   }
 
   onChange(listener: () => void): void {

@@ -12,15 +12,15 @@ const buffer = (capacity?: number) => new NetworkBuffer({ origin: ORIGIN, capaci
 describe('NetworkBuffer (isolated world)', () => {
   it('stores valid network events as NetworkRecords, stamped by the isolated world', () => {
     const b = buffer();
-    expect(b.acceptEvent({ op: 'network', record: wire() })).toEqual({ ...wire(), at: '2026-08-03T11:40:00.000Z' });
+    expect(b.acceptEvent({ type: 'network', record: wire() })).toEqual({ ...wire(), at: '2026-08-03T11:40:00.000Z' });
     expect(b.records()).toHaveLength(1);
   });
 
   it('ignores other bridge traffic and refuses malformed or foreign records', () => {
     const b = buffer();
-    expect(b.acceptEvent({ op: 'changed' })).toBeUndefined();
-    expect(b.acceptEvent({ op: 'tools', tools: [] })).toBeUndefined();
-    expect(b.acceptEvent('{"op":"network"}')).toBeUndefined();
+    expect(b.acceptEvent({ type: 'changed' })).toBeUndefined();
+    expect(b.acceptEvent({ id: 1, reply: { ok: true, data: { tools: [] } } })).toBeUndefined();
+    expect(b.acceptEvent('{"type":"network"}')).toBeUndefined();
     for (const bad of [
       wire({ url: 'https://evil.test/api/orders/ORD-1024' }),
       wire({ url: 'javascript:alert(1)' }),
@@ -72,8 +72,8 @@ describe('NetworkBuffer (isolated world)', () => {
     const b = buffer();
     const channel = new MessageChannel();
     listenForNetworkRecords(channel.port2, b);
-    channel.port1.postMessage({ op: 'network', record: wire({ json: { id: 'ORD-1024', status: 'cancelled' } }) });
-    channel.port1.postMessage({ op: 'network', record: wire({ url: 'https://elsewhere.test/api/orders/ORD-1024' }) });
+    channel.port1.postMessage({ type: 'network', record: wire({ json: { id: 'ORD-1024', status: 'cancelled' } }) });
+    channel.port1.postMessage({ type: 'network', record: wire({ url: 'https://elsewhere.test/api/orders/ORD-1024' }) });
     await new Promise((r) => setTimeout(r, 20));
     channel.port1.close();
     expect(b.records()).toHaveLength(1);

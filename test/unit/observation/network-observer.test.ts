@@ -194,7 +194,7 @@ describe('port sender', () => {
     sender.connected();
     sender.emit(rec(6));
     await new Promise((r) => setTimeout(r, 20));
-    expect(got).toEqual([3, 4, 5, 6].map((n) => ({ op: 'network', record: rec(n) })));
+    expect(got).toEqual([3, 4, 5, 6].map((n) => ({ type: 'network', record: rec(n) })));
     channel.port1.close();
   });
 });
