@@ -116,7 +116,7 @@ function extensionApiUses(file: SourceFile): string[] {
 describe('architecture: the floors of src/', () => {
   it('finds the source tree', () => {
     expect(files.length).toBeGreaterThan(100);
-    for (const layer of ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp', 'content', 'sidepanel', 'background']) {
+    for (const layer of ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp', 'agent', 'content', 'sidepanel', 'background']) {
       expect(
         files.some((f) => layerOf(f.path) === layer),
         layer,
@@ -153,6 +153,20 @@ describe('architecture: the floors of src/', () => {
     expect(outside('webmcp', ['base', 'protocol', 'webmcp'])).toEqual([]);
   });
 
+  it("src/agent (the co-pilot's loop) imports only base, protocol, the observation renderer, and pipeline types", () => {
+    const typeOnly = (from: string) => {
+      const text = byPath.get(from)!.text;
+      return [...text.matchAll(/^import type [^;]+ from '([^']+)';/gm)].map((m) => relative(ROOT, resolve(dirname(join(ROOT, from)), m[1]!)));
+    };
+    const allowed = ({ from, to }: { from: string; to: string }) =>
+      ['base', 'protocol', 'agent'].includes(layerOf(to)) || to.startsWith('src/observation/render/') || (layerOf(to) === 'pipeline' && typeOnly(from).includes(to));
+    expect(
+      importsOf('agent')
+        .filter((i) => !allowed(i))
+        .map(({ from, to }) => `${from} → ${to}`),
+    ).toEqual([]);
+  });
+
   it('src/content never imports the service worker, the pipeline, storage or the side panel', () => {
     expect(outside('content', ['base', 'protocol', 'observation', 'webmcp', 'content'])).toEqual([]);
   });
@@ -182,7 +196,7 @@ describe('architecture: the floors of src/', () => {
   });
 
   it('the pure folders never call the extension APIs (chrome.* / browser.*)', () => {
-    const pure = ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp'];
+    const pure = ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp', 'agent'];
     const pureFiles = files.filter((f) => pure.includes(layerOf(f.path)) || f.path.startsWith('src/sidepanel/lib/'));
     expect(pureFiles.flatMap(extensionApiUses)).toEqual([]);
     expect(pureFiles.filter((f) => f.packages.includes('webextension-polyfill')).map((f) => f.path)).toEqual([]);

@@ -1,0 +1,31 @@
+import type { Clock } from '../base/clock.ts';
+import type { ActionRequest } from '../protocol/action.ts';
+import type { ObservedState } from '../protocol/observed-state.ts';
+import type { ActionResult } from '../protocol/results.ts';
+
+/**
+ * Everything the co-pilot's loop needs from outside, as injected interfaces: the service worker
+ * will implement them with the pipeline, the observer and a language-model provider; tests with
+ * a scripted model and a fake pipeline. The loop gets no power these ports do not give it.
+ */
+
+/** A fresh observation of the run's tab: the state, and how it is rendered for the model. */
+export interface Observation {
+  state: ObservedState;
+  /** The LLM rendering of the page (page text: data, never instructions). */
+  rendering: string;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface AgentPorts {
+  observe(): Promise<Observation>;
+  /** The model's whole reply to `messages`, as text. */
+  complete(messages: ChatMessage[]): Promise<string>;
+  /** Submits through the pipeline with the run's own agent id and token, as any agent does. */
+  submit(request: ActionRequest): Promise<ActionResult>;
+  clock: Clock;
+}

@@ -1,0 +1,120 @@
+import type { ChatMessage, AgentPorts, Observation } from '../../../src/agent/ports.ts';
+import { runCopilot, type RunEnd, type RunSettings, type StepReport } from '../../../src/agent/loop.ts';
+import type { ActionRequest, AvailableAction } from '../../../src/protocol/action.ts';
+import { ObservedState } from '../../../src/protocol/observed-state.ts';
+import type { ActionResult } from '../../../src/protocol/results.ts';
+
+const ORDER = { type: 'order', id: 'ORD-1024' };
+
+const cancel: AvailableAction = {
+  action: 'orders.cancel',
+  via: 'adapter',
+  description: 'Cancels the order.',
+  read_only: false,
+  consequential: true,
+  payment: false,
+  untrusted_content: false,
+  requires_approval: true,
+  input_schema: { type: 'object' },
+};
+const track: AvailableAction = { ...cancel, action: 'orders.track', description: 'Shows where the parcel is.', read_only: true, consequential: false, requires_approval: false };
+
+/** A fake shop order: `orders.cancel` cancels it (once, whatever the key), `orders.track` changes nothing. */
+export class FakeShop {
+  state = 'paid';
+  version = 1;
+  pageText = 'Order ORD-1024 · paid · 2 items';
+  /** Every action the shop actually ran, in order. */
+  executed: string[] = [];
+  /** The pipeline's idempotency store: a key submitted again replays its result. */
+  readonly byKey = new Map<string, ActionResult>();
+  submitted: ActionRequest[] = [];
+  /** What the next results look like. */
+  mode: 'confirm' | 'fail' | 'unknown_only' = 'confirm';
+
+  observation(): Observation {
+    const state = ObservedState.parse({
+      resource: ORDER,
+      state: this.state,
+      available_actions: ['orders.cancel', 'orders.track'],
+      source: 'adapter',
+      evidence: ['adapter'],
+      confidence: 0.9,
+      conflicts: [],
+      state_version: `fp-${(0x100000 + this.version).toString(16)}`,
+      observed_at: '2026-01-01T00:00:00.000Z',
+      url: 'http://localhost:4100/orders/ORD-1024',
+      actions: [cancel, track],
+    });
+    return { state, rendering: `# ${this.pageText}` };
+  }
+
+  submit(req: ActionRequest): ActionResult {
+    this.submitted.push(req);
+    const replay = this.byKey.get(req.idempotency_key);
+    if (replay) return replay;
+    const result = this.run(req);
+    this.byKey.set(req.idempotency_key, result);
+    return result;
+  }
+
+  private run(req: ActionRequest): ActionResult {
+    const action_id = `act_${this.submitted.length}`;
+    if (this.mode === 'fail') {
+      return {
+        error: { code: 'PRECONDITION_FAILED', message: 'The order changed.', retryable: false, recovery_hint: 'Observe again.' },
+        recovery_hint: 'Observe again.',
+        action_id,
+        current: { state: this.state, state_version: 'fp-100001' },
+      } as ActionResult;
+    }
+    this.executed.push(req.action);
+    if (req.action === 'orders.cancel') {
+      this.state = 'cancelled';
+      this.version++;
+    }
+    if (this.mode === 'unknown_only') {
+      return { action_id, resource: { ...ORDER }, execution: { status: 'unknown', certainty: 'unknown' } };
+    }
+    return {
+      action_id,
+      resource: { ...ORDER, state: this.state, state_version: `fp-${(0x100000 + this.version).toString(16)}` },
+      execution: { status: 'confirmed', certainty: 'confirmed', executed_at: '2026-01-01T00:00:01.000Z', verified_by: 'postcondition' },
+    };
+  }
+}
+
+/** A model that replies from a script, one reply per call, and remembers every prompt it saw. */
+export class ScriptedModel {
+  readonly prompts: ChatMessage[][] = [];
+  constructor(private readonly replies: Array<string | object>) {}
+  complete(messages: ChatMessage[]): Promise<string> {
+    this.prompts.push(messages);
+    const next = this.replies.shift();
+    if (next === undefined) throw new Error('the script ran out');
+    return Promise.resolve(typeof next === 'string' ? next : JSON.stringify(next));
+  }
+}
+
+export const act = (name: string, input: object = {}) => ({ kind: 'act', thought: `I will ${name}.`, action: { name, input }, expect: 'the order changes' });
+export const done = (claim = 'The order is cancelled.') => ({ kind: 'done', thought: 'Finished.', claim });
+
+export function portsFor(shop: FakeShop, model: ScriptedModel, clock: () => number = () => 0): AgentPorts {
+  return {
+    observe: () => Promise.resolve(shop.observation()),
+    complete: (m) => model.complete(m),
+    submit: (r) => Promise.resolve(shop.submit(r)),
+    clock,
+  };
+}
+
+/** Runs to the end, collecting the live step reports. */
+export async function drain(goal: string, settings: RunSettings, ports: AgentPorts): Promise<{ steps: StepReport[]; end: RunEnd }> {
+  const steps: StepReport[] = [];
+  const run = runCopilot(goal, settings, ports);
+  for (;;) {
+    const next = await run.next();
+    if (next.done) return { steps, end: next.value };
+    steps.push(next.value);
+  }
+}

@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest';
+import { runCopilot } from '../../../src/agent/loop.ts';
+import { FakeShop, ScriptedModel, act, done, drain, portsFor } from './fakes.ts';
+
+const GOAL = 'Cancel order ORD-1024';
+const settings = { run_id: 'run_1' };
+
+describe('the co-pilot loop: one action per step, through the pipeline', () => {
+  it('submits the model’s action with the observed resource and a per-step key, and accepts done on the pipeline’s confirmation', async () => {
+    const shop = new FakeShop();
+    const { steps, end } = await drain(GOAL, settings, portsFor(shop, new ScriptedModel([act('orders.cancel'), done()])));
+    expect(shop.executed).toEqual(['orders.cancel']);
+    expect(shop.submitted[0]).toMatchObject({ action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1024' }, idempotency_key: 'run_1.step-1', rationale: 'I will orders.cancel.' });
+    expect(steps).toHaveLength(1);
+    expect(end).toMatchObject({ kind: 'done', verified: true, claim: 'The order is cancelled.' });
+    expect(end.kind === 'done' && end.verified && end.evidence).toContain('confirmed');
+  });
+
+  it('feeds the pipeline’s result back into the next prompt', async () => {
+    const shop = new FakeShop();
+    const model = new ScriptedModel([act('orders.cancel'), done()]);
+    await drain(GOAL, settings, portsFor(shop, model));
+    const second = model.prompts[1]![1]!.content;
+    expect(second).toContain('step 1 [order ORD-1024 · paid @ fp-100001] orders.cancel');
+    expect(second).toContain('\\"status\\":\\"confirmed\\"');
+    expect(second).toContain('Current state: order ORD-1024 · cancelled @ fp-100002');
+  });
+
+  it('lists every available action once, with its path, risk and whether it needs approval', async () => {
+    const shop = new FakeShop();
+    const model = new ScriptedModel([done()]);
+    await drain(GOAL, settings, portsFor(shop, model));
+    const prompt = model.prompts[0]![1]!.content;
+    expect(prompt).toContain('- orders.cancel via adapter, consequential, needs approval');
+    expect(prompt).toContain('- orders.track via adapter, read-only, no approval');
+  });
+
+  it('asks the person when the model asks', async () => {
+    const shop = new FakeShop();
+    const { end } = await drain(GOAL, settings, portsFor(shop, new ScriptedModel([{ kind: 'ask_person', thought: 'Two orders match.', question: 'Which order?' }])));
+    expect(end).toEqual({ kind: 'stopped', reason: 'ask_person', detail: 'Which order?' });
+  });
+});
+
+describe('done needs evidence the pipeline confirmed', () => {
+  it('reports a bare "done" as not verified', async () => {
+    const shop = new FakeShop();
+    const { end } = await drain(GOAL, settings, portsFor(shop, new ScriptedModel([done()])));
+    expect(end).toMatchObject({ kind: 'done', verified: false, claim: 'The order is cancelled.' });
+    expect(end.kind === 'done' && !end.verified && end.why).toMatch(/^not verified/);
+  });
+
+  it('does not take a confirmed read-only action as evidence', async () => {
+    const shop = new FakeShop();
+    const { end } = await drain(GOAL, settings, portsFor(shop, new ScriptedModel([act('orders.track'), done()])));
+    expect(end).toMatchObject({ kind: 'done', verified: false });
+  });
+
+  it('does not take an action whose outcome is unknown as evidence', async () => {
+    const shop = new FakeShop();
+    shop.mode = 'unknown_only';
+    const { end } = await drain(GOAL, settings, portsFor(shop, new ScriptedModel([act('orders.cancel'), done()])));
+    expect(end).toMatchObject({ kind: 'done', verified: false });
+  });
+
+  it('accepts a fresh observation that matches the goal’s expected state', async () => {
+    const shop = new FakeShop();
+    shop.mode = 'unknown_only';
+    const { end } = await drain(GOAL, { ...settings, expect: { resource: { type: 'order', id: 'ORD-1024' }, state: 'cancelled' } }, portsFor(shop, new ScriptedModel([act('orders.cancel'), done()])));
+    expect(end).toMatchObject({ kind: 'done', verified: true, evidence: 'observed order ORD-1024 · cancelled @ fp-100002' });
+  });
+});
+
+describe('malformed model output', () => {
+  it('is retried once with the validation error, and the valid retry is used', async () => {
+    const shop = new FakeShop();
+    const model = new ScriptedModel(['Sure! I will cancel it.', act('orders.cancel'), done()]);
+    const { end } = await drain(GOAL, settings, portsFor(shop, model));
+    expect(model.prompts).toHaveLength(3);
+    const retry = model.prompts[1]!;
+    expect(retry.at(-2)).toEqual({ role: 'assistant', content: 'Sure! I will cancel it.' });
+    expect(retry.at(-1)!.content).toMatch(/^That reply was rejected: Your reply is not one JSON object/);
+    expect(shop.executed).toEqual(['orders.cancel']);
+    expect(end).toMatchObject({ kind: 'done', verified: true });
+  });
+
+  it('names the invalid field when the JSON has the wrong shape', async () => {
+    const shop = new FakeShop();
+    const model = new ScriptedModel([{ kind: 'act', thought: 'x', action: { name: 'orders.cancel' } }, act('orders.cancel'), done()]);
+    await drain(GOAL, settings, portsFor(shop, model));
+    expect(model.prompts[1]!.at(-1)!.content).toContain('expect: is required');
+  });
+
+  it('rejects a DOM action whose input the pipeline would refuse, before submitting it', async () => {
+    const shop = new FakeShop();
+    const model = new ScriptedModel([act('dom.click', { selector: '#x' }), done()]);
+    await drain(GOAL, settings, portsFor(shop, model));
+    expect(model.prompts[1]!.at(-1)!.content).toContain('input');
+    expect(shop.submitted).toEqual([]);
+  });
+
+  it('invalid twice is a failed step; three of them in a row stop the run with the errors', async () => {
+    const shop = new FakeShop();
+    const { steps, end } = await drain(GOAL, settings, portsFor(shop, new ScriptedModel(['a', 'b', 'c', 'd', 'e', 'f'])));
+    expect(steps.map((s) => s.entry.step)).toEqual([undefined, undefined, undefined]);
+    expect(end).toMatchObject({ kind: 'stopped', reason: 'failures' });
+    expect(end.kind === 'stopped' && end.errors).toHaveLength(3);
+    expect(shop.submitted).toEqual([]);
+  });
+});
+
+describe('rails enforced in code', () => {
+  it('stops at MAX_STEPS', async () => {
+    const shop = new FakeShop();
+    const model = new ScriptedModel([act('orders.track', { n: 1 }), act('orders.track', { n: 2 }), act('orders.track', { n: 3 })]);
+    const { steps, end } = await drain(GOAL, { ...settings, max_steps: 2 }, portsFor(shop, model));
+    expect(steps).toHaveLength(2);
+    expect(end).toMatchObject({ kind: 'stopped', reason: 'max_steps' });
+  });
+
+  it('defaults MAX_STEPS to 25', async () => {
+    const shop = new FakeShop();
+    const replies = Array.from({ length: 30 }, (_, i) => act(i % 2 ? 'orders.track' : 'orders.cancel', { n: i }));
+    const ports = portsFor(shop, new ScriptedModel(replies));
+    ports.observe = () => {
+      shop.version++;
+      return Promise.resolve(shop.observation());
+    };
+    const { steps, end } = await drain(GOAL, settings, ports);
+    expect(steps).toHaveLength(25);
+    expect(end).toMatchObject({ kind: 'stopped', reason: 'max_steps' });
+  });
+
+  it('stops and asks the person when the model asks for the same action a third time in a row (not submitted)', async () => {
+    const shop = new FakeShop();
+    const model = new ScriptedModel([act('orders.track'), act('orders.track'), act('orders.track')]);
+    const { end } = await drain(GOAL, settings, portsFor(shop, model));
+    expect(end).toMatchObject({ kind: 'stopped', reason: 'stuck' });
+    expect(end.kind === 'stopped' && end.detail).toContain('orders.track 3 times in a row');
+    expect(shop.submitted).toHaveLength(2);
+  });
+
+  it('stops and asks the person when the state has not changed for three steps', async () => {
+    const shop = new FakeShop();
+    const model = new ScriptedModel([act('orders.track', { n: 1 }), act('orders.track', { n: 2 }), act('orders.track', { n: 3 }), act('orders.track', { n: 4 })]);
+    const { steps, end } = await drain(GOAL, settings, portsFor(shop, model));
+    expect(steps).toHaveLength(3);
+    expect(end).toMatchObject({ kind: 'stopped', reason: 'stuck' });
+    expect(end.kind === 'stopped' && end.detail).toContain('has not changed for 3 steps');
+  });
+
+  it('stops after three consecutive failures, with the errors', async () => {
+    const shop = new FakeShop();
+    shop.mode = 'fail';
+    const model = new ScriptedModel([act('orders.cancel', { n: 1 }), act('orders.cancel', { n: 2 }), act('orders.cancel', { n: 3 })]);
+    const { end } = await drain(GOAL, settings, portsFor(shop, model));
+    expect(end).toMatchObject({ kind: 'stopped', reason: 'failures' });
+    expect(end.kind === 'stopped' && end.errors).toEqual([
+      'step 1: PRECONDITION_FAILED: The order changed.',
+      'step 2: PRECONDITION_FAILED: The order changed.',
+      'step 3: PRECONDITION_FAILED: The order changed.',
+    ]);
+  });
+
+  it('counts a submit that throws as a failure', async () => {
+    const shop = new FakeShop();
+    const ports = portsFor(shop, new ScriptedModel([act('orders.cancel', { n: 1 }), act('orders.cancel', { n: 2 }), act('orders.cancel', { n: 3 })]));
+    ports.submit = () => Promise.reject(new Error('no tab'));
+    const { end } = await drain(GOAL, settings, ports);
+    expect(end).toMatchObject({ kind: 'stopped', reason: 'failures', errors: ['step 1: submit failed: no tab', 'step 2: submit failed: no tab', 'step 3: submit failed: no tab'] });
+  });
+
+  it('stops when the time budget is spent', async () => {
+    const shop = new FakeShop();
+    let now = 0;
+    const ports = portsFor(shop, new ScriptedModel([act('orders.cancel'), act('orders.track'), done()]), () => now);
+    const complete = ports.complete;
+    ports.complete = (m) => {
+      now += 3000;
+      return complete(m);
+    };
+    const { steps, end } = await drain(GOAL, { ...settings, time_budget_ms: 5000 }, ports);
+    expect(steps).toHaveLength(2);
+    expect(end).toMatchObject({ kind: 'stopped', reason: 'time_budget' });
+  });
+
+  it('stops before a prompt that would pass the token budget, and reports the tokens used live', async () => {
+    const shop = new FakeShop();
+    const unlimited = await drain(GOAL, settings, portsFor(new FakeShop(), new ScriptedModel([act('orders.cancel'), done()])));
+    const firstStep = unlimited.steps[0]!.tokens_used;
+    expect(firstStep).toBeGreaterThan(0);
+
+    const model = new ScriptedModel([act('orders.cancel'), done()]);
+    const { steps, end } = await drain(GOAL, { ...settings, token_budget: firstStep + 10 }, portsFor(shop, model));
+    expect(model.prompts).toHaveLength(1);
+    expect(steps[0]!.tokens_used).toBe(firstStep);
+    expect(end).toMatchObject({ kind: 'stopped', reason: 'token_budget' });
+  });
+});
+
+describe('a restarted run never repeats an action', () => {
+  it('derives the same key for the same step, so the pipeline replays instead of running it again', async () => {
+    const shop = new FakeShop();
+    // The worker dies while step 1 is in the pipeline: the shop ran it, the loop never heard back.
+    const dying = portsFor(shop, new ScriptedModel([act('orders.cancel')]));
+    dying.submit = (r) => {
+      shop.submit(r);
+      return new Promise(() => undefined);
+    };
+    const first = runCopilot(GOAL, settings, dying);
+    await Promise.race([first.next(), new Promise((r) => setTimeout(r, 10))]);
+    expect(shop.executed).toEqual(['orders.cancel']);
+
+    // Resumed from memory with nothing recorded for step 1: the model asks for it again.
+    const { end } = await drain(GOAL, { ...settings, resume: [] }, portsFor(shop, new ScriptedModel([act('orders.cancel'), done()])));
+    expect(shop.submitted.map((r) => r.idempotency_key)).toEqual(['run_1.step-1', 'run_1.step-1']);
+    expect(shop.executed).toEqual(['orders.cancel']);
+    expect(end).toMatchObject({ kind: 'done', verified: true });
+  });
+
+  it('refuses a run id that cannot form idempotency keys', async () => {
+    await expect(drain(GOAL, { run_id: 'run 1' }, portsFor(new FakeShop(), new ScriptedModel([])))).rejects.toThrow('cannot form idempotency keys');
+  });
+
+  it('continues numbering after the steps remembered before the restart', async () => {
+    const shop = new FakeShop();
+    const resume = [
+      { n: 1, state: 'order ORD-1024 · paid @ fp-100001', step: { kind: 'act' as const, thought: '', action: { name: 'orders.track', input: {} }, expect: 'where it is' }, outcome: '{}' },
+    ];
+    await drain(GOAL, { ...settings, resume }, portsFor(shop, new ScriptedModel([act('orders.cancel'), done()])));
+    expect(shop.submitted.map((r) => r.idempotency_key)).toEqual(['run_1.step-2']);
+  });
+});
