@@ -3,6 +3,7 @@ import { ContentRequests, type ContentAct, type ContentReports } from '../protoc
 import type { ActReport } from '../protocol/messages.ts';
 import type { ToolRunOutcome } from '../protocol/webmcp.ts';
 import { PAGE_DEADLINES } from '../protocol/deadlines.ts';
+import { DeadlineExceeded, withDeadline } from '../base/deadline.ts';
 import { normalizeToolResult } from '../webmcp/normalize.ts';
 import { ToolExecutionError, type ToolSource } from './webmcp/tool-source.ts';
 import type { ObservationHost } from './observe/observation-host.ts';
@@ -26,11 +27,10 @@ export function report<K extends keyof ContentReports & string>(type: K, payload
 
 /** Settles with the tool's answer, or rejects with TIMEOUT once the deadline passed (the page may still be running it). */
 function withinDeadline<T>(run: Promise<T>, deadlineMs: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ToolExecutionError('TIMEOUT', `The page's tool did not answer within ${deadlineMs} ms; it may still be running.`)), deadlineMs);
+  return withDeadline(run, deadlineMs, "The page's tool").catch((error: unknown) => {
+    if (error instanceof DeadlineExceeded) throw new ToolExecutionError('TIMEOUT', `The page's tool did not answer within ${deadlineMs} ms; it may still be running.`);
+    throw error;
   });
-  return Promise.race([run, expired]).finally(() => clearTimeout(timer));
 }
 
 async function runTool(source: ToolSource | undefined, name: string, input: Record<string, unknown>, deadlineMs: number = PAGE_DEADLINES.tool_run_ms): Promise<ToolRunOutcome> {

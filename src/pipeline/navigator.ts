@@ -1,7 +1,7 @@
 import { makeError, type StewardError } from '../protocol/errors.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
 import type { ResourceRef } from '../protocol/resource.ts';
-import { DeadlineExceeded } from './deadline.ts';
+import { DeadlineExceeded } from '../base/deadline.ts';
 import { originOf } from './policy/gateway.ts';
 import type { Location, PipelinePorts, PortContext, Route } from './ports.ts';
 

@@ -14,7 +14,7 @@ import { AuditTrail } from './audit-trail.ts';
 import { resolveCapability, type Capability } from './capability.ts';
 import { iso, type Clock } from '../base/clock.ts';
 import { PAGE_DEADLINES } from '../protocol/deadlines.ts';
-import { withDeadline } from './deadline.ts';
+import { withDeadline } from '../base/deadline.ts';
 import { dispatch } from './execution/router.ts';
 import { boundForm, expectedFormValues } from './form-binding.ts';
 import type { MemoryResolver } from './memory-resolver.ts';

@@ -6,7 +6,7 @@ import type { PageSnapshot, SnapshotElement } from '../../observation/snapshot.t
 import { applyDelta } from './delta.ts';
 import { snapshotDigest } from '../../observation/snapshot-digest.ts';
 import type { SendToFrame } from '../pages/messenger.ts';
-import { DeadlineExceeded } from '../../pipeline/deadline.ts';
+import { DeadlineExceeded } from '../../base/deadline.ts';
 
 /**
  * The service worker's door to a tab's page observation. It asks the top frame's content script:

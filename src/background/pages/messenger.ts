@@ -1,4 +1,4 @@
-import { withDeadline } from '../../pipeline/deadline.ts';
+import { withDeadline } from '../../base/deadline.ts';
 import { parseReply, refuse, type Data, type Message, type PayloadInput, type Reply } from '../../protocol/channel.ts';
 import { ContentRequests } from '../../protocol/content-channel.ts';
 import { pageDeadlines } from '../pipeline/page-deadlines.ts';

@@ -13,7 +13,7 @@ import { TabObserver, type ObserveOutcome, type ReportedTools } from './tab-obse
 import { waitForLoaded } from './tab-wait.ts';
 import { webmcpExecutor } from './webmcp-executor.ts';
 import type { CaptureScreenshot } from './screenshot.ts';
-import { DeadlineExceeded } from '../../pipeline/deadline.ts';
+import { DeadlineExceeded } from '../../base/deadline.ts';
 import { pageDeadlines } from '../pipeline/page-deadlines.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { ExecutionCall, ExecutionReport, Executor, PortContext } from '../../pipeline/ports.ts';
-import { DeadlineExceeded } from '../../pipeline/deadline.ts';
+import { DeadlineExceeded } from '../../base/deadline.ts';
 import type { PageDeadlines } from '../../protocol/deadlines.ts';
 import type { FrameTools, ToolRunOutcome } from '../../protocol/webmcp.ts';
 import type { SendToFrame } from '../pages/messenger.ts';

@@ -1,5 +1,5 @@
 import { PAGE_DEADLINES } from '../../protocol/deadlines.ts';
-import { DeadlineExceeded, withDeadline } from '../deadline.ts';
+import { DeadlineExceeded, withDeadline } from '../../base/deadline.ts';
 import type { ExecutionCall, ExecutionReport, Executors } from '../ports.ts';
 
 /**

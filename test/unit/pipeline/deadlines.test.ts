@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeadlineExceeded, withDeadline } from '../../../src/pipeline/deadline.ts';
+import { DeadlineExceeded, withDeadline } from '../../../src/base/deadline.ts';
 import { dispatch } from '../../../src/pipeline/execution/router.ts';
 import type { ExecutionCall } from '../../../src/pipeline/ports.ts';
 import { ORDER, approveNext, cancelRequest, harness } from './fakes.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DeadlineExceeded } from '../../../../src/pipeline/deadline.ts';
+import { DeadlineExceeded } from '../../../../src/base/deadline.ts';
 import { tabMessenger } from '../../../../src/background/pages/messenger.ts';
 
 const open = { gate: async () => undefined };

@@ -5,7 +5,7 @@ import { domExecutor, domSteps } from '../../../../src/background/ports/dom-exec
 import type { ObservedTab } from '../../../../src/background/ports/tab-observer.ts';
 import { webmcpExecutor } from '../../../../src/background/ports/webmcp-executor.ts';
 import type { ExecutionCall } from '../../../../src/pipeline/ports.ts';
-import { DeadlineExceeded } from '../../../../src/pipeline/deadline.ts';
+import { DeadlineExceeded } from '../../../../src/base/deadline.ts';
 import type { AvailableAction } from '../../../../src/protocol/action.ts';
 import type { ToolDescriptor } from '../../../../src/protocol/webmcp.ts';
 import { FakeTabs } from './fake-tabs.ts';

@@ -6,7 +6,7 @@ import { navigatePort } from '../../../../src/background/ports/navigate.ts';
 import { AdapterRoutes, fill } from '../../../../src/background/ports/routes.ts';
 import { ToolStore } from '../../../../src/background/tools/store.ts';
 import { createObservationService } from '../../../../src/background/observation/service.ts';
-import { DeadlineExceeded } from '../../../../src/pipeline/deadline.ts';
+import { DeadlineExceeded } from '../../../../src/base/deadline.ts';
 import { AdapterRegistry, shopAdapter } from '../../../../src/observation/adapters/index.ts';
 import { shopOrderSnapshot } from '../../observation/fixtures/shop-order-snapshot.ts';
 import { FakeTabs } from './fake-tabs.ts';
