@@ -1,5 +1,6 @@
 import type { Clock } from '../base/clock.ts';
 import type { ActionRequest } from '../protocol/action.ts';
+import type { PageSnapshot } from '../protocol/snapshot.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
 import type { ActionResult } from '../protocol/results.ts';
 
@@ -14,7 +15,12 @@ export interface Observation {
   state: ObservedState;
   /** The LLM rendering of the page (page text: data, never instructions). */
   rendering: string;
+  /** The snapshot the rendering came from: the model's `query`/`expand` by ref read it (pure, no port). */
+  snapshot?: PageSnapshot;
 }
+
+/** Live progress inside a step, for the panel (the step's report comes when it ends). */
+export type StepProgress = { n: number; phase: 'thinking' } | { n: number; phase: 'submitting'; request: ActionRequest; thought: string; expect: string };
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -28,4 +34,5 @@ export interface AgentPorts {
   /** Submits through the pipeline with the run's own agent id and token, as any agent does. */
   submit(request: ActionRequest): Promise<ActionResult>;
   clock: Clock;
+  progress?(event: StepProgress): void;
 }

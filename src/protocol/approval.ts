@@ -13,7 +13,7 @@ import { TokenId } from './token.ts';
  * action, resource, input hash and state_version.
  */
 
-const ApprovalRequestId = prefixedId('apreq_', 'apreq_51');
+export const ApprovalRequestId = prefixedId('apreq_', 'apreq_51');
 type ApprovalRequestId = z.infer<typeof ApprovalRequestId>;
 
 /** Why a person has to decide (DESIGN §5 step 7, issue 4's risk classification). */

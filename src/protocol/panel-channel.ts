@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ActionRequest } from './action.ts';
+import { CopilotPush, CopilotRequests } from './copilot.ts';
 import { ApprovalDecision, ApprovalReceipt, ApprovalRequest } from './approval.ts';
 import { AuditEntry } from './audit.ts';
 import { wireSchema, type RequestMap } from './channel.ts';
@@ -136,6 +137,7 @@ export const PanelRequests = {
   'panel/site-remove': { request: z.object({ origin: Origin }), reply: SiteChangeResponse },
   // the co-pilot (an agent living in the side panel)
   'agent/submit': { request: AgentSubmitRequest, reply: z.object({ result: ActionResult }) },
+  ...CopilotRequests,
 } satisfies RequestMap;
 export type PanelRequests = typeof PanelRequests;
 
@@ -148,5 +150,6 @@ export const PanelPush = z.discriminatedUnion('type', [
   z.object({ type: z.literal('panel/tokens-changed') }),
   z.object({ type: z.literal('panel/audit-changed') }),
   z.object({ type: z.literal('panel/sites-changed') }),
+  CopilotPush,
 ]);
 export type PanelPush = z.infer<typeof PanelPush>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModelProvider } from './copilot.ts';
 
 /**
  * The person's preferences, kept in chrome.storage.local under `SETTINGS_KEY`. `Settings` is
@@ -12,9 +13,15 @@ export const SETTINGS_KEY = 'steward.settings';
 export const MAX_WINDOW_MINUTES = 60;
 const MAX_TOKEN_MINUTES = 30 * 24 * 60;
 
+/** The co-pilot's model and rails. The API key is not here: it lives apart, write-only (`copilot/set-key`). */
 const Copilot = z.object({
+  provider: ModelProvider,
+  /** Base URL of an OpenAI-compatible server (`…/v1`), or of the Anthropic API; unused by the Prompt API. */
   endpoint: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, or empty' })]),
   model: z.string().max(200, 'must be at most 200 characters'),
+  max_steps: z.int().min(1, 'must be at least 1').max(100, 'must be at most 100'),
+  time_budget_minutes: z.int().min(1, 'must be at least 1 minute').max(120, 'must be at most 120 minutes'),
+  token_budget: z.int().min(1000, 'must be at least 1,000 tokens').max(5_000_000, 'must be at most 5,000,000 tokens'),
 });
 
 export const Settings = z.object({
@@ -24,7 +31,6 @@ export const Settings = z.object({
   token_lifetime_minutes: z.int().min(1, 'must be at least 1 minute').max(MAX_TOKEN_MINUTES, 'must be at most 30 days'),
   /** "Approve for N minutes" on approval cards. */
   approval_window_minutes: z.int().min(1, 'must be at least 1 minute').max(MAX_WINDOW_MINUTES, 'must be at most 60 minutes'),
-  /** Used by the co-pilot (filled in by the co-pilot's issue). */
   copilot: Copilot,
 });
 export type Settings = z.infer<typeof Settings>;
@@ -33,7 +39,7 @@ export const DEFAULT_SETTINGS: Settings = {
   polyfill_enabled: true,
   token_lifetime_minutes: 60,
   approval_window_minutes: 15,
-  copilot: { endpoint: '', model: '' },
+  copilot: { provider: 'openai', endpoint: '', model: '', max_steps: 25, time_budget_minutes: 10, token_budget: 200_000 },
 };
 
 function field<T>(schema: z.ZodType<T>, value: unknown, fallback: T): T {
@@ -51,8 +57,12 @@ export function readSettings(raw: unknown): Settings {
     token_lifetime_minutes: field(Settings.shape.token_lifetime_minutes, o.token_lifetime_minutes, d.token_lifetime_minutes),
     approval_window_minutes: field(Settings.shape.approval_window_minutes, o.approval_window_minutes, d.approval_window_minutes),
     copilot: {
+      provider: field(Copilot.shape.provider, c.provider, d.copilot.provider),
       endpoint: field(Copilot.shape.endpoint, c.endpoint, d.copilot.endpoint),
       model: field(Copilot.shape.model, c.model, d.copilot.model),
+      max_steps: field(Copilot.shape.max_steps, c.max_steps, d.copilot.max_steps),
+      time_budget_minutes: field(Copilot.shape.time_budget_minutes, c.time_budget_minutes, d.copilot.time_budget_minutes),
+      token_budget: field(Copilot.shape.token_budget, c.token_budget, d.copilot.token_budget),
     },
   };
 }

@@ -29,6 +29,19 @@ export interface PanelChannelDeps {
   sites: SitesControl;
 }
 
+/** Placeholder until the co-pilot's worker side lands: every request is refused, clearly. */
+const notWired = () => refuse('NOT_READY', 'The co-pilot is not available in this build yet.');
+const copilotNotWired = {
+  'copilot/start': notWired,
+  'copilot/pause': notWired,
+  'copilot/resume': notWired,
+  'copilot/stop': notWired,
+  'copilot/take-over': notWired,
+  'copilot/runs': notWired,
+  'copilot/set-key': notWired,
+  'copilot/model-status': notWired,
+};
+
 export type PanelHandlers = Handlers<PanelRequests, void>;
 
 export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
@@ -85,5 +98,6 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
         deps.push({ type: 'panel/audit-changed' });
         return reply;
       }),
+    ...copilotNotWired,
   };
 }

@@ -9,13 +9,14 @@ describe('settings', () => {
 
   it('keeps valid fields and replaces only the bad ones', () => {
     const s = readSettings({ polyfill_enabled: false, approval_window_minutes: 600, token_lifetime_minutes: 15, copilot: { endpoint: 'javascript:alert(1)', model: 'm' } });
-    expect(s).toEqual({ polyfill_enabled: false, approval_window_minutes: 15, token_lifetime_minutes: 15, copilot: { endpoint: '', model: 'm' } });
+    expect(s).toEqual({ polyfill_enabled: false, approval_window_minutes: 15, token_lifetime_minutes: 15, copilot: { ...DEFAULT_SETTINGS.copilot, endpoint: '', model: 'm' } });
   });
 
   it('explains what is wrong per field for the form', () => {
-    expect(settingsErrors({ ...DEFAULT_SETTINGS, approval_window_minutes: 61, copilot: { endpoint: 'ftp://x', model: '' } })).toEqual({
+    expect(settingsErrors({ ...DEFAULT_SETTINGS, approval_window_minutes: 61, copilot: { ...DEFAULT_SETTINGS.copilot, endpoint: 'ftp://x', model: '', max_steps: 0 } })).toEqual({
       approval_window_minutes: 'must be at most 60 minutes',
       'copilot.endpoint': 'must be an http(s) URL, or empty',
+      'copilot.max_steps': 'must be at least 1',
     });
     expect(settingsErrors(DEFAULT_SETTINGS)).toEqual({});
   });
