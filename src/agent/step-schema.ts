@@ -24,7 +24,7 @@ const Done = z.strictObject({ kind: z.literal('done'), thought: Thought, claim: 
 
 const AskPerson = z.strictObject({ kind: z.literal('ask_person'), thought: Thought, question: HumanText });
 
-const Step = z.discriminatedUnion('kind', [Act, Done, AskPerson]);
+export const Step = z.discriminatedUnion('kind', [Act, Done, AskPerson]);
 export type Step = z.infer<typeof Step>;
 export type ActStep = z.infer<typeof Act>;
 

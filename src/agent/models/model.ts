@@ -1,0 +1,32 @@
+import type { ModelError, ModelProvider } from '../../protocol/copilot.ts';
+import type { ChatMessage } from '../ports.ts';
+
+/**
+ * What the co-pilot needs from a language model, whatever its wire format (OpenAI-compatible,
+ * Anthropic Messages, Chrome's Prompt API). Providers are pure: `fetch` and the Prompt API's
+ * global are injected, so unit tests drive them against local servers.
+ */
+
+export interface ModelConfig {
+  provider: ModelProvider;
+  /** Base URL (`…/v1` for OpenAI-compatible servers); empty for the Prompt API. */
+  endpoint: string;
+  model: string;
+  /** Kept by the worker in trusted storage; never logged, never in an error message. */
+  key?: string;
+}
+
+export interface LanguageModelClient {
+  /** How the panel names it, e.g. "gpt-4o-mini at api.openai.com" or "Demo model (scripted)". */
+  label: string;
+  /** The model's whole reply, as text; throws ModelFailure. */
+  complete(messages: ChatMessage[], signal?: AbortSignal): Promise<string>;
+}
+
+/** A model call that failed, with a plain sentence the panel shows as is. */
+export class ModelFailure extends Error {
+  constructor(readonly error: ModelError) {
+    super(error.message);
+    this.name = 'ModelFailure';
+  }
+}
