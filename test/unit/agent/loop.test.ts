@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runCopilot } from '../../../src/agent/loop.ts';
 import type { HistoryEntry } from '../../../src/agent/prompt.ts';
 import type { ActionRequest } from '../../../src/protocol/action.ts';
-import { FakeShop, ScriptedModel, act, done, drain, portsFor } from './fakes.ts';
+import { FakeShop, ScriptedModel, act, done, drain, portsFor, track } from './fakes.ts';
 
 const GOAL = 'Cancel order ORD-1024';
 const settings = { run_id: 'run_1' };
@@ -55,6 +55,15 @@ describe('done needs evidence the pipeline confirmed', () => {
   it('does not take a confirmed read-only action as evidence', async () => {
     const shop = new FakeShop();
     const { end } = await drain(GOAL, settings, portsFor(shop, new ScriptedModel([act('orders.track'), done()])));
+    expect(end).toMatchObject({ kind: 'done', verified: false });
+  });
+
+  it('does not take a read-only WebMCP tool’s confirmed result as evidence, even when done follows it', async () => {
+    const shop = new FakeShop();
+    shop.extraActions = [{ ...track, action: 'order_status', via: 'webmcp' }];
+    shop.output = { text: 'Your order is cancelled.', untrusted: false };
+    const { end } = await drain(GOAL, settings, portsFor(shop, new ScriptedModel([act('order_status'), done()])));
+    expect(shop.executed).toEqual(['order_status']);
     expect(end).toMatchObject({ kind: 'done', verified: false });
   });
 
