@@ -28,14 +28,14 @@ import { endView, finalStep, reportedStep } from './step-view.ts';
 type Request<K extends keyof typeof CopilotRequests> = z.output<(typeof CopilotRequests)[K]['request']>;
 type RunReply = Reply<{ run: CopilotRun }>;
 
-export interface CopilotPipeline extends RunPipeline {
+interface CopilotPipeline extends RunPipeline {
   admin: RunPipeline['admin'] & {
     mintToken(request: { agent_id: string; scope: string[]; resource_scope: string; origins: string[]; payment?: boolean; ttl_ms: number }): Promise<{ token: { token_id: string }; secret: string }>;
     revokeToken(tokenId: string): Promise<unknown>;
   };
 }
 
-export interface ModelProviders {
+interface ModelProviders {
   create(config: ModelConfig): LanguageModelClient;
   status(config: ModelConfig, hasKey: boolean): Promise<ModelStatus>;
 }

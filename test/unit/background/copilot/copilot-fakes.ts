@@ -24,7 +24,7 @@ export type Reply = string | ((messages: ChatMessage[], signal?: AbortSignal) =>
 export const act = (name: string, input: Record<string, unknown> = {}, thought = `do ${name}`) => JSON.stringify({ kind: 'act', thought, action: { name, input }, expect: 'the order changes' });
 export const done = (claim = 'The order is cancelled.') => JSON.stringify({ kind: 'done', thought: 'finished', claim });
 
-export class ScriptedClient implements LanguageModelClient {
+class ScriptedClient implements LanguageModelClient {
   label = 'Demo model (scripted)';
   readonly calls: ChatMessage[][] = [];
   /** Whether the run's agent was already tainted when each call was made. */
