@@ -33,15 +33,17 @@ function shortHref(href: string, pageUrl: string): string {
   }
 }
 
-export function elementLine(e: SnapshotElement, pageUrl: string, d: LineDetail): string {
+/** `e7 textbox "Date"* type=date = "…" [states] (visibility) …`; `*` marks a required field. `showVisibility`: false when the caller says it for a run. */
+export function elementLine(e: SnapshotElement, pageUrl: string, d: LineDetail, showVisibility = true): string {
   let line = `${e.ref} ${word(e.role, 40)}`;
   if (e.name) line += ` ${quote(e.name, d.maxText)}`;
+  if (e.states.includes('required')) line += '*';
   if (e.inputType && !PLAIN_INPUTS.has(e.inputType)) line += ` type=${word(e.inputType, 40)}`;
   if (e.value !== undefined && e.value !== '') line += ` = ${quote(e.value, Math.min(d.maxText, 120))}`;
   const otherOptions = e.options?.filter((o) => o !== e.value);
-  const states = TEXT_ENTRY_ROLES.has(e.role) ? e.states.filter((x) => x !== 'editable') : e.states;
+  const states = e.states.filter((x) => x !== 'required' && !(x === 'editable' && TEXT_ENTRY_ROLES.has(e.role)));
   if (states.length > 0) line += ` [${states.join(', ')}]`;
-  if (e.visibility !== 'visible') line += ` (${e.visibility.replace('_', ' ')})`;
+  if (e.visibility !== 'visible' && showVisibility) line += ` (${e.visibility.replace('_', ' ')})`;
   if (d.rich) {
     if (e.href && !e.href.startsWith('javascript:')) line += ` → ${shortHref(e.href, pageUrl).slice(0, 120)}`;
     // The chosen option is the value already shown.
