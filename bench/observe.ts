@@ -78,7 +78,7 @@ async function toolsOf(browser: StewardBrowser, tabId: number): Promise<ToolDesc
  * the fused state (resource, state, state_version, provenance, conflicts, actions), its facts and
  * the page's tools. Fused here in Node as the service worker does, with the same adapters.
  */
-export function copilotRendering(snapshot: PageSnapshot, tools: ToolDescriptor[]): string {
+function copilotRendering(snapshot: PageSnapshot, tools: ToolDescriptor[]): string {
   const state = fuse({ snapshot, tools, adapters: [shopAdapter()] });
   return renderSnapshot(snapshot, { observed: state, facts: state.facts ?? [], tools: state.tools ?? [] });
 }
