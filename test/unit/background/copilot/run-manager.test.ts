@@ -81,6 +81,14 @@ describe('co-pilot runs in the worker', () => {
       expect(again).toMatchObject({ ok: false, error: { code: 'RUN_ACTIVE', message: expect.stringContaining('already active') } });
     });
 
+    it('when two starts on one tab race', async () => {
+      const s = await setUp([cancel]);
+      const grant = { scope: ['*:*'], resource_scope: '*', payment: false, ttl_ms: 60_000 };
+      const [a, b] = await Promise.all([s.manager.start({ tabId: TAB, goal: GOAL, grant }), s.manager.start({ tabId: TAB, goal: GOAL, grant })]);
+      expect([a.ok, b.ok].sort()).toEqual([false, true]);
+      expect([a, b].find((r) => !r.ok)).toMatchObject({ error: { code: 'RUN_ACTIVE' } });
+    });
+
     it('on a site Steward may not read', async () => {
       const s = await setUp([]);
       s.tab.allowed = false;
