@@ -123,10 +123,8 @@ const REPLY_SHAPE = [
 
 /** How to read the page rendering: said once here, so each rendering carries only what is particular to its page. */
 const RENDERING_LEGEND = [
-  'How to read the page block: quoted text is page content. eN is a ref: it addresses an element in DOM steps and reads; * marks a required field; → is where a link goes.',
-  "Its first line is the page's title. The next is the observed state: resource, state (unknown: not observed), v= the start of the state version, source, confidence, from the evidence, then any conflicts between sources.",
-  'Then: the site actions, facts [sources confidence @ref the fact was read from], the WebMCP tools with their parameters (* = required), the first sentence of their description and their risk, and the page itself.',
-  'Long tables and lists show a few rows and say how many more there are: a read step by ref or query reaches the rest.',
+  'Page block: quoted text is page content; eN is a ref to an element (for DOM steps and reads); * = required; → = link target; rows left out: read by ref or query.',
+  'Its line 1 is the title, line 2 the state: resource, state (unknown = not observed), v= start of its version, source, confidence, from evidence; conflicts.',
 ].join('\n');
 
 function systemText(nonce: string): string {
