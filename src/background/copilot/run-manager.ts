@@ -1,7 +1,6 @@
 import { runCopilot, type RunEnd, type RunSettings, type StepReport } from '../../agent/loop.ts';
 import type { AgentPorts } from '../../agent/ports.ts';
 import { ModelFailure, type LanguageModelClient, type ModelConfig } from '../../agent/models/model.ts';
-import type { ActionRequest } from '../../protocol/action.ts';
 import { ok, refuse, type Reply } from '../../protocol/channel.ts';
 import type { CopilotEnd, CopilotRun, ModelError, ModelStatus } from '../../protocol/copilot.ts';
 import type { CopilotRequests } from '../../protocol/copilot.ts';
@@ -283,7 +282,7 @@ export class RunManager {
   private async finish(live: Live, end: CopilotEnd, modelError?: ModelError): Promise<void> {
     if (live.ended) return;
     live.ended = true;
-    live.abort.abort();
+    live.abort.abort(end.kind === 'stopped' ? end.reason : 'finished');
     live.wake?.();
     const { run } = live.record;
     run.end = end;
@@ -318,7 +317,7 @@ export class RunManager {
     const now = () => this.deps.clock() - live.pausedTotal - (live.pausedSince !== undefined ? this.deps.clock() - live.pausedSince : 0);
     const handle = { record, client, signal: live.abort.signal, paused: () => live.paused, save: () => (live.ended ? Promise.resolve() : this.save(live)) };
     const ports = createRunPorts(this.deps, handle, now);
-    const settings: RunSettings & { signal: AbortSignal; inflight?: ActionRequest } = {
+    const settings: RunSettings = {
       run_id: run.run_id,
       max_steps: run.budgets.max_steps,
       time_budget_ms: Math.max(1, run.budgets.time_budget_ms - record.spent.elapsed_ms),
@@ -334,9 +333,8 @@ export class RunManager {
       const next = await steps.next();
       if (live.ended) return;
       if (next.done) {
-        const end = endView(next.value);
-        const modelError = (next.value as { model_error?: ModelError }).model_error;
-        return this.finish(live, end, modelError);
+        const end = next.value;
+        return this.finish(live, endView(end), end.kind === 'stopped' ? end.model_error : undefined);
       }
       this.apply(live, next.value);
       await this.save(live);

@@ -183,7 +183,12 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
     if (run.signal.aborted) return;
     if (event.phase === 'thinking') setStep(event.n, (s) => ({ ...s, n: event.n, status: 'thinking' }));
     else
-      setStep(event.n, (s) => ({ ...s, status: 'running', thought: event.thought.slice(0, 2000), expect: event.expect.slice(0, 2000), action: actionOf(event.request, viaOf(event.request.action)) }));
+      setStep(event.n, (s) =>
+        // A request resubmitted after a restart keeps the thought it was shown with.
+        s.action?.idempotency_key === event.request.idempotency_key && s.thought !== undefined
+          ? { ...s, status: 'running' }
+          : { ...s, status: 'running', thought: event.thought.slice(0, 2000), expect: event.expect.slice(0, 2000), action: actionOf(event.request, viaOf(event.request.action)) },
+      );
     if (event.phase === 'submitting') record.inflight = event.request;
     void run.save();
   }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { Step } from '../../agent/step-schema.ts';
 import { ActionRequest } from '../../protocol/action.ts';
-import { CopilotRun } from '../../protocol/copilot.ts';
-import { ModelProvider } from '../../protocol/copilot.ts';
+import { CopilotRun, ModelProvider } from '../../protocol/copilot.ts';
 import type { HistoryEntry } from '../../agent/prompt.ts';
 
 /**
@@ -18,6 +17,8 @@ const HistoryEntrySchema = z.object({
   state: z.string().max(1000),
   step: Step.optional(),
   outcome: z.string().max(20_000).optional(),
+  untrusted: z.boolean().optional(),
+  evidence: z.string().max(4000).optional(),
 });
 
 export const RunModelSettings = z.object({

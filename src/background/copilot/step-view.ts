@@ -33,8 +33,9 @@ export function reportedStep(report: StepReport, live: CopilotStep | undefined):
   const base: CopilotStep = { ...(live ?? {}), n: entry.n, status: live?.status ?? 'failed', state: clip(entry.state, 500) };
   delete base.approval_id;
   if (!entry.step) return { ...base, status: 'invalid', error: clip(entry.outcome ?? 'the model’s reply was invalid') };
+  if (entry.step.kind === 'read') return { ...base, status: 'succeeded', thought: clip(entry.step.thought), outcome: clip(entry.outcome ?? '') };
   if (entry.step.kind !== 'act') return { ...base, status: 'final', thought: clip(entry.step.thought) };
-  const withModel: CopilotStep = { ...base, thought: clip(entry.step.thought), expect: clip(entry.step.expect) };
+  const withModel: CopilotStep = { ...base, thought: clip(entry.step.thought), expect: clip(entry.step.expect), ...(entry.evidence ? { evidence: clip(entry.evidence) } : {}) };
   if (live?.status === 'succeeded' || live?.status === 'failed') return withModel;
   // No result was seen live (submit threw): the loop's outcome says why.
   return { ...withModel, status: 'failed', error: clip(entry.outcome ?? 'no result') };
