@@ -42,6 +42,9 @@ test('a goal typed in the Co-pilot view cancels the order, with the approval cli
 
   await expect(run.getByRole('region', { name: 'Done, verified' })).toContainText(`Order ${SHOP_ORDER} is cancelled.`);
   await expect(step).toContainText('succeeded');
+  // Two steps, each shown once: the cancellation, then the final answer with the pipeline's evidence.
+  await expect(run.getByRole('listitem', { name: /^Step \d/ })).toHaveCount(2);
+  await expect(run.getByRole('region', { name: 'Done, verified' })).toContainText('confirmed');
   await expect(run.getByRole('button', { name: 'Stop' })).toHaveCount(0);
   const shop = await shopState(sites.urls.shop);
   expect(shop.counters[SHOP_ORDER]!.cancelled).toBe(1);

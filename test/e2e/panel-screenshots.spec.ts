@@ -78,12 +78,16 @@ test('screenshots of the Co-pilot view mid-run (approval inline) and after the r
     await expect(card).toBeVisible();
     for (const scheme of ['light', 'dark'] as const) {
       await panel.emulateMedia({ colorScheme: scheme });
+      // From the top: the sticky tab bar stays where a person sees it.
+      await panel.evaluate(() => window.scrollTo(0, 0));
       await panel.screenshot({ path: `test/e2e/screenshots/panel-copilot-midrun-${scheme}.png`, fullPage: true });
     }
     await card.getByRole('button', { name: 'Approve', exact: true }).click();
     await expect(run.getByRole('region', { name: 'Done, verified' })).toBeVisible();
     for (const scheme of ['light', 'dark'] as const) {
       await panel.emulateMedia({ colorScheme: scheme });
+      // From the top: the sticky tab bar stays where a person sees it.
+      await panel.evaluate(() => window.scrollTo(0, 0));
       await panel.screenshot({ path: `test/e2e/screenshots/panel-copilot-done-${scheme}.png`, fullPage: true });
     }
   } finally {
