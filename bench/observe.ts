@@ -2,7 +2,10 @@ import type { Page } from '@playwright/test';
 import { encode } from 'gpt-tokenizer';
 import { SMART_DOM_READER_BUNDLE } from '@mcp-b/smart-dom-reader/bundle-string';
 import { renderSnapshot } from '../src/observation/render/index.ts';
+import { fuse } from '../src/observation/fusion/index.ts';
+import { shopAdapter } from '../src/observation/adapters/index.ts';
 import type { PageSnapshot } from '../src/observation/snapshot.ts';
+import type { ToolDescriptor } from '../src/protocol/webmcp.ts';
 import type { StewardBrowser } from '../test/e2e/browser.ts';
 import { median, type Row } from './report.ts';
 
@@ -60,6 +63,24 @@ async function stewardObserve(browser: StewardBrowser, tabId: number, full: bool
     },
     { tabId, full, keep },
   );
+}
+
+/** The WebMCP tools Steward's registry holds for the tab's top frame. */
+async function toolsOf(browser: StewardBrowser, tabId: number): Promise<ToolDescriptor[]> {
+  return browser.serviceWorker.evaluate(async (tabId) => {
+    const frames = ((await chrome.storage.session.get('webmcp.frames'))['webmcp.frames'] ?? []) as Array<{ tabId: number; frameId: number; tools: ToolDescriptor[] }>;
+    return frames.find((f) => f.tabId === tabId && f.frameId === 0)?.tools ?? [];
+  }, tabId);
+}
+
+/**
+ * What the co-pilot reads of the page as loaded (the state the anchors see): the rendering with
+ * the fused state (resource, state, state_version, provenance, conflicts, actions), its facts and
+ * the page's tools. Fused here in Node as the service worker does, with the same adapters.
+ */
+function copilotRendering(snapshot: PageSnapshot, tools: ToolDescriptor[]): string {
+  const state = fuse({ snapshot, tools, adapters: [shopAdapter()] });
+  return renderSnapshot(snapshot, { observed: state, facts: state.facts ?? [], tools: state.tools ?? [] });
 }
 
 async function tabIdFor(browser: StewardBrowser, url: string): Promise<number> {
@@ -194,7 +215,7 @@ export async function observeRows(browser: StewardBrowser, c: ObserveCase, runs:
     shifted.push((await stewardObserve(browser, tabId, false, false)).ms);
   }
   const snapshot = (await stewardObserve(browser, tabId, false, true)).snapshot!;
-  const rendering = renderSnapshot(snapshot);
+  const rendering = copilotRendering(first.snapshot, await toolsOf(browser, tabId));
 
   await page.close().catch(() => undefined);
 
@@ -224,6 +245,8 @@ export async function observeRows(browser: StewardBrowser, c: ObserveCase, runs:
   const fullMs = median(full);
   const tokens: Row = { metric: 'observe.llm_tokens', case: c.name, value: encode(rendering).length, unit: 'tokens', better: 'lower' };
   if (ariaText !== '') Object.assign(tokens, { anchor: 'playwright.ariaSnapshot', anchor_value: encode(ariaText).length });
+  // The page alone (no state, facts or tools), as the rendering was measured before it carried them.
+  const pageTokens: Row = { metric: 'observe.llm_tokens_page', case: c.name, value: encode(renderSnapshot(first.snapshot)).length, unit: 'tokens', better: 'lower' };
   const row = (anchor: string, value: number): Row => ({ metric: 'observe.full_ms', case: c.name, value: fullMs, unit: 'ms', better: 'lower', anchor, anchor_value: value });
   return [
     { metric: 'observe.first_ms', case: c.name, value: first.ms, unit: 'ms', better: 'lower', anchor: anchorName('playwright.ariaSnapshot', aria), anchor_value: aria.first },
@@ -233,6 +256,7 @@ export async function observeRows(browser: StewardBrowser, c: ObserveCase, runs:
     { metric: 'observe.incremental_ms', case: c.name, value: median(incremental), unit: 'ms', better: 'lower' },
     { metric: 'observe.incremental_shift_ms', case: c.name, value: median(shifted), unit: 'ms', better: 'lower' },
     tokens,
+    pageTokens,
     { metric: 'observe.elements', case: c.name, value: snapshot.elements.length, unit: 'elements', better: 'higher' },
   ];
 }
