@@ -140,6 +140,12 @@ interface Submitted {
   failure?: string;
 }
 
+/** The observed description of what `request` does; DOM actions share a name, so their target ref decides. */
+function describedAction(observation: Observation, request: ActionRequest): AvailableAction | undefined {
+  const ref = typeof request.input.ref === 'string' ? request.input.ref : undefined;
+  return observation.state.actions?.find((a) => a.action === request.action && (a.target_ref === undefined || a.target_ref === ref));
+}
+
 /** Submits through the pipeline; the outcome is what the model and the panel get (secrets redacted). */
 async function submitAction(ports: AgentPorts, request: ActionRequest, described: AvailableAction | undefined): Promise<Submitted> {
   try {
@@ -223,11 +229,7 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     const cutBeforeSubmit = aborted();
     if (cutBeforeSubmit) return cutBeforeSubmit;
     ports.progress?.({ n, phase: 'submitting', request, thought: step.thought, expect: step.expect });
-    const submitted = await submitAction(
-      ports,
-      request,
-      observation.state.actions?.find((a) => a.action === request.action),
-    );
+    const submitted = await submitAction(ports, request, describedAction(observation, request));
     record(submitted, n);
     const entry = entryOf({ n, state: `${stateSummary(observation.state)} (after a restart)` }, step, submitted);
     history.push(entry);
@@ -302,11 +304,7 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     if (abortedBeforeSubmit) return abortedBeforeSubmit;
     const request = checked.request!;
     ports.progress?.({ n, phase: 'submitting', request, thought: step.thought, expect: step.expect });
-    const submitted = await submitAction(
-      ports,
-      request,
-      observation.state.actions?.find((a) => a.action === step.action.name),
-    );
+    const submitted = await submitAction(ports, request, describedAction(observation, request));
     // A submit that ends because the person stopped the run (e.g. while it awaited approval) is their stop, not a failure.
     const abortedDuringSubmit = submitted.failure?.startsWith('submit failed') ? aborted() : undefined;
     if (abortedDuringSubmit) return abortedDuringSubmit;
