@@ -74,6 +74,13 @@ async function toolsOf(browser: StewardBrowser, tabId: number): Promise<ToolDesc
 }
 
 /**
+ * What observe.llm_tokens counts, and what of the page the co-pilot reads elsewhere in its prompt:
+ * the prompt's own lines say it there once, so the rendering does not repeat it.
+ */
+const RENDERING_NOTE =
+  'the rendering with the state (resource, state, start of state_version, source, confidence, evidence, conflicts), facts, site actions and WebMCP tools (parameters, first sentence of the description, risk). In the prompt instead: the URL and whole state_version (its Current state line), DOM and navigation steps, whole tool descriptions and input schemas (its action list), how to read the rendering (its system text).';
+
+/**
  * What the co-pilot reads of the page as loaded (the state the anchors see): the rendering with
  * the fused state (resource, state, state_version, provenance, conflicts, actions), its facts and
  * the page's tools. Fused here in Node as the service worker does, with the same adapters.
@@ -243,7 +250,7 @@ export async function observeRows(browser: StewardBrowser, c: ObserveCase, runs:
   });
 
   const fullMs = median(full);
-  const tokens: Row = { metric: 'observe.llm_tokens', case: c.name, value: encode(rendering).length, unit: 'tokens', better: 'lower' };
+  const tokens: Row = { metric: 'observe.llm_tokens', case: c.name, value: encode(rendering).length, unit: 'tokens', better: 'lower', note: RENDERING_NOTE };
   if (ariaText !== '') Object.assign(tokens, { anchor: 'playwright.ariaSnapshot', anchor_value: encode(ariaText).length });
   // The page alone (no state, facts or tools), as the rendering was measured before it carried them.
   const pageTokens: Row = { metric: 'observe.llm_tokens_page', case: c.name, value: encode(renderSnapshot(first.snapshot)).length, unit: 'tokens', better: 'lower' };

@@ -180,6 +180,12 @@ function schemaParams(schema: Record<string, unknown>): string {
     .join(', ');
 }
 
+/** A tool description's first sentence: what the tool does. The prompt's action list gives the whole description. */
+function firstSentence(text: string): string {
+  const end = text.search(/[.!?](\s|$)/);
+  return end > 0 ? text.slice(0, end + 1) : text;
+}
+
 /** `formRef`: the page form that is this tool (a declarative tool). */
 export function toolLine(t: ToolDescriptor, maxText: number, formRef?: string): string {
   const hints: string[] = [];
@@ -189,7 +195,7 @@ export function toolLine(t: ToolDescriptor, maxText: number, formRef?: string): 
   if (t.annotations.untrustedContentHint) hints.push('untrusted output');
   if (t.kind === 'declarative') hints.push(formRef ? `form ${formRef}` : 'form');
   let line = `${word(t.name, 120)}(${schemaParams(t.inputSchema)})`;
-  if (t.description) line += ` ${quote(t.description, maxText)}`;
+  if (t.description) line += ` ${quote(firstSentence(t.description), maxText)}`;
   if (hints.length > 0) line += ` [${hints.join(', ')}]`;
   if (t.schemaError) line += ` [cannot be called: INVALID_TOOL_SCHEMA ${quote(t.schemaError, maxText)}]`;
   return line;
