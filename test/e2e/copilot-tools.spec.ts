@@ -1,0 +1,58 @@
+import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
+import { freeSlot, offered, startRun, useScriptedModel, waitForRun } from './copilot-driver.ts';
+import { callTool, done, offeredAction } from './copilot-replies.ts';
+import { test, expect } from './fixtures.ts';
+import { approve, pendingCard } from './pipeline-helpers.ts';
+
+/**
+ * Tool-first: on the clinic (native WebMCP) the booking form is a tool, and Steward offers it in
+ * the model's action list, so booking takes one step instead of a form's worth of DOM steps. The
+ * person approves it (booking is consequential); the clinic's own records show one booking.
+ */
+
+interface ClinicRecords {
+  appointments: Array<{ id: string; doctor_id: string; date: string; time: string; patient_name: string; status: string }>;
+  tool_calls: Array<{ method: string; path: string; source: string }>;
+}
+const clinicRecords = async (url: string) => (await (await fetch(new URL('/__demo/state', url))).json()) as ClinicRecords;
+
+let model: ScriptedModel;
+test.beforeEach(async () => {
+  model = await startScriptedModel();
+});
+test.afterEach(async () => {
+  await model.stop();
+});
+
+test('books an appointment through the clinic’s WebMCP tool in one step, then reports it done with the pipeline’s evidence', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const date = await freeSlot(sites.urls.clinic, 'dr-okafor', '15:00');
+  const booking = { doctor: 'dr-okafor', date, time: '15:00', patient_name: 'Jordan Lee' };
+  model.script([callTool('book_appointment', booking, 'a new appointment with Dr. Okafor'), done(`Booked Dr. Okafor on ${date} at 15:00 for Jordan Lee.`)]);
+
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.clinic}#/book`);
+  const panel = await openPanel(page);
+  const tabId = await tabIdOf(page);
+  await useScriptedModel(panel, model);
+  await offered(panel, tabId, 'book_appointment');
+  const before = (await clinicRecords(sites.urls.clinic)).appointments.length;
+
+  const started = await startRun(panel, tabId, `Book an appointment with Dr. Okafor on ${date} at 15:00 for Jordan Lee.`);
+  await approve(panel, await pendingCard(panel, 'book_appointment'));
+  const run = await waitForRun(panel, started.run_id, (r) => r.end !== undefined);
+
+  // The tool was in the one list the model saw, with its path and its need for approval.
+  expect(offeredAction(model.requests[0]!, 'book_appointment')).toMatch(/via webmcp.*needs approval/);
+  // One action and the final answer; the answer is verified by the pipeline, not taken on trust.
+  const actions = run.steps.filter((s) => s.action);
+  expect(actions.map((s) => [s.action!.name, s.action!.via, s.status])).toEqual([['book_appointment', 'webmcp', 'succeeded']]);
+  expect(run.steps.length).toBeLessThanOrEqual(2);
+  expect(model.requests).toHaveLength(2);
+  expect(run.end).toMatchObject({ kind: 'done', verified: true });
+
+  const records = await clinicRecords(sites.urls.clinic);
+  expect(records.appointments).toHaveLength(before + 1);
+  const booked = records.appointments.filter((a) => a.date === date && a.time === '15:00' && a.doctor_id === 'dr-okafor' && a.status === 'booked');
+  expect(booked).toEqual([expect.objectContaining({ patient_name: 'Jordan Lee' })]);
+  expect(records.tool_calls.filter((c) => c.method === 'POST' && c.path === '/api/appointments')).toEqual([expect.objectContaining({ source: 'agent-form:book_appointment' })]);
+});
