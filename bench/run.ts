@@ -30,7 +30,8 @@ try {
   if (only !== undefined && !tasks && cases.length === 0) throw new Error(`--only: no case named ${only}`);
   const browser = cases.length > 0 ? await launchWithSteward({ nativeWebMcp: true, allowSites: Object.values(sites.urls) }) : undefined;
   try {
-    for (const c of browser ? cases : []) {
+    for (const c of cases) {
+      if (!browser) break;
       process.stderr.write(`observe ${c.name}…\n`);
       try {
         rows.push(...(await observeRows(browser, c, c.name === 'grid-80k' ? Math.min(runs, 3) : runs)));
