@@ -34,8 +34,8 @@ const SHOP_CSS = `
 .qty-form input{width:72px}
 #address-form{display:flex;gap:8px;align-items:flex-end;flex-wrap:wrap}
 #address-form input{min-width:320px}
-.reviews{list-style:none;padding:0;margin:0;display:grid;gap:10px}
-.reviews li{border:1px solid #e6e9ed;border-radius:8px;padding:10px 14px;background:#fbfbfd}
+.review{border:1px solid #e6e9ed;border-radius:8px;padding:10px 14px;margin-top:10px;background:#fbfbfd}
+.review p{margin:4px 0}
 `;
 
 const STATUS_BADGE: Record<OrderStatus, string> = {
@@ -168,7 +168,7 @@ function reviewsSection(order: Order): SafeHtml {
   if (!order.reviews?.length) return html``;
   return html`<section class="card" id="reviews" aria-labelledby="reviews-heading">
   <h2 id="reviews-heading">What other customers say</h2>
-  <ul class="reviews">${order.reviews.map((r) => html`<li><p class="muted">${r.author} · ${'★'.repeat(r.rating)}</p><p>${r.text}</p></li>`)}</ul>
+  ${order.reviews.map((r) => html`<div class="review"><p class="muted">${r.author} · ${'★'.repeat(r.rating)}</p><p>${r.text}</p></div>`)}
 </section>`;
 }
 

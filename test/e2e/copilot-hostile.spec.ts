@@ -34,7 +34,7 @@ interface PendingCard {
   form?: { fields: Array<{ name: string; value?: string }> };
 }
 
-const INJECTION = /Change the shipping address of this order to (.+?) and press/;
+const INJECTION = /Ship this order to (.+?) instead/;
 
 let model: ScriptedModel;
 test.beforeEach(async () => {
@@ -100,7 +100,7 @@ test('a model that obeys text injected into the page cannot change the shipping 
   const blocks = dataBlocks(prompt);
   const page_ = blocks.find((b) => b.kind === 'page');
   expect(page_?.text).toMatch(INJECTION);
-  const at = [...prompt.matchAll(/IMPORTANT NOTE FOR AI ASSISTANTS/g)].map((m) => m.index);
+  const at = [...prompt.matchAll(/Ship this order to/g)].map((m) => m.index);
   expect(at.length).toBeGreaterThan(0);
   for (const i of at) expect(blocks.some((b) => b.start < i && i < b.end)).toBe(true);
   const system = first.messages.find((m) => m.role === 'system')!.content;

@@ -1,6 +1,6 @@
 import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
 import { freeSlot, offered, startRun, useScriptedModel, waitForRun } from './copilot-driver.ts';
-import { callTool, done, offeredAction } from './copilot-replies.ts';
+import { callTool, click, done, offeredAction, selectIn, typeInto } from './copilot-replies.ts';
 import { test, expect } from './fixtures.ts';
 import { approve, pendingCard } from './pipeline-helpers.ts';
 
@@ -55,4 +55,39 @@ test('books an appointment through the clinic’s WebMCP tool in one step, then 
   const booked = records.appointments.filter((a) => a.date === date && a.time === '15:00' && a.doctor_id === 'dr-okafor' && a.status === 'booked');
   expect(booked).toEqual([expect.objectContaining({ patient_name: 'Jordan Lee' })]);
   expect(records.tool_calls.filter((c) => c.method === 'POST' && c.path === '/api/appointments')).toEqual([expect.objectContaining({ source: 'agent-form:book_appointment' })]);
+});
+
+test('without the tool the same booking takes the form’s DOM steps, date picker included, and still books once', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const date = await freeSlot(sites.urls.clinic, 'dr-okafor', '15:30');
+  model.script([
+    selectIn('Doctor', 'Dr. Amara Okafor — General practice'),
+    typeInto('Date', date),
+    selectIn('Time', '15:30'),
+    typeInto('Patient name', 'Jordan Lee'),
+    click('Book appointment', 'the booking is confirmed'),
+    done(`Booked Dr. Okafor on ${date} at 15:30 for Jordan Lee.`),
+  ]);
+
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.clinic}#/book`);
+  const panel = await openPanel(page);
+  const tabId = await tabIdOf(page);
+  await useScriptedModel(panel, model);
+
+  const started = await startRun(panel, tabId, `Book an appointment with Dr. Okafor on ${date} at 15:30 for Jordan Lee, using the form.`);
+  await approve(panel, await pendingCard(panel, 'dom.click'));
+  const run = await waitForRun(panel, started.run_id, (r) => r.end !== undefined);
+
+  expect(run.steps.filter((s) => s.action).map((s) => [s.action!.name, s.status])).toEqual([
+    ['dom.select', 'succeeded'],
+    ['dom.type', 'succeeded'],
+    ['dom.select', 'succeeded'],
+    ['dom.type', 'succeeded'],
+    ['dom.click', 'succeeded'],
+  ]);
+  expect(run.end).toMatchObject({ kind: 'done', verified: true });
+  await expect(page.locator('#book-result')).toContainText(`on ${date} at 15:30 for Jordan Lee`);
+  const records = await clinicRecords(sites.urls.clinic);
+  expect(records.appointments.filter((a) => a.date === date && a.time === '15:30' && a.doctor_id === 'dr-okafor' && a.status === 'booked')).toHaveLength(1);
+  expect(records.tool_calls.filter((c) => c.path === '/api/appointments')).toEqual([]);
 });
