@@ -1,18 +1,22 @@
 import { canonicalJson } from '../base/canonical-json.ts';
-import { ActionRequest } from '../protocol/action.ts';
+import { ActionRequest, type AvailableAction } from '../protocol/action.ts';
 import { IdempotencyKey } from '../protocol/action-name.ts';
+import type { CopilotEnd, ModelError } from '../protocol/copilot.ts';
 import type { ResourceRef, StateName } from '../protocol/resource.ts';
 import { isErrorResult, type ActionResult } from '../protocol/results.ts';
 import { parseOrError } from '../protocol/validate.ts';
 import { approxTokens } from '../observation/render/index.ts';
+import { ModelFailure } from './models/model.ts';
 import type { AgentPorts, ChatMessage, Observation } from './ports.ts';
 import { buildPrompt, dataNonce, stateSummary, type HistoryEntry } from './prompt.ts';
+import { readProblem, readTarget, runRead } from './read.ts';
+import { redactSecrets } from './redact.ts';
 import { parseStep, type ActStep, type Step } from './step-schema.ts';
 
 /**
  * The co-pilot's loop (DESIGN §5, issue 13): observe, ask the model for one step, validate it,
- * submit it through the pipeline, feed the result back. The rails are enforced here, in code,
- * whatever the model says.
+ * submit it through the pipeline (or read the snapshot), feed the result back. The rails are
+ * enforced here, in code, whatever the model says.
  */
 
 export interface RunSettings {
@@ -26,19 +30,37 @@ export interface RunSettings {
   expect?: { resource?: ResourceRef; state: StateName };
   /** Steps already taken before a restart (from memory): the run continues after them. */
   resume?: readonly HistoryEntry[];
+  /**
+   * A request submitted before a worker restart whose result never came back: re-submitted first,
+   * unchanged (same idempotency key, so the pipeline replays its stored result instead of running
+   * it again), and recorded as the next step.
+   */
+  inflight?: ActionRequest;
+  /** Aborting ends the run before its next phase; `signal.reason` may name why (`taken_over`, `tab_closed`). */
+  signal?: AbortSignal;
 }
 
 const DEFAULTS = { max_steps: 25, time_budget_ms: 10 * 60_000, token_budget: 200_000 };
-/** Same action this many times in a row, or no state change over this many steps: stuck. */
+/** Same step this many times in a row, or no state change over this many steps: stuck. */
 const STUCK_AFTER = 3;
 const MAX_FAILURES = 3;
+/** Reads are cheap but change nothing: past this many the model must act, finish or ask. */
+const MAX_READS = 8;
 
-type StopReason = 'max_steps' | 'stuck' | 'failures' | 'time_budget' | 'token_budget' | 'ask_person';
+type StopReason = Extract<CopilotEnd, { kind: 'stopped' }>['reason'];
 
 export type RunEnd =
   | { kind: 'done'; verified: true; claim: string; evidence: string }
   | { kind: 'done'; verified: false; claim: string; why: string }
-  | { kind: 'stopped'; reason: StopReason; detail: string; errors?: string[] };
+  | { kind: 'stopped'; reason: StopReason; detail: string; errors?: string[]; model_error?: ModelError };
+
+/** What the caller may pass as `signal.reason`; anything else reads as the person's Stop. */
+const ABORT_DETAIL = {
+  stopped_by_person: 'stopped by the person',
+  taken_over: 'the person took over; the tab is left as it is',
+  tab_closed: 'the tab was closed',
+} as const satisfies Partial<Record<StopReason, string>>;
+type AbortReason = keyof typeof ABORT_DETAIL;
 
 /** What the loop reports after each step, live. */
 export interface StepReport {
@@ -66,7 +88,12 @@ function failureOf(r: ActionResult): string | undefined {
   return s === 'failed' || s === 'unknown' ? `${r.action_id} ${s}` : undefined;
 }
 
-const sameAction = (a: ActStep, b: ActStep) => canonicalJson(a.action) === canonicalJson(b.action);
+/** What makes two steps "the same" for the stuck rail: the action with its input, or the read's target. */
+function sameness(step: Step | undefined): string | undefined {
+  if (step?.kind === 'act') return `act ${canonicalJson(step.action)}`;
+  if (step?.kind === 'read') return `read ${readTarget(step)}`;
+  return undefined;
+}
 
 type Validated = { ok: true; step: Step; request?: ActionRequest } | { ok: false; error: string };
 
@@ -74,6 +101,10 @@ function validate(text: string, observation: Observation, runId: string, n: numb
   const parsed = parseStep(text);
   if (!parsed.ok) return parsed;
   const step = parsed.step;
+  if (step.kind === 'read') {
+    const problem = readProblem(step);
+    return problem ? { ok: false, error: problem } : { ok: true, step };
+  }
   if (step.kind !== 'act') return { ok: true, step };
   const request = parseOrError(
     ActionRequest,
@@ -90,6 +121,37 @@ function validate(text: string, observation: Observation, runId: string, n: numb
   return { ok: true, step, request: request.value };
 }
 
+/** The step a re-submitted in-flight request stands for in the history. */
+function inflightStep(request: ActionRequest): ActStep {
+  return {
+    kind: 'act',
+    thought: request.rationale ?? '',
+    action: { name: request.action, resource: request.resource, input: request.input },
+    expect: 'the result of the step under way when the worker restarted',
+  };
+}
+
+interface Submitted {
+  outcome: string;
+  untrusted: boolean;
+  evidence?: string;
+  failure?: string;
+}
+
+/** Submits through the pipeline; the outcome is what the model and the panel get (secrets redacted). */
+async function submitAction(ports: AgentPorts, request: ActionRequest, described: AvailableAction | undefined): Promise<Submitted> {
+  try {
+    const result = await ports.submit(request);
+    const untrusted = (described?.untrusted_content ?? false) || (!isErrorResult(result) && result.output?.untrusted === true);
+    // Reading something proves nothing about the goal: only an action that changes things counts.
+    const evidence = described?.read_only ? undefined : pipelineEvidence(result);
+    return { outcome: redactSecrets(canonicalJson(result)), untrusted, ...(evidence ? { evidence } : {}), ...(failureOf(result) ? { failure: failureOf(result) } : {}) };
+  } catch (e) {
+    const outcome = redactSecrets(`submit failed: ${e instanceof Error ? e.message : String(e)}`);
+    return { outcome, untrusted: false, failure: outcome };
+  }
+}
+
 /** Runs `goal` step by step, yielding each step as it ends; returns how the run ended. */
 export async function* runCopilot(goal: string, settings: RunSettings, ports: AgentPorts): AsyncGenerator<StepReport, RunEnd> {
   const max_steps = settings.max_steps ?? DEFAULTS.max_steps;
@@ -102,30 +164,88 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
   const started = ports.clock();
   let tokens = 0;
   let failures: string[] = [];
-  let evidence: string | undefined;
+  let evidence = history.findLast((h) => h.evidence)?.evidence;
+  let reads = history.filter((h) => h.step?.kind === 'read').length;
   let unchanged = 0;
   let lastVersion: string | undefined;
+  let afterRead = false;
 
   const elapsed = () => ports.clock() - started;
+  const report = (entry: HistoryEntry): StepReport => ({ entry, tokens_used: tokens, elapsed_ms: elapsed() });
   const stop = (reason: StopReason, detail: string, errors?: string[]): RunEnd => ({ kind: 'stopped', reason, detail, ...(errors ? { errors } : {}) });
+  const aborted = (): RunEnd | undefined => {
+    const signal = settings.signal;
+    if (!signal?.aborted) return undefined;
+    const reason: AbortReason = typeof signal.reason === 'string' && signal.reason in ABORT_DETAIL ? (signal.reason as AbortReason) : 'stopped_by_person';
+    return stop(reason, ABORT_DETAIL[reason]);
+  };
   const ask = async (messages: ChatMessage[]): Promise<string | RunEnd> => {
+    const cut = aborted();
+    if (cut) return cut;
     const cost = messages.reduce((sum, m) => sum + approxTokens(m.content), 0);
     if (tokens + cost > token_budget) return stop('token_budget', `the next prompt (${cost} tokens) would pass the budget of ${token_budget} (${tokens} used)`);
-    const reply = await ports.complete(messages);
+    let reply: string;
+    try {
+      reply = await ports.complete(messages, settings.signal);
+    } catch (e) {
+      const cut = aborted();
+      if (cut) return cut;
+      if (e instanceof ModelFailure) return { kind: 'stopped', reason: 'model_error', detail: e.message, model_error: e.error };
+      throw e;
+    }
     tokens += cost + approxTokens(reply);
     return reply;
   };
+  const record = (submitted: Submitted, n: number) => {
+    if (submitted.failure) failures.push(`step ${n}: ${submitted.failure}`);
+    else failures = [];
+    evidence = submitted.evidence ?? evidence;
+  };
+  const entryOf = (base: { n: number; state: string }, step: Step, s: Submitted): HistoryEntry => ({
+    ...base,
+    step,
+    outcome: s.outcome,
+    ...(s.untrusted ? { untrusted: true } : {}),
+    ...(s.evidence ? { evidence: s.evidence } : {}),
+  });
+
+  if (settings.inflight) {
+    const cut = aborted();
+    if (cut) return cut;
+    const n = history.length + 1;
+    const request = settings.inflight;
+    const observation = await ports.observe();
+    const step = inflightStep(request);
+    const cutBeforeSubmit = aborted();
+    if (cutBeforeSubmit) return cutBeforeSubmit;
+    ports.progress?.({ n, phase: 'submitting', request, thought: step.thought, expect: step.expect });
+    const submitted = await submitAction(
+      ports,
+      request,
+      observation.state.actions?.find((a) => a.action === request.action),
+    );
+    record(submitted, n);
+    const entry = entryOf({ n, state: `${stateSummary(observation.state)} (after a restart)` }, step, submitted);
+    history.push(entry);
+    yield report(entry);
+    if (failures.length >= MAX_FAILURES) return stop('failures', `${MAX_FAILURES} failures in a row`, failures);
+  }
 
   for (let n = history.length + 1; ; n++) {
     if (n > max_steps) return stop('max_steps', `reached the limit of ${max_steps} steps`);
     if (elapsed() > time_budget_ms) return stop('time_budget', `ran ${elapsed()} ms, over the budget of ${time_budget_ms} ms`);
+    const cut = aborted();
+    if (cut) return cut;
 
     const observation = await ports.observe();
     const version = String(observation.state.state_version);
-    unchanged = lastVersion === version ? unchanged + 1 : 0;
+    // A read changes nothing by design: it neither counts as a stalled step nor resets the count.
+    unchanged = lastVersion === version ? (afterRead ? unchanged : unchanged + 1) : 0;
     lastVersion = version;
+    afterRead = false;
     if (unchanged >= STUCK_AFTER) return stop('stuck', `the state has not changed for ${STUCK_AFTER} steps; please take a look`);
 
+    ports.progress?.({ n, phase: 'thinking' });
     const messages = buildPrompt({ goal, nonce, history, observation });
     let reply = await ask(messages);
     if (typeof reply !== 'string') return reply;
@@ -142,7 +262,7 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
       failures.push(`step ${n}: the model's reply was invalid twice: ${checked.error}`);
       const entry: HistoryEntry = { ...base, outcome: checked.error };
       history.push(entry);
-      yield { entry, tokens_used: tokens, elapsed_ms: elapsed() };
+      yield report(entry);
       if (failures.length >= MAX_FAILURES) return stop('failures', `${MAX_FAILURES} failures in a row`, failures);
       continue;
     }
@@ -157,28 +277,39 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
       return { kind: 'done', verified: false, claim: step.claim, why: 'not verified: no confirmed or accepted action and no observed state matching the goal' };
     }
 
-    const previous = history.slice(-(STUCK_AFTER - 1)).map((h) => h.step);
-    if (previous.length === STUCK_AFTER - 1 && previous.every((p) => p?.kind === 'act' && sameAction(p, step))) {
-      return stop('stuck', `the model asked for ${step.action.name} ${STUCK_AFTER} times in a row; please take a look`);
+    const same = sameness(step);
+    const previous = history.slice(-(STUCK_AFTER - 1)).map((h) => sameness(h.step));
+    if (previous.length === STUCK_AFTER - 1 && previous.every((p) => p === same)) {
+      const what = step.kind === 'act' ? `asked for ${step.action.name}` : `read ${readTarget(step)}`;
+      return stop('stuck', `the model ${what} ${STUCK_AFTER} times in a row; please take a look`);
     }
 
-    let outcome: string;
-    try {
-      const result = await ports.submit(checked.request!);
-      outcome = canonicalJson(result);
-      const failure = failureOf(result);
-      if (failure) failures.push(`step ${n}: ${failure}`);
-      else failures = [];
-      // Reading something proves nothing about the goal: only an action that changes things counts.
-      const readOnly = observation.state.actions?.find((a) => a.action === step.action.name)?.read_only ?? false;
-      if (!readOnly) evidence = pipelineEvidence(result) ?? evidence;
-    } catch (e) {
-      outcome = `submit failed: ${e instanceof Error ? e.message : String(e)}`;
-      failures.push(`step ${n}: ${outcome}`);
+    if (step.kind === 'read') {
+      reads++;
+      afterRead = true;
+      const outcome = reads > MAX_READS ? `read limit reached (${MAX_READS} per run): act, finish or ask the person` : redactSecrets(runRead(step, observation.snapshot));
+      const entry: HistoryEntry = { ...base, step, outcome };
+      history.push(entry);
+      yield report(entry);
+      continue;
     }
-    const entry: HistoryEntry = { ...base, step, outcome };
+
+    const abortedBeforeSubmit = aborted();
+    if (abortedBeforeSubmit) return abortedBeforeSubmit;
+    const request = checked.request!;
+    ports.progress?.({ n, phase: 'submitting', request, thought: step.thought, expect: step.expect });
+    const submitted = await submitAction(
+      ports,
+      request,
+      observation.state.actions?.find((a) => a.action === step.action.name),
+    );
+    // A submit that ends because the person stopped the run (e.g. while it awaited approval) is their stop, not a failure.
+    const abortedDuringSubmit = submitted.failure?.startsWith('submit failed') ? aborted() : undefined;
+    if (abortedDuringSubmit) return abortedDuringSubmit;
+    record(submitted, n);
+    const entry = entryOf(base, step, submitted);
     history.push(entry);
-    yield { entry, tokens_used: tokens, elapsed_ms: elapsed() };
+    yield report(entry);
     if (failures.length >= MAX_FAILURES) return stop('failures', `${MAX_FAILURES} failures in a row`, failures);
   }
 }

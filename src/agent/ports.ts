@@ -29,10 +29,11 @@ export interface ChatMessage {
 
 export interface AgentPorts {
   observe(): Promise<Observation>;
-  /** The model's whole reply to `messages`, as text. */
-  complete(messages: ChatMessage[]): Promise<string>;
+  /** The model's whole reply to `messages`, as text; throws ModelFailure (src/agent/models/model.ts); stops early when `signal` aborts. */
+  complete(messages: ChatMessage[], signal?: AbortSignal): Promise<string>;
   /** Submits through the pipeline with the run's own agent id and token, as any agent does. */
   submit(request: ActionRequest): Promise<ActionResult>;
   clock: Clock;
+  /** `thinking` before the model is asked; `submitting` right before `submit` (persist `request` then: it is the run's in-flight step if the worker restarts). */
   progress?(event: StepProgress): void;
 }

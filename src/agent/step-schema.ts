@@ -4,7 +4,7 @@ import { HumanText, JsonObject } from '../protocol/primitives.ts';
 import { ResourceRef } from '../protocol/resource.ts';
 import { parseOrError } from '../protocol/validate.ts';
 
-/** The model's reply for one step: exactly one action, a claim that the goal is done, or a question. */
+/** The model's reply for one step: exactly one action, a read of the page, a claim that the goal is done, or a question. */
 const Thought = z.string().max(2000);
 
 const Act = z.strictObject({
@@ -20,13 +20,35 @@ const Act = z.strictObject({
   expect: HumanText,
 });
 
+/**
+ * Reads what the page rendering collapsed, without changing anything: one ref in full, or the
+ * elements matching a query. Exactly one of `ref`/`query` (checked by the loop, so the schema stays
+ * a plain object that converts to JSON Schema for providers' structured output).
+ */
+const Read = z.strictObject({
+  kind: z.literal('read'),
+  thought: Thought,
+  ref: z.string().min(1).max(64).optional(),
+  query: z
+    .strictObject({
+      /** Exact role, e.g. `button`. */
+      role: z.string().min(1).max(64).optional(),
+      /** Part of the accessible name (case-insensitive). */
+      name: z.string().min(1).max(200).optional(),
+      /** Part of the name, value, description or page text (case-insensitive). */
+      text: z.string().min(1).max(200).optional(),
+    })
+    .optional(),
+});
+
 const Done = z.strictObject({ kind: z.literal('done'), thought: Thought, claim: HumanText });
 
 const AskPerson = z.strictObject({ kind: z.literal('ask_person'), thought: Thought, question: HumanText });
 
-export const Step = z.discriminatedUnion('kind', [Act, Done, AskPerson]);
+export const Step = z.discriminatedUnion('kind', [Act, Read, Done, AskPerson]);
 export type Step = z.infer<typeof Step>;
 export type ActStep = z.infer<typeof Act>;
+export type ReadStep = z.infer<typeof Read>;
 
 export type StepParse = { ok: true; step: Step } | { ok: false; error: string };
 

@@ -7,6 +7,7 @@ import type { ObserveOutcome } from '../ports/tab-observer.ts';
 import type { ToolStore } from '../tools/store.ts';
 import type { PanelRunRequest } from '../tools/run-from-panel.ts';
 import type { ToolRunOutcome } from '../../protocol/webmcp.ts';
+import type { RunManager } from '../copilot/run-manager.ts';
 import { observeForPanel, submitAsAgent } from './agent.ts';
 import { decideApproval, listApprovals } from './approvals.ts';
 import { changeSite, listSites, type SitesControl } from './sites.ts';
@@ -27,20 +28,37 @@ export interface PanelChannelDeps {
   observeTab: (tabId: number) => Promise<ObserveOutcome>;
   push: (message: PanelPush) => void;
   sites: SitesControl;
+  /** The co-pilot's runs (src/background/copilot/); without it every copilot/* request is refused. */
+  copilot?: Pick<RunManager, 'start' | 'pause' | 'resume' | 'stop' | 'takeOver' | 'runs' | 'setKey' | 'modelStatus'>;
 }
 
-/** Placeholder until the co-pilot's worker side lands: every request is refused, clearly. */
-const notWired = () => refuse('NOT_READY', 'The co-pilot is not available in this build yet.');
-const copilotNotWired = {
-  'copilot/start': notWired,
-  'copilot/pause': notWired,
-  'copilot/resume': notWired,
-  'copilot/stop': notWired,
-  'copilot/take-over': notWired,
-  'copilot/runs': notWired,
-  'copilot/set-key': notWired,
-  'copilot/model-status': notWired,
-};
+type CopilotHandlers = Pick<PanelHandlers, Extract<keyof PanelHandlers, `copilot/${string}`>>;
+
+function copilotHandlers(copilot: PanelChannelDeps['copilot']): CopilotHandlers {
+  if (!copilot) {
+    const notWired = () => refuse('NOT_READY', 'The co-pilot is not available here.');
+    return {
+      'copilot/start': notWired,
+      'copilot/pause': notWired,
+      'copilot/resume': notWired,
+      'copilot/stop': notWired,
+      'copilot/take-over': notWired,
+      'copilot/runs': notWired,
+      'copilot/set-key': notWired,
+      'copilot/model-status': notWired,
+    };
+  }
+  return {
+    'copilot/start': (m) => copilot.start(m),
+    'copilot/pause': (m) => copilot.pause(m),
+    'copilot/resume': (m) => copilot.resume(m),
+    'copilot/stop': (m) => copilot.stop(m),
+    'copilot/take-over': (m) => copilot.takeOver(m),
+    'copilot/runs': (m) => copilot.runs(m),
+    'copilot/set-key': (m) => copilot.setKey(m),
+    'copilot/model-status': async () => ok(await copilot.modelStatus()),
+  };
+}
 
 export type PanelHandlers = Handlers<PanelRequests, void>;
 
@@ -98,6 +116,6 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
         deps.push({ type: 'panel/audit-changed' });
         return reply;
       }),
-    ...copilotNotWired,
+    ...copilotHandlers(deps.copilot),
   };
 }

@@ -17,6 +17,7 @@ import { chromeTabEvents } from '../ports/tab-wait.ts';
 import { chromeScreenshots } from '../ports/screenshot.ts';
 import type { ToolStore } from '../tools/store.ts';
 import { runToolFromPanel, type PanelRunRequest } from '../tools/run-from-panel.ts';
+import { createChromeCopilot } from '../copilot/chrome-copilot.ts';
 
 /**
  * Assembles the Intent-to-Transaction pipeline on Chrome: IndexedDB stores, ports onto tabs,
@@ -85,6 +86,7 @@ export function wirePipeline(deps: {
   }
 
   function onTabRemoved(tabId: number): void {
+    void copilot.onTabRemoved(tabId);
     chromePorts.observer.forget(tabId);
     void sessions.forgetTab(tabId);
   }
@@ -92,16 +94,24 @@ export function wirePipeline(deps: {
   /** Starts recovery now (the worker may have been woken by an alarm or a tab event, not a message). */
   function start(): void {
     live.ready.catch((e) => console.error('pipeline start failed', e));
+    // Runs that were active when the worker stopped resume once their actions are recovered.
+    live.ready.then(() => copilot.restore()).catch((e) => console.error('co-pilot restore failed', e));
     ensureAlarms().catch((e) => console.warn('alarms', e));
   }
 
-  /**
-   * Marks an agent as having been given page-derived content outside the pipeline (the
-   * co-pilot's own observations of a tab will call this): see src/pipeline/taint.ts.
-   */
+  /** Marks an agent as having been given page-derived content outside the pipeline (the co-pilot's prompts): see src/pipeline/taint.ts. */
   function taintAgent(agentId: string, source: string): Promise<void> {
     return taint.mark(agentId, { at: Date.now(), source });
   }
+
+  const copilot = createChromeCopilot({
+    pipeline: () => live.ready,
+    sessionFor: (agentId, tabId) => sessions.sessionFor(agentId, tabId),
+    taint: taintAgent,
+    observeTab: chromePorts.observeTab,
+    tabStatus: (tabId) => deps.sites.tabStatus(tabId),
+    push: (m) => deps.panels.push(m),
+  });
 
   const panelChannel = createPanelChannel({
     tools: deps.tools,
@@ -112,6 +122,7 @@ export function wirePipeline(deps: {
     observeTab: chromePorts.observeTab,
     sites: deps.sites,
     push: (m) => deps.panels.push(m),
+    copilot,
   });
 
   return { panelChannel, onAlarm, onTabRemoved, start, taintAgent, recovery: () => live.recovery };

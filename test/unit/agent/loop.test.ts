@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runCopilot } from '../../../src/agent/loop.ts';
-import { FakeShop, ScriptedModel, act, done, drain, portsFor } from './fakes.ts';
+import type { HistoryEntry } from '../../../src/agent/prompt.ts';
+import type { ActionRequest } from '../../../src/protocol/action.ts';
+import { FakeShop, ScriptedModel, act, done, drain, portsFor, track } from './fakes.ts';
 
 const GOAL = 'Cancel order ORD-1024';
 const settings = { run_id: 'run_1' };
@@ -53,6 +55,15 @@ describe('done needs evidence the pipeline confirmed', () => {
   it('does not take a confirmed read-only action as evidence', async () => {
     const shop = new FakeShop();
     const { end } = await drain(GOAL, settings, portsFor(shop, new ScriptedModel([act('orders.track'), done()])));
+    expect(end).toMatchObject({ kind: 'done', verified: false });
+  });
+
+  it('does not take a read-only WebMCP tool’s confirmed result as evidence, even when done follows it', async () => {
+    const shop = new FakeShop();
+    shop.extraActions = [{ ...track, action: 'order_status', via: 'webmcp' }];
+    shop.output = { text: 'Your order is cancelled.', untrusted: false };
+    const { end } = await drain(GOAL, settings, portsFor(shop, new ScriptedModel([act('order_status'), done()])));
+    expect(shop.executed).toEqual(['order_status']);
     expect(end).toMatchObject({ kind: 'done', verified: false });
   });
 
@@ -216,6 +227,52 @@ describe('a restarted run never repeats an action', () => {
     expect(shop.submitted.map((r) => r.idempotency_key)).toEqual(['run_1.step-1', 'run_1.step-1']);
     expect(shop.executed).toEqual(['orders.cancel']);
     expect(end).toMatchObject({ kind: 'done', verified: true });
+  });
+
+  it('re-submits the in-flight request first, so the action runs once across the restart, and continues after it', async () => {
+    const shop = new FakeShop();
+    // What the worker persists: the steps as they end, and the request at "submitting".
+    const memory: { history: HistoryEntry[]; inflight?: ActionRequest } = { history: [] };
+    const dying = portsFor(shop, new ScriptedModel([act('orders.track'), act('orders.cancel')]));
+    dying.progress = (e) => {
+      if (e.phase === 'submitting') memory.inflight = e.request;
+    };
+    dying.submit = (r) => {
+      const result = shop.submit(r);
+      // The worker dies while step 2 is in the pipeline: the shop ran it, the loop never heard back.
+      return r.action === 'orders.cancel' ? new Promise(() => undefined) : Promise.resolve(result);
+    };
+    const first = runCopilot(GOAL, settings, dying);
+    const step1 = await first.next();
+    if (!step1.done) memory.history.push(step1.value.entry);
+    await Promise.race([first.next(), new Promise((r) => setTimeout(r, 10))]);
+    expect(shop.runsByKey).toEqual(
+      new Map([
+        ['run_1.step-1', 1],
+        ['run_1.step-2', 1],
+      ]),
+    );
+
+    const model = new ScriptedModel([done()]);
+    const { steps, end } = await drain(GOAL, { ...settings, resume: memory.history, inflight: memory.inflight! }, portsFor(shop, model));
+    expect(shop.submitted.map((r) => r.idempotency_key)).toEqual(['run_1.step-1', 'run_1.step-2', 'run_1.step-2']);
+    expect(shop.runsByKey).toEqual(
+      new Map([
+        ['run_1.step-1', 1],
+        ['run_1.step-2', 1],
+      ]),
+    );
+    expect(steps.map((s) => s.entry)).toMatchObject([{ n: 2, step: { kind: 'act', action: { name: 'orders.cancel' } }, evidence: expect.stringContaining('confirmed') as string }]);
+    expect(model.prompts).toHaveLength(1);
+    expect(model.prompts[0]![1]!.content).toContain('step 2 [order ORD-1024 · cancelled @ fp-100002 (after a restart)] orders.cancel');
+    expect(end).toMatchObject({ kind: 'done', verified: true });
+  });
+
+  it('keeps the evidence of a step confirmed before the restart', async () => {
+    const shop = new FakeShop();
+    const first = await drain(GOAL, { ...settings, max_steps: 1 }, portsFor(shop, new ScriptedModel([act('orders.cancel')])));
+    const { end } = await drain(GOAL, { ...settings, resume: first.steps.map((s) => s.entry) }, portsFor(shop, new ScriptedModel([done()])));
+    expect(end).toMatchObject({ kind: 'done', verified: true, evidence: expect.stringContaining('act_1 confirmed') as string });
   });
 
   it('refuses a run id that cannot form idempotency keys', async () => {

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { ChatMessage } from '../ports.ts';
+import { badResponse, failureFor, parseBody, postJson, type HttpDeps } from './http.ts';
+import type { LanguageModelClient, ModelConfig } from './model.ts';
+import { STEP_OBJECT_SCHEMA } from './step-json-schema.ts';
+
+/**
+ * OpenAI-compatible chat completions (OpenAI, Ollama, LM Studio, vLLM, OpenRouter). The step is
+ * asked for with a JSON-schema `response_format`; a server that does not support it gets the same
+ * request without it once, and this client remembers not to send it again.
+ */
+
+const Completion = z.object({
+  choices: z.array(z.object({ message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }) })).min(1),
+});
+
+const UNSUPPORTED_FORMAT = /response_format|json_schema|unsupported|not supported/i;
+
+export const DEMO_MODEL_ID = 'steward-demo';
+
+export function openAiLabel(config: ModelConfig): string {
+  if (config.model === DEMO_MODEL_ID) return 'Demo model (scripted)';
+  let host = config.endpoint;
+  try {
+    host = new URL(config.endpoint).host;
+  } catch {
+    // Shown as typed.
+  }
+  return `${config.model} at ${host}`;
+}
+
+export function openAiClient(config: ModelConfig, deps: HttpDeps): LanguageModelClient {
+  const url = `${config.endpoint.replace(/\/+$/, '')}/chat/completions`;
+  const host = new URL(url).host;
+  const headers: Record<string, string> = config.key ? { authorization: `Bearer ${config.key}` } : {};
+  let structured = true;
+
+  async function complete(messages: ChatMessage[], signal?: AbortSignal): Promise<string> {
+    const base = { model: config.model, messages };
+    const format = { response_format: { type: 'json_schema', json_schema: { name: 'steward_step', schema: STEP_OBJECT_SCHEMA } } };
+    let answer = await postJson(url, headers, structured ? { ...base, ...format } : base, deps, signal);
+    if (structured && answer.status === 400 && UNSUPPORTED_FORMAT.test(answer.text)) {
+      structured = false;
+      answer = await postJson(url, headers, base, deps, signal);
+    }
+    if (answer.status < 200 || answer.status > 299) throw failureFor(answer, host, config.key);
+    const parsed = Completion.safeParse(parseBody(answer, host));
+    if (!parsed.success) throw badResponse(host, 'no choices with a message');
+    const { content, refusal } = parsed.data.choices[0]!.message;
+    if (content) return content;
+    throw badResponse(host, refusal ? `the model refused: ${refusal.slice(0, 200)}` : 'the message is empty');
+  }
+
+  return { label: openAiLabel(config), complete };
+}

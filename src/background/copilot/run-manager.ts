@@ -1,0 +1,357 @@
+import { runCopilot, type RunEnd, type RunSettings, type StepReport } from '../../agent/loop.ts';
+import type { AgentPorts } from '../../agent/ports.ts';
+import { ModelFailure, type LanguageModelClient, type ModelConfig } from '../../agent/models/model.ts';
+import { ok, refuse, type Reply } from '../../protocol/channel.ts';
+import type { CopilotEnd, CopilotRun, ModelError, ModelStatus } from '../../protocol/copilot.ts';
+import type { CopilotRequests } from '../../protocol/copilot.ts';
+import type { PanelPush } from '../../protocol/panel-channel.ts';
+import type { Settings } from '../../protocol/settings.ts';
+import type { TabSiteStatus } from '../../protocol/site-access.ts';
+import type { z } from 'zod';
+import type { KeepAlive } from './keep-alive.ts';
+import type { ModelKeyStore } from './model-key.ts';
+import { asHistory, type RunRecord } from './run-record.ts';
+import { createRunPorts, RunAborted, TabClosed, type RunPipeline, type RunPortsDeps } from './run-ports.ts';
+import type { ReadRun, RunStore } from './run-store.ts';
+import { endView, finalStep, reportedStep } from './step-view.ts';
+
+/**
+ * The co-pilot's runs in the service worker (issue 13): starts, steers and ends them, and drives
+ * each run's loop (src/agent/loop.ts) step by step. A run lives here, not in the panel: closing
+ * the panel changes nothing, and a killed worker resumes its runs from chrome.storage.session.
+ *
+ * Each run has its own agent id (`agent:copilot-<run id>`) and its own token: the audit entries
+ * of a run are exactly those of its agent, its token covers only the tab's origin for the run's
+ * lifetime, and revoking it at the end withdraws nothing from any other run.
+ */
+
+type Request<K extends keyof typeof CopilotRequests> = z.output<(typeof CopilotRequests)[K]['request']>;
+type RunReply = Reply<{ run: CopilotRun }>;
+
+export interface CopilotPipeline extends RunPipeline {
+  admin: RunPipeline['admin'] & {
+    mintToken(request: { agent_id: string; scope: string[]; resource_scope: string; origins: string[]; payment?: boolean; ttl_ms: number }): Promise<{ token: { token_id: string }; secret: string }>;
+    revokeToken(tokenId: string): Promise<unknown>;
+  };
+}
+
+export interface ModelProviders {
+  create(config: ModelConfig): LanguageModelClient;
+  status(config: ModelConfig, hasKey: boolean): Promise<ModelStatus>;
+}
+
+export interface RunManagerDeps extends Omit<RunPortsDeps, 'pipeline'> {
+  pipeline: () => Promise<CopilotPipeline>;
+  tabStatus(tabId: number): Promise<TabSiteStatus>;
+  settings(): Promise<Settings['copilot']>;
+  models: ModelProviders;
+  keys: Pick<ModelKeyStore, 'keyFor' | 'set'>;
+  store: Pick<RunStore, 'all' | 'get' | 'put'>;
+  push(message: PanelPush): void;
+  keepAlive: KeepAlive;
+  newRunId(): string;
+  loop?: (goal: string, settings: RunSettings, ports: AgentPorts) => AsyncGenerator<StepReport, RunEnd>;
+}
+
+/** A run this worker drives (or holds paused). */
+interface Live {
+  record: RunRecord;
+  abort: AbortController;
+  paused: boolean;
+  wake?: () => void;
+  driving: boolean;
+  ended: boolean;
+  /** Time spent paused is not charged to the time budget. */
+  pausedSince?: number;
+  pausedTotal: number;
+}
+
+const BROKEN_DETAIL = 'The run’s record could not be read back after a restart, so it was stopped.';
+
+function brokenView(read: Extract<ReadRun, { ok: false }>): CopilotRun | undefined {
+  if (!read.run) return undefined;
+  return { ...read.run, status: 'stopped', end: read.run.end ?? { kind: 'stopped', reason: 'error', detail: BROKEN_DETAIL } };
+}
+
+export class RunManager {
+  private readonly live = new Map<string, Live>();
+  private readonly loop: NonNullable<RunManagerDeps['loop']>;
+
+  constructor(private readonly deps: RunManagerDeps) {
+    this.loop = deps.loop ?? runCopilot;
+  }
+
+  private config(settings: Settings['copilot'], key: string | undefined): ModelConfig {
+    return { provider: settings.provider, endpoint: settings.endpoint, model: settings.model, ...(key ? { key } : {}) };
+  }
+
+  async modelStatus(): Promise<ModelStatus> {
+    const settings = await this.deps.settings();
+    const key = await this.deps.keys.keyFor(settings.provider);
+    return this.deps.models.status(this.config(settings, undefined), key !== undefined);
+  }
+
+  async setKey({ provider, key }: Request<'copilot/set-key'>): Promise<Reply<{ has_key: boolean }>> {
+    return ok({ has_key: await this.deps.keys.set(provider, key) });
+  }
+
+  async runs({ tabId }: Request<'copilot/runs'>): Promise<Reply<{ runs: CopilotRun[] }>> {
+    const all = (await this.deps.store.all()).flatMap((r) => {
+      const run = r.ok ? (this.live.get(r.record.run.run_id)?.record.run ?? r.record.run) : brokenView(r);
+      return run ? [run] : [];
+    });
+    const runs = all.filter((r) => tabId === undefined || r.tabId === tabId).sort((a, b) => b.started_at - a.started_at);
+    return ok({ runs: runs.slice(0, 50) });
+  }
+
+  async start({ tabId, goal, grant }: Request<'copilot/start'>): Promise<RunReply> {
+    const active = [...this.live.values()].find((l) => l.record.run.tabId === tabId && !l.ended);
+    if (active) return refuse('RUN_ACTIVE', `A co-pilot run is already active on this tab (${active.record.run.run_id}); stop it first.`);
+    const site = await this.deps.tabStatus(tabId);
+    if (!site.origin) return refuse('TAB_NOT_FOUND', 'The co-pilot works on an open web page (http or https); this tab has none.');
+    if (!site.allowed) return refuse('SITE_NOT_ALLOWED', `Steward may not read ${site.origin}: allow the site in the side panel first.`);
+    const settings = await this.deps.settings();
+    const key = await this.deps.keys.keyFor(settings.provider);
+    const config = this.config(settings, key);
+    const status = await this.deps.models.status(this.config(settings, undefined), key !== undefined);
+    if (!status.ready) return refuse('MODEL_NOT_READY', status.detail ?? 'The co-pilot’s model is not ready: check its settings.');
+    const client = this.deps.models.create(config);
+
+    const run_id = this.deps.newRunId();
+    const agent_id = `agent:copilot-${run_id}`;
+    const pipeline = await this.deps.pipeline();
+    let minted: Awaited<ReturnType<CopilotPipeline['admin']['mintToken']>>;
+    try {
+      minted = await pipeline.admin.mintToken({ agent_id, scope: grant.scope, resource_scope: grant.resource_scope, origins: [site.origin], payment: grant.payment, ttl_ms: grant.ttl_ms });
+    } catch (error) {
+      if (error instanceof RangeError) return refuse('INVALID_INPUT', error.message);
+      throw error;
+    }
+    const record: RunRecord = {
+      run: {
+        run_id,
+        goal,
+        tabId,
+        origin: site.origin,
+        agent_id,
+        token_id: minted.token.token_id,
+        model_label: client.label.slice(0, 200),
+        status: 'running',
+        started_at: this.deps.clock(),
+        steps: [],
+        budgets: {
+          max_steps: settings.max_steps,
+          tokens_used: 0,
+          token_budget: settings.token_budget,
+          elapsed_ms: 0,
+          time_budget_ms: settings.time_budget_minutes * 60_000,
+        },
+      },
+      secret: minted.secret,
+      model: { provider: settings.provider, endpoint: settings.endpoint, model: settings.model },
+      history: [],
+      spent: { tokens: 0, elapsed_ms: 0 },
+    };
+    const live = this.track(record, false);
+    await this.save(live);
+    this.deps.push({ type: 'panel/tokens-changed' });
+    this.deps.push({ type: 'panel/audit-changed' });
+    this.drive(live, client);
+    return ok({ run: record.run });
+  }
+
+  async pause({ run_id }: Request<'copilot/pause'>): Promise<RunReply> {
+    const live = this.live.get(run_id);
+    if (!live || live.ended) return this.notActive(run_id);
+    if (!live.paused) {
+      live.paused = true;
+      live.pausedSince = this.deps.clock();
+      live.record.run.status = 'paused';
+      await this.save(live);
+    }
+    return ok({ run: live.record.run });
+  }
+
+  async resume({ run_id }: Request<'copilot/resume'>): Promise<RunReply> {
+    const live = this.live.get(run_id);
+    if (!live || live.ended) return this.notActive(run_id);
+    if (live.paused) {
+      live.paused = false;
+      if (live.pausedSince !== undefined) live.pausedTotal += this.deps.clock() - live.pausedSince;
+      delete live.pausedSince;
+      live.record.run.status = live.record.run.steps.some((s) => s.status === 'awaiting_approval') ? 'awaiting_approval' : 'running';
+      await this.save(live);
+      live.wake?.();
+      if (!live.driving) {
+        const client = await this.clientFor(live.record);
+        if (client) this.drive(live, client);
+      }
+    }
+    return ok({ run: live.record.run });
+  }
+
+  async stop({ run_id }: Request<'copilot/stop'>): Promise<RunReply> {
+    return this.endByPerson(run_id, { kind: 'stopped', reason: 'stopped_by_person', detail: 'Stopped by the person.' });
+  }
+
+  /** Ends the run where it is: no further action, no navigation; the tab is the person's again. */
+  async takeOver({ run_id }: Request<'copilot/take-over'>): Promise<RunReply> {
+    return this.endByPerson(run_id, { kind: 'stopped', reason: 'taken_over', detail: 'The person took over; the tab was left as it is.' });
+  }
+
+  /** A closed tab ends its runs. */
+  async onTabRemoved(tabId: number): Promise<void> {
+    for (const live of [...this.live.values()]) {
+      if (live.record.run.tabId === tabId && !live.ended) await this.finish(live, { kind: 'stopped', reason: 'tab_closed', detail: 'The run’s tab was closed.' });
+    }
+  }
+
+  /**
+   * At worker start: runs that were running resume (fresh observation, their history, the request
+   * whose result was unknown resubmitted with its key); paused runs stay paused; a record that
+   * cannot be read back is reported stopped and its token revoked.
+   */
+  async restore(): Promise<void> {
+    for (const read of await this.deps.store.all()) {
+      if (!read.ok) {
+        const view = brokenView(read);
+        if (read.token_id) await this.revoke(read.token_id);
+        if (view) this.deps.push({ type: 'copilot/run-changed', run: view });
+        continue;
+      }
+      const { record } = read;
+      if (record.run.end || this.live.has(record.run.run_id)) continue;
+      const paused = record.run.status === 'paused';
+      const live = this.track(record, paused);
+      if (paused) continue;
+      const client = await this.clientFor(record);
+      if (client) this.drive(live, client);
+    }
+  }
+
+  private notActive(run_id: string): RunReply {
+    return refuse('RUN_NOT_ACTIVE', `No active co-pilot run ${run_id}.`);
+  }
+
+  private async endByPerson(run_id: string, end: CopilotEnd): Promise<RunReply> {
+    const live = this.live.get(run_id);
+    if (!live || live.ended) return this.notActive(run_id);
+    await this.finish(live, end);
+    return ok({ run: live.record.run });
+  }
+
+  private track(record: RunRecord, paused: boolean): Live {
+    const live: Live = { record, abort: new AbortController(), paused, driving: false, ended: false, pausedTotal: 0, ...(paused ? { pausedSince: this.deps.clock() } : {}) };
+    this.live.set(record.run.run_id, live);
+    this.deps.keepAlive.update(this.activeCount());
+    return live;
+  }
+
+  private activeCount(): number {
+    return [...this.live.values()].filter((l) => !l.ended).length;
+  }
+
+  /** The run's model with the key as stored now; a missing model ends the run with `model_error`. */
+  private async clientFor(record: RunRecord): Promise<LanguageModelClient | undefined> {
+    const key = await this.deps.keys.keyFor(record.model.provider);
+    try {
+      return this.deps.models.create(this.config({ ...(await this.deps.settings()), ...record.model }, key));
+    } catch (error) {
+      const live = this.live.get(record.run.run_id);
+      const modelError: ModelError = error instanceof ModelFailure ? error.error : { code: 'not_configured', message: String(error).slice(0, 1000) };
+      if (live) await this.finish(live, { kind: 'stopped', reason: 'model_error', detail: modelError.message }, modelError);
+      return undefined;
+    }
+  }
+
+  private async save(live: Live): Promise<void> {
+    await this.deps.store.put(structuredClone(live.record));
+    this.deps.push({ type: 'copilot/run-changed', run: structuredClone(live.record.run) });
+  }
+
+  private async revoke(tokenId: string): Promise<void> {
+    try {
+      await (await this.deps.pipeline()).admin.revokeToken(tokenId);
+      this.deps.push({ type: 'panel/tokens-changed' });
+      this.deps.push({ type: 'panel/audit-changed' });
+    } catch (error) {
+      console.warn('co-pilot: could not revoke the run’s token', tokenId, error);
+    }
+  }
+
+  private async finish(live: Live, end: CopilotEnd, modelError?: ModelError): Promise<void> {
+    if (live.ended) return;
+    live.ended = true;
+    live.abort.abort(end.kind === 'stopped' ? end.reason : 'finished');
+    live.wake?.();
+    const { run } = live.record;
+    run.end = end;
+    run.status = end.kind === 'done' ? 'finished' : 'stopped';
+    if (modelError) run.model_error = modelError;
+    if (end.kind === 'done' || end.reason === 'ask_person') run.steps.push(finalStep(live.record.history.length + 1, end, live.record.history.at(-1)?.state));
+    // A step still shown as in progress did not finish.
+    for (const s of run.steps) if (s.status === 'thinking' || s.status === 'running' || s.status === 'awaiting_approval') s.status = 'failed';
+    delete live.record.inflight;
+    this.live.delete(run.run_id);
+    this.deps.keepAlive.update(this.activeCount());
+    await this.save(live);
+    await this.revoke(run.token_id);
+  }
+
+  private drive(live: Live, client: LanguageModelClient): void {
+    live.driving = true;
+    void this.steps(live, client).catch(async (error: unknown) => {
+      if (live.ended) return;
+      if (error instanceof RunAborted) return;
+      if (error instanceof TabClosed) return this.finish(live, { kind: 'stopped', reason: 'tab_closed', detail: 'The run’s tab was closed.' });
+      if (error instanceof ModelFailure) return this.finish(live, { kind: 'stopped', reason: 'model_error', detail: error.error.message }, error.error);
+      console.error('co-pilot run failed', live.record.run.run_id, error);
+      return this.finish(live, { kind: 'stopped', reason: 'error', detail: `Steward failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 2000) });
+    });
+  }
+
+  private async steps(live: Live, client: LanguageModelClient): Promise<void> {
+    const { record } = live;
+    const { run } = record;
+    record.spent = { tokens: run.budgets.tokens_used, elapsed_ms: run.budgets.elapsed_ms };
+    const now = () => this.deps.clock() - live.pausedTotal - (live.pausedSince !== undefined ? this.deps.clock() - live.pausedSince : 0);
+    const handle = { record, client, signal: live.abort.signal, paused: () => live.paused, save: () => (live.ended ? Promise.resolve() : this.save(live)) };
+    const ports = createRunPorts(this.deps, handle, now);
+    const settings: RunSettings = {
+      run_id: run.run_id,
+      max_steps: run.budgets.max_steps,
+      time_budget_ms: Math.max(1, run.budgets.time_budget_ms - record.spent.elapsed_ms),
+      token_budget: Math.max(1, run.budgets.token_budget - record.spent.tokens),
+      resume: asHistory(record),
+      signal: live.abort.signal,
+      ...(record.inflight ? { inflight: record.inflight } : {}),
+    };
+    const steps = this.loop(run.goal, settings, ports);
+    for (;;) {
+      while (live.paused && !live.ended) await new Promise<void>((wake) => (live.wake = wake));
+      if (live.ended) return;
+      const next = await steps.next();
+      if (live.ended) return;
+      if (next.done) {
+        const end = next.value;
+        return this.finish(live, endView(end), end.kind === 'stopped' ? end.model_error : undefined);
+      }
+      this.apply(live, next.value);
+      await this.save(live);
+    }
+  }
+
+  private apply(live: Live, report: StepReport): void {
+    const { record } = live;
+    record.history.push(report.entry);
+    delete record.inflight;
+    const steps = record.run.steps;
+    const i = steps.findIndex((s) => s.n === report.entry.n);
+    const step = reportedStep(report, i >= 0 ? steps[i] : undefined);
+    if (i >= 0) steps[i] = step;
+    else steps.push(step);
+    record.run.budgets.tokens_used = record.spent.tokens + report.tokens_used;
+    record.run.budgets.elapsed_ms = record.spent.elapsed_ms + report.elapsed_ms;
+    record.run.status = live.paused ? 'paused' : 'running';
+  }
+}

@@ -1,0 +1,197 @@
+import type { AgentPorts, Observation, StepProgress } from '../../agent/ports.ts';
+import type { LanguageModelClient } from '../../agent/models/model.ts';
+import type { AgentContext } from '../../pipeline/agent-context.ts';
+import type { ActionRequest } from '../../protocol/action.ts';
+import type { ApprovalRequest } from '../../protocol/approval.ts';
+import type { CopilotStep } from '../../protocol/copilot.ts';
+import { isErrorResult, type ActionResult } from '../../protocol/results.ts';
+import { renderSnapshot } from '../../observation/render/index.ts';
+import type { ObserveOutcome } from '../ports/tab-observer.ts';
+import type { RunRecord } from './run-record.ts';
+import { actionOf, resultView, stepOfKey } from './step-view.ts';
+
+/**
+ * The loop's ports for one run (src/agent/ports.ts), on the worker: a fresh observation of the
+ * run's tab, the person's model, and the pipeline with the run's own agent id and token, exactly
+ * as `agent/submit` gives any agent. The run's agent is marked tainted before the first prompt
+ * (which carries page content) goes to the model, so every consequential action of the run needs
+ * the person's approval. An action waiting for approval is polled with its idempotency key, so
+ * the step can show the approval's id inline and a restarted worker finds the same action.
+ */
+
+export interface RunPipeline {
+  submit(raw: unknown, agent: AgentContext): Promise<ActionResult>;
+  admin: { pendingApprovals(): Promise<ApprovalRequest[]> };
+}
+
+export interface RunPortsDeps {
+  pipeline: () => Promise<RunPipeline>;
+  sessionFor(agentId: string, tabId: number): Promise<string>;
+  taint(agentId: string, source: string): Promise<void>;
+  observeTab(tabId: number): Promise<ObserveOutcome>;
+  /** Whether the tab still exists (an observation failing on a closed tab ends the run). */
+  tabExists(tabId: number): Promise<boolean>;
+  clock(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+/** What the ports need of the run they serve: its record, its model, and how to show a change. */
+export interface RunHandle {
+  record: RunRecord;
+  client: LanguageModelClient;
+  signal: AbortSignal;
+  paused(): boolean;
+  /** Persists the record and pushes it to open panels. */
+  save(): Promise<void>;
+}
+
+/** Thrown when the run's tab is gone: the run ends with `tab_closed`. */
+export class TabClosed extends Error {
+  constructor(tabId: number) {
+    super(`tab ${tabId} was closed`);
+    this.name = 'TabClosed';
+  }
+}
+
+/** Thrown into the loop when the person stopped the run or took over: nothing more is done. */
+export class RunAborted extends Error {
+  constructor() {
+    super('the run was stopped');
+    this.name = 'RunAborted';
+  }
+}
+
+const POLL_MS = 500;
+const OBSERVE_TRIES = 3;
+
+export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => number): AgentPorts {
+  const { record } = run;
+  const { agent_id, tabId } = record.run;
+  let lastObservation: Observation | undefined;
+  let tainted = false;
+
+  const checkAborted = () => {
+    if (run.signal.aborted) throw new RunAborted();
+  };
+
+  function setStep(n: number, change: (step: CopilotStep) => CopilotStep): void {
+    const steps = record.run.steps;
+    const i = steps.findIndex((s) => s.n === n);
+    const current: CopilotStep = i >= 0 ? steps[i]! : { n, status: 'thinking' };
+    const next = change(current);
+    if (i >= 0) steps[i] = next;
+    else steps.push(next);
+  }
+
+  const viaOf = (name: string) => lastObservation?.state.actions?.find((a) => a.action === name)?.via;
+  const activeStatus = () => (run.paused() ? 'paused' : 'running');
+
+  async function observe(): Promise<Observation> {
+    let last = '';
+    for (let i = 0; i < OBSERVE_TRIES; i++) {
+      checkAborted();
+      const r = await deps.observeTab(tabId);
+      if (r.ok) {
+        const { state, snapshot } = r.tab;
+        const rendering = renderSnapshot(snapshot, { observed: state, ...(state.facts ? { facts: state.facts } : {}), ...(state.tools ? { tools: state.tools } : {}) });
+        lastObservation = { state, rendering, snapshot };
+        return lastObservation;
+      }
+      if (!(await deps.tabExists(tabId))) throw new TabClosed(tabId);
+      last = `${r.error.code}: ${r.error.message}`;
+      if (!r.error.retryable && i > 0) break;
+      await deps.sleep(1000);
+    }
+    throw new Error(`Steward could not observe the tab (${last})`);
+  }
+
+  async function complete(messages: Parameters<AgentPorts['complete']>[0]): Promise<string> {
+    checkAborted();
+    // The prompt carries the page's content: from here on, whatever the run asks for may have been steered by it.
+    if (!tainted) {
+      await deps.taint(agent_id, `page content of ${record.run.origin} sent to the co-pilot's model`);
+      tainted = true;
+    }
+    const n = record.history.length + 1;
+    if (!record.run.steps.some((s) => s.n === n)) {
+      setStep(n, (s) => s);
+      await run.save();
+    }
+    return run.client.complete(messages, run.signal);
+  }
+
+  /** Finds the approval the gateway is waiting for on this request (after a restart the first answer was lost). */
+  async function pendingApprovalFor(request: ActionRequest): Promise<string | undefined> {
+    const pending = await (await deps.pipeline()).admin.pendingApprovals();
+    return pending.find((a) => a.agent_id === agent_id && a.idempotency_key === request.idempotency_key)?.request_id;
+  }
+
+  async function submit(request: ActionRequest): Promise<ActionResult> {
+    checkAborted();
+    const n = stepOfKey(request.idempotency_key) ?? record.history.length + 1;
+    // Persisted before the pipeline sees it: a worker killed from here on resubmits the same key (a replay, never a repeat).
+    record.inflight = request;
+    setStep(n, (s) => ({ ...s, status: 'running', action: actionOf(request, viaOf(request.action)) }));
+    record.run.status = activeStatus();
+    await run.save();
+
+    const pipeline = await deps.pipeline();
+    const agent: AgentContext = {
+      agent_id,
+      token: record.secret,
+      session_id: await deps.sessionFor(agent_id, tabId),
+      // The agent's own claim, which would ask the person even for reads. The runtime's taint
+      // (marked before the first prompt) already puts every consequential action before the person.
+      untrusted_input: false,
+      wait_for_approval: false,
+    };
+    for (;;) {
+      checkAborted();
+      const result = await pipeline.submit(request, agent);
+      checkAborted();
+      if (isErrorResult(result) && (result.error.code === 'APPROVAL_REQUIRED' || result.error.code === 'IN_PROGRESS')) {
+        const details = result.error.details as { approval_request_id?: unknown } | undefined;
+        const fromResult = typeof details?.approval_request_id === 'string' ? details.approval_request_id : undefined;
+        // An expired card also says APPROVAL_REQUIRED, without an id: that is the action's end.
+        if (result.error.code === 'APPROVAL_REQUIRED' && !fromResult) return finishStep(n, result);
+        const current = record.run.steps.find((s) => s.n === n);
+        const approval = fromResult ?? current?.approval_id ?? (await pendingApprovalFor(request));
+        if (approval && current?.approval_id !== approval) {
+          setStep(n, (s) => ({ ...s, status: 'awaiting_approval', approval_id: approval }));
+          record.run.status = run.paused() ? 'paused' : 'awaiting_approval';
+          await run.save();
+        }
+        await deps.sleep(POLL_MS);
+        continue;
+      }
+      return finishStep(n, result);
+    }
+  }
+
+  async function finishStep(n: number, result: ActionResult): Promise<ActionResult> {
+    setStep(n, (s) => {
+      const next: CopilotStep = { ...s, ...resultView(result) };
+      delete next.approval_id;
+      return next;
+    });
+    record.run.status = activeStatus();
+    await run.save();
+    return result;
+  }
+
+  function progress(event: StepProgress): void {
+    if (run.signal.aborted) return;
+    if (event.phase === 'thinking') setStep(event.n, (s) => ({ ...s, n: event.n, status: 'thinking' }));
+    else
+      setStep(event.n, (s) =>
+        // A request resubmitted after a restart keeps the thought it was shown with.
+        s.action?.idempotency_key === event.request.idempotency_key && s.thought !== undefined
+          ? { ...s, status: 'running' }
+          : { ...s, status: 'running', thought: event.thought.slice(0, 2000), expect: event.expect.slice(0, 2000), action: actionOf(event.request, viaOf(event.request.action)) },
+      );
+    if (event.phase === 'submitting') record.inflight = event.request;
+    void run.save();
+  }
+
+  return { observe, complete, submit, clock, progress };
+}

@@ -1,0 +1,55 @@
+import type { RunEnd, StepReport } from '../../agent/loop.ts';
+import type { ActionRequest } from '../../protocol/action.ts';
+import type { CopilotEnd, CopilotStep } from '../../protocol/copilot.ts';
+import { isErrorResult, type ActionResult } from '../../protocol/results.ts';
+
+/** How the run's steps and end look to the panel (pure): the loop's reports and the pipeline's results, in bounded sentences. */
+
+const clip = (s: string, n = 2000) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** The step number the loop encoded in the idempotency key (`<run_id>.step-<n>`). */
+export function stepOfKey(key: string): number | undefined {
+  const m = /\.step-(\d+)$/.exec(key);
+  return m ? Number(m[1]) : undefined;
+}
+
+export function actionOf(request: ActionRequest, via: string | undefined): NonNullable<CopilotStep['action']> {
+  return { name: request.action, ...(via ? { via } : {}), ...(request.resource ? { resource: request.resource } : {}), input: request.input, idempotency_key: request.idempotency_key };
+}
+
+/** A pipeline result as the step's status, outcome sentence, error and evidence. */
+export function resultView(r: ActionResult): Pick<CopilotStep, 'status' | 'outcome' | 'error' | 'evidence'> {
+  if (isErrorResult(r)) return { status: 'failed', error: clip(`${r.error.code}: ${r.error.message}`) };
+  const { status, certainty } = r.execution;
+  const resource = `${r.resource.type} ${r.resource.id}${r.resource.state ? ` is ${r.resource.state}` : ''}`;
+  const outcome = clip(`${status} (${certainty}); ${resource}`);
+  if (status === 'confirmed' || status === 'accepted') return { status: 'succeeded', outcome, evidence: clip(`${r.action_id} ${status} (${certainty}), ${resource}`) };
+  return { status: 'failed', outcome, error: clip(`${r.action_id} ${status}`) };
+}
+
+/** The step the loop reported, merged over what was shown live (the live view keeps the pipeline's own result). */
+export function reportedStep(report: StepReport, live: CopilotStep | undefined): CopilotStep {
+  const { entry } = report;
+  const base: CopilotStep = { ...(live ?? {}), n: entry.n, status: live?.status ?? 'failed', state: clip(entry.state, 500) };
+  delete base.approval_id;
+  if (!entry.step) return { ...base, status: 'invalid', error: clip(entry.outcome ?? 'the model’s reply was invalid') };
+  if (entry.step.kind === 'read') return { ...base, status: 'succeeded', thought: clip(entry.step.thought), outcome: clip(entry.outcome ?? '') };
+  if (entry.step.kind !== 'act') return { ...base, status: 'final', thought: clip(entry.step.thought) };
+  const withModel: CopilotStep = { ...base, thought: clip(entry.step.thought), expect: clip(entry.step.expect), ...(entry.evidence ? { evidence: clip(entry.evidence) } : {}) };
+  if (live?.status === 'succeeded' || live?.status === 'failed') return withModel;
+  // No result was seen live (submit threw): the loop's outcome says why.
+  return { ...withModel, status: 'failed', error: clip(entry.outcome ?? 'no result') };
+}
+
+/** The loop's end in the contract's words. */
+export function endView(end: RunEnd): CopilotEnd {
+  if (end.kind === 'done')
+    return end.verified ? { kind: 'done', verified: true, claim: clip(end.claim), evidence: clip(end.evidence) } : { kind: 'done', verified: false, claim: clip(end.claim), why: clip(end.why) };
+  return { kind: 'stopped', reason: end.reason, detail: clip(end.detail), ...(end.errors ? { errors: end.errors.slice(-10).map((e) => clip(e)) } : {}) };
+}
+
+/** The final step shown for a `done` or a question, so the panel's list ends with the model's last word. */
+export function finalStep(n: number, end: CopilotEnd, state: string | undefined): CopilotStep {
+  const outcome = end.kind === 'done' ? end.claim : end.detail;
+  return { n, status: 'final', outcome: clip(outcome), ...(end.kind === 'done' && end.evidence ? { evidence: end.evidence } : {}), ...(state ? { state: clip(state, 500) } : {}) };
+}
