@@ -2,6 +2,7 @@ import { channelClient, type Data, type PayloadInput } from '../protocol/channel
 import type { ApprovalDecision } from '../protocol/approval.ts';
 import { PANEL_PORT, PanelPush, PanelRequests } from '../protocol/panel-channel.ts';
 import type { TokenId } from '../protocol/token.ts';
+import type { ModelProvider } from '../protocol/copilot.ts';
 import type { MintMessage } from './lib/mint-form.ts';
 import type { Runtime } from 'webextension-polyfill';
 import { browser } from './browser.ts';
@@ -54,6 +55,13 @@ export const observeTab = (tabId: number) => call('panel/observe-tab', { tabId }
 export const listSites = (tabId?: number) => call('panel/sites', tabId !== undefined ? { tabId } : {});
 export const allowSite = (origin: string) => call('panel/site-allow', { origin });
 export const removeSite = (origin: string) => call('panel/site-remove', { origin });
+/** The co-pilot: each answers with the run as it now stands (the worker also pushes every change). */
+export const startCopilot = (tabId: number, goal: string) => call('copilot/start', { tabId, goal });
+export const steerCopilot = (type: 'copilot/pause' | 'copilot/resume' | 'copilot/stop' | 'copilot/take-over', run_id: string) => call(type, { run_id });
+export const copilotRuns = (tabId?: number) => call('copilot/runs', tabId !== undefined ? { tabId } : {});
+/** Stores the key in the worker ('' forgets it); the key never comes back. */
+export const setModelKey = (provider: ModelProvider, key: string) => call('copilot/set-key', { provider, key });
+export const modelStatus = () => call('copilot/model-status', {});
 
 // ── live pushes ──────────────────────────────────────────────────────────────────────────────
 /** A push, or the panel's own note that the port came back (views then reload what they show). */

@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { trackApprovals } from './approvals-store.ts';
 import { App } from './components/App.tsx';
+import { trackCopilot } from './copilot-store.ts';
 import { trackCurrentTab } from './current-tab.ts';
 import { startClock } from './now.ts';
 import { trackSettings } from './settings.ts';
@@ -8,5 +9,6 @@ import { trackSettings } from './settings.ts';
 trackCurrentTab();
 trackSettings();
 trackApprovals();
+trackCopilot();
 startClock();
 render(<App />, document.getElementById('app')!);

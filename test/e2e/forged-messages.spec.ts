@@ -1,4 +1,5 @@
 import { test, expect } from './fixtures.ts';
+import { showView } from './panel-helpers.ts';
 import type { Page, Worker } from '@playwright/test';
 
 /** What the clinic's server did: bookings, cancellations and tool-backed calls (not its request log). */
@@ -72,6 +73,7 @@ for (const nativeWebMcp of [true, false]) {
       const page = await steward.context.newPage();
       await page.goto(sites.urls.clinic);
       const panel = await openPanel(page);
+      await showView(panel, 'This tab');
       await expect(panel.getByRole('article', { name: 'cancel_appointment', exact: true })).toBeVisible();
       const origin = new URL(sites.urls.clinic).origin;
       const toolsBefore = await registeredToolNames(steward.serviceWorker, origin);

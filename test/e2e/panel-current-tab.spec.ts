@@ -6,8 +6,9 @@ test('shows the live observed state, facts, conflicts explained, and actions wit
   await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
   const panel = await openPanel(page);
   const tabId = await tabIdOf(page);
-  // With nothing waiting for approval the panel opens on the current tab.
-  await expect(panel.getByRole('tab', { name: 'This tab' })).toHaveAttribute('aria-selected', 'true');
+  // With nothing waiting for approval the panel opens on the co-pilot.
+  await expect(panel.getByRole('tab', { name: 'Co-pilot' })).toHaveAttribute('aria-selected', 'true');
+  await showView(panel, 'This tab');
   const seen = panel.getByRole('region', { name: 'What Steward sees' });
   await expect(seen).toContainText(`order ${SHOP_ORDER}`);
 

@@ -1,3 +1,5 @@
+import { startScriptedModel } from '../../sites/model/scripted-server.ts';
+import { cancelReply, cancelledReply, configureModel, startGoal } from './copilot-panel-helpers.ts';
 import { test, expect } from './fixtures.ts';
 import { SHOP_ORDER, cancelOrder, mintThroughUi, mintThroughUiWithId, showView, submitAsCopilot, submitNow } from './panel-helpers.ts';
 
@@ -61,4 +63,34 @@ test('screenshot of the current tab on a site Steward may not read', async ({ st
   await expect(panel.getByRole('region', { name: 'Site access' })).toContainText(`Steward does not read ${new URL(unlisted).origin}`);
   await expect(panel.getByRole('region', { name: 'What Steward sees' })).toHaveCount(0);
   await panel.screenshot({ path: 'test/e2e/screenshots/panel-this-tab-unlisted-light.png', fullPage: true });
+});
+
+test('screenshots of the Co-pilot view mid-run (approval inline) and after the run, light and dark', async ({ steward, sites, openPanel }) => {
+  const model = await startScriptedModel({ replies: [cancelReply, cancelledReply] });
+  try {
+    const page = await steward.context.newPage();
+    await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+    const panel = await openPanel(page);
+    await panel.setViewportSize({ width: 360, height: 760 });
+    await configureModel(panel, model.url);
+    const run = await startGoal(panel, `cancel order ${SHOP_ORDER}`);
+    const card = run.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` });
+    await expect(card).toBeVisible();
+    for (const scheme of ['light', 'dark'] as const) {
+      await panel.emulateMedia({ colorScheme: scheme });
+      // From the top: the sticky tab bar stays where a person sees it.
+      await panel.evaluate(() => window.scrollTo(0, 0));
+      await panel.screenshot({ path: `test/e2e/screenshots/panel-copilot-midrun-${scheme}.png`, fullPage: true });
+    }
+    await card.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(run.getByRole('region', { name: 'Done, verified' })).toBeVisible();
+    for (const scheme of ['light', 'dark'] as const) {
+      await panel.emulateMedia({ colorScheme: scheme });
+      // From the top: the sticky tab bar stays where a person sees it.
+      await panel.evaluate(() => window.scrollTo(0, 0));
+      await panel.screenshot({ path: `test/e2e/screenshots/panel-copilot-done-${scheme}.png`, fullPage: true });
+    }
+  } finally {
+    await model.stop();
+  }
 });

@@ -29,7 +29,7 @@ test('settings are validated, saved to chrome.storage.local, and used by the res
     polyfill_enabled: false,
     token_lifetime_minutes: 480,
     approval_window_minutes: 20,
-    copilot: { endpoint: 'http://localhost:11434/v1', model: 'llama3.1:8b' },
+    copilot: { provider: 'openai', endpoint: 'http://localhost:11434/v1', model: 'llama3.1:8b', max_steps: 25, time_budget_minutes: 10, token_budget: 200_000 },
   });
 
   // They survive a reload and drive the mint form's default lifetime.
@@ -45,14 +45,14 @@ test('the view tabs follow the ARIA tabs pattern: arrows, Home and End move and 
   await page.goto(sites.urls.shop);
   const panel = await openPanel(page);
   const tabs = panel.getByRole('tab');
-  await expect(tabs).toHaveText(['Approvals', 'Activity', 'Tokens', 'This tab', 'Settings']);
+  await expect(tabs).toHaveText(['Co-pilot', 'Approvals', 'Activity', 'Tokens', 'This tab', 'Settings']);
   await panel.getByRole('tab', { name: 'This tab' }).focus();
   await panel.keyboard.press('ArrowRight');
   await expect(panel.getByRole('tab', { name: 'Settings' })).toBeFocused();
   await expect(panel.getByRole('tab', { name: 'Settings' })).toHaveAttribute('aria-selected', 'true');
   await expect(panel.getByRole('tabpanel', { name: 'Settings' })).toBeVisible();
   await panel.keyboard.press('ArrowRight'); // wraps around
-  await expect(panel.getByRole('tab', { name: 'Approvals' })).toBeFocused();
+  await expect(panel.getByRole('tab', { name: 'Co-pilot' })).toBeFocused();
   await panel.keyboard.press('End');
   await expect(panel.getByRole('tab', { name: 'Settings' })).toBeFocused();
   await panel.keyboard.press('ArrowLeft');

@@ -1,4 +1,5 @@
 import { test, expect } from './fixtures.ts';
+import { showView } from './panel-helpers.ts';
 import { mint, observe, submit } from './pipeline-helpers.ts';
 
 /**
@@ -16,6 +17,7 @@ for (const nativeWebMcp of [true, false]) {
       await page.goto(`${sites.urls.lab}/hostile-tools`);
       await expect(page.locator('#tools-status')).toHaveText('Registered 3 tools.');
       const panel = await openPanel(page);
+      await showView(panel, 'This tab');
       const card = (name: string) => panel.getByRole('article', { name, exact: true });
 
       for (const [name, pattern] of [

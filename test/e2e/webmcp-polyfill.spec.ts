@@ -1,4 +1,5 @@
 import { test, expect } from './fixtures.ts';
+import { showView } from './panel-helpers.ts';
 
 // Chromium without --enable-features=WebMCPTesting: no native document.modelContext, so the
 // main-world script installs @mcp-b/global and Steward reaches it over its private port.
@@ -9,6 +10,7 @@ test('without native WebMCP, the polyfill exposes the page’s tools to Steward'
   await page.goto(sites.urls.clinic);
   expect(await page.evaluate(() => 'modelContext' in document && document.modelContext?.constructor.name !== 'ModelContext')).toBe(true);
   const panel = await openPanel(page);
+  await showView(panel, 'This tab');
 
   const tool = (name: string) => panel.getByRole('article', { name, exact: true });
   await expect(tool('list_doctors')).toContainText('WebMCP polyfill');

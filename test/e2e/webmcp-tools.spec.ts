@@ -15,6 +15,7 @@ test.describe('WebMCP tools with Chromium’s native API', () => {
     const page = await steward.context.newPage();
     await page.goto(sites.urls.clinic);
     const panel = await openPanel(page);
+    await showView(panel, 'This tab');
 
     await expect(tool(panel, 'list_doctors')).toContainText('read-only');
     await expect(tool(panel, 'list_doctors')).toContainText('native WebMCP');
@@ -48,6 +49,7 @@ test.describe('WebMCP tools with Chromium’s native API', () => {
     const page = await steward.context.newPage();
     await page.goto(sites.urls.clinic);
     const panel = await openPanel(page);
+    await showView(panel, 'This tab');
     await expect(tool(panel, 'list_doctors')).toBeVisible();
 
     await page.goto(`${sites.urls.clinic}#/appointments`);
@@ -63,6 +65,7 @@ test.describe('WebMCP tools with Chromium’s native API', () => {
     const page = await steward.context.newPage();
     await page.goto(sites.urls.clinic);
     const panel = await openPanel(page);
+    await showView(panel, 'This tab');
 
     const listDoctors = tool(panel, 'list_doctors');
     await listDoctors.getByRole('button', { name: 'Run' }).click();
@@ -92,6 +95,7 @@ test.describe('WebMCP tools with Chromium’s native API', () => {
     const page = await steward.context.newPage();
     await page.goto(sites.urls.clinic);
     const panel = await openPanel(page);
+    await showView(panel, 'This tab');
     const slots = tool(panel, 'find_open_slots');
     await slots.getByRole('button', { name: 'Run' }).click();
     await expect(slots.getByRole('alert')).toContainText('INVALID_INPUT');
@@ -101,6 +105,7 @@ test.describe('WebMCP tools with Chromium’s native API', () => {
     const page = await steward.context.newPage();
     await page.goto(`${sites.urls.clinic}#/appointments`);
     const panel = await openPanel(page);
+    await showView(panel, 'This tab');
     const cancel = tool(panel, 'cancel_appointment');
     await expect(cancel.getByRole('button', { name: 'Run' })).toBeDisabled();
     await expect(cancel).toContainText('will run only as an approved action');

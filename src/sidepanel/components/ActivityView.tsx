@@ -15,11 +15,11 @@ const LIST_LIMIT = 5000;
 type Subject = 'chain' | 'export';
 type Verify = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; subject: Subject; result: z.infer<typeof AuditVerifyResponse> } | { kind: 'error'; message: string };
 
-/** The hash-chained audit log: searchable, grouped per action, verifiable and exportable. */
-export function ActivityView() {
+/** The hash-chained audit log: searchable, grouped per action, verifiable and exportable; `agent` opens it filtered to one agent. */
+export function ActivityView({ agent = '' }: { agent?: string }) {
   const [entries, setEntries] = useState<AuditEntry[] | undefined>(undefined);
   const [error, setError] = useState('');
-  const [filter, setFilter] = useState<AuditFilter>(NO_FILTER);
+  const [filter, setFilter] = useState<AuditFilter>({ ...NO_FILTER, agent });
   const [verify, setVerify] = useState<Verify>({ kind: 'idle' });
   const [exported, setExported] = useState('');
 
@@ -42,7 +42,11 @@ export function ActivityView() {
 
   const groups = useMemo(() => groupAudit(entries ?? []), [entries]);
   const shown = useMemo(() => filterGroups(groups, filter), [groups, filter]);
-  const menu = useMemo(() => facets(groups), [groups]);
+  const menu = useMemo(() => {
+    const found = facets(groups);
+    // A run's agent is offered even before its first entry arrives.
+    return filter.agent && !found.agents.includes(filter.agent) ? { ...found, agents: [...found.agents, filter.agent] } : found;
+  }, [groups, filter.agent]);
   // A break Steward found at a start is in the log itself: say so without waiting for "Verify chain".
   const recordedBreak = useMemo(() => entries?.find((e) => e.kind === 'recovery' && e.outcome === AUDIT_CHAIN_BROKEN), [entries]);
 

@@ -4,13 +4,14 @@ import { approvalsLoaded, pendingApprovals } from '../approvals-store.ts';
 import { currentTabTitle } from '../current-tab.ts';
 import { ActivityView } from './ActivityView.tsx';
 import { ApprovalsView } from './ApprovalsView.tsx';
+import { CopilotView } from './CopilotView.tsx';
 import { CurrentTabView } from './CurrentTabView.tsx';
 import { SettingsView } from './SettingsView.tsx';
 import { Tabs, type TabSpec } from './Tabs.tsx';
 import { TokensView } from './TokensView.tsx';
 
-type ViewId = 'approvals' | 'activity' | 'tokens' | 'tab' | 'settings';
-const VIEW_IDS: readonly ViewId[] = ['approvals', 'activity', 'tokens', 'tab', 'settings'];
+type ViewId = 'copilot' | 'approvals' | 'activity' | 'tokens' | 'tab' | 'settings';
+const VIEW_IDS: readonly ViewId[] = ['copilot', 'approvals', 'activity', 'tokens', 'tab', 'settings'];
 
 /** `?view=` pins the first view (tests, links from a notification). */
 function requestedView(): ViewId | undefined {
@@ -20,18 +21,32 @@ function requestedView(): ViewId | undefined {
 
 export function App() {
   const [view, setView] = useState<ViewId | undefined>(requestedView());
+  /** The agent the Activity view opens filtered to (a run's "Audit entries of this run"). */
+  const [auditAgent, setAuditAgent] = useState('');
+  const select = (id: ViewId) => {
+    setAuditAgent('');
+    setView(id);
+  };
+  const go: Go = {
+    settings: () => select('settings'),
+    audit: (agentId) => {
+      setView('activity');
+      setAuditAgent(agentId);
+    },
+  };
   const count = pendingApprovals.value.length;
 
-  // Open on what needs the person: waiting approvals first, otherwise the current page. Decided
+  // Open on what needs the person: waiting approvals first, otherwise the co-pilot. Decided
   // once; a card arriving later never yanks the view away from what they are doing.
   useSignalEffect(() => {
-    if (approvalsLoaded.value && view === undefined) setView(pendingApprovals.value.length > 0 ? 'approvals' : 'tab');
+    if (approvalsLoaded.value && view === undefined) setView(pendingApprovals.value.length > 0 ? 'approvals' : 'copilot');
   });
 
   // A new view starts at its top, not at the previous view's scroll position.
   useEffect(() => window.scrollTo(0, 0), [view]);
 
   const tabs: Array<TabSpec<ViewId>> = [
+    { id: 'copilot', label: 'Co-pilot' },
     { id: 'approvals', label: 'Approvals', badge: count, badgeLabel: 'waiting' },
     { id: 'activity', label: 'Activity' },
     { id: 'tokens', label: 'Tokens' },
@@ -56,10 +71,10 @@ export function App() {
         <p class="muted loading">Loading…</p>
       ) : (
         <>
-          <Tabs tabs={tabs} selected={view} onSelect={setView} label="Steward views" />
+          <Tabs tabs={tabs} selected={view} onSelect={select} label="Steward views" />
           {VIEW_IDS.map((id) => (
             <section key={id} role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={id !== view} tabIndex={0} class="view">
-              {id === view && <ViewBody id={id} />}
+              {id === view && <ViewBody id={id} go={go} auditAgent={auditAgent} />}
             </section>
           ))}
         </>
@@ -68,12 +83,19 @@ export function App() {
   );
 }
 
-function ViewBody({ id }: { id: ViewId }) {
+interface Go {
+  settings: () => void;
+  audit: (agentId: string) => void;
+}
+
+function ViewBody({ id, go, auditAgent }: { id: ViewId; go: Go; auditAgent: string }) {
   switch (id) {
+    case 'copilot':
+      return <CopilotView onOpenSettings={go.settings} onOpenAudit={go.audit} />;
     case 'approvals':
       return <ApprovalsView />;
     case 'activity':
-      return <ActivityView />;
+      return <ActivityView key={auditAgent} agent={auditAgent} />;
     case 'tokens':
       return <TokensView />;
     case 'tab':

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { MAX_WINDOW_MINUTES, settingsErrors, type Settings } from '../../protocol/settings.ts';
 import { saveSettings, settings } from '../settings.ts';
+import { CopilotSettings, copilotNumbers } from './CopilotSettings.tsx';
 import { LifetimeOptions } from './LifetimeOptions.tsx';
 import { SitePermissions } from './SitePermissions.tsx';
 import { browser } from '../browser.ts';
@@ -22,10 +23,11 @@ function useNativeWebMcpSeen(): boolean {
   return seen;
 }
 
-/** Preferences kept in chrome.storage.local (validated on save), and per-site access. */
+/** Preferences kept in chrome.storage.local (validated on save), the co-pilot's model, and per-site access. */
 export function SettingsView() {
   const [draft, setDraft] = useState<Settings>(settings.value);
   const [windowText, setWindowText] = useState(String(settings.value.approval_window_minutes));
+  const [numbers, setNumbers] = useState(copilotNumbers(settings.value.copilot));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState('');
   // Follow outside changes (another panel) until the person starts editing.
@@ -35,6 +37,7 @@ export function SettingsView() {
     if (!dirty) {
       setDraft(settings.value);
       setWindowText(String(settings.value.approval_window_minutes));
+      setNumbers(copilotNumbers(settings.value.copilot));
     }
   }, [settings.value]);
 
@@ -47,7 +50,8 @@ export function SettingsView() {
   /** Shows its own failure in the form's status: the submit handler need not wait for it. */
   const submit = async (event: Event) => {
     event.preventDefault();
-    const candidate = { ...draft, approval_window_minutes: Number(windowText) };
+    const copilot = { ...draft.copilot, max_steps: Number(numbers.max_steps), time_budget_minutes: Number(numbers.time_budget_minutes), token_budget: Number(numbers.token_budget) };
+    const candidate = { ...draft, approval_window_minutes: Number(windowText), copilot };
     const found = settingsErrors(candidate);
     setErrors(found);
     if (Object.keys(found).length > 0) return setStatus('Not saved: fix the fields marked below.');
@@ -107,33 +111,14 @@ export function SettingsView() {
           </div>
           <p class="note">Payments and actions with untrusted input are always approved one at a time.</p>
         </fieldset>
-        <fieldset>
-          <legend>Co-pilot’s language model</legend>
-          <p class="note">Used by the co-pilot (the agent in this panel); nothing else reads these.</p>
-          <div class="field">
-            <label for="set-endpoint">Endpoint URL</label>
-            <input
-              id="set-endpoint"
-              type="url"
-              placeholder="http://localhost:11434/v1"
-              value={draft.copilot.endpoint}
-              onInput={(e) => edit({ ...draft, copilot: { ...draft.copilot, endpoint: e.currentTarget.value.trim() } })}
-              {...described('copilot.endpoint', 'set-endpoint')}
-            />
-            {err('copilot.endpoint', 'set-endpoint')}
-          </div>
-          <div class="field">
-            <label for="set-model">Model name</label>
-            <input
-              id="set-model"
-              value={draft.copilot.model}
-              placeholder="e.g. llama3.1:8b"
-              onInput={(e) => edit({ ...draft, copilot: { ...draft.copilot, model: e.currentTarget.value } })}
-              {...described('copilot.model', 'set-model')}
-            />
-            {err('copilot.model', 'set-model')}
-          </div>
-        </fieldset>
+        <CopilotSettings
+          copilot={draft.copilot}
+          numbers={numbers}
+          onCopilot={(copilot) => edit({ ...draft, copilot })}
+          onNumber={(key, text) => (setNumbers({ ...numbers, [key]: text }), setDirty(true), setStatus(''))}
+          err={err}
+          described={described}
+        />
         <button type="submit">Save settings</button>
         <p role="status" class="note">
           {status}

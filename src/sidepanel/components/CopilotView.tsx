@@ -1,0 +1,103 @@
+import { useRef, useState } from 'preact/hooks';
+import { startCopilot } from '../background-client.ts';
+import { copilotError, copilotRunList, rememberRun } from '../copilot-store.ts';
+import { currentTabId } from '../current-tab.ts';
+import { isDemoModel, DEMO_MODEL_LABEL } from '../lib/demo-model.ts';
+import { isActive, runForTab } from '../lib/copilot-run.ts';
+import { settings } from '../settings.ts';
+import { useCurrentOrigin } from '../use-current-origin.ts';
+import { useModelStatus } from '../use-model-status.ts';
+import { CopilotRunView } from './CopilotRunView.tsx';
+
+/**
+ * The co-pilot, for the current tab: a goal box (Enter starts, Shift+Enter is a new line), the
+ * model it will use, and the tab's run streaming live. The run lives in the service worker, so
+ * closing the panel does not stop it.
+ */
+export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: () => void; onOpenAudit: (agentId: string) => void }) {
+  const tabId = currentTabId.value;
+  const origin = useCurrentOrigin();
+  const run = runForTab(copilotRunList.value, tabId);
+  const running = run !== undefined && isActive(run);
+  const { status, error: statusError } = useModelStatus();
+  const [goal, setGoal] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [startError, setStartError] = useState('');
+  const form = useRef<HTMLFormElement>(null);
+  const demo = isDemoModel(settings.value.copilot.model);
+
+  const start = async (event?: Event) => {
+    event?.preventDefault();
+    const text = goal.trim();
+    if (!text || tabId === undefined || busy || running) return;
+    setBusy(true);
+    setStartError('');
+    try {
+      rememberRun((await startCopilot(tabId, text)).run);
+      setGoal('');
+    } catch (e) {
+      setStartError(`Could not start: ${(e as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'Enter' || e.shiftKey || e.isComposing) return;
+    e.preventDefault();
+    form.current?.requestSubmit();
+  };
+
+  return (
+    <>
+      <h2>Co-pilot</h2>
+      <p class="note model-line">
+        {status ? (
+          <>
+            Model: {demo ? <strong class="demo">{DEMO_MODEL_LABEL}</strong> : status.model_label}
+            {status.ready ? ' · ready' : <> · not ready: {status.detail ?? 'it is not set up yet.'}</>}{' '}
+            {!status.ready && (
+              <button type="button" class="link nav" onClick={onOpenSettings}>
+                Set up the model
+              </button>
+            )}
+          </>
+        ) : statusError ? (
+          <>
+            The model’s status is unknown: {statusError}{' '}
+            <button type="button" class="link nav" onClick={onOpenSettings}>
+              Co-pilot settings
+            </button>
+          </>
+        ) : (
+          'Checking the model…'
+        )}
+      </p>
+      <form ref={form} class="copilot-goal" onSubmit={(e) => void start(e)} aria-label="Give the co-pilot a goal">
+        <label for="copilot-goal">What should the co-pilot do on this page?</label>
+        <textarea
+          id="copilot-goal"
+          rows={2}
+          value={goal}
+          placeholder="e.g. cancel order ORD-1024"
+          disabled={running}
+          aria-describedby="copilot-grant"
+          onInput={(e) => setGoal(e.currentTarget.value)}
+          onKeyDown={onKeyDown}
+        />
+        <p class="note" id="copilot-grant">
+          Steward will give this run a token for {origin ?? 'this tab’s site'} only; consequential actions still need your approval. Enter starts, Shift+Enter adds a line.
+        </p>
+        <button type="submit" disabled={busy || running || !goal.trim() || tabId === undefined}>
+          Start
+        </button>
+      </form>
+      {(startError || copilotError.value) && (
+        <p class="error-text" role="alert">
+          {startError || copilotError.value}
+        </p>
+      )}
+      {run ? <CopilotRunView run={run} onOpenSettings={onOpenSettings} onOpenAudit={onOpenAudit} /> : <p class="muted">No run on this tab yet. Type a goal above and press Enter.</p>}
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+import { expect, type Page } from '@playwright/test';
+import { SHOP_ORDER, showView } from './panel-helpers.ts';
+
+/** Steps for the Co-pilot view's e2e tests: the model is configured and the run started through the panel's own UI. */
+
+/** The scripted model's reply for one step (the co-pilot's step schema, src/agent/step-schema.ts). */
+export const actReply = (thought: string, name: string, resource: { type: string; id: string }, input: Record<string, unknown>, expect: string) =>
+  JSON.stringify({ kind: 'act', thought, action: { name, resource, input }, expect });
+export const doneReply = (thought: string, claim: string) => JSON.stringify({ kind: 'done', thought, claim });
+
+export const cancelReply = actReply(
+  'The person wants order ORD-1024 cancelled; the page offers a cancel action for it.',
+  'orders.cancel',
+  { type: 'order', id: SHOP_ORDER },
+  { reason: 'ordered_by_mistake' },
+  'The order shows as cancelled.',
+);
+export const cancelledReply = doneReply('The order page now shows the order as cancelled.', `Order ${SHOP_ORDER} is cancelled.`);
+
+/** Settings → Co-pilot: an OpenAI-compatible endpoint (the scripted server), saved, and optionally a key. */
+export async function configureModel(panel: Page, endpoint: string, opts: { key?: string; model?: string } = {}): Promise<void> {
+  await showView(panel, 'Settings');
+  await panel.getByLabel('Provider').selectOption('openai');
+  await panel.getByLabel('Endpoint URL').fill(endpoint);
+  await panel.getByLabel('Model name').fill(opts.model ?? 'scripted');
+  await panel.getByRole('button', { name: 'Save settings' }).click();
+  await expect(panel.getByText('Settings saved.')).toBeVisible();
+  if (opts.key !== undefined) {
+    await panel.getByLabel('API key').fill(opts.key);
+    await panel.getByRole('button', { name: 'Save key' }).click();
+    await expect(panel.getByText('A key is stored.')).toBeVisible();
+    await expect(panel.getByLabel('API key')).toHaveValue('');
+  }
+}
+
+/** Types the goal in the Co-pilot view and presses Enter; returns the run's region. */
+export async function startGoal(panel: Page, goal: string) {
+  await showView(panel, 'Co-pilot');
+  const box = panel.getByLabel('What should the co-pilot do on this page?');
+  await box.fill(goal);
+  await box.press('Enter');
+  const run = panel.getByRole('region', { name: new RegExp(`^${goal}`) });
+  await expect(run).toBeVisible();
+  return run;
+}

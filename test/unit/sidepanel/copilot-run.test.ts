@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { CopilotRun, type CopilotEnd } from '../../../src/protocol/copilot.ts';
+import { budgetMeters, distinctSteps, duration, endText, isActive, runForTab, upsertRun, viaLabel } from '../../../src/sidepanel/lib/copilot-run.ts';
+
+function run(fields: Partial<CopilotRun> = {}): CopilotRun {
+  return CopilotRun.parse({
+    run_id: 'run-1',
+    goal: 'cancel order ORD-1024',
+    tabId: 7,
+    origin: 'http://localhost:4100',
+    agent_id: 'agent:copilot-run-1',
+    token_id: 'tok_abcdefghijklmnop',
+    model_label: 'Demo model (scripted)',
+    status: 'running',
+    started_at: 1_000,
+    steps: [],
+    budgets: { max_steps: 25, tokens_used: 1_234, token_budget: 200_000, elapsed_ms: 65_000, time_budget_ms: 600_000 },
+    ...fields,
+  });
+}
+
+const stopped = (reason: Extract<CopilotEnd, { kind: 'stopped' }>['reason'], detail = '') => ({ kind: 'stopped' as const, reason, detail });
+
+describe('the co-pilot run as the panel words it', () => {
+  it('shows a tab its active run before any newer finished one, and merges pushes by run id', () => {
+    const active = run({ run_id: 'run-a', started_at: 1 });
+    const later = run({ run_id: 'run-b', started_at: 2, status: 'finished' });
+    const other = run({ run_id: 'run-c', started_at: 3, tabId: 8 });
+    expect(runForTab([later, active, other], 7)?.run_id).toBe('run-a');
+    expect(runForTab([later, other], 7)?.run_id).toBe('run-b');
+    expect(runForTab([other], 7)).toBeUndefined();
+
+    const list = upsertRun([later, active], { ...active, status: 'stopped' });
+    expect(list.map((r) => [r.run_id, r.status])).toEqual([
+      ['run-b', 'finished'],
+      ['run-a', 'stopped'],
+    ]);
+    expect(isActive(list[1]!)).toBe(false);
+    expect(isActive(run({ status: 'awaiting_approval' }))).toBe(true);
+  });
+
+  it('shows each step once: a later report of the same step replaces the earlier one', () => {
+    const steps = distinctSteps([
+      { n: 1, status: 'succeeded' },
+      { n: 2, status: 'failed' },
+      { n: 2, status: 'final', outcome: 'Order ORD-1024 is cancelled.' },
+    ]);
+    expect(steps.map((s) => [s.n, s.status])).toEqual([
+      [1, 'succeeded'],
+      [2, 'final'],
+    ]);
+    expect(
+      budgetMeters(
+        run({
+          steps: [
+            { n: 1, status: 'succeeded' },
+            { n: 2, status: 'thinking' },
+            { n: 2, status: 'final' },
+          ],
+        }),
+      )[0]!.text,
+    ).toBe('2 of 25');
+  });
+
+  it('names each path as a person knows it', () => {
+    expect(['site_contract', 'webmcp', 'adapter', 'dom', 'legacy_inference', undefined].map(viaLabel)).toEqual(['site contract', 'WebMCP tool', 'adapter', 'DOM', 'DOM', 'unknown path']);
+  });
+
+  it('measures steps, tokens and time against the budgets, never past the top of a meter', () => {
+    const r = run({
+      steps: [
+        { n: 1, status: 'succeeded' },
+        { n: 2, status: 'thinking' },
+      ],
+    });
+    expect(budgetMeters(r).map((m) => m.text)).toEqual(['2 of 25', '1,234 of 200,000', '1:05 of 10:00']);
+    const [, , time] = budgetMeters(r, 700_000);
+    expect(time).toMatchObject({ value: 600_000, max: 600_000, text: '10:00 of 10:00' });
+    expect(duration(3_725_000)).toBe('1 h 2 min');
+  });
+
+  it('says "verified" only when the worker verified, and says plainly when it did not', () => {
+    expect(endText({ kind: 'done', verified: true, claim: 'Order ORD-1024 is cancelled.' }, run())).toEqual({ tone: 'ok', title: 'Done, verified', body: 'Order ORD-1024 is cancelled.' });
+    const unverified = endText({ kind: 'done', verified: false, claim: 'It is cancelled.', why: 'no action was confirmed' }, run());
+    expect(unverified.title).toBe('Done, but not verified');
+    expect(unverified.body).toContain('Steward could not confirm it: no action was confirmed');
+  });
+
+  it('gives every stop reason in plain words: stuck asks the person to look, a question is the question', () => {
+    const r = run();
+    expect(endText(stopped('stuck', 'the same action three times'), r).body).toMatch(/^The co-pilot seems stuck \(the same action three times\)\. Please take a look/);
+    expect(endText(stopped('ask_person', 'Which order do you mean?'), r)).toMatchObject({ title: 'The co-pilot has a question for you', body: 'Which order do you mean?' });
+    expect(endText(stopped('token_budget'), r).body).toBe('It used 1,234 of its 200,000 tokens.');
+    expect(endText(stopped('time_budget'), r).body).toBe('It ran out of its 10:00 time budget.');
+    expect(endText(stopped('taken_over'), r).body).toContain('left exactly as it is');
+    const reasons = ['max_steps', 'stuck', 'failures', 'time_budget', 'token_budget', 'ask_person', 'model_error', 'stopped_by_person', 'taken_over', 'tab_closed', 'error'] as const;
+    for (const reason of reasons) expect(endText(stopped(reason, 'x'), r).title, reason).not.toContain('_');
+  });
+});
