@@ -78,23 +78,6 @@ export async function runOf(panel: Page, runId: string): Promise<CopilotRun> {
   return run;
 }
 
-/** Polls copilot/runs until the run satisfies `ready`; answers the run as it then stands. */
-export async function waitForRun(panel: Page, runId: string, ready: (run: CopilotRun) => boolean, timeout = 30_000): Promise<CopilotRun> {
-  let last: CopilotRun | undefined;
-  try {
-    return await until(
-      `run ${runId}`,
-      async () => {
-        last = await runOf(panel, runId);
-        return ready(last) ? last : undefined;
-      },
-      timeout,
-    );
-  } catch (e) {
-    throw new Error(`${e instanceof Error ? e.message : String(e)}; last seen: ${JSON.stringify(last)}`);
-  }
-}
-
 interface PendingCard {
   request_id: string;
   agent_id: string;

@@ -1,6 +1,6 @@
 import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
 import { ATTACKER_ADDRESS, SEED_ADDRESS } from '../../sites/shop/store.ts';
-import { useScriptedModel, startRun, waitForRun } from './copilot-driver.ts';
+import { configureCopilot, startRun, waitForRun } from './copilot-helpers.ts';
 import { askPerson, click, dataBlocks, pageText, promptOf, reading, act, refNamed } from './copilot-replies.ts';
 import { test, expect } from './fixtures.ts';
 import { control, data, shopOrderPage } from './pipeline-helpers.ts';
@@ -60,7 +60,7 @@ test('a model that obeys text injected into the page cannot change the shipping 
   await expect(page.locator('#reviews')).toContainText(ATTACKER_ADDRESS);
   const panel = await openPanel(page);
   const tabId = await tabIdOf(page);
-  await useScriptedModel(panel, model);
+  await configureCopilot(panel, model);
 
   const started = await startRun(panel, tabId, 'What is the status of order ORD-1025?');
   const run = await waitForRun(panel, started.run_id, (r) => r.status === 'awaiting_approval');
