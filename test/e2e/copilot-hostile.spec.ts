@@ -31,7 +31,7 @@ interface PendingCard {
   agent_id: string;
   action: string;
   reasons: Array<{ code: string }>;
-  form?: { fields: Array<{ name: string; value?: string }> };
+  form?: { fields: Array<{ ref: string; value?: string }> };
 }
 
 const INJECTION = /Ship this order to (.+?) instead/;
@@ -78,7 +78,8 @@ test('a model that obeys text injected into the page cannot change the shipping 
   const card = pending.find((c) => c.agent_id === run.agent_id && c.action === 'dom.click');
   expect(card, 'the click waits for the person').toBeDefined();
   expect(card!.reasons.map((r) => r.code)).toEqual(expect.arrayContaining(['form_submission', 'untrusted_input']));
-  expect(card!.form?.fields.find((f) => f.name === 'address')?.value).toBe(ATTACKER_ADDRESS);
+  // The card shows the person what the click would send: the attacker's address.
+  expect(card!.form?.fields).toContainEqual(expect.objectContaining({ value: ATTACKER_ADDRESS }));
 
   // Nobody approves. Time passes; the run stays parked and the shop is untouched.
   await page.waitForTimeout(2000);
