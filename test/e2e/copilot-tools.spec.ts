@@ -25,7 +25,7 @@ test.afterEach(async () => {
   await model.stop();
 });
 
-test('books an appointment through the clinic’s WebMCP tool in one step, then reports it done with the pipeline’s evidence', async ({ steward, sites, openPanel, tabIdOf }) => {
+test('books an appointment through the clinic’s WebMCP tool in one step, and the clinic records exactly one booking', async ({ steward, sites, openPanel, tabIdOf }) => {
   const date = await freeSlot(sites.urls.clinic, 'dr-okafor', '15:00');
   const booking = { doctor: 'dr-okafor', date, time: '15:00', patient_name: 'Jordan Lee' };
   model.script([callTool('book_appointment', booking, 'a new appointment with Dr. Okafor'), done(`Booked Dr. Okafor on ${date} at 15:00 for Jordan Lee.`)]);
