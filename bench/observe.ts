@@ -2,7 +2,10 @@ import type { Page } from '@playwright/test';
 import { encode } from 'gpt-tokenizer';
 import { SMART_DOM_READER_BUNDLE } from '@mcp-b/smart-dom-reader/bundle-string';
 import { renderSnapshot } from '../src/observation/render/index.ts';
+import { fuse } from '../src/observation/fusion/index.ts';
+import { shopAdapter } from '../src/observation/adapters/index.ts';
 import type { PageSnapshot } from '../src/observation/snapshot.ts';
+import type { ToolDescriptor } from '../src/protocol/webmcp.ts';
 import type { StewardBrowser } from '../test/e2e/browser.ts';
 import { median, type Row } from './report.ts';
 
@@ -60,6 +63,31 @@ async function stewardObserve(browser: StewardBrowser, tabId: number, full: bool
     },
     { tabId, full, keep },
   );
+}
+
+/** The WebMCP tools Steward's registry holds for the tab's top frame. */
+async function toolsOf(browser: StewardBrowser, tabId: number): Promise<ToolDescriptor[]> {
+  return browser.serviceWorker.evaluate(async (tabId) => {
+    const frames = ((await chrome.storage.session.get('webmcp.frames'))['webmcp.frames'] ?? []) as Array<{ tabId: number; frameId: number; tools: ToolDescriptor[] }>;
+    return frames.find((f) => f.tabId === tabId && f.frameId === 0)?.tools ?? [];
+  }, tabId);
+}
+
+/**
+ * What observe.llm_tokens counts, and what of the page the co-pilot reads elsewhere in its prompt:
+ * the prompt's own lines say it there once, so the rendering does not repeat it.
+ */
+const RENDERING_NOTE =
+  'the rendering with the state (resource, state, start of state_version, source, confidence, evidence, conflicts), facts, site actions and WebMCP tools (parameters, first sentence of the description, risk). In the prompt instead: the URL and whole state_version (its Current state line), DOM and navigation steps, whole tool descriptions and input schemas (its action list), how to read the rendering (its system text).';
+
+/**
+ * What the co-pilot reads of the page as loaded (the state the anchors see): the rendering with
+ * the fused state (resource, state, state_version, provenance, conflicts, actions), its facts and
+ * the page's tools. Fused here in Node as the service worker does, with the same adapters.
+ */
+function copilotRendering(snapshot: PageSnapshot, tools: ToolDescriptor[]): string {
+  const state = fuse({ snapshot, tools, adapters: [shopAdapter()] });
+  return renderSnapshot(snapshot, { observed: state, facts: state.facts ?? [], tools: state.tools ?? [] });
 }
 
 async function tabIdFor(browser: StewardBrowser, url: string): Promise<number> {
@@ -194,7 +222,7 @@ export async function observeRows(browser: StewardBrowser, c: ObserveCase, runs:
     shifted.push((await stewardObserve(browser, tabId, false, false)).ms);
   }
   const snapshot = (await stewardObserve(browser, tabId, false, true)).snapshot!;
-  const rendering = renderSnapshot(snapshot);
+  const rendering = copilotRendering(first.snapshot, await toolsOf(browser, tabId));
 
   await page.close().catch(() => undefined);
 
@@ -222,8 +250,10 @@ export async function observeRows(browser: StewardBrowser, c: ObserveCase, runs:
   });
 
   const fullMs = median(full);
-  const tokens: Row = { metric: 'observe.llm_tokens', case: c.name, value: encode(rendering).length, unit: 'tokens', better: 'lower' };
+  const tokens: Row = { metric: 'observe.llm_tokens', case: c.name, value: encode(rendering).length, unit: 'tokens', better: 'lower', note: RENDERING_NOTE };
   if (ariaText !== '') Object.assign(tokens, { anchor: 'playwright.ariaSnapshot', anchor_value: encode(ariaText).length });
+  // The page alone (no state, facts or tools), as the rendering was measured before it carried them.
+  const pageTokens: Row = { metric: 'observe.llm_tokens_page', case: c.name, value: encode(renderSnapshot(first.snapshot)).length, unit: 'tokens', better: 'lower' };
   const row = (anchor: string, value: number): Row => ({ metric: 'observe.full_ms', case: c.name, value: fullMs, unit: 'ms', better: 'lower', anchor, anchor_value: value });
   return [
     { metric: 'observe.first_ms', case: c.name, value: first.ms, unit: 'ms', better: 'lower', anchor: anchorName('playwright.ariaSnapshot', aria), anchor_value: aria.first },
@@ -233,6 +263,7 @@ export async function observeRows(browser: StewardBrowser, c: ObserveCase, runs:
     { metric: 'observe.incremental_ms', case: c.name, value: median(incremental), unit: 'ms', better: 'lower' },
     { metric: 'observe.incremental_shift_ms', case: c.name, value: median(shifted), unit: 'ms', better: 'lower' },
     tokens,
+    pageTokens,
     { metric: 'observe.elements', case: c.name, value: snapshot.elements.length, unit: 'elements', better: 'higher' },
   ];
 }

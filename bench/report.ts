@@ -28,6 +28,7 @@ export function report(rows: Row[], file = 'bench-results.json'): void {
     'vs anchor': r.anchor_value === undefined || r.value === 0 || r.anchor_value === 0 ? '—' : `${round(r.better === 'lower' ? r.anchor_value / r.value : r.value / r.anchor_value)}×`,
   }));
   console.table(table);
+  for (const r of valid) if (r.note) console.log(`${r.metric} ${r.case}: ${r.note}`);
   writeFileSync(file, `${JSON.stringify(valid, null, 2)}\n`);
   console.log(`wrote ${file} (${valid.length} rows)`);
 }

@@ -24,6 +24,7 @@ try {
     { name: 'grid-80k', url: `${sites.urls.lab}/grid?n=80000` },
     { name: 'shop-orders', url: `${sites.urls.shop}/` },
     { name: 'shop-order', url: `${sites.urls.shop}/orders/ORD-1024` },
+    { name: 'shop-tracking', url: `${sites.urls.shop}/orders/ORD-1024/tracking` },
     { name: 'clinic-book', url: `${sites.urls.clinic}/` },
   ].filter((c) => only === undefined || c.name === only);
   const tasks = only === undefined || only === 'tasks';

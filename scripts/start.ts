@@ -1,9 +1,11 @@
 // `npm start`: the demo sites plus Chromium with Steward loaded. Headed when a display exists,
 // headless otherwise; Ctrl-C stops everything cleanly.
-import { chromium } from '@playwright/test';
+import { chromium, type Worker } from '@playwright/test';
 import { join } from 'node:path';
 import { existsSync, rmSync } from 'node:fs';
 import { startDemoSites } from '../sites/server.ts';
+import { DEMO_MODEL, startDemoModel } from '../sites/model/demo-model.ts';
+import { SETTINGS_KEY, readSettings } from '../src/protocol/settings.ts';
 import { CHROMIUM_FLAGS, DIST, allowSites } from '../test/e2e/browser.ts';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -14,6 +16,24 @@ const headed = Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY) && pr
 const nativeWebMcp = process.env.STEWARD_NATIVE_WEBMCP !== '0';
 
 const sites = await startDemoSites();
+const demoPort = Number(process.env.STEWARD_DEMO_MODEL_PORT ?? 8790);
+// The usual port may be taken (another checkout's `npm start`): any free one will do.
+const demoModel = await startDemoModel({ port: demoPort }).catch(() => startDemoModel({ port: 0 }));
+
+/**
+ * Points the co-pilot at the demo model unless the person chose another endpoint (read-modify-write);
+ * an earlier run's demo model may have had another port.
+ */
+async function offerDemoModel(worker: Worker, url: string): Promise<boolean> {
+  const stored = await worker.evaluate(async (key) => (await chrome.storage.local.get(key))[key], SETTINGS_KEY);
+  const settings = readSettings(stored);
+  const demo = settings.copilot.provider === 'openai' && settings.copilot.model === DEMO_MODEL;
+  if (settings.copilot.endpoint && !demo) return false;
+  if (settings.copilot.endpoint === url && demo) return true;
+  const next = { ...settings, copilot: { ...settings.copilot, provider: 'openai' as const, endpoint: url, model: DEMO_MODEL } };
+  await worker.evaluate(async ([key, value]) => chrome.storage.local.set({ [key]: value }), [SETTINGS_KEY, next] as const);
+  return true;
+}
 const profile = join(process.cwd(), '.steward-profile');
 // The profile keeps Steward's records between runs, but Chrome would also keep the previous
 // build's service worker script (same extension version, new file names): drop that cache so
@@ -34,6 +54,7 @@ const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('servi
 const extensionId = new URL(worker.url()).host;
 // The bundled demo sites are allowed from the start; any other site waits for "Allow" in the panel.
 await allowSites(worker, Object.values(sites.urls));
+const usesDemoModel = await offerDemoModel(worker, demoModel.url);
 
 const [first] = context.pages();
 const pages = Object.values(sites.urls);
@@ -42,6 +63,8 @@ for (const url of pages.slice(1)) await (await context.newPage()).goto(url);
 
 console.log(`Steward is running (${headed ? 'headed' : 'headless'} Chromium, ${nativeWebMcp ? 'native WebMCP' : 'WebMCP polyfill'}).`);
 for (const [name, url] of Object.entries(sites.urls)) console.log(`  ${name.padEnd(8)} ${url}`);
+console.log(`  model    ${demoModel.url}  (demo model: scripted replies, not a language model)`);
+if (!usesDemoModel) console.log('           (the co-pilot keeps the endpoint already set in its Settings)');
 console.log(`  panel    chrome-extension://${extensionId}/src/sidepanel/index.html`);
 console.log('Steward observes only the demo sites above; allow others from its side panel (This tab, or Settings).');
 console.log('Press Ctrl-C to stop.');
@@ -52,6 +75,7 @@ const stop = async () => {
   stopping = true;
   await context.close().catch(() => undefined);
   await sites.stop();
+  await demoModel.stop();
   process.exit(0);
 };
 process.on('SIGINT', () => void stop());

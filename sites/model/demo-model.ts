@@ -8,7 +8,7 @@ import { startScriptedModel, type ScriptedModel } from './scripted-server.ts';
 export const DEMO_MODEL = 'steward-demo';
 
 export async function startDemoModel(opts: { host?: string; port?: number } = {}): Promise<ScriptedModel> {
-  const model = await startScriptedModel(opts);
+  const model = await startScriptedModel({ ...opts, modelId: DEMO_MODEL });
   model.fallback((request) => demoReply(request.messages));
   return model;
 }

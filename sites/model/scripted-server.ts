@@ -53,7 +53,7 @@ function completion(model: string, content: string) {
   };
 }
 
-export async function startScriptedModel(opts: { replies?: ScriptedReply[]; host?: string; port?: number } = {}): Promise<ScriptedModel> {
+export async function startScriptedModel(opts: { replies?: ScriptedReply[]; host?: string; port?: number; modelId?: string } = {}): Promise<ScriptedModel> {
   let queue: ScriptedReply[] = [...(opts.replies ?? [])];
   let otherwise: ScriptedReply | undefined;
   const requests: ChatRequestBody[] = [];
@@ -65,7 +65,7 @@ export async function startScriptedModel(opts: { replies?: ScriptedReply[]; host
         res.end(JSON.stringify(body));
       };
       const path = new URL(req.url ?? '/', 'http://x').pathname;
-      if (req.method === 'GET' && path === '/v1/models') return send(200, { object: 'list', data: [{ id: 'scripted', object: 'model' }] });
+      if (req.method === 'GET' && path === '/v1/models') return send(200, { object: 'list', data: [{ id: opts.modelId ?? 'scripted', object: 'model' }] });
       if (req.method !== 'POST' || path !== '/v1/chat/completions') return send(404, { error: { message: `no route ${req.method} ${path}` } });
       let body: ChatRequestBody;
       try {

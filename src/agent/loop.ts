@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { canonicalJson } from '../base/canonical-json.ts';
 import { ActionRequest, type AvailableAction } from '../protocol/action.ts';
 import { IdempotencyKey } from '../protocol/action-name.ts';
@@ -8,7 +9,8 @@ import { parseOrError } from '../protocol/validate.ts';
 import { approxTokens } from '../observation/render/index.ts';
 import { ModelFailure } from './models/model.ts';
 import type { AgentPorts, ChatMessage, Observation } from './ports.ts';
-import { buildPrompt, dataNonce, stateSummary, type HistoryEntry } from './prompt.ts';
+import { HistoryEntry } from './history.ts';
+import { buildPrompt, dataNonce, stateSummary } from './prompt.ts';
 import { readProblem, readTarget, runRead } from './read.ts';
 import { redactSecrets } from './redact.ts';
 import { parseStep, type ActStep, type Step } from './step-schema.ts';
@@ -28,7 +30,7 @@ export interface RunSettings {
   token_budget?: number;
   /** What the goal looks like when reached, if known: the objective evidence for `done`. */
   expect?: { resource?: ResourceRef; state: StateName };
-  /** Steps already taken before a restart (from memory): the run continues after them. */
+  /** Steps already taken before a restart (from memory, validated with `HistoryEntry`): the run continues after them. */
   resume?: readonly HistoryEntry[];
   /**
    * A request submitted before a worker restart whose result never came back: re-submitted first,
@@ -143,6 +145,12 @@ interface Submitted {
 /** Filling a field changes only the form (no state version moves), yet it is a step forward. */
 const FIELD_ACTIONS = new Set(['dom.type', 'dom.select']);
 
+/** The observed description of what `request` does; DOM actions share a name, so their target ref decides. */
+function describedAction(observation: Observation, request: ActionRequest): AvailableAction | undefined {
+  const ref = typeof request.input.ref === 'string' ? request.input.ref : undefined;
+  return observation.state.actions?.find((a) => a.action === request.action && (a.target_ref === undefined || a.target_ref === ref));
+}
+
 /** Submits through the pipeline; the outcome is what the model and the panel get (secrets redacted). */
 async function submitAction(ports: AgentPorts, request: ActionRequest, described: AvailableAction | undefined): Promise<Submitted> {
   try {
@@ -172,7 +180,9 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
   // A bad run id would make every step's key invalid: the caller's mistake, not the model's.
   if (!IdempotencyKey.safeParse(idempotencyKey(settings.run_id, max_steps)).success) throw new Error(`run id "${settings.run_id}" cannot form idempotency keys`);
   const nonce = dataNonce(settings.run_id);
-  const history: HistoryEntry[] = [...(settings.resume ?? [])];
+  const remembered = z.array(HistoryEntry).safeParse(settings.resume ?? []);
+  if (!remembered.success) throw new Error(`the remembered history is not valid: ${remembered.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const history: HistoryEntry[] = remembered.data;
   const started = ports.clock();
   let tokens = 0;
   let failures: string[] = [];
@@ -234,11 +244,7 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     const cutBeforeSubmit = aborted();
     if (cutBeforeSubmit) return cutBeforeSubmit;
     ports.progress?.({ n, phase: 'submitting', request, thought: step.thought, expect: step.expect });
-    const submitted = await submitAction(
-      ports,
-      request,
-      observation.state.actions?.find((a) => a.action === request.action),
-    );
+    const submitted = await submitAction(ports, request, describedAction(observation, request));
     record(submitted, n);
     const entry = entryOf({ n, state: `${stateSummary(observation.state)} (after a restart)` }, step, submitted);
     history.push(entry);
@@ -314,11 +320,7 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     if (abortedBeforeSubmit) return abortedBeforeSubmit;
     const request = checked.request!;
     ports.progress?.({ n, phase: 'submitting', request, thought: step.thought, expect: step.expect });
-    const submitted = await submitAction(
-      ports,
-      request,
-      observation.state.actions?.find((a) => a.action === step.action.name),
-    );
+    const submitted = await submitAction(ports, request, describedAction(observation, request));
     // A submit that ends because the person stopped the run (e.g. while it awaited approval) is their stop, not a failure.
     const abortedDuringSubmit = submitted.failure?.startsWith('submit failed') ? aborted() : undefined;
     if (abortedDuringSubmit) return abortedDuringSubmit;

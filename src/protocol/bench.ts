@@ -12,6 +12,8 @@ export const BenchRow = z
     /** The comparison measured in the same run, on the same page, in the same browser. */
     anchor: z.string().min(1).max(128).optional(),
     anchor_value: z.number().finite().optional(),
+    /** What the value counts, when the name alone does not say it. */
+    note: z.string().min(1).max(600).optional(),
   })
   .refine((r) => (r.anchor === undefined) === (r.anchor_value === undefined), {
     path: ['anchor_value'],

@@ -11,7 +11,7 @@ import { upsertRun } from './lib/copilot-run.ts';
 export const copilotRunList = signal<CopilotRun[]>([]);
 export const copilotError = signal('');
 
-export async function reloadRuns(): Promise<void> {
+async function reloadRuns(): Promise<void> {
   try {
     copilotRunList.value = (await copilotRuns()).runs;
     copilotError.value = '';

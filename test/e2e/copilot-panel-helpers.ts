@@ -4,9 +4,9 @@ import { SHOP_ORDER, showView } from './panel-helpers.ts';
 /** Steps for the Co-pilot view's e2e tests: the model is configured and the run started through the panel's own UI. */
 
 /** The scripted model's reply for one step (the co-pilot's step schema, src/agent/step-schema.ts). */
-export const actReply = (thought: string, name: string, resource: { type: string; id: string }, input: Record<string, unknown>, expect: string) =>
+const actReply = (thought: string, name: string, resource: { type: string; id: string }, input: Record<string, unknown>, expect: string) =>
   JSON.stringify({ kind: 'act', thought, action: { name, resource, input }, expect });
-export const doneReply = (thought: string, claim: string) => JSON.stringify({ kind: 'done', thought, claim });
+const doneReply = (thought: string, claim: string) => JSON.stringify({ kind: 'done', thought, claim });
 
 export const cancelReply = actReply(
   'The person wants order ORD-1024 cancelled; the page offers a cancel action for it.',

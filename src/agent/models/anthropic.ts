@@ -9,7 +9,7 @@ import { STEP_OBJECT_SCHEMA } from './step-json-schema.ts';
  * step comes back as the input of a forced `steward_step` tool call; a text block is the fallback.
  */
 
-export const ANTHROPIC_API = 'https://api.anthropic.com';
+const ANTHROPIC_API = 'https://api.anthropic.com';
 const VERSION = '2023-06-01';
 const MAX_TOKENS = 2048;
 const TOOL = 'steward_step';

@@ -30,7 +30,7 @@ export function abortError(): Error {
 }
 
 /** `Retry-After` in seconds or as an HTTP date, in ms; undefined when absent or unreadable. */
-export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value.trim());
   if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
@@ -42,14 +42,14 @@ const fail = (code: ModelErrorCode, message: string, retry_after_ms?: number) =>
   new ModelFailure({ code, message: message.slice(0, 1000), ...(retry_after_ms === undefined ? {} : { retry_after_ms }) });
 
 /** The key and anything shaped like one cut out of text a server sent back. */
-export function scrub(text: string, key: string | undefined): string {
+function scrub(text: string, key: string | undefined): string {
   let out = key ? text.split(key).join('[key]') : text;
   out = out.replace(/\bsk-[A-Za-z0-9_*-]{8,}/g, '[key]');
   return out.replace(/\s+/g, ' ').trim().slice(0, 300);
 }
 
 /** What the server said, as a short phrase (its error message, or the start of its body). */
-export function serverSays(text: string, key: string | undefined): string {
+function serverSays(text: string, key: string | undefined): string {
   let said = text;
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };

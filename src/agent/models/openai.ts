@@ -16,7 +16,7 @@ const Completion = z.object({
 
 const UNSUPPORTED_FORMAT = /response_format|json_schema|unsupported|not supported/i;
 
-export const DEMO_MODEL_ID = 'steward-demo';
+const DEMO_MODEL_ID = 'steward-demo';
 
 export function openAiLabel(config: ModelConfig): string {
   if (config.model === DEMO_MODEL_ID) return 'Demo model (scripted)';

@@ -23,6 +23,9 @@ interface PromptApi {
   create(options?: { initialPrompts?: ChatMessage[]; signal?: AbortSignal }): Promise<PromptSession>;
 }
 
+/** Chrome asks which languages go in and come out; the prompt and the step are English text. */
+const LANGUAGES = { expectedInputs: [{ type: 'text', languages: ['en'] }], expectedOutputs: [{ type: 'text', languages: ['en'] }] };
+
 export const PROMPT_API_LABEL = 'Chrome built-in model';
 
 function asPromptApi(value: unknown): PromptApi | undefined {
@@ -38,7 +41,7 @@ export async function promptApiProblem(value: unknown): Promise<string | undefin
   if (!api) return 'This Chrome has no built-in Prompt API. Use a recent Chrome with the on-device model, or choose another provider in Settings → Co-pilot.';
   let availability: string;
   try {
-    availability = await api.availability();
+    availability = await api.availability(LANGUAGES);
   } catch (e) {
     return `Chrome could not say whether its on-device model is available (${e instanceof Error ? e.message : String(e)}). Choose another provider in Settings → Co-pilot.`;
   }
@@ -60,7 +63,7 @@ export function promptApiClient(value: unknown, timeoutMs: number): LanguageMode
     let session: PromptSession | undefined;
     try {
       const work = (async () => {
-        session = await api.create({ initialPrompts: messages.slice(0, -1), signal: combined });
+        session = await api.create({ ...LANGUAGES, initialPrompts: messages.slice(0, -1), signal: combined });
         return session.prompt(last.content, { responseConstraint: STEP_SCHEMA, signal: combined });
       })();
       const text = await withDeadline(work, timeoutMs, "Chrome's on-device model");

@@ -10,7 +10,7 @@ import type { TabSiteStatus } from '../../protocol/site-access.ts';
 import type { z } from 'zod';
 import type { KeepAlive } from './keep-alive.ts';
 import type { ModelKeyStore } from './model-key.ts';
-import { asHistory, type RunRecord } from './run-record.ts';
+import type { RunRecord } from './run-record.ts';
 import { createRunPorts, RunAborted, TabClosed, type RunPipeline, type RunPortsDeps } from './run-ports.ts';
 import type { ReadRun, RunStore } from './run-store.ts';
 import { endView, finalStep, reportedStep } from './step-view.ts';
@@ -288,7 +288,11 @@ export class RunManager {
     run.end = end;
     run.status = end.kind === 'done' ? 'finished' : 'stopped';
     if (modelError) run.model_error = modelError;
-    if (end.kind === 'done' || end.reason === 'ask_person') run.steps.push(finalStep(live.record.history.length + 1, end, live.record.history.at(-1)?.state));
+    if (end.kind === 'done' || end.reason === 'ask_person') {
+      // The model's last answer takes the place of the step that was thinking.
+      const n = live.record.history.length + 1;
+      run.steps = [...run.steps.filter((s) => s.n !== n), finalStep(n, end, live.record.history.at(-1)?.state)];
+    }
     // A step still shown as in progress did not finish.
     for (const s of run.steps) if (s.status === 'thinking' || s.status === 'running' || s.status === 'awaiting_approval') s.status = 'failed';
     delete live.record.inflight;
@@ -322,7 +326,7 @@ export class RunManager {
       max_steps: run.budgets.max_steps,
       time_budget_ms: Math.max(1, run.budgets.time_budget_ms - record.spent.elapsed_ms),
       token_budget: Math.max(1, run.budgets.token_budget - record.spent.tokens),
-      resume: asHistory(record),
+      resume: record.history,
       signal: live.abort.signal,
       ...(record.inflight ? { inflight: record.inflight } : {}),
     };

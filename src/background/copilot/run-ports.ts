@@ -154,18 +154,32 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
         const fromResult = typeof details?.approval_request_id === 'string' ? details.approval_request_id : undefined;
         // An expired card also says APPROVAL_REQUIRED, without an id: that is the action's end.
         if (result.error.code === 'APPROVAL_REQUIRED' && !fromResult) return finishStep(n, result);
-        const current = record.run.steps.find((s) => s.n === n);
-        const approval = fromResult ?? current?.approval_id ?? (await pendingApprovalFor(request));
-        if (approval && current?.approval_id !== approval) {
-          setStep(n, (s) => ({ ...s, status: 'awaiting_approval', approval_id: approval }));
-          record.run.status = run.paused() ? 'paused' : 'awaiting_approval';
-          await run.save();
-        }
+        // The card's id comes with the first answer; later (and after a restart) the pending queue says whether it still waits.
+        await showApproval(n, fromResult ?? (await pendingApprovalFor(request)));
         await deps.sleep(POLL_MS);
         continue;
       }
       return finishStep(n, result);
     }
+  }
+
+  /** The step waits for the person on this card, or (no card) runs now that the person decided. */
+  async function showApproval(n: number, approval: string | undefined): Promise<void> {
+    const current = record.run.steps.find((s) => s.n === n);
+    if (approval) {
+      if (current?.status === 'awaiting_approval' && current.approval_id === approval) return;
+      setStep(n, (s) => ({ ...s, status: 'awaiting_approval', approval_id: approval }));
+      record.run.status = run.paused() ? 'paused' : 'awaiting_approval';
+    } else {
+      if (current?.status !== 'awaiting_approval') return;
+      setStep(n, (s) => {
+        const next: CopilotStep = { ...s, status: 'running' };
+        delete next.approval_id;
+        return next;
+      });
+      record.run.status = activeStatus();
+    }
+    await run.save();
   }
 
   async function finishStep(n: number, result: ActionResult): Promise<ActionResult> {

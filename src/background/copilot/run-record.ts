@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { Step } from '../../agent/step-schema.ts';
+import { HistoryEntry } from '../../agent/history.ts';
 import { ActionRequest } from '../../protocol/action.ts';
 import { CopilotRun, ModelProvider } from '../../protocol/copilot.ts';
-import type { HistoryEntry } from '../../agent/prompt.ts';
 
 /**
  * What the worker remembers of a run (chrome.storage.session: memory only, unreadable by content
@@ -11,15 +10,6 @@ import type { HistoryEntry } from '../../agent/prompt.ts';
  * that is read from the key store when the run resumes), the loop's history, and the request whose
  * result was unknown when the worker stopped. Everything is validated when read back.
  */
-
-const HistoryEntrySchema = z.object({
-  n: z.number().int().positive(),
-  state: z.string().max(1000),
-  step: Step.optional(),
-  outcome: z.string().max(20_000).optional(),
-  untrusted: z.boolean().optional(),
-  evidence: z.string().max(4000).optional(),
-});
 
 export const RunModelSettings = z.object({
   provider: ModelProvider,
@@ -32,13 +22,10 @@ export const RunRecord = z.object({
   run: CopilotRun,
   secret: z.string().min(1).max(500),
   model: RunModelSettings,
-  history: z.array(HistoryEntrySchema).max(200),
+  history: z.array(HistoryEntry).max(200),
   /** Submitted but its result not yet seen: resubmitted with the same idempotency key on resume (a replay, never a repeat). */
   inflight: ActionRequest.optional(),
   /** Tokens and time spent before the loop last (re)started: the loop counts from zero each time. */
   spent: z.object({ tokens: z.number().int().nonnegative(), elapsed_ms: z.number().int().nonnegative() }),
 });
 export type RunRecord = z.infer<typeof RunRecord>;
-
-/** The history as the loop takes it (the schema's shape is the loop's HistoryEntry). */
-export const asHistory = (record: RunRecord): HistoryEntry[] => record.history;

@@ -11,12 +11,16 @@ export interface LineDetail {
   maxText: number;
   /** Show hrefs, options and descriptions. */
   rich: boolean;
+  /** Most options listed for a select (`expand(ref)` lists all). */
+  maxOptions?: number;
 }
 
 export const FULL_DETAIL: LineDetail = { maxText: 400, rich: true };
 
 /** Input types the role already says everything about. */
 const PLAIN_INPUTS = new Set(['text', 'search', 'checkbox', 'radio', 'submit', 'button', 'reset', 'range', 'number', 'image']);
+/** Roles that are editable by definition: `editable` on them says nothing. */
+const TEXT_ENTRY_ROLES = new Set(['textbox', 'searchbox', 'spinbutton']);
 
 /** The path of a same-origin URL, else the URL itself. */
 function shortHref(href: string, pageUrl: string): string {
@@ -29,24 +33,34 @@ function shortHref(href: string, pageUrl: string): string {
   }
 }
 
-export function elementLine(e: SnapshotElement, pageUrl: string, d: LineDetail): string {
+/** `e7 textbox "Date"* type=date = "…" [states] (visibility) …`; `*` marks a required field. `showVisibility`: false when the caller says it for a run. */
+export function elementLine(e: SnapshotElement, pageUrl: string, d: LineDetail, showVisibility = true): string {
   let line = `${e.ref} ${word(e.role, 40)}`;
   if (e.name) line += ` ${quote(e.name, d.maxText)}`;
+  if (e.states.includes('required')) line += '*';
   if (e.inputType && !PLAIN_INPUTS.has(e.inputType)) line += ` type=${word(e.inputType, 40)}`;
   if (e.value !== undefined && e.value !== '') line += ` = ${quote(e.value, Math.min(d.maxText, 120))}`;
-  if (e.states.length > 0) line += ` [${e.states.join(', ')}]`;
-  if (e.visibility !== 'visible') line += ` (${e.visibility.replace('_', ' ')})`;
+  const otherOptions = e.options?.filter((o) => o !== e.value);
+  const states = e.states.filter((x) => x !== 'required' && !(x === 'editable' && TEXT_ENTRY_ROLES.has(e.role)));
+  if (states.length > 0) line += ` [${states.join(', ')}]`;
+  if (e.visibility !== 'visible' && showVisibility) line += ` (${e.visibility.replace('_', ' ')})`;
   if (d.rich) {
     if (e.href && !e.href.startsWith('javascript:')) line += ` → ${shortHref(e.href, pageUrl).slice(0, 120)}`;
-    if (e.options && e.options.length > 0 && e.options.length <= 12) line += ` options: ${e.options.map((o) => quote(o, 40)).join(' | ')}`;
-    if (e.description) line += ` — ${quote(e.description, d.maxText)}`;
+    // The chosen option is the value already shown.
+    if (otherOptions && otherOptions.length > 0 && e.options!.length <= 12) {
+      const shown = otherOptions.slice(0, d.maxOptions ?? 12).map((o) => quote(o, 40));
+      if (shown.length < otherOptions.length) shown.push(`… ${otherOptions.length - shown.length} more`);
+      line += ` ${otherOptions.length < e.options!.length ? 'other options' : 'options'}: ${shown.join(' | ')}`;
+    }
+    if (e.description && e.description !== e.name) line += ` — ${quote(e.description, d.maxText)}`;
   }
   return line;
 }
 
-export function textLine(t: SnapshotText, d: LineDetail): string {
+/** `showRef`: whether a heading's ref is worth printing (something else points at it). */
+export function textLine(t: SnapshotText, d: LineDetail, showRef = true): string {
   const text = quote(t.text, d.maxText);
-  if (t.role === 'heading') return `${'#'.repeat(Math.min(t.level ?? 2, 6))} ${text}${t.ref ? ` (${t.ref})` : ''}`;
+  if (t.role === 'heading') return `${'#'.repeat(Math.min(t.level ?? 2, 6))} ${text}${t.ref && showRef ? ` (${t.ref})` : ''}`;
   if (t.role === 'status' || t.role === 'alert' || t.role === 'log' || t.role === 'timer') return `[${t.role}] ${text}`;
   return text;
 }
@@ -66,26 +80,34 @@ const words = (text: string) =>
 
 /**
  * Drops a row's texts that only repeat its controls: a cell whose text is a control's name (a
- * link's own text), or whose words are each the first word of a control's name (a cell holding
- * "Edit" and "Remove USR-1" buttons reads "Edit Remove"). "Mug" beside "Quantity of Mug" stays.
+ * link's own text) or its controls' names one after another (a label and its button: "Quantity
+ * of Mug Update"), or whose words are each the first word of a control's name (a cell holding
+ * "Edit" and "Remove USR-1" buttons reads "Edit Remove"), or a control's value (a quantity shown
+ * beside the field that holds it). "Mug" beside "Quantity of Mug" stays.
  */
 function withoutEchoes(items: Item[]): Item[] {
-  const names = new Set<string>();
+  const names: string[][] = [];
   const firstWords = new Set<string>();
+  const values = new Set(items.flatMap((i) => (i.kind === 'element' && i.el.value ? [i.el.value.trim()] : [])));
   for (const i of items) {
     if (i.kind !== 'element' || !i.el.name) continue;
-    names.add(i.el.name.trim().toLowerCase());
-    const first = words(i.el.name)[0];
-    if (first) firstWords.add(first);
+    const w = words(i.el.name);
+    if (w.length > 0) names.push(w);
+    if (w[0]) firstWords.add(w[0]);
   }
-  if (names.size === 0) return items;
+  if (names.length === 0) return items;
   return items.filter((i) => {
     if (i.kind === 'element') return true;
-    const text = i.text.text.trim().toLowerCase();
-    if (names.has(text)) return false;
-    const w = words(text);
-    return w.length === 0 || !w.every((x) => firstWords.has(x));
+    if (values.has(i.text.text.trim())) return false;
+    const w = words(i.text.text);
+    return w.length === 0 || !(madeOfNames(w, names) || w.every((x) => firstWords.has(x)));
   });
+}
+
+/** Whether `text` is one or more of `names` one after another (words compared). */
+function madeOfNames(text: string[], names: string[][]): boolean {
+  if (text.length === 0) return true;
+  return names.some((n) => n.length <= text.length && n.every((x, k) => text[k] === x) && madeOfNames(text.slice(n.length), names));
 }
 
 export function formLine(f: SnapshotForm, pageUrl: string): string {
@@ -99,20 +121,54 @@ export function formLine(f: SnapshotForm, pageUrl: string): string {
   return line;
 }
 
+/**
+ * A form as the compact rendering lists it: what submitting does (method, target, tool); its
+ * fields are on the page above, and `expand(ref)` lists them.
+ */
+export function shortFormLine(f: SnapshotForm, pageUrl: string): string {
+  let line = f.ref;
+  if (f.name) line += ` ${quote(f.name, 60)}`;
+  line += ` ${word((f.method ?? 'get').toUpperCase(), 10)}`;
+  if (f.action) line += ` ${shortHref(f.action, pageUrl).slice(0, 120)}`;
+  if (f.toolname) line += ` tool ${quote(f.toolname, 80)}`;
+  return line;
+}
+
 /** `e4, e5, e6, … e90 (40 refs)` for long lists. */
 export function compactRefs(refs: string[], show = 8): string {
   if (refs.length <= show) return refs.join(', ');
   return `${refs.slice(0, show - 1).join(', ')}, … ${refs[refs.length - 1]} (${refs.length} refs)`;
 }
 
-export function factLine(f: Fact, maxText: number): string {
+/** `name=value`, with the sources that saw something else. */
+function factValue(f: Fact, maxText: number): string {
   const value = typeof f.value === 'string' ? quote(f.value, maxText) : String(f.value);
-  let line = `${word(f.name)} = ${value} (${f.sources.join(', ')}; confidence ${f.confidence.toFixed(2)})`;
-  if (f.ref) line += ` at ${f.ref}`;
+  let text = `${word(f.name)}=${value}`;
   if (f.disagreements && f.disagreements.length > 0) {
-    line += `; disagrees: ${f.disagreements.map((d) => `${d.source} says ${quote(String(typeof d.value === 'string' ? d.value : JSON.stringify(d.value)), 60)}`).join(', ')}`;
+    text += ` (disagrees: ${f.disagreements.map((d) => `${d.source} says ${quote(String(typeof d.value === 'string' ? d.value : JSON.stringify(d.value)), 60)}`).join(', ')})`;
   }
-  return line;
+  return text;
+}
+
+/** A confidence as `.89` (`1` for certain): two digits, no leading zero. */
+export function shortConfidence(c: number): string {
+  const fixed = c.toFixed(2);
+  return fixed === '1.00' ? '1' : fixed.replace(/^0/, '');
+}
+
+/**
+ * Facts with the same provenance on one line: `[sources confidence @ref] name=value …`, so the
+ * provenance is printed once per group instead of once per fact.
+ */
+export function factLines(facts: Fact[], maxText: number): string[] {
+  const groups = new Map<string, Fact[]>();
+  for (const f of facts) {
+    const key = `[${f.sources.join(' ')} ${shortConfidence(f.confidence)}${f.ref ? ` @${f.ref}` : ''}]`;
+    const group = groups.get(key);
+    if (group) group.push(f);
+    else groups.set(key, [f]);
+  }
+  return [...groups].map(([key, group]) => `${key} ${group.map((f) => factValue(f, maxText)).join(' ')}`);
 }
 
 function schemaParams(schema: Record<string, unknown>): string {
@@ -124,23 +180,30 @@ function schemaParams(schema: Record<string, unknown>): string {
     .join(', ');
 }
 
-export function toolLine(t: ToolDescriptor, maxText: number): string {
+/** A tool description's first sentence: what the tool does. The prompt's action list gives the whole description. */
+function firstSentence(text: string): string {
+  const end = text.search(/[.!?](\s|$)/);
+  return end > 0 ? text.slice(0, end + 1) : text;
+}
+
+/** `formRef`: the page form that is this tool (a declarative tool). */
+export function toolLine(t: ToolDescriptor, maxText: number, formRef?: string): string {
   const hints: string[] = [];
   if (t.annotations.readOnlyHint) hints.push('read-only');
   if (t.annotations.consequentialHint) hints.push('consequential');
   if (t.annotations.destructiveHint) hints.push('destructive');
   if (t.annotations.untrustedContentHint) hints.push('untrusted output');
-  if (t.kind === 'declarative') hints.push('form');
+  if (t.kind === 'declarative') hints.push(formRef ? `form ${formRef}` : 'form');
   let line = `${word(t.name, 120)}(${schemaParams(t.inputSchema)})`;
-  if (t.description) line += ` — ${quote(t.description, maxText)}`;
+  if (t.description) line += ` ${quote(firstSentence(t.description), maxText)}`;
   if (hints.length > 0) line += ` [${hints.join(', ')}]`;
   if (t.schemaError) line += ` [cannot be called: INVALID_TOOL_SCHEMA ${quote(t.schemaError, maxText)}]`;
   return line;
 }
 
-export function structuredLine(item: PageSnapshot['structuredData'][number], max: number): string {
+export function structuredLine(item: PageSnapshot['structuredData'][number], max: number, pageUrl?: string): string {
   const scalars = Object.entries(item.data)
-    .filter(([k, v]) => !k.startsWith('@') && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'))
+    .filter(([k, v]) => !k.startsWith('@') && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && v !== pageUrl)
     .map(([k, v]) => `${word(k, 40)}: ${typeof v === 'string' ? quote(v, 60) : String(v)}`)
     .join(', ');
   const text = `${word(item.kind, 40)} ${item.type ? word(item.type, 80) : 'item'}${scalars ? ` {${scalars}}` : ''}`;

@@ -86,7 +86,7 @@ export function budgetMeters(run: CopilotRun, elapsedMs = run.budgets.elapsed_ms
   ];
 }
 
-export type EndTone = 'ok' | 'warn' | 'bad' | 'neutral';
+type EndTone = 'ok' | 'warn' | 'bad' | 'neutral';
 
 export interface EndText {
   tone: EndTone;

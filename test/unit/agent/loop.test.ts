@@ -285,6 +285,11 @@ describe('a restarted run never repeats an action', () => {
     expect(end).toMatchObject({ kind: 'done', verified: true, evidence: expect.stringContaining('act_1 confirmed') as string });
   });
 
+  it('refuses a remembered history that is not valid', async () => {
+    const resume = [{ n: 0, state: 'order ORD-1024 · paid @ fp-100001', step: { kind: 'act', thought: '', action: { name: 'orders track', input: {} }, expect: 'x' } }] as unknown as HistoryEntry[];
+    await expect(drain(GOAL, { ...settings, resume }, portsFor(new FakeShop(), new ScriptedModel([])))).rejects.toThrow(/^the remembered history is not valid: 0\.n: .*; 0\.step\.action\.name: /);
+  });
+
   it('refuses a run id that cannot form idempotency keys', async () => {
     await expect(drain(GOAL, { run_id: 'run 1' }, portsFor(new FakeShop(), new ScriptedModel([])))).rejects.toThrow('cannot form idempotency keys');
   });

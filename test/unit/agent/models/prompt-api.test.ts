@@ -41,7 +41,7 @@ describe("Chrome's Prompt API", () => {
     const model = createModel(config, { fetch, promptApi: api });
     expect(model.label).toBe('Chrome built-in model');
     expect(await model.complete(MESSAGES)).toBe(STEP);
-    expect(log.created).toEqual([expect.objectContaining({ initialPrompts: [MESSAGES[0]] })]);
+    expect(log.created).toEqual([expect.objectContaining({ initialPrompts: [MESSAGES[0]], expectedOutputs: [{ type: 'text', languages: ['en'] }] })]);
     expect(log.prompted[0]!.text).toBe(MESSAGES[1]!.content);
     expect(JSON.stringify(log.prompted[0]!.constraint)).toContain('ask_person');
     expect(log.destroyed).toBe(1);

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 
 /** A real local HTTP server whose answers the test scripts, one handler per request, recording what it received. */
 
-export interface Received {
+interface Received {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
