@@ -91,7 +91,7 @@ export interface Order {
   reviews?: Review[];
 }
 
-export interface Review {
+interface Review {
   author: string;
   rating: number;
   text: string;

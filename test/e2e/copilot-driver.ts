@@ -19,7 +19,7 @@ async function request<T>(panel: Page, message: Record<string, unknown>): Promis
 }
 
 /** Polls `probe` until it answers something other than undefined. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeout = 30_000): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeout = 30_000): Promise<T> {
   const deadline = Date.now() + timeout;
   for (;;) {
     const value = await probe();
@@ -71,7 +71,7 @@ export async function startRun(panel: Page, tabId: number, goal: string): Promis
   return (await request<{ run: CopilotRun }>(panel, { type: 'copilot/start', tabId, goal })).run;
 }
 
-export async function runOf(panel: Page, runId: string): Promise<CopilotRun> {
+async function runOf(panel: Page, runId: string): Promise<CopilotRun> {
   const { runs } = await request<{ runs: CopilotRun[] }>(panel, { type: 'copilot/runs' });
   const run = runs.find((r) => r.run_id === runId);
   if (!run) throw new Error(`copilot/runs does not list ${runId}`);
