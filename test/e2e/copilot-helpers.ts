@@ -10,7 +10,7 @@ import { control, data } from './pipeline-helpers.ts';
  * view does.
  */
 
-export interface RunStep {
+interface RunStep {
   n: number;
   status: string;
   thought?: string;

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { ChatRequestBody, ScriptedModel } from '../../sites/model/scripted-server.ts';
 import { test, expect } from './fixtures.ts';
-import { configureCopilot, refIn, startModel, startRun, waitForRun, type Run } from './copilot-helpers.ts';
+import { MODEL_KEY, configureCopilot, refIn, runOf, startModel, startRun, waitForRun, type Run } from './copilot-helpers.ts';
 import { approvalOf, cancelRequests, control, data, killServiceWorker, liveWorker, shopOrderPage, shopState, type Card } from './pipeline-helpers.ts';
 
 /**
@@ -89,7 +89,10 @@ test('the co-pilot cancels ORD-1024 on the legacy shop through DOM steps, with t
     const { tokens } = await data<{ tokens: Array<{ token: { token_id: string }; status: string }> }>(control(panel, { type: 'panel/tokens', agent_id: run.agent_id }));
     expect(tokens).toEqual([expect.objectContaining({ token: expect.objectContaining({ token_id: run.token_id }), status: 'revoked' })]);
     // Neither the key nor the token's secret ever reaches the panel.
-    expect(JSON.stringify(run)).not.toMatch(/sk-e2e|stw_secret_/);
+    const pushedAndListed = JSON.stringify(await data(control(panel, { type: 'copilot/runs' })));
+    expect(pushedAndListed).not.toContain(MODEL_KEY);
+    expect(pushedAndListed).not.toMatch(/stw_secret_/);
+    expect(JSON.stringify(await data(control(panel, { type: 'panel/audit-export' })))).not.toContain(MODEL_KEY);
   });
 });
 
@@ -110,6 +113,7 @@ test('a worker killed while the step waits for approval resumes the run, and the
       if (waitingStep(run, decided)?.action?.name === 'dom.click') break;
       await approveNext(panel, started.run_id, decided);
     }
+    expect(await runOf(panel, started.run_id)).toMatchObject({ status: 'awaiting_approval' });
     const modelCallsBefore = model.requests.length;
     const killedAt = Date.now();
     await killServiceWorker(panel, steward.serviceWorker);

@@ -5,7 +5,7 @@
  * timer, so one cheap call every 20 s keeps the run in memory. Should the worker be stopped anyway,
  * the run resumes from its record (run-manager.ts restore()).
  */
-export const KEEP_ALIVE_MS = 20_000;
+const KEEP_ALIVE_MS = 20_000;
 
 export class KeepAlive {
   private timer: ReturnType<typeof setInterval> | undefined;

@@ -2,8 +2,7 @@ import { runCopilot, type RunEnd, type RunSettings, type StepReport } from '../.
 import type { AgentPorts } from '../../agent/ports.ts';
 import { ModelFailure, type LanguageModelClient, type ModelConfig } from '../../agent/models/model.ts';
 import { ok, refuse, type Reply } from '../../protocol/channel.ts';
-import type { CopilotEnd, CopilotRun, ModelError, ModelStatus } from '../../protocol/copilot.ts';
-import type { CopilotRequests } from '../../protocol/copilot.ts';
+import type { CopilotEnd, CopilotGrant, CopilotRequests, CopilotRun, ModelError, ModelStatus } from '../../protocol/copilot.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
 import type { Settings } from '../../protocol/settings.ts';
 import type { TabSiteStatus } from '../../protocol/site-access.ts';
@@ -28,14 +27,16 @@ import { endView, finalStep, reportedStep } from './step-view.ts';
 type Request<K extends keyof typeof CopilotRequests> = z.output<(typeof CopilotRequests)[K]['request']>;
 type RunReply = Reply<{ run: CopilotRun }>;
 
-export interface CopilotPipeline extends RunPipeline {
+interface CopilotPipeline extends RunPipeline {
   admin: RunPipeline['admin'] & {
     mintToken(request: { agent_id: string; scope: string[]; resource_scope: string; origins: string[]; payment?: boolean; ttl_ms: number }): Promise<{ token: { token_id: string }; secret: string }>;
     revokeToken(tokenId: string): Promise<unknown>;
   };
 }
 
-export interface ModelProviders {
+type Minted = Awaited<ReturnType<CopilotPipeline['admin']['mintToken']>>;
+
+interface ModelProviders {
   create(config: ModelConfig): LanguageModelClient;
   status(config: ModelConfig, hasKey: boolean): Promise<ModelStatus>;
 }
@@ -75,6 +76,7 @@ function brokenView(read: Extract<ReadRun, { ok: false }>): CopilotRun | undefin
 
 export class RunManager {
   private readonly live = new Map<string, Live>();
+  private readonly starting = new Set<number>();
   private readonly loop: NonNullable<RunManagerDeps['loop']>;
 
   constructor(private readonly deps: RunManagerDeps) {
@@ -104,7 +106,18 @@ export class RunManager {
     return ok({ runs: runs.slice(0, 50) });
   }
 
-  async start({ tabId, goal, grant }: Request<'copilot/start'>): Promise<RunReply> {
+  async start(request: Request<'copilot/start'>): Promise<RunReply> {
+    // Two quick starts on one tab: the second is refused, not raced past the check.
+    if (this.starting.has(request.tabId)) return refuse('RUN_ACTIVE', 'A co-pilot run is already starting on this tab.');
+    this.starting.add(request.tabId);
+    try {
+      return await this.startOn(request);
+    } finally {
+      this.starting.delete(request.tabId);
+    }
+  }
+
+  private async startOn({ tabId, goal, grant }: Request<'copilot/start'>): Promise<RunReply> {
     const active = [...this.live.values()].find((l) => l.record.run.tabId === tabId && !l.ended);
     if (active) return refuse('RUN_ACTIVE', `A co-pilot run is already active on this tab (${active.record.run.run_id}); stop it first.`);
     const site = await this.deps.tabStatus(tabId);
@@ -119,14 +132,8 @@ export class RunManager {
 
     const run_id = this.deps.newRunId();
     const agent_id = `agent:copilot-${run_id}`;
-    const pipeline = await this.deps.pipeline();
-    let minted: Awaited<ReturnType<CopilotPipeline['admin']['mintToken']>>;
-    try {
-      minted = await pipeline.admin.mintToken({ agent_id, scope: grant.scope, resource_scope: grant.resource_scope, origins: [site.origin], payment: grant.payment, ttl_ms: grant.ttl_ms });
-    } catch (error) {
-      if (error instanceof RangeError) return refuse('INVALID_INPUT', error.message);
-      throw error;
-    }
+    const minted = await this.mint(agent_id, site.origin, grant);
+    if ('ok' in minted) return minted;
     const record: RunRecord = {
       run: {
         run_id,
@@ -158,6 +165,18 @@ export class RunManager {
     this.deps.push({ type: 'panel/audit-changed' });
     this.drive(live, client);
     return ok({ run: record.run });
+  }
+
+  /** The run's token: what the person granted, on the tab's origin only. */
+  private async mint(agent_id: string, origin: string, grant: z.output<typeof CopilotGrant>): Promise<Minted | Extract<RunReply, { ok: false }>> {
+    try {
+      return await (
+        await this.deps.pipeline()
+      ).admin.mintToken({ agent_id, scope: grant.scope, resource_scope: grant.resource_scope, origins: [origin], payment: grant.payment, ttl_ms: grant.ttl_ms });
+    } catch (error) {
+      if (error instanceof RangeError) return refuse('INVALID_INPUT', error.message);
+      throw error;
+    }
   }
 
   async pause({ run_id }: Request<'copilot/pause'>): Promise<RunReply> {
@@ -294,7 +313,12 @@ export class RunManager {
       run.steps = [...run.steps.filter((s) => s.n !== n), finalStep(n, end, live.record.history.at(-1)?.state)];
     }
     // A step still shown as in progress did not finish.
-    for (const s of run.steps) if (s.status === 'thinking' || s.status === 'running' || s.status === 'awaiting_approval') s.status = 'failed';
+    for (const s of run.steps) {
+      if (s.status !== 'thinking' && s.status !== 'running' && s.status !== 'awaiting_approval') continue;
+      s.status = 'failed';
+      s.error ??= `The run ended before this step finished (${end.kind === 'stopped' ? end.reason : 'done'}).`;
+      delete s.approval_id;
+    }
     delete live.record.inflight;
     this.live.delete(run.run_id);
     this.deps.keepAlive.update(this.activeCount());
@@ -342,6 +366,8 @@ export class RunManager {
       }
       this.apply(live, next.value);
       await this.save(live);
+      // An action went through the pipeline: the audit log has new entries.
+      if (next.value.entry.step?.kind === 'act') this.deps.push({ type: 'panel/audit-changed' });
     }
   }
 

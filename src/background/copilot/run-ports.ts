@@ -3,7 +3,7 @@ import type { LanguageModelClient } from '../../agent/models/model.ts';
 import type { AgentContext } from '../../pipeline/agent-context.ts';
 import type { ActionRequest } from '../../protocol/action.ts';
 import type { ApprovalRequest } from '../../protocol/approval.ts';
-import type { CopilotStep } from '../../protocol/copilot.ts';
+import type { CopilotRunStatus, CopilotStep } from '../../protocol/copilot.ts';
 import { isErrorResult, type ActionResult } from '../../protocol/results.ts';
 import { renderSnapshot } from '../../observation/render/index.ts';
 import type { ObserveOutcome } from '../ports/tab-observer.ts';
@@ -84,7 +84,7 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
   }
 
   const viaOf = (name: string) => lastObservation?.state.actions?.find((a) => a.action === name)?.via;
-  const activeStatus = () => (run.paused() ? 'paused' : 'running');
+  const activeStatus = (): CopilotRunStatus => (run.paused() ? 'paused' : 'running');
 
   async function observe(): Promise<Observation> {
     let last = '';

@@ -11,12 +11,11 @@ import { CopilotRun, ModelProvider } from '../../protocol/copilot.ts';
  * result was unknown when the worker stopped. Everything is validated when read back.
  */
 
-export const RunModelSettings = z.object({
+const RunModelSettings = z.object({
   provider: ModelProvider,
   endpoint: z.string().max(2000),
   model: z.string().max(200),
 });
-export type RunModelSettings = z.infer<typeof RunModelSettings>;
 
 export const RunRecord = z.object({
   run: CopilotRun,

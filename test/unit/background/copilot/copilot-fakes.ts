@@ -24,7 +24,7 @@ export type Reply = string | ((messages: ChatMessage[], signal?: AbortSignal) =>
 export const act = (name: string, input: Record<string, unknown> = {}, thought = `do ${name}`) => JSON.stringify({ kind: 'act', thought, action: { name, input }, expect: 'the order changes' });
 export const done = (claim = 'The order is cancelled.') => JSON.stringify({ kind: 'done', thought: 'finished', claim });
 
-export class ScriptedClient implements LanguageModelClient {
+class ScriptedClient implements LanguageModelClient {
   label = 'Demo model (scripted)';
   readonly calls: ChatMessage[][] = [];
   /** Whether the run's agent was already tainted when each call was made. */
@@ -59,6 +59,14 @@ export interface Setup {
 
 const tick = () => new Promise<void>((r) => setTimeout(r, 1));
 const never = () => new Promise<never>(() => undefined);
+
+const live = new Set<Setup>();
+
+/** Halts every run a test left behind (one waiting for an approval polls forever), so nothing runs on after its test. */
+export function haltAll(): void {
+  for (const s of live) s.kill();
+  live.clear();
+}
 
 export async function setUp(replies: Reply[], opts: { h?: Harness; ledger?: MemoryTaintLedger; runId?: string } = {}): Promise<Setup> {
   const ledger = opts.ledger ?? new MemoryTaintLedger();
@@ -104,7 +112,9 @@ export async function setUp(replies: Reply[], opts: { h?: Harness; ledger?: Memo
     sleep: () => (killed ? never() : tick()),
   };
   await deps.keys.set('openai', KEY);
-  return { h, manager: new RunManager(deps), client, pushes, ledger, tab, model, kill: () => (killed = true), deps };
+  const setup: Setup = { h, manager: new RunManager(deps), client, pushes, ledger, tab, model, kill: () => (killed = true), deps };
+  live.add(setup);
+  return setup;
 }
 
 /** A second worker life: a new pipeline on the same database, a new manager on the same session storage. */

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { approve } from '../../pipeline/fakes.ts';
-import { KEY, TAB, act, done, restarted, setUp, until, type Setup } from './copilot-fakes.ts';
+import { KEY, TAB, act, done, haltAll, restarted, setUp, until, type Setup } from './copilot-fakes.ts';
 
 const GOAL = 'Cancel order ORD-1024, I ordered it by mistake.';
 const cancel = act('orders.cancel', { reason: 'ordered_by_mistake' });
@@ -25,6 +25,8 @@ const tokenStatus = async (s: Setup, agentId: string) => (await s.h.pipeline.adm
 const cancellations = (s: Setup) => s.h.shop.calls.execute.filter((c) => c.action === 'orders.cancel').length;
 
 describe('co-pilot runs in the worker', () => {
+  afterEach(haltAll);
+
   it('cancels the order with one approval shown inline, ends done and verified, and revokes its token', async () => {
     const s = await setUp([cancel, done()]);
     const run = await start(s);
@@ -79,6 +81,14 @@ describe('co-pilot runs in the worker', () => {
       await start(s);
       const again = await s.manager.start({ tabId: TAB, goal: 'something else', grant: { scope: ['*:*'], resource_scope: '*', payment: false, ttl_ms: 60_000 } });
       expect(again).toMatchObject({ ok: false, error: { code: 'RUN_ACTIVE', message: expect.stringContaining('already active') } });
+    });
+
+    it('when two starts on one tab race', async () => {
+      const s = await setUp([cancel]);
+      const grant = { scope: ['*:*'], resource_scope: '*', payment: false, ttl_ms: 60_000 };
+      const [a, b] = await Promise.all([s.manager.start({ tabId: TAB, goal: GOAL, grant }), s.manager.start({ tabId: TAB, goal: GOAL, grant })]);
+      expect([a.ok, b.ok].sort()).toEqual([false, true]);
+      expect([a, b].find((r) => !r.ok)).toMatchObject({ error: { code: 'RUN_ACTIVE' } });
     });
 
     it('on a site Steward may not read', async () => {
