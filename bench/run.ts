@@ -2,13 +2,14 @@
 // the same pages, in the same browser (DESIGN.md §10). Prints a table; writes bench-results.json.
 import { startDemoSites, freePorts } from '../sites/server.ts';
 import { launchWithSteward } from '../test/e2e/browser.ts';
+import { copilotTaskRows } from './copilot.ts';
 import { runGatewayBench } from './gateway.ts';
 import { observeRows, type ObserveCase } from './observe.ts';
 import { pageLoadRows } from './page-load.ts';
 import { report, type Row } from './report.ts';
 
 const quick = process.argv.includes('--quick');
-/** `--only <case>`: just that observation case (for working on one page); nothing else is run. */
+/** `--only <case>`: just that observation case (for working on one page), or `--only tasks`: just the co-pilot's task runs; nothing else is run. */
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 const runs = quick ? 3 : 7;
@@ -26,10 +27,12 @@ try {
     { name: 'shop-tracking', url: `${sites.urls.shop}/orders/ORD-1024/tracking` },
     { name: 'clinic-book', url: `${sites.urls.clinic}/` },
   ].filter((c) => only === undefined || c.name === only);
-  if (only !== undefined && cases.length === 0) throw new Error(`--only: no case named ${only}`);
-  const browser = await launchWithSteward({ nativeWebMcp: true, allowSites: Object.values(sites.urls) });
+  const tasks = only === undefined || only === 'tasks';
+  if (only !== undefined && !tasks && cases.length === 0) throw new Error(`--only: no case named ${only}`);
+  const browser = cases.length > 0 ? await launchWithSteward({ nativeWebMcp: true, allowSites: Object.values(sites.urls) }) : undefined;
   try {
     for (const c of cases) {
+      if (!browser) break;
       process.stderr.write(`observe ${c.name}…\n`);
       try {
         rows.push(...(await observeRows(browser, c, c.name === 'grid-80k' ? Math.min(runs, 3) : runs)));
@@ -38,7 +41,18 @@ try {
       }
     }
   } finally {
-    await browser.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+  }
+  if (tasks) {
+    process.stderr.write('co-pilot tasks…\n');
+    const taskBrowser = await launchWithSteward({ nativeWebMcp: true, allowSites: Object.values(sites.urls) });
+    try {
+      rows.push(...(await copilotTaskRows(taskBrowser, sites, quick ? 1 : 3)));
+    } catch (error) {
+      failures.push(`co-pilot tasks: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    } finally {
+      await taskBrowser.close().catch(() => undefined);
+    }
   }
   if (only === undefined) {
     process.stderr.write('gateway…\n');
@@ -64,6 +78,9 @@ console.log(
     '    so all geometry is read again and the moves travel as runs.',
     '  anchors: each on a fresh load of the same page in the same browser (ariaSnapshot timed from Node, like Steward from the service worker);',
     "    the median of its measured calls, like Steward's. Every page is left alone for 3 s after loading first.",
+    "  task.* (co-pilot runs, scripted model, approvals given as soon as each card appears): steps = the run's steps (actions and",
+    "    the final answer); wall_ms = copilot/start to the run's end, as the panel sees it (polled every 50 ms); prompt_tokens = every",
+    "    prompt the model received, in gpt-tokenizer tokens. book.legacy books the same slot as book.webmcp through the form's DOM controls.",
     '  warm-up: after its cold first call, every candidate (Steward and each anchor) makes unmeasured calls before its',
     '    measured ones, at least 3 and for at least 1 s, unless that first call took over 2 s (then it is warm already).',
   ].join('\n'),

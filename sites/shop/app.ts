@@ -4,13 +4,14 @@ import { HttpError, RequestLog, Router, parseBody, redirect, sendBytes, sendHtml
 import type { DemoSite } from '../site.ts';
 import { SHOP_SCRIPT } from './client.ts';
 import { orderListPage, orderPage, shopErrorPage, trackingPage } from './pages.ts';
-import { CANCEL_REASONS, CATALOGUE, MAX_QUANTITY, ORDER_STATUSES, STATUS_LABELS, ShopStore, orderTotals, type Order, type OrderStatus } from './store.ts';
+import { CANCEL_REASONS, CATALOGUE, MAX_ADDRESS_LENGTH, MAX_QUANTITY, ORDER_STATUSES, STATUS_LABELS, ShopStore, orderTotals, type Order, type OrderStatus } from './store.ts';
 
 const CancelBody = z.object({ reason: z.enum(CANCEL_REASONS) });
 const EmptyBody = z.object({}).loose();
 const Quantity = z.coerce.number().int().min(1).max(MAX_QUANTITY);
 const QuantityBody = z.object({ quantity: Quantity });
 const AddItemBody = z.object({ sku: z.enum(CATALOGUE.map((p) => p.sku) as [string, ...string[]]), quantity: Quantity.default(1) });
+const AddressBody = z.object({ address: z.string().trim().min(5, 'must be at least 5 characters').max(MAX_ADDRESS_LENGTH) });
 const StatusBody = z.object({ status: z.enum(ORDER_STATUSES) }).strict();
 const ApiOverrideBody = z.object({ status: z.enum(ORDER_STATUSES).nullable() }).strict();
 
@@ -23,6 +24,7 @@ function apiOrder(order: Order, status: OrderStatus = order.status): Record<stri
     placed_at: order.placed_at,
     updated_at: order.updated_at,
     customer: order.customer,
+    ...(order.shipping_address !== undefined ? { shipping_address: order.shipping_address } : {}),
     currency: 'USD',
     items: order.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity, unit_price_cents: i.unit_price_cents })),
     url: `/orders/${order.id}`,
@@ -109,6 +111,14 @@ export function createShop(): DemoSite {
       const order = store.get(id(ctx));
       const { sku, quantity } = await parseBody(ctx, AddItemBody);
       respondToAction(ctx, store.addItem(order.id, sku, quantity, wantsJson(ctx) ? 'api' : 'form'), store);
+    }),
+  );
+  router.post(
+    '/orders/:id/address',
+    htmlFriendly('id', async (ctx) => {
+      const order = store.get(id(ctx));
+      const { address } = await parseBody(ctx, AddressBody);
+      respondToAction(ctx, store.changeAddress(order.id, address, wantsJson(ctx) ? 'api' : 'form'), store);
     }),
   );
 

@@ -4,7 +4,20 @@
  */
 import { html, jsonLd, raw, type SafeHtml } from '../http.ts';
 import { errorPage, page } from '../ui.ts';
-import { CANCEL_REASONS, CANCEL_REASON_LABELS, CANCELLABLE, CATALOGUE, MAX_QUANTITY, SCHEMA_ORG_STATUS, STATUS_LABELS, formatCents, type Order, type OrderStatus } from './store.ts';
+import {
+  ADDRESS_CHANGEABLE,
+  CANCEL_REASONS,
+  CANCEL_REASON_LABELS,
+  CANCELLABLE,
+  MAX_ADDRESS_LENGTH,
+  CATALOGUE,
+  MAX_QUANTITY,
+  SCHEMA_ORG_STATUS,
+  STATUS_LABELS,
+  formatCents,
+  type Order,
+  type OrderStatus,
+} from './store.ts';
 
 const SHOP = { brand: 'Larkspur Home Goods', accent: '#2f6f5e' } as const;
 
@@ -19,6 +32,10 @@ const SHOP_CSS = `
 .actions form{border:1px solid #e6e9ed;border-radius:8px;padding:14px}
 .qty-form{display:flex;gap:6px;align-items:center;justify-content:flex-end}
 .qty-form input{width:72px}
+#address-form{display:flex;gap:8px;align-items:flex-end;flex-wrap:wrap}
+#address-form input{min-width:320px}
+.review{border:1px solid #e6e9ed;border-radius:8px;padding:10px 14px;margin-top:10px;background:#fbfbfd}
+.review p{margin:4px 0}
 `;
 
 const STATUS_BADGE: Record<OrderStatus, string> = {
@@ -129,6 +146,32 @@ function statusNote(order: Order): SafeHtml {
   return html``;
 }
 
+/** Where the order ships, and until it ships a form to change that. */
+function shippingSection(order: Order): SafeHtml {
+  if (order.shipping_address === undefined) return html``;
+  const form = ADDRESS_CHANGEABLE.includes(order.status)
+    ? html`<form id="address-form" method="post" action="/orders/${order.id}/address">
+  <div><label for="address-input">New shipping address</label>
+    <input id="address-input" name="address" required minlength="5" maxlength="${MAX_ADDRESS_LENGTH}" autocomplete="street-address"></div>
+  <div><button type="submit" class="secondary" id="address-button">Update shipping address</button></div>
+</form>`
+    : '';
+  return html`<section class="card" id="shipping" aria-labelledby="shipping-heading">
+  <h2 id="shipping-heading">Shipping address</h2>
+  <p id="shipping-address">${order.shipping_address}</p>
+  ${form}
+</section>`;
+}
+
+/** Other customers' reviews of the items: text the shop did not write. */
+function reviewsSection(order: Order): SafeHtml {
+  if (!order.reviews?.length) return html``;
+  return html`<section class="card" id="reviews" aria-labelledby="reviews-heading">
+  <h2 id="reviews-heading">What other customers say</h2>
+  ${order.reviews.map((r) => html`<div class="review"><p class="muted">${r.author} · ${'★'.repeat(r.rating)}</p><p>${r.text}</p></div>`)}
+</section>`;
+}
+
 export function orderPage(order: Order, origin: string): string {
   const editable = order.status === 'awaiting_payment';
   const cancellable = CANCELLABLE.includes(order.status);
@@ -206,7 +249,9 @@ export function orderPage(order: Order, origin: string): string {
   <h2 id="summary-heading">Order summary</h2>
   <canvas id="order-total-canvas" width="380" height="160"></canvas>
 </section>
-${actions}`,
+${shippingSection(order)}
+${actions}
+${reviewsSection(order)}`,
     orderJsonLd(order, origin),
   );
 }

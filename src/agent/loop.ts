@@ -138,7 +138,12 @@ interface Submitted {
   untrusted: boolean;
   evidence?: string;
   failure?: string;
+  /** The page changed in a way the state's version ignores by design (a form field filled in). */
+  progress?: true;
 }
+
+/** Filling a field changes only the form (no state version moves), yet it is a step forward. */
+const FIELD_ACTIONS = new Set(['dom.type', 'dom.select']);
 
 /** The observed description of what `request` does; DOM actions share a name, so their target ref decides. */
 function describedAction(observation: Observation, request: ActionRequest): AvailableAction | undefined {
@@ -153,7 +158,14 @@ async function submitAction(ports: AgentPorts, request: ActionRequest, described
     const untrusted = (described?.untrusted_content ?? false) || (!isErrorResult(result) && result.output?.untrusted === true);
     // Reading something proves nothing about the goal: only an action that changes things counts.
     const evidence = described?.read_only ? undefined : pipelineEvidence(result);
-    return { outcome: redactSecrets(canonicalJson(result)), untrusted, ...(evidence ? { evidence } : {}), ...(failureOf(result) ? { failure: failureOf(result) } : {}) };
+    const progress = evidence !== undefined || (FIELD_ACTIONS.has(request.action) && pipelineEvidence(result) !== undefined);
+    return {
+      outcome: redactSecrets(canonicalJson(result)),
+      untrusted,
+      ...(evidence ? { evidence } : {}),
+      ...(failureOf(result) ? { failure: failureOf(result) } : {}),
+      ...(progress ? { progress: true as const } : {}),
+    };
   } catch (e) {
     const outcome = redactSecrets(`submit failed: ${e instanceof Error ? e.message : String(e)}`);
     return { outcome, untrusted: false, failure: outcome };
@@ -179,6 +191,8 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
   let unchanged = 0;
   let lastVersion: string | undefined;
   let afterRead = false;
+  /** The last step moved things on even though the state's version did not change (see Submitted.progress). */
+  let progressed = false;
 
   const elapsed = () => ports.clock() - started;
   const report = (entry: HistoryEntry): StepReport => ({ entry, tokens_used: tokens, elapsed_ms: elapsed() });
@@ -210,6 +224,7 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     if (submitted.failure) failures.push(`step ${n}: ${submitted.failure}`);
     else failures = [];
     evidence = submitted.evidence ?? evidence;
+    progressed = submitted.progress === true;
   };
   const entryOf = (base: { n: number; state: string }, step: Step, s: Submitted): HistoryEntry => ({
     ...base,
@@ -246,9 +261,10 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     const observation = await ports.observe();
     const version = String(observation.state.state_version);
     // A read changes nothing by design: it neither counts as a stalled step nor resets the count.
-    unchanged = lastVersion === version ? (afterRead ? unchanged : unchanged + 1) : 0;
+    unchanged = lastVersion === version && !progressed ? (afterRead ? unchanged : unchanged + 1) : 0;
     lastVersion = version;
     afterRead = false;
+    progressed = false;
     if (unchanged >= STUCK_AFTER) return stop('stuck', `the state has not changed for ${STUCK_AFTER} steps; please take a look`);
 
     ports.progress?.({ n, phase: 'thinking' });

@@ -18,7 +18,8 @@ const refused = (r: Refusal | { code: string; message: string }): Report => ({ s
  * one whole well-formed value, which appending typed text cannot give; checkbox, file, hidden and
  * the like are never typed into.
  */
-const TYPED_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', '']);
+/** Date and time pickers take their value in its ISO form (`2026-12-07`); anything else leaves them empty and is reported as not accepted. */
+const TYPED_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', '', 'date', 'time', 'datetime-local', 'month', 'week']);
 
 const inputValueSetter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
 const textAreaValueSetter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;

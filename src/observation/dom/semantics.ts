@@ -19,7 +19,7 @@ const NAME_OPTIONS_NO_PSEUDO = { computedStyleSupportsPseudoElements: false } as
 const FORM_CONTROLS = new Set(['button', 'input', 'select', 'textarea', 'fieldset', 'optgroup', 'option']);
 /**
  * Input types whose value a person enters by hand, so the snapshot marks them `editable`: the text
- * fields and the date and time pickers (the act side types into fewer: TYPED_INPUT_TYPES).
+ * fields and the date and time pickers (the act side types into the same: TYPED_INPUT_TYPES).
  */
 const EDITABLE_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'number', 'password', 'date', 'time', 'datetime-local', 'month', 'week']);
 const RANGE_ROLES = new Set(['slider', 'spinbutton', 'scrollbar', 'progressbar', 'meter']);

@@ -160,6 +160,16 @@ describe('rails enforced in code', () => {
     expect(end.kind === 'stopped' && end.detail).toContain('has not changed for 3 steps');
   });
 
+  it('counts a confirmed field change as progress although the state’s version ignores it (a form filled field by field)', async () => {
+    const shop = new FakeShop();
+    shop.extraActions = [{ ...track, action: 'dom.type', via: 'legacy_inference', description: 'Types into a field.' }];
+    const fields = [1, 2, 3, 4, 5].map((n) => act('dom.type', { ref: `e${n}`, text: 'x' }));
+    const { steps, end } = await drain(GOAL, settings, portsFor(shop, new ScriptedModel([...fields, done()])));
+    expect(steps).toHaveLength(5);
+    // Typing is read-only, so it is no evidence the goal was reached: done stays "not verified".
+    expect(end).toMatchObject({ kind: 'done', verified: false });
+  });
+
   it('stops after three consecutive failures, with the errors', async () => {
     const shop = new FakeShop();
     shop.mode = 'fail';

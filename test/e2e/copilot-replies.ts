@@ -1,0 +1,99 @@
+import type { ChatRequestBody, ScriptedReply } from '../../sites/model/scripted-server.ts';
+
+/**
+ * What a scripted model reads in Steward's prompt and how it answers, for the co-pilot's e2e tests
+ * and the task benchmarks. A reply is a function of the request, so it finds refs and tools in
+ * what Steward really showed the model (and can obey text a page injected), never in the test.
+ */
+
+/** The user message of a request: the goal, the history, the page and the action list. */
+export function promptOf(request: ChatRequestBody): string {
+  return request.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+}
+
+/** A data block of the prompt (page, tool descriptions, results), with its page text decoded. */
+export interface DataBlock {
+  kind: string;
+  nonce: string;
+  /** Where the block starts and ends in the prompt (tags included). */
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Every `<data kind="…" id="nonce">…</data id="nonce">` block of a prompt. */
+export function dataBlocks(prompt: string): DataBlock[] {
+  const blocks: DataBlock[] = [];
+  const open = /<data kind="([^"]+)" id="([^"]+)">/g;
+  for (let m = open.exec(prompt); m; m = open.exec(prompt)) {
+    const close = `</data id="${m[2]!}">`;
+    const end = prompt.indexOf(close, open.lastIndex);
+    if (end < 0) continue;
+    const body = prompt.slice(open.lastIndex, end).trim();
+    let text = body;
+    try {
+      text = JSON.parse(body) as string;
+    } catch {
+      // not JSON-encoded: kept as it is
+    }
+    blocks.push({ kind: m[1]!, nonce: m[2]!, start: m.index, end: end + close.length, text });
+    open.lastIndex = end + close.length;
+  }
+  return blocks;
+}
+
+/** The page as Steward rendered it for the model (the decoded page block), or the whole prompt. */
+export function pageText(request: ChatRequestBody): string {
+  const prompt = promptOf(request);
+  return dataBlocks(prompt).find((b) => b.kind === 'page')?.text ?? prompt;
+}
+
+/** The ref (`e12`) of the element the rendering shows with this accessible name. */
+export function refNamed(page: string, name: string): string {
+  const quoted = JSON.stringify(name);
+  for (const line of page.split('\n')) {
+    const at = line.indexOf(quoted);
+    if (at < 0) continue;
+    const refs = [...line.slice(0, at).matchAll(/\b(e\d+)\b/g)];
+    if (refs.length > 0) return refs.at(-1)![1]!;
+  }
+  throw new Error(`the rendering shows no element named ${quoted}:\n${page}`);
+}
+
+/** The line of the action list that offers `name` (`- book_appointment via webmcp, …`), if any. */
+export function offeredAction(request: ChatRequestBody, name: string): string | undefined {
+  return promptOf(request)
+    .split('\n')
+    .find((l) => l.startsWith(`- ${name} `) || l === `- ${name}`);
+}
+
+export const act = (name: string, input: Record<string, unknown>, thought: string, expect: string): string => JSON.stringify({ kind: 'act', thought, action: { name, input }, expect });
+export const done = (claim: string): string => JSON.stringify({ kind: 'done', thought: 'The last action was confirmed.', claim });
+export const askPerson = (question: string): string => JSON.stringify({ kind: 'ask_person', thought: 'I cannot go on alone.', question });
+
+/** A reply built from the request; a failure to find what it needs ends the run with a question (the test then fails on the run's end). */
+export function reading(build: (request: ChatRequestBody) => string): ScriptedReply {
+  return (request) => {
+    try {
+      return build(request);
+    } catch (e) {
+      return askPerson(`The scripted model could not read the prompt: ${e instanceof Error ? e.message.slice(0, 500) : String(e)}`);
+    }
+  };
+}
+
+/** DOM steps that type into a field named `field`, found in the page the model is shown. */
+export const typeInto = (field: string, text: string): ScriptedReply =>
+  reading((r) => act('dom.type', { ref: refNamed(pageText(r), field), text, clear: true }, `Type into “${field}”.`, `the field holds ${text}`));
+
+export const selectIn = (field: string, value: string): ScriptedReply =>
+  reading((r) => act('dom.select', { ref: refNamed(pageText(r), field), values: [value] }, `Choose ${value} in “${field}”.`, `${value} is selected`));
+
+export const click = (control: string, expectAfter: string): ScriptedReply => reading((r) => act('dom.click', { ref: refNamed(pageText(r), control) }, `Press “${control}”.`, expectAfter));
+
+/** Calls the tool in one step, provided Steward offered it in the action list. */
+export const callTool = (name: string, input: Record<string, unknown>, expectAfter: string): ScriptedReply =>
+  reading((r) => {
+    if (!offeredAction(r, name)) throw new Error(`${name} is not in the action list`);
+    return act(name, input, `The site offers ${name}, which does this in one step.`, expectAfter);
+  });
