@@ -160,13 +160,49 @@ export function verifyOutcome(v: VerifyInput): ActionResult {
       return { ...common, execution: { status: 'unknown', certainty: 'unknown', executed_at: v.executed_at, error: timeout } };
     }
     case 'completed': {
-      // A WebMCP tool that returned is the page's own word on its own action.
-      const byTool = v.description.via === 'webmcp' && v.tool?.kind !== 'declarative';
-      const c: Certainty = byTool ? (v.expect && postcondition(v) !== 'confirmed' ? 'inferred' : 'confirmed') : postcondition(v);
+      if (pageAnswered(v)) {
+        // The page's word that its action ran; what it says stays data. The agent's own `expect`, when
+        // not observed, lowers it to inferred.
+        const c: Certainty = v.expect && postcondition(v) !== 'confirmed' ? 'inferred' : 'confirmed';
+        const seen = haveState ? { ...common, resource } : observedInstead(v);
+        if (!seen) return { ...unknown(common, v.executed_at), ...output };
+        return { ...seen, ...output, execution: { status: 'confirmed', certainty: c, executed_at: v.executed_at, verified_by: 'tool_result' } };
+      }
+      const c = postcondition(v);
       if (c === 'unknown' || !haveState) return { ...unknown(common, v.executed_at), ...output };
-      return { ...common, ...output, execution: { status: 'confirmed', certainty: c, executed_at: v.executed_at, verified_by: byTool ? 'tool_result' : 'postcondition' } };
+      return { ...common, ...output, execution: { status: 'confirmed', certainty: c, executed_at: v.executed_at, verified_by: 'postcondition' } };
     }
   }
+}
+
+/**
+ * Whether the page itself answered for the action (DESIGN §1: WebMCP is the page's declared
+ * capability): an imperative tool that returned, or a declarative form whose page answered the
+ * agent's submit (`respondWith`, a string from executeTool). A form submitted with no answer
+ * (null) has only what can be observed. A tool that reported an error never gets here: the
+ * executor reports it as failed.
+ */
+function pageAnswered(v: VerifyInput): boolean {
+  if (v.description.via !== 'webmcp' || v.report.outcome !== 'completed') return false;
+  return v.tool?.kind !== 'declarative' || typeof v.report.output?.text === 'string';
+}
+
+/**
+ * A tool that creates or moves to another resource (a booking) leaves the tab on a resource other
+ * than the one it was called on: the result reports the resource as observed after it, since a
+ * confirmed result must name a state that was seen (DESIGN §3). Nothing observed: nothing to report.
+ */
+function observedInstead(v: VerifyInput): Omit<ExecutedResult, 'execution'> | undefined {
+  const a = v.after;
+  if (!a) return undefined;
+  return {
+    action_id: v.action_id,
+    resource: { type: a.resource.type, id: a.resource.id, state: a.state, state_version: a.state_version },
+    source: v.description.via,
+    available_actions: summarizeActions(a),
+    evidence: a.evidence,
+    conflicts: a.conflicts,
+  };
 }
 
 function unknown(common: Omit<ExecutedResult, 'execution'>, executedAt: string): ExecutedResult {

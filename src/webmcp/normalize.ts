@@ -139,6 +139,15 @@ export function normalizeToolResult(raw: unknown): { result: string | null; trun
   return { result: textValue, truncated: false };
 }
 
+/**
+ * Whether the page's tool said it failed: an MCP CallToolResult with `isError: true`, as an object
+ * (polyfill) or serialised to a JSON string (native). Its text is then an error, never a result.
+ */
+export function reportsToolError(raw: unknown): boolean {
+  const value = typeof raw === 'string' ? parseJsonObject(raw) : raw;
+  return typeof value === 'object' && value !== null && (value as { isError?: unknown }).isError === true;
+}
+
 function parseJsonObject(text: string): unknown {
   if (!text.startsWith('{')) return undefined;
   try {

@@ -50,9 +50,7 @@ test('books an appointment through the clinic’s WebMCP tool in one step, and t
   expect(run.steps.at(-1)?.status).toBe('final');
   expect(new Set(run.steps.map((s) => s.n)).size).toBe(2);
   expect(model.requests).toHaveLength(2);
-  // Known gap: a declarative form tool's own answer is not evidence (verify.ts), and the page's state
-  // version ignores the "Booked …" status, so the step ends `unknown` and `done` is "not verified".
-  expect(run.end).toMatchObject({ kind: 'done' });
+  expect(run.end).toMatchObject({ kind: 'done', verified: true });
 
   const records = await clinicRecords(sites.urls.clinic);
   expect(records.appointments).toHaveLength(before + 1);

@@ -3,6 +3,7 @@ import { ActionRequest, type AvailableAction } from '../../../src/protocol/actio
 import { ActionResult, isConfirmedDone } from '../../../src/protocol/results.ts';
 import type { ObservedState } from '../../../src/protocol/observed-state.ts';
 import type { ExecutionReport } from '../../../src/pipeline/ports.ts';
+import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 import { verifyOutcome, type VerifyInput } from '../../../src/pipeline/verify.ts';
 import { FakeShop, ORDER } from './fakes.ts';
 
@@ -93,6 +94,68 @@ describe('verifyOutcome on the other paths', () => {
     const description = { ...domClick, via: 'webmcp' as const, untrusted_content: true };
     const r = verify({ description, request: req('book_appointment', {}), report: { outcome: 'completed', output: { text: 'booked', truncated: false, untrusted: false } } });
     expect(r).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'tool_result' }, output: { text: 'booked', untrusted: true } });
+  });
+
+  describe('a WebMCP tool is verified by the page’s own answer, when the page gave one', () => {
+    const description = { ...domClick, via: 'webmcp' as const, untrusted_content: true };
+    const tool = (kind: 'imperative' | 'declarative'): ToolDescriptor => ({
+      name: 'book_appointment',
+      description: 'Book an appointment',
+      inputSchema: { type: 'object' },
+      annotations: {},
+      kind,
+      ...(kind === 'declarative' ? { autosubmit: true } : {}),
+    });
+    const answered = (text: string | null): ExecutionReport => ({ outcome: 'completed', output: { text, truncated: false, untrusted: true } });
+    // A booking page: the tab shows the same page (state and version unchanged) after the tool ran.
+    const unchanged = { before, after: before };
+
+    it.each(['imperative', 'declarative'] as const)('%s tool that answered: confirmed by tool_result even when the page shows no change', (kind) => {
+      const r = verify({ description, tool: tool(kind), request: req('book_appointment', {}), report: answered('Booked Dr. Okafor on 2026-12-03 at 15:00.'), ...unchanged });
+      expect(r).toMatchObject({
+        execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'tool_result' },
+        output: { text: 'Booked Dr. Okafor on 2026-12-03 at 15:00.', untrusted: true },
+      });
+      expect(isConfirmedDone(r)).toBe(true);
+    });
+
+    it('a declarative form whose submit got no answer (null) has only what can be observed: no change is unknown, the expected effect seen is postcondition', () => {
+      const silent = verify({ description, tool: tool('declarative'), request: req('book_appointment', {}), report: answered(null), ...unchanged });
+      expect(silent).toMatchObject({ execution: { status: 'unknown', certainty: 'unknown' } });
+      const seen = verify({ description, tool: tool('declarative'), request: req('book_appointment', {}), report: answered(null), expect: { state: 'cancelled' } });
+      expect(seen).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'postcondition' } });
+    });
+
+    it('the agent’s own expectation, not observed, lowers the tool’s answer to inferred', () => {
+      const r = verify({ description, tool: tool('imperative'), request: req('book_appointment', {}), report: answered('Booked.'), expect: { state: 'refunded' } });
+      expect(r).toMatchObject({ execution: { status: 'confirmed', certainty: 'inferred', verified_by: 'tool_result' } });
+    });
+
+    it('a tool that moved the tab to another resource (a new booking) reports that resource as observed', () => {
+      const booking: ObservedState = { ...before, resource: { type: 'appointment', id: 'APT-7' }, state: 'booked', state_version: 'fp-a7a7a7' };
+      const r = verify({ description, tool: tool('declarative'), request: req('book_appointment', {}), report: answered('Booked.'), after: booking });
+      expect(r).toMatchObject({
+        execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'tool_result' },
+        resource: { type: 'appointment', id: 'APT-7', state: 'booked', state_version: 'fp-a7a7a7' },
+      });
+    });
+
+    it('nothing observed after it: no state to report, so unknown, with the page’s answer kept as data', () => {
+      const r = verify({ description, tool: tool('imperative'), request: req('book_appointment', {}), report: answered('Booked.'), after: null });
+      expect(r).toMatchObject({ execution: { status: 'unknown', certainty: 'unknown' }, output: { text: 'Booked.', untrusted: true } });
+    });
+
+    it('a tool that reported an error (the executor’s failed) is never confirmed', () => {
+      const r = verify({
+        description,
+        tool: tool('imperative'),
+        request: req('book_appointment', {}),
+        report: { outcome: 'failed', message: 'EXECUTION_FAILED: slot taken', side_effect_possible: true },
+        ...unchanged,
+      });
+      expect(r).toMatchObject({ execution: { status: 'unknown', certainty: 'unknown' } });
+      expect(isConfirmedDone(r)).toBe(false);
+    });
   });
 
   it.each(['webmcp', 'site_contract', 'adapter', 'legacy_inference'] as const)('output is data by default: untrusted on the %s path even when neither the tool nor the executor says so', (via) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeInputSchema, normalizeTool, normalizeToolResult, normalizeTools, MAX_RESULT_CHARS } from '../../../src/webmcp/normalize.ts';
+import { normalizeInputSchema, normalizeTool, normalizeToolResult, normalizeTools, reportsToolError, MAX_RESULT_CHARS } from '../../../src/webmcp/normalize.ts';
 import { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 
 describe('normalizeInputSchema', () => {
@@ -108,6 +108,15 @@ describe('normalizeToolResult', () => {
     };
     expect(normalizeToolResult(call).result).toBe('one\ntwo');
     expect(normalizeToolResult(JSON.stringify(call)).result).toBe('one\ntwo');
+  });
+
+  it('tells a tool’s error answer (isError, as an object or serialised by Chrome) from its result', () => {
+    const failed = { content: [{ type: 'text', text: 'That slot is taken.' }], isError: true };
+    expect(reportsToolError(failed)).toBe(true);
+    expect(reportsToolError(JSON.stringify(failed))).toBe(true);
+    expect(reportsToolError({ ...failed, isError: false })).toBe(false);
+    expect(reportsToolError('Booking failed')).toBe(false);
+    expect(reportsToolError(null)).toBe(false);
   });
 
   it('keeps JSON that is not a CallToolResult as it is', () => {
