@@ -78,7 +78,8 @@ export const CLINIC_SCRIPT = `(() => {
         (err) => {
           const text = options.failure + ' (' + err.code + '): ' + err.message;
           show(options.output, 'error', text);
-          return text;
+          // An agent is told it failed the MCP way (isError), not only in words it would have to read.
+          return agent ? JSON.stringify(errorResult(text)) : text;
         },
       );
       if (agent && typeof event.respondWith === 'function') event.respondWith(result);
