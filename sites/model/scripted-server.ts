@@ -16,7 +16,7 @@ export interface ChatRequestBody {
 }
 
 /** An HTTP error the server answers with instead of a completion. */
-export interface ScriptedFailure {
+interface ScriptedFailure {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
