@@ -97,6 +97,29 @@ function siteAction(actions: readonly OfferedAction[], word: RegExp): OfferedAct
 
 const rank = (via: string) => (PREFERRED_VIA.includes(via) ? PREFERRED_VIA.indexOf(via) : PREFERRED_VIA.length);
 
+/**
+ * A value for each required choice of a site action (a cancel's `reason`): the option whose words
+ * the goal uses most ("by mistake" → `ordered_by_mistake`), else `other`, else the first option.
+ */
+function choicesFrom(goal: string, schema: Record<string, unknown>): Record<string, string> {
+  const props = (schema.properties ?? {}) as Record<string, { enum?: unknown[] }>;
+  const required = (schema.required ?? []) as string[];
+  const words = new Set(goal.toLowerCase().match(/[a-z]{3,}/g) ?? []);
+  const score = (option: string) =>
+    option
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter((w) => w.length > 2 && words.has(w)).length;
+  const input: Record<string, string> = {};
+  for (const field of required) {
+    const options = (props[field]?.enum ?? []).map(String);
+    if (options.length === 0) continue;
+    const best = [...options].sort((a, b) => score(b) - score(a))[0]!;
+    input[field] = score(best) > 0 ? best : (options.find((o) => o === 'other') ?? options[0]!);
+  }
+  return input;
+}
+
 /** The ref of a rendered control, e.g. `e22 button "Cancel order"`. */
 function controlRef(page: string, role: string, name: RegExp): { ref: string; line: string } | undefined {
   for (const line of page.split('\n')) {
@@ -113,7 +136,7 @@ function succeeded(result: string | undefined): boolean {
 function cancel(p: ReadPrompt) {
   const id = /\b[A-Z]{2,}-\d+\b/.exec(p.goal)?.[0];
   const site = siteAction(p.actions, /cancel/i);
-  if (site) return act(`The site offers ${site.name}; it cancels ${id ?? 'the order'} in one step.`, site.name, {}, `${id ?? 'the order'} is cancelled`);
+  if (site) return act(`The site offers ${site.name}; it cancels ${id ?? 'the order'} in one step.`, site.name, choicesFrom(p.goal, site.schema), `${id ?? 'the order'} is cancelled`);
   const button = controlRef(p.page, 'button', /^cancel (order|this order)/i);
   if (!button || !p.actions.some((a) => a.name === 'dom.click')) return ask(`I see no way to cancel ${id ?? 'it'} on this page. Open the order's page and start me again.`);
   const reason = controlRef(p.page, 'combobox', /reason/i);

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { DEMO_MODEL, startDemoModel } from '../../sites/model/demo-model.ts';
 import type { ChatRequestBody, ScriptedModel } from '../../sites/model/scripted-server.ts';
 import { test, expect } from './fixtures.ts';
 import { MODEL_KEY, configureCopilot, refIn, runOf, startModel, startRun, waitForRun, type Run } from './copilot-helpers.ts';
@@ -29,24 +30,29 @@ function domCancelScript(): Array<(body: ChatRequestBody) => string> {
 const waitingStep = (run: Run, decided: ReadonlySet<string>) => run.steps.find((s) => s.status === 'awaiting_approval' && s.approval_id && !decided.has(s.approval_id));
 
 /** Waits until the run ends or waits for a new card, and approves that card as the person does in the panel. */
-async function approveNext(panel: Page, runId: string, decided: Set<string>): Promise<Run> {
+/** A card as the panel lists it, with the form values a submit would send. */
+type FormCard = Card & { form?: { fields: Array<{ ref: string; name: string; value?: string }> } };
+
+async function approveNext(panel: Page, runId: string, decided: Set<string>, approved: FormCard[] = []): Promise<Run> {
   const run = await waitForRun(panel, runId, (r) => r.end !== undefined || waitingStep(r, decided) !== undefined);
   const step = waitingStep(run, decided);
   if (!step) return run;
-  const { pending } = await data<{ pending: Card[] }>(control(panel, { type: 'panel/approvals' }));
+  const { pending } = await data<{ pending: FormCard[] }>(control(panel, { type: 'panel/approvals' }));
   const card = pending.find((c) => c.request_id === step.approval_id);
   expect(card, 'the step’s approval id names a pending card').toBeDefined();
   expect(await data(control(panel, approvalOf(card!)))).toMatchObject({ status: 'approved' });
   decided.add(card!.request_id);
+  approved.push(card!);
   return run;
 }
 
 /** Approves every card of the run until it ends; returns the run and how many cards there were. */
-async function approveUntilEnd(panel: Page, runId: string, decided = new Set<string>()): Promise<{ run: Run; approvals: number }> {
+async function approveUntilEnd(panel: Page, runId: string, decided = new Set<string>()): Promise<{ run: Run; approvals: number; cards: FormCard[] }> {
   const before = decided.size;
+  const cards: FormCard[] = [];
   for (;;) {
-    const run = await approveNext(panel, runId, decided);
-    if (run.end) return { run, approvals: decided.size - before };
+    const run = await approveNext(panel, runId, decided, cards);
+    if (run.end) return { run, approvals: decided.size - before, cards };
   }
 }
 
@@ -73,11 +79,14 @@ test('the co-pilot cancels ORD-1024 on the legacy shop through DOM steps, with t
 
     const started = await startRun(panel, tabId, GOAL);
     expect(started).toMatchObject({ status: 'running', tabId, origin: new URL(sites.urls.shop!).origin });
-    const { run, approvals } = await approveUntilEnd(panel, started.run_id);
+    const { run, approvals, cards } = await approveUntilEnd(panel, started.run_id);
 
     expect(run.end, JSON.stringify(run, null, 1)).toMatchObject({ kind: 'done', verified: true });
     expect(run.status).toBe('finished');
-    expect(approvals).toBeGreaterThanOrEqual(1);
+    // Choosing the reason only edits the form: the one card is the submit's, and it shows the reason it sends.
+    expect(approvals).toBe(1);
+    expect(cards[0]).toMatchObject({ action: 'dom.click', reasons: expect.arrayContaining([expect.objectContaining({ code: 'form_submission' })]) });
+    expect(cards[0]!.form?.fields).toContainEqual(expect.objectContaining({ name: 'Reason for cancelling', value: 'Ordered by mistake' }));
     expect(run.steps.map((s) => s.action?.name).filter(Boolean)).toEqual(['dom.select', 'dom.click']);
     expect(await cancellations(sites.urls.shop!)).toBe(1);
     expect((await shopState(sites.urls.shop!)).orders.find((o) => o.id === 'ORD-1024')?.status).toBe('cancelled');
@@ -96,6 +105,28 @@ test('the co-pilot cancels ORD-1024 on the legacy shop through DOM steps, with t
   });
 });
 
+test('npm start’s demo model cancels ORD-1024 with one approval, through the shop adapter’s orders.cancel', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const model = await startDemoModel();
+  try {
+    const page = await shopOrderPage(steward.context, sites.urls.shop!);
+    const panel = await openPanel(page);
+    const tabId = await tabIdOf(page);
+    await configureCopilot(panel, model, { model: DEMO_MODEL });
+
+    const started = await startRun(panel, tabId, GOAL);
+    const { run, approvals, cards } = await approveUntilEnd(panel, started.run_id);
+
+    expect(run.end, JSON.stringify(run, null, 1)).toMatchObject({ kind: 'done', verified: true });
+    expect(approvals).toBe(1);
+    expect(cards[0]).toMatchObject({ action: 'orders.cancel' });
+    expect(run.steps.map((s) => s.action?.name).filter(Boolean)).toEqual(['orders.cancel']);
+    expect(await cancellations(sites.urls.shop!)).toBe(1);
+    await expect(page.locator('#status-note')).toContainText('Ordered by mistake');
+  } finally {
+    await model.stop();
+  }
+});
+
 test('a worker killed while the step waits for approval resumes the run, and the order is cancelled exactly once', async ({ steward, sites, openPanel, tabIdOf }) => {
   await withModel(async (model) => {
     const page = await shopOrderPage(steward.context, sites.urls.shop!);
@@ -105,7 +136,7 @@ test('a worker killed while the step waits for approval resumes the run, and the
     model.script(domCancelScript());
     const started = await startRun(panel, tabId, GOAL);
 
-    // Every card before the cancel's is approved; the worker is killed while the cancel's waits.
+    // The worker is killed while the cancel's card waits (choosing the reason needs none).
     const decided = new Set<string>();
     for (;;) {
       const run = await waitForRun(panel, started.run_id, (r) => r.end !== undefined || waitingStep(r, decided) !== undefined);
@@ -113,6 +144,7 @@ test('a worker killed while the step waits for approval resumes the run, and the
       if (waitingStep(run, decided)?.action?.name === 'dom.click') break;
       await approveNext(panel, started.run_id, decided);
     }
+    expect(decided.size).toBe(0);
     expect(await runOf(panel, started.run_id)).toMatchObject({ status: 'awaiting_approval' });
     const modelCallsBefore = model.requests.length;
     const killedAt = Date.now();

@@ -81,9 +81,12 @@ test('keyboard only: Tab reaches Approve, Enter approves, focus moves to the nex
   await expect(cards).toHaveCount(2);
   await showView(panel, 'Tokens');
 
-  // Keyboard only from here (focus is on the Tokens tab): Home selects Approvals, Tab on to the oldest card's Approve.
+  // Keyboard only from here (focus is on the Tokens tab): Home selects the first tab (Co-pilot), the
+  // right arrow Approvals, then Tab on to the oldest card's Approve.
   await expect(panel.getByRole('tab', { name: 'Tokens' })).toBeFocused();
   await panel.keyboard.press('Home');
+  await expect(panel.getByRole('tab', { name: 'Co-pilot' })).toBeFocused();
+  await panel.keyboard.press('ArrowRight');
   await expect(panel.getByRole('tab', { name: /^Approvals/ })).toBeFocused();
   await expect(cards.first()).toContainText('ordered_by_mistake');
   const approve = cards.first().getByRole('button', { name: 'Approve', exact: true });

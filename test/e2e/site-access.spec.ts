@@ -111,6 +111,7 @@ test.describe('the WebMCP polyfill setting', () => {
     const hasModelContext = () => page.evaluate(() => 'modelContext' in document);
     expect(await hasModelContext()).toBe(true);
     const panel = await openPanel(page);
+    await showView(panel, 'This tab');
     await expect(panel.getByRole('article', { name: 'list_doctors', exact: true })).toContainText('WebMCP polyfill');
 
     const setPolyfill = async (on: boolean) => {
@@ -151,6 +152,7 @@ test.describe('a browser with native WebMCP', () => {
     await expect.poll(mainScript).toMatch(/main-network/);
     await page.reload();
     const panel = await openPanel(page);
+    await showView(panel, 'This tab');
     await expect(panel.getByRole('article', { name: 'list_doctors', exact: true })).toContainText('native WebMCP');
     await showView(panel, 'Settings');
     await expect(panel.getByText('This browser has WebMCP of its own')).toBeVisible();
@@ -164,6 +166,7 @@ test.describe("Chrome's own site access", () => {
     const page = await steward.context.newPage();
     await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
     const panel = await openPanel(page);
+    await showView(panel, 'This tab');
     const shop = new URL(sites.urls.shop).origin;
     await expect(panel.getByRole('region', { name: 'Site access' })).toContainText(`Steward observes ${shop}`);
     const tabId = (await tabIdByUrl(steward.serviceWorker, page.url()))!;
@@ -183,6 +186,7 @@ test.describe("Chrome's own site access", () => {
     );
     await page.reload();
     await panel.reload();
+    await showView(panel, 'This tab');
     // Chrome now hides the tab's address from Steward as well: the panel can only say why it sees nothing.
     await expect(panel.getByRole('region', { name: 'Site access' })).toContainText('Chrome’s site access keeps Steward out of it');
     await expect(panel.getByRole('region', { name: 'What Steward sees' })).toHaveCount(0);

@@ -3,7 +3,13 @@ import { createModel } from '../../../../src/agent/models/create-model.ts';
 import type { ChatMessage, Observation } from '../../../../src/agent/ports.ts';
 import { buildPrompt, type HistoryEntry } from '../../../../src/agent/prompt.ts';
 import { parseStep, type Step } from '../../../../src/agent/step-schema.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { shopAdapter } from '../../../../src/observation/adapters/index.ts';
 import { fuse } from '../../../../src/observation/fusion/index.ts';
+import type { PageSnapshot } from '../../../../src/observation/snapshot.ts';
+import { resolveCapability } from '../../../../src/pipeline/capability.ts';
+import type { ToolDescriptor } from '../../../../src/protocol/webmcp.ts';
 import { renderSnapshot } from '../../../../src/observation/render/index.ts';
 import { ObservedState } from '../../../../src/protocol/observed-state.ts';
 import { startDemoModel } from '../../../../sites/model/demo-model.ts';
@@ -33,6 +39,16 @@ const prompt = (goal: string, observation: Observation, history: HistoryEntry[] 
 function legacyShop(status: 'paid' | 'cancelled' = 'paid'): Observation {
   const snapshot = shopOrderSnapshot({ status });
   return { state: fuse({ snapshot }), rendering: renderSnapshot(snapshot), snapshot };
+}
+
+/** The demo shop's order page as Steward captured it, fused with the shop adapter (which offers orders.cancel). */
+function capturedShop(): Observation {
+  const page = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'observation', 'fixtures', 'demo-pages', 'shop-order.json'), 'utf8')) as {
+    snapshot: PageSnapshot;
+    tools: ToolDescriptor[];
+  };
+  const state = fuse({ snapshot: page.snapshot, tools: page.tools, adapters: [shopAdapter()] });
+  return { state, rendering: renderSnapshot(page.snapshot, { observed: state, facts: state.facts ?? [], tools: state.tools ?? [] }), snapshot: page.snapshot };
 }
 
 const CONFIRMED = JSON.stringify({ action_id: 'act_1', execution: { certainty: 'confirmed', status: 'confirmed' }, resource: { id: 'ORD-1024', state: 'cancelled', type: 'order' } });
@@ -78,6 +94,19 @@ describe('the demo model (scripted replies over the real prompt)', () => {
   it('cancels through the site action when there is one (an adapter here)', async () => {
     const step = await ask(prompt('cancel order ORD-1024', new FakeShop().observation()));
     expect(step).toMatchObject({ kind: 'act', action: { name: 'orders.cancel' } });
+  });
+
+  it('on the demo shop’s order page: the adapter’s one-step orders.cancel, with a reason from the goal the adapter accepts', async () => {
+    const page = capturedShop();
+    const mistake = await ask(prompt('Cancel order ORD-1024, I ordered it by mistake.', page));
+    expect(mistake).toMatchObject({ kind: 'act', action: { name: 'orders.cancel', input: { reason: 'ordered_by_mistake' } } });
+    const plain = await ask(prompt('cancel order ORD-1024', page));
+    expect(plain).toMatchObject({ kind: 'act', action: { name: 'orders.cancel', input: { reason: 'other' } } });
+    // The pipeline's capability check takes it on the adapter's path, its input valid for the adapter's schema.
+    if (mistake.kind !== 'act') throw new Error('expected an act step');
+    const request = { action: mistake.action.name, resource: page.state.resource, input: mistake.action.input, idempotency_key: 'demo-cancel-1' };
+    const cap = resolveCapability(request, page.state, { adapter: { execute: () => Promise.reject(new Error('not run here')) } });
+    expect(cap).toMatchObject({ ok: true, capability: { description: { action: 'orders.cancel', via: 'adapter', requires_approval: true } } });
   });
 
   it('on a plain page: picks a reason, then presses the "Cancel order" button by its ref', async () => {
