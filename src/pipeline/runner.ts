@@ -291,6 +291,8 @@ export class ActionRunner {
     const auditId = await run.trail.finish(to === 'denied' ? 'denial' : 'failure', {
       outcome: to === 'denied' ? 'denied' : 'refused',
       error_code: result.error.code,
+      // A denial says why (the person's reason, or the co-pilot run whose end withdrew the card).
+      ...(to === 'denied' ? { details: { message: result.error.message } } : {}),
     });
     const final: ActionResult = auditId ? { ...result, audit_receipt: auditId } : result;
     if (keepKey) await this.deps.idempotency.complete(run.action.agent_id, run.action.idempotency_key, run.action.action_id, final);

@@ -2,6 +2,7 @@ import { startScriptedModel, type ScriptedModel } from '../../sites/model/script
 import { cancelReply, cancelledReply, configureModel, startGoal } from './copilot-panel-helpers.ts';
 import { test, expect } from './fixtures.ts';
 import { SHOP_ORDER, shopState } from './panel-helpers.ts';
+import { control, data } from './pipeline-helpers.ts';
 
 /**
  * The Co-pilot view with a real service worker, pipeline and shop; only the language model is
@@ -74,6 +75,10 @@ test('Escape stops a running run, and nothing is done on the site', async ({ ste
   await expect(run.getByRole('button', { name: 'Stop' })).toHaveCount(0);
   await expect(run.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` })).toHaveCount(0);
   expect((await shopState(sites.urls.shop)).counters[SHOP_ORDER]!.cancelled).toBe(0);
+  // The stop withdrew the run's card: nothing is left pending, and the audit says it was denied by the stop.
+  await expect.poll(async () => (await data<{ pending: unknown[] }>(control(panel, { type: 'panel/approvals' }))).pending).toEqual([]);
+  const { entries } = await data<{ entries: Array<{ kind: string; outcome?: string; details?: { message?: string } }> }>(control(panel, { type: 'panel/audit' }));
+  expect(entries.find((e) => e.kind === 'denial')).toMatchObject({ outcome: 'denied', details: { message: expect.stringContaining('the person stopped the co-pilot run') } });
   // The goal box is free for the next run.
   await expect(panel.getByLabel('What should the co-pilot do on this page?')).toBeEnabled();
 });

@@ -2,6 +2,7 @@ import { runCopilot, type RunEnd, type RunSettings, type StepReport } from '../.
 import type { AgentPorts } from '../../agent/ports.ts';
 import { ModelFailure, type LanguageModelClient, type ModelConfig } from '../../agent/models/model.ts';
 import { ok, refuse, type Reply } from '../../protocol/channel.ts';
+import type { ApprovalDecision } from '../../protocol/approval.ts';
 import type { CopilotEnd, CopilotGrant, CopilotRequests, CopilotRun, ModelError, ModelStatus } from '../../protocol/copilot.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
 import type { Settings } from '../../protocol/settings.ts';
@@ -12,7 +13,7 @@ import type { ModelKeyStore } from './model-key.ts';
 import type { RunRecord } from './run-record.ts';
 import { createRunPorts, RunAborted, TabClosed, type RunPipeline, type RunPortsDeps } from './run-ports.ts';
 import type { ReadRun, RunStore } from './run-store.ts';
-import { endView, finalStep, reportedStep } from './step-view.ts';
+import { endView, finalStep, putStep, reportedStep } from './step-view.ts';
 
 /**
  * The co-pilot's runs in the service worker (issue 13): starts, steers and ends them, and drives
@@ -31,6 +32,7 @@ interface CopilotPipeline extends RunPipeline {
   admin: RunPipeline['admin'] & {
     mintToken(request: { agent_id: string; scope: string[]; resource_scope: string; origins: string[]; payment?: boolean; ttl_ms: number }): Promise<{ token: { token_id: string }; secret: string }>;
     revokeToken(tokenId: string): Promise<unknown>;
+    decide(decision: ApprovalDecision): Promise<{ ok: true } | { ok: false; problem: string; message: string }>;
   };
 }
 
@@ -66,6 +68,14 @@ interface Live {
   pausedSince?: number;
   pausedTotal: number;
 }
+
+/** Why a run's pending card was withdrawn, as the audit's denial reason. */
+const WITHDRAWN: Partial<Record<Extract<CopilotEnd, { kind: 'stopped' }>['reason'], string>> = {
+  stopped_by_person: 'withdrawn: the person stopped the co-pilot run',
+  taken_over: 'withdrawn: the person took over from the co-pilot run',
+  tab_closed: 'withdrawn: the co-pilot run’s tab was closed',
+  error: 'withdrawn: the co-pilot run ended',
+};
 
 const BROKEN_DETAIL = 'The run’s record could not be read back after a restart, so it was stopped.';
 
@@ -284,8 +294,10 @@ export class RunManager {
   }
 
   private async save(live: Live): Promise<void> {
-    await this.deps.store.put(structuredClone(live.record));
-    this.deps.push({ type: 'copilot/run-changed', run: structuredClone(live.record.run) });
+    // The panel is sent exactly what was stored: a change made meanwhile comes with its own save.
+    const record = structuredClone(live.record);
+    await this.deps.store.put(record);
+    this.deps.push({ type: 'copilot/run-changed', run: record.run });
   }
 
   private async revoke(tokenId: string): Promise<void> {
@@ -310,7 +322,7 @@ export class RunManager {
     if (end.kind === 'done' || end.reason === 'ask_person') {
       // The model's last answer takes the place of the step that was thinking.
       const n = live.record.history.length + 1;
-      run.steps = [...run.steps.filter((s) => s.n !== n), finalStep(n, end, live.record.history.at(-1)?.state)];
+      run.steps = putStep(run.steps, finalStep(n, end, live.record.history.at(-1)?.state));
     }
     // A step still shown as in progress did not finish.
     for (const s of run.steps) {
@@ -320,10 +332,32 @@ export class RunManager {
       delete s.approval_id;
     }
     delete live.record.inflight;
-    this.live.delete(run.run_id);
     this.deps.keepAlive.update(this.activeCount());
-    await this.save(live);
+    // Nothing of the run is left waiting or usable once the panel sees it ended.
+    await this.withdraw(run.agent_id, end).catch((error: unknown) => console.warn('co-pilot: could not withdraw the run’s approvals', error));
     await this.revoke(run.token_id);
+    await this.save(live);
+    // Until stored, `copilot/runs` answers from here: never the record as it was before the end.
+    this.live.delete(run.run_id);
+  }
+
+  /** The run's cards still waiting for the person are denied in its name, so no stale card stays in the panel (the audit says why). */
+  private async withdraw(agentId: string, end: CopilotEnd): Promise<void> {
+    const pipeline = await this.deps.pipeline();
+    // Every card of the run's own agent: also one whose step was not yet shown as waiting.
+    const cards = (await pipeline.admin.pendingApprovals()).filter((a) => a.agent_id === agentId).map((a) => a.request_id);
+    if (cards.length === 0) return;
+    const why = end.kind === 'stopped' ? WITHDRAWN[end.reason] : undefined;
+    for (const request_id of cards) {
+      try {
+        const r = await pipeline.admin.decide({ request_id, decision: 'deny', decided_by: 'user:local', decided_at: new Date(this.deps.clock()).toISOString(), reason: why ?? WITHDRAWN.error });
+        if (!r.ok && r.problem !== 'already_decided' && r.problem !== 'expired') console.warn('co-pilot: could not withdraw the run’s approval', request_id, r.message);
+      } catch (error) {
+        console.warn('co-pilot: could not withdraw the run’s approval', request_id, error);
+      }
+    }
+    this.deps.push({ type: 'panel/approvals-changed' });
+    this.deps.push({ type: 'panel/audit-changed' });
   }
 
   private drive(live: Live, client: LanguageModelClient): void {
@@ -376,10 +410,13 @@ export class RunManager {
     record.history.push(report.entry);
     delete record.inflight;
     const steps = record.run.steps;
-    const i = steps.findIndex((s) => s.n === report.entry.n);
-    const step = reportedStep(report, i >= 0 ? steps[i] : undefined);
-    if (i >= 0) steps[i] = step;
-    else steps.push(step);
+    record.run.steps = putStep(
+      steps,
+      reportedStep(
+        report,
+        steps.find((s) => s.n === report.entry.n),
+      ),
+    );
     record.run.budgets.tokens_used = record.spent.tokens + report.tokens_used;
     record.run.budgets.elapsed_ms = record.spent.elapsed_ms + report.elapsed_ms;
     record.run.status = live.paused ? 'paused' : 'running';

@@ -8,7 +8,7 @@ import { isErrorResult, type ActionResult } from '../../protocol/results.ts';
 import { renderSnapshot } from '../../observation/render/index.ts';
 import type { ObserveOutcome } from '../ports/tab-observer.ts';
 import type { RunRecord } from './run-record.ts';
-import { actionOf, resultView, stepOfKey } from './step-view.ts';
+import { actionOf, putStep, resultView, stepOfKey } from './step-view.ts';
 
 /**
  * The loop's ports for one run (src/agent/ports.ts), on the worker: a fresh observation of the
@@ -75,12 +75,8 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
   };
 
   function setStep(n: number, change: (step: CopilotStep) => CopilotStep): void {
-    const steps = record.run.steps;
-    const i = steps.findIndex((s) => s.n === n);
-    const current: CopilotStep = i >= 0 ? steps[i]! : { n, status: 'thinking' };
-    const next = change(current);
-    if (i >= 0) steps[i] = next;
-    else steps.push(next);
+    const current: CopilotStep = record.run.steps.find((s) => s.n === n) ?? { n, status: 'thinking' };
+    record.run.steps = putStep(record.run.steps, { ...change(current), n });
   }
 
   const viaOf = (name: string) => lastObservation?.state.actions?.find((a) => a.action === name)?.via;

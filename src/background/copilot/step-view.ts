@@ -7,6 +7,15 @@ import { isErrorResult, type ActionResult } from '../../protocol/results.ts';
 
 const clip = (s: string, n = 2000) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
+/**
+ * The run's steps with `step` in place of the entry of its number: one entry per step number, in
+ * order. A step is reported several times as it goes (thinking, running, its result, the final
+ * answer); every report of a number replaces the one before, so none is left behind as an orphan.
+ */
+export function putStep(steps: readonly CopilotStep[], step: CopilotStep): CopilotStep[] {
+  return [...steps.filter((s) => s.n !== step.n), step].sort((a, b) => a.n - b.n);
+}
+
 /** The step number the loop encoded in the idempotency key (`<run_id>.step-<n>`). */
 export function stepOfKey(key: string): number | undefined {
   const m = /\.step-(\d+)$/.exec(key);

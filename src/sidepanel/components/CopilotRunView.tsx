@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { CopilotRun } from '../../protocol/copilot.ts';
 import { steerCopilot } from '../background-client.ts';
 import { rememberRun } from '../copilot-store.ts';
-import { RUN_STATUS_LABEL, budgetMeters, distinctSteps, isActive } from '../lib/copilot-run.ts';
+import { RUN_STATUS_LABEL, budgetMeters, isActive } from '../lib/copilot-run.ts';
 import { now } from '../now.ts';
 import { CopilotBudgets } from './CopilotBudgets.tsx';
 import { CopilotEndBlock } from './CopilotEndBlock.tsx';
@@ -82,7 +82,7 @@ export function CopilotRunView({ run, onOpenSettings, onOpenAudit }: { run: Copi
         </p>
       )}
       <ol class="copilot-steps" aria-label="Steps" aria-live="polite" aria-relevant="additions text">
-        {distinctSteps(run.steps).map((s) => (
+        {run.steps.map((s) => (
           <CopilotStepItem key={s.n} step={s} />
         ))}
       </ol>

@@ -1,4 +1,4 @@
-import type { CopilotEnd, CopilotRun, CopilotStep, CopilotStepStatus } from '../../protocol/copilot.ts';
+import type { CopilotEnd, CopilotRun, CopilotStepStatus } from '../../protocol/copilot.ts';
 
 /** The co-pilot's run as the panel words it (pure: the view only lays these out). */
 
@@ -16,13 +16,6 @@ export function upsertRun(runs: readonly CopilotRun[], run: CopilotRun): Copilot
 export function runForTab(runs: readonly CopilotRun[], tabId: number | undefined): CopilotRun | undefined {
   const mine = runs.filter((r) => r.tabId === tabId).sort((a, b) => b.started_at - a.started_at);
   return mine.find(isActive) ?? mine[0];
-}
-
-/** One entry per step number, in order: a later report of a step replaces an earlier one. */
-export function distinctSteps(steps: readonly CopilotStep[]): CopilotStep[] {
-  const byN = new Map<number, CopilotStep>();
-  for (const s of steps) byN.set(s.n, s);
-  return [...byN.values()].sort((a, b) => a.n - b.n);
 }
 
 /** The path an action runs on, named as the person knows it. */
@@ -77,7 +70,7 @@ export interface Meter {
 /** Steps, tokens and time against the run's budgets; `elapsedMs` may be fresher than the last push. */
 export function budgetMeters(run: CopilotRun, elapsedMs = run.budgets.elapsed_ms): Meter[] {
   const b = run.budgets;
-  const steps = distinctSteps(run.steps).length;
+  const steps = run.steps.length;
   const time = Math.min(Math.max(elapsedMs, b.elapsed_ms), b.time_budget_ms);
   return [
     { label: 'Steps', value: Math.min(steps, b.max_steps), max: b.max_steps, text: `${steps} of ${b.max_steps}` },
@@ -118,7 +111,7 @@ export function endText(end: CopilotEnd, run: Pick<CopilotRun, 'budgets' | 'step
   }
   const b = run.budgets;
   const body: Record<typeof end.reason, string> = {
-    max_steps: `It took ${distinctSteps(run.steps).length} of at most ${b.max_steps} steps without finishing. ${end.detail}`,
+    max_steps: `It took ${run.steps.length} of at most ${b.max_steps} steps without finishing. ${end.detail}`,
     stuck: `The co-pilot seems stuck (${end.detail}). Please take a look at the page and start again with a clearer goal, or finish by hand.`,
     failures: `Its last actions failed one after the other. ${end.detail}`,
     time_budget: `It ran out of its ${duration(b.time_budget_ms)} time budget. ${end.detail}`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CopilotRun, type CopilotEnd } from '../../../src/protocol/copilot.ts';
-import { budgetMeters, distinctSteps, duration, endText, isActive, runForTab, upsertRun, viaLabel } from '../../../src/sidepanel/lib/copilot-run.ts';
+import { budgetMeters, duration, endText, isActive, runForTab, upsertRun, viaLabel } from '../../../src/sidepanel/lib/copilot-run.ts';
 
 function run(fields: Partial<CopilotRun> = {}): CopilotRun {
   return CopilotRun.parse({
@@ -37,29 +37,6 @@ describe('the co-pilot run as the panel words it', () => {
     ]);
     expect(isActive(list[1]!)).toBe(false);
     expect(isActive(run({ status: 'awaiting_approval' }))).toBe(true);
-  });
-
-  it('shows each step once: a later report of the same step replaces the earlier one', () => {
-    const steps = distinctSteps([
-      { n: 1, status: 'succeeded' },
-      { n: 2, status: 'failed' },
-      { n: 2, status: 'final', outcome: 'Order ORD-1024 is cancelled.' },
-    ]);
-    expect(steps.map((s) => [s.n, s.status])).toEqual([
-      [1, 'succeeded'],
-      [2, 'final'],
-    ]);
-    expect(
-      budgetMeters(
-        run({
-          steps: [
-            { n: 1, status: 'succeeded' },
-            { n: 2, status: 'thinking' },
-            { n: 2, status: 'final' },
-          ],
-        }),
-      )[0]!.text,
-    ).toBe('2 of 25');
   });
 
   it('names each path as a person knows it', () => {

@@ -128,7 +128,7 @@ describe('co-pilot runs in the worker', () => {
     expect(s.client.calls).toHaveLength(2);
   });
 
-  it('stops while the approval is pending: nothing is done, the token is revoked, and the late approval runs nothing', async () => {
+  it('stops while the approval is pending: nothing is done, the token is revoked, and the card is withdrawn', async () => {
     const s = await setUp([cancel]);
     const run = await start(s);
     await until(s, (r) => r.status === 'awaiting_approval');
@@ -136,7 +136,8 @@ describe('co-pilot runs in the worker', () => {
     const stopped = await s.manager.stop({ run_id: run.run_id });
     expect(stopped).toMatchObject({ ok: true, data: { run: { status: 'stopped', end: { kind: 'stopped', reason: 'stopped_by_person' } } } });
     expect(await tokenStatus(s, run.agent_id)).toEqual(['revoked']);
-    await approve(s.h, card);
+    expect(await s.h.pipeline.admin.pendingApprovals()).toEqual([]);
+    await expect(approve(s.h, card)).rejects.toThrow('already denied');
     await new Promise((r) => setTimeout(r, 30));
     expect(cancellations(s)).toBe(0);
     expect(await s.manager.pause({ run_id: run.run_id })).toMatchObject({ ok: false, error: { code: 'RUN_NOT_ACTIVE' } });
