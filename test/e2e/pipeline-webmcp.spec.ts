@@ -1,4 +1,5 @@
 import { test, expect } from './fixtures.ts';
+import { freeSlot } from './copilot-driver.ts';
 import { approve, control, data, mint, observe, pendingCard, submit } from './pipeline-helpers.ts';
 
 /**
@@ -9,7 +10,7 @@ import { approve, control, data, mint, observe, pendingCard, submit } from './pi
  */
 
 interface ClinicState {
-  appointments: Array<{ id: string; status: string }>;
+  appointments: Array<{ id: string; status: string; doctor_id?: string; date?: string; time?: string }>;
   callbacks: unknown[];
   tool_calls: Array<{ method: string; path: string; source: string }>;
 }
@@ -87,5 +88,38 @@ test.describe('WebMCP tools through the pipeline', () => {
     // Filled in for the person to check; nothing was sent to the clinic.
     await expect(page.locator('#callback-phone')).toHaveValue('+1 555 0100');
     expect((await clinicState(sites.urls.clinic)).callbacks).toHaveLength(0);
+  });
+
+  test('a declarative tool is confirmed by the page’s answer, and a booking the clinic refuses is never reported as done', async ({ steward, sites, openPanel, tabIdOf }) => {
+    const clinic = new URL(sites.urls.clinic).origin;
+    const page = await steward.context.newPage();
+    await page.goto(`${sites.urls.clinic}#/book`);
+    const panel = await openPanel(page);
+    const tabId = await tabIdOf(page);
+    const token = await mint(panel, { scope: ['webmcp:book_appointment'], resource_scope: 'page:*', origins: [clinic] });
+    let observed = await observe(panel, tabId);
+    await expect.poll(async () => (observed = await observe(panel, tabId)).available_actions).toContain('book_appointment');
+    const date = await freeSlot(sites.urls.clinic, 'dr-okafor', '16:00');
+    const booking = (key: string, patient_name: string) => {
+      const sent = submit(panel, {
+        token,
+        tabId,
+        request: { action: 'book_appointment', resource: observed.resource, input: { doctor: 'dr-okafor', date, time: '16:00', patient_name }, idempotency_key: key },
+      });
+      return sent;
+    };
+
+    const first = booking('e2e-book-1', 'Jordan Lee');
+    await data(approve(panel, await pendingCard(panel, 'book_appointment')));
+    expect((await data(first)).result).toMatchObject({ execution: { status: 'confirmed', verified_by: 'tool_result' }, source: 'webmcp' });
+
+    // The same slot again: the clinic refuses it, and its page tells the agent so (isError).
+    const second = booking('e2e-book-2', 'Sam Doe');
+    await data(approve(panel, await pendingCard(panel, 'book_appointment')));
+    const refused = (await data(second)).result as { execution?: { status: string }; error?: { code: string } };
+    expect(refused.execution?.status ?? refused.error?.code).not.toBe('confirmed');
+    expect(refused.error?.code ?? refused.execution?.status).toMatch(/EXECUTION_FAILED|failed|unknown/);
+    const slot = (await clinicState(sites.urls.clinic)).appointments.filter((a) => a.doctor_id === 'dr-okafor' && a.date === date && a.time === '16:00' && a.status === 'booked');
+    expect(slot).toHaveLength(1);
   });
 });
