@@ -126,3 +126,10 @@ export async function freeSlot(clinicUrl: string, doctor: string, time: string, 
   }
   throw new Error(`${doctor} has no free ${time} in two months`);
 }
+
+/** The clinic server's own records: the ground truth for what a run booked or called. */
+interface ClinicRecords {
+  appointments: Array<{ id: string; doctor_id: string; date: string; time: string; patient_name: string; status: string }>;
+  tool_calls: Array<{ method: string; path: string; source: string }>;
+}
+export const clinicRecords = async (url: string) => (await (await fetch(new URL('/__demo/state', url))).json()) as ClinicRecords;

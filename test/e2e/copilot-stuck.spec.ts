@@ -1,5 +1,5 @@
 import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
-import { offered } from './copilot-driver.ts';
+import { clinicRecords, offered } from './copilot-driver.ts';
 import { configureCopilot, type Run } from './copilot-helpers.ts';
 import { startGoal } from './copilot-panel-helpers.ts';
 import { callTool } from './copilot-replies.ts';
@@ -10,11 +10,6 @@ import { control, data } from './pipeline-helpers.ts';
  * The rails are code, not prompt: a model that asks for the same action again and again is
  * stopped when it asks the third time, before that action runs, and the panel asks the person.
  */
-
-interface ClinicRecords {
-  tool_calls: Array<{ method: string; path: string; source: string }>;
-}
-const clinicRecords = async (url: string) => (await (await fetch(new URL('/__demo/state', url))).json()) as ClinicRecords;
 
 let model: ScriptedModel;
 test.beforeEach(async () => {

@@ -1,5 +1,5 @@
 import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
-import { freeSlot, offered } from './copilot-driver.ts';
+import { clinicRecords, freeSlot, offered } from './copilot-driver.ts';
 import { configureCopilot, startRun, waitForRun } from './copilot-helpers.ts';
 import { callTool, click, done, offeredAction, selectIn, typeInto } from './copilot-replies.ts';
 import { test, expect } from './fixtures.ts';
@@ -10,12 +10,6 @@ import { approve, pendingCard } from './pipeline-helpers.ts';
  * the model's action list, so booking takes one step instead of a form's worth of DOM steps. The
  * person approves it (booking is consequential); the clinic's own records show one booking.
  */
-
-interface ClinicRecords {
-  appointments: Array<{ id: string; doctor_id: string; date: string; time: string; patient_name: string; status: string }>;
-  tool_calls: Array<{ method: string; path: string; source: string }>;
-}
-const clinicRecords = async (url: string) => (await (await fetch(new URL('/__demo/state', url))).json()) as ClinicRecords;
 
 let model: ScriptedModel;
 test.beforeEach(async () => {
