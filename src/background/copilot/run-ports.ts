@@ -161,6 +161,8 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
 
   /** The step waits for the person on this card, or (no card) runs now that the person decided. */
   async function showApproval(n: number, approval: string | undefined): Promise<void> {
+    // An ended run is the run manager's to show: a late answer must not bring it back to life.
+    if (run.signal.aborted) return;
     const current = record.run.steps.find((s) => s.n === n);
     if (approval) {
       if (current?.status === 'awaiting_approval' && current.approval_id === approval) return;
@@ -179,6 +181,7 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
   }
 
   async function finishStep(n: number, result: ActionResult): Promise<ActionResult> {
+    if (run.signal.aborted) return result;
     setStep(n, (s) => {
       const next: CopilotStep = { ...s, ...resultView(result) };
       delete next.approval_id;

@@ -52,6 +52,11 @@ describe('a co-pilot run’s approval cards', () => {
         expect(denial).toMatchObject({ outcome: 'denied', error_code: 'APPROVAL_DENIED', action: 'orders.cancel' });
         expect(String(denial?.details?.message)).toContain(reason);
       });
+      // However late the waiting step hears of the denial, the run stays ended: no push shows it ended and active again.
+      await new Promise((r) => setTimeout(r, 50));
+      const endedPushes = s.pushes.flatMap((p) => (p.type === 'copilot/run-changed' && p.run.end ? [p.run.status] : []));
+      expect(endedPushes.length).toBeGreaterThan(0);
+      expect(new Set(endedPushes)).toEqual(new Set(['stopped']));
       // Deciding the old card later does nothing.
       expect(await s.h.pipeline.admin.decide({ request_id: card.request_id, decision: 'deny', decided_by: 'user:local', decided_at: new Date(s.h.clock.t).toISOString() })).toMatchObject({
         ok: false,
