@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { canonicalJson } from '../base/canonical-json.ts';
-import { ActionRequest, type AvailableAction } from '../protocol/action.ts';
+import { ActionRequest, describesRequest, type AvailableAction } from '../protocol/action.ts';
 import { IdempotencyKey } from '../protocol/action-name.ts';
 import type { CopilotEnd, ModelError } from '../protocol/copilot.ts';
 import type { ResourceRef, StateName } from '../protocol/resource.ts';
@@ -147,8 +147,7 @@ const FIELD_ACTIONS = new Set(['dom.type', 'dom.select']);
 
 /** The observed description of what `request` does; DOM actions share a name, so their target ref decides. */
 function describedAction(observation: Observation, request: ActionRequest): AvailableAction | undefined {
-  const ref = typeof request.input.ref === 'string' ? request.input.ref : undefined;
-  return observation.state.actions?.find((a) => a.action === request.action && (a.target_ref === undefined || a.target_ref === ref));
+  return observation.state.actions?.find((a) => describesRequest(a, request));
 }
 
 /** Submits through the pipeline; the outcome is what the model and the panel get (secrets redacted). */

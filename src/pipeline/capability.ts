@@ -1,5 +1,5 @@
 import { isDomAction } from '../protocol/action-name.ts';
-import type { ActionRequest, ActionSummary, AvailableAction } from '../protocol/action.ts';
+import { describesRequest, type ActionRequest, type ActionSummary, type AvailableAction } from '../protocol/action.ts';
 import { makeError, type StewardError } from '../protocol/errors.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
 import type { Source } from '../protocol/resource.ts';
@@ -60,11 +60,7 @@ function describeDom(action: string, c: DomClassification): AvailableAction {
  */
 export function resolveCapability(request: ActionRequest, observed: ObservedState, executors: Executors): CapabilityOutcome {
   const tool = observed.tools?.find((t) => t.name === request.action);
-  // DOM entries are per element (`target_ref`); only the one for this ref, or a generic one, applies.
-  // An adapter's target_ref is the control that performs it, not something the agent names.
-  const ref = typeof request.input.ref === 'string' ? request.input.ref : undefined;
-  const applies = (a: AvailableAction) => a.via !== 'legacy_inference' || a.target_ref === undefined || a.target_ref === ref;
-  const candidates: AvailableAction[] = (observed.actions ?? []).filter((a) => a.action === request.action && applies(a));
+  const candidates: AvailableAction[] = (observed.actions ?? []).filter((a) => describesRequest(a, request));
   if (tool && !candidates.some((c) => c.via === 'webmcp')) candidates.push(describeTool(tool));
 
   let dom: DomClassification | undefined;

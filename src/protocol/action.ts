@@ -146,3 +146,14 @@ export const ActionRequest = z
     }
   });
 export type ActionRequest = z.infer<typeof ActionRequest>;
+
+/**
+ * Whether an observed action describes this request. DOM entries are per element (`target_ref`):
+ * only the one for the request's ref, or a generic one, does. An adapter's or a tool's target_ref
+ * is the control that performs it, not something the agent names.
+ */
+export function describesRequest(a: AvailableAction, request: Pick<ActionRequest, 'action' | 'input'>): boolean {
+  if (a.action !== request.action) return false;
+  const ref = typeof request.input.ref === 'string' ? request.input.ref : undefined;
+  return a.via !== 'legacy_inference' || a.target_ref === undefined || a.target_ref === ref;
+}

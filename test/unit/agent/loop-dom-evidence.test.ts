@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AvailableAction } from '../../../src/protocol/action.ts';
-import { FakeShop, ScriptedModel, act, done, drain, portsFor } from './fakes.ts';
+import { FakeShop, ScriptedModel, act, done, drain, portsFor, track } from './fakes.ts';
 
 /** DOM actions share a name (`dom.click`): which control a click targets decides whether it is evidence. */
 
@@ -37,6 +37,17 @@ describe('evidence from DOM steps', () => {
   it('a click on a read-only control is no evidence', async () => {
     const shop = shopWithClicks();
     const { end } = await drain('Cancel the order.', { run_id: 'run-dom2' }, portsFor(shop, new ScriptedModel([act('dom.click', { ref: 'e1' }), done()])));
+    expect(end).toMatchObject({ kind: 'done', verified: false });
+  });
+
+  it('an adapter action that names the control performing it is still found by name: a read-only one is no evidence', async () => {
+    const shop = new FakeShop();
+    const observe = shop.observation.bind(shop);
+    shop.observation = () => {
+      const o = observe();
+      return { ...o, state: { ...o.state, actions: (o.state.actions ?? []).map((a) => (a.action === track.action ? { ...a, target_ref: 'e7' } : a)) } };
+    };
+    const { end } = await drain('Where is my parcel?', { run_id: 'run-dom3' }, portsFor(shop, new ScriptedModel([act('orders.track', {}), done()])));
     expect(end).toMatchObject({ kind: 'done', verified: false });
   });
 });
