@@ -13,6 +13,9 @@ import { ScopeEntry, TokenId } from './token.ts';
 
 /** Which wire format the co-pilot speaks to its language model. */
 export const ModelProvider = z.enum(['openai', 'anthropic', 'prompt-api']);
+
+/** The model id of the scripted demo model `npm start` runs (sites/model/demo-model.ts): never a language model. */
+export const DEMO_MODEL_ID = 'steward-demo';
 export type ModelProvider = z.infer<typeof ModelProvider>;
 
 /** Why the model could not answer, as a code the panel turns into a plain sentence with what to do. */

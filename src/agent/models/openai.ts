@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEMO_MODEL_ID } from '../../protocol/copilot.ts';
 import type { ChatMessage } from '../ports.ts';
 import { badResponse, failureFor, parseBody, postJson, type HttpDeps } from './http.ts';
 import type { LanguageModelClient, ModelConfig } from './model.ts';
@@ -15,8 +16,6 @@ const Completion = z.object({
 });
 
 const UNSUPPORTED_FORMAT = /response_format|json_schema|unsupported|not supported/i;
-
-const DEMO_MODEL_ID = 'steward-demo';
 
 export function openAiLabel(config: ModelConfig): string {
   if (config.model === DEMO_MODEL_ID) return 'Demo model (scripted)';
