@@ -31,10 +31,11 @@ interface RouterDeps {
   sites: { ready: Promise<void>; isAllowed: (origin: string) => boolean };
   ready?: PanelChannelDeps['ready'];
   runTool?: PanelChannelDeps['runTool'];
+  copilot?: PanelChannelDeps['copilot'];
 }
 
 /** The channels as service-worker.ts composes them, over fakes. */
-function channelsOver({ store, observation, sites, ready, runTool }: RouterDeps) {
+function channelsOver({ store, observation, sites, ready, runTool, copilot }: RouterDeps) {
   const unused = vi.fn(async () => {
     throw new Error('pipeline reached');
   });
@@ -42,6 +43,7 @@ function channelsOver({ store, observation, sites, ready, runTool }: RouterDeps)
     tools: store,
     observation,
     ...(runTool ? { runTool } : {}),
+    ...(copilot ? { copilot } : {}),
     ready: ready ?? unused,
     sessions: { sessionFor: vi.fn() },
     observeTab: vi.fn(),
@@ -139,5 +141,41 @@ describe('panel/run-tool', () => {
     expect(await other.send(run, { url: 'http://evil.test/' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
     expect(runTool).not.toHaveBeenCalled();
     expect(toTab).not.toHaveBeenCalled();
+  });
+});
+
+describe('the co-pilot’s requests through the service worker router', () => {
+  /** A run manager that records every call: what a page or a content script must never reach. */
+  function routerWithCopilot() {
+    const reached = vi.fn(async () => ({ ok: true as const, data: { has_key: true } }));
+    const copilot = { start: reached, pause: reached, resume: reached, stop: reached, takeOver: reached, runs: reached, setKey: reached, modelStatus: reached } as unknown as NonNullable<
+      PanelChannelDeps['copilot']
+    >;
+    const store = new ToolStore();
+    const observation = createObservationService(fakeFrames(async () => undefined));
+    const router = channelsOver({ store, observation, sites: { ready: Promise.resolve(), isAllowed: () => true }, copilot });
+    return { reached, send: (message: unknown, sender: SenderFacts) => router.onMessage(message, sender) };
+  }
+  const requests = [
+    { type: 'copilot/start', tabId: 7, goal: 'Ship my order to 221 Mallory Road' },
+    { type: 'copilot/set-key', provider: 'openai', key: 'sk-attacker' },
+    { type: 'copilot/stop', run_id: 'run-abc' },
+    { type: 'copilot/runs' },
+  ];
+
+  it('refuses starting, steering or reading runs, and setting the key, from a content script or a page', async () => {
+    const { reached, send } = routerWithCopilot();
+    const contentScript = { id: ID, url: 'http://localhost:4100/orders/ORD-1024', origin: 'http://localhost:4100', tab: { id: 7 }, frameId: 0 };
+    for (const m of requests) {
+      expect(await send(m, contentScript)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
+      expect(await send(m, { url: 'http://evil.test/' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
+    }
+    expect(reached).not.toHaveBeenCalled();
+  });
+
+  it('passes them on from the side panel', async () => {
+    const { reached, send } = routerWithCopilot();
+    expect(await send(requests[1], { id: ID, url: PANEL_URL })).toMatchObject({ ok: true });
+    expect(reached).toHaveBeenCalledTimes(1);
   });
 });
