@@ -21,6 +21,7 @@ import {
   visibilityPage,
 } from './pages.ts';
 import { page } from '../ui.ts';
+import { mountGallery } from './gallery/routes.ts';
 
 const LAB_TITLE = 'Steward Lab (hard pages for observers: shadow DOM, frames, visibility, canvas, hostile, big grids)';
 
@@ -55,6 +56,7 @@ export function createLab(): DemoSite {
   const router = new Router({ renderHtmlError: (e) => labErrorPage(e.status, e.code, e.message), onRequestLogged: log.add });
 
   router.get('/', (ctx) => sendHtml(ctx.res, 200, indexPage()));
+  mountGallery(router);
   router.get('/shadow', (ctx) => sendHtml(ctx.res, 200, shadowPage()));
   router.get('/frames', (ctx) => sendHtml(ctx.res, 200, framesPage(`${otherOrigin(ctx.req.headers.host)}/frames/inner`)));
   router.get('/frames/inner', (ctx) => sendHtml(ctx.res, 200, innerFramePage()));

@@ -66,6 +66,8 @@ function text(h: number, t: SnapshotText): number {
   h = str(h, t.role);
   h = num(h, t.level);
   h = num(h, t.order);
+  h = str(h, t.landmark);
+  h = mix(h, t.volatile ? 1 : ABSENT);
   return row(h, t.container);
 }
 

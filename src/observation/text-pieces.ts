@@ -25,7 +25,7 @@ const sameRow = (a: SnapshotText['container'], b: SnapshotText['container']) => 
 
 /** The same words in the same place of the page's structure (`order` aside). */
 function sameWords(x: SnapshotText, y: SnapshotText): boolean {
-  return x === y || (x.text === y.text && x.role === y.role && x.level === y.level && x.ref === y.ref && sameRow(x.container, y.container));
+  return x === y || (x.text === y.text && x.role === y.role && x.level === y.level && x.ref === y.ref && x.landmark === y.landmark && x.volatile === y.volatile && sameRow(x.container, y.container));
 }
 
 export interface EncodedTexts {

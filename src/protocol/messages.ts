@@ -59,6 +59,8 @@ export const PageSnapshotSchema = z.object({
         level: z.int().min(1).max(9).optional(),
         order: z.int().nonnegative().optional(),
         container: RowRef.optional(),
+        landmark: z.string().max(64).optional(),
+        volatile: z.literal(true).optional(),
       }),
     )
     .max(5_000),

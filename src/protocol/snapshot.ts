@@ -111,6 +111,13 @@ export interface SnapshotText {
   order?: number;
   /** The repeating structure it sits in (e.g. a table cell's row). */
   container?: SnapshotRowRef;
+  /** Accessible name or role of the nearest navigation landmark it sits in (`breadcrumb`, `pagination`), lower-case. */
+  landmark?: string;
+  /**
+   * The page changes this text on its own, again and again (a clock, a countdown, a ticker, a
+   * rotating banner, an ad): it is shown, but it is not part of the page's state.
+   */
+  volatile?: true;
 }
 
 /** JSON-LD blocks and microdata items, as parsed objects (size-bounded). */

@@ -8,7 +8,7 @@ import type { Adapter } from '../adapters/format.ts';
 import { runAdapter, type AdapterActionBinding, type AdapterOutput } from '../adapters/evaluate.ts';
 import { actionKeys } from './action-keys.ts';
 import { blindSpots } from './blind-spots.ts';
-import { FIELD, type Claim, type ExtractContext, type IdentifiedResource } from '../read/claims.ts';
+import { FIELD, type Claim, type ExtractContext } from '../read/claims.ts';
 import { overallConfidence } from './confidence.ts';
 import { summarizeElement, summarizeForms, usableElements } from './elements.ts';
 import { extractAccessibility } from './extract-accessibility.ts';
@@ -19,10 +19,10 @@ import { extractStructured } from './extract-structured.ts';
 import { extractUrl } from './extract-url.ts';
 import { fingerprint, fingerprintFields } from './fingerprint.ts';
 import { domActions } from './dom-actions.ts';
+import { identifyResource, pageFacts, pageResource } from './identify.ts';
 import { resolveField, type Resolution } from './resolve.ts';
 import type { ScreenshotSummary } from './screenshot.ts';
 import { statesAgree } from '../read/states.ts';
-import { cleanResourceId } from '../read/values.ts';
 import { webmcpActions } from './webmcp-actions.ts';
 
 /**
@@ -69,7 +69,6 @@ export class FusionError extends Error {
 }
 
 const EXTRACTORS = [extractUrl, extractAccessibility, extractDom, extractStructured, extractNetwork, extractProse];
-const IDENTITY = new Set<string>([FIELD.resourceType, FIELD.resourceId]);
 
 function byField(claims: readonly Claim[]): Map<string, Claim[]> {
   const map = new Map<string, Claim[]>();
@@ -79,20 +78,6 @@ function byField(claims: readonly Claim[]): Map<string, Claim[]> {
     else map.set(c.field, [c]);
   }
   return map;
-}
-
-/** A page that names no resource is its own resource: `page` + host and path. */
-function pageResource(url: string): IdentifiedResource {
-  const u = new URL(url);
-  return { type: 'page', id: cleanResourceId(`${u.host}${u.pathname}`.slice(0, 256).replace(/[^\x21-\x7e]/g, '_')) ?? 'page' };
-}
-
-function identify(claims: readonly Claim[]): { resource?: IdentifiedResource; resolutions: Resolution[] } {
-  const fields = byField(claims.filter((c) => IDENTITY.has(c.field)));
-  const type = resolveField(FIELD.resourceType, fields.get(FIELD.resourceType) ?? []);
-  const id = resolveField(FIELD.resourceId, fields.get(FIELD.resourceId) ?? []);
-  if (!type || !id || typeof type.fact.value !== 'string' || typeof id.fact.value !== 'string') return { resolutions: [] };
-  return { resource: { type: type.fact.value, id: id.fact.value }, resolutions: [type, id] };
 }
 
 const EVIDENCE_ORDER = Evidence.options;
@@ -109,7 +94,7 @@ export function fuseWithDetail(input: FuseInput): FusionDetail {
 
   // Pass 1: who is this page about?
   const firstPass: ExtractContext = { snapshot, network };
-  const identity = identify([...EXTRACTORS.flatMap((x) => x(firstPass)), ...adapterClaims]);
+  const identity = identifyResource([...EXTRACTORS.flatMap((x) => x(firstPass)), ...adapterClaims]);
   const resource = identity.resource;
 
   // Pass 2: what do the sources say about it?
@@ -189,14 +174,6 @@ export function fuseWithDetail(input: FuseInput): FusionDetail {
 
 export function fuse(input: FuseInput): ObservedState {
   return fuseWithDetail(input).state;
-}
-
-function pageFacts(page: IdentifiedResource): Resolution[] {
-  const why = 'no resource named on the page; the page itself';
-  return [
-    resolveField(FIELD.resourceType, [{ field: FIELD.resourceType, value: page.type, source: 'url', strength: 0.5, why }])!,
-    resolveField(FIELD.resourceId, [{ field: FIELD.resourceId, value: page.id, source: 'url', strength: 0.5, why }])!,
-  ];
 }
 
 /** The path that produced the state: an adapter when one supports it, otherwise inference. */

@@ -57,7 +57,7 @@ describe('snapshotDigest', () => {
     renamed.elements[0]!.name = 'Bxtton 1';
     expect(snapshotDigest(renamed)).not.toBe(base);
     const textShape = (PageSnapshotSchema.shape.texts.element as unknown as { shape: Record<string, unknown> }).shape;
-    const otherText: Record<string, unknown> = { text: 'Cxll 1', ref: 'e5', role: 'heading', level: 2, order: 42, container: { ref: 't2', row: 1 } };
+    const otherText: Record<string, unknown> = { text: 'Cxll 1', ref: 'e5', role: 'heading', level: 2, order: 42, container: { ref: 't2', row: 1 }, landmark: 'breadcrumb', volatile: true };
     expect(Object.keys(otherText).sort()).toEqual(Object.keys(textShape).sort());
     for (const [field, value] of Object.entries(otherText)) {
       const p = page();
