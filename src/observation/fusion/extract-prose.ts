@@ -1,5 +1,6 @@
 import { FIELD, MAX_CLAIMS_PER_EXTRACTOR, quote, type Claim, type Extractor } from '../read/claims.ts';
 import { parseDate } from '../read/values.ts';
+import { steadyTexts } from './page-values.ts';
 
 /**
  * Sentences in visible prose: "This order was cancelled on June 16, 2026", "Payment received on
@@ -21,14 +22,17 @@ const DATE_SENTENCES: Array<[RegExp, string]> = [
   [/\bdelivered on\b/i, 'delivered_at'],
 ];
 
+/**
+ * Dates are read on every page; states only about an identified resource (without one, "was
+ * cancelled" in a help text or a list's prose is no statement about this page).
+ */
 export const extractProse: Extractor = ({ snapshot, resource }) => {
-  if (!resource) return [];
   const claims: Claim[] = [];
-  for (const block of snapshot.texts) {
+  for (const block of steadyTexts(snapshot)) {
     if (claims.length >= MAX_CLAIMS_PER_EXTRACTOR) break;
     if (block.role === 'heading' || block.text.length > 400) continue;
     const why = () => `text ${quote(block.text)}`;
-    for (const [re, state] of STATE_SENTENCES) {
+    for (const [re, state] of resource ? STATE_SENTENCES : []) {
       if (re.test(block.text)) claims.push({ field: FIELD.state, value: state, source: 'text', strength: 0.8, why: why() });
     }
     for (const [re, field] of DATE_SENTENCES) {
