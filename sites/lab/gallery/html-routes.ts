@@ -2,7 +2,7 @@ import { HttpError, sendHtml, sendJson, type Router } from '../../http.ts';
 import { bankAccountPage, invoicePage, supportCasePage } from './html/accounts.ts';
 import { adFramePage, adminTablePage, newsPage, productPage } from './html/catalog.ts';
 import { cookieBannerPage, offCanvasPage } from './html/hazards.ts';
-import { NETWORK_ORDER, cartCanvasPage, checkoutQuantityPage, orderJsonLdPage, orderNetworkPage, orderProsePage } from './html/orders.ts';
+import { NETWORK_ORDER, cartCanvasPage, checkoutQuantityPage, guestCheckoutPage, orderJsonLdPage, orderNetworkPage, orderNumberLabelPage, orderProsePage } from './html/orders.ts';
 import { bookingPage, ticketSeatPage } from './html/travel.ts';
 
 /** Slug → page. Paths starting with `_` are the pages' own resources (an ad frame, an API), never slugs. */
@@ -12,6 +12,8 @@ const HTML_PAGES: Readonly<Record<string, () => string>> = {
   'h-cart-canvas-total': cartCanvasPage,
   'h-order-network-mismatch': orderNetworkPage,
   'h-order-prose-cancelled': orderProsePage,
+  'h-guest-checkout-status': guestCheckoutPage,
+  'h-order-number-label': orderNumberLabelPage,
   'h-bank-account': bankAccountPage,
   'h-invoice-overdue': invoicePage,
   'h-support-case': supportCasePage,

@@ -93,3 +93,29 @@ export function orderProsePage(): string {
 <p><a class="btn" href="#">Buy again</a></p></div>`,
   });
 }
+
+/** A labelled status with no id anywhere on the page: the state is known, the resource is not. */
+export function guestCheckoutPage(): string {
+  return htmlDoc({
+    title: 'Complete your purchase — Tidewater Goods',
+    brand: 'Tidewater Goods',
+    body: `${crumbs('Cart', 'Checkout', 'Payment')}
+<div class="panel"><h1 style="font-size:22px;margin:0 0 10px">Complete your purchase</h1>
+<div class="summary-row"><span class="lbl">Status:</span> <span class="val">Awaiting payment</span></div>
+<div class="summary-row"><span class="lbl">Items:</span> <span class="val">Linen throw ×1, Candle set ×2</span></div>
+<div class="summary-row"><span class="lbl">Total:</span> <span class="val">$96.50</span></div>
+<form style="margin-top:12px" onsubmit="return false"><label>Card number <input autocomplete="cc-number" inputmode="numeric"></label> <button class="btn btn--primary" type="submit">Pay $96.50</button></form></div>`,
+  });
+}
+
+/** A confirmation page whose only identifier is a bare number behind a label: "Order number: 2003". */
+export function orderNumberLabelPage(): string {
+  return htmlDoc({
+    title: 'Thank you for your order! — Tidewater Goods',
+    brand: 'Tidewater Goods',
+    body: `<div class="panel"><h1 style="font-size:24px;margin:0 0 8px">Thank you for your order!</h1>
+<p>We’ve emailed a confirmation to j.doe@example.com.</p>
+<dl class="kv"><dt>Order number:</dt><dd>2003</dd><dt>Payment status:</dt><dd>Paid</dd><dt>Estimated delivery:</dt><dd>Tue 18 June – Thu 20 June</dd></dl>
+<p><a class="btn btn--primary" href="#">View order</a> <a class="btn" href="#">Continue shopping</a></p></div>`,
+  });
+}
