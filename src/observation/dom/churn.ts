@@ -32,6 +32,12 @@ const VOLATILE_MARKUP = [
   'marquee',
   '[aria-roledescription="carousel" i]',
   '[aria-roledescription="slide" i]',
+  '[aria-label="carousel" i]',
+  '[aria-label^="slide " i]',
+  '[class~="carousel"]',
+  '[class~="swiper"]',
+  '[class~="slick-slider"]',
+  '[class~="splide"]',
   '[aria-label="advertisement" i]',
   '[aria-label^="advertisement " i]',
   '[aria-label="sponsored" i]',
@@ -44,6 +50,9 @@ const VOLATILE_MARKUP = [
   '[class~="ad-slot"]',
   '[class~="advertisement"]',
 ].join(',');
+
+/** Attributes that can make an element volatile markup. */
+const MARKUP_ATTRIBUTES = ['role', 'aria-roledescription', 'aria-label', 'class', 'id', 'data-ad-slot', 'data-ad-unit'];
 
 interface Changes {
   /** Hash of the text last seen (only a different text is a change). */
@@ -64,8 +73,10 @@ export class ChurnDetector {
   private readonly watched = new WeakSet<Node>();
   private readonly observer: MutationObserver;
   private readonly now: () => number;
-  /** Whether a text's element sits in volatile markup, per text object (cached until its text is recomputed). */
-  private readonly markup = new WeakMap<object, boolean>();
+  /** Whether a text's element sits in volatile markup, per text object (cached until its text is recomputed or markup appears). */
+  private markup = new WeakMap<object, boolean>();
+  /** An element became volatile markup since the last check (a component set `aria-roledescription` on upgrade). */
+  private markupAdded = false;
   private lastInput = -Infinity;
   private readonly onInput = () => {
     this.lastInput = this.now();
@@ -89,7 +100,7 @@ export class ChurnDetector {
     if (this.watched.has(root)) return;
     this.watched.add(root);
     try {
-      this.observer.observe(root, { subtree: true, childList: true, characterData: true });
+      this.observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: MARKUP_ATTRIBUTES });
     } catch {
       // Not observable (a detached or foreign node): its texts are judged by markup alone.
     }
@@ -104,13 +115,18 @@ export class ChurnDetector {
 
   private note(records: MutationRecord[]): void {
     const now = this.now();
-    // Whatever changes right after an input is that input's effect, not the page's own churn.
-    if (now - this.lastInput < INPUT_QUIET_MS) return;
+    const quiet = now - this.lastInput >= INPUT_QUIET_MS;
     const seen = new Set<Element>();
     const n = Math.min(records.length, RECORDS_PER_DELIVERY);
     for (let i = 0; i < n; i++) {
       const r = records[i]!;
       const target = r.target;
+      if (r.type === 'attributes') {
+        if (!this.markupAdded && dom.matches(target as Element, VOLATILE_MARKUP)) this.markupAdded = true;
+        continue;
+      }
+      // Whatever changes right after an input is that input's effect, not the page's own churn.
+      if (!quiet) continue;
       const holder = dom.nodeType(target) === 1 ? (target as Element) : dom.parentElement(target);
       if (!holder || seen.has(holder)) continue;
       seen.add(holder);
@@ -134,6 +150,10 @@ export class ChurnDetector {
   /** The check for one snapshot: what churns now, and what volatile markup holds. */
   check(): VolatileCheck {
     const now = this.now();
+    if (this.markupAdded) {
+      this.markup = new WeakMap();
+      this.markupAdded = false;
+    }
     const hot = new Set<Element>();
     for (const [el, c] of this.holders) {
       if (now - c.times[c.times.length - 1]! > WINDOW_MS) this.holders.delete(el);

@@ -76,6 +76,29 @@ function mainHeading(texts: readonly SnapshotText[], resourceId: string | undefi
   return texts.findIndex((t) => t.role === 'heading' && t.level === 1);
 }
 
+/** Texts that can be a status badge: short page text, not a heading, a control's label, an announcement or a list's row. */
+const BADGE_ROLES = new Set([undefined, 'paragraph', 'note', 'definition', 'status']);
+
+/**
+ * The page's one status badge, wherever it sits (a chip beside a title that is not marked up as
+ * a heading): exactly one text on the page is nothing but a state. Two or more is a list.
+ */
+function loneBadge(texts: readonly SnapshotText[]): Claim[] {
+  const badges = texts.filter((t) => BADGE_ROLES.has(t.role) && (t.container?.row ?? 0) === 0 && standaloneState(cleanText(t.text)) !== undefined);
+  if (badges.length !== 1) return [];
+  const [badge] = badges as [SnapshotText];
+  return [
+    {
+      field: FIELD.state,
+      value: standaloneState(cleanText(badge.text))!,
+      source: 'dom',
+      strength: 0.6,
+      ...(badge.ref ? { ref: badge.ref } : {}),
+      why: `the page's only status badge: ${quote(badge.text)}`,
+    },
+  ];
+}
+
 export const extractDom: Extractor = (ctx) => {
   const { snapshot, resource } = ctx;
   const claims = formTargets(ctx);
@@ -99,6 +122,7 @@ export const extractDom: Extractor = (ctx) => {
       if (state) claims.push({ field: FIELD.state, value: state, source: 'dom', strength: 0.9, ref: block.ref, why: `beside the heading ${quote(texts[heading]!.text)}: ${quote(block.text)}` });
     }
   }
+  claims.push(...loneBadge(texts));
 
   tablesOf(snapshot)
     .slice(0, 20)

@@ -19,6 +19,17 @@ import { readLabelled, standaloneState } from './field-labels.ts';
 const MAX_VALUES = 600;
 const MAX_SHOWN_LENGTH = 40;
 
+/**
+ * Announcement roles whose text is never a value of the page: alerts, logs, marquees, timers.
+ * A `status` region counts unless it churns (it is also where an `<output>` shows a quantity).
+ */
+const ANNOUNCEMENTS = new Set([...LIVE_ROLES].filter((r) => r !== 'status'));
+
+/** Carousel navigation (`Slide 2`, `Go to slide 3 of 5`, `Next slide`): it rotates with the slides. */
+export function isCarouselControl(name: string): boolean {
+  return /^(?:go to |show )?slide \d+(?: of \d+)?$|^(?:next|previous|prev) slide$/i.test(name.trim());
+}
+
 /** Texts the page does not change on its own. */
 export function steadyTexts(snapshot: PageSnapshot): SnapshotText[] {
   return snapshot.texts.filter((t) => t.volatile !== true);
@@ -30,10 +41,12 @@ export function steadyTexts(snapshot: PageSnapshot): SnapshotText[] {
  */
 export function labelledFields(snapshot: PageSnapshot): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  const ordinary = steadyTexts(snapshot).filter((t) => t.role === undefined || !LIVE_ROLES.has(t.role));
+  const ordinary = steadyTexts(snapshot).filter((t) => t.role === undefined || !ANNOUNCEMENTS.has(t.role));
   let n = 0;
   for (const l of labelledValues(ordinary)) {
     if (n >= MAX_VALUES) break;
+    // `held for 04:59` is a time split at its colon, not a label and a value.
+    if (/\d$/.test(l.label) && /^\d/.test(l.value)) continue;
     if (isVolatileLabel(l.label) || isVolatileValue(l.value)) continue;
     const reading = readLabelled(l.label, l.value);
     // A label Steward has no field for counts when its value reads like one (`Size: M`,
@@ -63,7 +76,7 @@ export function shownValues(snapshot: PageSnapshot): string[] {
   const out: string[] = [];
   for (const t of steadyTexts(snapshot)) {
     if (out.length >= MAX_VALUES) break;
-    if (t.role === 'heading' || (t.role !== undefined && LIVE_ROLES.has(t.role))) continue;
+    if (t.role === 'heading' || (t.role !== undefined && ANNOUNCEMENTS.has(t.role))) continue;
     const v = shownValue(t.text);
     if (v !== undefined) out.push(v);
   }
@@ -83,13 +96,14 @@ export function controlValues(snapshot: PageSnapshot, elements: readonly Snapsho
   const out: string[] = [];
   for (const e of elements) {
     if (out.length >= MAX_VALUES) break;
-    if (e.visibility === 'hidden' || e.visibility === 'zero_size') continue;
+    if (e.visibility === 'hidden' || e.visibility === 'zero_size' || isCarouselControl(e.name)) continue;
     const name = cleanText(e.name, 120);
     const on = (s: 'checked' | 'selected' | 'pressed' | 'mixed') => e.states.includes(s);
     if (CHOICE_ROLES.has(e.role)) out.push(`${e.role}:${name}=${on('mixed') ? 'mixed' : on('checked') || on('selected') ? 'on' : 'off'}`);
     else if (e.role === 'button' && on('pressed')) out.push(`button:${name}=pressed`);
     else if (e.tag === 'select' || (e.role === 'combobox' && !e.states.includes('editable') && e.tag !== 'input')) out.push(`${e.role}:${name}=${cleanText(e.value ?? '', 200)}`);
-    else if (NUMBER_ROLES.has(e.role) || e.inputType === 'number' || e.inputType === 'range') {
+    // A read-only field is nobody's draft: it shows a value the page set (a stepper's quantity).
+    else if (NUMBER_ROLES.has(e.role) || e.inputType === 'number' || e.inputType === 'range' || e.states.includes('readonly')) {
       if (e.formRef && submitted.has(e.formRef)) continue;
       out.push(`${e.role}:${name}=${cleanText(e.value ?? '', 64)}`);
     }

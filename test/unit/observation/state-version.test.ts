@@ -22,6 +22,7 @@ interface CartOptions {
   clock?: string;
   updated?: string;
   countdown?: string;
+  hold?: string;
   banner?: string;
   ticker?: string;
   live?: string;
@@ -45,6 +46,7 @@ function cartPage(kind: keyof typeof KINDS, o: CartOptions = {}): PageSnapshot {
     { text: `Time: ${o.clock ?? '11:40:07'}` },
     { text: `Updated ${o.updated ?? '3 min ago'}` },
     { text: `Sale ends in ${o.countdown ?? '02:14:09'}` },
+    { text: `Items held for ${o.hold ?? '04:59'}`, role: 'paragraph' },
     { text: o.banner ?? 'Free returns within 30 days.', volatile: true },
     { text: o.ticker ?? 'ACME 187.23 ▲ 1.2%', volatile: true },
     { text: o.ad ?? 'Sponsored: 2 for 1 on kettles', volatile: true },
@@ -92,6 +94,7 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('state_version on
     ['a clock ticking', { clock: '11:40:08' }],
     ['a relative time moving on', { updated: '4 min ago' }],
     ['a countdown', { countdown: '02:14:08' }],
+    ['a countdown in a sentence', { hold: '04:58' }],
     ['a rotating banner', { banner: 'New this week: stoneware mugs.' }],
     ['a ticker', { ticker: 'ACME 187.31 ▲ 1.3%' }],
     ['an ad slot', { ad: 'Sponsored: Total: $9.99 for a grinder' }],
@@ -220,5 +223,34 @@ describe('canvas blind spots without a resource', () => {
     const state = fuse({ snapshot });
     expect(state.conflicts.filter((c) => c.startsWith('canvas_'))).toEqual([]);
     expect(fact(state, 'total')?.value).toBe(48);
+  });
+});
+
+describe('state and version on component-kit pages', () => {
+  it('a lone status chip beside a title that is not a heading is the page’s state; two chips are a list', () => {
+    const chip = (texts: string[]) => fuse({ snapshot: blankSnapshot({ texts: [{ text: 'Router drops Wi-Fi every evening' }, ...texts.map((text) => ({ text }))] }) }).state;
+    expect(chip(['Open'])).toBe('open');
+    expect(chip(['Open', 'Closed'])).toBe('unknown');
+  });
+
+  it('a quantity shown in an <output> (a status region) and a read-only stepper field count', () => {
+    const page = (n: number, field = n) =>
+      blankSnapshot({
+        texts: [
+          { text: 'Review and pay', role: 'heading', level: 1 },
+          { text: String(n), role: 'status' },
+        ],
+        elements: [element('q', 'textbox', 'Quantity', { tag: 'input', value: String(field), states: ['readonly'] })],
+      });
+    expect(version(page(2))).not.toBe(version(page(1)));
+    expect(version(page(1, 2))).not.toBe(version(page(1)));
+  });
+
+  it('a carousel’s slide pickers rotating with its slides change nothing', () => {
+    const page = (at: number) =>
+      blankSnapshot({
+        elements: [1, 2, 3].map((n) => element(`t${n}`, 'tab', n === at ? `Slide ${n}` : `Go to slide ${n} of 3`, { states: n === at ? ['selected'] : [] })),
+      });
+    expect(version(page(2))).toBe(version(page(1)));
   });
 });
