@@ -29,7 +29,7 @@ function hasOwnToolForm(name: string): boolean {
  * own, so the panel shows one card per tool, under the frame that registered it. A build that
  * names no window: the top frame reports all of them, an embedded frame only its own forms.
  */
-export function registeredHere(tool: NativeTool): boolean {
+function registeredHere(tool: NativeTool): boolean {
   if ('window' in tool) return tool.window === window;
   return window === window.top || hasOwnToolForm(tool.name);
 }

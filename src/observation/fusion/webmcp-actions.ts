@@ -48,7 +48,7 @@ export function webmcpActions(tools: readonly unknown[]): { tools: ToolDescripto
 }
 
 /** Whether the page marked the tool as one for its developers (Chromium's `debugging` annotation). */
-export const isDebuggingTool = (tool: ToolDescriptor): boolean => tool.annotations.debugging === true;
+const isDebuggingTool = (tool: ToolDescriptor): boolean => tool.annotations.debugging === true;
 
 /**
  * The observation an agent receives when the person has not chosen to show debugging tools: the
