@@ -254,3 +254,19 @@ describe('state and version on component-kit pages', () => {
     expect(version(page(2))).toBe(version(page(1)));
   });
 });
+
+describe('prose without a resource', () => {
+  it('a sentence about "your order" states the page’s state; one about orders in general does not', () => {
+    const said = (text: string) =>
+      fuse({
+        snapshot: blankSnapshot({
+          texts: [
+            { text: 'Order details', role: 'heading', level: 1 },
+            { text, role: 'paragraph' },
+          ],
+        }),
+      }).state;
+    expect(said('Your order was cancelled on 12 March 2024 at your request.')).toBe('cancelled');
+    expect(said('An order that was cancelled is refunded within 5 days.')).toBe('unknown');
+  });
+});
