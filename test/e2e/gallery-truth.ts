@@ -17,7 +17,7 @@ const RENDER_MS = 400;
 /** After the real change: the page re-renders (the observation then settles on its own). */
 const AFTER_CHANGE_MS = 300;
 /** Pages in flight at once: the quiet spells overlap, so the gallery fits in a few minutes on two cores. */
-const DEFAULT_CONCURRENCY = 3;
+const DEFAULT_CONCURRENCY = 4;
 /** A tab the observing panel page is pinned to that never exists, so the panel observes nothing itself. */
 const NO_TAB = 2_000_000_000;
 
@@ -95,14 +95,14 @@ async function makeChange(page: Page, change: NonNullable<GalleryLabel['real_cha
   if (change.role === 'combobox' && change.option !== undefined) {
     const native = await target.evaluate((el) => el instanceof HTMLSelectElement).catch(() => false);
     if (native) {
-      await target.selectOption({ label: change.option }, { timeout: 5_000 });
+      await target.selectOption({ label: change.option }, { timeout: 10_000 });
       return;
     }
-    await target.click({ timeout: 5_000 });
-    await page.getByRole('option', { name: change.option, exact: true }).first().click({ timeout: 5_000 });
+    await target.click({ timeout: 10_000 });
+    await page.getByRole('option', { name: change.option, exact: true }).first().click({ timeout: 10_000 });
     return;
   }
-  await target.click({ timeout: 5_000 });
+  await target.click({ timeout: 10_000 });
 }
 
 async function runPage(browser: StewardBrowser, panel: Page, origin: string, label: GalleryLabel): Promise<PageRun> {
@@ -121,7 +121,7 @@ async function runPage(browser: StewardBrowser, panel: Page, origin: string, lab
         await page.waitForTimeout(AFTER_CHANGE_MS);
         run.changed = await observe(panel, tabId);
       } catch (error) {
-        run.changeError = `could not make it: ${firstLine(error)}`;
+        run.changeError = `could not make it: ${firstLine(error)}${lastLogLine(error)}`;
       }
     }
   } catch (error) {
@@ -130,6 +130,13 @@ async function runPage(browser: StewardBrowser, panel: Page, origin: string, lab
     await page.close().catch(() => undefined);
   }
   return run;
+}
+
+/** Playwright's last word on why an action timed out (`<div class="banner"> intercepts pointer events`). */
+function lastLogLine(error: unknown): string {
+  const log = error instanceof Error ? error.message.split('Call log:')[1] : undefined;
+  const last = log?.trim().split('\n').at(-1)?.trim().replace(/^-\s*/, '');
+  return last ? ` — ${last.slice(0, 200)}` : '';
 }
 
 const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
