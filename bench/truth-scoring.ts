@@ -9,7 +9,7 @@ import type { GalleryLabel } from '../sites/lab/gallery/label.ts';
 /** The part of an ObservedState the scoring reads. */
 export interface ObservedView {
   resource: { type: string; id: string };
-  /** Steward said it could not tell which resource this is (an optional certainty field said so). */
+  /** Steward said it could not tell which resource this is (`resource_identity.certainty` is `unknown`). A guess that is right counts as right. */
   resourceUnknown: boolean;
   state: string;
   conflicts: string[];
@@ -74,7 +74,7 @@ export type TruthBaseline = z.infer<typeof TruthBaseline>;
 
 const refText = (r: { type: string; id: string } | null) => (r ? `${r.type}:${r.id}` : 'none');
 
-/** Steward says it could not tell: the page is its own resource, or a certainty field says unknown. */
+/** Steward says it could not tell: the page is its own resource, or its certainty is `unknown`. */
 const saysUnknown = (o: ObservedView) => o.resource.type === 'page' || o.resourceUnknown;
 
 function resourceRight(label: GalleryLabel, o: ObservedView): boolean {

@@ -29,18 +29,14 @@ interface RawState {
   elements?: Array<{ ref: string; name: string; role: string }>;
   actions?: Array<{ action: string; target_ref?: string; title?: string }>;
   tools?: Array<{ name: string; title?: string }>;
-  [field: string]: unknown;
-}
-
-/** An optional certainty field on the state (`resource_certainty: 'unknown'`, `resource_known: false`) that says Steward could not tell. */
-function certaintySaysUnknown(s: RawState): boolean {
-  return Object.entries(s).some(([k, v]) => k.startsWith('resource_') && (v === 'unknown' || v === false));
+  /** How sure Steward is of `resource` (`identified`, `guessed`, `unknown`); absent from older builds. */
+  resource_identity?: { certainty?: string };
 }
 
 function view(s: RawState): ObservedView {
   return {
     resource: s.resource,
-    resourceUnknown: certaintySaysUnknown(s),
+    resourceUnknown: s.resource_identity?.certainty === 'unknown',
     state: s.state,
     conflicts: s.conflicts,
     version: s.state_version,
