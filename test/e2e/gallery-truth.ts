@@ -12,8 +12,12 @@ import type { StewardBrowser } from './browser.ts';
 
 /** How long a page is left alone before its "no action" observation. */
 const QUIET_MS = 3_000;
-/** After the load event: client-rendered pages (React, web components) draw their first frames. */
+/** After the page has settled (see `settle`): client-rendered pages draw their first frames. */
 const RENDER_MS = 400;
+/** The longest `settle` waits for custom elements, fonts and the network before observing anyway. */
+const SETTLE_LIMIT_MS = 5_000;
+/** A page whose requests go quiet this long has loaded what it loads (one that polls never does: SETTLE_LIMIT_MS). */
+const NETWORK_QUIET_LIMIT_MS = 2_000;
 /** After the real change: the page re-renders (the observation then settles on its own). */
 const AFTER_CHANGE_MS = 300;
 /** Pages in flight at once: the quiet spells overlap, so the gallery fits in a few minutes on two cores. */
@@ -94,11 +98,40 @@ async function makeChange(page: Page, change: NonNullable<GalleryLabel['real_cha
       await target.selectOption({ label: change.option }, { timeout: 10_000 });
       return;
     }
-    await target.click({ timeout: 10_000 });
+    await clickAsPerson(target);
     await page.getByRole('option', { name: change.option, exact: true }).first().click({ timeout: 10_000 });
     return;
   }
-  await target.click({ timeout: 10_000 });
+  await clickAsPerson(target);
+}
+
+/**
+ * Clicks the control; one that is drawn by its shadow host rather than itself (Shoelace's switch
+ * keeps an invisible input inside) gets the click a person gives: on the host they see.
+ */
+async function clickAsPerson(target: Locator): Promise<void> {
+  try {
+    await target.click({ timeout: 3_000 });
+  } catch (error) {
+    const host = await target.evaluateHandle((el) => {
+      const root = el.getRootNode();
+      return root instanceof ShadowRoot ? root.host : null;
+    });
+    const element = host.asElement();
+    if (!element) throw error;
+    await element.click({ timeout: 10_000 });
+  }
+}
+
+/**
+ * Waits until the page has done what loading does: its custom elements upgraded (Shoelace defines
+ * its components after the load event), its fonts loaded and its requests quiet. Observing
+ * before then would count the page still loading as a change nobody made.
+ */
+async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelectorAll(':not(:defined)').length === 0 && document.fonts.status === 'loaded', undefined, { timeout: SETTLE_LIMIT_MS }).catch(() => undefined);
+  await page.waitForLoadState('networkidle', { timeout: NETWORK_QUIET_LIMIT_MS }).catch(() => undefined);
+  await page.waitForTimeout(RENDER_MS);
 }
 
 async function runPage(browser: StewardBrowser, panel: Page, origin: string, label: GalleryLabel): Promise<PageRun> {
@@ -106,7 +139,7 @@ async function runPage(browser: StewardBrowser, panel: Page, origin: string, lab
   const run: PageRun = { label };
   try {
     await page.goto(new URL(label.path, origin).href, { waitUntil: 'load', timeout: 30_000 });
-    await page.waitForTimeout(RENDER_MS);
+    await settle(page);
     const tabId = await tabIdFor(browser, page.url());
     run.first = await observe(panel, tabId);
     await page.waitForTimeout(QUIET_MS);
@@ -130,8 +163,12 @@ async function runPage(browser: StewardBrowser, panel: Page, origin: string, lab
 
 /** Playwright's last word on why an action timed out (`<div class="banner"> intercepts pointer events`). */
 function lastLogLine(error: unknown): string {
-  const log = error instanceof Error ? error.message.split('Call log:')[1] : undefined;
-  const last = log?.trim().split('\n').at(-1)?.trim().replace(/^-\s*/, '');
+  const log = error instanceof Error ? (error.message.split('Call log:')[1] ?? '') : '';
+  const lines = log
+    .split('\n')
+    .map((l) => l.trim().replace(/^-\s*/, ''))
+    .filter((l) => l !== '' && !/^waiting \d+ms$/.test(l) && !/^retrying/.test(l));
+  const last = lines.at(-1);
   return last ? ` — ${last.slice(0, 200)}` : '';
 }
 
