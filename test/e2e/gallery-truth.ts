@@ -110,15 +110,19 @@ async function makeChange(page: Page, change: NonNullable<GalleryLabel['real_cha
  * keeps an invisible input inside) gets the click a person gives: on the host they see.
  */
 async function clickAsPerson(target: Locator): Promise<void> {
+  const host = await target.evaluateHandle((el) => {
+    const root = el.getRootNode();
+    return root instanceof ShadowRoot ? root.host : null;
+  });
+  const element = host.asElement();
+  if (!element) {
+    // A busy page (a countdown re-rendering, four pages loading on two cores) can take seconds to take a click.
+    await target.click({ timeout: 15_000 });
+    return;
+  }
   try {
     await target.click({ timeout: 3_000 });
-  } catch (error) {
-    const host = await target.evaluateHandle((el) => {
-      const root = el.getRootNode();
-      return root instanceof ShadowRoot ? root.host : null;
-    });
-    const element = host.asElement();
-    if (!element) throw error;
+  } catch {
     await element.click({ timeout: 10_000 });
   }
 }
