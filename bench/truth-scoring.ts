@@ -35,7 +35,7 @@ export interface PageRun {
 }
 
 /** Pass/fail of every check on one page: what the baseline records. */
-export const PageChecks = z.strictObject({
+const PageChecks = z.strictObject({
   resource: z.boolean(),
   state: z.boolean(),
   conflicts: z.record(z.string(), z.boolean()),
@@ -46,7 +46,7 @@ export const PageChecks = z.strictObject({
   /** state_version moved with the real change; null when the page has none. */
   version_change: z.boolean().nullable(),
 });
-export type PageChecks = z.infer<typeof PageChecks>;
+type PageChecks = z.infer<typeof PageChecks>;
 
 export interface PageScore {
   slug: string;
