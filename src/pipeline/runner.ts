@@ -387,8 +387,8 @@ export class ActionRunner {
     if (freeText) await this.markTainted(run, freeText);
     const to = terminalFor(result);
     const after_version = isErrorResult(result) ? result.current?.state_version : result.resource.state_version;
-    // An unknown outcome may say why (TIMEOUT): the journal and the audit keep that code too.
-    const error_code = isErrorResult(result) ? result.error.code : result.execution.status === 'unknown' ? result.execution.error?.code : undefined;
+    // An unknown or failed outcome may say why (TIMEOUT, EXECUTION_FAILED): the journal and the audit keep that code too.
+    const error_code = isErrorResult(result) ? result.error.code : result.execution.status === 'unknown' || result.execution.status === 'failed' ? result.execution.error?.code : undefined;
     await journal.transition(action.action_id, to, {
       result,
       ...(after_version !== undefined ? { state_version: after_version } : {}),
