@@ -22,10 +22,14 @@ export function toErrorCode(value: unknown): string | undefined {
   return /^[A-Z0-9][A-Z0-9_]*$/.test(code) ? code : undefined;
 }
 
+/** Control characters (but tab and newline) and bidi overrides: they could disguise what the page says. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSHOWABLE = /[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
+
 /** Control characters out (newlines and tabs stay), then at most PAGE_ERROR_MESSAGE_MAX characters. */
 export function boundMessage(text: string): { message: string; truncated: boolean } {
   // Only the part that can be shown is cleaned: a megabyte message costs no more than a short one.
-  const head = text.slice(0, PAGE_ERROR_MESSAGE_MAX * 4).replace(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, ' ');
+  const head = text.slice(0, PAGE_ERROR_MESSAGE_MAX * 4).replace(UNSHOWABLE, ' ');
   const trimmed = head.trim();
   if (trimmed.length <= PAGE_ERROR_MESSAGE_MAX && text.length <= PAGE_ERROR_MESSAGE_MAX * 4) return { message: trimmed, truncated: false };
   return { message: `${trimmed.slice(0, PAGE_ERROR_MESSAGE_MAX)}…`, truncated: true };
