@@ -81,7 +81,11 @@ for (const nativeWebMcp of [true, false]) {
       // The journal and the audit log keep the reason.
       const audit = (await swRecords(steward.serviceWorker, 'audit')).filter((e) => e.action === 'fail_with_code' && e.kind === 'failure');
       expect(audit).toHaveLength(1);
-      expect(audit[0]).toMatchObject({ outcome: 'failed_inferred', error_code: 'EXECUTION_FAILED' });
+      expect(audit[0]).toMatchObject({
+        outcome: 'failed_inferred',
+        error_code: 'EXECUTION_FAILED',
+        details: { page_error: { code: 'SLOT_UNAVAILABLE', message: 'No delivery slot is free before Friday.', untrusted: true } },
+      });
     });
 
     test('the side panel shows the page’s error, and a tool that never answers ends with a timeout within its deadline', async ({ steward, sites, openPanel }) => {
