@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { captureThrown } from '../../../src/content/main/thrown-capture.ts';
 import { NativeToolSource } from '../../../src/content/webmcp/native-source.ts';
 
@@ -11,7 +11,8 @@ function nativeLike() {
     registerTool(tool: Tool) {
       tools.set(tool.name, tool);
     },
-    getTools: () => Promise.resolve([...tools.values()].map(({ name, description }) => ({ name, description }))),
+    // Chromium 156 names the window that registered each tool.
+    getTools: () => Promise.resolve([...tools.values()].map(({ name, description }) => ({ name, description, window: globalThis.window }))),
     async executeTool(tool: { name: string }, input: unknown) {
       try {
         return (await tools.get(tool.name)!.execute(input)) as string | null;
@@ -48,7 +49,10 @@ describe('what a page’s tool threw, seen from the page’s world', () => {
     expect(log.since('sync', Date.now() + 1_000)).toBeUndefined();
   });
 
+  afterEach(() => vi.unstubAllGlobals());
+
   it('the native source reports what the main world saw, not Chrome’s generic error; without it, Chrome’s words', async () => {
+    vi.stubGlobal('window', { name: 'this frame' });
     const { mc } = nativeLike();
     const log = captureThrown(mc);
     mc.registerTool({
