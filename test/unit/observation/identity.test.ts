@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { fuse } from '../../../src/observation/fusion/index.ts';
+import { namedIds } from '../../../src/observation/read/id-shapes.ts';
+import type { PageSnapshot, SnapshotText } from '../../../src/observation/snapshot.ts';
+import { blankSnapshot, expectValid } from './fixtures/fusion-helpers.ts';
+import { shopOrderSnapshot } from './fixtures/shop-order-snapshot.ts';
+
+/** A checkout-like page at a URL that names nothing, with the given title and texts. */
+const pageWith = (texts: SnapshotText[], extra: Partial<PageSnapshot> = {}) => blankSnapshot({ url: 'http://localhost:4100/checkout', title: 'Larkspur', texts, ...extra });
+const observe = (snapshot: PageSnapshot) => expectValid(fuse({ snapshot }));
+const h1 = (text: string): SnapshotText => ({ text, role: 'heading', level: 1 });
+const crumb = (text: string): SnapshotText => ({ text, landmark: 'breadcrumb' });
+
+describe('Steward names the resource the way real sites name it', () => {
+  it('a heading "Checkout for ORD-2003" names order ORD-2003: the prefix says it is an order', () => {
+    const s = observe(pageWith([h1('Checkout for ORD-2003')]));
+    expect(s.resource).toEqual({ type: 'order', id: 'ORD-2003' });
+    expect(s.resource_identity?.certainty).toBe('identified');
+    expect(s.resource_identity?.basis).toContain('Checkout for ORD-2003');
+  });
+
+  it('a title "Checkout · ORD-2003" alone is a guess, and says it came from the title', () => {
+    const s = observe(pageWith([h1('Checkout')], { title: 'Checkout · ORD-2003' }));
+    expect(s.resource).toEqual({ type: 'order', id: 'ORD-2003' });
+    expect(s.resource_identity).toMatchObject({ certainty: 'guessed', basis: 'page title "Checkout · ORD-2003"' });
+  });
+
+  it('a breadcrumb Home › Orders › ORD-2003 alone is a guess; with the title agreeing it is identified', () => {
+    const crumbs = [crumb('Home'), crumb('Orders'), crumb('ORD-2003')];
+    const alone = observe(pageWith([h1('Checkout'), ...crumbs]));
+    expect(alone.resource).toEqual({ type: 'order', id: 'ORD-2003' });
+    expect(alone.resource_identity).toMatchObject({ certainty: 'guessed', basis: 'breadcrumb "Home › Orders › ORD-2003"' });
+    const both = observe(pageWith([h1('Checkout'), ...crumbs], { title: 'Checkout · ORD-2003' }));
+    expect(both.resource_identity?.certainty).toBe('identified');
+  });
+
+  it('a breadcrumb printed as one text types a bare id from the crumb before it: Orders › 2003', () => {
+    const s = observe(pageWith([crumb('Home › Orders › 2003')]));
+    expect(s.resource).toEqual({ type: 'order', id: '2003' });
+    expect(s.resource_identity?.certainty).toBe('guessed');
+  });
+
+  it('labelled ids name their resource: "Order number: 2003", "Booking reference: K7QX2P", "Invoice #: INV-2024-118"', () => {
+    const order = observe(pageWith([h1('Track your package'), { text: 'Order number: 2003' }]));
+    expect(order.resource).toEqual({ type: 'order', id: '2003' });
+    expect(order.resource_identity?.certainty).toBe('identified');
+    const booking = observe(pageWith([h1('Your stay'), { text: 'Booking reference:' }, { text: 'K7QX2P' }]));
+    expect(booking.resource).toEqual({ type: 'booking', id: 'K7QX2P' });
+    const invoice = observe(
+      pageWith([
+        { text: 'Invoice #', role: 'term' },
+        { text: 'INV-2024-118', role: 'definition' },
+      ]),
+    );
+    expect(invoice.resource).toEqual({ type: 'invoice', id: 'INV-2024-118' });
+  });
+
+  it('"#12345" after "Order", and ids in the URL query, name the order', () => {
+    expect(observe(pageWith([h1('Order #12345')])).resource).toEqual({ type: 'order', id: '12345' });
+    expect(observe(pageWith([h1('Thank you')], { url: 'https://shop.test/confirm?order=ORD-2003' })).resource).toEqual({ type: 'order', id: 'ORD-2003' });
+    expect(observe(pageWith([], { url: 'https://air.test/manage?pnr=K7QX2P' })).resource).toEqual({ type: 'booking', id: 'K7QX2P' });
+  });
+
+  it('an id alone gets its type from its prefix: INV-, TKT-, RMA-, SUB-, APPT-', () => {
+    expect(namedIds('Support · TKT-88412').map((n) => [n.type, n.id])).toEqual([['ticket', 'TKT-88412']]);
+    expect(namedIds('Return RMA-30418')[0]).toMatchObject({ type: 'return', id: 'RMA-30418' });
+    expect(namedIds('Your plan SUB-88120')[0]).toMatchObject({ type: 'subscription' });
+    expect(namedIds('Visit APPT-77')[0]).toMatchObject({ type: 'appointment' });
+    expect(namedIds('Project PRJ-12')).toEqual([]); // an unknown prefix types nothing
+  });
+
+  it('the URL, structured data and headings agree: the demo order is identified exactly as before', () => {
+    const s = observe(shopOrderSnapshot());
+    expect(s.resource).toEqual({ type: 'order', id: 'ORD-1024' });
+    expect(s.resource_identity?.certainty).toBe('identified');
+  });
+
+  it('a strong cue naming another id makes the weaker one lose, and a tie makes it a guess', () => {
+    const s = observe(pageWith([h1('Order ORD-2003')], { title: 'Checkout · ORD-1999' }));
+    expect(s.resource).toEqual({ type: 'order', id: 'ORD-2003' });
+    expect(s.resource_identity?.certainty).toBe('identified');
+    const tie = observe(pageWith([crumb('Orders › ORD-2001')], { title: 'Checkout · ORD-2002' }));
+    expect(tie.resource_identity?.certainty).toBe('guessed');
+  });
+});
+
+describe('numbers that are not ids name no resource: Steward says it could not tell', () => {
+  it.each([
+    ['a product name with a model number', 'Trail Runner 3'],
+    ['a phone', 'iPhone 15'],
+    ['a watch series', 'Series 7'],
+    ['an operating system', 'Windows 11'],
+    ['a room', 'Room 2'],
+    ['a season', 'Spring 2026'],
+    ['a price', 'Sale: $129.99'],
+    ['a date', 'Delivered 2026-06-16'],
+    ['a phone number', 'Call us 555-0123'],
+    ['a year after a resource word', 'Invoices 2025'],
+    ['a small number after a resource word', 'Case 3'],
+  ])('%s: "%s"', (_what, text) => {
+    const s = observe(pageWith([h1(text)], { url: 'http://localhost:4100/shop/trail-runner-3', title: `${text} — Larkspur` }));
+    expect(s.resource.type).toBe('page');
+    expect(s.resource_identity).toEqual({ certainty: 'unknown' });
+  });
+
+  it('labels about something else name nothing: "Customer service: 1-800-555-0199", "Order date: 2026-06-16", "Order total: $12.00"', () => {
+    const s = observe(pageWith([{ text: 'Customer service: 1-800-555-0199' }, { text: 'Order date: 2026-06-16' }, { text: 'Order total: $12.00' }]));
+    expect(s.resource.type).toBe('page');
+  });
+
+  it('a slug in the URL is a name, not an id; a gallery path names nothing', () => {
+    expect(observe(pageWith([], { url: 'https://shop.test/products/trail-runner-3' })).resource.type).toBe('page');
+    expect(observe(pageWith([], { url: 'http://localhost:4300/gallery/html/order-ord-2003' })).resource.type).toBe('page');
+    expect(observe(pageWith([], { url: 'https://shop.test/products/SKU-1234' })).resource).toEqual({ type: 'product', id: 'SKU-1234' });
+  });
+
+  it('a list of orders is about none of them', () => {
+    const texts = [
+      h1('Your orders'),
+      { text: 'Order number: 1001' },
+      { text: 'Order number: 1002' },
+      { text: 'Order ORD-1', role: 'heading', level: 2 },
+      { text: 'Order ORD-2', role: 'heading', level: 2 },
+    ];
+    expect(observe(pageWith(texts)).resource.type).toBe('page');
+  });
+
+  it('a type named without an id is kept as the likely type: "could not tell which order"', () => {
+    const s = observe(pageWith([crumb('Home › Orders › Details')], { structuredData: [{ kind: 'json-ld', data: { '@type': 'Order' } }] }));
+    expect(s.resource.type).toBe('page');
+    expect(s.resource_identity).toEqual({ certainty: 'unknown', likely_type: 'order' });
+  });
+});
