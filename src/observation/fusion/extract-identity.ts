@@ -96,7 +96,7 @@ function labelCues(texts: readonly SnapshotText[]): Cue[] {
     const type = labelType(l.label);
     const named = type ? labelledId(l.value, type) : undefined;
     if (!type || !named) continue;
-    cues.push({ named: { type, id: named, by: 'word' }, strength: LABEL, source: 'dom', why: `labelled ${quote(`${l.label}: ${l.value}`)}`, ...(l.ref ? { ref: l.ref } : {}) });
+    cues.push({ named: { type, id: named, by: 'word' }, strength: LABEL, source: 'dom', why: `label ${quote(`${l.label}: ${l.value}`)}`, ...(l.ref ? { ref: l.ref } : {}) });
   }
   return single(cues);
 }

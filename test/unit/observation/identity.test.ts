@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fuse } from '../../../src/observation/fusion/index.ts';
 import { namedIds } from '../../../src/observation/read/id-shapes.ts';
+import { renderSnapshot } from '../../../src/observation/render/index.ts';
 import type { PageSnapshot, SnapshotText } from '../../../src/observation/snapshot.ts';
 import { blankSnapshot, expectValid } from './fixtures/fusion-helpers.ts';
 import { shopOrderSnapshot } from './fixtures/shop-order-snapshot.ts';
@@ -129,5 +130,21 @@ describe('numbers that are not ids name no resource: Steward says it could not t
     const s = observe(pageWith([crumb('Home › Orders › Details')], { structuredData: [{ kind: 'json-ld', data: { '@type': 'Order' } }] }));
     expect(s.resource.type).toBe('page');
     expect(s.resource_identity).toEqual({ certainty: 'unknown', likely_type: 'order' });
+  });
+});
+
+describe('the co-pilot’s rendering never shows a guess as known', () => {
+  const stateLine = (snapshot: PageSnapshot) => {
+    const observed = fuse({ snapshot });
+    return renderSnapshot(snapshot, { observed, facts: observed.facts ?? [] }).split('\n')[1]!;
+  };
+
+  it('a guessed resource carries "(guessed from …)" on the state line', () => {
+    expect(stateLine(pageWith([h1('Checkout')], { title: 'Checkout · ORD-2003' }))).toMatch(/^order ORD-2003 \(guessed from page title "Checkout · ORD-2003"\) unknown /);
+  });
+
+  it('an identified one does not, and an unknown order says which kind it could not tell', () => {
+    expect(stateLine(pageWith([h1('Order ORD-2003')]))).toMatch(/^order ORD-2003 unknown /);
+    expect(stateLine(pageWith([crumb('Home › Orders › Details')], { structuredData: [{ kind: 'json-ld', data: { '@type': 'Order' } }] }))).toMatch(/^page \(which order: unknown\) unknown /);
   });
 });
