@@ -22,6 +22,7 @@ import {
 } from './pages.ts';
 import { page } from '../ui.ts';
 import { mountGallery } from './gallery/routes.ts';
+import { mountIdentityPages } from './identity-pages.ts';
 
 const LAB_TITLE = 'Steward Lab (hard pages for observers: shadow DOM, frames, visibility, canvas, hostile, big grids)';
 
@@ -57,6 +58,7 @@ export function createLab(): DemoSite {
 
   router.get('/', (ctx) => sendHtml(ctx.res, 200, indexPage()));
   mountGallery(router);
+  mountIdentityPages(router);
   router.get('/shadow', (ctx) => sendHtml(ctx.res, 200, shadowPage()));
   router.get('/frames', (ctx) => sendHtml(ctx.res, 200, framesPage(`${otherOrigin(ctx.req.headers.host)}/frames/inner`)));
   router.get('/frames/inner', (ctx) => sendHtml(ctx.res, 200, innerFramePage()));

@@ -2,7 +2,7 @@ import type { Evidence } from '../../protocol/resource.ts';
 import type { SnapshotText } from '../snapshot.ts';
 import { FIELD, quote, type Claim, type Extractor } from '../read/claims.ts';
 import { labelType, labelledId, namedIds, typeWord, type NamedId } from '../read/id-shapes.ts';
-import { labelledValues } from '../read/page-text.ts';
+import { blocksAfterHeading, labelledValues } from '../read/page-text.ts';
 
 /**
  * Who the page names, the way real sites name it: the title ("Checkout · ORD-2003"), headings
@@ -20,6 +20,9 @@ const BREADCRUMB = 0.6;
 const LABEL = 0.8;
 const HEADING: Record<number, number> = { 1: 0.9, 2: 0.8 };
 const MINOR_HEADING = 0.6;
+/** A line right under the main heading ("Account ACC-4471-0092 · IBAN …"): read only when nothing else names an id. */
+const CAPTION = 0.7;
+const CAPTION_BLOCKS = 3;
 /** A type read from the id's prefix (`ORD-`) rather than from a word beside it. */
 const BY_SHAPE = 0.9;
 
@@ -84,7 +87,9 @@ function crumbs(texts: readonly SnapshotText[]): string[] {
 function breadcrumbCues(texts: readonly SnapshotText[]): Cue[] {
   const trail = crumbs(texts);
   for (let i = trail.length - 1; i >= 0; i--) {
-    const named = namedIds(trail[i]!, i > 0 ? typeWord(trail[i - 1]!) : undefined).at(-1);
+    // "Orders › 2003" types a crumb that is only an id; "Shoes › Trail Runner 3" is a name.
+    const context = i > 0 && /^\S+$/.test(trail[i]!) ? typeWord(trail[i - 1]!) : undefined;
+    const named = namedIds(trail[i]!, context).at(-1);
     if (named) return [{ named, strength: BREADCRUMB, source: 'accessibility', why: `breadcrumb ${quote(trail.join(' › '))}` }];
   }
   return [];
@@ -101,7 +106,19 @@ function labelCues(texts: readonly SnapshotText[]): Cue[] {
   return single(cues);
 }
 
+/** The few short blocks under the first main heading: a subtitle or caption naming the page's resource. */
+function captionCues(texts: readonly SnapshotText[]): Cue[] {
+  const heading = texts.findIndex((t) => t.role === 'heading' && (t.level ?? 6) <= 2);
+  if (heading < 0) return [];
+  const cues = blocksAfterHeading(texts, heading, CAPTION_BLOCKS).flatMap(({ block }) =>
+    block.text.length > 120 ? [] : namedIds(block.text).map((named) => ({ named, strength: CAPTION, source: 'dom' as const, why: `line under the heading ${quote(block.text)}` })),
+  );
+  return single(cues);
+}
+
 export const extractIdentity: Extractor = ({ snapshot }) => {
   const ordinary = snapshot.texts.filter((t) => t.landmark === undefined);
-  return claimsOf([...titleCues(snapshot.title), ...headingCues(ordinary), ...breadcrumbCues(snapshot.texts), ...labelCues(ordinary)]);
+  const cues = [...titleCues(snapshot.title), ...headingCues(ordinary), ...breadcrumbCues(snapshot.texts), ...labelCues(ordinary)];
+  // Body lines also mention other resources ("from order ORD-2017" on a return): only a last resort.
+  return claimsOf(cues.length > 0 ? cues : captionCues(ordinary));
 };

@@ -41,6 +41,7 @@ const TYPE_WORDS: ReadonlyMap<string, string> = new Map([
     'request',
     'application',
     'itinerary',
+    'cart',
   ].map((w): [string, string] => [w, w]),
   ['pnr', 'booking'],
 ]);
@@ -79,6 +80,9 @@ const PREFIX_TYPES: ReadonlyMap<string, string> = new Map([
   ['SUB', 'subscription'],
   ['CLM', 'claim'],
   ['RCPT', 'receipt'],
+  ['CRT', 'cart'],
+  ['CART', 'cart'],
+  ['EXP', 'expense_report'],
 ]);
 
 /** Words between a type word and its id: "Order **#** 12345", "Invoice **number** …", "Booking **reference**: …". */

@@ -148,3 +148,16 @@ describe('the co-pilot’s rendering never shows a guess as known', () => {
     expect(stateLine(pageWith([crumb('Home › Orders › Details')], { structuredData: [{ kind: 'json-ld', data: { '@type': 'Order' } }] }))).toMatch(/^page \(which order: unknown\) unknown /);
   });
 });
+
+describe('a line under the main heading names the resource when nothing else does', () => {
+  it('"Account ACC-4471-0092 · IBAN DE89 …" under "Everyday Checking" is account ACC-4471-0092, a guess', () => {
+    const s = observe(pageWith([h1('Everyday Checking'), { text: 'Active' }, { text: 'Account ACC-4471-0092 · IBAN DE89 3704 0044 0532 0130 00' }]));
+    expect(s.resource).toEqual({ type: 'account', id: 'ACC-4471-0092' });
+    expect(s.resource_identity?.certainty).toBe('guessed');
+  });
+
+  it('but not when the heading names one: "from order ORD-2017" on return RMA-30418 is another resource', () => {
+    const s = observe(pageWith([h1('Return RMA-30418'), { text: 'Oak side table from order ORD-2017 · reason: arrived damaged' }]));
+    expect(s.resource).toEqual({ type: 'return', id: 'RMA-30418' });
+  });
+});
