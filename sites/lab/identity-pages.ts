@@ -46,7 +46,7 @@ export function mountIdentityPages(router: Router): void {
       shopPage(
         `Trail Runner 3 — ${LAB.brand}`,
         ['Home', 'Shoes', 'Trail Runner 3'],
-        html`<h1>Trail Runner 3</h1><p>Sale: $129.99 · Spring 2026 collection · Call 555-0123</p><button type="button">Buy now</button>`,
+        html`<h1>Trail Runner 3</h1><p>Sale: $129.99 · Spring 2026 collection · Call 555-0123</p><button type="button">Remove from wishlist</button>`,
       ),
     ),
   );

@@ -79,11 +79,11 @@ test('a product called "Trail Runner 3" names no resource: the approval card say
 
   const token = await mint(panel, { scope: ['dom:click'], resource_scope: 'page:*', origins: [new URL(sites.urls.lab).origin] });
   await page.evaluate(() => {
-    const w = window as unknown as { __bought: number };
-    w.__bought = 0;
-    document.addEventListener('click', (e) => (e.target as Element).textContent === 'Buy now' && w.__bought++, true);
+    const w = window as unknown as { __removed: number };
+    w.__removed = 0;
+    document.addEventListener('click', (e) => (e.target as Element).textContent === 'Remove from wishlist' && w.__removed++, true);
   });
-  await submitAsCopilot(panel, tabId, token, { action: 'dom.click', resource: observed.resource, input: { ref: refOf(observed, 'Buy now') }, idempotency_key: 'e2e-identity-unknown' });
+  await submitAsCopilot(panel, tabId, token, { action: 'dom.click', resource: observed.resource, input: { ref: refOf(observed, 'Remove from wishlist') }, idempotency_key: 'e2e-identity-unknown' });
   await showView(panel, 'Approvals');
   const card = panel.getByRole('article', { name: 'dom.click on this page' });
   await expect(card).toContainText('Steward could not tell which resource this page is about.');
@@ -93,5 +93,5 @@ test('a product called "Trail Runner 3" names no resource: the approval card say
 
   await card.getByRole('button', { name: 'Deny' }).click();
   await expect(card).toHaveCount(0);
-  expect(await page.evaluate(() => (window as unknown as { __bought: number }).__bought)).toBe(0);
+  expect(await page.evaluate(() => (window as unknown as { __removed: number }).__removed)).toBe(0);
 });
