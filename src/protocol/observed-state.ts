@@ -43,7 +43,7 @@ export type Fact = z.infer<typeof Fact>;
  * cues agree, `guessed` when one weak cue names it (only the title, only a breadcrumb), `unknown`
  * when nothing does and the resource is the page itself. A guess is never shown as if known.
  */
-export const ResourceCertainty = z.enum(['identified', 'guessed', 'unknown']);
+const ResourceCertainty = z.enum(['identified', 'guessed', 'unknown']);
 
 export const ResourceIdentity = z.object({
   certainty: ResourceCertainty,
