@@ -95,10 +95,26 @@ function breadcrumbCues(texts: readonly SnapshotText[]): Cue[] {
   return [];
 }
 
+/** Where a label's value is a table cell or a heading, it is a column or a section, not the page's own id. */
+const NOT_A_PAIR = new Set(['cell', 'gridcell', 'columnheader', 'heading']);
+
+/** "Booking reference" then "M3RT8Z" in the next block, without a colon: a key–value row of spans. */
+function barePairs(texts: readonly SnapshotText[]): Array<{ label: string; type: string; value: string; ref?: string }> {
+  const out: Array<{ label: string; type: string; value: string; ref?: string }> = [];
+  texts.forEach((block, i) => {
+    const next = texts[i + 1];
+    if (!next || block.container || next.container || NOT_A_PAIR.has(block.role ?? '') || NOT_A_PAIR.has(next.role ?? '')) return;
+    const type = block.text.length > 30 || block.text.includes(':') ? undefined : labelType(block.text, true);
+    if (type) out.push({ label: block.text, type, value: next.text, ...(next.ref ? { ref: next.ref } : {}) });
+  });
+  return out;
+}
+
 function labelCues(texts: readonly SnapshotText[]): Cue[] {
   const cues: Cue[] = [];
-  for (const l of labelledValues(texts)) {
-    const type = labelType(l.label);
+  const labelled = labelledValues(texts).map((l) => ({ ...l, type: labelType(l.label) }));
+  for (const l of [...labelled, ...barePairs(texts)]) {
+    const type = l.type;
     const named = type ? labelledId(l.value, type) : undefined;
     if (!type || !named) continue;
     cues.push({ named: { type, id: named, by: 'word' }, strength: LABEL, source: 'dom', why: `label ${quote(`${l.label}: ${l.value}`)}`, ...(l.ref ? { ref: l.ref } : {}) });
@@ -111,7 +127,9 @@ function captionCues(texts: readonly SnapshotText[]): Cue[] {
   const heading = texts.findIndex((t) => t.role === 'heading' && (t.level ?? 6) <= 2);
   if (heading < 0) return [];
   const cues = blocksAfterHeading(texts, heading, CAPTION_BLOCKS).flatMap(({ block }) =>
-    block.text.length > 120 ? [] : namedIds(block.text).map((named) => ({ named, strength: CAPTION, source: 'dom' as const, why: `line under the heading ${quote(block.text)}` })),
+    block.text.length > 120 || block.container || NOT_A_PAIR.has(block.role ?? '')
+      ? []
+      : namedIds(block.text).map((named) => ({ named, strength: CAPTION, source: 'dom' as const, why: `line under the heading ${quote(block.text)}` })),
   );
   return single(cues);
 }

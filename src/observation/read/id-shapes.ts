@@ -73,6 +73,7 @@ const PREFIX_TYPES: ReadonlyMap<string, string> = new Map([
   ['RET', 'return'],
   ['RFD', 'refund'],
   ['CASE', 'case'],
+  ['CS', 'case'],
   ['INC', 'incident'],
   ['CUST', 'customer'],
   ['CUS', 'customer'],
@@ -91,12 +92,12 @@ const MARKERS = new Set(['#', 'no', 'no.', 'nr', 'nr.', 'n°', 'number', 'num', 
 /** Labels that name a booking code without the word "booking": "PNR", "Record locator". */
 const BOOKING_LABEL = /^(?:pnr|record locator|confirmation code|reservation code)$/i;
 
-/** `K7QX2P`: six letters and digits, both, as airlines and hotels print booking references. */
-const BOOKING_CODE = /^(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,8}$/;
+/** `K7QX2P`, `QXZKTP`: five to eight capitals and digits, as airlines and hotels print booking references. */
+const BOOKING_CODE = /^(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,8}$/;
 
-/** The kind of resource a word names ("Orders" → order), or undefined. */
+/** The kind of resource a word names ("Orders" → order; a crumb "My cases" by its last word), or undefined. */
 export function typeWord(word: string): string | undefined {
-  const w = word.toLowerCase().replace(/[^a-z]/g, '');
+  const w = (word.trim().split(/\s+/).at(-1) ?? '').toLowerCase().replace(/[^a-z]/g, '');
   return w ? TYPE_WORDS.get(singular(w)) : undefined;
 }
 
@@ -174,23 +175,25 @@ export function namedIds(text: string, contextType?: string): NamedId[] {
 /**
  * A label that names an id ("Order number", "Booking reference", "Invoice #", "PNR") → the type
  * it names; undefined for labels about something else ("Order date", "Customer service").
+ * `bare`: a label without a colon (a key span beside a value span) must be the type word alone
+ * or say it is an id ("Account", "Booking reference"): "Awaiting payment" is a badge.
  */
-export function labelType(label: string): string | undefined {
+export function labelType(label: string, bare = false): string | undefined {
   const clean = cleanText(label)
     .replace(/[:#]+$/, '')
     .trim();
   if (BOOKING_LABEL.test(clean)) return 'booking';
   const words = clean.split(/\s+/).filter((w) => w !== '#');
+  const before = words.length;
   while (words.length > 1 && MARKERS.has(words.at(-1)!.toLowerCase())) words.pop();
+  if (bare && words.length > 1 && words.length === before) return undefined;
   return words.length <= 3 ? typeWord(words.at(-1) ?? '') : undefined;
 }
 
-/** The id a labelled value holds: its first id-like token ("2003 (placed June 3)" → 2003); a booking code only for booking labels. */
+/** The id a labelled value holds: its first token ("2003 (placed June 3)" → 2003; "Placed on July 28" → none); a booking code may be letters only. */
 export function labelledId(value: string, type: string | undefined): string | undefined {
-  for (const token of tokens(value)) {
-    if (SEPARATOR.test(token) || token === '#' || notAnId(token)) continue;
-    return cleanResourceId(token);
-  }
-  const code = cleanText(value);
-  return type === 'booking' && BOOKING_CODE.test(code) ? code : undefined;
+  const first = tokens(value).find((t) => !SEPARATOR.test(t) && t !== '#');
+  if (!first) return undefined;
+  if (!notAnId(first)) return cleanResourceId(first);
+  return type === 'booking' && BOOKING_CODE.test(first) ? first : undefined;
 }

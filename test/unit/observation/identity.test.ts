@@ -161,3 +161,33 @@ describe('a line under the main heading names the resource when nothing else doe
     expect(s.resource).toEqual({ type: 'return', id: 'RMA-30418' });
   });
 });
+
+describe('key–value rows of spans, as component kits print them', () => {
+  it('"Booking reference" then "M3RT8Z" (no colon) is booking M3RT8Z; a crumb "My cases" types a bare case id', () => {
+    expect(observe(pageWith([h1('Your stay'), { text: 'Booking reference' }, { text: 'M3RT8Z' }, { text: 'Check-in' }, { text: 'Mon 5 August 2024' }])).resource).toEqual({
+      type: 'booking',
+      id: 'M3RT8Z',
+    });
+    expect(observe(pageWith([crumb('Support'), crumb('My cases'), crumb('20931')])).resource).toEqual({ type: 'case', id: '20931' });
+    expect(namedIds('Case CS-20931: Router drops Wi-Fi every evening')[0]).toMatchObject({ type: 'case', id: 'CS-20931' });
+  });
+
+  it('a table’s "Order" column is not a label: an admin list of orders names none', () => {
+    const cells = (row: number, id: string): SnapshotText[] => [
+      { text: 'Order', role: 'columnheader', container: { ref: 't1', row: 0 } },
+      { text: id, role: 'cell', container: { ref: 't1', row } },
+    ];
+    expect(observe(pageWith([h1('Orders'), ...cells(1, 'ORD-1')])).resource.type).toBe('page');
+  });
+});
+
+describe('badges and sentences are not labels', () => {
+  it('a badge "Awaiting payment" before "Placed on July 28, 2026" names no payment 28', () => {
+    expect(observe(pageWith([h1('Thanks!'), { text: 'Awaiting payment' }, { text: 'Placed on July 28, 2026 by Jordan Lee' }])).resource.type).toBe('page');
+    expect(observe(pageWith([{ text: 'Payment: Card ending 4242' }])).resource.type).toBe('page');
+  });
+
+  it('a booking reference may be letters only', () => {
+    expect(observe(pageWith([{ text: 'Booking reference: QXZKTP' }])).resource).toEqual({ type: 'booking', id: 'QXZKTP' });
+  });
+});
