@@ -135,6 +135,10 @@ export interface NamedId {
   by: 'word' | 'shape';
 }
 
+/** A number followed by one of these is a count: "240 items", "3 nights", "312 reviews". */
+const COUNT_NOUN =
+  /^(?:items?|lines?|results?|products?|pieces?|pcs|units?|entries|reviews?|orders?|tickets?|people|guests?|nights?|adults?|children|seats?|days?|hours?|minutes?|members?|users?|files?|messages?|pages?)\b/i;
+
 const SEPARATOR = /^[·|–—›»>/\\:,;()[\]]+$/;
 
 function tokens(text: string): string[] {
@@ -164,7 +168,7 @@ export function namedIds(text: string, contextType?: string): NamedId[] {
     }
     const word = j >= 0 ? typeWord(words[j]!) : undefined;
     const id = cleanResourceId(token);
-    if (!id) return;
+    if (!id || (/^\d+$/.test(id) && COUNT_NOUN.test(words[i + 1] ?? ''))) return; // "Your cart (240 items)" counts, it names nothing
     if (word && plainNumberIsId(id, marked)) out.push({ type: word, id, by: 'word' });
     else if (shapeType(id)) out.push({ type: shapeType(id)!, id, by: 'shape' });
     else if (contextType && plainNumberIsId(id, true)) out.push({ type: contextType, id, by: 'word' });

@@ -191,3 +191,11 @@ describe('badges and sentences are not labels', () => {
     expect(observe(pageWith([{ text: 'Booking reference: QXZKTP' }])).resource).toEqual({ type: 'booking', id: 'QXZKTP' });
   });
 });
+
+describe('counts are not ids', () => {
+  it('"Your cart (240 items)" in the title loses to the breadcrumb "Cart CRT-40218"', () => {
+    expect(namedIds('Your cart (240 items) · BuildMart Trade')).toEqual([]);
+    const s = observe(pageWith([crumb('Trade account'), crumb('Cart CRT-40218'), h1('Your cart')], { title: 'Your cart (240 items) · BuildMart Trade' }));
+    expect(s.resource).toEqual({ type: 'cart', id: 'CRT-40218' });
+  });
+});
