@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.steward-profile/**'] },
+  { ignores: ['dist/**', 'dist-gallery/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.steward-profile/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,12 +7,18 @@ import { runGatewayBench } from './gateway.ts';
 import { observeRows, type ObserveCase } from './observe.ts';
 import { pageLoadRows } from './page-load.ts';
 import { report, type Row } from './report.ts';
+import { truthBench } from './truth.ts';
 
 const quick = process.argv.includes('--quick');
-/** `--only <case>`: just that observation case (for working on one page), or `--only tasks`: just the co-pilot's task runs; nothing else is run. */
+/**
+ * `--only <case>`: just that observation case (for working on one page), `--only tasks`: just the
+ * co-pilot's task runs, or `--only truth`: just the labelled gallery (with `--record`: and rewrite
+ * the e2e check's baseline, test/e2e/gallery-baseline.json); nothing else is run.
+ */
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 const runs = quick ? 3 : 7;
+const record = process.argv.includes('--record');
 
 const sites = await startDemoSites({ ports: freePorts() });
 const rows: Row[] = [];
@@ -28,7 +34,8 @@ try {
     { name: 'clinic-book', url: `${sites.urls.clinic}/` },
   ].filter((c) => only === undefined || c.name === only);
   const tasks = only === undefined || only === 'tasks';
-  if (only !== undefined && !tasks && cases.length === 0) throw new Error(`--only: no case named ${only}`);
+  const truth = only === undefined || only === 'truth';
+  if (only !== undefined && !tasks && !truth && cases.length === 0) throw new Error(`--only: no case named ${only}`);
   const browser = cases.length > 0 ? await launchWithSteward({ nativeWebMcp: true, allowSites: Object.values(sites.urls) }) : undefined;
   try {
     for (const c of cases) {
@@ -52,6 +59,17 @@ try {
       failures.push(`co-pilot tasks: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
     } finally {
       await taskBrowser.close().catch(() => undefined);
+    }
+  }
+  if (truth) {
+    process.stderr.write('truth (labelled gallery)…\n');
+    const truthBrowser = await launchWithSteward({ nativeWebMcp: true, allowSites: Object.values(sites.urls) });
+    try {
+      rows.push(...(await truthBench(truthBrowser, sites.urls.lab, { record })));
+    } catch (error) {
+      failures.push(`truth: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    } finally {
+      await truthBrowser.close().catch(() => undefined);
     }
   }
   if (only === undefined) {

@@ -23,6 +23,7 @@ import {
 import { page } from '../ui.ts';
 import { mountGallery } from './gallery/routes.ts';
 import { mountIdentityPages } from './identity-pages.ts';
+import { mountWebMcpListing } from './webmcp-listing.ts';
 
 const LAB_TITLE = 'Steward Lab (hard pages for observers: shadow DOM, frames, visibility, canvas, hostile, big grids)';
 
@@ -59,6 +60,7 @@ export function createLab(): DemoSite {
   router.get('/', (ctx) => sendHtml(ctx.res, 200, indexPage()));
   mountGallery(router);
   mountIdentityPages(router);
+  mountWebMcpListing(router);
   router.get('/shadow', (ctx) => sendHtml(ctx.res, 200, shadowPage()));
   router.get('/frames', (ctx) => sendHtml(ctx.res, 200, framesPage(`${otherOrigin(ctx.req.headers.host)}/frames/inner`)));
   router.get('/frames/inner', (ctx) => sendHtml(ctx.res, 200, innerFramePage()));

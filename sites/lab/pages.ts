@@ -5,6 +5,7 @@
  */
 import { html, jsonLd, raw, type SafeHtml } from '../http.ts';
 import { errorPage, page } from '../ui.ts';
+import { loadGalleryLabels } from './gallery/label.ts';
 import { gridBody } from './grid.ts';
 
 export const LAB = { brand: 'Steward Lab', accent: '#8a4b0f' } as const;
@@ -52,9 +53,17 @@ function shell(title: string, body: SafeHtml, scripts: string[] = [], head?: Saf
   });
 }
 
+const KIT_NAMES = { 'react-mui': 'React + MUI', 'web-components': 'Web components', html: 'Server HTML' } as const;
+
 export function indexPage(): string {
   const items = LAB_PAGES.map(([href, name, what]) => html`<li><a href="${href}">${name}</a> — <span class="muted">${what}</span></li>`);
-  return shell('Hard pages', html`<section class="card"><h1>Hard pages for observers</h1><ul id="lab-pages">${items}</ul></section>`);
+  // The labelled gallery (issue 14), listed from its label files so a new page shows up here as soon as it is labelled.
+  const gallery = loadGalleryLabels().map((l) => html`<li><a href="${l.path}">${l.slug}</a> <span class="muted">(${KIT_NAMES[l.kit]})</span> — ${l.what}</li>`);
+  return shell(
+    'Hard pages',
+    html`<section class="card"><h1>Hard pages for observers</h1><ul id="lab-pages">${items}</ul></section>
+<section class="card"><h2>Gallery</h2><p class="muted">Pages written the way real sites are, each labelled with what a truthful observer reports there.</p><ul id="gallery-pages">${gallery}</ul></section>`,
+  );
 }
 
 /**

@@ -27,6 +27,8 @@ const Copilot = z.object({
 export const Settings = z.object({
   /** Inject Steward's WebMCP polyfill where the browser has no native document.modelContext. */
   polyfill_enabled: z.boolean(),
+  /** Offer agents the tools a page marks as debugging-only (Chromium's `debugging` annotation); the side panel lists them either way. */
+  show_debugging_tools: z.boolean(),
   /** What the mint form proposes. */
   token_lifetime_minutes: z.int().min(1, 'must be at least 1 minute').max(MAX_TOKEN_MINUTES, 'must be at most 30 days'),
   /** "Approve for N minutes" on approval cards. */
@@ -37,6 +39,7 @@ export type Settings = z.infer<typeof Settings>;
 
 export const DEFAULT_SETTINGS: Settings = {
   polyfill_enabled: true,
+  show_debugging_tools: false,
   token_lifetime_minutes: 60,
   approval_window_minutes: 15,
   copilot: { provider: 'openai', endpoint: '', model: '', max_steps: 25, time_budget_minutes: 10, token_budget: 200_000 },
@@ -54,6 +57,7 @@ export function readSettings(raw: unknown): Settings {
   const d = DEFAULT_SETTINGS;
   return {
     polyfill_enabled: field(Settings.shape.polyfill_enabled, o.polyfill_enabled, d.polyfill_enabled),
+    show_debugging_tools: field(Settings.shape.show_debugging_tools, o.show_debugging_tools, d.show_debugging_tools),
     token_lifetime_minutes: field(Settings.shape.token_lifetime_minutes, o.token_lifetime_minutes, d.token_lifetime_minutes),
     approval_window_minutes: field(Settings.shape.approval_window_minutes, o.approval_window_minutes, d.approval_window_minutes),
     copilot: {

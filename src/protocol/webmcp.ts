@@ -8,9 +8,25 @@ export const ToolAnnotations = z
     untrustedContentHint: z.boolean().optional(),
     destructiveHint: z.boolean().optional(),
     idempotentHint: z.boolean().optional(),
+    /** Chromium's own annotation (getTools() reports `debugging` on every tool): a tool for the site's developers, hidden from agents unless the person shows it. */
+    debugging: z.boolean().optional(),
   })
   .strip();
 export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
+
+/**
+ * What reaches an agent of a page's own words, per Chrome's WebMCP security guide: longer text is
+ * cut for agents (and flagged), while the person sees it whole in the side panel.
+ */
+export const TOOL_TEXT_BUDGET = { name: 30, description: 500, parameterDescription: 150 } as const;
+
+/** What was cut from a tool's text for agents (src/protocol/tool-budget.ts). */
+export const ToolTruncation = z.object({
+  description: z.boolean().optional(),
+  /** Parameters (top-level property names) whose description was cut. */
+  parameters: z.array(z.string().max(256)).max(256).optional(),
+});
+export type ToolTruncation = z.infer<typeof ToolTruncation>;
 
 /** A JSON Schema object as the page declared it; only its outer shape is checked here. */
 export const JsonSchemaObject = z.record(z.string(), z.unknown());
@@ -31,6 +47,10 @@ export const ToolDescriptor = z.object({
   autosubmit: z.boolean().optional(),
   /** Set when the page's schema could not be understood; the tool is listed but cannot run. */
   schemaError: z.string().optional(),
+  /** The name is over the 30-character budget: kept whole (it is how the tool is called), but flagged. */
+  longName: z.literal(true).optional(),
+  /** Set on the agent's copy when text was cut to the budget; the registry keeps the full text. */
+  truncated: ToolTruncation.optional(),
 });
 export type ToolDescriptor = z.infer<typeof ToolDescriptor>;
 

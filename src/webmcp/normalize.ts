@@ -1,4 +1,4 @@
-import { ToolAnnotations, type ToolDescriptor } from '../protocol/webmcp.ts';
+import { TOOL_TEXT_BUDGET, ToolAnnotations, type ToolDescriptor } from '../protocol/webmcp.ts';
 import { checkSchemaSafety } from './schema-safety.ts';
 
 /** The fields a raw tool may carry, from native getTools() or the polyfill; everything is unknown until checked. */
@@ -64,7 +64,7 @@ function invalid(error: string): SchemaResult {
 function normalizeAnnotations(raw: unknown): ToolDescriptor['annotations'] {
   if (typeof raw !== 'object' || raw === null) return {};
   const picked: Record<string, boolean> = {};
-  for (const key of ['readOnlyHint', 'consequentialHint', 'untrustedContentHint', 'destructiveHint', 'idempotentHint']) {
+  for (const key of ['readOnlyHint', 'consequentialHint', 'untrustedContentHint', 'destructiveHint', 'idempotentHint', 'debugging']) {
     const v = (raw as Record<string, unknown>)[key];
     if (typeof v === 'boolean') picked[key] = v;
   }
@@ -106,6 +106,7 @@ export function normalizeTool(raw: RawTool, declarative?: DeclarativeInfo): Norm
     kind: declarative ? 'declarative' : 'imperative',
     ...(declarative ? { autosubmit: declarative.autosubmit } : {}),
     ...(error ? { schemaError: error } : {}),
+    ...(name.length > TOOL_TEXT_BUDGET.name ? { longName: true as const } : {}),
   };
   return { ok: true, tool };
 }

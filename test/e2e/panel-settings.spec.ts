@@ -23,10 +23,12 @@ test('settings are validated, saved to chrome.storage.local, and used by the res
   await panel.getByLabel('Model name').fill('llama3.1:8b');
   await panel.getByLabel('Default lifetime of a new token').selectOption({ label: '8 hours' });
   await panel.getByLabel(/Steward’s polyfill/).uncheck();
+  await panel.getByLabel('Show agents the tools a page marks as debugging-only').check();
   await panel.getByRole('button', { name: 'Save settings' }).click();
   await expect(panel.getByText('Settings saved.')).toBeVisible();
   expect(await stored(steward.serviceWorker)).toEqual({
     polyfill_enabled: false,
+    show_debugging_tools: true,
     token_lifetime_minutes: 480,
     approval_window_minutes: 20,
     copilot: { provider: 'openai', endpoint: 'http://localhost:11434/v1', model: 'llama3.1:8b', max_steps: 25, time_budget_minutes: 10, token_budget: 200_000 },

@@ -18,6 +18,7 @@ import { chromeScreenshots } from '../ports/screenshot.ts';
 import type { ToolStore } from '../tools/store.ts';
 import { runToolFromPanel, type PanelRunRequest } from '../tools/run-from-panel.ts';
 import { createChromeCopilot } from '../copilot/chrome-copilot.ts';
+import { agentsSeeDebuggingTools, observeForAgents } from '../tools/agent-view.ts';
 
 /**
  * Assembles the Intent-to-Transaction pipeline on Chrome: IndexedDB stores, ports onto tabs,
@@ -40,7 +41,16 @@ export function wirePipeline(deps: {
   const taint = new StorageTaintLedger();
   const tabs = chromeTabControl(chromeTabEvents());
   const send = deps.send;
-  const chromePorts = createChromePorts({ sessions, tools: deps.tools, observation: deps.observation, adapters, send, tabs, screenshot: chromeScreenshots() });
+  const chromePorts = createChromePorts({
+    sessions,
+    tools: deps.tools,
+    observation: deps.observation,
+    adapters,
+    send,
+    tabs,
+    screenshot: chromeScreenshots(),
+    showDebuggingTools: agentsSeeDebuggingTools,
+  });
 
   let pipeline: Pipeline | undefined;
   const announcer = new ApprovalAnnouncer(deps.panels, async () => (pipeline ? pipeline.admin.pendingCount() : 0), chromeAnnounceApis());
@@ -108,7 +118,7 @@ export function wirePipeline(deps: {
     pipeline: () => live.ready,
     sessionFor: (agentId, tabId) => sessions.sessionFor(agentId, tabId),
     taint: taintAgent,
-    observeTab: chromePorts.observeTab,
+    observeTab: observeForAgents(chromePorts.observeTab, agentsSeeDebuggingTools),
     tabStatus: (tabId) => deps.sites.tabStatus(tabId),
     push: (m) => deps.panels.push(m),
   });

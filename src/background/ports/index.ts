@@ -15,6 +15,7 @@ import { webmcpExecutor } from './webmcp-executor.ts';
 import type { CaptureScreenshot } from './screenshot.ts';
 import { DeadlineExceeded } from '../../base/deadline.ts';
 import { pageDeadlines } from '../pipeline/page-deadlines.ts';
+import { observedFor } from '../tools/agent-view.ts';
 
 /**
  * The pipeline's ports on Chrome (src/pipeline/ports.ts). The pipeline never sees a tab id: ports
@@ -32,6 +33,8 @@ export interface ChromePortsDeps {
   tabs: TabControl;
   /** Screenshot evidence of a showing tab (src/background/ports/screenshot.ts). */
   screenshot?: CaptureScreenshot;
+  /** Whether agents are shown the pages' debugging tools (a setting; off when not given). */
+  showDebuggingTools?: () => Promise<boolean>;
 }
 
 const withoutHash = (u: string) => u.split('#')[0];
@@ -54,11 +57,13 @@ export function createChromePorts(deps: ChromePortsDeps) {
     return deps.tools.registry.tab(tabId).find((f) => f.frameId === 0);
   };
 
-  /** The top frame's tools, when its last report was for this document's URL, with the document that reported them. */
+  /** The page's tools (registry.pageTools), when the top frame's last report was for this document's URL, with the document that reported them. */
   const topFrameTools = async (tabId: number, url: string): Promise<ReportedTools> => {
-    const top = await topFrame(tabId);
-    if (!top || withoutHash(top.url) !== withoutHash(url)) return { tools: [] };
-    return { tools: top.tools, document: { ...(top.documentId ? { documentId: top.documentId } : {}), origin: top.origin } };
+    await deps.tools.ready;
+    const page = deps.tools.registry.pageTools(tabId);
+    if (!page || withoutHash(page.top.url) !== withoutHash(url)) return { tools: [] };
+    const { top } = page;
+    return { tools: page.tools, document: { ...(top.documentId ? { documentId: top.documentId } : {}), origin: top.origin } };
   };
 
   const observer = new TabObserver({
@@ -88,7 +93,7 @@ export function createChromePorts(deps: ChromePortsDeps) {
       if (tabId === undefined) return null;
       const r = await observeTab(tabId);
       if (!r.ok && r.error.code === 'TIMEOUT') throw new DeadlineExceeded(`observing tab ${tabId}`, pageDeadlines.page_reply_ms);
-      return r.ok ? r.tab.state : null;
+      return r.ok ? observedFor(ctx.agent_id, r.tab.state, (await deps.showDebuggingTools?.()) === true) : null;
     },
     navigate,
     routes: async (resource) => routes.routes(resource),

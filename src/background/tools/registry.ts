@@ -1,4 +1,5 @@
 import type { FrameTools, ToolDescriptor, WebMcpApi } from '../../protocol/webmcp.ts';
+import { pageOffers, pageTools } from '../../protocol/page-tools.ts';
 
 /**
  * What the registry keeps, so that no page can fill chrome.storage.session (10 MB, shared with the
@@ -71,6 +72,18 @@ export class ToolRegistry {
     const frame = this.frames.get(ToolRegistry.key(tabId, frameId));
     const tool = frame?.tools.find((t) => t.name === name);
     return frame && tool ? { frame, tool } : undefined;
+  }
+
+  /** The tools the tab's page offers (src/protocol/page-tools.ts), with the top frame that reported them. */
+  pageTools(tabId: number): { top: FrameTools; tools: ToolDescriptor[] } | undefined {
+    const frames = this.tab(tabId);
+    const top = frames.find((f) => f.frameId === 0);
+    return top ? { top, tools: pageTools(frames).map((t) => t.tool) } : undefined;
+  }
+
+  /** Whether the tab's page offers this frame's tool: it then runs through the top frame. */
+  offersFromPage(tabId: number, frameId: number, name: string): boolean {
+    return pageOffers(this.tab(tabId), frameId, name);
   }
 
   /** What all reports together take when stored (characters of JSON). */

@@ -45,8 +45,10 @@ export async function runToolFromPanel(deps: PanelRunDeps, request: PanelRunRequ
   if (tool.annotations.readOnlyHint !== true) {
     return fail('APPROVAL_REQUIRED', `"${tool.name}" is not marked read-only, so it needs an approved action; the side panel runs only read-only tools.`);
   }
-  // The pipeline runs a page's tools in the tab's top frame only.
-  if (request.frameId !== TOP_FRAME) return fail('TOOL_NOT_FOUND', `"${tool.name}" belongs to an embedded frame; Steward runs only the page's own (top-frame) tools.`);
+  // The pipeline runs a page's tools through the tab's top frame: an embedded frame's only when the page offers it (registry.pageTools).
+  if (request.frameId !== TOP_FRAME && !deps.registry.offersFromPage(request.tabId, request.frameId, request.name)) {
+    return fail('TOOL_NOT_FOUND', `"${tool.name}" belongs to an embedded frame whose tools are not the page's own; Steward runs only the page's tools.`);
+  }
 
   const observed = await deps.observeTab(request.tabId);
   if (!observed.ok) return fail('EXECUTION_FAILED', `The tab could not be observed: ${observed.message}`, true);

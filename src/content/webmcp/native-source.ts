@@ -3,6 +3,8 @@ import type { RawTool } from '../../webmcp/normalize.ts';
 
 interface NativeTool extends RawTool {
   name: string;
+  /** Chromium 156: the window that registered the tool (getTools() is page-wide across same-origin frames). */
+  window?: unknown;
 }
 interface NativeModelContext extends EventTarget {
   getTools(): Promise<NativeTool[]>;
@@ -15,17 +17,36 @@ export function nativeModelContext(): NativeModelContext | undefined {
   return mc as NativeModelContext;
 }
 
+/** Whether this frame's own document has a `<form toolname>` of that name. */
+function hasOwnToolForm(name: string): boolean {
+  for (const form of document.querySelectorAll('form[toolname]')) if (form.getAttribute('toolname')?.trim() === name) return true;
+  return false;
+}
+
+/**
+ * Whether the tool is this frame's own. Chromium's getTools() lists every tool of the page's
+ * same-origin frames in each of them, naming the registering window: each frame reports only its
+ * own, so the panel shows one card per tool, under the frame that registered it. A build that
+ * names no window: the top frame reports all of them, an embedded frame only its own forms.
+ */
+function registeredHere(tool: NativeTool): boolean {
+  if ('window' in tool) return tool.window === window;
+  return window === window.top || hasOwnToolForm(tool.name);
+}
+
 /** Chrome's own document.modelContext, which the isolated world can call directly. */
 export class NativeToolSource implements ToolSource {
   readonly api = 'native' as const;
   constructor(private readonly mc: NativeModelContext) {}
 
-  list(): Promise<RawTool[]> {
-    return this.mc.getTools();
+  async list(): Promise<RawTool[]> {
+    return (await this.mc.getTools()).filter(registeredHere);
   }
 
   async run(name: string, input: Record<string, unknown>) {
-    const tool = (await this.mc.getTools()).find((t) => t.name === name);
+    // Same-origin frames may each register a tool of this name: this frame's own comes first.
+    const named = (await this.mc.getTools()).filter((t) => t.name === name);
+    const tool = named.find(registeredHere) ?? named[0];
     if (!tool) throw new ToolExecutionError('TOOL_NOT_FOUND', `The page has no tool named "${name}" any more.`);
     try {
       return { result: await this.mc.executeTool(tool, input) };

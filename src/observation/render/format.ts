@@ -194,6 +194,16 @@ export function toolLine(t: ToolDescriptor, maxText: number, formRef?: string): 
   if (t.annotations.destructiveHint) hints.push('destructive');
   if (t.annotations.untrustedContentHint) hints.push('untrusted output');
   if (t.kind === 'declarative') hints.push(formRef ? `form ${formRef}` : 'form');
+  // The page's text was cut to Chrome's budgets: the agent should know it is not reading all of it.
+  if (t.truncated?.description) hints.push('description truncated');
+  if (t.truncated?.parameters)
+    hints.push(
+      `parameter descriptions truncated: ${t.truncated.parameters
+        .slice(0, 8)
+        .map((p) => word(p, 40))
+        .join(', ')}`,
+    );
+  if (t.longName) hints.push('name over 30 characters');
   let line = `${word(t.name, 120)}(${schemaParams(t.inputSchema)})`;
   if (t.description) line += ` ${quote(firstSentence(t.description), maxText)}`;
   if (hints.length > 0) line += ` [${hints.join(', ')}]`;

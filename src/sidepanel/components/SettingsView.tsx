@@ -83,6 +83,10 @@ export function SettingsView() {
             <label for="set-polyfill">Provide WebMCP on pages whose browser has none (Steward’s polyfill)</label>
           </div>
           <p class="note">Applies to pages loaded after saving. Network evidence is observed either way.</p>
+          <div class="field check">
+            <input id="set-debugging-tools" type="checkbox" checked={draft.show_debugging_tools} onChange={(e) => edit({ ...draft, show_debugging_tools: e.currentTarget.checked })} />
+            <label for="set-debugging-tools">Show agents the tools a page marks as debugging-only</label>
+          </div>
           {nativeSeen && <p class="note">This browser has WebMCP of its own, so Steward does not put its polyfill on pages.</p>}
         </fieldset>
         <fieldset>

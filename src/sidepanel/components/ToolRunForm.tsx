@@ -35,11 +35,11 @@ function FieldInput({ tool, field, value, onInput }: { tool: string; field: Sche
 }
 
 /** Runs a read-only tool as the person, through the pipeline (audited); other tools run only as approved actions. */
-export function ToolRunForm({ tabId, frameId, tool, fields }: { tabId: number; frameId: number; tool: ToolDescriptor; fields: SchemaField[] }) {
+export function ToolRunForm({ tabId, frameId, tool, fields, offeredByPage }: { tabId: number; frameId: number; tool: ToolDescriptor; fields: SchemaField[]; offeredByPage: boolean }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [shown, setShown] = useState<Shown>({ kind: 'idle' });
-  // Runs go through the pipeline, which runs the page's own (top-frame) tools only.
-  const runnable = tool.annotations.readOnlyHint === true && !tool.schemaError && frameId === 0;
+  // Runs go through the pipeline, which runs the page's own tools only (src/protocol/page-tools.ts).
+  const runnable = tool.annotations.readOnlyHint === true && !tool.schemaError && offeredByPage;
 
   /** Shows its own failure in the form: the submit handler need not wait for it. */
   const submit = async (event: Event) => {
@@ -65,8 +65,8 @@ export function ToolRunForm({ tabId, frameId, tool, fields }: { tabId: number; f
         <p class="note" id={`why-${tool.name}`}>
           {tool.schemaError
             ? 'Cannot run: Steward refuses this tool’s input schema (INVALID_TOOL_SCHEMA).'
-            : frameId !== 0
-              ? 'Cannot run: this tool belongs to an embedded frame.'
+            : !offeredByPage
+              ? 'Cannot run: this tool belongs to an embedded frame whose tools are not the page’s own.'
               : 'Not read-only: this tool will run only as an approved action.'}
         </p>
       )}

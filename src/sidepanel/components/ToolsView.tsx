@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { FrameTools } from '../../protocol/webmcp.ts';
+import type { FrameTools, ToolDescriptor } from '../../protocol/webmcp.ts';
 import { getTabTools, subscribe } from '../background-client.ts';
 import { currentTabId } from '../current-tab.ts';
+import { pageOffers } from '../../protocol/page-tools.ts';
 import { ToolCard } from './ToolCard.tsx';
 
 const API_LABEL = { native: 'native WebMCP', polyfill: 'WebMCP polyfill', none: 'no WebMCP' } as const;
@@ -11,6 +12,20 @@ const API_NOTE = {
   polyfill: 'Steward’s polyfill provides WebMCP here; this page has not registered any tools.',
   none: 'WebMCP is not available on this page.',
 } as const;
+
+type Listed = { frame: FrameTools; tool: ToolDescriptor; offeredByPage: boolean };
+
+function ToolList({ label, items }: { label: string; items: Listed[] }) {
+  return (
+    <div role="list" aria-label={label} style="display:grid;gap:8px">
+      {items.map(({ frame, tool, offeredByPage }) => (
+        <div role="listitem" key={`${frame.frameId}:${tool.name}`}>
+          <ToolCard tabId={frame.tabId} frame={frame} tool={tool} apiLabel={API_LABEL[frame.api]} offeredByPage={offeredByPage} />
+        </div>
+      ))}
+    </div>
+  );
+}
 
 /** The current tab's WebMCP tools, per frame, kept live by the service worker's pushes. */
 export function ToolsView() {
@@ -38,6 +53,8 @@ export function ToolsView() {
 
   const withTools = (frames ?? []).filter((f) => f.tools.length > 0);
   const count = withTools.reduce((n, f) => n + f.tools.length, 0);
+  const listed: Listed[] = withTools.flatMap((frame) => frame.tools.map((tool) => ({ frame, tool, offeredByPage: pageOffers(frames ?? [], frame.frameId, tool.name) })));
+  const debugging = listed.filter((l) => l.tool.annotations.debugging);
   return (
     <section aria-labelledby="tools-heading">
       <h3 id="tools-heading">Page tools (WebMCP)</h3>
@@ -57,15 +74,14 @@ export function ToolsView() {
           {count} tool{count === 1 ? '' : 's'}
         </p>
       )}
-      <div role="list" aria-label="Tools" style="display:grid;gap:8px">
-        {withTools.flatMap((frame) =>
-          frame.tools.map((tool) => (
-            <div role="listitem" key={`${frame.frameId}:${tool.name}`}>
-              <ToolCard tabId={frame.tabId} frame={frame} tool={tool} apiLabel={API_LABEL[frame.api]} />
-            </div>
-          )),
-        )}
-      </div>
+      <ToolList label="Tools" items={listed.filter((l) => !l.tool.annotations.debugging)} />
+      {debugging.length > 0 && (
+        <section aria-labelledby="debugging-tools-heading">
+          <h4 id="debugging-tools-heading">Debugging tools</h4>
+          <p class="note">The page marks these as tools for its developers. Agents do not see them unless Settings says so.</p>
+          <ToolList label="Debugging tools" items={debugging} />
+        </section>
+      )}
     </section>
   );
 }

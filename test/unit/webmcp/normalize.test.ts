@@ -40,13 +40,26 @@ describe('normalizeInputSchema', () => {
 });
 
 describe('normalizeTool', () => {
-  it('keeps known annotations and drops the rest', () => {
+  it('keeps known annotations, Chromium’s `debugging` among them, and drops the rest', () => {
     const result = normalizeTool({
       name: 'ro',
       description: 'd',
-      annotations: { readOnlyHint: true, untrustedContentHint: true, debugging: false, consequentialHint: 'yes' },
+      annotations: { readOnlyHint: true, untrustedContentHint: true, debugging: true, debugHint: true, consequentialHint: 'yes' },
     });
-    expect(result.ok && result.tool.annotations).toEqual({ readOnlyHint: true, untrustedContentHint: true });
+    expect(result.ok && result.tool.annotations).toEqual({ readOnlyHint: true, untrustedContentHint: true, debugging: true });
+  });
+
+  it('keeps a name over the 30-character budget whole (it is how the tool is called) and flags it', () => {
+    const long = normalizeTool({ name: 'lookup_order_status_with_carrier', description: 'd' });
+    expect(long.ok && long.tool).toMatchObject({ name: 'lookup_order_status_with_carrier', longName: true });
+    const fits = normalizeTool({ name: 'x'.repeat(30), description: 'd' });
+    expect(fits.ok && fits.tool.longName).toBeUndefined();
+  });
+
+  it('keeps the page’s whole description for the person (the agent’s copy is cut later)', () => {
+    const result = normalizeTool({ name: 'policy', description: 'p'.repeat(2000) });
+    expect(result.ok && result.tool.description).toHaveLength(2000);
+    expect(result.ok && result.tool.truncated).toBeUndefined();
   });
 
   it('marks declarative tools and whether they submit themselves', () => {

@@ -93,6 +93,17 @@ describe('runToolFromPanel: the person’s Run goes through the pipeline', () =>
       ok: false,
       error: { code: 'TOOL_NOT_FOUND', message: expect.stringContaining('embedded frame') },
     });
+    deps.registry.report({ tabId: 1, frameId: 4, origin: 'https://ads.test', url: 'https://ads.test/frame', api: 'native', tools: [{ ...listDoctors, name: 'ad_lookup' }] }, new Date());
+    expect(await runToolFromPanel(deps, { tabId: 1, frameId: 4, name: 'ad_lookup', input: {} })).toMatchObject({ ok: false, error: { code: 'TOOL_NOT_FOUND' } });
+  });
+
+  it('runs a tool only a same-origin embedded frame registered (natively), through the pipeline', async () => {
+    const storeHours: ToolDescriptor = { ...listDoctors, name: 'store_hours' };
+    const { h, deps } = await setup(listDoctors, storeHours);
+    deps.registry.report({ tabId: 1, frameId: 0, origin: ORIGIN, url: `${ORIGIN}/orders/ORD-1024`, api: 'native', tools: [listDoctors] }, new Date());
+    deps.registry.report({ tabId: 1, frameId: 3, origin: ORIGIN, url: `${ORIGIN}/widget`, api: 'native', tools: [storeHours] }, new Date());
+    expect(await runToolFromPanel(deps, { tabId: 1, frameId: 3, name: 'store_hours', input: {} })).toMatchObject({ ok: true, result: 'ran store_hours' });
+    expect((await personEntries(h)).some((e) => e.action === 'store_hours')).toBe(true);
   });
 });
 
