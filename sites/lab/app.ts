@@ -23,6 +23,7 @@ import {
 import { page } from '../ui.ts';
 import { mountGallery } from './gallery/routes.ts';
 import { mountIdentityPages } from './identity-pages.ts';
+import { mountWebMcpFailures } from './webmcp-failures.ts';
 import { mountWebMcpListing } from './webmcp-listing.ts';
 
 const LAB_TITLE = 'Steward Lab (hard pages for observers: shadow DOM, frames, visibility, canvas, hostile, big grids)';
@@ -87,6 +88,7 @@ export function createLab(): DemoSite {
   router.get('/assets/hostile.js', (ctx) => sendScript(ctx.res, HOSTILE_SCRIPT));
   router.get('/webmcp/stalls', (ctx) => sendHtml(ctx.res, 200, stallingToolPage()));
   router.get('/webmcp/same-name', (ctx) => sendHtml(ctx.res, 200, sameNameToolPage()));
+  mountWebMcpFailures(router);
   router.get('/assets/webmcp-lab.js', (ctx) => sendScript(ctx.res, WEBMCP_LAB_SCRIPT));
   // The WebMCP pages report each call their tools receive; the request log keeps it.
   router.post('/api/tool-calls', (ctx) => sendJson(ctx.res, 200, { ok: true }));
