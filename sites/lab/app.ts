@@ -23,6 +23,7 @@ import {
 import { page } from '../ui.ts';
 import { mountGallery } from './gallery/routes.ts';
 import { mountChurnPage } from './churn-page.ts';
+import { mountIdentityPages } from './identity-pages.ts';
 import { mountWebMcpFailures } from './webmcp-failures.ts';
 import { mountWebMcpListing } from './webmcp-listing.ts';
 
@@ -61,6 +62,7 @@ export function createLab(): DemoSite {
   router.get('/', (ctx) => sendHtml(ctx.res, 200, indexPage()));
   mountGallery(router);
   mountChurnPage(router);
+  mountIdentityPages(router);
   mountWebMcpListing(router);
   router.get('/shadow', (ctx) => sendHtml(ctx.res, 200, shadowPage()));
   router.get('/frames', (ctx) => sendHtml(ctx.res, 200, framesPage(`${otherOrigin(ctx.req.headers.host)}/frames/inner`)));

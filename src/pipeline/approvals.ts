@@ -94,6 +94,7 @@ export class ApprovalQueue {
       action: facts.request.action,
       via: facts.via,
       resource: facts.request.resource,
+      ...(o.resource_identity ? { resource_identity: o.resource_identity } : {}),
       input: facts.request.input,
       input_hash: facts.input_hash,
       idempotency_key: facts.request.idempotency_key,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ActionName, IdempotencyKey } from './action-name.ts';
 import { ReceiptId } from './action.ts';
-import { StateSummary } from './observed-state.ts';
+import { ResourceIdentity, StateSummary } from './observed-state.ts';
 import { ElementRef } from './element.ts';
 import { AgentId, HumanText, InputHash, IsoDateTime, JsonObject, Origin, UserId, isAfter, prefixedId } from './primitives.ts';
 import { ResourceRef, ResourceScope, Source, StateVersion, resourceScopeOf } from './resource.ts';
@@ -70,6 +70,8 @@ export const ApprovalRequest = z
     action: ActionName,
     via: Source,
     resource: ResourceRef,
+    /** How sure Steward is of `resource`: the card says so when it is a guess or unknown. */
+    resource_identity: ResourceIdentity.optional(),
     /** The exact input that will be sent. */
     input: JsonObject,
     input_hash: InputHash,

@@ -4,6 +4,7 @@ import type { Entry, RootState } from './entries.ts';
 import type { LiveModel } from './model.ts';
 import { dom } from './native.ts';
 import { FormCollector, readCanvases, readStructuredData, RowNumbering } from './page-parts.ts';
+import { landmarkOf } from './landmark.ts';
 import { liveState } from './semantics.ts';
 import { SnapshotGeometry } from './snapshot-geometry.ts';
 import type { StructuredDataReader } from './structured-data.ts';
@@ -195,6 +196,8 @@ class Assembler {
     if (t.role) out.role = t.role;
     if (t.level) out.level = t.level;
     if (t.role === 'heading') out.ref = this.model.refs.refFor(entry.node as Element);
+    const landmark = landmarkOf(entry.node);
+    if (landmark) out.landmark = landmark;
     const row = this.rows.rowOf(entry);
     if (row) out.container = row;
     if (this.input.volatile?.(entry.node, t)) out.volatile = true;

@@ -79,8 +79,27 @@ export function hitsItself(el: Element, root: Document | ShadowRoot, x: number, 
     if (again !== null && (again === el || dom.contains(el, again))) return true;
     if (again !== null && !dom.contains(again, el)) return false;
   }
-  // Only ancestors under every fragment: nothing else is on top of it.
-  return true;
+  // Only ancestors under every fragment: nothing else is on top of it, unless one of them clips it
+  // away entirely (overflow: hidden), and what shows there is that ancestor, not the element.
+  return !clippedAway(el);
+}
+
+const CLIPS = new Set(['hidden', 'clip']);
+const MAX_CLIP_DEPTH = 8;
+
+/** An ancestor with `overflow: hidden` (or clip) whose box the element lies wholly outside: nobody can see or hit it. */
+function clippedAway(el: Element): boolean {
+  const view = dom.ownerDocument(el)?.defaultView;
+  if (!view) return false;
+  const r = dom.rect(el);
+  let a = dom.parentElement(el);
+  for (let depth = 0; a && depth < MAX_CLIP_DEPTH; depth++, a = dom.parentElement(a)) {
+    const style = view.getComputedStyle(a);
+    if (!CLIPS.has(style.overflowX) && !CLIPS.has(style.overflowY)) continue;
+    const b = dom.rect(a);
+    if (r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom) return true;
+  }
+  return false;
 }
 
 /**

@@ -5,9 +5,12 @@ import { quote } from '../read/claims.ts';
 import { pathOf } from '../read/values.ts';
 
 /**
- * The DOM layer's actions, bound to element refs: dom.click, dom.type,
- * dom.select, dom.scroll (for offscreen controls) and nav.goto. Only a visible, enabled control
- * is offered; hidden, covered and zero-size ones are reported as conflicts, never offered.
+ * The DOM layer's actions, bound to element refs: dom.click, dom.type and dom.select, plus
+ * nav.goto and scrolling the page. Only a visible, enabled control is offered. A control below
+ * the fold is `visible` (scrolling reaches it, and the page scroll stays offered); one Steward
+ * marks unreachable (`offscreen`: outside the scrollable page, where no scrolling brings it) is,
+ * like hidden, covered and zero-size ones, reported as a conflict and offered nothing, not even
+ * a scroll to it.
  */
 
 const MAX_DOM_ACTIONS = 400;
@@ -96,19 +99,6 @@ function risk(e: SnapshotElement, kind: Kind, form: SnapshotForm | undefined, ba
 
 function actionFor(e: SnapshotElement, form: SnapshotForm | undefined, base: string): AvailableActionInput {
   const describe = context(e, form, base);
-  if (e.visibility === 'offscreen') {
-    return {
-      action: 'dom.scroll',
-      via: 'legacy_inference',
-      title: `Scroll to ${quote(label(e))}`.slice(0, 256),
-      description: describe,
-      read_only: true,
-      consequential: false,
-      requires_approval: false,
-      input_schema: clickSchema(e.ref),
-      target_ref: e.ref,
-    };
-  }
   const kind = kindOf(e);
   const r = risk(e, kind, form, base);
   const common = { via: 'legacy_inference' as const, description: describe, ...r, requires_approval: !r.read_only || r.consequential || r.payment, target_ref: e.ref };
@@ -143,10 +133,9 @@ function actionFor(e: SnapshotElement, form: SnapshotForm | undefined, base: str
 
 /**
  * Order of importance when a page has more controls than an observation can list: controls that
- * act first, then fields, read-only clicks, links, and scroll targets. Cheap: no action is built.
+ * act first, then fields, read-only clicks and links. Cheap: no action is built.
  */
 function rank(e: SnapshotElement, form: SnapshotForm | undefined, base: string): number {
-  if (e.visibility === 'offscreen') return 5;
   if (e.role === 'link') return 4;
   const kind = kindOf(e);
   if (kind !== 'click') return 1;
@@ -183,7 +172,7 @@ const GENERIC_DOM_ACTIONS: readonly AvailableActionInput[] = [
 export function domActions(snapshot: PageSnapshot, elements: readonly SnapshotElement[]): { actions: AvailableActionInput[]; truncated: boolean } {
   const forms = new Map(snapshot.forms.map((f) => [f.ref, f]));
   const candidates = elements
-    .filter((e) => (e.visibility === 'visible' || e.visibility === 'offscreen') && !e.states.includes('disabled'))
+    .filter((e) => e.visibility === 'visible' && !e.states.includes('disabled'))
     .map((e, i) => {
       const form = e.formRef ? forms.get(e.formRef) : undefined;
       return { e, form, i, rank: rank(e, form, snapshot.url) };

@@ -2,28 +2,16 @@ import { FIELD, MAX_CLAIMS_PER_EXTRACTOR, quote, type Claim, type Extractor } fr
 import { readLabelled, standaloneState } from './field-labels.ts';
 import { cleanText } from '../clean-text.ts';
 import { LIVE_ROLES } from '../../protocol/snapshot.ts';
-import { headingResource, labelledValues } from '../read/page-text.ts';
+import { labelledValues } from '../read/page-text.ts';
 import { parseMoney } from '../read/values.ts';
 import { steadyTexts } from './page-values.ts';
 
 /**
- * What the computed accessibility tree says: headings that name the resource, status/alert
- * regions announcing a state, and the text equivalents of canvases.
+ * What the computed accessibility tree says: status/alert regions announcing a state, and the
+ * text equivalents of canvases.
  */
 export const extractAccessibility: Extractor = ({ snapshot }) => {
   const claims: Claim[] = [];
-  for (const block of snapshot.texts) {
-    if (claims.length >= MAX_CLAIMS_PER_EXTRACTOR) break;
-    if (block.role !== 'heading') continue;
-    const named = headingResource(block.text);
-    if (!named) continue;
-    const strength = block.level === 1 ? 1 : block.level === 2 ? 0.8 : 0.6;
-    const why = `heading level ${block.level ?? '?'} ${quote(block.text)}`;
-    claims.push(
-      { field: FIELD.resourceType, value: named.type, source: 'accessibility', strength, ref: block.ref, why },
-      { field: FIELD.resourceId, value: named.id, source: 'accessibility', strength, ref: block.ref, why },
-    );
-  }
 
   // Announcements the page keeps changing on their own (marked volatile) say nothing lasting.
   const live = steadyTexts(snapshot)

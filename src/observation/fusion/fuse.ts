@@ -13,6 +13,7 @@ import { overallConfidence } from './confidence.ts';
 import { summarizeElement, summarizeForms, usableElements } from './elements.ts';
 import { extractAccessibility } from './extract-accessibility.ts';
 import { extractDom } from './extract-dom.ts';
+import { extractIdentity } from './extract-identity.ts';
 import { extractNetwork } from './extract-network.ts';
 import { extractProse } from './extract-prose.ts';
 import { extractStructured } from './extract-structured.ts';
@@ -71,7 +72,7 @@ export class FusionError extends Error {
   }
 }
 
-const EXTRACTORS = [extractUrl, extractAccessibility, extractDom, extractStructured, extractNetwork, extractProse];
+const EXTRACTORS = [extractUrl, extractIdentity, extractAccessibility, extractDom, extractStructured, extractNetwork, extractProse];
 
 function byField(claims: readonly Claim[]): Map<string, Claim[]> {
   const map = new Map<string, Claim[]>();
@@ -169,6 +170,7 @@ export function fuseWithDetail(input: FuseInput): FusionDetail {
     observed_at: [input.observedAt, snapshot.capturedAt].find((t) => IsoDateTime.safeParse(t).success) ?? new Date().toISOString(),
     url: snapshot.url,
     ...(snapshot.title ? { title: snapshot.title.slice(0, 1024) } : {}),
+    resource_identity: identity.identity,
     elements: elements.map(summarizeElement),
     facts,
     forms: summarizeForms(snapshot, new Map(elements.map((e: SnapshotElement) => [e.ref, e]))),

@@ -1,7 +1,6 @@
 import type { SnapshotText } from '../snapshot.ts';
 import { cleanText } from '../clean-text.ts';
-import { singular, toSnakeCase } from './normalize.ts';
-import { cleanResourceId, looksLikeId } from './values.ts';
+import { namedIds } from './id-shapes.ts';
 
 /** Reading helpers over the snapshot's visible text blocks, shared by extractors and adapters. */
 
@@ -42,16 +41,13 @@ export function labelledValues(texts: readonly SnapshotText[]): Labelled[] {
 }
 
 /**
- * A heading that names a resource: `Order ORD-1024`, `Tracking for order ORD-1024`,
- * `Appointment #42`. The type is the word right before the id; the id must contain a digit.
+ * The resource a heading names (`Order ORD-1024`, `Tracking for order ORD-1024`, `Checkout for
+ * ORD-2003`, `Appointment #42`): a resource word before the id or an id whose prefix types it.
+ * "Trail Runner 3" names none (id-shapes.ts).
  */
-export function headingResource(text: string): { type: string; id: string } | undefined {
-  const m = /(?:^|\s)([A-Za-z][A-Za-z-]{1,30})\s*(?:#|no\.?|number|n°)?\s*:?\s*#?([A-Za-z0-9][A-Za-z0-9_.:/-]{0,63})\s*$/i.exec(cleanText(text));
-  if (!m || !looksLikeId(m[2]!)) return undefined;
-  const type = toSnakeCase(singular(m[1]!.toLowerCase()));
-  const id = cleanResourceId(m[2]!);
-  if (!type || !id || /^(no|number|the|for|of|and|page)$/.test(type)) return undefined;
-  return { type, id };
+function headingResource(text: string): { type: string; id: string } | undefined {
+  const named = namedIds(text)[0];
+  return named ? { type: named.type, id: named.id } : undefined;
 }
 
 /** Index of the heading that names this resource id, if the page has one. */

@@ -64,7 +64,7 @@ export function cleanResourceId(raw: string): string | undefined {
 }
 
 /** Ids carry a digit (`ORD-1024`, `42`, `a1b2`): it keeps words like "summary" out. */
-export function looksLikeId(raw: string): boolean {
+function looksLikeId(raw: string): boolean {
   return /\d/.test(raw) && cleanResourceId(raw) !== undefined && raw.length <= 64;
 }
 

@@ -13,7 +13,7 @@ import { blocks, nameShape, orderedItems, rowShape, type Block, type ContainerGr
  * reachable through `expand(ref)` and `query({...})`.
  */
 
-type ObservedSummary = Partial<Pick<ObservedState, 'resource' | 'state' | 'source' | 'evidence' | 'confidence' | 'conflicts' | 'state_version' | 'available_actions'>>;
+type ObservedSummary = Partial<Pick<ObservedState, 'resource' | 'resource_identity' | 'state' | 'source' | 'evidence' | 'confidence' | 'conflicts' | 'state_version' | 'available_actions'>>;
 
 export interface RenderExtras {
   observed?: ObservedSummary;
@@ -292,6 +292,8 @@ const VERSION_CHARS = 8;
 function stateLine(o: ObservedSummary, pageUrl: string): string {
   const parts: string[] = [];
   if (o.resource) parts.push(o.resource.type === 'page' && pageUrl.includes(o.resource.id) ? 'page' : `${word(o.resource.type)} ${word(o.resource.id)}`);
+  const doubt = resourceDoubt(o);
+  if (doubt) parts.push(doubt);
   if (o.state) parts.push(word(o.state));
   if (o.state_version !== undefined) {
     const v = String(o.state_version);
@@ -303,6 +305,15 @@ function stateLine(o: ObservedSummary, pageUrl: string): string {
   // `unknown` says the state was not observed; the conflict saying so again is left out.
   const conflicts = (o.conflicts ?? []).filter((c) => !(c === 'state_not_observed' && o.state === 'unknown'));
   return `${parts.join(' ')}${conflicts.length > 0 ? `; conflicts: ${conflicts.map((c) => word(c)).join(', ')}` : ''}`;
+}
+
+/** A resource Steward guessed or could not tell is never shown as known: `(guessed from page title "…")`, `(which order: unknown)`. */
+function resourceDoubt(o: ObservedSummary): string | undefined {
+  const identity = o.resource_identity;
+  // The basis quotes page text already (JSON-quoted by the extractor), so it cannot start a line.
+  if (identity?.certainty === 'guessed') return `(guessed${identity.basis ? ` from ${identity.basis}` : ''})`;
+  if (identity?.certainty === 'unknown' && identity.likely_type) return `(which ${word(identity.likely_type)}: unknown)`;
+  return undefined;
 }
 
 /** `orders.{pay,cancel} dom.{click,type} nav.goto`: actions sharing a prefix, once. */

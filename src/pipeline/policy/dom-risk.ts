@@ -27,7 +27,8 @@ const PAYMENT_WORDS = /\b(?:buy|purchase|pay|payment|checkout|check out|place or
 const PAYMENT_FIELD = /\b(?:card|credit|cvc|cvv|csc|iban|bic|swift|routing|security code|expir\w*|cc)\b/;
 /** Roles whose activation only shows something: links, tabs, disclosure widgets. */
 const NAVIGATION_ROLES = new Set(['link', 'tab', 'treeitem']);
-const ACTIONABLE_VISIBILITY = new Set(['visible', 'offscreen']);
+/** Only what a person can see or scroll to: `offscreen` is outside the scrollable page (visibility.ts). */
+const ACTIONABLE_VISIBILITY = new Set(['visible']);
 
 const normalise = (s: string) => s.toLowerCase().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
 

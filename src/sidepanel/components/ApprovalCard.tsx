@@ -4,6 +4,7 @@ import { decideApproval } from '../background-client.ts';
 import { PATH_LABEL, PATH_MEANING, REASON_TEXT } from '../lib/labels.ts';
 import { clockTime, countdown, msLeft } from '../lib/time.ts';
 import { now } from '../now.ts';
+import { resourceWords } from '../lib/resource-words.ts';
 import { settings } from '../settings.ts';
 import { FullValue, InputTable } from './InputTable.tsx';
 import { StateBlock } from './StateBlock.tsx';
@@ -29,6 +30,7 @@ export function ApprovalCard({ request: r, current, onDecided }: { request: Appr
   const windowOffered = r.window?.offered === true;
   const noWindowWhy = r.window && !r.window.offered ? r.window.why_not : 'this card does not say that a period may be approved';
   const id = r.request_id;
+  const on = resourceWords(r.resource, r.resource_identity);
 
   const decide = async (kind: 'approve' | 'deny', windowMs?: number) => {
     setBusy(true);
@@ -51,8 +53,9 @@ export function ApprovalCard({ request: r, current, onDecided }: { request: Appr
   return (
     <article class={`card approval${expired ? ' expired' : ''}`} aria-labelledby={`h-${id}`} aria-describedby={`exp-${id}`} data-request-id={id} tabIndex={-1}>
       <h3 id={`h-${id}`}>
-        {r.action} <span class="on">on</span> {r.resource.type} {r.resource.id}
+        {r.action} <span class="on">on</span> {on.name}
       </h3>
+      {on.doubt && <p class="note resource-doubt">{on.doubt}</p>}
       <dl class="kv">
         <dt>Agent</dt>
         <dd>
@@ -82,7 +85,7 @@ export function ApprovalCard({ request: r, current, onDecided }: { request: Appr
       {r.form && <FormValues form={r.form} />}
 
       <h4>Current state</h4>
-      <StateBlock state={r.state} label={`${r.resource.type} ${r.resource.id}`} />
+      <StateBlock state={r.state} label={on.name} />
 
       {r.rationale && (
         <figure class="claim">
@@ -116,7 +119,7 @@ export function ApprovalCard({ request: r, current, onDecided }: { request: Appr
       </div>
       {windowOffered ? (
         <p class="note">
-          “Approve for {windowMinutes} minutes” lets this agent repeat {r.action} on {r.resource.type} {r.resource.id} with exactly this input until then.
+          “Approve for {windowMinutes} minutes” lets this agent repeat {r.action} on {on.name} with exactly this input until then.
         </p>
       ) : (
         <p class="note" id={`nowin-${id}`}>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ObservedState } from '../../protocol/observed-state.ts';
 import { observeTab } from '../background-client.ts';
 import { currentTabId } from '../current-tab.ts';
-import { humanize } from '../lib/labels.ts';
+import { resourceWords } from '../lib/resource-words.ts';
 import { ActionsList } from './ActionsList.tsx';
 import { FactsTable } from './FactsTable.tsx';
 import { SiteAccessNotice } from './SiteAccessNotice.tsx';
@@ -73,15 +73,15 @@ export function CurrentTabView() {
 }
 
 function Observed({ state: s }: { state: ObservedState }) {
+  const about = resourceWords(s.resource, s.resource_identity);
   return (
     <div class="card">
       <p class="resource">
-        <strong>
-          {humanize(s.resource.type)} {s.resource.id}
-        </strong>
+        <strong>{about.name}</strong>
         {s.title && <span class="muted"> · {s.title}</span>}
       </p>
-      <StateBlock state={s} label={`${s.resource.type} ${s.resource.id}`} />
+      {about.doubt && <p class="note resource-doubt">{about.doubt}</p>}
+      <StateBlock state={s} label={about.name} />
       <h4>Facts</h4>
       <FactsTable facts={s.facts ?? []} />
       <h4>Available actions</h4>

@@ -33,10 +33,17 @@ describe('legacy actions and element visibility', () => {
   const s = expectValid(fuse({ snapshot }));
   const on = (ref: string) => s.actions?.filter((a) => a.target_ref === ref) ?? [];
 
-  it('offers only visible, enabled controls; an offscreen one can be scrolled to, not clicked', () => {
+  it('offers only visible, enabled controls; one Steward marks unreachable (offscreen) is offered neither a click nor a scroll to it', () => {
     expect(on('v1').map((a) => a.action)).toEqual(['dom.click']);
-    expect(on('o1')).toMatchObject([{ action: 'dom.scroll', read_only: true, requires_approval: false }]);
-    for (const ref of ['h1', 'c1', 'z1', 'd1']) expect(on(ref)).toEqual([]);
+    for (const ref of ['o1', 'h1', 'c1', 'z1', 'd1']) expect(on(ref), ref).toEqual([]);
+    // Scrolling the page stays offered: a control below the fold is visible and reachable by it.
+    expect(s.actions?.find((a) => a.action === 'dom.scroll' && a.target_ref === undefined)).toMatchObject({ title: 'Scroll the page' });
+  });
+
+  it('a control below the fold is visible: it keeps dom.click, and the page scroll reaches it', () => {
+    const below = expectValid(fuse({ snapshot: blankSnapshot({ url: 'https://shop.test/', elements: [el('b1', 'Load more', { box: { x: 10, y: 2900, w: 100, h: 30 } })] }) }));
+    expect(below.actions?.filter((a) => a.target_ref === 'b1').map((a) => a.action)).toEqual(['dom.click']);
+    expect(below.available_actions).toContain('dom.scroll');
   });
 
   it('names each kind of unusable control as a conflict, and still lists every element', () => {

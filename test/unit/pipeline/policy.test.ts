@@ -175,6 +175,13 @@ describe('legacy classification (by what the control does)', () => {
     expect(classify('dom.click', { ref: 'e99' }).problem?.message).toMatch(/not in the current observation/);
   });
 
+  it('neither clicks nor scrolls to an element Steward marks unreachable (offscreen: outside the scrollable page)', () => {
+    const far = { ...observed, elements: observed.elements!.map((e) => (e.ref === 'e1' ? { ...e, visibility: 'offscreen' as const } : e)) };
+    expect(classifyDom('dom.click', { ref: 'e1' }, far).problem?.message).toMatch(/e1 is offscreen/);
+    expect(classifyDom('dom.scroll', { ref: 'e1' }, far).problem?.message).toMatch(/e1 is offscreen/);
+    expect(classifyDom('dom.scroll', { direction: 'down' }, far).problem).toBeUndefined();
+  });
+
   it('the riskier of the observation’s description and Steward’s classification wins', () => {
     const c = classify('dom.click', { ref: 'e2' });
     const codesFor = approvalReasons(describeAs({ action: 'dom.click', via: 'legacy_inference', read_only: false, consequential: true }), { untrusted_input: false, dom: c }).map((r) => r.code);

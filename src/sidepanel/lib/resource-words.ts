@@ -1,0 +1,32 @@
+import type { ResourceIdentity } from '../../protocol/observed-state.ts';
+import type { ResourceRef } from '../../protocol/resource.ts';
+import { humanize } from './labels.ts';
+
+/**
+ * How the panel names the resource an action or an observation is about, without ever showing a
+ * guess as if it were known (issue 14): an identified resource by its type and id; a guessed one
+ * the same, with "Steward's guess" and where it was read; an unknown one as "this page", with
+ * "Steward could not tell which order this is".
+ */
+export interface ResourceWords {
+  /** Inline name: `order ORD-1024`, or `this page` when Steward could not tell. */
+  name: string;
+  /** Said beside the name when it is not certain; absent when it is. */
+  doubt?: string;
+}
+
+export function resourceWords(resource: ResourceRef, identity: ResourceIdentity | undefined): ResourceWords {
+  const named = `${humanize(resource.type)} ${resource.id}`;
+  // A page resource from an observation made before certainty was reported is still the page itself.
+  const certainty = identity?.certainty ?? (resource.type === 'page' ? 'unknown' : 'identified');
+  if (certainty === 'identified') return { name: named };
+  if (certainty === 'guessed') {
+    const from = identity?.basis ? `, read from the ${identity.basis}` : '';
+    return { name: named, doubt: `This is Steward’s guess${from}: the page does not name it clearly.` };
+  }
+  const likely = identity?.likely_type;
+  return {
+    name: 'this page',
+    doubt: likely ? `Steward could not tell which ${humanize(likely)} this is.` : 'Steward could not tell which resource this page is about.',
+  };
+}
