@@ -22,6 +22,8 @@ import {
 } from './pages.ts';
 import { page } from '../ui.ts';
 import { mountGallery } from './gallery/routes.ts';
+import { mountChurnPage } from './churn-page.ts';
+import { mountWebMcpFailures } from './webmcp-failures.ts';
 import { mountWebMcpListing } from './webmcp-listing.ts';
 
 const LAB_TITLE = 'Steward Lab (hard pages for observers: shadow DOM, frames, visibility, canvas, hostile, big grids)';
@@ -58,6 +60,7 @@ export function createLab(): DemoSite {
 
   router.get('/', (ctx) => sendHtml(ctx.res, 200, indexPage()));
   mountGallery(router);
+  mountChurnPage(router);
   mountWebMcpListing(router);
   router.get('/shadow', (ctx) => sendHtml(ctx.res, 200, shadowPage()));
   router.get('/frames', (ctx) => sendHtml(ctx.res, 200, framesPage(`${otherOrigin(ctx.req.headers.host)}/frames/inner`)));
@@ -85,6 +88,7 @@ export function createLab(): DemoSite {
   router.get('/assets/hostile.js', (ctx) => sendScript(ctx.res, HOSTILE_SCRIPT));
   router.get('/webmcp/stalls', (ctx) => sendHtml(ctx.res, 200, stallingToolPage()));
   router.get('/webmcp/same-name', (ctx) => sendHtml(ctx.res, 200, sameNameToolPage()));
+  mountWebMcpFailures(router);
   router.get('/assets/webmcp-lab.js', (ctx) => sendScript(ctx.res, WEBMCP_LAB_SCRIPT));
   // The WebMCP pages report each call their tools receive; the request log keeps it.
   router.post('/api/tool-calls', (ctx) => sendJson(ctx.res, 200, { ok: true }));

@@ -2,7 +2,7 @@
 // holds no secrets and makes no policy decisions.
 import { ToolDiscovery } from './webmcp/discovery.ts';
 import { NativeToolSource, nativeModelContext } from './webmcp/native-source.ts';
-import { BridgeToolSource, receiveBridgePort } from './webmcp/bridge-source.ts';
+import { BridgeToolSource, receiveBridgePort, thrownLookup } from './webmcp/bridge-source.ts';
 import { listenToWorker, report } from './worker-channel.ts';
 import { ObservationHost } from './observe/observation-host.ts';
 import { runSteps } from './act/run.ts';
@@ -33,9 +33,12 @@ function start(): void {
   // The main world's private port always exists (network observation); it carries the polyfill's
   // tools only where the browser has no native WebMCP. Taking it at once means no page script can.
   const native = nativeModelContext();
-  if (native) discovery.attach(new NativeToolSource(native));
+  const nativeSource = native ? new NativeToolSource(native) : undefined;
+  if (nativeSource) discovery.attach(nativeSource);
   receiveBridgePort((port, offer) => {
     listenForNetworkRecords(port, network);
+    // Chrome hides what a native tool threw; the main world saw it.
+    if (nativeSource) nativeSource.thrownLookup = thrownLookup(port);
     // With the polyfill setting off the main world observes the network only: no tools to ask for.
     if (!native && offer.polyfill) discovery.attach(new BridgeToolSource(port));
   });

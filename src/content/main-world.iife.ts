@@ -5,17 +5,22 @@
 // over one private MessagePort, which exists in both modes.
 import './main/disable-autoinit.ts';
 import { initializeWebModelContext } from '@mcp-b/global';
-import { recordDeclaredAnnotations, serveModelContext } from './main/polyfill-bridge.ts';
+import { recordDeclaredAnnotations, serveModelContext, serveNativeThrown } from './main/polyfill-bridge.ts';
 import { startMainWorld } from './main/start-main-world.ts';
+import { captureThrown } from './main/thrown-capture.ts';
 
-startMainWorld((port) => {
-  // The package insists on a postMessage transport; give it one that accepts no origin, so
-  // the tools are reached only over Steward's private port.
-  const nobody = { allowedOrigins: ['steward-private.invalid'], channelId: 'steward-closed' };
-  initializeWebModelContext({ transport: { tabServer: nobody, iframeServer: nobody } });
-  const mc = (document as unknown as { modelContext?: unknown }).modelContext;
-  if (!mc) return false;
-  const declared = recordDeclaredAnnotations(mc as { registerTool?: unknown });
-  serveModelContext(mc as Parameters<typeof serveModelContext>[0], port, declared);
-  return true;
-});
+startMainWorld(
+  (port) => {
+    // The package insists on a postMessage transport; give it one that accepts no origin, so
+    // the tools are reached only over Steward's private port.
+    const nobody = { allowedOrigins: ['steward-private.invalid'], channelId: 'steward-closed' };
+    initializeWebModelContext({ transport: { tabServer: nobody, iframeServer: nobody } });
+    const mc = (document as unknown as { modelContext?: unknown }).modelContext;
+    if (!mc) return false;
+    const declared = recordDeclaredAnnotations(mc as { registerTool?: unknown });
+    serveModelContext(mc as Parameters<typeof serveModelContext>[0], port, declared, captureThrown(mc as { registerTool?: unknown }));
+    return true;
+  },
+  // Native WebMCP: Chrome runs the tools, but only this world sees what they throw.
+  (port) => serveNativeThrown(port, captureThrown((document as unknown as { modelContext: { registerTool?: unknown } }).modelContext)),
+);

@@ -5,6 +5,7 @@ import type { ResourceRef, Source, StateName, StateVersion } from '../protocol/r
 import type { Effect, ToolOutput } from '../protocol/results.ts';
 import type { ToolDescriptor } from '../protocol/webmcp.ts';
 import type { ExpectedEffect } from '../protocol/expectation.ts';
+import type { PageToolError } from '../protocol/page-tool-error.ts';
 
 /**
  * Everything the pipeline needs from the browser, as injected interfaces. The service worker
@@ -90,9 +91,10 @@ export type ExecutionReport =
   | { outcome: 'completed'; output?: ToolOutput; expect?: ExpectedEffect }
   /**
    * It did not run, or failed midway (`side_effect_possible`). `code` TOOL_NOT_FOUND: refused
-   * before sending, because the page no longer offers what the agent was shown.
+   * before sending, because the page no longer offers what the agent was shown. `page_error`: the
+   * page's own tool said it failed (threw, or answered isError) — its words, bounded.
    */
-  | { outcome: 'failed'; message: string; side_effect_possible: boolean; code?: 'TOOL_NOT_FOUND' }
+  | { outcome: 'failed'; message: string; side_effect_possible: boolean; code?: 'TOOL_NOT_FOUND'; page_error?: PageToolError }
   /** Sent, but the page did not answer within its deadline: it may or may not have run. */
   | { outcome: 'timed_out'; message: string };
 

@@ -1,4 +1,5 @@
 import type { ApprovalReason, ApprovalReceipt, BoundForm } from '../protocol/approval.ts';
+import { PageErrorDetails, type PageToolError } from '../protocol/page-tool-error.ts';
 import { makeError, type StewardError } from '../protocol/errors.ts';
 import type { JournalState } from '../protocol/journal.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
@@ -387,8 +388,8 @@ export class ActionRunner {
     if (freeText) await this.markTainted(run, freeText);
     const to = terminalFor(result);
     const after_version = isErrorResult(result) ? result.current?.state_version : result.resource.state_version;
-    // An unknown outcome may say why (TIMEOUT): the journal and the audit keep that code too.
-    const error_code = isErrorResult(result) ? result.error.code : result.execution.status === 'unknown' ? result.execution.error?.code : undefined;
+    // An unknown or failed outcome may say why (TIMEOUT, EXECUTION_FAILED): the journal and the audit keep that code too.
+    const error_code = isErrorResult(result) ? result.error.code : result.execution.status === 'unknown' || result.execution.status === 'failed' ? result.execution.error?.code : undefined;
     await journal.transition(action.action_id, to, {
       result,
       ...(after_version !== undefined ? { state_version: after_version } : {}),
@@ -409,7 +410,7 @@ export class ActionRunner {
       state_version_before: plan.observed.state_version,
       ...(after_version !== undefined ? { state_version_after: after_version } : {}),
       ...(error_code ? { error_code } : {}),
-      details: { via },
+      details: { via, ...pageErrorFor(result) },
     });
     const final: ActionResult = auditId ? { ...result, audit_receipt: auditId } : result;
     await Promise.all([idempotency.complete(action.agent_id, action.idempotency_key, action.action_id, final), memoryWrite.catch(() => undefined)]);
@@ -462,4 +463,11 @@ export class ActionRunner {
     await this.deps.idempotency.complete(action.agent_id, action.idempotency_key, action.action_id, final);
     return { to, result: final };
   }
+}
+
+/** The page's own words when its tool failed (bounded, marked as the page's): the Activity view shows why. */
+function pageErrorFor(result: ActionResult): { page_error?: PageToolError } {
+  if (isErrorResult(result) || (result.execution.status !== 'failed' && result.execution.status !== 'unknown')) return {};
+  const said = PageErrorDetails.safeParse(result.execution.error?.details);
+  return said.success && said.data.page_error ? { page_error: said.data.page_error } : {};
 }

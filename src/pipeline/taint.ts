@@ -48,6 +48,7 @@ export class MemoryTaintLedger implements TaintLedger {
 export function freeTextIn(result: ActionResult): string | undefined {
   if (isErrorResult(result)) return undefined;
   if (result.output) return 'tool output';
+  if ((result.execution.status === 'failed' || result.execution.status === 'unknown') && result.execution.error?.details?.page_error) return "the page's error message";
   if (result.effects?.some((e) => e.description !== undefined)) return 'the site’s description of the effects';
   return undefined;
 }

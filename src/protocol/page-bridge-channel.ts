@@ -25,13 +25,22 @@ const RawToolWire = z
   })
   .passthrough();
 
+/** What a page's tool threw, as the main world classified it (src/webmcp/thrown.ts); the isolated world bounds it again. */
+const ThrownWire = z.object({ code: z.string().max(256).optional(), message: z.string().max(4096), truncated: z.boolean() });
+
 /** What the isolated world asks of the main world's polyfill. */
 export const PageBridgeRequests = {
   list: { request: z.object({}), reply: z.object({ tools: z.array(RawToolWire).max(2048) }) },
   run: {
-    request: z.object({ name: z.string(), input: z.record(z.string(), z.unknown()) }),
-    reply: z.object({ result: z.string().nullable(), truncated: z.boolean() }),
+    /** `deadline_ms`: past it the main world stops waiting for the page's tool and answers TIMEOUT. */
+    request: z.object({ name: z.string(), input: z.record(z.string(), z.unknown()), deadline_ms: z.int().positive().max(600_000).optional() }),
+    reply: z.union([z.object({ result: z.string().nullable(), truncated: z.boolean() }), z.object({ thrown: ThrownWire })]),
   },
+  /**
+   * What the page's tool `name` last threw since `since` (epoch ms), if it did. Chrome's native
+   * executeTool reports every throw as one generic UnknownError; the main world saw the real value.
+   */
+  thrown: { request: z.object({ name: z.string().max(256), since: z.number() }), reply: z.object({ thrown: ThrownWire.nullable() }) },
 } satisfies RequestMap;
 export type PageBridgeRequests = typeof PageBridgeRequests;
 

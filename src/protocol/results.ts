@@ -41,6 +41,8 @@ const FailedExecution = z.object({
     error: 'a failed execution has certainty "confirmed", "inferred" or "unknown", never pending_confirmation',
   }),
   executed_at: IsoDateTime.optional(),
+  /** Why it failed (EXECUTION_FAILED with the page's own words in details.page_error, when the page said). */
+  error: ErrorBody.optional(),
 });
 
 const UnknownExecution = z.object({

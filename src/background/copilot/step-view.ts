@@ -33,7 +33,9 @@ export function resultView(r: ActionResult): Pick<CopilotStep, 'status' | 'outco
   const resource = `${r.resource.type} ${r.resource.id}${r.resource.state ? ` is ${r.resource.state}` : ''}`;
   const outcome = clip(`${status} (${certainty}); ${resource}`);
   if (status === 'confirmed' || status === 'accepted') return { status: 'succeeded', outcome, evidence: clip(`${r.action_id} ${status} (${certainty}), ${resource}`) };
-  return { status: 'failed', outcome, error: clip(`${r.action_id} ${status}`) };
+  // The page's own words (bounded, untrusted) say why, when the tool said: the message quotes them as the page's.
+  const why = r.execution.error ? `: ${r.execution.error.code}: ${r.execution.error.message}` : '';
+  return { status: 'failed', outcome, error: clip(`${r.action_id} ${status}${why}`) };
 }
 
 /** The step the loop reported, merged over what was shown live (the live view keeps the pipeline's own result). */

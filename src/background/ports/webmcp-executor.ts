@@ -4,6 +4,7 @@ import type { PageDeadlines } from '../../protocol/deadlines.ts';
 import type { FrameTools, ToolRunOutcome } from '../../protocol/webmcp.ts';
 import type { SendToFrame } from '../pages/messenger.ts';
 import { pageDeadlines } from '../pipeline/page-deadlines.ts';
+import { PageErrorDetails, toolTimeoutMessage } from '../../protocol/page-tool-error.ts';
 import type { TabObserver } from './tab-observer.ts';
 
 /**
@@ -70,7 +71,8 @@ export function webmcpExecutor(deps: WebMcpDeps): Executor {
           raw = first;
         } else raw = await run;
       } catch (error) {
-        if (error instanceof DeadlineExceeded) return { outcome: 'timed_out', message: `the page did not answer within ${error.ms} ms` };
+        // The content script's own deadline should have answered first; this one holds even if it cannot.
+        if (error instanceof DeadlineExceeded) return { outcome: 'timed_out', message: toolTimeoutMessage(deadlines.tool_run_ms) };
         return { outcome: 'failed', message: `the page could not be reached: ${error instanceof Error ? error.message : String(error)}`, side_effect_possible: true };
       }
       const reply = raw as Awaited<typeof run>;
@@ -78,7 +80,17 @@ export function webmcpExecutor(deps: WebMcpDeps): Executor {
       // The messenger's own refusal (the site gate) reads like the page's: nothing was run.
       const outcome: ToolRunOutcome = reply.ok ? reply.data : reply;
       if (!outcome.ok && outcome.error.code === 'TIMEOUT') return { outcome: 'timed_out', message: outcome.error.message.slice(0, 3500) };
-      if (!outcome.ok) return { outcome: 'failed', message: `${outcome.error.code}: ${outcome.error.message}`.slice(0, 3500), side_effect_possible: !NOT_RUN.has(outcome.error.code) };
+      if (!outcome.ok) {
+        // The page's own words, if its tool threw or said it failed: bounded by the schema, data only.
+        const said = PageErrorDetails.safeParse(outcome.error.details);
+        const pageError = outcome.error.code === 'EXECUTION_FAILED' && said.success ? said.data.page_error : undefined;
+        return {
+          outcome: 'failed',
+          message: `${outcome.error.code}: ${outcome.error.message}`.slice(0, 3500),
+          side_effect_possible: !NOT_RUN.has(outcome.error.code),
+          ...(pageError ? { page_error: pageError } : {}),
+        };
+      }
       // A page's tool output is page data, never instructions, whether or not the tool says so.
       return { outcome: 'completed', output: { text: outcome.result, truncated: outcome.truncated, untrusted: true } };
     },

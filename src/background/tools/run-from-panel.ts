@@ -2,6 +2,7 @@ import type { Pipeline } from '../../pipeline/pipeline.ts';
 import type { ObservedState } from '../../protocol/observed-state.ts';
 import type { ActionResult } from '../../protocol/results.ts';
 import type { ToolRunOutcome } from '../../protocol/webmcp.ts';
+import { PageErrorDetails } from '../../protocol/page-tool-error.ts';
 import type { ToolRegistry } from './registry.ts';
 
 /**
@@ -82,11 +83,31 @@ export async function runToolFromPanel(deps: PanelRunDeps, request: PanelRunRequ
   }
 }
 
-/** The pipeline's ActionResult as the panel shows it: the tool's output (data, never instructions), or the error. */
-function outcomeOf(result: ActionResult): ToolRunOutcome {
+/**
+ * The pipeline's ActionResult as the panel shows it: the tool's output (data, never instructions),
+ * or the error — also when the run ended `failed` or `unknown` with a reason (the page's tool threw,
+ * or never answered): never shown as a result.
+ */
+export function outcomeOf(result: ActionResult): ToolRunOutcome {
   if ('error' in result) {
     const { code, message, retryable, recovery_hint } = result.error;
     return { ok: false, error: { code, message, retryable, ...(recovery_hint ? { recovery_hint } : {}), ...(result.action_id ? { details: { action_id: result.action_id } } : {}) } };
+  }
+  const execution = result.execution;
+  if (execution.status === 'failed' || (execution.status === 'unknown' && execution.error)) {
+    const error = execution.error;
+    const said = PageErrorDetails.safeParse(error?.details);
+    const details: PageErrorDetails = { status: execution.status, action_id: result.action_id, ...(said.success && said.data.page_error ? { page_error: said.data.page_error } : {}) };
+    return {
+      ok: false,
+      error: {
+        code: error?.code ?? 'EXECUTION_FAILED',
+        message: error?.message ?? `${result.action_id} failed.`,
+        retryable: error?.retryable ?? false,
+        ...(error?.recovery_hint ? { recovery_hint: error.recovery_hint } : {}),
+        details,
+      },
+    };
   }
   return {
     ok: true,

@@ -1,4 +1,8 @@
-import { ok, refuse, type Handlers, type Refusal } from '../../protocol/channel.ts';
+import { ok, refuse, type Handlers, type Reply } from '../../protocol/channel.ts';
+import { DeadlineExceeded, withDeadline } from '../../base/deadline.ts';
+import { toolTimeoutMessage, type PageToolError } from '../../protocol/page-tool-error.ts';
+import { describeThrown } from '../../webmcp/thrown.ts';
+import type { ThrownLog } from './thrown-capture.ts';
 import { answerCorrelated } from '../../protocol/correlated-channel.ts';
 import { PageBridgeRequests, type PageBridgePush } from '../../protocol/page-bridge-channel.ts';
 import { normalizeToolResult } from '../../webmcp/normalize.ts';
@@ -66,34 +70,61 @@ async function execute(mc: PageModelContext, tool: PageTool, input: Record<strin
   }
 }
 
-/** A tool's failure as the isolated world reads it: the page's error name picks the code; name and message bounded. */
-function toolFailure(error: unknown): Refusal {
+/**
+ * A tool's failure as the isolated world reads it. What the tool itself threw (seen by the
+ * capture) is the page's error, as data; otherwise the polyfill's own refusals keep their codes.
+ */
+function toolFailure(error: unknown, thrown: PageToolError | undefined): Reply<{ thrown: PageToolError }> {
+  if (thrown) return ok({ thrown });
   const e = error instanceof Error ? error : new Error(String(error));
   const name = String(e.name).slice(0, 200);
-  const message = String(e.message);
-  if (name === 'NotFoundError') return refuse('TOOL_NOT_FOUND', message);
-  if (name === 'TypeError') return refuse('INVALID_INPUT', message);
-  return refuse('EXECUTION_FAILED', `${name}: ${message}`);
+  if (name === 'NotFoundError') return refuse('TOOL_NOT_FOUND', String(e.message));
+  if (name === 'TypeError') return refuse('INVALID_INPUT', String(e.message));
+  return ok({ thrown: describeThrown(error) });
 }
 
-function modelContextHandlers(mc: PageModelContext, declared: Map<string, unknown>): Handlers<PageBridgeRequests, void> {
+/** The page's tool, or TIMEOUT once `deadlineMs` passed: the port's answer never waits for ever (the tool itself cannot be stopped). */
+async function runWithin(run: Promise<unknown>, deadlineMs: number | undefined): Promise<unknown> {
+  return deadlineMs === undefined ? run : withDeadline(run, deadlineMs, "The page's tool");
+}
+
+function modelContextHandlers(mc: PageModelContext, declared: Map<string, unknown>, thrownLog: ThrownLog): Handlers<PageBridgeRequests, void> {
   return {
     list: async () => ok({ tools: (await mc.getTools()).map((t) => toWire(t, declared)) }),
-    run: async ({ name, input }) => {
+    run: async ({ name, input, deadline_ms }) => {
+      const started = Date.now();
       try {
         const tool = (await mc.getTools()).find((t) => t.name === name);
         if (!tool) return refuse('TOOL_NOT_FOUND', `No tool named ${name}`);
-        return ok(normalizeToolResult(await execute(mc, tool, input)));
+        return ok(normalizeToolResult(await runWithin(execute(mc, tool, input), deadline_ms)));
       } catch (error) {
-        return toolFailure(error);
+        if (error instanceof DeadlineExceeded) return refuse('TIMEOUT', toolTimeoutMessage(error.ms));
+        return toolFailure(error, thrownLog.since(name, started));
       }
     },
+    thrown: ({ name, since }) => ok({ thrown: thrownLog.since(name, since) ?? null }),
   };
 }
 
+/**
+ * With Chrome's native WebMCP the isolated world runs tools itself; the main world only says what
+ * a tool threw, which Chrome's executeTool does not pass on.
+ */
+export function serveNativeThrown(port: MessagePort, thrownLog: ThrownLog): void {
+  const handlers: Handlers<PageBridgeRequests, void> = {
+    list: () => refuse('NOT_SUPPORTED', 'Native WebMCP: the isolated world lists tools itself.'),
+    run: () => refuse('NOT_SUPPORTED', 'Native WebMCP: the isolated world runs tools itself.'),
+    thrown: ({ name, since }) => ok({ thrown: thrownLog.since(name, since) ?? null }),
+  };
+  port.addEventListener('message', (event: MessageEvent) => {
+    void answerCorrelated(PageBridgeRequests, handlers, event.data, undefined, (answer) => port.postMessage(answer)).catch(() => undefined);
+  });
+  port.start();
+}
+
 /** Serves the isolated world's list/run requests from the page's polyfilled document.modelContext. */
-export function serveModelContext(mc: PageModelContext, port: MessagePort, declared: Map<string, unknown>): void {
-  const handlers = modelContextHandlers(mc, declared);
+export function serveModelContext(mc: PageModelContext, port: MessagePort, declared: Map<string, unknown>, thrownLog: ThrownLog): void {
+  const handlers = modelContextHandlers(mc, declared, thrownLog);
   mc.addEventListener('toolchange', () => port.postMessage({ type: 'changed' } satisfies PageBridgePush));
   port.addEventListener('message', (event: MessageEvent) => {
     void answerCorrelated(PageBridgeRequests, handlers, event.data, undefined, (answer) => port.postMessage(answer)).catch(() => undefined);

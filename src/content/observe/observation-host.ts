@@ -2,13 +2,16 @@ import type { Refusal } from '../../protocol/channel.ts';
 import type { ContentObserve, ContentQuery } from '../../protocol/content-channel.ts';
 import type { QueryResponse } from '../../protocol/messages.ts';
 import { createPageObserver, type PageObserver } from '../../observation/dom/observer.ts';
+import { ChurnDetector } from '../../observation/dom/churn.ts';
 import { query } from '../../observation/render/query.ts';
 import { DeltaEncoder } from './snapshot-delta.ts';
 import { chromeOnly } from '../browser.ts';
 
 /**
  * The content script's side of `content/observe` and `content/query`. The observer (and its
- * MutationObserver) is created on the first request, so a frame nobody asks about costs nothing.
+ * MutationObserver) is created on the first request, so a frame nobody asks about costs little;
+ * only the churn detector starts at once (cheap: it notes which texts change on their own), so
+ * that a clock has been seen ticking before the first observation.
  * Every answer is a reply envelope; nothing here throws into the message router.
  */
 
@@ -30,9 +33,10 @@ const failure = (code: string, message: string, retryable: boolean): Failure => 
 export class ObservationHost {
   private observer: PageObserver | undefined;
   private readonly deltas = new DeltaEncoder();
+  private readonly churn = new ChurnDetector(document);
 
   private get pageObserver(): PageObserver {
-    this.observer ??= createPageObserver({ document, closedShadowRootOf: closedShadowRootReader() });
+    this.observer ??= createPageObserver({ document, closedShadowRootOf: closedShadowRootReader(), churn: this.churn });
     return this.observer;
   }
 

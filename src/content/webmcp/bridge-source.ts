@@ -2,16 +2,16 @@ import { channelClient, type ChannelClient, type ReplyError } from '../../protoc
 import { correlator, type Correlator } from '../../protocol/correlated-channel.ts';
 import { PageBridgePush, PageBridgeRequests, PortOffer } from '../../protocol/page-bridge-channel.ts';
 import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from '../../protocol/page-bridge-names.ts';
-import { ToolExecutionError, type ToolSource } from './tool-source.ts';
+import { ToolExecutionError, thrownError, type ToolSource } from './tool-source.ts';
 import type { RawTool } from '../../webmcp/normalize.ts';
 import { PAGE_DEADLINES } from '../../protocol/deadlines.ts';
 
 const LIST_TIMEOUT_MS = PAGE_DEADLINES.tool_list_ms;
-/** A run's own deadline comes from the caller (src/content/worker-channel.ts); this only frees a reply slot that never filled. */
+/** A run's own deadline comes from the caller (src/content/worker-channel.ts); without one, this frees a reply slot that never filled. */
 const RUN_TIMEOUT_MS = PAGE_DEADLINES.tool_run_ms;
 
 /** The codes a page's refusal may carry through; anything else it says is an execution failure. */
-const TOOL_CODES = new Set<string>(['TOOL_NOT_FOUND', 'INVALID_INPUT', 'EXECUTION_FAILED']);
+const TOOL_CODES = new Set<string>(['TOOL_NOT_FOUND', 'INVALID_INPUT', 'EXECUTION_FAILED', 'TIMEOUT']);
 
 /** A refusal from the main world (page data) as a tool error: known code or EXECUTION_FAILED, bounded message. */
 function toolError(error: ReplyError): ToolExecutionError {
@@ -34,7 +34,7 @@ export class BridgeToolSource implements ToolSource {
   constructor(port: MessagePort) {
     this.replies = correlator<PageBridgeRequests>(
       (request) => port.postMessage(request),
-      (message) => (message.type === 'list' ? LIST_TIMEOUT_MS : RUN_TIMEOUT_MS),
+      (message) => (message.type === 'run' ? (message.deadline_ms ?? RUN_TIMEOUT_MS) + PAGE_DEADLINES.reply_grace_ms : LIST_TIMEOUT_MS),
       (_, ms) => new ToolExecutionError('TIMEOUT', `The page's polyfill did not answer within ${ms} ms.`),
     );
     this.client = channelClient(PageBridgeRequests, (message) => this.replies.send(message));
@@ -57,10 +57,11 @@ export class BridgeToolSource implements ToolSource {
     return [];
   }
 
-  async run(name: string, input: Record<string, unknown>) {
-    const reply = await this.client.call('run', { name, input });
-    if (reply.ok) return reply.data;
-    throw toolError(reply.error);
+  async run(name: string, input: Record<string, unknown>, deadlineMs?: number) {
+    const reply = await this.client.call('run', { name, input, ...(deadlineMs ? { deadline_ms: deadlineMs } : {}) });
+    if (!reply.ok) throw toolError(reply.error);
+    if ('thrown' in reply.data) throw thrownError(reply.data.thrown);
+    return reply.data;
   }
 
   onChange(listener: () => void): void {
@@ -87,4 +88,26 @@ export function receiveBridgePort(onPort: (port: MessagePort, offer: PortOffer) 
   };
   document.addEventListener(HANDSHAKE_FROM_MAIN, take);
   document.dispatchEvent(new Event(HANDSHAKE_FROM_ISOLATED));
+}
+
+/** How long the isolated world waits for the main world to say what a tool threw. */
+const THROWN_LOOKUP_MS = 1_000;
+
+/**
+ * With native WebMCP: asks the main world what a tool threw (Chrome passes on only a generic
+ * error). The answer is the page's, like the throw itself; none in time means none.
+ */
+export function thrownLookup(port: MessagePort): (name: string, since: number) => Promise<{ code?: string | undefined; message: string; truncated: boolean } | undefined> {
+  const replies = correlator<PageBridgeRequests>(
+    (request) => port.postMessage(request),
+    () => THROWN_LOOKUP_MS,
+    (_, ms) => new Error(`The main world did not answer within ${ms} ms.`),
+  );
+  const client = channelClient(PageBridgeRequests, (message) => replies.send(message));
+  port.addEventListener('message', (event: MessageEvent) => replies.receive(event.data));
+  port.start();
+  return async (name, since) => {
+    const reply = await client.call('thrown', { name, since });
+    return reply.ok ? (reply.data.thrown ?? undefined) : undefined;
+  };
 }

@@ -1,4 +1,5 @@
-import { ToolExecutionError, type ToolSource } from './tool-source.ts';
+import { ToolExecutionError, thrownError, type ToolSource } from './tool-source.ts';
+import { describeThrown } from '../../webmcp/thrown.ts';
 import type { RawTool } from '../../webmcp/normalize.ts';
 
 interface NativeTool extends RawTool {
@@ -48,16 +49,34 @@ export class NativeToolSource implements ToolSource {
     const named = (await this.mc.getTools()).filter((t) => t.name === name);
     const tool = named.find(registeredHere) ?? named[0];
     if (!tool) throw new ToolExecutionError('TOOL_NOT_FOUND', `The page has no tool named "${name}" any more.`);
+    const started = Date.now();
     try {
-      return { result: await this.mc.executeTool(tool, input) };
-    } catch (error) {
-      // Earlier Chrome builds took the input as a JSON string; retry once in that shape.
-      if (error instanceof TypeError && /input/i.test(error.message)) {
-        return { result: await this.mc.executeTool(tool, JSON.stringify(input)) };
+      try {
+        return { result: await this.mc.executeTool(tool, input) };
+      } catch (error) {
+        // Earlier Chrome builds took the input as a JSON string; retry once in that shape.
+        if (error instanceof TypeError && /input/i.test(error.message)) return { result: await this.mc.executeTool(tool, JSON.stringify(input)) };
+        throw error;
       }
-      throw error;
+    } catch (error) {
+      throw await this.failure(name, started, error);
     }
   }
+
+  /**
+   * Chrome reports every throw as one generic UnknownError; what the tool really threw is asked
+   * of the main world, which saw it (src/content/main/thrown-capture.ts). Without an answer, the
+   * browser's own message is all there is.
+   */
+  private async failure(name: string, started: number, error: unknown): Promise<unknown> {
+    if (error instanceof TypeError) return error;
+    const wire = await this.thrownLookup?.(name, started).catch(() => undefined);
+    if (wire) return thrownError(wire);
+    return thrownError(describeThrown(error));
+  }
+
+  /** Set once the main world's port is there: asks what a tool threw since a time. */
+  thrownLookup: ((name: string, since: number) => Promise<{ code?: string | undefined; message: string; truncated: boolean } | undefined>) | undefined;
 
   onChange(listener: () => void): void {
     this.mc.addEventListener('toolchange', listener);

@@ -7,6 +7,7 @@ import { FormCollector, readCanvases, readStructuredData, RowNumbering } from '.
 import { liveState } from './semantics.ts';
 import { SnapshotGeometry } from './snapshot-geometry.ts';
 import type { StructuredDataReader } from './structured-data.ts';
+import type { VolatileCheck } from './churn.ts';
 
 /**
  * Turns the live model into a PageSnapshot: walks the entries in document order (shadow roots
@@ -24,6 +25,8 @@ export interface AssembleInput {
   updateMs: number;
   dirtyRoots: number;
   recomputed: number;
+  /** Which texts the page keeps changing on its own (see churn.ts). */
+  volatile?: VolatileCheck;
 }
 
 export function assembleSnapshot(input: AssembleInput): PageSnapshot {
@@ -194,6 +197,7 @@ class Assembler {
     if (t.role === 'heading') out.ref = this.model.refs.refFor(entry.node as Element);
     const row = this.rows.rowOf(entry);
     if (row) out.container = row;
+    if (this.input.volatile?.(entry.node, t)) out.volatile = true;
     out.order = this.order++;
     this.textChars += t.text.length;
     this.texts.push(out);

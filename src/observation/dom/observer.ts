@@ -1,5 +1,6 @@
 import type { PageSnapshot } from '../snapshot.ts';
 import { assembleSnapshot } from './assemble.ts';
+import { ChurnDetector } from './churn.ts';
 import type { Limits } from './limits.ts';
 import { LiveModel } from './model.ts';
 import { dom } from './native.ts';
@@ -20,6 +21,8 @@ export interface PageObserverOptions {
   closedShadowRootOf?: (el: Element) => ShadowRoot | null;
   limits?: Partial<Limits>;
   now?: () => number;
+  /** Started before the first snapshot (the content script starts one at once, so a clock has ticked by then); else made here. */
+  churn?: ChurnDetector;
 }
 
 type ObserveError = { code: 'DOCUMENT_NOT_READY' | 'OBSERVE_FAILED'; message: string; retryable: boolean };
@@ -44,6 +47,7 @@ export function createPageObserver(options: PageObserverOptions = {}): PageObser
   const doc = options.document ?? document;
   const model = new LiveModel({ document: doc, closedShadowRootOf: options.closedShadowRootOf, limits: options.limits, now: options.now });
   const structuredData = new StructuredDataReader();
+  const churn = options.churn ?? new ChurnDetector(doc, { now: options.now });
   const documentToken = randomToken();
   let broken = false;
 
@@ -58,7 +62,8 @@ export function createPageObserver(options: PageObserverOptions = {}): PageObser
         const update = model.update(full || broken);
         broken = false;
         const updateMs = model.now() - startedAt;
-        const snapshot = assembleSnapshot({ model, structuredData, documentToken, startedAt, updateMs, ...update });
+        for (const root of model.roots.values()) if (root.alive) churn.watch(root.key);
+        const snapshot = assembleSnapshot({ model, structuredData, documentToken, startedAt, updateMs, volatile: churn.check(), ...update });
         if (!closedRootsVisible(options)) snapshot.blindSpots.push('closed_shadow_roots_not_visible');
         return { ok: true, snapshot };
       } catch (error) {
@@ -72,7 +77,10 @@ export function createPageObserver(options: PageObserverOptions = {}): PageObser
       const el = model.refs.lookup(ref);
       return el && dom.isConnected(el) ? el : undefined;
     },
-    dispose: () => model.dispose(),
+    dispose: () => {
+      model.dispose();
+      churn.dispose();
+    },
   };
 }
 

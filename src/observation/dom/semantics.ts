@@ -99,6 +99,8 @@ function liveKind(localName: string, role: string, inputType: string | undefined
   if (localName === 'select') return 'select';
   if (RANGE_ROLES.has(role)) return 'range';
   if (role === 'textbox') return 'editable';
+  // A custom combobox (a div, as UI kits build them) shows its chosen option as its own text.
+  if (role === 'combobox') return 'editable';
   return undefined;
 }
 

@@ -2,17 +2,19 @@ import type { AvailableActionInput } from '../../protocol/action.ts';
 import type { SnapshotElement } from '../snapshot.ts';
 import { canonicalJson } from '../../base/canonical-json.ts';
 import { fnv1a64 } from '../../base/hash.ts';
+import { isCarouselControl } from './page-values.ts';
 
 /**
  * The action set as the fingerprint sees it: what can be done, not where it sits. Legacy
  * controls count by role and name whether they are in view or scrolled away or momentarily
  * covered (scrolling must not change the version); focus, typed values and boxes never count.
- * Links do not count: navigation changes no resource, and rotating banners and ads are links.
+ * Links do not count: navigation changes no resource, and rotating banners and ads are links;
+ * nor do a carousel's slide pickers, which rotate with its slides.
  */
 export function actionKeys(elements: readonly SnapshotElement[], declared: readonly AvailableActionInput[]): string[] {
   const keys: string[] = [];
   for (const e of elements) {
-    if (e.role === 'link' || e.visibility === 'hidden' || e.visibility === 'zero_size') continue;
+    if (e.role === 'link' || e.visibility === 'hidden' || e.visibility === 'zero_size' || isCarouselControl(e.name)) continue;
     keys.push(`dom:${e.role}:${e.name.trim().slice(0, 120)}${e.states.includes('disabled') ? ':disabled' : ''}`);
   }
   for (const a of declared) {

@@ -4,12 +4,13 @@ import { cleanText } from '../clean-text.ts';
 import { LIVE_ROLES } from '../../protocol/snapshot.ts';
 import { headingResource, labelledValues } from '../read/page-text.ts';
 import { parseMoney } from '../read/values.ts';
+import { steadyTexts } from './page-values.ts';
 
 /**
  * What the computed accessibility tree says: headings that name the resource, status/alert
  * regions announcing a state, and the text equivalents of canvases.
  */
-export const extractAccessibility: Extractor = ({ snapshot, resource }) => {
+export const extractAccessibility: Extractor = ({ snapshot }) => {
   const claims: Claim[] = [];
   for (const block of snapshot.texts) {
     if (claims.length >= MAX_CLAIMS_PER_EXTRACTOR) break;
@@ -24,9 +25,10 @@ export const extractAccessibility: Extractor = ({ snapshot, resource }) => {
     );
   }
 
-  if (!resource) return claims; // the first pass only needs identity
-
-  const live = snapshot.texts.filter((t) => t.role !== undefined && LIVE_ROLES.has(t.role)).slice(0, MAX_CLAIMS_PER_EXTRACTOR);
+  // Announcements the page keeps changing on their own (marked volatile) say nothing lasting.
+  const live = steadyTexts(snapshot)
+    .filter((t) => t.role !== undefined && LIVE_ROLES.has(t.role))
+    .slice(0, MAX_CLAIMS_PER_EXTRACTOR);
   for (const l of labelledValues(live)) {
     const reading = readLabelled(l.label, l.value);
     if (reading) claims.push({ ...reading, source: 'accessibility', strength: 0.8, ref: l.ref, why: `${l.role} region ${quote(`${l.label}: ${l.value}`)}` });

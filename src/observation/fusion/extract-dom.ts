@@ -1,4 +1,4 @@
-import type { SnapshotTable } from '../snapshot.ts';
+import type { SnapshotTable, SnapshotText } from '../snapshot.ts';
 import { FIELD, MAX_CLAIMS_PER_EXTRACTOR, quote, type Claim, type Extractor } from '../read/claims.ts';
 import { readLabelled, standaloneState } from './field-labels.ts';
 import type { LineItem } from '../read/line-item.ts';
@@ -6,6 +6,7 @@ import { itemClaims } from './items.ts';
 import { cleanText } from '../clean-text.ts';
 import { LIVE_ROLES } from '../../protocol/snapshot.ts';
 import { blocksAfterHeading, labelledValues, resourceHeadingIndex } from '../read/page-text.ts';
+import { steadyTexts } from './page-values.ts';
 import { tablesOf } from './tables.ts';
 import { parseCount, parseMoney, pathOf, resourcesInPath } from '../read/values.ts';
 
@@ -66,27 +67,62 @@ function tableClaims(table: SnapshotTable, index: number): Claim[] {
   return claims;
 }
 
+/**
+ * The page's own heading: the one naming the resource when there is one, else the page's first
+ * level-1 heading (a status badge beside it is the page's state: `Checkout [Awaiting payment]`).
+ */
+function mainHeading(texts: readonly SnapshotText[], resourceId: string | undefined): number {
+  if (resourceId !== undefined) return resourceHeadingIndex(texts, resourceId);
+  return texts.findIndex((t) => t.role === 'heading' && t.level === 1);
+}
+
+/** Texts that can be a status badge: short page text, not a heading, a control's label, an announcement or a list's row. */
+const BADGE_ROLES = new Set([undefined, 'paragraph', 'note', 'definition', 'status']);
+
+/**
+ * The page's one status badge, wherever it sits (a chip beside a title that is not marked up as
+ * a heading): exactly one text on the page is nothing but a state. Two or more is a list.
+ */
+function loneBadge(texts: readonly SnapshotText[]): Claim[] {
+  const badges = texts.filter((t) => BADGE_ROLES.has(t.role) && (t.container?.row ?? 0) === 0 && standaloneState(cleanText(t.text)) !== undefined);
+  if (badges.length !== 1) return [];
+  const [badge] = badges as [SnapshotText];
+  return [
+    {
+      field: FIELD.state,
+      value: standaloneState(cleanText(badge.text))!,
+      source: 'dom',
+      strength: 0.6,
+      ...(badge.ref ? { ref: badge.ref } : {}),
+      why: `the page's only status badge: ${quote(badge.text)}`,
+    },
+  ];
+}
+
 export const extractDom: Extractor = (ctx) => {
   const { snapshot, resource } = ctx;
   const claims = formTargets(ctx);
-  if (!resource) return claims;
+  const texts = steadyTexts(snapshot);
 
-  const ordinary = snapshot.texts.filter((t) => t.role === undefined || !LIVE_ROLES.has(t.role));
+  const ordinary = texts.filter((t) => t.role === undefined || !LIVE_ROLES.has(t.role));
   for (const l of labelledValues(ordinary)) {
     if (claims.length >= MAX_CLAIMS_PER_EXTRACTOR) break;
+    // Without a resource, a value in a list's row belongs to that row's item, not to the page.
+    const row = ordinary[l.index]?.container?.row ?? 0;
+    if (!resource && row > 0) continue;
     const reading = readLabelled(l.label, l.value);
     if (reading) claims.push({ ...reading, source: 'dom', strength: 0.8, ref: l.ref, why: `labelled ${quote(`${l.label}: ${l.value}`)}` });
   }
 
-  // The badge beside the heading that names the resource: `Order ORD-1024 [Awaiting payment]`.
-  const heading = resourceHeadingIndex(snapshot.texts, resource.id);
+  // The badge beside the page's heading: `Order ORD-1024 [Awaiting payment]`.
+  const heading = mainHeading(texts, resource?.id);
   if (heading >= 0) {
-    for (const { block } of blocksAfterHeading(snapshot.texts, heading)) {
+    for (const { block } of blocksAfterHeading(texts, heading)) {
       const state = standaloneState(cleanText(block.text));
-      if (state)
-        claims.push({ field: FIELD.state, value: state, source: 'dom', strength: 0.9, ref: block.ref, why: `beside the heading ${quote(snapshot.texts[heading]!.text)}: ${quote(block.text)}` });
+      if (state) claims.push({ field: FIELD.state, value: state, source: 'dom', strength: 0.9, ref: block.ref, why: `beside the heading ${quote(texts[heading]!.text)}: ${quote(block.text)}` });
     }
   }
+  claims.push(...loneBadge(texts));
 
   tablesOf(snapshot)
     .slice(0, 20)

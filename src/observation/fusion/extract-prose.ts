@@ -1,5 +1,6 @@
 import { FIELD, MAX_CLAIMS_PER_EXTRACTOR, quote, type Claim, type Extractor } from '../read/claims.ts';
 import { parseDate } from '../read/values.ts';
+import { steadyTexts } from './page-values.ts';
 
 /**
  * Sentences in visible prose: "This order was cancelled on June 16, 2026", "Payment received on
@@ -21,14 +22,21 @@ const DATE_SENTENCES: Array<[RegExp, string]> = [
   [/\bdelivered on\b/i, 'delivered_at'],
 ];
 
+/** A sentence about the page's own subject: "Your order was cancelled…", "This booking is confirmed". */
+const ABOUT_THIS_PAGE = /^(?:your|this) (?:order|booking|reservation|subscription|payment|invoice|ticket|appointment|case|account)\b/i;
+
+/**
+ * Dates are read on every page; states about an identified resource, or without one only from a
+ * sentence about "your order" / "this booking" (a help text or a list's prose says nothing about
+ * this page).
+ */
 export const extractProse: Extractor = ({ snapshot, resource }) => {
-  if (!resource) return [];
   const claims: Claim[] = [];
-  for (const block of snapshot.texts) {
+  for (const block of steadyTexts(snapshot)) {
     if (claims.length >= MAX_CLAIMS_PER_EXTRACTOR) break;
     if (block.role === 'heading' || block.text.length > 400) continue;
     const why = () => `text ${quote(block.text)}`;
-    for (const [re, state] of STATE_SENTENCES) {
+    for (const [re, state] of resource || ABOUT_THIS_PAGE.test(block.text) ? STATE_SENTENCES : []) {
       if (re.test(block.text)) claims.push({ field: FIELD.state, value: state, source: 'text', strength: 0.8, why: why() });
     }
     for (const [re, field] of DATE_SENTENCES) {

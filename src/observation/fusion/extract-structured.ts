@@ -39,7 +39,8 @@ function items(blocks: readonly SnapshotStructuredData[]): Array<{ item: Json; t
 
 export const extractStructured: Extractor = ({ snapshot, resource }) => {
   const claims: Claim[] = [];
-  for (const { item, type, kind } of items(snapshot.structuredData)) {
+  const found = items(snapshot.structuredData);
+  for (const { item, type, kind } of found) {
     const rawId = readString(pick(item, ID_KEYS));
     const id = rawId ? cleanResourceId(rawId) : undefined;
     // Several orders on one page (a list): only the one this page is about says anything about it.
@@ -50,7 +51,8 @@ export const extractStructured: Extractor = ({ snapshot, resource }) => {
     };
     push(FIELD.resourceType, type, '@type');
     push(FIELD.resourceId, id, 'number');
-    if (!resource) continue;
+    // Without a resource, only the page's one item (no id to tell it by) speaks for the page.
+    if (!resource && (id !== undefined || found.length !== 1)) continue;
     push(FIELD.state, readState(pick(item, STATE_KEYS)), 'status');
     push('placed_at', readDate(pick(item, ['orderDate'])), 'orderDate');
     const due = pick(item, ['totalPaymentDue']) ?? (isObject(item.partOfInvoice) ? pick(item.partOfInvoice, ['totalPaymentDue']) : undefined);

@@ -21,6 +21,11 @@ const DATE_LABELS: Array<[RegExp, string]> = [
   [/^(?:cancell?ed|cancell?ed on)$/i, 'cancelled_at'],
 ];
 
+/** `Total`, `Order total`, `Amount due`-like labels (not `Subtotal`). */
+export function isTotalLabel(label: string): boolean {
+  return TOTAL_LABEL.test(label.trim());
+}
+
 export interface LabelReading {
   field: string;
   value: string | number;

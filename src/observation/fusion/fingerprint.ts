@@ -6,7 +6,8 @@ import type { Resolution } from './resolve.ts';
 
 /**
  * state_version for everything Steward infers: `fp-` + FNV-1a 64 of the semantic content only —
- * resource, state, the set of things one can do, and the key values every source reported.
+ * resource, state, the set of things one can do, the key values every source reported, and on
+ * every page what it shows as values and the settings of its controls (see page-values.ts).
  * Never clocks, banners, scroll, boxes, focus, element values being typed, or timestamps.
  */
 export interface FingerprintInput {
@@ -18,6 +19,10 @@ export interface FingerprintInput {
   fields: Readonly<Record<string, readonly (string | number | boolean | null)[]>>;
   /** Pixel hashes of canvases that are the only place an expected value is shown. */
   canvases?: readonly string[];
+  /** Short texts that are a value on their own, in page order (a multiset). */
+  shown?: readonly string[];
+  /** Settings of controls that act at once (`checkbox:Gift wrap=on`). */
+  controls?: readonly string[];
 }
 
 export function fingerprint(input: FingerprintInput): string {
@@ -31,6 +36,8 @@ export function fingerprint(input: FingerprintInput): string {
     actions: [...new Set(input.actions)].sort(),
     fields,
     canvases: [...new Set(input.canvases ?? [])].sort(),
+    shown: [...(input.shown ?? [])].sort(),
+    controls: [...(input.controls ?? [])].sort(),
   };
   return `fp-${fnv1a64(canonicalJson(content))}`;
 }
@@ -40,11 +47,19 @@ export function fingerprint(input: FingerprintInput): string {
  * seen by one source alone (the API's total) still changes the version. Line items are the
  * exception: each source words them differently, so only the fact's (stable) wording counts.
  */
-export function fingerprintFields(resolutions: readonly Resolution[]): Record<string, Array<string | number | boolean | null>> {
+export function fingerprintFields(resolutions: readonly Resolution[], labelled: Readonly<Record<string, readonly string[]>> = {}): Record<string, Array<string | number | boolean | null>> {
   const out: Record<string, Array<string | number | boolean | null>> = {};
   for (const r of resolutions) {
     const kind = fieldKind(r.fact.name);
     out[r.fact.name] = kind === 'items' ? [r.fact.value] : r.claims.map((c: Claim) => c.value);
+  }
+  // Labelled values the page shows count whether or not they became a fact (a list's statuses,
+  // a label Steward has no field for); one it read as a fact counts as that fact's value.
+  for (const [field, values] of Object.entries(labelled)) {
+    if (fieldKind(field) === 'items') continue;
+    const known = out[field] ?? [];
+    const asFact = (v: string) => (fieldKind(field) === 'money' && Number.isFinite(Number(v)) ? Number(v) : v);
+    out[field] = [...known, ...values.map(asFact)];
   }
   return out;
 }

@@ -17,7 +17,9 @@ import { extractNetwork } from './extract-network.ts';
 import { extractProse } from './extract-prose.ts';
 import { extractStructured } from './extract-structured.ts';
 import { extractUrl } from './extract-url.ts';
+import { fieldKind, valuesAgree } from './field-kinds.ts';
 import { fingerprint, fingerprintFields } from './fingerprint.ts';
+import { controlValues, labelledFields, shownValues } from './page-values.ts';
 import { domActions } from './dom-actions.ts';
 import { identifyResource, pageFacts, pageResource } from './identify.ts';
 import { resolveField, type Resolution } from './resolve.ts';
@@ -30,8 +32,9 @@ import { webmcpActions } from './webmcp-actions.ts';
  *
  * 1. every source is read on its own into claims (extract-*.ts, adapters);
  * 2. the resource is identified from the identity claims;
- * 3. the sources are read again knowing the resource, and each field is resolved into a Fact
- *    (resolve.ts) with the sources that agree and those that disagree;
+ * 3. the sources are read again knowing the resource (or about the page itself when it names
+ *    none), and each field is resolved into a Fact (resolve.ts) with the sources that agree and
+ *    those that disagree;
  * 4. actions come from WebMCP tools, adapters and the page's own controls;
  * 5. blind spots, confidence and the semantic fingerprint complete the observation.
  */
@@ -97,8 +100,9 @@ export function fuseWithDetail(input: FuseInput): FusionDetail {
   const identity = identifyResource([...EXTRACTORS.flatMap((x) => x(firstPass)), ...adapterClaims]);
   const resource = identity.resource;
 
-  // Pass 2: what do the sources say about it?
-  const claims = resource ? [...EXTRACTORS.flatMap((x) => x({ snapshot, network, resource })), ...adapterClaims] : identity.resolutions.flatMap((r) => r.claims);
+  // Pass 2: what do the sources say about it, or, when it names none, about the page itself?
+  const read = [...EXTRACTORS.flatMap((x) => x({ snapshot, network, ...(resource ? { resource } : {}) })), ...adapterClaims];
+  const claims = resource ? read : pageClaims(read);
   const resolutions: Resolution[] = [];
   for (const [field, list] of byField(claims)) {
     const r = resolveField(field, list);
@@ -107,7 +111,7 @@ export function fuseWithDetail(input: FuseInput): FusionDetail {
   const subject = resource ?? pageResource(snapshot.url);
   if (!resource) resolutions.push(...pageFacts(subject));
   const fact = (name: string) => resolutions.find((r) => r.fact.name === name)?.fact;
-  const stateFact = resource ? fact(FIELD.state) : undefined;
+  const stateFact = fact(FIELD.state);
   const state = typeof stateFact?.value === 'string' ? stateFact.value : 'unknown';
 
   // Actions: the page's tools, the adapters' mapped actions (in their states), the page's own controls.
@@ -157,8 +161,10 @@ export function fuseWithDetail(input: FuseInput): FusionDetail {
       resource: subject,
       state,
       actions: actionKeys(elements, declared),
-      fields: fingerprintFields(resolutions),
+      fields: fingerprintFields(resolutions, labelledFields(snapshot)),
       canvases: spots.canvasHashes,
+      shown: shownValues(snapshot),
+      controls: controlValues(snapshot, elements),
     }),
     observed_at: [input.observedAt, snapshot.capturedAt].find((t) => IsoDateTime.safeParse(t).success) ?? new Date().toISOString(),
     url: snapshot.url,
@@ -174,6 +180,24 @@ export function fuseWithDetail(input: FuseInput): FusionDetail {
 
 export function fuse(input: FuseInput): ObservedState {
   return fuseWithDetail(input).state;
+}
+
+/**
+ * What a page without an identified resource says about itself: no partial identity (a type
+ * without an id names nothing), and no field one source states with different values (several
+ * statuses or totals are a list of things, none of which is the page's own).
+ */
+function pageClaims(claims: readonly Claim[]): Claim[] {
+  const kept = claims.filter((c) => c.field !== FIELD.resourceType && c.field !== FIELD.resourceId);
+  const first = new Map<string, Claim>();
+  const mixed = new Set<string>();
+  for (const c of kept) {
+    const key = `${c.source}:${c.field}`;
+    const seen = first.get(key);
+    if (!seen) first.set(key, c);
+    else if (!valuesAgree(fieldKind(c.field), seen.value, c.value)) mixed.add(key);
+  }
+  return kept.filter((c) => !mixed.has(`${c.source}:${c.field}`));
 }
 
 /** The path that produced the state: an adapter when one supports it, otherwise inference. */

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ToolDescriptor, ToolRunOutcome } from '../../protocol/webmcp.ts';
 import { inputFromForm, type SchemaField } from '../lib/schema-fields.ts';
 import { runTool } from '../background-client.ts';
+import { ToolRunError } from './ToolRunError.tsx';
 
 type Shown = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; outcome: ToolRunOutcome } | { kind: 'error'; message: string };
 
@@ -83,13 +84,7 @@ export function ToolRunForm({ tabId, frameId, tool, fields, offeredByPage }: { t
 }
 
 function Outcome({ outcome, name }: { outcome: ToolRunOutcome; name: string }) {
-  if (!outcome.ok) {
-    return (
-      <p class="error-text" role="alert">
-        {outcome.error.code}: {outcome.error.message}
-      </p>
-    );
-  }
+  if (!outcome.ok) return <ToolRunError error={outcome.error} name={name} />;
   return (
     <div>
       <div class="result-label">

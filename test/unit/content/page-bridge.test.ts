@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BridgeToolSource } from '../../../src/content/webmcp/bridge-source.ts';
+import type { ToolExecutionError } from '../../../src/content/webmcp/tool-source.ts';
 import { serveModelContext } from '../../../src/content/main/polyfill-bridge.ts';
+import { captureThrown } from '../../../src/content/main/thrown-capture.ts';
 
 const tick = () => new Promise((r) => setTimeout(r, 20));
 const ports: MessagePort[] = [];
@@ -35,7 +37,7 @@ class FakeModelContext extends EventTarget {
 function bridged(tools: FakeTool[]) {
   const { port1, port2 } = channel();
   const mc = new FakeModelContext(tools);
-  serveModelContext(mc, port1, new Map());
+  serveModelContext(mc, port1, new Map(), captureThrown(mc as { registerTool?: unknown }));
   return { mc, source: new BridgeToolSource(port2) };
 }
 
@@ -75,9 +77,50 @@ describe('the page bridge (main world ↔ isolated world over the private port)'
     ]);
     await expect(source.run('missing', {})).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND', message: 'No tool named missing' });
     await expect(source.run('typed', {})).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'bad input' });
-    const broken = await source.run('broken', {}).catch((e: unknown) => e as { code: string; message: string });
-    expect(broken).toMatchObject({ code: 'EXECUTION_FAILED', message: expect.stringMatching(/^X{200}: m+$/) });
-    expect((broken as { message: string }).message.length).toBeLessThanOrEqual(4000);
+    const broken = await source.run('broken', {}).catch((e: unknown) => e as ToolExecutionError);
+    expect(broken).toMatchObject({ code: 'EXECUTION_FAILED', pageError: { code: 'X'.repeat(64), truncated: true, untrusted: true } });
+    expect((broken as ToolExecutionError).pageError?.message).toBe(`${'m'.repeat(500)}…`);
+  });
+
+  it('what a registered tool threw reaches the isolated world even when the polyfill hides it', async () => {
+    const { port1, port2 } = channel();
+    // Like @mcp-b/global: a throw becomes one generic UnknownError, the thrown value lost.
+    const registered = new Map<string, (input: unknown) => unknown>();
+    const mc = Object.assign(new FakeModelContext([]), {
+      registerTool(tool: { name: string; execute: (input: unknown) => unknown }) {
+        registered.set(tool.name, tool.execute);
+        mc.tools.push({
+          name: tool.name,
+          run: async (input) => {
+            try {
+              return await tool.execute(input);
+            } catch {
+              throw new DOMException('Tool was executed but the invocation failed.', 'UnknownError');
+            }
+          },
+        });
+      },
+    });
+    serveModelContext(mc, port1, new Map(), captureThrown(mc));
+    const source = new BridgeToolSource(port2);
+    mc.registerTool({ name: 'stock', execute: () => Promise.reject({ code: 'out-of-stock', message: 'Only 0 left' }) });
+    mc.registerTool({
+      name: 'text',
+      execute: () => {
+        throw 'just a string';
+      },
+    });
+    mc.registerTool({ name: 'fine', execute: () => 'ok' });
+    await expect(source.run('stock', {})).rejects.toMatchObject({ code: 'EXECUTION_FAILED', pageError: { code: 'OUT_OF_STOCK', message: 'Only 0 left', truncated: false } });
+    await expect(source.run('text', {})).rejects.toMatchObject({ pageError: { message: 'just a string' } });
+    await expect(source.run('fine', {})).resolves.toMatchObject({ result: 'ok' });
+  });
+
+  it('a tool that never answers is answered TIMEOUT by the main world at the deadline it was given', async () => {
+    const { source } = bridged([{ name: 'stall', run: () => new Promise(() => undefined) }]);
+    const started = Date.now();
+    await expect(source.run('stall', {}, 100)).rejects.toMatchObject({ code: 'TIMEOUT', message: "The page's tool did not answer within 0.1 s; it may still be running." });
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../../../../src/background/tools/registry.ts';
-import { PERSON_AGENT_ID, runToolFromPanel, type PanelRunDeps } from '../../../../src/background/tools/run-from-panel.ts';
+import { PERSON_AGENT_ID, outcomeOf, runToolFromPanel, type PanelRunDeps } from '../../../../src/background/tools/run-from-panel.ts';
 import type { ToolDescriptor } from '../../../../src/protocol/webmcp.ts';
 import { ORIGIN, harness, type Harness } from '../../pipeline/fakes.ts';
 
@@ -104,6 +104,31 @@ describe('runToolFromPanel: the person’s Run goes through the pipeline', () =>
     deps.registry.report({ tabId: 1, frameId: 3, origin: ORIGIN, url: `${ORIGIN}/widget`, api: 'native', tools: [storeHours] }, new Date());
     expect(await runToolFromPanel(deps, { tabId: 1, frameId: 3, name: 'store_hours', input: {} })).toMatchObject({ ok: true, result: 'ran store_hours' });
     expect((await personEntries(h)).some((e) => e.action === 'store_hours')).toBe(true);
+  });
+});
+
+describe('a run that ended without a result, as the panel shows it', () => {
+  const pageError = { code: 'SLOT_TAKEN', message: 'No slot', truncated: false, untrusted: true as const };
+  const resource = { type: 'page', id: '/x' };
+
+  it('failed or unknown with a reason is an error carrying the status and the page’s words, never an empty result', () => {
+    const error = { code: 'EXECUTION_FAILED' as const, message: 'The page’s tool failed', retryable: false, recovery_hint: 'Re-plan.', details: { page_error: pageError, status: 'failed' } };
+    expect(outcomeOf({ action_id: 'act_1', resource, execution: { status: 'failed', certainty: 'inferred', error } })).toEqual({
+      ok: false,
+      error: { code: 'EXECUTION_FAILED', message: 'The page’s tool failed', retryable: false, recovery_hint: 'Re-plan.', details: { status: 'failed', action_id: 'act_1', page_error: pageError } },
+    });
+    const timeout = { code: 'TIMEOUT' as const, message: "The page's tool did not answer within 1.5 s", retryable: false, recovery_hint: 'Re-observe.' };
+    expect(outcomeOf({ action_id: 'act_2', resource, execution: { status: 'unknown', certainty: 'unknown', error: timeout } })).toMatchObject({
+      ok: false,
+      error: { code: 'TIMEOUT', message: expect.stringContaining('did not answer within 1.5 s'), details: { status: 'unknown', action_id: 'act_2' } },
+    });
+  });
+
+  it('an unknown outcome without a reason keeps what the tool answered', () => {
+    expect(outcomeOf({ action_id: 'act_3', resource, execution: { status: 'unknown', certainty: 'unknown' }, output: { text: 'hi', truncated: false, untrusted: true } })).toMatchObject({
+      ok: true,
+      result: 'hi',
+    });
   });
 });
 
