@@ -1,4 +1,5 @@
 import type { Geometry, RootState } from './entries.ts';
+import { hitRelation, type ComposedTree, type HitRelation } from './hit-relation.ts';
 import { dom } from './native.ts';
 
 /**
@@ -61,23 +62,42 @@ export function readGeometry(el: Element, view: DocView, a11yHidden: boolean, wi
   return { hidden, x: rect.left + view.scrollX, y: rect.top + view.scrollY, w: rect.width, h: rect.height, scrollX: view.scrollX, scrollY: view.scrollY };
 }
 
+const ELEMENT_NODE = 1;
+const FRAGMENT_NODE = 11;
+
+const COMPOSED: ComposedTree<Node> = {
+  assignedSlot: (n) => (dom.nodeType(n) === ELEMENT_NODE ? dom.assignedSlot(n as Element) : null),
+  parent: (n) => dom.parentNode(n),
+  hostOf: (n) => (dom.nodeType(n) === FRAGMENT_NODE ? dom.host(n as ShadowRoot) : null),
+};
+
+/** How the topmost element relates to `el` (see hit-relation.ts); plain DOM checks first, the composed walk only inside shadow trees. */
+function relationOf(hit: Element, el: Element, root: Document | ShadowRoot): HitRelation {
+  if (hit === el || dom.contains(el, hit)) return 'on';
+  // In a document's own tree, a hit that is neither inside nor around the element is elsewhere: no host or slot can join them.
+  if (dom.isDocument(root)) return dom.contains(hit, el) ? 'around' : 'elsewhere';
+  return hitRelation<Node>(hit, el, COMPOSED);
+}
+
 /**
- * Whether the topmost element at (x, y) of this tree is `el` or inside it. When the point falls in
- * a gap of `el` itself — the centre of a link wrapped over two lines lands between its fragments,
- * and the hit is then an ancestor — the centres of its line boxes are tried; only a hit on some
- * other element means covered.
+ * Whether the topmost element at (x, y) of this tree is `el`, inside it, or the shadow host that
+ * draws it (see hit-relation.ts). When the point falls in a gap of `el` itself — the centre of a
+ * link wrapped over two lines lands between its fragments, and the hit is then an ancestor — the
+ * centres of its line boxes are tried; only a hit on some other element means covered.
  */
 export function hitsItself(el: Element, root: Document | ShadowRoot, x: number, y: number): boolean {
   const hit = dom.elementFromPoint(root, x, y);
-  if (hit !== null && (hit === el || dom.contains(el, hit))) return true;
-  if (hit === null || !dom.contains(hit, el)) return false;
+  if (hit === null) return false;
+  const first = relationOf(hit, el, root);
+  if (first !== 'around') return first === 'on';
   const rects = el.getClientRects();
   for (let i = 0; i < rects.length && i < 3; i++) {
     const r = rects[i]!;
     if (r.width * r.height < 1) continue;
     const again = dom.elementFromPoint(root, r.left + r.width / 2, r.top + r.height / 2);
-    if (again !== null && (again === el || dom.contains(el, again))) return true;
-    if (again !== null && !dom.contains(again, el)) return false;
+    if (again === null) continue;
+    const relation = relationOf(again, el, root);
+    if (relation !== 'around') return relation === 'on';
   }
   // Only ancestors under every fragment: nothing else is on top of it, unless one of them clips it
   // away entirely (overflow: hidden), and what shows there is that ancestor, not the element.

@@ -55,6 +55,8 @@ const fragmentQueryAllFn = methodOf<(this: DocumentFragment, selector: string) =
 
 const localNameOf = getterOf<string>(E, 'localName');
 const shadowRootOf = getterOf<ShadowRoot | null>(E, 'shadowRoot');
+const assignedSlotOf = getterOf<HTMLSlotElement | null>(E, 'assignedSlot');
+const hostOf = getterOf<Element>(ShadowRoot.prototype, 'host');
 const parentElementOf = getterOf<Element | null>(N, 'parentElement');
 const parentNodeOf = getterOf<Node | null>(N, 'parentNode');
 const firstChildOf = getterOf<Node | null>(N, 'firstChild');
@@ -97,6 +99,10 @@ export const dom = {
   rootNode: (node: Node): Node => rootNodeFn.call(node),
   comparePosition: (node: Node, other: Node): number => comparePositionFn.call(node, other),
   shadowRoot: (el: Element): ShadowRoot | null => shadowRootOf.call(el),
+  /** The slot an element is rendered in (null when it is in a closed shadow root, or not slotted). */
+  assignedSlot: (el: Element): HTMLSlotElement | null => assignedSlotOf.call(el),
+  /** The host of a shadow root. */
+  host: (root: ShadowRoot): Element => hostOf.call(root),
   parentElement: (node: Node): Element | null => parentElementOf.call(node),
   parentNode: (node: Node): Node | null => parentNodeOf.call(node),
   firstChild: (node: Node): Node | null => firstChildOf.call(node),
