@@ -1,3 +1,4 @@
+import { LIVE_ROLES } from '../../protocol/snapshot.ts';
 import type { Evidence } from '../../protocol/resource.ts';
 import type { SnapshotText } from '../snapshot.ts';
 import { FIELD, quote, type Claim, type Extractor } from '../read/claims.ts';
@@ -135,7 +136,8 @@ function captionCues(texts: readonly SnapshotText[]): Cue[] {
 }
 
 export const extractIdentity: Extractor = ({ snapshot }) => {
-  const ordinary = snapshot.texts.filter((t) => t.landmark === undefined);
+  // An announcement (a status line, an alert: "Booked APT-1004") reports an event; it does not say what the page is about.
+  const ordinary = snapshot.texts.filter((t) => t.landmark === undefined && (t.role === undefined || !LIVE_ROLES.has(t.role)));
   const cues = [...titleCues(snapshot.title), ...headingCues(ordinary), ...breadcrumbCues(snapshot.texts), ...labelCues(ordinary)];
   // Body lines also mention other resources ("from order ORD-2017" on a return): only a last resort.
   return claimsOf(cues.length > 0 ? cues : captionCues(ordinary));

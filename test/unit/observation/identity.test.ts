@@ -160,6 +160,12 @@ describe('a line under the main heading names the resource when nothing else doe
     const s = observe(pageWith([h1('Return RMA-30418'), { text: 'Oak side table from order ORD-2017 · reason: arrived damaged' }]));
     expect(s.resource).toEqual({ type: 'return', id: 'RMA-30418' });
   });
+
+  it('nor an announcement: "Booked APT-1004 …" in a status line under "Book an appointment" reports an event; the page is still the booking form', () => {
+    const s = observe(pageWith([h1('Book an appointment'), { text: 'Booked APT-1004 with Dr. Okafor on 2026-12-02 at 16:00 for Jordan Lee.', role: 'status' }]));
+    expect(s.resource.type).toBe('page');
+    expect(s.resource_identity?.certainty).toBe('unknown');
+  });
 });
 
 describe('key–value rows of spans, as component kits print them', () => {
