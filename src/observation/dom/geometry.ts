@@ -75,8 +75,10 @@ const COMPOSED: ComposedTree<Node> = {
 function relationOf(hit: Element, el: Element, root: Document | ShadowRoot): HitRelation {
   if (hit === el || dom.contains(el, hit)) return 'on';
   // In a document's own tree, a hit that is neither inside nor around the element is elsewhere: no host or slot can join them.
-  if (dom.isDocument(root)) return dom.contains(hit, el) ? 'around' : 'elsewhere';
-  return hitRelation<Node>(hit, el, COMPOSED);
+  const relation = dom.isDocument(root) ? (dom.contains(hit, el) ? 'around' : 'elsewhere') : hitRelation<Node>(hit, el, COMPOSED);
+  // A control drawn by its label (a hidden checkbox under a custom-drawn switch or box): a click there reaches the control.
+  if (relation === 'elsewhere' && dom.labels(el).some((label) => label === hit || dom.contains(label, hit))) return 'on';
+  return relation;
 }
 
 /**

@@ -57,6 +57,10 @@ const localNameOf = getterOf<string>(E, 'localName');
 const shadowRootOf = getterOf<ShadowRoot | null>(E, 'shadowRoot');
 const assignedSlotOf = getterOf<HTMLSlotElement | null>(E, 'assignedSlot');
 const hostOf = getterOf<Element>(ShadowRoot.prototype, 'host');
+/** Labelable form controls and their `labels` getter: clicking a control's label clicks the control. */
+const LABELS_OF: ReadonlyArray<[abstract new () => Element, (this: object) => NodeListOf<HTMLLabelElement> | null]> = [HTMLInputElement, HTMLSelectElement, HTMLTextAreaElement, HTMLButtonElement].map(
+  (c) => [c, getterOf<NodeListOf<HTMLLabelElement> | null>(c.prototype, 'labels')],
+);
 const parentElementOf = getterOf<Element | null>(N, 'parentElement');
 const parentNodeOf = getterOf<Node | null>(N, 'parentNode');
 const firstChildOf = getterOf<Node | null>(N, 'firstChild');
@@ -103,6 +107,10 @@ export const dom = {
   assignedSlot: (el: Element): HTMLSlotElement | null => assignedSlotOf.call(el),
   /** The host of a shadow root. */
   host: (root: ShadowRoot): Element => hostOf.call(root),
+  labels: (el: Element): Element[] => {
+    for (const [kind, labelsOf] of LABELS_OF) if (el instanceof kind) return Array.from(labelsOf.call(el) ?? []);
+    return [];
+  },
   parentElement: (node: Node): Element | null => parentElementOf.call(node),
   parentNode: (node: Node): Node | null => parentNodeOf.call(node),
   firstChild: (node: Node): Node | null => firstChildOf.call(node),
