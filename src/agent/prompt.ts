@@ -56,6 +56,14 @@ export function stateSummary(s: ObservedState): string {
   return `${s.resource.type} ${s.resource.id} · ${s.state} @ ${String(s.state_version)}`;
 }
 
+/** How sure Steward is of the resource, in fixed words (never the page's own text, which stays in data blocks). */
+function resourceCertainty(s: ObservedState): string {
+  const certainty = s.resource_identity?.certainty;
+  if (certainty === 'guessed') return " (the resource is Steward's guess: the page does not name it clearly)";
+  if (certainty === 'unknown') return ' (Steward could not tell which resource this page is about)';
+  return '';
+}
+
 function risk(a: AvailableAction): string {
   if (a.payment) return 'payment';
   if (a.consequential) return 'consequential';
@@ -147,7 +155,7 @@ export function buildPrompt(p: PromptInput): ChatMessage[] {
   const user = [
     `Goal (from the person): ${p.goal}`,
     historyText(p.history, p.nonce),
-    `Current state: ${stateSummary(p.observation.state)} (${p.observation.state.url})`,
+    `Current state: ${stateSummary(p.observation.state)} (${p.observation.state.url})${resourceCertainty(p.observation.state)}`,
     `Page:\n${dataBlock('page', p.observation.rendering, p.nonce)}`,
     actionList(p.observation.state, p.nonce),
     'Your one next step:',
