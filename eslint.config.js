@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-gallery/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.steward-profile/**'] },
+  { ignores: ['dist/**', 'dist-gallery/**', 'bridge/dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.steward-profile/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -31,7 +31,7 @@ export default tseslint.config(
     rules: { 'no-restricted-globals': ['error', { name: 'chrome', message: "Use `browser` (or `chromeOnly`) from this context's browser.ts." }] },
   },
   {
-    files: ['scripts/**/*.mjs', '*.js'],
+    files: ['scripts/**/*.mjs', '*.js', 'bridge/bin/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly' } },
   },
 );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ActionRequest } from './action.ts';
 import { CopilotPush, CopilotRequests } from './copilot.ts';
 import { ApprovalDecision, ApprovalReceipt, ApprovalRequest } from './approval.ts';
+import { BridgeStatus, PairingGrant, PairingId, PairingView } from './bridge.ts';
 import { AuditEntry } from './audit.ts';
 import { wireSchema, type RequestMap } from './channel.ts';
 import { ExpectedEffect } from './expectation.ts';
@@ -67,6 +68,8 @@ export const MintTokenRequest = z.object({
   origins: z.array(Origin).min(1).max(32),
   payment: z.boolean().default(false),
   ttl_ms: z.number().int().positive(),
+  /** Who the token is for, in the person's words (an MCP client's name). */
+  label: z.string().min(1).max(120).optional(),
 });
 
 const AgentSubmitRequest = z.object({
@@ -135,6 +138,20 @@ export const PanelRequests = {
   'panel/sites': { request: z.object({ tabId: tabId.optional() }), reply: SitesResponse },
   'panel/site-allow': { request: z.object({ origin: Origin }), reply: SiteChangeResponse },
   'panel/site-remove': { request: z.object({ origin: Origin }), reply: SiteChangeResponse },
+  // MCP clients pairing through the bridge (src/protocol/bridge.ts)
+  'panel/pairings': { request: none, reply: z.object({ pending: z.array(PairingView) }) },
+  /**
+   * Accept with the code the client shows and the token the person chose, or deny. A wrong code
+   * is the refusal PAIRING_CODE_MISMATCH (the third ends the request: PAIRING_REFUSED).
+   */
+  'panel/pairing-decide': {
+    request: z.object({
+      pairing_id: PairingId,
+      decision: z.discriminatedUnion('accept', [z.object({ accept: z.literal(true), code: z.string().max(16), grant: PairingGrant }), z.object({ accept: z.literal(false) })]),
+    }),
+    reply: z.discriminatedUnion('status', [z.object({ status: z.literal('paired'), token: TokenWithUsage }), z.object({ status: z.literal('denied') })]),
+  },
+  'panel/bridge-status': { request: none, reply: BridgeStatus },
   // the co-pilot (an agent living in the side panel)
   'agent/submit': { request: AgentSubmitRequest, reply: z.object({ result: ActionResult }) },
   ...CopilotRequests,
@@ -150,6 +167,8 @@ export const PanelPush = z.discriminatedUnion('type', [
   z.object({ type: z.literal('panel/tokens-changed') }),
   z.object({ type: z.literal('panel/audit-changed') }),
   z.object({ type: z.literal('panel/sites-changed') }),
+  z.object({ type: z.literal('panel/pairings-changed') }),
+  z.object({ type: z.literal('panel/bridge-changed') }),
   CopilotPush,
 ]);
 export type PanelPush = z.infer<typeof PanelPush>;

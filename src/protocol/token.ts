@@ -42,6 +42,8 @@ export const DelegatedAgentTokenBase = z.object({
   issued_at: IsoDateTime,
   expires_at: IsoDateTime,
   revocable_at: UrlOrPath,
+  /** Who the token is for, as the person saw it when granting (an MCP client's name); shown in the Tokens view. */
+  label: z.string().min(1).max(120).optional(),
   /** Set once revoked; a revoked token is refused even before expiry. */
   revoked_at: IsoDateTime.optional(),
 });

@@ -19,6 +19,7 @@ export interface MintRequest {
   origins: Origin[];
   payment?: boolean;
   ttl_ms: number;
+  label?: string;
 }
 
 /** A freshly minted token and its secret: the only moment the secret exists outside the agent. */
@@ -69,6 +70,7 @@ export class TokenStore {
       issued_at: iso(now),
       expires_at: iso(now + req.ttl_ms),
       revocable_at: LOCAL_REVOKE_PATH,
+      ...(req.label ? { label: req.label } : {}),
     });
     const secret = newTokenSecret();
     const secret_hash = await sha256Hex(secret);

@@ -12,6 +12,7 @@ import { observeForPanel, submitAsAgent } from './agent.ts';
 import { decideApproval, listApprovals } from './approvals.ts';
 import { changeSite, listSites, type SitesControl } from './sites.ts';
 import { listTokens, mintToken, revokeToken } from './tokens.ts';
+import type { PairingControl } from './pairings.ts';
 
 /**
  * The worker's side of the panel channel (src/protocol/panel-channel.ts): one handler per
@@ -30,6 +31,8 @@ export interface PanelChannelDeps {
   sites: SitesControl;
   /** The co-pilot's runs (src/background/copilot/); without it every copilot/* request is refused. */
   copilot?: Pick<RunManager, 'start' | 'pause' | 'resume' | 'stop' | 'takeOver' | 'runs' | 'setKey' | 'modelStatus'>;
+  /** MCP clients pairing through the bridge (src/background/bridge/); without it pairing is refused. */
+  pairings?: PairingControl;
 }
 
 type CopilotHandlers = Pick<PanelHandlers, Extract<keyof PanelHandlers, `copilot/${string}`>>;
@@ -110,6 +113,15 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
     'panel/sites': ({ tabId }) => listSites(deps.sites, tabId),
     'panel/site-allow': async ({ origin }) => sitesChanged(await changeSite(deps.sites, 'allow', origin)),
     'panel/site-remove': async ({ origin }) => sitesChanged(await changeSite(deps.sites, 'remove', origin)),
+    'panel/pairings': async () => (deps.pairings ? ok({ pending: await deps.pairings.pending() }) : refuse('NOT_READY', 'The MCP bridge is not available here.')),
+    'panel/pairing-decide': async (m) => {
+      if (!deps.pairings) return refuse('NOT_READY', 'The MCP bridge is not available here.');
+      const reply = await deps.pairings.decide(m);
+      deps.push({ type: 'panel/pairings-changed' });
+      if (reply.ok && reply.data.status === 'paired') tokensChanged(reply);
+      return reply;
+    },
+    'panel/bridge-status': async () => (deps.pairings ? ok(await deps.pairings.status()) : ok({ connected: false, problem: 'The MCP bridge is not available here.' })),
     'agent/submit': (m) =>
       withPipeline(async (p) => {
         const reply = await submitAsAgent(p, deps.sessions, m);
