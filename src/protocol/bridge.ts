@@ -212,3 +212,6 @@ export const BridgeStatus = z.object({
   since: IsoDateTime.optional(),
 });
 export type BridgeStatus = z.infer<typeof BridgeStatus>;
+
+/** Steward's extension id, fixed by the manifest's public key: the only origin the native host's manifest allows. */
+export const STEWARD_EXTENSION_ID = 'iodcoaibgikagkbaifmcklmipgpmmcip';
