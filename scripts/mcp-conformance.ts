@@ -12,10 +12,11 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'bridge', 'bin', 'steward-bridge.js');
-const SUITE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const SUITE = fileURLToPath(import.meta.resolve('@modelcontextprotocol/conformance/dist/index.js'));
 
 if (!existsSync(join(ROOT, 'bridge', 'dist', 'cli.js'))) throw new Error('bridge/dist is missing: run `npm run build:bridge` first.');
 if (!existsSync(SUITE)) throw new Error('@modelcontextprotocol/conformance is not installed.');

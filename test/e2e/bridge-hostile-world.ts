@@ -76,7 +76,7 @@ async function panelAsk<T>(panel: Page, message: Record<string, unknown>): Promi
   return reply.data!;
 }
 
-export interface PendingPairing {
+interface PendingPairing {
   pairing_id: string;
   client: { name: string; transport: string };
   wrong_codes: number;
@@ -86,7 +86,7 @@ export async function pendingPairings(panel: Page): Promise<PendingPairing[]> {
   return (await panelAsk<{ pending: PendingPairing[] }>(panel, { type: 'panel/pairings' })).pending;
 }
 
-export interface TokenRow {
+interface TokenRow {
   token: { token_id: string; agent_id: string; label?: string; scope: string[]; origins: string[] };
   status: 'active' | 'expired' | 'revoked';
 }
@@ -116,7 +116,7 @@ export async function dispatches(sw: Worker): Promise<AuditRow[]> {
   return (await auditRows(sw)).filter((e) => ['dispatch', 'acceptance', 'confirmation'].includes(e.kind));
 }
 
-export interface ShopRecords {
+interface ShopRecords {
   orders: Array<{ id: string; status: string }>;
   counters: Record<string, { cancelled: number; paid: number; cancel_refused: number; items_added: number; address_changes: number }>;
 }
@@ -131,7 +131,7 @@ export async function shopOutcome(shopUrl: string): Promise<string> {
   return JSON.stringify([s.orders.map((o) => [o.id, o.status]), s.counters]);
 }
 
-export interface RawReply {
+interface RawReply {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
