@@ -13,7 +13,10 @@ export function describeActionResult(result: ActionResult, idempotencyKey?: stri
       };
     }
     if (code === 'IN_PROGRESS') {
-      return { isError: false, text: `Still in progress${id}: waiting for the person's decision in Steward's side panel, or running. Nothing to report as done yet; call ${again} (or steward_action_status) a little later.` };
+      return {
+        isError: false,
+        text: `Still in progress${id}: waiting for the person's decision in Steward's side panel, or running. Nothing to report as done yet; call ${again} (or steward_action_status) a little later.`,
+      };
     }
     const hint = result.recovery_hint ?? result.error.recovery_hint;
     return { isError: true, text: `Not done — ${code}${id}: ${message}${hint ? `\nWhat to do: ${hint}` : ''}` };
@@ -34,6 +37,9 @@ export function describeActionResult(result: ActionResult, idempotencyKey?: stri
     case 'failed':
       return { isError: true, text: `Failed (action_id ${action_id}, certainty ${execution.certainty}) on ${where}${execution.error ? `: ${execution.error.code}` : ''}.` };
     case 'unknown':
-      return { isError: true, text: `Outcome unknown (action_id ${action_id}) on ${where}: check with steward_action_status or steward_observe before trying anything else; retry only with the same idempotency_key.` };
+      return {
+        isError: true,
+        text: `Outcome unknown (action_id ${action_id}) on ${where}: check with steward_action_status or steward_observe before trying anything else; retry only with the same idempotency_key.`,
+      };
   }
 }

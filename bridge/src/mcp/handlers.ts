@@ -68,7 +68,12 @@ async function actionResult(ctx: CallContext, reply: Awaited<ReturnType<StewardL
 
 const execute: Handler<'steward_execute'> = async (input, ctx) => {
   const { tab_id, expect, ...request } = input;
-  const reply = await ctx.link.call('bridge/execute', { auth: ctx.auth, ...(tab_id === undefined ? {} : { tab_id }), request: { ...request, input: request.input ?? {} }, ...(expect ? { expect } : {}) });
+  const reply = await ctx.link.call('bridge/execute', {
+    auth: ctx.auth,
+    ...(tab_id === undefined ? {} : { tab_id }),
+    request: { ...request, input: request.input ?? {} },
+    ...(expect ? { expect } : {}),
+  });
   return actionResult(ctx, reply, input.idempotency_key);
 };
 

@@ -5,11 +5,11 @@ import { localhostHostValidation, toNodeHandler } from '@modelcontextprotocol/no
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpRequestContext, type McpServer } from '@modelcontextprotocol/server';
 import { bearerMatches } from './http-token.ts';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 /** 2025-era clients get a session each (their identity comes from `initialize`); bounded so a caller cannot grow memory without end. */
 const MAX_LEGACY_SESSIONS = 64;
 
-export interface HttpGuardOptions {
+interface HttpGuardOptions {
   port: number;
   token: string;
   allowedOrigins: readonly string[];
@@ -25,7 +25,7 @@ function refuse(res: ServerResponse, status: number, code: string, message: stri
  * DNS-rebinding page's request carries its own host name), no browser Origin unless allowed, the
  * bearer, and the body's size. No CORS headers are ever sent, so a page cannot read an answer.
  */
-export function guard(req: IncomingMessage, res: ServerResponse, options: HttpGuardOptions): boolean {
+function guard(req: IncomingMessage, res: ServerResponse, options: HttpGuardOptions): boolean {
   const hosts = [`127.0.0.1:${options.port}`, `localhost:${options.port}`, `[::1]:${options.port}`];
   if (!hosts.includes(req.headers.host ?? '')) {
     refuse(res, 403, 'FORBIDDEN_HOST', 'The Host header must name this loopback address and port.');

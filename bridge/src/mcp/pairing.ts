@@ -23,7 +23,12 @@ const ENDED = new Set(['PAIRING_REFUSED', 'PAIRING_EXPIRED', 'PAIRING_UNKNOWN'])
 
 function pairingRequired(client: string, code: string): CallToolResult {
   return errorResult(
-    { code: 'PAIRING_REQUIRED', message: `This MCP client ("${client}") is not paired with Steward yet; pairing code ${code}.`, retryable: true, recovery_hint: 'Ask the person to accept the pairing in Steward, then call again.' },
+    {
+      code: 'PAIRING_REQUIRED',
+      message: `This MCP client ("${client}") is not paired with Steward yet; pairing code ${code}.`,
+      retryable: true,
+      recovery_hint: 'Ask the person to accept the pairing in Steward, then call again.',
+    },
     [
       `Steward needs the person's permission before "${client}" can use the browser.`,
       `Ask the person to open Steward's side panel in the browser, find the pairing request from "${client}", enter the code ${code} and choose what to allow.`,

@@ -40,7 +40,16 @@ export const AGENT = 'agent:mcp-test-client-1a2b';
 export const SECRET = `stw_secret_${'A'.repeat(43)}`;
 
 export function credentialFor(clientName: string, agent = AGENT, token = SECRET): Credential {
-  return { client_name: clientName, agent_id: agent, token, token_id: 'tok_3f9a1c', expires_at: '2030-01-01T00:00:00.000Z', origins: ['http://localhost:4001'], scope: ['*:*'], saved_at: '2026-12-01T00:00:00.000Z' };
+  return {
+    client_name: clientName,
+    agent_id: agent,
+    token,
+    token_id: 'tok_3f9a1c',
+    expires_at: '2030-01-01T00:00:00.000Z',
+    origins: ['http://localhost:4001'],
+    scope: ['*:*'],
+    saved_at: '2026-12-01T00:00:00.000Z',
+  };
 }
 
 export async function saveCredential(home: string, credential: Credential): Promise<void> {

@@ -15,7 +15,16 @@ const requested = (code = '483-192', id = 'pair_abcdefgh12') => ({ ok: true as c
 const pending = { ok: true as const, data: { status: 'pending' as const, code: '483-192', expires_at: '2030-01-01T00:00:00.000Z' } };
 const paired = {
   ok: true as const,
-  data: { status: 'paired' as const, agent_id: AGENT, token_id: 'tok_3f9a1c', token: SECRET, scope: ['*:*'], origins: ['http://localhost:4001'], resource_scope: '*', expires_at: '2030-01-01T00:00:00.000Z' },
+  data: {
+    status: 'paired' as const,
+    agent_id: AGENT,
+    token_id: 'tok_3f9a1c',
+    token: SECRET,
+    scope: ['*:*'],
+    origins: ['http://localhost:4001'],
+    resource_scope: '*',
+    expires_at: '2030-01-01T00:00:00.000Z',
+  },
 };
 const refusal = (code: string): Reply<never> => ({ ok: false, error: { code, message: `${code} from Steward`, retryable: false } });
 const noTabs = { ok: true as const, data: { tabs: [] } };
