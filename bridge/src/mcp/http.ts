@@ -6,7 +6,7 @@ import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTrans
 import { bearerMatches } from './http-token.ts';
 
 const MAX_BODY_BYTES = 1024 * 1024;
-/** 2025-era clients get a session each (their identity comes from `initialize`); bounded so a caller cannot grow memory without end. */
+/** 2025-era clients get a session each (their identity comes from `initialize`); bounded, the longest idle one closed first, so sessions a client abandoned cannot grow memory without end. */
 const MAX_LEGACY_SESSIONS = 64;
 
 interface HttpGuardOptions {
@@ -72,10 +72,13 @@ class LegacySessions {
     if (id !== null) {
       const session = this.sessions.get(id);
       if (!session) return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
+      // Most recently used last, so a full table drops the one idle longest.
+      this.sessions.delete(id);
+      this.sessions.set(id, session);
       return session.transport.handleRequest(request);
     }
     if (request.method !== 'POST') return Response.json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Open a session with initialize first.' } }, { status: 405 });
-    if (this.sessions.size >= MAX_LEGACY_SESSIONS) return Response.json({ error: { code: 'TOO_MANY_SESSIONS', message: 'Too many open MCP sessions.' } }, { status: 503 });
+    if (this.sessions.size >= MAX_LEGACY_SESSIONS) await this.dropIdlest();
     const server = this.factory({ era: 'legacy', requestInfo: request });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -95,6 +98,14 @@ class LegacySessions {
     if (transport.sessionId === undefined) await server.close();
     else this.log(`steward-bridge: HTTP session ${transport.sessionId.slice(0, 8)}… opened (2025-era client)`);
     return response;
+  }
+
+  private async dropIdlest(): Promise<void> {
+    const [id, session] = this.sessions.entries().next().value ?? [];
+    if (id === undefined || !session) return;
+    this.sessions.delete(id);
+    this.log(`steward-bridge: closing idle HTTP session ${id.slice(0, 8)}… (too many open)`);
+    await session.server.close();
   }
 
   async close(): Promise<void> {
