@@ -2,6 +2,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
 import { connectHttp, startHttpBridge, type HttpBridge } from './bridge-harness.ts';
 import { attackFromPage, type PageAttempts } from './bridge-hostile-page.ts';
+import { showView } from './panel-helpers.ts';
 import { auditRows, pendingPairings, shopOutcome, startRefusalWorld, tabIdOf, tokens, type RefusalWorld } from './bridge-hostile-world.ts';
 
 /**
@@ -79,6 +80,7 @@ test.describe.serial('a web page cannot reach the bridge', () => {
       expect(await tokens(world.panel)).toEqual([]);
       expect((await auditRows(world.bridge.serviceWorker)).length).toBe(auditBefore);
       expect(await shopOutcome(world.sites.urls.shop)).toBe(shopBefore);
+      await showView(world.panel, 'Approvals');
       await expect(world.panel.getByRole('region', { name: /^Pairing request from/ })).toHaveCount(0);
     });
   }
@@ -87,8 +89,9 @@ test.describe.serial('a web page cannot reach the bridge', () => {
     const client = await connectHttp(http, 'v2', 'Control Agent');
     try {
       const reply = await client.call('steward_tabs');
-      expect(reply.text).toContain('PAIRING_REQUIRED');
+      expect((reply.structured?.error as { code?: string } | undefined)?.code, reply.text).toBe('PAIRING_REQUIRED');
       expect((await pendingPairings(world.panel)).map((p) => p.client.name)).toEqual(['Control Agent']);
+      await showView(world.panel, 'Approvals');
       await expect(world.panel.getByRole('region', { name: 'Pairing request from Control Agent' })).toHaveCount(1);
     } finally {
       await client.close();
