@@ -5,6 +5,7 @@ import { observeTab } from '../background-client.ts';
 import { currentTabId } from '../current-tab.ts';
 import { currentValues } from '../lib/values.ts';
 import { ApprovalCard, type Decided } from './ApprovalCard.tsx';
+import { PairingList } from './PairingList.tsx';
 
 /**
  * The approval queue, oldest first. After a decision, focus moves to the card that took the
@@ -53,6 +54,7 @@ export function ApprovalsView() {
         </p>
       )}
       {announce && <p class="note">{announce}</p>}
+      <PairingList />
       {pending.length === 0 ? (
         <p class="muted">No action is waiting for your approval. When an agent asks to do something that needs you, it appears here.</p>
       ) : (
