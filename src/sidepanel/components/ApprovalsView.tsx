@@ -54,7 +54,6 @@ export function ApprovalsView() {
         </p>
       )}
       {announce && <p class="note">{announce}</p>}
-      <PairingList />
       {pending.length === 0 ? (
         <p class="muted">No action is waiting for your approval. When an agent asks to do something that needs you, it appears here.</p>
       ) : (
@@ -62,6 +61,7 @@ export function ApprovalsView() {
           {pending.length} action{pending.length === 1 ? '' : 's'} waiting, oldest first. Each card shows what Steward itself observed, not what the agent says.
         </p>
       )}
+      <PairingList />
       <div class="stack" ref={list}>
         {pending.map((r) => {
           // Current values only from an observation of this very resource.

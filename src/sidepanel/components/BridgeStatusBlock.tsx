@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { BridgeStatus } from '../../protocol/bridge.ts';
 import { bridgeStatus, subscribe } from '../background-client.ts';
-import { bridgeStatusWords } from '../lib/bridge-status.ts';
+import { BRIDGE_INSTALL_COMMAND, bridgeStatusWords } from '../lib/bridge-status.ts';
 
 /** Whether MCP clients can reach Steward: the native-messaging link to steward-bridge, kept live. */
 export function BridgeStatusBlock() {
@@ -39,9 +39,23 @@ export function BridgeStatusBlock() {
             <strong>{words.headline}</strong>
           </p>
           <p class="note">{words.detail}</p>
-          {words.hint && <p class="note">{words.hint}</p>}
+          {words.hint && <p class="note">{withCode(words.hint, BRIDGE_INSTALL_COMMAND)}</p>}
         </>
       )}
     </fieldset>
+  );
+}
+
+/** The hint with its command set as code. */
+function withCode(text: string, command: string) {
+  const [before, after] = text.split(command);
+  return after === undefined ? (
+    text
+  ) : (
+    <>
+      {before}
+      <code>{command}</code>
+      {after}
+    </>
   );
 }
