@@ -16,7 +16,10 @@ const TRANSPORT = { stdio: 'stdio (the client started the bridge)', http: 'HTTP 
  * it gets. Everything the client said about itself is shown as text.
  */
 export function PairingCard({ pairing: p, allowedSites, onDecided }: { pairing: PairingView; allowedSites: string[] | undefined; onDecided: (d: PairingDecided) => void }) {
-  const [values, setValues] = useState<PairingFormValues>({ code: '', sites: [], scopes: DEFAULT_PAIRING_SCOPES, expires_minutes: DEFAULT_PAIRING_EXPIRY_MINUTES });
+  const [values, setValues] = useState<Omit<PairingFormValues, 'sites'>>({ code: '', scopes: DEFAULT_PAIRING_SCOPES, expires_minutes: DEFAULT_PAIRING_EXPIRY_MINUTES });
+  // Every allowed site is ticked until the person changes the selection (each consequential action still asks them).
+  const [chosenSites, setChosenSites] = useState<string[] | undefined>(undefined);
+  const sites = chosenSites ?? allowedSites ?? [];
   const [errors, setErrors] = useState<Partial<Record<PairingField, string>>>({});
   const [refusal, setRefusal] = useState('');
   const [busy, setBusy] = useState(false);
@@ -29,13 +32,13 @@ export function PairingCard({ pairing: p, allowedSites, onDecided }: { pairing: 
     'aria-invalid': errors[f] ? true : undefined,
     'aria-describedby': [hint ? `${fid(f)}-hint` : '', errors[f] ? `${fid(f)}-error` : ''].filter(Boolean).join(' ') || undefined,
   });
-  const set = <K extends PairingField>(k: K, v: PairingFormValues[K]) => setValues({ ...values, [k]: v });
-  const toggleSite = (origin: string, on: boolean) => set('sites', on ? [...values.sites, origin] : values.sites.filter((s) => s !== origin));
+  const set = <K extends Exclude<PairingField, 'sites'>>(k: K, v: PairingFormValues[K]) => setValues({ ...values, [k]: v });
+  const toggleSite = (origin: string, on: boolean) => setChosenSites(on ? [...sites, origin] : sites.filter((s) => s !== origin));
 
   const pair = async (event: Event) => {
     event.preventDefault();
     setRefusal('');
-    const built = buildPairingDecision(values);
+    const built = buildPairingDecision({ ...values, sites });
     if (!built.ok) {
       setErrors(built.errors);
       document.getElementById(fid(Object.keys(built.errors)[0] as PairingField))?.focus();
@@ -102,7 +105,7 @@ export function PairingCard({ pairing: p, allowedSites, onDecided }: { pairing: 
           {allowedSites?.length === 0 && <p class="note">No site is allowed yet. Allow a site in Settings first; a client can use only sites Steward may observe.</p>}
           {allowedSites?.map((origin) => (
             <div class="field check" key={origin}>
-              <input id={`${id}-site-${origin}`} type="checkbox" checked={values.sites.includes(origin)} onChange={(e) => toggleSite(origin, e.currentTarget.checked)} />
+              <input id={`${id}-site-${origin}`} type="checkbox" checked={sites.includes(origin)} onChange={(e) => toggleSite(origin, e.currentTarget.checked)} />
               <label for={`${id}-site-${origin}`}>{origin}</label>
             </div>
           ))}
