@@ -20,11 +20,11 @@ export const PAIRING_TTL_MS = 10 * 60_000;
 /** Undecided requests at once: a local process flooding the panel is refused, and nobody's request is silently evicted. */
 export const MAX_UNDECIDED = 8;
 /** Wrong codes a request survives: the third ends it. */
-export const MAX_WRONG_CODES = 3;
+const MAX_WRONG_CODES = 3;
 /** How long an ended request is remembered, so a late claim hears why it ended. */
 const REMEMBER_ENDED_MS = 60 * 60_000;
 
-export interface PairingStorage {
+interface PairingStorage {
   load(): Promise<unknown>;
   save(records: PairingMap): Promise<void>;
 }

@@ -22,7 +22,7 @@ const Common = {
   wrong_codes: z.number().int().nonnegative(),
 };
 
-export const GrantedToken = z.object({
+const GrantedToken = z.object({
   token_id: TokenId,
   agent_id: AgentId,
   secret: TokenSecret,
@@ -31,7 +31,6 @@ export const GrantedToken = z.object({
   resource_scope: ResourceScope,
   expires_at: IsoDateTime,
 });
-export type GrantedToken = z.infer<typeof GrantedToken>;
 
 export const PairingRecord = z.discriminatedUnion('status', [
   z.object({ ...Common, status: z.literal('pending') }),
