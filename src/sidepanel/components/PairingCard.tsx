@@ -94,7 +94,7 @@ export function PairingCard({ pairing: p, allowedSites, onDecided }: { pairing: 
             onInput={(e) => set('code', e.currentTarget.value)}
             inputMode="numeric"
             autocomplete="off"
-            placeholder="483-192"
+
             maxLength={9}
             class="code-input"
           />
