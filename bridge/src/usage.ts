@@ -12,6 +12,7 @@ Usage:
   steward-bridge host <origin>                 the native-messaging host (the browser runs it; not for people)
 
 Options:
-  --home DIR     the bridge's home dir (default: STEWARD_BRIDGE_HOME, else ~/.config/steward-bridge)
+  --home DIR     the bridge's home dir (default: STEWARD_BRIDGE_HOME, else $XDG_CONFIG_HOME/steward-bridge,
+                 ~/.config/steward-bridge, or on macOS ~/Library/Application Support/steward-bridge)
   -h, --help     this text
 `;

@@ -22,7 +22,7 @@ const manifestFile = (dir: string) => join(dir, `${BRIDGE_HOST_NAME}.json`);
 /** Single-quoted for sh: nothing inside is expanded. */
 const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 
-export function launcherScript(options: InstallOptions): string {
+function launcherScript(options: InstallOptions): string {
   const command = [options.nodePath, ...options.nodeFlags, options.cliPath].map(shellQuote).join(' ');
   return [
     '#!/bin/sh',
@@ -35,7 +35,7 @@ export function launcherScript(options: InstallOptions): string {
   ].join('\n');
 }
 
-export function hostManifest(launcher: string, extensionId: string) {
+function hostManifest(launcher: string, extensionId: string) {
   return {
     name: BRIDGE_HOST_NAME,
     description: 'Steward MCP bridge: lets paired MCP clients reach Steward, through its gateway.',

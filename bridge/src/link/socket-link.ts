@@ -18,7 +18,7 @@ export interface LinkOptions {
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 5000;
 
-export const NOT_CONNECTED_MESSAGE = 'Steward is not connected: open the browser with Steward (and run `steward-bridge install` once so the browser can start the bridge host), then call again.';
+const NOT_CONNECTED_MESSAGE = 'Steward is not connected: open the browser with Steward (and run `steward-bridge install` once so the browser can start the bridge host), then call again.';
 const DROPPED_MESSAGE = 'The link to Steward dropped while this call was in flight: the action may have run. Call again with the same idempotency_key to get its outcome without running it twice.';
 
 function defaultWaitMs(): number {
