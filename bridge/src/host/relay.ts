@@ -63,7 +63,8 @@ export class Relay {
   accept(socket: Socket): void {
     const conn = `conn-${randomBytes(6).toString('hex')}`;
     this.connections.set(conn, socket);
-    const reader = new LineReader(SOCKET_REQUEST_MAX_BYTES);
+    // Room above the frame cap, so a request a little too large is answered REQUEST_TOO_LARGE rather than dropped.
+    const reader = new LineReader(2 * SOCKET_REQUEST_MAX_BYTES);
     socket.on('data', (chunk: Buffer) => {
       for (const event of reader.push(chunk)) {
         if (event.kind === 'dropped') this.log(`dropped a request from ${conn}: ${event.reason}`);

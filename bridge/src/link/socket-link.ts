@@ -3,7 +3,7 @@ import { createConnection, type Socket } from 'node:net';
 import { BridgeRequests } from '../../../src/protocol/bridge.ts';
 import { parseReply, refuse, type Reply } from '../../../src/protocol/channel.ts';
 import { encodeLine, LineReader } from './ndjson.ts';
-import { SOCKET_RESPONSE_MAX_BYTES, SocketResponse } from './socket-protocol.ts';
+import { SOCKET_REQUEST_MAX_BYTES, SOCKET_RESPONSE_MAX_BYTES, SocketResponse } from './socket-protocol.ts';
 import type { StewardLink } from './steward-link.ts';
 
 export interface LinkOptions {
@@ -133,8 +133,10 @@ export function connectLink(options: LinkOptions): StewardLink {
 
   return {
     async call(type, payload) {
-      if (!(await waitForLink()) || !socket) return refuse('STEWARD_UNAVAILABLE', NOT_CONNECTED_MESSAGE, true);
       const id = `${prefix}-${++counter}`;
+      const line = encodeLine({ id, message: { ...payload, type } });
+      if (Buffer.byteLength(line) > SOCKET_REQUEST_MAX_BYTES) return refuse('REQUEST_TOO_LARGE', `The ${type} request is over the ${SOCKET_REQUEST_MAX_BYTES}-byte limit of a message to Steward.`);
+      if (!(await waitForLink()) || !socket) return refuse('STEWARD_UNAVAILABLE', NOT_CONNECTED_MESSAGE, true);
       const target = socket;
       return new Promise((resolve) => {
         const timer = setTimeout(() => {
@@ -154,7 +156,7 @@ export function connectLink(options: LinkOptions): StewardLink {
             resolve(reply as never);
           },
         });
-        target.write(encodeLine({ id, message: { ...payload, type } }));
+        target.write(line);
       });
     },
     connected: () => up,

@@ -16,7 +16,7 @@ export type SocketRequest = z.infer<typeof SocketRequest>;
 export const SocketResponse = z.object({ id: RequestId, reply: Reply(z.unknown()) }).strict();
 export type SocketResponse = z.infer<typeof SocketResponse>;
 
-/** A request becomes one native-messaging frame, which Chrome caps. */
+/** A request becomes one native-messaging frame, which Chrome caps (the envelope adds a little). */
 export const SOCKET_REQUEST_MAX_BYTES = HOST_TO_EXTENSION_MAX_BYTES;
 /** A response carries one of Steward's replies, plus the envelope. */
 export const SOCKET_RESPONSE_MAX_BYTES = EXTENSION_TO_HOST_MAX_BYTES + 4096;

@@ -41,7 +41,7 @@ describe('the steward-bridge command line', { timeout: 60_000 }, () => {
   });
 });
 
-describe('the bridge home', () => {
+describe('the bridge home', { timeout: 60_000 }, () => {
   it('is STEWARD_BRIDGE_HOME, else $XDG_CONFIG_HOME/steward-bridge, else ~/.config/steward-bridge; ~/Library/Application Support on macOS', () => {
     expect(bridgeHomePath({ STEWARD_BRIDGE_HOME: '/h' }, 'linux', '/home/u')).toBe('/h');
     expect(bridgeHomePath({ XDG_CONFIG_HOME: '/x' }, 'linux', '/home/u')).toBe('/x/steward-bridge');

@@ -24,7 +24,7 @@ export interface Run {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function startCli(args: string[], env: Record<string, string> = {}, command: string[] = [process.execPath, '--import', 'tsx', CLI]): Run {
+export function startCli(args: string[], env: Record<string, string> = {}, command: string[] = [process.execPath, '--import', 'tsx/esm', CLI]): Run {
   const child = spawn(command[0]!, [...command.slice(1), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'pipe' });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -91,11 +91,12 @@ describe('the native-messaging host (a real process, Chrome played over its stdi
     expect(run.child.stdout.readableLength).toBe(0);
   });
 
-  it('refuses a request too large for one message to Steward', async () => {
+  it('refuses a request too large for one message to Steward, and still relays the next', async () => {
     const { extension, socketPath } = await host();
     await extension.next('hello');
     const client = await SocketClient.connect(socketPath);
     client.send({ id: 'big', message: { type: 'bridge/execute', auth, request: { text: 'z'.repeat(1024 * 1024) } } });
+    expect(await client.next('the refusal')).toEqual({ id: 'big', reply: { ok: false, error: { code: 'REQUEST_TOO_LARGE', message: expect.any(String), retryable: false } } });
     client.send(tabs('small'));
     expect(((await extension.next('the small call')) as { id: string }).id).toBe('small');
     expect(extension.messages.some((m) => (m as { id?: string }).id === 'big')).toBe(false);
@@ -111,11 +112,10 @@ describe('the native-messaging host (a real process, Chrome played over its stdi
     expect(existsSync(socketPath)).toBe(false);
   });
 
-  // (SIGINT is handled the same way, but tsx, which runs these tests' host from source, takes SIGINT for itself.)
-  it('exits on SIGTERM and unlinks the socket', async () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('exits on %s and unlinks the socket', async (signal) => {
     const { run, extension, socketPath } = await host();
     await extension.next('hello');
-    run.child.kill('SIGTERM');
+    run.child.kill(signal);
     expect(await run.exited).toEqual({ code: 0, signal: null });
     expect(existsSync(socketPath)).toBe(false);
   });

@@ -131,6 +131,14 @@ describe('the socket link to Steward', { timeout: 30_000 }, () => {
     expect(reply).toEqual({ ok: false, error: { code: 'STEWARD_UNAVAILABLE', message: expect.stringMatching(/may have run.*same idempotency_key/), retryable: true } });
   });
 
+  it('refuses a request too large for one message to Steward without sending it', async () => {
+    const fake = await host();
+    const { link: l } = link();
+    const reply = await l.call('bridge/execute', { auth, request: { text: 'z'.repeat(1024 * 1024) } });
+    expect(reply).toMatchObject({ ok: false, error: { code: 'REQUEST_TOO_LARGE', retryable: false } });
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('a call Steward never answers ends with TIMEOUT', async () => {
     await host(() => {});
     const { link: l } = link({ callTimeoutMs: 300 });
