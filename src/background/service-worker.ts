@@ -60,6 +60,10 @@ browser.notifications.onClicked.addListener((id) => {
 listenToChannels(channels);
 acceptPanelPorts(channels, panels);
 
+// The MCP bridge's native link: at every start, and again when a side panel opens (Settings shows it).
+pipeline.bridgeLink.ensure();
+browser.runtime.onConnect.addListener(() => pipeline.bridgeLink.ensure());
+
 // The toolbar button opens the side panel.
 browser.runtime.onInstalled.addListener(() => {
   void chromeOnly.sidePanel.setPanelBehavior({ openPanelOnActionClick: true });
