@@ -14,7 +14,7 @@ import type { PageSnapshot } from '../protocol/snapshot.ts';
 type ObserveReply = Data<BridgeRequests, 'bridge/observe'>;
 type ObserveRequest = Payload<BridgeRequests, 'bridge/observe'>;
 
-export const MAX_RENDERING_CHARS = 400_000;
+const MAX_RENDERING_CHARS = 400_000;
 const MAX_QUERY_MATCHES = 200;
 const CUT_NOTE = '\n… (cut: the rendering is longer than Steward returns; narrow it with query or expand)';
 

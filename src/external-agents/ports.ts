@@ -22,7 +22,7 @@ export interface BrowserTab {
   active: boolean;
 }
 
-export type TokenCheck = { ok: true; token: DelegatedAgentToken } | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'corrupt' };
+type TokenCheck = { ok: true; token: DelegatedAgentToken } | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'corrupt' };
 
 export type Observed = { ok: true; state: ObservedState; snapshot: PageSnapshot } | { ok: false; error: { code: string; message: string; retryable: boolean } };
 

@@ -8,7 +8,7 @@ import type { PipelineDeps } from './runner.ts';
  * history and hints only, never current truth. Nothing of another agent's.
  */
 
-export interface KnownResource {
+interface KnownResource {
   resource: ResourceRef;
   /** The state last seen there (a history-only snapshot). */
   last_state?: string;

@@ -29,12 +29,12 @@ export interface NativeLinkDeps {
   log?: (message: string) => void;
 }
 
-export const FIRST_RETRY_MS = 1_000;
+const FIRST_RETRY_MS = 1_000;
 export const MAX_RETRY_MS = 30_000;
 export const NOT_INSTALLED = 'steward-bridge is not installed: run `npx steward-bridge install`';
 
 /** The browser's reason, in the person's words (Settings shows it). */
-export function describeDisconnect(reason: string | undefined): string {
+function describeDisconnect(reason: string | undefined): string {
   if (!reason) return 'The steward-bridge host closed the link.';
   if (/not found/i.test(reason)) return NOT_INSTALLED;
   if (/forbidden/i.test(reason)) return "Chrome refused to start steward-bridge: its host manifest does not name Steward's extension id (run `npx steward-bridge install` again).";

@@ -11,8 +11,8 @@ import { ORIGIN, harness, orderUrl, type Harness } from '../pipeline/fakes.ts';
  */
 
 export const AGENT = 'agent:mcp-claude-1a2b3c';
-export const OTHER_ALLOWED = 'http://localhost:4200';
-export const TABS: BrowserTab[] = [
+const OTHER_ALLOWED = 'http://localhost:4200';
+const TABS: BrowserTab[] = [
   { tab_id: 1, url: orderUrl('ORD-1024'), title: 'Order ORD-1024', active: true },
   { tab_id: 2, url: `${OTHER_ALLOWED}/patients/P-7`, title: 'Patient record', active: false },
   { tab_id: 3, url: 'https://mail.example/inbox', title: 'Inbox (3)', active: false },
