@@ -12,6 +12,8 @@ export interface LaunchOptions {
   nativeWebMcp: boolean;
   /** Sites Steward may observe from the start, as if the person had allowed them earlier. */
   allowSites?: string[];
+  /** Runs on the fresh profile directory before Chromium starts (e.g. to install a native-messaging host there). */
+  prepareProfile?: (profile: string) => void;
 }
 
 export interface StewardBrowser {
@@ -24,6 +26,7 @@ export interface StewardBrowser {
 /** Debian's Chromium with the built extension loaded, in a fresh profile. */
 export async function launchWithSteward(options: LaunchOptions): Promise<StewardBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'steward-e2e-'));
+  options.prepareProfile?.(profile);
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
