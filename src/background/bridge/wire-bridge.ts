@@ -15,6 +15,7 @@ import { NativeLink } from './native-link.ts';
 import { pairingAnnouncer } from './pairing-announcer.ts';
 import { createPairingService, type PairingService } from './pairing-service.ts';
 import { createBridgeRouter, type CallContext } from './router.ts';
+import { ConnPairings } from './conn-pairings.ts';
 
 /**
  * The worker's side of the MCP bridge: the native link to `steward-bridge host`, the router that
@@ -61,13 +62,26 @@ export function wireBridge(deps: BridgeDeps) {
     console.error('MCP bridge pairing could not start', error);
   }
   const noPairing = () => refuse('STEWARD_UNAVAILABLE', 'Pairing is not available in this Steward.');
+  const conns = new ConnPairings((id) => pairings?.withdraw(id) ?? Promise.resolve());
+  // Requests that expired while the worker was stopped end now (an uncollected token is revoked).
+  pairings?.sweep().catch((e) => console.warn('sweeping pairings failed', e));
 
   const handlers: Handlers<BridgeRequests, CallContext> = {
-    'bridge/pair-request': (m) => (pairings ? pairings.request(m) : noPairing()),
-    'bridge/pair-claim': (m) => (pairings ? pairings.claim(m) : noPairing()),
+    'bridge/pair-request': async (m, { conn }) => {
+      if (!pairings) return noPairing();
+      const reply = await pairings.request(m);
+      if (reply.ok) conns.opened(conn, reply.data.pairing_id);
+      return reply;
+    },
+    'bridge/pair-claim': async (m, { conn }) => {
+      if (!pairings) return noPairing();
+      const reply = await pairings.claim(m);
+      if (!reply.ok || reply.data.status === 'paired') conns.settled(conn, m.pairing_id);
+      return reply;
+    },
     ...createAgentCalls(chromeAgentPorts({ ...deps, current: new AgentTabs(), push: (m) => deps.panels.push(m) })),
   };
-  route = createBridgeRouter({ handlers, post: (m) => void link.post(m), hello: (v) => link.helloReceived(v), log });
+  route = createBridgeRouter({ handlers, post: (m) => void link.post(m), hello: (v) => link.helloReceived(v), connClosed: (conn) => void conns.closed(conn), log });
 
   return { link, pairings };
 }

@@ -157,5 +157,5 @@ export function wirePipeline(deps: {
     ...(bridge.pairings ? { pairings: bridge.pairings } : {}),
   });
 
-  return { panelChannel, onAlarm, onTabRemoved, start, taintAgent, bridgeLink: bridge.link, recovery: () => live.recovery };
+  return { panelChannel, onAlarm, onTabRemoved, start, taintAgent, bridgeLink: bridge.link, pairings: bridge.pairings, recovery: () => live.recovery };
 }
