@@ -7,7 +7,7 @@ import { install, launcherPath, uninstall } from './install/install.ts';
 import type { Browser } from './install/manifest-dirs.ts';
 import { connectLink } from './link/socket-link.ts';
 import { logToStderr as log } from './log.ts';
-import { readOrCreateHttpToken, serveHttp, serveStdio } from './mcp/index.ts';
+import { readOrCreateClientHttpToken, readOrCreateHttpToken, serveHttp, serveStdio } from './mcp/index.ts';
 import { bridgeHome, socketPath } from './paths.ts';
 import { USAGE } from './usage.ts';
 import { BRIDGE_VERSION } from './version.ts';
@@ -106,9 +106,10 @@ function installCommand(args: string[], remove: boolean): number {
 }
 
 async function httpToken(args: string[]): Promise<number> {
-  const { values } = parse(args, { port: { type: 'string' } });
+  const { values } = parse(args, { port: { type: 'string' }, client: { type: 'string' } });
   if (values.help) return help();
-  const token = await readOrCreateHttpToken(bridgeHome(values.home));
+  const home = bridgeHome(values.home);
+  const token = values.client ? await readOrCreateClientHttpToken(home, values.client) : await readOrCreateHttpToken(home);
   process.stdout.write(`URL: ${httpUrl(port(values.port))}\nAuthorization: Bearer ${token}\n`);
   return 0;
 }

@@ -6,8 +6,9 @@ import { ResourceScope } from '../../../src/protocol/resource.ts';
 import { ScopeEntry, TokenId, TokenSecret } from '../../../src/protocol/token.ts';
 import { readIfExists, removeIfExists, writePrivateFile } from './files.ts';
 
-/** What pairing gave one MCP client, kept in `<home>/clients/<sha256(client name)>.json` (0600). */
+/** What pairing gave one MCP client, kept in `<home>/clients/<sha256(identity)>.json` (0600); the identity is server.ts identityOf. */
 export const Credential = z.object({
+  identity: z.string().min(1).max(800),
   client_name: z.string().min(1).max(120),
   agent_id: AgentId,
   token: TokenSecret,
@@ -21,20 +22,20 @@ export const Credential = z.object({
 export type Credential = z.infer<typeof Credential>;
 
 export interface CredentialStore {
-  read(clientName: string): Promise<Credential | undefined>;
+  read(identity: string): Promise<Credential | undefined>;
   save(credential: Credential): Promise<void>;
-  forget(clientName: string): Promise<void>;
+  forget(identity: string): Promise<void>;
 }
 
 /** The file a client's credential lives in (named by a hash: a client name is not a safe file name). */
-export function credentialFile(home: string, clientName: string): string {
-  return path.join(home, 'clients', `${createHash('sha256').update(clientName, 'utf8').digest('hex')}.json`);
+export function credentialFile(home: string, identity: string): string {
+  return path.join(home, 'clients', `${createHash('sha256').update(identity, 'utf8').digest('hex')}.json`);
 }
 
 export function fileCredentialStore(home: string, log: (line: string) => void): CredentialStore {
   return {
-    async read(clientName) {
-      const file = credentialFile(home, clientName);
+    async read(identity) {
+      const file = credentialFile(home, identity);
       const text = await readIfExists(file);
       if (text === undefined) return undefined;
       let parsed: unknown;
@@ -44,18 +45,18 @@ export function fileCredentialStore(home: string, log: (line: string) => void): 
         parsed = undefined;
       }
       const credential = Credential.safeParse(parsed);
-      // A corrupt file (or one for another name) counts as no credential: the client pairs again.
-      if (!credential.success || credential.data.client_name !== clientName) {
+      // A corrupt file (or one for another client) counts as no credential: the client pairs again.
+      if (!credential.success || credential.data.identity !== identity) {
         log(`steward-bridge: ignoring the unreadable credential file ${file}`);
         return undefined;
       }
       return credential.data;
     },
     async save(credential) {
-      await writePrivateFile(credentialFile(home, credential.client_name), `${JSON.stringify(credential, null, 2)}\n`);
+      await writePrivateFile(credentialFile(home, credential.identity), `${JSON.stringify(credential, null, 2)}\n`);
     },
-    async forget(clientName) {
-      await removeIfExists(credentialFile(home, clientName));
+    async forget(identity) {
+      await removeIfExists(credentialFile(home, identity));
     },
   };
 }

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { localhostHostValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpRequestContext, type McpServer } from '@modelcontextprotocol/server';
-import { bearerMatches } from './http-token.ts';
+import type { BearerId, HttpBearers } from './http-token.ts';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** 2025-era clients get a session each (their identity comes from `initialize`); bounded, the longest idle one closed first, so sessions a client abandoned cannot grow memory without end. */
@@ -11,7 +11,7 @@ const MAX_LEGACY_SESSIONS = 64;
 
 interface HttpGuardOptions {
   port: number;
-  token: string;
+  bearers: HttpBearers;
   allowedOrigins: readonly string[];
 }
 
@@ -25,7 +25,7 @@ function refuse(res: ServerResponse, status: number, code: string, message: stri
  * DNS-rebinding page's request carries its own host name), no browser Origin unless allowed, the
  * bearer, and the body's size. No CORS headers are ever sent, so a page cannot read an answer.
  */
-function guard(req: IncomingMessage, res: ServerResponse, options: HttpGuardOptions): boolean {
+async function guard(req: IncomingMessage, res: ServerResponse, options: HttpGuardOptions): Promise<boolean> {
   const hosts = [`127.0.0.1:${options.port}`, `localhost:${options.port}`, `[::1]:${options.port}`];
   if (!hosts.includes(req.headers.host ?? '')) {
     refuse(res, 403, 'FORBIDDEN_HOST', 'The Host header must name this loopback address and port.');
@@ -44,7 +44,7 @@ function guard(req: IncomingMessage, res: ServerResponse, options: HttpGuardOpti
     refuse(res, 404, 'NOT_FOUND', 'The MCP endpoint is /mcp.');
     return false;
   }
-  if (!bearerMatches(req.headers.authorization, options.token)) {
+  if ((await options.bearers.identify(req.headers.authorization)) === undefined) {
     refuse(res, 401, 'UNAUTHORIZED', 'Missing or wrong bearer token; `steward-bridge http-token` prints it.', { 'www-authenticate': 'Bearer realm="steward-bridge"' });
     return false;
   }
@@ -58,20 +58,24 @@ function guard(req: IncomingMessage, res: ServerResponse, options: HttpGuardOpti
 
 type Factory = (ctx: McpRequestContext) => McpServer;
 
+/** Which bearer the request came with, for the server instance (its pairings belong to that bearer). */
+const authOf = (bearer: BearerId) => ({ token: 'not-kept', clientId: bearer, scopes: [] });
+
 /** 2025-era (v1 SDK) clients: a sessionful streamable HTTP transport per session, as the SDK documents next to a strict modern handler. */
 class LegacySessions {
-  private readonly sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: McpServer }>();
+  private readonly sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: McpServer; bearer: BearerId }>();
 
   constructor(
     private readonly factory: Factory,
     private readonly log: (line: string) => void,
   ) {}
 
-  async handle(request: Request): Promise<Response> {
+  async handle(request: Request, bearer: BearerId): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
       const session = this.sessions.get(id);
-      if (!session) return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
+      // A session belongs to the bearer that opened it: another client's bearer cannot ride on it.
+      if (!session || session.bearer !== bearer) return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
       // Most recently used last, so a full table drops the one idle longest.
       this.sessions.delete(id);
       this.sessions.set(id, session);
@@ -79,12 +83,12 @@ class LegacySessions {
     }
     if (request.method !== 'POST') return Response.json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Open a session with initialize first.' } }, { status: 405 });
     if (this.sessions.size >= MAX_LEGACY_SESSIONS) await this.dropIdlest();
-    const server = this.factory({ era: 'legacy', requestInfo: request });
+    const server = this.factory({ era: 'legacy', requestInfo: request, authInfo: authOf(bearer) });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: MAX_BODY_BYTES,
       onsessioninitialized: (sessionId) => {
-        this.sessions.set(sessionId, { transport, server });
+        this.sessions.set(sessionId, { transport, server, bearer });
       },
       onsessionclosed: (sessionId) => {
         this.sessions.delete(sessionId);
@@ -127,16 +131,24 @@ export async function startHttpServer(options: HttpServerOptions): Promise<{ url
   const legacy = new LegacySessions(options.factory, options.log);
   const handler = toNodeHandler(
     {
-      fetch: async (request) => ((await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })) ? legacy.handle(request) : modern.fetch(request)),
+      fetch: async (request) => {
+        // The guard let only known bearers through; which one decides whose pairing this is.
+        const bearer = await options.bearers.identify(request.headers.get('authorization'));
+        if (bearer === undefined) return Response.json({ error: { code: 'UNAUTHORIZED', message: 'Missing or wrong bearer token.' } }, { status: 401 });
+        return (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })) ? legacy.handle(request, bearer) : modern.fetch(request, { authInfo: authOf(bearer) });
+      },
     },
     { maxRequestBodySize: MAX_BODY_BYTES, onerror },
   );
   // The SDK's own loopback Host guard, behind ours (ours also pins the port).
   const sdkHostGuard = localhostHostValidation();
   let port = options.port;
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!(await guard(req, res, { ...options, port })) || !sdkHostGuard(req, res)) return;
+    await handler(req, res);
+  };
   const server = createServer((req, res) => {
-    if (!guard(req, res, { ...options, port }) || !sdkHostGuard(req, res)) return;
-    handler(req, res).catch((error: unknown) => {
+    serve(req, res).catch((error: unknown) => {
       onerror(error instanceof Error ? error : new Error(String(error)));
       if (!res.headersSent) refuse(res, 500, 'INTERNAL', 'The bridge failed to answer.');
       else res.end();

@@ -4,11 +4,11 @@ import type { StewardLink } from '../link/steward-link.ts';
 import { fileCredentialStore } from './credentials.ts';
 import { ensurePrivateDir } from './files.ts';
 import { startHttpServer } from './http.ts';
-import { readOrCreateHttpToken } from './http-token.ts';
+import { HttpBearers } from './http-token.ts';
 import { Pairing } from './pairing.ts';
 import { stewardServerFactory } from './server.ts';
 
-export { readOrCreateHttpToken } from './http-token.ts';
+export { readOrCreateHttpToken, readOrCreateClientHttpToken } from './http-token.ts';
 
 /** What the MCP server needs: the link to Steward, the bridge's home dir (credentials, HTTP token), and a logger (stderr only). */
 export interface ServeOptions {
@@ -65,10 +65,11 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
 /** The MCP server as Streamable HTTP on 127.0.0.1:<port>/mcp. */
 export async function serveHttp(options: HttpServeOptions): Promise<{ url: string; close(): Promise<void> }> {
   await ensurePrivateDir(options.home);
-  const token = await readOrCreateHttpToken(options.home);
+  const bearers = new HttpBearers(options.home);
+  await bearers.load();
   const pairing = new Pairing(options.link, fileCredentialStore(options.home, options.log), options.log);
   const factory = stewardServerFactory({ link: options.link, pairing, transport: 'http', log: options.log });
-  const server = await startHttpServer({ port: options.port, token, allowedOrigins: options.allowedOrigins ?? [], factory, log: options.log });
+  const server = await startHttpServer({ port: options.port, bearers, allowedOrigins: options.allowedOrigins ?? [], factory, log: options.log });
   options.log(`steward-bridge: MCP over HTTP at ${server.url}`);
   return { url: server.url, close: () => server.close() };
 }

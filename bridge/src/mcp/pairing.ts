@@ -38,7 +38,7 @@ function pairingRequired(client: string, code: string): CallToolResult {
 }
 
 /**
- * The client side of pairing, per MCP client name: asks Steward for a pairing, collects the token
+ * The client side of pairing, per client identity (server.ts identityOf: transport, bearer, name): asks Steward for a pairing, collects the token
  * once the person accepts it in the side panel, keeps it (credentials.ts), and forgets it when
  * Steward says it is no longer valid. The claim secret never leaves this process.
  */
@@ -53,50 +53,51 @@ export class Pairing {
     private readonly log: (line: string) => void,
   ) {}
 
-  authFor(client: McpClientInfo): Promise<AuthOutcome> {
-    const previous = this.queues.get(client.name) ?? Promise.resolve();
+  authFor(client: McpClientInfo, identity: string): Promise<AuthOutcome> {
+    const previous = this.queues.get(identity) ?? Promise.resolve();
     const next = previous.then(
-      () => this.step(client),
-      () => this.step(client),
+      () => this.step(client, identity),
+      () => this.step(client, identity),
     );
-    this.queues.set(client.name, next);
+    this.queues.set(identity, next);
     void next.finally(() => {
-      if (this.queues.get(client.name) === next) this.queues.delete(client.name);
+      if (this.queues.get(identity) === next) this.queues.delete(identity);
     });
     return next;
   }
 
   /** Steward said the token is revoked or expired: drop it so the next call pairs again. */
-  async forget(clientName: string): Promise<void> {
+  async forget(identity: string, clientName: string): Promise<void> {
     this.log(`steward-bridge: the token of "${clientName}" is no longer valid; forgetting it`);
-    await this.store.forget(clientName);
+    await this.store.forget(identity);
   }
 
-  private async step(client: McpClientInfo): Promise<AuthOutcome> {
-    const credential = await this.store.read(client.name);
+  private async step(client: McpClientInfo, identity: string): Promise<AuthOutcome> {
+    const credential = await this.store.read(identity);
     if (credential) return { ok: true, auth: { agent_id: credential.agent_id, token: credential.token } };
-    const pending = this.pending.get(client.name);
-    return pending ? this.claim(client, pending) : this.request(client);
+    const pending = this.pending.get(identity);
+    return pending ? this.claim(client, identity, pending) : this.request(client, identity);
   }
 
-  private async request(client: McpClientInfo): Promise<AuthOutcome> {
+  private async request(client: McpClientInfo, identity: string): Promise<AuthOutcome> {
     const reply = await this.link.call('bridge/pair-request', { client });
     if (!reply.ok) return { ok: false, result: refusalResult(reply.error) };
     const { pairing_id, claim_secret, code } = reply.data;
-    this.pending.set(client.name, { pairing_id, claim_secret, code });
+    this.pending.set(identity, { pairing_id, claim_secret, code });
     this.log(`steward-bridge: pairing requested for "${client.name}" (${pairing_id})`);
     return { ok: false, result: pairingRequired(client.name, code) };
   }
 
-  private async claim(client: McpClientInfo, pending: PendingPairing): Promise<AuthOutcome> {
+  private async claim(client: McpClientInfo, identity: string, pending: PendingPairing): Promise<AuthOutcome> {
     const reply = await this.link.call('bridge/pair-claim', { pairing_id: pending.pairing_id, claim_secret: pending.claim_secret });
     if (!reply.ok) {
-      if (ENDED.has(reply.error.code)) this.pending.delete(client.name);
+      if (ENDED.has(reply.error.code)) this.pending.delete(identity);
       return { ok: false, result: refusalResult(reply.error) };
     }
     if (reply.data.status === 'pending') return { ok: false, result: pairingRequired(client.name, reply.data.code) };
     const paired = reply.data;
     await this.store.save({
+      identity,
       client_name: client.name,
       agent_id: paired.agent_id,
       token: paired.token,
@@ -107,7 +108,7 @@ export class Pairing {
       resource_scope: paired.resource_scope,
       saved_at: new Date().toISOString(),
     });
-    this.pending.delete(client.name);
+    this.pending.delete(identity);
     this.log(`steward-bridge: "${client.name}" is paired as ${paired.agent_id}`);
     return { ok: true, auth: { agent_id: paired.agent_id, token: paired.token } };
   }

@@ -26,11 +26,21 @@ function callerOf(server: McpServer, ctx: ServerContext, transport: McpClientInf
   return { name: name.slice(0, 120), ...(version ? { version: version.slice(0, 60) } : {}), ...(title ? { title: title.slice(0, 120) } : {}), transport };
 }
 
+/**
+ * The key a client's pairing is kept under: its transport, for HTTP the bearer it presented, and
+ * its name. A client's name is only what it says; the bearer is what it holds, so an HTTP client
+ * cannot take over the pairing of a client with another bearer by calling itself by that name.
+ */
+function identityOf(client: McpClientInfo, bearer: string | undefined): string {
+  return client.transport === 'http' ? `http:${bearer ?? 'default'}:${client.name}` : `stdio:${client.name}`;
+}
+
 const VERSION = '0.1.0';
 
 /** One MCP server instance with Steward's tools; the SDK asks for one per connection (stdio) or per request/session (HTTP). */
 export function stewardServerFactory(deps: ServerDeps): (ctx: McpRequestContext) => McpServer {
-  return () => {
+  return (ctx) => {
+    const bearer = ctx.authInfo?.clientId;
     const server = new McpServer(
       { name: 'steward-bridge', title: 'Steward', version: VERSION },
       {
@@ -42,24 +52,25 @@ export function stewardServerFactory(deps: ServerDeps): (ctx: McpRequestContext)
     for (const name of Object.keys(TOOLS) as ToolName[]) {
       const tool = TOOLS[name];
       server.registerTool(name, { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations }, (input: unknown, ctx: ServerContext) =>
-        run(name, input as ToolInput<typeof name>, server, ctx, deps),
+        run(name, input as ToolInput<typeof name>, server, ctx, deps, bearer),
       );
     }
     return server;
   };
 }
 
-async function run<N extends ToolName>(name: N, input: ToolInput<N>, server: McpServer, ctx: ServerContext, deps: ServerDeps): Promise<CallToolResult> {
+async function run<N extends ToolName>(name: N, input: ToolInput<N>, server: McpServer, ctx: ServerContext, deps: ServerDeps, bearer: string | undefined): Promise<CallToolResult> {
   try {
     const client = callerOf(server, ctx, deps.transport);
     if (!client) return errorResult({ code: 'CLIENT_UNKNOWN', message: 'This MCP client did not say its name (clientInfo), so Steward cannot tell which pairing it belongs to.', retryable: false });
-    const outcome = await deps.pairing.authFor(client);
+    const identity = identityOf(client, bearer);
+    const outcome = await deps.pairing.authFor(client, identity);
     if (!outcome.ok) return outcome.result;
     const call: CallContext = {
       link: deps.link,
       auth: outcome.auth,
       tokenInvalid: async (error) => {
-        await deps.pairing.forget(client.name);
+        await deps.pairing.forget(identity, client.name);
         return refusalResult({ ...error, code: 'TOKEN_INVALID', recovery_hint: undefined });
       },
     };

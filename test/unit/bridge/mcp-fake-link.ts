@@ -39,8 +39,10 @@ export const tempHome = () => mkdtemp(path.join(tmpdir(), 'steward-bridge-test-'
 export const AGENT = 'agent:mcp-test-client-1a2b';
 export const SECRET = `stw_secret_${'A'.repeat(43)}`;
 
-export function credentialFor(clientName: string, agent = AGENT, token = SECRET): Credential {
+/** A stored credential; `identity` as server.ts identityOf makes it (stdio by default). */
+export function credentialFor(clientName: string, agent = AGENT, token = SECRET, identity = `stdio:${clientName}`): Credential {
   return {
+    identity,
     client_name: clientName,
     agent_id: agent,
     token,

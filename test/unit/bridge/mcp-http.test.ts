@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { readOrCreateHttpToken, serveHttp } from '../../../bridge/src/mcp/index.ts';
+import { readOrCreateClientHttpToken, readOrCreateHttpToken, serveHttp } from '../../../bridge/src/mcp/index.ts';
 import { FakeLink, credentialFor, saveCredential, tempHome, textOf } from './mcp-fake-link.ts';
 
 const V2_AGENT = 'agent:mcp-v2-client-aa11';
@@ -18,8 +18,8 @@ const link = new FakeLink({ 'bridge/tabs': () => ({ ok: true, data: { tabs: [] }
 
 beforeAll(async () => {
   home = await tempHome();
-  await saveCredential(home, credentialFor('v2 client', V2_AGENT));
-  await saveCredential(home, credentialFor('v1 client', V1_AGENT));
+  await saveCredential(home, credentialFor('v2 client', V2_AGENT, undefined, 'http:default:v2 client'));
+  await saveCredential(home, credentialFor('v1 client', V1_AGENT, undefined, 'http:default:v1 client'));
   server = await serveHttp({ link, home, log: () => undefined, port: 0 });
   port = Number(new URL(server.url).port);
   token = await readOrCreateHttpToken(home);
@@ -90,7 +90,7 @@ describe('MCP over HTTP on 127.0.0.1', () => {
       expect((await client.listTools()).tools).toHaveLength(7);
       const result = await client.callTool({ name: 'steward_tabs', arguments: {} });
       expect(result.isError, textOf(result)).toBeFalsy();
-      expect(link.calls.at(-1)).toEqual({ type: 'bridge/tabs', payload: { auth: { agent_id: V2_AGENT, token: credentialFor('v2 client').token } } });
+      expect(link.calls.at(-1)).toEqual({ type: 'bridge/tabs', payload: { auth: { agent_id: V2_AGENT, token: credentialFor('v2 client', V2_AGENT, undefined, 'http:default:v2 client').token } } });
     } finally {
       await client.close();
     }
@@ -106,10 +106,42 @@ describe('MCP over HTTP on 127.0.0.1', () => {
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('steward_execute');
       const result = await client.callTool({ name: 'steward_tabs', arguments: {} });
       expect(result.isError, JSON.stringify(result)).toBeFalsy();
-      expect(link.calls.at(-1)).toEqual({ type: 'bridge/tabs', payload: { auth: { agent_id: V1_AGENT, token: credentialFor('v1 client').token } } });
+      expect(link.calls.at(-1)).toEqual({ type: 'bridge/tabs', payload: { auth: { agent_id: V1_AGENT, token: credentialFor('v1 client', V1_AGENT, undefined, 'http:default:v1 client').token } } });
     } finally {
       await transport.terminateSession().catch(() => undefined);
       await client.close();
+    }
+  });
+
+  it('binds a pairing to the bearer it was made with: a client with its own bearer that calls itself "v2 client" gets a pairing request, not that client\'s token, and cannot ride on another bearer\'s session', async () => {
+    const ownBearer = await readOrCreateClientHttpToken(home, 'Impostor app');
+    expect(ownBearer).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(ownBearer).not.toBe(token);
+    expect((await stat(path.join(home, 'http-clients'))).mode & 0o777).toBe(0o700);
+    const pairRequests = link.calls.filter((c) => c.type === 'bridge/pair-request').length;
+    const impostor = new Client({ name: 'v2 client', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await impostor.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${ownBearer}` } } }));
+    try {
+      const result = await impostor.callTool({ name: 'steward_tabs', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(link.calls.filter((c) => c.type === 'bridge/pair-request').length).toBe(pairRequests + 1);
+      expect(link.calls.at(-1)!.type).toBe('bridge/pair-request');
+    } finally {
+      await impostor.close();
+    }
+
+    const owner = new V1Client({ name: 'v1 client', version: '1.32.2' });
+    const transport = new V1Transport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+    await owner.connect(transport);
+    try {
+      const hijack = await raw({
+        headers: { ...json, authorization: `Bearer ${ownBearer}`, 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'steward_tabs', arguments: {} } }),
+      });
+      expect(hijack.status).toBe(404);
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await owner.close();
     }
   });
 });

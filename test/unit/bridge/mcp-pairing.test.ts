@@ -44,7 +44,7 @@ describe('pairing an MCP client', () => {
     const link = new FakeLink({ 'bridge/pair-request': () => requested(), 'bridge/pair-claim': () => claims.shift()!, 'bridge/tabs': () => tabs.shift()! });
     const session = await connectInMemory(link, home, { name: 'Claude Desktop' });
     closers.push(() => session.close());
-    const file = credentialFile(home, 'Claude Desktop');
+    const file = credentialFile(home, 'stdio:Claude Desktop');
 
     const first = await session.client.callTool({ name: 'steward_tabs', arguments: {} });
     expect(first.isError).toBe(true);
@@ -97,7 +97,7 @@ describe('pairing an MCP client', () => {
 
   it('treats a corrupt credential file as no credential', async () => {
     const home = await tempHome();
-    const file = credentialFile(home, 'Test Client');
+    const file = credentialFile(home, 'stdio:Test Client');
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, JSON.stringify({ client_name: 'Test Client', agent_id: 'nope', token: 'x' }));
     await chmod(file, 0o600);
