@@ -294,11 +294,11 @@ export async function pairInPanel(panel: Page, clientName: string, code: string,
   const card = panel.getByRole('region', { name: `Pairing request from ${clientName}` });
   await expect(card).toBeVisible();
   await card.getByRole('textbox', { name: 'Pairing code' }).fill(grant.code ?? code);
-  if (grant.sites) {
-    for (const box of await card.getByRole('checkbox').all()) {
-      const label = (await box.getAttribute('aria-label')) ?? (await box.evaluate((e) => (e as HTMLInputElement).labels?.[0]?.textContent ?? ''));
-      await box.setChecked(grant.sites.some((s) => label.includes(s)));
-    }
+  // The sites load with the card: wait for their checkboxes before choosing.
+  await expect(card.getByRole('checkbox').first()).toBeVisible();
+  for (const box of await card.getByRole('checkbox').all()) {
+    const label = (await box.getAttribute('aria-label')) ?? (await box.evaluate((e) => (e as HTMLInputElement).labels?.[0]?.textContent ?? ''));
+    await box.setChecked(grant.sites ? grant.sites.includes(label.trim()) : true);
   }
   if (grant.scopes !== undefined) await card.getByRole('textbox', { name: 'Scopes' }).fill(grant.scopes);
   await card.getByRole('button', { name: 'Pair' }).click();
