@@ -80,9 +80,9 @@ test.describe.serial('an MCP client over stdio (SDK v2)', () => {
   test('its first call asks to pair with a code; the person pairs it in the side panel for the clinic only', async ({ sites }) => {
     // Tabs the person has open on a granted site, on an allowed but not granted site, and on a site never allowed.
     const shopPage = await world.context.newPage();
-    await shopPage.goto(`${sites.urls.shop}/orders/ORD-1024`);
+    await shopPage.goto(`${sites.urls.shop}/orders/ORD-1024`, { waitUntil: 'commit' });
     const labPage = await world.context.newPage();
-    await labPage.goto(sites.urls.lab);
+    await labPage.goto(sites.urls.lab, { waitUntil: 'commit' });
 
     const first = await client.call('steward_tabs');
     expect(errorCodeOf(first)).toBe('PAIRING_REQUIRED');
@@ -179,6 +179,11 @@ test.describe.serial('an MCP client over stdio (SDK v2)', () => {
     expect(asked.text).toContain('side panel');
     expect(await slotBookings()).toHaveLength(0);
 
+    // The card names this client's own agent and what it asked for, as the person sees it before approving.
+    await showView(panel, 'Approvals');
+    const card = panel.getByRole('article', { name: /^book_appointment on / });
+    await expect(card).toContainText(await agentIdOf(world.serviceWorker, CLIENT));
+    await expect(card).toContainText('Jordan Lee');
     await approveInPanel(panel, 'book_appointment');
 
     let final: ToolReply | undefined;
