@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { alive, BRIDGE_CLI, bridgeProcesses, connectStdio, errorCodeOf, hostProcesses, launchWithBridge, openSidePanel, pairClient, type BridgeBrowser, type McpClient } from './bridge-harness.ts';
+import { showView } from './panel-helpers.ts';
 
 /**
  * The bridge as a person lives with it: the browser closes and comes back, clients come and go.
@@ -12,7 +13,7 @@ import { alive, BRIDGE_CLI, bridgeProcesses, connectStdio, errorCodeOf, hostProc
 
 const CLIENT = 'Lifecycle Client';
 /** How long the link waits for Steward before answering STEWARD_UNAVAILABLE; short here, so a closed browser is quick to report. */
-const LINK_WAIT_MS = 3000;
+const LINK_WAIT_MS = 1500;
 
 test.describe.serial('the bridge across browser restarts and client exits', () => {
   let world: BridgeBrowser;
@@ -91,6 +92,8 @@ test.describe.serial('the bridge across browser restarts and client exits', () =
       })
       .toBe('ok');
     expect(await panel.getByRole('region', { name: /^Pairing request from/ }).count()).toBe(0);
+    await showView(panel, 'Settings');
+    await expect(panel.getByRole('status').filter({ hasText: 'MCP bridge' })).toHaveText('MCP bridge: connected');
   });
 
   test('closing the client ends its server; closing the browser ends the host; nothing is left behind', async () => {
