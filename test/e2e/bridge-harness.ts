@@ -290,6 +290,8 @@ export interface PanelGrant {
 
 /** What the person does in the side panel: finds the client's pairing request, types the code, chooses sites and scopes, and pairs. */
 export async function pairInPanel(panel: Page, clientName: string, code: string, grant: PanelGrant = {}): Promise<void> {
+  // A background tab gets few animation frames, and every click waits for one: the person looks at the panel.
+  await panel.bringToFront();
   await showView(panel, 'Approvals');
   const card = panel.getByRole('region', { name: `Pairing request from ${clientName}` });
   await expect(card).toBeVisible();
@@ -351,6 +353,7 @@ export async function agentIdOf(serviceWorker: Worker, clientName: string): Prom
 
 /** The person clicks Approve on the action's card in the side panel's Approvals view. */
 export async function approveInPanel(panel: Page, action: string): Promise<void> {
+  await panel.bringToFront();
   await showView(panel, 'Approvals');
   const card = panel.getByRole('article', { name: new RegExp(`^${action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on `) });
   await expect(card).toBeVisible();

@@ -78,6 +78,7 @@ test.describe.serial('MCP clients over HTTP (SDK v1 and v2)', () => {
   test('each client is its own agent with its own token, listed in the Tokens view under its name', async () => {
     const agents = await Promise.all(CLIENTS.map(({ name }) => agentIdOf(world.serviceWorker, name)));
     expect(new Set(agents).size).toBe(2);
+    await panel.bringToFront();
     await showView(panel, 'Tokens');
     for (const [i, { name }] of CLIENTS.entries()) {
       const card = panel.getByRole('article').filter({ hasText: name });

@@ -92,6 +92,7 @@ test.describe.serial('the bridge across browser restarts and client exits', () =
       })
       .toBe('ok');
     expect(await panel.getByRole('region', { name: /^Pairing request from/ }).count()).toBe(0);
+    await panel.bringToFront();
     await showView(panel, 'Settings');
     await expect(panel.getByRole('status').filter({ hasText: 'MCP bridge' })).toHaveText('MCP bridge: connected');
   });

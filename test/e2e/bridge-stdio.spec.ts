@@ -180,6 +180,7 @@ test.describe.serial('an MCP client over stdio (SDK v2)', () => {
     expect(await slotBookings()).toHaveLength(0);
 
     // The card names this client's own agent and what it asked for, as the person sees it before approving.
+    await panel.bringToFront();
     await showView(panel, 'Approvals');
     const card = panel.getByRole('article', { name: /^book_appointment on / });
     await expect(card).toContainText(await agentIdOf(world.serviceWorker, CLIENT));
