@@ -3,6 +3,7 @@
 import { chromium, type Worker } from '@playwright/test';
 import { join } from 'node:path';
 import { existsSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { startDemoSites } from '../sites/server.ts';
 import { DEMO_MODEL, startDemoModel } from '../sites/model/demo-model.ts';
 import { SETTINGS_KEY, readSettings } from '../src/protocol/settings.ts';
@@ -39,6 +40,16 @@ const profile = join(process.cwd(), '.steward-profile');
 // build's service worker script (same extension version, new file names): drop that cache so
 // the freshly built worker is the one that starts.
 rmSync(join(profile, 'Default', 'Service Worker'), { recursive: true, force: true });
+// The MCP bridge's native host, into this profile (only Steward's id may start it): MCP clients
+// configured with `steward-bridge serve` reach this browser through it.
+const bridgeCli = join(process.cwd(), 'bridge', 'bin', 'steward-bridge.js');
+let bridgeReady = false;
+try {
+  execFileSync(process.execPath, [bridgeCli, 'install', '--user-data-dir', profile], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 20_000 });
+  bridgeReady = true;
+} catch (error) {
+  console.warn(`The MCP bridge was not installed into the profile: ${(error as Error).message.split('\n')[0]}`);
+}
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: chromiumPath,
   headless: !headed,
@@ -66,6 +77,7 @@ for (const [name, url] of Object.entries(sites.urls)) console.log(`  ${name.padE
 console.log(`  model    ${demoModel.url}  (demo model: scripted replies, not a language model)`);
 if (!usesDemoModel) console.log('           (the co-pilot keeps the endpoint already set in its Settings)');
 console.log(`  panel    chrome-extension://${extensionId}/src/sidepanel/index.html`);
+if (bridgeReady) console.log(`  MCP      stdio: node ${bridgeCli} serve   ·   HTTP: node ${bridgeCli} serve --http (URL and token: … http-token)`);
 console.log('Steward observes only the demo sites above; allow others from its side panel (This tab, or Settings).');
 console.log('Press Ctrl-C to stop.');
 

@@ -1,0 +1,100 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Reply, ReplyError } from '../../../src/protocol/channel.ts';
+import type { StewardLink } from '../link/steward-link.ts';
+import type { Auth } from './pairing.ts';
+import { describeActionResult } from './execute-text.ts';
+import { refusalResult } from './refusals.ts';
+import { json, pageDataResult } from './results.ts';
+import type { ToolInput, ToolName } from './tools.ts';
+
+/** What a handler needs: the link, the caller's auth, and what to do when Steward says the token is gone. */
+export interface CallContext {
+  link: StewardLink;
+  auth: Auth;
+  tokenInvalid: (error: ReplyError) => Promise<CallToolResult>;
+}
+
+function failed(ctx: CallContext, reply: Extract<Reply<unknown>, { ok: false }>): Promise<CallToolResult> | CallToolResult {
+  return reply.error.code === 'TOKEN_INVALID' ? ctx.tokenInvalid(reply.error) : refusalResult(reply.error);
+}
+
+type Handler<N extends ToolName> = (input: ToolInput<N>, ctx: CallContext) => Promise<CallToolResult>;
+
+const tabs: Handler<'steward_tabs'> = async (_input, ctx) => {
+  const reply = await ctx.link.call('bridge/tabs', { auth: ctx.auth });
+  if (!reply.ok) return failed(ctx, reply);
+  const { tabs } = reply.data;
+  return pageDataResult(`${tabs.length} tab(s) you may use. Use a tab_id with steward_observe or steward_actions.`, reply.data, json(tabs));
+};
+
+const open: Handler<'steward_open'> = async (input, ctx) => {
+  const reply = await ctx.link.call('bridge/open', { auth: ctx.auth, url: input.url, new_tab: input.new_tab ?? false });
+  if (!reply.ok) return failed(ctx, reply);
+  const { tab, created } = reply.data;
+  return pageDataResult(`${created ? 'Opened' : 'Focused'} tab ${tab.tab_id}. Observe it with steward_observe.`, reply.data, json(tab));
+};
+
+const observe: Handler<'steward_observe'> = async (input, ctx) => {
+  const reply = await ctx.link.call('bridge/observe', { auth: ctx.auth, tab_id: input.tab_id, query: input.query, expand: input.expand });
+  if (!reply.ok) return failed(ctx, reply);
+  const { tab, summary, rendering } = reply.data;
+  const resource = summary.resource ? `${summary.resource.type} ${summary.resource.id}` : 'no identified resource';
+  const state = summary.state ? `state "${summary.state}", version ${summary.state_version ?? '?'}` : 'state unknown';
+  return pageDataResult(
+    `Tab ${tab.tab_id}: ${resource}, ${state} (source ${summary.source}, confidence ${summary.confidence}). The summary is in structuredContent; the page rendering follows.`,
+    { tab, summary },
+    rendering,
+  );
+};
+
+const actions: Handler<'steward_actions'> = async (input, ctx) => {
+  const reply = await ctx.link.call('bridge/actions', { auth: ctx.auth, tab_id: input.tab_id });
+  if (!reply.ok) return failed(ctx, reply);
+  const needs = reply.data.actions.filter((a) => a.needs_approval).length;
+  return pageDataResult(
+    `${reply.data.actions.length} action(s) on tab ${input.tab_id}; ${needs} need the person's approval in Steward's side panel. Run one with steward_execute.`,
+    reply.data,
+    json(reply.data.actions),
+  );
+};
+
+async function actionResult(ctx: CallContext, reply: Awaited<ReturnType<StewardLink['call']>>, key?: string): Promise<CallToolResult> {
+  if (!reply.ok) return failed(ctx, reply);
+  const { result } = reply.data as { result: Parameters<typeof describeActionResult>[0] };
+  if ('error' in result && result.error.code === 'TOKEN_INVALID') return ctx.tokenInvalid(result.error);
+  const { text, isError } = describeActionResult(result, key);
+  return pageDataResult(text, result as Record<string, unknown>, json(result), isError);
+}
+
+const execute: Handler<'steward_execute'> = async (input, ctx) => {
+  const { tab_id, expect, ...request } = input;
+  const reply = await ctx.link.call('bridge/execute', {
+    auth: ctx.auth,
+    ...(tab_id === undefined ? {} : { tab_id }),
+    request: { ...request, input: request.input ?? {} },
+    ...(expect ? { expect } : {}),
+  });
+  return actionResult(ctx, reply, input.idempotency_key);
+};
+
+const actionStatus: Handler<'steward_action_status'> = async (input, ctx) => actionResult(ctx, await ctx.link.call('bridge/action-status', { auth: ctx.auth, action_id: input.action_id }));
+
+const memory: Handler<'steward_memory'> = async (_input, ctx) => {
+  const reply = await ctx.link.call('bridge/memory', { auth: ctx.auth });
+  if (!reply.ok) return failed(ctx, reply);
+  return pageDataResult(
+    `${reply.data.unfinished.length} unfinished action(s) (resume them with their idempotency_key) and ${reply.data.resources.length} known resource(s).`,
+    reply.data,
+    json(reply.data),
+  );
+};
+
+export const HANDLERS: { [N in ToolName]: Handler<N> } = {
+  steward_tabs: tabs,
+  steward_open: open,
+  steward_observe: observe,
+  steward_actions: actions,
+  steward_execute: execute,
+  steward_action_status: actionStatus,
+  steward_memory: memory,
+};

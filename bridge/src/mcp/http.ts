@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { localhostHostValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpRequestContext, type McpServer } from '@modelcontextprotocol/server';
+import { bearerMatches } from './http-token.ts';
+
+const MAX_BODY_BYTES = 1024 * 1024;
+/** 2025-era clients get a session each (their identity comes from `initialize`); bounded, the longest idle one closed first, so sessions a client abandoned cannot grow memory without end. */
+const MAX_LEGACY_SESSIONS = 64;
+
+interface HttpGuardOptions {
+  port: number;
+  token: string;
+  allowedOrigins: readonly string[];
+}
+
+function refuse(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ error: { code, message } }));
+}
+
+/**
+ * Everything checked before the SDK sees a request: a Host naming this loopback port exactly (a
+ * DNS-rebinding page's request carries its own host name), no browser Origin unless allowed, the
+ * bearer, and the body's size. No CORS headers are ever sent, so a page cannot read an answer.
+ */
+function guard(req: IncomingMessage, res: ServerResponse, options: HttpGuardOptions): boolean {
+  const hosts = [`127.0.0.1:${options.port}`, `localhost:${options.port}`, `[::1]:${options.port}`];
+  if (!hosts.includes(req.headers.host ?? '')) {
+    refuse(res, 403, 'FORBIDDEN_HOST', 'The Host header must name this loopback address and port.');
+    return false;
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !options.allowedOrigins.includes(origin)) {
+    refuse(res, 403, 'FORBIDDEN_ORIGIN', 'Requests from web pages are not accepted.');
+    return false;
+  }
+  if (req.method === 'OPTIONS') {
+    refuse(res, 403, 'FORBIDDEN_METHOD', 'Cross-origin requests are not accepted.');
+    return false;
+  }
+  if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') {
+    refuse(res, 404, 'NOT_FOUND', 'The MCP endpoint is /mcp.');
+    return false;
+  }
+  if (!bearerMatches(req.headers.authorization, options.token)) {
+    refuse(res, 401, 'UNAUTHORIZED', 'Missing or wrong bearer token; `steward-bridge http-token` prints it.', { 'www-authenticate': 'Bearer realm="steward-bridge"' });
+    return false;
+  }
+  const length = Number(req.headers['content-length'] ?? 0);
+  if (!Number.isFinite(length) || length > MAX_BODY_BYTES) {
+    refuse(res, 413, 'TOO_LARGE', 'The request body is over 1 MB.');
+    return false;
+  }
+  return true;
+}
+
+type Factory = (ctx: McpRequestContext) => McpServer;
+
+/** 2025-era (v1 SDK) clients: a sessionful streamable HTTP transport per session, as the SDK documents next to a strict modern handler. */
+class LegacySessions {
+  private readonly sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: McpServer }>();
+
+  constructor(
+    private readonly factory: Factory,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  async handle(request: Request): Promise<Response> {
+    const id = request.headers.get('mcp-session-id');
+    if (id !== null) {
+      const session = this.sessions.get(id);
+      if (!session) return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
+      // Most recently used last, so a full table drops the one idle longest.
+      this.sessions.delete(id);
+      this.sessions.set(id, session);
+      return session.transport.handleRequest(request);
+    }
+    if (request.method !== 'POST') return Response.json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Open a session with initialize first.' } }, { status: 405 });
+    if (this.sessions.size >= MAX_LEGACY_SESSIONS) await this.dropIdlest();
+    const server = this.factory({ era: 'legacy', requestInfo: request });
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: MAX_BODY_BYTES,
+      onsessioninitialized: (sessionId) => {
+        this.sessions.set(sessionId, { transport, server });
+      },
+      onsessionclosed: (sessionId) => {
+        this.sessions.delete(sessionId);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    const response = await transport.handleRequest(request);
+    if (transport.sessionId === undefined) await server.close();
+    else this.log(`steward-bridge: HTTP session ${transport.sessionId.slice(0, 8)}… opened (2025-era client)`);
+    return response;
+  }
+
+  private async dropIdlest(): Promise<void> {
+    const [id, session] = this.sessions.entries().next().value ?? [];
+    if (id === undefined || !session) return;
+    this.sessions.delete(id);
+    this.log(`steward-bridge: closing idle HTTP session ${id.slice(0, 8)}… (too many open)`);
+    await session.server.close();
+  }
+
+  async close(): Promise<void> {
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.allSettled(sessions.map(({ server }) => server.close()));
+  }
+}
+
+export interface HttpServerOptions extends HttpGuardOptions {
+  factory: Factory;
+  log: (line: string) => void;
+}
+
+/** Streamable HTTP on 127.0.0.1: 2026-07-28 requests statelessly per request, 2025-era clients in sessions. */
+export async function startHttpServer(options: HttpServerOptions): Promise<{ url: string; port: number; close(): Promise<void> }> {
+  const onerror = (error: Error) => options.log(`steward-bridge: HTTP: ${error.message}`);
+  const modern = createMcpHandler(options.factory, { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror });
+  const legacy = new LegacySessions(options.factory, options.log);
+  const handler = toNodeHandler(
+    {
+      fetch: async (request) => ((await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })) ? legacy.handle(request) : modern.fetch(request)),
+    },
+    { maxRequestBodySize: MAX_BODY_BYTES, onerror },
+  );
+  // The SDK's own loopback Host guard, behind ours (ours also pins the port).
+  const sdkHostGuard = localhostHostValidation();
+  let port = options.port;
+  const server = createServer((req, res) => {
+    if (!guard(req, res, { ...options, port }) || !sdkHostGuard(req, res)) return;
+    handler(req, res).catch((error: unknown) => {
+      onerror(error instanceof Error ? error : new Error(String(error)));
+      if (!res.headersSent) refuse(res, 500, 'INTERNAL', 'The bridge failed to answer.');
+      else res.end();
+    });
+  });
+  server.requestTimeout = 0;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    port,
+    async close() {
+      await Promise.allSettled([modern.close(), legacy.close()]);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
