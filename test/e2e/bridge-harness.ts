@@ -83,7 +83,7 @@ export async function launchWithBridge(options: BridgeLaunchOptions): Promise<Br
 }
 
 /** Whether the host's socket is there (the host removes it when it exits). */
-export function hostListening(home: string): boolean {
+function hostListening(home: string): boolean {
   return existsSync(join(home, 'bridge.sock'));
 }
 
