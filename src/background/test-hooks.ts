@@ -1,4 +1,6 @@
 import type { RecoveryReport } from '../pipeline/recovery.ts';
+import type { McpClientInfo } from '../protocol/bridge.ts';
+import type { PairingService } from './bridge/pairing-service.ts';
 import type { ObservationService } from './observation/service.ts';
 import { pageDeadlines } from './pipeline/page-deadlines.ts';
 import { lastCaptureError } from './ports/capture-error.ts';
@@ -9,24 +11,33 @@ declare global {
 }
 
 /** The service worker globals end-to-end tests and benchmarks reach (no page and no content script can). */
-export const TEST_HOOK_NAMES = ['stewardObservation', 'stewardPipeline', 'stewardLastCaptureError'] as const;
+export const TEST_HOOK_NAMES = ['stewardObservation', 'stewardPipeline', 'stewardLastCaptureError', 'stewardPairings'] as const;
 
 export interface TestHookDeps {
   observation: ObservationService;
   /** What the pipeline's last start-up recovery did. */
   recovery: () => RecoveryReport[];
+  /** MCP clients' pairing: a test asks for one as the bridge would, without a bridge. */
+  pairings?: Pick<PairingService, 'request' | 'claim'>;
 }
 
 /**
  * Installs the test hooks on the worker's global scope. Read-only, except the page deadlines a
- * test may shorten instead of waiting a minute for a stalled page.
+ * test may shorten instead of waiting a minute for a stalled page, and the pairing requests a test
+ * opens and collects as the MCP bridge would (the person still decides in the side panel).
  */
-export function installTestHooks({ observation, recovery }: TestHookDeps, scope: object = globalThis): void {
+export function installTestHooks({ observation, recovery, pairings }: TestHookDeps, scope: object = globalThis): void {
   const hooks: Record<(typeof TEST_HOOK_NAMES)[number], PropertyDescriptor> = {
     stewardObservation: { value: { observeTab: observation.observeTab, queryTab: observation.queryTab } },
     // startedAt tells a test that the worker was restarted.
     stewardPipeline: { value: { startedAt: Date.now(), recovery, deadlines: pageDeadlines } },
     stewardLastCaptureError: { get: lastCaptureError },
+    stewardPairings: {
+      value: {
+        request: (client: McpClientInfo) => (pairings ? pairings.request({ client }) : Promise.reject(new Error('pairing is not wired'))),
+        claim: (pairing_id: string, claim_secret: string) => (pairings ? pairings.claim({ pairing_id, claim_secret }) : Promise.reject(new Error('pairing is not wired'))),
+      },
+    },
   };
   Object.defineProperties(scope, hooks);
 }

@@ -55,6 +55,10 @@ export const observeTab = (tabId: number) => call('panel/observe-tab', { tabId }
 export const listSites = (tabId?: number) => call('panel/sites', tabId !== undefined ? { tabId } : {});
 export const allowSite = (origin: string) => call('panel/site-allow', { origin });
 export const removeSite = (origin: string) => call('panel/site-remove', { origin });
+/** MCP clients waiting to pair, the person's decision on one (a wrong code is refused: PAIRING_CODE_MISMATCH), and the bridge's link. */
+export const listPairings = () => call('panel/pairings', {});
+export const decidePairing = (pairing_id: string, decision: PayloadInput<PanelRequests, 'panel/pairing-decide'>['decision']) => call('panel/pairing-decide', { pairing_id, decision });
+export const bridgeStatus = () => call('panel/bridge-status', {});
 /** The co-pilot: each answers with the run as it now stands (the worker also pushes every change). */
 export const startCopilot = (tabId: number, goal: string) => call('copilot/start', { tabId, goal });
 export const steerCopilot = (type: 'copilot/pause' | 'copilot/resume' | 'copilot/stop' | 'copilot/take-over', run_id: string) => call(type, { run_id });

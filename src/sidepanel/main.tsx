@@ -4,11 +4,13 @@ import { App } from './components/App.tsx';
 import { trackCopilot } from './copilot-store.ts';
 import { trackCurrentTab } from './current-tab.ts';
 import { startClock } from './now.ts';
+import { trackPairings } from './pairings-store.ts';
 import { trackSettings } from './settings.ts';
 
 trackCurrentTab();
 trackSettings();
 trackApprovals();
 trackCopilot();
+trackPairings();
 startClock();
 render(<App />, document.getElementById('app')!);

@@ -2,6 +2,7 @@ import { useSignalEffect } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import { approvalsLoaded, pendingApprovals } from '../approvals-store.ts';
 import { currentTabTitle } from '../current-tab.ts';
+import { pendingPairings } from '../pairings-store.ts';
 import { ActivityView } from './ActivityView.tsx';
 import { ApprovalsView } from './ApprovalsView.tsx';
 import { CopilotView } from './CopilotView.tsx';
@@ -35,11 +36,12 @@ export function App() {
     },
   };
   const count = pendingApprovals.value.length;
+  const pairings = pendingPairings.value.length;
 
   // Open on what needs the person: waiting approvals first, otherwise the co-pilot. Decided
   // once; a card arriving later never yanks the view away from what they are doing.
   useSignalEffect(() => {
-    if (approvalsLoaded.value && view === undefined) setView(pendingApprovals.value.length > 0 ? 'approvals' : 'copilot');
+    if (approvalsLoaded.value && view === undefined) setView(pendingApprovals.value.length + pendingPairings.value.length > 0 ? 'approvals' : 'copilot');
   });
 
   // A new view starts at its top, not at the previous view's scroll position.
@@ -47,7 +49,7 @@ export function App() {
 
   const tabs: Array<TabSpec<ViewId>> = [
     { id: 'copilot', label: 'Co-pilot' },
-    { id: 'approvals', label: 'Approvals', badge: count, badgeLabel: 'waiting' },
+    { id: 'approvals', label: 'Approvals', badge: count + pairings, badgeLabel: 'waiting' },
     { id: 'activity', label: 'Activity' },
     { id: 'tokens', label: 'Tokens' },
     { id: 'tab', label: 'This tab' },
@@ -66,6 +68,7 @@ export function App() {
       {/* Announces new cards even while another view is open. */}
       <p class="sr-only" role="status">
         {count > 0 ? `${count} action${count === 1 ? '' : 's'} waiting for your approval` : ''}
+        {pairings > 0 ? ` ${pairings} MCP client${pairings === 1 ? '' : 's'} asking to pair` : ''}
       </p>
       {view === undefined ? (
         <p class="muted loading">Loading…</p>

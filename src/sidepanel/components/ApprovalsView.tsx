@@ -5,6 +5,7 @@ import { observeTab } from '../background-client.ts';
 import { currentTabId } from '../current-tab.ts';
 import { currentValues } from '../lib/values.ts';
 import { ApprovalCard, type Decided } from './ApprovalCard.tsx';
+import { PairingList } from './PairingList.tsx';
 
 /**
  * The approval queue, oldest first. After a decision, focus moves to the card that took the
@@ -60,6 +61,7 @@ export function ApprovalsView() {
           {pending.length} action{pending.length === 1 ? '' : 's'} waiting, oldest first. Each card shows what Steward itself observed, not what the agent says.
         </p>
       )}
+      <PairingList />
       <div class="stack" ref={list}>
         {pending.map((r) => {
           // Current values only from an observation of this very resource.

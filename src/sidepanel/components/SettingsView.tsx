@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { MAX_WINDOW_MINUTES, settingsErrors, type Settings } from '../../protocol/settings.ts';
 import { saveSettings, settings } from '../settings.ts';
+import { BridgeStatusBlock } from './BridgeStatusBlock.tsx';
 import { CopilotSettings, copilotNumbers } from './CopilotSettings.tsx';
 import { LifetimeOptions } from './LifetimeOptions.tsx';
 import { SitePermissions } from './SitePermissions.tsx';
@@ -129,6 +130,7 @@ export function SettingsView() {
         </p>
       </form>
       <SitePermissions />
+      <BridgeStatusBlock />
     </>
   );
 }

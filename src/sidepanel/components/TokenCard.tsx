@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { TokenWithUsage } from '../../protocol/panel-channel.ts';
 import { revokeToken } from '../background-client.ts';
 import { clockTime, countdown, msLeft } from '../lib/time.ts';
+import { tokenOwner } from '../lib/token-owner.ts';
 import { now } from '../now.ts';
 
 type Item = z.infer<typeof TokenWithUsage>;
@@ -16,6 +17,7 @@ export function TokenCard({ item, onRevoked }: { item: Item; onRevoked: () => vo
   const revokeButton = useRef<HTMLButtonElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
   const left = msLeft(t.expires_at, now.value);
+  const owner = tokenOwner(t);
   // The service worker's status is authoritative; the clock only catches expiry between reloads.
   const status = item.status === 'active' && left === 0 ? 'expired' : item.status;
 
@@ -47,6 +49,15 @@ export function TokenCard({ item, onRevoked }: { item: Item; onRevoked: () => vo
         <code>{t.token_id}</code> <span class={`badge status-${status}`}>{status}</span>
       </h4>
       <dl class="kv">
+        {(owner.label || owner.kind) && (
+          <>
+            <dt>For</dt>
+            <dd>
+              {owner.label}
+              {owner.kind && <span class="badge tone-neutral">{owner.kind}</span>}
+            </dd>
+          </>
+        )}
         <dt>Scope</dt>
         <dd>
           {t.scope.map((s) => (

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { z } from 'zod';
 import type { TokenWithUsage } from '../../protocol/panel-channel.ts';
 import { listTokens, subscribe } from '../background-client.ts';
+import { tokenOwner } from '../lib/token-owner.ts';
 import { MintTokenForm } from './MintTokenForm.tsx';
 import { TokenCard } from './TokenCard.tsx';
 
@@ -47,20 +48,25 @@ export function TokensView() {
         </div>
       )}
       {items !== undefined && agents.length === 0 && <p class="muted">{showAll ? 'No tokens yet.' : 'No active tokens. No agent can act until you grant one below.'}</p>}
-      {agents.map((agent) => (
-        <section key={agent} class="agent" aria-labelledby={`agent-${agent}`}>
-          <h3 id={`agent-${agent}`}>
-            <code>{agent}</code>
-          </h3>
-          <div class="stack">
-            {visible
-              .filter((i) => i.token.agent_id === agent)
-              .map((i) => (
-                <TokenCard key={i.token.token_id} item={i} onRevoked={() => void load()} />
-              ))}
-          </div>
-        </section>
-      ))}
+      {agents.map((agent) => {
+        const owner = tokenOwner(visible.find((i) => i.token.agent_id === agent)!.token);
+        return (
+          <section key={agent} class="agent" aria-labelledby={`agent-${agent}`}>
+            <h3 id={`agent-${agent}`}>
+              {owner.label && <>{owner.label} </>}
+              <code>{agent}</code>
+              {owner.kind && <span class="badge tone-neutral">{owner.kind}</span>}
+            </h3>
+            <div class="stack">
+              {visible
+                .filter((i) => i.token.agent_id === agent)
+                .map((i) => (
+                  <TokenCard key={i.token.token_id} item={i} onRevoked={() => void load()} />
+                ))}
+            </div>
+          </section>
+        );
+      })}
       <MintTokenForm onMinted={() => void load()} />
     </>
   );

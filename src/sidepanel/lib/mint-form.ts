@@ -25,7 +25,7 @@ export type MintMessage = { type: 'panel/token-mint' } & Payload<PanelRequests, 
 export type MintFormResult = { ok: true; message: MintMessage } | { ok: false; errors: Partial<Record<MintField, string>> };
 
 /** Commas, spaces and new lines all separate list items. */
-function splitList(text: string): string[] {
+export function splitList(text: string): string[] {
   return text.split(/[\s,]+/).filter(Boolean);
 }
 
@@ -40,7 +40,7 @@ export function normalizeOrigin(text: string): string {
   return text;
 }
 
-function listErrors(items: string[], schema: z.ZodType, what: string): string | undefined {
+export function listErrors(items: string[], schema: z.ZodType, what: string): string | undefined {
   if (items.length === 0) return `Give at least one ${what}.`;
   const seen = new Set<string>();
   for (const item of items) {

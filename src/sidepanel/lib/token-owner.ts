@@ -1,0 +1,9 @@
+import type { DelegatedAgentToken } from '../../protocol/token.ts';
+
+/** Agent ids the pairing of an MCP client mints (src/external-agents/pairing-book.ts). */
+const MCP_AGENT_PREFIX = 'agent:mcp-';
+
+/** Who a token is for, in the words the Tokens view shows: the label the person saw when granting, and what kind of agent it is. Pure. */
+export function tokenOwner(token: Pick<DelegatedAgentToken, 'agent_id' | 'label'>): { label?: string; kind?: 'MCP client' } {
+  return { ...(token.label ? { label: token.label } : {}), ...(token.agent_id.startsWith(MCP_AGENT_PREFIX) ? { kind: 'MCP client' as const } : {}) };
+}

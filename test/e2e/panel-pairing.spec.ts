@@ -1,0 +1,109 @@
+import type { Worker } from '@playwright/test';
+import type { Reply } from '../../src/protocol/channel.ts';
+import { test, expect } from './fixtures.ts';
+import { showView } from './panel-helpers.ts';
+
+/**
+ * Pairing an MCP client, as the person sees it: the worker gets a pairing request (opened through
+ * the stewardPairings test hook, as the bridge's `bridge/pair-request` would), the side panel shows
+ * it, the person types the code their client shows, ticks a site and pairs; the client's token then
+ * appears in Tokens with its name, and the bridge collects it once. Screenshots of the card, the
+ * Tokens view and Settings are saved under test/e2e/screenshots/.
+ */
+
+type PairRequest = { pairing_id: string; code: string; claim_secret: string; expires_at: string };
+type Claim = { status: 'pending' } | { status: 'paired'; agent_id: string; token: string; origins: string[] };
+
+declare const stewardPairings: {
+  request(client: { name: string; version?: string; transport: 'stdio' | 'http' }): Promise<Reply<PairRequest>>;
+  claim(pairing_id: string, claim_secret: string): Promise<Reply<Claim>>;
+};
+
+async function requestPairing(worker: Worker, name: string, transport: 'stdio' | 'http' = 'stdio'): Promise<PairRequest> {
+  const reply = await worker.evaluate(([n, t]) => stewardPairings.request({ name: n, version: '1.4.2', transport: t }), [name, transport] as const);
+  if (!reply.ok) throw new Error(`pairing request refused: ${reply.error.code} ${reply.error.message}`);
+  return reply.data;
+}
+
+const claim = (worker: Worker, r: PairRequest) => worker.evaluate(([id, secret]) => stewardPairings.claim(id, secret), [r.pairing_id, r.claim_secret] as const);
+
+const otherCode = (code: string) => (code === '000-000' ? '111-111' : '000-000');
+
+test('a pairing request is paired from the side panel with the code the client shows', async ({ steward, sites, openPanel }) => {
+  const page = await steward.context.newPage();
+  await page.goto(sites.urls.shop);
+  const panel = await openPanel(page);
+  await panel.setViewportSize({ width: 360, height: 900 });
+  const origin = new URL(sites.urls.clinic).origin;
+
+  const r = await requestPairing(steward.serviceWorker, 'Claude Desktop');
+  await showView(panel, 'Approvals');
+  await expect(panel.getByRole('tab', { name: /^Approvals/ })).toContainText('1');
+  const card = panel.getByRole('region', { name: 'Pairing request from Claude Desktop' });
+  await expect(card).toContainText('An MCP client wants to use your browser through Steward');
+  await expect(card).toContainText('1.4.2');
+  await expect(card.getByLabel('Scopes')).toHaveValue('*:*');
+  await expect(card.getByLabel('Expires after')).toHaveValue(String(24 * 60));
+  await panel.screenshot({ path: 'test/e2e/screenshots/panel-pairing-request.png', fullPage: true });
+
+  // The bridge hears "pending" until the person decides.
+  expect(await claim(steward.serviceWorker, r)).toMatchObject({ ok: true, data: { status: 'pending' } });
+
+  // A wrong code: refused, with the tries left; the request stays.
+  // Every allowed site is ticked at first; the person keeps only the clinic.
+  const boxes = card.getByRole('checkbox');
+  await expect(boxes).toHaveCount(Object.keys(sites.urls).length);
+  for (const box of await boxes.all()) await expect(box).toBeChecked();
+  for (const box of await boxes.all()) await box.setChecked((await box.getAttribute('id'))!.endsWith(`-site-${origin}`));
+  await card.getByLabel('Pairing code').fill(otherCode(r.code));
+  await card.getByRole('button', { name: 'Pair' }).click();
+  await expect(card.getByRole('alert')).toContainText('does not match');
+  await expect(card.getByRole('alert')).toContainText('2 tries left');
+  await panel.screenshot({ path: 'test/e2e/screenshots/panel-pairing-wrong-code.png', fullPage: true });
+
+  await card.getByLabel('Pairing code').fill(r.code);
+  await card.getByLabel('Expires after').selectOption({ label: '7 days' });
+  await card.getByRole('button', { name: 'Pair' }).click();
+  await expect(card).toHaveCount(0);
+  await expect(panel.getByText(/Paired Claude Desktop as agent:mcp-claude-desktop-[0-9a-f]{6}/)).toBeVisible();
+
+  // The bridge collects the token once.
+  const paired = await claim(steward.serviceWorker, r);
+  expect(paired).toMatchObject({ ok: true, data: { status: 'paired', origins: [origin] } });
+  expect(paired.ok && paired.data.status === 'paired' && paired.data.token).toMatch(/^stw_secret_/);
+  expect(await claim(steward.serviceWorker, r)).toMatchObject({ ok: false, error: { code: 'PAIRING_UNKNOWN' } });
+
+  await showView(panel, 'Tokens');
+  const tokens = panel.getByRole('tabpanel', { name: 'Tokens' });
+  await expect(tokens).toContainText('MCP client');
+  await expect(tokens.getByRole('heading', { name: /agent:mcp-claude-desktop-/ })).toBeVisible();
+  await panel.screenshot({ path: 'test/e2e/screenshots/panel-pairing-tokens.png', fullPage: true });
+  await showView(panel, 'Settings');
+  await expect(panel.getByText(/MCP bridge: (connected|not connected)/)).toBeVisible();
+  await panel.screenshot({ path: 'test/e2e/screenshots/panel-pairing-settings.png', fullPage: true });
+});
+
+test('refusing, and three wrong codes, end a request; the bridge hears PAIRING_REFUSED', async ({ steward, sites, openPanel }) => {
+  const page = await steward.context.newPage();
+  await page.goto(sites.urls.shop);
+  const panel = await openPanel(page);
+
+  const refused = await requestPairing(steward.serviceWorker, 'Cursor', 'http');
+  const guessed = await requestPairing(steward.serviceWorker, 'Evil Guesser');
+  await showView(panel, 'Approvals');
+  await panel.getByRole('region', { name: 'Pairing request from Cursor' }).getByRole('button', { name: 'Refuse' }).click();
+  await expect(panel.getByRole('region', { name: 'Pairing request from Cursor' })).toHaveCount(0);
+  expect(await claim(steward.serviceWorker, refused)).toMatchObject({ ok: false, error: { code: 'PAIRING_REFUSED' } });
+
+  const card = panel.getByRole('region', { name: 'Pairing request from Evil Guesser' });
+  for (const left of ['2 tries left', '1 try left']) {
+    await card.getByLabel('Pairing code').fill(otherCode(guessed.code));
+    await card.getByRole('button', { name: 'Pair' }).click();
+    await expect(card.getByRole('alert')).toContainText(left);
+  }
+  await card.getByLabel('Pairing code').fill(otherCode(guessed.code));
+  await card.getByRole('button', { name: 'Pair' }).click();
+  await expect(card).toHaveCount(0);
+  await expect(panel.getByText(/After 3 wrong codes the request from Evil Guesser is refused/)).toBeVisible();
+  expect(await claim(steward.serviceWorker, guessed)).toMatchObject({ ok: false, error: { code: 'PAIRING_REFUSED' } });
+});
