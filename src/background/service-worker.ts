@@ -46,7 +46,7 @@ const channels = createChannels({
   content: createContentReports({ store, sites: siteAccess, push: (m) => panels.push(m) }),
 });
 pipeline.start();
-if (__STEWARD_TEST_HOOKS__) installTestHooks({ observation, recovery: pipeline.recovery });
+if (__STEWARD_TEST_HOOKS__) installTestHooks({ observation, recovery: pipeline.recovery, ...(pipeline.pairings ? { pairings: pipeline.pairings } : {}) });
 browser.alarms.onAlarm.addListener((alarm) => void pipeline.onAlarm(alarm).catch((e) => console.error('alarm failed', alarm.name, e)));
 // A click on an approval notification brings the person to the side panel, where deciding happens.
 browser.notifications.onClicked.addListener((id) => {
@@ -59,6 +59,10 @@ browser.notifications.onClicked.addListener((id) => {
 
 listenToChannels(channels);
 acceptPanelPorts(channels, panels);
+
+// The MCP bridge's native link: at every start, and again when a side panel opens (Settings shows it).
+pipeline.bridgeLink.ensure();
+browser.runtime.onConnect.addListener(() => pipeline.bridgeLink.ensure());
 
 // The toolbar button opens the side panel.
 browser.runtime.onInstalled.addListener(() => {

@@ -3,7 +3,7 @@ import type { AuditEntry } from '../protocol/audit.ts';
 import type { AgentId } from '../protocol/primitives.ts';
 import type { DelegatedAgentToken, TokenSecret } from '../protocol/token.ts';
 import type { ChainVerification } from '../storage/audit-chain.ts';
-import { tokenStatus, type MintRequest, type TokenStatus } from '../storage/token-store.ts';
+import { tokenStatus, type MintRequest, type TokenCheck, type TokenStatus } from '../storage/token-store.ts';
 import type { DecideOptions, DecideResult } from './approvals.ts';
 import type { PipelineDeps } from './runner.ts';
 
@@ -66,6 +66,14 @@ export class PipelineAdmin {
   async mintToken(request: MintRequest): Promise<TokenView & { secret: TokenSecret }> {
     const { token, secret } = await this.deps.tokens.mint(request);
     return { ...this.view(token, 0, this.deps.clock()), secret };
+  }
+
+  /**
+   * Whether a presented secret is a token that may be used now (by its hash): for callers outside
+   * the pipeline that must know who is asking before they read anything (the MCP bridge's calls).
+   */
+  authenticate(secret: string): Promise<TokenCheck> {
+    return this.deps.tokens.authenticate(secret);
   }
 
   /** Withdraws a token for good; undefined when there is no such token. */

@@ -9,6 +9,7 @@ import { parseOrError } from '../protocol/validate.ts';
 import type { StoredAction } from '../storage/action-record.ts';
 import type { NewAction } from '../storage/journal-store.ts';
 import { PipelineAdmin } from './admin.ts';
+import { agentRecords, type AgentRecords } from './agent-records.ts';
 import type { AgentContext } from './agent-context.ts';
 import { inputHash, requestHash } from '../base/hash.ts';
 import { newId } from '../base/ids.ts';
@@ -269,6 +270,17 @@ export class Pipeline {
     const history = await this.deps.journal.history(actionId);
     const result = [...history].reverse().find((e) => e.result)?.result;
     return { action_id: actionId, state: action.state, finished: isTerminal(action.state), ...(result ? { result } : {}) };
+  }
+
+  /** Where an action stands, only when `agentId` submitted it (an agent never reads another's actions). */
+  async statusFor(agentId: string, actionId: string): Promise<ActionStatus | undefined> {
+    const action = await this.deps.journal.action(actionId);
+    return action?.agent_id === agentId ? this.status(actionId) : undefined;
+  }
+
+  /** The agent's unfinished actions and the resources memory remembers it working on (agent-records.ts). */
+  agentRecords(agentId: string): Promise<AgentRecords> {
+    return agentRecords(this.deps, agentId);
   }
 
   /**

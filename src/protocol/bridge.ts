@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AvailableAction } from './action.ts';
-import { Reply, wireSchema, type RequestMap } from './channel.ts';
+import { Reply, type RequestMap } from './channel.ts';
 import { ExpectedEffect } from './expectation.ts';
 import { AgentId, HttpUrl, IsoDateTime, Origin } from './primitives.ts';
 import { ResourceRef, ResourceScope, StateName, StateVersion } from './resource.ts';
@@ -65,8 +65,7 @@ export const BridgeTab = z.object({
 export type BridgeTab = z.infer<typeof BridgeTab>;
 
 /** An available action as an agent sees it: the observation's entry (schema, risk) and whether this agent's next call would need the person. */
-export const BridgeAction = AvailableAction.and(z.object({ needs_approval: z.boolean() }));
-export type BridgeAction = z.infer<typeof BridgeAction>;
+const BridgeAction = AvailableAction.and(z.object({ needs_approval: z.boolean() }));
 
 const ObserveSummary = z.object({
   url: z.string().max(4096),
@@ -147,22 +146,13 @@ export const BridgeRequests = {
 } satisfies RequestMap;
 export type BridgeRequests = typeof BridgeRequests;
 
-export const BridgeRequestMessage = wireSchema(BridgeRequests);
-
-/** The refusal codes the bridge's link adds to Steward's (src/protocol/errors.ts) ones. */
-export const BridgeRefusalCode = z.enum([
-  /** This client has no token yet: a pairing request is (or must be) open in the side panel. */
-  'PAIRING_REQUIRED',
-  'PAIRING_REFUSED',
-  'PAIRING_EXPIRED',
-  'PAIRING_UNKNOWN',
-  /** The browser, Steward, or the native host is not connected to this bridge right now. */
-  'STEWARD_UNAVAILABLE',
-  /** The tab is not on one of the person's allowed sites, or not on one of the token's origins. */
-  'SITE_NOT_ALLOWED',
-  'TAB_NOT_FOUND',
-]);
-export type BridgeRefusalCode = z.infer<typeof BridgeRefusalCode>;
+/*
+ * Refusal codes the bridge adds to Steward's (src/protocol/errors.ts): PAIRING_REQUIRED (no token
+ * yet: a pairing request is open in the side panel), PAIRING_REFUSED, PAIRING_EXPIRED,
+ * PAIRING_UNKNOWN, PAIRING_CODE_MISMATCH (panel only), STEWARD_UNAVAILABLE (the browser, Steward or
+ * the native host is not connected right now), SITE_NOT_ALLOWED, TAB_NOT_FOUND, ACTION_NOT_FOUND,
+ * REQUEST_TOO_LARGE, REPLY_TOO_LARGE.
+ */
 
 // ── native messaging envelope (host ↔ worker) ───────────────────────────────────────────────
 const CallId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);

@@ -94,6 +94,15 @@ export class MemoryStore {
       .map((record) => ({ record, expired: !this.live(record, now) }));
   }
 
+  /** Durable records of one kind, newest first, each flagged when past its TTL. */
+  async ofKind(kind: DurableMemoryKind): Promise<RecalledMemory[]> {
+    const now = this.clock();
+    return (await this.db.getAllFromIndex('memory', 'by_kind', kind))
+      .map((raw) => readValid(DurableMemoryRecord, raw, 'memory', raw?.id))
+      .sort((a, b) => Date.parse(b.recorded_at) - Date.parse(a.recorded_at))
+      .map((record) => ({ record, expired: !this.live(record, now) }));
+  }
+
   /** Deletes durable records recorded before `before` (ms). */
   async purgeBefore(before: number): Promise<number> {
     const tx = this.db.transaction('memory', 'readwrite');

@@ -19,6 +19,7 @@ import type { ToolStore } from '../tools/store.ts';
 import { runToolFromPanel, type PanelRunRequest } from '../tools/run-from-panel.ts';
 import { createChromeCopilot } from '../copilot/chrome-copilot.ts';
 import { agentsSeeDebuggingTools, observeForAgents } from '../tools/agent-view.ts';
+import { wireBridge } from '../bridge/wire-bridge.ts';
 
 /**
  * Assembles the Intent-to-Transaction pipeline on Chrome: IndexedDB stores, ports onto tabs,
@@ -53,7 +54,8 @@ export function wirePipeline(deps: {
   });
 
   let pipeline: Pipeline | undefined;
-  const announcer = new ApprovalAnnouncer(deps.panels, async () => (pipeline ? pipeline.admin.pendingCount() : 0), chromeAnnounceApis());
+  const announceApis = chromeAnnounceApis();
+  const announcer = new ApprovalAnnouncer(deps.panels, async () => (pipeline ? pipeline.admin.pendingCount() : 0), announceApis);
   const live = new PipelineService({
     ports: chromePorts.ports,
     notifier: announcer,
@@ -92,7 +94,10 @@ export function wirePipeline(deps: {
     if (alarm.name === PURGE_ALARM) {
       await pipeline.admin.purge();
       await announcer.refreshBadge();
-    } else if ((await pipeline.recheckOpen()).length > 0) deps.panels.push({ type: 'panel/audit-changed' });
+    } else {
+      bridge.link.ensure();
+      if ((await pipeline.recheckOpen()).length > 0) deps.panels.push({ type: 'panel/audit-changed' });
+    }
   }
 
   function onTabRemoved(tabId: number): void {
@@ -114,11 +119,27 @@ export function wirePipeline(deps: {
     return taint.mark(agentId, { at: Date.now(), source });
   }
 
+  const observeAsAgent = observeForAgents(chromePorts.observeTab, agentsSeeDebuggingTools);
+
+  // The MCP bridge: external agents' calls and pairing (src/background/bridge/).
+  const bridge = wireBridge({
+    pipeline: () => live.ready,
+    sites: deps.sites,
+    tabs,
+    observer: chromePorts.observer,
+    observeTab: observeAsAgent,
+    taint: taintAgent,
+    taintOf: (agentId) => taint.taintOf(agentId),
+    sessions,
+    panels: deps.panels,
+    announceApis,
+  });
+
   const copilot = createChromeCopilot({
     pipeline: () => live.ready,
     sessionFor: (agentId, tabId) => sessions.sessionFor(agentId, tabId),
     taint: taintAgent,
-    observeTab: observeForAgents(chromePorts.observeTab, agentsSeeDebuggingTools),
+    observeTab: observeAsAgent,
     tabStatus: (tabId) => deps.sites.tabStatus(tabId),
     push: (m) => deps.panels.push(m),
   });
@@ -133,7 +154,8 @@ export function wirePipeline(deps: {
     sites: deps.sites,
     push: (m) => deps.panels.push(m),
     copilot,
+    ...(bridge.pairings ? { pairings: bridge.pairings } : {}),
   });
 
-  return { panelChannel, onAlarm, onTabRemoved, start, taintAgent, recovery: () => live.recovery };
+  return { panelChannel, onAlarm, onTabRemoved, start, taintAgent, bridgeLink: bridge.link, pairings: bridge.pairings, recovery: () => live.recovery };
 }

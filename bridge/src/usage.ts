@@ -1,0 +1,18 @@
+export const USAGE = `steward-bridge — lets an MCP client use your browser through Steward (paired in Steward's side panel; every action through its gateway).
+
+Usage:
+  steward-bridge [serve]                       MCP server on stdin/stdout (what an MCP client launches)
+  steward-bridge serve --http [--port 8787] [--allow-origin ORIGIN]...
+                                               MCP server as Streamable HTTP on 127.0.0.1 (bearer token: see http-token)
+  steward-bridge install [--extension-id ID] [--user-data-dir DIR] [--home DIR] [--browser chromium|chrome|all]
+                                               registers the native-messaging host so Steward can start it (once per user)
+  steward-bridge uninstall [same options]      removes what install wrote
+  steward-bridge http-token [--port 8787]      prints the HTTP URL and its bearer token
+  steward-bridge status                        says whether Steward's host is listening (exit 0) or not (exit 1)
+  steward-bridge host <origin>                 the native-messaging host (the browser runs it; not for people)
+
+Options:
+  --home DIR     the bridge's home dir (default: STEWARD_BRIDGE_HOME, else $XDG_CONFIG_HOME/steward-bridge,
+                 ~/.config/steward-bridge, or on macOS ~/Library/Application Support/steward-bridge)
+  -h, --help     this text
+`;

@@ -1,0 +1,87 @@
+import { createAgentCalls } from '../../external-agents/agent-calls.ts';
+import type { Pipeline } from '../../pipeline/pipeline.ts';
+import { BRIDGE_HOST_NAME, type BridgeRequests } from '../../protocol/bridge.ts';
+import { refuse, type Handlers } from '../../protocol/channel.ts';
+import type { PanelPush } from '../../protocol/panel-channel.ts';
+import { browser } from '../browser.ts';
+import type { SitesControl } from '../panel/sites.ts';
+import type { AnnounceApis } from '../pipeline/approval-announcer.ts';
+import type { SessionTabs } from '../pipeline/sessions.ts';
+import type { TabControl } from '../ports/navigate.ts';
+import type { ObserveOutcome, TabObserver } from '../ports/tab-observer.ts';
+import { chromeAgentPorts } from './agent-ports.ts';
+import { AgentTabs } from './current-tabs.ts';
+import { NativeLink } from './native-link.ts';
+import { pairingAnnouncer } from './pairing-announcer.ts';
+import { createPairingService, type PairingService } from './pairing-service.ts';
+import { createBridgeRouter, type CallContext } from './router.ts';
+import { ConnPairings } from './conn-pairings.ts';
+
+/**
+ * The worker's side of the MCP bridge: the native link to `steward-bridge host`, the router that
+ * answers its calls, pairing (also the side panel's, through `pairings`), and the agent calls on
+ * the pipeline. Built once at the worker's top level; `link.ensure()` connects.
+ */
+export interface BridgeDeps {
+  pipeline: () => Promise<Pipeline>;
+  sites: SitesControl;
+  tabs: TabControl;
+  observer: Pick<TabObserver, 'last'>;
+  observeTab(tabId: number): Promise<ObserveOutcome>;
+  taint(agentId: string, source: string): Promise<void>;
+  taintOf(agentId: string): Promise<unknown>;
+  sessions: Pick<SessionTabs, 'sessionFor'>;
+  panels: { readonly count: number; push(message: PanelPush): void };
+  announceApis: Pick<AnnounceApis, 'notify'>;
+}
+
+const log = (message: string) => console.warn(message);
+
+export function wireBridge(deps: BridgeDeps) {
+  let route: (raw: unknown) => Promise<void> = async () => undefined;
+  const link = new NativeLink({
+    connect: () => browser.runtime.connectNative(BRIDGE_HOST_NAME),
+    disconnectReason: () => browser.runtime.lastError?.message,
+    onMessage: (raw) => void route(raw),
+    onChange: () => deps.panels.push({ type: 'panel/bridge-changed' }),
+    extensionVersion: browser.runtime.getManifest().version,
+    log,
+  });
+
+  let pairings: PairingService | undefined;
+  try {
+    pairings = createPairingService({
+      mintToken: async (request) => (await deps.pipeline()).admin.mintToken(request),
+      revokeToken: async (tokenId) => void (await (await deps.pipeline()).admin.revokeToken(tokenId)),
+      push: (m) => deps.panels.push(m),
+      announce: pairingAnnouncer(deps.panels, deps.announceApis),
+      linkStatus: () => Promise.resolve(link.status()),
+    });
+  } catch (error) {
+    // Pairing missing must not take the worker down with it: calls and the panel say it is unavailable.
+    console.error('MCP bridge pairing could not start', error);
+  }
+  const noPairing = () => refuse('STEWARD_UNAVAILABLE', 'Pairing is not available in this Steward.');
+  const conns = new ConnPairings((id) => pairings?.withdraw(id) ?? Promise.resolve());
+  // Requests that expired while the worker was stopped end now (an uncollected token is revoked).
+  pairings?.sweep().catch((e) => console.warn('sweeping pairings failed', e));
+
+  const handlers: Handlers<BridgeRequests, CallContext> = {
+    'bridge/pair-request': async (m, { conn }) => {
+      if (!pairings) return noPairing();
+      const reply = await pairings.request(m);
+      if (reply.ok) conns.opened(conn, reply.data.pairing_id);
+      return reply;
+    },
+    'bridge/pair-claim': async (m, { conn }) => {
+      if (!pairings) return noPairing();
+      const reply = await pairings.claim(m);
+      if (!reply.ok || reply.data.status === 'paired') conns.settled(conn, m.pairing_id);
+      return reply;
+    },
+    ...createAgentCalls(chromeAgentPorts({ ...deps, current: new AgentTabs(), push: (m) => deps.panels.push(m) })),
+  };
+  route = createBridgeRouter({ handlers, post: (m) => void link.post(m), hello: (v) => link.helloReceived(v), connClosed: (conn) => void conns.closed(conn), log });
+
+  return { link, pairings };
+}

@@ -1,0 +1,182 @@
+import type { BridgeRequests, BridgeTab } from '../protocol/bridge.ts';
+import type { ObservedState } from '../protocol/observed-state.ts';
+import type { PageSnapshot } from '../protocol/snapshot.ts';
+import { ok, refuse, type Data, type Payload, type Refusal, type Reply } from '../protocol/channel.ts';
+import { makeError } from '../protocol/errors.ts';
+import { errorResult, type ActionResult } from '../protocol/results.ts';
+import type { DelegatedAgentToken } from '../protocol/token.ts';
+import type { ActionStatus } from '../pipeline/pipeline.ts';
+import { observeRendering, observeSummary } from './observe-view.ts';
+import type { AgentCallPorts, BrowserTab } from './ports.ts';
+import { bridgeTab, Visibility, webOrigin } from './visible-tabs.ts';
+
+/**
+ * An MCP client's calls, as Steward's worker answers them (pure; the browser and the pipeline are
+ * behind `AgentCallPorts`). Every call first authenticates the token secret it carries — each time,
+ * so a revocation takes effect on the next call — and reads nothing before that. The agent sees
+ * only tabs on sites that are both allowed by the person and named by its token; it is marked
+ * tainted before any page content is handed to it; its actions go through the pipeline like the
+ * co-pilot's, never waiting inside the worker for the person (APPROVAL_REQUIRED comes back at once).
+ */
+
+type AgentCall = Exclude<keyof BridgeRequests, 'bridge/pair-request' | 'bridge/pair-claim'>;
+export type AgentCallHandlers = { [K in AgentCall]: (payload: Payload<BridgeRequests, K>) => Promise<Reply<Data<BridgeRequests, K>>> };
+
+const TOKEN_PROBLEM = {
+  unknown: 'Steward does not know this token (it was never issued, or was purged)',
+  expired: 'the token has expired',
+  revoked: 'the person revoked this token in Steward',
+  corrupt: "Steward could not read this token's record",
+} as const;
+
+interface Caller {
+  agentId: string;
+  secret: string;
+  token: DelegatedAgentToken;
+  visible: Visibility;
+}
+
+const tabNotFound = (tabId: number): Refusal => refuse('TAB_NOT_FOUND', `No tab ${tabId} on a site this client may use (it may have closed or moved to another site).`);
+
+export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
+  /** Who is calling, from the presented secret alone: its token must be valid now and issued to the agent it names. */
+  async function authenticate(auth: { agent_id: string; token: string }): Promise<Caller | Refusal> {
+    const check = await ports.authenticate(auth.token);
+    if (!check.ok) return refuse('TOKEN_INVALID', `Refused: ${TOKEN_PROBLEM[check.reason]}. Pair this client again in Steward's side panel.`);
+    if (check.token.agent_id !== auth.agent_id) return refuse('TOKEN_INVALID', 'Refused: this token was issued to another agent.');
+    return { agentId: auth.agent_id, secret: auth.token, token: check.token, visible: await Visibility.of(ports, check.token) };
+  }
+
+  async function visibleTabs(caller: Caller): Promise<BrowserTab[]> {
+    return (await ports.tabs()).filter((t) => caller.visible.allows(t.url));
+  }
+
+  async function visibleTab(caller: Caller, tabId: number): Promise<BrowserTab | undefined> {
+    return (await visibleTabs(caller)).find((t) => t.tab_id === tabId);
+  }
+
+  const asTab = (tab: BrowserTab) => bridgeTab(tab, ports.lastSeen(tab.tab_id, tab.url));
+
+  /** Runs `use` for an authenticated caller on one of its visible tabs. */
+  async function onTab<T>(auth: { agent_id: string; token: string }, tabId: number, use: (caller: Caller, tab: BrowserTab) => Promise<Reply<T>>): Promise<Reply<T>> {
+    const caller = await authenticate(auth);
+    if ('ok' in caller) return caller;
+    const tab = await visibleTab(caller, tabId);
+    return tab ? use(caller, tab) : tabNotFound(tabId);
+  }
+
+  /** A fresh observation of a visible tab, with the agent tainted before anything of it is returned. */
+  async function observed(caller: Caller, tab: BrowserTab): Promise<{ state: ObservedState; snapshot: PageSnapshot; tab: BridgeTab } | Refusal> {
+    const r = await ports.observe(tab.tab_id);
+    if (!r.ok) return refuse(r.error.code, `Steward could not observe tab ${tab.tab_id}: ${r.error.message}`, r.error.retryable);
+    // The page may have moved to another site while it was read: then nothing of it is returned.
+    if (!caller.visible.allows(r.state.url)) return tabNotFound(tab.tab_id);
+    await ports.taint(caller.agentId, `page content of ${webOrigin(r.state.url)} read through the MCP bridge`);
+    await ports.setCurrentTab(caller.agentId, tab.tab_id);
+    return {
+      state: r.state,
+      snapshot: r.snapshot,
+      tab: bridgeTab({ ...tab, url: r.state.url, title: r.state.title ?? tab.title }, { ...r.state.resource, state: r.state.state, state_version: r.state.state_version }),
+    };
+  }
+
+  return {
+    'bridge/tabs': async ({ auth }) => {
+      const caller = await authenticate(auth);
+      if ('ok' in caller) return caller;
+      return ok({ tabs: (await visibleTabs(caller)).slice(0, 200).map(asTab) });
+    },
+
+    'bridge/open': async ({ auth, url, new_tab }) => {
+      const caller = await authenticate(auth);
+      if ('ok' in caller) return caller;
+      if (!caller.visible.allows(url)) return refuse('SITE_NOT_ALLOWED', caller.visible.refusal(url));
+      const opened = await ports.open(url, new_tab);
+      if ('error' in opened) return refuse('NAVIGATION_FAILED', opened.error, true);
+      // A redirect may have left the allowed sites: the tab stays open but is not the agent's.
+      if (!caller.visible.allows(opened.tab.url)) return refuse('SITE_NOT_ALLOWED', `${url} led to a page outside the sites this client may use.`);
+      await ports.setCurrentTab(caller.agentId, opened.tab.tab_id);
+      return ok({ tab: asTab(opened.tab), created: opened.created });
+    },
+
+    'bridge/observe': ({ auth, tab_id, query, expand }) =>
+      onTab(auth, tab_id, async (caller, tab) => {
+        const r = await observed(caller, tab);
+        if ('ok' in r) return r;
+        const { state, snapshot } = r;
+        return ok({ tab: r.tab, summary: observeSummary(state), rendering: observeRendering(state, snapshot, { query, expand }) });
+      }),
+
+    'bridge/actions': ({ auth, tab_id }) =>
+      onTab(auth, tab_id, async (caller, tab) => {
+        const r = await observed(caller, tab);
+        if ('ok' in r) return r;
+        const { state } = r;
+        const tainted = await ports.tainted(caller.agentId);
+        const actions = (state.actions ?? []).slice(0, 512).map((a) => ({ ...a, needs_approval: a.requires_approval || (tainted && !a.read_only) }));
+        return ok({ tab: r.tab, actions });
+      }),
+
+    'bridge/execute': async ({ auth, tab_id, request, untrusted_input, expect }) => {
+      const caller = await authenticate(auth);
+      if ('ok' in caller) return caller;
+      let tabId = tab_id ?? (await ports.currentTab(caller.agentId));
+      if (tab_id !== undefined && !(await visibleTab(caller, tab_id))) return tabNotFound(tab_id);
+      // A remembered tab that closed or left the allowed sites: the navigator finds the resource afresh.
+      if (tab_id === undefined && tabId !== undefined && !(await visibleTab(caller, tabId))) tabId = undefined;
+      const session_id = await ports.sessionFor(caller.agentId, tabId ?? -1);
+      try {
+        const result = await ports.submit(request, {
+          agent_id: caller.agentId,
+          token: caller.secret,
+          session_id,
+          untrusted_input,
+          wait_for_approval: false,
+          ...(expect ? { expect } : {}),
+        });
+        return ok({ result });
+      } finally {
+        ports.auditChanged();
+      }
+    },
+
+    'bridge/action-status': async ({ auth, action_id }) => {
+      const caller = await authenticate(auth);
+      if ('ok' in caller) return caller;
+      const status = await ports.actionStatus(caller.agentId, action_id);
+      if (!status) return refuse('ACTION_NOT_FOUND', `This client has no action ${action_id}.`);
+      return ok({ result: statusResult(status) });
+    },
+
+    'bridge/memory': async ({ auth }) => {
+      const caller = await authenticate(auth);
+      if ('ok' in caller) return caller;
+      const records = await ports.records(caller.agentId);
+      return ok({
+        unfinished: records.unfinished.slice(0, 200).map((a) => ({
+          action_id: a.action_id,
+          action: a.request.action,
+          resource: a.request.resource,
+          status: a.state,
+          idempotency_key: a.idempotency_key,
+          updated_at: new Date(a.updated_at).toISOString(),
+        })),
+        // A remembered URL is a hint; one outside this client's sites is not shown.
+        resources: records.resources.slice(0, 500).map(({ url_hint, ...r }) => ({ ...r, ...(url_hint && caller.visible.allows(url_hint) ? { url_hint } : {}) })),
+      });
+    },
+  };
+}
+
+/** The latest result the journal holds, or what the action is doing while it has none. */
+function statusResult(status: ActionStatus): ActionResult {
+  if (status.result) return status.result;
+  const waiting = status.state === 'awaiting_approval';
+  return errorResult(
+    makeError('IN_PROGRESS', waiting ? "The action waits for the person's decision in Steward's side panel." : `The action is ${status.state.replace(/_/g, ' ')}.`, {
+      retry_after_ms: 1000,
+      details: { state: status.state },
+    }),
+    { action_id: status.action_id },
+  );
+}

@@ -1,0 +1,53 @@
+import type { AgentContext } from '../pipeline/agent-context.ts';
+import type { ActionStatus } from '../pipeline/pipeline.ts';
+import type { AgentRecords } from '../pipeline/agent-records.ts';
+import type { BridgeTab } from '../protocol/bridge.ts';
+import type { ObservedState } from '../protocol/observed-state.ts';
+import type { ActionResult } from '../protocol/results.ts';
+import type { PageSnapshot } from '../protocol/snapshot.ts';
+import type { DelegatedAgentToken } from '../protocol/token.ts';
+
+/**
+ * What an external agent's calls (src/external-agents/agent-calls.ts) need of the browser and the
+ * pipeline. The service worker binds them to Chrome (src/background/bridge/agent-ports.ts); tests
+ * bind them to fakes. Tab ids and URLs here are the browser's, before any filtering: the calls
+ * decide what the agent may see.
+ */
+
+/** A browser tab as the browser reports it. */
+export interface BrowserTab {
+  tab_id: number;
+  url: string;
+  title: string;
+  active: boolean;
+}
+
+type TokenCheck = { ok: true; token: DelegatedAgentToken } | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'corrupt' };
+
+export type Observed = { ok: true; state: ObservedState; snapshot: PageSnapshot } | { ok: false; error: { code: string; message: string; retryable: boolean } };
+
+export interface AgentCallPorts {
+  /** The token a presented secret belongs to, if it may be used now. */
+  authenticate(secret: string): Promise<TokenCheck>;
+  /** The person's allowed sites (origins). */
+  allowedSites(): Promise<string[]>;
+  tabs(): Promise<BrowserTab[]>;
+  /** What Steward last saw in the tab, if it has looked at its current page (no new observation). */
+  lastSeen(tabId: number, url: string): BridgeTab['resource'] | undefined;
+  /** Focuses the tab showing exactly this URL (unless `newTab`), else opens one; resolves once loaded. */
+  open(url: string, newTab: boolean): Promise<{ tab: BrowserTab; created: boolean } | { error: string }>;
+  /** A fresh observation as an agent receives it (no debugging tools unless the person allows). */
+  observe(tabId: number): Promise<Observed>;
+  taint(agentId: string, source: string): Promise<void>;
+  tainted(agentId: string): Promise<boolean>;
+  currentTab(agentId: string): Promise<number | undefined>;
+  setCurrentTab(agentId: string, tabId: number): Promise<void>;
+  /** The agent's session in a tab (-1: no tab yet; the navigator opens one). */
+  sessionFor(agentId: string, tabId: number): Promise<string>;
+  submit(request: unknown, agent: AgentContext): Promise<ActionResult>;
+  /** The action's status, only when this agent submitted it. */
+  actionStatus(agentId: string, actionId: string): Promise<ActionStatus | undefined>;
+  records(agentId: string): Promise<AgentRecords>;
+  /** Something the audit log shows changed (open panels refresh). */
+  auditChanged(): void;
+}

@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { isErrorResult } from '../../../src/protocol/results.ts';
+import { ORIGIN, approveNext, cancelRequest, orderUrl } from '../pipeline/fakes.ts';
+import { AGENT, agentSetup } from './agent-fakes.ts';
+
+const refusalCode = (r: { ok: boolean; error?: { code: string } }) => (r.ok ? 'ok' : r.error!.code);
+
+describe('external agent calls: who is calling', () => {
+  it('refuses an unknown secret before reading anything', async () => {
+    const s = await agentSetup();
+    const r = await s.calls['bridge/tabs']({ auth: { agent_id: AGENT, token: 'stw_secret_not-a-real-one-000000000000000000000000' } });
+    expect(refusalCode(r)).toBe('TOKEN_INVALID');
+    expect(s.events).toEqual([]);
+  });
+
+  it('authenticates every call: a token revoked between two calls is refused on the second', async () => {
+    const s = await agentSetup();
+    expect((await s.calls['bridge/tabs']({ auth: s.auth })).ok).toBe(true);
+    await s.h.pipeline.admin.revokeToken(s.tokenId);
+    const second = await s.calls['bridge/observe']({ auth: s.auth, tab_id: 1 });
+    expect(refusalCode(second)).toBe('TOKEN_INVALID');
+    expect(second.ok ? '' : second.error.message).toMatch(/revoked/);
+    expect(s.events).toEqual(['tabs']);
+    expect(await s.ledger.taintOf(AGENT)).toBeUndefined();
+  });
+
+  it('refuses a token presented under another agent id', async () => {
+    const s = await agentSetup();
+    const r = await s.calls['bridge/memory']({ auth: { agent_id: 'agent:mcp-someone-else-9f9f', token: s.auth.token } });
+    expect(refusalCode(r)).toBe('TOKEN_INVALID');
+    expect(r.ok ? '' : r.error.message).toMatch(/another agent/);
+  });
+
+  it('refuses an expired token', async () => {
+    const s = await agentSetup();
+    s.h.clock.advance(61 * 60_000);
+    expect(refusalCode(await s.calls['bridge/tabs']({ auth: s.auth }))).toBe('TOKEN_INVALID');
+  });
+});
+
+describe('external agent calls: which tabs it sees', () => {
+  it('lists only tabs on sites both allowed by the person and named by its token, never the others’ URLs or titles', async () => {
+    const s = await agentSetup();
+    const r = await s.calls['bridge/tabs']({ auth: s.auth });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.data.tabs.map((t) => [t.tab_id, t.origin])).toEqual([[1, ORIGIN]]);
+    const text = JSON.stringify(r);
+    for (const hidden of ['4200', 'Patient', 'mail.example', 'Inbox', 'chrome://']) expect(text).not.toContain(hidden);
+  });
+
+  it('answers TAB_NOT_FOUND for a tab it may not see, without observing or tainting', async () => {
+    const s = await agentSetup();
+    for (const tab_id of [2, 3, 4, 99]) {
+      expect(refusalCode(await s.calls['bridge/observe']({ auth: s.auth, tab_id }))).toBe('TAB_NOT_FOUND');
+      expect(refusalCode(await s.calls['bridge/actions']({ auth: s.auth, tab_id }))).toBe('TAB_NOT_FOUND');
+    }
+    expect(s.events.filter((e) => e.startsWith('observe'))).toEqual([]);
+    expect(await s.ledger.taintOf(AGENT)).toBeUndefined();
+  });
+
+  it('opens only URLs on its sites: another allowed site is SITE_NOT_ALLOWED and nothing opens', async () => {
+    const s = await agentSetup();
+    const r = await s.calls['bridge/open']({ auth: s.auth, url: 'http://localhost:4200/patients/P-7', new_tab: false });
+    expect(refusalCode(r)).toBe('SITE_NOT_ALLOWED');
+    expect(s.events.some((e) => e.startsWith('open'))).toBe(false);
+  });
+
+  it('focuses the tab already showing the URL, or opens a new one when asked, and works there next', async () => {
+    const s = await agentSetup();
+    const focused = await s.calls['bridge/open']({ auth: s.auth, url: orderUrl('ORD-1024'), new_tab: false });
+    expect(focused.ok && [focused.data.tab.tab_id, focused.data.created]).toEqual([1, false]);
+    const opened = await s.calls['bridge/open']({ auth: s.auth, url: orderUrl('ORD-2048'), new_tab: true });
+    if (!opened.ok) throw new Error(opened.error.message);
+    expect(opened.data.created).toBe(true);
+    expect(await s.ports.currentTab(AGENT)).toBe(opened.data.tab.tab_id);
+  });
+
+  it('returns nothing of a page that moved to another site while it was observed', async () => {
+    const s = await agentSetup();
+    const observe = s.ports.observe;
+    s.ports.observe = async (tabId) => {
+      const r = await observe(tabId);
+      return r.ok ? { ...r, state: { ...r.state, url: 'https://mail.example/inbox' } } : r;
+    };
+    const { createAgentCalls } = await import('../../../src/external-agents/agent-calls.ts');
+    const r = await createAgentCalls(s.ports)['bridge/observe']({ auth: s.auth, tab_id: 1 });
+    expect(refusalCode(r)).toBe('TAB_NOT_FOUND');
+    expect(JSON.stringify(r)).not.toContain('Inbox');
+  });
+});
+
+describe('external agent calls: page content and taint', () => {
+  it('marks the agent tainted before it returns the observation', async () => {
+    const s = await agentSetup();
+    const r = await s.calls['bridge/observe']({ auth: s.auth, tab_id: 1 });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(s.events).toEqual(['tabs', 'observe 1', 'taint']);
+    expect((await s.ledger.taintOf(AGENT))?.source).toMatch(/localhost:4100/);
+    expect(r.data.summary).toMatchObject({ resource: { type: 'order', id: 'ORD-1024' }, state: 'awaiting_payment' });
+    expect(r.data.rendering.length).toBeGreaterThan(100);
+    expect(r.data.tab.resource).toMatchObject({ type: 'order', id: 'ORD-1024', state: 'awaiting_payment' });
+  });
+
+  it('returns no page content when the taint mark cannot be written', async () => {
+    const s = await agentSetup();
+    s.ports.taint = () => Promise.reject(new Error('storage.session unavailable'));
+    const { createAgentCalls } = await import('../../../src/external-agents/agent-calls.ts');
+    await expect(createAgentCalls(s.ports)['bridge/observe']({ auth: s.auth, tab_id: 1 })).rejects.toThrow(/storage/);
+  });
+
+  it('answers a query or an expanded ref instead of the whole page', async () => {
+    const s = await agentSetup();
+    const q = await s.calls['bridge/observe']({ auth: s.auth, tab_id: 1, query: { role: 'button' } });
+    if (!q.ok) throw new Error(q.error.message);
+    expect(q.data.rendering).toMatch(/^\d+ element\(s\) match/);
+    const none = await s.calls['bridge/observe']({ auth: s.auth, tab_id: 1, expand: 'zz99' });
+    expect(none.ok && none.data.rendering).toMatch(/Nothing on the page has ref "zz99"/);
+  });
+
+  it('lists actions with needs_approval for everything not read-only once tainted, and taints', async () => {
+    const s = await agentSetup();
+    const r = await s.calls['bridge/actions']({ auth: s.auth, tab_id: 1 });
+    if (!r.ok) throw new Error(r.error.message);
+    const byName = Object.fromEntries(r.data.actions.map((a) => [a.action, a.needs_approval]));
+    expect(byName).toEqual({ 'orders.view': false, 'orders.cancel': true, 'orders.pay': true });
+    expect(await s.ledger.taintOf(AGENT)).toBeDefined();
+  });
+});
+
+describe('external agent calls: actions through the pipeline', () => {
+  it('never waits for the person: APPROVAL_REQUIRED at once, IN_PROGRESS on retry, then the one result for the same key', async () => {
+    const s = await agentSetup();
+    await s.calls['bridge/observe']({ auth: s.auth, tab_id: 1 });
+    const request = cancelRequest();
+    const first = await s.calls['bridge/execute']({ auth: s.auth, request, untrusted_input: false });
+    if (!first.ok) throw new Error(first.error.message);
+    expect(isErrorResult(first.data.result) && first.data.result.error.code).toBe('APPROVAL_REQUIRED');
+    expect(s.submitted[0]!.agent).toMatchObject({ agent_id: AGENT, token: s.auth.token, wait_for_approval: false, session_id: `ses_${AGENT.replace(/\W/g, '')}_1` });
+    expect(s.submitted[0]!.request).toEqual(request);
+
+    const again = await s.calls['bridge/execute']({ auth: s.auth, request, untrusted_input: false });
+    expect(again.ok && isErrorResult(again.data.result) && again.data.result.error.code).toBe('IN_PROGRESS');
+
+    const card = await approveNext(s.h);
+    expect(card.agent_id).toBe(AGENT);
+    await s.h.pipeline.idle();
+    const done = await s.calls['bridge/execute']({ auth: s.auth, request, untrusted_input: false });
+    if (!done.ok || isErrorResult(done.data.result)) throw new Error('not done');
+    expect(done.data.result.execution.status).toBe('confirmed');
+    expect(s.h.shop.calls.execute).toHaveLength(1);
+    expect(s.events.filter((e) => e === 'audit-changed')).toHaveLength(3);
+  });
+
+  it('refuses to execute in a tab it may not see', async () => {
+    const s = await agentSetup();
+    expect(refusalCode(await s.calls['bridge/execute']({ auth: s.auth, tab_id: 2, request: cancelRequest(), untrusted_input: false }))).toBe('TAB_NOT_FOUND');
+    expect(s.submitted).toEqual([]);
+  });
+
+  it("reports its own action's status, and refuses another agent's as not found", async () => {
+    const s = await agentSetup();
+    const mine = await s.calls['bridge/execute']({ auth: s.auth, request: cancelRequest(), untrusted_input: false });
+    if (!mine.ok) throw new Error(mine.error.message);
+    const actionId = mine.data.result.action_id!;
+    const status = await s.calls['bridge/action-status']({ auth: s.auth, action_id: actionId });
+    expect(status.ok && isErrorResult(status.data.result) && status.data.result.error.code).toBe('IN_PROGRESS');
+
+    const theirs = await s.h.pipeline.submit(cancelRequest(), { ...s.h.agent, wait_for_approval: false });
+    expect(theirs.action_id).toBeDefined();
+    const other = await s.calls['bridge/action-status']({ auth: s.auth, action_id: theirs.action_id! });
+    expect(refusalCode(other)).toBe('ACTION_NOT_FOUND');
+    expect(JSON.stringify(other)).not.toContain('ORD-1024');
+  });
+
+  it("lists its unfinished actions in memory, not another agent's", async () => {
+    const s = await agentSetup();
+    await s.calls['bridge/execute']({ auth: s.auth, request: cancelRequest(), untrusted_input: false });
+    void s.h.pipeline.submit(cancelRequest({ resource: { type: 'order', id: 'ORD-2048' } }), { ...s.h.agent, wait_for_approval: false });
+    const r = await s.calls['bridge/memory']({ auth: s.auth });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.data.unfinished.map((u) => [u.action, u.resource.id, u.status])).toEqual([['orders.cancel', 'ORD-1024', 'awaiting_approval']]);
+  });
+});
