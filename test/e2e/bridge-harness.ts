@@ -8,9 +8,9 @@ import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { expect, type Page } from '@playwright/test';
-import { launchWithSteward, type StewardBrowser } from './browser.ts';
-import { showView } from './panel-helpers.ts';
+import { chromium, expect, type Page, type Worker } from '@playwright/test';
+import { allowSites, CHROMIUM_FLAGS, DIST, type StewardBrowser } from './browser.ts';
+import { showView, swRecords } from './panel-helpers.ts';
 
 /**
  * The MCP bridge for end-to-end tests, as a person sets it up: `steward-bridge install` writes the
@@ -24,8 +24,12 @@ export const BRIDGE_CLI = join(import.meta.dirname, '..', '..', 'bridge', 'bin',
 export interface BridgeBrowser extends StewardBrowser {
   /** The bridge's home dir (socket, credentials, HTTP token) for this test. */
   home: string;
+  /** Chromium's profile dir (a relaunch with the same profile is the person's same browser). */
+  profile: string;
   /** Environment for bridge processes of this test. */
   env: Record<string, string>;
+  /** Closes Chromium only, keeping its profile and the bridge home for a relaunch. */
+  closeBrowser(): Promise<void>;
 }
 
 /** Runs the CLI to completion (install, uninstall, http-token, status) and returns its stdout. */
@@ -33,22 +37,100 @@ export function bridgeCli(args: string[], env: Record<string, string>): string {
   return execFileSync(process.execPath, [BRIDGE_CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 20_000 });
 }
 
+export interface BridgeLaunchOptions {
+  nativeWebMcp: boolean;
+  allowSites: string[];
+  /** An earlier launch's bridge home and profile: the same person's browser, started again. */
+  home?: string;
+  profile?: string;
+  /** Extra environment for the bridge processes (e.g. a shorter STEWARD_BRIDGE_LINK_WAIT_MS). */
+  env?: Record<string, string>;
+}
+
 /** Chromium with Steward, the bridge host installed in its profile; resolves once the host listens on its socket. */
-export async function launchWithBridge(options: { nativeWebMcp: boolean; allowSites: string[] }): Promise<BridgeBrowser> {
+export async function launchWithBridge(options: BridgeLaunchOptions): Promise<BridgeBrowser> {
   // Short: a Unix socket path must fit in 107 bytes.
-  const home = mkdtempSync(join(tmpdir(), 'sb-'));
-  const env = { STEWARD_BRIDGE_HOME: home, STEWARD_BRIDGE_LINK_WAIT_MS: '15000' };
-  const browser = await launchWithSteward({ ...options, prepareProfile: (profile) => bridgeCli(['install', '--user-data-dir', profile, '--home', home], env) });
-  await expect.poll(() => existsSync(join(home, 'bridge.sock')), { message: 'the bridge host never listened: did Steward start it through native messaging?', timeout: 20_000 }).toBe(true);
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'sb-'));
+  const profile = options.profile ?? mkdtempSync(join(tmpdir(), 'steward-e2e-'));
+  const env = { STEWARD_BRIDGE_HOME: home, STEWARD_BRIDGE_LINK_WAIT_MS: '15000', ...options.env };
+  bridgeCli(['install', '--user-data-dir', profile, '--home', home], env);
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [...CHROMIUM_FLAGS, ...(options.nativeWebMcp ? ['--enable-features=WebMCPTesting'] : []), `--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`],
+  });
+  const serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  const extensionId = new URL(serviceWorker.url()).host;
+  if (options.allowSites.length) await allowSites(serviceWorker, options.allowSites);
+  await expect.poll(() => hostListening(home), { message: 'the bridge host never listened: did Steward start it through native messaging?', timeout: 20_000 }).toBe(true);
+  const closeBrowser = async () => {
+    await context.close();
+  };
   return {
-    ...browser,
+    context,
+    serviceWorker,
+    extensionId,
     home,
+    profile,
     env,
+    closeBrowser,
     async close() {
-      await browser.close();
+      await closeBrowser();
+      rmSync(profile, { recursive: true, force: true });
       rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether the host's socket is there (the host removes it when it exits). */
+function hostListening(home: string): boolean {
+  return existsSync(join(home, 'bridge.sock'));
+}
+
+/**
+ * Bridge processes of this test's bridge home that are still alive: of `pgrep -f steward-bridge`,
+ * those whose command line or environment names the home (other helpers' bridges may be running).
+ */
+export function bridgeProcesses(home: string): number[] {
+  let out = '';
+  try {
+    out = execFileSync('pgrep', ['-f', 'steward-bridge'], { encoding: 'utf8' });
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+  const mentionsHome = (pid: number, file: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/${file}`, 'utf8').includes(home);
+    } catch {
+      return false; // gone meanwhile
+    }
+  };
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map(Number)
+    .filter((pid) => pid !== process.pid && (mentionsHome(pid, 'cmdline') || mentionsHome(pid, 'environ')));
+}
+
+/** Of those, the native-messaging hosts Chromium started (`steward-bridge host <origin>`). */
+export function hostProcesses(home: string): number[] {
+  return bridgeProcesses(home).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('host');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Whether a process is still running (signal 0 checks without touching it). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A tool call's result as a client sees it. */
@@ -56,6 +138,8 @@ export interface ToolReply {
   isError: boolean;
   text: string;
   structured: Record<string, unknown> | undefined;
+  /** The result's `_meta` (the bridge marks page-derived content there). */
+  meta: Record<string, unknown> | undefined;
 }
 
 /** One MCP client connected to the bridge, whichever SDK and transport. */
@@ -64,44 +148,60 @@ export interface McpClient {
   listTools(): Promise<Array<{ name: string; description?: string; annotations?: Record<string, unknown>; inputSchema: unknown }>>;
   call(tool: string, args?: Record<string, unknown>): Promise<ToolReply>;
   close(): Promise<void>;
+  /** stdio only: the `steward-bridge serve` process the client launched. */
+  readonly pid?: number | null;
+  /** stdio only: what that process wrote on stderr so far (its logs). */
+  stderr?(): string;
 }
 
 type AnyClient = Pick<ClientV2, 'listTools' | 'callTool' | 'close'>;
 
-function wrap(name: string, client: AnyClient, onClose: () => Promise<void> = async () => undefined): McpClient {
+function wrap(name: string, client: AnyClient, extra: Partial<Pick<McpClient, 'pid' | 'stderr'>> = {}): McpClient {
   return {
     name,
+    ...extra,
     async listTools() {
       return (await client.listTools()).tools as Awaited<ReturnType<McpClient['listTools']>>;
     },
     async call(tool, args = {}) {
-      const r = (await client.callTool({ name: tool, arguments: args })) as { isError?: boolean; content?: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
+      const r = (await client.callTool({ name: tool, arguments: args })) as {
+        isError?: boolean;
+        content?: Array<{ type: string; text?: string }>;
+        structuredContent?: Record<string, unknown>;
+        _meta?: Record<string, unknown>;
+      };
       return {
         isError: r.isError === true,
         text: (r.content ?? []).map((c) => (c.type === 'text' ? (c.text ?? '') : '')).join('\n'),
         structured: r.structuredContent,
+        meta: r._meta,
       };
     },
     async close() {
       await client.close();
-      await onClose();
     },
   };
 }
 
 export type SdkLine = 'v2' | 'v1';
 
-/** A client that launches `steward-bridge serve` itself (how desktop apps use stdio servers). */
+/** A client that launches `steward-bridge serve` itself (how desktop apps use stdio servers); the server's stderr is collected, never mixed into the protocol. */
 export async function connectStdio(world: Pick<BridgeBrowser, 'env'>, sdk: SdkLine, name: string): Promise<McpClient> {
   const params = { command: process.execPath, args: [BRIDGE_CLI, 'serve'], env: { ...(process.env as Record<string, string>), ...world.env }, stderr: 'pipe' as const };
+  let err = '';
+  const collect = (stream: NodeJS.ReadableStream | null) => stream?.on('data', (d: Buffer) => (err += d.toString()));
   if (sdk === 'v2') {
     const client = new ClientV2({ name, version: '1.0.0' });
-    await client.connect(new StdioTransportV2(params));
-    return wrap(name, client);
+    const transport = new StdioTransportV2(params);
+    collect(transport.stderr as NodeJS.ReadableStream | null);
+    await client.connect(transport);
+    return wrap(name, client, { pid: transport.pid, stderr: () => err });
   }
   const client = new ClientV1({ name, version: '1.0.0' });
-  await client.connect(new StdioTransportV1(params));
-  return wrap(name, client as unknown as AnyClient);
+  const transport = new StdioTransportV1(params);
+  collect(transport.stderr as NodeJS.ReadableStream | null);
+  await client.connect(transport);
+  return wrap(name, client as unknown as AnyClient, { pid: transport.pid, stderr: () => err });
 }
 
 export interface HttpBridge {
@@ -190,15 +290,17 @@ export interface PanelGrant {
 
 /** What the person does in the side panel: finds the client's pairing request, types the code, chooses sites and scopes, and pairs. */
 export async function pairInPanel(panel: Page, clientName: string, code: string, grant: PanelGrant = {}): Promise<void> {
+  // A background tab gets few animation frames, and every click waits for one: the person looks at the panel.
+  await panel.bringToFront();
   await showView(panel, 'Approvals');
   const card = panel.getByRole('region', { name: `Pairing request from ${clientName}` });
   await expect(card).toBeVisible();
   await card.getByRole('textbox', { name: 'Pairing code' }).fill(grant.code ?? code);
-  if (grant.sites) {
-    for (const box of await card.getByRole('checkbox').all()) {
-      const label = (await box.getAttribute('aria-label')) ?? (await box.evaluate((e) => (e as HTMLInputElement).labels?.[0]?.textContent ?? ''));
-      await box.setChecked(grant.sites.some((s) => label.includes(s)));
-    }
+  // The sites load with the card: wait for their checkboxes before choosing.
+  await expect(card.getByRole('checkbox').first()).toBeVisible();
+  for (const box of await card.getByRole('checkbox').all()) {
+    const label = (await box.getAttribute('aria-label')) ?? (await box.evaluate((e) => (e as HTMLInputElement).labels?.[0]?.textContent ?? ''));
+    await box.setChecked(grant.sites ? grant.sites.includes(label.trim()) : true);
   }
   if (grant.scopes !== undefined) await card.getByRole('textbox', { name: 'Scopes' }).fill(grant.scopes);
   await card.getByRole('button', { name: 'Pair' }).click();
@@ -216,4 +318,52 @@ export async function pairClient(client: McpClient, panel: Page, grant: PanelGra
   const second = await client.call('steward_tabs');
   expect(second.isError, second.text).toBe(false);
   return second;
+}
+
+/** Steward's error codes and the bridge's own, as a client reads them in a tool's answer. */
+const ERROR_CODES =
+  /\b(APPROVAL_REQUIRED|APPROVAL_DENIED|TOKEN_INVALID|SCOPE_DENIED|QUOTA_EXCEEDED|IDEMPOTENCY_CONFLICT|IN_PROGRESS|TOOL_NOT_FOUND|INVALID_INPUT|EXECUTION_FAILED|PRECONDITION_FAILED|PAIRING_REQUIRED|PAIRING_REFUSED|PAIRING_EXPIRED|PAIRING_UNKNOWN|STEWARD_UNAVAILABLE|SITE_NOT_ALLOWED|TAB_NOT_FOUND)\b/;
+
+/** A tool's JSON answer: its structured content, or the JSON in its text. */
+export function payloadOf(reply: ToolReply): Record<string, unknown> {
+  if (reply.structured) return reply.structured;
+  const start = reply.text.indexOf('{');
+  if (start >= 0) {
+    try {
+      return JSON.parse(reply.text.slice(start, reply.text.lastIndexOf('}') + 1)) as Record<string, unknown>;
+    } catch {
+      // not JSON: the caller reads the text
+    }
+  }
+  throw new Error(`expected a JSON answer, got: ${reply.text.slice(0, 500)}`);
+}
+
+/** The error code a client sees in a tool's answer (structured `error.code`, or named in the text), or undefined. */
+export function errorCodeOf(reply: ToolReply): string | undefined {
+  const structured = reply.structured as { error?: { code?: string }; code?: string } | undefined;
+  return structured?.error?.code ?? structured?.code ?? ERROR_CODES.exec(reply.text)?.[1];
+}
+
+/** The agent id Steward gave a paired client (its token carries the client's name as label). */
+export async function agentIdOf(serviceWorker: Worker, clientName: string): Promise<string> {
+  const token = (await swRecords(serviceWorker, 'tokens')).find((t) => t.label === clientName);
+  if (!token) throw new Error(`no token labelled ${clientName}`);
+  return String(token.agent_id);
+}
+
+/** The person clicks Approve on the action's card in the side panel's Approvals view. */
+export async function approveInPanel(panel: Page, action: string): Promise<void> {
+  await panel.bringToFront();
+  await showView(panel, 'Approvals');
+  const card = panel.getByRole('article', { name: new RegExp(`^${action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on `) });
+  await expect(card).toBeVisible();
+  await card.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(card).toHaveCount(0);
+}
+
+/** The side panel page, opened as a tab (pinned to a tab when given), as the person keeps it open. */
+export async function openSidePanel(browser: Pick<StewardBrowser, 'context' | 'extensionId'>, tabId?: number): Promise<Page> {
+  const panel = await browser.context.newPage();
+  await panel.goto(`chrome-extension://${browser.extensionId}/src/sidepanel/index.html${tabId === undefined ? '' : `?tabId=${tabId}`}`);
+  return panel;
 }

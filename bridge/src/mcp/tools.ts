@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import { StateVersion } from '../../../src/protocol/resource.ts';
 
 /**
  * The MCP tools: stable names, inputs (zod → JSON Schema), annotations, and descriptions written
@@ -62,7 +63,12 @@ export const TOOLS = {
       resource: z.object({ type: z.string().min(1).max(64), id: z.string().min(1).max(256) }).describe('The resource it acts on, as steward_observe reported it.'),
       input: z.record(z.string(), z.unknown()).optional().describe("The action's input, matching its input schema."),
       idempotency_key: z.string().min(8).max(256).describe('A fresh unique key per intended action; reuse it only to retry or to ask for the outcome.'),
-      preconditions: z.object({ expected_state: z.string().max(64).optional(), state_version: z.number().int().nonnegative().optional() }).optional(),
+      preconditions: z
+        .object({
+          expected_state: z.string().max(64).optional(),
+          state_version: StateVersion.optional().describe('As steward_observe reported it: an integer from a site contract, or a fingerprint "fp-…".'),
+        })
+        .optional(),
       rationale: z.string().max(2000).optional().describe('Why you want this, shown to the person as your claim.'),
       expect: z
         .object({

@@ -1,0 +1,91 @@
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures.ts';
+import {
+  agentIdOf,
+  bridgeCli,
+  connectHttp,
+  launchWithBridge,
+  openSidePanel,
+  pairClient,
+  payloadOf,
+  startHttpBridge,
+  type BridgeBrowser,
+  type HttpBridge,
+  type McpClient,
+  type SdkLine,
+} from './bridge-harness.ts';
+import { showView } from './panel-helpers.ts';
+
+/**
+ * Clients that connect to a running bridge over Streamable HTTP on 127.0.0.1 with the bearer the
+ * person copies from `steward-bridge http-token`: today's desktop apps (the v1
+ * `@modelcontextprotocol/sdk` client) and the v2 client. Each pairs as its own agent with its own
+ * token, both listed in the Tokens view under the client's name, and each observes the clinic.
+ */
+
+const CLIENTS: Array<{ sdk: SdkLine; name: string }> = [
+  { sdk: 'v1', name: 'Legacy Desktop' },
+  { sdk: 'v2', name: 'Modern IDE' },
+];
+
+test.describe.serial('MCP clients over HTTP (SDK v1 and v2)', () => {
+  let world: BridgeBrowser;
+  let http: HttpBridge;
+  let panel: Page;
+  const clients: McpClient[] = [];
+
+  test.beforeAll(async ({ sites }) => {
+    for (const url of Object.values(sites.urls)) await fetch(new URL('/__demo/reset', url), { method: 'POST' });
+    world = await launchWithBridge({ nativeWebMcp: true, allowSites: [sites.urls.clinic, sites.urls.shop] });
+    http = await startHttpBridge(world);
+    panel = await openSidePanel(world);
+  });
+
+  test.afterAll(async () => {
+    for (const client of clients) await client.close().catch(() => undefined);
+    await http?.stop();
+    await world?.close();
+  });
+
+  test('`steward-bridge http-token` prints the URL and the bearer the server checks', () => {
+    const printed = bridgeCli(['http-token'], world.env);
+    expect(printed).toContain(http.token);
+    expect(printed).toMatch(/http:\/\/127\.0\.0\.1:\d+\/mcp/);
+  });
+
+  for (const { sdk, name } of CLIENTS) {
+    test(`the ${sdk} client pairs over HTTP and observes the clinic`, async ({ sites }) => {
+      const client = await connectHttp(http, sdk, name);
+      clients.push(client);
+      await pairClient(client, panel, { sites: [new URL(sites.urls.clinic).origin] });
+
+      const opened = await client.call('steward_open', { url: sites.urls.clinic });
+      expect(opened.isError, opened.text).toBe(false);
+      const tabId = (payloadOf(opened) as { tab: { tab_id: number } }).tab.tab_id;
+      await expect
+        .poll(async () => {
+          const observed = await client.call('steward_observe', { tab_id: tabId });
+          return (payloadOf(observed) as { summary?: { url: string; resource: unknown } }).summary?.resource ?? null;
+        })
+        .not.toBeNull();
+      const observed = await client.call('steward_observe', { tab_id: tabId });
+      expect(observed.isError, observed.text).toBe(false);
+      expect((payloadOf(observed) as { summary: { url: string } }).summary.url).toContain(new URL(sites.urls.clinic).host);
+      expect(observed.text).toContain('Riverside Family Clinic');
+    });
+  }
+
+  test('each client is its own agent with its own token, listed in the Tokens view under its name', async () => {
+    const agents = await Promise.all(CLIENTS.map(({ name }) => agentIdOf(world.serviceWorker, name)));
+    expect(new Set(agents).size).toBe(2);
+    await panel.bringToFront();
+    await showView(panel, 'Tokens');
+    for (const [i, { name }] of CLIENTS.entries()) {
+      const card = panel.getByRole('article').filter({ hasText: name });
+      await expect(card).toHaveCount(1);
+      await expect(card).toContainText('MCP client');
+      await expect(panel.locator('body')).toContainText(agents[i]!);
+      await expect(card.getByRole('button', { name: 'Revoke' })).toBeVisible();
+    }
+  });
+});
