@@ -8,8 +8,8 @@ import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { chromium, expect, type Page, type Worker } from '@playwright/test';
-import { allowSites, CHROMIUM_FLAGS, DIST, type StewardBrowser } from './browser.ts';
+import { expect, type Page, type Worker } from '@playwright/test';
+import { launchInProfile, type StewardBrowser } from './browser.ts';
 import { showView, swRecords } from './panel-helpers.ts';
 
 /**
@@ -54,14 +54,7 @@ export async function launchWithBridge(options: BridgeLaunchOptions): Promise<Br
   const profile = options.profile ?? mkdtempSync(join(tmpdir(), 'steward-e2e-'));
   const env = { STEWARD_BRIDGE_HOME: home, STEWARD_BRIDGE_LINK_WAIT_MS: '15000', ...options.env };
   bridgeCli(['install', '--user-data-dir', profile, '--home', home], env);
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [...CHROMIUM_FLAGS, ...(options.nativeWebMcp ? ['--enable-features=WebMCPTesting'] : []), `--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`],
-  });
-  const serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-  const extensionId = new URL(serviceWorker.url()).host;
-  if (options.allowSites.length) await allowSites(serviceWorker, options.allowSites);
+  const { context, serviceWorker, extensionId } = await launchInProfile(profile, options);
   await expect.poll(() => hostListening(home), { message: 'the bridge host never listened: did Steward start it through native messaging?', timeout: 20_000 }).toBe(true);
   const closeBrowser = async () => {
     await context.close();

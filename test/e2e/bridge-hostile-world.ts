@@ -3,10 +3,13 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, type Page, type Worker } from '@playwright/test';
+import type { Page, Worker } from '@playwright/test';
 import { startDemoSites, freePorts, type RunningDemoSites } from '../../sites/server.ts';
 import { launchWithBridge, type BridgeBrowser } from './bridge-harness.ts';
 import { swRecords } from './panel-helpers.ts';
+import { tabIdOf } from './fixtures.ts';
+
+export { tabIdOf };
 
 /**
  * What the refusal specs share: one Chromium with Steward and the bridge host, the demo sites (the
@@ -42,24 +45,6 @@ export async function startRefusalWorld(): Promise<RefusalWorld> {
       await sites.stop();
     },
   };
-}
-
-/** The tab Steward's content script reported for this page (waits until that script is up). */
-export async function tabIdOf(serviceWorker: Worker, page: Page): Promise<number> {
-  let tabId: number | undefined;
-  await expect
-    .poll(
-      async () => {
-        tabId = await serviceWorker.evaluate(async (wanted) => {
-          const stored = (await chrome.storage.session.get('webmcp.frames'))['webmcp.frames'] as Array<{ tabId: number; frameId: number; url: string }> | undefined;
-          return stored?.find((f) => f.frameId === 0 && f.url.split('#')[0] === wanted.split('#')[0])?.tabId;
-        }, page.url());
-        return tabId;
-      },
-      { message: `Steward never heard from the content script of ${page.url()}` },
-    )
-    .toBeDefined();
-  return tabId!;
 }
 
 /** Any tab's id by its URL, Steward's page script or not (a page on a site Steward may not observe). */

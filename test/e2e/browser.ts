@@ -12,8 +12,6 @@ export interface LaunchOptions {
   nativeWebMcp: boolean;
   /** Sites Steward may observe from the start, as if the person had allowed them earlier. */
   allowSites?: string[];
-  /** Runs on the fresh profile directory before Chromium starts (e.g. to install a native-messaging host there). */
-  prepareProfile?: (profile: string) => void;
 }
 
 export interface StewardBrowser {
@@ -23,10 +21,8 @@ export interface StewardBrowser {
   close(): Promise<void>;
 }
 
-/** Debian's Chromium with the built extension loaded, in a fresh profile. */
-export async function launchWithSteward(options: LaunchOptions): Promise<StewardBrowser> {
-  const profile = mkdtempSync(join(tmpdir(), 'steward-e2e-'));
-  options.prepareProfile?.(profile);
+/** Debian's Chromium with the built extension loaded, in the given profile directory. */
+export async function launchInProfile(profile: string, options: LaunchOptions): Promise<Omit<StewardBrowser, 'close'>> {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
@@ -35,6 +31,13 @@ export async function launchWithSteward(options: LaunchOptions): Promise<Steward
   const serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const extensionId = new URL(serviceWorker.url()).host;
   if (options.allowSites?.length) await allowSites(serviceWorker, options.allowSites);
+  return { context, serviceWorker, extensionId };
+}
+
+/** Debian's Chromium with the built extension loaded, in a fresh profile. */
+export async function launchWithSteward(options: LaunchOptions): Promise<StewardBrowser> {
+  const profile = mkdtempSync(join(tmpdir(), 'steward-e2e-'));
+  const { context, serviceWorker, extensionId } = await launchInProfile(profile, options);
   return {
     context,
     serviceWorker,

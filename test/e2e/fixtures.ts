@@ -49,7 +49,7 @@ export const test = base.extend<Fixtures, { sites: Sites }>({
  * The tab whose top frame's content script reported this page's URL: waiting for the report also
  * waits until Steward's page script is up in that tab (tests of unlisted sites query tabs by URL).
  */
-async function tabIdOf(serviceWorker: Worker, page: Page): Promise<number> {
+export async function tabIdOf(serviceWorker: Worker, page: Page): Promise<number> {
   const url = page.url();
   let tabId: number | undefined;
   await expect

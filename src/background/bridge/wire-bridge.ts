@@ -1,15 +1,11 @@
 import { createAgentCalls } from '../../external-agents/agent-calls.ts';
-import type { Pipeline } from '../../pipeline/pipeline.ts';
 import { BRIDGE_HOST_NAME, type BridgeRequests } from '../../protocol/bridge.ts';
 import { refuse, type Handlers } from '../../protocol/channel.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
 import { browser } from '../browser.ts';
 import type { SitesControl } from '../panel/sites.ts';
 import type { AnnounceApis } from '../pipeline/approval-announcer.ts';
-import type { SessionTabs } from '../pipeline/sessions.ts';
-import type { TabControl } from '../ports/navigate.ts';
-import type { ObserveOutcome, TabObserver } from '../ports/tab-observer.ts';
-import { chromeAgentPorts } from './agent-ports.ts';
+import { chromeAgentPorts, type ChromeAgentPortsDeps } from './agent-ports.ts';
 import { AgentTabs } from './current-tabs.ts';
 import { NativeLink } from './native-link.ts';
 import { pairingAnnouncer } from './pairing-announcer.ts';
@@ -22,15 +18,8 @@ import { ConnPairings } from './conn-pairings.ts';
  * answers its calls, pairing (also the side panel's, through `pairings`), and the agent calls on
  * the pipeline. Built once at the worker's top level; `link.ensure()` connects.
  */
-export interface BridgeDeps {
-  pipeline: () => Promise<Pipeline>;
+export interface BridgeDeps extends Omit<ChromeAgentPortsDeps, 'sites' | 'current' | 'push'> {
   sites: SitesControl;
-  tabs: TabControl;
-  observer: Pick<TabObserver, 'last'>;
-  observeTab(tabId: number): Promise<ObserveOutcome>;
-  taint(agentId: string, source: string): Promise<void>;
-  taintOf(agentId: string): Promise<unknown>;
-  sessions: Pick<SessionTabs, 'sessionFor'>;
   panels: { readonly count: number; push(message: PanelPush): void };
   announceApis: Pick<AnnounceApis, 'notify'>;
 }
