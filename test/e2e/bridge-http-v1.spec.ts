@@ -4,6 +4,7 @@ import {
   agentIdOf,
   bridgeCli,
   connectHttp,
+  connectStdio,
   launchWithBridge,
   openSidePanel,
   pairClient,
@@ -21,6 +22,7 @@ import { showView } from './panel-helpers.ts';
  * person copies from `steward-bridge http-token`: today's desktop apps (the v1
  * `@modelcontextprotocol/sdk` client) and the v2 client. Each pairs as its own agent with its own
  * token, both listed in the Tokens view under the client's name, and each observes the clinic.
+ * The v1 client also launches the bridge over stdio, as desktop apps configured with a command do.
  */
 
 const CLIENTS: Array<{ sdk: SdkLine; name: string }> = [
@@ -28,7 +30,24 @@ const CLIENTS: Array<{ sdk: SdkLine; name: string }> = [
   { sdk: 'v2', name: 'Modern IDE' },
 ];
 
-test.describe.serial('MCP clients over HTTP (SDK v1 and v2)', () => {
+/** The client opens the clinic and reads what Steward sees there. */
+async function observesTheClinic(client: McpClient, clinicUrl: string): Promise<void> {
+  const opened = await client.call('steward_open', { url: clinicUrl });
+  expect(opened.isError, opened.text).toBe(false);
+  const tabId = (payloadOf(opened) as { tab: { tab_id: number } }).tab.tab_id;
+  await expect
+    .poll(async () => {
+      const observed = await client.call('steward_observe', { tab_id: tabId });
+      return (payloadOf(observed) as { summary?: { url: string; resource: unknown } }).summary?.resource ?? null;
+    })
+    .not.toBeNull();
+  const observed = await client.call('steward_observe', { tab_id: tabId });
+  expect(observed.isError, observed.text).toBe(false);
+  expect((payloadOf(observed) as { summary: { url: string } }).summary.url).toContain(new URL(clinicUrl).host);
+  expect(observed.text).toContain('Riverside Family Clinic');
+}
+
+test.describe.serial('MCP clients over HTTP (SDK v1 and v2), and the v1 client over stdio', () => {
   let world: BridgeBrowser;
   let http: HttpBridge;
   let panel: Page;
@@ -59,19 +78,7 @@ test.describe.serial('MCP clients over HTTP (SDK v1 and v2)', () => {
       clients.push(client);
       await pairClient(client, panel, { sites: [new URL(sites.urls.clinic).origin] });
 
-      const opened = await client.call('steward_open', { url: sites.urls.clinic });
-      expect(opened.isError, opened.text).toBe(false);
-      const tabId = (payloadOf(opened) as { tab: { tab_id: number } }).tab.tab_id;
-      await expect
-        .poll(async () => {
-          const observed = await client.call('steward_observe', { tab_id: tabId });
-          return (payloadOf(observed) as { summary?: { url: string; resource: unknown } }).summary?.resource ?? null;
-        })
-        .not.toBeNull();
-      const observed = await client.call('steward_observe', { tab_id: tabId });
-      expect(observed.isError, observed.text).toBe(false);
-      expect((payloadOf(observed) as { summary: { url: string } }).summary.url).toContain(new URL(sites.urls.clinic).host);
-      expect(observed.text).toContain('Riverside Family Clinic');
+      await observesTheClinic(client, sites.urls.clinic);
     });
   }
 
@@ -87,5 +94,14 @@ test.describe.serial('MCP clients over HTTP (SDK v1 and v2)', () => {
       await expect(panel.locator('body')).toContainText(agents[i]!);
       await expect(card.getByRole('button', { name: 'Revoke' })).toBeVisible();
     }
+  });
+
+  test('the v1 client over stdio (how desktop apps launch a server) pairs as its own agent and observes the clinic too', async ({ sites }) => {
+    const client = await connectStdio(world, 'v1', 'Legacy Stdio App');
+    clients.push(client);
+    await pairClient(client, panel, { sites: [new URL(sites.urls.clinic).origin] });
+    await observesTheClinic(client, sites.urls.clinic);
+    const agents = await Promise.all([...CLIENTS.map(({ name }) => name), client.name].map((name) => agentIdOf(world.serviceWorker, name)));
+    expect(new Set(agents).size).toBe(3);
   });
 });

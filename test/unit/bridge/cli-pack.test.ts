@@ -12,7 +12,10 @@ let bin: string;
 beforeAll(() => {
   dir = tempDir();
   const out = execFileSync('npm', ['pack', '-w', 'bridge', '--pack-destination', dir.path, '--json'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const [packed] = JSON.parse(out.slice(out.indexOf('['))) as Array<{ filename: string }>;
+  // npm prints the prepack build's log (colour codes and all) on stdout before its JSON array.
+  const json = /^\[\s*\{/m.exec(out);
+  if (!json) throw new Error(`npm pack printed no JSON: ${out.slice(-2000)}`);
+  const [packed] = JSON.parse(out.slice(json.index)) as Array<{ filename: string }>;
   const tarball = join(dir.path, packed!.filename);
   files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
   execFileSync('tar', ['-xzf', tarball, '-C', dir.path]);
