@@ -46,7 +46,7 @@ const channels = createChannels({
   content: createContentReports({ store, sites: siteAccess, push: (m) => panels.push(m) }),
 });
 pipeline.start();
-if (__STEWARD_TEST_HOOKS__) installTestHooks({ observation, recovery: pipeline.recovery, ...(pipeline.pairings ? { pairings: pipeline.pairings } : {}) });
+if (__STEWARD_TEST_HOOKS__) installTestHooks({ observation, recovery: pipeline.recovery, pairings: pipeline.pairings });
 browser.alarms.onAlarm.addListener((alarm) => void pipeline.onAlarm(alarm).catch((e) => console.error('alarm failed', alarm.name, e)));
 // A click on an approval notification brings the person to the side panel, where deciding happens.
 browser.notifications.onClicked.addListener((id) => {

@@ -8,7 +8,8 @@ import type { DelegatedAgentToken } from '../protocol/token.ts';
 import type { ActionStatus } from '../pipeline/pipeline.ts';
 import { observeRendering, observeSummary } from './observe-view.ts';
 import type { AgentCallPorts, BrowserTab } from './ports.ts';
-import { bridgeTab, Visibility, webOrigin } from './visible-tabs.ts';
+import { bridgeTab, Visibility } from './visible-tabs.ts';
+import { originOf } from '../base/origin.ts';
 
 /**
  * An MCP client's calls, as Steward's worker answers them (pure; the browser and the pipeline are
@@ -71,7 +72,7 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
     if (!r.ok) return refuse(r.error.code, `Steward could not observe tab ${tab.tab_id}: ${r.error.message}`, r.error.retryable);
     // The page may have moved to another site while it was read: then nothing of it is returned.
     if (!caller.visible.allows(r.state.url)) return tabNotFound(tab.tab_id);
-    await ports.taint(caller.agentId, `page content of ${webOrigin(r.state.url)} read through the MCP bridge`);
+    await ports.taint(caller.agentId, `page content of ${originOf(r.state.url)} read through the MCP bridge`);
     await ports.setCurrentTab(caller.agentId, tab.tab_id);
     return {
       state: r.state,

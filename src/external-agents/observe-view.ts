@@ -1,5 +1,5 @@
 import { elementLine, FULL_DETAIL, textLine } from '../observation/render/format.ts';
-import { expand, query, renderSnapshot } from '../observation/render/index.ts';
+import { expand, query, renderObserved } from '../observation/render/index.ts';
 import type { BridgeRequests } from '../protocol/bridge.ts';
 import type { Data, Payload } from '../protocol/channel.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
@@ -56,6 +56,6 @@ export function observeRendering(state: ObservedState, snapshot: PageSnapshot, r
   let text: string;
   if (request.expand !== undefined) text = expand(snapshot, request.expand) ?? `Nothing on the page has ref "${request.expand}".`;
   else if (request.query) text = queryLines(snapshot, request.query);
-  else text = renderSnapshot(snapshot, { observed: state, ...(state.facts ? { facts: state.facts } : {}), ...(state.tools ? { tools: state.tools } : {}) });
+  else text = renderObserved(snapshot, state);
   return text.length > MAX_RENDERING_CHARS ? text.slice(0, MAX_RENDERING_CHARS - CUT_NOTE.length) + CUT_NOTE : text;
 }

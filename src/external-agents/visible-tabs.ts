@@ -1,3 +1,4 @@
+import { originOf } from '../base/origin.ts';
 import type { BridgeTab } from '../protocol/bridge.ts';
 import type { DelegatedAgentToken } from '../protocol/token.ts';
 import type { AgentCallPorts, BrowserTab } from './ports.ts';
@@ -8,16 +9,6 @@ import type { AgentCallPorts, BrowserTab } from './ports.ts';
  * never returned, and asking for it by id is TAB_NOT_FOUND, the same as for a closed tab).
  */
 
-/** The origin of an http(s) URL; undefined for anything else (chrome://, file:, about:blank, junk). */
-export function webOrigin(url: string): string | undefined {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export class Visibility {
   private constructor(private readonly origins: ReadonlySet<string>) {}
 
@@ -27,13 +18,13 @@ export class Visibility {
   }
 
   allows(url: string): boolean {
-    const origin = webOrigin(url);
+    const origin = originOf(url);
     return origin !== undefined && this.origins.has(origin);
   }
 
   /** Why a URL is not for this agent, in words that name only the URL the agent gave. */
   refusal(url: string): string {
-    const origin = webOrigin(url) ?? url.slice(0, 200);
+    const origin = originOf(url) ?? url.slice(0, 200);
     return `${origin} is not one of the sites this client may use (the person's allowed sites that its token names).`;
   }
 }
@@ -43,7 +34,7 @@ export function bridgeTab(tab: BrowserTab, resource: BridgeTab['resource']): Bri
     tab_id: tab.tab_id,
     url: tab.url.slice(0, 4096),
     title: tab.title.slice(0, 512),
-    origin: webOrigin(tab.url)!,
+    origin: originOf(tab.url)!,
     active: tab.active,
     ...(resource ? { resource } : {}),
   };

@@ -2,7 +2,7 @@ import { makeError, type StewardError } from '../protocol/errors.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
 import type { ResourceRef } from '../protocol/resource.ts';
 import { DeadlineExceeded } from '../base/deadline.ts';
-import { originOf } from './policy/gateway.ts';
+import { originOf } from '../base/origin.ts';
 import type { Location, PipelinePorts, PortContext, Route } from './ports.ts';
 
 type RouteKind = 'current_tab' | Route['kind'] | 'remembered_url';

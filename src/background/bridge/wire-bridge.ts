@@ -1,6 +1,6 @@
 import { createAgentCalls } from '../../external-agents/agent-calls.ts';
 import { BRIDGE_HOST_NAME, type BridgeRequests } from '../../protocol/bridge.ts';
-import { refuse, type Handlers } from '../../protocol/channel.ts';
+import type { Handlers } from '../../protocol/channel.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
 import { browser } from '../browser.ts';
 import type { SitesControl } from '../panel/sites.ts';
@@ -9,7 +9,7 @@ import { chromeAgentPorts, type ChromeAgentPortsDeps } from './agent-ports.ts';
 import { AgentTabs } from './current-tabs.ts';
 import { NativeLink } from './native-link.ts';
 import { pairingAnnouncer } from './pairing-announcer.ts';
-import { createPairingService, type PairingService } from './pairing-service.ts';
+import { createPairingService } from './pairing-service.ts';
 import { createBridgeRouter, type CallContext } from './router.ts';
 import { ConnPairings } from './conn-pairings.ts';
 
@@ -37,33 +37,24 @@ export function wireBridge(deps: BridgeDeps) {
     log,
   });
 
-  let pairings: PairingService | undefined;
-  try {
-    pairings = createPairingService({
-      mintToken: async (request) => (await deps.pipeline()).admin.mintToken(request),
-      revokeToken: async (tokenId) => void (await (await deps.pipeline()).admin.revokeToken(tokenId)),
-      push: (m) => deps.panels.push(m),
-      announce: pairingAnnouncer(deps.panels, deps.announceApis),
-      linkStatus: () => Promise.resolve(link.status()),
-    });
-  } catch (error) {
-    // Pairing missing must not take the worker down with it: calls and the panel say it is unavailable.
-    console.error('MCP bridge pairing could not start', error);
-  }
-  const noPairing = () => refuse('STEWARD_UNAVAILABLE', 'Pairing is not available in this Steward.');
-  const conns = new ConnPairings((id) => pairings?.withdraw(id) ?? Promise.resolve());
+  const pairings = createPairingService({
+    mintToken: async (request) => (await deps.pipeline()).admin.mintToken(request),
+    revokeToken: async (tokenId) => void (await (await deps.pipeline()).admin.revokeToken(tokenId)),
+    push: (m) => deps.panels.push(m),
+    announce: pairingAnnouncer(deps.panels, deps.announceApis),
+    linkStatus: () => Promise.resolve(link.status()),
+  });
+  const conns = new ConnPairings((id) => pairings.withdraw(id));
   // Requests that expired while the worker was stopped end now (an uncollected token is revoked).
-  pairings?.sweep().catch((e) => console.warn('sweeping pairings failed', e));
+  pairings.sweep().catch((e) => console.warn('sweeping pairings failed', e));
 
   const handlers: Handlers<BridgeRequests, CallContext> = {
     'bridge/pair-request': async (m, { conn }) => {
-      if (!pairings) return noPairing();
       const reply = await pairings.request(m);
       if (reply.ok) conns.opened(conn, reply.data.pairing_id);
       return reply;
     },
     'bridge/pair-claim': async (m, { conn }) => {
-      if (!pairings) return noPairing();
       const reply = await pairings.claim(m);
       if (!reply.ok || reply.data.status === 'paired') conns.settled(conn, m.pairing_id);
       return reply;

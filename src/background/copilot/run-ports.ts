@@ -5,7 +5,7 @@ import type { ActionRequest } from '../../protocol/action.ts';
 import type { ApprovalRequest } from '../../protocol/approval.ts';
 import type { CopilotRunStatus, CopilotStep } from '../../protocol/copilot.ts';
 import { isErrorResult, type ActionResult } from '../../protocol/results.ts';
-import { renderSnapshot } from '../../observation/render/index.ts';
+import { renderObserved } from '../../observation/render/index.ts';
 import type { ObserveOutcome } from '../ports/tab-observer.ts';
 import type { RunRecord } from './run-record.ts';
 import { actionOf, putStep, resultView, stepOfKey } from './step-view.ts';
@@ -89,7 +89,7 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
       const r = await deps.observeTab(tabId);
       if (r.ok) {
         const { state, snapshot } = r.tab;
-        const rendering = renderSnapshot(snapshot, { observed: state, ...(state.facts ? { facts: state.facts } : {}), ...(state.tools ? { tools: state.tools } : {}) });
+        const rendering = renderObserved(snapshot, state);
         lastObservation = { state, rendering, snapshot };
         return lastObservation;
       }

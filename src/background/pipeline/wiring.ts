@@ -154,7 +154,7 @@ export function wirePipeline(deps: {
     sites: deps.sites,
     push: (m) => deps.panels.push(m),
     copilot,
-    ...(bridge.pairings ? { pairings: bridge.pairings } : {}),
+    pairings: bridge.pairings,
   });
 
   return { panelChannel, onAlarm, onTabRemoved, start, taintAgent, bridgeLink: bridge.link, pairings: bridge.pairings, recovery: () => live.recovery };

@@ -1,7 +1,7 @@
 import { SETTINGS_KEY, readSettings } from '../../protocol/settings.ts';
 import { SITES_KEY, originPattern, readSiteAccess, type TabSiteStatus } from '../../protocol/site-access.ts';
 import { z } from 'zod';
-import { originOf } from '../../pipeline/policy/gateway.ts';
+import { originOf } from '../../base/origin.ts';
 import { browser } from '../browser.ts';
 import { nativeBelief, planContentScripts, samePlan, type ContentScriptFiles } from './content-script-plan.ts';
 

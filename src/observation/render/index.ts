@@ -1,4 +1,4 @@
 // LLM rendering of a PageSnapshot and the calls that reach what it collapsed (pure).
-export { renderSnapshot } from './render.ts';
+export { renderObserved, renderSnapshot } from './render.ts';
 export { query, expand } from './query.ts';
 export { approxTokens } from './tokens.ts';

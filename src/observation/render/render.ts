@@ -45,6 +45,11 @@ const LEVELS: Level[] = [
   { exampleRows: 1, smallContainer: 3, runMin: 3, runShow: 1, line: { maxText: 60, rich: false }, textShare: 0.1, inlineHidden: 5, maxFacts: 15, toolText: 60, maxStructured: 1 },
 ];
 
+/** The page as an agent reads it next to its fused state: the state, its facts and the page's tools (the co-pilot's prompt and the MCP bridge alike). */
+export function renderObserved(s: PageSnapshot, state: ObservedState): string {
+  return renderSnapshot(s, { observed: state, ...(state.facts ? { facts: state.facts } : {}), ...(state.tools ? { tools: state.tools } : {}) });
+}
+
 export function renderSnapshot(s: PageSnapshot, extras: RenderExtras = {}): string {
   const maxChars = extras.maxChars ?? DEFAULT_MAX_CHARS;
   const items = orderedItems(s);

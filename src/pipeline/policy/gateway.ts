@@ -1,3 +1,4 @@
+import { originOf } from '../../base/origin.ts';
 import type { ActionRequest, AvailableAction } from '../../protocol/action.ts';
 import type { ApprovalReason } from '../../protocol/approval.ts';
 import { makeError, type StewardError } from '../../protocol/errors.ts';
@@ -101,13 +102,4 @@ function offSiteLink(dom: DomClassification | undefined, origins: readonly strin
   if (target && origins.includes(target)) return dom;
   const detail = `follows a link to ${(target ?? dom.leads_to).slice(0, 300)}, outside the sites this agent may use`;
   return { ...dom, read_only: false, consequential: true, reasons: [...dom.reasons, { code: 'not_read_only', detail }] };
-}
-
-export function originOf(url: string): string | undefined {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
-  } catch {
-    return undefined;
-  }
 }
