@@ -32,10 +32,11 @@ interface RouterDeps {
   ready?: PanelChannelDeps['ready'];
   runTool?: PanelChannelDeps['runTool'];
   copilot?: PanelChannelDeps['copilot'];
+  pairings?: PanelChannelDeps['pairings'];
 }
 
 /** The channels as service-worker.ts composes them, over fakes. */
-function channelsOver({ store, observation, sites, ready, runTool, copilot }: RouterDeps) {
+function channelsOver({ store, observation, sites, ready, runTool, copilot, pairings }: RouterDeps) {
   const unused = vi.fn(async () => {
     throw new Error('pipeline reached');
   });
@@ -44,6 +45,7 @@ function channelsOver({ store, observation, sites, ready, runTool, copilot }: Ro
     observation,
     ...(runTool ? { runTool } : {}),
     ...(copilot ? { copilot } : {}),
+    ...(pairings ? { pairings } : {}),
     ready: ready ?? unused,
     sessions: { sessionFor: vi.fn() },
     observeTab: vi.fn(),
@@ -177,5 +179,51 @@ describe('the co-pilot’s requests through the service worker router', () => {
     const { reached, send } = routerWithCopilot();
     expect(await send(requests[1], { id: ID, url: PANEL_URL })).toMatchObject({ ok: true });
     expect(reached).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('MCP bridge messages through the service worker router', () => {
+  const claim = { type: 'bridge/pair-claim', pairing_id: 'pair_abcdefgh12', claim_secret: 'c'.repeat(43) };
+  const execute = {
+    type: 'bridge/execute',
+    auth: { agent_id: 'agent:mcp-x-1a2b3c', token: `stw_secret_${'A'.repeat(43)}` },
+    request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1024' }, idempotency_key: 'k-12345678' },
+  };
+  const acceptPairing = {
+    type: 'panel/pairing-decide',
+    pairing_id: 'pair_abcdefgh12',
+    decision: { accept: true, code: '483-192', grant: { scope: ['*:*'], origins: ['http://localhost:4100'], ttl_ms: 60_000 } },
+  };
+
+  function withPairingSpy() {
+    const pairings = { pending: vi.fn(async () => []), decide: vi.fn(async () => ({ ok: true as const, data: { status: 'denied' as const } })), status: vi.fn(async () => ({ connected: false })) };
+    const ready = vi.fn(async () => {
+      throw new Error('pipeline reached');
+    });
+    const router = channelsOver({
+      store: new ToolStore(),
+      observation: createObservationService(fakeFrames(async () => undefined)),
+      sites: { ready: Promise.resolve(), isAllowed: () => true },
+      ready,
+      pairings,
+    });
+    return { pairings, ready, send: (message: unknown, sender: SenderFacts) => router.onMessage(message, sender) };
+  }
+
+  it('a compromised content script can neither speak the bridge protocol nor accept a pairing: nothing reaches pairing or the pipeline', async () => {
+    const { pairings, ready, send } = withPairingSpy();
+    const sender = { id: ID, url: 'http://localhost:4100/orders/ORD-1024', origin: 'http://localhost:4100', tab: { id: 7 }, frameId: 0 };
+    for (const message of [claim, execute]) expect(await send(message, sender)).toMatchObject({ ok: false });
+    expect(await send(acceptPairing, sender)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
+    expect(pairings.decide).not.toHaveBeenCalled();
+    expect(ready).not.toHaveBeenCalled();
+  });
+
+  it('even the side panel cannot send bridge calls (they come only over the native port); it can decide a pairing', async () => {
+    const { pairings, ready, send } = withPairingSpy();
+    for (const message of [claim, execute]) expect(await send(message, { id: ID, url: PANEL_URL })).toMatchObject({ ok: false, error: { code: 'INVALID_MESSAGE' } });
+    expect(ready).not.toHaveBeenCalled();
+    expect(await send(acceptPairing, { id: ID, url: PANEL_URL })).toMatchObject({ ok: true });
+    expect(pairings.decide).toHaveBeenCalledTimes(1);
   });
 });
