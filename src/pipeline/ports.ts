@@ -6,6 +6,7 @@ import type { Effect, ToolOutput } from '../protocol/results.ts';
 import type { ToolDescriptor } from '../protocol/webmcp.ts';
 import type { ExpectedEffect } from '../protocol/expectation.ts';
 import type { PageToolError } from '../protocol/page-tool-error.ts';
+import type { SiteErrorBody } from '../protocol/agent-contract.ts';
 
 /**
  * Everything the pipeline needs from the browser, as injected interfaces. The service worker
@@ -94,12 +95,35 @@ export type ExecutionReport =
    * before sending, because the page no longer offers what the agent was shown. `page_error`: the
    * page's own tool said it failed (threw, or answered isError) — its words, bounded.
    */
-  | { outcome: 'failed'; message: string; side_effect_possible: boolean; code?: 'TOOL_NOT_FOUND'; page_error?: PageToolError }
+  | {
+      outcome: 'failed';
+      message: string;
+      side_effect_possible: boolean;
+      code?: 'TOOL_NOT_FOUND';
+      page_error?: PageToolError;
+      /** The site's own refusal on the native path (412 with its current state, 401 with why): reported to the agent as the site's error. */
+      site_error?: SiteErrorBody;
+    }
   /** Sent, but the page did not answer within its deadline: it may or may not have run. */
   | { outcome: 'timed_out'; message: string };
 
+/** An action a path accepted but had not finished: where its outcome can be asked for. */
+export interface StatusCall {
+  action_id: string;
+  resource: ResourceRef;
+  /** The status URL the path reported when it accepted the action. */
+  status_url: string;
+  agent_id: string;
+  ctx: PortContext;
+}
+
 export interface Executor {
   execute(call: ExecutionCall): Promise<ExecutionReport>;
+  /**
+   * The path's own word on an accepted action (the site_contract path polls the site's status
+   * endpoint): `confirmed` / `failed` settle it, `accepted` means not yet. Never runs anything.
+   */
+  status?(call: StatusCall): Promise<ExecutionReport>;
 }
 
 /** One executor per path; a missing path is simply unavailable. */

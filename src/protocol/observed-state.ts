@@ -81,6 +81,14 @@ const ObservedStateBase = z.object({
   tools: z.array(ToolDescriptor).max(512).optional(),
   /** Full descriptions of `available_actions`. */
   actions: z.array(AvailableAction).max(512).optional(),
+  /**
+   * Actions the site's contract defines for this resource but not in its current state (cancel,
+   * once shipped): asking for one is PRECONDITION_FAILED, with the state it needs, not "unknown".
+   */
+  unavailable_actions: z
+    .array(z.object({ action: ActionName, allowed_in_states: z.array(StateName).min(1).max(128) }))
+    .max(256)
+    .optional(),
 });
 
 type ObservedStateShape = z.infer<typeof ObservedStateBase>;

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { SNAKE_CASE, SnakeCase } from './primitives.ts';
 
 /** Kind of thing an agent works on, e.g. `order`, `appointment`. */
-const ResourceType = SnakeCase;
+export const ResourceType = SnakeCase;
 
 /** The site's own identifier, e.g. `ORD-1024`; printable ASCII, and never the wildcard `*`. */
-const ResourceId = z.string().regex(/^[A-Za-z0-9][\x21-\x7e]{0,255}$/, 'must be a printable identifier without spaces, e.g. ORD-1024');
+export const ResourceId = z.string().regex(/^[A-Za-z0-9][\x21-\x7e]{0,255}$/, 'must be a printable identifier without spaces, e.g. ORD-1024');
 
 /** Stable reference to a resource: the model is the resource, never a URL, selector or tab. */
 export const ResourceRef = z.object({ type: ResourceType, id: ResourceId });
