@@ -116,7 +116,10 @@ export const AgentContract = z.object({
       /** Longest `expires - created` the site accepts, seconds. */
       max_validity_s: z.int().positive().max(3600),
     }),
-    scopes: z.array(z.object({ scope: ContractScope, title: z.string().max(256) })).min(1).max(128),
+    scopes: z
+      .array(z.object({ scope: ContractScope, title: z.string().max(256) }))
+      .min(1)
+      .max(128),
     max_token_ttl_s: z.int().positive(),
   }),
 });
@@ -272,3 +275,51 @@ export type RevokeRequest = z.infer<typeof RevokeRequest>;
 /** The key directory: the agent keys the site has enrolled (public JWKs). */
 export const KeyDirectory = z.object({ keys: z.array(z.record(z.string(), z.unknown())).max(1000) });
 
+// ── Side panel ↔ worker (src/protocol/panel-channel.ts) ────────────────────────────────────────
+
+/** What the side panel shows about one site's contract: offered, connected, or ended. */
+export const ContractSiteView = z.object({
+  origin: z.string().url().max(2048),
+  site_name: z.string().max(256),
+  contract_url: z.string().url().max(2048),
+  /** The scopes the site offers, to tick on the consent form. */
+  offered_scopes: z.array(z.object({ scope: ContractScope, title: z.string().max(256) })).max(128),
+  resource_types: z.array(ResourceType).max(64),
+  has_payment_actions: z.boolean(),
+  max_token_ttl_s: z.int().positive(),
+  /** The grant Steward holds (no token: the panel never sees it). */
+  connection: z
+    .discriminatedUnion('status', [
+      z.object({ status: z.literal('none') }),
+      z.object({
+        status: z.literal('connected'),
+        token_id: z.string().max(128),
+        scopes: z.array(ContractScope),
+        resource_scope: z.array(ResourceScope),
+        payment: z.boolean(),
+        expires_at: IsoDateTime,
+        granted_by: z.string().max(256),
+        key_thumbprint: z.string().max(64),
+      }),
+      /** The site refused the token (revoked, expired, key mismatch): the person connects again. */
+      z.object({ status: z.literal('ended'), reason: z.string().max(64), message: z.string().max(1024), at: IsoDateTime }),
+    ])
+    .default({ status: 'none' }),
+});
+export type ContractSiteView = z.infer<typeof ContractSiteView>;
+
+/** The person's consent, from the panel's form. */
+export const ContractConnectRequest = z.strictObject({
+  origin: z.string().url().max(2048),
+  scopes: z.array(ContractScope).min(1).max(64),
+  resource_scope: z.array(ResourceScope).min(1).max(64),
+  payment: z.boolean(),
+  expires_in_s: z
+    .int()
+    .positive()
+    .max(30 * 24 * 3600),
+});
+export type ContractConnectRequest = z.infer<typeof ContractConnectRequest>;
+
+/** A connect or disconnect that did not work, said plainly (`login_required`: sign in to the site first). */
+export const ContractPanelError = z.object({ code: z.string().max(64), message: z.string().max(2048) });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ActionRequest } from './action.ts';
 import { CopilotPush, CopilotRequests } from './copilot.ts';
 import { ApprovalDecision, ApprovalReceipt, ApprovalRequest } from './approval.ts';
+import { ContractConnectRequest, ContractPanelError, ContractSiteView } from './agent-contract.ts';
 import { BridgeStatus, PairingGrant, PairingId, PairingView } from './bridge.ts';
 import { AuditEntry } from './audit.ts';
 import { wireSchema, type RequestMap } from './channel.ts';
@@ -152,6 +153,21 @@ export const PanelRequests = {
     reply: z.discriminatedUnion('status', [z.object({ status: z.literal('paired'), token: TokenWithUsage }), z.object({ status: z.literal('denied') })]),
   },
   'panel/bridge-status': { request: none, reply: BridgeStatus },
+  // sites that publish an agent contract (the native path, src/protocol/agent-contract.ts)
+  /** The contract the tab's site offers (discovered on its pages), and any grant Steward holds for it. */
+  'panel/contract-site': { request: z.object({ tabId }), reply: z.object({ site: ContractSiteView.nullable() }) },
+  /** Every site Steward holds (or held) a grant for. */
+  'panel/contract-sites': { request: none, reply: z.object({ sites: z.array(ContractSiteView) }) },
+  /** The person consents: Steward asks the site for a token bound to its agent key, with the person's session on the site. */
+  'panel/contract-connect': {
+    request: ContractConnectRequest,
+    reply: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), site: ContractSiteView }), z.object({ ok: z.literal(false), error: ContractPanelError })]),
+  },
+  /** Revokes the token at the site and forgets it. */
+  'panel/contract-disconnect': {
+    request: z.object({ origin: z.string().url().max(2048) }),
+    reply: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true) }), z.object({ ok: z.literal(false), error: ContractPanelError })]),
+  },
   // the co-pilot (an agent living in the side panel)
   'agent/submit': { request: AgentSubmitRequest, reply: z.object({ result: ActionResult }) },
   ...CopilotRequests,
@@ -169,6 +185,7 @@ export const PanelPush = z.discriminatedUnion('type', [
   z.object({ type: z.literal('panel/sites-changed') }),
   z.object({ type: z.literal('panel/pairings-changed') }),
   z.object({ type: z.literal('panel/bridge-changed') }),
+  z.object({ type: z.literal('panel/contracts-changed') }),
   CopilotPush,
 ]);
 export type PanelPush = z.infer<typeof PanelPush>;

@@ -13,6 +13,7 @@ import { decideApproval, listApprovals } from './approvals.ts';
 import { changeSite, listSites, type SitesControl } from './sites.ts';
 import { listTokens, mintToken, revokeToken } from './tokens.ts';
 import type { PairingControl } from './pairings.ts';
+import type { ContractControl } from './contracts.ts';
 
 /**
  * The worker's side of the panel channel (src/protocol/panel-channel.ts): one handler per
@@ -33,6 +34,8 @@ export interface PanelChannelDeps {
   copilot?: Pick<RunManager, 'start' | 'pause' | 'resume' | 'stop' | 'takeOver' | 'runs' | 'setKey' | 'modelStatus'>;
   /** MCP clients pairing through the bridge (src/background/bridge/); without it pairing is refused. */
   pairings?: PairingControl;
+  /** Sites with an agent contract (src/background/native/). */
+  contracts?: ContractControl;
 }
 
 type CopilotHandlers = Pick<PanelHandlers, Extract<keyof PanelHandlers, `copilot/${string}`>>;
@@ -122,6 +125,20 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
       return reply;
     },
     'panel/bridge-status': async () => (deps.pairings ? ok(await deps.pairings.status()) : ok({ connected: false, problem: 'The MCP bridge is not available here.' })),
+    'panel/contract-site': async (m) => (deps.contracts ? ok({ site: await deps.contracts.siteForTab(m.tabId) }) : ok({ site: null })),
+    'panel/contract-sites': async () => ok({ sites: deps.contracts ? await deps.contracts.sites() : [] }),
+    'panel/contract-connect': async (m) => {
+      if (!deps.contracts) return refuse('NOT_READY', 'Site contracts are not available here.');
+      const reply = await deps.contracts.connect(m);
+      deps.push({ type: 'panel/contracts-changed' });
+      return ok(reply);
+    },
+    'panel/contract-disconnect': async (m) => {
+      if (!deps.contracts) return refuse('NOT_READY', 'Site contracts are not available here.');
+      const reply = await deps.contracts.disconnect(m.origin);
+      deps.push({ type: 'panel/contracts-changed' });
+      return ok(reply);
+    },
     'agent/submit': (m) =>
       withPipeline(async (p) => {
         const reply = await submitAsAgent(p, deps.sessions, m);
