@@ -33,7 +33,7 @@ export interface ContractGrant {
 }
 
 /** Read an order and cancel it, on any order: what "cancel ORD-1024" needs, nothing more (no payment). */
-export const CANCEL_GRANT: ContractGrant = { scopes: ['orders:read', 'orders:cancel'], resource_scope: ['order:*'] };
+const CANCEL_GRANT: ContractGrant = { scopes: ['orders:read', 'orders:cancel'], resource_scope: ['order:*'] };
 
 /** Whether Steward observes the tab through the site's contract and offers `action` on that path. */
 export function observedThroughContract(state: ObservedState | null, action: string): boolean {
