@@ -102,12 +102,21 @@ interface Measured {
   prompt_tokens: number;
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The run's action steps as `name via path`, in order: which path each step took (said in the task.steps row's note). */
+function actionSteps(run: CopilotRun): string[] {
+  const byStep = new Map<number, string>();
+  for (const s of run.steps) if (s.action) byStep.set(s.n, s.action.via ? `${s.action.name} via ${s.action.via}` : s.action.name);
+  return [...byStep.values()];
+}
+
 async function settled(page: Page): Promise<void> {
   // The shop fetches its live status after load; acting on a settled page keeps the run about Steward.
   if (page.url().includes('/orders/')) await page.locator('#live-status').filter({ hasNotText: 'checking' }).waitFor();
 }
 
-async function runOnce(browser: StewardBrowser, model: ScriptedModel, sites: RunningDemoSites, c: TaskCase): Promise<Measured> {
+async function runOnce(browser: StewardBrowser, model: ScriptedModel, sites: RunningDemoSites, c: TaskCase): Promise<Measured & { actions: string[] }> {
   for (const url of Object.values(sites.urls)) await fetch(new URL('/__demo/reset', url), { method: 'POST' });
   const ctx = { date: await freeSlot(sites.urls.clinic, DOCTOR.id, TIME) };
   model.script(c.script(ctx));
@@ -129,7 +138,7 @@ async function runOnce(browser: StewardBrowser, model: ScriptedModel, sites: Run
     const wrong = await c.check(sites, ctx);
     if (wrong) throw new Error(`${c.name}: ${wrong}`);
     // Distinct step numbers: a step's later report may sit beside an earlier one of the same number.
-    return { steps: new Set(run.steps.map((s) => s.n)).size, wall_ms: wall, prompt_tokens: promptTokens(model.requests.slice(firstRequest)) };
+    return { steps: new Set(run.steps.map((s) => s.n)).size, wall_ms: wall, prompt_tokens: promptTokens(model.requests.slice(firstRequest)), actions: actionSteps(run) };
   } finally {
     await undo?.();
     await panel.close();
@@ -141,11 +150,14 @@ async function runOnce(browser: StewardBrowser, model: ScriptedModel, sites: Run
 export async function copilotTaskRows(browser: StewardBrowser, sites: RunningDemoSites, runs: number): Promise<Row[]> {
   const model = await startScriptedModel();
   const medians = new Map<string, Measured>();
+  const actionsOf = new Map<string, string>();
   try {
     for (const c of CASES) {
-      const samples: Measured[] = [];
+      const samples: Array<Measured & { actions: string[] }> = [];
       for (let i = 0; i < runs; i++) samples.push(await runOnce(browser, model, sites, c));
       medians.set(c.name, { steps: median(samples.map((s) => s.steps)), wall_ms: median(samples.map((s) => s.wall_ms)), prompt_tokens: median(samples.map((s) => s.prompt_tokens)) });
+      const seen = [...new Set(samples.map((s) => s.actions.join(', ')))];
+      actionsOf.set(c.name, seen.length === 1 ? `${plural(samples[0]!.actions.length, 'action step')} and the final answer: ${seen[0]!}` : `action steps differed between runs: ${seen.join(' | ')}`);
     }
   } finally {
     await model.stop();
@@ -162,7 +174,7 @@ export async function copilotTaskRows(browser: StewardBrowser, sites: RunningDem
       better: 'lower',
       ...(anchor ? { anchor: anchorOf[name]!, anchor_value: anchor[metric] } : {}),
     });
-    rows.push(row('steps', 'steps'), row('wall_ms', 'ms'), row('prompt_tokens', 'tokens'));
+    rows.push({ ...row('steps', 'steps'), note: actionsOf.get(name)!.slice(0, 600) }, row('wall_ms', 'ms'), row('prompt_tokens', 'tokens'));
   }
   return rows;
 }

@@ -102,6 +102,7 @@ console.log(
     "  cancel-order.native cancels ORD-1024 through the shop's contract (one orders.cancel via site_contract; Steward is connected to the",
     '    shop before the clock starts, as the person does in the panel, and disconnected after); cancel-order.legacy cancels it through the',
     "    order page's form (choose the reason, press Cancel order). Each tool path has its DOM path as anchor: vs anchor = DOM path / tool path.",
+    "    Each task.steps row's note names the run's action steps and the path each was offered on (`orders.cancel via site_contract`).",
     '  warm-up: after its cold first call, every candidate (Steward and each anchor) makes unmeasured calls before its',
     '    measured ones, at least 3 and for at least 1 s, unless that first call took over 2 s (then it is warm already).',
   ].join('\n'),
