@@ -206,9 +206,10 @@ export class AgentActions {
     const order = this.order(body.resource.id);
     const state = contractStateOf(order);
     const wanted = body.preconditions?.state_version ?? ifMatch;
+    const expected = { ...(body.preconditions?.expected_state ? { state: body.preconditions.expected_state } : {}), ...(wanted !== undefined ? { state_version: wanted } : {}) };
     const refuse = (message: string): SiteRefusal =>
       new SiteRefusal('PRECONDITION_FAILED', message, {
-        expected: { ...(body.preconditions?.expected_state ? { state: body.preconditions.expected_state } : {}), ...(wanted !== undefined ? { state_version: wanted } : {}) },
+        ...(Object.keys(expected).length > 0 ? { expected } : {}),
         current: { state, state_version: order.state_version },
         available_actions: availableIn(state),
       });

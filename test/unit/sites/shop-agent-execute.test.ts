@@ -259,3 +259,67 @@ describe('execute: an accepted cancellation', () => {
     expect((await demoState(shop.url)).counters['ORD-1024'].cancelled).toBe(0);
   });
 });
+
+describe('the other order actions', () => {
+  it('orders.track on a shipped order: confirmed, nothing changes', async () => {
+    const { token } = await grant(shop.url, agent, { scopes: ['orders:*'] });
+    const before = (await read(token, 'ORD-1023')).body;
+    expect(before.facts).toMatchObject({ carrier: 'Parcelway', tracking_number: 'PW4471209855' });
+    const res = await execute(shop.url, agent, token, { action: 'orders.track', id: 'ORD-1023', noApproval: true });
+    expect(res.status).toBe(200);
+    const result = SiteActionResult.parse(await res.json());
+    expect(result.resource).toMatchObject({ state: 'shipped', state_version: before.state_version });
+  });
+
+  it('orders.request_return on a shipped order, then it is no longer offered', async () => {
+    const { token } = await grant(shop.url, agent, { scopes: ['orders:*'] });
+    const res = await execute(shop.url, agent, token, { action: 'orders.request_return', id: 'ORD-1023' });
+    expect(res.status).toBe(200);
+    expect((await read(token, 'ORD-1023')).body.facts.return_requested).toBe(true);
+    const again = await execute(shop.url, agent, token, { action: 'orders.request_return', id: 'ORD-1023' });
+    expect(again.status).toBe(412);
+  });
+
+  it('orders.change_address changes the address the legacy page shows', async () => {
+    const { token } = await grant(shop.url, agent, { scopes: ['orders:change_address', 'orders:read'] });
+    const res = await execute(shop.url, agent, token, { action: 'orders.change_address', id: 'ORD-1025', input: { address: '5 New Road, Leeds LS1 1AA' } });
+    expect(res.status).toBe(200);
+    const page = await (await fetch(`${shop.url}/orders/ORD-1025`, { headers: { accept: 'text/html' } })).text();
+    expect(page).toContain('5 New Road, Leeds LS1 1AA');
+    expect((await demoState(shop.url)).counters['ORD-1025'].address_changes).toBe(1);
+  });
+
+  it('an unknown order → 404 TOOL_NOT_FOUND', async () => {
+    const { token } = await grant(shop.url, agent);
+    const res = await execute(shop.url, agent, token, cancel('ORD-9999'));
+    expect(res.status).toBe(404);
+    expect((await refusal(res)).error.code).toBe('TOOL_NOT_FOUND');
+    expect((await read(token, 'ORD-9999')).status).toBe(404);
+  });
+});
+
+describe('a pending refunded cancellation and the legacy paths', () => {
+  it('the legacy cancel form refuses an order whose cancellation is pending, so it is counted once', async () => {
+    const { token } = await grant(shop.url, agent);
+    await demoPost(shop.url, '/__demo/orders/ORD-1024', { status: 'paid' });
+    expect((await execute(shop.url, agent, token, cancel('ORD-1024'))).status).toBe(202);
+    const legacy = await demoPost(shop.url, '/api/orders/ORD-1024/cancel', { reason: 'other' });
+    expect(legacy.status).toBe(409);
+    await demoPost(shop.url, '/__demo/agent/settle');
+    expect((await demoState(shop.url)).counters['ORD-1024'].cancelled).toBe(1);
+  });
+
+  it('with a refund delay set, the refund settles by itself', async () => {
+    await demoPost(shop.url, '/__demo/agent/settings', { refund_delay_ms: 0 });
+    const { token } = await grant(shop.url, agent);
+    await demoPost(shop.url, '/__demo/orders/ORD-1024', { status: 'paid' });
+    const accepted = (await (await execute(shop.url, agent, token, cancel('ORD-1024'))).json()) as Loose;
+    let status = 'accepted';
+    while (status === 'accepted') {
+      await new Promise((r) => setTimeout(r, 10));
+      status = ((await (await signedFetch(agent, `${shop.url}${accepted.execution.status_url}`, { token })).json()) as Loose).execution.status;
+    }
+    expect(status).toBe('confirmed');
+    expect((await demoState(shop.url)).counters['ORD-1024'].cancelled).toBe(1);
+  });
+});
