@@ -4,6 +4,7 @@
  * the `/__demo/agent/` test controls. Every answer is JSON the contract's schemas accept.
  */
 import type { ServerResponse } from 'node:http';
+import { MediaType } from 'http-message-sig';
 import { z } from 'zod';
 import { CONTRACT_MEDIA_TYPE, KEY_DIRECTORY_PATH, KeyDirectory, RevokeRequest, SiteErrorBody, TokenGrant, TokenRequest } from '../../../src/protocol/agent-contract.ts';
 import { HttpError, parseBody, readRawBody, redirect, sendHtml, sendJson, type RequestContext, type Router } from '../../http.ts';
@@ -110,7 +111,7 @@ export function createAgentApi(store: ShopStore, options: AgentApiOptions = {}) 
     );
     router.get(
       KEY_DIRECTORY_PATH,
-      agentRoute(() => json(200, KeyDirectory.parse({ keys: tokens.enrolledKeys() }), { 'content-type': 'application/http-message-signatures-directory+json' })),
+      agentRoute(() => json(200, KeyDirectory.parse({ keys: tokens.enrolledKeys() }), { 'content-type': MediaType.HTTP_MESSAGE_SIGNATURES_DIRECTORY })),
     );
 
     router.post(
