@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import { ExecuteBody, SiteActionResult, SiteResourceState, type ContractAction } from '../../../src/protocol/agent-contract.ts';
-import { canonicalJson } from '../../../src/base/canonical-json.ts';
-import { requestHash, sha256Hex } from '../../../src/base/hash.ts';
+import { requestHash } from '../../../src/base/hash.ts';
 import { resourceScopeCovers } from '../../../src/protocol/resource.ts';
 import { HttpError } from '../../http.ts';
 import type { EventLog } from '../../store-log.ts';
@@ -162,7 +161,9 @@ export class AgentActions {
     const key = IdempotencyKey.safeParse(req.idempotencyKey);
     if (!key.success) throw new SiteRefusal('INVALID_INPUT', 'Send an Idempotency-Key header (1–255 printable characters).', { issues: [{ path: 'Idempotency-Key', message: 'required' }] });
     const ifMatch = parseIfMatch(req.ifMatch);
-    const claim = this.idempotency.claim(req.token.key_thumbprint, key.data, `sha256:${await sha256Hex(canonicalJson(body))}`);
+    // The key binds what is asked (action, resource, input), as DESIGN §3 says; a retry may carry a
+    // later approval time or a newer planned version and still gets the first answer.
+    const claim = this.idempotency.claim(req.token.key_thumbprint, key.data, await requestHash(action.name, body.resource, body.input));
     if (claim.kind === 'replay') return claim.response;
     if (claim.kind === 'conflict') throw new SiteRefusal('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used with another body.');
     if (claim.kind === 'running') throw new SiteRefusal('IN_PROGRESS', 'The first request with this Idempotency-Key is still running.');
