@@ -16,8 +16,12 @@ const PrivateSigningKey = z.custom<CryptoKey>(
   'must be a non-extractable Ed25519 private CryptoKey that can sign',
 );
 
+/** The public half, kept as a key too so it can be used without re-importing the JWK. */
+const PublicVerifyKey = z.custom<CryptoKey>((k) => k instanceof CryptoKey && k.type === 'public' && k.algorithm.name === 'Ed25519', 'must be an Ed25519 public CryptoKey');
+
 export const StoredAgentKey = z.object({
   private_key: PrivateSigningKey,
+  public_key: PublicVerifyKey,
   public_jwk: AgentPublicJwk,
   thumbprint: Thumbprint,
   created_at: z.int().nonnegative(),

@@ -1,6 +1,4 @@
-import { calculateJwkThumbprint } from 'jose';
-import { Ed25519Signer } from 'web-bot-auth/crypto';
-import { AgentPublicJwk } from '../../protocol/agent-contract.ts';
+import { agentKeyFromPair, generateAgentKeyPair } from '../../native/agent-key.ts';
 import type { AgentKey } from '../../native/ports.ts';
 import type { NativeVault, StoredAgentKey } from '../../storage/native-vault.ts';
 
@@ -29,32 +27,27 @@ export class ProfileAgentKey {
   private async load(): Promise<AgentKey> {
     const store = await this.vault();
     const stored = (await store.read()) ?? (await store.keepFirst(await newAgentKey(this.now())));
-    return signerOf(await checked(stored));
+    return checked(stored);
   }
 }
 
-/**
- * The stored halves must belong together: the keyid is the public JWK's thumbprint and the private
- * key signs what that public key verifies (else every site would refuse Steward, unexplained).
- */
-async function checked(stored: StoredAgentKey): Promise<StoredAgentKey> {
-  if ((await calculateJwkThumbprint(stored.public_jwk, 'sha256')) !== stored.thumbprint) throw new Error("The stored agent key's thumbprint does not match its public key.");
-  const probe = new TextEncoder().encode('steward.agent-key.check');
-  const publicKey = await crypto.subtle.importKey('jwk', stored.public_jwk, { name: 'Ed25519' }, false, ['verify']);
-  const signature = await crypto.subtle.sign('Ed25519', stored.private_key, probe);
-  if (!(await crypto.subtle.verify('Ed25519', publicKey, signature, probe))) throw new Error("The stored agent key's private half does not match its public key.");
-  return stored;
-}
-
 async function newAgentKey(now: number): Promise<StoredAgentKey> {
-  const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify'])) as CryptoKeyPair;
-  const { kty, crv, x } = await crypto.subtle.exportKey('jwk', pair.publicKey);
-  // Only the RFC 7638 members: what the site enrolls and what the thumbprint covers.
-  const publicJwk = AgentPublicJwk.parse({ kty, crv, x });
-  return { private_key: pair.privateKey, public_jwk: publicJwk, thumbprint: await calculateJwkThumbprint(publicJwk, 'sha256'), created_at: now };
+  const pair = await generateAgentKeyPair();
+  const key = await agentKeyFromPair(pair);
+  return { private_key: pair.privateKey, public_key: pair.publicKey, public_jwk: key.publicJwk, thumbprint: key.keyid, created_at: now };
 }
 
-function signerOf(stored: StoredAgentKey): AgentKey {
-  const signer = new Ed25519Signer(stored.thumbprint, stored.private_key);
-  return { alg: 'ed25519', keyid: stored.thumbprint, publicJwk: stored.public_jwk, sign: (data) => signer.sign(data) };
+/**
+ * The stored halves must belong together: the keyid is the public key's thumbprint, and the
+ * private key signs what that public key verifies (else every site would refuse Steward, unexplained).
+ */
+async function checked(stored: StoredAgentKey): Promise<AgentKey> {
+  const key = await agentKeyFromPair({ privateKey: stored.private_key, publicKey: stored.public_key });
+  if (key.keyid !== stored.thumbprint || key.publicJwk.x !== stored.public_jwk.x) throw new Error("The stored agent key's thumbprint does not match its public key.");
+  const probe = 'steward.agent-key.check';
+  const signature = new Uint8Array(await key.sign(probe));
+  if (!(await crypto.subtle.verify('Ed25519', stored.public_key, signature, new TextEncoder().encode(probe)))) {
+    throw new Error("The stored agent key's private half does not match its public key.");
+  }
+  return key;
 }

@@ -1,4 +1,4 @@
-import type { HttpPort, HttpRequest, HttpResponse } from '../../native/ports.ts';
+import { MAX_RESPONSE_BYTES, type HttpPort, type HttpRequest, type HttpResponse } from '../../native/ports.ts';
 
 /**
  * The native client's HttpPort over the worker's own `fetch`: only Steward's requests to a site
@@ -8,8 +8,6 @@ import type { HttpPort, HttpRequest, HttpResponse } from '../../native/ports.ts'
 
 /** A site that has not answered by then is given up on (the pipeline's deadlines sit above). */
 export const HTTP_TIMEOUT_MS = 10_000;
-/** Contract documents and API answers are small; more than this is cut and marked truncated. */
-export const MAX_RESPONSE_BYTES = 1_048_576;
 
 /** Why a request got no answer, said plainly (the client turns it into the site's unavailability). */
 export class HttpFailure extends Error {
@@ -31,6 +29,7 @@ interface FetchPortOptions {
 export function fetchHttpPort(options: FetchPortOptions = {}): HttpPort {
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const timeoutMs = options.timeoutMs ?? HTTP_TIMEOUT_MS;
+  // Contract documents and API answers are small; more than the client reads is cut and marked truncated.
   const maxBytes = options.maxBytes ?? MAX_RESPONSE_BYTES;
   return {
     async request(req: HttpRequest): Promise<HttpResponse> {

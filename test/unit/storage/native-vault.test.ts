@@ -12,7 +12,7 @@ async function agentKeyRecord() {
   const { kty, crv, x } = await crypto.subtle.exportKey('jwk', pair.publicKey);
   const { calculateJwkThumbprint } = await import('jose');
   const public_jwk = { kty: kty as 'OKP', crv: crv as 'Ed25519', x: x! };
-  return { private_key: pair.privateKey, public_jwk, thumbprint: await calculateJwkThumbprint(public_jwk, 'sha256'), created_at: 1 };
+  return { private_key: pair.privateKey, public_key: pair.publicKey, public_jwk, thumbprint: await calculateJwkThumbprint(public_jwk, 'sha256'), created_at: 1 };
 }
 
 function grantRecord(overrides: Partial<StoredSiteGrant> = {}): StoredSiteGrant {
