@@ -44,7 +44,7 @@ describe("the tab observer's site reading (native path)", () => {
 
   it("merges the site's reading into every fusion of the observation, reading once per look at the page (the screenshot's fusion reuses it)", async () => {
     const reads: string[] = [];
-    const siteState = vi.fn(async (url: string): Promise<SiteReading> => {
+    const siteState = vi.fn(async (url: string, _fused: ObservedState): Promise<SiteReading> => {
       reads.push(url);
       return { merge: siteSays };
     });
