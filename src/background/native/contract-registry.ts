@@ -11,7 +11,7 @@ import type { DiscoveredContract, HttpPort } from '../../native/ports.ts';
  */
 
 /** How long a discovered contract (or "none here") is trusted before it is fetched again. */
-export const CONTRACT_TTL_MS = 5 * 60_000;
+const CONTRACT_TTL_MS = 5 * 60_000;
 
 interface CacheEntry {
   at: number;

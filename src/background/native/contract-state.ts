@@ -100,5 +100,3 @@ export function contractState(deps: ContractStateDeps) {
     },
   };
 }
-
-export type ContractState = ReturnType<typeof contractState>;

@@ -7,7 +7,7 @@ import { MAX_RESPONSE_BYTES, type HttpPort, type HttpRequest, type HttpResponse 
  */
 
 /** A site that has not answered by then is given up on (the pipeline's deadlines sit above). */
-export const HTTP_TIMEOUT_MS = 10_000;
+const HTTP_TIMEOUT_MS = 10_000;
 
 /** Why a request got no answer, said plainly (the client turns it into the site's unavailability). */
 export class HttpFailure extends Error {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createNativeService, type NativeService } from '../../../../src/background/native/native-service.ts';
 import { fetchHttpPort } from '../../../../src/background/native/http.ts';
+import { CONTRACT_STATE_UNAVAILABLE } from '../../../../src/background/native/contract-state.ts';
 import { fuseWithDetail } from '../../../../src/observation/fusion/index.ts';
 import { shopAdapter } from '../../../../src/observation/adapters/index.ts';
 import type { ObservedState } from '../../../../src/protocol/observed-state.ts';
@@ -228,7 +229,7 @@ describe("the worker's native path against the reference shop", () => {
     await shop.stop();
     const reading = await native.siteState(pageOf('ORD-1024'), tab);
     const state = reading!.merge(tab);
-    expect(state).toEqual({ ...tab, conflicts: [...tab.conflicts, 'contract_state_unavailable'] });
+    expect(state).toEqual({ ...tab, conflicts: [...tab.conflicts, CONTRACT_STATE_UNAVAILABLE] });
     shop = await startShop();
   });
 
