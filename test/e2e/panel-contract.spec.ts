@@ -60,7 +60,9 @@ test('the person connects Steward to the shop’s contract, sees the grant, and 
   const scopes = form.getByTestId('contract-scope');
   const offered = await scopes.evaluateAll((boxes) => boxes.map((b) => [(b as HTMLInputElement).value, (b as HTMLInputElement).checked] as const));
   expect(offered).toEqual(expect.arrayContaining([['orders:read', true] as const, ['orders:cancel', true] as const]));
-  for (const [scope, checked] of offered) if (/:pay$/.test(scope)) expect(checked, scope).toBe(false);
+  // Paying, and the wildcard that includes it, only when the person ticks them.
+  for (const [scope, checked] of offered) if (/:(?:pay|\*)$/.test(scope)) expect(checked, scope).toBe(false);
+  expect(offered.map(([scope]) => scope)).toEqual(expect.arrayContaining(['orders:pay', 'orders:*']));
   await expect(form.getByTestId('contract-resource-scope')).toHaveValue('order:*');
   await expect(form.getByTestId('contract-payment')).not.toBeChecked();
   await expect(form.getByTestId('contract-expiry')).toHaveValue('3600');
@@ -68,7 +70,7 @@ test('the person connects Steward to the shop’s contract, sees the grant, and 
   expect(await shopTokens(sites.urls.shop)).toEqual([]);
 
   const connect = form.getByTestId('contract-connect');
-  await expect(connect).toHaveText('Connect Steward to Larkspur');
+  await expect(connect).toHaveText('Connect Steward to Larkspur Home Goods');
   await connect.click();
   const connected = block.getByTestId('contract-connected');
   await expect(connected).toContainText('Connected as Jordan Lee');

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ContractConnectRequest, ContractSiteView } from '../../protocol/agent-contract.ts';
-import { buildContractConnect, defaultContractForm, expiryChoices, isPaymentScope, type ContractField, type ContractFormValues } from '../lib/contract-form.ts';
+import { buildContractConnect, defaultContractForm, expiryChoices, isPaymentScope, isWildcardScope, type ContractField, type ContractFormValues } from '../lib/contract-form.ts';
 
 /**
  * The person's consent to a site's token grant: what Steward may do there, on which resources,
@@ -54,6 +54,7 @@ export function ContractConsentForm({ site, busy, onConnect }: { site: ContractS
             <label for={`contract-scope-${i}`}>
               {s.title || s.scope} <code class="muted">{s.scope}</code>
               {isPaymentScope(s) && <span class="badge danger">payment</span>}
+              {isWildcardScope(s) && <span class="badge warn">every action, payment included</span>}
             </label>
           </div>
         ))}

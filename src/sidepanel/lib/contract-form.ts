@@ -37,6 +37,11 @@ export function isPaymentScope(scope: { scope: string; title: string }): boolean
   return /^(?:pay|payment|payments|purchase|checkout|charge|refund)$/.test(verb) || /\b(?:pay|pays|payment|payments|purchase|charge)\b/i.test(scope.title);
 }
 
+/** `orders:*`: every action on that namespace, the payment ones included, and any the site adds later. */
+export function isWildcardScope(scope: { scope: string }): boolean {
+  return scope.scope.endsWith(':*');
+}
+
 /** The lifetimes this site allows: the usual ones up to its cap, or the cap alone when it is shorter than an hour. */
 export function expiryChoices(maxTtlS: number): Array<readonly [string, number]> {
   const within = CONTRACT_EXPIRIES.filter(([, s]) => s <= maxTtlS);
@@ -45,10 +50,13 @@ export function expiryChoices(maxTtlS: number): Array<readonly [string, number]>
   return [[minutes >= 1 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${maxTtlS} seconds`, maxTtlS]];
 }
 
-/** What the form starts with: every offered scope but payment ones, each resource type whole, no payment, one hour (or less if the site caps it). */
+/**
+ * What the form starts with: every offered scope but payment ones and wildcards (which include
+ * payment), each resource type whole, no payment, one hour (or less if the site caps it).
+ */
 export function defaultContractForm(site: ContractSiteView): ContractFormValues {
   return {
-    scopes: site.offered_scopes.filter((s) => !isPaymentScope(s)).map((s) => s.scope),
+    scopes: site.offered_scopes.filter((s) => !isPaymentScope(s) && !isWildcardScope(s)).map((s) => s.scope),
     resource_scope: site.resource_types.map((t) => `${t}:*`).join(', '),
     payment: false,
     expires_in_s: expiryChoices(site.max_token_ttl_s)[0]![1],

@@ -11,6 +11,7 @@ const shop = ContractSiteView.parse({
     { scope: 'orders:cancel', title: 'Cancel orders' },
     { scope: 'orders:pay', title: 'Pay for orders' },
     { scope: 'orders:change_address', title: 'Change the delivery address' },
+    { scope: 'orders:*', title: 'Everything on your orders' },
   ],
   resource_types: ['order', 'return_request'],
   has_payment_actions: true,
@@ -18,7 +19,7 @@ const shop = ContractSiteView.parse({
 });
 
 describe('the contract consent form', () => {
-  it('starts with every offered scope ticked but payment ones, each resource type whole, no payment, one hour', () => {
+  it('starts with every offered scope ticked but payment ones and wildcards, each resource type whole, no payment, one hour', () => {
     expect(defaultContractForm(shop)).toEqual({
       scopes: ['orders:read', 'orders:cancel', 'orders:change_address'],
       resource_scope: 'order:*, return_request:*',
@@ -70,6 +71,10 @@ describe('the contract consent form', () => {
       ok: false,
       errors: { expires_in_s: expect.any(String) },
     });
+  });
+
+  it('takes a wildcard when the person ticks it', () => {
+    expect(buildContractConnect(shop, { ...defaultContractForm(shop), scopes: ['orders:*'] })).toMatchObject({ ok: true, request: { scopes: ['orders:*'] } });
   });
 
   it('tells payment scopes by their verb or the site’s title for them', () => {
