@@ -4,17 +4,31 @@ import { PAGE_DEADLINES } from '../protocol/deadlines.ts';
 import { makeError } from '../protocol/errors.ts';
 import type { JournalState } from '../protocol/journal.ts';
 import { isErrorResult, type ActionResult } from '../protocol/results.ts';
-import type { ExecutionReport } from './ports.ts';
-import type { ActionRun, PipelineDeps } from './runner.ts';
+import type { StoredAction } from '../storage/action-record.ts';
+import type { IdempotencyStore } from '../storage/idempotency-store.ts';
+import type { JournalStore } from '../storage/journal-store.ts';
+import type { Clock } from '../base/clock.ts';
+import type { AuditTrail } from './audit-trail.ts';
+import type { ExecutionReport, PipelinePorts } from './ports.ts';
 
-type SiteStatusDeps = Pick<PipelineDeps, 'journal' | 'idempotency' | 'clock' | 'ports'>;
+/** What settling needs of the runner's run and dependencies (not the runner itself: no cycle). */
+interface SiteStatusRun {
+  action: StoredAction;
+  trail: AuditTrail;
+}
+interface SiteStatusDeps {
+  journal: JournalStore;
+  idempotency: IdempotencyStore;
+  clock: Clock;
+  ports: PipelinePorts;
+}
 
 /**
  * An accepted site_contract action: asks the site's status endpoint (Executor.status) where it
  * stands. Confirmed or failed there settles it; anything else (still accepted, unreachable, no
  * status URL) leaves it pending for the next recheck.
  */
-export async function settleFromSite(run: ActionRun, deps: SiteStatusDeps): Promise<{ to: JournalState | 'unchanged'; result?: ActionResult }> {
+export async function settleFromSite(run: SiteStatusRun, deps: SiteStatusDeps): Promise<{ to: JournalState | 'unchanged'; result?: ActionResult }> {
   const { action } = run;
   const executor = deps.ports.executors.site_contract;
   const history = await deps.journal.history(action.action_id);
