@@ -11,6 +11,8 @@ import type { Clock } from '../base/clock.ts';
 import type { AuditTrail } from './audit-trail.ts';
 import type { ExecutionReport, PipelinePorts } from './ports.ts';
 
+const UNCHANGED = { to: 'unchanged' } as const;
+
 /** What settling needs of the runner's run and dependencies (not the runner itself: no cycle). */
 interface SiteStatusRun {
   action: StoredAction;
@@ -37,11 +39,9 @@ export async function settleFromSite(run: SiteStatusRun, deps: SiteStatusDeps): 
     .map((e) => e.result)
     .find((r) => r !== undefined && !isErrorResult(r) && r.execution.status === 'accepted');
   const statusUrl = accepted && !isErrorResult(accepted) && accepted.execution.status === 'accepted' ? accepted.execution.status_url : undefined;
-  const unresolved = async (why: string) => {
-    await run.trail.finish('recovery', { outcome: 'still_unresolved', details: { state: action.state, via: 'site_contract', why } });
-    return { to: 'unchanged' as const };
-  };
-  if (!executor?.status || !statusUrl) return unresolved('no status endpoint to ask');
+  // Polled every second while the person may be watching: only a settlement is audited, so an
+  // action the site never settles cannot fill the audit log.
+  if (!executor?.status || !statusUrl) return UNCHANGED; // no status endpoint to ask
   const ctx = { agent_id: action.agent_id, action_id: action.action_id, ...(action.context.session_id ? { session_id: action.context.session_id } : {}) };
   let report: ExecutionReport;
   try {
@@ -50,8 +50,8 @@ export async function settleFromSite(run: SiteStatusRun, deps: SiteStatusDeps): 
       PAGE_DEADLINES.execution_ms,
       'the site status endpoint',
     );
-  } catch (error) {
-    return unresolved(`asking the site failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 512));
+  } catch {
+    return UNCHANGED; // the site could not be asked now; the next poll or recheck asks again
   }
   const at = iso(deps.clock());
   let result: ActionResult;
@@ -77,7 +77,7 @@ export async function settleFromSite(run: SiteStatusRun, deps: SiteStatusDeps): 
     };
     to = 'failed';
   } else {
-    return unresolved(report.outcome === 'accepted' ? 'the site has not confirmed it yet' : `the site's answer settles nothing (${report.outcome})`);
+    return UNCHANGED; // not confirmed yet, or an answer that settles nothing
   }
   const after = !isErrorResult(result) ? result.resource.state_version : undefined;
   await deps.journal.transition(action.action_id, to, { result, ...(after !== undefined ? { state_version: after } : {}), note: "settled by the site's status endpoint" });
