@@ -55,7 +55,6 @@ const ContractResource = z.object({
   /** The person-facing page of one resource (`/orders/{id}`): how a tab is matched to a resource. */
   page_path_template: EndpointPath.optional(),
 });
-type ContractResource = z.infer<typeof ContractResource>;
 
 export const ContractAction = z
   .object({
@@ -97,7 +96,6 @@ const ContractEndpoints = z.object({
   revoke: EndpointPath,
   key_directory: EndpointPath.default(KEY_DIRECTORY_PATH),
 });
-type ContractEndpoints = z.infer<typeof ContractEndpoints>;
 
 export const AgentContract = z.object({
   spec: z.literal(CONTRACT_SPEC_VERSION),
@@ -153,7 +151,6 @@ const ApprovalReceipt = z.object({
   /** sha256 of the canonical JSON of `{action, resource, input}`: binds the receipt to this call. */
   input_hash: InputHash,
 });
-type ApprovalReceipt = z.infer<typeof ApprovalReceipt>;
 
 /** POST execute's body. Headers: Authorization, Idempotency-Key, If-Match (optional), Content-Digest, signature. */
 export const ExecuteBody = z.strictObject({
