@@ -165,7 +165,7 @@ export class AgentActions {
     // later approval time or a newer planned version and still gets the first answer.
     const claim = this.idempotency.claim(req.token.key_thumbprint, key.data, await requestHash(action.name, body.resource, body.input));
     if (claim.kind === 'replay') return claim.response;
-    if (claim.kind === 'conflict') throw new SiteRefusal('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used with another body.');
+    if (claim.kind === 'conflict') throw new SiteRefusal('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used for another request (action, resource or input).');
     if (claim.kind === 'running') throw new SiteRefusal('IN_PROGRESS', 'The first request with this Idempotency-Key is still running.');
     try {
       await this.executionGate();
