@@ -1,31 +1,82 @@
 import type { Page } from '@playwright/test';
-import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
 import { observedThroughContract } from '../../bench/native-connect.ts';
+import { startScriptedModel } from '../../sites/model/scripted-server.ts';
 import type { ObservedState } from '../../src/protocol/observed-state.ts';
-import { approveInPanel, connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type McpClient } from './bridge-harness.ts';
-import { configureCopilot, startRun, waitForRun } from './copilot-helpers.ts';
+import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type ToolReply } from './bridge-harness.ts';
+import { configureCopilot, type Run } from './copilot-helpers.ts';
+import { startGoal } from './copilot-panel-helpers.ts';
 import { callToolVia, done, offeredAction, promptOf } from './copilot-replies.ts';
-import { test, expect } from './fixtures.ts';
-import { approve, control, data, ORDER, pendingCard, shopOrderPage, shopState } from './pipeline-helpers.ts';
+import { test, expect, tabIdOf } from './fixtures.ts';
 import { showView } from './panel-helpers.ts';
+import { control, data, ORDER, shopOrderPage, type ShopState } from './pipeline-helpers.ts';
 
 /**
  * Agents take the native path when the site offers it: once the person has connected Steward to
- * the shop in the side panel, the co-pilot and a paired MCP client both see the shop's contract
+ * the shop in the side panel, the co-pilot and a paired MCP client both get the shop's contract
  * first, and "cancel ORD-1024" is one orders.cancel through it (site_contract), approved once by
- * the person, confirmed by the site, and recorded once by the shop.
+ * the person, confirmed by the site and made once on the shop. One browser (with the MCP bridge
+ * installed) for the file; each test starts with no connection and the shop at its seed. The
+ * connect and shop-record steps mirror test/e2e/native-helpers.ts (h/e2e), which is not on main yet.
  */
 
-const GOAL = 'Cancel order ORD-1024, I ordered it by mistake.';
+/** What the person grants on the consent form: read and cancel this one order, no payment. */
+const CONSENT = { scopes: ['orders:read', 'orders:cancel'], resources: 'order:ORD-1024' };
 
-/** The person connects the tab's site in the side panel: the consent form, Connect, and the grant shown. */
+let world: BridgeBrowser;
+let shop: string;
+
+test.beforeAll(async ({ sites }) => {
+  shop = sites.urls.shop;
+  world = await launchWithBridge({ nativeWebMcp: true, allowSites: [shop] });
+});
+test.afterAll(async () => world?.close());
+
+// Each test: no page left open but one, no grant held (disconnected while the shop still knows the token), the shop at its seed.
+test.beforeEach(async () => {
+  const [, ...rest] = world.context.pages();
+  for (const p of rest) await p.close();
+  const panel = await openSidePanel(world);
+  for (const site of (await data<{ sites: Array<{ origin: string; connection: { status: string } }> }>(control(panel, { type: 'panel/contract-sites' }))).sites) {
+    if (site.connection.status !== 'none') await data(control(panel, { type: 'panel/contract-disconnect', origin: site.origin }));
+  }
+  await panel.close();
+  expect((await fetch(new URL('/__demo/reset', shop), { method: 'POST' })).ok).toBe(true);
+});
+
+/** The person ticks only the scopes of CONSENT on the "This tab" view's consent form, names the order, and presses Connect. */
 async function connectInPanel(panel: Page): Promise<void> {
   await panel.bringToFront();
   await showView(panel, 'This tab');
-  await expect(panel.getByTestId('contract-consent')).toBeVisible();
-  await panel.getByTestId('contract-connect').click();
-  await expect(panel.getByTestId('contract-connected')).toBeVisible();
-  await expect(panel.getByTestId('contract-error')).toHaveCount(0);
+  const site = panel.getByTestId('contract-site');
+  const form = site.getByTestId('contract-consent');
+  const boxes = form.getByTestId('contract-scope');
+  await expect(boxes.first()).toBeVisible();
+  const offered = await boxes.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+  for (let i = 0; i < offered.length; i++) await boxes.nth(i).setChecked(CONSENT.scopes.includes(offered[i]!));
+  const resources = form.getByTestId('contract-resource-scope');
+  if ((await resources.evaluate((e) => e.tagName)) === 'SELECT') await resources.selectOption(CONSENT.resources);
+  else await resources.fill(CONSENT.resources);
+  const payment = form.getByTestId('contract-payment');
+  if ((await payment.count()) > 0) await payment.setChecked(false);
+  await form.getByTestId('contract-connect').click();
+  await expect(site.getByTestId('contract-connected')).toContainText('Connected as Jordan Lee');
+}
+
+/** The shop's own records, with its event log (which path made each cancellation). */
+interface ShopRecords extends ShopState {
+  events: Array<{ type: string; order_id?: string; via?: string }>;
+}
+const shopRecords = async () => (await (await fetch(new URL('/__demo/state', shop))).json()) as ShopRecords;
+/** Executions the shop's agent API received. */
+const executeRequests = (s: ShopState) => s.requests.filter((r) => r.method === 'POST' && r.path === '/agent/v1/actions/execute');
+
+/** The pending card in the Approvals view. */
+async function approvalCard(panel: Page) {
+  await panel.bringToFront();
+  await showView(panel, 'Approvals');
+  const card = panel.getByRole('article', { name: `orders.cancel on order ${ORDER.id}` });
+  await expect(card).toBeVisible();
+  return card;
 }
 
 /** Waits until Steward observes the tab through the contract, orders.cancel offered on that path. */
@@ -43,41 +94,37 @@ async function throughContract(panel: Page, tabId: number): Promise<ObservedStat
   return state!;
 }
 
-/** The shop's own count of cancellations of ORD-1024, whichever path made them. */
-async function cancellations(shopUrl: string): Promise<number> {
-  return (await shopState(shopUrl)).counters[ORDER.id]?.cancelled ?? 0;
+/** The shop made exactly one cancellation of ORD-1024, through one execution on its agent API. */
+async function expectOneCancellationByAgent(): Promise<void> {
+  const after = await shopRecords();
+  expect(after.counters[ORDER.id]?.cancelled).toBe(1);
+  expect(after.events.filter((e) => e.type === 'order_cancelled' && e.order_id === ORDER.id).map((e) => e.via)).toEqual(['agent']);
+  expect(executeRequests(after)).toHaveLength(1);
+  expect(after.orders.find((o) => o.id === ORDER.id)?.status).toBe('cancelled');
 }
 
-interface AuditEntry {
-  kind: string;
-  agent_id?: string;
-  action?: string;
-  details?: Record<string, unknown>;
-}
-
-async function auditOf(panel: Page, agentId: string): Promise<AuditEntry[]> {
-  const { entries } = await data<{ entries: AuditEntry[] }>(control(panel, { type: 'panel/audit' }));
-  return entries.filter((e) => e.agent_id === agentId);
-}
-
-test('the co-pilot cancels ORD-1024 in one step through the shop’s contract, with one approval', async ({ steward, sites, openPanel, tabIdOf }) => {
-  const model: ScriptedModel = await startScriptedModel();
+test('the co-pilot cancels ORD-1024 in one step through the shop’s contract, with one approval', async () => {
+  const model = await startScriptedModel();
   try {
-    const page = await shopOrderPage(steward.context, sites.urls.shop);
-    const panel = await openPanel(page);
-    const tabId = await tabIdOf(page);
+    const page = await shopOrderPage(world.context, shop);
+    const tabId = await tabIdOf(world.serviceWorker, page);
+    const panel = await openSidePanel(world, tabId);
     await connectInPanel(panel);
-    const observed = await throughContract(panel, tabId);
-    expect(Number.isInteger(observed.state_version)).toBe(true);
+    expect(Number.isInteger((await throughContract(panel, tabId)).state_version)).toBe(true);
     await configureCopilot(panel, model);
     model.script([callToolVia('orders.cancel', 'site_contract', { reason: 'ordered_by_mistake' }, 'the order is cancelled'), done('Order ORD-1024 is cancelled.')]);
 
-    const started = await startRun(panel, tabId, GOAL);
-    await approve(panel, await pendingCard(panel, 'orders.cancel'));
-    const run = await waitForRun(panel, started.run_id, (r) => r.end !== undefined);
-    expect(run.end, JSON.stringify(run, null, 1)).toMatchObject({ kind: 'done', verified: true });
+    // The person types the goal in the Co-pilot view; the step's card says which path it runs on.
+    const view = await startGoal(panel, 'cancel ORD-1024');
+    const step = view.getByRole('listitem', { name: /^Step 1/ });
+    const card = step.getByRole('article', { name: `orders.cancel on order ${ORDER.id}` });
+    await expect(card.getByTestId('action-path')).toContainText(/site contract/i);
+    expect(executeRequests(await shopRecords())).toHaveLength(0);
+    await card.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(view.getByRole('region', { name: 'Done, verified' })).toBeVisible();
+    await expect(step).toContainText('site contract');
 
-    // The prompt listed the contract's orders.cancel, ahead of every other path's action.
+    // The prompt listed the contract's orders.cancel, and every contract action ahead of other paths'.
     const offered = offeredAction(model.requests[0]!, 'orders.cancel');
     expect(offered).toMatch(/^- orders\.cancel via site_contract, consequential, needs approval/);
     const vias = [...promptOf(model.requests[0]!).matchAll(/^- \S+ via (\w+),/gm)].map((m) => m[1]);
@@ -85,51 +132,33 @@ test('the co-pilot cancels ORD-1024 in one step through the shop’s contract, w
     expect(vias).toEqual([...vias.filter((v) => v === 'site_contract'), ...vias.filter((v) => v !== 'site_contract')]);
 
     // One action step (the DOM path takes a select and a click), then the answer: two model calls.
+    const { runs } = await data<{ runs: Run[] }>(control(panel, { type: 'copilot/runs', tabId }));
+    expect(runs).toHaveLength(1);
+    const run = runs[0]!;
+    expect(run.end).toMatchObject({ kind: 'done', verified: true });
     expect(run.steps.filter((s) => s.action).map((s) => [s.action!.name, s.action!.via, s.status])).toEqual([['orders.cancel', 'site_contract', 'succeeded']]);
     expect(new Set(run.steps.map((s) => s.n)).size).toBe(2);
     expect(model.requests).toHaveLength(2);
 
-    // Steward dispatched it through the contract, after exactly one approval of this run's agent.
-    const audit = await auditOf(panel, run.agent_id);
-    expect(audit.filter((e) => e.kind === 'approval_request')).toHaveLength(1);
-    expect(audit.filter((e) => e.kind === 'dispatch').map((e) => [e.action, e.details?.via])).toEqual([['orders.cancel', 'site_contract']]);
-
-    // The run view says so to the person.
-    await showView(panel, 'Co-pilot');
-    await expect(panel.getByRole('listitem').filter({ hasText: 'orders.cancel' }).getByText('site contract')).toBeVisible();
-
-    // The shop cancelled it once, through its agent API (no form post).
-    expect(await cancellations(sites.urls.shop)).toBe(1);
-    const shop = await shopState(sites.urls.shop);
-    expect(shop.orders.find((o) => o.id === ORDER.id)?.status).toBe('cancelled');
-    expect(shop.requests.filter((r) => r.method === 'POST' && r.path.endsWith(`/${ORDER.id}/cancel`))).toEqual([]);
+    // Steward dispatched it through the contract, after exactly one approval of the run's agent.
+    const { entries } = await data<{ entries: Array<{ kind: string; agent_id?: string; action?: string; details?: { via?: string } }> }>(control(panel, { type: 'panel/audit' }));
+    const mine = entries.filter((e) => e.agent_id === run.agent_id);
+    expect(mine.filter((e) => e.kind === 'approval_request')).toHaveLength(1);
+    expect(mine.filter((e) => e.kind === 'dispatch').map((e) => [e.action, e.details?.via])).toEqual([['orders.cancel', 'site_contract']]);
+    await expectOneCancellationByAgent();
   } finally {
     await model.stop();
   }
 });
 
-test.describe.serial('an MCP client on the connected shop', () => {
-  let world: BridgeBrowser;
-  let client: McpClient;
-
-  test.beforeAll(async ({ sites }) => {
-    for (const url of Object.values(sites.urls)) await fetch(new URL('/__demo/reset', url), { method: 'POST' });
-    world = await launchWithBridge({ nativeWebMcp: true, allowSites: [sites.urls.shop] });
-    client = await connectStdio(world, 'v2', 'Native Client');
-  });
-
-  test.afterAll(async () => {
-    await client?.close();
-    await world?.close();
-  });
-
-  test('sees orders.cancel via the contract, observes site_contract, and cancels once after the person approves', async ({ sites }) => {
-    let panel = await openSidePanel(world);
-    await pairClient(client, panel, { sites: [new URL(sites.urls.shop).origin] });
-    const opened = await client.call('steward_open', { url: `${sites.urls.shop}/orders/${ORDER.id}` });
+test('an MCP client sees orders.cancel via the contract, observes site_contract, and cancels once after the person approves', async () => {
+  let panel = await openSidePanel(world);
+  const client = await connectStdio(world, 'v2', 'Native Client');
+  try {
+    await pairClient(client, panel, { sites: [new URL(shop).origin] });
+    const opened = await client.call('steward_open', { url: `${shop}/orders/${ORDER.id}` });
     expect(opened.isError, opened.text).toBe(false);
     const tabId = (payloadOf(opened) as { tab: { tab_id: number } }).tab.tab_id;
-
     await panel.close();
     panel = await openSidePanel(world, tabId);
     await connectInPanel(panel);
@@ -154,24 +183,36 @@ test.describe.serial('an MCP client on the connected shop', () => {
       resource: ORDER,
       preconditions: { expected_state: 'awaiting_payment', state_version: summary!.state_version },
       input: { reason: 'ordered_by_mistake' },
-      idempotency_key: 'native-cancel-ord-1024',
+      idempotency_key: 'native-mcp-cancel-ord-1024',
       rationale: 'The person ordered this by mistake.',
     };
     const asked = await client.call('steward_execute', cancel);
     expect(errorCodeOf(asked), asked.text).toBe('APPROVAL_REQUIRED');
-    expect(await cancellations(sites.urls.shop)).toBe(0);
+    expect(executeRequests(await shopRecords())).toHaveLength(0);
 
-    await approveInPanel(panel, 'orders.cancel');
-    const final = await client.call('steward_execute', cancel);
-    expect(final.isError, final.text).toBe(false);
-    const result = payloadOf(final) as { action_id: string; execution: { status: string; verified_by?: string }; resource: { state: string; state_version: unknown } };
-    expect(result.execution).toMatchObject({ status: 'confirmed', verified_by: 'site_contract' });
+    const card = await approvalCard(panel);
+    await expect(card.getByTestId('action-path')).toContainText(/site contract/i);
+    await card.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(card).toHaveCount(0);
+
+    // The retry with the same key gets the outcome (IN_PROGRESS while the site is still answering).
+    let final: ToolReply = await client.call('steward_execute', cancel);
+    await expect
+      .poll(async () => {
+        if (errorCodeOf(final) === 'IN_PROGRESS') final = await client.call('steward_execute', cancel);
+        return errorCodeOf(final) ?? (payloadOf(final) as { execution?: { status: string } }).execution?.status;
+      })
+      .toBe('confirmed');
+    const result = payloadOf(final) as { action_id: string; execution: { verified_by?: string }; resource: { state: string } };
+    expect(result.execution.verified_by).toBe('site_contract');
     expect(result.resource.state).toBe('cancelled');
-    expect(await cancellations(sites.urls.shop)).toBe(1);
+    await expectOneCancellationByAgent();
 
-    // The same key again: the same result, and still one cancellation on the shop.
+    // Once more with the same key: the same result, and still one cancellation on the shop.
     const again = await client.call('steward_execute', cancel);
     expect(payloadOf(again)).toMatchObject({ action_id: result.action_id, execution: { status: 'confirmed' } });
-    expect(await cancellations(sites.urls.shop)).toBe(1);
-  });
+    await expectOneCancellationByAgent();
+  } finally {
+    await client.close();
+  }
 });
