@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { ContractSiteView } from '../src/protocol/agent-contract.ts';
 import type { ObservedState } from '../src/protocol/observed-state.ts';
+import { request, until } from '../test/e2e/copilot-driver.ts';
 
 /**
  * Connecting Steward to a site's contract for the task benchmarks, with the panel channel's own
@@ -8,24 +9,6 @@ import type { ObservedState } from '../src/protocol/observed-state.ts';
  * panel/contract-connect): the person grants only what a cancellation needs. Plain polling, no
  * test runner, like test/e2e/copilot-driver.ts.
  */
-
-type Envelope<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
-
-async function request<T>(panel: Page, message: Record<string, unknown>): Promise<T> {
-  const reply = (await panel.evaluate((m) => chrome.runtime.sendMessage(m), message)) as Envelope<T>;
-  if (!reply.ok) throw new Error(`${String(message.type)} refused: ${reply.error.code}: ${reply.error.message}`);
-  return reply.data;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeout = 20_000): Promise<T> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 export interface ContractGrant {
   scopes: string[];

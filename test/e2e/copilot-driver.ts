@@ -12,14 +12,14 @@ import type { StewardBrowser } from './browser.ts';
 
 type Envelope<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
 
-async function request<T>(panel: Page, message: Record<string, unknown>): Promise<T> {
+export async function request<T>(panel: Page, message: Record<string, unknown>): Promise<T> {
   const reply = (await panel.evaluate((m) => chrome.runtime.sendMessage(m), message)) as Envelope<T>;
   if (!reply.ok) throw new Error(`${String(message.type)} refused: ${reply.error.code}: ${reply.error.message}`);
   return reply.data;
 }
 
 /** Polls `probe` until it answers something other than undefined. */
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeout = 30_000): Promise<T> {
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeout = 30_000): Promise<T> {
   const deadline = Date.now() + timeout;
   for (;;) {
     const value = await probe();
