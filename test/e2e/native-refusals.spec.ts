@@ -1,0 +1,149 @@
+import type { Request } from '@playwright/test';
+import type { StewardBrowser } from './browser.ts';
+import { inContentScript } from './content-world.ts';
+import { test, expect, tabIdOf } from './fixtures.ts';
+import { agentApiRequests, auditOf, connectInPanel, contractSection, executeRequests, freshStart, launchForShop, nativeShopState, onShopOrder, openPanelFor, siteForTab } from './native-helpers.ts';
+import { ORDER, cancelRequests, control, data, mint, observe, submit } from './pipeline-helpers.ts';
+
+/**
+ * Issue 16's refusals on the native path: an order the contract says cannot be cancelled any more
+ * (Steward refuses before asking the person, nothing reaches the shop), a connection the person
+ * revoked on the site itself, and an agent or page that tries to use the native path without the
+ * person's consent. The shop's own records say what reached it.
+ */
+
+let world: StewardBrowser;
+let shop: string;
+
+test.beforeAll(async ({ sites }) => {
+  shop = sites.urls.shop;
+  world = await launchForShop(shop);
+});
+test.afterAll(async () => world?.close());
+test.beforeEach(async () => freshStart(world, shop));
+
+const actionNames = (list: unknown) => (list as Array<string | { action: string }>).map((a) => (typeof a === 'string' ? a : a.action));
+const noPendingCards = async (panel: Parameters<typeof control>[0]) => expect(await data(control(panel, { type: 'panel/approvals' }))).toEqual({ pending: [] });
+
+test('a shipped order: PRECONDITION_FAILED with the shipped state and tracking / return offered, before the person is asked and without reaching the shop', async () => {
+  const { origin, panel, tabId } = await onShopOrder(world, shop, 'ORD-1023');
+  await connectInPanel(panel, { scopes: ['orders:read', 'orders:cancel'], resources: 'order:*' });
+  const token = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1023', origins: [origin] });
+  const seen = await observe(panel, tabId);
+  expect(seen).toMatchObject({ resource: { type: 'order', id: 'ORD-1023' }, state: 'shipped', source: 'site_contract' });
+  expect(seen.available_actions).toContain('orders.track');
+  expect(seen.available_actions).not.toContain('orders.cancel');
+
+  const key = 'native-e2e-shipped-1023';
+  const result = (
+    await data(submit(panel, { token, tabId, request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1023' }, input: { reason: 'ordered_by_mistake' }, idempotency_key: key } }))
+  ).result as Record<string, unknown> & { error?: { code: string } };
+  expect(result).toMatchObject({ error: { code: 'PRECONDITION_FAILED', retryable: false }, current: { state: 'shipped' } });
+  expect(Number.isInteger((result.current as { state_version: unknown }).state_version)).toBe(true);
+  expect(actionNames(result.available_actions)).toEqual(expect.arrayContaining(['orders.track', 'orders.request_return']));
+  expect(actionNames(result.available_actions)).not.toContain('orders.cancel');
+
+  // The person was never asked, Steward dispatched nothing, the shop neither cancelled nor refused.
+  await noPendingCards(panel);
+  const kinds = (await auditOf(panel, key)).map((e) => e.kind);
+  expect(kinds).not.toContain('approval_request');
+  expect(kinds).not.toContain('dispatch');
+  const state = await nativeShopState(shop);
+  expect(executeRequests(state)).toHaveLength(0);
+  expect(cancelRequests(state, 'ORD-1023')).toHaveLength(0);
+  expect(state.counters['ORD-1023']).toMatchObject({ cancelled: 0, cancel_refused: 0 });
+  expect(state.orders.find((o) => o.id === 'ORD-1023')?.status).toBe('shipped');
+});
+
+test('revoked on the shop’s own account page: the next action gets TOKEN_INVALID saying so, nothing is sent, the panel says the connection ended, and connecting again works', async () => {
+  const { origin, panel, tabId } = await onShopOrder(world, shop);
+  await connectInPanel(panel, { scopes: ['orders:read', 'orders:cancel'], resources: 'order:ORD-1024' });
+  const token = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [origin] });
+  expect((await observe(panel, tabId)).source).toBe('site_contract');
+
+  // The person revokes Steward's access where they manage it on the site.
+  const account = await world.context.newPage();
+  await account.goto(`${shop}/account/agents`);
+  await account.getByRole('button', { name: /^Revoke/ }).click();
+  await expect(account.getByRole('button', { name: /^Revoke/ })).toHaveCount(0);
+
+  const key = 'native-e2e-revoked-1024';
+  const result = (await data(submit(panel, { token, tabId, request: { action: 'orders.cancel', resource: ORDER, input: { reason: 'ordered_by_mistake' }, idempotency_key: key } }))).result as {
+    error?: { code: string; message: string };
+  };
+  expect(result.error?.code).toBe('TOKEN_INVALID');
+  expect(result.error?.message).toMatch(/revoked/i);
+  expect(result.error?.message).toMatch(/connect/i);
+  await noPendingCards(panel);
+  const state = await nativeShopState(shop);
+  expect(executeRequests(state)).toHaveLength(0);
+  expect(cancelRequests(state, 'ORD-1024')).toHaveLength(0);
+  expect(state.counters['ORD-1024']?.cancelled).toBe(0);
+
+  const section = await contractSection(panel);
+  await expect(section.getByTestId('contract-ended')).toBeVisible();
+  await expect(section.getByTestId('contract-ended')).toContainText(/revoked/i);
+  await expect(section.getByTestId('contract-connected')).toHaveCount(0);
+  expect((await siteForTab(panel, tabId))?.connection.status).toBe('ended');
+
+  // Connecting again gives Steward the contract back.
+  await connectInPanel(panel, { scopes: ['orders:read', 'orders:cancel'], resources: 'order:ORD-1024' });
+  await expect(section.getByTestId('contract-ended')).toHaveCount(0);
+  expect((await observe(panel, tabId)).source).toBe('site_contract');
+});
+
+test('without the person’s consent neither an agent nor the page gets the native path, and the page’s own requests are never signed', async () => {
+  // The shop's page, with every request it makes recorded as it left the browser.
+  const page = await world.context.newPage();
+  const pageRequests: Request[] = [];
+  page.on('request', (r) => pageRequests.push(r));
+  await page.goto(`${shop}/orders/ORD-1024`);
+  await expect(page.locator('#live-status')).not.toHaveText('Live status: checking…');
+  const panel = await openPanelFor(world, page);
+  const tabId = await tabIdOf(world.serviceWorker, page);
+  const origin = new URL(shop).origin;
+  const token = await mint(panel, { scope: ['*:*'], resource_scope: '*', origins: [origin] });
+
+  // No grant: the agent's view of the tab is the page, not the contract.
+  const seen = await observe(panel, tabId);
+  expect(seen.source).not.toBe('site_contract');
+
+  // An agent asking Steward to connect (whatever it calls it) gets a refusal, and the shop issues nothing.
+  for (const action of ['contract.connect', 'steward.connect', 'agent.token']) {
+    const r = (
+      await data(submit(panel, { token, tabId, request: { action, resource: { type: 'site', id: 'shop' }, input: { origin, scopes: ['orders:*'] }, idempotency_key: `native-e2e-${action}` } }))
+    ).result as {
+      error?: { code: string };
+    };
+    expect(r.error?.code, action).toBeDefined();
+  }
+  // A compromised content script cannot send the panel's connect either.
+  const forged = (await inContentScript(
+    page,
+    `chrome.runtime.sendMessage(${JSON.stringify({ type: 'panel/contract-connect', origin, scopes: ['orders:read', 'orders:cancel'], resource_scope: ['*'], payment: true, expires_in_s: 3600 })}).then((r) => JSON.stringify(r), (e) => 'threw: ' + String(e))`,
+  )) as string;
+  expect(forged).not.toContain('"ok":true');
+  await noPendingCards(panel);
+  let state = await nativeShopState(shop);
+  expect(state.agent.tokens).toHaveLength(0);
+  expect(state.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/agent/v1/tokens'))).toHaveLength(0);
+  expect((await siteForTab(panel, tabId))?.connection.status).toBe('none');
+  expect((await observe(panel, tabId)).source).not.toBe('site_contract');
+
+  // Once the person connects, Steward's own requests reach the agent API and are accepted (the shop
+  // answers its state reads only to requests signed by the key the token is bound to)…
+  await connectInPanel(panel, { scopes: ['orders:read'], resources: 'order:ORD-1024' });
+  expect((await observe(panel, tabId)).source).toBe('site_contract');
+  state = await nativeShopState(shop);
+  expect(agentApiRequests(state).filter((r) => r.method === 'GET' && r.path.startsWith('/agent/v1/resources/order/ORD-1024') && r.status === 200).length).toBeGreaterThan(0);
+
+  // …while the page's own traffic, before and after, carries no signature and no token.
+  await page.reload();
+  await expect(page.locator('#live-status')).not.toHaveText('Live status: checking…');
+  expect(pageRequests.length).toBeGreaterThan(2);
+  for (const r of pageRequests) {
+    const headers = await r.allHeaders();
+    const signed = Object.keys(headers).filter((h) => ['signature', 'signature-input', 'signature-agent', 'authorization'].includes(h.toLowerCase()));
+    expect(signed, `${r.method()} ${r.url()}`).toEqual([]);
+  }
+});
