@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Locator, Page, Request } from '@playwright/test';
 import { launchWithSteward, type StewardBrowser } from './browser.ts';
 import { expect, tabIdOf } from './fixtures.ts';
 import { showView } from './panel-helpers.ts';
@@ -172,3 +172,31 @@ export const setRefundDelay = (shopUrl: string, refund_delay_ms: number | null) 
 export const settleRefunds = (shopUrl: string) => demoPost(shopUrl, '/__demo/agent/settle');
 /** Moves an order to a state behind everyone's back (the shop's test control). */
 export const setOrderStatus = (shopUrl: string, id: string, status: string) => demoPost(shopUrl, `/__demo/orders/${id}`, { status });
+
+// ── what left the browser ──────────────────────────────────────────────────────────────────
+
+export interface SentRequest {
+  method: string;
+  path: string;
+  /** Sent by Steward's service worker (its own fetch), not by a page. */
+  byWorker: boolean;
+  headers: Record<string, string>;
+}
+
+/**
+ * Records every request the browser sends to `origin`, pages' and Steward's service worker's
+ * alike, with the headers as they were sent. `sent()` waits for the headers of all of them.
+ */
+export function recordRequests(world: StewardBrowser, origin: string): { sent: () => Promise<SentRequest[]>; stop: () => void } {
+  const pending: Array<Promise<SentRequest>> = [];
+  const listener = (r: Request) => {
+    const url = new URL(r.url());
+    if (url.origin !== origin) return;
+    pending.push(r.allHeaders().then((headers) => ({ method: r.method(), path: url.pathname, byWorker: r.serviceWorker() !== null, headers })));
+  };
+  world.context.on('request', listener);
+  return { sent: () => Promise.all(pending), stop: () => world.context.off('request', listener) };
+}
+
+/** The request-signing and token headers a request carried (Web Bot Auth's three, and Authorization). */
+export const agentHeadersOf = (r: SentRequest) => ['signature', 'signature-input', 'signature-agent', 'authorization'].filter((h) => h in r.headers);

@@ -1,8 +1,20 @@
-import type { Request } from '@playwright/test';
 import type { StewardBrowser } from './browser.ts';
 import { inContentScript } from './content-world.ts';
 import { test, expect, tabIdOf } from './fixtures.ts';
-import { agentApiRequests, auditOf, connectInPanel, contractSection, executeRequests, freshStart, launchForShop, nativeShopState, onShopOrder, openPanelFor, siteForTab } from './native-helpers.ts';
+import {
+  agentHeadersOf,
+  auditOf,
+  connectInPanel,
+  contractSection,
+  executeRequests,
+  freshStart,
+  launchForShop,
+  nativeShopState,
+  onShopOrder,
+  openPanelFor,
+  recordRequests,
+  siteForTab,
+} from './native-helpers.ts';
 import { ORDER, cancelRequests, control, data, mint, observe, submit } from './pipeline-helpers.ts';
 
 /**
@@ -92,58 +104,55 @@ test('revoked on the shop’s own account page: the next action gets TOKEN_INVAL
   expect((await observe(panel, tabId)).source).toBe('site_contract');
 });
 
-test('without the person’s consent neither an agent nor the page gets the native path, and the page’s own requests are never signed', async () => {
-  // The shop's page, with every request it makes recorded as it left the browser.
-  const page = await world.context.newPage();
-  const pageRequests: Request[] = [];
-  page.on('request', (r) => pageRequests.push(r));
-  await page.goto(`${shop}/orders/ORD-1024`);
-  await expect(page.locator('#live-status')).not.toHaveText('Live status: checking…');
-  const panel = await openPanelFor(world, page);
-  const tabId = await tabIdOf(world.serviceWorker, page);
+test('without the person’s consent neither an agent nor the page gets the native path; Steward signs its own requests and never the page’s', async () => {
   const origin = new URL(shop).origin;
-  const token = await mint(panel, { scope: ['*:*'], resource_scope: '*', origins: [origin] });
+  const recorder = recordRequests(world, origin);
+  try {
+    const page = await world.context.newPage();
+    await page.goto(`${shop}/orders/ORD-1024`);
+    await expect(page.locator('#live-status')).not.toHaveText('Live status: checking…');
+    const panel = await openPanelFor(world, page);
+    const tabId = await tabIdOf(world.serviceWorker, page);
+    // The most an agent can hold: every scope on every resource of the shop.
+    const token = await mint(panel, { scope: ['*:*'], resource_scope: '*', origins: [origin] });
 
-  // No grant: the agent's view of the tab is the page, not the contract.
-  const seen = await observe(panel, tabId);
-  expect(seen.source).not.toBe('site_contract');
+    // No grant: the agent's view of the tab is the page, not the contract.
+    expect((await observe(panel, tabId)).source).not.toBe('site_contract');
 
-  // An agent asking Steward to connect (whatever it calls it) gets a refusal, and the shop issues nothing.
-  for (const action of ['contract.connect', 'steward.connect', 'agent.token']) {
-    const r = (
-      await data(submit(panel, { token, tabId, request: { action, resource: { type: 'site', id: 'shop' }, input: { origin, scopes: ['orders:*'] }, idempotency_key: `native-e2e-${action}` } }))
-    ).result as {
-      error?: { code: string };
-    };
-    expect(r.error?.code, action).toBeDefined();
-  }
-  // A compromised content script cannot send the panel's connect either.
-  const forged = (await inContentScript(
-    page,
-    `chrome.runtime.sendMessage(${JSON.stringify({ type: 'panel/contract-connect', origin, scopes: ['orders:read', 'orders:cancel'], resource_scope: ['*'], payment: true, expires_in_s: 3600 })}).then((r) => JSON.stringify(r), (e) => 'threw: ' + String(e))`,
-  )) as string;
-  expect(forged).not.toContain('"ok":true');
-  await noPendingCards(panel);
-  let state = await nativeShopState(shop);
-  expect(state.agent.tokens).toHaveLength(0);
-  expect(state.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/agent/v1/tokens'))).toHaveLength(0);
-  expect((await siteForTab(panel, tabId))?.connection.status).toBe('none');
-  expect((await observe(panel, tabId)).source).not.toBe('site_contract');
+    // An agent asking Steward to connect (whatever it calls it) is refused, and the shop issues nothing.
+    for (const action of ['contract.connect', 'steward.connect', 'agent.token']) {
+      const request = { action, resource: { type: 'site', id: 'shop' }, input: { origin, scopes: ['orders:*'] }, idempotency_key: `native-e2e-${action}` };
+      const r = (await data(submit(panel, { token, tabId, request }))).result as { error?: { code: string } };
+      expect(r.error?.code, action).toBeDefined();
+    }
+    // A compromised content script cannot send the panel's connect either.
+    const connect = { type: 'panel/contract-connect', origin, scopes: ['orders:read', 'orders:cancel'], resource_scope: ['*'], payment: true, expires_in_s: 3600 };
+    const forged = await inContentScript(page, `chrome.runtime.sendMessage(${JSON.stringify(connect)}).then((r) => JSON.stringify(r), (e) => 'threw: ' + String(e))`);
+    expect(forged).not.toContain('"ok":true');
+    await noPendingCards(panel);
+    const before = await nativeShopState(shop);
+    expect(before.agent.tokens).toHaveLength(0);
+    expect(before.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/agent/v1/tokens'))).toHaveLength(0);
+    expect((await siteForTab(panel, tabId))?.connection.status).toBe('none');
+    expect((await observe(panel, tabId)).source).not.toBe('site_contract');
 
-  // Once the person connects, Steward's own requests reach the agent API and are accepted (the shop
-  // answers its state reads only to requests signed by the key the token is bound to)…
-  await connectInPanel(panel, { scopes: ['orders:read'], resources: 'order:ORD-1024' });
-  expect((await observe(panel, tabId)).source).toBe('site_contract');
-  state = await nativeShopState(shop);
-  expect(agentApiRequests(state).filter((r) => r.method === 'GET' && r.path.startsWith('/agent/v1/resources/order/ORD-1024') && r.status === 200).length).toBeGreaterThan(0);
+    // The person connects: Steward now reads the order from the shop's agent API.
+    await connectInPanel(panel, { scopes: ['orders:read'], resources: 'order:ORD-1024' });
+    expect((await observe(panel, tabId)).source).toBe('site_contract');
+    await page.reload();
+    await expect(page.locator('#live-status')).not.toHaveText('Live status: checking…');
 
-  // …while the page's own traffic, before and after, carries no signature and no token.
-  await page.reload();
-  await expect(page.locator('#live-status')).not.toHaveText('Live status: checking…');
-  expect(pageRequests.length).toBeGreaterThan(2);
-  for (const r of pageRequests) {
-    const headers = await r.allHeaders();
-    const signed = Object.keys(headers).filter((h) => ['signature', 'signature-input', 'signature-agent', 'authorization'].includes(h.toLowerCase()));
-    expect(signed, `${r.method()} ${r.url()}`).toEqual([]);
+    const sent = await recorder.sent();
+    // Steward's own calls to the agent API (token grant, state reads) are signed, the reads carry the token…
+    const calls = sent.filter((r) => r.byWorker && /^\/agent\/v1\/(tokens|resources|actions)/.test(r.path));
+    expect(calls.map((r) => r.path)).toEqual(expect.arrayContaining(['/agent/v1/tokens', '/agent/v1/resources/order/ORD-1024']));
+    for (const r of calls) expect(agentHeadersOf(r), `${r.method} ${r.path}`).toEqual(expect.arrayContaining(['signature', 'signature-input', 'signature-agent']));
+    for (const r of calls.filter((c) => c.path.startsWith('/agent/v1/resources/'))) expect(r.headers.authorization, r.path).toMatch(/^Bearer /);
+    // …while the page's own traffic, before and after connecting, carries no signature and no token.
+    const pageTraffic = sent.filter((r) => !r.byWorker);
+    expect(pageTraffic.filter((r) => r.path.startsWith('/api/orders/')).length).toBeGreaterThanOrEqual(2);
+    for (const r of pageTraffic) expect(agentHeadersOf(r), `${r.method} ${r.path}`).toEqual([]);
+  } finally {
+    recorder.stop();
   }
 });
