@@ -147,7 +147,7 @@ interface ShopEvent {
 
 export interface NativeShopState extends ShopState {
   events: ShopEvent[];
-  agent: { tokens: unknown[]; events: unknown[] };
+  agent: { tokens: Array<{ token_id: string; revoked: boolean }>; events: unknown[]; pending_refunds: unknown[] };
 }
 
 export async function nativeShopState(shopUrl: string): Promise<NativeShopState> {

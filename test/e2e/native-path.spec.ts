@@ -151,8 +151,11 @@ test('a cancellation the shop accepts is reported confirmed only after the shop 
   const statusPolls = async () => agentApiRequests(await nativeShopState(shop)).filter((r) => r.method === 'GET' && r.path.startsWith('/agent/v1/actions/')).length;
   await expect.poll(statusPolls, { message: 'Steward never asked the shop how the accepted action stands', timeout: 15_000 }).toBeGreaterThanOrEqual(2);
   expect(await actionState(panel, key)).toBe('pending_confirmation');
+  // Nor has the shop cancelled it: the refund is still pending there.
   const pending = await nativeShopState(shop);
-  expect(pending.orders.find((o) => o.id === 'ORD-1024')?.status).toBe('cancellation_pending');
+  expect(pending.orders.find((o) => o.id === 'ORD-1024')?.status).toBe('paid');
+  expect(pending.counters['ORD-1024']?.cancelled).toBe(0);
+  expect(pending.agent.pending_refunds).toHaveLength(1);
   await showView(panel, 'Activity');
   const entry = panel.getByRole('listitem').filter({ hasText: 'orders.cancel on order:ORD-1024' });
   await expect(entry).toContainText('not confirmed yet');

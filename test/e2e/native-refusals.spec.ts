@@ -78,6 +78,8 @@ test('revoked on the shop’s own account page: the next action gets TOKEN_INVAL
   await account.goto(`${shop}/account/agents`);
   await account.getByRole('button', { name: /^Revoke/ }).click();
   await expect(account.getByRole('button', { name: /^Revoke/ })).toHaveCount(0);
+  await expect(account.locator('[data-field="status"]')).toHaveText(['Revoked']);
+  expect((await nativeShopState(shop)).agent.tokens).toMatchObject([{ revoked: true }]);
 
   const key = 'native-e2e-revoked-1024';
   const result = (await data(submit(panel, { token, tabId, request: { action: 'orders.cancel', resource: ORDER, input: { reason: 'ordered_by_mistake' }, idempotency_key: key } }))).result as {
