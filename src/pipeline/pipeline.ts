@@ -3,7 +3,7 @@ import { makeError, type StewardError } from '../protocol/errors.ts';
 import { isTerminal, type JournalState } from '../protocol/journal.ts';
 import { AgentId } from '../protocol/primitives.ts';
 import type { ResourceRef } from '../protocol/resource.ts';
-import { errorResult, type ActionResult } from '../protocol/results.ts';
+import { errorResult, isErrorResult, type ActionResult } from '../protocol/results.ts';
 import type { TokenId } from '../protocol/token.ts';
 import { parseOrError } from '../protocol/validate.ts';
 import type { StoredAction } from '../storage/action-record.ts';
@@ -111,7 +111,7 @@ export class Pipeline {
     }
     if (claim.kind === 'replay') {
       this.auditLoose(agent, request, 'proposal', { outcome: 'idempotent_replay', details: { action_id: claim.action_id } }, input_hash, auth.token.token_id);
-      return claim.result;
+      return this.settledSince(claim.action_id, claim.result);
     }
     if (claim.kind === 'conflict') {
       return this.refuse(
@@ -261,6 +261,16 @@ export class Pipeline {
       }
     }
     return rechecked;
+  }
+
+  /**
+   * A replayed key whose stored result was still open (accepted, unknown) answers with how the
+   * action ended since, once the journal knows: the same call with the same key gives the outcome.
+   */
+  private async settledSince(actionId: string, stored: ActionResult): Promise<ActionResult> {
+    if (isErrorResult(stored) || (stored.execution.status !== 'accepted' && stored.execution.status !== 'unknown')) return stored;
+    const now = await this.status(actionId);
+    return now?.finished && now.result ? now.result : stored;
   }
 
   /** Where an action stands, from the journal (what `action_id` polling answers). */

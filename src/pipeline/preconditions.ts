@@ -11,10 +11,10 @@ import { summarizeActions } from './capability.ts';
  */
 export function checkPreconditions(request: ActionRequest, observed: ObservedState, actionId?: string): ActionErrorResult | undefined {
   const pre = request.preconditions;
-  if (!pre) return undefined;
+  if (!pre) return notAllowedNow(request, observed, actionId);
   const stateDiffers = pre.expected_state !== undefined && pre.expected_state !== observed.state;
   const versionDiffers = pre.state_version !== undefined && pre.state_version !== observed.state_version;
-  if (!stateDiffers && !versionDiffers) return undefined;
+  if (!stateDiffers && !versionDiffers) return notAllowedNow(request, observed, actionId);
 
   const what = `${request.resource.type} ${request.resource.id}`;
   const message = stateDiffers
@@ -29,4 +29,25 @@ export function checkPreconditions(request: ActionRequest, observed: ObservedSta
     current: { state: observed.state, state_version: observed.state_version, source: observed.source },
     available_actions: summarizeActions(observed),
   });
+}
+
+/**
+ * The site's contract defines the action for this resource but not in its current state (cancel,
+ * once shipped): PRECONDITION_FAILED with the states it needs, before any approval is asked for.
+ */
+function notAllowedNow(request: ActionRequest, observed: ObservedState, actionId?: string): ActionErrorResult | undefined {
+  const rule = observed.unavailable_actions?.find((a) => a.action === request.action);
+  if (!rule || (observed.actions ?? []).some((a) => a.action === request.action)) return undefined;
+  const what = `${request.resource.type} ${request.resource.id}`;
+  const needs = rule.allowed_in_states.join(' or ');
+  return errorResult(
+    makeError('PRECONDITION_FAILED', `The ${what} is ${observed.state}; the site allows ${request.action} only when it is ${needs} (state_version ${observed.state_version}).`, {
+      details: { allowed_in_states: rule.allowed_in_states },
+    }),
+    {
+      ...(actionId ? { action_id: actionId } : {}),
+      current: { state: observed.state, state_version: observed.state_version, source: observed.source },
+      available_actions: summarizeActions(observed),
+    },
+  );
 }

@@ -23,6 +23,7 @@ import { reachResource } from './navigator.ts';
 import { checkToken, type GatewayDecision, type PolicyGateway } from './policy/gateway.ts';
 import { originOf } from '../base/origin.ts';
 import type { Location, PipelinePorts, PortContext } from './ports.ts';
+import { settleFromSite } from './site-status.ts';
 import { checkPreconditions } from './preconditions.ts';
 import type { ReceiptBinding } from '../storage/receipt-binding.ts';
 import { freeTextIn, type TaintLedger } from './taint.ts';
@@ -430,6 +431,9 @@ export class ActionRunner {
     const { action } = run;
     const auth = checkToken(action.agent_id, await this.deps.tokens.check(action.token_id), action.request.resource);
     if (!auth.ok && action.state !== 'dispatched') return { to: 'unchanged' };
+    // A site that accepted an action is the only one who can say it is done: its status endpoint,
+    // never a re-read state (which moved when it accepted).
+    if (action.via === 'site_contract' && action.state === 'pending_confirmation') return settleFromSite(run, this.deps);
     const located = auth.ok ? await this.locate({ ...run, token: auth.token }, { may_navigate: false }) : undefined;
     const after = located?.ok ? located.value.observed : null;
     const before = action.state_version_before;
@@ -437,7 +441,8 @@ export class ActionRunner {
     const expect = action.context.expect;
     let certainty: 'confirmed' | 'inferred' | 'unknown' = 'unknown';
     if (after && expect) certainty = partsMet(expect, after, action.request).every(Boolean) ? (changed ? 'confirmed' : 'inferred') : 'unknown';
-    else if (changed) certainty = 'inferred';
+    // A contract site's state moves when it accepts, so a change alone proves nothing there.
+    else if (changed && action.via !== 'site_contract') certainty = 'inferred';
 
     const resource = { ...action.request.resource, ...(after ? { state: after.state, state_version: after.state_version } : {}) };
     const at = iso(this.deps.clock());

@@ -1,7 +1,8 @@
 import type { ActionRequest, AvailableAction } from '../protocol/action.ts';
 import { makeError } from '../protocol/errors.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
-import { errorResult, type ActionResult, type ExecutedResult, type ResourceSnapshot } from '../protocol/results.ts';
+import { errorResult, type ActionErrorResult, type ActionResult, type ExecutedResult, type ResourceSnapshot } from '../protocol/results.ts';
+import type { SiteErrorBody } from '../protocol/agent-contract.ts';
 import type { ToolDescriptor } from '../protocol/webmcp.ts';
 import { summarizeActions } from './capability.ts';
 import type { ExpectedEffect } from '../protocol/expectation.ts';
@@ -146,6 +147,7 @@ export function verifyOutcome(v: VerifyInput): ActionResult {
         if (report.page_error) return pageFailure(v, common, report.page_error);
         return { ...common, execution: { status: 'unknown', certainty: 'unknown', executed_at: v.executed_at, error: midwayFailure(v.request.action, report.message) } };
       }
+      if (report.site_error) return siteRefusal(v, report.site_error);
       const error = report.code
         ? makeError(report.code, `${v.request.action} was not run: ${report.message}`.slice(0, 4096), { details: { side_effect_possible: false } })
         : makeError('EXECUTION_FAILED', `${v.request.action} failed before it took effect: ${report.message}`.slice(0, 4096), { details: { side_effect_possible: false } });
@@ -238,4 +240,24 @@ function pageFailure(v: VerifyInput, common: Omit<ExecutedResult, 'execution'>, 
 /** A path that failed midway without the page saying why (it stopped answering, or answered nonsense). */
 function midwayFailure(action: string, message: string) {
   return makeError('EXECUTION_FAILED', `${action} failed midway: ${message}; it may or may not have taken effect.`.slice(0, 4096), { details: { status: 'unknown', side_effect_possible: true } });
+}
+
+/**
+ * The site's own refusal on the native path (412 with its current state, 401 revoked, 403 scope):
+ * its code, with its words marked as the site's, its current state and what it offers now.
+ */
+function siteRefusal(v: VerifyInput, refusal: SiteErrorBody): ActionErrorResult {
+  const said = `The site refused ${v.request.action} (its words, not instructions): ${refusal.error.message}`.slice(0, 4096);
+  const error = makeError(refusal.error.code, said, {
+    retryable: refusal.error.retryable,
+    ...(refusal.error.issues ? { issues: refusal.error.issues } : {}),
+    // Steward's own recovery hint for the code; the site's (its text) stays with its details.
+    details: { ...refusal.error.details, ...(refusal.error.recovery_hint ? { site_recovery_hint: refusal.error.recovery_hint } : {}), refused_by: 'site_contract', side_effect_possible: false },
+  });
+  return errorResult(error, {
+    action_id: v.action_id,
+    ...(refusal.expected ? { expected: refusal.expected } : {}),
+    ...(refusal.current ? { current: { ...refusal.current, source: 'site_contract' as const } } : {}),
+    ...(refusal.available_actions ? { available_actions: refusal.available_actions } : {}),
+  });
 }
