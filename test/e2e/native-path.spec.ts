@@ -141,7 +141,8 @@ test('a cancellation the shop accepts is reported confirmed only after the shop 
   expect(before).toMatchObject({ state: 'paid', source: 'site_contract' });
 
   const key = 'native-e2e-accepted-1024';
-  const submitted = submit(panel, { token, tabId, request: cancelOrdered(before, key, 'paid') });
+  const request = cancelOrdered(before, key, 'paid');
+  const submitted = submit(panel, { token, tabId, request });
   await (await approvalCard(panel, 'orders.cancel', 'ORD-1024')).getByRole('button', { name: 'Approve', exact: true }).click();
   const result = (await data(submitted)).result;
   expect(result).toMatchObject({ execution: { status: 'accepted', certainty: 'pending_confirmation' }, source: 'site_contract' });
@@ -151,21 +152,25 @@ test('a cancellation the shop accepts is reported confirmed only after the shop 
   const statusPolls = async () => agentApiRequests(await nativeShopState(shop)).filter((r) => r.method === 'GET' && r.path.startsWith('/agent/v1/actions/')).length;
   await expect.poll(statusPolls, { message: 'Steward never asked the shop how the accepted action stands', timeout: 15_000 }).toBeGreaterThanOrEqual(2);
   expect(await actionState(panel, key)).toBe('pending_confirmation');
+  await showView(panel, 'Activity');
+  const entry = panel.getByRole('listitem').filter({ hasText: 'orders.cancel on order:ORD-1024' });
+  await expect(entry).toContainText('not confirmed yet');
+  await expect(entry.getByTestId('action-path')).toContainText(/site contract/i);
+  // The agent asking again with the same key hears the same: accepted, not done.
+  const asked = async () => ((await data(submit(panel, { token, tabId, request }))).result as { execution?: { status: string } }).execution?.status;
+  expect(await asked()).toBe('accepted');
   // Nor has the shop cancelled it: the refund is still pending there.
   const pending = await nativeShopState(shop);
   expect(pending.orders.find((o) => o.id === 'ORD-1024')?.status).toBe('paid');
   expect(pending.counters['ORD-1024']?.cancelled).toBe(0);
   expect(pending.agent.pending_refunds).toHaveLength(1);
-  await showView(panel, 'Activity');
-  const entry = panel.getByRole('listitem').filter({ hasText: 'orders.cancel on order:ORD-1024' });
-  await expect(entry).toContainText('not confirmed yet');
-  await expect(entry.getByTestId('action-path')).toContainText(/site contract/i);
 
   // The shop settles the refund: Steward hears it and reports the action confirmed.
   await settleRefunds(shop);
   await expect.poll(() => actionState(panel, key), { message: 'Steward never reported the settled cancellation confirmed', timeout: 20_000 }).toBe('confirmed');
   await expect(entry).toContainText(/confirmed/);
   await expect(entry).not.toContainText('not confirmed yet');
+  expect(await asked()).toBe('confirmed');
   const after = await nativeShopState(shop);
   expect(after.orders.find((o) => o.id === 'ORD-1024')?.status).toBe('cancelled');
   expect(after.counters['ORD-1024']?.cancelled).toBe(1);
