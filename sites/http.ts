@@ -259,7 +259,7 @@ export function redirect(res: ServerResponse, location: string): void {
 }
 
 /** Reads the raw body with a size limit. Overlong bodies are drained (up to a hard cap) and rejected with 413. */
-function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+export function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

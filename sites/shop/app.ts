@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { HttpError, RequestLog, Router, parseBody, redirect, sendBytes, sendHtml, sendJson, sendScript, wantsJson, type RequestContext } from '../http.ts';
 import type { DemoSite } from '../site.ts';
 import { SHOP_SCRIPT } from './client.ts';
+import { CONTRACT_LINK_HEADER, createAgentApi, type AgentApiOptions } from './agent/routes.ts';
 import { orderListPage, orderPage, shopErrorPage, trackingPage } from './pages.ts';
 import { CANCEL_REASONS, CATALOGUE, MAX_ADDRESS_LENGTH, MAX_QUANTITY, ORDER_STATUSES, STATUS_LABELS, ShopStore, orderTotals, type Order, type OrderStatus } from './store.ts';
 
@@ -57,21 +58,27 @@ function htmlFriendly(orderParam: string, action: (ctx: RequestContext) => Promi
   };
 }
 
-export function createShop(): DemoSite {
+export function createShop(options: AgentApiOptions = {}): DemoSite {
   const store = new ShopStore();
   const log = new RequestLog();
+  const agent = createAgentApi(store, options);
   const router = new Router({
     renderHtmlError: (e) => shopErrorPage(e.status, e.code, e.message),
     onRequestLogged: log.add,
   });
 
   const id = (ctx: RequestContext): string => ctx.params.id ?? '';
+  /** A page the signed-in person sees: it carries their session cookie. */
+  const sendPage = (ctx: RequestContext, body: string): void => {
+    agent.ensureSession(ctx);
+    sendHtml(ctx.res, 200, body);
+  };
 
   // Pages ------------------------------------------------------------------------------------
-  router.get('/', (ctx) => sendHtml(ctx.res, 200, orderListPage(store.list())));
+  router.get('/', (ctx) => sendPage(ctx, orderListPage(store.list())));
   router.get('/orders', (ctx) => redirect(ctx.res, '/'));
-  router.get('/orders/:id', (ctx) => sendHtml(ctx.res, 200, orderPage(store.get(id(ctx)), originOf(ctx))));
-  router.get('/orders/:id/tracking', (ctx) => sendHtml(ctx.res, 200, trackingPage(store.get(id(ctx)))));
+  router.get('/orders/:id', (ctx) => sendPage(ctx, orderPage(store.get(id(ctx)), originOf(ctx))));
+  router.get('/orders/:id/tracking', (ctx) => sendPage(ctx, trackingPage(store.get(id(ctx)))));
   router.get('/orders/:id/summary.bin', (ctx) => {
     const t = orderTotals(store.get(id(ctx)));
     const view = new DataView(new ArrayBuffer(16));
@@ -148,6 +155,9 @@ export function createShop(): DemoSite {
     sendJson(ctx.res, 200, { order: apiOrder(updated), counters: store.countersFor(order.id) });
   });
 
+  // Agent Action API (the native path) -------------------------------------------------------------
+  agent.mount(router);
+
   // Test-only controls ---------------------------------------------------------------------------
   const state = (): Record<string, unknown> => ({
     site: 'shop',
@@ -155,11 +165,16 @@ export function createShop(): DemoSite {
     ...store.snapshot(),
     requests: log.list(),
     request_total: log.total,
+    agent: agent.state(),
   });
-  router.get('/__demo/state', (ctx) => sendJson(ctx.res, 200, state()));
-  router.post('/__demo/reset', (ctx) => {
+  const reset = (): void => {
     store.reset();
     log.clear();
+    agent.reset();
+  };
+  router.get('/__demo/state', (ctx) => sendJson(ctx.res, 200, state()));
+  router.post('/__demo/reset', (ctx) => {
+    reset();
     sendJson(ctx.res, 200, { ok: true, site: 'shop' });
   });
   router.post('/__demo/orders/:id', async (ctx) => {
@@ -178,13 +193,14 @@ export function createShop(): DemoSite {
   return {
     name: 'shop',
     title: SHOP_TITLE,
-    listener: router.listener,
-    reset: () => {
-      store.reset();
-      log.clear();
+    // Every response names the contract, so an agent finds it from any page or call.
+    listener: (req, res) => {
+      res.setHeader('link', CONTRACT_LINK_HEADER);
+      router.listener(req, res);
     },
+    reset,
     state,
   };
 }
 
-const SHOP_TITLE = 'Larkspur Home Goods (legacy shop: no WebMCP, no contract)';
+const SHOP_TITLE = 'Larkspur Home Goods (legacy pages, no WebMCP; serves the agent contract at /agent/v1/contract)';

@@ -1,6 +1,7 @@
 /**
- * The shop's HTML. A legacy site on purpose: no WebMCP tools, no agent contract, the order total
- * drawn only on a canvas, a little churn (clock, rotating promo) that carries no meaning.
+ * The shop's HTML. Legacy pages on purpose: no WebMCP tools, the order total drawn only on a
+ * canvas, a little churn (clock, rotating promo) that carries no meaning. Each page names the
+ * site's agent contract (the native path) for an agent that knows how to use it.
  */
 import { html, jsonLd, raw, type SafeHtml } from '../http.ts';
 import { errorPage, page } from '../ui.ts';
@@ -18,6 +19,7 @@ import {
   type Order,
   type OrderStatus,
 } from './store.ts';
+import type { TokenRecord } from './agent/tokens.ts';
 
 const SHOP = { brand: 'Larkspur Home Goods', accent: '#2f6f5e' } as const;
 
@@ -60,7 +62,7 @@ function nav(current: 'orders' | 'none'): SafeHtml {
 
 function clock(): SafeHtml {
   const now = new Date().toLocaleTimeString('en-GB', { hour12: false, timeZone: 'UTC' });
-  return html`<span class="muted">Time</span> <span id="clock">${now}</span>`;
+  return html`<span class="muted" id="signed-in">Signed in as Jordan Lee</span> · <span class="muted">Time</span> <span id="clock">${now}</span>`;
 }
 
 function promo(): SafeHtml {
@@ -80,7 +82,7 @@ function shell(title: string, body: SafeHtml, head?: SafeHtml): string {
     headerExtra: clock(),
     css: SHOP_CSS,
     scripts: ['/assets/shop.js'],
-    ...(head ? { head } : {}),
+    head: html`<link rel="agent-contract" href="/agent/v1/contract">${head ?? ''}`,
     body,
   });
 }
@@ -131,6 +133,9 @@ function statusNote(order: Order): SafeHtml {
     const reason = order.cancellation.reason ? CANCEL_REASON_LABELS[order.cancellation.reason] : 'Cancelled by the shop';
     return html`<p class="note" id="status-note">This order was cancelled on ${dateEl(order.cancellation.cancelled_at)}. Reason: ${reason}.</p>`;
   }
+  if (order.status === 'paid' && order.cancellation_requested) {
+    return html`<p class="note" id="status-note">Cancellation pending (refund in progress). Requested on ${dateEl(order.cancellation_requested.requested_at)}.</p>`;
+  }
   if (order.status === 'paid' && order.payment) {
     return html`<p class="note success" id="status-note">Payment received on ${dateEl(order.payment.paid_at)} (${order.payment.method}). We are preparing your order.</p>`;
   }
@@ -174,7 +179,7 @@ function reviewsSection(order: Order): SafeHtml {
 
 export function orderPage(order: Order, origin: string): string {
   const editable = order.status === 'awaiting_payment';
-  const cancellable = CANCELLABLE.includes(order.status);
+  const cancellable = CANCELLABLE.includes(order.status) && !order.cancellation_requested;
   const items = order.items.map(
     (i) => html`<tr data-sku="${i.sku}">
   <td>${i.name} <span class="muted">· ${i.sku}</span></td>
@@ -272,6 +277,42 @@ export function trackingPage(order: Order): string {
   <h1>Tracking for order ${order.id}</h1>
   ${body}
   <p><a href="/orders/${order.id}">Back to order ${order.id}</a></p>
+</section>`,
+  );
+}
+
+/** The agents the person connected to the shop, each with a Revoke button (a plain form post). */
+export function agentsPage(tokens: TokenRecord[], nowMs: number): string {
+  const rows = tokens.map((t) => {
+    const expired = t.expires_at * 1000 <= nowMs;
+    const status = t.revoked ? 'Revoked' : expired ? 'Expired' : 'Active';
+    return html`<tr data-token-id="${t.token_id}">
+  <td>${t.agent_name}</td>
+  <td>${t.scopes.join(', ')}</td>
+  <td>${t.resource_scope.join(', ')}</td>
+  <td>${t.payment ? 'Yes' : 'No'}</td>
+  <td>${dateEl(new Date(t.expires_at * 1000).toISOString())}</td>
+  <td data-field="status">${status}</td>
+  <td>${
+    t.revoked || expired
+      ? ''
+      : html`<form method="post" action="/account/agents/revoke"><input type="hidden" name="token_id" value="${t.token_id}"><button type="submit" class="small danger">Revoke</button></form>`
+  }</td>
+</tr>`;
+  });
+  return shell(
+    `Connected agents — ${SHOP.brand}`,
+    html`<section class="card" id="connected-agents">
+  <h1>Connected agents</h1>
+  <p class="muted">Agents you allowed to act on your orders. Revoking one stops it at once.</p>
+  ${
+    tokens.length === 0
+      ? html`<p id="no-agents">You have not connected any agents.</p>`
+      : html`<table id="agents-table">
+    <thead><tr><th scope="col">Agent</th><th scope="col">May</th><th scope="col">On</th><th scope="col">Payment</th><th scope="col">Expires</th><th scope="col">Status</th><th scope="col"></th></tr></thead>
+    <tbody>${rows}</tbody>
+  </table>`
+  }
 </section>`,
   );
 }

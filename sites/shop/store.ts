@@ -89,6 +89,11 @@ export interface Order {
   shipping_address?: string;
   /** Reviews of its items by other customers: third-party text on the order page. */
   reviews?: Review[];
+  /** Grows by one on every change, whichever path made it (the contract's `state_version`). */
+  state_version: number;
+  /** A paid order whose cancellation waits for its refund (the contract's `cancellation_pending`). */
+  cancellation_requested?: { action_id: string; reason: CancelReason; requested_at: string };
+  return_requested_at?: string;
 }
 
 interface Review {
@@ -120,13 +125,15 @@ export interface OrderCounters {
   address_changes: number;
 }
 
-export type Via = 'form' | 'api';
+export type Via = 'form' | 'api' | 'agent';
 
 export interface ShopEvent {
   seq: number;
   at: string;
   type:
     | 'order_cancelled'
+    | 'cancellation_requested'
+    | 'return_requested'
     | 'cancel_refused'
     | 'order_paid'
     | 'pay_refused'
@@ -159,6 +166,7 @@ function seedOrders(): Order[] {
   return [
     {
       id: 'ORD-1024',
+      state_version: 1,
       customer: 'Jordan Lee',
       placed_at: '2026-07-28T09:14:00.000Z',
       updated_at: '2026-07-28T09:14:00.000Z',
@@ -167,6 +175,7 @@ function seedOrders(): Order[] {
     },
     {
       id: 'ORD-1025',
+      state_version: 1,
       customer: 'Jordan Lee',
       placed_at: '2026-07-30T17:02:00.000Z',
       updated_at: '2026-07-30T17:02:00.000Z',
@@ -180,6 +189,7 @@ function seedOrders(): Order[] {
     },
     {
       id: 'ORD-1023',
+      state_version: 1,
       customer: 'Jordan Lee',
       placed_at: '2026-07-21T12:40:00.000Z',
       updated_at: '2026-07-24T08:05:00.000Z',
@@ -190,6 +200,7 @@ function seedOrders(): Order[] {
     },
     {
       id: 'ORD-1019',
+      state_version: 1,
       customer: 'Jordan Lee',
       placed_at: '2026-07-02T15:22:00.000Z',
       updated_at: '2026-07-08T13:30:00.000Z',
@@ -205,6 +216,7 @@ function seedOrders(): Order[] {
     },
     {
       id: 'ORD-1011',
+      state_version: 1,
       customer: 'Jordan Lee',
       placed_at: '2026-06-15T10:10:00.000Z',
       updated_at: '2026-06-16T07:45:00.000Z',
@@ -283,6 +295,11 @@ export class ShopStore {
 
   cancel(id: string, reason: CancelReason, via: Via): Order {
     const order = this.mutable(id);
+    if (order.cancellation_requested) {
+      this.counters.bump(id, 'cancel_refused');
+      this.log.push({ type: 'cancel_refused', order_id: id, via, detail: { status: order.status, reason, cancellation_pending: true } });
+      throw new HttpError(409, 'ORDER_NOT_CANCELLABLE', `Order ${id} is already being cancelled; its refund is in progress.`, { order_id: id, status: order.status });
+    }
     if (!CANCELLABLE.includes(order.status)) {
       this.counters.bump(id, 'cancel_refused');
       this.log.push({ type: 'cancel_refused', order_id: id, via, detail: { status: order.status, reason } });
@@ -292,10 +309,54 @@ export class ShopStore {
     }
     const now = new Date().toISOString();
     order.status = 'cancelled';
-    order.updated_at = now;
     order.cancellation = { reason, cancelled_at: now, by: 'customer' };
+    this.changed(order, now);
     this.counters.bump(id, 'cancelled');
     this.log.push({ type: 'order_cancelled', order_id: id, via, detail: { reason } });
+    return clone(order);
+  }
+
+  /**
+   * A paid order's cancellation waits for its refund: the order stays paid with the request on
+   * it until `completeCancellation` (the refund settled). Not counted as a cancellation yet.
+   */
+  requestCancellation(id: string, reason: CancelReason, actionId: string, via: Via): Order {
+    const order = this.mutable(id);
+    if (order.status !== 'paid' || order.cancellation_requested) {
+      throw new HttpError(409, 'ORDER_NOT_CANCELLABLE', `Order ${id} cannot start a refunded cancellation now.`, { order_id: id, status: order.status });
+    }
+    const now = new Date().toISOString();
+    order.cancellation_requested = { action_id: actionId, reason, requested_at: now };
+    this.changed(order, now);
+    this.log.push({ type: 'cancellation_requested', order_id: id, via, detail: { reason, action_id: actionId } });
+    return clone(order);
+  }
+
+  /** The refund settled: the pending cancellation becomes real. Null when it is no longer pending (overridden meanwhile). */
+  completeCancellation(id: string, actionId: string, via: Via): Order | null {
+    const order = this.orders.get(id);
+    const pending = order?.cancellation_requested;
+    if (!order || pending?.action_id !== actionId || order.status !== 'paid') return null;
+    const now = new Date().toISOString();
+    delete order.cancellation_requested;
+    order.status = 'cancelled';
+    order.cancellation = { reason: pending.reason, cancelled_at: now, by: 'customer' };
+    this.changed(order, now);
+    this.counters.bump(id, 'cancelled');
+    this.log.push({ type: 'order_cancelled', order_id: id, via, detail: { reason: pending.reason, action_id: actionId, refunded: true } });
+    return clone(order);
+  }
+
+  /** A return of a shipped or delivered order (the agent path's orders.request_return). */
+  requestReturn(id: string, via: Via): Order {
+    const order = this.mutable(id);
+    if ((order.status !== 'shipped' && order.status !== 'delivered') || order.return_requested_at) {
+      throw new HttpError(409, 'RETURN_NOT_POSSIBLE', `Order ${id} cannot be returned now.`, { order_id: id, status: order.status });
+    }
+    const now = new Date().toISOString();
+    order.return_requested_at = now;
+    this.changed(order, now);
+    this.log.push({ type: 'return_requested', order_id: id, via });
     return clone(order);
   }
 
@@ -311,8 +372,8 @@ export class ShopStore {
     }
     const now = new Date().toISOString();
     order.status = 'paid';
-    order.updated_at = now;
     order.payment = { paid_at: now, method: 'Visa ending 4242' };
+    this.changed(order, now);
     this.counters.bump(id, 'paid');
     this.log.push({ type: 'order_paid', order_id: id, via });
     return clone(order);
@@ -324,7 +385,7 @@ export class ShopStore {
     if (!line) throw new HttpError(404, 'ITEM_NOT_FOUND', `Order ${id} has no item ${sku}.`);
     const from = line.quantity;
     line.quantity = quantity;
-    order.updated_at = new Date().toISOString();
+    this.changed(order, new Date().toISOString());
     this.counters.bump(id, 'quantity_changes');
     this.log.push({ type: 'quantity_changed', order_id: id, via, detail: { sku, from, to: quantity } });
     return clone(order);
@@ -341,7 +402,7 @@ export class ShopStore {
     } else {
       order.items.push(item(sku, quantity));
     }
-    order.updated_at = new Date().toISOString();
+    this.changed(order, new Date().toISOString());
     this.counters.bump(id, 'items_added');
     this.log.push({ type: 'item_added', order_id: id, via, detail: { sku, quantity } });
     return clone(order);
@@ -358,7 +419,7 @@ export class ShopStore {
     }
     const from = order.shipping_address;
     order.shipping_address = address;
-    order.updated_at = new Date().toISOString();
+    this.changed(order, new Date().toISOString());
     this.counters.bump(id, 'address_changes');
     this.log.push({ type: 'address_changed', order_id: id, via, detail: { from, to: address } });
     return clone(order);
@@ -370,7 +431,9 @@ export class ShopStore {
     const from = order.status;
     const now = new Date().toISOString();
     order.status = status;
-    order.updated_at = now;
+    // The override wins over a pending refunded cancellation (its settlement then fails).
+    delete order.cancellation_requested;
+    this.changed(order, now);
     if (status === 'cancelled') order.cancellation ??= { reason: null, cancelled_at: now, by: 'demo' };
     else delete order.cancellation;
     if (status === 'awaiting_payment') delete order.payment;
@@ -415,6 +478,11 @@ export class ShopStore {
       api_overrides: Object.fromEntries(this.apiOverrides),
       events: this.log.list(),
     };
+  }
+
+  private changed(order: Order, now: string): void {
+    order.updated_at = now;
+    order.state_version += 1;
   }
 
   private mutable(id: string): Order {

@@ -6,6 +6,9 @@ import type { AgentContract, AgentPublicJwk, TokenGrant } from '../protocol/agen
  * the agent key in IndexedDB (src/background/native/).
  */
 
+/** Longest response body the client reads from a site (a contract, a state, a result); longer is refused. */
+export const MAX_RESPONSE_BYTES = 256 * 1024;
+
 export interface HttpRequest {
   method: 'GET' | 'POST';
   url: string;

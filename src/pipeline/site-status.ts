@@ -4,17 +4,33 @@ import { PAGE_DEADLINES } from '../protocol/deadlines.ts';
 import { makeError } from '../protocol/errors.ts';
 import type { JournalState } from '../protocol/journal.ts';
 import { isErrorResult, type ActionResult } from '../protocol/results.ts';
-import type { ExecutionReport } from './ports.ts';
-import type { ActionRun, PipelineDeps } from './runner.ts';
+import type { StoredAction } from '../storage/action-record.ts';
+import type { IdempotencyStore } from '../storage/idempotency-store.ts';
+import type { JournalStore } from '../storage/journal-store.ts';
+import type { Clock } from '../base/clock.ts';
+import type { AuditTrail } from './audit-trail.ts';
+import type { ExecutionReport, PipelinePorts } from './ports.ts';
 
-type SiteStatusDeps = Pick<PipelineDeps, 'journal' | 'idempotency' | 'clock' | 'ports'>;
+const UNCHANGED = { to: 'unchanged' } as const;
+
+/** What settling needs of the runner's run and dependencies (not the runner itself: no cycle). */
+interface SiteStatusRun {
+  action: StoredAction;
+  trail: AuditTrail;
+}
+interface SiteStatusDeps {
+  journal: JournalStore;
+  idempotency: IdempotencyStore;
+  clock: Clock;
+  ports: PipelinePorts;
+}
 
 /**
  * An accepted site_contract action: asks the site's status endpoint (Executor.status) where it
  * stands. Confirmed or failed there settles it; anything else (still accepted, unreachable, no
  * status URL) leaves it pending for the next recheck.
  */
-export async function settleFromSite(run: ActionRun, deps: SiteStatusDeps): Promise<{ to: JournalState | 'unchanged'; result?: ActionResult }> {
+export async function settleFromSite(run: SiteStatusRun, deps: SiteStatusDeps): Promise<{ to: JournalState | 'unchanged'; result?: ActionResult }> {
   const { action } = run;
   const executor = deps.ports.executors.site_contract;
   const history = await deps.journal.history(action.action_id);
@@ -23,11 +39,9 @@ export async function settleFromSite(run: ActionRun, deps: SiteStatusDeps): Prom
     .map((e) => e.result)
     .find((r) => r !== undefined && !isErrorResult(r) && r.execution.status === 'accepted');
   const statusUrl = accepted && !isErrorResult(accepted) && accepted.execution.status === 'accepted' ? accepted.execution.status_url : undefined;
-  const unresolved = async (why: string) => {
-    await run.trail.finish('recovery', { outcome: 'still_unresolved', details: { state: action.state, via: 'site_contract', why } });
-    return { to: 'unchanged' as const };
-  };
-  if (!executor?.status || !statusUrl) return unresolved('no status endpoint to ask');
+  // Polled every second while the person may be watching: only a settlement is audited, so an
+  // action the site never settles cannot fill the audit log.
+  if (!executor?.status || !statusUrl) return UNCHANGED; // no status endpoint to ask
   const ctx = { agent_id: action.agent_id, action_id: action.action_id, ...(action.context.session_id ? { session_id: action.context.session_id } : {}) };
   let report: ExecutionReport;
   try {
@@ -36,8 +50,8 @@ export async function settleFromSite(run: ActionRun, deps: SiteStatusDeps): Prom
       PAGE_DEADLINES.execution_ms,
       'the site status endpoint',
     );
-  } catch (error) {
-    return unresolved(`asking the site failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 512));
+  } catch {
+    return UNCHANGED; // the site could not be asked now; the next poll or recheck asks again
   }
   const at = iso(deps.clock());
   let result: ActionResult;
@@ -63,7 +77,7 @@ export async function settleFromSite(run: ActionRun, deps: SiteStatusDeps): Prom
     };
     to = 'failed';
   } else {
-    return unresolved(report.outcome === 'accepted' ? 'the site has not confirmed it yet' : `the site's answer settles nothing (${report.outcome})`);
+    return UNCHANGED; // not confirmed yet, or an answer that settles nothing
   }
   const after = !isErrorResult(result) ? result.resource.state_version : undefined;
   await deps.journal.transition(action.action_id, to, { result, ...(after !== undefined ? { state_version: after } : {}), note: "settled by the site's status endpoint" });

@@ -23,10 +23,10 @@ export const CONTRACT_MEDIA_TYPE = 'application/agent-contract+json';
 export const KEY_DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
 
 /** A contract's integer state version: the site's own counter, increasing on every change. */
-export const SiteStateVersion = z.int({ error: 'must be a non-negative integer' }).nonnegative('must be a non-negative integer');
+const SiteStateVersion = z.int({ error: 'must be a non-negative integer' }).nonnegative('must be a non-negative integer');
 
 /** A site's id for an action it ran (its own namespace, not Steward's). */
-export const SiteActionId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'must be 1–128 characters of letters, digits, "_", ".", ":" or "-"');
+const SiteActionId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'must be 1–128 characters of letters, digits, "_", ".", ":" or "-"');
 
 /** An endpoint: an absolute path on the contract's own origin (`/agent/v1/…`), optionally with `{type}`, `{id}`, `{action_id}`. */
 const EndpointPath = z
@@ -35,7 +35,7 @@ const EndpointPath = z
   .regex(/^\/(?!\/)[A-Za-z0-9._~!$&'()*+,;=:@%/{}-]*$/, 'must be an absolute path on the same origin, e.g. /agent/v1/actions/execute');
 
 /** A scope the site grants: `<namespace>:<verb>` (`orders:cancel`, `orders:read`). */
-export const ContractScope = z.string().regex(/^[a-z][a-z0-9_]*:(?:\*|[a-z][a-z0-9_]*)$/, 'must look like orders:cancel or orders:*');
+const ContractScope = z.string().regex(/^[a-z][a-z0-9_]*:(?:\*|[a-z][a-z0-9_]*)$/, 'must look like orders:cancel or orders:*');
 
 // ── The contract document ──────────────────────────────────────────────────────────────────────
 
@@ -55,7 +55,6 @@ const ContractResource = z.object({
   /** The person-facing page of one resource (`/orders/{id}`): how a tab is matched to a resource. */
   page_path_template: EndpointPath.optional(),
 });
-export type ContractResource = z.infer<typeof ContractResource>;
 
 export const ContractAction = z
   .object({
@@ -84,7 +83,7 @@ export const ContractAction = z
   });
 export type ContractAction = z.infer<typeof ContractAction>;
 
-export const ContractEndpoints = z.object({
+const ContractEndpoints = z.object({
   /** GET → SiteResourceState. `{type}` and `{id}` are filled in, URL-encoded. */
   resource_state: EndpointPath,
   /** POST ExecuteBody → SiteActionResult (200 confirmed, 202 accepted) or SiteErrorBody. */
@@ -97,7 +96,6 @@ export const ContractEndpoints = z.object({
   revoke: EndpointPath,
   key_directory: EndpointPath.default(KEY_DIRECTORY_PATH),
 });
-export type ContractEndpoints = z.infer<typeof ContractEndpoints>;
 
 export const AgentContract = z.object({
   spec: z.literal(CONTRACT_SPEC_VERSION),
@@ -147,13 +145,12 @@ export type SiteResourceState = z.infer<typeof SiteResourceState>;
  * What Steward tells the site about the person's approval of this exact call. The signature over
  * the body is what makes it Steward's statement (an agent model never holds the key).
  */
-export const ApprovalReceipt = z.object({
+const ApprovalReceipt = z.object({
   receipt_id: z.string().max(128),
   approved_at: IsoDateTime,
   /** sha256 of the canonical JSON of `{action, resource, input}`: binds the receipt to this call. */
   input_hash: InputHash,
 });
-export type ApprovalReceipt = z.infer<typeof ApprovalReceipt>;
 
 /** POST execute's body. Headers: Authorization, Idempotency-Key, If-Match (optional), Content-Digest, signature. */
 export const ExecuteBody = z.strictObject({

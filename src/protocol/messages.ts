@@ -121,6 +121,7 @@ export const PageSnapshotSchema = z.object({
       recomputed: z.int().nonnegative(),
     })
     .optional(),
+  contractHref: z.string().url().max(2048).optional(),
 });
 // Compile-time check, both ways: what the schema accepts is a PageSnapshot, and a PageSnapshot fits the schema.
 type Assignable<A extends B, B> = A;

@@ -160,7 +160,8 @@ export const PanelRequests = {
   'panel/contract-sites': { request: none, reply: z.object({ sites: z.array(ContractSiteView) }) },
   /** The person consents: Steward asks the site for a token bound to its agent key, with the person's session on the site. */
   'panel/contract-connect': {
-    request: ContractConnectRequest,
+    // Not strict here: the channel's message carries its `type` beside the payload, which a strict schema refuses.
+    request: z.object(ContractConnectRequest.shape),
     reply: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), site: ContractSiteView }), z.object({ ok: z.literal(false), error: ContractPanelError })]),
   },
   /** Revokes the token at the site and forgets it. */

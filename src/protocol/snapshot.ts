@@ -175,6 +175,8 @@ export interface PageSnapshot {
   /** Viewport and scrollable page size (CSS px) at capture time. */
   viewport?: { w: number; h: number; scrollX: number; scrollY: number; pageW: number; pageH: number };
   timing?: SnapshotTiming;
+  /** The page's `<link rel="agent-contract" href>`, absolute (one, bounded): where its site's contract may be. */
+  contractHref?: string;
 }
 
 /** A same-origin JSON response the page fetched, observed from the main world (bounded). */

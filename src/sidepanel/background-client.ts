@@ -59,6 +59,11 @@ export const removeSite = (origin: string) => call('panel/site-remove', { origin
 export const listPairings = () => call('panel/pairings', {});
 export const decidePairing = (pairing_id: string, decision: PayloadInput<PanelRequests, 'panel/pairing-decide'>['decision']) => call('panel/pairing-decide', { pairing_id, decision });
 export const bridgeStatus = () => call('panel/bridge-status', {});
+/** Sites with an agent contract: the tab's site (null: it offers none), every site Steward holds a grant for, connect with the person's consent, disconnect. */
+export const contractSite = (tabId: number) => call('panel/contract-site', { tabId });
+export const contractSites = () => call('panel/contract-sites', {});
+export const connectContract = (request: PayloadInput<PanelRequests, 'panel/contract-connect'>) => call('panel/contract-connect', request);
+export const disconnectContract = (origin: string) => call('panel/contract-disconnect', { origin });
 /** The co-pilot: each answers with the run as it now stands (the worker also pushes every change). */
 export const startCopilot = (tabId: number, goal: string) => call('copilot/start', { tabId, goal });
 export const steerCopilot = (type: 'copilot/pause' | 'copilot/resume' | 'copilot/stop' | 'copilot/take-over', run_id: string) => call(type, { run_id });

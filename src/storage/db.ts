@@ -9,6 +9,7 @@ import type { IdempotencyRecord } from './idempotency-record.ts';
 import type { QuotaRecord } from './quota-record.ts';
 import type { SignedHead } from './audit-seal.ts';
 import type { StoredToken } from './token-record.ts';
+import type { StoredAgentKey, StoredSiteGrant } from './native-records.ts';
 
 /**
  * The service worker's one database, `steward`. Everything that must survive a service-worker
@@ -19,7 +20,7 @@ import type { StoredToken } from './token-record.ts';
  */
 export const DB_NAME = 'steward';
 /** Bump with a new `migrate` step; never edit a released step. */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 export interface StewardSchema extends DBSchema {
   tokens: { key: string; value: StoredToken; indexes: { by_agent: string; by_secret_hash: string } };
@@ -33,6 +34,10 @@ export interface StewardSchema extends DBSchema {
   quota: { key: string; value: QuotaRecord };
   /** The audit key (a non-extractable CryptoKey) and the signed head (audit-seal.ts), out-of-line keys. */
   audit_seal: { key: string; value: CryptoKey | SignedHead };
+  /** Steward's agent key for the native path (a non-extractable Ed25519 CryptoKey and its public JWK), out-of-line key. */
+  agent_key: { key: string; value: StoredAgentKey };
+  /** The token each site granted Steward (a secret: never leaves the worker), by origin. */
+  site_grants: { key: string; value: StoredSiteGrant };
 }
 
 export type StewardDb = IDBPDatabase<StewardSchema>;
@@ -70,6 +75,11 @@ function migrate(db: StewardDb, oldVersion: number, tx: UpgradeTx): void {
     tx.objectStore('tokens').createIndex('by_secret_hash', 'secret_hash', { unique: true });
     // If this fails, the read check still refuses them (a record without a hash must be revoked).
     if (oldVersion >= 1) revokePlainTokens(tx).catch((error) => console.error('revoking pre-v3 tokens failed', error));
+  }
+  if (oldVersion < 4) {
+    // The native path (issue 16): Steward's agent key and the grants sites issued for it.
+    db.createObjectStore('agent_key');
+    db.createObjectStore('site_grants', { keyPath: 'origin' });
   }
 }
 

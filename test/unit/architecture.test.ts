@@ -181,6 +181,19 @@ describe('architecture: the floors of src/', () => {
     ).toEqual([]);
   });
 
+  it('src/native (the site contract client) imports only base, protocol, itself, and pipeline types', () => {
+    const typeOnly = (from: string) => {
+      const text = byPath.get(from)!.text;
+      return [...text.matchAll(/^import type [^;]+ from '([^']+)';/gm)].map((m) => relative(ROOT, resolve(dirname(join(ROOT, from)), m[1]!)));
+    };
+    const allowed = ({ from, to }: { from: string; to: string }) => ['base', 'protocol', 'native'].includes(layerOf(to)) || (layerOf(to) === 'pipeline' && typeOnly(from).includes(to));
+    expect(
+      importsOf('native')
+        .filter((i) => !allowed(i))
+        .map(({ from, to }) => `${from} → ${to}`),
+    ).toEqual([]);
+  });
+
   it('src/content never imports the service worker, the pipeline, storage or the side panel', () => {
     expect(outside('content', ['base', 'protocol', 'observation', 'webmcp', 'content'])).toEqual([]);
   });
@@ -210,7 +223,7 @@ describe('architecture: the floors of src/', () => {
   });
 
   it('the pure folders never call the extension APIs (chrome.* / browser.*)', () => {
-    const pure = ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp', 'agent', 'external-agents'];
+    const pure = ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp', 'agent', 'external-agents', 'native'];
     const pureFiles = files.filter((f) => pure.includes(layerOf(f.path)) || f.path.startsWith('src/sidepanel/lib/'));
     expect(pureFiles.flatMap(extensionApiUses)).toEqual([]);
     expect(pureFiles.filter((f) => f.packages.includes('webextension-polyfill')).map((f) => f.path)).toEqual([]);

@@ -167,8 +167,9 @@ describe('shop pages', () => {
     expect(page).toContain('id="clock"');
     expect(page).toContain('id="promo-banner"');
     expect(page).toContain('<script src="/assets/shop.js" defer>');
-    // a legacy site: no WebMCP, no contract
-    expect(page).not.toMatch(/toolname|agent-contract|modelContext/);
+    // legacy pages: no WebMCP; the agent contract is only named (the native path is opt-in)
+    expect(page).not.toMatch(/toolname|modelContext/);
+    expect(page).toContain('<link rel="agent-contract" href="/agent/v1/contract">');
 
     // the total exists only on the canvas
     const totals = order(await shopState(), 'ORD-1024').totals;

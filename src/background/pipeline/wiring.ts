@@ -20,6 +20,8 @@ import { runToolFromPanel, type PanelRunRequest } from '../tools/run-from-panel.
 import { createChromeCopilot } from '../copilot/chrome-copilot.ts';
 import { agentsSeeDebuggingTools, observeForAgents } from '../tools/agent-view.ts';
 import { wireBridge } from '../bridge/wire-bridge.ts';
+import { createNativeService } from '../native/native-service.ts';
+import { chromeTabPage } from '../native/tab-page.ts';
 
 /**
  * Assembles the Intent-to-Transaction pipeline on Chrome: IndexedDB stores, ports onto tabs,
@@ -42,6 +44,13 @@ export function wirePipeline(deps: {
   const taint = new StorageTaintLedger();
   const tabs = chromeTabControl(chromeTabEvents());
   const send = deps.send;
+  // The native path: sites that publish an agent contract and granted Steward a token.
+  const native = createNativeService({
+    allowed: async (origin) => (await deps.sites.list()).includes(origin),
+    tabPage: chromeTabPage((tabId) => chromePorts.observer.last(tabId)),
+    recheck: async (actionId) => (await live.ready).recheck(actionId),
+    push: (m) => deps.panels.push(m),
+  });
   const chromePorts = createChromePorts({
     sessions,
     tools: deps.tools,
@@ -51,6 +60,7 @@ export function wirePipeline(deps: {
     tabs,
     screenshot: chromeScreenshots(),
     showDebuggingTools: agentsSeeDebuggingTools,
+    native,
   });
 
   let pipeline: Pipeline | undefined;
@@ -155,6 +165,7 @@ export function wirePipeline(deps: {
     push: (m) => deps.panels.push(m),
     copilot,
     pairings: bridge.pairings,
+    contracts: native.contracts,
   });
 
   return { panelChannel, onAlarm, onTabRemoved, start, taintAgent, bridgeLink: bridge.link, pairings: bridge.pairings, recovery: () => live.recovery };

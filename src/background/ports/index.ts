@@ -16,12 +16,14 @@ import type { CaptureScreenshot } from './screenshot.ts';
 import { DeadlineExceeded } from '../../base/deadline.ts';
 import { pageDeadlines } from '../pipeline/page-deadlines.ts';
 import { observedFor } from '../tools/agent-view.ts';
+import type { NativePorts } from '../native/native-service.ts';
 
 /**
  * The pipeline's ports on Chrome (src/pipeline/ports.ts). The pipeline never sees a tab id: ports
- * map the agent's session to its tab (SessionTabs). Paths: webmcp, adapter and legacy_inference
- * have executors; site_contract has none (no demo site publishes a contract yet), so the
- * capability check never chooses it and the observe port answers `null` for contract endpoints.
+ * map the agent's session to its tab (SessionTabs). Every path has an executor: site_contract
+ * (the native path, src/background/native/: used only for sites that granted Steward a token),
+ * webmcp, adapter and legacy_inference. Contract endpoints are observed and routed to through the
+ * native path too; without it they are not observed.
  */
 
 export interface ChromePortsDeps {
@@ -35,6 +37,8 @@ export interface ChromePortsDeps {
   screenshot?: CaptureScreenshot;
   /** Whether agents are shown the pages' debugging tools (a setting; off when not given). */
   showDebuggingTools?: () => Promise<boolean>;
+  /** The native path: sites' contracts and the grants Steward holds (src/background/native/). */
+  native?: NativePorts;
 }
 
 const withoutHash = (u: string) => u.split('#')[0];
@@ -73,6 +77,7 @@ export function createChromePorts(deps: ChromePortsDeps) {
     network: (tabId) => pageNetwork(deps.send, tabId),
     waitLoaded: (tabId) => waitForLoaded(deps.tabs, tabId),
     ...(deps.screenshot ? { screenshot: deps.screenshot } : {}),
+    ...(deps.native ? { siteState: deps.native.siteState } : {}),
   });
 
   /** Every observation, for the panel or the pipeline, also teaches the routes where adapters apply. */
@@ -87,8 +92,8 @@ export function createChromePorts(deps: ChromePortsDeps) {
   const act = { tabOf, observer, send: deps.send, tabs: deps.tabs };
 
   const ports: PipelinePorts = {
-    async observe(where, _resource, ctx) {
-      if (where.kind !== 'tab') return null;
+    async observe(where, resource, ctx) {
+      if (where.kind === 'contract') return deps.native ? deps.native.observe(where.url, resource) : null;
       const tabId = await tabOf(ctx);
       if (tabId === undefined) return null;
       const r = await observeTab(tabId);
@@ -96,8 +101,10 @@ export function createChromePorts(deps: ChromePortsDeps) {
       return r.ok ? observedFor(ctx.agent_id, r.tab.state, (await deps.showDebuggingTools?.()) === true) : null;
     },
     navigate,
-    routes: async (resource) => routes.routes(resource),
+    // A contract's endpoint outranks an adapter's page (DESIGN §1).
+    routes: async (resource) => [...((await deps.native?.routes(resource)) ?? []), ...routes.routes(resource)],
     executors: {
+      ...(deps.native ? { site_contract: deps.native.executor } : {}),
       webmcp: webmcpExecutor({ tabOf, send: deps.send, observer, topFrame }),
       adapter: adapterExecutor(act),
       legacy_inference: domExecutor({ ...act, navigate }),

@@ -37,8 +37,13 @@ export interface ObservedTab {
   at: number;
 }
 
+/** The site's own word on a page (the native path), read once per observation and applied to each fusion of it. */
+export interface SiteReading {
+  merge(state: ObservedState): ObservedState;
+}
+
 /** What an observation is fused with besides the page snapshot. */
-type FuseInputs = { tools: ToolDescriptor[]; network: NetworkRecord[]; toolsDocument?: ToolsDocument };
+type FuseInputs = { tools: ToolDescriptor[]; network: NetworkRecord[]; toolsDocument?: ToolsDocument; site?: SiteReading };
 
 export type ObserveOutcome = { ok: true; tab: ObservedTab } | { ok: false; error: { code: string; message: string; retryable: boolean } };
 
@@ -53,6 +58,11 @@ export interface TabObserverDeps {
   screenshot?(tabId: number): Promise<ScreenshotSummary | undefined>;
   /** Resolves once the tab is not loading; false if it is gone. */
   waitLoaded(tabId: number): Promise<boolean>;
+  /**
+   * The site's state for the page, when Steward holds a grant from its site and the page shows
+   * a resource of its contract (src/background/native/); undefined leaves the observation as fused.
+   */
+  siteState?(pageUrl: string, fused: ObservedState): Promise<SiteReading | undefined>;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -138,18 +148,24 @@ export class TabObserver {
     } catch (error) {
       return { ok: false, error: { code: 'OBSERVE_FAILED', message: `Reading the tab's tools or network records failed: ${String(error)}`.slice(0, 1000), retryable: false } };
     }
+    const fused = this.fuse(snapshot, inputs);
     this.inputs.set(tabId, inputs);
-    return this.fuse(snapshot, inputs);
+    if (!fused.ok || !this.deps.siteState) return fused;
+    const site = await this.deps.siteState(snapshot.url, fused.tab.state).catch(() => undefined);
+    if (!site) return fused;
+    // Kept with the inputs, so the screenshot's fusion gets the same reading without asking the site again.
+    inputs.site = site;
+    return { ok: true, tab: { ...fused.tab, state: site.merge(fused.tab.state) } };
   }
 
   private fuse(snapshot: PageSnapshot, inputs: FuseInputs & { screenshot?: ScreenshotSummary }): ObserveOutcome {
     try {
-      const { toolsDocument, ...fuseInputs } = inputs;
+      const { toolsDocument, site, ...fuseInputs } = inputs;
       const detail = fuseWithDetail({ snapshot, ...fuseInputs, adapters: this.deps.adapters() });
       return {
         ok: true,
         tab: {
-          state: detail.state,
+          state: site ? site.merge(detail.state) : detail.state,
           snapshot,
           bindings: detail.adapterBindings,
           ...(snapshot.documentToken ? { documentToken: snapshot.documentToken } : {}),

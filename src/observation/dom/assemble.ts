@@ -3,7 +3,7 @@ import { cleanText } from '../clean-text.ts';
 import type { Entry, RootState } from './entries.ts';
 import type { LiveModel } from './model.ts';
 import { dom } from './native.ts';
-import { FormCollector, readCanvases, readStructuredData, RowNumbering } from './page-parts.ts';
+import { FormCollector, readCanvases, readContractLink, readStructuredData, RowNumbering } from './page-parts.ts';
 import { landmarkOf } from './landmark.ts';
 import { liveState } from './semantics.ts';
 import { SnapshotGeometry } from './snapshot-geometry.ts';
@@ -86,6 +86,8 @@ class Assembler {
       documentToken: this.input.documentToken,
       viewport: { w: topView.vw, h: topView.vh, scrollX: Math.round(topView.scrollX), scrollY: Math.round(topView.scrollY), pageW: Math.round(topView.pageW), pageH: Math.round(topView.pageH) },
     };
+    const contractHref = readContractLink(model);
+    if (contractHref) snapshot.contractHref = contractHref;
     snapshot.blindSpots = [...this.blind].slice(0, model.limits.maxBlindSpots);
     this.geometry.commit();
     snapshot.timing = {

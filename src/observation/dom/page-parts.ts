@@ -160,6 +160,26 @@ export function readStructuredData(model: LiveModel, reader: StructuredDataReade
   return items;
 }
 
+/** Longest contract link Steward keeps (a page cannot make the snapshot carry more). */
+const MAX_CONTRACT_HREF = 2048;
+
+/**
+ * The top document's first `<link rel="agent-contract" href>` (the site's Semantic State Contract,
+ * DESIGN §6), resolved to an absolute http(s) URL. Only a hint: the worker fetches it only on the
+ * page's own origin and only for a site the person allowed, and parses what it gets.
+ */
+export function readContractLink(model: LiveModel): string | undefined {
+  try {
+    const link = dom.queryOne(model.doc, 'link[rel~="agent-contract" i][href]');
+    const href = link ? dom.attr(link, 'href') : null;
+    if (!href) return undefined;
+    const url = new URL(href, dom.doc.baseUri(model.doc));
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.href.length <= MAX_CONTRACT_HREF ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function resolveUrl(value: string, doc: Document): string {
   try {
     return new URL(value, dom.doc.baseUri(doc)).href.slice(0, 2048);

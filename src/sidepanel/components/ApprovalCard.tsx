@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ApprovalDecision, ApprovalRequest, BoundForm } from '../../protocol/approval.ts';
 import { decideApproval } from '../background-client.ts';
-import { PATH_LABEL, PATH_MEANING, REASON_TEXT } from '../lib/labels.ts';
+import { ACTION_PATH_LABEL, PATH_MEANING, REASON_TEXT } from '../lib/labels.ts';
 import { clockTime, countdown, msLeft } from '../lib/time.ts';
 import { now } from '../now.ts';
 import { resourceWords } from '../lib/resource-words.ts';
@@ -65,7 +65,7 @@ export function ApprovalCard({ request: r, current, onDecided }: { request: Appr
         <dd>{r.origin}</dd>
         <dt>Runs via</dt>
         <dd title={PATH_MEANING[r.via]}>
-          {PATH_LABEL[r.via]} <span class="muted">— {PATH_MEANING[r.via]}</span>
+          <span data-testid="action-path">{ACTION_PATH_LABEL[r.via]}</span> <span class="muted">— {PATH_MEANING[r.via]}</span>
         </dd>
       </dl>
 

@@ -2,7 +2,7 @@ import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import type { AuditEntry } from '../../protocol/audit.ts';
 import type { AuditGroup } from '../lib/audit-groups.ts';
-import { humanize, outcomeText } from '../lib/labels.ts';
+import { ACTION_PATH_LABEL, PATH_MEANING, humanize, outcomeText } from '../lib/labels.ts';
 import { clockTime } from '../lib/time.ts';
 import { showValue } from '../lib/values.ts';
 import { now } from '../now.ts';
@@ -22,6 +22,11 @@ export function AuditGroupItem({ group: g }: { group: AuditGroup }) {
         <span class="title">{title}</span>
         <span class={`badge tone-${g.tone}`}>{outcomeText(g.outcome)}</span>
         {g.error_code && <span class="badge tone-bad">{g.error_code}</span>}
+        {g.via && (
+          <span class="badge path" data-testid="action-path" title={PATH_MEANING[g.via]}>
+            {ACTION_PATH_LABEL[g.via]}
+          </span>
+        )}
         <span class="meta">
           {g.agent_id}
           {g.origin ? ` · ${g.origin}` : ''} · {clockTime(g.last_at, now.value)} · {g.steps.length} step{g.steps.length === 1 ? '' : 's'}

@@ -4,6 +4,7 @@ import { observeTab } from '../background-client.ts';
 import { currentTabId } from '../current-tab.ts';
 import { resourceWords } from '../lib/resource-words.ts';
 import { ActionsList } from './ActionsList.tsx';
+import { ContractSiteBlock } from './ContractSiteBlock.tsx';
 import { FactsTable } from './FactsTable.tsx';
 import { SiteAccessNotice } from './SiteAccessNotice.tsx';
 import { useSiteStatus } from '../use-site-status.ts';
@@ -46,6 +47,7 @@ export function CurrentTabView() {
       <SiteAccessNotice tab={site} error={siteError} onAllowed={() => setGeneration(generation + 1)} />
       {readable && (
         <>
+          <ContractSiteBlock onChanged={() => setGeneration((g) => g + 1)} />
           <section aria-labelledby="observed-heading">
             <h3 id="observed-heading">What Steward sees</h3>
             {shown.kind === 'loading' && (

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { MAX_WINDOW_MINUTES, settingsErrors, type Settings } from '../../protocol/settings.ts';
 import { saveSettings, settings } from '../settings.ts';
 import { BridgeStatusBlock } from './BridgeStatusBlock.tsx';
+import { ContractSitesList } from './ContractSitesList.tsx';
 import { CopilotSettings, copilotNumbers } from './CopilotSettings.tsx';
 import { LifetimeOptions } from './LifetimeOptions.tsx';
 import { SitePermissions } from './SitePermissions.tsx';
@@ -130,6 +131,7 @@ export function SettingsView() {
         </p>
       </form>
       <SitePermissions />
+      <ContractSitesList />
       <BridgeStatusBlock />
     </>
   );

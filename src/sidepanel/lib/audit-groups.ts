@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../../protocol/audit.ts';
+import { Source } from '../../protocol/resource.ts';
 
 /**
  * The audit log as a person reads it: one group per action (all steps sharing an agent and an
@@ -12,6 +13,8 @@ export interface AuditGroup {
   action?: string;
   resource?: string;
   origin?: string;
+  /** The path the action was sent on (site contract, WebMCP tool, adapter, page controls), as its dispatch recorded it. */
+  via?: Source;
   /** The final step's outcome (or kind when it has none): what happened in the end, so far. */
   outcome: string;
   tone: 'ok' | 'pending' | 'bad' | 'neutral';
@@ -36,6 +39,12 @@ function entryOrigin(e: AuditEntry): string | undefined {
   return undefined;
 }
 
+/** The path an entry names in `details.via`; anything else recorded there is not a path. */
+function entryVia(e: AuditEntry): Source | undefined {
+  const parsed = Source.safeParse(e.details?.via);
+  return parsed.success ? parsed.data : undefined;
+}
+
 function tone(last: AuditEntry): AuditGroup['tone'] {
   if (last.error_code || last.kind === 'denial' || last.kind === 'failure') return 'bad';
   if (last.kind === 'confirmation') return last.outcome === 'unknown' ? 'pending' : 'ok';
@@ -57,6 +66,8 @@ export function groupAudit(entries: readonly AuditEntry[]): AuditGroup[] {
     const last = steps[steps.length - 1]!;
     const withResource = steps.find((s) => s.resource);
     const origin = steps.map(entryOrigin).find((o) => o !== undefined);
+    // The last one recorded: a retry on another path says where the action finally went.
+    const via = steps.map(entryVia).findLast((v) => v !== undefined);
     const errorCode = [...steps].reverse().find((s) => s.error_code)?.error_code;
     out.push({
       key,
@@ -64,6 +75,7 @@ export function groupAudit(entries: readonly AuditEntry[]): AuditGroup[] {
       ...(steps.find((s) => s.action)?.action ? { action: steps.find((s) => s.action)!.action! } : {}),
       ...(withResource?.resource ? { resource: `${withResource.resource.type}:${withResource.resource.id}` } : {}),
       ...(origin ? { origin } : {}),
+      ...(via ? { via } : {}),
       outcome: last.outcome ?? last.kind,
       tone: tone(last),
       ...(errorCode ? { error_code: errorCode } : {}),

@@ -11,6 +11,14 @@ export const PATH_LABEL: Record<Source, string> = {
   legacy_inference: 'legacy',
 };
 
+/** The path an action runs on (or ran on), for approval cards and the activity log. */
+export const ACTION_PATH_LABEL: Record<Source, string> = {
+  site_contract: 'site contract',
+  webmcp: 'WebMCP tool',
+  adapter: 'adapter',
+  legacy_inference: 'page controls',
+};
+
 /** One line on what each path's authority means, for a tooltip or note. */
 export const PATH_MEANING: Record<Source, string> = {
   site_contract: "the site's own agent contract; the site confirms results",

@@ -8,7 +8,20 @@ describe('openStewardDb', () => {
     const db = await openStewardDb({ factory });
     expect(db.name).toBe(DB_NAME);
     expect(db.version).toBe(DB_VERSION);
-    expect([...db.objectStoreNames].sort()).toEqual(['approvals', 'audit', 'audit_seal', 'idempotency', 'journal', 'journal_actions', 'memory', 'quota', 'receipts', 'tokens']);
+    expect([...db.objectStoreNames].sort()).toEqual([
+      'agent_key',
+      'approvals',
+      'audit',
+      'audit_seal',
+      'idempotency',
+      'journal',
+      'journal_actions',
+      'memory',
+      'quota',
+      'receipts',
+      'site_grants',
+      'tokens',
+    ]);
     db.close();
     // Reopening an existing database keeps it (no upgrade, no data loss).
     await (await openStewardDb({ factory })).put('audit', { seq: 0 } as never);
