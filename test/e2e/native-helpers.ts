@@ -31,6 +31,18 @@ export async function freshStart(world: StewardBrowser, shopUrl: string): Promis
   for (const site of (await data(control<{ sites: ContractSiteView[] }>(panel, { type: 'panel/contract-sites' }))).sites) {
     if (site.connection.status !== 'none') await control(panel, { type: 'panel/contract-disconnect', origin: site.origin });
   }
+  // A card an earlier test left waiting is denied, so no test sees another's.
+  for (const card of (await data(control<{ pending: Array<{ request_id: string; input_hash: string; state: { state_version: string | number } }> }>(panel, { type: 'panel/approvals' }))).pending) {
+    const decision = {
+      request_id: card.request_id,
+      decision: 'deny',
+      decided_by: 'user:local',
+      decided_at: new Date().toISOString(),
+      input_hash: card.input_hash,
+      state_version: card.state.state_version,
+    };
+    await control(panel, { type: 'panel/approval-decide', decision });
+  }
   await panel.close();
   if (!keep) await world.context.newPage();
   const reset = await fetch(new URL('/__demo/reset', shopUrl), { method: 'POST' });
