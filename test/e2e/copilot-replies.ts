@@ -97,3 +97,11 @@ export const callTool = (name: string, input: Record<string, unknown>, expectAft
     if (!offeredAction(r, name)) throw new Error(`${name} is not in the action list`);
     return act(name, input, `The site offers ${name}, which does this in one step.`, expectAfter);
   });
+
+/** Calls the tool in one step, provided Steward offered it on that path (`- orders.cancel via site_contract, …`). */
+export const callToolVia = (name: string, via: string, input: Record<string, unknown>, expectAfter: string): ScriptedReply =>
+  reading((r) => {
+    const line = offeredAction(r, name);
+    if (!line?.startsWith(`- ${name} via ${via},`)) throw new Error(`${name} is not offered via ${via} (${line ?? 'not listed'})`);
+    return act(name, input, `The site offers ${name} via ${via}, which does this in one step.`, expectAfter);
+  });
