@@ -25,6 +25,11 @@ export interface ContractStateDeps {
   now?: () => number;
 }
 
+/** Steward held a grant from the tab's site and the site ended it: the person connects again (panel). */
+export const CONTRACT_ACCESS_ENDED = 'contract_access_ended';
+
+const accessEnded = (state: ObservedState): ObservedState => (state.conflicts.includes(CONTRACT_ACCESS_ENDED) ? state : { ...state, conflicts: [...state.conflicts, CONTRACT_ACCESS_ENDED] });
+
 const unavailable = (state: ObservedState): ObservedState => (state.conflicts.includes(CONTRACT_STATE_UNAVAILABLE) ? state : { ...state, conflicts: [...state.conflicts, CONTRACT_STATE_UNAVAILABLE] });
 
 const stateUrl = (live: LiveGrant, resource: ResourceRef) => endpointUrl(live.contract, live.contract.contract.endpoints.resource_state, { type: resource.type, id: resource.id });
@@ -78,7 +83,9 @@ export function contractState(deps: ContractStateDeps) {
      */
     async forTab(pageUrl: string, fused: ObservedState): Promise<SiteReading | undefined> {
       const origin = originOf(pageUrl);
-      if (origin === undefined || !(await deps.grants.has(origin))) return undefined;
+      if (origin === undefined) return undefined;
+      // A grant the site ended (revoked, expired): the page is read as a page again, and says so.
+      if (!(await deps.grants.has(origin))) return (await deps.grants.record(origin)) ? { merge: accessEnded } : undefined;
       const live = await liveFor(origin);
       if (!live) return undefined;
       const named = fused.resource_identity?.certainty !== 'unknown' ? fused.resource : undefined;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createNativeService, type NativeService } from '../../../../src/background/native/native-service.ts';
 import { fetchHttpPort } from '../../../../src/background/native/http.ts';
-import { CONTRACT_STATE_UNAVAILABLE } from '../../../../src/background/native/contract-state.ts';
+import { CONTRACT_ACCESS_ENDED, CONTRACT_STATE_UNAVAILABLE } from '../../../../src/background/native/contract-state.ts';
 import { fuseWithDetail } from '../../../../src/observation/fusion/index.ts';
 import { shopAdapter } from '../../../../src/observation/adapters/index.ts';
 import type { ObservedState } from '../../../../src/protocol/observed-state.ts';
@@ -215,9 +215,10 @@ describe("the worker's native path against the reference shop", () => {
     expect(report).toMatchObject({ outcome: 'failed', side_effect_possible: false, site_error: { error: { code: 'TOKEN_INVALID', details: { reason: 'token_revoked' } } } });
     expect(pushes).toEqual([{ type: 'panel/contracts-changed' }]);
     expect((await native.contracts.siteForTab(1))?.connection).toMatchObject({ status: 'ended', reason: 'token_revoked', message: expect.stringContaining('connect again') });
-    // Nothing more is sent with it: the tab is the page's own again.
+    // Nothing more is sent with it: the tab is the page's own again, and says the site ended the access.
     requests = [];
-    expect(await native.siteState(pageOf('ORD-1024'), legacyObservation('ORD-1024'))).toBeUndefined();
+    const tab = legacyObservation('ORD-1024');
+    expect((await native.siteState(pageOf('ORD-1024'), tab))!.merge(tab)).toEqual({ ...tab, conflicts: [...tab.conflicts, CONTRACT_ACCESS_ENDED] });
     expect(requests).toEqual([]);
     expect(await native.executor.execute(callFor(state, 'orders.cancel', { reason: 'ordered_by_mistake' }))).toMatchObject({ outcome: 'failed', side_effect_possible: false });
     expect(requests).toEqual([]);
