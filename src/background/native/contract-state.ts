@@ -67,7 +67,7 @@ export function contractState(deps: ContractStateDeps) {
     async routes(resource: ResourceRef): Promise<Route[]> {
       const routes: Route[] = [];
       for (const record of await deps.grants.all()) {
-        if (!(await deps.grants.has(record.origin))) continue;
+        if (!deps.grants.usable(record)) continue;
         const live = await liveFor(record.origin);
         const url = live && readable(live, resource) ? stateUrl(live, resource) : undefined;
         if (url) routes.push({ kind: 'site_contract', url });
@@ -85,7 +85,9 @@ export function contractState(deps: ContractStateDeps) {
       const origin = originOf(pageUrl);
       if (origin === undefined) return undefined;
       // A grant the site ended (revoked, expired): the page is read as a page again, and says so.
-      if (!(await deps.grants.has(origin))) return (await deps.grants.record(origin)) ? { merge: accessEnded } : undefined;
+      const record = await deps.grants.record(origin);
+      if (!record) return undefined;
+      if (!deps.grants.usable(record)) return { merge: accessEnded };
       const live = await liveFor(origin);
       if (!live) return undefined;
       const named = fused.resource_identity?.certainty !== 'unknown' ? fused.resource : undefined;

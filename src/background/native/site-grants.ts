@@ -57,7 +57,12 @@ export class SiteGrants {
   /** Whether Steward holds a grant it may use for `origin` (not ended, not expired); no network. */
   async has(origin: string): Promise<StoredSiteGrant | undefined> {
     const record = await this.record(origin);
-    return record && !record.ended && Date.parse(record.grant.expires_at) > this.now() ? record : undefined;
+    return record && this.usable(record) ? record : undefined;
+  }
+
+  /** Whether a record already read may be used: not ended by the site, not expired. */
+  usable(record: StoredSiteGrant): boolean {
+    return !record.ended && Date.parse(record.grant.expires_at) > this.now();
   }
 
   /** The live grant for `origin` with its contract, fetched again when stale (the stored copy if the site does not answer). */
