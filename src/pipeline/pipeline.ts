@@ -39,6 +39,9 @@ export interface ActionStatus {
 /** How long an agent should wait before asking again about a running key. */
 const IN_PROGRESS_RETRY_MS = 1000;
 
+/** A replayed key re-reads its `unknown` action at most this often: replaying cannot hammer the page. */
+const REPLAY_RECHECK_EVERY_MS = 2000;
+
 /**
  * The Intent-to-Transaction pipeline (DESIGN §5): every action from every agent goes through
  * submit(). Steps: (1) parse, (2) delegated auth and idempotency claim, journal `proposed`,
@@ -54,6 +57,8 @@ export class Pipeline {
   private readonly live = new Set<string>();
   private readonly background = new Set<Promise<unknown>>();
   private readonly tracked = new Map<string, Promise<unknown>>();
+  /** When a replay last re-read each `unknown` action (settledSince). */
+  private readonly replayRechecks = new Map<string, number>();
   /** Idempotency keys the last recover() found claimed by no running action, and what became of them. */
   keyRecovery: KeyReport[] = [];
 
@@ -230,7 +235,7 @@ export class Pipeline {
    * Re-reads a pending_confirmation / unknown action's resource to confirm it (polling), without
    * navigating any tab; nothing is read once the agent's token is revoked or expired.
    */
-  async recheck(actionId: string): Promise<ActionStatus | undefined> {
+  async recheck(actionId: string, options: { audit_unresolved?: boolean } = {}): Promise<ActionStatus | undefined> {
     const action = await this.deps.journal.action(actionId);
     if (!action) return undefined;
     if ((action.state === 'pending_confirmation' || action.state === 'unknown') && !this.live.has(actionId)) {
@@ -238,7 +243,7 @@ export class Pipeline {
       if (!auth.ok) return this.status(actionId);
       this.live.add(actionId);
       try {
-        await this.runner.resolveDispatched(this.runner.newRun(action, auth.token, new Stopwatch(this.perfNow)));
+        await this.runner.resolveDispatched(this.runner.newRun(action, auth.token, new Stopwatch(this.perfNow)), options);
       } finally {
         this.live.delete(actionId);
       }
@@ -266,11 +271,26 @@ export class Pipeline {
   /**
    * A replayed key whose stored result was still open (accepted, unknown) answers with how the
    * action ended since, once the journal knows: the same call with the same key gives the outcome.
+   * An `unknown` one (e.g. a worker killed while the page was still answering) is re-read first,
+   * as the recheck alarm would, so the agent asking again need not wait for the alarm.
    */
   private async settledSince(actionId: string, stored: ActionResult): Promise<ActionResult> {
     if (isErrorResult(stored) || (stored.execution.status !== 'accepted' && stored.execution.status !== 'unknown')) return stored;
+    if (stored.execution.status === 'unknown') await this.recheckOnReplay(actionId);
     const now = await this.status(actionId);
     return now?.finished && now.result ? now.result : stored;
+  }
+
+  /** At most one re-read per action every REPLAY_RECHECK_EVERY_MS, and an unresolved one is not audited: replays cannot fill the log. */
+  private async recheckOnReplay(actionId: string): Promise<void> {
+    const at = this.deps.clock();
+    if (at - (this.replayRechecks.get(actionId) ?? -Infinity) < REPLAY_RECHECK_EVERY_MS) return;
+    this.replayRechecks.set(actionId, at);
+    const status = await this.recheck(actionId, { audit_unresolved: false }).catch((error: unknown) => {
+      console.warn('re-reading on replay failed for', actionId, error);
+      return undefined;
+    });
+    if (status?.finished) this.replayRechecks.delete(actionId);
   }
 
   /** Where an action stands, from the journal (what `action_id` polling answers). */

@@ -425,9 +425,10 @@ export class ActionRunner {
    * The effect observed → confirmed; otherwise `dispatched` becomes `unknown` and
    * `pending_confirmation` / `unknown` stay as they are, to be re-checked later. Nobody asked for
    * this just now, so it never navigates a tab, and it reads nothing once the agent's token is
-   * revoked or expired.
+   * revoked or expired. `audit_unresolved: false`: a re-read that found nothing new is not
+   * audited (an agent's replays ask for these; the pipeline bounds how often).
    */
-  async resolveDispatched(run: ActionRun): Promise<{ to: JournalState | 'unchanged'; result?: ActionResult }> {
+  async resolveDispatched(run: ActionRun, options: { audit_unresolved?: boolean } = {}): Promise<{ to: JournalState | 'unchanged'; result?: ActionResult }> {
     const { action } = run;
     const auth = checkToken(action.agent_id, await this.deps.tokens.check(action.token_id), action.request.resource);
     if (!auth.ok && action.state !== 'dispatched') return { to: 'unchanged' };
@@ -455,7 +456,9 @@ export class ActionRunner {
       result = { action_id: action.action_id, resource, execution: { status: 'unknown', certainty: 'unknown' } };
       to = 'unknown';
     } else {
-      await run.trail.finish('recovery', { outcome: 'still_unresolved', ...(after ? { state_version_after: after.state_version } : {}), details: { state: action.state } });
+      if (options.audit_unresolved !== false) {
+        await run.trail.finish('recovery', { outcome: 'still_unresolved', ...(after ? { state_version_after: after.state_version } : {}), details: { state: action.state } });
+      }
       return { to: 'unchanged' };
     }
     await this.deps.journal.transition(action.action_id, to, { result, ...(after ? { state_version: after.state_version } : {}), note: 'resolved by re-reading the resource state' });

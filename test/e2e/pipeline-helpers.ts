@@ -1,4 +1,4 @@
-import type { BrowserContext, Page, Worker } from '@playwright/test';
+import type { BrowserContext, Page, Route, Worker } from '@playwright/test';
 import { expect } from './fixtures.ts';
 
 /**
@@ -190,4 +190,21 @@ export async function liveWorker(context: BrowserContext, extensionId: string, s
     )
     .toBe(true);
   return found!;
+}
+
+/** Holds the next request matching `path` until released; resolves `seen` when it arrives. */
+export async function hold(page: Page, method: string, path: string) {
+  let release!: () => Promise<void>;
+  const matches = (url: URL) => url.pathname === path;
+  const seen = new Promise<void>((resolveSeen) => {
+    void page.route(matches, async (route: Route) => {
+      if (route.request().method() !== method) return route.continue();
+      release = async () => {
+        await route.continue();
+        await page.unroute(matches);
+      };
+      resolveSeen();
+    });
+  });
+  return { seen, release: () => release() };
 }

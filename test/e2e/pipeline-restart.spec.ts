@@ -1,4 +1,4 @@
-import type { Page, Route } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { requestHash } from '../../src/base/hash.ts';
 import {
@@ -8,6 +8,7 @@ import {
   cancelRequests,
   control,
   data,
+  hold,
   journal,
   killServiceWorker,
   liveWorker,
@@ -26,25 +27,6 @@ import {
  * between (Playwright routing), so the kill lands exactly there. The action must still end
  * exactly once on the shop's server, with a consistent journal and a valid audit chain.
  */
-
-/** Holds the next request matching `path` until released; resolves `seen` when it arrives. */
-async function hold(page: Page, method: string, path: string) {
-  let release!: () => Promise<void>;
-  const seen = new Promise<void>((resolveSeen) => {
-    void page.route(
-      (url) => url.pathname === path,
-      async (route: Route) => {
-        if (route.request().method() !== method) return route.continue();
-        release = async () => {
-          await route.continue();
-          await page.unroute((url) => url.pathname === path);
-        };
-        resolveSeen();
-      },
-    );
-  });
-  return { seen, release: () => release() };
-}
 
 async function setUp(
   steward: { context: import('@playwright/test').BrowserContext },

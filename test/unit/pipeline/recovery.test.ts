@@ -134,6 +134,42 @@ describe('recover() after a service-worker kill', () => {
     expect(await h2.pipeline.deps.audit.verify()).toMatchObject({ ok: true });
   });
 
+  it('right after dispatch, no effect seen yet: the agent asking again with the same key gets the outcome once the site shows it', async () => {
+    const h = await harness();
+    h.shop.beforeEffect = () => killed();
+    const req = cancelRequest();
+    void h.pipeline.submit(req, h.agent);
+    await approveNext(h);
+    await until(headIs(h, 'dispatched'), 'dispatched');
+    h.shop.beforeEffect = undefined;
+    const h2 = await restart(h);
+    expect(await h2.pipeline.recover()).toMatchObject([{ from: 'dispatched', to: 'unknown' }]);
+    const recoveryEntries = async () => {
+      await h2.pipeline.deps.audit.flush();
+      return (await h2.pipeline.deps.audit.entries()).filter((e) => e.kind === 'recovery').length;
+    };
+    const recoveredOnce = await recoveryEntries();
+
+    // Nothing new on the page: every replay says unknown, re-reads at most once per 2 s, and audits nothing.
+    const observedBefore = h.shop.calls.observe;
+    for (let i = 0; i < 5; i++) expect(await h2.pipeline.submit(req, h2.agent)).toMatchObject({ execution: { status: 'unknown' } });
+    expect(h.shop.calls.observe - observedBefore).toBe(1);
+    h.clock.advance(2_000);
+    expect(await h2.pipeline.submit(req, h2.agent)).toMatchObject({ execution: { status: 'unknown' } });
+    expect(h.shop.calls.observe - observedBefore).toBe(2);
+    expect(await recoveryEntries()).toBe(recoveredOnce);
+
+    // The site did it after all: the next replay re-reads and answers confirmed, never executing again.
+    h.shop.orders.get('ORD-1024')!.state = 'cancelled';
+    h.shop.touch('ORD-1024');
+    h.clock.advance(2_000);
+    const replay = await h2.pipeline.submit(req, h2.agent);
+    expect(replay).toMatchObject({ execution: { status: 'confirmed' }, resource: { state: 'cancelled' } });
+    expect(h.shop.calls.execute).toHaveLength(1);
+    expect(await h2.pipeline.submit(req, h2.agent)).toEqual(replay);
+    expect(await h2.pipeline.deps.audit.verify()).toMatchObject({ ok: true });
+  });
+
   it('before any decision (proposed): failed and the key released, so the same request can run', async () => {
     const h = await harness();
     h.shop.beforeObserve = () => killed();
