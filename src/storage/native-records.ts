@@ -19,7 +19,9 @@ const PrivateSigningKey = z.custom<CryptoKey>(
 /** The public half, kept as a key too so it can be used without re-importing the JWK. */
 const PublicVerifyKey = z.custom<CryptoKey>((k) => k instanceof CryptoKey && k.type === 'public' && k.algorithm.name === 'Ed25519', 'must be an Ed25519 public CryptoKey');
 
+/** Steward's key for one site: each site sees its own key, so no two sites can link the person by it. */
 export const StoredAgentKey = z.object({
+  origin: z.string().url().max(2048),
   private_key: PrivateSigningKey,
   public_key: PublicVerifyKey,
   public_jwk: AgentPublicJwk,

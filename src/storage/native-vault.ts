@@ -12,7 +12,7 @@ export type { StoredAgentKey, StoredSiteGrant } from './native-records.ts';
  */
 export interface NativeVault {
   agentKey: {
-    read(): Promise<StoredAgentKey | undefined>;
+    read(origin: string): Promise<StoredAgentKey | undefined>;
     keepFirst(fresh: StoredAgentKey): Promise<StoredAgentKey>;
   };
   grants: {

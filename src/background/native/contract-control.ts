@@ -27,7 +27,8 @@ export interface TabPage {
 export interface ContractControlDeps {
   registry: ContractRegistry;
   grants: SiteGrants;
-  client(): Promise<ContractClient>;
+  /** The client that signs with `origin`'s own agent key. */
+  client(origin: string): Promise<ContractClient>;
   tabPage(tabId: number): Promise<TabPage | undefined>;
   allowed(origin: string): Promise<boolean>;
   now?: () => number;
@@ -76,7 +77,7 @@ export function contractControl(deps: ContractControlDeps): ContractControl {
       if (!(await deps.allowed(origin))) return { ok: false as const, error: { code: 'SITE_NOT_ALLOWED', message: `Steward is not allowed on ${origin}. Allow the site first.` } };
       const { contract, record: previous } = await contractOf(origin);
       if (!contract) return { ok: false as const, error: { code: 'NO_CONTRACT', message: `Steward has not found an agent contract on ${origin}. Open one of its pages and try again.` } };
-      const client = await deps.client();
+      const client = await deps.client(origin);
       const granted = await client.requestGrant(contract, {
         scopes: request.scopes,
         resource_scope: request.resource_scope,
@@ -98,7 +99,7 @@ export function contractControl(deps: ContractControlDeps): ContractControl {
       if (record) {
         const { contract } = await contractOf(origin);
         // Best effort: the site may be down; Steward forgets the token either way, and no one else holds it.
-        if (contract && !record.ended) await (await deps.client()).revoke(contract, siteGrantOf(record)).catch(() => undefined);
+        if (contract && !record.ended) await (await deps.client(origin)).revoke(contract, siteGrantOf(record)).catch(() => undefined);
         await deps.grants.forget(origin);
       }
       return { ok: true as const };

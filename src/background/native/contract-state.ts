@@ -20,7 +20,8 @@ export const CONTRACT_STATE_UNAVAILABLE = 'contract_state_unavailable';
 
 export interface ContractStateDeps {
   grants: SiteGrants;
-  client(): Promise<ContractClient>;
+  /** The client that signs with `origin`'s own agent key. */
+  client(origin: string): Promise<ContractClient>;
   allowed(origin: string): Promise<boolean>;
   now?: () => number;
 }
@@ -49,7 +50,7 @@ export function contractState(deps: ContractStateDeps) {
 
   /** The resource's state from the site, or why not (a refusal that ends the grant ends it). */
   async function read(live: LiveGrant, resource: ResourceRef) {
-    const r = await (await deps.client()).readState(live.contract, live.grant, resource);
+    const r = await (await deps.client(live.contract.origin)).readState(live.contract, live.grant, resource);
     if (!r.ok && r.error.code === 'refused') await deps.grants.endIfRefused(live, r.error.site_error);
     return r;
   }

@@ -8,7 +8,7 @@ import { openNativeVault, type NativeVault } from '../../storage/native-vault.ts
 import type { ContractControl } from '../panel/contracts.ts';
 import type { SiteReading } from '../ports/tab-observer.ts';
 import { AcceptedPoller } from './accepted-poller.ts';
-import { ProfileAgentKey } from './agent-key.ts';
+import { SiteAgentKeys } from './agent-key.ts';
 import { contractControl, type TabPage } from './contract-control.ts';
 import { ContractRegistry } from './contract-registry.ts';
 import { contractState } from './contract-state.ts';
@@ -61,10 +61,10 @@ export function createNativeService(deps: NativeServiceDeps): NativeService {
     return opening;
   };
   const http = deps.http ?? fetchHttpPort();
-  const key = new ProfileAgentKey(async () => (await vault()).agentKey, now);
+  const keys = new SiteAgentKeys(async () => (await vault()).agentKey, now);
   const registry = new ContractRegistry({ http, allowed: deps.allowed, now });
   const grants = new SiteGrants({ vault: async () => (await vault()).grants, registry, changed: () => deps.push({ type: 'panel/contracts-changed' }), now });
-  const client = async () => createContractClient({ http, key: await key.get(), now });
+  const client = async (origin: string) => createContractClient({ http, key: await keys.get(origin), now });
   const poller = new AcceptedPoller({ recheck: deps.recheck, settled: () => deps.push({ type: 'panel/audit-changed' }), now, ...(deps.setTimer ? { setTimer: deps.setTimer } : {}) });
   const state = contractState({ grants, client, allowed: deps.allowed, now });
   return {

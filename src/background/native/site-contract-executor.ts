@@ -13,7 +13,8 @@ import type { LiveGrant, SiteGrants } from './site-grants.ts';
 
 export interface SiteContractExecutorDeps {
   grants: SiteGrants;
-  client(): Promise<ContractClient>;
+  /** The client that signs with `origin`'s own agent key. */
+  client(origin: string): Promise<ContractClient>;
   allowed(origin: string): Promise<boolean>;
   poller: AcceptedPoller;
 }
@@ -44,7 +45,7 @@ export function siteContractExecutor(deps: SiteContractExecutorDeps): Executor {
     async execute(call: ExecutionCall): Promise<ExecutionReport> {
       const live = await usable(siteOf(call), call.allowed_origins);
       if (typeof live === 'string') return notSent(live);
-      const report = await (await deps.client()).execute(live.contract, live.grant, call);
+      const report = await (await deps.client(live.contract.origin)).execute(live.contract, live.grant, call);
       if (report.outcome === 'accepted') deps.poller.watch(call.action_id);
       return afterRefusal(live, report);
     },
@@ -53,7 +54,7 @@ export function siteContractExecutor(deps: SiteContractExecutorDeps): Executor {
       const live = await usable(originOf(call.status_url));
       // Nothing can be asked, so nothing is settled: the action stays pending (the site may still finish it).
       if (typeof live === 'string') return { outcome: 'accepted', status_url: call.status_url };
-      return afterRefusal(live, await (await deps.client()).status(live.contract, live.grant, call.status_url, call.resource));
+      return afterRefusal(live, await (await deps.client(live.contract.origin)).status(live.contract, live.grant, call.status_url, call.resource));
     },
   };
 }

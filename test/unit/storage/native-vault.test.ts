@@ -7,12 +7,12 @@ import { demoContract, demoGrant } from '../background/native/native-fixtures.ts
 
 const ORIGIN = 'http://localhost:4100';
 
-async function agentKeyRecord() {
+async function agentKeyRecord(origin = ORIGIN) {
   const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify'])) as CryptoKeyPair;
   const { kty, crv, x } = await crypto.subtle.exportKey('jwk', pair.publicKey);
   const { calculateJwkThumbprint } = await import('jose');
   const public_jwk = { kty: kty as 'OKP', crv: crv as 'Ed25519', x: x! };
-  return { private_key: pair.privateKey, public_key: pair.publicKey, public_jwk, thumbprint: await calculateJwkThumbprint(public_jwk, 'sha256'), created_at: 1 };
+  return { origin, private_key: pair.privateKey, public_key: pair.publicKey, public_jwk, thumbprint: await calculateJwkThumbprint(public_jwk, 'sha256'), created_at: 1 };
 }
 
 function grantRecord(overrides: Partial<StoredSiteGrant> = {}): StoredSiteGrant {
@@ -46,14 +46,26 @@ describe('the native vault (agent key and site grants in the steward database)',
     expect(await db.count('audit')).toBe(1);
   });
 
-  it('keeps the first agent key written: a second, racing key is dropped and both callers get the first', async () => {
+  it('keeps the first agent key written for a site: a second, racing key is dropped and both callers get the first', async () => {
     const vault = await openNativeVault({ factory: freshFactory() });
-    expect(await vault.agentKey.read()).toBeUndefined();
+    expect(await vault.agentKey.read(ORIGIN)).toBeUndefined();
     const [a, b] = [await agentKeyRecord(), await agentKeyRecord()];
     const [kept1, kept2] = await Promise.all([vault.agentKey.keepFirst(a), vault.agentKey.keepFirst(b)]);
     expect(kept1.thumbprint).toBe(a.thumbprint);
     expect(kept2.thumbprint).toBe(a.thumbprint);
-    expect((await vault.agentKey.read())?.thumbprint).toBe(a.thumbprint);
+    expect((await vault.agentKey.read(ORIGIN))?.thumbprint).toBe(a.thumbprint);
+    // Another site gets its own key.
+    const other = await agentKeyRecord('http://localhost:4200');
+    expect((await vault.agentKey.keepFirst(other)).thumbprint).toBe(other.thumbprint);
+    expect((await vault.agentKey.read('http://localhost:4200'))?.thumbprint).not.toBe(a.thumbprint);
+  });
+
+  it("refuses a site's key record moved under another site", async () => {
+    const factory = freshFactory();
+    const vault = await openNativeVault({ factory });
+    const db = await openStewardDb({ factory });
+    await db.put('agent_key', await agentKeyRecord('http://localhost:4200'), ORIGIN);
+    await expect(vault.agentKey.read(ORIGIN)).rejects.toBeInstanceOf(CorruptRecordError);
   });
 
   it('refuses to store an extractable private key, and a stored record that no longer is one is an error, not a key', async () => {
@@ -62,8 +74,8 @@ describe('the native vault (agent key and site grants in the steward database)',
     const extractable = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
     await expect(vault.agentKey.keepFirst({ ...(await agentKeyRecord()), private_key: extractable.privateKey })).rejects.toThrow(/non-extractable/);
     const db = await openStewardDb({ factory });
-    await db.put('agent_key', { ...(await agentKeyRecord()), thumbprint: 'not a thumbprint' } as never, 'agent');
-    await expect(vault.agentKey.read()).rejects.toBeInstanceOf(CorruptRecordError);
+    await db.put('agent_key', { ...(await agentKeyRecord()), thumbprint: 'not a thumbprint' } as never, ORIGIN);
+    await expect(vault.agentKey.read(ORIGIN)).rejects.toBeInstanceOf(CorruptRecordError);
   });
 
   it('stores a grant per origin and survives a reopen; ending marks only the grant with that token', async () => {

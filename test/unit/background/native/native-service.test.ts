@@ -129,7 +129,7 @@ describe("the worker's native path against the reference shop", () => {
     const reply = await connect();
     expect(reply).toMatchObject({ ok: true, site: { connection: { status: 'connected', scopes: ['orders:read', 'orders:cancel'], resource_scope: ['order:*'], granted_by: expect.any(String) } } });
     const record = await vault.grants.get(shop.url);
-    const key = await vault.agentKey.read();
+    const key = await vault.agentKey.read(shop.url);
     expect(record?.grant.key_thumbprint).toBe(key?.thumbprint);
     // The panel's views never carry the token.
     const views = JSON.stringify([reply, await native.contracts.sites(), await native.contracts.siteForTab(1)]);
