@@ -17,6 +17,7 @@ import { iso, type Clock } from '../base/clock.ts';
 import { PAGE_DEADLINES } from '../protocol/deadlines.ts';
 import { withDeadline } from '../base/deadline.ts';
 import { dispatch } from './execution/router.ts';
+import { declaredEffect } from './declared-effect.ts';
 import { boundForm, expectedFormValues } from './form-binding.ts';
 import type { MemoryResolver } from './memory-resolver.ts';
 import { reachResource } from './navigator.ts';
@@ -341,12 +342,15 @@ export class ActionRunner {
         run,
         errorResult(makeError('AUDIT_UNAVAILABLE', `Steward could not write ${action.request.action} to its audit log, so it was not dispatched.`), { action_id: action.action_id }),
       );
-    // Written before the executor is called: after a kill, recovery knows it may have happened.
+    // Written before the executor is called: after a kill, recovery knows it may have happened,
+    // and what to look for (a contract site's action is settled by the site instead).
+    const declared = via === 'site_contract' ? undefined : declaredEffect(action.request.resource.type, plan.capability.description);
     await journal.transition(action.action_id, 'dispatched', {
       via,
       state_version: plan.observed.state_version,
       state_version_before: plan.observed.state_version,
       ...(receiptId ? { receipt_id: receiptId } : {}),
+      ...(declared ? { declared_effect: declared } : {}),
     });
     const executedAt = iso(clock());
     const report = await run.sw.outside(() =>
@@ -439,11 +443,12 @@ export class ActionRunner {
     const after = located?.ok ? located.value.observed : null;
     const before = action.state_version_before;
     const changed = after !== null && before !== undefined && after.state_version !== before;
-    const expect = action.context.expect;
+    // Only an expected effect, observed, settles it: the agent's, or the one the action declares.
+    // A change alone proves nothing here (the page may have changed for another reason, or the
+    // call did something else), as for a call that timed out (verify.ts).
+    const expect = action.context.expect ?? action.declared_effect;
     let certainty: 'confirmed' | 'inferred' | 'unknown' = 'unknown';
     if (after && expect) certainty = partsMet(expect, after, action.request).every(Boolean) ? (changed ? 'confirmed' : 'inferred') : 'unknown';
-    // A contract site's state moves when it accepts, so a change alone proves nothing there.
-    else if (changed && action.via !== 'site_contract') certainty = 'inferred';
 
     const resource = { ...action.request.resource, ...(after ? { state: after.state, state_version: after.state_version } : {}) };
     const at = iso(this.deps.clock());

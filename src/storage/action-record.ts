@@ -39,5 +39,7 @@ export const StoredAction = z.object({
   receipt_id: ReceiptId.optional(),
   via: Source.optional(),
   state_version_before: StateVersion.optional(),
+  /** The state the dispatched action declares it leads to (declared-effect.ts): what recovery looks for. */
+  declared_effect: ExpectedEffect.optional(),
 });
 export type StoredAction = z.infer<typeof StoredAction>;

@@ -32,6 +32,7 @@ export interface TransitionExtras {
   note?: string;
   via?: StoredAction['via'];
   state_version_before?: StateVersion;
+  declared_effect?: StoredAction['declared_effect'];
 }
 
 /**
@@ -99,6 +100,7 @@ export class JournalStore {
       ...(extras.receipt_id ? { receipt_id: extras.receipt_id } : {}),
       ...(extras.via ? { via: extras.via } : {}),
       ...(extras.state_version_before !== undefined ? { state_version_before: extras.state_version_before } : {}),
+      ...(extras.declared_effect ? { declared_effect: extras.declared_effect } : {}),
     };
     await Promise.all([tx.objectStore('journal_actions').put(next), tx.objectStore('journal').add(entry), tx.done]);
     return entry;

@@ -1,6 +1,5 @@
-import type { ExpectedEffect } from '../../protocol/expectation.ts';
+import { declaredEffect } from '../../pipeline/declared-effect.ts';
 import type { ExecutionCall, ExecutionReport, Executor, PortContext } from '../../pipeline/ports.ts';
-import type { AvailableAction } from '../../protocol/action.ts';
 import type { ActStep } from '../../protocol/messages.ts';
 import { actOnTab } from './act.ts';
 import type { SendToFrame } from '../pages/messenger.ts';
@@ -23,16 +22,6 @@ export interface AdapterDeps {
 }
 
 const fail = (message: string): ExecutionReport => ({ outcome: 'failed', message, side_effect_possible: false });
-
-/**
- * The state an adapter action leads to, from the effects it declares: `order_cancelled` on an
- * `order` → `cancelled`. Effects about something else (`item_added`) say nothing about the state.
- */
-export function expectedState(resourceType: string, description: Pick<AvailableAction, 'changes'>): ExpectedEffect | undefined {
-  const prefix = `${resourceType}_`;
-  const change = description.changes?.find((c) => c.startsWith(prefix) && c.length > prefix.length);
-  return change ? { state: change.slice(prefix.length) } : undefined;
-}
 
 /** Fill each input's control (select or type), then activate the action's control. */
 export function adapterSteps(call: Pick<ExecutionCall, 'action' | 'input' | 'description'>, observed: ObservedTab): ActStep[] | string {
@@ -61,7 +50,7 @@ export function adapterExecutor(deps: AdapterDeps): Executor {
       if (typeof steps === 'string') return fail(steps);
       const report = await actOnTab(deps, tabId, steps, observed.documentToken);
       if (report.outcome !== 'completed') return report;
-      const expect = expectedState(call.resource.type, call.description);
+      const expect = declaredEffect(call.resource.type, call.description);
       return { outcome: 'completed', ...(expect ? { expect } : {}) };
     },
   };

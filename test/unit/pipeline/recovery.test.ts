@@ -170,6 +170,28 @@ describe('recover() after a service-worker kill', () => {
     expect(await h2.pipeline.deps.audit.verify()).toMatchObject({ ok: true });
   });
 
+  it('an action left unknown is not called done because the page changed: only the effect it declares, observed, settles it', async () => {
+    const h = await harness();
+    h.shop.executorOutcome = () => ({ outcome: 'timed_out', message: 'the page did not answer' });
+    const req = cancelRequest();
+    const first = h.pipeline.submit(req, h.agent);
+    await approveNext(h);
+    expect(await first).toMatchObject({ execution: { status: 'unknown', error: { code: 'TIMEOUT' } } });
+    const [action] = await h.pipeline.deps.journal.unfinished();
+    expect(action).toMatchObject({ state: 'unknown', declared_effect: { state: 'cancelled' } });
+
+    // Something else changed on the page (a new version), but the order is not cancelled.
+    h.shop.touch('ORD-1024');
+    expect(await h.pipeline.submit(req, h.agent)).toMatchObject({ execution: { status: 'unknown', error: { code: 'TIMEOUT' } } });
+    expect(await h.pipeline.recheck(action!.action_id)).toMatchObject({ state: 'unknown', finished: false });
+
+    h.shop.orders.get('ORD-1024')!.state = 'cancelled';
+    h.shop.touch('ORD-1024');
+    h.clock.advance(2_000);
+    expect(await h.pipeline.submit(req, h.agent)).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed' }, resource: { state: 'cancelled' } });
+    expect(h.shop.calls.execute).toHaveLength(1);
+  });
+
   it('before any decision (proposed): failed and the key released, so the same request can run', async () => {
     const h = await harness();
     h.shop.beforeObserve = () => killed();

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { actOnTab, toExecutionReport } from '../../../../src/background/ports/act.ts';
-import { adapterExecutor, adapterSteps, expectedState } from '../../../../src/background/ports/adapter-executor.ts';
+import { adapterExecutor, adapterSteps } from '../../../../src/background/ports/adapter-executor.ts';
+import { declaredEffect } from '../../../../src/pipeline/declared-effect.ts';
 import { domExecutor, domSteps } from '../../../../src/background/ports/dom-executor.ts';
 import type { ObservedTab } from '../../../../src/background/ports/tab-observer.ts';
 import { webmcpExecutor } from '../../../../src/background/ports/webmcp-executor.ts';
@@ -117,9 +118,9 @@ describe('adapter executor', () => {
   });
 
   it('expects the state named by the effect on this resource type, nothing from other effects', () => {
-    expect(expectedState('order', { changes: ['order_cancelled'] })).toEqual({ state: 'cancelled' });
-    expect(expectedState('order', { changes: ['item_added'] })).toBeUndefined();
-    expect(expectedState('order', {})).toBeUndefined();
+    expect(declaredEffect('order', { changes: ['order_cancelled'] })).toEqual({ state: 'cancelled' });
+    expect(declaredEffect('order', { changes: ['item_added'] })).toBeUndefined();
+    expect(declaredEffect('order', {})).toBeUndefined();
   });
 
   it('runs on the observed document only and hands verification the expected state', async () => {
