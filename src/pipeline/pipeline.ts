@@ -206,13 +206,19 @@ export class Pipeline {
     return errorResult(makeError('EXECUTION_FAILED', `Steward failed after dispatching: ${message}`.slice(0, 4096)), { action_id: run.action.action_id });
   }
 
-  /** Resolves every unfinished action after a service-worker restart. Call once at start-up. */
-  async recover(): Promise<RecoveryReport[]> {
+  /**
+   * Resolves every unfinished action after a service-worker restart. Call once at start-up.
+   * `claimed` is called as soon as every unfinished action is marked running here: from then on
+   * its key answers IN_PROGRESS and no recheck touches it, so callers need not wait for the page
+   * reads that resolve them (a tab still loading can take its whole load deadline).
+   */
+  async recover(claimed?: () => void): Promise<RecoveryReport[]> {
     await this.deps.restore?.().catch((e) => console.error('restoring counters failed', e));
     const reports: RecoveryReport[] = [];
-    for (const action of await this.deps.journal.unfinished()) {
-      if (this.live.has(action.action_id)) continue;
-      this.live.add(action.action_id);
+    const unfinished = (await this.deps.journal.unfinished()).filter((action) => !this.live.has(action.action_id));
+    for (const action of unfinished) this.live.add(action.action_id);
+    claimed?.();
+    for (const action of unfinished) {
       try {
         reports.push(await recoverAction(this, action, (p) => this.track(p, action.action_id)));
       } catch (error) {

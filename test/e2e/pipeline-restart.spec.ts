@@ -97,8 +97,10 @@ async function expectRecoveredOnce(
 ): Promise<void> {
   const worker = await liveWorker(steward.context, steward.extensionId, killedAt);
   await expect.poll(async () => (await headOf(panel, key))?.state, { timeout: 20_000 }).toBe('confirmed');
-  const recovery = (await worker.evaluate(() => (globalThis as unknown as { stewardPipeline: { recovery: () => unknown[] } }).stewardPipeline.recovery())) as Array<{ from: string; to: string }>;
-  expect(recovery).toEqual(expect.arrayContaining([expect.objectContaining({ from, to: 'confirmed' })]));
+  // The recovery report is complete once recovery has finished (a moment after the journal says confirmed).
+  const recovery = () =>
+    worker.evaluate(() => (globalThis as unknown as { stewardPipeline: { recovery: () => unknown[] } }).stewardPipeline.recovery()) as Promise<Array<{ from: string; to: string }>>;
+  await expect.poll(recovery).toEqual(expect.arrayContaining([expect.objectContaining({ from, to: 'confirmed' })]));
   const state = await shopState(sites.urls.shop!);
   expect(state.counters['ORD-1024']?.cancelled).toBe(1);
   expect(cancelRequests(state, 'ORD-1024')).toHaveLength(1);
@@ -123,7 +125,7 @@ test.describe('service-worker restarts mid-action', () => {
     expect(cancelRequests(await shopState(sites.urls.shop), 'ORD-1024')).toHaveLength(0);
 
     await held.release();
-    // Any message wakes the worker; it answers only after recovery.
+    // Any message wakes the worker; it answers once recovery has claimed the unfinished action.
     expect(await data(control(panel, { type: 'panel/audit-verify' }))).toMatchObject({ ok: true });
     await expectRecoveredOnce(steward, sites, panel, key, killedAt, 'approved');
     await expect(page.locator('#order-status')).toHaveText('Cancelled');

@@ -120,7 +120,7 @@ export function wirePipeline(deps: {
   function start(): void {
     live.ready.catch((e) => console.error('pipeline start failed', e));
     // Runs that were active when the worker stopped resume once their actions are recovered.
-    live.ready.then(() => copilot.restore()).catch((e) => console.error('co-pilot restore failed', e));
+    live.recovered.then(() => copilot.restore()).catch((e) => console.error('co-pilot restore failed', e));
     ensureAlarms().catch((e) => console.warn('alarms', e));
   }
 
