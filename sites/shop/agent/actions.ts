@@ -60,6 +60,8 @@ function respond(status: number, body: unknown, headers: Record<string, string> 
 
 interface ActionRecord {
   token_id: string;
+  /** The agent key the token is bound to: another token of that key may read the status too (spec §5.4). */
+  key_thumbprint: string;
   order_id: string;
   result: SiteActionResult;
 }
@@ -110,7 +112,8 @@ export class AgentActions {
   /** The current result of an action this token's holder ran. */
   status(actionId: string, token: TokenRecord): SiteActionResult {
     const record = this.records.get(actionId);
-    if (!record || record.token_id !== token.token_id) throw new SiteRefusal('TOOL_NOT_FOUND', `No action ${actionId} of this token.`);
+    // The agent that made it, through this token or a later one (the person reconnected); nobody else learns the id exists.
+    if (!record || (record.token_id !== token.token_id && record.key_thumbprint !== token.key_thumbprint)) throw new SiteRefusal('TOOL_NOT_FOUND', `No action ${actionId} of this agent.`);
     return SiteActionResult.parse(record.result);
   }
 
@@ -242,7 +245,7 @@ export class AgentActions {
       effects: action.changes.map((type) => ({ type, reversible: type === 'return_requested' || type === 'address_changed', resource: { type: ORDER_TYPE, id } })),
       available_actions: availableIn(contractStateOf(order)),
     });
-    this.remember(actionId, token.token_id, id, result);
+    this.remember(actionId, token, id, result);
     this.events.push({ type: 'action_confirmed', via: 'agent', token_id: token.token_id, action_id: actionId, action: action.name, order_id: id });
     return respond(200, result);
   }
@@ -271,7 +274,7 @@ export class AgentActions {
       resource: this.after(order),
       execution: { status: 'accepted', certainty: 'pending_confirmation', status_url: statusUrl, accepted_at: new Date().toISOString() },
     });
-    this.remember(actionId, token.token_id, id, result);
+    this.remember(actionId, token, id, result);
     this.events.push({ type: 'action_accepted', via: 'agent', token_id: token.token_id, action_id: actionId, action: 'orders.cancel', order_id: id });
     const timer = this.refundDelayMs === null ? null : setTimeout(() => this.settle(actionId), this.refundDelayMs);
     timer?.unref();
@@ -316,8 +319,8 @@ export class AgentActions {
     return { type: ORDER_TYPE, id: order.id, state: contractStateOf(order), state_version: order.state_version };
   }
 
-  private remember(actionId: string, tokenId: string, orderId: string, result: SiteActionResult): void {
+  private remember(actionId: string, token: TokenRecord, orderId: string, result: SiteActionResult): void {
     if (this.records.size >= MAX_ACTION_RECORDS) this.records.delete(this.records.keys().next().value as string);
-    this.records.set(actionId, { token_id: tokenId, order_id: orderId, result });
+    this.records.set(actionId, { token_id: token.token_id, key_thumbprint: token.key_thumbprint, order_id: orderId, result });
   }
 }

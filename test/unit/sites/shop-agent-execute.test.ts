@@ -239,13 +239,18 @@ describe('execute: an accepted cancellation', () => {
     expect(s.orders.find((o: Loose) => o.id === 'ORD-1024').status).toBe('cancelled');
   });
 
-  it('another token cannot read the action status (404)', async () => {
+  it("another agent key's token cannot read the action status (404); the same key's next token can (the person reconnected)", async () => {
     const { token } = await grant(shop.url, agent);
     await demoPost(shop.url, '/__demo/orders/ORD-1024', { status: 'paid' });
     const accepted = (await (await execute(shop.url, agent, token, cancel('ORD-1024'))).json()) as Loose;
-    const other = await grant(shop.url, agent);
-    const res = await signedFetch(agent, `${shop.url}${accepted.execution.status_url}`, { token: other.token });
-    expect(res.status).toBe(404);
+    const stranger = await makeAgent();
+    const theirs = await grant(shop.url, stranger);
+    expect((await signedFetch(stranger, `${shop.url}${accepted.execution.status_url}`, { token: theirs.token })).status).toBe(404);
+
+    const reconnected = await grant(shop.url, agent);
+    const res = await signedFetch(agent, `${shop.url}${accepted.execution.status_url}`, { token: reconnected.token });
+    expect(res.status).toBe(200);
+    expect(SiteActionResult.parse(await res.json())).toMatchObject({ action_id: accepted.action_id, execution: { status: 'accepted' } });
   });
 
   it('an order changed behind the pending refund makes the action fail, and nothing is counted', async () => {

@@ -199,6 +199,27 @@ describe("the worker's native path against the reference shop", () => {
     expect(await native.executor.status!(statusCall)).toMatchObject({ outcome: 'confirmed', resource_state: { state: 'cancelled' } });
   });
 
+  it('a cancellation still pending when the person disconnects and reconnects is settled through the new grant (same key for the site)', async () => {
+    await demoPost(shop.url, '/__demo/orders/ORD-1025', { status: 'paid' });
+    await demoPost(shop.url, '/__demo/agent/settings', { refund_delay_ms: null });
+    await connect();
+    const call = callFor(await merged('ORD-1025', 'paid'), 'orders.cancel', { reason: 'ordered_by_mistake' });
+    const report = await native.executor.execute(call);
+    if (report.outcome !== 'accepted') throw new Error(`expected accepted, got ${report.outcome}`);
+    const statusCall = { action_id: call.action_id, resource: call.resource, status_url: report.status_url!, agent_id: 'agent:test', ctx: call.ctx };
+
+    // Disconnected: nothing can be asked, so the action stays pending (never settled by guesswork).
+    await native.contracts.disconnect(shop.url);
+    requests = [];
+    expect(await native.executor.status!(statusCall)).toEqual({ outcome: 'accepted', status_url: statusCall.status_url });
+    expect(requests).toEqual([]);
+
+    await connect();
+    await demoPost(shop.url, '/__demo/agent/settle');
+    expect(await native.executor.status!(statusCall)).toMatchObject({ outcome: 'confirmed', resource_state: { state: 'cancelled' } });
+    expect((await demoState(shop.url)).counters['ORD-1025'].cancelled).toBe(1);
+  });
+
   it('a grant the person revoked at the site ends: the refusal reaches the report, the panel shows it ended, and tabs observe as before', async () => {
     await connect();
     const state = await merged('ORD-1024');
