@@ -5,8 +5,12 @@ import { z } from 'zod';
  * without an import cycle.
  */
 
-/** The DOM layer's primitives: they act on element refs, not on resources' semantics. */
-export const DomActionName = z.enum(['dom.click', 'dom.type', 'dom.select', 'dom.scroll', 'nav.goto']);
+/**
+ * The DOM layer's primitives: they act on element refs, not on resources' semantics. Everything a
+ * person does with a mouse and keyboard: click, type, choose, scroll, press keys, hover, drag,
+ * set a checkbox, and pick a file (which only the person may do).
+ */
+export const DomActionName = z.enum(['dom.click', 'dom.type', 'dom.select', 'dom.scroll', 'dom.press', 'dom.hover', 'dom.drag', 'dom.check', 'dom.upload', 'nav.goto']);
 export type DomActionName = z.infer<typeof DomActionName>;
 
 /** `namespace.verb`, as used by site contracts and adapters, e.g. `orders.cancel`. */
@@ -22,7 +26,7 @@ const RESERVED_NAMESPACE = /^(?:dom|nav)\./;
 export const ActionName = z
   .string()
   .regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,255}$/, 'must be an action name such as orders.cancel, book_appointment or dom.click')
-  .refine((name) => !RESERVED_NAMESPACE.test(name) || DomActionName.safeParse(name).success, 'the dom.* and nav.* namespaces hold only dom.click, dom.type, dom.select, dom.scroll and nav.goto');
+  .refine((name) => !RESERVED_NAMESPACE.test(name) || DomActionName.safeParse(name).success, `the dom.* and nav.* namespaces hold only ${DomActionName.options.join(', ')}`);
 export type ActionName = z.infer<typeof ActionName>;
 
 export function isDomAction(name: string): name is DomActionName {

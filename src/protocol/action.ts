@@ -93,11 +93,55 @@ export const DomScrollInput = z
   });
 export const NavGotoInput = z.strictObject({ url: HttpUrl });
 
+/** Modifier keys of a chord, as KeyboardEvent names them. */
+export const KEY_MODIFIERS = ['Control', 'Shift', 'Alt', 'Meta'] as const;
+/**
+ * A key or chord as Playwright writes it: `Enter`, `ArrowDown`, `Escape`, `Tab`, `a`, `Shift+Tab`,
+ * `Control+a`. The key is a KeyboardEvent `key` value (a named key or one character); modifiers
+ * come first, joined by `+`.
+ */
+export const KeyChord = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine((chord) => {
+    const parts = chord === '+' ? ['+'] : chord.endsWith('++') ? [...chord.slice(0, -2).split('+'), '+'] : chord.split('+');
+    const key = parts[parts.length - 1]!;
+    const mods = parts.slice(0, -1);
+    const named = /^[A-Z][A-Za-z0-9]{1,24}$/.test(key);
+    return (named || [...key].length === 1) && mods.every((m) => (KEY_MODIFIERS as readonly string[]).includes(m)) && new Set(mods).size === mods.length;
+  }, 'must be a key such as Enter, ArrowDown, Escape, Tab or a, optionally after modifiers: Shift+Tab, Control+a');
+export const DomPressInput = z.strictObject({
+  /** The element to press it on (focused first); absent: whatever has the focus now. */
+  ref: ElementRef.optional(),
+  key: KeyChord,
+  /** Press it this many times (ArrowDown ×3). */
+  repeat: z.int().min(1).max(50).optional(),
+});
+export const DomHoverInput = z.strictObject({ ref: ElementRef });
+export const DomDragInput = z
+  .strictObject({
+    ref: ElementRef,
+    /** Drop on this element's centre… */
+    to: ElementRef.optional(),
+    /** …or move by this many CSS pixels from the start (a slider's handle). */
+    offset: z.strictObject({ x: z.number().finite().min(-20_000).max(20_000), y: z.number().finite().min(-20_000).max(20_000) }).optional(),
+  })
+  .refine((d) => (d.to === undefined) !== (d.offset === undefined), { message: 'needs exactly one of to (an element ref) or offset ({x, y} in pixels)' });
+export const DomCheckInput = z.strictObject({ ref: ElementRef, checked: z.boolean() });
+/** Choosing a file is the person's alone: an agent names the file input, never a file. */
+export const DomUploadInput = z.strictObject({ ref: ElementRef });
+
 const DomActionInputs = {
   'dom.click': DomClickInput,
   'dom.type': DomTypeInput,
   'dom.select': DomSelectInput,
   'dom.scroll': DomScrollInput,
+  'dom.press': DomPressInput,
+  'dom.hover': DomHoverInput,
+  'dom.drag': DomDragInput,
+  'dom.check': DomCheckInput,
+  'dom.upload': DomUploadInput,
   'nav.goto': NavGotoInput,
 } as const satisfies Record<DomActionName, z.ZodType>;
 

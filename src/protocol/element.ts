@@ -20,6 +20,59 @@ export type ElementState = z.infer<typeof ElementState>;
 
 const Label = z.string().max(1024, 'must be at most 1024 characters');
 
+/**
+ * Why Steward takes an element without a control's tag or role for a control (issue 26): what the
+ * page's own behaviour and styling say. The page's script registered a listener (`*_listener`,
+ * seen by the main-world script before any page script ran), an inline `on…` handler, a pointer
+ * cursor from the page's styles, a tabindex, contenteditable, `draggable`, or a class or id that
+ * names a widget (`tab`, `slider-handle`).
+ */
+export const InteractivityEvidence = z.enum([
+  'click_listener',
+  'key_listener',
+  'hover_listener',
+  'drag_listener',
+  'inline_handler',
+  'cursor_pointer',
+  'tabindex',
+  'contenteditable',
+  'draggable',
+  'class_name',
+]);
+export type InteractivityEvidence = z.infer<typeof InteractivityEvidence>;
+
+/** The element's role is Steward's inference, not the page's markup: how sure, and from what. */
+export const Inference = z.object({
+  confidence: z.number().min(0).max(1),
+  evidence: z.array(InteractivityEvidence).min(1).max(InteractivityEvidence.options.length),
+});
+export type Inference = z.infer<typeof Inference>;
+
+/** What lies on top of a control at the point a click would land (a sticky header, a banner, an overlay). */
+export const CoveredBy = z.object({
+  role: z.string().min(1).max(64),
+  name: Label,
+  /** The covering element's own ref, when it is in the observation (a banner's close button to dismiss it first). */
+  ref: ElementRef.optional(),
+});
+export type CoveredBy = z.infer<typeof CoveredBy>;
+
+/** A slider's, spinbutton's or progress bar's bounds (its current value is `value`). */
+export const RangeBounds = z.object({ min: z.number().finite().optional(), max: z.number().finite().optional(), step: z.number().finite().positive().optional() });
+export type RangeBounds = z.infer<typeof RangeBounds>;
+
+/** An SVG shape as a person sees it: what it is, its colours by name, its size next to the other shapes of its drawing. */
+export const ShapeKind = z.enum(['circle', 'ellipse', 'rect', 'square', 'line', 'polyline', 'polygon', 'triangle', 'path', 'text', 'image', 'group']);
+export const ShapeInfo = z.object({
+  kind: ShapeKind,
+  /** CSS colour keyword nearest to the computed fill / stroke (`red`, `navy`), absent when none is painted. */
+  fill: z.string().max(32).optional(),
+  stroke: z.string().max(32).optional(),
+  /** Area against the other shapes of the same drawing. */
+  size: z.enum(['small', 'medium', 'large']).optional(),
+});
+export type ShapeInfo = z.infer<typeof ShapeInfo>;
+
 export const ElementSummary = z.object({
   ref: ElementRef,
   /** ARIA role, computed (`button`, `textbox`, `link`, …). */
@@ -39,6 +92,17 @@ export const ElementSummary = z.object({
   visibility: Visibility,
   /** Frame the element lives in (0 = top frame) when the observation spans frames. */
   frame_id: z.int().nonnegative().optional(),
+  /** The role is inferred from the page's behaviour (no control tag or ARIA role): how sure, from what. */
+  inferred: Inference.optional(),
+  /** Visibility `covered`: what is on top of it. */
+  covered_by: CoveredBy.optional(),
+  range: RangeBounds.optional(),
+  /** The popup, list or dialog this control opened and controls (its ref). */
+  controls: ElementRef.optional(),
+  /** An SVG shape's kind, colours and relative size. */
+  shape: ShapeInfo.optional(),
+  /** Shown for what it is (an SVG shape nobody can operate), not a control: no action is offered on it. */
+  passive: z.literal(true).optional(),
 });
 export type ElementSummary = z.infer<typeof ElementSummary>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PageSnapshot } from './snapshot.ts';
-import { ElementRef, ElementState, Visibility } from './element.ts';
+import { CoveredBy, ElementRef, ElementState, Inference, RangeBounds, ShapeInfo, Visibility } from './element.ts';
 
 /**
  * What pages send back about themselves: snapshots (whole or as deltas), query answers, act
@@ -30,6 +30,12 @@ export const SnapshotElementSchema = z.object({
   options: z.array(Text(128)).max(64).optional(),
   container: RowRef.optional(),
   order: z.int().nonnegative().optional(),
+  inferred: Inference.optional(),
+  coveredBy: CoveredBy.optional(),
+  range: RangeBounds.optional(),
+  controls: ElementRef.optional(),
+  shape: ShapeInfo.optional(),
+  passive: z.literal(true).optional(),
 });
 
 export const PageSnapshotSchema = z.object({
@@ -105,6 +111,7 @@ export const PageSnapshotSchema = z.object({
         name: Text(256).optional(),
         rows: z.int().nonnegative(),
         columns: z.array(Text(128)).max(64).optional(),
+        openedBy: ElementRef.optional(),
       }),
     )
     .max(10_000)
@@ -161,6 +168,12 @@ export const SnapshotElementPatch = z
     box: nullable(Box),
     options: nullable(z.array(Text(128)).max(64)),
     container: nullable(RowRef),
+    inferred: nullable(Inference),
+    coveredBy: nullable(CoveredBy),
+    range: nullable(RangeBounds),
+    controls: nullable(ElementRef),
+    shape: nullable(ShapeInfo),
+    passive: nullable(z.literal(true)),
   })
   .strict();
 export type SnapshotElementPatch = z.infer<typeof SnapshotElementPatch>;

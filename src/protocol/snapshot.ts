@@ -1,4 +1,4 @@
-import type { ElementState, Visibility } from './element.ts';
+import type { CoveredBy, ElementState, Inference, RangeBounds, ShapeInfo, Visibility } from './element.ts';
 
 /**
  * ARIA live-region roles: a text under one is an announcement (a status line, an alert), which the
@@ -48,6 +48,18 @@ export interface SnapshotElement {
   container?: SnapshotRowRef;
   /** Position in document order among elements and texts (shadow roots and iframes at their host). */
   order?: number;
+  /** Set when `role` is Steward's inference from the page's behaviour (listeners, pointer cursor, tabindex…), not its markup. */
+  inferred?: Inference;
+  /** Visibility `covered`: the element on top at the point a click would land. */
+  coveredBy?: CoveredBy;
+  /** Bounds of a slider, spinbutton, progress bar or range input. */
+  range?: RangeBounds;
+  /** Ref of the popup, list, grid or dialog this control opened (aria-controls / aria-owns, or seen appearing after it was used). */
+  controls?: string;
+  /** An SVG shape: kind, colour names, relative size. */
+  shape?: ShapeInfo;
+  /** Shown, not operable (an SVG shape without a listener): no action is offered on it. */
+  passive?: true;
 }
 
 /** Where an element or text sits in a repeating structure: the container's ref and the row ordinal. */
@@ -67,6 +79,8 @@ export interface SnapshotContainer {
   rows: number;
   /** Column headers, for tables and grids. */
   columns?: string[];
+  /** Ref of the control that opened it (a suggestion list under its textbox, a date grid under its field, a menu under its button). */
+  openedBy?: string;
 }
 
 /** How a snapshot was produced, for benchmarks and diagnostics. */
