@@ -86,7 +86,9 @@ export function moveTo(to: Element, at: At, buttons: number): Element {
 
 /** The pointer moves from `from` to `to` in `steps` moves, each on the element under it then. */
 export function* path(from: At, to: At, steps: number): Generator<At> {
-  for (let i = 1; i <= steps; i++) yield { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps };
+  for (let i = 1; i < steps; i++) yield { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps };
+  // The last step lands exactly on the target point, with no rounding on the way.
+  yield { x: to.x, y: to.y };
 }
 
 /**
