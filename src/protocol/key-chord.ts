@@ -107,6 +107,6 @@ export function keyIntent(chord: Chord): KeyIntent {
   if (chord.key === ' ' && chord.text !== undefined) return 'activate';
   if (NAVIGATION_KEYS.has(chord.key) && !chord.ctrlKey && !chord.metaKey && !chord.altKey) return 'navigate';
   if (chord.ctrlKey && !chord.altKey && !chord.metaKey && (chord.key === 'a' || chord.key === 'c')) return 'navigate';
-  if (chord.text !== undefined || chord.key === 'Backspace' || chord.key === 'Delete') return 'text';
+  if (chord.text !== undefined || ((chord.key === 'Backspace' || chord.key === 'Delete') && !chord.ctrlKey && !chord.metaKey && !chord.altKey)) return 'text';
   return 'shortcut';
 }

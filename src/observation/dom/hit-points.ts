@@ -33,19 +33,17 @@ const FRACTIONS: ReadonlyArray<readonly [number, number]> = [
 
 /**
  * Up to `max` points inside `box`, clipped to the viewport (`vw` × `vh`) when given: a point
- * outside it cannot be hit-tested. Duplicates (a box a pixel or two wide) are dropped.
+ * outside it cannot be hit-tested. Points within two pixels of one already taken are dropped.
  */
 export function hitPoints(box: Box, viewport?: { vw: number; vh: number }, max = FRACTIONS.length): Point[] {
   const points: Point[] = [];
-  const seen = new Set<string>();
   for (const [fx, fy] of FRACTIONS) {
     if (points.length >= max) break;
     const x = box.left + box.width * fx;
     const y = box.top + box.height * fy;
     if (viewport && !(x >= 0 && y >= 0 && x < viewport.vw && y < viewport.vh)) continue;
-    const key = `${Math.round(x)},${Math.round(y)}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    // Points closer than two pixels hit the same thing: a tiny box gets one point.
+    if (points.some((p) => Math.abs(p.x - x) < 2 && Math.abs(p.y - y) < 2)) continue;
     points.push({ x, y });
   }
   return points;

@@ -228,7 +228,9 @@ function classifyPress(input: Record<string, unknown>, observed: ObservedState):
   const intent = keyIntent(chord);
   const key = chord.key === ' ' ? 'Space' : chord.key;
   const unknown = (detail: string): DomClassification => ({ read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk', detail }], ...on });
-  if (intent === 'navigate') {
+  // Keys on a slider only set its value (Enter and Space do nothing there).
+  const sliderKey = target?.role === 'slider' && (intent === 'submit' || intent === 'activate');
+  if (intent === 'navigate' || sliderKey) {
     if (!target || chord.key === 'Tab' || chord.key === 'Escape') return { ...readOnly, ...on };
     // Moving a slider or choosing in a radio group is like typing / ticking: in a form it only edits the form.
     if (target.role === 'slider' || target.role === 'radio') {
