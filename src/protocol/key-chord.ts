@@ -4,7 +4,7 @@
  * and the legacy `keyCode` that older widget libraries (jQuery UI) still read. Pure.
  */
 
-export interface Modifiers {
+interface Modifiers {
   ctrlKey: boolean;
   shiftKey: boolean;
   altKey: boolean;

@@ -290,7 +290,6 @@ export const ActStep = z.discriminatedUnion('op', [
   z.object({ op: z.literal('check'), ref: ElementRef, checked: z.boolean() }),
 ]);
 export type ActStep = z.infer<typeof ActStep>;
-export type ActOp = ActStep['op'];
 /** What happened to one step, precisely: `refused` = nothing was done; `failed` = it threw midway. */
 export const ActStepReport = z.object({
   op: z.enum(['click', 'type', 'select', 'scroll', 'press', 'hover', 'drag', 'check']),

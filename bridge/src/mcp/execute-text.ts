@@ -7,14 +7,17 @@ const names = (examples: Array<{ role: string; name: string }>) => examples.map(
  * appeared or went away, values and states that moved, the address, the requests that may have
  * written — flagged when Steward had judged the action read-only — and a page that never settled.
  */
-export function changesText(c: ObservedChanges | undefined): string {
+function changesText(c: ObservedChanges | undefined): string {
   if (!c) return '';
   const parts: string[] = [];
   if (c.read_only_wrote) parts.push('WARNING: Steward judged this action read-only, yet the page sent requests that may have changed data (below); check what it did before going on');
   if (c.appeared) parts.push(`appeared: ${c.appeared.count} element(s) (${names(c.appeared.examples)})`);
   if (c.removed) parts.push(`went away: ${c.removed.count} element(s) (${names(c.removed.examples)})`);
   if (c.changed?.length) {
-    const each = c.changed.map((x) => `${x.role} "${x.name}"${x.value ? ` ${JSON.stringify(x.value.from ?? '')} → ${JSON.stringify(x.value.to ?? '')}` : ''}${x.states ? ` ${[...x.states.added.map((s) => `+${s}`), ...x.states.removed.map((s) => `-${s}`)].join(' ')}` : ''}`);
+    const each = c.changed.map(
+      (x) =>
+        `${x.role} "${x.name}"${x.value ? ` ${JSON.stringify(x.value.from ?? '')} → ${JSON.stringify(x.value.to ?? '')}` : ''}${x.states ? ` ${[...x.states.added.map((s) => `+${s}`), ...x.states.removed.map((s) => `-${s}`)].join(' ')}` : ''}`,
+    );
     parts.push(`changed: ${each.join('; ')}${(c.changed_count ?? 0) > c.changed.length ? ` (and ${(c.changed_count ?? 0) - c.changed.length} more)` : ''}`);
   }
   if (c.url) parts.push(`address: ${c.url.from} → ${c.url.to}`);

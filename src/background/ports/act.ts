@@ -53,7 +53,7 @@ export async function actOnTab(deps: { send: SendToFrame; tabs: TabEvents }, tab
 }
 
 /** The page said its document is being left: a submitted form, a followed link, a navigation nobody intercepted. */
-export function leavesDocument(report: ActReport): boolean {
+function leavesDocument(report: ActReport): boolean {
   return report.steps.some((s) => s.navigation) || report.navigation?.same_document === false || report.settle?.how === 'navigating';
 }
 

@@ -1,4 +1,4 @@
-import { DomCheckInput, DomClickInput, DomDragInput, DomHoverInput, DomPressInput, DomScrollInput, DomSelectInput, DomTypeInput, NavGotoInput } from '../../protocol/action.ts';
+import { DomCheckInput, DomClickInput, DomDragInput, DomHoverInput, DomPressInput, DomScrollInput, DomSelectInput, DomTypeInput, DomUploadInput, NavGotoInput } from '../../protocol/action.ts';
 import type { ActStep } from '../../protocol/messages.ts';
 import type { ExecutionCall, ExecutionReport, Executor, NavigatePort, PortContext } from '../../pipeline/ports.ts';
 import { actOnTab } from './act.ts';
@@ -61,9 +61,11 @@ export function domSteps(action: string, input: Record<string, unknown>, form?: 
       const i = DomCheckInput.safeParse(input);
       return i.success ? [{ op: 'check', ref: i.data.ref, checked: i.data.checked }] : i.error.message;
     }
-    case 'dom.upload':
+    case 'dom.upload': {
       // Refused before it gets here (the policy never lets it through); never sent to a page either.
-      return 'dom.upload is never run on a page: only the person may choose a file';
+      const i = DomUploadInput.safeParse(input);
+      return i.success ? `dom.upload on ${i.data.ref} is never run on a page: only the person may choose a file` : i.error.message;
+    }
     default:
       return `${action} is not a DOM primitive`;
   }

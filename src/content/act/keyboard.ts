@@ -29,7 +29,6 @@ const inputValue = { get: get<string>(inputProto, 'value'), set: set(inputProto,
 const textAreaValue = { get: get<string>(HTMLTextAreaElement.prototype, 'value'), set: set(HTMLTextAreaElement.prototype, 'value') };
 const inputForm = get<HTMLFormElement | null>(inputProto, 'form');
 const inputType = get<string>(inputProto, 'type');
-const checkedOf = get<boolean>(inputProto, 'checked');
 const formElements = get<HTMLFormControlsCollection>(HTMLFormElement.prototype, 'elements');
 const requestSubmitFn = HTMLFormElement.prototype.requestSubmit;
 const stepUpFn = inputProto.stepUp;
@@ -61,7 +60,7 @@ function isTextField(el: Element): boolean {
 }
 
 /** The element that has the focus, through open shadow roots. */
-export function focusedIn(doc: Document): Element {
+function focusedIn(doc: Document): Element {
   let el = dom.doc.activeElement(doc) ?? dom.doc.body(doc) ?? dom.doc.documentElement(doc)!;
   for (let depth = 0; depth < 16; depth++) {
     const inner = dom.shadowRoot(el)?.activeElement;

@@ -14,7 +14,7 @@ const typeOf = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'type
 const ARIA_TOGGLES = new Set(['checkbox', 'switch', 'radio', 'menuitemcheckbox', 'menuitemradio']);
 
 /** true / false, or undefined when the element is no toggle at all. */
-export function readToggle(el: Element): boolean | undefined {
+function readToggle(el: Element): boolean | undefined {
   if (is(el, 'input')) {
     const t = typeOf.call(el).toLowerCase();
     if (t === 'checkbox' || t === 'radio') return checkedOf.call(el);

@@ -154,7 +154,7 @@ const EVIDENCE_WORDS: Record<InteractivityEvidence, string> = {
 };
 
 /** What an inferred control's approval card says, in words. */
-export function inferredDetail(target: ElementSummary): string {
+function inferredDetail(target: ElementSummary): string {
   const evidence = [...new Set(target.inferred?.evidence ?? [])].map((e) => EVIDENCE_WORDS[e]);
   const from = evidence.length > 1 ? `${evidence.slice(0, -1).join(', ')} and ${evidence[evidence.length - 1]}` : (evidence[0] ?? 'behaviour');
   return `Steward inferred this is a ${target.role}${target.name ? ` (“${clip(target.name)}”)` : ''} from its ${from}; it cannot tell what it does`;
@@ -173,7 +173,7 @@ function disclosesOrSelects(target: ElementSummary): boolean {
  * and selection are read-only; a control Steward inferred (the markup does not say it is one) or
  * cannot classify is possibly consequential.
  */
-export function classifyActivation(target: ElementSummary, observed: ObservedState): Omit<DomClassification, 'target' | 'problem'> {
+function classifyActivation(target: ElementSummary, observed: ObservedState): Omit<DomClassification, 'target' | 'problem'> {
   const ref = target.ref;
   const reasons: ApprovalReason[] = [];
   const form = (observed.forms ?? []).find((f) => f.submit_ref === ref || f.fields.some((x) => x.ref === ref && (x.type === 'submit' || x.type === 'image')));
@@ -202,7 +202,7 @@ export function classifyActivation(target: ElementSummary, observed: ObservedSta
 }
 
 /** The element a key press goes to: its ref, or the one the observation saw focused. */
-export function pressTarget(input: Record<string, unknown>, observed: ObservedState): ElementSummary | undefined {
+function pressTarget(input: Record<string, unknown>, observed: ObservedState): ElementSummary | undefined {
   if (typeof input.ref === 'string') return observed.elements?.find((e) => e.ref === input.ref);
   return observed.elements?.find((e) => e.states.includes('focused'));
 }

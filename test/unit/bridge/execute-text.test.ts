@@ -3,10 +3,21 @@ import { describeActionResult } from '../../../bridge/src/mcp/execute-text.ts';
 import type { ActionResult } from '../../../src/protocol/results.ts';
 
 describe('what MCP clients are told a DOM action changed', () => {
-  const base = { action_id: 'act_1', resource: { type: 'page', id: 'x', state: 'open', state_version: 'v2' }, execution: { status: 'confirmed', certainty: 'inferred', executed_at: '2026-08-03T11:52:14Z' } } as const;
+  const base = {
+    action_id: 'act_1',
+    resource: { type: 'page', id: 'x', state: 'open', state_version: 'v2' },
+    execution: { status: 'confirmed', certainty: 'inferred', executed_at: '2026-08-03T11:52:14Z' },
+  } as const;
 
   it('warns when a read-only-looking action wrote, and names the request', () => {
-    const r = { ...base, observed_changes: { read_only_wrote: true, requests: [{ method: 'DELETE', url: 'http://lab.test/items/7', kind: 'fetch', status: 200, at_ms: 4 }], removed: { count: 1, examples: [{ role: 'row', name: 'Item 7' }] } } } as ActionResult;
+    const r = {
+      ...base,
+      observed_changes: {
+        read_only_wrote: true,
+        requests: [{ method: 'DELETE', url: 'http://lab.test/items/7', kind: 'fetch', status: 200, at_ms: 4 }],
+        removed: { count: 1, examples: [{ role: 'row', name: 'Item 7' }] },
+      },
+    } as ActionResult;
     const { text, isError } = describeActionResult(r);
     expect(isError).toBe(false);
     expect(text).toContain('WARNING: Steward judged this action read-only');
