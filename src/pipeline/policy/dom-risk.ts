@@ -215,7 +215,17 @@ export function pressSubmitsForm(input: Record<string, unknown>, observed: Obser
   return target ? formOfControl(observed, target.ref) : undefined;
 }
 
+/**
+ * A key press without a ref lands on whatever has the focus when it runs, which the page can move
+ * after the person approved: one that needs approval must name its element.
+ */
 function classifyPress(input: Record<string, unknown>, observed: ObservedState): DomClassification {
+  const c = judgePress(input, observed);
+  if (input.ref !== undefined || c.problem || (c.read_only && !c.consequential)) return c;
+  return { ...c, problem: { path: 'input.ref', message: 'a key that may submit, activate or change something needs the ref of the element to press it on (the focus can move before it runs)' } };
+}
+
+function judgePress(input: Record<string, unknown>, observed: ObservedState): DomClassification {
   const readOnly: DomClassification = { read_only: true, consequential: false, payment: false, reasons: [] };
   const parsed = typeof input.key === 'string' ? parseChord(input.key) : undefined;
   if (!parsed?.ok) return { ...readOnly, read_only: false, problem: { path: 'input.key', message: parsed?.message ?? 'is required' } };

@@ -43,7 +43,7 @@ describe('offered primitives', () => {
     expect(names('up')).toEqual(['dom.upload']);
     expect(names('c1')).toEqual(['dom.click']);
     expect(names('sv')).toEqual([]);
-    expect(s.actions?.find((a) => a.action === 'dom.press' && a.target_ref === undefined)).toMatchObject({ requires_approval: true });
+    expect(s.actions?.find((a) => a.action === 'dom.press' && a.target_ref === undefined)).toMatchObject({ read_only: true, requires_approval: false });
   });
 
   it('upload is offered as the person’s, needing approval, and says so', () => {

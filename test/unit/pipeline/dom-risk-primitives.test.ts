@@ -65,9 +65,10 @@ describe('dom.press', () => {
   it('Enter or Space on a button is a click on it; Enter on the focused element is judged by that element', () => {
     expect(codes(classifyDom('dom.press', { ref: 's1', key: 'Enter' }, o))).toContain('form_submission');
     expect(classifyDom('dom.press', { ref: 'x1', key: 'Space' }, o)).toMatchObject({ read_only: true });
-    expect(codes(classifyDom('dom.press', { key: 'Enter' }, observed('t1')))).toEqual(['form_submission']);
-    // Nobody knows what has the focus: Enter there is possibly consequential.
-    expect(classifyDom('dom.press', { key: 'Enter' }, o)).toMatchObject({ consequential: true, reasons: [{ code: 'unknown_risk' }] });
+    // Without a ref, a key that needs approval is refused: the page could move the focus after the person approved.
+    expect(classifyDom('dom.press', { key: 'Enter' }, observed('t1'))).toMatchObject({ consequential: true, problem: { path: 'input.ref' } });
+    expect(classifyDom('dom.press', { key: 'Enter' }, o)).toMatchObject({ consequential: true, reasons: [{ code: 'unknown_risk' }], problem: { path: 'input.ref' } });
+    expect(classifyDom('dom.press', { key: 'Tab' }, observed('t1')).problem).toBeUndefined();
   });
 
   it('other keys only move around or type: read-only', () => {
