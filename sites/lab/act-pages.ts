@@ -97,7 +97,32 @@ const FOREVER = `const t = document.getElementById('tick'); let n = 0;
 setInterval(() => { t.textContent = 'Tick ' + (++n); }, 10);
 document.getElementById('hello').addEventListener('click', () => { document.getElementById('said').textContent = 'Hello back'; });`;
 
+const KEYS = `const log = (s) => document.getElementById('log').append(s + ';');
+document.getElementById('go').addEventListener('click', () => log('go'));
+document.getElementById('styled').addEventListener('click', () => log('styled'));
+document.getElementById('open').addEventListener('click', () => document.getElementById('dlg').showModal());
+document.getElementById('dlg').addEventListener('close', () => log('closed'));
+document.getElementById('half').addEventListener('click', () => log('half'));`;
+
 export function mountActPages(router: Router): void {
+  router.get('/act/keys', (ctx) =>
+    sendHtml(
+      ctx.res,
+      200,
+      shell(
+        'Keys',
+        html`<p><input id="first" aria-label="First" tabindex="2"> <input id="second" aria-label="Second" tabindex="1"> <input id="third" aria-label="Third"></p>
+<p><span id="go" role="button" tabindex="0">Go</span> <span id="styled" tabindex="0" style="cursor:pointer">Styled</span></p>
+<p><input type="range" id="level" aria-label="Level" min="0" max="10" value="5"></p>
+<p><select id="size" aria-label="Size"><option>Small</option><option selected>Medium</option><option disabled>Huge</option><option>Large</option></select></p>
+<p><label><input type="radio" name="tone" value="a" checked> Warm</label><label><input type="radio" name="tone" value="b"> Cool</label></p>
+<p><button type="button" id="open">Open dialog</button></p><dialog id="dlg"><p>Dialog</p><button type="button">Inside</button></dialog>
+<div style="position:relative;width:200px;height:60px"><button type="button" id="half" style="width:200px;height:60px">Half covered</button><div id="sticky" role="banner" aria-label="Promo" style="position:absolute;left:0;top:0;width:200px;height:40px;background:#000"></div></div>
+<p id="log"></p>`,
+        KEYS,
+      ),
+    ),
+  );
   router.get('/act/form', (ctx) =>
     sendHtml(
       ctx.res,

@@ -209,3 +209,60 @@ test('a page that mutates forever settles at the cap, and says so, without hangi
   expect(r.observed_changes!.settle!.ms).toBeLessThan(3_000);
   await expect(fx.page.locator('#said')).toHaveText('Hello back');
 });
+
+test('keys get the default actions a browser would take; a half-covered button is pressed where it can be reached', async ({ steward, sites, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.lab}/act/keys`);
+  const tabId = await tabIdOf(page);
+  const snap = (await steward.serviceWorker.evaluate(
+    (tabId) => (globalThis as unknown as { stewardObservation: { observeTab: (t: number) => Promise<unknown> } }).stewardObservation.observeTab(tabId),
+    tabId,
+  )) as { data: { documentToken: string; elements: Array<{ ref: string; name: string; role: string; tag: string }> } };
+  // The pointer-cursor span has no name of its own (naming inferred controls is the observation's job).
+  const ref = (name: string) => snap.data.elements.find((e) => e.name === name || (name === 'Styled' && e.tag === 'span' && e.role !== 'button'))!.ref;
+  const act = async (step: Record<string, unknown>) =>
+    (
+      (await steward.serviceWorker.evaluate(([tabId, steps, documentToken]) => chrome.tabs.sendMessage(tabId, { type: 'content/act', steps, documentToken }, { frameId: 0 }), [
+        tabId,
+        [step],
+        snap.data.documentToken,
+      ] as const)) as { data: { steps: Array<{ status: string; code?: string; message: string; value?: string }>; settle?: { how: string } } }
+    ).data;
+  const log = () => page.locator('#log').textContent();
+
+  // Tab follows tabindex order: Second (1), First (2), then the 0s in tree order (the header's link first).
+  expect((await act({ op: 'press', ref: ref('Second'), key: 'Tab' })).steps[0]).toMatchObject({ status: 'done' });
+  await expect(page.locator('#first')).toBeFocused();
+  await act({ op: 'press', key: 'Tab' });
+  await expect(page.getByRole('link', { name: 'Steward Lab' })).toBeFocused();
+  await act({ op: 'press', key: 'Tab', repeat: 1 });
+  await expect(page.locator('#third')).toBeFocused();
+  await act({ op: 'press', key: 'Shift+Tab' });
+  await expect(page.getByRole('link', { name: 'Steward Lab' })).toBeFocused();
+  // Characters go in at the caret, with input events.
+  expect((await act({ op: 'press', ref: ref('Third'), key: 'a', repeat: 3 })).steps[0]).toMatchObject({ status: 'done', value: 'aaa' });
+  await act({ op: 'press', ref: ref('Third'), key: 'Backspace' });
+  await expect(page.locator('#third')).toHaveValue('aa');
+  // Enter on a role=button span and on a focusable span with a pointer cursor clicks it.
+  await act({ op: 'press', ref: ref('Go'), key: 'Enter' });
+  await act({ op: 'press', ref: ref('Styled'), key: 'Enter' });
+  await expect.poll(log).toBe('go;styled;');
+  // Arrows step a range input, move a select past a disabled option, and move within a radio group.
+  expect((await act({ op: 'press', ref: ref('Level'), key: 'ArrowRight', repeat: 2 })).steps[0]).toMatchObject({ status: 'done', value: '7' });
+  await act({ op: 'press', ref: ref('Level'), key: 'Home' });
+  await expect(page.locator('#level')).toHaveValue('0');
+  await act({ op: 'press', ref: ref('Size'), key: 'ArrowDown' });
+  await expect(page.locator('#size')).toHaveValue('Large');
+  await act({ op: 'press', ref: ref('Warm'), key: 'ArrowDown' });
+  await expect(page.locator('input[value="b"]')).toBeChecked();
+  // Escape closes the open modal dialog (with its cancel and close events).
+  await page.locator('#open').click();
+  await expect(page.locator('#dlg')).toBeVisible();
+  await act({ op: 'press', key: 'Escape' });
+  await expect(page.locator('#dlg')).toBeHidden();
+  await expect.poll(log).toBe('go;styled;closed;');
+  // The banner covers the button's centre; its lower part is still reachable and is where it is pressed.
+  const half = (await act({ op: 'click', ref: ref('Half covered') })).steps[0]!;
+  expect(half).toMatchObject({ status: 'done' });
+  await expect.poll(log).toBe('go;styled;closed;half;');
+});

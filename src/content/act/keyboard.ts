@@ -291,8 +291,18 @@ function valueOf(el: Element): string | undefined {
   return undefined;
 }
 
+/**
+ * The element's role, or `button` for one the page made clickable without saying so (an inline
+ * click handler, or focusable with a pointer cursor): Enter on it does what a click does, as a
+ * person expects — unless the page's own key handler already acted.
+ */
 function roleOf(el: Element): string | undefined {
-  return dom.attr(el, 'role')?.trim().toLowerCase().split(/\s+/)[0];
+  const role = dom.attr(el, 'role')?.trim().toLowerCase().split(/\s+/)[0];
+  if (role) return role;
+  if (dom.has(el, 'onclick')) return 'button';
+  const view = dom.ownerDocument(el)?.defaultView;
+  if (dom.has(el, 'tabindex') && view && view.getComputedStyle(el).cursor === 'pointer') return 'button';
+  return undefined;
 }
 
 /** A native control that Enter / Space activates itself (its activation behaviour is a click). */
