@@ -11,7 +11,8 @@ import { pathOf } from '../read/values.ts';
  * radios and switches, dom.upload on file fields (offered so an agent learns that only the person
  * may choose a file); plus nav.goto and scrolling the page. Risk at offer time says what
  * src/pipeline/policy/dom-risk.ts will say when the action is asked for (for dom.press, the worst
- * key: Enter). Only a visible (or covered: the act reaches it where it can), enabled control is offered. A control below
+ * key: Enter). Only a visible, enabled control is offered, or a covered one whose cover the observation
+ * names (the act scrolls it clear and presses it where it can be reached, or refuses naming the cover). A control below
  * the fold is `visible` (scrolling reaches it, and the page scroll stays offered); one Steward
  * marks unreachable (`offscreen`: outside the scrollable page, where no scrolling brings it) is,
  * like hidden, covered and zero-size ones, reported as a conflict and offered nothing, not even
@@ -19,6 +20,8 @@ import { pathOf } from '../read/values.ts';
  */
 
 const MAX_DOM_ACTIONS = 400;
+/** All per-element DOM actions together: the observation lists at most 512 actions (fuse.ts), tools and adapters first. */
+const MAX_DOM_TOTAL = 480;
 
 const TYPEABLE = new Set(['textbox', 'searchbox', 'spinbutton']);
 const SELECTABLE = new Set(['listbox']);
@@ -26,7 +29,8 @@ const TOGGLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'men
 const READ_ONLY_CLICKS = new Set(['tab', 'treeitem', 'option']);
 /** A day of a date grid (dom-risk.ts DAY_CELL): choosing it is selection. */
 const DAY_CELL = /^(?:\D{0,12}\b)?(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\b(?:\D{0,20}(?:\d{4})?)?$|^\d{4}-\d{2}-\d{2}$/;
-const OFFERED_VISIBILITY = new Set(['visible', 'covered']);
+/** Covered controls are offered only when the observation names what covers them (dom-risk.ts `actionable`). */
+const offered = (e: SnapshotElement) => e.visibility === 'visible' || (e.visibility === 'covered' && e.coveredBy !== undefined);
 /** Controls a person may reach with the keyboard and press keys in. */
 const PRESSABLE = new Set(['textbox', 'searchbox', 'spinbutton', 'combobox', 'slider', 'listbox']);
 /** Roles whose menu or popup may open when the pointer rests on them. */
@@ -296,13 +300,23 @@ const GENERIC_DOM_ACTIONS: readonly AvailableActionInput[] = [
 export function domActions(snapshot: PageSnapshot, elements: readonly SnapshotElement[]): { actions: AvailableActionInput[]; truncated: boolean } {
   const forms = new Map(snapshot.forms.map((f) => [f.ref, f]));
   const candidates = elements
-    .filter((e) => OFFERED_VISIBILITY.has(e.visibility) && !e.states.includes('disabled') && !e.passive)
+    .filter((e) => offered(e) && !e.states.includes('disabled') && !e.passive)
     .map((e, i) => {
       const form = e.formRef ? forms.get(e.formRef) : undefined;
       return { e, form, i, rank: rank(e, form, snapshot.url) };
     });
-  const kept = (candidates.length > MAX_DOM_ACTIONS ? [...candidates].sort((x, y) => x.rank - y.rank || x.i - y.i).slice(0, MAX_DOM_ACTIONS) : candidates)
+  const perElement = (candidates.length > MAX_DOM_ACTIONS ? [...candidates].sort((x, y) => x.rank - y.rank || x.i - y.i).slice(0, MAX_DOM_ACTIONS) : candidates)
     .sort((x, y) => x.i - y.i)
-    .flatMap((x) => actionsFor(x.e, x.form, snapshot.url));
-  return { actions: [...kept, ...GENERIC_DOM_ACTIONS], truncated: candidates.length > MAX_DOM_ACTIONS };
+    .map((x) => actionsFor(x.e, x.form, snapshot.url));
+  // Every kept control keeps its first action; the others (press, check, hover, drag) fill what
+  // room is left, in page order, so a page full of fields does not push controls out of the list.
+  let room = MAX_DOM_TOTAL - perElement.length;
+  let dropped = false;
+  const kept = perElement.flatMap(([first, ...extras]) => {
+    const take = extras.slice(0, Math.max(0, room));
+    room -= take.length;
+    if (take.length < extras.length) dropped = true;
+    return [first!, ...take];
+  });
+  return { actions: [...kept, ...GENERIC_DOM_ACTIONS], truncated: candidates.length > MAX_DOM_ACTIONS || dropped };
 }

@@ -32,12 +32,15 @@ const RISKY_WORDS =
   /\b(?:buy|purchase|pay|payment|checkout|check out|order|delete|remove|destroy|erase|send|submit|cancel|transfer|confirm|book|reserve|subscribe|unsubscribe|sign|approve|accept|decline|reject|withdraw|refund|donate|publish|post|deactivate|archive)\b/;
 const PAYMENT_WORDS = /\b(?:buy|purchase|pay|payment|checkout|check out|place order|donate|tip|subscribe)\b/;
 const PAYMENT_FIELD = /\b(?:card|credit|cvc|cvv|csc|iban|bic|swift|routing|security code|expir\w*|cc)\b/;
+/** Only what a person can see or scroll to: `offscreen` is outside the scrollable page (visibility.ts). */
+const ACTIONABLE_VISIBILITY = new Set(['visible']);
+
 /**
- * What a person can see or scroll to (`offscreen` is outside the scrollable page, visibility.ts),
- * or see under something that covers it: the act scrolls it clear and presses it where it can be
- * reached, or refuses naming what covers it.
+ * A control under something the observation names (a sticky header, a banner) is still one a
+ * person can reach: the act scrolls it clear and presses it at a point that hits it, or refuses
+ * naming the cover. One covered by nothing nameable (clipped away by its container) is not.
  */
-const ACTIONABLE_VISIBILITY = new Set(['visible', 'covered']);
+const actionable = (e: { visibility: string; covered_by?: unknown }) => ACTIONABLE_VISIBILITY.has(e.visibility) || (e.visibility === 'covered' && e.covered_by !== undefined);
 
 const normalise = (s: string) => s.toLowerCase().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
 
@@ -60,7 +63,7 @@ function fieldOf(observed: ObservedState, ref: string): FormField | undefined {
 function findTarget(observed: ObservedState, ref: string, verb: string): { target?: ElementSummary; problem?: DomClassification['problem'] } {
   const target = observed.elements?.find((e) => e.ref === ref);
   if (!target) return { problem: { path: 'input.ref', message: `element ${ref} is not in the current observation; re-observe and use a current ref` } };
-  if (!ACTIONABLE_VISIBILITY.has(target.visibility)) {
+  if (!actionable(target)) {
     return { target, problem: { path: 'input.ref', message: `element ${ref} is ${target.visibility}; Steward never ${verb} an element a person cannot see` } };
   }
   return { target };

@@ -75,3 +75,14 @@ describe('offered primitives', () => {
     }
   });
 });
+
+describe('a page full of fields', () => {
+  it('keeps every control’s first action; the extra primitives fill the room left', () => {
+    const fields = Array.from({ length: 300 }, (_, i) => element(`q${i}`, 'textbox', `Quantity ${i}`, { tag: 'input', inputType: 'text' }));
+    const big = expectValid(fuse({ snapshot: blankSnapshot({ url: 'https://lab.test/', elements: fields }) }));
+    const dom = (big.actions ?? []).filter((a) => a.target_ref);
+    expect(new Set(dom.filter((a) => a.action === 'dom.type').map((a) => a.target_ref)).size).toBe(300);
+    expect(dom.filter((a) => a.action === 'dom.press')).toHaveLength(180);
+    expect(dom.length).toBe(480);
+  });
+});

@@ -153,3 +153,12 @@ describe('hover, check, drag, upload', () => {
     expect(cap).toMatchObject({ ok: false, error: { code: 'FILE_CHOICE_REQUIRED', retryable: false } });
   });
 });
+
+describe('covered controls', () => {
+  const covered = (extra: Partial<SnapshotElement>) =>
+    expectValid(fuse({ snapshot: blankSnapshot({ url: 'https://lab.test/', elements: [element('b1', 'button', 'Save', { visibility: 'covered', ...extra })] }) }));
+  it('one under a named cover may be asked for (the act presses it where it can be reached); one covered by nothing nameable may not', () => {
+    expect(classifyDom('dom.click', { ref: 'b1' }, covered({ coveredBy: { role: 'banner', name: 'Cookies' } })).problem).toBeUndefined();
+    expect(classifyDom('dom.click', { ref: 'b1' }, covered({})).problem?.message).toContain('is covered');
+  });
+});
