@@ -26,6 +26,7 @@ import { mountChurnPage } from './churn-page.ts';
 import { mountIdentityPages } from './identity-pages.ts';
 import { mountWebMcpFailures } from './webmcp-failures.ts';
 import { mountWebMcpListing } from './webmcp-listing.ts';
+import { mountActPages } from './act-pages.ts';
 
 const LAB_TITLE = 'Steward Lab (hard pages for observers: shadow DOM, frames, visibility, canvas, hostile, big grids)';
 
@@ -64,6 +65,7 @@ export function createLab(): DemoSite {
   mountChurnPage(router);
   mountIdentityPages(router);
   mountWebMcpListing(router);
+  mountActPages(router);
   router.get('/shadow', (ctx) => sendHtml(ctx.res, 200, shadowPage()));
   router.get('/frames', (ctx) => sendHtml(ctx.res, 200, framesPage(`${otherOrigin(ctx.req.headers.host)}/frames/inner`)));
   router.get('/frames/inner', (ctx) => sendHtml(ctx.res, 200, innerFramePage()));

@@ -142,8 +142,8 @@ interface Submitted {
   progress?: true;
 }
 
-/** Filling a field changes only the form (no state version moves), yet it is a step forward. */
-const FIELD_ACTIONS = new Set(['dom.type', 'dom.select']);
+/** Filling a field (typing, choosing, ticking, moving a slider) or opening a menu changes only the form or what is shown (no state version moves), yet it is a step forward. */
+const FIELD_ACTIONS = new Set(['dom.type', 'dom.select', 'dom.check', 'dom.drag', 'dom.press', 'dom.hover']);
 
 /** The observed description of what `request` does; DOM actions share a name, so their target ref decides. */
 function describedAction(observation: Observation, request: ActionRequest): AvailableAction | undefined {

@@ -7,6 +7,7 @@ import { listenToWorker, report } from './worker-channel.ts';
 import { ObservationHost } from './observe/observation-host.ts';
 import { runSteps } from './act/run.ts';
 import { NetworkBuffer, listenForNetworkRecords } from './main/network-buffer.ts';
+import { RequestLedger } from './act/requests.ts';
 
 // Registered for allowed sites at document_start, and injected once more into pages that were
 // already open when their site was allowed: the second run must not start a second copy.
@@ -21,12 +22,13 @@ function start(): void {
 
   const observation = new ObservationHost();
   const network = new NetworkBuffer({ origin: location.origin, capacity: 50 });
+  const requests = new RequestLedger(location.origin);
   listenToWorker({
     source: () => discovery.activeSource,
     relist: () => discovery.refresh(),
     observation,
     // Refs resolve through the same observer that issued them.
-    act: (request) => runSteps(request.steps, observation, request.documentToken),
+    act: (request) => runSteps(request.steps, observation, request.documentToken, { doc: document, requests }),
     network: () => network.records(),
   });
 
@@ -37,6 +39,7 @@ function start(): void {
   if (nativeSource) discovery.attach(nativeSource);
   receiveBridgePort((port, offer) => {
     listenForNetworkRecords(port, network);
+    port.addEventListener('message', (event: MessageEvent) => requests.acceptEvent(event.data));
     // Chrome hides what a native tool threw; the main world saw it.
     if (nativeSource) nativeSource.thrownLookup = thrownLookup(port);
     // With the polyfill setting off the main world observes the network only: no tools to ask for.

@@ -26,8 +26,8 @@ export interface FrameServices {
   source: () => ToolSource | undefined;
   relist: () => void;
   observation?: ObservationHost;
-  /** DOM actions (src/content/act/), answered at once: a click may unload the page. */
-  act?: (request: ContentAct) => ActReport;
+  /** DOM actions (src/content/act/), answered once the page settled (or as soon as it starts to unload). */
+  act?: (request: ContentAct) => Promise<ActReport>;
   /** The page's recent same-origin JSON responses (bounded, already validated by the buffer). */
   network?: () => Data<ContentRequests, 'content/network'>['records'];
 }
@@ -43,7 +43,7 @@ function frameHandlers(services: FrameServices): Handlers<ContentRequests, void>
     },
     'content/observe': (request) => services.observation?.observe(request) ?? notSupported('observe'),
     'content/query': (request) => services.observation?.query(request) ?? notSupported('observe'),
-    'content/act': (request) => (services.act ? ok(services.act(request)) : notSupported('act')),
+    'content/act': async (request) => (services.act ? ok(await services.act(request)) : notSupported('act')),
     'content/network': () => ok({ records: services.network?.() ?? [] }),
   };
 }

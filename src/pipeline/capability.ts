@@ -9,6 +9,9 @@ import { classifyDom, type DomClassification } from './policy/dom-risk.ts';
 import { approvalReasons } from './policy/risk.ts';
 import type { Executors } from './ports.ts';
 
+/** DOM actions whose risk depends on their input more than on their element (dom-risk.ts). */
+const INPUT_DEPENDENT: ReadonlySet<string> = new Set(['dom.press']);
+
 /** The four paths, most authoritative first (DESIGN §1). */
 const AUTHORITY: readonly Source[] = ['site_contract', 'webmcp', 'adapter', 'legacy_inference'];
 
@@ -44,6 +47,7 @@ function describeDom(action: string, c: DomClassification): AvailableAction {
   return {
     action,
     via: 'legacy_inference',
+    ...(c.target ? { target_ref: c.target.ref } : {}),
     read_only: c.read_only,
     consequential: c.consequential,
     payment: c.payment,
@@ -67,7 +71,11 @@ export function resolveCapability(request: ActionRequest, observed: ObservedStat
   if (isDomAction(request.action)) {
     dom = classifyDom(request.action, request.input, observed);
     if (dom.problem) return { ok: false, error: makeError('INVALID_INPUT', `Invalid input: ${dom.problem.path}: ${dom.problem.message}`, { issues: [dom.problem] }) };
-    if (!candidates.some((c) => c.via === 'legacy_inference')) candidates.push(describeDom(request.action, dom));
+    if (dom.refusal) return { ok: false, error: makeError(dom.refusal.code, dom.refusal.message) };
+    // A key press's risk depends on the key, which no offer knows (Tab is read-only, Enter may
+    // submit): Steward's classification of this very press describes it, not the offer's worst case.
+    if (INPUT_DEPENDENT.has(request.action)) candidates.splice(0, candidates.length, ...candidates.filter((c) => c.via !== 'legacy_inference'), describeDom(request.action, dom));
+    else if (!candidates.some((c) => c.via === 'legacy_inference')) candidates.push(describeDom(request.action, dom));
   }
 
   const rank = (c: AvailableAction) => AUTHORITY.indexOf(c.via) * 2 + (c.target_ref === undefined ? 1 : 0);

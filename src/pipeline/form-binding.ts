@@ -3,10 +3,11 @@ import type { BoundForm, BoundFormField } from '../protocol/approval.ts';
 import type { FormSummary } from '../protocol/element.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
 import { inputHash } from '../base/hash.ts';
+import { pressSubmitsForm } from './policy/dom-risk.ts';
 
 /**
- * A click's input is only a ref: what a submit sends is whatever the form holds when it fires.
- * So the approval of a click on any control of a form binds the form's values as observed (DESIGN
+ * A click's input is only a ref (an Enter's only a key): what a submit sends is whatever the form
+ * holds when it fires. So the approval of a click on any control of a form, or of an Enter in it, binds the form's values as observed (DESIGN
  * §4), the receipt carries their hash, and the content script compares the live values with them
  * right before it clicks (src/content/act/form-check.ts). Pure.
  */
@@ -16,10 +17,17 @@ function formOfControl(observed: ObservedState, ref: string): FormSummary | unde
   return (observed.forms ?? []).find((f) => f.submit_ref === ref || f.fields.some((x) => x.ref === ref));
 }
 
-/** The form values a click would send, or undefined when the action is not a click in a form. */
+/**
+ * The form values a click, or an Enter pressed in one of its fields (implicit submission), would
+ * send; undefined when the action is neither in a form.
+ */
 export async function boundForm(request: Pick<ActionRequest, 'action' | 'input'>, observed: ObservedState): Promise<BoundForm | undefined> {
-  if (request.action !== 'dom.click' || typeof request.input.ref !== 'string') return undefined;
-  const form = formOfControl(observed, request.input.ref);
+  const form =
+    request.action === 'dom.click' && typeof request.input.ref === 'string'
+      ? formOfControl(observed, request.input.ref)
+      : request.action === 'dom.press'
+        ? pressSubmitsForm(request.input, observed)
+        : undefined;
   if (!form) return undefined;
   const states = new Map((observed.elements ?? []).map((e) => [e.ref, e.states] as const));
   const fields: BoundFormField[] = form.fields.map((f) => {

@@ -7,6 +7,13 @@ import type { ToolDescriptor } from '../protocol/webmcp.ts';
 import type { ExpectedEffect } from '../protocol/expectation.ts';
 import type { PageToolError } from '../protocol/page-tool-error.ts';
 import type { SiteErrorBody } from '../protocol/agent-contract.ts';
+import type { ActSettle, WriteRequest } from '../protocol/messages.ts';
+
+/** What the page said about a DOM act beyond its steps: how it came to rest, and the requests it set off that may have written. */
+export interface PageActivity {
+  settle?: ActSettle;
+  requests?: WriteRequest[];
+}
 
 /**
  * Everything the pipeline needs from the browser, as injected interfaces. The service worker
@@ -66,10 +73,12 @@ export interface ExecutionCall {
   token_id: string;
   receipt_id?: string;
   /**
-   * A click in a form approved with these values: the executor clicks only if the form still
-   * holds exactly them at that moment (form-binding.ts).
+   * A click in a form (or an Enter that submits it) approved with these values: the executor acts
+   * only if the form still holds exactly them at that moment (form-binding.ts).
    */
   form?: Array<{ ref: string; value?: string; check?: 'checked' | 'mixed' }>;
+  /** The element Steward judged a DOM action by when the request names none (dom.press: the focused element). */
+  target_ref?: string;
   location: Location;
   ctx: PortContext;
   /** The observation the action was planned on: an executor refuses to run on a page that no longer shows it. */
@@ -89,7 +98,7 @@ export type ExecutionReport =
   /** The site accepted it, or a declarative form waits for the user: pending, not done. */
   | { outcome: 'accepted'; status_url?: string; resource_state?: { state: StateName; state_version: StateVersion } }
   /** It ran (tool returned, element clicked, adapter action performed); the effect is verified by re-observing. */
-  | { outcome: 'completed'; output?: ToolOutput; expect?: ExpectedEffect }
+  | { outcome: 'completed'; output?: ToolOutput; expect?: ExpectedEffect; activity?: PageActivity }
   /**
    * It did not run, or failed midway (`side_effect_possible`). `code` TOOL_NOT_FOUND: refused
    * before sending, because the page no longer offers what the agent was shown. `page_error`: the
@@ -103,6 +112,7 @@ export type ExecutionReport =
       page_error?: PageToolError;
       /** The site's own refusal on the native path (412 with its current state, 401 with why): reported to the agent as the site's error. */
       site_error?: SiteErrorBody;
+      activity?: PageActivity;
     }
   /** Sent, but the page did not answer within its deadline: it may or may not have run. */
   | { outcome: 'timed_out'; message: string };

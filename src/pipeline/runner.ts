@@ -268,7 +268,7 @@ export class ActionRunner {
    */
   private async formHeld(run: ActionRun): Promise<ActionErrorResult | undefined> {
     const { action, input } = run.action.request;
-    if ((action !== 'dom.type' && action !== 'dom.select' && action !== 'dom.click') || typeof input.ref !== 'string') return undefined;
+    if (!FORM_EDITING_ACTIONS.has(action) || typeof input.ref !== 'string') return undefined;
     const hold = await this.deps.approvals.formHold(run.action.context.session_id, input.ref, run.action.action_id);
     if (!hold) return undefined;
     return errorResult(
@@ -368,6 +368,7 @@ export class ActionRunner {
           token_id: action.token_id,
           ...(receiptId ? { receipt_id: receiptId } : {}),
           ...(receiptId && plan.form ? { form: expectedFormValues(plan.form) } : {}),
+          ...(plan.capability.dom?.target && action.request.input.ref === undefined ? { target_ref: plan.capability.dom.target.ref } : {}),
           location: plan.location,
           ctx: run.ctx,
           observed: { url: plan.observed.url, state_version: plan.observed.state_version },
@@ -416,7 +417,7 @@ export class ActionRunner {
       state_version_before: plan.observed.state_version,
       ...(after_version !== undefined ? { state_version_after: after_version } : {}),
       ...(error_code ? { error_code } : {}),
-      details: { via, ...pageErrorFor(result) },
+      details: { via, ...pageErrorFor(result), ...writesFor(result) },
     });
     const final: ActionResult = auditId ? { ...result, audit_receipt: auditId } : result;
     await Promise.all([idempotency.complete(action.agent_id, action.idempotency_key, action.action_id, final), memoryWrite.catch(() => undefined)]);
@@ -477,6 +478,23 @@ export class ActionRunner {
     await this.deps.idempotency.complete(action.agent_id, action.idempotency_key, action.action_id, final);
     return { to, result: final };
   }
+}
+
+/** DOM actions that edit or submit a form: refused while that form's values wait on an approval card. */
+const FORM_EDITING_ACTIONS: ReadonlySet<string> = new Set(['dom.type', 'dom.select', 'dom.click', 'dom.press', 'dom.check', 'dom.drag']);
+
+/**
+ * The requests a DOM action set off that may have written, for the audit: a control Steward judged
+ * read-only that wrote is flagged there too, not only in the agent's result.
+ */
+function writesFor(result: ActionResult): { writes?: Array<{ method: string; url: string; status?: number }>; read_only_wrote?: true } {
+  if (isErrorResult(result)) return {};
+  const c = result.observed_changes;
+  if (!c?.requests?.length) return {};
+  return {
+    writes: c.requests.slice(0, 8).map((r) => ({ method: r.method, url: r.url.slice(0, 300), ...(r.status !== undefined ? { status: r.status } : {}) })),
+    ...(c.read_only_wrote ? { read_only_wrote: true as const } : {}),
+  };
 }
 
 /** The page's own words when its tool failed (bounded, marked as the page's): the Activity view shows why. */

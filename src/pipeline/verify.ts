@@ -10,6 +10,7 @@ import type { ExecutionReport } from './ports.ts';
 import type { PageToolError } from '../protocol/page-tool-error.ts';
 import { quotePageError } from '../webmcp/thrown.ts';
 import { afterToolFailure } from './execution/after-failure.ts';
+import { observedChanges } from './what-changed.ts';
 
 /** Below this confidence an observed effect is only `inferred`. */
 const CONFIRM_CONFIDENCE = 0.7;
@@ -58,6 +59,10 @@ export function partsMet(e: ExpectedEffect, s: ObservedState, request: ActionReq
 
 function fieldEffect(request: ActionRequest, before: ObservedState, after: ObservedState): { met: boolean; before: boolean } | undefined {
   const input = request.input as Record<string, unknown>;
+  if (request.action === 'dom.check') {
+    const checked = (s: ObservedState) => s.elements?.find((e) => e.ref === input.ref)?.states.includes('checked') === true;
+    return { met: checked(after) === input.checked, before: checked(before) === input.checked };
+  }
   if (request.action !== 'dom.type' && request.action !== 'dom.select') return undefined;
   const valueOf = (s: ObservedState) => s.elements?.find((e) => e.ref === input.ref)?.value ?? s.forms?.flatMap((f) => f.fields).find((f) => f.ref === input.ref)?.value;
   const matches = (v: string | undefined) =>
@@ -116,11 +121,14 @@ function outputIsUntrusted(via: AvailableAction['via'], executorSays: boolean): 
 export function verifyOutcome(v: VerifyInput): ActionResult {
   const { report, after } = v;
   const resource = snapshotOf(v);
+  const activity = report.outcome === 'completed' || report.outcome === 'failed' ? report.activity : undefined;
+  const changes = v.description.via === 'legacy_inference' || v.description.via === 'adapter' || activity ? observedChanges(v.before, after, activity, v.description.read_only) : undefined;
   const common = {
     action_id: v.action_id,
     resource,
     source: v.description.via,
     ...(after && sameResource(after, v.request) ? { available_actions: summarizeActions(after), evidence: after.evidence, conflicts: after.conflicts } : {}),
+    ...(changes ? { observed_changes: changes } : {}),
   };
   // Output is data by default (invariant 3): every path that produces it today runs a page's or a
   // site's code, so it is untrusted whatever the executor or the tool's annotations say.
@@ -179,7 +187,9 @@ export function verifyOutcome(v: VerifyInput): ActionResult {
       }
       const c = postcondition(v);
       if (c === 'unknown' || !haveState) return { ...unknown(common, v.executed_at), ...output };
-      return { ...common, ...output, execution: { status: 'confirmed', certainty: c, executed_at: v.executed_at, verified_by: 'postcondition' } };
+      // Judged read-only, yet it sent requests that may have written: what it did is not what it looked like.
+      const certainty = changes?.read_only_wrote ? 'inferred' : c;
+      return { ...common, ...output, execution: { status: 'confirmed', certainty, executed_at: v.executed_at, verified_by: 'postcondition' } };
     }
   }
 }

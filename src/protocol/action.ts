@@ -4,6 +4,7 @@ import { ElementRef } from './element.ts';
 import { HttpUrl, HumanText, IsoDateTime, JsonObject, SnakeCase, UserId, prefixedId } from './primitives.ts';
 import { ResourceRef, ResourceScope, Source, StateName, StateVersion } from './resource.ts';
 import { describeIssue } from './validate.ts';
+import { parseChord } from './key-chord.ts';
 import { JsonSchemaObject } from './webmcp.ts';
 
 /** How Steward would run an action: the same four paths that produce state (DESIGN §1). */
@@ -93,8 +94,6 @@ export const DomScrollInput = z
   });
 export const NavGotoInput = z.strictObject({ url: HttpUrl });
 
-/** Modifier keys of a chord, as KeyboardEvent names them. */
-export const KEY_MODIFIERS = ['Control', 'Shift', 'Alt', 'Meta'] as const;
 /**
  * A key or chord as Playwright writes it: `Enter`, `ArrowDown`, `Escape`, `Tab`, `a`, `Shift+Tab`,
  * `Control+a`. The key is a KeyboardEvent `key` value (a named key or one character); modifiers
@@ -104,13 +103,10 @@ export const KeyChord = z
   .string()
   .min(1)
   .max(64)
-  .refine((chord) => {
-    const parts = chord === '+' ? ['+'] : chord.endsWith('++') ? [...chord.slice(0, -2).split('+'), '+'] : chord.split('+');
-    const key = parts[parts.length - 1]!;
-    const mods = parts.slice(0, -1);
-    const named = /^[A-Z][A-Za-z0-9]{1,24}$/.test(key);
-    return (named || [...key].length === 1) && mods.every((m) => (KEY_MODIFIERS as readonly string[]).includes(m)) && new Set(mods).size === mods.length;
-  }, 'must be a key such as Enter, ArrowDown, Escape, Tab or a, optionally after modifiers: Shift+Tab, Control+a');
+  .superRefine((chord, ctx) => {
+    const parsed = parseChord(chord);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `${parsed.message}; write a key such as Enter, ArrowDown, Escape, Tab or a, optionally after modifiers: Shift+Tab, Control+a` });
+  });
 export const DomPressInput = z.strictObject({
   /** The element to press it on (focused first); absent: whatever has the focus now. */
   ref: ElementRef.optional(),

@@ -25,6 +25,7 @@ export const ApprovalReasonCode = z.enum([
   'form_submission', // DOM: submits a form
   'risky_control', // DOM: a control named buy / pay / delete / send / cancel / transfer
   'unknown_risk', // could not be classified, so treated as risky
+  'inferred_control', // DOM: Steward inferred the element is a control from its behaviour and cannot tell what it does
   'site_requires_approval', // the contract says so
 ]);
 export type ApprovalReasonCode = z.infer<typeof ApprovalReasonCode>;

@@ -19,6 +19,7 @@ export const ErrorCode = z.enum([
   'INVALID_TOOL_SCHEMA',
   'AUDIT_UNAVAILABLE',
   'TIMEOUT',
+  'FILE_CHOICE_REQUIRED',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
@@ -118,6 +119,10 @@ export const ERROR_DEFAULTS: Readonly<Record<ErrorCode, { retryable: boolean; re
   TIMEOUT: {
     retryable: false,
     recovery_hint: 'The page did not answer in time; re-observe the resource before doing anything else: the action may or may not have taken effect.',
+  },
+  FILE_CHOICE_REQUIRED: {
+    retryable: false,
+    recovery_hint: 'Ask the person to choose the file in that field on the page themselves; Steward never chooses a file for an agent. Nothing was changed.',
   },
 };
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PageSnapshot } from './snapshot.ts';
 import { CoveredBy, ElementRef, ElementState, Inference, RangeBounds, ShapeInfo, Visibility } from './element.ts';
+import { KeyChord } from './action.ts';
 
 /**
  * What pages send back about themselves: snapshots (whole or as deltas), query answers, act
@@ -255,17 +256,11 @@ export const QueryResponse = z.object({
 export type QueryResponse = z.infer<typeof QueryResponse>;
 
 // ── DOM actions (src/content/act/) ──────────────────────────────────────────────────────────
+/** An approved submission's form: refused unless the form's fields hold exactly these values now. */
+const ExpectedForm = z.array(z.object({ ref: ElementRef, value: z.string().max(4096).optional(), check: z.enum(['checked', 'mixed']).optional() })).max(1000);
 /** One DOM primitive on an element ref; inputs mirror the dom.* actions' (src/protocol/action.ts). */
 export const ActStep = z.discriminatedUnion('op', [
-  z.object({
-    op: z.literal('click'),
-    ref: ElementRef,
-    /** An approved click in a form: refused unless the form's fields hold exactly these values now. */
-    form: z
-      .array(z.object({ ref: ElementRef, value: z.string().max(4096).optional(), check: z.enum(['checked', 'mixed']).optional() }))
-      .max(1000)
-      .optional(),
-  }),
+  z.object({ op: z.literal('click'), ref: ElementRef, form: ExpectedForm.optional() }),
   z.object({ op: z.literal('type'), ref: ElementRef, text: z.string().max(100_000), clear: z.boolean().optional() }),
   z.object({ op: z.literal('select'), ref: ElementRef, values: z.array(z.string().max(4096)).min(1).max(1000) }),
   z.object({
@@ -274,22 +269,82 @@ export const ActStep = z.discriminatedUnion('op', [
     direction: z.enum(['up', 'down', 'left', 'right']).optional(),
     amount: z.number().positive().max(100).optional(),
   }),
+  z.object({
+    op: z.literal('press'),
+    /** Focused first; absent: the key goes to whatever has the focus. */
+    ref: ElementRef.optional(),
+    key: KeyChord,
+    repeat: z.int().min(1).max(50).optional(),
+    /** No ref: the element Steward judged the press by (it had the focus); refused if the focus is elsewhere now. */
+    focused: ElementRef.optional(),
+    /** An approved Enter that submits: the form must still hold these values when it is submitted. */
+    form: ExpectedForm.optional(),
+  }),
+  z.object({ op: z.literal('hover'), ref: ElementRef }),
+  z.object({
+    op: z.literal('drag'),
+    ref: ElementRef,
+    to: ElementRef.optional(),
+    offset: z.object({ x: z.number().finite().min(-20_000).max(20_000), y: z.number().finite().min(-20_000).max(20_000) }).optional(),
+  }),
+  z.object({ op: z.literal('check'), ref: ElementRef, checked: z.boolean() }),
 ]);
 export type ActStep = z.infer<typeof ActStep>;
 /** What happened to one step, precisely: `refused` = nothing was done; `failed` = it threw midway. */
 export const ActStepReport = z.object({
-  op: z.enum(['click', 'type', 'select', 'scroll']),
+  op: z.enum(['click', 'type', 'select', 'scroll', 'press', 'hover', 'drag', 'check']),
   ref: ElementRef.optional(),
   status: z.enum(['done', 'refused', 'failed', 'skipped']),
   code: z.string().max(64).optional(),
   message: z.string().max(2000),
-  /** The control's value afterwards (type, select). */
+  /** The control's value afterwards (type, select, a slider moved by keys or drag). */
   value: z.string().max(4096).optional(),
-  /** What the click set off: a form submission or a followed link (the page will navigate). */
+  /** check: the state read back from the control afterwards. */
+  checked: z.boolean().optional(),
+  /** What the step set off: a form submission or a followed link (the page will navigate). */
   navigation: z.enum(['form_submitted', 'link_followed']).optional(),
 });
 export type ActStepReport = z.infer<typeof ActStepReport>;
-export const ActReport = z.object({ documentToken: z.string().max(64).optional(), steps: z.array(ActStepReport).max(16) });
+
+/**
+ * A request the page made while the act ran and settled that may have written something: any
+ * POST / PUT / PATCH / DELETE, a GET to another origin, a beacon, a form submission. Seen by the
+ * main world (page-controlled): evidence of an effect, never proof of its absence.
+ */
+export const WriteRequest = z.object({
+  method: z.string().regex(/^[A-Z]{1,16}$/),
+  /** Without credentials, fragment or secret-looking query values; bounded. */
+  url: z.string().max(512),
+  kind: z.enum(['fetch', 'xhr', 'beacon', 'form']),
+  /** HTTP status once answered (0: failed or no answer seen). */
+  status: z.int().min(0).max(999).optional(),
+  /** When it started, in ms after the act began. */
+  at_ms: z.int().nonnegative().max(600_000),
+});
+export type WriteRequest = z.infer<typeof WriteRequest>;
+
+/** How the page came to rest after the steps (settle.ts): by its own events, or at the cap. */
+export const ActSettle = z.object({
+  ms: z.int().nonnegative().max(600_000),
+  /** `quiet`: no mutation for a moment, no request in flight, no animation running; `capped`: it never got there in time. */
+  how: z.enum(['quiet', 'capped', 'navigating']),
+  /** What was still going on at the cap. */
+  busy: z
+    .array(z.enum(['mutations', 'requests', 'animations']))
+    .max(3)
+    .optional(),
+});
+export type ActSettle = z.infer<typeof ActSettle>;
+
+export const ActReport = z.object({
+  documentToken: z.string().max(64).optional(),
+  steps: z.array(ActStepReport).max(16),
+  settle: ActSettle.optional(),
+  /** A navigation of this document started (Navigation API, beforeunload / pagehide, a submitted form or followed link). */
+  navigation: z.object({ same_document: z.boolean(), url: z.string().max(512).optional() }).optional(),
+  /** Requests that may have written, started while the act ran or settled (bounded). */
+  requests: z.array(WriteRequest).max(32).optional(),
+});
 export type ActReport = z.infer<typeof ActReport>;
 
 const NetworkRecordSchema = z.object({

@@ -57,6 +57,22 @@ export const NetworkWire = z.object({
 });
 export type NetworkWire = z.infer<typeof NetworkWire>;
 
+/**
+ * One request the page started (`start`) or that ended (`end`, with its status; 0 = failed), for
+ * the act side: how many are in flight (an act settles once none is) and which may have written.
+ * Page-controlled like the rest: the isolated world bounds ids, methods and URLs again
+ * (src/content/act/requests.ts) and treats the whole as evidence, never proof.
+ */
+export const RequestWire = z.discriminatedUnion('phase', [
+  z.object({ phase: z.literal('start'), id: z.int().nonnegative().max(Number.MAX_SAFE_INTEGER), method: z.string().max(16), url: z.string().max(4096), kind: z.enum(['fetch', 'xhr', 'beacon']) }),
+  z.object({ phase: z.literal('end'), id: z.int().nonnegative().max(Number.MAX_SAFE_INTEGER), status: z.int().min(0).max(999) }),
+]);
+export type RequestWire = z.infer<typeof RequestWire>;
+
 /** What the main world says unasked; nothing answers these. `changed`: the page's tools changed, list them again. */
-export const PageBridgePush = z.discriminatedUnion('type', [z.object({ type: z.literal('changed') }), z.object({ type: z.literal('network'), record: NetworkWire })]);
+export const PageBridgePush = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('changed') }),
+  z.object({ type: z.literal('network'), record: NetworkWire }),
+  z.object({ type: z.literal('request'), request: RequestWire }),
+]);
 export type PageBridgePush = z.infer<typeof PageBridgePush>;

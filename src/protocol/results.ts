@@ -5,6 +5,8 @@ import { AuditId } from './audit.ts';
 import { ErrorBody, type StewardError } from './errors.ts';
 import { HumanText, IsoDateTime, SnakeCase, UrlOrPath } from './primitives.ts';
 import { ConflictCode, Evidence, ResourceRef, Source, StateName, StateVersion } from './resource.ts';
+import { ElementRef, ElementState } from './element.ts';
+import { ActSettle, WriteRequest } from './messages.ts';
 
 /**
  * ActionResult (DESIGN §3) in its three forms: executed (confirmed / inferred / failed / unknown),
@@ -81,6 +83,39 @@ export const ToolOutput = z.object({
 });
 export type ToolOutput = z.infer<typeof ToolOutput>;
 
+const Glimpse = z.object({ role: z.string().max(64), name: z.string().max(200) });
+const Count = z.object({ count: z.int().nonnegative(), examples: z.array(Glimpse).max(5) });
+
+/**
+ * What a DOM action really did, seen from outside (DESIGN §3 postcondition verification): the
+ * elements that appeared or went away between the observations before and after, values and
+ * states that changed, the address, and the requests the page sent while it ran that may have
+ * written (src/protocol/messages.ts WriteRequest). Page-derived like the rest of a result: data.
+ */
+export const ObservedChanges = z.object({
+  appeared: Count.optional(),
+  removed: Count.optional(),
+  /** Elements still there whose value or states changed (a few; `changed_count` says how many). */
+  changed: z
+    .array(
+      Glimpse.extend({
+        ref: ElementRef,
+        value: z.object({ from: z.string().max(200).optional(), to: z.string().max(200).optional() }).optional(),
+        states: z.object({ added: z.array(ElementState).max(16), removed: z.array(ElementState).max(16) }).optional(),
+      }),
+    )
+    .max(8)
+    .optional(),
+  changed_count: z.int().nonnegative().optional(),
+  url: z.object({ from: z.string().max(512), to: z.string().max(512) }).optional(),
+  requests: z.array(WriteRequest).max(32).optional(),
+  /** How the page came to rest after the act (`capped`: it never went quiet in time). */
+  settle: ActSettle.optional(),
+  /** Steward judged the action read-only, yet the page sent requests that may have written: look at `requests`. */
+  read_only_wrote: z.literal(true).optional(),
+});
+export type ObservedChanges = z.infer<typeof ObservedChanges>;
+
 const executedFields = {
   action_id: ActionId,
   resource: ResourceSnapshot,
@@ -92,6 +127,8 @@ const executedFields = {
   evidence: z.array(Evidence).optional(),
   conflicts: z.array(ConflictCode).optional(),
   output: ToolOutput.optional(),
+  /** DOM actions: what changed on the page, and the requests it sent (see ObservedChanges). */
+  observed_changes: ObservedChanges.optional(),
 };
 
 function checkExecuted(r: { execution: Execution; resource: ResourceSnapshot; effects?: unknown[] | undefined }, ctx: z.RefinementCtx): void {

@@ -131,7 +131,12 @@ test('typing and selecting set real values; hidden fields are never typed into',
   expect((await shopState(sites.urls.shop)).requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 });
 
-test('dom.type through the pipeline runs without approval and is confirmed by the field’s new value; a covered control is refused', async ({ steward, sites, openPanel, tabIdOf }) => {
+test('dom.type through the pipeline runs without approval and is confirmed by the field’s new value; a covered control is refused naming what covers it', async ({
+  steward,
+  sites,
+  openPanel,
+  tabIdOf,
+}) => {
   const shop = new URL(sites.urls.shop).origin;
   const page = await shopOrderPage(steward.context, sites.urls.shop);
   const panel = await openPanel(page);
@@ -147,11 +152,14 @@ test('dom.type through the pipeline runs without approval and is confirmed by th
   await expect(page.locator('#add-quantity')).toHaveValue('7');
   expect(await data(control(panel, { type: 'panel/approvals' }))).toEqual({ pending: [] });
 
-  // Cover the Pay button: the fresh observation sees it covered and the pipeline refuses to click it.
+  // Cover the Quantity field with a banner: a covered control is still offered (the act scrolls it
+  // clear and tries every sample point of its box), and refused at the moment of acting, naming the cover.
   await page.evaluate(() => {
-    const b = document.getElementById('pay-button')!.getBoundingClientRect();
+    const b = document.getElementById('add-quantity')!.getBoundingClientRect();
     const cover = document.createElement('div');
     cover.id = 'cover';
+    cover.setAttribute('role', 'banner');
+    cover.setAttribute('aria-label', 'Cookie notice');
     Object.assign(cover.style, {
       position: 'absolute',
       left: `${b.left + scrollX - 4}px`,
@@ -162,13 +170,15 @@ test('dom.type through the pipeline runs without approval and is confirmed by th
       zIndex: '10',
     });
     document.body.append(cover);
-    // In the viewport, so the observation can hit-test it (below the fold nothing is "covered").
-    document.getElementById('pay-button')!.scrollIntoView({ block: 'center' });
+    document.getElementById('add-quantity')!.scrollIntoView({ block: 'center' });
   });
-  const clicks = await recordClicks(page);
-  const pay = refOf(observed.elements, 'Pay now');
-  const refused = (await data(submit(panel, { token, tabId, request: { action: 'dom.click', resource: observed.resource, input: { ref: pay }, idempotency_key: 'e2e-dom-covered' } }))).result;
-  expect(refused).toMatchObject({ error: { code: 'INVALID_INPUT', message: expect.stringContaining('covered') } });
-  expect(await clicks()).toEqual([]);
+  const refused = (
+    await data(submit(panel, { token, tabId, request: { action: 'dom.type', resource: observed.resource, input: { ref: quantity, text: '9', clear: true }, idempotency_key: 'e2e-dom-covered' } }))
+  ).result;
+  // Refused before dispatch when the observation names no cover; with a named cover, by the act itself, naming it.
+  const error = (refused as { error: { code: string; message: string } }).error;
+  if (error.code === 'EXECUTION_FAILED') expect(error.message).toMatch(/COVERED.*covered by banner “Cookie notice”/);
+  else expect(error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('covered') });
+  await expect(page.locator('#add-quantity')).toHaveValue('7');
   expect((await shopState(sites.urls.shop)).requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 });

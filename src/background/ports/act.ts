@@ -16,11 +16,19 @@ import type { Reply } from '../../protocol/channel.ts';
 const TOP_FRAME = 0;
 /** The messenger's refusals for an answer that says nothing of what the page did: it may have acted. */
 const UNKNOWN_ANSWER = new Set(['INVALID_REPLY', 'NO_CONTENT_SCRIPT']);
-/** How long to wait for a navigation to start after an act that did not announce one (a script may navigate). */
-const QUIET_NAVIGATION_MS = 400;
-/** … and after a click that submitted a form or followed a link. */
+/**
+ * A reply lost after sending (the page went away while answering) says nothing of a navigation:
+ * give one this long to show itself before re-observing.
+ */
+const LOST_REPLY_NAVIGATION_MS = 400;
+/** How long a navigation the page announced may take to start loading in the tab. */
 const ANNOUNCED_NAVIGATION_MS = 5_000;
 
+/**
+ * The content script answers once the page settled by its own events (src/content/act/settle.ts)
+ * and says whether a navigation started; only then (or when the tab is already loading) does the
+ * worker wait for the tab to load. No fixed wait after an ordinary act.
+ */
 export async function actOnTab(deps: { send: SendToFrame; tabs: TabEvents }, tabId: number, steps: ActStep[], documentToken: string | undefined): Promise<ExecutionReport> {
   const watch = watchTab(deps.tabs, tabId);
   try {
@@ -31,27 +39,31 @@ export async function actOnTab(deps: { send: SendToFrame; tabs: TabEvents }, tab
       // Sent, and the page never answered (its script is stuck): it may or may not have acted.
       if (error instanceof DeadlineExceeded) return { outcome: 'timed_out', message: error.message };
       // Either it never arrived (nothing happened) or the page went away while answering.
-      const navigated = watch.navigated;
-      await watch.settled(QUIET_NAVIGATION_MS);
-      return { outcome: 'failed', message: `the page did not answer: ${error instanceof Error ? error.message : String(error)}`, side_effect_possible: navigated };
+      await watch.settled(LOST_REPLY_NAVIGATION_MS);
+      return { outcome: 'failed', message: `the page did not answer: ${error instanceof Error ? error.message : String(error)}`, side_effect_possible: watch.navigated };
     }
     if (!reply.ok && UNKNOWN_ANSWER.has(reply.error.code)) return { outcome: 'failed', message: 'the page answered with something that is not an act report', side_effect_possible: true };
     if (!reply.ok) return { outcome: 'failed', message: `${reply.error.code}: ${reply.error.message}`, side_effect_possible: false };
     const report = reply.data;
-    const announced = report.steps.some((s) => s.navigation);
-    // Let a navigation the act set off finish, so the next observation sees the new page.
-    await watch.settled(announced ? ANNOUNCED_NAVIGATION_MS : QUIET_NAVIGATION_MS);
+    if (leavesDocument(report) || watch.navigated) await watch.settled(ANNOUNCED_NAVIGATION_MS);
     return toExecutionReport(report);
   } finally {
     watch.dispose();
   }
 }
 
+/** The page said its document is being left: a submitted form, a followed link, a navigation nobody intercepted. */
+function leavesDocument(report: ActReport): boolean {
+  return report.steps.some((s) => s.navigation) || report.navigation?.same_document === false || report.settle?.how === 'navigating';
+}
+
 export function toExecutionReport(report: ActReport): ExecutionReport {
   const steps = report.steps;
+  const activity =
+    report.settle || report.requests?.length ? { activity: { ...(report.settle ? { settle: report.settle } : {}), ...(report.requests?.length ? { requests: report.requests } : {}) } } : {};
   const said = steps.map((s) => `${s.op}${s.ref ? ` ${s.ref}` : ''}: ${s.status}${s.code ? ` (${s.code})` : ''} — ${s.message}`).join('; ');
-  if (steps.length > 0 && steps.every((s) => s.status === 'done')) return { outcome: 'completed' };
+  if (steps.length > 0 && steps.every((s) => s.status === 'done')) return { outcome: 'completed', ...activity };
   const done = steps.some((s) => s.status === 'done');
   const threw = steps.some((s) => s.status === 'failed');
-  return { outcome: 'failed', message: said.slice(0, 3500) || 'no step ran', side_effect_possible: done || threw };
+  return { outcome: 'failed', message: said.slice(0, 3500) || 'no step ran', side_effect_possible: done || threw, ...activity };
 }

@@ -1,5 +1,7 @@
 import { hitsItself } from '../../observation/dom/geometry.ts';
 import { dom } from '../../observation/dom/native.ts';
+import { hitPoints } from '../../observation/dom/hit-points.ts';
+import { semanticsOf } from '../../observation/dom/semantics.ts';
 
 /**
  * Before any DOM action: is the element one a person could see and hit right now? Checked on
@@ -33,30 +35,59 @@ export function disabledProblem(el: Element): Refusal | undefined {
   return dom.matches(el, DISABLED) || dom.closest(el, '[aria-disabled="true"],fieldset:disabled') !== null ? { code: 'DISABLED', message: `${describe(el)} is disabled` } : undefined;
 }
 
+/** A point on the element a person's press would reach, and the element that takes it there (the element, a part of it, or its label). */
+export interface Reach {
+  x: number;
+  y: number;
+  /** Where the events go: the topmost element at the point. */
+  target: Element;
+}
+
 /**
- * Scrolls the element into view (as a person would) and hit-tests its centre: the topmost element
- * there must be the element itself, a descendant, or a label for it. Returns the centre point.
+ * Scrolls the element into the middle of the viewport (as a person would, and clear of sticky
+ * headers and footers), then tries the sample points of its box (src/observation/dom/hit-points.ts,
+ * the same the observation uses) until one hits the element itself, a part of it, or its label.
+ * None does: refused as COVERED, naming what lies on top (its role and name).
  */
-export function bringIntoViewAndHitTest(el: Element): { ok: true; x: number; y: number } | { ok: false; refusal: Refusal } {
+export function bringIntoViewAndHitTest(el: Element): { ok: true; reach: Reach } | { ok: false; refusal: Refusal } {
   const doc = dom.ownerDocument(el);
   const view = doc ? dom.doc.view(doc) : null;
   if (!doc || !view) return { ok: false, refusal: { code: 'NOT_VISIBLE', message: `${describe(el)} is not in a displayed document` } };
   el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   const r = dom.rect(el);
-  const x = r.left + r.width / 2;
-  const y = r.top + r.height / 2;
-  if (!(x >= 0 && y >= 0 && x < view.innerWidth && y < view.innerHeight)) {
+  const points = hitPoints(r, { vw: view.innerWidth, vh: view.innerHeight });
+  if (points.length === 0) {
     return { ok: false, refusal: { code: 'OUTSIDE_VIEWPORT', message: `${describe(el)} cannot be scrolled into view (it sits outside the page)` } };
   }
   const root = dom.rootNode(el) as Document | ShadowRoot;
-  if (hitsItself(el, root, x, y) || labelOnTop(el, root, x, y)) return { ok: true, x, y };
-  const top = dom.elementFromPoint(root, x, y);
-  return { ok: false, refusal: { code: 'COVERED', message: `${describe(el)} is covered by ${top ? describe(top) : 'nothing hit-testable'} at its centre` } };
+  let cover: Element | null = null;
+  for (const p of points) {
+    const top = dom.elementFromPoint(root, p.x, p.y);
+    if (hitsItself(el, root, p.x, p.y) || labelOnTop(el, top)) return { ok: true, reach: { x: p.x, y: p.y, target: top && (top === el || dom.contains(el, top)) ? top : el } };
+    cover ??= top;
+  }
+  return {
+    ok: false,
+    refusal: {
+      code: 'COVERED',
+      message: `${describe(el)} is covered by ${cover ? coverName(cover) : 'nothing hit-testable'} at every point Steward tried (${points.length}); dismiss or move what covers it first`,
+    },
+  };
+}
+
+/** What covers a control, as a person would name it: its role and accessible name. */
+function coverName(el: Element): string {
+  try {
+    const s = semanticsOf(el, dom.localName(el));
+    const role = s.role && s.role !== 'generic' ? s.role : dom.localName(el);
+    return `${role}${s.name ? ` “${s.name.slice(0, 80)}”` : ''} (${describe(el)})`;
+  } catch {
+    return describe(el);
+  }
 }
 
 /** A visually replaced control (a styled checkbox) is hit through its label. */
-function labelOnTop(el: Element, root: Document | ShadowRoot, x: number, y: number): boolean {
-  const top = dom.elementFromPoint(root, x, y);
+function labelOnTop(el: Element, top: Element | null): boolean {
   const label = top ? dom.closest(top, 'label') : null;
   return label !== null && dom.localName(label) === 'label' && (label as HTMLLabelElement).control === el;
 }

@@ -1,16 +1,23 @@
 import type { ActStep, ActStepReport } from '../../protocol/messages.ts';
 import { dom } from '../../observation/dom/native.ts';
-import { bringIntoViewAndHitTest, describe, disabledProblem, visibilityProblem, type Refusal } from './checks.ts';
+import { bringIntoViewAndHitTest, describe, disabledProblem, visibilityProblem, type Reach, type Refusal } from './checks.ts';
+import { pressAndRelease } from './pointer.ts';
+
+/** What a primitive tells the act around it (run.ts): a form it submitted, so its request is reported. */
+export interface ActHooks {
+  submitted(form: HTMLFormElement): void;
+}
 
 /**
- * The four DOM primitives on one live element. Each checks first (visible, enabled, on top at
- * its centre) and refuses without touching anything when a check fails; a refusal says exactly
+ * The DOM primitives click, type, select and scroll on one live element (keys: keyboard.ts;
+ * hover and drag: drag.ts; check: toggle.ts). Each checks first (visible, enabled, reachable at
+ * some point of its box) and refuses without touching anything when a check fails; a refusal says exactly
  * why. Values are set with the prototype's own setter (page patches on the element or in the
  * main world do not apply) and announced with input/change, as a person's typing would.
  */
 
-type Report = Omit<ActStepReport, 'op' | 'ref'>;
-const refused = (r: Refusal | { code: string; message: string }): Report => ({ status: 'refused', code: r.code, message: r.message.slice(0, 2000) });
+export type Report = Omit<ActStepReport, 'op' | 'ref'>;
+export const refused = (r: Refusal | { code: string; message: string }): Report => ({ status: 'refused', code: r.code, message: r.message.slice(0, 2000) });
 
 /**
  * Input types `type` writes characters into ('' is a missing type attribute, a text field).
@@ -28,63 +35,72 @@ const textAreaValueGetter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.
 const selectValueGetter = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value')!.get!;
 const optionSelectedSetter = Object.getOwnPropertyDescriptor(HTMLOptionElement.prototype, 'selected')!.set!;
 const optionsGetter = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'options')!.get!;
-const clickFn = HTMLElement.prototype.click;
 const focusFn = HTMLElement.prototype.focus;
 
 // Tag checks, not instanceof: an element of a same-origin iframe belongs to another realm.
 const XHTML = 'http://www.w3.org/1999/xhtml';
-const isHtml = (el: Element): el is HTMLElement => el.namespaceURI === XHTML;
-const is = (el: Element, tag: string) => isHtml(el) && dom.localName(el) === tag;
+export const isHtml = (el: Element): el is HTMLElement => el.namespaceURI === XHTML;
+export const is = (el: Element, tag: string) => isHtml(el) && dom.localName(el) === tag;
 
-function ready(el: Element): Refusal | { x: number; y: number } {
+/** Visible, enabled and reachable at some point of its box: where to press it. */
+export function ready(el: Element): Refusal | Reach {
   const problem = visibilityProblem(el) ?? disabledProblem(el);
   if (problem) return problem;
   const hit = bringIntoViewAndHitTest(el);
-  return hit.ok ? { x: hit.x, y: hit.y } : hit.refusal;
+  return hit.ok ? hit.reach : hit.refusal;
 }
 
-function announce(el: Element, data?: string): void {
+export function announce(el: Element, data?: string): void {
   el.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', ...(data !== undefined ? { data } : {}) }));
   el.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+/** What a click or key set off: a form submission or a link that will navigate the page (watched on the element's window). */
+export function watchActivation(el: Element): { result(): { navigation?: 'form_submitted' | 'link_followed'; form?: HTMLFormElement }; stop(): void } {
+  const view = dom.ownerDocument(el)?.defaultView ?? window;
+  let submit: Event | undefined;
+  let clickEvent: Event | undefined;
+  const onSubmit = (e: Event) => (submit = e);
+  const onClick = (e: Event) => (clickEvent ??= e);
+  view.addEventListener('submit', onSubmit, true);
+  view.addEventListener('click', onClick, true);
+  return {
+    result() {
+      // Read after the event finished its dispatch: only then is defaultPrevented final.
+      if (submit && !submit.defaultPrevented) return { navigation: 'form_submitted', form: submit.target as HTMLFormElement };
+      const target = clickEvent?.target as Element | undefined;
+      const link = target && target.nodeType === 1 ? dom.closest(target, 'a[href]') : null;
+      return link && clickEvent && !clickEvent.defaultPrevented ? { navigation: 'link_followed' } : {};
+    },
+    stop() {
+      view.removeEventListener('submit', onSubmit, true);
+      view.removeEventListener('click', onClick, true);
+    },
+  };
 }
 
 /**
  * `guard` is asked again right before the activation (after the pointer events and focus, whose
  * handlers run page script): if it objects, the element is not activated.
  */
-export function click(el: Element, guard?: () => { code: string; message: string } | undefined): Report {
+export function click(el: Element, guard?: () => { code: string; message: string } | undefined, hooks?: ActHooks): Report {
   const early = guard?.();
   if (early) return refused(early);
   const at = ready(el);
   if ('code' in at) return refused(at);
-  const view = dom.ownerDocument(el)?.defaultView ?? window;
-  // Watch what the click sets off: a form submission or a link that will navigate the page.
-  let submit: Event | undefined;
-  let clickEvent: Event | undefined;
-  const onSubmit = (e: Event) => (submit = e);
-  const onClick = (e: Event) => (clickEvent = e);
-  view.addEventListener('submit', onSubmit, true);
-  view.addEventListener('click', onClick, true);
+  const watch = watchActivation(el);
+  let nav: ReturnType<typeof watch.result>;
   try {
-    const pointer = { bubbles: true, cancelable: true, composed: true, clientX: at.x, clientY: at.y, button: 0, view };
-    el.dispatchEvent(new PointerEvent('pointerdown', { ...pointer, isPrimary: true, pointerType: 'mouse' }));
-    el.dispatchEvent(new MouseEvent('mousedown', pointer));
-    if (isHtml(el)) focusFn.call(el, { preventScroll: true });
-    el.dispatchEvent(new PointerEvent('pointerup', { ...pointer, isPrimary: true, pointerType: 'mouse' }));
-    el.dispatchEvent(new MouseEvent('mouseup', pointer));
-    const late = guard?.();
+    const late = pressAndRelease(at, guard);
     if (late) return refused(late);
-    // click() fires the click event and runs the element's activation (submit, follow, toggle).
-    if (isHtml(el)) clickFn.call(el);
-    else el.dispatchEvent(new MouseEvent('click', pointer));
   } catch (error) {
     return { status: 'failed', code: 'EXECUTION_FAILED', message: `clicking ${describe(el)} threw: ${String(error)}`.slice(0, 2000) };
   } finally {
-    view.removeEventListener('submit', onSubmit, true);
-    view.removeEventListener('click', onClick, true);
+    nav = watch.result();
+    watch.stop();
   }
-  const link = dom.closest(el, 'a[href]');
-  const navigation = submit && !submit.defaultPrevented ? 'form_submitted' : link && clickEvent && !clickEvent.defaultPrevented ? 'link_followed' : undefined;
+  if (nav.form) hooks?.submitted(nav.form);
+  const navigation = nav.navigation;
   return {
     status: 'done',
     message: `clicked ${describe(el)} at (${Math.round(at.x)}, ${Math.round(at.y)})${navigation === 'form_submitted' ? '; its form was submitted' : navigation ? '; the link is being followed' : ''}`,

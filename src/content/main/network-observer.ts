@@ -1,4 +1,4 @@
-import type { NetworkWire, PageBridgePush } from '../../protocol/page-bridge-channel.ts';
+import type { NetworkWire, PageBridgePush, RequestWire } from '../../protocol/page-bridge-channel.ts';
 import { MAX_BODY_CHARS, boundJson, isJsonContentType, redactUrl } from './network-bounds.ts';
 
 /**
@@ -9,15 +9,26 @@ import { MAX_BODY_CHARS, boundJson, isJsonContentType, redactUrl } from './netwo
  * response (or error) unchanged, and nothing here can throw into the page.
  *
  * Everything the page could tamper with later (prototypes, JSON.parse) is captured at install.
+ *
+ * It also tells the act side about every request's start and end (method and URL only), so an
+ * act settles once none is in flight and its result can name the requests that may have written.
  */
 
 export type EmitRecord = (record: NetworkWire) => void;
+export type EmitRequest = (request: RequestWire) => void;
 
 /** The parts of a window the observer touches; a real `window`, or a fake in tests. */
 export interface ObservableWindow {
   fetch: typeof fetch;
   XMLHttpRequest?: typeof XMLHttpRequest;
   location: { href: string; origin: string };
+  navigator?: { sendBeacon?: (url: string | URL, data?: BodyInit | null) => boolean };
+}
+
+/** Numbers the requests of this document, so a start and its end can be matched. */
+function requestIds(): () => number {
+  let next = 0;
+  return () => ++next;
 }
 
 /** Captured once: page scripts that patch these later cannot reach into the observer. */
@@ -80,7 +91,7 @@ function urlOf(input: unknown): string {
   return String(input);
 }
 
-function wrapFetch(win: ObservableWindow, emit: EmitRecord, intrinsics: Intrinsics): void {
+function wrapFetch(win: ObservableWindow, emit: EmitRecord, intrinsics: Intrinsics, request: EmitRequest, nextId: () => number): void {
   const original = win.fetch;
   if (typeof original !== 'function') return;
   const observe = async (response: Response, requestUrl: string, method: string) => {
@@ -99,6 +110,12 @@ function wrapFetch(win: ObservableWindow, emit: EmitRecord, intrinsics: Intrinsi
     try {
       const requestUrl = urlOf(input);
       const method = methodOf(input, init);
+      const id = nextId();
+      request({ phase: 'start', id, method, url: redactUrl(requestUrl, win.location.href) ?? '', kind: 'fetch' });
+      result.then(
+        (response) => request({ phase: 'end', id, status: statusOf(response.status) }),
+        () => request({ phase: 'end', id, status: 0 }),
+      );
       result.then((response) => observe(response, requestUrl, method)).catch(() => undefined);
     } catch {
       // never disturb the page
@@ -108,7 +125,9 @@ function wrapFetch(win: ObservableWindow, emit: EmitRecord, intrinsics: Intrinsi
   win.fetch = wrapped as typeof fetch;
 }
 
-function wrapXhr(win: ObservableWindow, emit: EmitRecord, intrinsics: Intrinsics): void {
+const statusOf = (status: unknown): number => (typeof status === 'number' && Number.isInteger(status) && status >= 0 && status <= 999 ? status : 0);
+
+function wrapXhr(win: ObservableWindow, emit: EmitRecord, intrinsics: Intrinsics, request: EmitRequest, nextId: () => number): void {
   const Xhr = win.XMLHttpRequest;
   if (typeof Xhr !== 'function') return;
   const proto = Xhr.prototype;
@@ -143,9 +162,12 @@ function wrapXhr(win: ObservableWindow, emit: EmitRecord, intrinsics: Intrinsics
     try {
       const meta = requests.get(this);
       if (meta) {
+        const id = nextId();
+        request({ phase: 'start', id, method: meta.method, url: redactUrl(meta.url, win.location.href) ?? '', kind: 'xhr' });
         Reflect.apply(addListener, this, [
           'loadend',
           () => {
+            request({ phase: 'end', id, status: statusOf(this.status) });
             try {
               observe(this, meta);
             } catch {
@@ -161,8 +183,24 @@ function wrapXhr(win: ObservableWindow, emit: EmitRecord, intrinsics: Intrinsics
   } as typeof proto.send;
 }
 
-/** Installs both wrappers; `emit` receives each bounded, same-origin JSON response. */
-export function installNetworkObserver(win: ObservableWindow, emit: EmitRecord): void {
+/** A beacon is fire-and-forget: it starts and is never answered to the page. */
+function wrapBeacon(win: ObservableWindow, request: EmitRequest, nextId: () => number): void {
+  const nav = win.navigator;
+  const original = nav?.sendBeacon;
+  if (!nav || typeof original !== 'function') return;
+  nav.sendBeacon = function (this: unknown, url: string | URL, data?: BodyInit | null): boolean {
+    const queued = Reflect.apply(original, this, [url, data]) as boolean;
+    try {
+      if (queued) request({ phase: 'start', id: nextId(), method: 'POST', url: redactUrl(String(url), win.location.href) ?? '', kind: 'beacon' });
+    } catch {
+      // never disturb the page
+    }
+    return queued;
+  };
+}
+
+/** Installs the wrappers; `emit` receives each bounded, same-origin JSON response, `request` every request's start and end. */
+export function installNetworkObserver(win: ObservableWindow, emit: EmitRecord, request: EmitRequest = () => undefined): void {
   const intrinsics = captureIntrinsics();
   const safeEmit: EmitRecord = (r) => {
     try {
@@ -171,28 +209,39 @@ export function installNetworkObserver(win: ObservableWindow, emit: EmitRecord):
       // the port may be closed (page unloading)
     }
   };
-  wrapFetch(win, safeEmit, intrinsics);
-  wrapXhr(win, safeEmit, intrinsics);
+  const safeRequest: EmitRequest = (r) => {
+    try {
+      request(r);
+    } catch {
+      // the port may be closed (page unloading)
+    }
+  };
+  const nextId = requestIds();
+  wrapFetch(win, safeEmit, intrinsics, safeRequest, nextId);
+  wrapXhr(win, safeEmit, intrinsics, safeRequest, nextId);
+  wrapBeacon(win, safeRequest, nextId);
 }
 
 /**
- * Sends records over the private port once the isolated world has taken it; until then keeps
- * only the last few, so an unanswered handshake cannot make the page's memory grow.
+ * Sends records and request events over the private port once the isolated world has taken it;
+ * until then keeps only the last few, so an unanswered handshake cannot make the page's memory grow.
  */
-export function portSender(port: MessagePort, keepBeforeConnect = 32): { emit: EmitRecord; connected: () => void } {
+export function portSender(port: MessagePort, keepBeforeConnect = 32): { emit: EmitRecord; request: EmitRequest; connected: () => void } {
   const post = MessagePort.prototype.postMessage;
   let connected = false;
-  const pending: NetworkWire[] = [];
-  const send = (record: NetworkWire) => Reflect.apply(post, port, [{ type: 'network', record } satisfies PageBridgePush]);
+  const pending: PageBridgePush[] = [];
+  const send = (push: PageBridgePush) => Reflect.apply(post, port, [push]);
+  const queue = (push: PageBridgePush) => {
+    if (connected) return send(push);
+    pending.push(push);
+    if (pending.length > keepBeforeConnect) pending.shift();
+  };
   return {
-    emit(record) {
-      if (connected) return send(record);
-      pending.push(record);
-      if (pending.length > keepBeforeConnect) pending.shift();
-    },
+    emit: (record) => queue({ type: 'network', record }),
+    request: (request) => queue({ type: 'request', request }),
     connected() {
       connected = true;
-      for (const r of pending.splice(0)) send(r);
+      for (const p of pending.splice(0)) send(p);
     },
   };
 }

@@ -11,7 +11,7 @@ import { installNetworkObserver, portSender } from './network-observer.ts';
 export function startMainWorld(polyfill?: (port: MessagePort) => boolean, native?: (port: MessagePort) => void): void {
   const channel = new MessageChannel();
   const network = portSender(channel.port1);
-  installNetworkObserver(window, network.emit);
+  installNetworkObserver(window, network.emit, network.request);
   const hasNative = 'modelContext' in document;
   const serving = polyfill !== undefined && !hasNative && polyfill(channel.port1);
   if (hasNative && native) native(channel.port1);

@@ -5,8 +5,14 @@ import { quote } from '../read/claims.ts';
 import { pathOf } from '../read/values.ts';
 
 /**
- * The DOM layer's actions, bound to element refs: dom.click, dom.type and dom.select, plus
- * nav.goto and scrolling the page. Only a visible, enabled control is offered. A control below
+ * The DOM layer's actions, bound to element refs: dom.click, dom.type and dom.select; dom.press on
+ * fields, sliders and selects (and on whatever has the focus), dom.hover on controls that react
+ * to the pointer or open menus, dom.drag on sliders and draggable items, dom.check on checkboxes,
+ * radios and switches, dom.upload on file fields (offered so an agent learns that only the person
+ * may choose a file); plus nav.goto and scrolling the page. Risk at offer time says what
+ * src/pipeline/policy/dom-risk.ts will say when the action is asked for (for dom.press, the worst
+ * key: Enter). Only a visible, enabled control is offered, or a covered one whose cover the observation
+ * names (the act scrolls it clear and presses it where it can be reached, or refuses naming the cover). A control below
  * the fold is `visible` (scrolling reaches it, and the page scroll stays offered); one Steward
  * marks unreachable (`offscreen`: outside the scrollable page, where no scrolling brings it) is,
  * like hidden, covered and zero-size ones, reported as a conflict and offered nothing, not even
@@ -14,11 +20,21 @@ import { pathOf } from '../read/values.ts';
  */
 
 const MAX_DOM_ACTIONS = 400;
+/** All per-element DOM actions together: the observation lists at most 512 actions (fuse.ts), tools and adapters first. */
+const MAX_DOM_TOTAL = 480;
 
 const TYPEABLE = new Set(['textbox', 'searchbox', 'spinbutton']);
 const SELECTABLE = new Set(['listbox']);
 const TOGGLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 const READ_ONLY_CLICKS = new Set(['tab', 'treeitem', 'option']);
+/** A day of a date grid (dom-risk.ts DAY_CELL): choosing it is selection. */
+const DAY_CELL = /^(?:\D{0,12}\b)?(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\b(?:\D{0,20}(?:\d{4})?)?$|^\d{4}-\d{2}-\d{2}$/;
+/** Covered controls are offered only when the observation names what covers them (dom-risk.ts `actionable`). */
+const offered = (e: SnapshotElement) => e.visibility === 'visible' || (e.visibility === 'covered' && e.coveredBy !== undefined);
+/** Controls a person may reach with the keyboard and press keys in. */
+const PRESSABLE = new Set(['textbox', 'searchbox', 'spinbutton', 'combobox', 'slider', 'listbox']);
+/** Roles whose menu or popup may open when the pointer rests on them. */
+const HOVER_ROLES = new Set(['menuitem', 'menubar']);
 
 const refSchema = (ref: string) => ({ type: 'string', const: ref });
 
@@ -46,9 +62,10 @@ function context(e: SnapshotElement, form: SnapshotForm | undefined, base: strin
   return `${e.role} ${quote(label(e))}${where}`.slice(0, 16_384);
 }
 
-type Kind = 'click' | 'type' | 'select';
+type Kind = 'click' | 'type' | 'select' | 'upload';
 
 function kindOf(e: SnapshotElement): Kind {
+  if (e.tag === 'input' && e.inputType === 'file') return 'upload';
   if (e.tag === 'select' || SELECTABLE.has(e.role)) return 'select';
   if (TYPEABLE.has(e.role) || (e.role === 'combobox' && e.tag !== 'select')) return 'type';
   return 'click';
@@ -68,28 +85,41 @@ function leavesSite(e: SnapshotElement, base: string): boolean {
   }
 }
 
+type Risk = { read_only: boolean; consequential: boolean; payment: boolean };
+
+const isSlider = (e: SnapshotElement) => e.role === 'slider' || (e.tag === 'input' && e.inputType === 'range');
+const disclosure = (e: SnapshotElement) => e.states.some((s) => s === 'expanded' || s === 'collapsed');
+
 /** Risk of one control, from what it is, where it posts or leads, and what it says. */
-function risk(e: SnapshotElement, kind: Kind, form: SnapshotForm | undefined, base: string) {
+function risk(e: SnapshotElement, kind: Kind, form: SnapshotForm | undefined, base: string): Risk {
   const words = `${e.name} ${e.description ?? ''} ${form?.name ?? ''}`;
   const payment = touchesPayment(words) && (kind === 'click' || e.inputType === 'password' || /card|cvv|cvc|iban/i.test(words));
   let readOnly: boolean;
   let consequential: boolean;
-  if (kind !== 'click') {
+  if (kind === 'upload') {
+    readOnly = false;
+    consequential = true;
+  } else if (kind !== 'click') {
     // Typing and choosing change only the page's form until something submits it.
     readOnly = e.inputType !== 'password';
     consequential = e.inputType === 'password';
   } else if (leavesSite(e, base)) {
     readOnly = false;
     consequential = linkActs(words);
-  } else if (e.role === 'link') {
+  } else if (e.role === 'link' && !e.inferred) {
     readOnly = !linkActs(words);
     consequential = !readOnly;
   } else if (TOGGLES.has(e.role)) {
-    readOnly = e.formRef !== undefined; // in a form it only edits the form; alone it may save at once
-    consequential = false;
-  } else if (READ_ONLY_CLICKS.has(e.role) || e.states.some((s) => s === 'expanded' || s === 'collapsed')) {
-    readOnly = true;
-    consequential = false;
+    // In a form it only edits the form; alone it may save at once.
+    readOnly = e.formRef !== undefined && !soundsConsequential(words);
+    consequential = soundsConsequential(words);
+  } else if (READ_ONLY_CLICKS.has(e.role) || disclosure(e) || (e.role === 'gridcell' && DAY_CELL.test(e.name.trim()))) {
+    readOnly = !soundsConsequential(words);
+    consequential = !readOnly;
+  } else if (e.inferred) {
+    // Steward inferred it is a control (a listener, a pointer cursor): it cannot tell what it does.
+    readOnly = false;
+    consequential = true;
   } else {
     consequential = soundsConsequential(words);
     readOnly = form?.method === 'get' && !consequential;
@@ -97,14 +127,42 @@ function risk(e: SnapshotElement, kind: Kind, form: SnapshotForm | undefined, ba
   return { read_only: readOnly && !payment, consequential: consequential || payment, payment };
 }
 
-function actionFor(e: SnapshotElement, form: SnapshotForm | undefined, base: string): AvailableActionInput {
+/** A key press on `e`, judged by its worst key (Enter: it may submit the form, or run what the page does with it). */
+function pressRisk(e: SnapshotElement, form: SnapshotForm | undefined): Risk {
+  if (isSlider(e)) return { read_only: form !== undefined, consequential: false, payment: false };
+  if (e.tag === 'select' || e.role === 'listbox') return { read_only: true, consequential: false, payment: false };
+  if (form) return { read_only: false, consequential: true, payment: touchesPayment(`${e.name} ${form.name ?? ''}`) };
+  if (e.role === 'searchbox' || e.role === 'combobox') return { read_only: true, consequential: false, payment: false };
+  return { read_only: false, consequential: true, payment: false };
+}
+
+/** Dragging `e`: a slider's value is like typing (in a form); anything else may save an order or drop something. */
+function dragRisk(e: SnapshotElement, form: SnapshotForm | undefined): Risk {
+  if (isSlider(e)) return { read_only: form !== undefined && !soundsConsequential(e.name), consequential: soundsConsequential(e.name), payment: false };
+  return { read_only: false, consequential: true, payment: false };
+}
+
+function hoverable(e: SnapshotElement): boolean {
+  return HOVER_ROLES.has(e.role) || e.inferred?.evidence.includes('hover_listener') === true || (e.controls !== undefined && e.role !== 'textbox') || (disclosure(e) && e.role !== 'combobox');
+}
+
+function draggable(e: SnapshotElement): boolean {
+  return isSlider(e) || e.inferred?.evidence.some((x) => x === 'draggable' || x === 'drag_listener') === true;
+}
+
+const offer = (r: Risk) => ({ ...r, requires_approval: !r.read_only || r.consequential || r.payment });
+
+function actionsFor(e: SnapshotElement, form: SnapshotForm | undefined, base: string): AvailableActionInput[] {
   const describe = context(e, form, base);
   const kind = kindOf(e);
   const r = risk(e, kind, form, base);
-  const common = { via: 'legacy_inference' as const, description: describe, ...r, requires_approval: !r.read_only || r.consequential || r.payment, target_ref: e.ref };
+  const common = { via: 'legacy_inference' as const, description: describe, target_ref: e.ref };
+  const out: AvailableActionInput[] = [];
+  const refOnly = { type: 'object', properties: { ref: refSchema(e.ref) }, required: ['ref'], additionalProperties: false };
   if (kind === 'type') {
-    return {
+    out.push({
       ...common,
+      ...offer(r),
       action: 'dom.type',
       title: `Type into ${quote(label(e))}`.slice(0, 256),
       input_schema: {
@@ -113,11 +171,11 @@ function actionFor(e: SnapshotElement, form: SnapshotForm | undefined, base: str
         required: ['ref', 'text'],
         additionalProperties: false,
       },
-    };
-  }
-  if (kind === 'select') {
-    return {
+    });
+  } else if (kind === 'select') {
+    out.push({
       ...common,
+      ...offer(r),
       action: 'dom.select',
       title: `Choose in ${quote(label(e))}`.slice(0, 256),
       input_schema: {
@@ -126,9 +184,64 @@ function actionFor(e: SnapshotElement, form: SnapshotForm | undefined, base: str
         required: ['ref', 'values'],
         additionalProperties: false,
       },
-    };
+    });
+  } else if (kind === 'upload') {
+    out.push({
+      ...common,
+      ...offer(r),
+      description: `${describe} — only the person may choose a file: Steward refuses this for any agent and asks them to pick it on the page`.slice(0, 16_384),
+      action: 'dom.upload',
+      title: `Choose a file for ${quote(label(e))} (the person only)`.slice(0, 256),
+      input_schema: refOnly,
+    });
+    return out;
+  } else {
+    out.push({ ...common, ...offer(r), action: 'dom.click', title: `Click ${quote(label(e))}`.slice(0, 256), input_schema: clickSchema(e.ref) });
   }
-  return { ...common, action: 'dom.click', title: `Click ${quote(label(e))}`.slice(0, 256), input_schema: clickSchema(e.ref) };
+  if (TOGGLES.has(e.role)) {
+    out.push({
+      ...common,
+      ...offer(r),
+      action: 'dom.check',
+      title: `Set ${quote(label(e))} checked or unchecked`.slice(0, 256),
+      input_schema: { type: 'object', properties: { ref: refSchema(e.ref), checked: { type: 'boolean' } }, required: ['ref', 'checked'], additionalProperties: false },
+    });
+  }
+  if (PRESSABLE.has(e.role) || isSlider(e) || e.tag === 'select') {
+    out.push({
+      ...common,
+      ...offer(pressRisk(e, form)),
+      action: 'dom.press',
+      title: `Press a key in ${quote(label(e))}`.slice(0, 256),
+      input_schema: {
+        type: 'object',
+        properties: { ref: refSchema(e.ref), key: { type: 'string', maxLength: 64 }, repeat: { type: 'integer', minimum: 1, maximum: 50 } },
+        required: ['ref', 'key'],
+        additionalProperties: false,
+      },
+    });
+  }
+  if (hoverable(e))
+    out.push({ ...common, ...offer({ read_only: true, consequential: false, payment: false }), action: 'dom.hover', title: `Hover over ${quote(label(e))}`.slice(0, 256), input_schema: refOnly });
+  if (draggable(e)) {
+    out.push({
+      ...common,
+      ...offer(dragRisk(e, form)),
+      action: 'dom.drag',
+      title: `Drag ${quote(label(e))}`.slice(0, 256),
+      input_schema: {
+        type: 'object',
+        properties: {
+          ref: refSchema(e.ref),
+          to: { type: 'string', description: 'ref of the element to drop it on' },
+          offset: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'], additionalProperties: false },
+        },
+        required: ['ref'],
+        additionalProperties: false,
+      },
+    });
+  }
+  return out;
 }
 
 /**
@@ -136,13 +249,13 @@ function actionFor(e: SnapshotElement, form: SnapshotForm | undefined, base: str
  * act first, then fields, read-only clicks and links. Cheap: no action is built.
  */
 function rank(e: SnapshotElement, form: SnapshotForm | undefined, base: string): number {
-  if (e.role === 'link') return 4;
+  if (e.role === 'link' && !e.inferred) return 4;
   const kind = kindOf(e);
   if (kind !== 'click') return 1;
   return risk(e, kind, form, base).read_only ? 2 : 0;
 }
 
-/** The two primitives that need no element: go to a URL, scroll the page. */
+/** The primitives that need no element: go to a URL, press a key on the focused element, scroll the page. */
 const GENERIC_DOM_ACTIONS: readonly AvailableActionInput[] = [
   {
     action: 'nav.goto',
@@ -152,6 +265,21 @@ const GENERIC_DOM_ACTIONS: readonly AvailableActionInput[] = [
     consequential: false,
     requires_approval: false,
     input_schema: { type: 'object', properties: { url: { type: 'string', format: 'uri' } }, required: ['url'], additionalProperties: false },
+  },
+  {
+    action: 'dom.press',
+    via: 'legacy_inference',
+    title: 'Press a key on whatever has the focus',
+    description: 'Keys that only move around (Tab, arrows, Escape); a key that may submit, activate or change something (Enter, Space, a shortcut) needs the ref of the element to press it on',
+    read_only: true,
+    consequential: false,
+    requires_approval: false,
+    input_schema: {
+      type: 'object',
+      properties: { key: { type: 'string', maxLength: 64 }, repeat: { type: 'integer', minimum: 1, maximum: 50 } },
+      required: ['key'],
+      additionalProperties: false,
+    },
   },
   {
     action: 'dom.scroll',
@@ -172,13 +300,23 @@ const GENERIC_DOM_ACTIONS: readonly AvailableActionInput[] = [
 export function domActions(snapshot: PageSnapshot, elements: readonly SnapshotElement[]): { actions: AvailableActionInput[]; truncated: boolean } {
   const forms = new Map(snapshot.forms.map((f) => [f.ref, f]));
   const candidates = elements
-    .filter((e) => e.visibility === 'visible' && !e.states.includes('disabled'))
+    .filter((e) => offered(e) && !e.states.includes('disabled') && !e.passive)
     .map((e, i) => {
       const form = e.formRef ? forms.get(e.formRef) : undefined;
       return { e, form, i, rank: rank(e, form, snapshot.url) };
     });
-  const kept = (candidates.length > MAX_DOM_ACTIONS ? [...candidates].sort((x, y) => x.rank - y.rank || x.i - y.i).slice(0, MAX_DOM_ACTIONS) : candidates)
+  const perElement = (candidates.length > MAX_DOM_ACTIONS ? [...candidates].sort((x, y) => x.rank - y.rank || x.i - y.i).slice(0, MAX_DOM_ACTIONS) : candidates)
     .sort((x, y) => x.i - y.i)
-    .map((x) => actionFor(x.e, x.form, snapshot.url));
-  return { actions: [...kept, ...GENERIC_DOM_ACTIONS], truncated: candidates.length > MAX_DOM_ACTIONS };
+    .map((x) => actionsFor(x.e, x.form, snapshot.url));
+  // Every kept control keeps its first action; the others (press, check, hover, drag) fill what
+  // room is left, in page order, so a page full of fields does not push controls out of the list.
+  let room = MAX_DOM_TOTAL - perElement.length;
+  let dropped = false;
+  const kept = perElement.flatMap(([first, ...extras]) => {
+    const take = extras.slice(0, Math.max(0, room));
+    room -= take.length;
+    if (take.length < extras.length) dropped = true;
+    return [first!, ...take];
+  });
+  return { actions: [...kept, ...GENERIC_DOM_ACTIONS], truncated: candidates.length > MAX_DOM_ACTIONS || dropped };
 }

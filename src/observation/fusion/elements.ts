@@ -30,6 +30,13 @@ export function summarizeElement(e: SnapshotElement): ElementSummary {
     ...(e.href ? { href: clip(e.href, 4096)! } : {}),
     states,
     visibility: e.visibility,
+    // Issue 26's fields, as the page side gave them (the protocol re-validates the whole state).
+    ...(e.inferred ? { inferred: e.inferred } : {}),
+    ...(e.coveredBy ? { covered_by: e.coveredBy } : {}),
+    ...(e.range ? { range: e.range } : {}),
+    ...(e.controls && validRef(e.controls) ? { controls: e.controls } : {}),
+    ...(e.shape ? { shape: e.shape } : {}),
+    ...(e.passive ? { passive: true as const } : {}),
   };
 }
 

@@ -1,13 +1,18 @@
 import type { ApprovalReason } from '../../protocol/approval.ts';
 import type { DomActionName } from '../../protocol/action-name.ts';
-import type { ElementSummary, FormField } from '../../protocol/element.ts';
+import type { ElementSummary, FormField, FormSummary, InteractivityEvidence } from '../../protocol/element.ts';
+import { keyIntent, parseChord } from '../../protocol/key-chord.ts';
 import type { ObservedState } from '../../protocol/observed-state.ts';
 
 /**
  * Steward's own judgement of a DOM action, from what the element is and does, never from
- * what the page claims about it. Submitting a form, or a control whose accessible name means buy
- * / pay / delete / send / cancel / transfer / order / confirm / remove (and kin), is
- * consequential; a control Steward cannot classify counts as risky.
+ * what the page claims about it — the authority the offers (src/observation/fusion/dom-actions.ts)
+ * must agree with. Submitting a form (by a click or an Enter in it), or a control whose accessible
+ * name means buy / pay / delete / send / cancel / transfer / order / confirm / remove (and kin),
+ * is consequential; a toggle or a slider in a form only edits it; hovering and moving around with
+ * keys are read-only; a drag Steward cannot read may save something; a control Steward only
+ * inferred, or cannot classify, counts as possibly consequential unless it plainly discloses or
+ * selects; choosing a file is the person's alone.
  */
 export interface DomClassification {
   read_only: boolean;
@@ -19,16 +24,23 @@ export interface DomClassification {
   leads_to?: string;
   /** The action cannot run here at all (unknown or hidden element): an INVALID_INPUT. */
   problem?: { path: string; message: string };
+  /** The action is never run for an agent, whatever the approval (dom.upload: choosing a file is the person's). */
+  refusal?: { code: 'FILE_CHOICE_REQUIRED'; message: string };
 }
 
 const RISKY_WORDS =
   /\b(?:buy|purchase|pay|payment|checkout|check out|order|delete|remove|destroy|erase|send|submit|cancel|transfer|confirm|book|reserve|subscribe|unsubscribe|sign|approve|accept|decline|reject|withdraw|refund|donate|publish|post|deactivate|archive)\b/;
 const PAYMENT_WORDS = /\b(?:buy|purchase|pay|payment|checkout|check out|place order|donate|tip|subscribe)\b/;
 const PAYMENT_FIELD = /\b(?:card|credit|cvc|cvv|csc|iban|bic|swift|routing|security code|expir\w*|cc)\b/;
-/** Roles whose activation only shows something: links, tabs, disclosure widgets. */
-const NAVIGATION_ROLES = new Set(['link', 'tab', 'treeitem']);
 /** Only what a person can see or scroll to: `offscreen` is outside the scrollable page (visibility.ts). */
 const ACTIONABLE_VISIBILITY = new Set(['visible']);
+
+/**
+ * A control under something the observation names (a sticky header, a banner) is still one a
+ * person can reach: the act scrolls it clear and presses it at a point that hits it, or refuses
+ * naming the cover. One covered by nothing nameable (clipped away by its container) is not.
+ */
+const actionable = (e: { visibility: string; covered_by?: unknown }) => ACTIONABLE_VISIBILITY.has(e.visibility) || (e.visibility === 'covered' && e.covered_by !== undefined);
 
 const normalise = (s: string) => s.toLowerCase().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
 
@@ -51,7 +63,7 @@ function fieldOf(observed: ObservedState, ref: string): FormField | undefined {
 function findTarget(observed: ObservedState, ref: string, verb: string): { target?: ElementSummary; problem?: DomClassification['problem'] } {
   const target = observed.elements?.find((e) => e.ref === ref);
   if (!target) return { problem: { path: 'input.ref', message: `element ${ref} is not in the current observation; re-observe and use a current ref` } };
-  if (!ACTIONABLE_VISIBILITY.has(target.visibility)) {
+  if (!actionable(target)) {
     return { target, problem: { path: 'input.ref', message: `element ${ref} is ${target.visibility}; Steward never ${verb} an element a person cannot see` } };
   }
   return { target };
@@ -66,29 +78,106 @@ export function classifyDom(action: DomActionName, input: Record<string, unknown
     const found = findTarget(observed, ref, 'scrolls to');
     return { ...readOnly, ...found };
   }
+  if (action === 'dom.press') return classifyPress(input, observed);
   if (ref === undefined) return { ...readOnly, read_only: false, problem: { path: 'input.ref', message: 'is required' } };
 
-  if (action === 'dom.type' || action === 'dom.select') {
-    // Filling a field changes only the page's form until something submits it (and submitting
-    // is judged on its own): read-only, unless the field is a password or takes payment details.
-    const found = findTarget(observed, ref, action === 'dom.type' ? 'types into' : 'selects in');
-    const field = fieldOf(observed, ref);
-    if (field && !ACTIONABLE_VISIBILITY.has(field.visibility)) {
-      found.problem = { path: 'input.ref', message: `field ${ref} is ${field.visibility}; Steward never fills hidden fields` };
-    }
-    const label = normalise(`${field?.name ?? ''} ${field?.label ?? ''} ${found.target?.name ?? ''}`);
-    const password = field?.type === 'password' || /\bpassword\b/.test(label);
-    const payment = PAYMENT_FIELD.test(label);
-    const reasons: ApprovalReason[] = [];
-    if (password) reasons.push({ code: 'risky_control', detail: 'types into a password field' });
-    if (payment) reasons.push({ code: 'payment', detail: 'fills a payment field' });
-    return { read_only: reasons.length === 0, consequential: reasons.length > 0, payment, reasons, ...found };
+  if (action === 'dom.type' || action === 'dom.select') return classifyFill(action, ref, observed);
+  if (action === 'dom.upload') {
+    const found = findTarget(observed, ref, 'chooses a file for');
+    const named = found.target ? ` “${clip(found.target.name || 'file')}”` : '';
+    return {
+      read_only: false,
+      consequential: true,
+      payment: false,
+      reasons: [{ code: 'risky_control', detail: 'uploads a file' }],
+      target: found.target,
+      refusal: {
+        code: 'FILE_CHOICE_REQUIRED',
+        message: `Refused: only the person may choose a file to upload. Steward never picks one for an agent; ask the person to choose it in the file field${named} on the page themselves. Nothing was changed.`,
+      },
+    };
   }
+  if (action === 'dom.hover') return { ...readOnly, ...findTarget(observed, ref, 'hovers over') };
+  if (action === 'dom.drag') return classifyDrag(input, ref, observed);
+  // dom.click, and dom.check (a click on the toggle when its state differs)
+  const found = findTarget(observed, ref, action === 'dom.check' ? 'ticks' : 'clicks');
+  if (!found.target) return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk' }], ...found };
+  const t = found.target;
+  if (action === 'dom.check' && !TOGGLE_ROLES.has(t.role) && !t.states.includes('pressed') && !t.states.includes('checked')) {
+    found.problem ??= { path: 'input.ref', message: `element ${ref} is a ${t.role}, not a checkbox, radio button or switch; use dom.click` };
+  }
+  return { ...classifyActivation(found.target, observed), ...found };
+}
 
-  // dom.click
-  const found = findTarget(observed, ref, 'clicks');
-  const target = found.target;
-  if (!target) return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk' }], ...found };
+/** Typing into or choosing in a field. */
+function classifyFill(action: 'dom.type' | 'dom.select', ref: string, observed: ObservedState): DomClassification {
+  // Filling a field changes only the page's form until something submits it (and submitting
+  // is judged on its own): read-only, unless the field is a password or takes payment details.
+  const found = findTarget(observed, ref, action === 'dom.type' ? 'types into' : 'selects in');
+  const field = fieldOf(observed, ref);
+  if (field && !ACTIONABLE_VISIBILITY.has(field.visibility)) {
+    found.problem = { path: 'input.ref', message: `field ${ref} is ${field.visibility}; Steward never fills hidden fields` };
+  }
+  const reasons = secretFieldReasons(field, found.target);
+  return { read_only: reasons.length === 0, consequential: reasons.length > 0, payment: reasons.some((r) => r.code === 'payment'), reasons, ...found };
+}
+
+function secretFieldReasons(field: FormField | undefined, target: ElementSummary | undefined): ApprovalReason[] {
+  const label = normalise(`${field?.name ?? ''} ${field?.label ?? ''} ${target?.name ?? ''}`);
+  const reasons: ApprovalReason[] = [];
+  if (field?.type === 'password' || /\bpassword\b/.test(label)) reasons.push({ code: 'risky_control', detail: 'types into a password field' });
+  if (PAYMENT_FIELD.test(label)) reasons.push({ code: 'payment', detail: 'fills a payment field' });
+  return reasons;
+}
+
+/** Roles a person toggles: in a form that only edits the form; alone it may save at once. */
+const TOGGLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+/** Roles whose activation only shows or selects something: links, tabs, tree items, options. */
+const SELECTION_ROLES = new Set(['link', 'tab', 'treeitem', 'option']);
+/** Fields a person types in. */
+const TEXT_ROLES = new Set(['textbox', 'searchbox', 'spinbutton', 'combobox']);
+/** A day of a date grid: "15", "December 15", "Mon 15 December 2026", "2026-12-15". */
+const DAY_CELL = /^(?:\D{0,12}\b)?(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\b(?:\D{0,20}(?:\d{4})?)?$|^\d{4}-\d{2}-\d{2}$/;
+
+function formOfControl(observed: ObservedState, ref: string): FormSummary | undefined {
+  return (observed.forms ?? []).find((f) => f.submit_ref === ref || f.fields.some((x) => x.ref === ref));
+}
+
+const EVIDENCE_WORDS: Record<InteractivityEvidence, string> = {
+  click_listener: 'click listener',
+  key_listener: 'key listener',
+  hover_listener: 'hover listener',
+  drag_listener: 'drag listener',
+  inline_handler: 'inline handler',
+  cursor_pointer: 'pointer cursor',
+  tabindex: 'tabindex',
+  contenteditable: 'editable content',
+  draggable: 'draggable attribute',
+  class_name: 'class name',
+};
+
+/** What an inferred control's approval card says, in words. */
+function inferredDetail(target: ElementSummary): string {
+  const evidence = [...new Set(target.inferred?.evidence ?? [])].map((e) => EVIDENCE_WORDS[e]);
+  const from = evidence.length > 1 ? `${evidence.slice(0, -1).join(', ')} and ${evidence[evidence.length - 1]}` : (evidence[0] ?? 'behaviour');
+  return `Steward inferred this is a ${target.role}${target.name ? ` (“${clip(target.name)}”)` : ''} from its ${from}; it cannot tell what it does`;
+}
+
+/** Whether activating it plainly only discloses or selects (expand/collapse, a tab, an option, a tree item, a day of a date grid). */
+function disclosesOrSelects(target: ElementSummary): boolean {
+  if (target.states.includes('expanded') || target.states.includes('collapsed')) return true;
+  if (SELECTION_ROLES.has(target.role) && target.role !== 'link') return true;
+  return target.role === 'gridcell' && DAY_CELL.test(target.name.trim());
+}
+
+/**
+ * A click on `target` (or what Enter / Space on it does): submitting a form or a risky name is
+ * consequential; a toggle in a form only edits it; links are judged by where they go; disclosure
+ * and selection are read-only; a control Steward inferred (the markup does not say it is one) or
+ * cannot classify is possibly consequential.
+ */
+function classifyActivation(target: ElementSummary, observed: ObservedState): Omit<DomClassification, 'target' | 'problem'> {
+  const ref = target.ref;
   const reasons: ApprovalReason[] = [];
   const form = (observed.forms ?? []).find((f) => f.submit_ref === ref || f.fields.some((x) => x.ref === ref && (x.type === 'submit' || x.type === 'image')));
   const named = clip(target.name);
@@ -96,22 +185,126 @@ export function classifyDom(action: DomActionName, input: Record<string, unknown
   if (form) reasons.push({ code: 'form_submission', detail: `submits the form${form.name ? ` “${clip(form.name)}”` : ''}` });
   if (riskyName(target.name)) reasons.push({ code: 'risky_control', detail: `the control is named “${named}”` });
   if (payment) reasons.push({ code: 'payment', detail: `the control “${named}” touches payment` });
-  if (reasons.length > 0) return { read_only: false, consequential: true, payment, reasons, ...found };
+  if (reasons.length > 0) return { read_only: false, consequential: true, payment, reasons };
+  const readOnly = { read_only: true, consequential: false, payment: false, reasons: [] };
+  if (TOGGLE_ROLES.has(target.role)) {
+    if (formOfControl(observed, ref)) return readOnly;
+    return { read_only: false, consequential: false, payment: false, reasons: [{ code: 'not_read_only', detail: `a ${target.role} outside a form may save its new state at once` }] };
+  }
   const disclosure = target.states.includes('expanded') || target.states.includes('collapsed');
   if (target.href !== undefined) {
     // Judged by where it goes, whatever its role: only an http(s) address can be checked against
     // the token's origins; `javascript:` and other schemes run or open something unknown.
     const to = httpUrl(target.href);
-    if (!to) return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk', detail: `the ${target.role} “${named}” leads to a non-web address` }], ...found };
-    if (NAVIGATION_ROLES.has(target.role) || disclosure) return { ...readOnly, leads_to: to, ...found };
+    if (!to) return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk', detail: `the ${target.role} “${named}” leads to a non-web address` }] };
+    if (SELECTION_ROLES.has(target.role) || disclosure) return { ...readOnly, leads_to: to };
   }
-  if (NAVIGATION_ROLES.has(target.role) || disclosure) return { ...readOnly, ...found };
+  if (disclosesOrSelects(target) || (target.role === 'link' && !target.inferred)) return readOnly;
+  if (target.inferred) return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'inferred_control', detail: inferredDetail(target) }] };
+  return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk', detail: `Steward cannot tell what the ${target.role} “${named}” does` }] };
+}
+
+/** The element a key press goes to: its ref, or the one the observation saw focused. */
+function pressTarget(input: Record<string, unknown>, observed: ObservedState): ElementSummary | undefined {
+  if (typeof input.ref === 'string') return observed.elements?.find((e) => e.ref === input.ref);
+  return observed.elements?.find((e) => e.states.includes('focused'));
+}
+
+/** Whether a press is an Enter that may submit the form its target is in (form-binding.ts binds that form's values). */
+export function pressSubmitsForm(input: Record<string, unknown>, observed: ObservedState): FormSummary | undefined {
+  const chord = typeof input.key === 'string' ? parseChord(input.key) : undefined;
+  if (!chord?.ok || keyIntent(chord.chord) !== 'submit') return undefined;
+  const target = pressTarget(input, observed);
+  return target ? formOfControl(observed, target.ref) : undefined;
+}
+
+/**
+ * A key press without a ref lands on whatever has the focus when it runs, which the page can move
+ * after the person approved: one that needs approval must name its element.
+ */
+function classifyPress(input: Record<string, unknown>, observed: ObservedState): DomClassification {
+  const c = judgePress(input, observed);
+  if (input.ref !== undefined || c.problem || (c.read_only && !c.consequential)) return c;
+  return { ...c, problem: { path: 'input.ref', message: 'a key that may submit, activate or change something needs the ref of the element to press it on (the focus can move before it runs)' } };
+}
+
+function judgePress(input: Record<string, unknown>, observed: ObservedState): DomClassification {
+  const readOnly: DomClassification = { read_only: true, consequential: false, payment: false, reasons: [] };
+  const parsed = typeof input.key === 'string' ? parseChord(input.key) : undefined;
+  if (!parsed?.ok) return { ...readOnly, read_only: false, problem: { path: 'input.key', message: parsed?.message ?? 'is required' } };
+  const chord = parsed.chord;
+  const ref = typeof input.ref === 'string' ? input.ref : undefined;
+  const found = ref !== undefined ? findTarget(observed, ref, 'presses keys on') : {};
+  if (found.problem) return { ...readOnly, read_only: false, ...found };
+  const target = pressTarget(input, observed);
+  const on = target ? { target } : {};
+  const intent = keyIntent(chord);
+  const key = chord.key === ' ' ? 'Space' : chord.key;
+  const unknown = (detail: string): DomClassification => ({ read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk', detail }], ...on });
+  // Keys on a slider only set its value (Enter and Space do nothing there).
+  const sliderKey = target?.role === 'slider' && (intent === 'submit' || intent === 'activate');
+  if (intent === 'navigate' || sliderKey) {
+    if (!target || chord.key === 'Tab' || chord.key === 'Escape') return { ...readOnly, ...on };
+    // Moving a slider or choosing in a radio group is like typing / ticking: in a form it only edits the form.
+    if (target.role === 'slider' || target.role === 'radio') {
+      if (formOfControl(observed, target.ref)) return { ...readOnly, ...on };
+      return { read_only: false, consequential: false, payment: false, reasons: [{ code: 'not_read_only', detail: `a ${target.role} outside a form may save its new value at once` }], ...on };
+    }
+    return { ...readOnly, ...on };
+  }
+  if (!target) return unknown(`Steward cannot tell which element has the focus, so it cannot tell what ${key} does there`);
+  const field = TEXT_ROLES.has(target.role) || target.states.includes('editable');
+  if (intent === 'submit') {
+    if (field) {
+      const form = formOfControl(observed, target.ref);
+      const ff = fieldOf(observed, target.ref);
+      if (form) {
+        const payment = form.fields.some((x) => PAYMENT_FIELD.test(normalise(`${x.name} ${x.label ?? ''}`)));
+        const reasons: ApprovalReason[] = [
+          { code: 'form_submission', detail: `${key} in “${clip(target.name || ff?.name || 'a field')}” submits the form${form.name ? ` “${clip(form.name)}”` : ''}` },
+        ];
+        if (payment) reasons.push({ code: 'payment', detail: 'the form takes payment details' });
+        return { read_only: false, consequential: true, payment, reasons, ...on };
+      }
+      if ((target.role === 'searchbox' || target.role === 'combobox') && !chord.ctrlKey && !chord.metaKey) return { ...readOnly, ...on };
+      return unknown(`${key} in the field “${clip(target.name)}” runs whatever the page does with it (search, send…); Steward cannot tell which`);
+    }
+    return { ...classifyActivation(target, observed), ...on };
+  }
+  if (intent === 'activate') {
+    if (field) return { ...readOnly, ...on };
+    if (TOGGLE_ROLES.has(target.role) || target.role === 'button' || target.inferred || target.role === 'generic') return { ...classifyActivation(target, observed), ...on };
+    return { ...readOnly, ...on };
+  }
+  if (intent === 'text' && field) {
+    const reasons = secretFieldReasons(fieldOf(observed, target.ref), target);
+    return { read_only: reasons.length === 0, consequential: reasons.length > 0, payment: reasons.some((r) => r.code === 'payment'), reasons, ...on };
+  }
+  // A character, Delete or a chord outside a text field is a page shortcut (an e-mail app archives or deletes with one).
+  return unknown(`${key}${chord.ctrlKey || chord.metaKey || chord.altKey ? ' with a modifier' : ''} outside a text field is a page shortcut; Steward cannot tell what it does`);
+}
+
+function classifyDrag(input: Record<string, unknown>, ref: string, observed: ObservedState): DomClassification {
+  const found = findTarget(observed, ref, 'drags');
+  if (found.problem || !found.target) return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk' }], ...found };
+  const source = found.target;
+  const toRef = typeof input.to === 'string' ? input.to : undefined;
+  const drop = toRef !== undefined ? findTarget(observed, toRef, 'drops on') : {};
+  if (drop.problem) return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk' }], target: source, problem: { ...drop.problem, path: 'input.to' } };
+  const named = [source, drop.target].filter((t): t is ElementSummary => t !== undefined).find((t) => riskyName(t.name));
+  if (named) return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'risky_control', detail: `drags onto or from “${clip(named.name)}”` }], target: source };
+  if (source.role === 'slider') {
+    // Setting a value by dragging a slider's handle is like typing it.
+    if (formOfControl(observed, source.ref)) return { read_only: true, consequential: false, payment: false, reasons: [], target: source };
+    return { read_only: false, consequential: false, payment: false, reasons: [{ code: 'not_read_only', detail: 'a slider outside a form may save its new value at once' }], target: source };
+  }
+  const where = drop.target ? ` onto “${clip(drop.target.name || drop.target.role)}”` : '';
   return {
     read_only: false,
     consequential: true,
     payment: false,
-    reasons: [{ code: 'unknown_risk', detail: `Steward cannot tell what the ${target.role} “${named}” does` }],
-    ...found,
+    reasons: [{ code: 'unknown_risk', detail: `Steward cannot tell what dragging “${clip(source.name || source.role)}”${where} does (a sortable list may save the new order)` }],
+    target: source,
   };
 }
 

@@ -50,6 +50,7 @@ export const REASON_TEXT: Record<ApprovalReasonCode, string> = {
   form_submission: 'It submits a form.',
   risky_control: 'It presses a control named like buy, pay, delete, send or cancel.',
   unknown_risk: 'Steward could not tell how risky it is, so it treats it as risky.',
+  inferred_control: 'The page does not say this is a control; Steward inferred it from how the page behaves and cannot tell what it does.',
   site_requires_approval: "The site's contract requires a person's approval.",
 };
 

@@ -51,3 +51,29 @@ describe('evidence from DOM steps', () => {
     expect(end).toMatchObject({ kind: 'done', verified: false });
   });
 });
+
+describe('the new DOM primitives in a co-pilot step', () => {
+  it('the model may ask for dom.press, dom.hover, dom.drag and dom.check; each reaches the pipeline as asked', async () => {
+    const shop = new FakeShop();
+    const steps = [
+      act('dom.press', { ref: 'e1', key: 'Shift+Tab' }),
+      act('dom.hover', { ref: 'e1' }),
+      act('dom.drag', { ref: 'e1', offset: { x: 40, y: 0 } }),
+      act('dom.check', { ref: 'e1', checked: true }),
+      done(),
+    ];
+    await drain('Tidy up.', { run_id: 'run-prim1' }, portsFor(shop, new ScriptedModel(steps)));
+    expect(shop.submitted.map((r) => [r.action, r.input])).toEqual([
+      ['dom.press', { ref: 'e1', key: 'Shift+Tab' }],
+      ['dom.hover', { ref: 'e1' }],
+      ['dom.drag', { ref: 'e1', offset: { x: 40, y: 0 } }],
+      ['dom.check', { ref: 'e1', checked: true }],
+    ]);
+  });
+
+  it('a key Steward does not know, or a drag with neither target nor offset, goes back to the model as an error, never to the pipeline', async () => {
+    const shop = new FakeShop();
+    await drain('Tidy up.', { run_id: 'run-prim2', max_steps: 3 }, portsFor(shop, new ScriptedModel([act('dom.press', { key: 'Hyper+Q' }), act('dom.drag', { ref: 'e1' }), done()])));
+    expect(shop.submitted).toEqual([]);
+  });
+});

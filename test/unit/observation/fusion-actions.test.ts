@@ -35,6 +35,7 @@ describe('legacy actions and element visibility', () => {
 
   it('offers only visible, enabled controls; one Steward marks unreachable (offscreen) is offered neither a click nor a scroll to it', () => {
     expect(on('v1').map((a) => a.action)).toEqual(['dom.click']);
+    // Covered with no cover named (clipped away, say): not offered. (Named covers: dom-actions-primitives.test.ts.)
     for (const ref of ['o1', 'h1', 'c1', 'z1', 'd1']) expect(on(ref), ref).toEqual([]);
     // Scrolling the page stays offered: a control below the fold is visible and reachable by it.
     expect(s.actions?.find((a) => a.action === 'dom.scroll' && a.target_ref === undefined)).toMatchObject({ title: 'Scroll the page' });

@@ -55,7 +55,7 @@ describe('fuse: the shop order page', () => {
 
   it('offers the page controls as legacy actions bound to refs, with risk', () => {
     const s = agreeing();
-    expect(s.available_actions).toEqual(['dom.click', 'dom.type', 'dom.select', 'nav.goto', 'dom.scroll']);
+    expect(s.available_actions).toEqual(['dom.click', 'dom.type', 'dom.press', 'dom.select', 'nav.goto', 'dom.scroll']);
     const byRef = (ref: string) => s.actions?.find((a) => a.target_ref === ref);
     expect(byRef('e20')).toMatchObject({ action: 'dom.click', payment: true, consequential: true, read_only: false, requires_approval: true });
     expect(byRef('e20')?.input_schema).toEqual({ type: 'object', properties: { ref: { type: 'string', const: 'e20' } }, required: ['ref'], additionalProperties: false });

@@ -88,6 +88,32 @@ describe('act reports → execution reports (never more than the page said)', ()
     expect(tabs.listeners).toBe(0);
   });
 
+  it('no fixed wait: a page that settled and said it stays is reported at once, with what it sent', async () => {
+    const tabs = new FakeTabs();
+    tabs.status.set(7, 'complete');
+    const requests = [{ method: 'DELETE', url: 'http://lab.test/items/7', kind: 'fetch', status: 200, at_ms: 5 }];
+    const send = vi.fn(async () => ({ ok: true, data: { steps: [done('click')], settle: { ms: 60, how: 'quiet' }, requests } }));
+    const t0 = Date.now();
+    expect(await actOnTab({ send: fakeFrames(send), tabs }, 7, [{ op: 'click', ref: 'e1' }], 'doc-1')).toEqual({
+      outcome: 'completed',
+      activity: { settle: { ms: 60, how: 'quiet' }, requests },
+    });
+    expect(Date.now() - t0).toBeLessThan(100);
+  });
+
+  it('a navigation the page announced (Navigation API, beforeunload) is waited for', async () => {
+    const tabs = new FakeTabs();
+    tabs.status.set(7, 'complete');
+    const send = vi.fn(async () => {
+      setTimeout(() => tabs.emit(7, 'loading'), 20);
+      setTimeout(() => tabs.emit(7, 'complete'), 60);
+      return { ok: true, data: { steps: [done('press')], settle: { ms: 3, how: 'navigating' }, navigation: { same_document: false, url: 'http://lab.test/next' } } };
+    });
+    const t0 = Date.now();
+    await actOnTab({ send: fakeFrames(send), tabs }, 7, [{ op: 'press', key: 'Enter' }], 'doc-1');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(55);
+  });
+
   it('a lost reply while the page navigated away may have had an effect; one that never arrived did not', async () => {
     const tabs = new FakeTabs();
     tabs.status.set(7, 'complete');

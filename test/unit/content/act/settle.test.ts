@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { settleVerdict } from '../../../../src/content/act/settle.ts';
+import { RequestLedger } from '../../../../src/content/act/requests.ts';
+import { hitPoints } from '../../../../src/observation/dom/hit-points.ts';
+
+const probe = (p: Partial<Parameters<typeof settleVerdict>[0]>) => ({ now: 1000, start: 900, lastMutation: 0, requestsInFlight: 0, animating: false, leaving: false, ...p });
+
+describe('settling by events', () => {
+  it('is quiet once nothing mutated for a moment, no request is in flight and no animation runs', () => {
+    expect(settleVerdict(probe({}))).toEqual({ ms: 100, how: 'quiet' });
+    expect(settleVerdict(probe({ lastMutation: 980 }))).toBe('wait');
+    expect(settleVerdict(probe({ requestsInFlight: 1 }))).toBe('wait');
+    expect(settleVerdict(probe({ animating: true }))).toBe('wait');
+  });
+
+  it('stops at the cap and says what was still busy', () => {
+    expect(settleVerdict(probe({ now: 2500, start: 900, lastMutation: 2490, requestsInFlight: 2 }))).toEqual({ ms: 1600, how: 'capped', busy: ['mutations', 'requests'] });
+  });
+
+  it('ends at once when the document is being left', () => {
+    expect(settleVerdict(probe({ leaving: true, requestsInFlight: 3 }))).toEqual({ ms: 100, how: 'navigating' });
+  });
+});
+
+describe('the request ledger (isolated world, fed by the page-controlled main world)', () => {
+  const at = { t: 0 };
+  const ledger = () => new RequestLedger('http://lab.test', () => at.t);
+
+  it('counts only requests the act set off, and lists the ones that may have written', () => {
+    const l = ledger();
+    at.t = 10;
+    l.accept({ phase: 'start', id: 1, method: 'GET', url: 'http://lab.test/poll', kind: 'fetch' }); // before the act: a long poll
+    at.t = 100;
+    l.acceptEvent({ type: 'request', request: { phase: 'start', id: 2, method: 'delete', url: 'http://lab.test/items/7?token=s3cret', kind: 'fetch' } });
+    l.accept({ phase: 'start', id: 3, method: 'GET', url: 'http://lab.test/list', kind: 'xhr' });
+    l.accept({ phase: 'start', id: 4, method: 'GET', url: 'http://tracker.example/p.gif?u=1', kind: 'fetch' });
+    l.accept({ phase: 'start', id: 5, method: 'POST', url: 'http://lab.test/beacon', kind: 'beacon' });
+    expect(l.inFlightSince(50)).toBe(3); // 2, 3, 4 — not the poll, not the beacon
+    at.t = 130;
+    l.accept({ phase: 'end', id: 2, status: 200 });
+    l.accept({ phase: 'end', id: 3, status: 200 });
+    l.accept({ phase: 'end', id: 4, status: 0 });
+    expect(l.inFlightSince(50)).toBe(0);
+    expect(l.writesSince(50)).toEqual([
+      { method: 'DELETE', url: 'http://lab.test/items/7?token=redacted', kind: 'fetch', status: 200, at_ms: 50 },
+      { method: 'GET', url: 'http://tracker.example/p.gif?u=1', kind: 'fetch', status: 0, at_ms: 50 },
+      { method: 'POST', url: 'http://lab.test/beacon', kind: 'beacon', at_ms: 50 },
+    ]);
+  });
+
+  it('refuses what is not a request message, and a replayed id cannot move a start', () => {
+    const l = ledger();
+    at.t = 100;
+    l.accept({ phase: 'start', id: -1, method: 'POST', url: 'x', kind: 'fetch' });
+    l.accept({ phase: 'start', id: 1, method: 'POST', url: 'http://lab.test/a', kind: 'websocket' });
+    l.acceptEvent({ type: 'network', record: {} });
+    expect(l.rejected).toBe(2);
+    l.accept({ phase: 'start', id: 9, method: 'POST', url: 'javascript:alert(1)', kind: 'fetch' });
+    at.t = 500;
+    l.accept({ phase: 'start', id: 9, method: 'GET', url: 'http://lab.test/b', kind: 'fetch' });
+    expect(l.writesSince(0)).toEqual([{ method: 'POST', url: '(an address Steward could not read)', kind: 'fetch', at_ms: 100 }]);
+  });
+
+  it('keeps a bounded number of requests', () => {
+    const l = ledger();
+    for (let i = 0; i < 1000; i++) l.accept({ phase: 'start', id: i, method: 'POST', url: 'http://lab.test/x', kind: 'fetch' });
+    expect(l.inFlightSince(0)).toBe(256);
+    expect(l.writesSince(0)).toHaveLength(32);
+  });
+
+  it('notes a form the isolated world saw submitted (a POST writes; a GET search does not)', () => {
+    const l = ledger();
+    at.t = 0;
+    l.noteForm('post', 'http://lab.test/act/form');
+    l.noteForm('get', 'http://lab.test/search?q=1');
+    expect(l.writesSince(0)).toEqual([{ method: 'POST', url: 'http://lab.test/act/form', kind: 'form', at_ms: 0 }]);
+  });
+});
+
+describe('hit points (shared by observation and act)', () => {
+  it('tries the centre first, then quarter and edge points, inside the viewport only', () => {
+    const pts = hitPoints({ left: 0, top: 0, width: 100, height: 40 });
+    expect(pts[0]).toEqual({ x: 50, y: 20 });
+    expect(pts).toHaveLength(9);
+    const clipped = hitPoints({ left: -50, top: 0, width: 100, height: 40 }, { vw: 800, vh: 600 });
+    expect(clipped.every((p) => p.x >= 0)).toBe(true);
+    expect(hitPoints({ left: 5, top: 5, width: 1, height: 1 })).toHaveLength(1);
+  });
+});
