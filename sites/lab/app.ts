@@ -26,6 +26,8 @@ import { mountChurnPage } from './churn-page.ts';
 import { mountIdentityPages } from './identity-pages.ts';
 import { mountWebMcpFailures } from './webmcp-failures.ts';
 import { mountWebMcpListing } from './webmcp-listing.ts';
+import { AnswerStore } from './widgets/answers.ts';
+import { mountWidgets } from './widgets/routes.ts';
 
 const LAB_TITLE = 'Steward Lab (hard pages for observers: shadow DOM, frames, visibility, canvas, hostile, big grids)';
 
@@ -57,6 +59,7 @@ function sendPng(ctx: RequestContext): void {
 
 export function createLab(): DemoSite {
   const log = new RequestLog();
+  const answers = new AnswerStore();
   const router = new Router({ renderHtmlError: (e) => labErrorPage(e.status, e.code, e.message), onRequestLogged: log.add });
 
   router.get('/', (ctx) => sendHtml(ctx.res, 200, indexPage()));
@@ -64,6 +67,7 @@ export function createLab(): DemoSite {
   mountChurnPage(router);
   mountIdentityPages(router);
   mountWebMcpListing(router);
+  mountWidgets(router, answers);
   router.get('/shadow', (ctx) => sendHtml(ctx.res, 200, shadowPage()));
   router.get('/frames', (ctx) => sendHtml(ctx.res, 200, framesPage(`${otherOrigin(ctx.req.headers.host)}/frames/inner`)));
   router.get('/frames/inner', (ctx) => sendHtml(ctx.res, 200, innerFramePage()));
@@ -103,12 +107,17 @@ export function createLab(): DemoSite {
     first_user: userId(0),
     requests: log.list(),
     request_total: log.total,
+    widget_answers: answers.list(),
   });
   router.get('/__demo/state', (ctx) => sendJson(ctx.res, 200, state()));
-  router.post('/__demo/reset', (ctx) => {
+  const reset = (): void => {
     log.clear();
+    answers.clear();
+  };
+  router.post('/__demo/reset', (ctx) => {
+    reset();
     sendJson(ctx.res, 200, { ok: true, site: 'lab' });
   });
 
-  return { name: 'lab', title: LAB_TITLE, listener: router.listener, reset: () => log.clear(), state };
+  return { name: 'lab', title: LAB_TITLE, listener: router.listener, reset, state };
 }
