@@ -36,8 +36,8 @@ function escapeDialog(): string {
     css: '.veil{position:fixed;inset:0;background:rgba(0,0,0,.5);display:flex;align-items:center;justify-content:center;z-index:50}.box{background:#fff;padding:20px;border-radius:8px;width:320px}',
     body: `<h1>Ten quiet beaches</h1><p>The coast south of the city hides a few.</p><button class="btn" type="button" id="more">Read more</button>
 <div class="veil" id="veil"><div class="box" role="dialog" aria-modal="true" aria-labelledby="dt"><h2 id="dt">Join our newsletter</h2><p>One email a week. Press Escape to dismiss.</p><input type="email" placeholder="you@example.com" aria-label="Email"></div></div>`,
-    script: `var closed='open';document.addEventListener('keydown',function(e){var v=document.getElementById('veil');if(e.key==='Escape'&&v){v.remove();closed='escape'}});
-document.getElementById('more').addEventListener('click',function(){sendAnswer({action:'read-more',dialog:closed})});`,
+    script: `var dismissed='not dismissed';document.addEventListener('keydown',function(e){var v=document.getElementById('veil');if(e.key==='Escape'&&v){v.remove();dismissed='escape'}});
+document.getElementById('more').addEventListener('click',function(){sendAnswer({action:'read-more',dialog:dismissed})});`,
   });
 }
 

@@ -65,7 +65,7 @@ export const NATIVE_PAGES: readonly WidgetPage[] = [
         title: 'Attach',
         body: `<h1>Send a document</h1><form id="f"><div class="field"><label for="doc">Attachment</label><input type="file" id="doc" name="doc"></div><button class="btn" type="submit">Upload</button></form>`,
         // The file itself never leaves the page: what the server learns is that one was chosen.
-        script: `document.getElementById('f').addEventListener('submit',function(e){e.preventDefault();var f=document.getElementById('doc').files;sendAnswer({files:f.length,name:f.length?f[0].name:null})});`,
+        script: `document.getElementById('f').addEventListener('submit',function(e){e.preventDefault();var f=document.getElementById('doc').files;sendAnswer({files:f.length})});`,
       }),
   },
   {
