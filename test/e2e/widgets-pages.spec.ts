@@ -232,7 +232,7 @@ const SOLVERS: Readonly<Record<string, Solve>> = {
   'v-quantity': async (page) => {
     await page.getByRole('button', { name: '+' }).click();
     await page.getByRole('button', { name: '+' }).click();
-    await expect(page.locator('.count')).toHaveText('3');
+    await expect(page.locator('.count')).toHaveValue('3');
     await press('Add to basket')(page);
   },
 };
