@@ -18,6 +18,7 @@ import { ReturnDrawer } from './pages/return-drawer.tsx';
 import { StatusMismatch } from './pages/status-mismatch.tsx';
 import { SubscriptionSettings } from './pages/subscription-settings.tsx';
 import { TicketSeats } from './pages/ticket-seats.tsx';
+import { WorkspacePreferences } from './pages/workspace-preferences.tsx';
 import { Shell, useDocumentTitle } from './shell.tsx';
 import { REACT_GALLERY_SLUGS, REACT_WIDGET_SLUGS, type ReactGallerySlug, type ReactWidgetSlug } from './slugs.ts';
 import { MuiAccordionPage, MuiMenuPage, MuiTabsPage, MuiTreePage } from './widgets/disclosure.tsx';
@@ -41,6 +42,7 @@ const PAGES: Record<ReactGallerySlug, ComponentType> = {
   'r-dashboard': Dashboard,
   'r-order-tracking': OrderTracking,
   'r-order-title-only': OrderTitleOnly,
+  'r-workspace-preferences': WorkspacePreferences,
 };
 
 /** The widget lab's React pages (issue 26), at `/widgets/<slug>` on the same SPA. */

@@ -17,6 +17,7 @@ export const REACT_GALLERY_SLUGS = [
   'r-dashboard',
   'r-order-tracking',
   'r-order-title-only',
+  'r-workspace-preferences',
 ] as const;
 
 export type ReactGallerySlug = (typeof REACT_GALLERY_SLUGS)[number];
