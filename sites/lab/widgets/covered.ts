@@ -7,8 +7,7 @@
 import { widgetDoc } from './doc.ts';
 import type { WidgetPage } from './page.ts';
 
-export const COVERED_BUTTONS = ['Save draft', 'Add to list', 'Preview', 'Publish'] as const;
-export const UNREACHABLE_BUTTON = 'Delete forever';
+const UNREACHABLE_BUTTON = 'Delete forever';
 
 function coveredPage(): string {
   return widgetDoc({

@@ -14,7 +14,7 @@ function search(): string {
   });
 }
 
-export const SIZES = ['Extra small', 'Small', 'Medium', 'Large', 'Extra large'];
+const SIZES = ['Extra small', 'Small', 'Medium', 'Large', 'Extra large'];
 
 function listbox(): string {
   return widgetDoc({

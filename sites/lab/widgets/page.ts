@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { validate } from '../../http.ts';
 
 export const WIDGET_KITS = ['jquery-ui', 'react-mui', 'native', 'vanilla'] as const;
-export type WidgetKit = (typeof WIDGET_KITS)[number];
+type WidgetKit = (typeof WIDGET_KITS)[number];
 
 export interface WidgetPage {
   slug: string;
@@ -18,5 +18,3 @@ export interface WidgetPage {
 export function pageQuery<S extends z.ZodType>(schema: S, query: Record<string, string>): z.output<S> {
   return validate(schema, query, 'Query');
 }
-
-export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date is YYYY-MM-DD');

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { widgetDoc, js } from './doc.ts';
 import { pageQuery, type WidgetPage } from './page.ts';
 
-export const SHAPE_COLOURS = { red: '#d32f2f', blue: '#1e63d6', green: '#2e8b3d', yellow: '#f2c200' } as const;
+const SHAPE_COLOURS = { red: '#d32f2f', blue: '#1e63d6', green: '#2e8b3d', yellow: '#f2c200' } as const;
 type Colour = keyof typeof SHAPE_COLOURS;
 interface Shape {
   shape: 'circle' | 'square' | 'triangle';
@@ -15,7 +15,7 @@ interface Shape {
   size: 'large' | 'small';
 }
 
-export const SHAPES: readonly Shape[] = [
+const SHAPES: readonly Shape[] = [
   { shape: 'circle', color: 'red', size: 'large' },
   { shape: 'circle', color: 'red', size: 'small' },
   { shape: 'circle', color: 'blue', size: 'large' },

@@ -7,7 +7,7 @@
 import { widgetDoc } from './doc.ts';
 import type { WidgetPage } from './page.ts';
 
-export const ARTICLES = [
+const ARTICLES = [
   ['chain', 'Repairing a bike chain'],
   ['tyres', 'Choosing winter tyres'],
   ['brakes', 'Bleeding hydraulic brakes'],
@@ -79,7 +79,7 @@ function tree(): string {
   });
 }
 
-export const INBOX = [
+const INBOX = [
   ['m1', 'Dana Whitfield', 'Lunch on Friday?', 'Are you free around one? The new place on'],
   ['m2', 'Parcelly', 'Your parcel is on its way', 'Track your delivery with the link below'],
   ['m3', 'Omar Haddad', 'Q3 budget draft', 'I have attached the figures we talked'],

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { WidgetFrame, useAnswer } from './frame.tsx';
 
 /** Countries for the Autocomplete: several share a prefix, so typing narrows, then one is picked. */
-export const COUNTRIES = ['Poland', 'Portugal', 'Paraguay', 'Panama', 'Peru', 'Philippines', 'Norway', 'Netherlands', 'New Zealand'];
+const COUNTRIES = ['Poland', 'Portugal', 'Paraguay', 'Panama', 'Peru', 'Philippines', 'Norway', 'Netherlands', 'New Zealand'];
 
 export function MuiAutocompletePage() {
   const [sent, answer] = useAnswer('mui-autocomplete');
