@@ -30,6 +30,9 @@ const MAX_COUNTED_LENGTH = 160;
 const COUNT =
   /(?:^|\s)[x×]\s?\d{1,4}(?![\w.,:])|(?<![\w.,])\d{1,4}\s?(?:items?|articles?|products?|pcs|pieces?|units?|seats?|tickets?|nights?|guests?|adults?|child(?:ren)?|people|persons?|rooms?|bags?|packs?|bottles?|boxes?)\b|\(\d{1,4}\)|\b(?:qty|quantity)\.?:?\s*\d{1,4}\b/i;
 
+/** `14 people are looking at this route`, `3 bought in the last hour`: a count the page keeps rolling to urge, not the page's state. */
+const SOCIAL_PROOF = /\b(?:looking at|viewing|watching|online now|in the last|right now)\b/i;
+
 /**
  * Announcement roles whose text is never a value of the page: alerts, logs, marquees, timers.
  * A `status` region counts unless it churns (it is also where an `<output>` shows a quantity).
@@ -88,7 +91,7 @@ function shownValue(text: string): string | undefined {
  */
 function countedLine(text: string): string | undefined {
   const t = cleanText(text);
-  if (t.length > MAX_COUNTED_LENGTH || !COUNT.test(t) || isVolatileValue(t)) return undefined;
+  if (t.length > MAX_COUNTED_LENGTH || !COUNT.test(t) || isVolatileValue(t) || SOCIAL_PROOF.test(t)) return undefined;
   return `line:${t}`;
 }
 

@@ -313,6 +313,8 @@ describe('state_version with a quantity changed in place by the page’s own but
     const base = version(page('Free returns within 30 days.', 'ACME 187.23 ▲ 1.2%'));
     expect(version(page('Members save 10% on kettles', 'ACME 187.31 ▲ 1.3%'))).toBe(base);
     expect(version(page('Delivery in 2 days', 'GLOBEX 42.10'))).toBe(base);
+    const viewers = (n: number) => product([{ text: `${n} people are looking at this route` }, { text: 'You have 1 item in your basket' }], 1);
+    expect(version(viewers(14))).toBe(version(viewers(21)));
   });
 
   it('still ignores a count in text the page marks as changing by itself', () => {
