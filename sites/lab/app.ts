@@ -27,6 +27,8 @@ import { mountIdentityPages } from './identity-pages.ts';
 import { mountWebMcpFailures } from './webmcp-failures.ts';
 import { mountWebMcpListing } from './webmcp-listing.ts';
 import { mountActPages } from './act-pages.ts';
+import { AnswerStore } from './widgets/answers.ts';
+import { mountWidgets } from './widgets/routes.ts';
 
 const LAB_TITLE = 'Steward Lab (hard pages for observers: shadow DOM, frames, visibility, canvas, hostile, big grids)';
 
@@ -58,6 +60,7 @@ function sendPng(ctx: RequestContext): void {
 
 export function createLab(): DemoSite {
   const log = new RequestLog();
+  const answers = new AnswerStore();
   const router = new Router({ renderHtmlError: (e) => labErrorPage(e.status, e.code, e.message), onRequestLogged: log.add });
 
   router.get('/', (ctx) => sendHtml(ctx.res, 200, indexPage()));
@@ -66,6 +69,7 @@ export function createLab(): DemoSite {
   mountIdentityPages(router);
   mountWebMcpListing(router);
   mountActPages(router);
+  mountWidgets(router, answers);
   router.get('/shadow', (ctx) => sendHtml(ctx.res, 200, shadowPage()));
   router.get('/frames', (ctx) => sendHtml(ctx.res, 200, framesPage(`${otherOrigin(ctx.req.headers.host)}/frames/inner`)));
   router.get('/frames/inner', (ctx) => sendHtml(ctx.res, 200, innerFramePage()));
@@ -105,12 +109,17 @@ export function createLab(): DemoSite {
     first_user: userId(0),
     requests: log.list(),
     request_total: log.total,
+    widget_answers: answers.list(),
   });
   router.get('/__demo/state', (ctx) => sendJson(ctx.res, 200, state()));
-  router.post('/__demo/reset', (ctx) => {
+  const reset = (): void => {
     log.clear();
+    answers.clear();
+  };
+  router.post('/__demo/reset', (ctx) => {
+    reset();
     sendJson(ctx.res, 200, { ok: true, site: 'lab' });
   });
 
-  return { name: 'lab', title: LAB_TITLE, listener: router.listener, reset: () => log.clear(), state };
+  return { name: 'lab', title: LAB_TITLE, listener: router.listener, reset, state };
 }

@@ -23,6 +23,7 @@ const LAB_PAGES = [
   ['/grid?n=1600', 'Grid (1.6k)', 'An admin table of about 1,600 elements'],
   ['/grid?n=16000', 'Grid (16k)', 'An admin table of about 16,000 elements'],
   ['/grid?n=80000', 'Grid (80k)', 'An admin table of about 80,000 elements'],
+  ['/widgets', 'Widget lab', 'Small pages, one widget each (jQuery UI, React + MUI, native, non-semantic controls, SVG, canvas), each reporting what the person did'],
 ] as const;
 
 const LAB_CSS = `

@@ -4,6 +4,7 @@ import { adFramePage, adminTablePage, newsPage, productPage } from './html/catal
 import { cookieBannerPage, offCanvasPage } from './html/hazards.ts';
 import { NETWORK_ORDER, cartCanvasPage, checkoutQuantityPage, guestCheckoutPage, orderJsonLdPage, orderNetworkPage, orderNumberLabelPage, orderProsePage } from './html/orders.ts';
 import { bookingPage, ticketSeatPage } from './html/travel.ts';
+import { clickableTextPage, coveredControlsPage, jqueryUiSearchPage, nativeTripPage, svgFloorPlanPage, ticketsInPlacePage } from './html/widgets.ts';
 
 /** Slug → page. Paths starting with `_` are the pages' own resources (an ad frame, an API), never slugs. */
 const HTML_PAGES: Readonly<Record<string, () => string>> = {
@@ -24,6 +25,12 @@ const HTML_PAGES: Readonly<Record<string, () => string>> = {
   'h-admin-orders': adminTablePage,
   'h-cookie-banner': cookieBannerPage,
   'h-order-offcanvas': offCanvasPage,
+  'h-jqui-hotel-search': jqueryUiSearchPage,
+  'h-native-trip': nativeTripPage,
+  'h-clickable-text': clickableTextPage,
+  'h-covered-controls': coveredControlsPage,
+  'h-svg-floor-plan': svgFloorPlanPage,
+  'h-tickets-in-place': ticketsInPlacePage,
 };
 
 /** The gallery's html pages under `/gallery/html/<slug>` (see label.ts). */

@@ -33,12 +33,28 @@ export const GalleryLabel = z
     /** A control a person uses to make a real change (quantity +1, a checkbox that is part of the state): state_version must move. */
     real_change: z
       .object({
-        role: z.enum(['button', 'checkbox', 'switch', 'radio', 'combobox', 'link', 'tab', 'menuitem', 'option']),
+        role: z.enum(['button', 'checkbox', 'switch', 'radio', 'combobox', 'link', 'tab', 'menuitem', 'option', 'slider']),
         name: z.string().min(1).max(120),
         /** For a combobox: the option to choose. */
         option: z.string().max(120).optional(),
         what: z.string().min(1).max(200),
       })
+      .optional(),
+    /** SVG shapes the page draws, by the name a person reads on them: what a truthful observer says of each (issue 26). */
+    shapes: z
+      .array(
+        z
+          .object({
+            name: z.string().min(1).max(120),
+            kind: z.enum(['circle', 'ellipse', 'rect', 'polygon', 'path', 'line']),
+            /** The fill's colour name. */
+            fill: z.enum(['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink', 'brown', 'black', 'grey', 'white']),
+            /** Relative to the other shapes on the page. */
+            size: z.enum(['small', 'medium', 'large']),
+          })
+          .strict(),
+      )
+      .max(32)
       .optional(),
   })
   .strict();

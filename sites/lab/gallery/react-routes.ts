@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpError, sendHtml, sendJson, sendScript, type Handler, type Router } from '../../http.ts';
-import { MISMATCH_ORDER, REACT_GALLERY_SLUGS } from './react/slugs.ts';
+import { MISMATCH_ORDER, REACT_GALLERY_SLUGS, REACT_WIDGET_SLUGS } from './react/slugs.ts';
 
 /** Where `npm run build:gallery` (sites/lab/gallery/react/vite.config.ts) writes the SPA. */
 const REACT_GALLERY_DIST = join(import.meta.dirname, '../../../dist-gallery/react');
@@ -45,4 +45,10 @@ export function mountReactGallery(router: Router, dist = REACT_GALLERY_DIST): vo
     if (!slugs.has(ctx.params.slug ?? '')) throw new HttpError(404, 'NOT_FOUND', `No React gallery page called ${ctx.params.slug ?? ''}.`);
     return spa(ctx);
   });
+}
+
+/** The SPA's page for a React widget slug (`/widgets/mui-slider`), or undefined for any other slug. */
+export function reactWidgetPage(slug: string, dist = REACT_GALLERY_DIST): (() => string) | undefined {
+  if (!(REACT_WIDGET_SLUGS as readonly string[]).includes(slug)) return undefined;
+  return () => readOr(join(dist, 'index.html'), notBuilt);
 }

@@ -270,3 +270,69 @@ describe('prose without a resource', () => {
     expect(said('An order that was cancelled is refunded within 5 days.')).toBe('unknown');
   });
 });
+
+/**
+ * Issue 26: a quantity the page changes in place with its own − / + buttons, no label on the
+ * number, no request, no reload — snapshots as the content script takes them of such pages
+ * (the lab's /widgets/v-quantity and the variants sites write), before and after one press of +.
+ */
+describe('state_version with a quantity changed in place by the page’s own buttons', () => {
+  const steppers = (count: number, field?: 'text'): PageSnapshot['elements'] => [
+    element('b1', 'button', '−'),
+    ...(field ? [element('i1', 'textbox', '', { tag: 'input', inputType: 'text', value: String(count) })] : []),
+    element('b2', 'button', '+'),
+    element('b3', 'button', 'Add to basket'),
+  ];
+  const product = (lines: SnapshotText[], count: number, field?: 'text'): PageSnapshot =>
+    blankSnapshot({
+      url: 'https://beans.test/p/espresso',
+      title: 'Espresso beans',
+      texts: [
+        { text: 'Espresso beans, 250 g', role: 'heading', level: 1, ref: 'h1' },
+        { text: '€9.50 · roasted on Mondays', role: 'paragraph' },
+        { text: 'Free returns within 30 days.', role: 'complementary' },
+        ...lines,
+      ],
+      elements: steppers(count, field),
+    });
+
+  const pages: Array<[string, (n: number) => PageSnapshot]> = [
+    ['a bare number between the buttons', (n) => product([{ text: String(n) }], n)],
+    ['a count in a sentence', (n) => product([{ text: `You have ${n} item${n === 1 ? '' : 's'} in your basket`, role: 'paragraph' }], n)],
+    ['a count after the product’s name', (n) => product([{ text: `Espresso beans × ${n}`, role: 'paragraph' }], n)],
+    ['a count in the header’s cart link', (n) => product([{ text: `Cart (${n})` }], n)],
+    ['a plain text field with no label', (n) => product([], n, 'text')],
+  ];
+  it.each(pages)('moves with %s', (_, page) => {
+    expect(version(page(2))).not.toBe(version(page(1)));
+    expect(version(page(1))).toBe(version(page(1)));
+  });
+
+  it('still ignores lines the page rotates before the content script has seen them churn twice', () => {
+    const page = (promo: string, ticker: string) => product([{ text: promo, role: 'complementary' }, { text: ticker }, { text: 'You have 1 item in your basket' }], 1);
+    const base = version(page('Free returns within 30 days.', 'ACME 187.23 ▲ 1.2%'));
+    expect(version(page('Members save 10% on kettles', 'ACME 187.31 ▲ 1.3%'))).toBe(base);
+    expect(version(page('Delivery in 2 days', 'GLOBEX 42.10'))).toBe(base);
+    const viewers = (n: number) => product([{ text: `${n} people are looking at this route` }, { text: 'You have 1 item in your basket' }], 1);
+    expect(version(viewers(14))).toBe(version(viewers(21)));
+  });
+
+  it('still ignores a count in text the page marks as changing by itself', () => {
+    const page = (n: number) => product([{ text: `${n} people viewing this item`, volatile: true }], 1);
+    expect(version(page(4))).toBe(version(page(5)));
+  });
+
+  it('keeps a number typed into a field of a form sent with a button a draft, and a search box out', () => {
+    const draft = (value: string) =>
+      blankSnapshot({
+        url: 'https://beans.test/cart',
+        forms: [{ ref: 'f1', method: 'post', fieldRefs: ['i1'], submitRef: 'b9' }],
+        elements: [
+          element('i1', 'textbox', 'Quantity', { tag: 'input', inputType: 'text', value, formRef: 'f1' }),
+          element('b9', 'button', 'Update basket', { formRef: 'f1' }),
+          element('q1', 'searchbox', 'Search', { tag: 'input', inputType: 'search', value: value }),
+        ],
+      });
+    expect(version(draft('3'))).toBe(version(draft('2')));
+  });
+});

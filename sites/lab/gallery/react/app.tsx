@@ -18,8 +18,11 @@ import { ReturnDrawer } from './pages/return-drawer.tsx';
 import { StatusMismatch } from './pages/status-mismatch.tsx';
 import { SubscriptionSettings } from './pages/subscription-settings.tsx';
 import { TicketSeats } from './pages/ticket-seats.tsx';
+import { WorkspacePreferences } from './pages/workspace-preferences.tsx';
 import { Shell, useDocumentTitle } from './shell.tsx';
-import { REACT_GALLERY_SLUGS, type ReactGallerySlug } from './slugs.ts';
+import { REACT_GALLERY_SLUGS, REACT_WIDGET_SLUGS, type ReactGallerySlug, type ReactWidgetSlug } from './slugs.ts';
+import { MuiAccordionPage, MuiMenuPage, MuiTabsPage, MuiTreePage } from './widgets/disclosure.tsx';
+import { MuiAutocompletePage, MuiDatePage, MuiSliderPage } from './widgets/inputs.tsx';
 
 const PAGES: Record<ReactGallerySlug, ComponentType> = {
   'r-order-detail': OrderDetail,
@@ -39,9 +42,27 @@ const PAGES: Record<ReactGallerySlug, ComponentType> = {
   'r-dashboard': Dashboard,
   'r-order-tracking': OrderTracking,
   'r-order-title-only': OrderTitleOnly,
+  'r-workspace-preferences': WorkspacePreferences,
+};
+
+/** The widget lab's React pages (issue 26), at `/widgets/<slug>` on the same SPA. */
+const WIDGETS: Record<ReactWidgetSlug, ComponentType> = {
+  'mui-autocomplete': MuiAutocompletePage,
+  'mui-slider': MuiSliderPage,
+  'mui-tabs': MuiTabsPage,
+  'mui-menu': MuiMenuPage,
+  'mui-accordion': MuiAccordionPage,
+  'mui-tree': MuiTreePage,
+  'mui-date': MuiDatePage,
 };
 
 const PREFIX = '/gallery/react/';
+const WIDGET_PREFIX = '/widgets/';
+
+function widgetOf(pathname: string): ReactWidgetSlug | undefined {
+  const slug = pathname.startsWith(WIDGET_PREFIX) ? pathname.slice(WIDGET_PREFIX.length).replace(/\/$/, '') : '';
+  return (REACT_WIDGET_SLUGS as readonly string[]).includes(slug) ? (slug as ReactWidgetSlug) : undefined;
+}
 
 function slugOf(pathname: string): string {
   return pathname.startsWith(PREFIX) ? pathname.slice(PREFIX.length).replace(/\/$/, '') : '';
@@ -63,6 +84,11 @@ export function App() {
     window.history.pushState(null, '', to);
     setPath(to);
   };
+  const widget = widgetOf(path);
+  if (widget) {
+    const Widget = WIDGETS[widget];
+    return <Widget />;
+  }
   const slug = slugOf(path);
   if (isSlug(slug)) {
     const Page = PAGES[slug];

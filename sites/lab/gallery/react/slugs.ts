@@ -17,9 +17,15 @@ export const REACT_GALLERY_SLUGS = [
   'r-dashboard',
   'r-order-tracking',
   'r-order-title-only',
+  'r-workspace-preferences',
 ] as const;
 
 export type ReactGallerySlug = (typeof REACT_GALLERY_SLUGS)[number];
 
 /** The order the status-mismatch page fetches; the server's JSON disagrees with what its chip shows. */
 export const MISMATCH_ORDER = { id: 'ORD-2021', status: 'cancelled', cancelled_at: '2026-11-28T09:14:00Z', refund: { amount: 84.5, currency: 'EUR' } } as const;
+
+/** The React + MUI widget pages (issue 26), served at `/widgets/<slug>` by the same SPA. */
+export const REACT_WIDGET_SLUGS = ['mui-autocomplete', 'mui-slider', 'mui-tabs', 'mui-menu', 'mui-accordion', 'mui-tree', 'mui-date'] as const;
+
+export type ReactWidgetSlug = (typeof REACT_WIDGET_SLUGS)[number];
