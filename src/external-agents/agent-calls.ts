@@ -6,6 +6,9 @@ import { makeError } from '../protocol/errors.ts';
 import { errorResult, type ActionResult } from '../protocol/results.ts';
 import type { DelegatedAgentToken } from '../protocol/token.ts';
 import type { ActionStatus } from '../pipeline/pipeline.ts';
+import type { NeedsApproval } from '../observation/render/marks.ts';
+import { domSteps } from '../protocol/dom-steps.ts';
+import { actionsView } from './actions-view.ts';
 import { observeRendering, observeSummary } from './observe-view.ts';
 import type { AgentCallPorts, BrowserTab } from './ports.ts';
 import { bridgeTab, Visibility } from './visible-tabs.ts';
@@ -105,17 +108,21 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
         const r = await observed(caller, tab);
         if ('ok' in r) return r;
         const { state, snapshot } = r;
-        return ok({ tab: r.tab, summary: observeSummary(state), rendering: observeRendering(state, snapshot, { query, expand }) });
+        const needs = approvalRule(await ports.tainted(caller.agentId));
+        const whole = query === undefined && expand === undefined;
+        return ok({
+          tab: r.tab,
+          summary: observeSummary(state),
+          rendering: observeRendering(state, snapshot, { query, expand }, needs),
+          ...(whole ? { steps: domSteps(state.available_actions) } : {}),
+        });
       }),
 
     'bridge/actions': ({ auth, tab_id }) =>
       onTab(auth, tab_id, async (caller, tab) => {
         const r = await observed(caller, tab);
         if ('ok' in r) return r;
-        const { state } = r;
-        const tainted = await ports.tainted(caller.agentId);
-        const actions = (state.actions ?? []).slice(0, 512).map((a) => ({ ...a, needs_approval: a.requires_approval || (tainted && !a.read_only) }));
-        return ok({ tab: r.tab, actions });
+        return ok({ tab: r.tab, ...actionsView(r.state.actions ?? [], approvalRule(await ports.tainted(caller.agentId))) });
       }),
 
     'bridge/execute': async ({ auth, tab_id, request, untrusted_input, expect }) => {
@@ -167,6 +174,11 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       });
     },
   };
+}
+
+/** Whether this agent's call would wait for the person: the action's own rule, and any change once it has read page content. */
+function approvalRule(tainted: boolean): NeedsApproval {
+  return (a) => a.requires_approval || (tainted && !a.read_only);
 }
 
 /** The latest result the journal holds, or what the action is doing while it has none. */

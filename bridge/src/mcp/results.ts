@@ -15,11 +15,11 @@ export function errorResult(error: ToolError, text?: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: words }], structuredContent: { error: body } };
 }
 
-/** Steward's answer carrying page-derived content: a short line of ours, then the data inside the untrusted frame. */
+/** Steward's answer carrying page-derived content: a short line of ours (if any), then the data inside the untrusted frame. */
 export function pageDataResult(summary: string, structured: Record<string, unknown>, pageText: string, isError = false): CallToolResult {
   return {
     ...(isError ? { isError: true } : {}),
-    content: [{ type: 'text', text: `${summary}\n${wrapUntrusted(pageText)}` }],
+    content: [{ type: 'text', text: `${summary ? `${summary}\n` : ''}${wrapUntrusted(pageText)}` }],
     structuredContent: structured,
     _meta: { ...UNTRUSTED_META },
   };
