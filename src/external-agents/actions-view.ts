@@ -16,6 +16,11 @@ type ActionsReply = Data<BridgeRequests, 'bridge/actions'>;
 
 const MAX_ACTIONS = 512;
 
+/** Whether an external agent's call would wait for the person: the action's own rule, and any change once it has read page content. */
+export function approvalRule(tainted: boolean): NeedsApproval {
+  return (a) => a.requires_approval || (tainted && !a.read_only);
+}
+
 export function actionsView(actions: readonly AvailableAction[], needs: NeedsApproval): Omit<ActionsReply, 'tab'> {
   const site = actions.filter((a) => !isDomAction(a.action)).slice(0, MAX_ACTIONS);
   const dom = actions.filter((a) => isDomAction(a.action));

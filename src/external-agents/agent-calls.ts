@@ -6,10 +6,8 @@ import { makeError } from '../protocol/errors.ts';
 import { errorResult, type ActionResult } from '../protocol/results.ts';
 import type { DelegatedAgentToken } from '../protocol/token.ts';
 import type { ActionStatus } from '../pipeline/pipeline.ts';
-import type { NeedsApproval } from '../observation/render/marks.ts';
-import { domSteps } from '../protocol/dom-steps.ts';
-import { actionsView } from './actions-view.ts';
-import { observeRendering, observeSummary } from './observe-view.ts';
+import { actionsView, approvalRule } from './actions-view.ts';
+import { observeReply } from './observe-view.ts';
 import type { AgentCallPorts, BrowserTab } from './ports.ts';
 import { bridgeTab, Visibility } from './visible-tabs.ts';
 import { originOf } from '../base/origin.ts';
@@ -107,15 +105,7 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       onTab(auth, tab_id, async (caller, tab) => {
         const r = await observed(caller, tab);
         if ('ok' in r) return r;
-        const { state, snapshot } = r;
-        const needs = approvalRule(await ports.tainted(caller.agentId));
-        const whole = query === undefined && expand === undefined;
-        return ok({
-          tab: r.tab,
-          summary: observeSummary(state),
-          rendering: observeRendering(state, snapshot, { query, expand }, needs),
-          ...(whole ? { steps: domSteps(state.available_actions) } : {}),
-        });
+        return ok({ tab: r.tab, ...observeReply(r.state, r.snapshot, { query, expand }, approvalRule(await ports.tainted(caller.agentId))) });
       }),
 
     'bridge/actions': ({ auth, tab_id }) =>
@@ -174,11 +164,6 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       });
     },
   };
-}
-
-/** Whether this agent's call would wait for the person: the action's own rule, and any change once it has read page content. */
-function approvalRule(tainted: boolean): NeedsApproval {
-  return (a) => a.requires_approval || (tainted && !a.read_only);
 }
 
 /** The latest result the journal holds, or what the action is doing while it has none. */

@@ -4,6 +4,7 @@ import { stepMark, stepsByRef, type NeedsApproval } from '../observation/render/
 import type { BridgeRequests } from '../protocol/bridge.ts';
 import type { Data, Payload } from '../protocol/channel.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
+import { domSteps } from '../protocol/dom-steps.ts';
 import type { PageSnapshot } from '../protocol/snapshot.ts';
 
 /**
@@ -28,7 +29,7 @@ function identityWords(state: ObservedState): string | undefined {
   return undefined;
 }
 
-export function observeSummary(state: ObservedState): ObserveReply['summary'] {
+function observeSummary(state: ObservedState): ObserveReply['summary'] {
   const identity = identityWords(state);
   return {
     url: state.url.slice(0, 4096),
@@ -58,10 +59,16 @@ function queryLines(state: ObservedState, snapshot: PageSnapshot, q: NonNullable
  * The page as the client's model reads it: the whole rendering with the actions folded in (marks
  * by `needs`, this client's approval rule), or a query's matches, or one ref expanded.
  */
-export function observeRendering(state: ObservedState, snapshot: PageSnapshot, request: Pick<ObserveRequest, 'query' | 'expand'>, needs: NeedsApproval): string {
+function observeRendering(state: ObservedState, snapshot: PageSnapshot, request: Pick<ObserveRequest, 'query' | 'expand'>, needs: NeedsApproval): string {
   let text: string;
   if (request.expand !== undefined) text = expand(snapshot, request.expand) ?? `Nothing on the page has ref "${request.expand}".`;
   else if (request.query) text = queryLines(state, snapshot, request.query, needs);
   else text = renderObserved(snapshot, state, { needsApproval: needs, pageResource: true });
   return text.length > MAX_RENDERING_CHARS ? text.slice(0, MAX_RENDERING_CHARS - CUT_NOTE.length) + CUT_NOTE : text;
+}
+
+/** Everything `bridge/observe` answers but the tab: the summary, the rendering, and (for the whole page) the DOM steps offered. */
+export function observeReply(state: ObservedState, snapshot: PageSnapshot, request: Pick<ObserveRequest, 'query' | 'expand'>, needs: NeedsApproval): Omit<ObserveReply, 'tab'> {
+  const whole = request.query === undefined && request.expand === undefined;
+  return { summary: observeSummary(state), rendering: observeRendering(state, snapshot, request, needs), ...(whole ? { steps: domSteps(state.available_actions) } : {}) };
 }

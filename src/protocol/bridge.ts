@@ -77,7 +77,7 @@ const StepRefs = z.array(ElementRef).max(1000);
  * person and which touch payment. `unbound`: offered without an element too (going to a URL,
  * scrolling the page), and whether that needs the person.
  */
-export const BridgeDomStep = z.object({
+const BridgeDomStep = z.object({
   action: DomActionName,
   input: z.string().max(200),
   refs: StepRefs,
@@ -85,7 +85,6 @@ export const BridgeDomStep = z.object({
   payment: StepRefs,
   unbound: z.object({ needs_approval: z.boolean() }).optional(),
 });
-export type BridgeDomStep = z.infer<typeof BridgeDomStep>;
 
 const ObserveSummary = z.object({
   url: z.string().max(4096),

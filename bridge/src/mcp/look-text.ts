@@ -1,7 +1,7 @@
 import type { BridgeRequests } from '../../../src/protocol/bridge.ts';
 import type { Data } from '../../../src/protocol/channel.ts';
 import { domStepsLine } from '../../../src/protocol/dom-steps.ts';
-import { json } from './results.ts';
+import { framedText, json } from './results.ts';
 
 /**
  * What a client's model reads from steward_observe and steward_actions (pure, so the benchmark
@@ -20,22 +20,36 @@ export interface LookText {
 }
 
 /**
- * `state_version fp-…`: whole (preconditions must match it exactly) for a resource the page names;
- * a page that is its own resource (nothing identified) has it in structuredContent only. The DOM
- * steps and their inputs are in steward_execute's schema, which a client reads once, not in every
- * look; the tab is the one the client asked about.
+ * `state_version fp-…`: whole (preconditions must match it exactly) for a resource the page names
+ * in a state Steward observed — what preconditions are for; otherwise (a page that is its own
+ * resource, a state not observed) it is in structuredContent only. The DOM steps and their inputs
+ * are in steward_execute's schema, which a client reads once, not in every look; the tab is the
+ * one the client asked about.
  */
 export function observeText(data: ObserveData): LookText {
   const { summary, rendering } = data;
-  const named = summary.resource !== null && summary.resource.type !== 'page';
-  return { summary: named && summary.state_version !== null ? `state_version ${summary.state_version}` : '', page: rendering };
+  const known = summary.resource !== null && summary.resource.type !== 'page' && summary.state !== null && summary.state !== 'unknown';
+  return { summary: known && summary.state_version !== null ? `state_version ${summary.state_version}` : '', page: rendering };
+}
+
+/** The whole text of a steward_observe answer, as the client's model reads it (what the benchmark counts as a look). */
+export function observeLook(data: ObserveData): string {
+  const { summary, page } = observeText(data);
+  return framedText(summary, page);
 }
 
 export function actionsText(data: ActionsData, tabId: number): LookText {
   const needs = data.actions.filter((a) => a.needs_approval).length;
   const summary = `${data.actions.length} site action(s) on tab ${tabId}, ${needs} needing the person's approval in Steward's side panel; ${data.steps.length} DOM step(s). Run one with steward_execute.`;
   const lines = data.actions.map((a) => {
-    const flags = [a.via, a.read_only ? 'read-only' : '', a.consequential ? 'consequential' : '', a.payment ? 'payment' : '', a.untrusted_content ? 'output untrusted' : '', a.needs_approval ? 'needs approval' : 'no approval'].filter(Boolean);
+    const flags = [
+      a.via,
+      a.read_only ? 'read-only' : '',
+      a.consequential ? 'consequential' : '',
+      a.payment ? 'payment' : '',
+      a.untrusted_content ? 'output untrusted' : '',
+      a.needs_approval ? 'needs approval' : 'no approval',
+    ].filter(Boolean);
     const description = a.description ? ` ${JSON.stringify(a.description)}` : '';
     return `${a.action} [${flags.join(', ')}]${description} input ${JSON.stringify(a.input_schema)}`;
   });

@@ -182,19 +182,6 @@ export function formLine(f: SnapshotForm, pageUrl: string): string {
   return line;
 }
 
-/**
- * A form as the compact rendering lists it: what submitting does (method, target, tool); its
- * fields are on the page above, and `expand(ref)` lists them.
- */
-export function shortFormLine(f: SnapshotForm, pageUrl: string): string {
-  let line = f.ref;
-  if (f.name) line += ` ${quote(f.name, 60)}`;
-  line += ` ${word((f.method ?? 'get').toUpperCase(), 10)}`;
-  if (f.action) line += ` ${formTarget(f.action, pageUrl).slice(0, 120)}`;
-  if (f.toolname) line += ` tool ${quote(f.toolname, 80)}`;
-  return line;
-}
-
 /** `e4, e5, e6, … e90 (40 refs)` for long lists. */
 export function compactRefs(refs: string[], show = 8): string {
   if (refs.length <= show) return refs.join(', ');

@@ -7,8 +7,8 @@ import { siteActionsLine, type NeedsApproval } from './marks.ts';
 import { quote, word } from './page-words.ts';
 
 /**
- * The rendering's first lines (pure): the title unless the page's first heading says it, the state
- * (`order ORD-1024 awaiting_payment (adapter .89); conflicts: …`) and the site's own actions. Only
+ * The rendering's first lines (pure): the state (`order ORD-1024 awaiting_payment (adapter .89);
+ * conflicts: …`), the title unless the top of the page says it, and the site's own actions. Only
  * what the page's lines below do not say already: no version (the caller gives it whole, where an
  * agent copies it into preconditions), no evidence list, no conflict that the rendering shows in
  * place (hidden or covered controls, a canvas's pixels).
@@ -81,12 +81,13 @@ interface HeaderInput {
 
 export function headerLines(s: PageSnapshot, extras: HeaderInput, needs: NeedsApproval): string[] {
   const lines: string[] = [];
+  const o = extras.observed;
+  // The state line first: it names the resource an action is asked for.
+  const state = o ? stateLine(o, extras.pageResource ?? false) : undefined;
+  if (state) lines.push(state);
   const title = shownTitle(s);
   if (title) lines.push(quote(title, 120));
-  const o = extras.observed;
   if (!o) return lines;
-  const state = stateLine(o, extras.pageResource ?? false);
-  if (state) lines.push(state);
   const actions = siteActionsLine(o.available_actions ?? [], extras.actions ?? [], extras.tools ?? [], needs);
   if (actions) lines.push(actions);
   return lines;

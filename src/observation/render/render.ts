@@ -329,7 +329,8 @@ class Renderer {
     const s = this.s;
     if (this.textsSkipped > 0) this.lines.push(`… ${this.textsSkipped} more text blocks not shown: query({text}) searches them.`);
     const notShown = [...(this.hiddenCount > 0 ? [`${this.hiddenCount} hidden`] : []), ...[...this.overflow].map(([v, n]) => `${n} ${v.replace('_', ' ')}`)];
-    if (notShown.length > 0) this.lines.push(`${notShown.join(', ')} controls not listed`);
+    const unlisted = this.hiddenCount + [...this.overflow.values()].reduce((a, b) => a + b, 0);
+    if (notShown.length > 0) this.lines.push(`${notShown.join(', ')} ${unlisted === 1 ? 'control' : 'controls'} not listed`);
     if (s.canvases.length > 0) this.lines.push(canvasLine(s.canvases));
     // Structured data the facts were read from is in them, with its provenance.
     const fused = (this.extras.facts ?? []).some((f) => f.sources.includes('structured_data'));
