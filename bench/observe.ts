@@ -1,7 +1,10 @@
 import type { Page } from '@playwright/test';
 import { encode } from 'gpt-tokenizer';
 import { SMART_DOM_READER_BUNDLE } from '@mcp-b/smart-dom-reader/bundle-string';
-import { renderSnapshot } from '../src/observation/render/index.ts';
+import { observeLook } from '../bridge/src/mcp/look-text.ts';
+import { approvalRule } from '../src/external-agents/actions-view.ts';
+import { observeReply } from '../src/external-agents/observe-view.ts';
+import { renderObserved, renderSnapshot } from '../src/observation/render/index.ts';
 import { fuse } from '../src/observation/fusion/index.ts';
 import { shopAdapter } from '../src/observation/adapters/index.ts';
 import type { PageSnapshot } from '../src/observation/snapshot.ts';
@@ -48,6 +51,23 @@ export interface ObserveCase {
   url: string;
 }
 
+/**
+ * Small pages, where a look's fixed cost (the frame, the version) weighs most: gallery pages written
+ * the way real sites are, and two lab pages where Steward reads more than the accessibility tree
+ * (closed shadow roots; hidden, covered, offscreen and zero-size controls). The lab's widget pages
+ * join them once they exist.
+ */
+export function smallObserveCases(lab: string): ObserveCase[] {
+  return [
+    { name: 'gallery-cookie-banner', url: `${lab}/gallery/html/h-cookie-banner` },
+    { name: 'gallery-support-case', url: `${lab}/gallery/html/h-support-case` },
+    { name: 'gallery-order-number', url: `${lab}/gallery/html/h-order-number-label` },
+    { name: 'gallery-ticket-seat', url: `${lab}/gallery/html/h-ticket-seat` },
+    { name: 'lab-visibility', url: `${lab}/visibility` },
+    { name: 'lab-shadow', url: `${lab}/shadow` },
+  ];
+}
+
 type SwObserve = { ms: number; ok: boolean; error?: string; snapshot?: PageSnapshot };
 
 /** Steward's own path: the service worker asks the tab's content script for a snapshot. */
@@ -78,16 +98,20 @@ async function toolsOf(browser: StewardBrowser, tabId: number): Promise<ToolDesc
  * the prompt's own lines say it there once, so the rendering does not repeat it.
  */
 const RENDERING_NOTE =
-  'the rendering with the state (resource, state, start of state_version, source, confidence, evidence, conflicts), facts, site actions and WebMCP tools (parameters, first sentence of the description, risk). In the prompt instead: the URL and whole state_version (its Current state line), DOM and navigation steps, whole tool descriptions and input schemas (its action list), how to read the rendering (its system text).';
+  "the co-pilot's rendering: the state (resource, state, source, confidence, conflicts), site actions and WebMCP tools (parameters, first sentence of the description, ! needs approval, $ payment), facts, the page's lines with each control's mark. In the prompt instead: the URL and whole state_version (its Current state line), the DOM steps' inputs, whole tool descriptions and input schemas (its action list), how to read the rendering (its system text).";
+
+/** What observe.look_tokens counts. */
+const LOOK_NOTE =
+  "an MCP client's look: the whole text of steward_observe's answer (state_version line for a named resource in a known state, the untrusted frame, the rendering with the actions folded in), which is all a DOM step needs (its inputs are in steward_execute's schema, read once per session). The anchor is the ariaSnapshot of the same page, which an agent reads alone.";
 
 /**
- * What the co-pilot reads of the page as loaded (the state the anchors see): the rendering with
- * the fused state (resource, state, state_version, provenance, conflicts, actions), its facts and
- * the page's tools. Fused here in Node as the service worker does, with the same adapters.
+ * The page as loaded (the state the anchors see), fused here in Node as the service worker does,
+ * with the same adapters, and read the way the co-pilot and an MCP client read it.
  */
-function copilotRendering(snapshot: PageSnapshot, tools: ToolDescriptor[]): string {
+function looks(snapshot: PageSnapshot, tools: ToolDescriptor[]): { copilot: string; mcp: string } {
   const state = fuse({ snapshot, tools, adapters: [shopAdapter()] });
-  return renderSnapshot(snapshot, { observed: state, facts: state.facts ?? [], tools: state.tools ?? [] });
+  const tab = { tab_id: 1, url: state.url, title: state.title ?? '', origin: new URL(state.url).origin, active: true };
+  return { copilot: renderObserved(snapshot, state), mcp: observeLook({ tab, ...observeReply(state, snapshot, {}, approvalRule(true)) }) };
 }
 
 async function tabIdFor(browser: StewardBrowser, url: string): Promise<number> {
@@ -197,7 +221,7 @@ async function anchor(browser: StewardBrowser, url: string, runs: number, measur
 
 const anchorName = (name: string, a: AnchorTimes) => (a.timedOut ? `${name} (over the ${ANCHOR_BUDGET_MS / 1000} s budget: lower bound)` : name);
 
-/** observe.first_ms, observe.full_ms, observe.incremental_ms, observe.incremental_shift_ms and observe.llm_tokens for one page, with anchors. */
+/** observe.first_ms, observe.full_ms, observe.incremental_ms, observe.incremental_shift_ms, observe.llm_tokens and observe.look_tokens for one page, with anchors. */
 export async function observeRows(browser: StewardBrowser, c: ObserveCase, runs: number): Promise<Row[]> {
   const page = await browser.context.newPage();
   await openSettled(page, c.url);
@@ -222,7 +246,7 @@ export async function observeRows(browser: StewardBrowser, c: ObserveCase, runs:
     shifted.push((await stewardObserve(browser, tabId, false, false)).ms);
   }
   const snapshot = (await stewardObserve(browser, tabId, false, true)).snapshot!;
-  const rendering = copilotRendering(first.snapshot, await toolsOf(browser, tabId));
+  const seen = looks(first.snapshot, await toolsOf(browser, tabId));
 
   await page.close().catch(() => undefined);
 
@@ -250,8 +274,9 @@ export async function observeRows(browser: StewardBrowser, c: ObserveCase, runs:
   });
 
   const fullMs = median(full);
-  const tokens: Row = { metric: 'observe.llm_tokens', case: c.name, value: encode(rendering).length, unit: 'tokens', better: 'lower', note: RENDERING_NOTE };
-  if (ariaText !== '') Object.assign(tokens, { anchor: 'playwright.ariaSnapshot', anchor_value: encode(ariaText).length });
+  const tokens: Row = { metric: 'observe.llm_tokens', case: c.name, value: encode(seen.copilot).length, unit: 'tokens', better: 'lower', note: RENDERING_NOTE };
+  const look: Row = { metric: 'observe.look_tokens', case: c.name, value: encode(seen.mcp).length, unit: 'tokens', better: 'lower', note: LOOK_NOTE };
+  if (ariaText !== '') for (const r of [tokens, look]) Object.assign(r, { anchor: 'playwright.ariaSnapshot', anchor_value: encode(ariaText).length });
   // The page alone (no state, facts or tools), as the rendering was measured before it carried them.
   const pageTokens: Row = { metric: 'observe.llm_tokens_page', case: c.name, value: encode(renderSnapshot(first.snapshot)).length, unit: 'tokens', better: 'lower' };
   const row = (anchor: string, value: number): Row => ({ metric: 'observe.full_ms', case: c.name, value: fullMs, unit: 'ms', better: 'lower', anchor, anchor_value: value });
@@ -263,6 +288,7 @@ export async function observeRows(browser: StewardBrowser, c: ObserveCase, runs:
     { metric: 'observe.incremental_ms', case: c.name, value: median(incremental), unit: 'ms', better: 'lower' },
     { metric: 'observe.incremental_shift_ms', case: c.name, value: median(shifted), unit: 'ms', better: 'lower' },
     tokens,
+    look,
     pageTokens,
     { metric: 'observe.elements', case: c.name, value: snapshot.elements.length, unit: 'elements', better: 'higher' },
   ];

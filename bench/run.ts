@@ -4,7 +4,7 @@ import { startDemoSites, freePorts } from '../sites/server.ts';
 import { launchWithSteward } from '../test/e2e/browser.ts';
 import { copilotTaskRows } from './copilot.ts';
 import { runGatewayBench } from './gateway.ts';
-import { observeRows, type ObserveCase } from './observe.ts';
+import { observeRows, smallObserveCases, type ObserveCase } from './observe.ts';
 import { pageLoadRows } from './page-load.ts';
 import { report, type Row } from './report.ts';
 import { truthBench } from './truth.ts';
@@ -32,6 +32,7 @@ try {
     { name: 'shop-order', url: `${sites.urls.shop}/orders/ORD-1024` },
     { name: 'shop-tracking', url: `${sites.urls.shop}/orders/ORD-1024/tracking` },
     { name: 'clinic-book', url: `${sites.urls.clinic}/` },
+    ...smallObserveCases(sites.urls.lab),
   ].filter((c) => only === undefined || c.name === only);
   const tasks = only === undefined || only === 'tasks';
   const truth = only === undefined || only === 'truth';

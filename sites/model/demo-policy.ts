@@ -54,6 +54,9 @@ function readActions(text: string): OfferedAction[] {
     }
     out.push({ name: m[1]!, via: m[2]!, schema });
   }
+  // The DOM steps, once each on the fallback line: `dom.click{ref} dom.select{ref,values[]} …`.
+  const steps = /^Fallback only when nothing above fits — DOM steps by ref: (.*)$/m.exec(text)?.[1] ?? '';
+  for (const m of steps.matchAll(/\b((?:dom|nav)\.[a-z]+)\{/g)) out.push({ name: m[1]!, via: 'legacy_inference', schema: {} });
   return out;
 }
 
@@ -120,10 +123,10 @@ function choicesFrom(goal: string, schema: Record<string, unknown>): Record<stri
   return input;
 }
 
-/** The ref of a rendered control, e.g. `e22 button "Cancel order"`. */
+/** The ref of a rendered control, e.g. `e22 button "Cancel order" !` (a role Steward inferred reads `button~`). */
 function controlRef(page: string, role: string, name: RegExp): { ref: string; line: string } | undefined {
   for (const line of page.split('\n')) {
-    const m = new RegExp(`^\\s*-?\\s*([A-Za-z0-9][A-Za-z0-9_:-]*) ${role} "([^"]*)"(.*)$`).exec(line);
+    const m = new RegExp(`^\\s*-?\\s*([A-Za-z0-9][A-Za-z0-9_:-]*) ${role}~? "([^"]*)"(.*)$`).exec(line);
     if (m && name.test(m[2]!)) return { ref: m[1]!, line: m[3]! };
   }
   return undefined;

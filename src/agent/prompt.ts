@@ -1,6 +1,7 @@
 import { fnv1a64 } from '../base/hash.ts';
 import type { AvailableAction } from '../protocol/action.ts';
 import { isDomAction } from '../protocol/action-name.ts';
+import { DOM_STEP_NOTES, domSteps, domStepsLine } from '../protocol/dom-steps.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
 import type { ChatMessage, Observation } from './ports.ts';
 import { readTarget } from './read.ts';
@@ -73,11 +74,19 @@ function risk(a: AvailableAction): string {
 /** Tool-first: the site's contract, then WebMCP tools, then adapter actions; DOM steps last. */
 const PATH_ORDER: Record<string, number> = { site_contract: 0, webmcp: 1, adapter: 2 };
 
-/** One list of everything the run may do here: contract, WebMCP, adapter and DOM actions alike, tools first. */
+/**
+ * One list of everything the run may do here, tools first: the contract's, WebMCP and adapter
+ * actions each with its schema, then the DOM steps once, each with its input (which elements a
+ * step applies to and whether it needs the person is marked on the page's lines, not repeated here).
+ */
 function actionList(s: ObservedState, nonce: string): string {
-  const described = new Map((s.actions ?? []).map((a) => [a.action, a]));
-  const rank = (name: string) => (isDomAction(name) ? 4 : (PATH_ORDER[described.get(name)?.via ?? ''] ?? 3));
-  const names = s.available_actions.map((name, i) => ({ name, i })).sort((a, b) => rank(a.name) - rank(b.name) || a.i - b.i);
+  // One entry per name: a DOM step's entries are per element, and the page marks those.
+  const described = new Map((s.actions ?? []).filter((a) => !isDomAction(a.action)).map((a) => [a.action, a]));
+  const rank = (name: string) => PATH_ORDER[described.get(name)?.via ?? ''] ?? 3;
+  const names = s.available_actions
+    .filter((name) => !isDomAction(name))
+    .map((name, i) => ({ name, i }))
+    .sort((a, b) => rank(a.name) - rank(b.name) || a.i - b.i);
   const line = (name: string) => {
     const a = described.get(name);
     if (!a) return `- ${name}`;
@@ -85,10 +94,10 @@ function actionList(s: ObservedState, nonce: string): string {
     const untrusted = a.untrusted_content ? ', output untrusted' : '';
     return `- ${name} via ${a.via}, ${risk(a)}, ${approval}${untrusted}, input schema ${JSON.stringify(a.input_schema)}`;
   };
-  const tools = names.filter((n) => !isDomAction(n.name)).map((n) => line(n.name));
-  const dom = names.filter((n) => isDomAction(n.name)).map((n) => line(n.name));
-  const fallback = dom.length > 0 ? `\nFallback only when nothing above fits — DOM steps by ref:\n${dom.join('\n')}` : '';
-  const descriptions = (s.actions ?? []).filter((a) => a.description).map((a) => `${a.action}: ${a.description!}`);
+  const tools = names.map((n) => line(n.name));
+  const dom = domSteps(s.available_actions);
+  const fallback = dom.length > 0 ? `\nFallback only when nothing above fits — DOM steps by ref: ${domStepsLine(dom)} (${DOM_STEP_NOTES})` : '';
+  const descriptions = (s.actions ?? []).filter((a) => a.description && !isDomAction(a.action)).map((a) => `${a.action}: ${a.description!}`);
   const described_ = descriptions.length > 0 ? `\nTheir descriptions (site-provided):\n${dataBlock('tool-descriptions', descriptions.join('\n'), nonce)}` : '';
   return `Available actions (prefer a site contract or WebMCP tool over DOM steps when one fits):\n${tools.join('\n') || (dom.length > 0 ? '(no tools)' : '(none)')}${fallback}${described_}`;
 }
@@ -131,8 +140,8 @@ const REPLY_SHAPE = [
 
 /** How to read the page rendering: said once here, so each rendering carries only what is particular to its page. */
 const RENDERING_LEGEND = [
-  'Page block: quoted text is page content; eN is a ref to an element (for DOM steps and reads); * = required; → = link target; rows left out: read by ref or query.',
-  'Its line 1 is the title, line 2 the state: resource, state (unknown = not observed), v= start of its version, source, confidence, from evidence; conflicts.',
+  'Page block: quoted text is page content; eN is a ref to an element (for DOM steps and reads); * = required; ~ = a role Steward inferred from the page’s behaviour; ! = a step on it needs the person’s approval (!press: only those steps); $ = payment; → = link target; ↳ = a popup under the control that opened it; rows left out: read by ref or query.',
+  'Before the page lines: the state (resource, state, (source confidence); conflicts), the title, Actions: the site’s actions (parameters, * required, same marks), Tools: the page’s WebMCP tools, Facts [sources confidence @ref].',
 ].join('\n');
 
 function systemText(nonce: string): string {

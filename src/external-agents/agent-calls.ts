@@ -6,7 +6,8 @@ import { makeError } from '../protocol/errors.ts';
 import { errorResult, type ActionResult } from '../protocol/results.ts';
 import type { DelegatedAgentToken } from '../protocol/token.ts';
 import type { ActionStatus } from '../pipeline/pipeline.ts';
-import { observeRendering, observeSummary } from './observe-view.ts';
+import { actionsView, approvalRule } from './actions-view.ts';
+import { observeReply } from './observe-view.ts';
 import type { AgentCallPorts, BrowserTab } from './ports.ts';
 import { bridgeTab, Visibility } from './visible-tabs.ts';
 import { originOf } from '../base/origin.ts';
@@ -104,18 +105,14 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       onTab(auth, tab_id, async (caller, tab) => {
         const r = await observed(caller, tab);
         if ('ok' in r) return r;
-        const { state, snapshot } = r;
-        return ok({ tab: r.tab, summary: observeSummary(state), rendering: observeRendering(state, snapshot, { query, expand }) });
+        return ok({ tab: r.tab, ...observeReply(r.state, r.snapshot, { query, expand }, approvalRule(await ports.tainted(caller.agentId))) });
       }),
 
     'bridge/actions': ({ auth, tab_id }) =>
       onTab(auth, tab_id, async (caller, tab) => {
         const r = await observed(caller, tab);
         if ('ok' in r) return r;
-        const { state } = r;
-        const tainted = await ports.tainted(caller.agentId);
-        const actions = (state.actions ?? []).slice(0, 512).map((a) => ({ ...a, needs_approval: a.requires_approval || (tainted && !a.read_only) }));
-        return ok({ tab: r.tab, actions });
+        return ok({ tab: r.tab, ...actionsView(r.state.actions ?? [], approvalRule(await ports.tainted(caller.agentId))) });
       }),
 
     'bridge/execute': async ({ auth, tab_id, request, untrusted_input, expect }) => {

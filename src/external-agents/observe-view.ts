@@ -1,8 +1,10 @@
 import { elementLine, FULL_DETAIL, textLine } from '../observation/render/format.ts';
 import { expand, query, renderObserved } from '../observation/render/index.ts';
+import { stepMark, stepsByRef, type NeedsApproval } from '../observation/render/marks.ts';
 import type { BridgeRequests } from '../protocol/bridge.ts';
 import type { Data, Payload } from '../protocol/channel.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
+import { domSteps } from '../protocol/dom-steps.ts';
 import type { PageSnapshot } from '../protocol/snapshot.ts';
 
 /**
@@ -27,7 +29,7 @@ function identityWords(state: ObservedState): string | undefined {
   return undefined;
 }
 
-export function observeSummary(state: ObservedState): ObserveReply['summary'] {
+function observeSummary(state: ObservedState): ObserveReply['summary'] {
   const identity = identityWords(state);
   return {
     url: state.url.slice(0, 4096),
@@ -42,20 +44,31 @@ export function observeSummary(state: ObservedState): ObserveReply['summary'] {
   };
 }
 
-function queryLines(snapshot: PageSnapshot, q: NonNullable<ObserveRequest['query']>): string {
+function queryLines(state: ObservedState, snapshot: PageSnapshot, q: NonNullable<ObserveRequest['query']>, needs: NeedsApproval): string {
   const found = query(snapshot, { ...q, limit: q.limit ?? MAX_QUERY_MATCHES });
   if (found.total === 0 && found.texts.length === 0) return `Nothing on the page matches ${JSON.stringify(q)}.`;
+  const steps = stepsByRef(state.actions ?? [], needs);
   return [
     `${found.total} element(s) match${found.total > found.elements.length ? `, first ${found.elements.length} shown` : ''}`,
-    ...found.elements.map((e) => elementLine(e, snapshot.url, FULL_DETAIL)),
+    ...found.elements.map((e) => elementLine(e, snapshot.url, FULL_DETAIL, { mark: stepMark(steps.get(e.ref)) })),
     ...found.texts.map((t) => textLine(t, FULL_DETAIL)),
   ].join('\n');
 }
 
-export function observeRendering(state: ObservedState, snapshot: PageSnapshot, request: Pick<ObserveRequest, 'query' | 'expand'>): string {
+/**
+ * The page as the client's model reads it: the whole rendering with the actions folded in (marks
+ * by `needs`, this client's approval rule), or a query's matches, or one ref expanded.
+ */
+function observeRendering(state: ObservedState, snapshot: PageSnapshot, request: Pick<ObserveRequest, 'query' | 'expand'>, needs: NeedsApproval): string {
   let text: string;
   if (request.expand !== undefined) text = expand(snapshot, request.expand) ?? `Nothing on the page has ref "${request.expand}".`;
-  else if (request.query) text = queryLines(snapshot, request.query);
-  else text = renderObserved(snapshot, state);
+  else if (request.query) text = queryLines(state, snapshot, request.query, needs);
+  else text = renderObserved(snapshot, state, { needsApproval: needs, pageResource: true });
   return text.length > MAX_RENDERING_CHARS ? text.slice(0, MAX_RENDERING_CHARS - CUT_NOTE.length) + CUT_NOTE : text;
+}
+
+/** Everything `bridge/observe` answers but the tab: the summary, the rendering, and (for the whole page) the DOM steps offered. */
+export function observeReply(state: ObservedState, snapshot: PageSnapshot, request: Pick<ObserveRequest, 'query' | 'expand'>, needs: NeedsApproval): Omit<ObserveReply, 'tab'> {
+  const whole = request.query === undefined && request.expand === undefined;
+  return { summary: observeSummary(state), rendering: observeRendering(state, snapshot, request, needs), ...(whole ? { steps: domSteps(state.available_actions) } : {}) };
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { AvailableAction } from './action.ts';
+import { DomActionName } from './action-name.ts';
+import { ElementRef } from './element.ts';
 import { Reply, type RequestMap } from './channel.ts';
 import { ExpectedEffect } from './expectation.ts';
 import { AgentId, HttpUrl, IsoDateTime, Origin } from './primitives.ts';
@@ -67,6 +69,23 @@ export type BridgeTab = z.infer<typeof BridgeTab>;
 /** An available action as an agent sees it: the observation's entry (schema, risk) and whether this agent's next call would need the person. */
 const BridgeAction = AvailableAction.and(z.object({ needs_approval: z.boolean() }));
 
+const StepRefs = z.array(ElementRef).max(1000);
+
+/**
+ * A DOM step as steward_actions lists it (issue 26): once, with its input in signature form and
+ * the elements it is offered on, instead of one JSON Schema per element; which of those need the
+ * person and which touch payment. `unbound`: offered without an element too (going to a URL,
+ * scrolling the page), and whether that needs the person.
+ */
+const BridgeDomStep = z.object({
+  action: DomActionName,
+  input: z.string().max(200),
+  refs: StepRefs,
+  needs_approval: StepRefs,
+  payment: StepRefs,
+  unbound: z.object({ needs_approval: z.boolean() }).optional(),
+});
+
 const ObserveSummary = z.object({
   url: z.string().max(4096),
   title: z.string().max(512),
@@ -133,9 +152,14 @@ export const BridgeRequests = {
       /** Expand one element (a container or a truncated text) by its ref. */
       expand: z.string().max(64).optional(),
     }),
-    reply: z.object({ tab: BridgeTab, summary: ObserveSummary, rendering: z.string().max(400_000) }),
+    /** `steps`: the DOM steps offered here (a whole-page rendering only), which the bridge names once outside the page's text. */
+    reply: z.object({ tab: BridgeTab, summary: ObserveSummary, rendering: z.string().max(400_000), steps: z.array(DomActionName).max(DomActionName.options.length).optional() }),
   },
-  'bridge/actions': { request: z.object({ auth: Auth, tab_id: tabId }), reply: z.object({ tab: BridgeTab, actions: z.array(BridgeAction).max(512) }) },
+  /** The site's actions (contract, WebMCP, adapter) in full; the DOM steps once each, with their refs. */
+  'bridge/actions': {
+    request: z.object({ auth: Auth, tab_id: tabId }),
+    reply: z.object({ tab: BridgeTab, actions: z.array(BridgeAction).max(512), steps: z.array(BridgeDomStep).max(DomActionName.options.length) }),
+  },
   /** An ActionRequest as the pipeline takes it (the pipeline validates it: INVALID_INPUT is a result). Never waits for the person: APPROVAL_REQUIRED comes back at once. */
   'bridge/execute': {
     request: z.object({ auth: Auth, tab_id: tabId.optional(), request: z.unknown(), untrusted_input: z.boolean().default(false), expect: ExpectedEffect.optional() }),

@@ -48,7 +48,7 @@ export function pageText(request: ChatRequestBody): string {
   return dataBlocks(prompt).find((b) => b.kind === 'page')?.text ?? prompt;
 }
 
-/** The ref (`e12`) of the element the rendering shows with this accessible name. */
+/** The ref (`e12`) of the element the rendering shows with this accessible name (`e12 button "Cancel order" !`). */
 export function refNamed(page: string, name: string): string {
   const quoted = JSON.stringify(name);
   for (const line of page.split('\n')) {
@@ -60,11 +60,13 @@ export function refNamed(page: string, name: string): string {
   throw new Error(`the rendering shows no element named ${quoted}:\n${page}`);
 }
 
-/** The line of the action list that offers `name` (`- book_appointment via webmcp, …`), if any. */
+/**
+ * The line of the action list that offers `name` (`- book_appointment via webmcp, …`), or for a
+ * DOM step the fallback line that lists it once with its input (`… DOM steps by ref: dom.click{ref} …`), if any.
+ */
 export function offeredAction(request: ChatRequestBody, name: string): string | undefined {
-  return promptOf(request)
-    .split('\n')
-    .find((l) => l.startsWith(`- ${name} `) || l === `- ${name}`);
+  const lines = promptOf(request).split('\n');
+  return lines.find((l) => l.startsWith(`- ${name} `) || l === `- ${name}`) ?? lines.find((l) => l.startsWith('Fallback only when nothing above fits — DOM steps by ref:') && l.includes(` ${name}{`));
 }
 
 export const act = (name: string, input: Record<string, unknown>, thought: string, expect: string): string => JSON.stringify({ kind: 'act', thought, action: { name, input }, expect });

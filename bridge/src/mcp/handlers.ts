@@ -3,6 +3,7 @@ import type { Reply, ReplyError } from '../../../src/protocol/channel.ts';
 import type { StewardLink } from '../link/steward-link.ts';
 import type { Auth } from './pairing.ts';
 import { describeActionResult } from './execute-text.ts';
+import { actionsText, observeText } from './look-text.ts';
 import { refusalResult } from './refusals.ts';
 import { json, pageDataResult } from './results.ts';
 import type { ToolInput, ToolName } from './tools.ts';
@@ -37,25 +38,16 @@ const open: Handler<'steward_open'> = async (input, ctx) => {
 const observe: Handler<'steward_observe'> = async (input, ctx) => {
   const reply = await ctx.link.call('bridge/observe', { auth: ctx.auth, tab_id: input.tab_id, query: input.query, expand: input.expand });
   if (!reply.ok) return failed(ctx, reply);
-  const { tab, summary, rendering } = reply.data;
-  const resource = summary.resource ? `${summary.resource.type} ${summary.resource.id}` : 'no identified resource';
-  const state = summary.state ? `state "${summary.state}", version ${summary.state_version ?? '?'}` : 'state unknown';
-  return pageDataResult(
-    `Tab ${tab.tab_id}: ${resource}, ${state} (source ${summary.source}, confidence ${summary.confidence}). The summary is in structuredContent; the page rendering follows.`,
-    { tab, summary },
-    rendering,
-  );
+  const { tab, summary, steps } = reply.data;
+  const text = observeText(reply.data);
+  return pageDataResult(text.summary, { tab, summary, ...(steps ? { steps } : {}) }, text.page);
 };
 
 const actions: Handler<'steward_actions'> = async (input, ctx) => {
   const reply = await ctx.link.call('bridge/actions', { auth: ctx.auth, tab_id: input.tab_id });
   if (!reply.ok) return failed(ctx, reply);
-  const needs = reply.data.actions.filter((a) => a.needs_approval).length;
-  return pageDataResult(
-    `${reply.data.actions.length} action(s) on tab ${input.tab_id}; ${needs} need the person's approval in Steward's side panel. Run one with steward_execute.`,
-    reply.data,
-    json(reply.data.actions),
-  );
+  const text = actionsText(reply.data, input.tab_id);
+  return pageDataResult(text.summary, reply.data, text.page);
 };
 
 async function actionResult(ctx: CallContext, reply: Awaited<ReturnType<StewardLink['call']>>, key?: string): Promise<CallToolResult> {

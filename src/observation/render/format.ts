@@ -1,7 +1,9 @@
 import type { Fact } from '../../protocol/observed-state.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
-import type { PageSnapshot, SnapshotElement, SnapshotForm, SnapshotText } from '../snapshot.ts';
+import type { CoveredBy, RangeBounds, ShapeInfo } from '../../protocol/element.ts';
+import type { PageSnapshot, SnapshotCanvas, SnapshotElement, SnapshotForm, SnapshotText } from '../snapshot.ts';
 import type { Item } from './items.ts';
+import { schemaParams } from './marks.ts';
 import { quote, word } from './page-words.ts';
 
 /** One-line formats for everything the rendering shows (pure). Page text is always quoted. */
@@ -22,30 +24,89 @@ const PLAIN_INPUTS = new Set(['text', 'search', 'checkbox', 'radio', 'submit', '
 /** Roles that are editable by definition: `editable` on them says nothing. */
 const TEXT_ENTRY_ROLES = new Set(['textbox', 'searchbox', 'spinbutton']);
 
-/** The path of a same-origin URL, else the URL itself. */
-function shortHref(href: string, pageUrl: string): string {
+/**
+ * Where a link goes as the rendering shows it: the path of a same-origin URL, else the URL itself;
+ * nothing for a link to the page itself (`#`), only the fragment for one within it.
+ */
+function shortHref(href: string, pageUrl: string): string | undefined {
   try {
     const u = new URL(href);
     const page = new URL(pageUrl);
-    return u.origin === page.origin ? `${u.pathname}${u.search}${u.hash}` : href;
+    if (u.origin !== page.origin) return href;
+    if (u.pathname === page.pathname && u.search === page.search) return u.hash.length > 1 ? u.hash : undefined;
+    return `${u.pathname}${u.search}${u.hash}`;
   } catch {
     return href;
   }
 }
 
-/** `e7 textbox "Date"* type=date = "…" [states] (visibility) …`; `*` marks a required field. `showVisibility`: false when the caller says it for a run. */
-export function elementLine(e: SnapshotElement, pageUrl: string, d: LineDetail, showVisibility = true): string {
-  let line = `${e.ref} ${word(e.role, 40)}`;
+/** Where a form posts: like a link's target, but the page's own path when it posts to itself. */
+function formTarget(action: string, pageUrl: string): string {
+  const short = shortHref(action, pageUrl);
+  if (short && !short.startsWith('#')) return short;
+  try {
+    return new URL(action).pathname;
+  } catch {
+    return action;
+  }
+}
+
+/** Roles a shape's own kind says better (`e9 circle red large`, not `e9 graphics-symbol …`). */
+const SHAPE_ROLES = new Set(['graphics-symbol', 'graphics-object', 'graphics-document', 'img', 'image', 'none', 'presentation', 'generic', 'group']);
+
+/** `circle red outline black large`: kind (when the role does not say it), fill, outline, size. */
+function shapeWords(shape: ShapeInfo, kindShown: boolean): string {
+  const parts: string[] = kindShown ? [] : [shape.kind];
+  if (shape.fill) parts.push(word(shape.fill, 32));
+  if (shape.stroke && shape.stroke !== shape.fill) parts.push(`outline ${word(shape.stroke, 32)}`);
+  if (shape.size) parts.push(shape.size);
+  return parts.join(' ');
+}
+
+/** `[0–100]`, `[0–100 step 5]`, `[min 1]`: a slider's or spinbutton's bounds. */
+function rangeWords(r: RangeBounds): string {
+  const bounds = r.min !== undefined && r.max !== undefined ? `${r.min}–${r.max}` : r.min !== undefined ? `min ${r.min}` : r.max !== undefined ? `max ${r.max}` : '';
+  const step = r.step !== undefined ? `step ${r.step}` : '';
+  const text = [bounds, step].filter(Boolean).join(' ');
+  return text ? ` [${text}]` : '';
+}
+
+/** `(covered by dialog "Cookie consent" e8)`: what lies on top, and its ref to dismiss it first. */
+export function coveredWords(c: CoveredBy): string {
+  return `covered by ${word(c.role, 40)} ${quote(c.name, 60)}${c.ref ? ` ${c.ref}` : ''}`;
+}
+
+export interface ElementLineOptions {
+  /** False when the caller says it once for a run of elements. */
+  showVisibility?: boolean;
+  /** What taking a step on it needs (` !` approval, ` $` payment), from the observation's actions. */
+  mark?: string;
+}
+
+/**
+ * `e7 textbox "Date"* ! type=date = "…" [states] (visibility) …`; `*` marks a required field, `~`
+ * a role Steward inferred from the page's behaviour, `!`/`$` what a step on it needs.
+ */
+export function elementLine(e: SnapshotElement, pageUrl: string, d: LineDetail, options: ElementLineOptions = {}): string {
+  const kindShown = e.shape !== undefined && (SHAPE_ROLES.has(e.role) || e.role === e.shape.kind);
+  let line = `${e.ref} ${kindShown ? e.shape!.kind : word(e.role, 40)}${e.inferred ? '~' : ''}`;
   if (e.name) line += ` ${quote(e.name, d.maxText)}`;
   if (e.states.includes('required')) line += '*';
+  if (e.shape) {
+    const shape = shapeWords(e.shape, kindShown);
+    if (shape) line += ` ${shape}`;
+  }
+  line += options.mark ?? '';
   if (e.inputType && !PLAIN_INPUTS.has(e.inputType)) line += ` type=${word(e.inputType, 40)}`;
   if (e.value !== undefined && e.value !== '') line += ` = ${quote(e.value, Math.min(d.maxText, 120))}`;
+  if (e.range) line += rangeWords(e.range);
   const otherOptions = e.options?.filter((o) => o !== e.value);
   const states = e.states.filter((x) => x !== 'required' && !(x === 'editable' && TEXT_ENTRY_ROLES.has(e.role)));
   if (states.length > 0) line += ` [${states.join(', ')}]`;
-  if (e.visibility !== 'visible' && showVisibility) line += ` (${e.visibility.replace('_', ' ')})`;
+  if (e.visibility !== 'visible' && options.showVisibility !== false) line += ` (${e.coveredBy && e.visibility === 'covered' ? coveredWords(e.coveredBy) : e.visibility.replace('_', ' ')})`;
   if (d.rich) {
-    if (e.href && !e.href.startsWith('javascript:')) line += ` → ${shortHref(e.href, pageUrl).slice(0, 120)}`;
+    const to = e.href && !e.href.startsWith('javascript:') ? shortHref(e.href, pageUrl) : undefined;
+    if (to) line += ` → ${to.slice(0, 120)}`;
     // The chosen option is the value already shown.
     if (otherOptions && otherOptions.length > 0 && e.options!.length <= 12) {
       const shown = otherOptions.slice(0, d.maxOptions ?? 12).map((o) => quote(o, 40));
@@ -65,14 +126,14 @@ export function textLine(t: SnapshotText, d: LineDetail, showRef = true): string
   return text;
 }
 
-/** Items of one row, on one line: texts as quotes, elements as `ref role "name"`. */
-export function rowLine(items: Item[], pageUrl: string, d: LineDetail): string {
+/** Items of one row, on one line: texts as quotes, elements as `ref role "name"` with their `mark`. */
+export function rowLine(items: Item[], pageUrl: string, d: LineDetail, mark: (e: SnapshotElement) => string = () => ''): string {
   return withoutEchoes(items)
-    .map((i) => (i.kind === 'element' ? elementLine(i.el, pageUrl, d) : quote(i.text.text, Math.min(d.maxText, 80))))
+    .map((i) => (i.kind === 'element' ? elementLine(i.el, pageUrl, d, { mark: mark(i.el) }) : quote(i.text.text, Math.min(d.maxText, 80))))
     .join(' · ');
 }
 
-const words = (text: string) =>
+export const words = (text: string) =>
   text
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
@@ -114,23 +175,10 @@ export function formLine(f: SnapshotForm, pageUrl: string): string {
   let line = `form ${f.ref}`;
   if (f.name) line += ` ${quote(f.name, 60)}`;
   line += ` ${word((f.method ?? 'get').toUpperCase(), 10)}`;
-  if (f.action) line += ` ${shortHref(f.action, pageUrl).slice(0, 120)}`;
+  if (f.action) line += ` ${formTarget(f.action, pageUrl).slice(0, 120)}`;
   if (f.toolname) line += ` [WebMCP tool ${quote(f.toolname, 80)}]`;
   line += ` — fields: ${f.fieldRefs.length > 0 ? compactRefs(f.fieldRefs) : 'none'}`;
   if (f.submitRef) line += `; submit: ${f.submitRef}`;
-  return line;
-}
-
-/**
- * A form as the compact rendering lists it: what submitting does (method, target, tool); its
- * fields are on the page above, and `expand(ref)` lists them.
- */
-export function shortFormLine(f: SnapshotForm, pageUrl: string): string {
-  let line = f.ref;
-  if (f.name) line += ` ${quote(f.name, 60)}`;
-  line += ` ${word((f.method ?? 'get').toUpperCase(), 10)}`;
-  if (f.action) line += ` ${shortHref(f.action, pageUrl).slice(0, 120)}`;
-  if (f.toolname) line += ` tool ${quote(f.toolname, 80)}`;
   return line;
 }
 
@@ -157,13 +205,13 @@ export function shortConfidence(c: number): string {
 }
 
 /**
- * Facts with the same provenance on one line: `[sources confidence @ref] name=value …`, so the
- * provenance is printed once per group instead of once per fact.
+ * Facts with the same provenance on one line: `Facts [sources confidence @ref]: name=value …`, so
+ * the provenance is printed once per group instead of once per fact.
  */
 export function factLines(facts: Fact[], maxText: number): string[] {
   const groups = new Map<string, Fact[]>();
   for (const f of facts) {
-    const key = `[${f.sources.join(' ')} ${shortConfidence(f.confidence)}${f.ref ? ` @${f.ref}` : ''}]`;
+    const key = `Facts [${f.sources.join(' ')} ${shortConfidence(f.confidence)}${f.ref ? ` @${f.ref}` : ''}]:`;
     const group = groups.get(key);
     if (group) group.push(f);
     else groups.set(key, [f]);
@@ -171,13 +219,14 @@ export function factLines(facts: Fact[], maxText: number): string[] {
   return [...groups].map(([key, group]) => `${key} ${group.map((f) => factValue(f, maxText)).join(' ')}`);
 }
 
-function schemaParams(schema: Record<string, unknown>): string {
-  const props = schema.properties && typeof schema.properties === 'object' ? Object.keys(schema.properties as object) : [];
-  const required = Array.isArray(schema.required) ? new Set(schema.required.filter((r): r is string => typeof r === 'string')) : new Set<string>();
-  return props
-    .slice(0, 20)
-    .map((p) => `${word(p, 60)}${required.has(p) ? '*' : ''}`)
-    .join(', ');
+/**
+ * `canvas e3 (pixels only, not read) · e4 "Monthly sales chart"`: what each canvas shows, or that
+ * Steward cannot tell (a blind spot), on one line.
+ */
+export function canvasLine(canvases: readonly SnapshotCanvas[]): string {
+  const one = (c: SnapshotCanvas) =>
+    c.hasTextEquivalent ? `${c.ref} ${quote(c.label ?? '', 120)}${c.unreadable ? ' (pixels unreadable)' : ''}` : `${c.ref} (pixels only, ${c.unreadable ? 'unreadable' : 'not read'})`;
+  return `canvas ${canvases.map(one).join(' · ')}`;
 }
 
 /** A tool description's first sentence: what the tool does. The prompt's action list gives the whole description. */
@@ -186,11 +235,14 @@ function firstSentence(text: string): string {
   return end > 0 ? text.slice(0, end + 1) : text;
 }
 
-/** `formRef`: the page form that is this tool (a declarative tool). */
-export function toolLine(t: ToolDescriptor, maxText: number, formRef?: string): string {
+/**
+ * `book_appointment(date*, doctor) ! "Book a visit." [form e5]`; `formRef`: the page form that is
+ * this tool (a declarative tool); `mark`: whether calling it waits for the person (`!`, `$`), which
+ * says what a consequential hint would.
+ */
+export function toolLine(t: ToolDescriptor, maxText: number, formRef?: string, mark = ''): string {
   const hints: string[] = [];
   if (t.annotations.readOnlyHint) hints.push('read-only');
-  if (t.annotations.consequentialHint) hints.push('consequential');
   if (t.annotations.destructiveHint) hints.push('destructive');
   if (t.annotations.untrustedContentHint) hints.push('untrusted output');
   if (t.kind === 'declarative') hints.push(formRef ? `form ${formRef}` : 'form');
@@ -204,7 +256,7 @@ export function toolLine(t: ToolDescriptor, maxText: number, formRef?: string): 
         .join(', ')}`,
     );
   if (t.longName) hints.push('name over 30 characters');
-  let line = `${word(t.name, 120)}(${schemaParams(t.inputSchema)})`;
+  let line = `${word(t.name, 120)}(${schemaParams(t.inputSchema)})${mark}`;
   if (t.description) line += ` ${quote(firstSentence(t.description), maxText)}`;
   if (hints.length > 0) line += ` [${hints.join(', ')}]`;
   if (t.schemaError) line += ` [cannot be called: INVALID_TOOL_SCHEMA ${quote(t.schemaError, maxText)}]`;

@@ -1,6 +1,6 @@
 import type { Visibility } from '../../protocol/element.ts';
 import type { PageSnapshot, SnapshotElement, SnapshotText } from '../snapshot.ts';
-import { elementLine, formLine, FULL_DETAIL, rowLine, textLine } from './format.ts';
+import { coveredWords, elementLine, formLine, FULL_DETAIL, rowLine, textLine } from './format.ts';
 import { quote, word } from './page-words.ts';
 import { blocks, orderedItems, type Item } from './items.ts';
 
@@ -99,6 +99,11 @@ function expandElement(s: PageSnapshot, el: SnapshotElement): string {
   if (el.formRef) where.push(`form ${el.formRef}`);
   if (el.href) where.push(`href ${el.href}`);
   lines.push(`  ${where.join('; ')}`);
+  // What the one-line form only marks: why Steward takes it for a control, and what opened or covers what.
+  if (el.inferred) lines.push(`  role inferred (confidence ${el.inferred.confidence.toFixed(2)}) from ${el.inferred.evidence.join(', ')}`);
+  if (el.coveredBy) lines.push(`  ${coveredWords(el.coveredBy)}${el.coveredBy.ref ? ` (dismiss or scroll it first)` : ''}`);
+  if (el.controls) lines.push(`  controls ${el.controls}`);
+  if (el.passive) lines.push('  shown only: no step can act on it');
   if (el.options && el.options.length > 0) lines.push(`  options: ${el.options.map((o) => quote(o, 80)).join(' | ')}`);
   if (el.container) {
     const row = rowItems(s, el.container.ref, el.container.row);
@@ -123,7 +128,7 @@ function expandContainer(s: PageSnapshot, ref: string, options: ExpandOptions): 
   const offset = Math.max(0, options.offset ?? 0);
   const limit = Math.min(Math.max(1, options.limit ?? 50), MAX_QUERY_LIMIT);
   const page = body.slice(offset, offset + limit);
-  const title = `${word(meta?.role ?? 'container', 40)} ${ref}${meta?.name ? ` ${quote(meta.name, 120)}` : ''} — ${meta?.rows ?? body.length} rows`;
+  const title = `${word(meta?.role ?? 'container', 40)} ${ref}${meta?.name ? ` ${quote(meta.name, 120)}` : ''}${meta?.openedBy ? ` (from ${meta.openedBy})` : ''} — ${meta?.rows ?? body.length} rows`;
   const lines = [title];
   if (meta?.columns && meta.columns.length > 0) lines.push(`  columns: ${meta.columns.map((c) => quote(c, 40)).join(' | ')}`);
   for (const [, items] of header) lines.push(`  header: ${rowLine(items, s.url, FULL_DETAIL)}`);

@@ -1,24 +1,35 @@
+import type { AvailableAction } from '../../protocol/action.ts';
 import type { Fact, ObservedState } from '../../protocol/observed-state.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
 import type { PageSnapshot, SnapshotContainer, SnapshotElement } from '../snapshot.ts';
-import { compactRefs, elementLine, factLines, rowLine, shortConfidence, shortFormLine, structuredLine, textLine, toolLine, type LineDetail } from './format.ts';
+import { canvasLine, compactRefs, coveredWords, elementLine, factLines, rowLine, structuredLine, textLine, toolLine, words, type LineDetail } from './format.ts';
+import { headerLines, SAID_BY_CANVAS, type ObservedSummary } from './header.ts';
+import { actionMark, requiresApproval, stepMark, stepsByRef, type NeedsApproval, type RefSteps } from './marks.ts';
 import { quote, word } from './page-words.ts';
 import { blocks, nameShape, orderedItems, rowShape, type Block, type ContainerGroup, type Item } from './items.ts';
 
 /**
- * The compact text an LLM reads (pure). Everything interactive is addressed by ref; long tables
- * and lists are shown as their header, a few example rows and a summary of the rest; runs of
- * look-alike controls outside containers are cut the same way. The rendering tries three levels
- * of detail and keeps the richest one that fits `maxChars`; whatever it leaves out stays
- * reachable through `expand(ref)` and `query({...})`.
+ * The compact text an LLM reads (pure). Everything interactive is addressed by ref, and the
+ * actions are folded in: a control's line carries what a step on it needs (`!` the person's
+ * approval, `$` payment), the site's own actions and tools have a line each, and the DOM steps'
+ * inputs are said once by the caller (the co-pilot's prompt, the bridge's tool schema), never per
+ * element. Long tables and lists are shown as their header, a few example rows and a summary of
+ * the rest; runs of look-alike controls outside containers are cut the same way; a popup (a
+ * suggestion list, a menu, a date grid, a dialog) follows the control that opened it. The
+ * rendering tries three levels of detail and keeps the richest one that fits `maxChars`; whatever
+ * it leaves out stays reachable through `expand(ref)` and `query({...})`.
  */
-
-type ObservedSummary = Partial<Pick<ObservedState, 'resource' | 'resource_identity' | 'state' | 'source' | 'evidence' | 'confidence' | 'conflicts' | 'state_version' | 'available_actions'>>;
 
 export interface RenderExtras {
   observed?: ObservedSummary;
   facts?: Fact[];
   tools?: ToolDescriptor[];
+  /** The observation's actions: the marks on controls and the site's actions line. */
+  actions?: AvailableAction[];
+  /** Whose approval rule the marks show (default: the observation's `requires_approval`). */
+  needsApproval?: NeedsApproval;
+  /** Name a resource that is the page itself (`page localhost:4100/x`): an MCP client passes it to steward_execute; the co-pilot's prompt says it elsewhere. */
+  pageResource?: boolean;
   /** Character budget; the default (~14k chars) stays under 4,000 tokens. */
   maxChars?: number;
 }
@@ -45,9 +56,25 @@ const LEVELS: Level[] = [
   { exampleRows: 1, smallContainer: 3, runMin: 3, runShow: 1, line: { maxText: 60, rich: false }, textShare: 0.1, inlineHidden: 5, maxFacts: 15, toolText: 60, maxStructured: 1 },
 ];
 
-/** The page as an agent reads it next to its fused state: the state, its facts and the page's tools (the co-pilot's prompt and the MCP bridge alike). */
-export function renderObserved(s: PageSnapshot, state: ObservedState): string {
-  return renderSnapshot(s, { observed: state, ...(state.facts ? { facts: state.facts } : {}), ...(state.tools ? { tools: state.tools } : {}) });
+/** Containers whose cells line up in columns: shown row by row, numbered (expand pages by row). */
+const TABULAR = new Set(['table', 'grid', 'treegrid']);
+/** A list whose rows fit on one line this long is shown on it (`tablist e3: e4 tab "A" · e5 tab "B"`). */
+const INLINE_LIST_CHARS = 200;
+
+export interface ObservedOptions {
+  needsApproval?: NeedsApproval;
+  pageResource?: boolean;
+}
+
+/** The page as an agent reads it next to its fused state: the state, its facts, the page's tools and the actions (the co-pilot's prompt and the MCP bridge alike). */
+export function renderObserved(s: PageSnapshot, state: ObservedState, options: ObservedOptions = {}): string {
+  return renderSnapshot(s, {
+    observed: state,
+    ...(state.facts ? { facts: state.facts } : {}),
+    ...(state.tools ? { tools: state.tools } : {}),
+    ...(state.actions ? { actions: state.actions } : {}),
+    ...options,
+  });
 }
 
 export function renderSnapshot(s: PageSnapshot, extras: RenderExtras = {}): string {
@@ -68,11 +95,22 @@ class Renderer {
   private textChars = 0;
   private textsSkipped = 0;
   private inlineHidden = 0;
-  private readonly hiddenOverflow = new Map<string, number>();
+  private hiddenCount = 0;
+  private readonly overflow = new Map<string, number>();
   private readonly notVisibleRun: SnapshotElement[] = [];
+  private readonly passiveRun: SnapshotElement[] = [];
   private readonly containers: Map<string, SnapshotContainer>;
+  private readonly groups = new Map<string, ContainerGroup>();
   /** Refs the facts read their values from: the only text refs worth printing. */
   private readonly pointedAt: Set<string>;
+  private readonly steps: Map<string, RefSteps>;
+  /** Control ref → the popups it opened; popup ref → its control. */
+  private readonly popupsOf = new Map<string, string[]>();
+  private readonly openerOf = new Map<string, string>();
+  private readonly printed = new Set<string>();
+  private readonly popupsShown = new Set<string>();
+  /** Popups reached before their control: shown with it, or at the end if it never comes. */
+  private readonly deferred: string[] = [];
 
   constructor(
     private readonly s: PageSnapshot,
@@ -81,67 +119,75 @@ class Renderer {
     private readonly maxChars: number,
   ) {
     this.containers = new Map((s.containers ?? []).map((c) => [c.ref, c]));
-    this.pointedAt = new Set(this.shownFacts().flatMap((f) => (f.ref ? [f.ref] : [])));
+    this.pointedAt = new Set(shownFacts(extras).flatMap((f) => (f.ref ? [f.ref] : [])));
+    this.steps = stepsByRef(extras.actions ?? [], this.needs);
+  }
+
+  private get needs(): NeedsApproval {
+    return this.extras.needsApproval ?? requiresApproval;
   }
 
   render(grouped: Block[]): string {
+    for (const b of grouped) if (b.kind === 'container') this.groups.set(b.group.ref, b.group);
+    this.linkPopups();
     this.header();
     this.body(grouped);
-    this.flushNotVisible();
+    this.flushRuns();
+    for (const ref of this.deferred) if (!this.popupsShown.has(ref)) this.container(this.groups.get(ref)!, this.openerOf.get(ref));
     this.trailer();
     return this.lines.join('\n');
   }
 
-  /**
-   * Page-specific lines only: what the rendering's lines mean (quotes, refs, `*`, the state line's
-   * fields, reading by ref or query) is said once in the co-pilot's system prompt.
-   */
+  /** Which control opened which popup: the popup's `openedBy`, or the control's `controls`. */
+  private linkPopups(): void {
+    const link = (opener: string, popup: string) => {
+      if (!this.groups.has(popup) || this.openerOf.has(popup) || opener === popup) return;
+      this.openerOf.set(popup, opener);
+      this.popupsOf.set(opener, [...(this.popupsOf.get(opener) ?? []), popup]);
+    };
+    for (const c of this.s.containers ?? []) if (c.openedBy) link(c.openedBy, c.ref);
+    for (const e of this.s.elements) if (e.controls) link(e.ref, e.controls);
+  }
+
   private header(): void {
-    const s = this.s;
-    // The URL is in the prompt's own words next to the rendering (its Current state line).
-    this.lines.push(quote(s.title, 120));
-    const o = this.extras.observed;
     const tools = this.extras.tools ?? [];
-    if (o) {
-      this.lines.push(stateLine(o, s.url));
-      // Tools have their own lines; DOM and navigation steps are the fallback every page has, listed by the prompt's action list.
-      const toolNames = new Set(tools.map((t) => t.name));
-      const actions = (o.available_actions ?? []).filter((a) => !toolNames.has(a) && !GENERIC_ACTION.test(a));
-      if (actions.length > 0) this.lines.push(`Actions: ${groupedActions(actions)}`);
+    const actions = this.extras.actions ?? [];
+    this.lines.push(...headerLines(this.s, this.extras, this.needs));
+    if (tools.length > 0) {
+      const byName = new Map(actions.filter((a) => a.via === 'webmcp').map((a) => [a.action, a]));
+      this.lines.push('Tools:');
+      for (const t of tools) this.lines.push(toolLine(t, this.level.toolText, this.s.forms.find((f) => f.toolname === t.name)?.ref, actionMark(byName.get(t.name), this.needs)));
     }
-    const facts = this.shownFacts();
+    const facts = shownFacts(this.extras);
     if (facts.length > 0) {
-      this.lines.push('Facts [sources confidence @ref]:');
       this.lines.push(...factLines(facts.slice(0, this.level.maxFacts), this.level.line.maxText));
       if (facts.length > this.level.maxFacts) this.lines.push(`… ${facts.length - this.level.maxFacts} more facts`);
     }
-    if (tools.length > 0) {
-      this.lines.push('Tools:');
-      for (const t of tools) this.lines.push(toolLine(t, this.level.toolText, this.s.forms.find((f) => f.toolname === t.name)?.ref));
-    }
-    if (facts.length > 0 || tools.length > 0) this.lines.push('Page:');
   }
 
-  /** The facts listed: all but those the state line already gives. */
-  private shownFacts(): Fact[] {
-    const o = this.extras.observed;
-    return (this.extras.facts ?? []).filter((f) => !(o && saidByState(f, o)));
-  }
+  private mark = (e: SnapshotElement): string => stepMark(this.steps.get(e.ref));
 
   private body(grouped: Block[]): void {
     for (let i = 0; i < grouped.length; i++) {
       const block = grouped[i]!;
       if (block.kind === 'container') {
+        const opener = this.openerOf.get(block.group.ref);
+        if (opener !== undefined) {
+          // Shown right after its control; one not reached yet waits for it.
+          if (!this.printed.has(opener)) this.deferred.push(block.group.ref);
+          continue;
+        }
+        this.flushRuns();
         this.container(block.group);
         continue;
       }
       if (block.item.kind === 'text') {
-        if (!echoesNext(block.item, grouped[i + 1])) this.text(block.item);
+        if (!saysNothing(block.item, grouped, i)) this.text(block.item);
         continue;
       }
       const run = this.runFrom(grouped, i);
       if (run.length >= this.level.runMin) {
-        this.flushNotVisible();
+        this.flushRuns();
         for (const el of run.slice(0, this.level.runShow)) this.element(el);
         const rest = run.slice(this.level.runShow);
         this.lines.push(
@@ -150,6 +196,7 @@ class Renderer {
             4,
           )}`,
         );
+        for (const el of rest) this.printed.add(el.ref);
         i += run.length - 1;
         continue;
       }
@@ -157,45 +204,74 @@ class Renderer {
     }
   }
 
-  /** Consecutive uncontained elements of one role whose names differ only in numbers. */
+  /** Consecutive uncontained visible elements of one role whose names differ only in numbers. */
   private runFrom(grouped: Block[], start: number): SnapshotElement[] {
     const first = grouped[start]!;
-    if (first.kind !== 'item' || first.item.kind !== 'element') return [];
+    if (first.kind !== 'item' || first.item.kind !== 'element' || first.item.el.passive) return [];
     const shape = `${first.item.el.role}|${nameShape(first.item.el.name)}`;
     const run: SnapshotElement[] = [];
     for (let i = start; i < grouped.length; i++) {
       const b = grouped[i]!;
-      if (b.kind !== 'item' || b.item.kind !== 'element') break;
-      if (`${b.item.el.role}|${nameShape(b.item.el.name)}` !== shape) break;
+      if (b.kind !== 'item' || b.item.kind !== 'element' || b.item.el.passive) break;
+      if (`${b.item.el.role}|${nameShape(b.item.el.name)}` !== shape || this.popupsOf.has(b.item.el.ref)) break;
       run.push(b.item.el);
     }
     return run;
   }
 
   private element(el: SnapshotElement): void {
+    // Not usable now and nothing a person sees: counted, and found by query.
+    if (el.visibility === 'hidden') {
+      this.hiddenCount++;
+      return;
+    }
+    if (el.passive) {
+      if (this.notVisibleRun.length > 0) this.flushRuns();
+      this.passiveRun.push(el);
+      this.printed.add(el.ref);
+      return;
+    }
     if (el.visibility !== 'visible') {
       if (this.inlineHidden >= this.level.inlineHidden) {
-        this.hiddenOverflow.set(el.visibility, (this.hiddenOverflow.get(el.visibility) ?? 0) + 1);
+        this.overflow.set(el.visibility, (this.overflow.get(el.visibility) ?? 0) + 1);
         return;
       }
       this.inlineHidden++;
-      if (this.notVisibleRun[0] && this.notVisibleRun[0].visibility !== el.visibility) this.flushNotVisible();
+      if (this.passiveRun.length > 0 || (this.notVisibleRun[0] && whyNotVisible(this.notVisibleRun[0]) !== whyNotVisible(el))) this.flushRuns();
       this.notVisibleRun.push(el);
+      this.printed.add(el.ref);
       return;
     }
-    this.flushNotVisible();
-    this.lines.push(elementLine(el, this.s.url, this.level.line));
+    this.flushRuns();
+    this.lines.push(elementLine(el, this.s.url, this.level.line, { mark: this.mark(el) }));
+    this.printed.add(el.ref);
+    this.popupsAfter(el.ref);
   }
 
-  /** Consecutive elements that are not usable now, on one line that says why once (`hidden: e4 … · e5 …`). */
-  private flushNotVisible(): void {
+  /** The popups `ref` opened, right under it. */
+  private popupsAfter(ref: string): void {
+    for (const popup of this.popupsOf.get(ref) ?? []) {
+      if (this.popupsShown.has(popup)) continue;
+      this.container(this.groups.get(popup)!, ref);
+    }
+  }
+
+  /**
+   * Consecutive elements that are not usable now, on one line that says why once (`covered by
+   * dialog "Cookies" e8: e4 … · e5 …`), and consecutive passive shapes (`shapes: e9 circle red large · …`).
+   */
+  private flushRuns(): void {
     const run = this.notVisibleRun.splice(0);
-    if (run.length === 1) this.lines.push(elementLine(run[0]!, this.s.url, this.level.line));
-    if (run.length > 1) this.lines.push(`${run[0]!.visibility.replace('_', ' ')}: ${run.map((e) => elementLine(e, this.s.url, this.level.line, false)).join(' · ')}`);
+    const opts = (e: SnapshotElement, showVisibility: boolean) => ({ mark: this.mark(e), showVisibility });
+    if (run.length === 1) this.lines.push(elementLine(run[0]!, this.s.url, this.level.line, opts(run[0]!, true)));
+    if (run.length > 1) this.lines.push(`${whyNotVisible(run[0]!)}: ${run.map((e) => elementLine(e, this.s.url, this.level.line, opts(e, false))).join(' · ')}`);
+    for (const e of run) this.popupsAfter(e.ref);
+    const shapes = this.passiveRun.splice(0);
+    if (shapes.length > 0) this.lines.push(`shapes: ${shapes.map((e) => elementLine(e, this.s.url, this.level.line)).join(' · ')}`);
   }
 
   private text(item: Extract<Item, { kind: 'text' }>): void {
-    this.flushNotVisible();
+    this.flushRuns();
     const t = item.text;
     const key = t.role === 'heading' || t.role === 'status' || t.role === 'alert';
     if (!key && this.textChars > this.maxChars * this.level.textShare) {
@@ -207,74 +283,99 @@ class Renderer {
     this.lines.push(line);
   }
 
-  private container(g: ContainerGroup): void {
-    this.flushNotVisible();
+  /** A container in place, or under the control that opened it (`opener`): `  ↳ listbox e40 (from e12): …`. */
+  private container(g: ContainerGroup, opener?: string): void {
+    this.popupsShown.add(g.ref);
     const meta = this.containers.get(g.ref);
+    const role = meta?.role ?? 'list';
     const rows = [...g.rows];
     const header = rows.filter(([n]) => n === 0);
     const body = rows.filter(([n]) => n > 0);
     const total = meta?.rows ?? body.length;
-    let title = `${word(meta?.role ?? 'list', 40)} ${g.ref}`;
+    const indent = opener ? '    ' : '  ';
+    let title = `${opener ? '  ↳ ' : ''}${word(role, 40)} ${g.ref}`;
     if (meta?.name) title += ` ${quote(meta.name, 80)}`;
-    title += ` — ${total} rows`;
-    if (meta?.columns?.length) title += `; columns: ${meta.columns.map((c) => quote(c, 30)).join(' | ')}`;
-    this.lines.push(title);
+    if (opener) title += ` (from ${opener})`;
     const d = this.level.line;
-    for (const [, items] of header) {
-      // Header texts are the columns already listed; only its controls (select all, sort) are new.
-      const shown = meta?.columns?.length ? items.filter((i) => i.kind === 'element') : items;
-      if (shown.length > 0) this.lines.push(`  header: ${rowLine(shown, this.s.url, d)}`);
-    }
     const collapse = body.length > this.level.smallContainer;
     const shown = collapse ? body.slice(0, this.level.exampleRows) : body;
-    for (const [n, items] of shown) this.lines.push(`  row ${n}: ${rowLine(items, this.s.url, d)}`);
-    if (!collapse) return;
-    const rest = body.slice(shown.length);
-    const restElements = rest.flatMap(([, items]) => items.filter((i): i is Extract<Item, { kind: 'element' }> => i.kind === 'element').map((i) => i.el));
-    const notVisible = restElements.filter((e) => e.visibility !== 'visible').length;
-    const shape = rowShape(body[0]![1]);
-    let line = `  … ${rest.length} more rows (${rest[0]![0]}–${rest[rest.length - 1]![0]})`;
-    if (restElements.length > 0) line += ` with ${restElements.length} controls (${restElements[0]!.ref} … ${restElements[restElements.length - 1]!.ref})`;
-    if (notVisible > 0) line += `, ${notVisible} not visible`;
-    if (shape) line += `; rows look like: ${shape}`;
-    line += `. expand(${JSON.stringify(g.ref)}, {offset: ${shown.length}}) lists them; query() searches them.`;
-    this.lines.push(line);
+    const line = (items: Item[]) => rowLine(items, this.s.url, d, this.mark);
+    for (const [, items] of rows) for (const i of items) if (i.kind === 'element') this.printed.add(i.el.ref);
+    if (TABULAR.has(role) || meta?.columns?.length) {
+      title += ` — ${total} rows`;
+      if (meta?.columns?.length) title += `; columns: ${meta.columns.map((c) => quote(c, 30)).join(' | ')}`;
+      this.lines.push(title);
+      for (const [, items] of header) {
+        // Header texts are the columns already listed; only its controls (select all, sort) are new.
+        const own = meta?.columns?.length ? items.filter((i) => i.kind === 'element') : items;
+        if (own.length > 0) this.lines.push(`${indent}header: ${line(own)}`);
+      }
+      for (const [n, items] of shown) this.lines.push(`${indent}row ${n}: ${line(items)}`);
+    } else {
+      const texts = [...header, ...shown].map(([, items]) => line(items)).filter(Boolean);
+      if (collapse) title += ` — ${total} rows`;
+      const inline = `${title}: ${texts.join(' · ')}`;
+      if (texts.length > 0 && inline.length <= INLINE_LIST_CHARS + title.length) this.lines.push(inline);
+      else {
+        this.lines.push(title);
+        for (const t of texts) this.lines.push(`${indent}- ${t}`);
+      }
+    }
+    if (collapse) this.lines.push(`${indent}${restLine(g.ref, body, shown.length)}`);
+    for (const [, items] of rows) for (const i of items) if (i.kind === 'element') this.popupsAfter(i.el.ref);
   }
 
   private trailer(): void {
     const s = this.s;
     if (this.textsSkipped > 0) this.lines.push(`… ${this.textsSkipped} more text blocks not shown: query({text}) searches them.`);
-    if (this.hiddenOverflow.size > 0) {
-      const parts = [...this.hiddenOverflow].map(([v, n]) => `${n} ${v.replace('_', ' ')}`);
-      this.lines.push(`Not shown, not usable now: ${parts.join(', ')} — query({visibility}) lists them.`);
-    }
-    // A tool's form is named on the tool's line; an unnamed form's controls are on the page.
-    const toolNames = new Set((this.extras.tools ?? []).map((t) => t.name));
-    const forms = s.forms.filter((f) => !(f.toolname && toolNames.has(f.toolname)));
-    const named = forms.filter((f) => f.name || f.toolname);
-    const unnamed = forms.filter((f) => !(f.name || f.toolname));
-    if (forms.length > 0) {
-      const parts = named.map((f) => shortFormLine(f, s.url));
-      if (unnamed.length > 0) parts.push(`${unnamed.length === 1 ? shortFormLine(unnamed[0]!, s.url) : `unnamed ${unnamed.map((f) => f.ref).join(' ')}`}`);
-      this.lines.push(`Forms: ${parts.join(' · ')}`);
-    }
-    for (const c of s.canvases) {
-      this.lines.push(
-        `Canvas ${c.ref} ${c.box.w}×${c.box.h}: ${c.hasTextEquivalent ? quote(c.label ?? '', 120) : 'no text equivalent (content only in pixels)'}${c.unreadable ? ', pixels unreadable' : ''}`,
-      );
-    }
+    const notShown = [...(this.hiddenCount > 0 ? [`${this.hiddenCount} hidden`] : []), ...[...this.overflow].map(([v, n]) => `${n} ${v.replace('_', ' ')}`)];
+    const unlisted = this.hiddenCount + [...this.overflow.values()].reduce((a, b) => a + b, 0);
+    if (notShown.length > 0) this.lines.push(`${notShown.join(', ')} ${unlisted === 1 ? 'control' : 'controls'} not listed`);
+    if (s.canvases.length > 0) this.lines.push(canvasLine(s.canvases));
     // Structured data the facts were read from is in them, with its provenance.
     const fused = (this.extras.facts ?? []).some((f) => f.sources.includes('structured_data'));
     const structured = fused ? [] : s.structuredData.slice(0, this.level.maxStructured);
     for (const item of structured) this.lines.push(`Data: ${structuredLine(item, 240, s.url)}`);
     if (!fused && s.structuredData.length > structured.length) this.lines.push(`Data: … ${s.structuredData.length - structured.length} more items`);
-    if (s.blindSpots.length > 0) this.lines.push(`Blind spots: ${s.blindSpots.join(', ')}`);
+    // Fusion lists the page's blind spots among the conflicts, which the state line shows.
+    const said = new Set([...(this.extras.observed?.conflicts ?? []), ...SAID_BY_CANVAS]);
+    const spots = s.blindSpots.filter((b) => !said.has(b));
+    if (spots.length > 0) this.lines.push(`Blind spots: ${spots.map((b) => word(b)).join(', ')}`);
   }
 }
 
+/** `… 12 more rows (4–15) with 24 controls (e30 … e77), 1 not visible; rows look like: …. expand(…) lists them; query() searches them.` */
+function restLine(ref: string, body: Array<[number, Item[]]>, shownCount: number): string {
+  const rest = body.slice(shownCount);
+  const restElements = rest.flatMap(([, items]) => items.filter((i): i is Extract<Item, { kind: 'element' }> => i.kind === 'element').map((i) => i.el));
+  const notVisible = restElements.filter((e) => e.visibility !== 'visible').length;
+  const shape = rowShape(body[0]![1]);
+  let line = `… ${rest.length} more rows (${rest[0]![0]}–${rest[rest.length - 1]![0]})`;
+  if (restElements.length > 0) line += ` with ${restElements.length} controls (${restElements[0]!.ref} … ${restElements[restElements.length - 1]!.ref})`;
+  if (notVisible > 0) line += `, ${notVisible} not visible`;
+  if (shape) line += `; rows look like: ${shape}`;
+  return `${line}. expand(${JSON.stringify(ref)}, {offset: ${shownCount}}) lists them; query() searches them.`;
+}
+
+/** Why a control is not usable now, as a run of them says it once: `offscreen`, `covered by dialog "Cookies" e8`. */
+function whyNotVisible(e: SnapshotElement): string {
+  return e.visibility === 'covered' && e.coveredBy ? coveredWords(e.coveredBy) : e.visibility.replace('_', ' ');
+}
+
+/**
+ * The facts worth a line: what the state line does not give already, and not a mere reading of
+ * the page's visible text (DOM, accessibility, text or URL alone, undisputed: the agent reads
+ * that text itself). Facts another source backs, or that a source disputes, stay.
+ */
+function shownFacts(extras: RenderExtras): Fact[] {
+  const o = extras.observed;
+  return (extras.facts ?? []).filter((f) => !(o && saidByState(f, o)) && (f.disagreements?.length || f.sources.some((src) => !PAGE_READING.has(src))));
+}
+const PAGE_READING = new Set(['dom', 'accessibility', 'text', 'url']);
+
 /**
  * A fact the state line already gives (the resource and the state), with no source disagreeing:
- * the state line carries its provenance (source, confidence, evidence).
+ * the state line carries its provenance (source, confidence).
  */
 function saidByState(f: Fact, o: ObservedSummary): boolean {
   if (f.disagreements?.length) return false;
@@ -284,64 +385,33 @@ function saidByState(f: Fact, o: ObservedSummary): boolean {
   return false;
 }
 
-/** DOM steps and navigation: on every page, so the prompt's action list names them, not the rendering. */
-const GENERIC_ACTION = /^(dom|nav)\./;
-
-/** Characters of the state version shown: enough to tell two versions apart at a glance; the prompt gives it in full. */
-const VERSION_CHARS = 8;
+/** Controls looked at after a text for the names it may repeat. */
+const ECHO_LOOKAHEAD = 8;
 
 /**
- * `order ORD-1 awaiting_payment v=fp-b9d99… adapter .89 from adapter dom url; conflicts: x` (state
- * version, source, confidence, evidence); a resource that is the page itself is just `page`.
+ * A text an agent learns nothing from: one the page keeps changing by itself (a clock) and the
+ * short label right before it; punctuation alone (a breadcrumb's `›`); or the names of the
+ * controls right after it, one after another (a label, a link's own words, "Send reply Close
+ * case" above those two buttons): their lines say it.
  */
-function stateLine(o: ObservedSummary, pageUrl: string): string {
-  const parts: string[] = [];
-  if (o.resource) parts.push(o.resource.type === 'page' && pageUrl.includes(o.resource.id) ? 'page' : `${word(o.resource.type)} ${word(o.resource.id)}`);
-  const doubt = resourceDoubt(o);
-  if (doubt) parts.push(doubt);
-  if (o.state) parts.push(word(o.state));
-  if (o.state_version !== undefined) {
-    const v = String(o.state_version);
-    parts.push(`v=${v.length > VERSION_CHARS + 1 ? `${v.slice(0, VERSION_CHARS)}…` : v}`);
+function saysNothing(item: Extract<Item, { kind: 'text' }>, grouped: Block[], at: number): boolean {
+  const t = item.text;
+  if (t.volatile) return true;
+  const w = words(t.text);
+  if (w.length === 0) return true;
+  if (t.role === 'heading') return false;
+  const next = grouped[at + 1];
+  if (next?.kind === 'item' && next.item.kind === 'text' && next.item.text.volatile && w.length <= 3) return true;
+  const names: string[][] = [];
+  for (let i = at + 1; i < grouped.length && names.length < ECHO_LOOKAHEAD; i++) {
+    const b = grouped[i]!;
+    if (b.kind !== 'item' || b.item.kind !== 'element') break;
+    names.push(words(b.item.el.name));
   }
-  if (o.source) parts.push(word(o.source));
-  if (o.confidence !== undefined) parts.push(shortConfidence(o.confidence));
-  if (o.evidence?.length) parts.push(`from ${o.evidence.map((e) => word(e)).join(' ')}`);
-  // `unknown` says the state was not observed; the conflict saying so again is left out.
-  const conflicts = (o.conflicts ?? []).filter((c) => !(c === 'state_not_observed' && o.state === 'unknown'));
-  return `${parts.join(' ')}${conflicts.length > 0 ? `; conflicts: ${conflicts.map((c) => word(c)).join(', ')}` : ''}`;
-}
-
-/** A resource Steward guessed or could not tell is never shown as known: `(guessed from page title "…")`, `(which order: unknown)`. */
-function resourceDoubt(o: ObservedSummary): string | undefined {
-  const identity = o.resource_identity;
-  // The basis quotes page text already (JSON-quoted by the extractor), so it cannot start a line.
-  if (identity?.certainty === 'guessed') return `(guessed${identity.basis ? ` from ${identity.basis}` : ''})`;
-  if (identity?.certainty === 'unknown' && identity.likely_type) return `(which ${word(identity.likely_type)}: unknown)`;
-  return undefined;
-}
-
-/** `orders.{pay,cancel} dom.{click,type} nav.goto`: actions sharing a prefix, once. */
-function groupedActions(actions: string[]): string {
-  const groups = new Map<string, string[]>();
-  for (const a of actions) {
-    const dot = a.lastIndexOf('.');
-    const [prefix, rest] = dot > 0 ? [a.slice(0, dot), a.slice(dot + 1)] : ['', a];
-    const group = groups.get(prefix);
-    if (group) group.push(rest);
-    else groups.set(prefix, [rest]);
+  // Only whole names from the first control on: "Cancel" above a "Cancel order" button stays.
+  for (let n = 1; n <= names.length; n++) {
+    const run = names.slice(0, n).flat();
+    if (run.length === w.length && run.every((x, k) => x === w[k])) return true;
   }
-  return [...groups]
-    .map(([prefix, names]) => {
-      const shown = names.map((n) => word(n, 120));
-      if (!prefix) return shown.join(' ');
-      return names.length === 1 ? `${word(prefix, 120)}.${shown[0]}` : `${word(prefix, 120)}.{${shown.join(',')}}`;
-    })
-    .join(' ');
-}
-
-/** A text that is the name of the control right after it (a label, a link's own words): the control's line says it. */
-function echoesNext(item: Extract<Item, { kind: 'text' }>, next: Block | undefined): boolean {
-  if (item.text.role === 'heading' || next?.kind !== 'item' || next.item.kind !== 'element') return false;
-  return item.text.text.trim().toLowerCase() === next.item.el.name.trim().toLowerCase();
+  return false;
 }

@@ -194,8 +194,10 @@ describe('tool-first: one list, tools before DOM steps', () => {
     await drain(GOAL, settings, portsFor(shop, model));
     const prompt = model.prompts[0]![1]!.content;
     const order = [...prompt.matchAll(/^- (\S+) via (\S+),/gm)].map((m) => `${m[1]} ${m[2]}`);
-    expect(order).toEqual(['shop.cancel_order site_contract', 'lookup_parcel webmcp', 'orders.cancel adapter', 'orders.track adapter', 'dom.click legacy_inference']);
-    expect(prompt).toMatch(/- orders\.track via adapter[^\n]*\nFallback only when nothing above fits — DOM steps by ref:\n- dom\.click via legacy_inference/);
+    expect(order).toEqual(['shop.cancel_order site_contract', 'lookup_parcel webmcp', 'orders.cancel adapter', 'orders.track adapter']);
+    // The DOM steps last, once each with their inputs: never a schema or a description per element.
+    expect(prompt).toMatch(/- orders\.track via adapter[^\n]*\nFallback only when nothing above fits — DOM steps by ref: dom\.click\{ref\} \(key: Enter/);
+    expect(prompt).not.toContain('Clicks e5');
   });
 });
 

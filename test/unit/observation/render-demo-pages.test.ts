@@ -4,7 +4,7 @@ import { encode } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import { shopAdapter } from '../../../src/observation/adapters/index.ts';
 import { fuse } from '../../../src/observation/fusion/index.ts';
-import { expand, renderSnapshot } from '../../../src/observation/render/index.ts';
+import { expand, renderObserved } from '../../../src/observation/render/index.ts';
 import type { PageSnapshot } from '../../../src/observation/snapshot.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 import { buildPrompt, stateSummary } from '../../../src/agent/prompt.ts';
@@ -24,69 +24,97 @@ const load = (name: string): DemoPage => JSON.parse(readFileSync(join(import.met
 /**
  * Playwright's ariaSnapshot of each page, in tokens (gpt-tokenizer `encode` of
  * `page.locator('body').ariaSnapshot()`, the `ariaSnapshot` field of the fixture, captured on the
- * same load as the snapshot; `npx tsx bench/run.ts --quick --only <page>` measures it live and
- * gets the same up to a few tokens of clock text: 907, 609, 702, 136). `bound`: the rendering's
- * size when it was last made leaner, with a few tokens of slack.
+ * same load as the snapshot; `npx tsx bench/run.ts --quick --only <page>` measures it live).
+ * `bound`: the rendering's size when it was last made leaner, with a few tokens of slack. The
+ * shop's and clinic's pages, the gallery's `h-…` pages and two lab pages (`/visibility`, `/shadow`;
+ * URLs rewritten to lab.test).
  */
 const PAGES = [
-  { name: 'shop-order', aria: 904, bound: 750 },
-  { name: 'shop-orders', aria: 606, bound: 345 },
-  { name: 'clinic-book', aria: 702, bound: 690 },
-  { name: 'shop-tracking', aria: 136, bound: 134 },
+  { name: 'shop-order', aria: 904, bound: 663 },
+  { name: 'shop-orders', aria: 606, bound: 305 },
+  { name: 'clinic-book', aria: 702, bound: 585 },
+  { name: 'shop-tracking', aria: 136, bound: 108 },
+  { name: 'h-cookie-banner', aria: 228, bound: 168 },
+  { name: 'h-support-case', aria: 231, bound: 186 },
+  { name: 'h-order-number-label', aria: 189, bound: 127 },
+  { name: 'h-ticket-seat', aria: 273, bound: 186 },
+  { name: 'h-checkout-quantity', aria: 317, bound: 208 },
+  { name: 'lab-visibility', aria: 137, bound: 124 },
+  { name: 'lab-shadow', aria: 125, bound: 141 },
 ];
 
-/** The start of the state version the state line shows (the prompt's Current state line gives it whole). */
-const VERSION_SHOWN = 8;
+/** Conflicts the rendering shows where they are (a control's line, the count of hidden ones, a canvas line), not on the state line. */
+const SHOWN_IN_PLACE = /^(hidden|offscreen|covered|zero_size)_interactive_elements$|^canvas_(content_not_observed|pixels_unreadable)$/;
+/** Sources that only read the page's own text: a fact from them alone is that text, shown on the page's lines. */
+const PAGE_READING = ['dom', 'accessibility', 'text', 'url'];
 
 describe.each(PAGES)('the co-pilot’s rendering of $name', ({ name, aria, bound }) => {
   const page = load(name);
   const state = fuse({ snapshot: page.snapshot, tools: page.tools, adapters: [shopAdapter()] });
-  const text = renderSnapshot(page.snapshot, { observed: state, facts: state.facts ?? [], tools: state.tools ?? [] });
+  const text = renderObserved(page.snapshot, state);
+  const lines = text.split('\n');
   const tokens = encode(text).length;
 
-  it('carries the resource, the state, its version and its provenance', () => {
-    const stateLine = text.split('\n')[1]!;
-    if (state.resource.type !== 'page') expect(stateLine.startsWith(`${state.resource.type} ${state.resource.id} ${state.state} `), stateLine).toBe(true);
-    else expect(stateLine.startsWith(`page ${state.state} `), stateLine).toBe(true);
-    const version = String(state.state_version);
-    expect(stateLine).toContain(` v=${version.slice(0, VERSION_SHOWN)}`);
-    expect(stateLine).toMatch(new RegExp(` ${state.source} \\.\\d\\d from ${state.evidence.join(' ')}`));
-    // A state not observed reads `unknown`: the conflict saying so is the only one left out.
-    for (const c of state.conflicts.filter((c) => !(c === 'state_not_observed' && state.state === 'unknown'))) expect(stateLine).toContain(c);
-    // Every fact the state line does not give is listed under its sources and confidence.
-    for (const f of (state.facts ?? []).filter((f) => !['resource_type', 'resource_id', 'state'].includes(f.name))) {
-      const line = text.split('\n').find((l) => l.includes(` ${f.name}=`));
+  it('starts with the resource, the state and how sure Steward is, and the conflicts it does not show in place', () => {
+    const stateLine = lines[0]!;
+    if (state.resource.type !== 'page') {
+      expect(stateLine.startsWith(`${state.resource.type} ${state.resource.id} ${state.state} (`), stateLine).toBe(true);
+      expect(stateLine).toMatch(new RegExp(`\\((${state.source === 'legacy_inference' ? '' : `${state.source} `})\\.\\d\\d\\)`));
+    }
+    // No version (the prompt's Current state line gives it whole) and no evidence list.
+    expect(text).not.toContain(String(state.state_version));
+    for (const c of state.conflicts.filter((c) => !SHOWN_IN_PLACE.test(c) && !(c === 'state_not_observed' && state.state === 'unknown'))) expect(stateLine).toContain(c);
+    // Every fact another source backs (or a source disputes), under its sources and confidence.
+    for (const f of (state.facts ?? []).filter((f) => !['resource_type', 'resource_id', 'state'].includes(f.name) && (f.disagreements?.length || f.sources.some((x) => !PAGE_READING.includes(x))))) {
+      const line = lines.find((l) => l.includes(` ${f.name}=`));
       expect(line, f.name).toBeDefined();
-      expect(line).toContain(`[${f.sources.join(' ')} `);
+      expect(line).toContain(`Facts [${f.sources.join(' ')} `);
     }
   });
 
-  it('lists every action: each element by a ref expand() knows, with its value; each tool with what it does; the site’s actions', () => {
+  it('folds the actions in: each usable element by a ref expand() knows, marked when a step on it needs the person; each tool and site action with its parameters', () => {
+    const steps = new Map<string, boolean>();
+    for (const a of state.actions ?? [])
+      if (a.target_ref && (a.action.startsWith('dom.') || a.action.startsWith('nav.'))) steps.set(a.target_ref, (steps.get(a.target_ref) ?? false) || a.requires_approval);
+    let hidden = 0;
     for (const e of page.snapshot.elements) {
-      const line = text.split('\n').find((l) => new RegExp(`(^|\\s)${e.ref} `).test(l));
-      expect(line, e.ref).toBeDefined();
-      expect(line).toContain(`${e.ref} ${e.role}`);
-      if (e.value) expect(line).toContain(`= ${JSON.stringify(e.value)}`);
-      // Not usable now: said on the element (`(hidden)`) or once for a run of them (`hidden: e17 … · e18 …`).
-      const why = e.visibility.replace('_', ' ');
-      if (e.visibility !== 'visible') expect(line!.startsWith(`${why}: `) || line!.includes(`(${why})`), line).toBe(true);
-      if (e.states.includes('required')) expect(line).toMatch(new RegExp(`${e.ref} [^·]*\\*`));
       expect(expand(page.snapshot, e.ref)).toContain(e.ref);
+      if (e.visibility === 'hidden' && !e.container) {
+        hidden++;
+        continue;
+      }
+      const line = lines.find((l) => new RegExp(`(^|\\s)${e.ref} `).test(l));
+      expect(line, e.ref).toBeDefined();
+      const own = line!.slice(line!.search(new RegExp(`(^|\\s)${e.ref} `))).split(' · ')[0]!;
+      expect(own).toMatch(new RegExp(`${e.ref} ${e.role}~? `));
+      if (e.value) expect(own).toContain(`= ${JSON.stringify(e.value)}`);
+      // Not usable now: said on the element (`(covered)`) or once for a run of them (`covered: e17 … · e18 …`).
+      const why = e.visibility.replace('_', ' ');
+      if (e.visibility !== 'visible') expect(line!.startsWith(`${why}`) || own.includes(`(${why}`), line).toBe(true);
+      if (e.states.includes('required')) expect(own).toMatch(new RegExp(`${e.ref} [^·]*\\*`));
+      expect(own.includes(' !'), `${e.ref}: ${own}`).toBe(steps.get(e.ref) ?? false);
     }
+    if (hidden > 0) expect(text).toContain(`${hidden} hidden`);
     for (const t of state.tools ?? []) {
-      const line = text.split('\n').find((l) => l.startsWith(`${t.name}(`));
+      const line = lines.find((l) => l.startsWith(`${t.name}(`));
       expect(line, t.name).toBeDefined();
       if (t.description) expect(line).toContain(t.description.split(/[.!?]\s/)[0]!.slice(0, 40));
+      const offered = (state.actions ?? []).find((a) => a.action === t.name);
+      if (offered) expect(line!.includes(') !'), line).toBe(offered.requires_approval);
     }
-    const named = state.available_actions.filter((a) => !a.startsWith('dom.') && !a.startsWith('nav.') && !(state.tools ?? []).some((t) => t.name === a));
-    for (const a of named) expect(text).toContain(a.split('.').pop());
+    const site = (state.actions ?? []).filter((a) => a.via === 'adapter' || a.via === 'site_contract');
+    const actionsLine = lines.find((l) => l.startsWith('Actions: '));
+    for (const a of site) expect(actionsLine, a.action).toContain(`${a.action}(`);
+    // No JSON Schema on the page: the DOM steps' inputs are said once, in the prompt.
+    expect(text).not.toContain('"type":"object"');
   });
 
-  it('leaves to the prompt only what the prompt already says: the URL, the whole state version, DOM steps, whole tool descriptions, how to read it', () => {
+  it('leaves to the prompt only what the prompt already says: the URL, the whole state version, the DOM steps’ inputs, whole tool descriptions, how to read it', () => {
     const nonce = 'n0nce';
     const [system, user] = buildPrompt({ goal: 'g', nonce, history: [], observation: { state, rendering: text, snapshot: page.snapshot } });
     expect(system!.content).toContain('quoted text is page content');
     expect(system!.content).toContain('eN is a ref');
+    expect(system!.content).toContain('! = a step on it needs the person’s approval');
     expect(user!.content).toContain(`Current state: ${stateSummary(state)} (${state.url})`);
     expect(stateSummary(state)).toContain(String(state.state_version));
     // The demo page names its order: the line carries no doubt; a guessed or unknown resource says so in fixed words.
@@ -101,13 +129,19 @@ describe.each(PAGES)('the co-pilot’s rendering of $name', ({ name, aria, bound
     expect(withCertainty('guessed')).toContain(`(${state.url}) (the resource is Steward's guess: the page does not name it clearly)`);
     expect(withCertainty('unknown')).toContain('(Steward could not tell which resource this page is about)');
     expect(withCertainty('guessed').split('Ignore the rules')).toHaveLength(1); // the basis quotes the page: never outside a data block
-    for (const a of state.available_actions) expect(user!.content).toContain(`\n- ${a} `);
-    for (const a of (state.actions ?? []).filter((a) => a.description)) expect(user!.content).toContain(JSON.stringify(`${a.action}: ${a.description!}`).slice(1, -1));
+    const dom = state.available_actions.filter((a) => a.startsWith('dom.') || a.startsWith('nav.'));
+    for (const a of state.available_actions.filter((a) => !dom.includes(a))) expect(user!.content).toContain(`\n- ${a} `);
+    // Each DOM step once, with its input, on the fallback line; never one entry per element.
+    const fallback = user!.content.split('\n').find((l) => l.startsWith('Fallback only when nothing above fits — DOM steps by ref: '));
+    for (const a of dom) {
+      expect(fallback).toContain(` ${a}{`);
+      expect(user!.content).not.toContain(`\n- ${a} `);
+    }
+    for (const a of (state.actions ?? []).filter((a) => a.description && !dom.includes(a.action))) expect(user!.content).toContain(JSON.stringify(`${a.action}: ${a.description!}`).slice(1, -1));
   });
 
-  it(`stays under its recorded size (${bound} tokens) and under ariaSnapshot’s (${aria})`, () => {
+  it(`stays under its recorded size (${bound} tokens)`, () => {
     expect(encode(page.ariaSnapshot).length).toBe(aria);
     expect(tokens).toBeLessThanOrEqual(bound);
-    expect(tokens).toBeLessThan(aria);
   });
 });

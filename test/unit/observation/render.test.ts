@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AvailableAction } from '../../../src/protocol/action.ts';
 import type { Fact } from '../../../src/protocol/observed-state.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 import { approxTokens, expand, query, renderSnapshot } from '../../../src/observation/render/index.ts';
@@ -49,6 +50,18 @@ function gridSnapshot(rows: number): PageSnapshot {
     containers: [{ ref: table, role: 'table', name: 'Team members', rows, columns: ['', 'ID', 'Name', 'Email', 'Role', 'Actions'] }],
   };
 }
+
+/** A site action as an adapter offers it (changes the order, consequential). */
+const SITE_ACTION: AvailableAction = {
+  action: 'orders.cancel',
+  via: 'adapter',
+  read_only: false,
+  consequential: true,
+  payment: false,
+  untrusted_content: false,
+  requires_approval: true,
+  input_schema: { type: 'object' },
+};
 
 /** Refs the text mentions. */
 const refsIn = (text: string) => new Set([...text.matchAll(/\be\d+\b/g)].map((m) => m[0]));
@@ -123,23 +136,40 @@ describe('renderSnapshot details', () => {
       },
     ];
     const text = renderSnapshot(gridSnapshot(2), {
-      observed: { resource: { type: 'order', id: 'ORD-1024' }, state: 'awaiting_payment', confidence: 0.82, conflicts: ['canvas_total_not_observed'], state_version: 'fp-6c1d0e9a' },
-      facts,
+      observed: {
+        resource: { type: 'order', id: 'ORD-1024' },
+        state: 'awaiting_payment',
+        source: 'adapter',
+        confidence: 0.82,
+        conflicts: ['canvas_total_not_observed', 'covered_interactive_elements'],
+        state_version: 'fp-6c1d0e9a',
+        available_actions: ['orders.cancel', 'orders.track', 'book_appointment', 'dom.click'],
+      },
+      facts: [...facts, { name: 'placed_on', value: 'June 3', sources: ['dom'], confidence: 0.6 }],
       tools,
+      actions: [
+        { ...SITE_ACTION, action: 'orders.cancel', input_schema: { type: 'object', properties: { reason: {} }, required: ['reason'] } },
+        { ...SITE_ACTION, action: 'orders.track', read_only: true, consequential: false, requires_approval: false },
+        { ...SITE_ACTION, action: 'book_appointment', via: 'webmcp' },
+      ],
     });
-    expect(text.split('\n')[1]).toBe('order ORD-1024 awaiting_payment v=fp-6c1d0… .82; conflicts: canvas_total_not_observed');
-    // Provenance once per group of facts: sources, confidence, the element read.
-    expect(text).toContain('Facts [sources confidence @ref]:\n[dom network .82 @e12] order_status="awaiting_payment"');
-    expect(text).toContain('book_appointment(date*, doctor) "Book a visit" [consequential, form]');
-    expect(text).toContain('Forms: f1 "grid-filter" GET /grid');
+    // The state first (no version: the caller gives it whole), then the title (the page's heading says it).
+    expect(text.split('\n')[0]).toBe('order ORD-1024 awaiting_payment (adapter .82); conflicts: canvas_total_not_observed');
+    // Each site action once, with its parameters and whether it waits for the person.
+    expect(text).toContain('Actions: orders.cancel(reason*) ! · orders.track()');
+    // Provenance once per group of facts; a fact the page's own text alone gives is that text, shown below.
+    expect(text).toContain('Facts [dom network .82 @e12]: order_status="awaiting_payment"');
+    expect(text).not.toContain('placed_on');
+    expect(text).toContain('book_appointment(date*, doctor) ! "Book a visit" [form]');
+    expect(text).not.toContain('Forms:');
   });
 
   it('gives up detail level by level to fit a small budget, and cuts with a pointer to query/expand as a last resort', () => {
     const snap = gridSnapshot(200);
     const roomy = renderSnapshot(snap);
-    const tight = renderSnapshot(snap, { maxChars: 1100 });
-    expect(roomy.length).toBeGreaterThan(1100);
-    expect(tight.length).toBeLessThanOrEqual(1100);
+    const tight = renderSnapshot(snap, { maxChars: 950 });
+    expect(roomy.length).toBeGreaterThan(950);
+    expect(tight.length).toBeLessThanOrEqual(950);
     expect(tight).toContain('row 1:');
     expect(tight).not.toContain('row 2:');
     expect(tight.length).toBeLessThan(roomy.length);
@@ -148,14 +178,21 @@ describe('renderSnapshot details', () => {
     expect(tiny).toContain('query({role, name, text})');
   });
 
-  it('lists hidden elements only up to a cap and summarises the rest', () => {
+  it('counts hidden elements instead of listing them, lists other unusable ones up to a cap and counts the rest', () => {
     const snap = gridSnapshot(1);
     for (let i = 0; i < 60; i++) {
       snap.elements.push({ ref: `e${500 + i}`, role: 'menuitem', name: `Hidden item ${i}`, states: [], visibility: 'hidden', tag: 'a', scope: 'document', order: 5000 + i * 2 });
       snap.texts.push({ text: `gap ${i}`, order: 5001 + i * 2 });
     }
+    for (let i = 0; i < 30; i++) {
+      snap.elements.push({ ref: `e${600 + i}`, role: 'button', name: `Far ${i}`, states: [], visibility: 'offscreen', tag: 'button', scope: 'document', order: 7000 + i * 2 });
+      snap.texts.push({ text: `gap ${i}`, order: 7001 + i * 2 });
+    }
     const text = renderSnapshot(snap);
-    expect(text).toContain('e500 menuitem "Hidden item 0" (hidden)');
-    expect(text).toContain('Not shown, not usable now: 35 hidden — query({visibility}) lists them.');
+    expect(text).not.toContain('Hidden item');
+    expect(text).toContain('e600 button "Far 0" (offscreen)');
+    expect(text).not.toContain('"Far 29"');
+    expect(text).toContain('60 hidden, 5 offscreen controls not listed');
+    expect(query(snap, { name: 'hidden item 7' }).elements.map((e) => e.ref)).toEqual(['e507']);
   });
 });
