@@ -1,0 +1,254 @@
+import type { ShapeSeen, View, ViewNode } from './view.ts';
+
+/**
+ * Steward's look as an MCP client reads it: the text of a steward_observe answer, parsed back
+ * into nodes (pure). Only the text is read, as a client's model would: the state_version line,
+ * the frame with the page's lines (render/format.ts, render.ts): `e7 button~ "Save" !` controls
+ * with their marks, quoted texts, `# "…"` headings, containers (`list e3: … · …`, a title and its
+ * `- …` or `row N: …` lines), popups under their opener (`  ↳ menu c3 (from e13): …`), runs of
+ * controls not usable now (`covered by dialog "Cookies" e9: …`), `shapes: …` and canvases.
+ */
+
+export interface StewardLook {
+  view: View;
+  /** The resource the first line names (`page localhost:4100/x`, `order "0,1"`), for steward_execute. */
+  resource?: { type: string; id: string };
+  /** The `state_version fp-…` line above the frame, when there is one. */
+  stateVersion?: string;
+}
+
+const FRAME_OPEN = '<untrusted_page_content>';
+const FRAME_CLOSE = '</untrusted_page_content>';
+const REF = /^[a-z]{1,3}\d+$/;
+const SHAPE_KINDS = new Set(['circle', 'ellipse', 'rect', 'square', 'line', 'polyline', 'polygon', 'triangle', 'path']);
+const SIZES = new Set(['small', 'medium', 'large']);
+const STATE_WORDS = new Set(['disabled', 'checked', 'mixed', 'expanded', 'collapsed', 'selected', 'pressed', 'required', 'readonly', 'invalid', 'focused', 'busy', 'editable']);
+
+/** A reader over one line: JSON strings, bare words, brackets that may hold strings. */
+class Scanner {
+  pos = 0;
+  constructor(readonly text: string) {}
+
+  get done(): boolean {
+    return this.pos >= this.text.length;
+  }
+
+  peek(n = 1): string {
+    return this.text.slice(this.pos, this.pos + n);
+  }
+
+  spaces(): void {
+    while (this.text[this.pos] === ' ') this.pos++;
+  }
+
+  /** A JSON string starting here (the rendering quotes all page text with JSON.stringify). */
+  quoted(): string | undefined {
+    if (this.text[this.pos] !== '"') return undefined;
+    let i = this.pos + 1;
+    while (i < this.text.length && this.text[i] !== '"') i += this.text[i] === '\\' ? 2 : 1;
+    const raw = this.text.slice(this.pos, i + 1);
+    this.pos = i + 1;
+    try {
+      return JSON.parse(raw) as string;
+    } catch {
+      return raw.slice(1, -1);
+    }
+  }
+
+  /** Up to the next space (outside strings). */
+  word(): string {
+    const start = this.pos;
+    while (this.pos < this.text.length && this.text[this.pos] !== ' ') this.pos++;
+    return this.text.slice(start, this.pos);
+  }
+
+  /** A bracketed run (`[…]`, `(…)`) with strings inside kept whole; returns its inside. */
+  bracket(open: string, close: string): string {
+    if (this.text[this.pos] !== open) return '';
+    let depth = 0;
+    const start = this.pos;
+    while (this.pos < this.text.length) {
+      const c = this.text[this.pos]!;
+      if (c === '"') {
+        this.quoted();
+        continue;
+      }
+      if (c === open) depth++;
+      if (c === close && --depth === 0) break;
+      this.pos++;
+    }
+    this.pos++;
+    return this.text.slice(start + 1, this.pos - 1);
+  }
+
+  /** A word or a JSON string, whichever comes. */
+  token(): string {
+    return this.peek() === '"' ? (this.quoted() ?? '') : this.word();
+  }
+}
+
+/** Splits a row on ` · ` outside strings. */
+export function splitItems(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+      continue;
+    }
+    if (text.startsWith(' · ', i)) {
+      out.push(text.slice(start, i));
+      start = i + 3;
+      i += 2;
+    }
+  }
+  out.push(text.slice(start));
+  return out.map((s) => s.trim()).filter(Boolean);
+}
+
+type NodeSeen = Omit<ViewNode, 'index' | 'row'>;
+
+/** `e7 button~ "Save"* circle red large !press type=date = "…" [0–100] [checked] (covered by …) → /x options: … — "…"`. */
+export function parseElement(fragment: string): NodeSeen | undefined {
+  const s = new Scanner(fragment.trim());
+  const ref = s.word();
+  if (!REF.test(ref)) return undefined;
+  s.spaces();
+  let role = s.token();
+  const inferred = role.endsWith('~');
+  if (inferred) role = role.slice(0, -1);
+  const node: NodeSeen = { role, name: '', states: [], control: true, ref, ...(inferred ? { inferred } : {}) };
+  const shapeWords: string[] = [];
+  let named = false;
+  while (!s.done) {
+    s.spaces();
+    const c = s.peek();
+    if (c === '') break;
+    if (c === '"' && !named && shapeWords.length === 0) {
+      node.name = s.quoted() ?? '';
+      named = true;
+    } else if (c === '*') s.pos++;
+    else if (c === '!' || c === '$') s.word();
+    else if (s.peek(2) === '= ') {
+      s.pos += 2;
+      node.value = s.token();
+    } else if (c === '[') {
+      const inside = s.bracket('[', ']');
+      const parts = inside.split(', ');
+      if (parts.every((p) => STATE_WORDS.has(p))) node.states.push(...parts);
+    } else if (c === '(') node.unusable = s.bracket('(', ')');
+    else if (c === '→') {
+      s.pos++;
+      s.spaces();
+      s.word();
+    } else if (c === '—') break;
+    else if (fragment.startsWith('options:', s.pos) || fragment.startsWith('other options:', s.pos)) break;
+    else if (c === '"') s.quoted();
+    else {
+      const w = s.word();
+      if (!w.startsWith('type=')) shapeWords.push(w);
+    }
+  }
+  const shape = shapeOf(role, shapeWords);
+  if (shape) node.shape = shape;
+  return node;
+}
+
+/** `circle red large`, `rect blue outline black small`: the kind (or the role when it says it), fill, outline, size. */
+function shapeOf(role: string, words: string[]): ShapeSeen | undefined {
+  let kind = SHAPE_KINDS.has(role) ? role : undefined;
+  const shape: Partial<ShapeSeen> = {};
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (kind === undefined && SHAPE_KINDS.has(w)) kind = w;
+    else if (w === 'outline' && words[i + 1]) shape.stroke = words[++i]!;
+    else if (SIZES.has(w)) shape.size = w;
+    else if (shape.fill === undefined) shape.fill = w;
+  }
+  return kind ? { kind, ...shape } : undefined;
+}
+
+/** A quoted text, or an element, as a row item. */
+function item(fragment: string): NodeSeen | undefined {
+  if (fragment.startsWith('"')) {
+    const s = new Scanner(fragment);
+    return { role: 'text', name: s.quoted() ?? '', states: [], control: false };
+  }
+  return parseElement(fragment);
+}
+
+const CONTAINER = /^([\p{L}][\w-]*|"(?:[^"\\]|\\.)*") ([a-z]{1,3}\d+)((?: "(?:[^"\\]|\\.)*")?(?: \(from [a-z]{1,3}\d+\))?(?: — [^:]*)?)(?:: (.*))?$/u;
+const NOT_USABLE = /^((?:covered|offscreen|zero size|hidden)(?: by .*?)?): ([a-z]{1,3}\d+ .*)$/;
+
+/** The resource line (`page localhost:4100/x`, `order "0,1,2,3" unknown (.23)`), when the first line is one. */
+function resourceOf(line: string): StewardLook['resource'] {
+  if (/^["#[]|^[a-z]{1,3}\d+ /.test(line) || line.startsWith('Actions:') || line.startsWith('Tools:')) return undefined;
+  const s = new Scanner(line);
+  const type = s.token();
+  s.spaces();
+  const id = s.token();
+  return type && id ? { type, id } : undefined;
+}
+
+export function parseStewardLook(text: string): StewardLook {
+  const open = text.indexOf(FRAME_OPEN);
+  const close = text.lastIndexOf(FRAME_CLOSE);
+  const before = open >= 0 ? text.slice(0, open) : '';
+  const page = open >= 0 ? text.slice(open + FRAME_OPEN.length, close > open ? close : undefined) : text;
+  const stateVersion = /^state_version (\S+)$/m.exec(before)?.[1];
+  const lines = page.split('\n').filter((l) => l.trim() !== '');
+  const nodes: ViewNode[] = [];
+  const blindSpots: string[] = [];
+  let row = 0;
+  const push = (p: NodeSeen | undefined, rowId: number, unusable?: string) => {
+    if (!p) return;
+    nodes.push({ ...p, ...(unusable && !p.unusable ? { unusable } : {}), index: nodes.length, row: rowId });
+  };
+  const resource = lines[0] ? resourceOf(lines[0]) : undefined;
+  for (const [i, raw] of lines.entries()) {
+    if (i === 0 && resource) continue;
+    let line = raw.trim().replace(/^↳ /, '');
+    row++;
+    const heading = /^(#{1,6}) ("(?:[^"\\]|\\.)*")(?: \(([a-z]{1,3}\d+)\))?$/.exec(line);
+    if (heading) {
+      push({ role: 'heading', name: JSON.parse(heading[2]!) as string, states: [], control: false, ...(heading[3] ? { ref: heading[3] } : {}) }, row);
+      continue;
+    }
+    const status = /^\[(status|alert|log|timer)\] (".*")$/.exec(line);
+    if (status) {
+      push({ role: 'text', name: new Scanner(status[2]!).quoted() ?? '', states: [], control: false }, row);
+      continue;
+    }
+    if (line.startsWith('canvas ')) {
+      blindSpots.push(line);
+      continue;
+    }
+    if (line.startsWith('shapes: ')) {
+      for (const f of splitItems(line.slice('shapes: '.length))) push(parseElement(f), row);
+      continue;
+    }
+    if (/^… \d+ more /.test(line) || /controls? not listed$/.test(line) || line.startsWith('Blind spots:')) {
+      blindSpots.push(line);
+      continue;
+    }
+    if (/^(Facts|Data|Actions|Tools)\b/.test(line)) continue;
+    const notUsable = NOT_USABLE.exec(line);
+    if (notUsable) {
+      for (const f of splitItems(notUsable[2]!)) push(parseElement(f), row, notUsable[1]);
+      continue;
+    }
+    // A container's own lines: `- a · b`, `row 3: a · b`, `header: a`.
+    const inner = /^(?:- |row \d+: |header: )(.*)$/.exec(line);
+    if (inner) line = inner[1]!;
+    else {
+      const container = CONTAINER.exec(line);
+      if (container) {
+        if (container[4] !== undefined) for (const f of splitItems(container[4])) push(item(f), row);
+        continue;
+      }
+    }
+    for (const f of splitItems(line)) push(item(f), row);
+  }
+  return { view: { nodes, blindSpots }, ...(resource ? { resource } : {}), ...(stateVersion ? { stateVersion } : {}) };
+}
