@@ -26,7 +26,7 @@ export interface Side {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Waits for the person's card for `action` and approves it, as the side panel's Approve does. */
-export async function approveCard(panel: Page, action: string, timeoutMs = 10_000): Promise<void> {
+async function approveCard(panel: Page, action: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { pending } = await data<{ pending: Card[] }>(control(panel, { type: 'panel/approvals' }));
@@ -104,6 +104,8 @@ export type ViewName = 'steward' | 'anchor';
 export interface EpisodeOutcome {
   task: WidgetTask;
   view: ViewName;
+  /** The episode id the page sent its answers under. */
+  episode: string;
   solved: boolean;
   /** Why not: the agent's stop reason, or what the lab received instead. */
   reason?: string;
@@ -148,6 +150,7 @@ export async function runTask(side: Side, view: ViewName, task: WidgetTask, lab:
     return {
       task,
       view,
+      episode,
       solved: verdict.solved,
       ...(verdict.solved ? {} : { reason: `${why}${caveats}` }),
       ...(verdict.first !== undefined ? { first: verdict.first } : {}),

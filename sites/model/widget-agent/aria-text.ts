@@ -11,7 +11,7 @@ import type { View, ViewNode } from './view.ts';
  */
 
 /** Roles a person operates; the rest are structure or text. */
-export const INTERACTIVE_ROLES = new Set([
+const INTERACTIVE_ROLES = new Set([
   'button',
   'link',
   'checkbox',

@@ -29,7 +29,7 @@ export interface Actor {
   act(step: ResolvedStep, view: View): Promise<ActResult>;
 }
 
-export interface StepRecord {
+interface StepRecord {
   step: string;
   /** The action and the look after it. */
   ms: number;

@@ -13,13 +13,13 @@ export function withoutIcons(text: string): string {
 }
 
 /** A name as compared: NFKC, lower case, icons dropped when there are words, spaces collapsed. */
-export function normalize(text: string): string {
+function normalize(text: string): string {
   const t = text.normalize('NFKC').toLowerCase();
   return (HAS_WORD.test(t) ? t.replace(ICONS, ' ') : t).replace(/\s+/g, ' ').trim();
 }
 
 /** The words of a text (letters and digits), lower case. */
-export function wordsOf(text: string): string[] {
+function wordsOf(text: string): string[] {
   return text
     .normalize('NFKC')
     .toLowerCase()
@@ -86,7 +86,7 @@ export function colourFamily(keyword: string): string {
   if (FAMILIES.includes(k as (typeof FAMILIES)[number])) return k;
   const own = OTHER_KEYWORDS[k];
   if (own) return own;
-  // `darkred`, `dodgerblue`, `lightslategray`: the family is in the name (purple before red: `mediumvioletred` is red).
+  // `darkred`, `dodgerblue`, `lightslategray`, `mediumvioletred`: the family is the name's last word.
   const named = [...FAMILIES, 'gray'].filter((f) => k.endsWith(f));
   if (named.length > 0) return named[0] === 'gray' ? 'grey' : named[0]!;
   return k;

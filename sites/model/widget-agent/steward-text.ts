@@ -1,3 +1,4 @@
+import { ShapeKind } from '../../../src/protocol/element.ts';
 import type { ShapeSeen, View, ViewNode } from './view.ts';
 
 /**
@@ -20,7 +21,8 @@ export interface StewardLook {
 const FRAME_OPEN = '<untrusted_page_content>';
 const FRAME_CLOSE = '</untrusted_page_content>';
 const REF = /^[a-z]{1,3}\d+$/;
-const SHAPE_KINDS = new Set(['circle', 'ellipse', 'rect', 'square', 'line', 'polyline', 'polygon', 'triangle', 'path']);
+/** The kinds the observation gives shapes (`e9 circle red large`); `group` is also a role, and stays one. */
+const SHAPE_KINDS = new Set<string>(ShapeKind.options.filter((k) => k !== 'group' && k !== 'text'));
 const SIZES = new Set(['small', 'medium', 'large']);
 const STATE_WORDS = new Set(['disabled', 'checked', 'mixed', 'expanded', 'collapsed', 'selected', 'pressed', 'required', 'readonly', 'invalid', 'focused', 'busy', 'editable']);
 
@@ -178,7 +180,8 @@ function item(fragment: string): NodeSeen | undefined {
   return parseElement(fragment);
 }
 
-const CONTAINER = /^([\p{L}][\w-]*|"(?:[^"\\]|\\.)*") ([a-z]{1,3}\d+)((?: "(?:[^"\\]|\\.)*")?(?: \(from [a-z]{1,3}\d+\))?(?: — [^:]*)?)(?:: (.*))?$/u;
+/** `list e3 "Name" (from e2) — 12 rows: a · b`, or a table's title (`— 5 rows; columns: "A" | "B"`, its rows below). */
+const CONTAINER = /^([\p{L}][\w-]*|"(?:[^"\\]|\\.)*") ([a-z]{1,3}\d+)(?: "(?:[^"\\]|\\.)*")?(?: \(from [a-z]{1,3}\d+\))?(?: — \d+ rows(?:; columns: .*)?)?(?:: (.*))?$/u;
 const NOT_USABLE = /^((?:covered|offscreen|zero size|hidden)(?: by .*?)?): ([a-z]{1,3}\d+ .*)$/;
 
 /** The resource line (`page localhost:4100/x`, `order "0,1,2,3" unknown (.23)`), when the first line is one. */
@@ -244,7 +247,7 @@ export function parseStewardLook(text: string): StewardLook {
     else {
       const container = CONTAINER.exec(line);
       if (container) {
-        if (container[4] !== undefined) for (const f of splitItems(container[4])) push(item(f), row);
+        if (container[3] !== undefined) for (const f of splitItems(container[3])) push(item(f), row);
         continue;
       }
     }

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { failureLines, widgetRows } from '../../../bench/widget-rows.ts';
+import { BenchRow } from '../../../src/protocol/bench.ts';
+import { WIDGET_TASKS } from '../../../sites/lab/widgets/tasks.ts';
+import type { EpisodeOutcome } from '../../../test/e2e/widget-agent.ts';
+
+/** The coverage.* rows from episodes: counts, means and medians, and every failure named within a note's room. */
+
+const task = (id: string) => WIDGET_TASKS.find((t) => t.id === id)!;
+const outcome = (id: string, view: 'steward' | 'anchor', solved: boolean, extra: Partial<EpisodeOutcome> = {}): EpisodeOutcome => ({
+  task: task(id),
+  view,
+  episode: `ep-${view}-${id}`,
+  solved,
+  ...(solved ? {} : { reason: `${view} could not: ${'x'.repeat(400)}` }),
+  run: { done: solved, steps: [{ step: 'click', ms: view === 'steward' ? 900 : 100 }], looks: [], notes: [] },
+  approvals: view === 'steward' ? 1 : 0,
+  tokens: view === 'steward' ? [80, 100] : [60],
+  ...extra,
+});
+
+describe('the widget rows', () => {
+  const outcomes = [
+    outcome('jq-tabs', 'steward', true),
+    outcome('jq-tabs', 'anchor', true),
+    outcome('v-div-tabs', 'steward', false),
+    outcome('v-div-tabs', 'anchor', true),
+    outcome('v-canvas', 'steward', false),
+    outcome('v-canvas', 'anchor', false),
+  ];
+  const rows = widgetRows(outcomes);
+  const row = (metric: string, c: string) => rows.find((r) => r.metric === metric && r.case === c);
+
+  it('count the tasks each view solved, overall and per kit, against the anchor', () => {
+    expect(row('coverage.tasks_solved', 'widgets')).toMatchObject({ value: 1, anchor: 'playwright.ariaSnapshot', anchor_value: 2 });
+    expect(row('coverage.tasks_solved', 'widgets.vanilla')).toMatchObject({ value: 0, anchor_value: 1 });
+    expect(row('coverage.tokens_per_look', 'widgets')).toMatchObject({ value: 90, anchor_value: 60 });
+    expect(row('coverage.step_ms', 'widgets')).toMatchObject({ value: 900, anchor_value: 100 });
+    expect(row('coverage.approvals_per_task', 'widgets')).toMatchObject({ value: 1 });
+  });
+
+  it('give each task a view failed its own row, with both reasons within a note, and valid rows throughout', () => {
+    expect(row('coverage.task_solved', 'jq-tabs')).toBeUndefined();
+    expect(row('coverage.task_solved', 'v-div-tabs')).toMatchObject({ value: 0, anchor_value: 1, note: expect.stringMatching(/^steward: steward could not/) });
+    expect(row('coverage.task_solved', 'v-canvas')?.note).toMatch(/^steward: .* \| anchor: anchor could not/);
+    for (const r of rows) expect(BenchRow.safeParse(r).success, `${r.metric} ${r.case}`).toBe(true);
+    expect(failureLines(outcomes)).toEqual([
+      expect.stringMatching(/^steward v-div-tabs \(tabs, vanilla\): steward could not/),
+      expect.stringMatching(/^steward v-canvas \(canvas, vanilla\)/),
+      expect.stringMatching(/^anchor v-canvas \(canvas, vanilla\)/),
+    ]);
+  });
+});
