@@ -9,7 +9,26 @@ import { median, type Row } from './report.ts';
 
 const ANCHOR = 'playwright.ariaSnapshot';
 /** BenchRow notes hold 600 characters: each view's reason gets its half. */
-const REASON_CHARS = 290;
+const REASON_CHARS = 270;
+
+/**
+ * What kind of failure a reason names, for sorting the list into work: `no ref` (the look shows
+ * the text but nothing to act on), `not in the view`, `no shapes`, a Steward refusal by its code,
+ * `Playwright` (the anchor's action failed), `never reached`, `wrong answer`, `no answer`.
+ */
+export function failureKind(reason: string): string {
+  if (/: no ref for /.test(reason)) return 'no ref';
+  if (/no shapes in the view|among the shapes the view lists/.test(reason)) return 'no shapes';
+  if (/: (nothing named |no control without a name|nothing in the view says|no [\w-]+ in the view )/.test(reason)) return 'not in the view';
+  const code = /: ([A-Z][A-Z_]{3,}): /.exec(reason)?.[1];
+  if (code) return code;
+  if (/: Playwright: /.test(reason)) return 'Playwright';
+  if (/: still not .* after \d+ times/.test(reason)) return 'never reached';
+  if (/first answer was/.test(reason)) return 'wrong answer';
+  if (/sent no answer/.test(reason)) return 'no answer';
+  if (/over the bound of/.test(reason)) return 'step bound';
+  return 'other';
+}
 
 const mean = (xs: number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 const solvedCount = (outcomes: EpisodeOutcome[]) => outcomes.filter((o) => o.solved).length;
@@ -78,7 +97,8 @@ export function widgetRows(outcomes: EpisodeOutcome[]): Row[] {
     const s = steward.find((o) => o.task.id === id);
     const a = anchor.find((o) => o.task.id === id);
     if (s?.solved !== false && a?.solved !== false) continue;
-    const why = [s && !s.solved ? `steward: ${cut(s.reason ?? '?', REASON_CHARS)}` : '', a && !a.solved ? `anchor: ${cut(a.reason ?? '?', REASON_CHARS)}` : ''].filter(Boolean).join(' | ');
+    const said = (o: EpisodeOutcome) => `${o.view} [${failureKind(o.reason ?? '')}]: ${cut(o.reason ?? '?', REASON_CHARS)}`;
+    const why = [s && !s.solved ? said(s) : '', a && !a.solved ? said(a) : ''].filter(Boolean).join(' | ');
     rows.push({
       metric: 'coverage.task_solved',
       case: id,
@@ -92,8 +112,20 @@ export function widgetRows(outcomes: EpisodeOutcome[]): Row[] {
   return rows;
 }
 
-/** Every failure on a line, grouped by view: `steward jq-slider (slider, jquery-ui): reason`. */
+/**
+ * Every failure on a line, by view and kind (`steward [no ref] v-div-tabs (tabs, vanilla): …`),
+ * after a count per kind: the list to work through once the capture lands.
+ */
 export function failureLines(outcomes: EpisodeOutcome[]): string[] {
-  const failed = outcomes.filter((o) => !o.solved);
-  return [...failed.filter((o) => o.view === 'steward'), ...failed.filter((o) => o.view === 'anchor')].map((o) => `${o.view} ${o.task.id} (${o.task.widget}, ${o.task.kit}): ${o.reason}`);
+  const lines: string[] = [];
+  for (const view of ['steward', 'anchor'] as const) {
+    const failed = outcomes.filter((o) => o.view === view && !o.solved).map((o) => ({ o, kind: failureKind(o.reason ?? '') }));
+    if (failed.length === 0) continue;
+    const counts = new Map<string, number>();
+    for (const f of failed) counts.set(f.kind, (counts.get(f.kind) ?? 0) + 1);
+    const kinds = [...counts].sort((a, b) => b[1] - a[1]);
+    lines.push(`${view}: ${failed.length} failed — ${kinds.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    for (const [kind] of kinds) for (const { o } of failed.filter((f) => f.kind === kind)) lines.push(`  ${view} [${kind}] ${o.task.id} (${o.task.widget}, ${o.task.kit}): ${o.reason}`);
+  }
+  return lines;
 }

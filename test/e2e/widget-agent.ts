@@ -58,7 +58,7 @@ export async function stewardSide(lab: string): Promise<Side & { world: BridgeBr
         const page = await tabOpened;
         await page.waitForLoadState('load');
         const actor = new StewardActor({ client, tabId: tab.tab_id, keyPrefix: episode, approve: (action) => approveCard(panel, action) });
-        await untilSeen(actor);
+        await actor.ready();
         return { actor, approvals: () => actor.approvals, close: () => page.close() };
       },
       async close() {
@@ -69,15 +69,6 @@ export async function stewardSide(lab: string): Promise<Side & { world: BridgeBr
   } catch (error) {
     await world.close().catch(() => undefined);
     throw error;
-  }
-}
-
-/** Steward has observed the new tab (a look with the page's lines), before the episode's first look. */
-async function untilSeen(actor: StewardActor): Promise<void> {
-  for (let i = 0; i < 50; i++) {
-    const seen = await actor.look().catch(() => undefined);
-    if (seen && seen.view.nodes.length > 0) return;
-    await sleep(100);
   }
 }
 

@@ -52,11 +52,36 @@ export class StewardActor implements Actor {
 
   constructor(private readonly o: StewardActorOptions) {}
 
+  private primed: string | undefined;
+
   async look(): Promise<{ text: string; view: View }> {
+    const text = this.primed ?? (await this.observe());
+    this.primed = undefined;
+    this.last = parseStewardLook(text);
+    return { text, view: this.last.view };
+  }
+
+  /**
+   * Observes until Steward shows the freshly opened page's lines (a tab still loading shows none),
+   * and keeps that look as the episode's first, so no look is made twice.
+   */
+  async ready(attempts = 50, pauseMs = 100): Promise<boolean> {
+    const sleep = this.o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    for (let i = 0; i < attempts; i++) {
+      const text = await this.observe().catch(() => undefined);
+      if (text !== undefined && parseStewardLook(text).view.nodes.length > 0) {
+        this.primed = text;
+        return true;
+      }
+      await sleep(pauseMs);
+    }
+    return false;
+  }
+
+  private async observe(): Promise<string> {
     const reply = await this.o.client.call('steward_observe', { tab_id: this.o.tabId });
     if (reply.isError) throw new Error(`steward_observe failed: ${reply.text.split('\n')[0]}`);
-    this.last = parseStewardLook(reply.text);
-    return { text: reply.text, view: this.last.view };
+    return reply.text;
   }
 
   async act(step: ResolvedStep): Promise<ActResult> {

@@ -146,6 +146,17 @@ describe("Steward's side", () => {
     expect(textOnly.reason).toBe('click the badge: no ref for the badge: the look shows it only as text "NEW"');
   });
 
+  it('waits until Steward shows the new page, and reads that look as the first, not twice', async () => {
+    const looks = ['<untrusted_page_content>\npage lab.test/w\n</untrusted_page_content>', look];
+    let observes = 0;
+    const c: ToolCaller = { call: async () => ({ isError: false, text: looks[Math.min(observes++, 1)]! }) };
+    const actor = new StewardActor({ client: c, tabId: 1, keyPrefix: 'k', approve: async () => undefined, sleep: noSleep });
+    expect(await actor.ready()).toBe(true);
+    expect(observes).toBe(2);
+    expect((await actor.look()).text).toBe(look);
+    expect(observes).toBe(2);
+  });
+
   it('goes on after an outcome Steward could not tell, and notes it', async () => {
     const c = client(look, [{ structured: { execution: { status: 'unknown' } }, text: 'Outcome unknown (action_id a2) on page x: check with steward_observe.' }]);
     const run = await runEpisode(

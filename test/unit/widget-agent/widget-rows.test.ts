@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failureLines, widgetRows } from '../../../bench/widget-rows.ts';
+import { failureKind, failureLines, widgetRows } from '../../../bench/widget-rows.ts';
 import { BenchRow } from '../../../src/protocol/bench.ts';
 import { WIDGET_TASKS } from '../../../sites/lab/widgets/tasks.ts';
 import type { EpisodeOutcome } from '../../../test/e2e/widget-agent.ts';
@@ -41,13 +41,26 @@ describe('the widget rows', () => {
 
   it('give each task a view failed its own row, with both reasons within a note, and valid rows throughout', () => {
     expect(row('coverage.task_solved', 'jq-tabs')).toBeUndefined();
-    expect(row('coverage.task_solved', 'v-div-tabs')).toMatchObject({ value: 0, anchor_value: 1, note: expect.stringMatching(/^steward: steward could not/) });
-    expect(row('coverage.task_solved', 'v-canvas')?.note).toMatch(/^steward: .* \| anchor: anchor could not/);
+    expect(row('coverage.task_solved', 'v-div-tabs')).toMatchObject({ value: 0, anchor_value: 1, note: expect.stringMatching(/^steward \[other\]: steward could not/) });
+    expect(row('coverage.task_solved', 'v-canvas')?.note).toMatch(/^steward \[other\]: .* \| anchor \[other\]: anchor could not/);
     for (const r of rows) expect(BenchRow.safeParse(r).success, `${r.metric} ${r.case}`).toBe(true);
     expect(failureLines(outcomes)).toEqual([
-      expect.stringMatching(/^steward v-div-tabs \(tabs, vanilla\): steward could not/),
-      expect.stringMatching(/^steward v-canvas \(canvas, vanilla\)/),
-      expect.stringMatching(/^anchor v-canvas \(canvas, vanilla\)/),
+      'steward: 2 failed — other 2',
+      expect.stringMatching(/^ {2}steward \[other\] v-div-tabs \(tabs, vanilla\): steward could not/),
+      expect.stringMatching(/^ {2}steward \[other\] v-canvas \(canvas, vanilla\)/),
+      'anchor: 1 failed — other 1',
+      expect.stringMatching(/^ {2}anchor \[other\] v-canvas \(canvas, vanilla\)/),
     ]);
+  });
+
+  it('sort reasons into kinds one can act on', () => {
+    expect(failureKind('click "Reviews": no ref for "Reviews": the look shows it only as text "Reviews"')).toBe('no ref');
+    expect(failureKind('click "Lisbon, Portugal": nothing named "Lisbon, Portugal" in the view ("Lisbon, Portugal")')).toBe('not in the view');
+    expect(failureKind('press ArrowRight on the slider: no slider in the view (the slider)')).toBe('not in the view');
+    expect(failureKind('click the large red circle: no shapes in the view (the large red circle)')).toBe('no shapes');
+    expect(failureKind('click "Publish": INVALID_INPUT: Invalid input: input.ref: element e5 is covered')).toBe('INVALID_INPUT');
+    expect(failureKind('upload "Attachment": FILE_CHOICE_REQUIRED: Refused: only the person may choose a file')).toBe('FILE_CHOICE_REQUIRED');
+    expect(failureKind('check "Window": Playwright: locator.setChecked: Timeout 3000ms exceeded.')).toBe('Playwright');
+    expect(failureKind(`the plan ran to its end, but the page's first answer was {"size":"Medium"}`)).toBe('wrong answer');
   });
 });
