@@ -125,8 +125,7 @@ export function findTarget(view: View, target: Target): Found {
   type Candidate = { node: ViewNode; tier: number };
   let candidates: Candidate[];
   if (target.unnamed) {
-    candidates = pool.filter((n) => n.control && n.name.trim() === '' && (n.role !== 'text' || n.ref !== undefined)).map((node) => ({ node, tier: 2 }));
-    if (target.roles) candidates = candidates.filter((c) => roleRank(c.node) < target.roles!.length || c.node.inferred);
+    candidates = pool.filter((n) => n.control && n.name.trim() === '').map((node) => ({ node, tier: 2 }));
   } else {
     const name = target.name ?? '';
     // A field is also known by what it holds ("the note that says Buy oat milk").

@@ -53,6 +53,9 @@ describe('finding a target', () => {
     const v = view(n('text', 'Invoice 1041'), n('button', ''), n('text', 'Invoice 1042'), n('text', '€120.00'), n('button', ''), n('text', 'Invoice 1043'), n('button', ''));
     expect(findTarget(v, { unnamed: true, roles: ['button'], near: 'Invoice 1042', said: 'the icon' })).toMatchObject({ node: { index: 4 }, scope: { index: 2 } });
     expect(findTarget(v, { unnamed: true, roles: ['button'], near: 'Invoice 9', said: 'the icon' })).toEqual({ miss: 'nothing in the view says "Invoice 9" (looking for the icon)' });
+    // A role is a preference: an icon Steward inferred as something else is still the icon.
+    const inferred = view(n('text', 'Invoice 1042'), n('text', '€120.00'), n('generic', '', { inferred: true }), n('button', 'Pay'));
+    expect(findTarget(inferred, { unnamed: true, roles: ['button'], near: 'Invoice 1042', said: 'the icon' })).toMatchObject({ node: { index: 2 } });
   });
 
   it('picks a shape by kind, colour family and size, and lists the shapes when none fits', () => {
