@@ -10,6 +10,7 @@ import { dom } from './native.ts';
 import { RefRegistry } from './refs.ts';
 import { mergeFacts, scanStyles, type StyleFacts } from './style-scan.ts';
 import { semanticsOf } from './semantics.ts';
+import { renewDrawn } from './svg-shapes.ts';
 import { blockText } from './block-text.ts';
 import { indexTree, killRoot, newRoot, walkSubtree, type WalkContext } from './walker.ts';
 import { emptyPending, recordMutations, type Pending } from './changes.ts';
@@ -358,6 +359,6 @@ function refreshEntry(entry: Entry): void {
     return;
   }
   const el = node as Element;
-  if (entry.semantics) entry.semantics = semanticsOf(el, dom.localName(el));
+  if (entry.semantics) entry.semantics = entry.semantics.shape ? renewDrawn(el, entry.semantics) : semanticsOf(el, dom.localName(el));
   if (entry.text) entry.text = { ...entry.text, text: blockText(el, LIMITS.maxTextLength) };
 }
