@@ -132,7 +132,7 @@ export class SnapshotGeometry {
     if (!hidden && g.w * g.h >= 1 && inViewport(g, view)) {
       const vp = { left: g.x - view.scrollX, top: g.y - view.scrollY, width: g.w, height: g.h };
       const point = hitPoint(vp, { w: view.vw, h: view.vh });
-      if (point && (entry.hit === undefined || geometryWasDirty || this.mayHaveChangedCover(root.doc, vp))) {
+      if (point && (entry.hit === undefined || geometryWasDirty || this.mayHaveUncovered(entry) || this.mayHaveChangedCover(root.doc, vp))) {
         if (this.hitTests++ < this.model.limits.maxHitTests) {
           hits = hitsItself(entry.node as Element, root.key, point.x, point.y) && this.frameChainHits(root, point.x, point.y);
           if (!hits) ({ hits, cover } = this.reachElsewhere(entry, vp, view, entry.cover));
@@ -201,6 +201,15 @@ export class SnapshotGeometry {
   private reported(el: Element): boolean {
     const e = this.model.entryOf.get(el);
     return e !== undefined && e.root.alive && e.semantics !== undefined && !e.semantics.passive;
+  }
+
+  /**
+   * A covered element is tested again after any change of the tree: what covered it may have gone
+   * from anywhere (a fixed banner removed from a narrow parent, a cover hidden by a class), which
+   * the changed nodes' boxes need not show. Covered elements are few.
+   */
+  private mayHaveUncovered(entry: Entry): boolean {
+    return entry.hit === false && this.model.changed.nodes.length > 0;
   }
 
   /**
