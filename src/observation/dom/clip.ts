@@ -46,3 +46,14 @@ export function clipAt(el: Element, x: number, y: number): ClipKind | undefined 
   }
   return kind;
 }
+
+/**
+ * The element clips itself away: the visually-hidden pattern (`clip: rect(0 0 0 0)`,
+ * `clip-path: inset(50%)`, a box under two pixels wide or high). Asked only when no point of it
+ * could be hit: then nothing covers it that could be dismissed.
+ */
+export function clipsItself(el: Element, box: { width: number; height: number }): boolean {
+  if (box.width < 2 || box.height < 2) return true;
+  const style = dom.ownerDocument(el)?.defaultView?.getComputedStyle(el);
+  return style !== undefined && ((style.clipPath !== '' && style.clipPath !== 'none') || (style.clip !== '' && style.clip !== 'auto'));
+}

@@ -6,7 +6,7 @@ import type { LiveModel } from './model.ts';
 import { dom } from './native.ts';
 import { classifyVisibility, hitPoint } from './visibility.ts';
 import { hitPoints } from './hit-points.ts';
-import { clipAt } from './clip.ts';
+import { clipAt, clipsItself } from './clip.ts';
 import { describeCover, dismissControl, type CoverDescription } from './cover.ts';
 
 /**
@@ -151,8 +151,8 @@ export class SnapshotGeometry {
 
   /**
    * The centre of the element is not its own: the other sample points a person could press (the
-   * act side tries the same, hit-points.ts). One that hits: reachable. None: if every point lies
-   * outside a box that clips it away (overflow hidden), nothing covers it that could be dismissed;
+   * act side tries the same, hit-points.ts). One that hits: reachable. None: if it clips itself
+   * away, or every point lies outside a box that clips it (overflow hidden), nothing covers it that could be dismissed;
    * outside a scrolling box, scrolling that box reaches it; else the element on top is the cover,
    * named (and kept as the same object while it reads the same, `previous`).
    */
@@ -165,6 +165,7 @@ export class SnapshotGeometry {
       const p = points[i]!;
       if (hitsItself(el, root.key, p.x, p.y) && this.frameChainHits(root, p.x, p.y)) return { hits: true };
     }
+    if (clipsItself(el, vp)) return { hits: false };
     let coverAt: { x: number; y: number } | undefined;
     for (const p of points) {
       const clip = clipAt(el, p.x, p.y);
