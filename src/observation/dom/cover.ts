@@ -96,18 +96,44 @@ function fillsViewport(el: Element): boolean {
   return r.width * r.height >= 0.8 * view.innerWidth * view.innerHeight;
 }
 
-/** A shown dialog of the cover's tree (a modal one first), not around the covered element. */
-function openDialog(cover: Element, covered: Element): Element | undefined {
-  const root = dom.rootNode(cover);
-  const dialogs = dom.queryAll(root, DIALOG_SELECTOR);
+/** Elements looked at for the dialog a backdrop stands behind. */
+const MAX_DIALOG_CANDIDATES = 200;
+
+/**
+ * The shown dialog a modal's backdrop stands behind (a modal one first), not around the covered
+ * element. Libraries put the two side by side (jQuery UI, Bootstrap) or the dialog one level down
+ * beside the backdrop (MUI): the backdrop's siblings, its parent's, and their children are looked
+ * at, never the whole page.
+ */
+function openDialog(backdrop: Element, covered: Element): Element | undefined {
   let shown: Element | undefined;
-  for (let i = 0; i < dialogs.length && i < 20; i++) {
-    const d = dialogs[i]!;
-    if (dom.contains(d, covered) || !dom.checkVisibility(d, { visibilityProperty: true })) continue;
+  let looked = 0;
+  const consider = (d: Element): Element | undefined => {
+    looked++;
+    if (d === backdrop || !dom.matches(d, DIALOG_SELECTOR) || dom.contains(d, covered) || !dom.checkVisibility(d, { visibilityProperty: true })) return undefined;
     if (dom.attr(d, 'aria-modal') === 'true' || dom.matches(d, ':modal')) return d;
     shown ??= d;
+    return undefined;
+  };
+  for (let scope = dom.parentElement(backdrop), level = 0; scope && level < 2; scope = dom.parentElement(scope), level++) {
+    for (const child of elementChildren(scope)) {
+      if (looked >= MAX_DIALOG_CANDIDATES) return shown;
+      const modal =
+        consider(child) ??
+        elementChildren(child)
+          .map(consider)
+          .find((d) => d !== undefined);
+      if (modal) return modal;
+    }
   }
   return shown;
+}
+
+/** An element's element children (the first few). */
+function elementChildren(el: Element, max = 50): Element[] {
+  const out: Element[] = [];
+  for (let c = dom.firstChild(el); c && out.length < max; c = dom.nextSibling(c)) if (dom.nodeType(c) === 1) out.push(c as Element);
+  return out;
 }
 
 function coverRole(el: Element, found: { role?: string; position?: string } | undefined): string {

@@ -58,9 +58,10 @@ export class LiveModel {
   stamp = 0;
   /**
    * What the last update changed, for re-running hit tests only where something could now cover
-   * (or stop covering) an element: `all` after removals, style changes or big changes.
+   * (or stop covering) an element: `all` after removals, style changes or big changes;
+   * `uncovering`: something was removed or had an attribute changed (a cover may be gone from anywhere).
    */
-  changed: { all: boolean; nodes: Node[] } = { all: true, nodes: [] };
+  changed: { all: boolean; nodes: Node[]; uncovering?: boolean } = { all: true, nodes: [] };
   /** Every node the last update saw change (added, attribute, text, parent of a removal): per-container caches check it. */
   touchedLast: Node[] = [];
   /** Whether the last update touched structured data (JSON-LD scripts, microdata). */
@@ -178,7 +179,7 @@ export class LiveModel {
       this.styles = undefined;
     }
     const changedNodes = [...p.added, ...p.uncovered];
-    this.changed = { all: full || p.styles || changedNodes.length > 64, nodes: changedNodes };
+    this.changed = { all: full || p.styles || changedNodes.length > 64, nodes: changedNodes, uncovering: p.uncovered.size > 0 || p.attributesChanged.size > 0 };
     this.touchedLast = full ? [] : [...p.added, ...p.touched, ...p.uncovered];
     this.structuredChanged = full || p.structured;
     this.structuredMarks = undefined;

@@ -6,7 +6,7 @@ import type { LiveModel } from './model.ts';
 import { dom } from './native.ts';
 import { classifyVisibility, hitPoint } from './visibility.ts';
 import { hitPoints } from './hit-points.ts';
-import { clipAt, clipsItself } from './clip.ts';
+import { blankets, clipBoxes, clipKindAt, clipsItself, type ClipBox } from './clip.ts';
 import { describeCover, dismissControl, type CoverDescription } from './cover.ts';
 
 /**
@@ -44,6 +44,8 @@ export class SnapshotGeometry {
   /** Covers named in this snapshot: by the element on top, and by the element that stands for the cover. */
   private readonly coverAtHit = new Map<Element, CoverDescription>();
   private readonly covers = new Map<Element, CoveredBy>();
+  /** Each ancestor's overflow clipping, read once per snapshot (covered elements share their ancestors). */
+  private readonly clipMemo = new Map<Element, ClipBox | null>();
 
   constructor(private readonly model: LiveModel) {}
 
@@ -160,20 +162,28 @@ export class SnapshotGeometry {
     const el = entry.node as Element;
     const root = entry.root;
     const points = hitPoints(vp, { vw: view.vw, vh: view.vh });
-    for (let i = 1; i < points.length; i++) {
-      if (this.hitTests++ >= this.model.limits.maxHitTests) return { hits: false };
-      const p = points[i]!;
-      if (hitsItself(el, root.key, p.x, p.y) && this.frameChainHits(root, p.x, p.y)) return { hits: true };
+    const centre = points[0]!;
+    const top = dom.elementFromPoint(root.key, centre.x, centre.y);
+    if (top) coverTops.set(entry, top);
+    else coverTops.delete(entry);
+    // Under one plain box that spans all of it (a modal's backdrop, a banner over a row) no other point can be its own.
+    if (!(top && blankets(top, vp))) {
+      for (let i = 1; i < points.length; i++) {
+        if (this.hitTests++ >= this.model.limits.maxHitTests) return { hits: false };
+        const p = points[i]!;
+        if (hitsItself(el, root.key, p.x, p.y) && this.frameChainHits(root, p.x, p.y)) return { hits: true };
+      }
     }
     if (clipsItself(el, vp)) return { hits: false };
+    const clips = clipBoxes(el, this.clipMemo);
     let coverAt: { x: number; y: number } | undefined;
     for (const p of points) {
-      const clip = clipAt(el, p.x, p.y);
+      const clip = clipKindAt(clips, p.x, p.y);
       if (clip === 'scroll') return { hits: true };
       if (clip === undefined) coverAt ??= p;
     }
     if (!coverAt) return { hits: false };
-    const hit = dom.elementFromPoint(root.key, coverAt.x, coverAt.y);
+    const hit = coverAt === centre ? top : dom.elementFromPoint(root.key, coverAt.x, coverAt.y);
     // On top in its own document, under something in a parent one: no cover this tree can name.
     if (!hit || hit === el || dom.contains(el, hit)) return { hits: false };
     const cover = this.coverOf(hit, el);
@@ -205,12 +215,18 @@ export class SnapshotGeometry {
   }
 
   /**
-   * A covered element is tested again after any change of the tree: what covered it may have gone
-   * from anywhere (a fixed banner removed from a narrow parent, a cover hidden by a class), which
-   * the changed nodes' boxes need not show. Covered elements are few.
+   * A covered element is tested again when what lay on top of it at its centre may have gone: it
+   * left the tree, or it (or an element around it) changed an attribute (a class that hides it) —
+   * from anywhere on the page, which the changed nodes' boxes need not show (a fixed banner
+   * removed from a narrow parent). Style changes and big changes test everything again anyway.
    */
   private mayHaveUncovered(entry: Entry): boolean {
-    return entry.hit === false && this.model.changed.nodes.length > 0;
+    if (entry.hit !== false) return false;
+    const changed = this.model.changed;
+    if (changed.all) return true;
+    if (!changed.uncovering) return false;
+    const top = coverTops.get(entry);
+    return !top || !dom.isConnected(top) || changed.nodes.some((n) => n === top || dom.contains(n, top));
   }
 
   /**
@@ -286,6 +302,9 @@ export class SnapshotGeometry {
     return v;
   }
 }
+
+/** What was on top at a covered entry's centre when it was last tested (see mayHaveUncovered). */
+const coverTops = new WeakMap<Entry, Element>();
 
 const sameCover = (a: CoveredBy, b: CoveredBy) => a.role === b.role && a.name === b.name && a.ref === b.ref;
 
