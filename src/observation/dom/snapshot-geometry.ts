@@ -118,7 +118,6 @@ export class SnapshotGeometry {
     return next;
   }
 
-  /** Visibility of an interactive entry: fresh geometry, a hit test where something may have changed, the frame it is in. */
   /**
    * Visibility of an interactive entry: fresh geometry, a hit test where something may have changed, the frame it is in;
    * `cover` names what lies on top of a covered one (absent: nothing nameable, e.g. clipped away).

@@ -150,7 +150,7 @@ export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out:
       const el = node as Element;
       const localName = dom.localName(el);
       const isSpecial = special.has(el);
-      // ROW_SELECTOR is `tr`, `li` or [role=…] selectors: an element without a role (not special) can only match by tag.
+      // ROW_SELECTOR is `tr`, `li`, `dialog` or [role=…] selectors: an element without a role (not special) can only match by tag.
       scope.enter(localName, localName === 'tr' || localName === 'li' || localName === 'dialog' || (isSpecial && dom.matches(el, ROW_SELECTOR)) ? el : undefined);
       open.push(el);
       try {
@@ -290,7 +290,7 @@ function initialSkip(ctx: WalkContext, start: Node, root: RootState): boolean {
   return false;
 }
 
-/** A focusable list, listbox, menu or grid: the text inside it is page content, not its name (a suggestion list's suggestions). */
+/** A focusable list, table or grid: the text inside it is page content, not its name (a jQuery UI suggestion list's suggestions). */
 function holdsContent(s: { role: string }): boolean {
   return CONTENT_HOLDING_ROLES.has(s.role);
 }
@@ -384,6 +384,7 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, localName:
     if (next !== entry.semantics) {
       entry.semantics = next;
       ctx.recomputed++;
+      if (next.usesIdRefs) ctx.noteIdRefUser(entry);
       placeInRow(ctx, entry, skip.row);
     }
   } else if (!interactive) entry.semantics = undefined;
@@ -436,7 +437,7 @@ function rowOf(ctx: WalkContext, el: Element): Element | null {
   const known = ctx.rowMemo.get(el);
   if (known !== undefined) return known;
   let row: Element | null;
-  // ROW_SELECTOR is `tr`, `li` or a [role=…] selector: without a role attribute only the tag name can match.
+  // ROW_SELECTOR is `tr`, `li`, `dialog` or a [role=…] selector: without a role attribute only the tag name can match.
   const name = dom.localName(el);
   if (name === 'tr' || name === 'li' || name === 'dialog' || (dom.has(el, 'role') && dom.matches(el, ROW_SELECTOR))) row = el;
   else {
