@@ -448,6 +448,13 @@ function rowOf(ctx: WalkContext, el: Element): Element | null {
   return row;
 }
 
+/** A row that is a dialog (tell table rows and list items apart by their tag: no selector match for thousands of rows). */
+function isDialog(row: Element): boolean {
+  const name = dom.localName(row);
+  if (name === 'dialog') return true;
+  return name !== 'tr' && name !== 'li' && dom.matches(row, DIALOG_SELECTOR);
+}
+
 /** The entry's row-like ancestor (table row, list item…; `row`, from the walk) and its container, for collapsing repetition. */
 function placeInRow(ctx: WalkContext, entry: Entry, row: Element | null): void {
   if (!row) {
@@ -458,7 +465,7 @@ function placeInRow(ctx: WalkContext, entry: Entry, row: Element | null): void {
   if (place === undefined) {
     const parent = dom.parentElement(row);
     // A dialog is its own container (its content, one row); any other row sits in the nearest container around it.
-    const container = dom.matches(row, DIALOG_SELECTOR) ? row : parent ? dom.closest(parent, CONTAINER_SELECTOR) : null;
+    const container = isDialog(row) ? row : parent ? dom.closest(parent, CONTAINER_SELECTOR) : null;
     place = container ? { container, header: parent !== null && dom.localName(parent) === 'thead' } : null;
     ctx.rowContainers.set(row, place);
   }
