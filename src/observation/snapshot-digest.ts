@@ -34,6 +34,12 @@ function num(h: number, n: number | undefined): number {
   return n === undefined ? mix(h, ABSENT) : mix(h, n);
 }
 
+/** Any finite number: whole ones as they are, others (a step of 0.1, a confidence of 0.7) by their text. */
+function real(h: number, n: number | undefined): number {
+  if (n === undefined) return mix(h, ABSENT);
+  return Number.isInteger(n) && Math.abs(n) < 2 ** 31 ? mix(h, n) : str(h, String(n));
+}
+
 function row(h: number, c: { ref: string; row: number } | undefined): number {
   return c ? mix(str(h, c.ref), c.row) : mix(h, ABSENT);
 }
@@ -57,7 +63,22 @@ function element(h: number, e: SnapshotElement): number {
   h = b ? mix(mix(mix(mix(h, b.x), b.y), b.w), b.h) : mix(h, ABSENT);
   h = strings(h, e.options);
   h = row(h, e.container);
+  h = widgetFields(h, e);
   return num(h, e.order);
+}
+
+/** Issue 26's fields: inferred role, cover, bounds, the popup it controls, shape, passive. */
+function widgetFields(h: number, e: SnapshotElement): number {
+  const inferred = e.inferred;
+  h = inferred ? strings(real(h, inferred.confidence), inferred.evidence) : mix(h, ABSENT);
+  const cover = e.coveredBy;
+  h = cover ? str(str(str(h, cover.role), cover.name), cover.ref) : mix(h, ABSENT);
+  const range = e.range;
+  h = range ? real(real(real(h, range.min), range.max), range.step) : mix(h, ABSENT);
+  h = str(h, e.controls);
+  const shape = e.shape;
+  h = shape ? str(str(str(str(h, shape.kind), shape.fill), shape.stroke), shape.size) : mix(h, ABSENT);
+  return mix(h, e.passive ? 1 : ABSENT);
 }
 
 function text(h: number, t: SnapshotText): number {

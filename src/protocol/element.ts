@@ -63,6 +63,7 @@ export type RangeBounds = z.infer<typeof RangeBounds>;
 
 /** An SVG shape as a person sees it: what it is, its colours by name, its size next to the other shapes of its drawing. */
 export const ShapeKind = z.enum(['circle', 'ellipse', 'rect', 'square', 'line', 'polyline', 'polygon', 'triangle', 'path', 'text', 'image', 'group']);
+export type ShapeKind = z.infer<typeof ShapeKind>;
 export const ShapeInfo = z.object({
   kind: ShapeKind,
   /** CSS colour keyword nearest to the computed fill / stroke (`red`, `navy`), absent when none is painted. */

@@ -1,7 +1,7 @@
 import { hitsItself } from '../../observation/dom/geometry.ts';
 import { dom } from '../../observation/dom/native.ts';
 import { hitPoints } from '../../observation/dom/hit-points.ts';
-import { semanticsOf } from '../../observation/dom/semantics.ts';
+import { describeCover } from '../../observation/dom/cover.ts';
 
 /**
  * Before any DOM action: is the element one a person could see and hit right now? Checked on
@@ -70,19 +70,18 @@ export function bringIntoViewAndHitTest(el: Element): { ok: true; reach: Reach }
     ok: false,
     refusal: {
       code: 'COVERED',
-      message: `${describe(el)} is covered by ${cover ? coverName(cover) : 'nothing hit-testable'} at every point Steward tried (${points.length}); dismiss or move what covers it first`,
+      message: `${describe(el)} is covered by ${cover ? coverName(cover, el) : 'nothing hit-testable'} at every point Steward tried (${points.length}); dismiss or move what covers it first`,
     },
   };
 }
 
-/** What covers a control, as a person would name it: its role and accessible name. */
-function coverName(el: Element): string {
+/** What covers a control, named as the observation names it (src/observation/dom/cover.ts): the dialog, banner or overlay the element on top belongs to. */
+function coverName(top: Element, covered: Element): string {
   try {
-    const s = semanticsOf(el, dom.localName(el));
-    const role = s.role && s.role !== 'generic' ? s.role : dom.localName(el);
-    return `${role}${s.name ? ` “${s.name.slice(0, 80)}”` : ''} (${describe(el)})`;
+    const cover = describeCover(top, covered);
+    return `${cover.role}${cover.name ? ` “${cover.name}”` : ''} (${describe(cover.el)})`;
   } catch {
-    return describe(el);
+    return describe(top);
   }
 }
 

@@ -45,6 +45,11 @@ export class ObservationHost {
     return this.observer?.elementFor(ref);
   }
 
+  /** For src/content/act/: a step acted on this ref; what shows next (a menu, a suggestion list) is tied to it. */
+  actedOn(ref: string): void {
+    this.observer?.actedOn(ref);
+  }
+
   /** The token of the document the refs belong to (undefined until the frame is first observed). */
   get documentToken(): string | undefined {
     return this.observer?.documentToken;

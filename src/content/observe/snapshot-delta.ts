@@ -119,8 +119,10 @@ class MoveRuns {
   }
 }
 
-const SCALARS = ['role', 'name', 'description', 'value', 'visibility', 'tag', 'inputType', 'href', 'formRef', 'scope'] as const;
+const SCALARS = ['role', 'name', 'description', 'value', 'visibility', 'tag', 'inputType', 'href', 'formRef', 'scope', 'controls', 'passive'] as const;
 const LISTS = ['states', 'options', 'framePath'] as const;
+/** Small plain objects (issue 26's fields), compared by value: a full re-walk makes new ones that are equal. */
+const RECORDS = ['inferred', 'coveredBy', 'range', 'shape'] as const;
 
 function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean {
   return a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]));
@@ -136,12 +138,23 @@ export function diffElement(before: SnapshotElement, after: SnapshotElement): Sn
   const patch: Record<string, unknown> = { ref: after.ref };
   for (const k of SCALARS) if (before[k] !== after[k]) patch[k] = after[k] ?? null;
   for (const k of LISTS) if (!sameList<unknown>(before[k], after[k])) patch[k] = after[k] ?? null;
+  for (const k of RECORDS) if (!sameData(before[k], after[k])) patch[k] = after[k] ?? null;
   if (!sameBox(before.box, after.box)) patch.box = after.box ?? null;
   if (!sameRow(before.container, after.container)) patch.container = after.container ?? null;
   return patch as SnapshotElementPatch;
 }
 
-/** Every field but `box` and `order` alike (SCALARS, LISTS, container), spelled out: named reads, not keyed ones, in the hot loop. */
+/** Plain data (strings, numbers, arrays, objects of them) equal by value. */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameData(x, b[i]));
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** Every field but `box` and `order` alike (SCALARS, LISTS, RECORDS, container), spelled out: named reads, not keyed ones, in the hot loop. */
 function sameExceptBox(a: SnapshotElement, b: SnapshotElement): boolean {
   return (
     a.name === b.name &&
@@ -154,9 +167,15 @@ function sameExceptBox(a: SnapshotElement, b: SnapshotElement): boolean {
     a.inputType === b.inputType &&
     a.formRef === b.formRef &&
     a.description === b.description &&
+    a.controls === b.controls &&
+    a.passive === b.passive &&
     sameList(a.states, b.states) &&
     sameList(a.options, b.options) &&
     sameList(a.framePath, b.framePath) &&
-    sameRow(a.container, b.container)
+    sameRow(a.container, b.container) &&
+    sameData(a.inferred, b.inferred) &&
+    sameData(a.coveredBy, b.coveredBy) &&
+    sameData(a.range, b.range) &&
+    sameData(a.shape, b.shape)
   );
 }

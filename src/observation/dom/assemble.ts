@@ -9,6 +9,8 @@ import { liveState } from './semantics.ts';
 import { SnapshotGeometry } from './snapshot-geometry.ts';
 import type { StructuredDataReader } from './structured-data.ts';
 import type { VolatileCheck } from './churn.ts';
+import type { PopupOpeners } from './openers.ts';
+import { WidgetFields } from './widget-fields.ts';
 
 /**
  * Turns the live model into a PageSnapshot: walks the entries in document order (shadow roots
@@ -28,6 +30,8 @@ export interface AssembleInput {
   recomputed: number;
   /** Which texts the page keeps changing on its own (see churn.ts). */
   volatile?: VolatileCheck;
+  /** Which control opened which popup (see openers.ts). */
+  openers?: PopupOpeners;
 }
 
 export function assembleSnapshot(input: AssembleInput): PageSnapshot {
@@ -40,6 +44,7 @@ class Assembler {
   private readonly rows: RowNumbering;
   private readonly forms: FormCollector;
   private readonly blind: Set<string>;
+  private readonly widgets: WidgetFields;
   private readonly elements: SnapshotElement[] = [];
   private readonly texts: SnapshotText[] = [];
   private readonly canvasEntries: Entry[] = [];
@@ -54,6 +59,7 @@ class Assembler {
     this.rows = new RowNumbering(this.model);
     this.forms = new FormCollector(this.model);
     this.blind = new Set(this.model.walkSpots);
+    this.widgets = new WidgetFields(this.model.limits, this.blind);
     this.focused = deepActiveElement(this.model);
   }
 
@@ -64,6 +70,7 @@ class Assembler {
     const topView = this.geometry.view(model.doc);
     const layoutMs = model.now() - layoutStart;
     this.emitRoot(model.top!);
+    const containers = this.settleWidgets();
     const snapshot: PageSnapshot = {
       url: dom.doc.url(model.doc),
       title: cleanText(dom.doc.title(model.doc), 1024),
@@ -82,7 +89,7 @@ class Assembler {
         shadowRoots: [...model.roots.values()].filter((r) => r.scope === 'shadow-open' || r.scope === 'shadow-closed').length,
       },
       blindSpots: [],
-      containers: this.rows.describe(),
+      containers,
       documentToken: this.input.documentToken,
       viewport: { w: topView.vw, h: topView.vh, scrollX: Math.round(topView.scrollX), scrollY: Math.round(topView.scrollY), pageW: Math.round(topView.pageW), pageH: Math.round(topView.pageH) },
     };
@@ -101,11 +108,37 @@ class Assembler {
     return snapshot;
   }
 
+  /** Issue 26's fields that need the whole snapshot (widget-fields.ts), and the containers with the control that opened each. */
+  private settleWidgets(): NonNullable<PageSnapshot['containers']> {
+    this.widgets.finish(this.elements, (el) => this.rows.refOf(el));
+    const openers = this.input.openers;
+    if (!openers) return this.rows.describe();
+    openers.update(
+      this.widgets.shown,
+      (ref) => this.model.refs.lookup(ref),
+      (outer, inner) => dom.contains(outer, inner),
+    );
+    return this.rows.describe((el) => openers.openedBy(el));
+  }
+
+  /** An element, unless a shape over the caps; noted for settleWidgets. */
+  private emitEntryElement(entry: Entry): void {
+    const shape = entry.semantics!.shape;
+    if (shape && !this.widgets.admitShape(shape.drawing)) return;
+    const at = this.elements.length;
+    this.emitElement(entry);
+    if (this.elements.length > at) this.widgets.noteElement(entry, at, this.elements[at]!);
+  }
+
   private emitRoot(root: RootState): void {
     for (const entry of root.entries) {
       try {
-        if (entry.semantics) this.emitElement(entry);
-        else if (entry.text) this.emitText(entry);
+        if (entry.semantics) this.emitEntryElement(entry);
+        else if (entry.text) {
+          const at = this.texts.length;
+          this.emitText(entry);
+          if (this.texts.length > at && entry.container) this.widgets.noteShown(entry.container);
+        }
         if (entry.isForm) this.forms.addForm(entry);
         if (entry.isCanvas) this.canvasEntries.push(entry);
         if (entry.crossOrigin) this.iframesSkipped++;

@@ -58,7 +58,7 @@ export const STRUCTURAL_ATTRIBUTES_SELECTOR = '[role],[tabindex],[contenteditabl
 export const NAMING_ATTRIBUTES_SELECTOR =
   '[aria-labelledby],[aria-describedby],[aria-description],[title],' +
   '[aria-expanded],[aria-selected],[aria-pressed],[aria-checked],[aria-required],[aria-readonly],[aria-invalid],[aria-busy],' +
-  '[aria-valuetext],[aria-valuenow]';
+  '[aria-valuetext],[aria-valuenow],[aria-controls],[aria-owns]';
 export const SPECIAL_ATTRIBUTES_SELECTOR = `${STRUCTURAL_ATTRIBUTES_SELECTOR},${NAMING_ATTRIBUTES_SELECTOR}`;
 
 /**
@@ -155,12 +155,21 @@ function ariaLevel(value: string | null): number | undefined {
 /** Elements whose own text is never page content for an observer (code, styles, form internals). */
 export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set(['script', 'style', 'noscript', 'template', 'title', 'head', 'textarea', 'select', 'option', 'optgroup', 'datalist', 'label']);
 
-/** Selector for a row-like element: one repetition of a table, list, grid, listbox, menu or tree. */
-export const ROW_SELECTOR = 'tr,li,[role=row],[role=listitem],[role=option],[role=treeitem],[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=article]';
+/** A dialog is a container of one row, its own content (so a dialog a control opened can be shown under it). */
+export const DIALOG_SELECTOR = 'dialog,[role=dialog],[role=alertdialog]';
+
+/** Selector for a row-like element: one repetition of a table, list, grid, listbox, menu or tree (and a dialog, its own single row). */
+export const ROW_SELECTOR = `tr,li,[role=row],[role=listitem],[role=option],[role=treeitem],[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=article],${DIALOG_SELECTOR}`;
+
+/**
+ * Roles of focusable lists and tables, whose name comes from their author only (never from their
+ * content): their text is page content (a jQuery UI suggestion list is a focusable `<ul>`). A
+ * listbox, menu, tree or tablist holds options, items and tabs that carry their own words.
+ */
+export const CONTENT_HOLDING_ROLES: ReadonlySet<string> = new Set(['list', 'table', 'grid', 'treegrid', 'feed']);
 
 /** Selector for the container of rows. */
-export const CONTAINER_SELECTOR =
-  'table,ul,ol,menu,[role=table],[role=grid],[role=treegrid],[role=list],[role=listbox],[role=tree],[role=menu],[role=menubar],[role=tablist],[role=feed],[role=radiogroup]';
+export const CONTAINER_SELECTOR = `table,ul,ol,menu,[role=table],[role=grid],[role=treegrid],[role=list],[role=listbox],[role=tree],[role=menu],[role=menubar],[role=tablist],[role=feed],[role=radiogroup],${DIALOG_SELECTOR}`;
 
 /** Snapshot role name of a container element. */
 export function containerRole(localName: string, roleAttr: string | null): string {
@@ -169,5 +178,6 @@ export function containerRole(localName: string, roleAttr: string | null): strin
     if (role) return role;
   }
   if (localName === 'table') return 'table';
+  if (localName === 'dialog') return 'dialog';
   return 'list';
 }

@@ -25,6 +25,12 @@ function nameOf(el: Element): string | undefined {
   }
 }
 
+/** A dialog without a label is known by its first heading. */
+function headingOf(el: Element): string | undefined {
+  const heading = dom.queryOne(el, 'h1,h2,h3,h4,h5,h6,[role=heading]');
+  return heading ? cleanText(dom.text(heading), 200) || undefined : undefined;
+}
+
 function cellTexts(cells: ArrayLike<Element>, maxCells: number, maxText: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < cells.length && i < maxCells; i++) out.push(blockText(cells[i]!, maxText));
@@ -65,7 +71,7 @@ function bodyRows(table: HTMLTableElement, limit: number): { count: number; firs
 export function describeContainer(el: Element, ref: string, seenRows: number): SnapshotContainer {
   const localName = dom.localName(el);
   const out: SnapshotContainer = { ref, role: containerRole(localName, dom.attr(el, 'role')), rows: seenRows };
-  const name = nameOf(el);
+  const name = nameOf(el) ?? (out.role === 'dialog' || out.role === 'alertdialog' ? headingOf(el) : undefined);
   if (name) out.name = name;
   if (localName === 'table') {
     const table = el as HTMLTableElement;

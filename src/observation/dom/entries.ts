@@ -1,4 +1,4 @@
-import type { ElementState } from '../../protocol/element.ts';
+import type { CoveredBy, ElementState, RangeBounds, ShapeKind } from '../../protocol/element.ts';
 import type { SnapshotElement } from '../snapshot.ts';
 
 /**
@@ -32,6 +32,17 @@ export interface RootState {
   flags?: { a11yHidden: boolean; ariaDisabled: boolean };
 }
 
+/** What the walk knows of an SVG shape (svg-shapes.ts) until a mutation says otherwise: its kind, its paint, its drawing. */
+export interface ShapeStyle {
+  kind: ShapeKind;
+  fill?: string;
+  stroke?: string;
+  /** The `<svg>` it is drawn in: sizes are relative to its other shapes. */
+  drawing: Element;
+  /** A control by its markup (a role, a tabindex), drawn as a shape. */
+  control?: true;
+}
+
 /** Role, name and the rest of what is read from attributes and text (cached). */
 export interface Semantics {
   role: string;
@@ -52,6 +63,14 @@ export interface Semantics {
   secret?: boolean;
   /** A single select's last read selectedIndex and the value it gave (see liveState). */
   selected?: { index: number; value: string | undefined };
+  /** Bounds of a slider, spinbutton or range input. */
+  range?: RangeBounds;
+  /** An SVG shape's kind and paint (its size, against the other shapes of its drawing, is decided per snapshot). */
+  shape?: ShapeStyle;
+  /** A shape nothing reacts to (no listener mark, no pointer cursor): shown, not operable. */
+  passive?: true;
+  /** aria-controls / aria-owns ids: the popup it controls, resolved to a container per snapshot. */
+  controlsIds?: string;
 }
 
 export interface Geometry {
@@ -99,6 +118,7 @@ export function newEntry(node: Element | Text, root: RootState): Entry {
     geometry: undefined,
     geometryDirty: true,
     hit: undefined,
+    cover: undefined,
     out: undefined,
   };
 }
@@ -129,6 +149,7 @@ export function clearEntry(entry: Entry): void {
   entry.geometry = undefined;
   entry.geometryDirty = true;
   entry.hit = undefined;
+  entry.cover = undefined;
   entry.out = undefined;
 }
 
@@ -156,6 +177,8 @@ export interface Entry {
   geometryDirty: boolean;
   /** Last hit test at the centre (undefined: not tested / centre outside the viewport). */
   hit?: boolean;
+  /** With `hit` false: what lies on top (absent: nothing nameable, e.g. clipped away by its container). */
+  cover?: CoveredBy;
   /** The element as last reported, with what it was built from: reused while nothing changed. */
   out?: ReportedElement;
 }

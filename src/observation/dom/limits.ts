@@ -31,6 +31,9 @@ export const LIMITS = {
   /** Canvases hashed per snapshot, and the downscaled size hashed. */
   maxCanvases: 16,
   canvasHashSize: 16,
+  /** SVG shapes reported per drawing and per page (`svg_shapes_truncated` beyond: a chart of thousands of paths). */
+  maxShapesPerDrawing: 60,
+  maxShapes: 300,
   /** Covered checks (elementFromPoint) per snapshot: only elements in the viewport need them. */
   maxHitTests: 2_000,
   /** Wall-clock budget for one capture before it returns what it has (`capture_time_budget_exceeded`). */

@@ -10,6 +10,7 @@ import { dom } from './native.ts';
 import { RefRegistry } from './refs.ts';
 import { mergeFacts, scanStyles, type StyleFacts } from './style-scan.ts';
 import { semanticsOf } from './semantics.ts';
+import { renewDrawn } from './svg-shapes.ts';
 import { blockText } from './block-text.ts';
 import { indexTree, killRoot, newRoot, walkSubtree, type WalkContext } from './walker.ts';
 import { emptyPending, recordMutations, type Pending } from './changes.ts';
@@ -57,9 +58,10 @@ export class LiveModel {
   stamp = 0;
   /**
    * What the last update changed, for re-running hit tests only where something could now cover
-   * (or stop covering) an element: `all` after removals, style changes or big changes.
+   * (or stop covering) an element: `all` after removals, style changes or big changes;
+   * `uncovering`: something was removed or had an attribute changed (a cover may be gone from anywhere).
    */
-  changed: { all: boolean; nodes: Node[] } = { all: true, nodes: [] };
+  changed: { all: boolean; nodes: Node[]; uncovering?: boolean } = { all: true, nodes: [] };
   /** Every node the last update saw change (added, attribute, text, parent of a removal): per-container caches check it. */
   touchedLast: Node[] = [];
   /** Whether the last update touched structured data (JSON-LD scripts, microdata). */
@@ -177,7 +179,7 @@ export class LiveModel {
       this.styles = undefined;
     }
     const changedNodes = [...p.added, ...p.uncovered];
-    this.changed = { all: full || p.styles || changedNodes.length > 64, nodes: changedNodes };
+    this.changed = { all: full || p.styles || changedNodes.length > 64, nodes: changedNodes, uncovering: p.uncovered.size > 0 || p.attributesChanged.size > 0 };
     this.touchedLast = full ? [] : [...p.added, ...p.touched, ...p.uncovered];
     this.structuredChanged = full || p.structured;
     this.structuredMarks = undefined;
@@ -358,6 +360,6 @@ function refreshEntry(entry: Entry): void {
     return;
   }
   const el = node as Element;
-  if (entry.semantics) entry.semantics = semanticsOf(el, dom.localName(el));
+  if (entry.semantics) entry.semantics = entry.semantics.shape ? renewDrawn(el, entry.semantics) : semanticsOf(el, dom.localName(el));
   if (entry.text) entry.text = { ...entry.text, text: blockText(el, LIMITS.maxTextLength) };
 }

@@ -5,6 +5,7 @@ import type { Limits } from './limits.ts';
 import { LiveModel } from './model.ts';
 import { dom } from './native.ts';
 import { StructuredDataReader } from './structured-data.ts';
+import { PopupOpeners } from './openers.ts';
 
 /**
  * The page-side observation engine's entry point. Runs wherever there is a DOM: in the isolated
@@ -33,6 +34,8 @@ export interface PageObserver {
   snapshot(options?: { full?: boolean }): ObserveOutcome;
   /** The live element behind a ref, if it is still in the document. */
   elementFor(ref: string): Element | undefined;
+  /** A step acted on this ref: a popup that shows in the next snapshot is tied to it (openers.ts). */
+  actedOn(ref: string): void;
   readonly documentToken: string;
   dispose(): void;
 }
@@ -49,6 +52,7 @@ export function createPageObserver(options: PageObserverOptions = {}): PageObser
   const structuredData = new StructuredDataReader();
   const churn = options.churn ?? new ChurnDetector(doc, { now: options.now });
   const documentToken = randomToken();
+  const openers = new PopupOpeners(model.now);
   let broken = false;
 
   return {
@@ -63,7 +67,7 @@ export function createPageObserver(options: PageObserverOptions = {}): PageObser
         broken = false;
         const updateMs = model.now() - startedAt;
         for (const root of model.roots.values()) if (root.alive) churn.watch(root.key);
-        const snapshot = assembleSnapshot({ model, structuredData, documentToken, startedAt, updateMs, volatile: churn.check(), ...update });
+        const snapshot = assembleSnapshot({ model, structuredData, documentToken, startedAt, updateMs, volatile: churn.check(), openers, ...update });
         if (!closedRootsVisible(options)) snapshot.blindSpots.push('closed_shadow_roots_not_visible');
         return { ok: true, snapshot };
       } catch (error) {
@@ -77,6 +81,7 @@ export function createPageObserver(options: PageObserverOptions = {}): PageObser
       const el = model.refs.lookup(ref);
       return el && dom.isConnected(el) ? el : undefined;
     },
+    actedOn: (ref) => openers.actedOn(ref),
     dispose: () => {
       model.dispose();
       churn.dispose();

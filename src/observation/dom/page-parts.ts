@@ -1,5 +1,6 @@
 import type { PageSnapshot, SnapshotCanvas, SnapshotContainer, SnapshotForm, SnapshotRowRef, SnapshotTable } from '../snapshot.ts';
 import { readCanvas } from './canvas.ts';
+import { DIALOG_SELECTOR } from './classify.ts';
 import { cleanText } from '../clean-text.ts';
 import { describeContainer, readTable, rowCellTexts } from './containers.ts';
 import type { Entry } from './entries.ts';
@@ -17,6 +18,8 @@ const MAX_CANVASES_LISTED = 200;
 /** Numbers rows per container in document order (0 for header rows) and describes the containers. */
 export class RowNumbering {
   private readonly containers = new Map<Element, { ref: string; rows: Map<Element, SnapshotRowRef>; header?: SnapshotRowRef }>();
+  /** Dialogs not shown in this snapshot: no container (their controls are hidden ones, like any others). */
+  private readonly closed = new Set<Element>();
 
   constructor(private readonly model: LiveModel) {}
 
@@ -24,6 +27,10 @@ export class RowNumbering {
     if (!entry.container || !entry.row) return undefined;
     let c = this.containers.get(entry.container);
     if (!c) {
+      if (this.closed.has(entry.container) || closedDialog(entry.container)) {
+        this.closed.add(entry.container);
+        return undefined;
+      }
       c = { ref: this.model.refs.refFor(entry.container), rows: new Map() };
       this.containers.set(entry.container, c);
     }
@@ -53,8 +60,19 @@ export class RowNumbering {
     return hit;
   }
 
-  describe(): SnapshotContainer[] {
-    return [...this.containers].map(([el, c]) => this.cached(el, c.ref, c.rows.size).described);
+  /** `openedBy`: the control that opened a container (openers.ts), when one did. */
+  describe(openedBy?: (el: Element) => string | undefined): SnapshotContainer[] {
+    return [...this.containers].map(([el, c]) => {
+      const described = this.cached(el, c.ref, c.rows.size).described;
+      const opener = openedBy?.(el);
+      // The cached description is shared with earlier snapshots: a copy carries the opener.
+      return opener ? { ...described, openedBy: opener } : described;
+    });
+  }
+
+  /** The ref of a container that holds something in this snapshot (none for one that does not). */
+  refOf(el: Element): string | undefined {
+    return this.containers.get(el)?.ref;
   }
 
   /** A row's cell texts, kept while nothing inside the row changes (a change in one cell re-reads one row, not fifty). */
@@ -83,6 +101,11 @@ export class RowNumbering {
     }
     return out;
   }
+}
+
+/** A dialog that is not rendered (a closed `<dialog>`, a hidden role=dialog). */
+function closedDialog(el: Element): boolean {
+  return dom.matches(el, DIALOG_SELECTOR) && !dom.checkVisibility(el, { visibilityProperty: true });
 }
 
 /** Collects each form's fields and submit button as its controls are emitted, then describes the forms. */

@@ -4,6 +4,7 @@ import { cleanText } from '../clean-text.ts';
 import { firstRole, INTERACTIVE_ROLES } from './classify.ts';
 import type { Semantics } from './entries.ts';
 import { LIMITS } from './limits.ts';
+import { RANGE_ROLES, rangeBounds } from './range-bounds.ts';
 import type { LinkTargets } from './link-targets.ts';
 import { dom } from './native.ts';
 
@@ -22,7 +23,6 @@ const FORM_CONTROLS = new Set(['button', 'input', 'select', 'textarea', 'fieldse
  * fields and the date and time pickers (the act side types into the same: TYPED_INPUT_TYPES).
  */
 const EDITABLE_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'number', 'password', 'date', 'time', 'datetime-local', 'month', 'week']);
-const RANGE_ROLES = new Set(['slider', 'spinbutton', 'scrollbar', 'progressbar', 'meter']);
 
 function roleOf(el: Element, localName: string, special: boolean): string {
   let role: string | null = null;
@@ -198,6 +198,10 @@ export function semanticsOf(el: Element, localName: string, hints: SemanticHints
     failed: failed || undefined,
     secret: isSecretField(el, inputType) || undefined,
     selected: undefined,
+    range: undefined,
+    shape: undefined,
+    passive: undefined,
+    controlsIds: undefined,
   };
   if (special && (dom.has(el, 'aria-describedby') || dom.has(el, 'aria-description') || dom.has(el, 'title'))) {
     try {
@@ -214,7 +218,16 @@ export function semanticsOf(el: Element, localName: string, hints: SemanticHints
   if (localName === 'select') s.options = selectOptions(el as HTMLSelectElement);
   const live = liveKind(localName, role, inputType);
   if (live) s.live = live;
+  widgetSemantics(s, el, localName, special);
   return s;
+}
+
+/** Issue 26's attribute facts: a range's bounds, the popup a control names (aria-controls / aria-owns, resolved per snapshot). */
+function widgetSemantics(s: Semantics, el: Element, localName: string, special: boolean): void {
+  s.range = rangeBounds((name) => dom.attr(el, name), localName, s.role, s.inputType);
+  if (!special) return;
+  const ids = dom.attr(el, 'aria-controls') ?? dom.attr(el, 'aria-owns');
+  if (ids !== null && ids.trim() !== '') s.controlsIds = ids.trim().slice(0, 512);
 }
 
 export interface LiveState {

@@ -1,10 +1,13 @@
-import type { Visibility } from '../../protocol/element.ts';
+import type { CoveredBy, Visibility } from '../../protocol/element.ts';
 import type { SnapshotElement } from '../snapshot.ts';
 import type { Entry, Geometry, RootState } from './entries.ts';
 import { docView, hitsItself, NOT_RENDERED, readGeometry, rootFlags, type DocView } from './geometry.ts';
 import type { LiveModel } from './model.ts';
 import { dom } from './native.ts';
 import { classifyVisibility, hitPoint } from './visibility.ts';
+import { hitPoints } from './hit-points.ts';
+import { blankets, clipBoxes, clipKindAt, clipsItself, type ClipBox } from './clip.ts';
+import { describeCover, dismissControl, type CoverDescription } from './cover.ts';
 
 /**
  * Geometry for one snapshot. Reads only where things may have moved: everything after a resize
@@ -38,6 +41,11 @@ export class SnapshotGeometry {
   private changedRects: Array<{ doc: Document | null; left: number; top: number; right: number; bottom: number }> | undefined;
   private hitTests = 0;
   private hiddenRechecks = 0;
+  /** Covers named in this snapshot: by the element on top, and by the element that stands for the cover. */
+  private readonly coverAtHit = new Map<Element, CoverDescription>();
+  private readonly covers = new Map<Element, CoveredBy>();
+  /** Each ancestor's overflow clipping, read once per snapshot (covered elements share their ancestors). */
+  private readonly clipMemo = new Map<Element, ClipBox | null>();
 
   constructor(private readonly model: LiveModel) {}
 
@@ -110,27 +118,114 @@ export class SnapshotGeometry {
     return next;
   }
 
-  /** Visibility of an interactive entry: fresh geometry, a hit test where something may have changed, the frame it is in. */
-  visibility(entry: Entry): { geometry: Geometry; visibility: Visibility; hidden: boolean } {
+  /**
+   * Visibility of an interactive entry: fresh geometry, a hit test where something may have changed, the frame it is in;
+   * `cover` names what lies on top of a covered one (absent: nothing nameable, e.g. clipped away).
+   */
+  visibility(entry: Entry): { geometry: Geometry; visibility: Visibility; hidden: boolean; cover: CoveredBy | undefined } {
     const root = entry.root;
     const view = this.view(root.doc);
     const geometryWasDirty = entry.geometryDirty || !entry.geometry;
     const g = this.geometry(entry, true);
     const hidden = g.hidden || root.hostHidden;
     let hits: boolean | undefined;
+    let cover: CoveredBy | undefined;
     if (!hidden && g.w * g.h >= 1 && inViewport(g, view)) {
       const vp = { left: g.x - view.scrollX, top: g.y - view.scrollY, width: g.w, height: g.h };
       const point = hitPoint(vp, { w: view.vw, h: view.vh });
-      if (point && (entry.hit === undefined || geometryWasDirty || this.mayHaveChangedCover(root.doc, vp))) {
+      if (point && (entry.hit === undefined || geometryWasDirty || this.mayHaveUncovered(entry) || this.mayHaveChangedCover(root.doc, vp))) {
         if (this.hitTests++ < this.model.limits.maxHitTests) {
           hits = hitsItself(entry.node as Element, root.key, point.x, point.y) && this.frameChainHits(root, point.x, point.y);
+          if (!hits) ({ hits, cover } = this.reachElsewhere(entry, vp, view, entry.cover));
         }
-      } else if (point) hits = entry.hit;
+      } else if (point) {
+        hits = entry.hit;
+        cover = entry.cover;
+      }
     }
     entry.hit = hits;
+    entry.cover = hits === false ? cover : undefined;
     let visibility = classifyVisibility({ hidden, box: g, page: { w: view.pageW, h: view.pageH }, hitsItself: hits });
     if (visibility === 'visible') visibility = this.frameVisibilityOf(root);
-    return { geometry: g, visibility, hidden };
+    return { geometry: g, visibility, hidden, cover: visibility === 'covered' ? entry.cover : undefined };
+  }
+
+  /**
+   * The centre of the element is not its own: the other sample points a person could press (the
+   * act side tries the same, hit-points.ts). One that hits: reachable. None: if it clips itself
+   * away, or every point lies outside a box that clips it (overflow hidden), nothing covers it that could be dismissed;
+   * outside a scrolling box, scrolling that box reaches it; else the element on top is the cover,
+   * named (and kept as the same object while it reads the same, `previous`).
+   */
+  private reachElsewhere(entry: Entry, vp: Rect, view: DocView, previous: CoveredBy | undefined): { hits: boolean; cover?: CoveredBy } {
+    const el = entry.node as Element;
+    const root = entry.root;
+    const points = hitPoints(vp, { vw: view.vw, vh: view.vh });
+    const centre = points[0]!;
+    const top = dom.elementFromPoint(root.key, centre.x, centre.y);
+    if (top) coverTops.set(entry, top);
+    else coverTops.delete(entry);
+    // Under one plain box that spans all of it (a modal's backdrop, a banner over a row) no other point can be its own.
+    if (!(top && blankets(top, vp))) {
+      for (let i = 1; i < points.length; i++) {
+        if (this.hitTests++ >= this.model.limits.maxHitTests) return { hits: false };
+        const p = points[i]!;
+        if (hitsItself(el, root.key, p.x, p.y) && this.frameChainHits(root, p.x, p.y)) return { hits: true };
+      }
+    }
+    if (clipsItself(el, vp)) return { hits: false };
+    const clips = clipBoxes(el, this.clipMemo);
+    let coverAt: { x: number; y: number } | undefined;
+    for (const p of points) {
+      const clip = clipKindAt(clips, p.x, p.y);
+      if (clip === 'scroll') return { hits: true };
+      if (clip === undefined) coverAt ??= p;
+    }
+    if (!coverAt) return { hits: false };
+    const hit = coverAt === centre ? top : dom.elementFromPoint(root.key, coverAt.x, coverAt.y);
+    // On top in its own document, under something in a parent one: no cover this tree can name.
+    if (!hit || hit === el || dom.contains(el, hit)) return { hits: false };
+    const cover = this.coverOf(hit, el);
+    return { hits: false, cover: previous && sameCover(previous, cover) ? previous : cover };
+  }
+
+  /** The cover's role, name and the ref to clear it by (its own, when it is a control, else its dismiss control's), once per cover per snapshot. */
+  private coverOf(hit: Element, covered: Element): CoveredBy {
+    let d = this.coverAtHit.get(hit);
+    // The climb stops below any ancestor of the covered element: a cached cover around it is not its cover.
+    if (!d || dom.contains(d.el, covered)) {
+      d = describeCover(hit, covered);
+      this.coverAtHit.set(hit, d);
+    }
+    let c = this.covers.get(d.el);
+    if (!c) {
+      c = { role: d.role, name: d.name };
+      const control = this.reported(d.el) ? d.el : dismissControl(d.el, (x) => this.reported(x));
+      if (control) c.ref = this.model.refs.refFor(control);
+      this.covers.set(d.el, c);
+    }
+    return c;
+  }
+
+  /** Whether the observation reports `el` as an operable element (it has a ref an agent can use). */
+  private reported(el: Element): boolean {
+    const e = this.model.entryOf.get(el);
+    return e !== undefined && e.root.alive && e.semantics !== undefined && !e.semantics.passive;
+  }
+
+  /**
+   * A covered element is tested again when what lay on top of it at its centre may have gone: it
+   * left the tree, or it (or an element around it) changed an attribute (a class that hides it) —
+   * from anywhere on the page, which the changed nodes' boxes need not show (a fixed banner
+   * removed from a narrow parent). Style changes and big changes test everything again anyway.
+   */
+  private mayHaveUncovered(entry: Entry): boolean {
+    if (entry.hit !== false) return false;
+    const changed = this.model.changed;
+    if (changed.all) return true;
+    if (!changed.uncovering) return false;
+    const top = coverTops.get(entry);
+    return !top || !dom.isConnected(top) || changed.nodes.some((n) => n === top || dom.contains(n, top));
   }
 
   /**
@@ -206,6 +301,11 @@ export class SnapshotGeometry {
     return v;
   }
 }
+
+/** What was on top at a covered entry's centre when it was last tested (see mayHaveUncovered). */
+const coverTops = new WeakMap<Entry, Element>();
+
+const sameCover = (a: CoveredBy, b: CoveredBy) => a.role === b.role && a.name === b.name && a.ref === b.ref;
 
 function inViewport(g: Geometry, view: DocView): boolean {
   if (g.hidden) return false;

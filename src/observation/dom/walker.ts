@@ -1,5 +1,16 @@
 import { cleanText } from '../clean-text.ts';
-import { CONTAINER_SELECTOR, NAMING_ATTRIBUTES_SELECTOR, NON_CONTENT_TAGS, ROW_SELECTOR, STRUCTURAL_ATTRIBUTES_SELECTOR, isEditingHostValue, isInteractive, textBlockKind } from './classify.ts';
+import {
+  CONTAINER_SELECTOR,
+  CONTENT_HOLDING_ROLES,
+  DIALOG_SELECTOR,
+  NAMING_ATTRIBUTES_SELECTOR,
+  NON_CONTENT_TAGS,
+  ROW_SELECTOR,
+  STRUCTURAL_ATTRIBUTES_SELECTOR,
+  isEditingHostValue,
+  isInteractive,
+  textBlockKind,
+} from './classify.ts';
 import { clearEntry, newEntry, recycleEntry, type Entry, type RootState, type Scope } from './entries.ts';
 import { BlockTextCollector, blockText } from './block-text.ts';
 import { FLAG_SELECTOR, hostIsHidden, rootFlags } from './geometry.ts';
@@ -10,6 +21,7 @@ import { dom } from './native.ts';
 import type { RefRegistry } from './refs.ts';
 import { mergeFacts, scanStyles, STYLE_MARK_SELECTOR, type StyleFacts } from './style-scan.ts';
 import { semanticsOf } from './semantics.ts';
+import { drawingOf, drawnSemantics, SHAPE_TAGS } from './svg-shapes.ts';
 import { ITEM_SELECTOR, JSON_LD_SELECTOR, TOP_ITEM_SELECTOR, type StructuredMarks } from './structured-data.ts';
 
 /**
@@ -138,8 +150,8 @@ export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out:
       const el = node as Element;
       const localName = dom.localName(el);
       const isSpecial = special.has(el);
-      // ROW_SELECTOR is `tr`, `li` or [role=…] selectors: an element without a role (not special) can only match by tag.
-      scope.enter(localName, localName === 'tr' || localName === 'li' || (isSpecial && dom.matches(el, ROW_SELECTOR)) ? el : undefined);
+      // ROW_SELECTOR is `tr`, `li`, `dialog` or [role=…] selectors: an element without a role (not special) can only match by tag.
+      scope.enter(localName, localName === 'tr' || localName === 'li' || localName === 'dialog' || (isSpecial && dom.matches(el, ROW_SELECTOR)) ? el : undefined);
       open.push(el);
       try {
         visitElement(ctx, root, el, localName, out, scope, isSpecial, ariaDisabled);
@@ -273,9 +285,14 @@ function initialSkip(ctx: WalkContext, start: Node, root: RootState): boolean {
   for (let n = dom.parentNode(start); n && n !== root.key; n = dom.parentNode(n)) {
     if (dom.nodeType(n) !== 1) continue;
     const e = ctx.entryOf.get(n);
-    if (e?.semantics || e?.text || NON_CONTENT_TAGS.has(dom.localName(n as Element))) return true;
+    if ((e?.semantics && !holdsContent(e.semantics)) || e?.text || NON_CONTENT_TAGS.has(dom.localName(n as Element))) return true;
   }
   return false;
+}
+
+/** A focusable list, table or grid: the text inside it is page content, not its name (a jQuery UI suggestion list's suggestions). */
+function holdsContent(s: { role: string }): boolean {
+  return CONTENT_HOLDING_ROLES.has(s.role);
 }
 
 function visitText(ctx: WalkContext, root: RootState, node: Text, out: Entry[], row: Element | null): void {
@@ -334,17 +351,23 @@ function shadowRootOf(ctx: WalkContext, el: Element, localName: string): { root:
   return undefined;
 }
 
+/** The drawing an SVG shape is reported in (svg-shapes.ts), when it is one. */
+function shapeDrawing(ctx: WalkContext, el: Element): Element | undefined {
+  return drawingOf(ctx, el, ctx.limits.maxShapesPerDrawing, () => ctx.blindSpots.add('svg_shapes_truncated'));
+}
+
 function visitElement(ctx: WalkContext, root: RootState, el: Element, localName: string, out: Entry[], skip: WalkScope, special: boolean, ariaDisabled: boolean): void {
   const interactive = interactiveHere(el, localName, special);
+  const drawing = SHAPE_TAGS.has(localName) ? shapeDrawing(ctx, el) : undefined;
   current = el;
-  const block = !skip.active && !interactive ? textBlockKind(localName, readAttr, special) : undefined;
+  const block = !skip.active && !interactive && !drawing ? textBlockKind(localName, readAttr, special) : undefined;
   const isForm = localName === 'form';
   const isCanvas = localName === 'canvas';
   const isFrame = localName === 'iframe' || localName === 'frame';
   const shadow = shadowRootOf(ctx, el, localName);
   // Text inside a control is its name; inside a block it is the block's text; inside <script>… it is not content.
-  const coversText = interactive || block !== undefined || NON_CONTENT_TAGS.has(localName);
-  if (!(interactive || block || isForm || isCanvas || isFrame || shadow)) {
+  const coversText = interactive || drawing !== undefined || block !== undefined || NON_CONTENT_TAGS.has(localName);
+  if (!(interactive || drawing || block || isForm || isCanvas || isFrame || shadow)) {
     if (coversText) skip.cover();
     return;
   }
@@ -356,7 +379,15 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, localName:
   entry.geometryDirty = true;
   if (!reuse && !recycled) ctx.entryOf.set(el, entry);
 
-  if (!interactive) entry.semantics = undefined;
+  if (drawing) {
+    const next = drawnSemantics(el, localName, drawing, reuse ? entry.semantics : undefined, interactive ? () => semanticsOf(el, localName) : undefined);
+    if (next !== entry.semantics) {
+      entry.semantics = next;
+      ctx.recomputed++;
+      if (next.usesIdRefs) ctx.noteIdRefUser(entry);
+      placeInRow(ctx, entry, skip.row);
+    }
+  } else if (!interactive) entry.semantics = undefined;
   else if (!reuse || !entry.semantics) {
     entry.semantics = semanticsOf(el, localName, { special: specialForSemantics(el, special), ariaDisabled, pseudo: ctx.styles.pseudoContent, links: ctx.links });
     ctx.recomputed++;
@@ -376,10 +407,10 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, localName:
       placeInRow(ctx, entry, skip.row);
     }
   }
-  if (interactive || isForm || isCanvas) ctx.refs.refFor(el);
+  if (interactive || drawing || isForm || isCanvas) ctx.refs.refFor(el);
   entry.isForm = isForm || undefined;
   entry.isCanvas = isCanvas || undefined;
-  if (coversText) skip.cover();
+  if (coversText && !(interactive && holdsContent(entry.semantics!) && !NON_CONTENT_TAGS.has(localName))) skip.cover();
   if (gather) skip.openBlock(entry, el, ctx.limits.maxTextLength);
   out.push(entry);
 
@@ -406,15 +437,22 @@ function rowOf(ctx: WalkContext, el: Element): Element | null {
   const known = ctx.rowMemo.get(el);
   if (known !== undefined) return known;
   let row: Element | null;
-  // ROW_SELECTOR is `tr`, `li` or a [role=…] selector: without a role attribute only the tag name can match.
+  // ROW_SELECTOR is `tr`, `li`, `dialog` or a [role=…] selector: without a role attribute only the tag name can match.
   const name = dom.localName(el);
-  if (name === 'tr' || name === 'li' || (dom.has(el, 'role') && dom.matches(el, ROW_SELECTOR))) row = el;
+  if (name === 'tr' || name === 'li' || name === 'dialog' || (dom.has(el, 'role') && dom.matches(el, ROW_SELECTOR))) row = el;
   else {
     const parent = dom.parentElement(el);
     row = parent ? rowOf(ctx, parent) : null;
   }
   ctx.rowMemo.set(el, row);
   return row;
+}
+
+/** A row that is a dialog (tell table rows and list items apart by their tag: no selector match for thousands of rows). */
+function isDialog(row: Element): boolean {
+  const name = dom.localName(row);
+  if (name === 'dialog') return true;
+  return name !== 'tr' && name !== 'li' && dom.matches(row, DIALOG_SELECTOR);
 }
 
 /** The entry's row-like ancestor (table row, list item…; `row`, from the walk) and its container, for collapsing repetition. */
@@ -426,7 +464,8 @@ function placeInRow(ctx: WalkContext, entry: Entry, row: Element | null): void {
   let place = ctx.rowContainers.get(row);
   if (place === undefined) {
     const parent = dom.parentElement(row);
-    const container = parent ? dom.closest(parent, CONTAINER_SELECTOR) : null;
+    // A dialog is its own container (its content, one row); any other row sits in the nearest container around it.
+    const container = isDialog(row) ? row : parent ? dom.closest(parent, CONTAINER_SELECTOR) : null;
     place = container ? { container, header: parent !== null && dom.localName(parent) === 'thead' } : null;
     ctx.rowContainers.set(row, place);
   }

@@ -57,6 +57,9 @@ const LEVELS: Level[] = [
 ];
 
 /** Containers whose cells line up in columns: shown row by row, numbered (expand pages by row). */
+/** What makes controls look alike: role, name up to its numbers, and a shape's kind, colours and size (a red circle is not like a blue square). */
+const lookOf = (e: SnapshotElement) => `${e.role}|${nameShape(e.name)}${e.shape ? `|${e.shape.kind} ${e.shape.fill ?? ''} ${e.shape.stroke ?? ''} ${e.shape.size ?? ''}` : ''}`;
+
 const TABULAR = new Set(['table', 'grid', 'treegrid']);
 /** A list whose rows fit on one line this long is shown on it (`tablist e3: e4 tab "A" · e5 tab "B"`). */
 const INLINE_LIST_CHARS = 200;
@@ -204,16 +207,16 @@ class Renderer {
     }
   }
 
-  /** Consecutive uncontained visible elements of one role whose names differ only in numbers. */
+  /** Consecutive uncontained visible elements of one role whose names differ only in numbers (and SVG shapes that look alike). */
   private runFrom(grouped: Block[], start: number): SnapshotElement[] {
     const first = grouped[start]!;
     if (first.kind !== 'item' || first.item.kind !== 'element' || first.item.el.passive) return [];
-    const shape = `${first.item.el.role}|${nameShape(first.item.el.name)}`;
+    const shape = lookOf(first.item.el);
     const run: SnapshotElement[] = [];
     for (let i = start; i < grouped.length; i++) {
       const b = grouped[i]!;
       if (b.kind !== 'item' || b.item.kind !== 'element' || b.item.el.passive) break;
-      if (`${b.item.el.role}|${nameShape(b.item.el.name)}` !== shape || this.popupsOf.has(b.item.el.ref)) break;
+      if (lookOf(b.item.el) !== shape || this.popupsOf.has(b.item.el.ref)) break;
       run.push(b.item.el);
     }
     return run;

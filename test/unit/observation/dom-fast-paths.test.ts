@@ -5,7 +5,7 @@ import { isInteractive, NAMING_ATTRIBUTES_SELECTOR, ROW_SELECTOR, SPECIAL_ATTRIB
  * Guards for the walker's shortcuts (they are only right while these selectors keep their shape):
  * the walk-wide query uses STRUCTURAL_ATTRIBUTES_SELECTOR, so everything isInteractive and
  * textBlockKind read behind `special` must be in it; rowOf skips `matches` for elements without
- * a role attribute, so ROW_SELECTOR may only hold `tr`, `li` and [role=…] selectors.
+ * a role attribute, so ROW_SELECTOR may only hold `tr`, `li`, `dialog` (the tags it checks by name) and [role=…] selectors.
  */
 
 const names = (selector: string) => selector.split(',').map((s) => s.trim().replace(/^\[|\]$/g, ''));
@@ -37,7 +37,7 @@ describe('walker fast paths', () => {
     for (const name of readWith(true)) expect(always.has(name) || structural.has(name) || name === 'aria-level').toBe(true);
   });
 
-  it('ROW_SELECTOR is tr, li or role selectors only', () => {
-    for (const part of ROW_SELECTOR.split(',')) expect(part === 'tr' || part === 'li' || /^\[role=[a-z]+\]$/.test(part)).toBe(true);
+  it('ROW_SELECTOR is tr, li, dialog or role selectors only', () => {
+    for (const part of ROW_SELECTOR.split(',')) expect(part === 'tr' || part === 'li' || part === 'dialog' || /^\[role=[a-z]+\]$/.test(part)).toBe(true);
   });
 });

@@ -111,6 +111,23 @@ describe('DeltaEncoder + applyDelta', () => {
     }
   });
 
+  it("a change inside one of issue 26's fields (the cover's name, a shape's size, a bound) is a patch of that field alone", () => {
+    const withFields = (cover: string, size: 'small' | 'large', max: number): SnapshotElement[] =>
+      ten().map((e, i) => (i === 2 ? { ...e, visibility: 'covered', coveredBy: { role: 'dialog', name: cover, ref: 'e9' }, shape: { kind: 'circle', fill: 'red', size }, range: { min: 0, max } } : e));
+    const encoder = new DeltaEncoder();
+    encoder.encode(snap(withFields('Cookies', 'large', 10)));
+    // New, equal objects (a full re-walk): nothing to send.
+    const same = encoder.encode(snap(withFields('Cookies', 'large', 10)), { documentToken: 'doc-1', seq: 1 });
+    expect(same.kind === 'delta' && same.delta.patches).toBeUndefined();
+    const next = withFields('Cookie consent', 'small', 20);
+    const reply = encoder.encode(snap(next), { documentToken: 'doc-1', seq: 2 });
+    if (reply.kind !== 'delta') throw new Error('expected a delta');
+    expect(reply.delta.patches).toEqual([{ ref: 'e3', coveredBy: next[2]!.coveredBy, shape: next[2]!.shape, range: next[2]!.range }]);
+    expect(roundTrip(snap(withFields('Cookies', 'large', 10)), reply)).toEqual(JSON.parse(JSON.stringify(snap(next))));
+    // The cover gone: the field is removed.
+    expect(diffElement(next[2]!, { ...next[2]!, visibility: 'visible', coveredBy: undefined })).toEqual({ ref: 'e3', visibility: 'visible', coveredBy: null });
+  });
+
   it("finds each element's old self by ref when the list shifted (positions no longer match)", () => {
     const encoder = new DeltaEncoder();
     const a = ten();

@@ -55,6 +55,34 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
     expect(expand(snap, 'e10')).toContain('shown only: no step can act on it');
   });
 
+  it('gives operable shapes that look different a line each: a run of them is not folded as look-alikes', () => {
+    const kinds = ['circle', 'square', 'triangle', 'circle', 'square', 'triangle', 'circle', 'square'] as const;
+    const fills = ['red', 'red', 'green', 'blue', 'blue', 'yellow', 'green', 'red'];
+    const board = {
+      ...snap,
+      elements: kinds.map((kind, i) => ({
+        ref: `s${i}`,
+        role: 'graphics-symbol',
+        name: '',
+        states: [],
+        visibility: 'visible' as const,
+        tag: kind === 'square' ? 'rect' : kind === 'triangle' ? 'polygon' : 'circle',
+        scope: 'document' as const,
+        order: i,
+        shape: { kind, fill: fills[i]!, size: i % 2 ? ('small' as const) : ('large' as const) },
+      })),
+      containers: [],
+      canvases: [],
+    };
+    const out = renderSnapshot(board).split('\n');
+    expect(out).toContain('s0 circle red large');
+    expect(out).toContain('s7 square red small');
+    expect(out.filter((l) => /^s\d /.test(l))).toHaveLength(8);
+    // Alike in every way they show: folded like any run of look-alike controls.
+    const alike = { ...board, elements: board.elements.map((e) => ({ ...e, shape: { kind: 'circle' as const, fill: 'blue', size: 'small' as const } })) };
+    expect(renderSnapshot(alike)).toMatch(/… \d more graphics-symbol like/);
+  });
+
   it('says a canvas is a blind spot, and counts what is hidden', () => {
     expect(lines).toContain('canvas cv1 (pixels only, not read)');
     expect(lines).toContain('1 hidden control not listed');
