@@ -1,5 +1,7 @@
 import type { ElementState } from '../../protocol/element.ts';
 import type { SnapshotElement } from '../snapshot.ts';
+import type { InferredControl } from './infer-control.ts';
+import type { StyleCues } from './style-scan.ts';
 
 /**
  * The live model's data: one `RootState` per tree scope (the document, each shadow root, each
@@ -30,6 +32,8 @@ export interface RootState {
   alive: boolean;
   /** Whether the tree has any aria-hidden / inert / aria-disabled at all, so most elements skip those ancestor checks. */
   flags?: { a11yHidden: boolean; ariaDisabled: boolean };
+  /** What the tree's stylesheets say about interactivity (cursor and `:hover` rules), read with its styles. */
+  cues: StyleCues;
 }
 
 /** Role, name and the rest of what is read from attributes and text (cached). */
@@ -52,6 +56,13 @@ export interface Semantics {
   secret?: boolean;
   /** A single select's last read selectedIndex and the value it gave (see liveState). */
   selected?: { index: number; value: string | undefined };
+  /** The role is Steward's inference from the page's behaviour (issue 26): which, and from what. */
+  inferred?: InferredControl;
+  /**
+   * Interactive, yet what it holds may be controls of their own (inferred inside it): a focusable
+   * list whose items the page's styles make clickable, a drop target, a hover menu's title.
+   */
+  holder?: boolean;
 }
 
 export interface Geometry {
