@@ -82,7 +82,7 @@ export function cursorSubject(selector: string): string | undefined {
   const tag = /^(?:[\w-]+\|)?([a-zA-Z][\w-]*|\*|:root)/.exec(subject)?.[1]?.toLowerCase();
   if (tag !== undefined && (tag === '*' || KNOWN_SUBJECT_TAGS.has(tag))) return undefined;
   // A subject of pseudo-classes only (`:not(.x)`, `:where(…)`) matches nearly everything.
-  if (subject === '' || (subject.startsWith(':') && !/[.#[]/.test(subject))) return undefined;
+  if (subject === '' || (subject.startsWith(':') && !/[.#[]/.test(subject.replace(/\([^)]*\)/g, '')))) return undefined;
   if (/\[\s*(?:role|href)\b/i.test(subject)) return undefined;
   return stripped;
 }
