@@ -11,13 +11,18 @@
 /** The attribute the main world writes on elements with listeners (see src/content/main/listener-marks.ts). */
 export const LISTENER_MARK_ATTRIBUTE = 'data-steward-on';
 
-/** Kinds of listener, as bits; `drop` is a drop target's (dragover, dragenter, drop), `drag` a drag source's. */
-export const MARK = { click: 1, key: 2, hover: 4, drag: 8, drop: 16 } as const;
+/**
+ * Kinds of listener, as bits; `drop` is a drop target's (dragover, dragenter, drop), `drag` a drag
+ * source's; `stub` an `on…` handler property set to an empty function: React sets `onclick` to
+ * one on every element it gives an onClick prop (a Safari workaround), which the page also does
+ * for elements that do nothing when clicked (a status chip) — so it only backs other evidence.
+ */
+export const MARK = { click: 1, key: 2, hover: 4, drag: 8, drop: 16, stub: 32 } as const;
 type MarkKind = keyof typeof MARK;
 const KINDS = Object.keys(MARK) as MarkKind[];
 
 /** The events whose listeners say an element does something when a person uses it, by kind. */
-const EVENTS: Readonly<Record<MarkKind, readonly string[]>> = {
+const EVENTS: Readonly<Record<Exclude<MarkKind, 'stub'>, readonly string[]>> = {
   click: ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'dblclick', 'auxclick'],
   key: ['keydown', 'keyup', 'keypress'],
   hover: ['mouseenter', 'mouseover', 'pointerenter', 'pointerover'],
@@ -26,7 +31,12 @@ const EVENTS: Readonly<Record<MarkKind, readonly string[]>> = {
 };
 
 /** Event type → its kind's bit. A map, so no page-chosen type name can reach an object's prototype. */
-export const EVENT_MARKS: ReadonlyMap<string, number> = new Map(KINDS.flatMap((k) => EVENTS[k].map((type) => [type, MARK[k]] as const)));
+export const EVENT_MARKS: ReadonlyMap<string, number> = new Map((Object.keys(EVENTS) as Array<keyof typeof EVENTS>).flatMap((k) => EVENTS[k].map((type) => [type, MARK[k]] as const)));
+
+/** Whether a handler does nothing at all (`function () {}`, `() => {}`): see MARK.stub. */
+export function isEmptyFunction(source: string): boolean {
+  return /^(?:(?:async\s+)?function\s*[\w$]*\s*\(\s*\)\s*\{\s*\}|\(\s*\)\s*=>\s*\{\s*\})$/.test(source);
+}
 
 /** `click hover` for the bits of click and hover. */
 export function formatMarks(bits: number): string {

@@ -1,10 +1,12 @@
-import { EVENT_MARKS, formatMarks, LISTENER_MARK_ATTRIBUTE } from '../../protocol/listener-marks.ts';
+import { EVENT_MARKS, formatMarks, isEmptyFunction, LISTENER_MARK_ATTRIBUTE, MARK } from '../../protocol/listener-marks.ts';
 import { LISTENER_MARKS_FLUSH } from '../../protocol/page-bridge-names.ts';
 
 /**
  * Which elements the page's scripts made live (issue 26): `addEventListener` and the `on…`
  * handler properties are wrapped at document_start, before any page script runs, as content
- * blockers and test tools do. A registration for a click, key, hover, drag or drop event on an
+ * blockers and test tools do. (React gives no element a listener of its own: it listens at its
+ * root, which says nothing about one element, but sets an empty `onclick` on each element with an
+ * onClick prop — noted as a `stub`, see MARK.) A registration for a click, key, hover, drag or drop event on an
  * element is noted in a WeakMap (a map lookup and an OR: pages register thousands); html, body,
  * head, the document and the window are delegation roots that say nothing about one element.
  *
@@ -38,6 +40,15 @@ export function installListenerMarks(win: Window & typeof globalThis = window): 
   const getAttribute = win.Element.prototype.getAttribute;
   const marks = new WeakMap<Element, number>();
   const pending = new Set<Element>();
+  const toSource = Function.prototype.toString;
+  // An empty handler (React's onclick stub) says less than a real one (MARK.stub); a short source is cheap to read.
+  const emptyHandler = (fn: unknown): boolean => {
+    try {
+      return (fn as { length: number }).length === 0 && isEmptyFunction(apply(toSource, fn, []) as string);
+    } catch {
+      return false;
+    }
+  };
 
   const note = (target: unknown, bit: number): void => {
     if (target === win || target === doc || target === null || typeof target !== 'object') return;
@@ -77,7 +88,7 @@ export function installListenerMarks(win: Window & typeof globalThis = window): 
       if (!d || !set || !d.configurable) continue;
       const setter = function (this: unknown, value: unknown): void {
         apply(set, this, [value]);
-        if (typeof value === 'function') note(this, bit);
+        if (typeof value === 'function') note(this, emptyHandler(value) ? MARK.stub : bit);
       };
       disguise(setter, set, `set ${key}`);
       defineProperty(proto, key, { ...d, set: setter });

@@ -92,6 +92,9 @@ const STRENGTH: Readonly<Record<InteractivityEvidence, number>> = {
 function evidenceOf(f: ControlFacts): InteractivityEvidence[] {
   const out: InteractivityEvidence[] = [];
   for (const [bit, evidence] of LISTENER_EVIDENCE) if (f.listeners & bit) out.push(evidence);
+  // An empty onclick (React's, on every element with an onClick prop) is a click listener only
+  // where something else says the element is live: a status chip gets one too.
+  const stub = (f.listeners & MARK.stub) !== 0 && (f.listeners & MARK.click) === 0;
   if (f.inline) out.push('inline_handler');
   if (f.draggable) out.push('draggable');
   if (f.tabindex) out.push('tabindex');
@@ -99,6 +102,7 @@ function evidenceOf(f: ControlFacts): InteractivityEvidence[] {
   if (f.cursor === 'pointer') out.push('cursor_pointer');
   if (f.cursor === 'grab') out.push('cursor_grab');
   if (f.hoverStyle) out.push('hover_style');
+  if (stub && out.length > 0) out.unshift('click_listener');
   return out;
 }
 

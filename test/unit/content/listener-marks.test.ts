@@ -142,13 +142,17 @@ describe('installListenerMarks', () => {
     const span = new HTMLElement('span') as unknown as { onclick: unknown; getAttribute(n: string): string | null };
     const circle = new SVGElement('circle') as unknown as { onmouseenter: unknown; getAttribute(n: string): string | null };
     const cleared = new HTMLElement('span') as unknown as { onkeydown: unknown; getAttribute(n: string): string | null };
-    const handler = () => undefined;
+    const handler = () => void span;
     span.onclick = handler;
     circle.onmouseenter = () => undefined;
     cleared.onkeydown = null;
+    // React's stub on every element it gives an onClick prop.
+    const chip = new HTMLElement('div') as unknown as { onclick: unknown; getAttribute(n: string): string | null };
+    chip.onclick = function () {};
     expect(span.onclick).toBe(handler);
     flush();
     expect(marksOf(span)).toBe('click');
+    expect(marksOf(chip)).toBe('stub');
     expect(marksOf(circle)).toBe('hover');
     expect(marksOf(cleared)).toBeNull();
   });

@@ -44,6 +44,13 @@ describe('inferControl: which elements are controls', () => {
     expect(inferControl(facts({ cursor: 'grab' }))!.inference.evidence).toEqual(['cursor_grab']);
   });
 
+  it('takes an empty onclick (React’s stub on every element with an onClick prop) for a click listener only where something else says the element is live', () => {
+    // A status chip React gave an onClick prop: no cursor, nothing else.
+    expect(inferControl(facts({ listeners: MARK.stub }))).toBeUndefined();
+    expect(inferControl(facts({ listeners: MARK.stub, cursor: 'pointer' }))?.inference.evidence).toEqual(['click_listener', 'cursor_pointer']);
+    expect(inferControl(facts({ listeners: MARK.stub | MARK.click }))?.inference.evidence).toEqual(['click_listener']);
+  });
+
   it('is less sure of how an element looks than of what the page made it do, and more sure when they agree', () => {
     const cursorAlone = inferControl(facts({ cursor: 'pointer' }))!.inference.confidence;
     const listenerAlone = inferControl(facts({ listeners: MARK.click }))!.inference.confidence;

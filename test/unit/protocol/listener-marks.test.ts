@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_MARKS, formatMarks, INLINE_HANDLER_MARKS, MARK, parseMarks } from '../../../src/protocol/listener-marks.ts';
+import { EVENT_MARKS, formatMarks, INLINE_HANDLER_MARKS, isEmptyFunction, MARK, parseMarks } from '../../../src/protocol/listener-marks.ts';
 
 describe('listener marks (the attribute the main world writes)', () => {
   it('round-trips every combination of kinds', () => {
-    for (let bits = 0; bits < 32; bits++) expect(parseMarks(formatMarks(bits))).toBe(bits);
+    for (let bits = 0; bits < 64; bits++) expect(parseMarks(formatMarks(bits))).toBe(bits);
     expect(formatMarks(MARK.click | MARK.hover)).toBe('click hover');
   });
 
@@ -14,6 +14,11 @@ describe('listener marks (the attribute the main world writes)', () => {
     expect(parseMarks(null)).toBe(0);
     expect(parseMarks(`click ${'x'.repeat(100)}`)).toBe(0);
     expect(parseMarks('CLICK')).toBe(0);
+  });
+
+  it('tells an empty handler (React’s onclick stub) from one that does something', () => {
+    for (const empty of ['function () {}', 'function pn(){}', '() => {}', 'function(){ }', 'async function x() {}']) expect(isEmptyFunction(empty), empty).toBe(true);
+    for (const real of ['function () { go(); }', '() => go()', 'function (e) {}', '(e) => {}', 'function () { /* x */ }']) expect(isEmptyFunction(real), real).toBe(false);
   });
 
   it('maps the events of each kind, and only those', () => {
