@@ -37,6 +37,9 @@ const INTERACTIVE_ROLE_SELECTOR = [...INTERACTIVE_ROLES].map((r) => `[role~="${r
 /** What makes an element a control, or a candidate for one: an element holding one is not a control itself. */
 const CONTROL_INSIDE = `a[href],area[href],button,input:not([type="hidden" i]),select,textarea,summary,iframe,[contenteditable]:not([contenteditable="false" i]),[tabindex]:not([tabindex^="-"]),[onclick],[draggable="true" i],[${LISTENER_MARK_ATTRIBUTE}],${INTERACTIVE_ROLE_SELECTOR}`;
 
+/** Any inline handler attribute: one native check before reading which. */
+const INLINE_HANDLERS = [...INLINE_HANDLER_MARKS.keys()].map((name) => `[${name}]`).join(',');
+
 /** Words past this make a text (a card body, an article), not a control's name. */
 const LONG_TEXT = 200;
 /** Nodes looked at for a candidate's text: a candidate with more is a region of the page, not a control. */
@@ -150,7 +153,7 @@ export function inferAt(input: CandidateInput): InferredControl | undefined {
   if (!inferableRole(attr('role'))) return undefined;
   const listeners = parseMarks(attr(LISTENER_MARK_ATTRIBUTE));
   let inline = 0;
-  if (special) for (const [name, bit] of INLINE_HANDLER_MARKS) if (dom.has(el, name)) inline |= bit;
+  if (special && dom.matches(el, INLINE_HANDLERS)) for (const [name, bit] of INLINE_HANDLER_MARKS) if (dom.has(el, name)) inline |= bit;
   const draggable = (attr('draggable') ?? '').trim().toLowerCase() === 'true';
   const tabindex = focusableTabIndex(attr('tabindex'));
   const editable = isEditingHostValue(attr('contenteditable'));
