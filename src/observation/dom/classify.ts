@@ -119,11 +119,28 @@ export function inferableRole(roleAttr: string | null): boolean {
   return first === '' || INFERABLE_ROLES.has(first);
 }
 
-/** Elements never taken for controls of their own: the page's frame, labels and options, embedded content. */
+/**
+ * Elements never taken for controls of their own: the page's frame and regions, lists and tables
+ * (their listeners serve their items, and they may be empty until filled), labels and options,
+ * embedded content.
+ */
 export const NEVER_INFERRED: ReadonlySet<string> = new Set([
   'html',
   'body',
   'head',
+  'main',
+  'header',
+  'footer',
+  'nav',
+  'aside',
+  'ul',
+  'ol',
+  'dl',
+  'menu',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
   'label',
   'option',
   'optgroup',

@@ -140,6 +140,8 @@ export interface CandidateInput {
   cues: StyleCues;
   /** It has one of STRUCTURAL_ATTRIBUTES_SELECTOR's attributes (else none of them is read). */
   special: boolean;
+  /** Its shadow root (a custom element's): what it holds there counts too. */
+  shadow?: ShadowRoot;
 }
 
 /**
@@ -169,7 +171,8 @@ export function inferAt(input: CandidateInput): InferredControl | undefined {
   const parent = dom.parentElement(el);
   return inferControl({
     ...cheap,
-    holdsControls: dom.queryOne(el, holds) !== null,
+    // A custom element listening on itself for the button in its shadow tree is that button's host, not a second control.
+    holdsControls: dom.queryOne(el, holds) !== null || (input.shadow !== undefined && dom.queryOne(input.shadow, CONTROL_INSIDE) !== null),
     ownText: text.ownText,
     empty: !text.ownText && dom.childElementCount(el) === 0,
     longText: cleanText(text.text, LONG_TEXT + 1).length > LONG_TEXT || text.nodes >= MAX_TEXT_NODES,

@@ -406,14 +406,14 @@ function interactiveHere(el: Element, localName: string, special: boolean): numb
  * The control Steward infers `el` is (issue 26), for an element without a control's tag or role
  * that the index found (an attribute, a style cue): unchanged since the last walk, the last answer.
  */
-function inferHere(ctx: WalkContext, root: RootState, el: Element, localName: string, special: boolean, cue: number, scope: WalkScope): InferredControl | undefined {
+function inferHere(ctx: WalkContext, root: RootState, el: Element, localName: string, special: boolean, cue: number, scope: WalkScope, shadow: ShadowRoot | undefined): InferredControl | undefined {
   if (scope.inControl) return undefined;
   const cached = ctx.entryOf.get(el);
   if (cached !== undefined && cached.root === root && !ctx.semanticDirty.has(el) && cached.semantics) return cached.semantics.inferred;
   // Inside an editor, elements are its content.
   const parent = dom.parentElement(el);
   if (parent && dom.namespace(parent) === HTML_NS && dom.isContentEditable(parent as HTMLElement)) return undefined;
-  return inferAt({ el, localName, cueBits: cue, cues: root.cues, special });
+  return inferAt({ el, localName, cueBits: cue, cues: root.cues, special, shadow });
 }
 
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
@@ -439,15 +439,15 @@ function shadowRootOf(ctx: WalkContext, el: Element, localName: string): { root:
 }
 
 function visitElement(ctx: WalkContext, root: RootState, el: Element, localName: string, out: Entry[], skip: WalkScope, special: boolean, ariaDisabled: boolean, cue: number): void {
+  const shadow = shadowRootOf(ctx, el, localName);
   const kind = interactiveHere(el, localName, special);
-  const inferred = kind !== NATIVE && special ? inferHere(ctx, root, el, localName, special, cue, skip) : undefined;
+  const inferred = kind !== NATIVE && special ? inferHere(ctx, root, el, localName, special, cue, skip, shadow?.root) : undefined;
   const interactive = kind !== NOT_INTERACTIVE || inferred !== undefined;
   current = el;
   const block = !skip.active && !interactive ? textBlockKind(localName, readAttr, special) : undefined;
   const isForm = localName === 'form';
   const isCanvas = localName === 'canvas';
   const isFrame = localName === 'iframe' || localName === 'frame';
-  const shadow = shadowRootOf(ctx, el, localName);
   // Text inside a control is its name; inside a block it is the block's text; inside <script>… it is not content.
   // What it holds may be controls of their own: an inferred holder (a drop target, a hover menu's
   // title), or an element focusable or handled (tabindex, onclick) that Steward could not take for a
