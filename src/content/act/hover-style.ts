@@ -140,11 +140,15 @@ function mirrorOf(root: Document | ShadowRoot): Mirror | undefined {
   return mirror;
 }
 
-/** `el` and its ancestors through shadow hosts (what `:hover` matches for a pointer on `el`), without html and body. */
+/**
+ * `el` and its ancestors through shadow hosts (what `:hover` matches for a pointer on `el`),
+ * without html and body, nor anything in an editor (the person's document, which the page may
+ * save as HTML with the attribute in it).
+ */
 function composedChain(el: Element): Element[] {
   const out: Element[] = [];
   for (let n: Element | null = el; n && out.length < 256;) {
-    if (!SKIPPED.has(dom.localName(n))) out.push(n);
+    if (!SKIPPED.has(dom.localName(n)) && !(n instanceof HTMLElement && dom.isContentEditable(n))) out.push(n);
     const parent: Element | null = dom.parentElement(n);
     if (parent) n = parent;
     else {

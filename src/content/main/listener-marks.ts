@@ -13,7 +13,8 @@ import { LISTENER_MARKS_FLUSH } from '../../protocol/page-bridge-names.ts';
  * The isolated world reads the marks as an attribute (LISTENER_MARK_ATTRIBUTE): right before it
  * observes it dispatches LISTENER_MARKS_FLUSH on the document, and this world writes the
  * attribute on every connected element whose marks are new or grew since the last flush
- * (detached ones wait until they are connected). The attribute reaches the walker's one
+ * (detached ones wait until they are connected), except inside an editor (the person's document,
+ * which the page may save as HTML). The attribute reaches the walker's one
  * attribute query, closed shadow roots included, and its change makes the incremental walk
  * look at the element again. Removing a listener keeps its mark: at worst a control that no
  * longer does anything is offered, with the approval an inferred control always needs.
@@ -36,6 +37,7 @@ export function installListenerMarks(win: Window & typeof globalThis = window): 
   const nodeTypeOf = getDescriptor(win.Node.prototype, 'nodeType')!.get!;
   const connectedOf = getDescriptor(win.Node.prototype, 'isConnected')!.get!;
   const localNameOf = getDescriptor(win.Element.prototype, 'localName')!.get!;
+  const editableOf = getDescriptor(win.HTMLElement.prototype, 'isContentEditable')?.get;
   const setAttribute = win.Element.prototype.setAttribute;
   const getAttribute = win.Element.prototype.getAttribute;
   const marks = new WeakMap<Element, number>();
@@ -100,6 +102,8 @@ export function installListenerMarks(win: Window & typeof globalThis = window): 
       try {
         if (!apply(connectedOf, el, [])) continue;
         pending.delete(el);
+        // Never inside an editor: its content is the person's document (saved as HTML), and Steward takes no control there.
+        if (editableOf && el instanceof win.HTMLElement && apply(editableOf, el, [])) continue;
         const words = formatMarks(marks.get(el) ?? 0);
         if (apply(getAttribute, el, [LISTENER_MARK_ATTRIBUTE]) !== words) apply(setAttribute, el, [LISTENER_MARK_ATTRIBUTE, words]);
       } catch {

@@ -50,7 +50,12 @@ function fakeWindow() {
       this.attributes.set(n, String(v));
     }
   }
-  class HTMLElement extends Element {}
+  class HTMLElement extends Element {
+    editable = false;
+    get isContentEditable(): boolean {
+      return this.editable;
+    }
+  }
   class SVGElement extends Element {}
   // Handler properties are accessors on the prototypes, as GlobalEventHandlers defines them.
   for (const proto of [HTMLElement.prototype, SVGElement.prototype]) {
@@ -155,6 +160,16 @@ describe('installListenerMarks', () => {
     expect(marksOf(chip)).toBe('stub');
     expect(marksOf(circle)).toBe('hover');
     expect(marksOf(cleared)).toBeNull();
+  });
+
+  it('writes nothing inside an editor: that is the person’s document, which the page may save as HTML', () => {
+    const { win, HTMLElement, flush } = fakeWindow();
+    installListenerMarks(win);
+    const inEditor = new HTMLElement('span');
+    inEditor.editable = true;
+    inEditor.addEventListener('click', () => undefined);
+    flush();
+    expect(marksOf(inEditor)).toBeNull();
   });
 
   it('keeps detached elements waiting until they are connected', () => {
