@@ -23,17 +23,22 @@ const Label = z.string().max(1024, 'must be at most 1024 characters');
 /**
  * Why Steward takes an element without a control's tag or role for a control (issue 26): what the
  * page's own behaviour and styling say. The page's script registered a listener (`*_listener`,
- * seen by the main-world script before any page script ran), an inline `on…` handler, a pointer
- * cursor from the page's styles, a tabindex, contenteditable, `draggable`, or a class or id that
- * names a widget (`tab`, `slider-handle`).
+ * seen by the main-world script before any page script ran; `drop_listener`: it accepts drops),
+ * an inline `on…` handler, a pointer cursor (or a grab / move one: it is dragged) from the page's
+ * styles, a `:hover` rule of the page that shows something inside it (a CSS hover menu), a
+ * tabindex, contenteditable, `draggable`, or a class or id that names a widget (`tab`,
+ * `slider-handle`).
  */
 export const InteractivityEvidence = z.enum([
   'click_listener',
   'key_listener',
   'hover_listener',
   'drag_listener',
+  'drop_listener',
   'inline_handler',
   'cursor_pointer',
+  'cursor_grab',
+  'hover_style',
   'tabindex',
   'contenteditable',
   'draggable',

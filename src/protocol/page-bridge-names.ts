@@ -4,3 +4,8 @@
  */
 export const HANDSHAKE_FROM_MAIN = 'steward:webmcp-bridge-port';
 export const HANDSHAKE_FROM_ISOLATED = 'steward:webmcp-bridge-request';
+/**
+ * Dispatched (synchronously, on the document) by the isolated world right before it observes: the
+ * main world then writes the listener marks it recorded since the last time (listener-marks.ts).
+ */
+export const LISTENER_MARKS_FLUSH = 'steward:listener-marks-flush';

@@ -1,10 +1,12 @@
 import { dom } from '../../observation/dom/native.ts';
 import type { Reach } from './checks.ts';
+import { emulateHover } from './hover-style.ts';
 
 /**
  * Pointer and mouse events as a browser fires them for a mouse: the pointer* event first, then its
  * mouse* twin, at a client point, on the topmost element there. Synthetic events have no default
- * actions and do not move CSS `:hover`: what a page does from its own listeners is what happens.
+ * actions and do not move CSS `:hover`: what a page does from its own listeners is what happens,
+ * and the page's `:hover` rules are emulated where the pointer rests (hover-style.ts).
  */
 
 export interface At {
@@ -78,7 +80,10 @@ export function moveTo(to: Element, at: At, buttons: number): Element {
     }
     fire(to, 'over', at, buttons);
     for (const n of chain(to, shared).reverse()) fire(n, 'enter', at, buttons);
-    if (doc) hovered.set(doc, new WeakRef(to));
+    if (doc) {
+      hovered.set(doc, new WeakRef(to));
+      emulateHover(doc, to);
+    }
   }
   fire(to, 'move', at, buttons);
   return to;

@@ -1,14 +1,21 @@
 import { offerPortToIsolatedWorld } from './handshake.ts';
+import { installListenerMarks } from './listener-marks.ts';
 import { installNetworkObserver, portSender } from './network-observer.ts';
 
 /**
- * What every main-world script of Steward does at document_start: observe the page's same-origin
- * JSON responses before any page script can fetch, and hand the isolated world one private port.
+ * What every main-world script of Steward does at document_start: note which elements the page's
+ * scripts give listeners (listener-marks.ts) and observe the page's same-origin JSON responses,
+ * both before any page script can run, and hand the isolated world one private port.
  * `polyfill` (when given and the browser has no native WebMCP) installs the WebMCP polyfill and
  * serves its tools over the same port, answering whether it does; `native` (when the browser has
  * native WebMCP) serves what the page's tools throw there.
  */
 export function startMainWorld(polyfill?: (port: MessagePort) => boolean, native?: (port: MessagePort) => void): void {
+  try {
+    installListenerMarks();
+  } catch {
+    // A browser without one of the prototypes it wraps: no marks, the rest still runs.
+  }
   const channel = new MessageChannel();
   const network = portSender(channel.port1);
   installNetworkObserver(window, network.emit, network.request);

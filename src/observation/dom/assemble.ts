@@ -201,6 +201,7 @@ class Assembler {
     if (!hidden) out.box = this.geometry.pageBox(root, g);
     if (row) out.container = row;
     if (formRef) out.formRef = formRef;
+    if (s.inferred) out.inferred = s.inferred.inference;
     out.order = this.order++;
     entry.out = {
       element: out,

@@ -1,4 +1,6 @@
+import { LISTENER_MARK_ATTRIBUTE } from '../../protocol/listener-marks.ts';
 import type { RootState } from './entries.ts';
+import { HOVER_ATTRIBUTE } from './hover-chain.ts';
 import type { Limits } from './limits.ts';
 import { dom } from './native.ts';
 
@@ -34,6 +36,14 @@ export interface Pending {
   structured: boolean;
   /** Too much changed to track: walk everything again. */
   overflow: boolean;
+  /**
+   * Elements whose listener marks the main world wrote (issue 26): each is walked again and its
+   * semantics recomputed, nothing else (the mark names no other element). Not counted towards
+   * `overflow`: one flush may mark many elements, and that is no reason to walk everything.
+   */
+  marked: Set<Node>;
+  /** Steward moved its emulated hover (hover-chain.ts): the page's `:hover` styles may show or hide anything. */
+  restyled: boolean;
 }
 
 export const emptyPending = (): Pending => ({
@@ -49,6 +59,8 @@ export const emptyPending = (): Pending => ({
   flags: false,
   structured: false,
   overflow: false,
+  marked: new Set(),
+  restyled: false,
 });
 
 /**
@@ -86,6 +98,14 @@ export function recordMutations(p: Pending, records: MutationRecord[], roots: Ma
       p.touched.add(target);
       if (isStyleNode(target)) p.styles = true;
     } else if (r.type === 'attributes') {
+      if (r.attributeName === LISTENER_MARK_ATTRIBUTE) {
+        p.marked.add(target);
+        continue;
+      }
+      if (r.attributeName === HOVER_ATTRIBUTE) {
+        p.restyled = true;
+        continue;
+      }
       p.added.add(target);
       p.attributesChanged.add(target);
       const name = r.attributeName;

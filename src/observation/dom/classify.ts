@@ -1,3 +1,4 @@
+import { LISTENER_MARK_ATTRIBUTE } from '../../protocol/listener-marks.ts';
 import { LIVE_ROLES } from '../../protocol/snapshot.ts';
 
 /**
@@ -50,7 +51,12 @@ export function isEditingHostValue(value: string | null): boolean {
  * from elsewhere, or carry an ARIA state. Elements carrying none of them (found for a whole
  * subtree with one native querySelectorAll) skip those attribute reads.
  */
-export const STRUCTURAL_ATTRIBUTES_SELECTOR = '[role],[tabindex],[contenteditable],[onclick],[aria-live]';
+export const STRUCTURAL_ATTRIBUTES_SELECTOR =
+  '[role],[tabindex],[contenteditable],[onclick],[aria-live],' +
+  // Issue 26: listener marks of the main world, HTML5 drag sources, and the inline handlers other
+  // than onclick that make elements live on older pages (each attribute here costs the walker's
+  // query a check per element: the rarest handlers are only read when an element is special anyway).
+  `[${LISTENER_MARK_ATTRIBUTE}],[draggable="true" i],[onmousedown],[onmouseover],[ondragstart],[ondrop]`;
 /**
  * The rest: they only matter once an element is known to be interactive (its name, description
  * and states), so they are matched per interactive element, not for every element of a page.
@@ -69,6 +75,16 @@ export const SPECIAL_ATTRIBUTES_SELECTOR = `${STRUCTURAL_ATTRIBUTES_SELECTOR},${
  * whether the element has any of SPECIAL_ATTRIBUTES_SELECTOR's attributes.
  */
 export function isInteractive(localName: string, attr: AttrReader, parentLocalName?: string, special = true): boolean {
+  return isNativeControl(localName, attr, parentLocalName, special) || (special && focusableOrHandled(attr));
+}
+
+/** Focusable by tabindex, an editing host, or an inline click handler: interactive, though no tag or role says what it is. */
+function focusableOrHandled(attr: AttrReader): boolean {
+  return focusableTabIndex(attr('tabindex')) || isEditingHostValue(attr('contenteditable')) || attr('onclick') !== null;
+}
+
+/** A control by its tag (button, field, link with an href, a details' summary) or its interactive ARIA role. */
+export function isNativeControl(localName: string, attr: AttrReader, parentLocalName?: string, special = true): boolean {
   switch (localName) {
     case 'button':
     case 'select':
@@ -86,11 +102,62 @@ export function isInteractive(localName: string, attr: AttrReader, parentLocalNa
   }
   if (!special) return false;
   const role = attr('role');
-  if (role !== null && firstRole(role, INTERACTIVE_ROLES) !== undefined) return true;
-  if (focusableTabIndex(attr('tabindex'))) return true;
-  if (isEditingHostValue(attr('contenteditable'))) return true;
-  return attr('onclick') !== null;
+  return role !== null && firstRole(role, INTERACTIVE_ROLES) !== undefined;
 }
+
+/**
+ * Roles an element may carry and still be taken for a control from its behaviour (issue 26): none,
+ * or one that says what it is in a document (a list item, a row, an image), not which widget.
+ * An element of a composite widget or a landmark (menu, listbox, tablist, dialog, region…) is not.
+ */
+const INFERABLE_ROLES: ReadonlySet<string> = new Set(['none', 'presentation', 'generic', 'listitem', 'row', 'cell', 'img', 'heading', 'paragraph', 'article']);
+
+/** Whether an element's role attribute (null: none) lets Steward infer a control role for it. */
+export function inferableRole(roleAttr: string | null): boolean {
+  if (roleAttr === null) return true;
+  const first = roleAttr.trim().toLowerCase().split(/\s+/)[0] ?? '';
+  return first === '' || INFERABLE_ROLES.has(first);
+}
+
+/**
+ * Elements never taken for controls of their own: the page's frame and regions, lists and tables
+ * (their listeners serve their items, and they may be empty until filled), labels and options,
+ * embedded content.
+ */
+export const NEVER_INFERRED: ReadonlySet<string> = new Set([
+  'html',
+  'body',
+  'head',
+  'main',
+  'header',
+  'footer',
+  'nav',
+  'aside',
+  'ul',
+  'ol',
+  'dl',
+  'menu',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'label',
+  'option',
+  'optgroup',
+  'datalist',
+  'canvas',
+  'iframe',
+  'frame',
+  'video',
+  'audio',
+  'script',
+  'style',
+  'template',
+  'form',
+  'fieldset',
+  'dialog',
+  'slot',
+]);
 
 /** The first token of a role attribute that is in `known` (ARIA allows fallback role lists). */
 export function firstRole(roleAttr: string, known: ReadonlySet<string>): string | undefined {

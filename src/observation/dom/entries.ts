@@ -1,5 +1,7 @@
 import type { CoveredBy, ElementState, RangeBounds, ShapeKind } from '../../protocol/element.ts';
 import type { SnapshotElement } from '../snapshot.ts';
+import type { InferredControl } from './infer-control.ts';
+import type { StyleCues } from './style-scan.ts';
 
 /**
  * The live model's data: one `RootState` per tree scope (the document, each shadow root, each
@@ -30,6 +32,8 @@ export interface RootState {
   alive: boolean;
   /** Whether the tree has any aria-hidden / inert / aria-disabled at all, so most elements skip those ancestor checks. */
   flags?: { a11yHidden: boolean; ariaDisabled: boolean };
+  /** What the tree's stylesheets say about interactivity (cursor and `:hover` rules), read with its styles. */
+  cues: StyleCues;
 }
 
 /** What the walk knows of an SVG shape (svg-shapes.ts) until a mutation says otherwise: its kind, its paint, its drawing. */
@@ -71,6 +75,13 @@ export interface Semantics {
   passive?: true;
   /** aria-controls / aria-owns ids: the popup it controls, resolved to a container per snapshot. */
   controlsIds?: string;
+  /** The role is Steward's inference from the page's behaviour (issue 26): which, and from what. */
+  inferred?: InferredControl;
+  /**
+   * Interactive, yet what it holds may be controls of their own (inferred inside it): a focusable
+   * list whose items the page's styles make clickable, a drop target, a hover menu's title.
+   */
+  holder?: boolean;
 }
 
 export interface Geometry {

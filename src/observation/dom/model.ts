@@ -8,9 +8,10 @@ import type { DocView } from './geometry.ts';
 import { LIMITS, type Limits } from './limits.ts';
 import { dom } from './native.ts';
 import { RefRegistry } from './refs.ts';
-import { mergeFacts, scanStyles, type StyleFacts } from './style-scan.ts';
-import { semanticsOf } from './semantics.ts';
+import { inlineFacts, mergeFacts, ruleCount, scanSheets, type StyleFacts } from './style-scan.ts';
+import { CAUTIOUS_HINTS, semanticsOf } from './semantics.ts';
 import { renewDrawn } from './svg-shapes.ts';
+import { LISTENER_MARKS_FLUSH } from '../../protocol/page-bridge-names.ts';
 import { blockText } from './block-text.ts';
 import { indexTree, killRoot, newRoot, walkSubtree, type WalkContext } from './walker.ts';
 import { emptyPending, recordMutations, type Pending } from './changes.ts';
@@ -143,17 +144,38 @@ export class LiveModel {
       rowMemo: new Map(),
       styles: { ...this.styleFacts },
       links: new LinkTargets((doc) => this.baseUrlOf(doc)),
+      flushMarks,
     };
   }
 
-  /** What the stylesheets of the document and every known shadow root can do (cached until a stylesheet changes). */
+  /**
+   * What the stylesheets of the document and every known shadow root can do (cached until a
+   * stylesheet changes); every known tree's style cues are read again on the way.
+   */
   get styleFacts(): StyleFacts {
     if (!this.styles) {
-      let facts = scanStyles(this.doc);
-      for (const root of this.roots.values()) if (root.alive && root.key !== this.doc && root.scope !== 'iframe') facts = mergeFacts(facts, scanStyles(root.key));
-      this.styles = facts;
+      let facts: StyleFacts | undefined;
+      for (const root of this.roots.values()) {
+        if (!root.alive) continue;
+        const sheets = scanSheets(root.key);
+        root.cues = sheets.cues;
+        if (root.key === this.doc || root.scope !== 'iframe') facts = mergeFacts(facts ?? sheets.facts, mergeFacts(sheets.facts, inlineFacts(root.key)));
+      }
+      if (!this.roots.has(this.doc)) facts = mergeFacts(facts ?? { pseudoContent: false, hiding: false }, mergeFacts(scanSheets(this.doc).facts, inlineFacts(this.doc)));
+      this.styles = facts!;
     }
     return this.styles;
+  }
+
+  /**
+   * Rules a script inserted into the document's sheets (CSS-in-JS does, without any mutation)
+   * may give elements a pointer cursor: the document's style cues are read again when the
+   * number of its rules moved.
+   */
+  private refreshCues(): void {
+    const top = this.top;
+    if (!top?.alive || ruleCount(this.doc) === top.cues.rules) return;
+    top.cues = scanSheets(this.doc).cues;
   }
 
   /** A frame that loads a new document must be walked again (loads do not mutate the parent). */
@@ -168,6 +190,9 @@ export class LiveModel {
   /** Brings the model up to date: a full walk the first time (or when asked), else only what changed. */
   update(forceFull = false): UpdateResult {
     this.stamp++;
+    // The main worlds write the listener marks they hold now; their mutations are taken just below.
+    flushMarks(this.doc);
+    for (const root of this.roots.values()) if (root.alive && root.scope === 'iframe') flushMarks(root.doc);
     this.note(this.observer.takeRecords());
     this.checkUpgrades();
     const p = this.pending;
@@ -178,9 +203,11 @@ export class LiveModel {
       this.geometryStale = true;
       this.styles = undefined;
     }
+    if (p.restyled) this.geometryStale = true;
+    if (!full && !p.styles) this.refreshCues();
     const changedNodes = [...p.added, ...p.uncovered];
-    this.changed = { all: full || p.styles || changedNodes.length > 64, nodes: changedNodes, uncovering: p.uncovered.size > 0 || p.attributesChanged.size > 0 };
-    this.touchedLast = full ? [] : [...p.added, ...p.touched, ...p.uncovered];
+    this.changed = { all: full || p.styles || p.restyled || changedNodes.length > 64, nodes: changedNodes, uncovering: p.uncovered.size > 0 || p.attributesChanged.size > 0 };
+    this.touchedLast = full ? [] : [...p.added, ...p.touched, ...p.uncovered, ...p.marked];
     this.structuredChanged = full || p.structured;
     this.structuredMarks = undefined;
     if (full || p.labels) this.labels.clear();
@@ -240,14 +267,16 @@ export class LiveModel {
     this.top = top;
     this.roots.set(this.doc, top);
     // No other tree is known yet: the document's own scan is all of styleFacts.
-    const index = indexTree(this.doc);
+    const sheets = scanSheets(this.doc);
+    top.cues = sheets.cues;
+    const index = indexTree(this.doc, sheets.cues);
     top.flags = index.flags;
     this.structuredMarks = index.structured;
-    this.styles = scanStyles(this.doc, index.styleMarks);
+    this.styles = mergeFacts(sheets.facts, inlineFacts(this.doc, index.styleMarks));
     const ctx = this.context(labels, new Set());
     ctx.recycle = true;
     ctx.observeRoot(top);
-    walkSubtree(ctx, top, this.doc, top.entries, index.special);
+    walkSubtree(ctx, top, this.doc, top.entries, index);
     this.styles = mergeFacts(this.styleFacts, ctx.styles);
     return { mode: 'full', dirtyRoots: 1, recomputed: ctx.recomputed };
   }
@@ -274,6 +303,11 @@ export class LiveModel {
 
   private incremental(labels: LabelIndex, p: Pending): UpdateResult {
     const semanticDirty = staleSemantics(p, this.entryOf, this.idRefUsers);
+    // A newly marked element is walked again (it may have become a control: its text is its name now).
+    for (const n of p.marked) {
+      semanticDirty.add(n);
+      p.added.add(n);
+    }
     const ctx = this.context(labels, semanticDirty);
     const byRoot = dirtyRootsByTree(p.added, this.roots);
     for (const state of p.removedIn) if (!byRoot.has(state)) byRoot.set(state, []);
@@ -360,6 +394,19 @@ function refreshEntry(entry: Entry): void {
     return;
   }
   const el = node as Element;
-  if (entry.semantics) entry.semantics = entry.semantics.shape ? renewDrawn(el, entry.semantics) : semanticsOf(el, dom.localName(el));
+  // An inferred control stays what the walk inferred (its marks and class did not change: those are attribute changes, which walk it again).
+  if (entry.semantics)
+    entry.semantics = entry.semantics.shape
+      ? renewDrawn(el, entry.semantics)
+      : semanticsOf(el, dom.localName(el), { ...CAUTIOUS_HINTS, inferred: entry.semantics.inferred, cues: entry.root.cues, holder: entry.semantics.holder });
   if (entry.text) entry.text = { ...entry.text, text: blockText(el, LIMITS.maxTextLength) };
+}
+
+/** Asks the document's main world to write its listener marks now (src/content/main/listener-marks.ts); a page without one ignores it. */
+function flushMarks(doc: Document): void {
+  try {
+    doc.dispatchEvent(new Event(LISTENER_MARKS_FLUSH));
+  } catch {
+    // A document that is going away: nothing to flush.
+  }
 }

@@ -3,10 +3,13 @@ import type { ElementState } from '../../protocol/element.ts';
 import { cleanText } from '../clean-text.ts';
 import { firstRole, INTERACTIVE_ROLES } from './classify.ts';
 import type { Semantics } from './entries.ts';
+import type { InferredControl } from './infer-control.ts';
+import { inferredName } from './inferred.ts';
 import { LIMITS } from './limits.ts';
 import { RANGE_ROLES, rangeBounds } from './range-bounds.ts';
 import type { LinkTargets } from './link-targets.ts';
 import { dom } from './native.ts';
+import type { StyleCues } from './style-scan.ts';
 
 /**
  * Role, accessible name, description and attribute states of one interactive element, computed
@@ -173,15 +176,27 @@ export interface SemanticHints {
   pseudo: boolean;
   /** Link targets for this capture (without: read from each link). */
   links?: LinkTargets;
+  /** Steward infers it is a control (issue 26): the role, and how it knows. */
+  inferred?: InferredControl;
+  /** Its tree's style cues (what an inferred control's name leaves out). */
+  cues?: StyleCues;
+  /** See Semantics.holder. */
+  holder?: boolean;
 }
 
-const CAUTIOUS: SemanticHints = { special: true, ariaDisabled: true, pseudo: true };
+export const CAUTIOUS_HINTS: SemanticHints = { special: true, ariaDisabled: true, pseudo: true };
 
-export function semanticsOf(el: Element, localName: string, hints: SemanticHints = CAUTIOUS): Semantics {
+export function semanticsOf(el: Element, localName: string, hints: SemanticHints = CAUTIOUS_HINTS): Semantics {
   const special = hints.special;
-  const role = roleOf(el, localName, special);
+  const inferred = hints.inferred;
+  const role = inferred ? inferred.role : roleOf(el, localName, special);
   const inputType = localName === 'input' ? (dom.attr(el, 'type') ?? 'text').trim().toLowerCase() || 'text' : undefined;
-  const { name, failed } = accessibleName(el, localName, special, hints.pseudo);
+  const accname = accessibleName(el, localName, special, hints.pseudo);
+  const failed = accname.failed;
+  // accname gives an element without a role no name from its content: an inferred control is named by it all the same.
+  const name = inferred && accname.name === '' ? inferredName(el, role, hints.cues) : accname.name;
+  const states = attributeStates(el, localName, role, inputType, hints.ariaDisabled, special);
+  if (inferred) for (const state of inferred.states) if (!states.includes(state)) states.push(state);
   // Every field present from the start: all Semantics share one object shape, so the reads of
   // every snapshot (liveState, emitElement) stay monomorphic.
   const s: Semantics = {
@@ -192,7 +207,7 @@ export function semanticsOf(el: Element, localName: string, hints: SemanticHints
     inputType: inputType || undefined,
     href: undefined,
     options: undefined,
-    states: attributeStates(el, localName, role, inputType, hints.ariaDisabled, special),
+    states,
     usesIdRefs: special && (dom.has(el, 'aria-labelledby') || dom.has(el, 'aria-describedby')),
     live: undefined,
     failed: failed || undefined,
@@ -202,6 +217,8 @@ export function semanticsOf(el: Element, localName: string, hints: SemanticHints
     shape: undefined,
     passive: undefined,
     controlsIds: undefined,
+    inferred,
+    holder: hints.holder || undefined,
   };
   if (special && (dom.has(el, 'aria-describedby') || dom.has(el, 'aria-description') || dom.has(el, 'title'))) {
     try {

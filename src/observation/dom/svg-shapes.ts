@@ -1,3 +1,4 @@
+import { LISTENER_MARK_ATTRIBUTE } from '../../protocol/listener-marks.ts';
 import { tagKind } from './shape-kinds.ts';
 import { cleanText } from '../clean-text.ts';
 import { colourName } from './colour-names.ts';
@@ -21,7 +22,6 @@ export const SHAPE_TAGS: ReadonlySet<string> = new Set(['circle', 'ellipse', 're
 /** Smaller than this both ways, an `<svg>` is an icon, not a drawing whose parts a person tells apart. */
 const MIN_DRAWING_SIDE = 40;
 /** The attribute the main-world script sets on elements the page registered pointer or key listeners on. */
-const LISTENER_MARK = 'data-steward-on';
 /** An `<svg>` inside one of these is the control's icon. */
 const CONTROL_ANCESTOR = 'a[href],button,select,label,summary,[role=button],[role=link],[role=menuitem],[role=tab],[role=option],[role=checkbox],[role=radio],[role=switch],[role=treeitem]';
 /** Roles of an `<svg>` whose parts are not its own (an image with one name; decoration). */
@@ -125,7 +125,7 @@ function shapeStyle(el: Element, localName: string, drawing: Element): { style: 
     pointer = computed.cursor === 'pointer';
   }
   // A listener on the shape, or on a group or the drawing around it (a click on the shape reaches it), not on the page around the drawing.
-  const marked = dom.closest(el, `[${LISTENER_MARK}]`);
+  const marked = dom.closest(el, `[${LISTENER_MARK_ATTRIBUTE}]`);
   return { style, live: pointer || (marked !== null && (marked === drawing || dom.contains(drawing, marked))) };
 }
 

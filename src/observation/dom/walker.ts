@@ -9,6 +9,7 @@ import {
   STRUCTURAL_ATTRIBUTES_SELECTOR,
   isEditingHostValue,
   isInteractive,
+  isNativeControl,
   textBlockKind,
 } from './classify.ts';
 import { clearEntry, newEntry, recycleEntry, type Entry, type RootState, type Scope } from './entries.ts';
@@ -19,9 +20,12 @@ import type { LinkTargets } from './link-targets.ts';
 import type { Limits } from './limits.ts';
 import { dom } from './native.ts';
 import type { RefRegistry } from './refs.ts';
-import { mergeFacts, scanStyles, STYLE_MARK_SELECTOR, type StyleFacts } from './style-scan.ts';
+import { cueBits, inferAt } from './inferred.ts';
+import type { InferredControl } from './infer-control.ts';
+import { inlineFacts, mergeFacts, scanSheets, STYLE_MARK_SELECTOR, type StyleCues, type StyleFacts } from './style-scan.ts';
 import { semanticsOf } from './semantics.ts';
 import { drawingOf, drawnSemantics, SHAPE_TAGS } from './svg-shapes.ts';
+import { NO_CUES } from './style-scan.ts';
 import { ITEM_SELECTOR, JSON_LD_SELECTOR, TOP_ITEM_SELECTOR, type StructuredMarks } from './structured-data.ts';
 
 /**
@@ -73,16 +77,20 @@ export interface WalkContext {
   styles: StyleFacts;
   /** Where links go (resolved once per raw href and base URL). */
   links: LinkTargets;
+  /** Asks a document's main world to write the listener marks it holds (before the document is indexed). */
+  flushMarks: (doc: Document) => void;
 }
 
 export function newRoot(key: Document | ShadowRoot, doc: Document, scope: Scope, framePath: number[], parent?: RootState, host?: Element): RootState {
-  return { key, doc, scope, framePath, parent, host, hostHidden: false, textCovered: false, entries: [], nodeCount: 0, alive: true };
+  return { key, doc, scope, framePath, parent, host, hostHidden: false, textCovered: false, entries: [], nodeCount: 0, alive: true, cues: NO_CUES };
 }
 
 /** What one native query over a whole tree says before it is walked (see `indexTree`). */
 export interface TreeIndex {
-  /** Elements with one of STRUCTURAL_ATTRIBUTES_SELECTOR's attributes. */
+  /** Elements with one of STRUCTURAL_ATTRIBUTES_SELECTOR's attributes, or matching one of the tree's style cues. */
   special: Set<Element>;
+  /** The CUE_* bits of the special elements that match a style cue (a cursor or `:hover` rule). */
+  cues: Map<Element, number>;
   flags: NonNullable<RootState['flags']>;
   /** The elements scanStyles looks at (STYLE_MARK_SELECTOR). */
   styleMarks: Element[];
@@ -93,36 +101,50 @@ export interface TreeIndex {
 const INDEX_SELECTOR = `${STRUCTURAL_ATTRIBUTES_SELECTOR},${FLAG_SELECTOR},${STYLE_MARK_SELECTOR},${JSON_LD_SELECTOR},${ITEM_SELECTOR}`;
 
 /**
- * One querySelectorAll over a whole tree instead of five (structural attributes, the root's
- * flags, style marks, JSON-LD scripts, microdata items): each query is a pass over every element of the tree. Matches are few on
+ * One querySelectorAll over a whole tree instead of six (structural attributes, the root's
+ * flags, style marks, JSON-LD scripts, microdata items, the tree's style cues): each query is a pass over every element of the tree. Matches are few on
  * most pages; each is sorted into its lists by the same selectors and attribute reads.
  */
-export function indexTree(key: Document | ShadowRoot): TreeIndex {
-  const found = dom.queryAll(key, INDEX_SELECTOR);
+export function indexTree(key: Document | ShadowRoot, cues: StyleCues = NO_CUES): TreeIndex {
+  const found = dom.queryAll(key, `${INDEX_SELECTOR},${cues.query}`);
   const special = new Set<Element>();
+  const cueOf = new Map<Element, number>();
   const styleMarks: Element[] = [];
   const flags = { a11yHidden: false, ariaDisabled: false };
   const structured: StructuredMarks = { scripts: [], items: [] };
   for (let i = 0; i < found.length; i++) {
     const el = found[i]!;
     if (dom.matches(el, STRUCTURAL_ATTRIBUTES_SELECTOR)) special.add(el);
+    if (dom.matches(el, cues.query)) {
+      const bits = cueBits(el, cues);
+      if (bits !== 0) {
+        special.add(el);
+        cueOf.set(el, bits);
+      }
+    }
     if (dom.matches(el, STYLE_MARK_SELECTOR)) styleMarks.push(el);
     if (dom.attr(el, 'aria-disabled') === 'true') flags.ariaDisabled = true;
     if (dom.attr(el, 'aria-hidden') === 'true' || dom.has(el, 'inert')) flags.a11yHidden = true;
     if (dom.matches(el, JSON_LD_SELECTOR)) structured.scripts.push(el);
     else if (dom.matches(el, TOP_ITEM_SELECTOR)) structured.items.push(el);
   }
-  return { special, flags, styleMarks, structured };
+  return { special, cues: cueOf, flags, styleMarks, structured };
 }
 
-/** Walks `start` and its descendants into `out`, in tree order (`known`: its structural elements, when already queried). */
-export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out: Entry[], known?: Set<Element>): void {
+/** The special elements of a subtree and their style cues (`indexTree`'s first two lists), for a walk that did not start at a tree's top. */
+interface Known {
+  special: Set<Element>;
+  cues: Map<Element, number>;
+}
+
+/** Walks `start` and its descendants into `out`, in tree order (`known`: its special elements, when already queried). */
+export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out: Entry[], known?: Known): void {
   const walker = dom.treeWalker(root.doc, start, SHOW_ELEMENT_AND_TEXT);
   const startType = dom.nodeType(start);
   const fromTop = startType === 9 || startType === 11;
   const above = fromTop ? null : dom.parentElement(start);
-  const scope = new WalkScope(initialSkip(ctx, start, root), above ? rowOf(ctx, above) : null);
-  const special = known ?? specialElements(start);
+  const scope = new WalkScope(initialSkip(ctx, start, root), above ? rowOf(ctx, above) : null, insideControl(ctx, start, root));
+  const { special, cues } = known ?? specialElements(start, root.cues);
   const ariaDisabled = rootFlags(root).ariaDisabled;
   // Tree order from nextNode() (comments and the like are skipped by the walker's filter), with
   // enter / leave: the elements entered and not yet left are a stack, and a node whose parent is
@@ -154,7 +176,7 @@ export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out:
       scope.enter(localName, localName === 'tr' || localName === 'li' || localName === 'dialog' || (isSpecial && dom.matches(el, ROW_SELECTOR)) ? el : undefined);
       open.push(el);
       try {
-        visitElement(ctx, root, el, localName, out, scope, isSpecial, ariaDisabled);
+        visitElement(ctx, root, el, localName, out, scope, isSpecial, ariaDisabled, isSpecial ? (cues.get(el) ?? 0) : 0);
       } catch {
         ctx.blindSpots.add('element_capture_failed');
       }
@@ -168,16 +190,29 @@ export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out:
 }
 
 /**
- * Elements of the subtree with a role, tabindex, contenteditable, onclick or aria-live: one native
- * query instead of five attribute reads per element. (The naming and state attributes of
- * SPECIAL_ATTRIBUTES_SELECTOR are matched per interactive element, see `specialForSemantics`.)
+ * Elements of the subtree with a role, tabindex, contenteditable, onclick, aria-live, a listener
+ * mark… or a style cue: one native query instead of several attribute reads per element. (The
+ * naming and state attributes of SPECIAL_ATTRIBUTES_SELECTOR are matched per interactive element,
+ * see `specialForSemantics`.)
  */
-function specialElements(start: Node): Set<Element> {
+function specialElements(start: Node, cues: StyleCues): Known {
   const type = dom.nodeType(start);
-  if (type !== 1 && type !== 9 && type !== 11) return new Set();
-  const found = new Set<Element>(dom.queryAll(start, STRUCTURAL_ATTRIBUTES_SELECTOR));
-  if (type === 1 && dom.matches(start as Element, STRUCTURAL_ATTRIBUTES_SELECTOR)) found.add(start as Element);
-  return found;
+  const known: Known = { special: new Set(), cues: new Map() };
+  if (type !== 1 && type !== 9 && type !== 11) return known;
+  const sort = (el: Element) => {
+    if (dom.matches(el, STRUCTURAL_ATTRIBUTES_SELECTOR)) known.special.add(el);
+    if (dom.matches(el, cues.query)) {
+      const bits = cueBits(el, cues);
+      if (bits !== 0) {
+        known.special.add(el);
+        known.cues.set(el, bits);
+      }
+    }
+  };
+  const found = dom.queryAll(start, `${STRUCTURAL_ATTRIBUTES_SELECTOR},${cues.query}`);
+  for (let i = 0; i < found.length; i++) sort(found[i]!);
+  if (type === 1) sort(start as Element);
+  return known;
 }
 
 /** Whether an interactive element has any of SPECIAL_ATTRIBUTES_SELECTOR's attributes (`structural`: it has one of the first five). */
@@ -187,6 +222,7 @@ function specialForSemantics(el: Element, structural: boolean): boolean {
 
 const COVERS = 1;
 const OPENS_BLOCK = 2;
+const CONTROL = 4;
 
 /**
  * What the open elements of a walk say about the text under them: whether it is already covered
@@ -202,6 +238,8 @@ class WalkScope {
   private readonly rows: Array<Element | null> = [];
   private depth = 0;
   private covered: number;
+  /** Open elements that are controls: inside one, nothing is a control of its own by inference. */
+  private controls: number;
   /** The text block being gathered (blocks do not nest: inside one, no other opens). */
   private block: { collector: BlockTextCollector; entry: Entry; level: number } | undefined;
   /** Reused for every block of the walk. */
@@ -212,8 +250,22 @@ class WalkScope {
     inherited: boolean,
     /** The row containing the walk's start, when it starts inside one. */
     private readonly outerRow: Element | null,
+    /** The walk starts inside a control. */
+    inControl: boolean,
   ) {
     this.covered = inherited ? 1 : 0;
+    this.controls = inControl ? 1 : 0;
+  }
+
+  /** Whether an element entered now is inside a control (a control entered before it is still open). */
+  get inControl(): boolean {
+    return this.controls > 0;
+  }
+
+  /** The element just entered is a control. */
+  control(): void {
+    this.flags[this.depth - 1]! |= CONTROL;
+    this.controls++;
   }
 
   /** The row-like element (table row, list item…) containing the element entered last, or the text just reached. */
@@ -264,6 +316,7 @@ class WalkScope {
     this.depth--;
     const flags = this.flags[this.depth]!;
     if (flags & COVERS) this.covered--;
+    if (flags & CONTROL) this.controls--;
     const block = this.block;
     if (flags & OPENS_BLOCK) {
       if (block) block.entry.text!.text = block.collector.result();
@@ -295,6 +348,26 @@ function holdsContent(s: { role: string }): boolean {
   return CONTENT_HOLDING_ROLES.has(s.role);
 }
 
+/**
+ * Whether `start` lies inside a control (an ancestor's entry has semantics, not a holder's), across shadow roots
+ * up to their hosts: a clickable span inside a button is that button's part, not a control.
+ */
+function insideControl(ctx: WalkContext, start: Node, root: RootState): boolean {
+  let state: RootState | undefined = root;
+  let n: Node | null = start === root.key ? null : dom.parentNode(start);
+  for (let i = 0; i < 512 && state; i++) {
+    if (!n || n === state.key) {
+      if (state.scope === 'iframe' || !state.host) return false;
+      n = state.host;
+      state = state.parent;
+    }
+    const semantics = dom.nodeType(n) === 1 ? ctx.entryOf.get(n)?.semantics : undefined;
+    if (semantics !== undefined && !semantics.holder && !semantics.passive && !holdsContent(semantics)) return true;
+    n = dom.parentNode(n);
+  }
+  return false;
+}
+
 function visitText(ctx: WalkContext, root: RootState, node: Text, out: Entry[], row: Element | null): void {
   const data = node.data;
   if (!NON_SPACE.test(data)) return;
@@ -317,19 +390,41 @@ function visitText(ctx: WalkContext, root: RootState, node: Text, out: Entry[], 
 let current: Element;
 const readAttr = (name: string): string | null => dom.attr(current, name);
 
-function interactiveHere(el: Element, localName: string, special: boolean): boolean {
+/** Not interactive; a control by tag or role; interactive by tabindex, contenteditable or onclick alone. */
+const NOT_INTERACTIVE = 0;
+const NATIVE = 1;
+const FOCUSABLE_OR_HANDLED = 2;
+
+function interactiveHere(el: Element, localName: string, special: boolean): number {
   current = el;
   const parentName = localName === 'summary' ? dom.parentElement(el) : null;
   const parentLocalName = parentName ? dom.localName(parentName) : undefined;
-  if (!isInteractive(localName, readAttr, parentLocalName, special)) return false;
-  if (!special) return true;
-  if (!isEditingHostValue(readAttr('contenteditable'))) return true;
+  if (!isInteractive(localName, readAttr, parentLocalName, special)) return NOT_INTERACTIVE;
+  const kind = !special || isNativeControl(localName, readAttr, parentLocalName, special) ? NATIVE : FOCUSABLE_OR_HANDLED;
+  if (!special) return kind;
+  if (!isEditingHostValue(readAttr('contenteditable'))) return kind;
   // Inside an editing host, an element is part of that editor, not a control of its own —
   // unless it is interactive for another reason.
   const parent = dom.parentElement(el);
-  if (!parent || !dom.isContentEditable(parent as HTMLElement)) return true;
-  return isInteractive(localName, (n) => (n === 'contenteditable' ? null : dom.attr(el, n)), parentLocalName);
+  if (!parent || !dom.isContentEditable(parent as HTMLElement)) return kind;
+  return isInteractive(localName, (n) => (n === 'contenteditable' ? null : dom.attr(el, n)), parentLocalName) ? kind : NOT_INTERACTIVE;
 }
+
+/**
+ * The control Steward infers `el` is (issue 26), for an element without a control's tag or role
+ * that the index found (an attribute, a style cue): unchanged since the last walk, the last answer.
+ */
+function inferHere(ctx: WalkContext, root: RootState, el: Element, localName: string, special: boolean, cue: number, scope: WalkScope, shadow: ShadowRoot | undefined): InferredControl | undefined {
+  if (scope.inControl) return undefined;
+  const cached = ctx.entryOf.get(el);
+  if (cached !== undefined && cached.root === root && !ctx.semanticDirty.has(el) && cached.semantics) return cached.semantics.inferred;
+  // Inside an editor, elements are its content.
+  const parent = dom.parentElement(el);
+  if (parent && dom.namespace(parent) === HTML_NS && dom.isContentEditable(parent as HTMLElement)) return undefined;
+  return inferAt({ el, localName, cueBits: cue, cues: root.cues, special, shadow });
+}
+
+const HTML_NS = 'http://www.w3.org/1999/xhtml';
 
 function shadowRootOf(ctx: WalkContext, el: Element, localName: string): { root: ShadowRoot; closed: boolean } | undefined {
   // attachShadow (and declarative shadow DOM) accept only these hosts: any other element has no
@@ -356,17 +451,24 @@ function shapeDrawing(ctx: WalkContext, el: Element): Element | undefined {
   return drawingOf(ctx, el, ctx.limits.maxShapesPerDrawing, () => ctx.blindSpots.add('svg_shapes_truncated'));
 }
 
-function visitElement(ctx: WalkContext, root: RootState, el: Element, localName: string, out: Entry[], skip: WalkScope, special: boolean, ariaDisabled: boolean): void {
-  const interactive = interactiveHere(el, localName, special);
+function visitElement(ctx: WalkContext, root: RootState, el: Element, localName: string, out: Entry[], skip: WalkScope, special: boolean, ariaDisabled: boolean, cue: number): void {
+  const shadow = shadowRootOf(ctx, el, localName);
+  const kind = interactiveHere(el, localName, special);
+  const inferred = kind !== NATIVE && special ? inferHere(ctx, root, el, localName, special, cue, skip, shadow?.root) : undefined;
+  const interactive = kind !== NOT_INTERACTIVE || inferred !== undefined;
   const drawing = SHAPE_TAGS.has(localName) ? shapeDrawing(ctx, el) : undefined;
   current = el;
   const block = !skip.active && !interactive && !drawing ? textBlockKind(localName, readAttr, special) : undefined;
   const isForm = localName === 'form';
   const isCanvas = localName === 'canvas';
   const isFrame = localName === 'iframe' || localName === 'frame';
-  const shadow = shadowRootOf(ctx, el, localName);
   // Text inside a control is its name; inside a block it is the block's text; inside <script>… it is not content.
-  const coversText = interactive || drawing !== undefined || block !== undefined || NON_CONTENT_TAGS.has(localName);
+  // What it holds may be controls of their own: an inferred holder (a drop target, a hover menu's
+  // title), or an element focusable or handled (tabindex, onclick) that Steward could not take for a
+  // control itself (a focusable list whose items the page's styles make clickable).
+  const holder = inferred ? inferred.holder : kind === FOCUSABLE_OR_HANDLED;
+  // A drop target's text is the page's.
+  const coversText = (interactive && inferred?.role !== 'region') || drawing !== undefined || block !== undefined || NON_CONTENT_TAGS.has(localName);
   if (!(interactive || drawing || block || isForm || isCanvas || isFrame || shadow)) {
     if (coversText) skip.cover();
     return;
@@ -380,7 +482,15 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, localName:
   if (!reuse && !recycled) ctx.entryOf.set(el, entry);
 
   if (drawing) {
-    const next = drawnSemantics(el, localName, drawing, reuse ? entry.semantics : undefined, interactive ? () => semanticsOf(el, localName) : undefined);
+    const next = drawnSemantics(
+      el,
+      localName,
+      drawing,
+      reuse ? entry.semantics : undefined,
+      interactive
+        ? () => semanticsOf(el, localName, { special: specialForSemantics(el, special), ariaDisabled, pseudo: ctx.styles.pseudoContent, links: ctx.links, inferred, cues: root.cues, holder })
+        : undefined,
+    );
     if (next !== entry.semantics) {
       entry.semantics = next;
       ctx.recomputed++;
@@ -389,7 +499,7 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, localName:
     }
   } else if (!interactive) entry.semantics = undefined;
   else if (!reuse || !entry.semantics) {
-    entry.semantics = semanticsOf(el, localName, { special: specialForSemantics(el, special), ariaDisabled, pseudo: ctx.styles.pseudoContent, links: ctx.links });
+    entry.semantics = semanticsOf(el, localName, { special: specialForSemantics(el, special), ariaDisabled, pseudo: ctx.styles.pseudoContent, links: ctx.links, inferred, cues: root.cues, holder });
     ctx.recomputed++;
     if (entry.semantics.usesIdRefs) ctx.noteIdRefUser(entry);
     entry.formEl = formOf(el, localName) ?? undefined;
@@ -410,7 +520,10 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, localName:
   if (interactive || drawing || isForm || isCanvas) ctx.refs.refFor(el);
   entry.isForm = isForm || undefined;
   entry.isCanvas = isCanvas || undefined;
-  if (coversText && !(interactive && holdsContent(entry.semantics!) && !NON_CONTENT_TAGS.has(localName))) skip.cover();
+  // A focusable list, table or grid holds page content and may hold controls of its own.
+  const holds = interactive && holdsContent(entry.semantics!) && !NON_CONTENT_TAGS.has(localName);
+  if (coversText && !holds) skip.cover();
+  if (interactive && !holder && !holds) skip.control();
   if (gather) skip.openBlock(entry, el, ctx.limits.maxTextLength);
   out.push(entry);
 
@@ -490,15 +603,18 @@ function enterChildRoot(ctx: WalkContext, parent: RootState, entry: Entry, key: 
   if (child) killRoot(ctx, child);
   child = newRoot(key, doc, scope, framePath, parent, entry.node as Element);
   // (For an iframe, key is its document.)
-  const index = indexTree(key);
+  if (scope === 'iframe') ctx.flushMarks(doc);
+  const sheets = scanSheets(key);
+  child.cues = sheets.cues;
+  const index = indexTree(key, sheets.cues);
   child.flags = index.flags;
-  ctx.styles = mergeFacts(ctx.styles, scanStyles(key, index.styleMarks));
+  ctx.styles = mergeFacts(ctx.styles, mergeFacts(sheets.facts, inlineFacts(key, index.styleMarks)));
   child.hostHidden = hostHidden;
   child.textCovered = textCovered;
   entry.child = child;
   ctx.roots.set(key, child);
   ctx.observeRoot(child);
-  walkSubtree(ctx, child, key, child.entries, index.special);
+  walkSubtree(ctx, child, key, child.entries, index);
 }
 
 function enterFrame(ctx: WalkContext, parent: RootState, entry: Entry, frame: HTMLIFrameElement): void {

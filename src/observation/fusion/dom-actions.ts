@@ -143,16 +143,25 @@ function dragRisk(e: SnapshotElement, form: SnapshotForm | undefined): Risk {
 }
 
 function hoverable(e: SnapshotElement): boolean {
-  return HOVER_ROLES.has(e.role) || e.inferred?.evidence.includes('hover_listener') === true || (e.controls !== undefined && e.role !== 'textbox') || (disclosure(e) && e.role !== 'combobox');
+  return (
+    HOVER_ROLES.has(e.role) ||
+    e.inferred?.evidence.some((x) => x === 'hover_listener' || x === 'hover_style') === true ||
+    (e.controls !== undefined && e.role !== 'textbox') ||
+    (disclosure(e) && e.role !== 'combobox')
+  );
 }
 
 function draggable(e: SnapshotElement): boolean {
-  return isSlider(e) || e.inferred?.evidence.some((x) => x === 'draggable' || x === 'drag_listener') === true;
+  return isSlider(e) || e.inferred?.evidence.some((x) => x === 'draggable' || x === 'drag_listener' || x === 'cursor_grab') === true;
 }
+
+/** A place things are dropped on (only drop listeners): named by ref as a drag's `to`, nothing to do on it alone. */
+const dropTargetOnly = (e: SnapshotElement) => e.inferred !== undefined && e.inferred.evidence.every((x) => x === 'drop_listener');
 
 const offer = (r: Risk) => ({ ...r, requires_approval: !r.read_only || r.consequential || r.payment });
 
 function actionsFor(e: SnapshotElement, form: SnapshotForm | undefined, base: string): AvailableActionInput[] {
+  if (dropTargetOnly(e)) return [];
   const describe = context(e, form, base);
   const kind = kindOf(e);
   const r = risk(e, kind, form, base);
@@ -313,10 +322,11 @@ export function domActions(snapshot: PageSnapshot, elements: readonly SnapshotEl
   let room = MAX_DOM_TOTAL - perElement.length;
   let dropped = false;
   const kept = perElement.flatMap(([first, ...extras]) => {
+    if (!first) return [];
     const take = extras.slice(0, Math.max(0, room));
     room -= take.length;
     if (take.length < extras.length) dropped = true;
-    return [first!, ...take];
+    return [first, ...take];
   });
   return { actions: [...kept, ...GENERIC_DOM_ACTIONS], truncated: candidates.length > MAX_DOM_ACTIONS || dropped };
 }

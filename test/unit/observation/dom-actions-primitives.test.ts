@@ -17,6 +17,9 @@ const elements: SnapshotElement[] = [
   element('i1', 'listitem', 'Alpha', { tag: 'li', inferred: { confidence: 0.6, evidence: ['draggable'] } }),
   element('v1', 'button', 'View', { tag: 'span', inferred: { confidence: 0.7, evidence: ['click_listener'] } }),
   element('h1', 'button', 'Products', { tag: 'span', inferred: { confidence: 0.7, evidence: ['hover_listener'] } }),
+  element('h2', 'button', 'Services', { tag: 'div', inferred: { confidence: 0.5, evidence: ['hover_style'] } }),
+  element('g1', 'button', '⠿', { tag: 'span', inferred: { confidence: 0.5, evidence: ['cursor_grab'] } }),
+  element('z1', 'region', 'Done', { tag: 'div', inferred: { confidence: 0.6, evidence: ['drop_listener'] } }),
   element('m1', 'button', 'Account', { states: ['collapsed'] }),
   element('up', 'button', 'Your CV', { tag: 'input', inputType: 'file' }),
   element('c1', 'button', 'Pay now', { visibility: 'covered', coveredBy: { role: 'banner', name: 'Cookies' } }),
@@ -39,6 +42,10 @@ describe('offered primitives', () => {
     expect(names('r1')).toEqual(['dom.click', 'dom.press', 'dom.drag']);
     expect(names('i1')).toEqual(['dom.click', 'dom.drag']);
     expect(names('h1')).toEqual(['dom.click', 'dom.hover']);
+    // A CSS :hover menu's title, a grip with a grab cursor, and a drop target (only a drag's `to`).
+    expect(names('h2')).toEqual(['dom.click', 'dom.hover']);
+    expect(names('g1')).toEqual(['dom.click', 'dom.drag']);
+    expect(names('z1')).toEqual([]);
     expect(names('m1')).toEqual(['dom.click', 'dom.hover']);
     expect(names('up')).toEqual(['dom.upload']);
     expect(names('c1')).toEqual(['dom.click']);
@@ -52,7 +59,8 @@ describe('offered primitives', () => {
 
   // Plain buttons keep their older offer-time reading (the gateway takes the riskier of the two);
   // the new primitives, toggles and inferred controls must agree exactly.
-  const judged = (a: { action: string; target_ref?: string }) => !['dom.click', 'dom.type', 'dom.select'].includes(a.action) || ['k1', 'k2', 'v1', 'h1', 'i1', 'm1'].includes(a.target_ref ?? '');
+  const judged = (a: { action: string; target_ref?: string }) =>
+    !['dom.click', 'dom.type', 'dom.select'].includes(a.action) || ['k1', 'k2', 'v1', 'h1', 'h2', 'g1', 'i1', 'm1'].includes(a.target_ref ?? '');
   it('says at offer time what dom-risk says when asked (press: its worst key, Enter)', () => {
     const inputs: Record<string, Record<string, unknown>> = {
       'dom.type': { text: 'x' },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fuse } from '../../../src/observation/fusion/index.ts';
 import type { SnapshotElement } from '../../../src/observation/snapshot.ts';
 import type { ObservedState } from '../../../src/protocol/observed-state.ts';
+import type { InteractivityEvidence } from '../../../src/protocol/element.ts';
 import { ActionRequest } from '../../../src/protocol/action.ts';
 import { classifyDom } from '../../../src/pipeline/policy/dom-risk.ts';
 import { resolveCapability } from '../../../src/pipeline/capability.ts';
@@ -14,7 +15,7 @@ import { blankSnapshot, element, expectValid } from '../observation/fixtures/fus
  * the element, never from what the page claims — including a page that dresses a delete as "View".
  */
 
-const inferred = (evidence: Array<'click_listener' | 'cursor_pointer' | 'tabindex' | 'draggable' | 'hover_listener'>) => ({ inferred: { confidence: 0.7, evidence } });
+const inferred = (evidence: InteractivityEvidence[]) => ({ inferred: { confidence: 0.7, evidence } });
 
 const elements: SnapshotElement[] = [
   element('n1', 'textbox', 'Your name', { tag: 'input', inputType: 'text', formRef: 'f1', value: 'Ada' }),
@@ -36,6 +37,8 @@ const elements: SnapshotElement[] = [
   element('bin', 'button', 'Delete', { tag: 'div' }),
   element('up', 'button', 'Your CV', { tag: 'input', inputType: 'file' }),
   element('m1', 'button', 'Account', { states: ['collapsed'] }),
+  element('hv', 'button', 'Products', { tag: 'div', ...inferred(['hover_style']) }),
+  element('gr', 'button', 'Bananas', { tag: 'li', ...inferred(['cursor_grab', 'class_name']) }),
 ];
 
 function observed(focused?: string): ObservedState {
@@ -117,6 +120,15 @@ describe('inferred controls', () => {
     const c = classifyDom('dom.click', { ref: 'v1' }, o);
     expect(c).toMatchObject({ read_only: false, consequential: true });
     expect(c.reasons).toEqual([{ code: 'inferred_control', detail: 'Steward inferred this is a button (“View”) from its click listener and pointer cursor; it cannot tell what it does' }]);
+  });
+
+  it('names the newer evidence in words too: a :hover rule, a grab cursor, a class', () => {
+    expect(classifyDom('dom.click', { ref: 'hv' }, o).reasons[0]?.detail).toBe(
+      'Steward inferred this is a button (“Products”) from its hover style that shows what it holds; it cannot tell what it does',
+    );
+    expect(classifyDom('dom.click', { ref: 'gr' }, o).reasons[0]?.detail).toContain('from its grab cursor and class name');
+    // Hovering it is read-only all the same.
+    expect(classifyDom('dom.hover', { ref: 'hv' }, o)).toMatchObject({ read_only: true, reasons: [] });
   });
 
   it('unless it plainly discloses or selects: expand/collapse, a tab, an option, a day of a date grid', () => {
