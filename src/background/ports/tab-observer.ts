@@ -55,8 +55,12 @@ export interface TabObserverDeps {
   adapters(): readonly Adapter[];
   /** The page's recent same-origin JSON responses; none when the page cannot say. */
   network?(tabId: number): Promise<NetworkRecord[]>;
-  /** A summary of the tab's pixels, when the tab is showing (taken once per observation, after it settles). */
-  screenshot?(tabId: number): Promise<ScreenshotSummary | undefined>;
+  /**
+   * A summary of the tab's pixels, when the tab is showing (asked once per observation, after it
+   * settles); `pageKey` (the settled page's, src/content/act/activity.ts) lets a summary of the
+   * very same page state serve again.
+   */
+  screenshot?(tabId: number, pageKey?: string): Promise<ScreenshotSummary | undefined>;
   /** Resolves once the tab is not loading; false if it is gone. */
   waitLoaded(tabId: number): Promise<boolean>;
   /**
@@ -134,7 +138,7 @@ export class TabObserver {
       this.cache.set(tabId, same ? { ...once.tab, at: previous.at } : once.tab);
       const quiet = settle?.how === 'quiet';
       const held = same && once.tab.at - previous.at >= SETTLE_MS;
-      if (quiet || held || elapsed >= MAX_SETTLE_MS) return this.withScreenshot(tabId, once.tab);
+      if (quiet || held || elapsed >= MAX_SETTLE_MS) return this.withScreenshot(tabId, once.tab, settle?.key);
       // The page's next settle (up to SETTLE_MS) is the wait; one that cannot say is re-read after SETTLE_MS.
       if (!settle || settle.how !== 'capped') await this.sleep(SETTLE_MS);
     }
@@ -144,8 +148,8 @@ export class TabObserver {
    * The settled observation, fused once more with the pixels when a screenshot can be taken: with
    * the same tools and network records as before, so only the capture is new work.
    */
-  private async withScreenshot(tabId: number, tab: ObservedTab): Promise<ObserveOutcome> {
-    const screenshot = await this.deps.screenshot?.(tabId).catch(() => undefined);
+  private async withScreenshot(tabId: number, tab: ObservedTab, pageKey: string | undefined): Promise<ObserveOutcome> {
+    const screenshot = await this.deps.screenshot?.(tabId, pageKey).catch(() => undefined);
     const inputs = this.inputs.get(tabId);
     if (!screenshot || !inputs) return { ok: true, tab };
     const again = this.fuse(tab.snapshot, { ...inputs, screenshot });

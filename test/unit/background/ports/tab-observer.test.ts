@@ -138,6 +138,13 @@ describe('TabObserver settling by the page’s own events', () => {
     expect(calls.snapshot).toBe(2);
     expect(sleep).toHaveBeenCalledWith(SETTLE_MS);
   });
+
+  it('the quiet page’s key goes with the screenshot request (the same page state may reuse its pixels)', async () => {
+    const screenshot = vi.fn(async () => ({ width: 1280, height: 720, blank: false }));
+    const { observer } = observerWith([page()], { settle: async () => ({ ms: 3, how: 'quiet', key: 'k1' }), screenshot });
+    await observer.observe(7);
+    expect(screenshot).toHaveBeenCalledWith(7, 'k1');
+  });
 });
 
 describe('TabObserver with screenshot evidence', () => {
