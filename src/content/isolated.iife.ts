@@ -8,6 +8,8 @@ import { ObservationHost } from './observe/observation-host.ts';
 import { runSteps } from './act/run.ts';
 import { NetworkBuffer, listenForNetworkRecords } from './main/network-buffer.ts';
 import { RequestLedger } from './act/requests.ts';
+import { PageActivity } from './act/activity.ts';
+import { settleForObservation } from './act/settle.ts';
 
 // Registered for allowed sites at document_start, and injected once more into pages that were
 // already open when their site was allowed: the second run must not start a second copy.
@@ -23,12 +25,14 @@ function start(): void {
   const observation = new ObservationHost();
   const network = new NetworkBuffer({ origin: location.origin, capacity: 50 });
   const requests = new RequestLedger(location.origin);
+  const activity = new PageActivity(document);
   listenToWorker({
     source: () => discovery.activeSource,
     relist: () => discovery.refresh(),
     observation,
     // Refs resolve through the same observer that issued them.
-    act: (request) => runSteps(request.steps, observation, request.documentToken, { doc: document, requests }),
+    act: (request) => runSteps(request.steps, observation, request.documentToken, { doc: document, requests, activity }),
+    settle: (capMs) => settleForObservation({ doc: document, activity, requests, view: window }, capMs),
     network: () => network.records(),
   });
 

@@ -1,5 +1,5 @@
 import { dispatch, ok, refuse, type Data, type Handlers, type Message, type Payload, type Reply } from '../protocol/channel.ts';
-import { ContentRequests, type ContentAct, type ContentReports } from '../protocol/content-channel.ts';
+import { ContentRequests, type ContentAct, type ContentReports, type PageSettle } from '../protocol/content-channel.ts';
 import type { ActReport } from '../protocol/messages.ts';
 import type { ToolSource } from './webmcp/tool-source.ts';
 import { runTool } from './webmcp/run-tool.ts';
@@ -28,6 +28,8 @@ export interface FrameServices {
   observation?: ObservationHost;
   /** DOM actions (src/content/act/), answered once the page settled (or as soon as it starts to unload). */
   act?: (request: ContentAct) => Promise<ActReport>;
+  /** Before an observation: answered once the page is quiet by its own events, or at the cap. */
+  settle?: (capMs: number) => Promise<PageSettle>;
   /** The page's recent same-origin JSON responses (bounded, already validated by the buffer). */
   network?: () => Data<ContentRequests, 'content/network'>['records'];
 }
@@ -44,6 +46,7 @@ function frameHandlers(services: FrameServices): Handlers<ContentRequests, void>
     'content/observe': (request) => services.observation?.observe(request) ?? notSupported('observe'),
     'content/query': (request) => services.observation?.query(request) ?? notSupported('observe'),
     'content/act': async (request) => (services.act ? ok(await services.act(request)) : notSupported('act')),
+    'content/settle': async (request) => (services.settle ? ok(await services.settle(request.cap_ms)) : notSupported('settle')),
     'content/network': () => ok({ records: services.network?.() ?? [] }),
   };
 }

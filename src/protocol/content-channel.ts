@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { wireSchema, type Payload, type RequestMap } from './channel.ts';
-import { ActReport, ActStep, NetworkResponse, ObserveReplyText, QueryResponse, SnapshotQuerySchema } from './messages.ts';
+import { ActReport, ActSettle, ActStep, NetworkResponse, ObserveReplyText, QueryResponse, SnapshotQuerySchema } from './messages.ts';
 import { JsonObject } from './primitives.ts';
 import { ToolDescriptor, ToolRunOutcome, WebMcpApi } from './webmcp.ts';
 
@@ -11,6 +11,13 @@ import { ToolDescriptor, ToolRunOutcome, WebMcpApi } from './webmcp.ts';
  */
 
 const documentToken = z.string().max(64);
+
+/**
+ * How the frame settled before an observation (src/content/act/settle.ts), and — when it is quiet —
+ * a key for what it shows: equal keys mean no DOM change, scroll or resize in between.
+ */
+export const PageSettle = ActSettle.extend({ key: z.string().max(128).optional() });
+export type PageSettle = z.infer<typeof PageSettle>;
 
 /** What the worker asks of a frame's content script. */
 export const ContentRequests = {
@@ -38,6 +45,8 @@ export const ContentRequests = {
     }),
     reply: ObserveReplyText,
   },
+  /** Answers once the frame is quiet by its own events (DOM, recent requests, animations), or at `cap_ms`. */
+  'content/settle': { request: z.object({ cap_ms: z.int().nonnegative().max(10_000) }), reply: PageSettle },
   /**
    * Elements of a fresh snapshot of the frame: by refs (expand-by-ref), role, name or text. With
    * `documentToken`, refuses (STALE_DOCUMENT) if the frame now holds another document.

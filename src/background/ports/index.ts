@@ -17,6 +17,7 @@ import { DeadlineExceeded } from '../../base/deadline.ts';
 import { pageDeadlines } from '../pipeline/page-deadlines.ts';
 import { observedFor } from '../tools/agent-view.ts';
 import type { NativePorts } from '../native/native-service.ts';
+import type { PageSettle } from '../../protocol/content-channel.ts';
 
 /**
  * The pipeline's ports on Chrome (src/pipeline/ports.ts). The pipeline never sees a tab id: ports
@@ -53,6 +54,19 @@ async function pageNetwork(send: SendToFrame, tabId: number): Promise<NetworkRec
   }
 }
 
+/**
+ * The top frame's word on when it settled (src/content/act/settle.ts); undefined when it cannot
+ * be asked or does not answer by the cap (plus grace): then the observation goes ahead regardless.
+ */
+async function pageSettle(send: SendToFrame, tabId: number, capMs: number): Promise<PageSettle | undefined> {
+  try {
+    const reply = await send(tabId, 0, 'content/settle', { cap_ms: capMs }, { deadline_ms: Math.min(capMs + pageDeadlines.reply_grace_ms, pageDeadlines.page_reply_ms) });
+    return reply.ok ? reply.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createChromePorts(deps: ChromePortsDeps) {
   const routes = new AdapterRoutes(() => deps.adapters.list());
 
@@ -76,6 +90,7 @@ export function createChromePorts(deps: ChromePortsDeps) {
     adapters: () => deps.adapters.list(),
     network: (tabId) => pageNetwork(deps.send, tabId),
     waitLoaded: (tabId) => waitForLoaded(deps.tabs, tabId),
+    settle: (tabId, capMs) => pageSettle(deps.send, tabId, capMs),
     ...(deps.screenshot ? { screenshot: deps.screenshot } : {}),
     ...(deps.native ? { siteState: deps.native.siteState } : {}),
   });

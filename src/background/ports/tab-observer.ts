@@ -5,6 +5,7 @@ import type { ObservedState } from '../../protocol/observed-state.ts';
 import type { ScreenshotSummary } from '../../observation/fusion/index.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
 import type { ObservationResult } from '../observation/service.ts';
+import type { PageSettle } from '../../protocol/content-channel.ts';
 
 /**
  * A tab's ObservedState, fresh on every call: the page's snapshot (observation engine) fused with
@@ -54,10 +55,19 @@ export interface TabObserverDeps {
   adapters(): readonly Adapter[];
   /** The page's recent same-origin JSON responses; none when the page cannot say. */
   network?(tabId: number): Promise<NetworkRecord[]>;
-  /** A summary of the tab's pixels, when the tab is showing (taken once per observation, after it settles). */
-  screenshot?(tabId: number): Promise<ScreenshotSummary | undefined>;
+  /**
+   * A summary of the tab's pixels, when the tab is showing (asked once per observation, after it
+   * settles); `pageKey` (the settled page's, src/content/act/activity.ts) lets a summary of the
+   * very same page state serve again.
+   */
+  screenshot?(tabId: number, pageKey?: string): Promise<ScreenshotSummary | undefined>;
   /** Resolves once the tab is not loading; false if it is gone. */
   waitLoaded(tabId: number): Promise<boolean>;
+  /**
+   * Resolves once the page is quiet by its own events (DOM, recent requests, animations) or at
+   * `capMs` (src/content/act/settle.ts); undefined when the page cannot say (then it is re-read).
+   */
+  settle?(tabId: number, capMs: number): Promise<PageSettle | undefined>;
   /**
    * The site's state for the page, when Steward holds a grant from its site and the page shows
    * a resource of its contract (src/background/native/); undefined leaves the observation as fused.
@@ -67,7 +77,11 @@ export interface TabObserverDeps {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** Two observations this far apart that agree make a settled page (the shop's status fetch lands within it). */
+/**
+ * How long the page is given to become quiet by its own events before each observation; a page
+ * still busy then (a DOM that keeps changing) is settled when two observations this far apart
+ * agree on its state.
+ */
 export const SETTLE_MS = 250;
 /** Past this, the latest observation is returned even if the page keeps changing. */
 const MAX_SETTLE_MS = 2_000;
@@ -97,14 +111,18 @@ export class TabObserver {
   }
 
   /**
-   * Observes until the page has settled: the same semantic state_version on the same document
-   * twice, at least SETTLE_MS apart (a recent earlier observation counts). A page still loading
-   * is waited for; a content script not yet listening is retried.
+   * Observes once the page has settled by its own events: no DOM change for a moment, no recent
+   * request in flight, no finite animation (the page says so, and a page quiet for a while is
+   * observed at once). A page still busy after SETTLE_MS is settled the old way: the same
+   * semantic state_version on the same document twice, at least SETTLE_MS apart (a recent earlier
+   * observation counts); past MAX_SETTLE_MS the latest observation is returned. A page still
+   * loading is waited for; a content script not yet listening is retried.
    */
   async observe(tabId: number): Promise<ObserveOutcome> {
     const started = this.now();
     for (;;) {
       if (!(await this.deps.waitLoaded(tabId))) return { ok: false, error: { code: 'TAB_GONE', message: `Tab ${tabId} is closed or did not finish loading.`, retryable: true } };
+      const settle = await this.deps.settle?.(tabId, SETTLE_MS).catch(() => undefined);
       const once = await this.observeOnce(tabId);
       const elapsed = this.now() - started;
       if (!once.ok) {
@@ -118,9 +136,11 @@ export class TabObserver {
       const same = previous !== undefined && previous.documentToken === once.tab.documentToken && previous.state.state_version === once.tab.state.state_version;
       // `at` is when this state was first seen, so "unchanged for SETTLE_MS" keeps its meaning.
       this.cache.set(tabId, same ? { ...once.tab, at: previous.at } : once.tab);
-      const settled = same && once.tab.at - previous.at >= SETTLE_MS;
-      if (settled || elapsed >= MAX_SETTLE_MS) return this.withScreenshot(tabId, once.tab);
-      await this.sleep(SETTLE_MS);
+      const quiet = settle?.how === 'quiet';
+      const held = same && once.tab.at - previous.at >= SETTLE_MS;
+      if (quiet || held || elapsed >= MAX_SETTLE_MS) return this.withScreenshot(tabId, once.tab, settle?.key);
+      // The page's next settle (up to SETTLE_MS) is the wait; one that cannot say is re-read after SETTLE_MS.
+      if (!settle || settle.how !== 'capped') await this.sleep(SETTLE_MS);
     }
   }
 
@@ -128,8 +148,8 @@ export class TabObserver {
    * The settled observation, fused once more with the pixels when a screenshot can be taken: with
    * the same tools and network records as before, so only the capture is new work.
    */
-  private async withScreenshot(tabId: number, tab: ObservedTab): Promise<ObserveOutcome> {
-    const screenshot = await this.deps.screenshot?.(tabId).catch(() => undefined);
+  private async withScreenshot(tabId: number, tab: ObservedTab, pageKey: string | undefined): Promise<ObserveOutcome> {
+    const screenshot = await this.deps.screenshot?.(tabId, pageKey).catch(() => undefined);
     const inputs = this.inputs.get(tabId);
     if (!screenshot || !inputs) return { ok: true, tab };
     const again = this.fuse(tab.snapshot, { ...inputs, screenshot });

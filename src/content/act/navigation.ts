@@ -27,7 +27,8 @@ export interface NavigationWatch {
   dispose(): void;
 }
 
-export function watchNavigation(view: Window): NavigationWatch {
+/** `changed`: called once the document is known to be left (settling wakes up for it). */
+export function watchNavigation(view: Window, changed?: () => void): NavigationWatch {
   let seen: { same_document: boolean; url?: string } | undefined;
   let leaving = false;
   const nav = (view as unknown as { navigation?: NavigationLike }).navigation;
@@ -44,12 +45,16 @@ export function watchNavigation(view: Window): NavigationWatch {
     queueMicrotask(() => {
       if (e.defaultPrevented) seen = undefined;
       else if (nav?.transition) seen = { same_document: true, ...(url ? { url } : {}) };
-      else leaving = true;
+      else {
+        leaving = true;
+        changed?.();
+      }
     });
   };
   const onLeave = () => {
     leaving = true;
     seen = { same_document: false, ...(seen?.url ? { url: seen.url } : {}) };
+    changed?.();
   };
   nav?.addEventListener('navigate', onNavigate);
   view.addEventListener('beforeunload', onLeave);

@@ -27,6 +27,7 @@ const URL_CHARS = 512;
 
 export class RequestLedger {
   private readonly entries = new Map<number, Entry>();
+  private readonly ended = new Set<() => void>();
   private readonly now: () => number;
   /** Messages refused (bad shape): a hostile page shows up here. */
   rejected = 0;
@@ -56,6 +57,7 @@ export class RequestLedger {
     if (r.phase === 'end') {
       const e = this.entries.get(r.id);
       if (e) Object.assign(e, { status: r.status, done: true });
+      for (const wake of [...this.ended]) wake();
       return;
     }
     if (this.entries.has(r.id)) return; // a replayed id cannot reset a request's start
@@ -72,6 +74,12 @@ export class RequestLedger {
   private add(id: number, entry: Entry): void {
     this.entries.set(id, entry);
     if (this.entries.size > CAPACITY) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  /** Calls `wake` whenever a request ends (settling waits on it); returns the unsubscribe. */
+  onEnd(wake: () => void): () => void {
+    this.ended.add(wake);
+    return () => this.ended.delete(wake);
   }
 
   /** Requests started at or after `since` that have not ended. */

@@ -7,8 +7,9 @@ import { press } from './keyboard.ts';
 import { drag, hover } from './drag.ts';
 import { check, checkOutcome } from './toggle.ts';
 import { watchNavigation } from './navigation.ts';
-import { SETTLE, settlePage } from './settle.ts';
+import { SETTLE, settlePage, type SettleOptions } from './settle.ts';
 import type { RequestLedger } from './requests.ts';
+import { PageActivity } from './activity.ts';
 
 /**
  * The content side of DOM execution (DESIGN §8: the isolated world executes DOM
@@ -33,8 +34,10 @@ export interface ActContext {
   doc: Document;
   /** Requests the page's main world reported (absent: none are known, none are waited for). */
   requests?: RequestLedger;
+  /** The page's DOM changes (shared with observation settling); one of its own when not given. */
+  activity?: PageActivity;
   clock?: () => number;
-  settle?: { quietMs: number; capMs: number; tickMs: number };
+  settle?: SettleOptions;
 }
 
 /** How long a check waits for the page to reflect the new state (a framework may render it a tick later). */
@@ -59,7 +62,8 @@ export async function runSteps(steps: readonly ActStep[], resolver: RefResolver,
   const clock = ctx.clock ?? (() => performance.now());
   const start = clock();
   const view = dom.doc.view(ctx.doc) ?? window;
-  const navigation = watchNavigation(view);
+  const leavingWakes = new Set<() => void>();
+  const navigation = watchNavigation(view, () => leavingWakes.forEach((wake) => wake()));
   const hooks: ActHooks = {
     submitted(form) {
       const method = (dom.attr(form, 'method') ?? 'get').toLowerCase();
@@ -94,9 +98,24 @@ export async function runSteps(steps: readonly ActStep[], resolver: RefResolver,
     }
     for (const s of steps.slice(reports.length)) reports.push({ ...base(s), status: 'skipped', message: 'not run: an earlier step did not complete or the page is navigating' });
     const acted = reports.some((r) => r.status === 'done' || r.status === 'failed');
-    const settle = acted
-      ? await settlePage({ doc: ctx.doc, inFlight: () => ctx.requests?.inFlightSince(start) ?? 0, leaving: () => navigation.leaving, clock }, clock(), ctx.settle ?? SETTLE)
-      : undefined;
+    const settleStart = clock();
+    const sources = {
+      doc: ctx.doc,
+      activity: ctx.activity ?? new PageActivity(ctx.doc, clock),
+      inFlight: () => ctx.requests?.inFlightSince(start) ?? 0,
+      leaving: () => navigation.leaving,
+      subscribe: (wake: () => void) => {
+        const offRequests = ctx.requests?.onEnd(wake);
+        leavingWakes.add(wake);
+        return () => {
+          offRequests?.();
+          leavingWakes.delete(wake);
+        };
+      },
+      clock,
+    };
+    // What the act set off gets a quiet period of its own, counted from the end of the steps.
+    const settle = acted ? await settlePage(sources, settleStart, ctx.settle ?? SETTLE, settleStart) : undefined;
     const nav = navigation.report() ?? (reports.some((r) => r.navigation) ? { same_document: false } : undefined);
     const requests = ctx.requests?.writesSince(start) ?? [];
     return {

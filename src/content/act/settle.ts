@@ -1,18 +1,26 @@
 import type { ActSettle } from '../../protocol/messages.ts';
+import type { PageActivity } from './activity.ts';
 
 /**
- * After an act, the page's own events say when it is done reacting — no fixed wait: no DOM
- * mutation for a moment, none of the requests the act set off still in flight, no finite
- * animation or transition running. Capped, so a page that mutates forever (a ticker, a spinner
- * that never stops) cannot hold the act: the report says it was capped and what was still busy.
- * A navigation leaving the document ends the wait at once (the next page is the worker's to wait for).
+ * The page's own events say when it is done reacting — no fixed wait, no polling: no DOM mutation
+ * for a moment, none of the requests that count still in flight, no finite animation or
+ * transition running. The wait wakes only when one of those can have changed: the quiet period
+ * running out, a request ending, an animation finishing, the document being left, or the cap.
+ * Capped, so a page that mutates forever (a ticker, a spinner that never stops) cannot hold
+ * anyone: the answer says it was capped and what was still busy. A navigation leaving the
+ * document ends the wait at once (the next page is the worker's to wait for).
  */
 
-export const SETTLE = { quietMs: 50, capMs: 1_500, tickMs: 25 } as const;
+export const SETTLE = { quietMs: 50, capMs: 1_500 } as const;
+
+export interface SettleOptions {
+  quietMs: number;
+  capMs: number;
+}
 
 export interface SettleProbe {
   now: number;
-  /** When the act began: the cap counts from here. */
+  /** When the wait began: the cap counts from here. */
   start: number;
   lastMutation: number;
   requestsInFlight: number;
@@ -21,7 +29,7 @@ export interface SettleProbe {
 }
 
 /** Pure: settled (how), or still waiting. */
-export function settleVerdict(p: SettleProbe, options: { quietMs: number; capMs: number } = SETTLE): ActSettle | 'wait' {
+export function settleVerdict(p: SettleProbe, options: SettleOptions = SETTLE): ActSettle | 'wait' {
   const ms = Math.max(0, Math.round(p.now - p.start));
   if (p.leaving) return { ms, how: 'navigating' };
   const mutating = p.now - p.lastMutation < options.quietMs;
@@ -34,42 +42,96 @@ export function settleVerdict(p: SettleProbe, options: { quietMs: number; capMs:
   return { ms, how: 'capped', busy };
 }
 
-/** A running animation or transition that will end (an infinite spinner never does: not waited for). */
-function animating(doc: Document): boolean {
+/**
+ * Pure: when to look again while waiting — when the quiet period runs out if the DOM is what
+ * keeps it busy, else at the cap (a request ending or an animation finishing wakes it sooner).
+ */
+export function nextWake(p: Pick<SettleProbe, 'now' | 'start' | 'lastMutation'>, options: SettleOptions = SETTLE): number {
+  const cap = p.start + options.capMs;
+  const quietAt = p.lastMutation + options.quietMs;
+  return Math.max(p.now, quietAt > p.now ? Math.min(quietAt, cap) : cap);
+}
+
+/** Running animations and transitions that will end (an infinite spinner never does: not waited for). */
+function finiteAnimations(doc: Document): Animation[] {
   const all = typeof doc.getAnimations === 'function' ? doc.getAnimations() : [];
-  for (const a of all) {
-    if (a.playState !== 'running') continue;
+  return all.filter((a) => {
+    if (a.playState !== 'running') return false;
     const end = a.effect?.getComputedTiming().endTime;
-    if (typeof end === 'number' && Number.isFinite(end)) return true;
-  }
-  return false;
+    return typeof end === 'number' && Number.isFinite(end);
+  });
 }
 
 export interface SettleSources {
   doc: Document;
-  /** Requests started since the act began that have not ended. */
+  activity: PageActivity;
+  /** Requests that count (started since the act began, or lately) that have not ended. */
   inFlight(): number;
   /** A navigation is taking this document away. */
   leaving(): boolean;
+  /** Calls `wake` when a request ends or the document starts to be left; returns the unsubscribe. */
+  subscribe?(wake: () => void): () => void;
   clock?: () => number;
 }
 
-/** Watches the page from `start` (the act's beginning) until it settles or the cap passes. */
-export function settlePage(sources: SettleSources, start: number, options: { quietMs: number; capMs: number; tickMs: number } = SETTLE): Promise<ActSettle> {
+/**
+ * Waits from `start` until the page settles or the cap passes. The DOM counts as changed no
+ * earlier than `quietFrom`: an act passes its own start (whatever it set off must have a moment to
+ * show), an observation passes nothing (a page quiet for a while is settled at once).
+ */
+export function settlePage(sources: SettleSources, start: number, options: SettleOptions = SETTLE, quietFrom = -Infinity): Promise<ActSettle> {
   const clock = sources.clock ?? (() => performance.now());
-  // Mutations during the act count: the quiet period starts at the last one.
-  let lastMutation = clock();
-  const observer = new MutationObserver(() => (lastMutation = clock()));
-  const root = sources.doc.documentElement;
-  if (root) observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
   return new Promise((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let done = false;
+    const watched = new WeakSet<Animation>();
     const check = () => {
-      if (observer.takeRecords().length > 0) lastMutation = clock();
-      const verdict = settleVerdict({ now: clock(), start, lastMutation, requestsInFlight: sources.inFlight(), animating: animating(sources.doc), leaving: sources.leaving() }, options);
-      if (verdict === 'wait') return void setTimeout(check, options.tickMs);
-      observer.disconnect();
-      resolve(verdict);
+      if (done) return;
+      const now = clock();
+      const lastMutation = Math.max(sources.activity.lastMutation(), quietFrom);
+      const animations = finiteAnimations(sources.doc);
+      const verdict = settleVerdict({ now, start, lastMutation, requestsInFlight: sources.inFlight(), animating: animations.length > 0, leaving: sources.leaving() }, options);
+      if (verdict !== 'wait') {
+        done = true;
+        clearTimeout(timer);
+        unsubscribe?.();
+        resolve(verdict);
+        return;
+      }
+      clearTimeout(timer);
+      timer = setTimeout(check, nextWake({ now, start, lastMutation }, options) - now);
+      for (const a of animations) {
+        if (watched.has(a)) continue;
+        watched.add(a);
+        a.finished.then(check, check);
+      }
     };
-    setTimeout(check, options.tickMs);
+    const unsubscribe = sources.subscribe?.(check);
+    check();
   });
+}
+
+/** A request this recent and still open holds an observation; an older one is a long poll, not the page reacting. */
+const RECENT_REQUEST_MS = 2_000;
+
+/**
+ * Before an observation: waits until the page is quiet (a page quiet for a while is settled at
+ * once), at most `capMs`. Quiet, it also gives the key of what the page shows (activity.ts).
+ */
+export async function settleForObservation(
+  sources: Omit<SettleSources, 'inFlight' | 'leaving'> & { requests?: { inFlightSince(since: number): number; onEnd(wake: () => void): () => void }; view: Window },
+  capMs: number,
+): Promise<ActSettle & { key?: string }> {
+  const clock = sources.clock ?? (() => performance.now());
+  const settle = await settlePage(
+    {
+      ...sources,
+      inFlight: () => sources.requests?.inFlightSince(clock() - RECENT_REQUEST_MS) ?? 0,
+      leaving: () => false,
+      ...(sources.requests ? { subscribe: (wake: () => void) => sources.requests!.onEnd(wake) } : {}),
+    },
+    clock(),
+    { quietMs: SETTLE.quietMs, capMs },
+  );
+  return settle.how === 'quiet' ? { ...settle, key: sources.activity.key(sources.view) } : settle;
 }

@@ -65,6 +65,47 @@ describe('screenshot evidence of a tab', () => {
     expect(await chromeScreenshots()(id!)).toBeUndefined();
   });
 
+  it('takes the same page state once: the same key on the same tab and URL reuses the summary, another key captures', async () => {
+    const { id } = await fakeBrowser.tabs.create({ url: URL_A, active: true });
+    const shot = capture();
+    let t = 0;
+    const screenshots = chromeScreenshots(() => t);
+    expect(await screenshots(id!, 'k1')).toMatchObject({ blank: true });
+    t = 300;
+    expect(await screenshots(id!, 'k1')).toMatchObject({ blank: true });
+    expect(shot).toHaveBeenCalledTimes(1);
+    // No key (the page could not say it was quiet): a capture.
+    t = 1_200;
+    expect(await screenshots(id!)).toMatchObject({ blank: true });
+    t = 1_300;
+    expect(await screenshots(id!, 'k2')).toMatchObject({ blank: true });
+    expect(shot).toHaveBeenCalledTimes(3);
+  });
+
+  it('reuses nothing for a tab that is no longer showing', async () => {
+    const { id } = await fakeBrowser.tabs.create({ url: URL_A, active: true });
+    const shot = capture();
+    const screenshots = chromeScreenshots(() => 0);
+    expect(await screenshots(id!, 'k1')).toBeDefined();
+    await fakeBrowser.tabs.create({ url: 'http://localhost:4100/', active: true });
+    await fakeBrowser.tabs.update(id!, { active: false });
+    expect(await screenshots(id!, 'k1')).toBeUndefined();
+    expect(shot).toHaveBeenCalledTimes(1);
+  });
+
+  it('never waits for the quota: past two captures in a second there is no screenshot, until the quota has room', async () => {
+    const { id } = await fakeBrowser.tabs.create({ url: URL_A, active: true });
+    const shot = capture();
+    let t = 0;
+    const screenshots = chromeScreenshots(() => t);
+    expect(await screenshots(id!, 'k1')).toBeDefined();
+    expect(await screenshots(id!, 'k2')).toBeDefined();
+    expect(await screenshots(id!, 'k3')).toBeUndefined();
+    expect(shot).toHaveBeenCalledTimes(2);
+    t = 1_100;
+    expect(await screenshots(id!, 'k3')).toBeDefined();
+  });
+
   it('tries once more when the first capture fails, and gives up after that', async () => {
     const { id } = await fakeBrowser.tabs.create({ url: URL_A, active: true });
     const shot = vi.spyOn(browser.tabs, 'captureVisibleTab').mockRejectedValueOnce(new Error('no frame')).mockResolvedValueOnce(PNG);

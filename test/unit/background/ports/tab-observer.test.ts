@@ -104,6 +104,49 @@ describe('TabObserver', () => {
   });
 });
 
+describe('TabObserver settling by the page’s own events', () => {
+  it('a page quiet by its events is observed once, without waiting', async () => {
+    const sleep = vi.fn(async () => undefined);
+    const settle = vi.fn(async () => ({ ms: 0, how: 'quiet' as const, key: 'k1' }));
+    const { observer, calls } = observerWith([page(), page({ status: 'paid' })], { settle, sleep });
+    const r = await observer.observe(7);
+    expect(r.ok && r.tab.state.state).toBe('awaiting_payment');
+    expect(calls.snapshot).toBe(1);
+    expect(settle).toHaveBeenCalledWith(7, SETTLE_MS);
+    expect(sleep).not.toHaveBeenCalled();
+  });
+
+  it('a page still busy at the cap is settled when its state holds still; the page’s wait replaces the timer', async () => {
+    const { observer, calls, advance } = observerWith([page(), page({ status: 'paid' }), page({ status: 'paid' })], {
+      settle: async (_tab, capMs) => {
+        advance(capMs);
+        return { ms: capMs, how: 'capped', busy: ['mutations'] };
+      },
+      sleep: async () => {
+        throw new Error('no timer while the page can say when it settles');
+      },
+    });
+    const r = await observer.observe(7);
+    expect(calls.snapshot).toBe(3);
+    expect(r.ok && r.tab.state.state).toBe('paid');
+  });
+
+  it('a page that cannot say is re-read after SETTLE_MS, as without events', async () => {
+    const sleep = vi.fn(async (ms: number) => void advance(ms));
+    const { observer, calls, advance } = observerWith([page(), page()], { settle: async () => undefined, sleep });
+    await observer.observe(7);
+    expect(calls.snapshot).toBe(2);
+    expect(sleep).toHaveBeenCalledWith(SETTLE_MS);
+  });
+
+  it('the quiet page’s key goes with the screenshot request (the same page state may reuse its pixels)', async () => {
+    const screenshot = vi.fn(async () => ({ width: 1280, height: 720, blank: false }));
+    const { observer } = observerWith([page()], { settle: async () => ({ ms: 3, how: 'quiet', key: 'k1' }), screenshot });
+    await observer.observe(7);
+    expect(screenshot).toHaveBeenCalledWith(7, 'k1');
+  });
+});
+
 describe('TabObserver with screenshot evidence', () => {
   it('takes one screenshot per observation, after the page settled; a blank one over a painted DOM is a conflict', async () => {
     const screenshot = vi.fn(async () => ({ width: 1280, height: 720, blank: true }));

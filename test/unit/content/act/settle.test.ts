@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settleVerdict } from '../../../../src/content/act/settle.ts';
+import { nextWake, settleVerdict } from '../../../../src/content/act/settle.ts';
 import { RequestLedger } from '../../../../src/content/act/requests.ts';
 import { hitPoints } from '../../../../src/observation/dom/hit-points.ts';
 
@@ -19,6 +19,16 @@ describe('settling by events', () => {
 
   it('ends at once when the document is being left', () => {
     expect(settleVerdict(probe({ leaving: true, requestsInFlight: 3 }))).toEqual({ ms: 100, how: 'navigating' });
+  });
+
+  it('wakes when the quiet period runs out, else at the cap (a request or an animation ending wakes it sooner)', () => {
+    const options = { quietMs: 50, capMs: 1500 };
+    expect(nextWake({ now: 1000, start: 900, lastMutation: 980 }, options)).toBe(1030);
+    // Quiet already, busy with something else: nothing to time but the cap.
+    expect(nextWake({ now: 1000, start: 900, lastMutation: 0 }, options)).toBe(2400);
+    // Never past the cap, never in the past.
+    expect(nextWake({ now: 2390, start: 900, lastMutation: 2380 }, options)).toBe(2400);
+    expect(nextWake({ now: 2500, start: 900, lastMutation: 2490 }, options)).toBe(2500);
   });
 });
 
@@ -46,6 +56,21 @@ describe('the request ledger (isolated world, fed by the page-controlled main wo
       { method: 'GET', url: 'http://tracker.example/p.gif?u=1', kind: 'fetch', status: 0, at_ms: 50 },
       { method: 'POST', url: 'http://lab.test/beacon', kind: 'beacon', at_ms: 50 },
     ]);
+  });
+
+  it('wakes whoever waits when a request ends, until they stop listening', () => {
+    const l = ledger();
+    at.t = 0;
+    let woken = 0;
+    const off = l.onEnd(() => woken++);
+    l.accept({ phase: 'start', id: 1, method: 'GET', url: 'http://lab.test/a', kind: 'fetch' });
+    expect(woken).toBe(0);
+    l.accept({ phase: 'end', id: 1, status: 200 });
+    expect(woken).toBe(1);
+    off();
+    l.accept({ phase: 'start', id: 2, method: 'GET', url: 'http://lab.test/b', kind: 'fetch' });
+    l.accept({ phase: 'end', id: 2, status: 200 });
+    expect(woken).toBe(1);
   });
 
   it('refuses what is not a request message, and a replayed id cannot move a start', () => {
