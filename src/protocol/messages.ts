@@ -179,8 +179,16 @@ export const SnapshotElementPatch = z
   .strict();
 export type SnapshotElementPatch = z.infer<typeof SnapshotElementPatch>;
 
+/** A snapshot's lists (besides elements and texts) that a delta leaves out when they are exactly as in its base. */
+export const SameAsBase = z.enum(['forms', 'structuredData', 'canvases', 'tables', 'containers']);
+export type SameAsBase = z.infer<typeof SameAsBase>;
+
+/** A snapshot's other lists as a delta may leave them out (see `same`). */
+const DeltaLists = PageSnapshotSchema.omit({ elements: true, texts: true }).partial({ forms: true, structuredData: true, canvases: true });
 /** A snapshot whose unchanged parts are left out (see `content/observe`). */
-const SnapshotDeltaSchema = PageSnapshotSchema.omit({ elements: true, texts: true }).extend({
+const SnapshotDeltaSchema = DeltaLists.extend({
+  /** Lists exactly as in the base, left out (a table of 50 rows does not travel again with every look). */
+  same: z.array(SameAsBase).max(SameAsBase.options.length).optional(),
   /** Every element's ref in order; absent: the same refs in the same order as the base. */
   elementRefs: z.array(ElementRef).max(50_000).optional(),
   /** Every element's `order`; absent: the same as the base (or the base's shifted by `elementOrderShifts`). */
