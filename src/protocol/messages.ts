@@ -248,10 +248,11 @@ export const ObserveReplyData = z.discriminatedUnion('kind', [
 ]);
 export type ObserveReplyData = z.infer<typeof ObserveReplyData>;
 /**
- * What `content/observe` carries: ObserveReplyData as JSON text. Extension messaging converts an
- * object graph value by value on both sides (about 30 ms for a 16k-element page's first, full
- * snapshot); one string crosses as a block, and JSON.parse / JSON.stringify are native. The
- * service worker parses the text, then validates it like any other reply.
+ * What `content/observe` carries: ObserveReplyData as JSON text, its long lists packed (see
+ * packed-rows.ts). Extension messaging converts an object graph value by value on both sides
+ * (about 30 ms for a 16k-element page's first, full snapshot); one string crosses as a block, and
+ * JSON.parse / JSON.stringify are native. The service worker parses the text, unpacks the lists,
+ * then validates the result like any other reply.
  */
 export const ObserveReplyText = z.string().max(48_000_000);
 export const QueryResponse = z.object({
