@@ -322,6 +322,9 @@ export class LiveModel {
       }
       blocks.push({ anchor, entries });
     }
+    // A text changed inside a block, an attribute of an element without an entry: no entry came or
+    // went, so the list stays as it is (no pass over all of a big page's entries).
+    if (fresh.size === 0 && (removed === undefined || removed.size === 0)) return;
     const kept: Entry[] = [];
     for (const e of state.entries) {
       const gone = claimed.has(e.node) || (removed !== undefined && removed.has(e.node));
