@@ -186,6 +186,20 @@ class Assembler {
     this.elements.push(out);
   }
 
+  /**
+   * A text's landmark, read again only when its entry was walked since (it may have moved) or an
+   * attribute changed anywhere (a class or label may have made a breadcrumb). Inside a shadow
+   * root, always: its host may move without its tree being walked.
+   */
+  private landmarkOf(entry: Entry): string | undefined {
+    const model = this.model;
+    const scope = entry.root.scope;
+    if (entry.landmarkAt >= entry.walked && entry.landmarkAt >= model.attributesChangedAt && scope !== 'shadow-open' && scope !== 'shadow-closed') return entry.landmark;
+    entry.landmark = landmarkOf(entry.node);
+    entry.landmarkAt = model.stamp;
+    return entry.landmark;
+  }
+
   private emitText(entry: Entry): void {
     const t = entry.text!;
     if (this.texts.length >= this.model.limits.maxTexts || this.textChars >= this.model.limits.maxTextChars) {
@@ -198,7 +212,7 @@ class Assembler {
     if (t.role) out.role = t.role;
     if (t.level) out.level = t.level;
     if (t.role === 'heading') out.ref = this.model.refs.refFor(entry.node as Element);
-    const landmark = landmarkOf(entry.node);
+    const landmark = this.landmarkOf(entry);
     if (landmark) out.landmark = landmark;
     const row = this.rows.rowOf(entry);
     if (row) out.container = row;

@@ -100,6 +100,9 @@ export function newEntry(node: Element | Text, root: RootState): Entry {
     geometryDirty: true,
     hit: undefined,
     out: undefined,
+    walked: 0,
+    landmark: undefined,
+    landmarkAt: -1,
   };
 }
 
@@ -130,6 +133,8 @@ export function clearEntry(entry: Entry): void {
   entry.geometryDirty = true;
   entry.hit = undefined;
   entry.out = undefined;
+  entry.landmark = undefined;
+  entry.landmarkAt = -1;
 }
 
 export interface Entry {
@@ -158,4 +163,9 @@ export interface Entry {
   hit?: boolean;
   /** The element as last reported, with what it was built from: reused while nothing changed. */
   out?: ReportedElement;
+  /** The update (LiveModel.stamp) that last walked this entry: it may have moved since `landmarkAt`. */
+  walked: number;
+  /** A text's navigation landmark (see landmark.ts), as read in update `landmarkAt`. */
+  landmark: string | undefined;
+  landmarkAt: number;
 }

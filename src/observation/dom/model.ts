@@ -55,6 +55,8 @@ export class LiveModel {
   private pending = emptyPending();
   /** Counts updates (per-update caches compare against it). */
   stamp = 0;
+  /** The last update that walked everything or saw an attribute change (landmarks of texts may have changed). */
+  attributesChangedAt = 0;
   /**
    * What the last update changed, for re-running hit tests only where something could now cover
    * (or stop covering) an element: `all` after removals, style changes or big changes.
@@ -133,6 +135,7 @@ export class LiveModel {
       blindSpots: this.walkSpots,
       deadline: this.now() + this.limits.captureBudgetMs,
       now: this.now,
+      stamp: this.stamp,
       visited: 0,
       recomputed: 0,
       textEntries: 0,
@@ -176,6 +179,7 @@ export class LiveModel {
       this.geometryStale = true;
       this.styles = undefined;
     }
+    if (full || p.attributesChanged.size > 0) this.attributesChangedAt = this.stamp;
     const changedNodes = [...p.added, ...p.uncovered];
     this.changed = { all: full || p.styles || changedNodes.length > 64, nodes: changedNodes };
     this.touchedLast = full ? [] : [...p.added, ...p.touched, ...p.uncovered];
