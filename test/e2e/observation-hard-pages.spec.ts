@@ -263,6 +263,26 @@ test('a text’s landmark follows the page between observations: moved into a na
   expect(await landmarks()).toEqual({ 'Loose words': 'none', 'Nav words': 'breadcrumb', 'Shadow words': 'none' });
 });
 
+test('an agent-contract link added, changed or removed after the first observation is seen by the next one', async ({ steward, sites, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await open(page, `${sites.urls.lab}/visibility`);
+  const tabId = await tabIdOf(page);
+  expect((await observe(steward, tabId)).contractHref).toBeUndefined();
+  await page.evaluate(() => document.head.insertAdjacentHTML('beforeend', '<link id="contract" rel="agent-contract" href="/contract-a.json">'));
+  expect((await observe(steward, tabId)).contractHref).toBe(`${sites.urls.lab}/contract-a.json`);
+  expect((await observe(steward, tabId)).contractHref).toBe(`${sites.urls.lab}/contract-a.json`);
+  await page.evaluate(() => document.getElementById('contract')!.setAttribute('href', '/contract-b.json'));
+  expect((await observe(steward, tabId)).contractHref).toBe(`${sites.urls.lab}/contract-b.json`);
+  // Inside an element added to the body (allowed, if unusual).
+  await page.evaluate(() => {
+    document.getElementById('contract')!.remove();
+    document.body.insertAdjacentHTML('beforeend', '<div><link rel="agent-contract" href="/contract-c.json"></div>');
+  });
+  expect((await observe(steward, tabId)).contractHref).toBe(`${sites.urls.lab}/contract-c.json`);
+  await page.evaluate(() => document.querySelector('link[rel=agent-contract]')!.parentElement!.remove());
+  expect((await observe(steward, tabId)).contractHref).toBeUndefined();
+});
+
 test('names and roles agree with an independent accname implementation (Playwright’s role locators)', async ({ steward, sites, tabIdOf }) => {
   const CHECKED_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'combobox', 'spinbutton', 'searchbox']);
   const page = await steward.context.newPage();

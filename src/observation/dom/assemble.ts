@@ -86,7 +86,12 @@ class Assembler {
       documentToken: this.input.documentToken,
       viewport: { w: topView.vw, h: topView.vh, scrollX: Math.round(topView.scrollX), scrollY: Math.round(topView.scrollY), pageW: Math.round(topView.pageW), pageH: Math.round(topView.pageH) },
     };
-    const contractHref = readContractLink(model);
+    // One query over the whole document: asked again only after a full walk or a change to a <link>.
+    if (model.contractLinkStale) {
+      model.contractHref = readContractLink(model);
+      model.contractLinkStale = false;
+    }
+    const contractHref = model.contractHref;
     if (contractHref) snapshot.contractHref = contractHref;
     snapshot.blindSpots = [...this.blind].slice(0, model.limits.maxBlindSpots);
     this.geometry.commit();

@@ -64,6 +64,9 @@ export class LiveModel {
   changed: { all: boolean; nodes: Node[] } = { all: true, nodes: [] };
   /** Every node the last update saw change (added, attribute, text, parent of a removal): per-container caches check it. */
   touchedLast: Node[] = [];
+  /** The agent-contract link as last read (see Assembler), and whether a mutation may have changed it since. */
+  contractHref: string | undefined;
+  contractLinkStale = true;
   /** Whether the last update touched structured data (JSON-LD scripts, microdata). */
   structuredChanged = true;
   /** Where the top document's structured data is, when the last update was a full walk (its index found it). */
@@ -184,6 +187,7 @@ export class LiveModel {
     this.changed = { all: full || p.styles || changedNodes.length > 64, nodes: changedNodes };
     this.touchedLast = full ? [] : [...p.added, ...p.touched, ...p.uncovered];
     this.structuredChanged = full || p.structured;
+    if (full || p.links) this.contractLinkStale = true;
     this.structuredMarks = undefined;
     if (full || p.labels) this.labels.clear();
     if (full || p.flags) for (const root of this.roots.values()) root.flags = undefined;
