@@ -23,7 +23,14 @@ const MASK_COLUMNS = 30;
 /** Lists longer than this are never repeats (unpacking copies a repeated list). */
 const MAX_REPEATED_LIST = 64;
 const MAX_SHAPES = 4_096;
-const MAX_COLUMNS = 256;
+/** An element has about 35 columns; a wider shape travels as a plain list. */
+const MAX_COLUMNS = 64;
+/**
+ * What repeats may stand for in one list, in characters of repeated strings and items of repeated
+ * lists: a few bytes of repeats must not become gigabytes for the schema to check (a page is hostile).
+ * Far above what a real list repeats (a 50k-element page: about 4 M).
+ */
+const MAX_REPEATED = 16_000_000;
 const MAX_KEY = 256;
 /** Shorter lists travel as they are (the shapes would cost more than they save). */
 const MIN_PACKED = 4;
@@ -167,6 +174,7 @@ export function unpackRows(value: unknown, maxRows: number): unknown {
   if (!Array.isArray(rows) || rows.length > maxRows) return fail('rows');
   const previous: unknown[][] = [];
   const out: Record<string, unknown>[] = new Array(rows.length);
+  let repeated = 0;
   for (let r = 0; r < rows.length; r++) {
     const row: unknown = rows[r];
     if (!Array.isArray(row) || row.length < 2) return fail('row');
@@ -189,8 +197,11 @@ export function unpackRows(value: unknown, maxRows: number): unknown {
         if (Array.isArray(v)) {
           // Only short lists of plain values repeat; each object gets its own copy.
           if (v.length > MAX_REPEATED_LIST || v.some((x) => typeof x === 'object' && x !== null)) return fail('repeated list');
+          repeated += v.length;
           v = v.slice();
         } else if (typeof v === 'object' && v !== null) return fail('repeated object');
+        else if (typeof v === 'string') repeated += v.length;
+        if (repeated > MAX_REPEATED) return fail('too much repeated');
       } else v = row[at++];
       values[i] = v;
       const [top, sub] = shape[i]!;

@@ -145,49 +145,18 @@ describe('packed rows', () => {
     expect(bad((p) => (p.$rows[1][0] = { 0: 0 } as unknown as unknown[]))).toThrow(PackedRowsError);
     expect(() => unpackRows({ $rows: [[], []], more: 1 }, 10)).toThrow(PackedRowsError);
     // Repeats never copy objects or long lists (a few bytes must not become gigabytes).
-    const shapes = [['a']];
-    expect(() =>
-      unpackRows(
-        {
-          $rows: [
-            shapes,
-            [
-              [0, 0, { big: 1 }],
-              [0, 1],
-            ],
-          ],
-        },
-        10,
-      ),
-    ).toThrow(PackedRowsError);
-    expect(() =>
-      unpackRows(
-        {
-          $rows: [
-            shapes,
-            [
-              [0, 0, Array(65).fill(1)],
-              [0, 1],
-            ],
-          ],
-        },
-        10,
-      ),
-    ).toThrow(PackedRowsError);
-    expect(() =>
-      unpackRows(
-        {
-          $rows: [
-            shapes,
-            [
-              [0, 0, [{}]],
-              [0, 1],
-            ],
-          ],
-        },
-        10,
-      ),
-    ).toThrow(PackedRowsError);
+    const repeating =
+      (first: unknown, times = 1) =>
+      () =>
+        unpackRows({ $rows: [[['a']], [[0, 0, first], ...Array.from({ length: times }, () => [0, 1])]] }, 50_000);
+    expect(repeating({ big: 1 })).toThrow(PackedRowsError);
+    expect(repeating(Array(65).fill(1))).toThrow(PackedRowsError);
+    expect(repeating([{}])).toThrow(PackedRowsError);
+    // Nor a long string repeated down a long list (each copy would be checked again).
+    expect(repeating('x'.repeat(10_000), 1_000)).not.toThrow();
+    expect(repeating('x'.repeat(10_000), 49_999)).toThrow(PackedRowsError);
+    // Nor more columns than any element has.
+    expect(() => unpackRows({ $rows: [[Array.from({ length: 65 }, (_, i) => `k${i}`)], []] }, 10)).toThrow(PackedRowsError);
   });
 });
 
