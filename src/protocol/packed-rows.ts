@@ -9,17 +9,25 @@ import type { ObserveReplyData } from './messages.ts';
  *
  * `{ "$rows": [shapes, rows] }`: `shapes` are key lists (a key `box.x` is field `x` of the plain
  * object under `box`, so boxes and row places need no braces of their own); each row is
- * `[shape, repeats, ...values]`, where bit i of `repeats` says column i holds the same value as
+ * `[shape, marks, ...values]`. Bit i of `marks` (i < 30) says column i holds the same value as
  * the previous row of that shape (a string, number, boolean or null, or a short list of them:
- * roles, tags, states, visibility, options). Unpacking gives back exactly the objects that
- * JSON.parse of the plain list would give, keys in the same order; the worker then validates
- * them as before. It refuses anything malformed (a page is hostile) instead of guessing.
+ * roles, tags, states, visibility, options); bit 30 + i (i < 20) says its string starts like the
+ * previous row's: its values are then [how many characters, the rest] (`Select USR-00002` after
+ * `Select USR-00001` is [15, "2"]; a link's address after its neighbour's). Unpacking gives back
+ * exactly the objects that JSON.parse of the plain list would give, keys in the same order; the
+ * worker then validates them as before. It refuses anything malformed (a page is hostile)
+ * instead of guessing, and bounds what repeats and shared starts may expand to.
  */
 
 export type PackedRows = { $rows: [shapes: string[][], rows: unknown[][]] };
 
-/** Columns past this are never marked as repeats (the mask stays a small integer). */
+/** Columns past this are never marked as repeats (bits 0-29 of a row's marks). */
 const MASK_COLUMNS = 30;
+/** Columns past this never start like the row before (bits 30-49: the marks stay an exact integer). */
+const PREFIX_COLUMNS = 20;
+const PREFIX_BIT = 2 ** MASK_COLUMNS;
+/** The shortest shared start worth a number of its own. */
+const MIN_PREFIX = 6;
 /** Lists longer than this are never repeats (unpacking copies a repeated list). */
 const MAX_REPEATED_LIST = 64;
 const MAX_SHAPES = 4_096;
@@ -52,6 +60,16 @@ function sameValue(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/** How many characters `a` shares at its start with `b` (a string), never ending inside a surrogate pair. */
+function sharedStart(a: string, b: unknown): number {
+  if (typeof b !== 'string') return 0;
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i > 0 && i < a.length && (a.charCodeAt(i - 1) & 0xfc00) === 0xd800) i--;
+  return i;
+}
+
 const nestedKeys = new Map<string, Map<string, string>>();
 /** `top.sub`, made once (thousands of boxes share four). */
 function nestedKey(top: string, sub: string): string {
@@ -73,10 +91,14 @@ export function packRows(list: readonly object[]): PackedRows | readonly object[
   if (list.length < MIN_PACKED) return list;
   const shapes: string[][] = [];
   const rows: unknown[][] = new Array(list.length);
+  /** Per shape: the values of its last row (overwritten in place, row after row). */
   const previous: unknown[][] = [];
   const trie: ShapeNode = { next: new Map(), shape: -1 };
+  /** The last few shapes used, most recent first: a row is nearly always one of them. */
+  const recent: number[] = [];
   const keys: string[] = [];
   const values: unknown[] = [];
+  const row: unknown[] = [];
   for (let r = 0; r < list.length; r++) {
     const item = list[r] as Record<string, unknown>;
     keys.length = 0;
@@ -99,31 +121,76 @@ export function packRows(list: readonly object[]): PackedRows | readonly object[
         values.push(value);
       }
     }
-    let node = trie;
-    for (let i = 0; i < keys.length; i++) {
-      let next = node.next.get(keys[i]!);
-      if (!next) node.next.set(keys[i]!, (next = { next: new Map(), shape: -1 }));
-      node = next;
+    let shape = recentShape(recent, shapes, keys);
+    if (shape < 0) {
+      shape = trieShape(trie, keys);
+      if (shape < 0) {
+        if (shapes.length >= MAX_SHAPES || keys.length > MAX_COLUMNS) return list;
+        shape = shapes.length;
+        setShape(trie, keys, shape);
+        shapes.push(keys.slice());
+        previous.push([]);
+      }
     }
-    if (node.shape < 0) {
-      if (shapes.length >= MAX_SHAPES || keys.length > MAX_COLUMNS) return list;
-      node.shape = shapes.length;
-      shapes.push(keys.slice());
-      previous.push([]);
-    }
-    const before = previous[node.shape]!;
-    const row: unknown[] = [node.shape, 0];
+    remember(recent, shape);
+    const before = previous[shape]!;
+    const first = before.length === 0;
+    row.length = 0;
+    row.push(shape, 0);
     let mask = 0;
+    let prefixes = 0;
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
-      if (i < MASK_COLUMNS && before.length > 0 && sameValue(v, before[i])) mask |= 1 << i;
-      else row.push(v);
+      if (!first && i < MASK_COLUMNS && sameValue(v, before[i])) mask |= 1 << i;
+      else {
+        const shared = !first && i < PREFIX_COLUMNS && typeof v === 'string' ? sharedStart(v, before[i]) : 0;
+        if (shared >= MIN_PREFIX) {
+          prefixes += 2 ** i;
+          row.push(shared, (v as string).slice(shared));
+        } else row.push(v);
+      }
+      before[i] = v;
     }
-    row[1] = mask;
-    previous[node.shape] = values.slice();
-    rows[r] = row;
+    row[1] = mask + prefixes * PREFIX_BIT;
+    rows[r] = row.slice();
   }
   return { $rows: [shapes, rows] };
+}
+
+const RECENT_SHAPES = 8;
+
+function recentShape(recent: readonly number[], shapes: readonly string[][], keys: readonly string[]): number {
+  next: for (const shape of recent) {
+    const known = shapes[shape]!;
+    if (known.length !== keys.length) continue;
+    for (let i = 0; i < keys.length; i++) if (known[i] !== keys[i]) continue next;
+    return shape;
+  }
+  return -1;
+}
+
+function remember(recent: number[], shape: number): void {
+  const at = recent.indexOf(shape);
+  if (at === 0) return;
+  if (at > 0) recent.splice(at, 1);
+  else if (recent.length >= RECENT_SHAPES) recent.pop();
+  recent.unshift(shape);
+}
+
+function trieShape(trie: ShapeNode, keys: readonly string[]): number {
+  let node: ShapeNode | undefined = trie;
+  for (let i = 0; i < keys.length && node; i++) node = node.next.get(keys[i]!);
+  return node ? node.shape : -1;
+}
+
+function setShape(trie: ShapeNode, keys: readonly string[], shape: number): void {
+  let node = trie;
+  for (const key of keys) {
+    let next = node.next.get(key);
+    if (!next) node.next.set(key, (next = { next: new Map(), shape: -1 }));
+    node = next;
+  }
+  node.shape = shape;
 }
 
 export class PackedRowsError extends Error {}
@@ -179,14 +246,16 @@ export function unpackRows(value: unknown, maxRows: number): unknown {
     const row: unknown = rows[r];
     if (!Array.isArray(row) || row.length < 2) return fail('row');
     const shapeIndex = row[0];
-    const mask = row[1];
+    const marks = row[1];
     if (typeof shapeIndex !== 'number' || !Number.isInteger(shapeIndex) || shapeIndex < 0 || shapeIndex >= shapes.length) return fail('row shape');
     const shape = shapes[shapeIndex]!;
-    const maskable = Math.min(shape.length, MASK_COLUMNS);
-    if (typeof mask !== 'number' || !Number.isInteger(mask) || mask < 0 || mask >= 2 ** maskable) return fail('row repeats');
+    if (typeof marks !== 'number' || !Number.isSafeInteger(marks) || marks < 0) return fail('row marks');
+    const prefixes = Math.floor(marks / PREFIX_BIT);
+    const mask = marks - prefixes * PREFIX_BIT;
+    if (mask >= 2 ** Math.min(shape.length, MASK_COLUMNS) || prefixes >= 2 ** Math.min(shape.length, PREFIX_COLUMNS) || (mask & prefixes) !== 0) return fail('row marks');
     const before = previous[shapeIndex];
-    if (mask !== 0 && !before) return fail('repeat without a row before');
-    if (row.length !== 2 + shape.length - bitCount(mask)) return fail('row length');
+    if (marks !== 0 && !before) return fail('a mark with no row before');
+    if (row.length !== 2 + shape.length - bitCount(mask) + bitCount(prefixes)) return fail('row length');
     const values: unknown[] = new Array(shape.length);
     const item: Record<string, unknown> = {};
     let at = 2;
@@ -202,6 +271,14 @@ export function unpackRows(value: unknown, maxRows: number): unknown {
         } else if (typeof v === 'object' && v !== null) return fail('repeated object');
         else if (typeof v === 'string') repeated += v.length;
         if (repeated > MAX_REPEATED) return fail('too much repeated');
+      } else if (prefixes & (1 << i)) {
+        const shared = row[at++];
+        const rest = row[at++];
+        const was = before![i];
+        if (typeof was !== 'string' || typeof rest !== 'string' || typeof shared !== 'number' || !Number.isInteger(shared) || shared < 1 || shared > was.length) return fail('shared start');
+        repeated += shared;
+        if (repeated > MAX_REPEATED) return fail('too much repeated');
+        v = was.slice(0, shared) + rest;
       } else v = row[at++];
       values[i] = v;
       const [top, sub] = shape[i]!;

@@ -85,6 +85,38 @@ describe('packed rows', () => {
     expect(out[7]!.states).not.toBe(out[6]!.states);
   });
 
+  it('send a string that starts like the one in the row before as the length shared and the rest', () => {
+    const list = [
+      { name: 'Select USR-00001', href: 'http://lab.test/grid/users/USR-00001' },
+      { name: 'Select USR-00002', href: 'http://lab.test/grid/users/USR-00002' },
+      // A shared start that would end inside a surrogate pair stops before it.
+      { name: 'Select 😀 one', href: 'http://lab.test/grid/users/USR-00002' },
+      { name: 'Select 😁 two', href: 'http://lab.test/other' },
+    ];
+    const packed = packRows(list) as { $rows: [string[][], unknown[][]] };
+    expect(packed.$rows[1][1]).toEqual([0, 3 * 2 ** 30, 15, '2', 35, '2']);
+    expect(exactly(unpackRows(wire(packed), 10))).toBe(exactly(wire(list)));
+    // Two shared starts of the same string would not go past it.
+    const bad =
+      (row: unknown[], first: unknown[] = [0, 0, 'Select USR-00001']) =>
+      () =>
+        unpackRows({ $rows: [[['name']], [first, row]] }, 10);
+    expect(bad([0, 2 ** 30, 15, '2'])).not.toThrow();
+    expect(bad([0, 2 ** 30, 17, '2'])).toThrow(PackedRowsError); // longer than the string before
+    expect(bad([0, 2 ** 30, 0, '2'])).toThrow(PackedRowsError);
+    expect(bad([0, 2 ** 30, 1.5, '2'])).toThrow(PackedRowsError);
+    expect(bad([0, 2 ** 30, 3, 2])).toThrow(PackedRowsError);
+    expect(bad([0, 2 ** 30, 3, '2'], [0, 0, 42])).toThrow(PackedRowsError); // the value before is no string
+    expect(bad([0, 2 ** 30 + 1, 3, '2'])).toThrow(PackedRowsError); // repeated and shared at once
+    expect(bad([0, 2 ** 31, 3, '2'])).toThrow(PackedRowsError); // a column the shape does not have
+    expect(() => unpackRows({ $rows: [[['name']], [[0, 2 ** 30, 3, 'x']]] }, 10)).toThrow(PackedRowsError); // no row before
+    // A chain of long shared starts counts against the budget like repeats.
+    const long = 'x'.repeat(10_000);
+    const chain = (n: number) => () => unpackRows({ $rows: [[['a']], [[0, 0, long], ...Array.from({ length: n }, () => [0, 2 ** 30, 10_000, ''])]] }, 50_000);
+    expect(chain(1_000)).not.toThrow();
+    expect(chain(49_999)).toThrow(PackedRowsError);
+  });
+
   it('agree with the plain list on random lists', () => {
     let seed = 7;
     const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
@@ -93,7 +125,7 @@ describe('packed rows', () => {
         case 0:
           return rnd(3) === 0 ? null : rnd(1000) - 500;
         case 1:
-          return ['a', 'b', 'visible', ''][rnd(4)];
+          return ['a', 'b', 'visible', '', 'Select USR-1', 'Select USR-12', 'Select 😀', 'Select 😁x'][rnd(8)];
         case 2:
           return rnd(2) === 0;
         case 3:
