@@ -199,25 +199,49 @@ const fail = (why: string): never => {
   throw new PackedRowsError(why);
 };
 
-function checkedShapes(raw: unknown): Array<Array<[top: string, sub: string | undefined]>> {
+/** A shape as unpacking uses it. */
+interface Shape {
+  /** Column i's key, and its field when the key holds a nested object. */
+  tops: string[];
+  subs: Array<string | undefined>;
+  /** The shape's keys in order, nested objects too, cloned for each row (rows then share one object layout). */
+  template: Record<string, unknown>;
+  nested: Array<[key: string, template: Record<string, unknown>]>;
+  /** Marks must stay below these (columns the shape has). */
+  repeatLimit: number;
+  prefixLimit: number;
+}
+
+function checkedShapes(raw: unknown): Shape[] {
   if (!Array.isArray(raw) || raw.length > MAX_SHAPES) return fail('shapes');
-  return raw.map((shape: unknown) => {
-    if (!Array.isArray(shape) || shape.length > MAX_COLUMNS) return fail('shape');
+  return raw.map((keys: unknown): Shape => {
+    if (!Array.isArray(keys) || keys.length > MAX_COLUMNS) return fail('shape');
+    const shape: Shape = { tops: [], subs: [], template: {}, nested: [], repeatLimit: 2 ** Math.min(keys.length, MASK_COLUMNS), prefixLimit: 2 ** Math.min(keys.length, PREFIX_COLUMNS) };
     const seen = new Set<string>();
-    const plain = new Set<string>();
-    const nested = new Set<string>();
-    return shape.map((key: unknown): [string, string | undefined] => {
+    const nested = new Map<string, Record<string, unknown>>();
+    for (const key of keys as unknown[]) {
       if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY || seen.has(key)) return fail('key');
       seen.add(key);
       const dot = key.indexOf('.');
       const top = dot < 0 ? key : key.slice(0, dot);
       const sub = dot < 0 ? undefined : key.slice(dot + 1);
-      if (FORBIDDEN_KEYS.has(top) || (sub !== undefined && FORBIDDEN_KEYS.has(sub))) fail('forbidden key');
+      if (FORBIDDEN_KEYS.has(top) || (sub !== undefined && FORBIDDEN_KEYS.has(sub))) return fail('forbidden key');
       // A top-level key is either one value or one nested object, never both.
-      if (sub === undefined ? nested.has(top) : plain.has(top)) fail('key twice');
-      (sub === undefined ? plain : nested).add(top);
-      return [top, sub];
-    });
+      if (sub === undefined ? nested.has(top) : Object.hasOwn(shape.template, top) && !nested.has(top)) return fail('key twice');
+      if (sub === undefined) shape.template[top] = null;
+      else {
+        let inner = nested.get(top);
+        if (!inner) {
+          nested.set(top, (inner = {}));
+          shape.template[top] = null;
+          shape.nested.push([top, inner]);
+        }
+        inner[sub] = null;
+      }
+      shape.tops.push(top);
+      shape.subs.push(sub);
+    }
+    return shape;
   });
 }
 
@@ -239,7 +263,8 @@ export function unpackRows(value: unknown, maxRows: number): unknown {
   const shapes = checkedShapes(body[0]);
   const rows = body[1];
   if (!Array.isArray(rows) || rows.length > maxRows) return fail('rows');
-  const previous: unknown[][] = [];
+  /** Per shape: the values of its last row (overwritten in place, row after row). */
+  const previous: unknown[][] = shapes.map(() => []);
   const out: Record<string, unknown>[] = new Array(rows.length);
   let repeated = 0;
   for (let r = 0; r < rows.length; r++) {
@@ -252,17 +277,18 @@ export function unpackRows(value: unknown, maxRows: number): unknown {
     if (typeof marks !== 'number' || !Number.isSafeInteger(marks) || marks < 0) return fail('row marks');
     const prefixes = Math.floor(marks / PREFIX_BIT);
     const mask = marks - prefixes * PREFIX_BIT;
-    if (mask >= 2 ** Math.min(shape.length, MASK_COLUMNS) || prefixes >= 2 ** Math.min(shape.length, PREFIX_COLUMNS) || (mask & prefixes) !== 0) return fail('row marks');
-    const before = previous[shapeIndex];
-    if (marks !== 0 && !before) return fail('a mark with no row before');
-    if (row.length !== 2 + shape.length - bitCount(mask) + bitCount(prefixes)) return fail('row length');
-    const values: unknown[] = new Array(shape.length);
-    const item: Record<string, unknown> = {};
+    if (mask >= shape.repeatLimit || prefixes >= shape.prefixLimit || (mask & prefixes) !== 0) return fail('row marks');
+    const before = previous[shapeIndex]!;
+    const n = shape.tops.length;
+    if (marks !== 0 && before.length === 0) return fail('a mark with no row before');
+    if (row.length !== 2 + n - bitCount(mask) + bitCount(prefixes)) return fail('row length');
+    const item = { ...shape.template };
+    for (let k = 0; k < shape.nested.length; k++) item[shape.nested[k]![0]] = { ...shape.nested[k]![1] };
     let at = 2;
-    for (let i = 0; i < shape.length; i++) {
+    for (let i = 0; i < n; i++) {
       let v: unknown;
       if (mask & (1 << i)) {
-        v = before![i];
+        v = before[i];
         if (Array.isArray(v)) {
           // Only short lists of plain values repeat; each object gets its own copy.
           if (v.length > MAX_REPEATED_LIST || v.some((x) => typeof x === 'object' && x !== null)) return fail('repeated list');
@@ -274,22 +300,17 @@ export function unpackRows(value: unknown, maxRows: number): unknown {
       } else if (prefixes & (1 << i)) {
         const shared = row[at++];
         const rest = row[at++];
-        const was = before![i];
+        const was = before[i];
         if (typeof was !== 'string' || typeof rest !== 'string' || typeof shared !== 'number' || !Number.isInteger(shared) || shared < 1 || shared > was.length) return fail('shared start');
         repeated += shared;
         if (repeated > MAX_REPEATED) return fail('too much repeated');
         v = was.slice(0, shared) + rest;
       } else v = row[at++];
-      values[i] = v;
-      const [top, sub] = shape[i]!;
-      if (sub === undefined) item[top] = v;
-      else {
-        // Own properties only: `toString.x` must not reach Object.prototype.toString.
-        if (!Object.hasOwn(item, top)) item[top] = {};
-        (item[top] as Record<string, unknown>)[sub] = v;
-      }
+      before[i] = v;
+      const sub = shape.subs[i];
+      if (sub === undefined) item[shape.tops[i]!] = v;
+      else (item[shape.tops[i]!] as Record<string, unknown>)[sub] = v;
     }
-    previous[shapeIndex] = values;
     out[r] = item;
   }
   return out;

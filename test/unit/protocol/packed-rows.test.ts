@@ -145,6 +145,26 @@ describe('packed rows', () => {
     }
   });
 
+  it('rebuild each row with its shape’s keys in order, a nested object where its first field is', () => {
+    const rows = unpackRows(
+      {
+        $rows: [
+          [['a.x', 'b', 'a.y'], ['b']],
+          [
+            [0, 0, 1, 2, 3],
+            [1, 0, 'x'],
+            [0, 5, 4],
+          ],
+        ],
+      },
+      10,
+    );
+    expect(exactly(rows)).toBe(exactly([{ a: { x: 1, y: 3 }, b: 2 }, { b: 'x' }, { a: { x: 1, y: 3 }, b: 4 }]));
+    // Every row has objects of its own.
+    const [first, , third] = rows as Array<{ a: object }>;
+    expect(third!.a).not.toBe(first!.a);
+  });
+
   it('leave lists alone that they cannot carry faithfully, or that are too short to gain', () => {
     const dotted = [{ 'a.b': 1 }, { 'a.b': 2 }, { 'a.b': 3 }, { 'a.b': 4 }];
     expect(packRows(dotted)).toBe(dotted);
