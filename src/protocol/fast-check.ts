@@ -69,21 +69,31 @@ const byZod =
 
 const payload: Payload = { value: undefined, issues: [] };
 
+/** Runs one of zod's checks on `v` as zod's runner does: true when it passed (or did not apply) and left the value as it was. */
+function passes(check: CheckInst['_zod']['check'], when: ((payload: Payload) => boolean) | undefined, v: unknown): boolean {
+  payload.value = v;
+  payload.issues.length = 0;
+  if (when && !when(payload)) return true;
+  const done = check(payload);
+  return !(done instanceof Promise) && payload.issues.length === 0 && payload.value === v;
+}
+
 /** zod's own checks of a schema (its own, when the schema is one, then the added ones), run as zod runs them; undefined when one may not only read. */
 function checksOf(schema: Schema): FastCheck | undefined {
   const z = schema._zod;
   const list: CheckInst[] = [...(z.traits.has('$ZodCheck') ? [schema as unknown as CheckInst] : []), ...(z.def.checks ?? [])];
   if (list.length === 0) return ALWAYS;
   for (const c of list) if (!READ_ONLY_CHECKS.has(c._zod.def.check)) return undefined;
+  const checks = list.map((c) => c._zod.check);
+  const whens = list.map((c) => c._zod.def.when);
+  // One check (a length, a pattern, an integer format) is the common case: no loop.
+  if (checks.length === 1) {
+    const check = checks[0]!;
+    const when = whens[0];
+    return (v) => passes(check, when, v);
+  }
   return (v) => {
-    for (const c of list) {
-      payload.value = v;
-      payload.issues.length = 0;
-      const when = c._zod.def.when;
-      if (when && !when(payload)) continue;
-      const done = c._zod.check(payload);
-      if (done instanceof Promise || payload.issues.length > 0 || payload.value !== v) return false;
-    }
+    for (let i = 0; i < checks.length; i++) if (!passes(checks[i]!, whens[i], v)) return false;
     return true;
   };
 }
