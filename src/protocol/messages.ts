@@ -179,8 +179,16 @@ export const SnapshotElementPatch = z
   .strict();
 export type SnapshotElementPatch = z.infer<typeof SnapshotElementPatch>;
 
+/** A snapshot's lists (besides elements and texts) that a delta leaves out when they are exactly as in its base. */
+export const SameAsBase = z.enum(['forms', 'structuredData', 'canvases', 'tables', 'containers']);
+export type SameAsBase = z.infer<typeof SameAsBase>;
+
+/** A snapshot's other lists as a delta may leave them out (see `same`). */
+const DeltaLists = PageSnapshotSchema.omit({ elements: true, texts: true }).partial({ forms: true, structuredData: true, canvases: true });
 /** A snapshot whose unchanged parts are left out (see `content/observe`). */
-const SnapshotDeltaSchema = PageSnapshotSchema.omit({ elements: true, texts: true }).extend({
+const SnapshotDeltaSchema = DeltaLists.extend({
+  /** Lists exactly as in the base, left out (a table of 50 rows does not travel again with every look). */
+  same: z.array(SameAsBase).max(SameAsBase.options.length).optional(),
   /** Every element's ref in order; absent: the same refs in the same order as the base. */
   elementRefs: z.array(ElementRef).max(50_000).optional(),
   /** Every element's `order`; absent: the same as the base (or the base's shifted by `elementOrderShifts`). */
@@ -240,10 +248,11 @@ export const ObserveReplyData = z.discriminatedUnion('kind', [
 ]);
 export type ObserveReplyData = z.infer<typeof ObserveReplyData>;
 /**
- * What `content/observe` carries: ObserveReplyData as JSON text. Extension messaging converts an
- * object graph value by value on both sides (about 30 ms for a 16k-element page's first, full
- * snapshot); one string crosses as a block, and JSON.parse / JSON.stringify are native. The
- * service worker parses the text, then validates it like any other reply.
+ * What `content/observe` carries: ObserveReplyData as JSON text, its long lists packed (see
+ * packed-rows.ts). Extension messaging converts an object graph value by value on both sides
+ * (about 30 ms for a 16k-element page's first, full snapshot); one string crosses as a block, and
+ * JSON.parse / JSON.stringify are native. The service worker parses the text, unpacks the lists,
+ * then validates the result like any other reply.
  */
 export const ObserveReplyText = z.string().max(48_000_000);
 export const QueryResponse = z.object({

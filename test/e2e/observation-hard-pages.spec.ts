@@ -231,6 +231,58 @@ test('incremental observation follows changes inside shadow roots, frames, style
   expect(byName(third, 'Top document action').visibility).toBe('hidden');
 });
 
+test('a text’s landmark follows the page between observations: moved into a navigation, a label that makes it a breadcrumb, a shadow host moved', async ({ steward, sites, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await open(page, `${sites.urls.lab}/visibility`);
+  const tabId = await tabIdOf(page);
+  await page.evaluate(() => {
+    document.body.insertAdjacentHTML('afterbegin', '<div id="loose"><p>Loose words</p></div><nav id="site-nav"><p>Nav words</p></nav><div id="host"></div>');
+    document.getElementById('host')!.attachShadow({ mode: 'open' }).innerHTML = '<p>Shadow words</p>';
+  });
+  const landmarks = async () => {
+    const s = await observe(steward, tabId);
+    return Object.fromEntries(['Loose words', 'Nav words', 'Shadow words'].map((t) => [t, s.texts.find((x) => x.text === t)?.landmark ?? 'none']));
+  };
+  expect(await landmarks()).toEqual({ 'Loose words': 'none', 'Nav words': 'navigation', 'Shadow words': 'none' });
+  // Nothing changed: the same answer from what was kept.
+  expect(await landmarks()).toEqual({ 'Loose words': 'none', 'Nav words': 'navigation', 'Shadow words': 'none' });
+  await page.evaluate(() => {
+    const nav = document.getElementById('site-nav')!;
+    nav.append(document.querySelector('#loose p')!);
+    nav.append(document.getElementById('host')!);
+  });
+  expect(await landmarks()).toEqual({ 'Loose words': 'navigation', 'Nav words': 'navigation', 'Shadow words': 'navigation' });
+  await page.evaluate(() => document.getElementById('site-nav')!.setAttribute('aria-label', 'Breadcrumb'));
+  expect(await landmarks()).toEqual({ 'Loose words': 'breadcrumb', 'Nav words': 'breadcrumb', 'Shadow words': 'breadcrumb' });
+  await page.evaluate(() =>
+    document.body.prepend(
+      [...document.querySelectorAll('#site-nav p')].find((p) => p.textContent === 'Loose words')!,
+      document.getElementById('host')!,
+    ),
+  );
+  expect(await landmarks()).toEqual({ 'Loose words': 'none', 'Nav words': 'breadcrumb', 'Shadow words': 'none' });
+});
+
+test('an agent-contract link added, changed or removed after the first observation is seen by the next one', async ({ steward, sites, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await open(page, `${sites.urls.lab}/visibility`);
+  const tabId = await tabIdOf(page);
+  expect((await observe(steward, tabId)).contractHref).toBeUndefined();
+  await page.evaluate(() => document.head.insertAdjacentHTML('beforeend', '<link id="contract" rel="agent-contract" href="/contract-a.json">'));
+  expect((await observe(steward, tabId)).contractHref).toBe(`${sites.urls.lab}/contract-a.json`);
+  expect((await observe(steward, tabId)).contractHref).toBe(`${sites.urls.lab}/contract-a.json`);
+  await page.evaluate(() => document.getElementById('contract')!.setAttribute('href', '/contract-b.json'));
+  expect((await observe(steward, tabId)).contractHref).toBe(`${sites.urls.lab}/contract-b.json`);
+  // Inside an element added to the body (allowed, if unusual).
+  await page.evaluate(() => {
+    document.getElementById('contract')!.remove();
+    document.body.insertAdjacentHTML('beforeend', '<div><link rel="agent-contract" href="/contract-c.json"></div>');
+  });
+  expect((await observe(steward, tabId)).contractHref).toBe(`${sites.urls.lab}/contract-c.json`);
+  await page.evaluate(() => document.querySelector('link[rel=agent-contract]')!.parentElement!.remove());
+  expect((await observe(steward, tabId)).contractHref).toBeUndefined();
+});
+
 test('names and roles agree with an independent accname implementation (Playwright’s role locators)', async ({ steward, sites, tabIdOf }) => {
   const CHECKED_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'combobox', 'spinbutton', 'searchbox']);
   const page = await steward.context.newPage();

@@ -10,13 +10,21 @@ const MAX_TEXTS = 5_000;
  * the delta does not fit its base — a ref it cannot resolve, a ref twice, a new element or a
  * patch it does not list, a patch for an element the base does not have, lists of different
  * lengths, a move of an element that is new, patched, boxless, moved twice or past the list, an
- * order shift below zero, text runs past the base or beyond a snapshot's texts — so the caller
+ * order shift below zero, text runs past the base or beyond a snapshot's texts, a list both sent and
+ * said to be the base's, a list neither — so the caller
  * asks for a full snapshot instead of trusting a half-merge. The base is never modified:
  * changed elements are copies.
  */
 export function applyDelta(base: PageSnapshot, baseByRef: ReadonlyMap<string, SnapshotElement>, delta: SnapshotDelta): PageSnapshot | undefined {
-  const { elementRefs, elementOrders, elementOrderShifts, changed, patches, moves, texts, textPieces, ...rest } = delta;
+  const { elementRefs, elementOrders, elementOrderShifts, changed, patches, moves, texts, textPieces, same, forms, structuredData, canvases, ...rest } = delta;
   if (base.documentToken === undefined || base.documentToken !== delta.documentToken) return undefined;
+  // Lists the page says are as in the base come from the base; one sent and said to be the same does not fit.
+  const lists = { forms, structuredData, canvases, tables: rest.tables, containers: rest.containers };
+  for (const key of same ?? []) {
+    if (lists[key] !== undefined) return undefined;
+    (lists as Record<string, unknown>)[key] = base[key];
+  }
+  if (!lists.forms || !lists.structuredData || !lists.canvases) return undefined;
   // Nothing about the elements changed (an idle page, or a full re-walk that found the same): the
   // base's list is shared as it is (snapshots are read-only).
   const sameElements = !elementRefs && !elementOrders && !elementOrderShifts?.length && changed.length === 0 && !patches?.length && !moves?.length;
@@ -72,7 +80,12 @@ export function applyDelta(base: PageSnapshot, baseByRef: ReadonlyMap<string, Sn
   for (const ref of patched.keys()) if (!seen.has(ref) || !baseByRef.has(ref)) return undefined;
   const mergedTexts = texts ?? (textPieces ? applyTexts(base.texts, textPieces, MAX_TEXTS) : base.texts);
   if (!mergedTexts) return undefined;
-  return { ...rest, elements, texts: mergedTexts };
+  const merged: PageSnapshot = { ...rest, forms: lists.forms, structuredData: lists.structuredData, canvases: lists.canvases, elements, texts: mergedTexts };
+  if (lists.tables) merged.tables = lists.tables;
+  else delete merged.tables;
+  if (lists.containers) merged.containers = lists.containers;
+  else delete merged.containers;
+  return merged;
 }
 
 function applyPatch(before: SnapshotElement, patch: SnapshotElementPatch): SnapshotElement {

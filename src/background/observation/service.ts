@@ -4,6 +4,8 @@ import type { Data, PayloadInput, Reply } from '../../protocol/channel.ts';
 import type { ContentRequests } from '../../protocol/content-channel.ts';
 import type { PageSnapshot, SnapshotElement } from '../../observation/snapshot.ts';
 import { applyDelta } from './delta.ts';
+import { PackedRowsError, unpackObserveReply } from '../../protocol/packed-rows.ts';
+import { fastSafeParse } from '../../protocol/fast-check.ts';
 import { snapshotDigest } from '../../observation/snapshot-digest.ts';
 import type { SendToFrame } from '../pages/messenger.ts';
 import { DeadlineExceeded } from '../../base/deadline.ts';
@@ -15,9 +17,9 @@ import { DeadlineExceeded } from '../../base/deadline.ts';
  * listed as blind spots. Replies come from a page's renderer process, so they are validated like
  * any other untrusted input before anyone sees them.
  *
- * Snapshots travel as JSON text (see ObserveReplyText). After the first snapshot of a tab, the
- * page sends only what changed (a delta against the snapshot kept here, per tab); a delta that
- * does not fit is discarded and a full snapshot asked for. Returned snapshots are shared with that cache: treat them as read-only.
+ * Snapshots travel as JSON text, their long lists packed (see ObserveReplyText). After the first
+ * snapshot of a tab, the page sends only what changed (a delta against the snapshot kept here, per
+ * tab); a delta that does not fit is discarded and a full snapshot asked for. Returned snapshots are shared with that cache: treat them as read-only.
  */
 
 export type { SendToFrame };
@@ -68,7 +70,10 @@ async function ask<K extends 'content/observe' | 'content/query'>(
   return reply;
 }
 
-/** The page's JSON text, parsed and then validated (ObserveReplyText). */
+/** ObserveReplyData.safeParse, with a valid reply (nearly every one) checked without zod's per-field work (fast-check.ts). */
+const parseObserveReply = fastSafeParse(ObserveReplyData);
+
+/** The page's JSON text, parsed, its packed lists unpacked, and then validated (ObserveReplyText). */
 function decodeObserveReply(text: string): ObservationResult<ObserveReplyData> {
   let raw: unknown;
   try {
@@ -76,7 +81,13 @@ function decodeObserveReply(text: string): ObservationResult<ObserveReplyData> {
   } catch {
     return fail('INVALID_REPLY', "The page's answer is not JSON.", false);
   }
-  const parsed = ObserveReplyData.safeParse(raw);
+  try {
+    raw = unpackObserveReply(raw);
+  } catch (error) {
+    if (!(error instanceof PackedRowsError)) throw error;
+    return fail('INVALID_REPLY', `The page's answer has malformed packed rows (${error.message}).`, false);
+  }
+  const parsed = parseObserveReply(raw);
   if (!parsed.success) return fail('INVALID_REPLY', `The page's answer does not fit the schema: ${parsed.error.message.slice(0, 500)}`, false);
   return { ok: true, data: parsed.data };
 }

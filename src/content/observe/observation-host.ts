@@ -5,6 +5,7 @@ import { createPageObserver, type PageObserver } from '../../observation/dom/obs
 import { ChurnDetector } from '../../observation/dom/churn.ts';
 import { query } from '../../observation/render/query.ts';
 import { DeltaEncoder } from './snapshot-delta.ts';
+import { packObserveReply } from '../../protocol/packed-rows.ts';
 import { chromeOnly } from '../browser.ts';
 
 /**
@@ -16,7 +17,7 @@ import { chromeOnly } from '../browser.ts';
  */
 
 type Failure = Refusal;
-/** `data`: the ObserveReplyData as JSON text (see ObserveReplyText). */
+/** `data`: the ObserveReplyData as JSON text, its long lists packed (see ObserveReplyText). */
 export type ObserveReply = { ok: true; data: string } | Failure;
 export type QueryReply = { ok: true; data: QueryResponse } | Failure;
 
@@ -59,7 +60,7 @@ export class ObservationHost {
     try {
       const outcome = this.pageObserver.snapshot({ full: request.full === true });
       if (!outcome.ok) return failure(outcome.error.code, outcome.error.message, outcome.error.retryable);
-      return { ok: true, data: JSON.stringify(this.deltas.encode(outcome.snapshot, request.since, request.full === true || request.verify === true)) };
+      return { ok: true, data: JSON.stringify(packObserveReply(this.deltas.encode(outcome.snapshot, request.since, request.full === true || request.verify === true))) };
     } catch (error) {
       return failure('OBSERVE_FAILED', String(error), true);
     }

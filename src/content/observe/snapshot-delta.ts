@@ -1,4 +1,4 @@
-import type { ObserveReplyData, SnapshotDelta, SnapshotElementPatch } from '../../protocol/messages.ts';
+import { SameAsBase, type ObserveReplyData, type SnapshotDelta, type SnapshotElementPatch } from '../../protocol/messages.ts';
 import { snapshotDigest } from '../../observation/snapshot-digest.ts';
 import { encodeTexts, extendRun, type TextRun } from '../../observation/text-pieces.ts';
 import type { PageSnapshot, SnapshotElement } from '../../observation/snapshot.ts';
@@ -8,7 +8,8 @@ import type { PageSnapshot, SnapshotElement } from '../../observation/snapshot.t
  * elements in full, changed ones as patches of the fields that differ, runs of elements whose box
  * alone moved by the same offset as `moves` (a reflow that shifts every box sends a few numbers,
  * not thousands of boxes), the ref order and `order` numbers only when they changed, and texts as
- * runs of the previous ones plus the new (see text-pieces.ts). The observer reports an unchanged
+ * runs of the previous ones plus the new (see text-pieces.ts), and the other lists (forms, tables…)
+ * only when they changed. The observer reports an unchanged
  * element as the very same object, so most comparisons are an identity check; after a full
  * re-walk (new objects) they compare values.
  * The service worker ends up with the complete snapshot the page produced. Another sequence
@@ -18,6 +19,8 @@ export class DeltaEncoder {
   private seq = 0;
   private last: PageSnapshot | undefined;
   private lastOrders: number[] | undefined;
+  /** The last snapshot's other lists as JSON (they may be reused objects changed in place: compare the text). */
+  private lastLists: Partial<Record<SameAsBase, string>> = {};
 
   /** `withDigest`: add the snapshot's digest to a delta (asked for with full observations, see snapshot-digest.ts). */
   encode(snapshot: PageSnapshot, since?: { documentToken: string; seq: number }, withDigest = false): ObserveReplyData {
@@ -30,11 +33,18 @@ export class DeltaEncoder {
     // Keep the orders apart: the observer reuses element objects and moves their `order` in later snapshots.
     this.last = snapshot;
     this.lastOrders = orders;
+    const previousLists = this.lastLists;
+    const lists: Partial<Record<SameAsBase, string>> = {};
+    for (const key of SameAsBase.options) lists[key] = JSON.stringify(snapshot[key]);
+    this.lastLists = lists;
     const fits = since !== undefined && previous !== undefined && previous.documentToken === snapshot.documentToken && since.seq === seq - 1 && since.documentToken === snapshot.documentToken;
     if (!fits || !previousOrders) return { kind: 'full', seq, snapshot };
     const { changed, patches, moves, sameRefs } = compareElements(elements, previous.elements);
     const { elements: _elements, texts, ...rest } = snapshot;
     const delta: SnapshotDelta = { ...rest, changed };
+    const same = SameAsBase.options.filter((key) => lists[key] !== undefined && lists[key] === previousLists[key]);
+    for (const key of same) delete delta[key];
+    if (same.length > 0) delta.same = same;
     if (patches.length > 0) delta.patches = patches;
     const runs = moves.runs;
     if (runs.length > 0) delta.moves = runs;

@@ -93,7 +93,12 @@ class Assembler {
       documentToken: this.input.documentToken,
       viewport: { w: topView.vw, h: topView.vh, scrollX: Math.round(topView.scrollX), scrollY: Math.round(topView.scrollY), pageW: Math.round(topView.pageW), pageH: Math.round(topView.pageH) },
     };
-    const contractHref = readContractLink(model);
+    // One query over the whole document: asked again only after a full walk or a change to a <link>.
+    if (model.contractLinkStale) {
+      model.contractHref = readContractLink(model);
+      model.contractLinkStale = false;
+    }
+    const contractHref = model.contractHref;
     if (contractHref) snapshot.contractHref = contractHref;
     snapshot.blindSpots = [...this.blind].slice(0, model.limits.maxBlindSpots);
     this.geometry.commit();
@@ -220,6 +225,20 @@ class Assembler {
     this.elements.push(out);
   }
 
+  /**
+   * A text's landmark, read again only when its entry was walked since (it may have moved) or an
+   * attribute changed anywhere (a class or label may have made a breadcrumb). Inside a shadow
+   * root, always: its host may move without its tree being walked.
+   */
+  private landmarkOf(entry: Entry): string | undefined {
+    const model = this.model;
+    const scope = entry.root.scope;
+    if (entry.landmarkAt >= entry.walked && entry.landmarkAt >= model.attributesChangedAt && scope !== 'shadow-open' && scope !== 'shadow-closed') return entry.landmark;
+    entry.landmark = landmarkOf(entry.node);
+    entry.landmarkAt = model.stamp;
+    return entry.landmark;
+  }
+
   private emitText(entry: Entry): void {
     const t = entry.text!;
     if (this.texts.length >= this.model.limits.maxTexts || this.textChars >= this.model.limits.maxTextChars) {
@@ -232,7 +251,7 @@ class Assembler {
     if (t.role) out.role = t.role;
     if (t.level) out.level = t.level;
     if (t.role === 'heading') out.ref = this.model.refs.refFor(entry.node as Element);
-    const landmark = landmarkOf(entry.node);
+    const landmark = this.landmarkOf(entry);
     if (landmark) out.landmark = landmark;
     const row = this.rows.rowOf(entry);
     if (row) out.container = row;

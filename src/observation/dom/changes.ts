@@ -34,6 +34,8 @@ export interface Pending {
   flags: boolean;
   /** JSON-LD or microdata may have changed. */
   structured: boolean;
+  /** A `<link>` came, went or changed (the agent-contract link may have). */
+  links: boolean;
   /** Too much changed to track: walk everything again. */
   overflow: boolean;
   /**
@@ -58,6 +60,7 @@ export const emptyPending = (): Pending => ({
   labels: false,
   flags: false,
   structured: false,
+  links: false,
   overflow: false,
   marked: new Set(),
   restyled: false,
@@ -79,6 +82,7 @@ export function recordMutations(p: Pending, records: MutationRecord[], roots: Ma
           if (hasFlaggedAttributes(n as Element)) p.flags = true;
           if (touchesLabels(n as Element)) p.labels = true;
           if (!p.structured && holdsStructuredData(n as Element)) p.structured = true;
+          if (!p.links && holdsLink(n as Element)) p.links = true;
         }
       }
       if (!p.structured && withinStructuredData(target)) p.structured = true;
@@ -91,6 +95,7 @@ export function recordMutations(p: Pending, records: MutationRecord[], roots: Ma
           if (isStyleNode(n)) p.styles = true;
           if (dom.nodeType(n) === 1 && touchesLabels(n as Element)) p.labels = true;
           if (!p.structured && dom.nodeType(n) === 1 && holdsStructuredData(n as Element)) p.structured = true;
+          if (!p.links && dom.nodeType(n) === 1 && holdsLink(n as Element)) p.links = true;
           // A removed element may have covered something: where it was, inside its parent, must be hit-tested again.
           if (dom.nodeType(n) === 1) p.uncovered.add(target);
         }
@@ -111,6 +116,7 @@ export function recordMutations(p: Pending, records: MutationRecord[], roots: Ma
       const name = r.attributeName;
       if (name !== null && INHERITED_SEMANTICS.has(name)) p.semanticSubtrees.add(target);
       if (!p.structured && ((name !== null && name.startsWith('item')) || withinStructuredData(target))) p.structured = true;
+      if (dom.localName(target as Element) === 'link') p.links = true;
       if (name === 'for' || name === 'id') p.labels = true;
       else if (name === 'aria-hidden' || name === 'inert' || name === 'aria-disabled') p.flags = true;
     } else {
@@ -146,6 +152,10 @@ function holdsStructuredData(el: Element): boolean {
 /** A change inside a JSON-LD script or a microdata item. */
 function withinStructuredData(n: Node): boolean {
   return dom.nodeType(n) === 1 && dom.closest(n as Element, STRUCTURED) !== null;
+}
+
+function holdsLink(el: Element): boolean {
+  return dom.localName(el) === 'link' || dom.queryOne(el, 'link') !== null;
 }
 
 function isStyleNode(n: Node): boolean {

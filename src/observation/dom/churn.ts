@@ -165,15 +165,17 @@ export class ChurnDetector {
       let n: Node | null = dom.parentNode(el);
       for (let d = 0; n && d < MAX_DEPTH; d++, n = dom.parentNode(n)) holding.add(n);
     }
+    // Elements a churning element holds (itself and a few levels down): one lookup per text
+    // instead of a climb. Churning elements are small (MAX_HOLDER_CHILDREN, MAX_HOLDER_TEXT).
+    const held = new Set<Node>();
+    for (const el of hot) addHeld(held, el, 0);
     return (node, cacheKey) => {
       const el = dom.nodeType(node) === 1 ? (node as Element) : dom.parentElement(node);
       if (!el) return false;
       if (this.inMarkup(el, cacheKey)) return true;
       if (hot.size === 0) return false;
       if (node === el && holding.has(el)) return true;
-      let n: Node | null = el;
-      for (let d = 0; n && d < MAX_DEPTH; d++, n = dom.parentNode(n)) if (hot.has(n as Element)) return true;
-      return false;
+      return held.has(el);
     };
   }
 
@@ -185,6 +187,13 @@ export class ChurnDetector {
     }
     return v;
   }
+}
+
+/** `el` and its element children down to MAX_DEPTH - 1 levels: what climbing MAX_DEPTH parents from a text's element reaches `el` from. */
+function addHeld(into: Set<Node>, el: Element, depth: number): void {
+  into.add(el);
+  if (depth + 1 >= MAX_DEPTH) return;
+  for (let c = dom.firstChild(el); c; c = dom.nextSibling(c)) if (dom.nodeType(c) === 1) addHeld(into, c as Element, depth + 1);
 }
 
 /** FNV-1a 32 of a short text: enough to tell "changed" from "re-rendered the same". */

@@ -131,6 +131,9 @@ export function newEntry(node: Element | Text, root: RootState): Entry {
     hit: undefined,
     cover: undefined,
     out: undefined,
+    walked: 0,
+    landmark: undefined,
+    landmarkAt: -1,
   };
 }
 
@@ -162,6 +165,8 @@ export function clearEntry(entry: Entry): void {
   entry.hit = undefined;
   entry.cover = undefined;
   entry.out = undefined;
+  entry.landmark = undefined;
+  entry.landmarkAt = -1;
 }
 
 export interface Entry {
@@ -192,4 +197,9 @@ export interface Entry {
   cover?: CoveredBy;
   /** The element as last reported, with what it was built from: reused while nothing changed. */
   out?: ReportedElement;
+  /** The update (LiveModel.stamp) that last walked this entry: it may have moved since `landmarkAt`. */
+  walked: number;
+  /** A text's navigation landmark (see landmark.ts), as read in update `landmarkAt`. */
+  landmark: string | undefined;
+  landmarkAt: number;
 }

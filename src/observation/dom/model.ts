@@ -57,6 +57,8 @@ export class LiveModel {
   private pending = emptyPending();
   /** Counts updates (per-update caches compare against it). */
   stamp = 0;
+  /** The last update that walked everything or saw an attribute change (landmarks of texts may have changed). */
+  attributesChangedAt = 0;
   /**
    * What the last update changed, for re-running hit tests only where something could now cover
    * (or stop covering) an element: `all` after removals, style changes or big changes;
@@ -65,6 +67,9 @@ export class LiveModel {
   changed: { all: boolean; nodes: Node[]; uncovering?: boolean } = { all: true, nodes: [] };
   /** Every node the last update saw change (added, attribute, text, parent of a removal): per-container caches check it. */
   touchedLast: Node[] = [];
+  /** The agent-contract link as last read (see Assembler), and whether a mutation may have changed it since. */
+  contractHref: string | undefined;
+  contractLinkStale = true;
   /** Whether the last update touched structured data (JSON-LD scripts, microdata). */
   structuredChanged = true;
   /** Where the top document's structured data is, when the last update was a full walk (its index found it). */
@@ -136,6 +141,7 @@ export class LiveModel {
       blindSpots: this.walkSpots,
       deadline: this.now() + this.limits.captureBudgetMs,
       now: this.now,
+      stamp: this.stamp,
       visited: 0,
       recomputed: 0,
       textEntries: 0,
@@ -205,10 +211,12 @@ export class LiveModel {
     }
     if (p.restyled) this.geometryStale = true;
     if (!full && !p.styles) this.refreshCues();
+    if (full || p.attributesChanged.size > 0) this.attributesChangedAt = this.stamp;
     const changedNodes = [...p.added, ...p.uncovered];
     this.changed = { all: full || p.styles || p.restyled || changedNodes.length > 64, nodes: changedNodes, uncovering: p.uncovered.size > 0 || p.attributesChanged.size > 0 };
     this.touchedLast = full ? [] : [...p.added, ...p.touched, ...p.uncovered, ...p.marked];
     this.structuredChanged = full || p.structured;
+    if (full || p.links) this.contractLinkStale = true;
     this.structuredMarks = undefined;
     if (full || p.labels) this.labels.clear();
     if (full || p.flags) for (const root of this.roots.values()) root.flags = undefined;
@@ -358,6 +366,9 @@ export class LiveModel {
       }
       blocks.push({ anchor, entries });
     }
+    // A text changed inside a block, an attribute of an element without an entry: no entry came or
+    // went, so the list stays as it is (no pass over all of a big page's entries).
+    if (fresh.size === 0 && (removed === undefined || removed.size === 0)) return;
     const kept: Entry[] = [];
     for (const e of state.entries) {
       const gone = claimed.has(e.node) || (removed !== undefined && removed.has(e.node));

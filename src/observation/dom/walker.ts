@@ -64,6 +64,8 @@ export interface WalkContext {
   blindSpots: Set<string>;
   deadline: number;
   now: () => number;
+  /** This update's number (LiveModel.stamp), stamped on every entry walked. */
+  stamp: number;
   /** Running counters for this update. */
   visited: number;
   recomputed: number;
@@ -384,6 +386,7 @@ function visitText(ctx: WalkContext, root: RootState, node: Text, out: Entry[], 
     placeInRow(ctx, entry, row);
     if (!recycled) ctx.entryOf.set(node, entry);
   } else entry.geometryDirty = true;
+  entry.walked = ctx.stamp;
   out.push(entry);
 }
 
@@ -525,6 +528,7 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, localName:
   if (coversText && !holds) skip.cover();
   if (interactive && !holder && !holds) skip.control();
   if (gather) skip.openBlock(entry, el, ctx.limits.maxTextLength);
+  entry.walked = ctx.stamp;
   out.push(entry);
 
   // A shadow tree under a control (or inside one) renders that control's text: it is its name, not page text.

@@ -170,6 +170,45 @@ describe('DeltaEncoder + applyDelta', () => {
     expect(fourth.kind === 'delta' && fourth.delta.texts).toEqual(retitled.texts);
   });
 
+  it('leaves out forms, tables and the other lists when they are as before, also when the page reused and changed the same object', () => {
+    const encoder = new DeltaEncoder();
+    const table = { ref: 't1', headers: ['Name'], rows: [['Ada']], rowCount: 1 };
+    const page = () => ({
+      ...snap(ten()),
+      forms: [{ ref: 'f1', fieldRefs: ['e1'] }],
+      structuredData: [{ kind: 'json-ld' as const, data: { '@type': 'Dataset' } }],
+      tables: [table],
+      containers: [{ ref: 't1', role: 'table', rows: 1 }],
+    });
+    const first = page();
+    encoder.encode(first);
+    const second = encoder.encode(page(), { documentToken: 'doc-1', seq: 1 });
+    if (second.kind !== 'delta') throw new Error('expected a delta');
+    expect(second.delta.same).toEqual(['forms', 'structuredData', 'canvases', 'tables', 'containers']);
+    for (const key of ['forms', 'structuredData', 'canvases', 'tables', 'containers'] as const) expect(second.delta).not.toHaveProperty(key);
+    expect(roundTrip(first, second)).toEqual(JSON.parse(JSON.stringify(page())));
+    // The same table object, its rows changed in place: it travels again.
+    table.rows[0]![0] = 'Grace';
+    const third = encoder.encode(page(), { documentToken: 'doc-1', seq: 2 });
+    if (third.kind !== 'delta') throw new Error('expected a delta');
+    expect(third.delta.same).toEqual(['forms', 'structuredData', 'canvases', 'containers']);
+    expect(third.delta.tables).toEqual([{ ref: 't1', headers: ['Name'], rows: [['Grace']], rowCount: 1 }]);
+    expect(roundTrip(first, third)!.tables).toEqual(third.delta.tables);
+    // Tables gone: absent from the delta and not said to be the same, so gone on the other side too.
+    const fourth = encoder.encode({ ...page(), tables: undefined }, { documentToken: 'doc-1', seq: 3 });
+    if (fourth.kind !== 'delta') throw new Error('expected a delta');
+    expect(fourth.delta.same).not.toContain('tables');
+    expect(roundTrip(first, fourth)).not.toHaveProperty('tables');
+
+    // A delta that sends a list and says it is the base's, or that has a list neither way, does not fit.
+    const base = first;
+    const byRef = new Map(base.elements.map((e) => [e.ref, e]));
+    const { elements: _e, texts: _t, forms, ...rest } = base;
+    expect(applyDelta(base, byRef, { ...rest, forms, changed: [], same: ['forms'] })).toBeUndefined();
+    expect(applyDelta(base, byRef, { ...rest, changed: [] })).toBeUndefined();
+    expect(applyDelta(base, byRef, { ...rest, changed: [], same: ['forms'] })).toMatchObject({ forms: base.forms });
+  });
+
   it('sends order numbers moved alike (a text inserted above) as runs of shifts', () => {
     const encoder = new DeltaEncoder();
     encoder.encode(snap(ten()));
