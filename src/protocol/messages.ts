@@ -339,8 +339,8 @@ export const ActSettle = z.object({
   how: z.enum(['quiet', 'capped', 'navigating']),
   /** What was still going on at the cap. */
   busy: z
-    .array(z.enum(['mutations', 'requests', 'animations']))
-    .max(3)
+    .array(z.enum(['mutations', 'requests', 'animations', 'timers']))
+    .max(4)
     .optional(),
 });
 export type ActSettle = z.infer<typeof ActSettle>;

@@ -9,3 +9,11 @@ export const HANDSHAKE_FROM_ISOLATED = 'steward:webmcp-bridge-request';
  * main world then writes the listener marks it recorded since the last time (listener-marks.ts).
  */
 export const LISTENER_MARKS_FLUSH = 'steward:listener-marks-flush';
+/**
+ * Dispatched (synchronously, on the document) by the isolated world while it waits for the page to
+ * settle, with the window `"<from>,<to>"` (performance.now() ms): the main world answers at once with
+ * PAGE_TIMERS_REPLY, whose detail is when the last short timer the page set in that window and has
+ * not yet run is due (`""`: none). See src/content/main/page-timers.ts.
+ */
+export const PAGE_TIMERS_QUERY = 'steward:page-timers-query';
+export const PAGE_TIMERS_REPLY = 'steward:page-timers-reply';

@@ -241,8 +241,10 @@ test('popups come out under the control that opened them: an autocomplete list a
   let snap = await jq.snapshot();
   const list = snap.containers!.find((c) => c.openedBy === city.ref)!;
   expect(list).toMatchObject({ role: 'list', rows: 5 });
-  expect(snap.texts.filter((t) => t.container?.ref === list.ref).map((t) => t.text)).toContain('Lisbon, Portugal');
-  expect(await jq.look()).toMatch(new RegExp(`${city.ref} textbox "City"[^\\n]* = "Li"[^\\n]*\\n  ↳ list ${list.ref} \\(from ${city.ref}\\): "Lisbon, Portugal"`));
+  // Its suggestions are offered to pick: options Steward inferred (the page's pointer cursor on them), each with a ref.
+  const lisbon = snap.elements.find((e) => e.container?.ref === list.ref && e.name === 'Lisbon, Portugal')!;
+  expect(lisbon).toMatchObject({ role: 'option', inferred: { evidence: expect.arrayContaining(['cursor_pointer']) } });
+  expect(await jq.look()).toMatch(new RegExp(`${city.ref} textbox "City"[^\\n]* = "Li"[^\\n]*\\n  ↳ list ${list.ref} \\(from ${city.ref}\\):[^\\n]*${lisbon.ref}\\b[^\\n]*"Lisbon, Portugal"`));
 
   // jQuery UI datepicker: its grid (a table in a div appended to <body>) under the field clicked.
   const dp = await agentOn({ steward, openPanel, tabIdOf }, lab, '/widgets/jq-datepicker?month=2026-11');

@@ -95,7 +95,11 @@ export function contractState(deps: ContractStateDeps) {
       const resource = resourceForPage(live.contract, pageUrl) ?? (named && readable(live, named) ? named : undefined);
       if (!resource || !readable(live, resource)) return undefined;
       const r = await read(live, resource).catch(() => undefined);
-      if (!r?.ok) return { merge: unavailable };
+      if (!r?.ok) {
+        // This very read may be how Steward learns the site ended the grant (a refusal that ends it).
+        const after = await deps.grants.record(origin);
+        return { merge: after && !deps.grants.usable(after) ? accessEnded : unavailable };
+      }
       const site = observeFromContract(live.contract, r.value, live.grant, pageUrl, now());
       return {
         merge: (state) => {

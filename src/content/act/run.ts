@@ -10,6 +10,7 @@ import { watchNavigation } from './navigation.ts';
 import { SETTLE, settlePage, type SettleOptions } from './settle.ts';
 import type { RequestLedger } from './requests.ts';
 import { PageActivity } from './activity.ts';
+import { pageTimersDue } from './page-timers.ts';
 
 /**
  * The content side of DOM execution (DESIGN §8: the isolated world executes DOM
@@ -104,6 +105,8 @@ export async function runSteps(steps: readonly ActStep[], resolver: RefResolver,
       activity: ctx.activity ?? new PageActivity(ctx.doc, clock),
       inFlight: () => ctx.requests?.inFlightSince(start) ?? 0,
       leaving: () => navigation.leaving,
+      // Timers the steps set off: set while they ran or right after, as a reaction (a hover's delayed menu, a debounced search).
+      timerDue: () => pageTimersDue(ctx.doc, start, settleStart + (ctx.settle ?? SETTLE).quietMs),
       subscribe: (wake: () => void) => {
         const offRequests = ctx.requests?.onEnd(wake);
         leavingWakes.add(wake);

@@ -4,7 +4,7 @@ import type { PageActivity } from './activity.ts';
 /**
  * The page's own events say when it is done reacting — no fixed wait, no polling: no DOM mutation
  * for a moment, none of the requests that count still in flight, no finite animation or
- * transition running. The wait wakes only when one of those can have changed: the quiet period
+ * transition running, no short timer the action set off still to run (page-timers.ts). The wait wakes only when one of those can have changed: the quiet period
  * running out, a request ending, an animation finishing, the document being left, or the cap.
  * Capped, so a page that mutates forever (a ticker, a spinner that never stops) cannot hold
  * anyone: the answer says it was capped and what was still busy. A navigation leaving the
@@ -26,6 +26,8 @@ export interface SettleProbe {
   requestsInFlight: number;
   animating: boolean;
   leaving: boolean;
+  /** When the last short timer the action set off is due (page-timers.ts), if one is pending. */
+  timerDue?: number | undefined;
 }
 
 /** Pure: settled (how), or still waiting. */
@@ -33,23 +35,30 @@ export function settleVerdict(p: SettleProbe, options: SettleOptions = SETTLE): 
   const ms = Math.max(0, Math.round(p.now - p.start));
   if (p.leaving) return { ms, how: 'navigating' };
   const mutating = p.now - p.lastMutation < options.quietMs;
-  if (!mutating && p.requestsInFlight === 0 && !p.animating) return { ms, how: 'quiet' };
+  const timing = p.timerDue !== undefined && p.timerDue > p.now;
+  if (!mutating && p.requestsInFlight === 0 && !p.animating && !timing) return { ms, how: 'quiet' };
   if (p.now - p.start < options.capMs) return 'wait';
   const busy: NonNullable<ActSettle['busy']> = [];
   if (mutating) busy.push('mutations');
   if (p.requestsInFlight > 0) busy.push('requests');
   if (p.animating) busy.push('animations');
+  if (timing) busy.push('timers');
   return { ms, how: 'capped', busy };
 }
 
 /**
  * Pure: when to look again while waiting — when the quiet period runs out if the DOM is what
- * keeps it busy, else at the cap (a request ending or an animation finishing wakes it sooner).
+ * keeps it busy, when the page's pending timer is due, else at the cap (a request ending or an
+ * animation finishing wakes it sooner).
  */
-export function nextWake(p: Pick<SettleProbe, 'now' | 'start' | 'lastMutation'>, options: SettleOptions = SETTLE): number {
+export function nextWake(p: Pick<SettleProbe, 'now' | 'start' | 'lastMutation' | 'timerDue'>, options: SettleOptions = SETTLE): number {
   const cap = p.start + options.capMs;
+  let wake = cap;
   const quietAt = p.lastMutation + options.quietMs;
-  return Math.max(p.now, quietAt > p.now ? Math.min(quietAt, cap) : cap);
+  if (quietAt > p.now) wake = Math.min(wake, quietAt);
+  // A moment after the timer, so its callback has run.
+  if (p.timerDue !== undefined && p.timerDue > p.now) wake = Math.min(wake, p.timerDue + 1);
+  return Math.max(p.now, wake);
 }
 
 /** Running animations and transitions that will end (an infinite spinner never does: not waited for). */
@@ -69,6 +78,8 @@ export interface SettleSources {
   inFlight(): number;
   /** A navigation is taking this document away. */
   leaving(): boolean;
+  /** When the last short timer that counts (set off by what is being waited for) is due, if one is pending. */
+  timerDue?(): number | undefined;
   /** Calls `wake` when a request ends or the document starts to be left; returns the unsubscribe. */
   subscribe?(wake: () => void): () => void;
   clock?: () => number;
@@ -90,7 +101,8 @@ export function settlePage(sources: SettleSources, start: number, options: Settl
       const now = clock();
       const lastMutation = Math.max(sources.activity.lastMutation(), quietFrom);
       const animations = finiteAnimations(sources.doc);
-      const verdict = settleVerdict({ now, start, lastMutation, requestsInFlight: sources.inFlight(), animating: animations.length > 0, leaving: sources.leaving() }, options);
+      const timerDue = sources.timerDue?.();
+      const verdict = settleVerdict({ now, start, lastMutation, requestsInFlight: sources.inFlight(), animating: animations.length > 0, leaving: sources.leaving(), timerDue }, options);
       if (verdict !== 'wait') {
         done = true;
         clearTimeout(timer);
@@ -99,7 +111,7 @@ export function settlePage(sources: SettleSources, start: number, options: Settl
         return;
       }
       clearTimeout(timer);
-      timer = setTimeout(check, nextWake({ now, start, lastMutation }, options) - now);
+      timer = setTimeout(check, nextWake({ now, start, lastMutation, timerDue }, options) - now);
       for (const a of animations) {
         if (watched.has(a)) continue;
         watched.add(a);

@@ -127,7 +127,7 @@ export function installListenerMarks(win: Window & typeof globalThis = window): 
 }
 
 /** The wrapper reads like the original: its name, its length, and `toString()` of a native function. */
-function disguise(wrapper: (...args: never[]) => unknown, original: (...args: never[]) => unknown, name: string): void {
+export function disguise(wrapper: (...args: never[]) => unknown, original: (...args: never[]) => unknown, name: string): void {
   const source = Function.prototype.toString.call(original);
   Object.defineProperty(wrapper, 'name', { value: name, configurable: true });
   Object.defineProperty(wrapper, 'length', { value: original.length, configurable: true });

@@ -1,10 +1,11 @@
 import { offerPortToIsolatedWorld } from './handshake.ts';
 import { installListenerMarks } from './listener-marks.ts';
 import { installNetworkObserver, portSender } from './network-observer.ts';
+import { installPageTimers } from './page-timers.ts';
 
 /**
  * What every main-world script of Steward does at document_start: note which elements the page's
- * scripts give listeners (listener-marks.ts) and observe the page's same-origin JSON responses,
+ * scripts give listeners (listener-marks.ts) and which short timers they set (page-timers.ts), and observe the page's same-origin JSON responses,
  * both before any page script can run, and hand the isolated world one private port.
  * `polyfill` (when given and the browser has no native WebMCP) installs the WebMCP polyfill and
  * serves its tools over the same port, answering whether it does; `native` (when the browser has
@@ -15,6 +16,11 @@ export function startMainWorld(polyfill?: (port: MessagePort) => boolean, native
     installListenerMarks();
   } catch {
     // A browser without one of the prototypes it wraps: no marks, the rest still runs.
+  }
+  try {
+    installPageTimers();
+  } catch {
+    // Without it, settling waits for mutations, requests and animations only.
   }
   const channel = new MessageChannel();
   const network = portSender(channel.port1);

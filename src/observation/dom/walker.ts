@@ -457,9 +457,10 @@ function shapeDrawing(ctx: WalkContext, el: Element): Element | undefined {
 function visitElement(ctx: WalkContext, root: RootState, el: Element, localName: string, out: Entry[], skip: WalkScope, special: boolean, ariaDisabled: boolean, cue: number): void {
   const shadow = shadowRootOf(ctx, el, localName);
   const kind = interactiveHere(el, localName, special);
-  const inferred = kind !== NATIVE && special ? inferHere(ctx, root, el, localName, special, cue, skip, shadow?.root) : undefined;
-  const interactive = kind !== NOT_INTERACTIVE || inferred !== undefined;
   const drawing = SHAPE_TAGS.has(localName) ? shapeDrawing(ctx, el) : undefined;
+  // A shape something reacts to stays a shape (svg-shapes.ts says it is live): its kind, paint and size name it, not an inferred role.
+  const inferred = kind !== NATIVE && special && !drawing ? inferHere(ctx, root, el, localName, special, cue, skip, shadow?.root) : undefined;
+  const interactive = kind !== NOT_INTERACTIVE || inferred !== undefined;
   current = el;
   const block = !skip.active && !interactive && !drawing ? textBlockKind(localName, readAttr, special) : undefined;
   const isForm = localName === 'form';

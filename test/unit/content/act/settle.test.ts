@@ -17,6 +17,14 @@ describe('settling by events', () => {
     expect(settleVerdict(probe({ now: 2500, start: 900, lastMutation: 2490, requestsInFlight: 2 }))).toEqual({ ms: 1600, how: 'capped', busy: ['mutations', 'requests'] });
   });
 
+  it('waits for a short timer the action set off (a hover menu that opens after 300 ms), not past it', () => {
+    expect(settleVerdict(probe({ timerDue: 1_200 }))).toBe('wait');
+    expect(settleVerdict(probe({ timerDue: 1_000 }))).toEqual({ ms: 100, how: 'quiet' });
+    expect(settleVerdict(probe({ now: 2500, timerDue: 2_600 }))).toEqual({ ms: 1600, how: 'capped', busy: ['timers'] });
+    expect(nextWake({ now: 1000, start: 900, lastMutation: 0, timerDue: 1_300 }, { quietMs: 50, capMs: 1500 })).toBe(1_301);
+    expect(nextWake({ now: 1000, start: 900, lastMutation: 990, timerDue: 1_300 }, { quietMs: 50, capMs: 1500 })).toBe(1_040);
+  });
+
   it('ends at once when the document is being left', () => {
     expect(settleVerdict(probe({ leaving: true, requestsInFlight: 3 }))).toEqual({ ms: 100, how: 'navigating' });
   });
