@@ -15,7 +15,9 @@ import { widgetTask } from './widget-agent.ts';
  * One task per widget class done by the co-pilot: the model is the scripted widget agent
  * (copilot-widget-actor.ts), which decides each step from the page block Steward put into the
  * prompt, as a real model would, and the person approves each card in the side panel's Approvals
- * view after reading why it is asked. The lab's server says what was done.
+ * view after reading why it is asked. The lab's server says what was done. One browser and one
+ * panel for all tasks; slider tasks that need a key three times in a row are left to the bridge
+ * spec (the co-pilot's stuck rail stops a run that repeats one action three times).
  */
 
 interface SeenCard {
