@@ -22,7 +22,8 @@ interface ScriptedFailure {
   headers?: Record<string, string>;
 }
 
-export type ScriptedReply = string | ScriptedFailure | ((request: ChatRequestBody) => string | ScriptedFailure);
+/** A function reply may take its time (a scripted agent deciding from the page it was shown). */
+export type ScriptedReply = string | ScriptedFailure | ((request: ChatRequestBody) => string | ScriptedFailure | Promise<string | ScriptedFailure>);
 
 export interface ScriptedModel {
   /** Base URL to configure in Steward, ending in `/v1`. */
@@ -76,7 +77,7 @@ export async function startScriptedModel(opts: { replies?: ScriptedReply[]; host
       requests.push(body);
       const next = queue.shift() ?? otherwise;
       if (next === undefined) return send(500, { error: { message: 'the scripted model has no reply left' } });
-      const reply = typeof next === 'function' ? next(body) : next;
+      const reply = typeof next === 'function' ? await next(body) : next;
       if (typeof reply === 'string') return send(200, completion(body.model ?? 'scripted', reply));
       return send(reply.status, reply.body ?? { error: { message: `scripted HTTP ${reply.status}` } }, reply.headers);
     })().catch((e: unknown) => {

@@ -1,5 +1,5 @@
 import { stepWords, type Plan, type SimpleStep, type Step } from './plans.ts';
-import { findTarget, holds, untilWords, type Found, type View } from './view.ts';
+import { findTarget, holds, untilWords, type Found, type Target, type View } from './view.ts';
 
 /**
  * One episode of the scripted widget agent (pure, the page reached only through an `Actor`): look,
@@ -23,8 +23,11 @@ export type ResolvedStep =
 export type ActResult = { ok: true; note?: string } | { ok: false; reason: string };
 
 export interface Actor {
-  /** Reads the page: the text the agent read (it is counted) and its nodes. */
-  look(): Promise<{ text: string; view: View }>;
+  /**
+   * Reads the page: the text the agent read (it is counted) and its nodes. `missing`: looking
+   * again because the last look lacked this target (a list still filling).
+   */
+  look(missing?: Target): Promise<{ text: string; view: View }>;
   /** Takes one step; a refusal or failure says why, in the view owner's words. */
   act(step: ResolvedStep, view: View): Promise<ActResult>;
 }
@@ -66,8 +69,8 @@ export async function runEpisode(plan: Plan, actor: Actor, options: EpisodeOptio
   const now = options.now ?? (() => performance.now());
   const run: EpisodeRun = { done: false, steps: [], looks: [], notes: [] };
   let view: View;
-  const look = async () => {
-    const seen = await actor.look();
+  const look = async (missing?: Target) => {
+    const seen = await actor.look(missing);
     run.looks.push(seen.text);
     view = seen.view;
   };
@@ -83,7 +86,7 @@ export async function runEpisode(plan: Plan, actor: Actor, options: EpisodeOptio
       if (!('miss' in r)) return r;
       if (attempt >= retries) return stop(`${stepWords(step)}: ${r.miss}`);
       await sleep(retryMs);
-      await look();
+      await look('target' in step ? step.target : undefined);
     }
   };
 

@@ -44,6 +44,36 @@ function noRef(hit: Hit, said: string): string {
   return `no ref for ${said}: the look shows it only ${shown}`;
 }
 
+/** The DOM step for a resolved step, with the refs the look gave, or why there is none (any Steward client: MCP or the co-pilot's model). */
+export function domRequest(step: ResolvedStep): { action: string; input: Record<string, unknown> } | string {
+  const input = inputFor(step);
+  return typeof input === 'string' ? input : { action: DOM_ACTION[step.do], input };
+}
+
+function inputFor(step: ResolvedStep): Record<string, unknown> | string {
+  if (step.do === 'press') {
+    if (!step.hit) return { key: step.key };
+    return step.hit.node.ref ? { key: step.key, ref: step.hit.node.ref } : noRef(step.hit, step.said ?? 'the target');
+  }
+  const ref = step.hit.node.ref;
+  if (!ref) return noRef(step.hit, step.said);
+  switch (step.do) {
+    case 'type':
+      return { ref, text: step.text, clear: true };
+    case 'select':
+      return { ref, values: step.values };
+    case 'check':
+      return { ref, checked: step.checked };
+    case 'drag': {
+      const to = step.onto.node.ref;
+      if (!to) return `drop target: ${noRef(step.onto, step.ontoSaid)}`;
+      return { ref, to };
+    }
+    default:
+      return { ref };
+  }
+}
+
 export class StewardActor implements Actor {
   /** Cards the person approved in this episode. */
   approvals = 0;
@@ -85,36 +115,11 @@ export class StewardActor implements Actor {
   }
 
   async act(step: ResolvedStep): Promise<ActResult> {
-    const input = this.inputFor(step);
-    if (typeof input === 'string') return { ok: false, reason: input };
+    const request = domRequest(step);
+    if (typeof request === 'string') return { ok: false, reason: request };
     const resource = this.last?.resource;
     if (!resource) return { ok: false, reason: 'the look names no resource to act on (its first line)' };
-    return this.execute(DOM_ACTION[step.do], { resource, input });
-  }
-
-  /** The step's input with refs from the look, or why there is none. */
-  private inputFor(step: ResolvedStep): Record<string, unknown> | string {
-    if (step.do === 'press') {
-      if (!step.hit) return { key: step.key };
-      return step.hit.node.ref ? { key: step.key, ref: step.hit.node.ref } : noRef(step.hit, step.said ?? 'the target');
-    }
-    const ref = step.hit.node.ref;
-    if (!ref) return noRef(step.hit, step.said);
-    switch (step.do) {
-      case 'type':
-        return { ref, text: step.text, clear: true };
-      case 'select':
-        return { ref, values: step.values };
-      case 'check':
-        return { ref, checked: step.checked };
-      case 'drag': {
-        const to = step.onto.node.ref;
-        if (!to) return `drop target: ${noRef(step.onto, step.ontoSaid)}`;
-        return { ref, to };
-      }
-      default:
-        return { ref };
-    }
+    return this.execute(request.action, { resource, input: request.input });
   }
 
   private async execute(action: string, body: { resource: { type: string; id: string }; input: Record<string, unknown> }): Promise<ActResult> {
