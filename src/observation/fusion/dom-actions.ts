@@ -66,6 +66,8 @@ type Kind = 'click' | 'type' | 'select' | 'upload';
 
 function kindOf(e: SnapshotElement): Kind {
   if (e.tag === 'input' && e.inputType === 'file') return 'upload';
+  // A colour input is drawn as a button that opens the system picker, which no agent can reach: its value is typed (#rrggbb).
+  if (e.tag === 'input' && e.inputType === 'color') return 'type';
   if (e.tag === 'select' || SELECTABLE.has(e.role)) return 'select';
   if (TYPEABLE.has(e.role) || (e.role === 'combobox' && e.tag !== 'select')) return 'type';
   return 'click';
