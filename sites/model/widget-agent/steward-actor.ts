@@ -110,7 +110,7 @@ export class StewardActor implements Actor {
       case 'drag': {
         const to = step.onto.node.ref;
         if (!to) return `drop target: ${noRef(step.onto, step.ontoSaid)}`;
-        return { ref, to };
+        return { ref, to, ...(step.at === 'top' ? { at: 'before' } : {}) };
       }
       default:
         return { ref };

@@ -160,7 +160,7 @@ async function runStep(step: ActStep, el: Element | undefined, resolver: RefReso
     case 'drag': {
       const to = step.to ? resolver.elementFor(step.to) : undefined;
       if (step.to && !to) return refused({ code: 'REF_NOT_FOUND', message: `No live element has ref ${step.to} (the drop target) in this document. Observe again.` });
-      return drag(el!, to, step.offset);
+      return drag(el!, to, step.offset, step.at);
     }
     case 'check': {
       const r = check(el!, step.checked, hooks);

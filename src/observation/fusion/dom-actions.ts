@@ -245,6 +245,7 @@ function actionsFor(e: SnapshotElement, form: SnapshotForm | undefined, base: st
         properties: {
           ref: refSchema(e.ref),
           to: { type: 'string', description: 'ref of the element to drop it on' },
+          at: { enum: ['before', 'after', 'center'], description: 'with to: release on its upper part (above it in a list), lower part, or centre (default)' },
           offset: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'], additionalProperties: false },
         },
         required: ['ref'],
