@@ -7,7 +7,7 @@ import { press } from './keyboard.ts';
 import { drag, hover } from './drag.ts';
 import { check, checkOutcome } from './toggle.ts';
 import { watchNavigation } from './navigation.ts';
-import { SETTLE, settlePage, type SettleOptions } from './settle.ts';
+import { quietFromAfter, SETTLE, settlePage, type SettleOptions } from './settle.ts';
 import type { RequestLedger } from './requests.ts';
 import { PageActivity } from './activity.ts';
 
@@ -114,8 +114,9 @@ export async function runSteps(steps: readonly ActStep[], resolver: RefResolver,
       },
       clock,
     };
-    // What the act set off gets a quiet period of its own, counted from the end of the steps.
-    const settle = acted ? await settlePage(sources, settleStart, ctx.settle ?? SETTLE, settleStart) : undefined;
+    // What the act set off gets a quiet period of its own, counted from the end of the steps (after a hover, from the end of its dwell).
+    const ran = steps.filter((_, i) => reports[i]?.status === 'done').map((s) => s.op);
+    const settle = acted ? await settlePage(sources, settleStart, ctx.settle ?? SETTLE, quietFromAfter(ran, settleStart)) : undefined;
     const nav = navigation.report() ?? (reports.some((r) => r.navigation) ? { same_document: false } : undefined);
     const requests = ctx.requests?.writesSince(start) ?? [];
     return {

@@ -13,6 +13,18 @@ import type { PageActivity } from './activity.ts';
 
 export const SETTLE = { quietMs: 50, capMs: 1_500 } as const;
 
+/**
+ * A pointer resting on a menu title: many menus open only after a hover delay with no DOM change
+ * before it (jQuery UI's menu 300 ms, others 100–250 ms), which no event announces. A person's
+ * pointer rests that long before they look, so after a hover the quiet period starts only then.
+ */
+export const HOVER_DWELL_MS = 350;
+
+/** From when an act's quiet period counts: the end of its steps, or a hover's dwell after it. */
+export function quietFromAfter(ops: readonly string[], settleStart: number): number {
+  return ops.includes('hover') ? settleStart + HOVER_DWELL_MS : settleStart;
+}
+
 export interface SettleOptions {
   quietMs: number;
   capMs: number;

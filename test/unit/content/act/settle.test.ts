@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { nextWake, settleVerdict } from '../../../../src/content/act/settle.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { HOVER_DWELL_MS, nextWake, quietFromAfter, settlePage, settleVerdict } from '../../../../src/content/act/settle.ts';
 import { RequestLedger } from '../../../../src/content/act/requests.ts';
 import { hitPoints } from '../../../../src/observation/dom/hit-points.ts';
 
@@ -29,6 +29,38 @@ describe('settling by events', () => {
     // Never past the cap, never in the past.
     expect(nextWake({ now: 2390, start: 900, lastMutation: 2380 }, options)).toBe(2400);
     expect(nextWake({ now: 2500, start: 900, lastMutation: 2490 }, options)).toBe(2500);
+  });
+});
+
+describe('settling after a hover', () => {
+  it('counts the quiet period from the end of a hover’s dwell, from the end of the steps otherwise', () => {
+    expect(quietFromAfter(['click'], 1000)).toBe(1000);
+    expect(quietFromAfter(['hover'], 1000)).toBe(1000 + HOVER_DWELL_MS);
+    expect(HOVER_DWELL_MS).toBeGreaterThanOrEqual(300);
+  });
+
+  it('does not call a page settled before a menu with a 300 ms hover delay has opened', async () => {
+    vi.useFakeTimers();
+    try {
+      const clock = () => Date.now();
+      const start = clock();
+      // The page changes nothing until its menu opens 300 ms after the pointer came to rest.
+      let lastMutation = -Infinity;
+      setTimeout(() => (lastMutation = clock()), 300);
+      const sources = { doc: {} as Document, activity: { lastMutation: () => lastMutation } as never, inFlight: () => 0, leaving: () => false, clock };
+      const settled = settlePage(sources, start, { quietMs: 50, capMs: 1500 }, quietFromAfter(['hover'], start));
+      await vi.advanceTimersByTimeAsync(2000);
+      const verdict = await settled;
+      expect(verdict.how).toBe('quiet');
+      expect(verdict.ms).toBeGreaterThanOrEqual(350);
+      // Without the dwell it would have been called quiet before the menu opened.
+      lastMutation = -Infinity;
+      const early = settlePage({ ...sources, clock }, clock(), { quietMs: 50, capMs: 1500 }, quietFromAfter(['click'], clock()));
+      await vi.advanceTimersByTimeAsync(2000);
+      expect((await early).ms).toBeLessThan(300);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
