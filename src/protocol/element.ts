@@ -35,6 +35,8 @@ export const InteractivityEvidence = z.enum([
   'hover_listener',
   'drag_listener',
   'drop_listener',
+  /** A class a drag-and-drop library gives the places it accepts drops on (jQuery UI's `ui-droppable`, `dropzone`): its drop handling lives in the library, not in a listener on the element. */
+  'drop_class',
   'inline_handler',
   'cursor_pointer',
   'cursor_grab',

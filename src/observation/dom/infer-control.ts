@@ -28,6 +28,8 @@ export interface ControlFacts {
   editable: boolean;
   /** A `:hover` rule shows something inside it. */
   hoverStyle: boolean;
+  /** A drag-and-drop library's drop-zone class (classify.ts DROP_ZONE_SELECTOR). */
+  dropZone: boolean;
   /** It holds native controls, elements with widget roles, or other candidates. */
   holdsControls: boolean;
   /** It has text of its own (a text node child), not only inside its children. */
@@ -81,6 +83,7 @@ const STRENGTH: Readonly<Record<InteractivityEvidence, number>> = {
   draggable: 0.7,
   hover_listener: 0.6,
   drop_listener: 0.6,
+  drop_class: 0.5,
   tabindex: 0.6,
   contenteditable: 0.6,
   cursor_pointer: 0.5,
@@ -102,6 +105,7 @@ function evidenceOf(f: ControlFacts): InteractivityEvidence[] {
   if (f.cursor === 'pointer') out.push('cursor_pointer');
   if (f.cursor === 'grab') out.push('cursor_grab');
   if (f.hoverStyle) out.push('hover_style');
+  if (f.dropZone) out.push('drop_class');
   if (stub && out.length > 0) out.unshift('click_listener');
   return out;
 }
@@ -135,10 +139,10 @@ function roleFromWords(f: ControlFacts): string | undefined {
   return undefined;
 }
 
-/** Only drop listeners: a place things are dropped on, not something to click or drag. */
+/** Only drop listeners or a drop-zone class: a place things are dropped on, not something to click or drag. */
 function dropTarget(f: ControlFacts): boolean {
   const all = f.listeners | f.inline;
-  return (all & MARK.drop) !== 0 && (all & ~MARK.drop) === 0 && !f.draggable && !f.cursor && !f.tabindex && !f.hoverStyle;
+  return ((all & MARK.drop) !== 0 || f.dropZone) && (all & ~MARK.drop) === 0 && !f.draggable && !f.cursor && !f.tabindex && !f.hoverStyle;
 }
 
 export function inferControl(f: ControlFacts): InferredControl | undefined {

@@ -1,6 +1,6 @@
 import { INLINE_HANDLER_MARKS, LISTENER_MARK_ATTRIBUTE, parseMarks } from '../../protocol/listener-marks.ts';
 import { cleanText } from '../clean-text.ts';
-import { focusableTabIndex, inferableRole, INTERACTIVE_ROLES, isEditingHostValue, NEVER_INFERRED } from './classify.ts';
+import { DROP_ZONE_SELECTOR, focusableTabIndex, inferableRole, INTERACTIVE_ROLES, isEditingHostValue, NEVER_INFERRED } from './classify.ts';
 import { inlineCursor } from './css-selectors.ts';
 import { classWords, inferControl, type InferredControl } from './infer-control.ts';
 import { LIMITS } from './limits.ts';
@@ -161,8 +161,9 @@ export function inferAt(input: CandidateInput): InferredControl | undefined {
   const editable = isEditingHostValue(attr('contenteditable'));
   const cursor = input.cueBits & CUE_GRAB ? 'grab' : input.cueBits & CUE_POINTER ? 'pointer' : undefined;
   const hoverStyle = (input.cueBits & CUE_HOVER) !== 0 && revealsInside(el, input.cues);
-  if (!listeners && !inline && !draggable && !tabindex && !editable && !cursor && !hoverStyle) return undefined;
-  const cheap = { tag: localName, listeners, inline, draggable, cursor, tabindex, editable, hoverStyle } as const;
+  const dropZone = special && dom.matches(el, DROP_ZONE_SELECTOR);
+  if (!listeners && !inline && !draggable && !tabindex && !editable && !cursor && !hoverStyle && !dropZone) return undefined;
+  const cheap = { tag: localName, listeners, inline, draggable, cursor, tabindex, editable, hoverStyle, dropZone } as const;
   // An editor is a text box whatever it holds: nothing more to read.
   if (editable) return inferControl({ ...cheap, holdsControls: false, ownText: false, empty: false, longText: false, words: [], parentWords: [], alike: () => 0, nestedList: false });
   // A candidate: what it holds, its text, its words.

@@ -157,8 +157,8 @@ function draggable(e: SnapshotElement): boolean {
   return isSlider(e) || e.inferred?.evidence.some((x) => x === 'draggable' || x === 'drag_listener' || x === 'cursor_grab') === true;
 }
 
-/** A place things are dropped on (only drop listeners): named by ref as a drag's `to`, nothing to do on it alone. */
-const dropTargetOnly = (e: SnapshotElement) => e.inferred !== undefined && e.inferred.evidence.every((x) => x === 'drop_listener');
+/** A place things are dropped on (only drop listeners or a drop-zone class): named by ref as a drag's `to`, nothing to do on it alone. */
+const dropTargetOnly = (e: SnapshotElement) => e.inferred !== undefined && e.inferred.evidence.every((x) => x === 'drop_listener' || x === 'drop_class');
 
 const offer = (r: Risk) => ({ ...r, requires_approval: !r.read_only || r.consequential || r.payment });
 
