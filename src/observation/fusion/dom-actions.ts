@@ -158,7 +158,7 @@ function draggable(e: SnapshotElement): boolean {
 }
 
 /** A place things are dropped on (only drop listeners or a drop-zone class): named by ref as a drag's `to`, nothing to do on it alone. */
-const dropTargetOnly = (e: SnapshotElement) => e.inferred !== undefined && e.inferred.evidence.every((x) => x === 'drop_listener' || x === 'drop_class');
+const dropTargetOnly = (e: SnapshotElement) => e.inferred !== undefined && e.inferred.evidence.every((x) => x === 'drop_listener' || x === 'drop_class' || x === 'grip_inside');
 
 const offer = (r: Risk) => ({ ...r, requires_approval: !r.read_only || r.consequential || r.payment });
 

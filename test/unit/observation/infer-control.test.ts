@@ -14,6 +14,7 @@ const facts = (over: Partial<ControlFacts> = {}): ControlFacts => ({
   editable: false,
   hoverStyle: false,
   dropZone: false,
+  gripRow: false,
   holdsControls: false,
   ownText: true,
   empty: false,
@@ -90,6 +91,13 @@ describe('inferControl: which elements are controls', () => {
     expect(inferControl(facts({ dropZone: true }))).toEqual({ role: 'region', inference: { confidence: 0.5, evidence: ['drop_class'] }, states: [], holder: true });
     // Draggable as well: a card, not a drop target.
     expect(inferControl(facts({ dropZone: true, cursor: 'grab' }))?.role).toBe('button');
+    // The row of a list sorted by its grips: it holds its grip and is where another row drops.
+    expect(inferControl(facts({ gripRow: true, holdsControls: true, ownText: false }))).toEqual({
+      role: 'region',
+      inference: { confidence: 0.5, evidence: ['grip_inside'] },
+      states: [],
+      holder: true,
+    });
     expect(inferControl(facts({ listeners: MARK.drop | MARK.drag, draggable: true }))?.role).toBe('button');
   });
 
