@@ -115,15 +115,21 @@ export const DomPressInput = z.strictObject({
   repeat: z.int().min(1).max(50).optional(),
 });
 export const DomHoverInput = z.strictObject({ ref: ElementRef });
+/** Where on a drop target a drag is released: its upper part, lower part or centre. */
+export const DropAt = z.enum(['before', 'after', 'center']);
+export type DropAt = z.infer<typeof DropAt>;
 export const DomDragInput = z
   .strictObject({
     ref: ElementRef,
     /** Drop on this element's centre… */
     to: ElementRef.optional(),
+    /** …or on its upper part (`before`: above it in a list), its lower part (`after`) or its centre (the default); only with `to`. */
+    at: DropAt.optional(),
     /** …or move by this many CSS pixels from the start (a slider's handle). */
     offset: z.strictObject({ x: z.number().finite().min(-20_000).max(20_000), y: z.number().finite().min(-20_000).max(20_000) }).optional(),
   })
-  .refine((d) => (d.to === undefined) !== (d.offset === undefined), { message: 'needs exactly one of to (an element ref) or offset ({x, y} in pixels)' });
+  .refine((d) => (d.to === undefined) !== (d.offset === undefined), { message: 'needs exactly one of to (an element ref) or offset ({x, y} in pixels)' })
+  .refine((d) => d.at === undefined || d.to !== undefined, { message: 'at (before, after or center) goes with to: where on the drop target to release' });
 export const DomCheckInput = z.strictObject({ ref: ElementRef, checked: z.boolean() });
 /** Choosing a file is the person's alone: an agent names the file input, never a file. */
 export const DomUploadInput = z.strictObject({ ref: ElementRef });

@@ -13,7 +13,7 @@ export const DOM_STEP_INPUTS: Readonly<Record<DomActionName, string>> = {
   'dom.check': '{ref,checked}',
   'dom.press': '{key,ref?,repeat?}',
   'dom.hover': '{ref}',
-  'dom.drag': '{ref,to|offset{x,y}}',
+  'dom.drag': '{ref,to|offset{x,y},at?}',
   'dom.scroll': '{ref|direction,amount?}',
   'dom.upload': '{ref}',
   'nav.goto': '{url}',
@@ -21,7 +21,7 @@ export const DOM_STEP_INPUTS: Readonly<Record<DomActionName, string>> = {
 
 /** What the signatures leave unsaid, for a prompt or a tool description that explains them once. */
 export const DOM_STEP_NOTES =
-  'key: Enter, Escape, Tab, ArrowDown, Shift+Tab, Control+a; check sets a checkbox, radio or switch; drag to an element or by offset pixels; scroll direction up|down|left|right; upload only names the file input (the person picks the file).';
+  'key: Enter, Escape, Tab, ArrowDown, Shift+Tab, Control+a; check sets a checkbox, radio or switch; drag to an element (at before|after|center of it: before drops above it in a list) or by offset pixels; scroll direction up|down|left|right; upload only names the file input (the person picks the file).';
 
 /** The primitives among `names`, in Steward's fixed order. */
 export function domSteps(names: Iterable<string>): DomActionName[] {

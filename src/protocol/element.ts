@@ -35,6 +35,10 @@ export const InteractivityEvidence = z.enum([
   'hover_listener',
   'drag_listener',
   'drop_listener',
+  /** A class a drag-and-drop library gives the places it accepts drops on (jQuery UI's `ui-droppable`, `dropzone`): its drop handling lives in the library, not in a listener on the element. */
+  'drop_class',
+  /** It is the item of a list that holds a drag grip (a grab cursor): a list sorted by dragging, whose rows are where an item drops. */
+  'grip_inside',
   'inline_handler',
   'cursor_pointer',
   'cursor_grab',

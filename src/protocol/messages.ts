@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PageSnapshot } from './snapshot.ts';
 import { CoveredBy, ElementRef, ElementState, Inference, RangeBounds, ShapeInfo, Visibility } from './element.ts';
-import { KeyChord } from './action.ts';
+import { DropAt, KeyChord } from './action.ts';
 
 /**
  * What pages send back about themselves: snapshots (whole or as deltas), query answers, act
@@ -294,6 +294,7 @@ export const ActStep = z.discriminatedUnion('op', [
     op: z.literal('drag'),
     ref: ElementRef,
     to: ElementRef.optional(),
+    at: DropAt.optional(),
     offset: z.object({ x: z.number().finite().min(-20_000).max(20_000), y: z.number().finite().min(-20_000).max(20_000) }).optional(),
   }),
   z.object({ op: z.literal('check'), ref: ElementRef, checked: z.boolean() }),

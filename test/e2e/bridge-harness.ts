@@ -279,6 +279,8 @@ export interface PanelGrant {
   scopes?: string;
   /** The code typed; the client's when absent. */
   code?: string;
+  /** Ticks "May touch payment"; left off when absent, as the card starts. */
+  payment?: boolean;
 }
 
 /** What the person does in the side panel: finds the client's pairing request, types the code, chooses sites and scopes, and pairs. */
@@ -290,12 +292,14 @@ export async function pairInPanel(panel: Page, clientName: string, code: string,
   await expect(card).toBeVisible();
   await card.getByRole('textbox', { name: 'Pairing code' }).fill(grant.code ?? code);
   // The sites load with the card: wait for their checkboxes before choosing.
-  await expect(card.getByRole('checkbox').first()).toBeVisible();
-  for (const box of await card.getByRole('checkbox').all()) {
+  const siteBoxes = card.getByRole('group', { name: 'Sites it may use' }).getByRole('checkbox');
+  await expect(siteBoxes.first()).toBeVisible();
+  for (const box of await siteBoxes.all()) {
     const label = (await box.getAttribute('aria-label')) ?? (await box.evaluate((e) => (e as HTMLInputElement).labels?.[0]?.textContent ?? ''));
     await box.setChecked(grant.sites ? grant.sites.includes(label.trim()) : true);
   }
   if (grant.scopes !== undefined) await card.getByRole('textbox', { name: 'Scopes' }).fill(grant.scopes);
+  if (grant.payment) await card.getByRole('checkbox', { name: /May touch payment/ }).check();
   await card.getByRole('button', { name: 'Pair' }).click();
 }
 

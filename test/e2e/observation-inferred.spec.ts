@@ -95,10 +95,15 @@ test('containers whose listeners serve their items are not controls; what they h
   await openWidget(page, sites.urls.lab, 'v-pointer-sort', 'inferred-sort');
   const sort = await snapshot(steward.serviceWorker, await tabIdOf(page));
   // The <ul> listens for pointerdown on behalf of its grips; the grips (grab cursor) are what a person drags.
-  expect(sort.elements.some((e) => e.tag === 'ul' || e.tag === 'li' || e.tag === 'body' || e.tag === 'html')).toBe(false);
+  expect(sort.elements.some((e) => e.tag === 'ul' || e.tag === 'body' || e.tag === 'html')).toBe(false);
   const grips = sort.elements.filter((e) => e.tag === 'span');
   expect(grips).toHaveLength(5);
   for (const g of grips) expect(g.inferred?.evidence).toContain('cursor_grab');
+  // Its rows, each holding a grip, are where a dragged row drops: named by their text, not the grip's.
+  const rows = sort.elements.filter((e) => e.tag === 'li');
+  expect(rows).toHaveLength(5);
+  for (const r of rows) expect(r).toMatchObject({ role: 'region', inferred: { evidence: ['grip_inside'] } });
+  expect(named(sort, 'Apples')).toMatchObject({ tag: 'li' });
 
   // HTML5 drag and drop: draggable cards, and the columns they are dropped on (named by their headings).
   await openWidget(page, sites.urls.lab, 'v-drag-drop', 'inferred-board');
@@ -106,6 +111,10 @@ test('containers whose listeners serve their items are not controls; what they h
   expect(named(board, 'Fix login bug')).toMatchObject({ role: 'button', inferred: { evidence: expect.arrayContaining(['drag_listener', 'draggable']) } });
   expect(named(board, 'Done')).toMatchObject({ role: 'region', inferred: { evidence: ['drop_listener'] } });
   expect(named(board, 'To do')).toMatchObject({ role: 'region' });
+  // jQuery UI's droppable bin has no listener of its own (the library's manager handles drops): its class says it.
+  await openWidget(page, sites.urls.lab, 'jq-draggable', 'inferred-bin');
+  const bin = await snapshot(steward.serviceWorker, await tabIdOf(page));
+  expect(named(bin, 'Archive')).toMatchObject({ role: 'region', inferred: { evidence: ['drop_class'] } });
 
   // A component library: jQuery UI's slider handle is a focusable <span> without a role.
   await openWidget(page, sites.urls.lab, 'jq-slider', 'inferred-slider');

@@ -51,7 +51,9 @@ test('a pairing request is paired from the side panel with the code the client s
 
   // A wrong code: refused, with the tries left; the request stays.
   // Every allowed site is ticked at first; the person keeps only the clinic.
-  const boxes = card.getByRole('checkbox');
+  // Payment is not granted unless the person ticks it.
+  await expect(card.getByRole('checkbox', { name: /May touch payment/ })).not.toBeChecked();
+  const boxes = card.getByRole('group', { name: 'Sites it may use' }).getByRole('checkbox');
   await expect(boxes).toHaveCount(Object.keys(sites.urls).length);
   for (const box of await boxes.all()) await expect(box).toBeChecked();
   for (const box of await boxes.all()) await box.setChecked((await box.getAttribute('id'))!.endsWith(`-site-${origin}`));

@@ -45,7 +45,8 @@ export async function stewardSide(lab: string): Promise<Side & { world: BridgeBr
   try {
     const panel = await openSidePanel(world);
     const client = await connectStdio(world, 'v2', 'Widget agent');
-    await pairClient(client, panel, { sites: [new URL(lab).origin] });
+    // Some tasks buy something (tickets): the person lets the agent touch payment, and approves each card anyway.
+    await pairClient(client, panel, { sites: [new URL(lab).origin], payment: true });
     return {
       world,
       client,

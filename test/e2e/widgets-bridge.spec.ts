@@ -28,6 +28,8 @@ const TASKS: ReadonlyArray<{ id: string; what: string }> = [
   { id: 'v-hover-js', what: 'menu opened by hovering (a mouseenter listener)' },
   { id: 'jq-sortable', what: 'jQuery UI sortable: drag to the top' },
   { id: 'v-drag-drop', what: 'HTML5 drag and drop onto a column' },
+  { id: 'jq-draggable', what: 'jQuery UI draggable onto a droppable (known by its class)' },
+  { id: 'v-pointer-sort', what: 'a row dropped onto a row sorted by its grip' },
   { id: 'jq-checkboxradio', what: 'check a radio and a checkbox' },
   { id: 'v-search', what: 'press Enter in a search field' },
   { id: 'v-listbox', what: 'arrow keys and Enter in a listbox' },
@@ -36,6 +38,8 @@ const TASKS: ReadonlyArray<{ id: string; what: string }> = [
   { id: 'jq-dialog', what: 'jQuery UI dialog closed with Escape' },
   { id: 'mui-tree', what: 'MUI tree view' },
   { id: 'native-date', what: 'native date input' },
+  { id: 'native-color', what: 'typed into a colour input' },
+  { id: 'native-number', what: 'a purchase, with payment granted when pairing' },
   { id: 'v-quantity', what: 'quantity stepper' },
 ];
 

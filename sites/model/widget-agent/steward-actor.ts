@@ -67,7 +67,7 @@ function inputFor(step: ResolvedStep): Record<string, unknown> | string {
     case 'drag': {
       const to = step.onto.node.ref;
       if (!to) return `drop target: ${noRef(step.onto, step.ontoSaid)}`;
-      return { ref, to };
+      return { ref, to, ...(step.at === 'top' ? { at: 'before' } : {}) };
     }
     default:
       return { ref };

@@ -55,7 +55,9 @@ export function domSteps(action: string, input: Record<string, unknown>, form?: 
     }
     case 'dom.drag': {
       const i = DomDragInput.safeParse(input);
-      return i.success ? [{ op: 'drag', ref: i.data.ref, ...(i.data.to ? { to: i.data.to } : {}), ...(i.data.offset ? { offset: i.data.offset } : {}) }] : i.error.message;
+      return i.success
+        ? [{ op: 'drag', ref: i.data.ref, ...(i.data.to ? { to: i.data.to } : {}), ...(i.data.at ? { at: i.data.at } : {}), ...(i.data.offset ? { offset: i.data.offset } : {}) }]
+        : i.error.message;
     }
     case 'dom.check': {
       const i = DomCheckInput.safeParse(input);

@@ -1,13 +1,15 @@
 import { dom } from '../../observation/dom/native.ts';
 import { describe, disabledProblem, visibilityProblem } from './checks.ts';
 import { clickAfterRelease, fire, focusFrom, moveTo, path, topAt, type At } from './pointer.ts';
+import { dropPoint } from './drop-point.ts';
 import { ready, refused, type Report } from './perform.ts';
+import type { DropAt } from '../../protocol/action.ts';
 
 /**
  * dom.hover and dom.drag with the events a mouse makes. A hover moves the pointer onto the
  * element's reachable point (leaving whatever it was over). A drag presses at the source, moves
  * in steps — each on the element under the pointer then, hit-tested as a browser does — and
- * releases at the target (its centre) or at start + offset; a browser's click on the nearest
+ * releases at the target (its centre, or its upper or lower part: drop-point.ts) or at start + offset; a browser's click on the nearest
  * common ancestor of press and release follows. A `draggable` source instead gets the HTML5
  * drag-and-drop sequence with one DataTransfer: dragstart, drag / dragenter / dragover /
  * dragleave along the way, drop only where the last dragover was cancelled (that is how a page
@@ -55,7 +57,7 @@ function dragEvent(type: string, at: At, data: DataTransfer, view: Window): Drag
   });
 }
 
-export function drag(el: Element, to: Element | undefined, offset: At | undefined): Report {
+export function drag(el: Element, to: Element | undefined, offset: At | undefined, at?: DropAt): Report {
   const from = ready(el);
   if ('code' in from) return refused(from);
   const doc = dom.ownerDocument(el)!;
@@ -65,8 +67,7 @@ export function drag(el: Element, to: Element | undefined, offset: At | undefine
   if (to) {
     const problem = visibilityProblem(to) ?? disabledProblem(to);
     if (problem) return refused({ code: problem.code, message: `drop target: ${problem.message}` });
-    const r = dom.rect(to);
-    end = { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    end = dropPoint(dom.rect(to), at);
   } else end = { x: from.x + offset!.x, y: from.y + offset!.y };
   if (!(end.x >= 0 && end.y >= 0 && end.x < view.innerWidth && end.y < view.innerHeight)) {
     return refused({ code: 'OUTSIDE_VIEWPORT', message: `the drop point (${Math.round(end.x)}, ${Math.round(end.y)}) is outside the viewport with ${describe(el)} in view; drag in shorter moves` });

@@ -2,6 +2,7 @@ import type { ActStep, ActStepReport } from '../../protocol/messages.ts';
 import { dom } from '../../observation/dom/native.ts';
 import { bringIntoViewAndHitTest, describe, disabledProblem, visibilityProblem, type Reach, type Refusal } from './checks.ts';
 import { pressAndRelease } from './pointer.ts';
+import { acceptedTypedValue, nextTypedValue, TYPED_INPUT_TYPES } from './typed-value.ts';
 
 /** What a primitive tells the act around it (run.ts): a form it submitted, so its request is reported. */
 export interface ActHooks {
@@ -18,15 +19,6 @@ export interface ActHooks {
 
 export type Report = Omit<ActStepReport, 'op' | 'ref'>;
 export const refused = (r: Refusal | { code: string; message: string }): Report => ({ status: 'refused', code: r.code, message: r.message.slice(0, 2000) });
-
-/**
- * Input types `type` writes characters into ('' is a missing type attribute, a text field).
- * Narrower than the snapshot's EDITABLE_INPUT_TYPES: a date or time input is editable but takes only
- * one whole well-formed value, which appending typed text cannot give; checkbox, file, hidden and
- * the like are never typed into.
- */
-/** Date and time pickers take their value in its ISO form (`2026-12-07`); anything else leaves them empty and is reported as not accepted. */
-const TYPED_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', '', 'date', 'time', 'datetime-local', 'month', 'week']);
 
 const inputValueSetter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
 const textAreaValueSetter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
@@ -116,7 +108,8 @@ export function typeText(el: Element, text: string, clear: boolean): Report {
   const isInput = is(el, 'input');
   const isTextArea = is(el, 'textarea');
   const editable = isHtml(el) && dom.isContentEditable(el);
-  if (isInput && !TYPED_INPUT_TYPES.has((dom.attr(el, 'type') ?? '').toLowerCase())) return refused({ code: 'NOT_EDITABLE', message: `${describe(el)} is not a text field` });
+  const inputType = isInput ? (dom.attr(el, 'type') ?? '').toLowerCase() : '';
+  if (isInput && !TYPED_INPUT_TYPES.has(inputType)) return refused({ code: 'NOT_EDITABLE', message: `${describe(el)} is not a text field` });
   if (!isInput && !isTextArea && !editable) return refused({ code: 'NOT_EDITABLE', message: `${describe(el)} is not a text field` });
   if ((isInput || isTextArea) && dom.has(el, 'readonly')) return refused({ code: 'READ_ONLY_FIELD', message: `${describe(el)} is read-only` });
   const at = ready(el);
@@ -126,12 +119,12 @@ export function typeText(el: Element, text: string, clear: boolean): Report {
     if (isInput || isTextArea) {
       const get = isInput ? inputValueGetter : textAreaValueGetter;
       const set = isInput ? inputValueSetter : textAreaValueSetter;
-      const next = clear ? text : `${get.call(el)}${text}`;
+      const next = nextTypedValue(inputType, String(get.call(el)), text, clear);
       set.call(el, next);
       announce(el, text);
       const value = String(get.call(el));
-      // A number or email field may refuse what was typed; say so rather than claim success.
-      if (value !== next)
+      // A number, colour or range field may refuse what was typed; say so rather than claim success.
+      if (!acceptedTypedValue(inputType, next, value))
         return { status: 'failed', code: 'VALUE_NOT_ACCEPTED', message: `${describe(el)} did not accept the text (its value is ${JSON.stringify(value.slice(0, 200))})`, value: value.slice(0, 4096) };
       return { status: 'done', message: `typed ${text.length} character(s) into ${describe(el)}`, value: value.slice(0, 4096) };
     }

@@ -117,7 +117,7 @@ export async function runSteps(steps: readonly ActStep[], resolver: RefResolver,
       },
       clock,
     };
-    // What the act set off gets a quiet period of its own, counted from the end of the steps.
+    // What the act set off gets a quiet period of its own, counted from the end of the steps (and its short timers, to their end).
     const settle = acted ? await settlePage(sources, settleStart, ctx.settle ?? SETTLE, settleStart) : undefined;
     const nav = navigation.report() ?? (reports.some((r) => r.navigation) ? { same_document: false } : undefined);
     const requests = ctx.requests?.writesSince(start) ?? [];
@@ -163,7 +163,7 @@ async function runStep(step: ActStep, el: Element | undefined, resolver: RefReso
     case 'drag': {
       const to = step.to ? resolver.elementFor(step.to) : undefined;
       if (step.to && !to) return refused({ code: 'REF_NOT_FOUND', message: `No live element has ref ${step.to} (the drop target) in this document. Observe again.` });
-      return drag(el!, to, step.offset);
+      return drag(el!, to, step.offset, step.at);
     }
     case 'check': {
       const r = check(el!, step.checked, hooks);

@@ -51,12 +51,18 @@ export function isEditingHostValue(value: string | null): boolean {
  * from elsewhere, or carry an ARIA state. Elements carrying none of them (found for a whole
  * subtree with one native querySelectorAll) skip those attribute reads.
  */
+/**
+ * Classes drag-and-drop libraries give the places they accept drops on, whose handling lives in
+ * the library rather than in a listener on the element (jQuery UI's droppable, Dropzone). Whole
+ * class tokens only: a class selector is a hash lookup, a substring match would be a scan per element.
+ */
+export const DROP_ZONE_SELECTOR = '.ui-droppable,.dropzone,.droppable,.drop-zone,.drop-target';
 export const STRUCTURAL_ATTRIBUTES_SELECTOR =
   '[role],[tabindex],[contenteditable],[onclick],[aria-live],' +
   // Issue 26: listener marks of the main world, HTML5 drag sources, and the inline handlers other
   // than onclick that make elements live on older pages (each attribute here costs the walker's
   // query a check per element: the rarest handlers are only read when an element is special anyway).
-  `[${LISTENER_MARK_ATTRIBUTE}],[draggable="true" i],[onmousedown],[onmouseover],[ondragstart],[ondrop]`;
+  `[${LISTENER_MARK_ATTRIBUTE}],[draggable="true" i],[onmousedown],[onmouseover],[ondragstart],[ondrop],${DROP_ZONE_SELECTOR}`;
 /**
  * The rest: they only matter once an element is known to be interactive (its name, description
  * and states), so they are matched per interactive element, not for every element of a page.

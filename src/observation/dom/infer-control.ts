@@ -28,6 +28,10 @@ export interface ControlFacts {
   editable: boolean;
   /** A `:hover` rule shows something inside it. */
   hoverStyle: boolean;
+  /** A drag-and-drop library's drop-zone class (classify.ts DROP_ZONE_SELECTOR). */
+  dropZone: boolean;
+  /** A list item holding a drag grip (a grab cursor): a row of a list sorted by dragging. */
+  gripRow: boolean;
   /** It holds native controls, elements with widget roles, or other candidates. */
   holdsControls: boolean;
   /** It has text of its own (a text node child), not only inside its children. */
@@ -81,6 +85,8 @@ const STRENGTH: Readonly<Record<InteractivityEvidence, number>> = {
   draggable: 0.7,
   hover_listener: 0.6,
   drop_listener: 0.6,
+  drop_class: 0.5,
+  grip_inside: 0.5,
   tabindex: 0.6,
   contenteditable: 0.6,
   cursor_pointer: 0.5,
@@ -102,6 +108,8 @@ function evidenceOf(f: ControlFacts): InteractivityEvidence[] {
   if (f.cursor === 'pointer') out.push('cursor_pointer');
   if (f.cursor === 'grab') out.push('cursor_grab');
   if (f.hoverStyle) out.push('hover_style');
+  if (f.dropZone) out.push('drop_class');
+  if (f.gripRow) out.push('grip_inside');
   if (stub && out.length > 0) out.unshift('click_listener');
   return out;
 }
@@ -135,10 +143,10 @@ function roleFromWords(f: ControlFacts): string | undefined {
   return undefined;
 }
 
-/** Only drop listeners: a place things are dropped on, not something to click or drag. */
+/** Only drop listeners, a drop-zone class or a grip inside a row: a place things are dropped on, not something to click or drag. */
 function dropTarget(f: ControlFacts): boolean {
   const all = f.listeners | f.inline;
-  return (all & MARK.drop) !== 0 && (all & ~MARK.drop) === 0 && !f.draggable && !f.cursor && !f.tabindex && !f.hoverStyle;
+  return ((all & MARK.drop) !== 0 || f.dropZone || f.gripRow) && (all & ~MARK.drop) === 0 && !f.draggable && !f.cursor && !f.tabindex && !f.hoverStyle;
 }
 
 export function inferControl(f: ControlFacts): InferredControl | undefined {

@@ -1,6 +1,6 @@
 import { INLINE_HANDLER_MARKS, LISTENER_MARK_ATTRIBUTE, parseMarks } from '../../protocol/listener-marks.ts';
 import { cleanText } from '../clean-text.ts';
-import { focusableTabIndex, inferableRole, INTERACTIVE_ROLES, isEditingHostValue, NEVER_INFERRED } from './classify.ts';
+import { DROP_ZONE_SELECTOR, focusableTabIndex, inferableRole, INTERACTIVE_ROLES, isEditingHostValue, NEVER_INFERRED } from './classify.ts';
 import { inlineCursor } from './css-selectors.ts';
 import { classWords, inferControl, type InferredControl } from './infer-control.ts';
 import { LIMITS } from './limits.ts';
@@ -17,6 +17,21 @@ import type { StyleCues } from './style-scan.ts';
 const CUE_POINTER = 1;
 const CUE_GRAB = 2;
 const CUE_HOVER = 4;
+/** Not a style rule's: the list item a grip sits in (`gripRowOf`). */
+const CUE_GRIP_ROW = 8;
+
+/**
+ * The list item an element with a grab cursor sits in (a drag grip): the rows of a list sorted by
+ * dragging are where its items drop, so the index adds them as candidates. Read only for the few
+ * elements a grab cursor rule matches.
+ */
+export function noteGripRow(el: Element, bits: number, special: Set<Element>, cues: Map<Element, number>): void {
+  if (!(bits & CUE_GRAB)) return;
+  const row = dom.closest(el, 'li');
+  if (!row || row === el) return;
+  special.add(row);
+  cues.set(row, (cues.get(row) ?? 0) | CUE_GRIP_ROW);
+}
 
 /** Which of the tree's cue selectors an element matches (called only for elements the cue query found). */
 export function cueBits(el: Element, cues: StyleCues): number {
@@ -161,8 +176,10 @@ export function inferAt(input: CandidateInput): InferredControl | undefined {
   const editable = isEditingHostValue(attr('contenteditable'));
   const cursor = input.cueBits & CUE_GRAB ? 'grab' : input.cueBits & CUE_POINTER ? 'pointer' : undefined;
   const hoverStyle = (input.cueBits & CUE_HOVER) !== 0 && revealsInside(el, input.cues);
-  if (!listeners && !inline && !draggable && !tabindex && !editable && !cursor && !hoverStyle) return undefined;
-  const cheap = { tag: localName, listeners, inline, draggable, cursor, tabindex, editable, hoverStyle } as const;
+  const dropZone = special && dom.matches(el, DROP_ZONE_SELECTOR);
+  const gripRow = (input.cueBits & CUE_GRIP_ROW) !== 0;
+  if (!listeners && !inline && !draggable && !tabindex && !editable && !cursor && !hoverStyle && !dropZone && !gripRow) return undefined;
+  const cheap = { tag: localName, listeners, inline, draggable, cursor, tabindex, editable, hoverStyle, dropZone, gripRow } as const;
   // An editor is a text box whatever it holds: nothing more to read.
   if (editable) return inferControl({ ...cheap, holdsControls: false, ownText: false, empty: false, longText: false, words: [], parentWords: [], alike: () => 0, nestedList: false });
   // A candidate: what it holds, its text, its words.
@@ -209,7 +226,8 @@ export function inferredName(el: Element, role: string, cues: StyleCues | undefi
     if (heading) return cleanText(dom.text(heading), max);
     let own = '';
     for (let n = dom.firstChild(el); n; n = dom.nextSibling(n)) if (dom.nodeType(n) === 3) own += (n as Text).data;
-    return cleanText(own, max);
+    // A sortable row keeps its words in spans beside its grip: its text without the grip.
+    return cleanText(own, max) || cleanText(textOf(el, max, holds).text, max);
   }
   const text = cleanText(textOf(el, max, holds).text, max);
   if (text) return text;

@@ -23,9 +23,10 @@ const NAME_OPTIONS_NO_PSEUDO = { computedStyleSupportsPseudoElements: false } as
 const FORM_CONTROLS = new Set(['button', 'input', 'select', 'textarea', 'fieldset', 'optgroup', 'option']);
 /**
  * Input types whose value a person enters by hand, so the snapshot marks them `editable`: the text
- * fields and the date and time pickers (the act side types into the same: TYPED_INPUT_TYPES).
+ * fields, the date and time pickers and the colour picker (the act side types into the same and
+ * into a range: TYPED_INPUT_TYPES in act/typed-value.ts).
  */
-const EDITABLE_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'number', 'password', 'date', 'time', 'datetime-local', 'month', 'week']);
+const EDITABLE_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'number', 'password', 'date', 'time', 'datetime-local', 'month', 'week', 'color']);
 
 function roleOf(el: Element, localName: string, special: boolean): string {
   let role: string | null = null;

@@ -20,7 +20,7 @@ import type { LinkTargets } from './link-targets.ts';
 import type { Limits } from './limits.ts';
 import { dom } from './native.ts';
 import type { RefRegistry } from './refs.ts';
-import { cueBits, inferAt } from './inferred.ts';
+import { cueBits, inferAt, noteGripRow } from './inferred.ts';
 import type { InferredControl } from './infer-control.ts';
 import { inlineFacts, mergeFacts, scanSheets, STYLE_MARK_SELECTOR, type StyleCues, type StyleFacts } from './style-scan.ts';
 import { semanticsOf } from './semantics.ts';
@@ -121,7 +121,8 @@ export function indexTree(key: Document | ShadowRoot, cues: StyleCues = NO_CUES)
       const bits = cueBits(el, cues);
       if (bits !== 0) {
         special.add(el);
-        cueOf.set(el, bits);
+        cueOf.set(el, (cueOf.get(el) ?? 0) | bits);
+        noteGripRow(el, bits, special, cueOf);
       }
     }
     if (dom.matches(el, STYLE_MARK_SELECTOR)) styleMarks.push(el);
@@ -207,7 +208,8 @@ function specialElements(start: Node, cues: StyleCues): Known {
       const bits = cueBits(el, cues);
       if (bits !== 0) {
         known.special.add(el);
-        known.cues.set(el, bits);
+        known.cues.set(el, (known.cues.get(el) ?? 0) | bits);
+        noteGripRow(el, bits, known.special, known.cues);
       }
     }
   };

@@ -66,6 +66,8 @@ type Kind = 'click' | 'type' | 'select' | 'upload';
 
 function kindOf(e: SnapshotElement): Kind {
   if (e.tag === 'input' && e.inputType === 'file') return 'upload';
+  // A colour input is drawn as a button that opens the system picker, which no agent can reach: its value is typed (#rrggbb).
+  if (e.tag === 'input' && e.inputType === 'color') return 'type';
   if (e.tag === 'select' || SELECTABLE.has(e.role)) return 'select';
   if (TYPEABLE.has(e.role) || (e.role === 'combobox' && e.tag !== 'select')) return 'type';
   return 'click';
@@ -155,8 +157,8 @@ function draggable(e: SnapshotElement): boolean {
   return isSlider(e) || e.inferred?.evidence.some((x) => x === 'draggable' || x === 'drag_listener' || x === 'cursor_grab') === true;
 }
 
-/** A place things are dropped on (only drop listeners): named by ref as a drag's `to`, nothing to do on it alone. */
-const dropTargetOnly = (e: SnapshotElement) => e.inferred !== undefined && e.inferred.evidence.every((x) => x === 'drop_listener');
+/** A place things are dropped on (only drop listeners or a drop-zone class): named by ref as a drag's `to`, nothing to do on it alone. */
+const dropTargetOnly = (e: SnapshotElement) => e.inferred !== undefined && e.inferred.evidence.every((x) => x === 'drop_listener' || x === 'drop_class' || x === 'grip_inside');
 
 const offer = (r: Risk) => ({ ...r, requires_approval: !r.read_only || r.consequential || r.payment });
 
@@ -243,6 +245,7 @@ function actionsFor(e: SnapshotElement, form: SnapshotForm | undefined, base: st
         properties: {
           ref: refSchema(e.ref),
           to: { type: 'string', description: 'ref of the element to drop it on' },
+          at: { enum: ['before', 'after', 'center'], description: 'with to: release on its upper part (above it in a list), lower part, or centre (default)' },
           offset: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'], additionalProperties: false },
         },
         required: ['ref'],

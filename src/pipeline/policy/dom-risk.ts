@@ -149,6 +149,8 @@ const EVIDENCE_WORDS: Record<InteractivityEvidence, string> = {
   hover_listener: 'hover listener',
   drag_listener: 'drag listener',
   drop_listener: 'drop listener',
+  drop_class: 'drop-zone class',
+  grip_inside: 'a drag grip inside',
   inline_handler: 'inline handler',
   cursor_pointer: 'pointer cursor',
   cursor_grab: 'grab cursor',

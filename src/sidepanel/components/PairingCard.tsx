@@ -16,7 +16,7 @@ const TRANSPORT = { stdio: 'stdio (the client started the bridge)', http: 'HTTP 
  * it gets. Everything the client said about itself is shown as text.
  */
 export function PairingCard({ pairing: p, allowedSites, onDecided }: { pairing: PairingView; allowedSites: string[] | undefined; onDecided: (d: PairingDecided) => void }) {
-  const [values, setValues] = useState<Omit<PairingFormValues, 'sites'>>({ code: '', scopes: DEFAULT_PAIRING_SCOPES, expires_minutes: DEFAULT_PAIRING_EXPIRY_MINUTES });
+  const [values, setValues] = useState<Omit<PairingFormValues, 'sites'>>({ code: '', scopes: DEFAULT_PAIRING_SCOPES, expires_minutes: DEFAULT_PAIRING_EXPIRY_MINUTES, payment: false });
   // Every allowed site is ticked until the person changes the selection (each consequential action still asks them).
   const [chosenSites, setChosenSites] = useState<string[] | undefined>(undefined);
   const sites = chosenSites ?? allowedSites ?? [];
@@ -32,7 +32,7 @@ export function PairingCard({ pairing: p, allowedSites, onDecided }: { pairing: 
     'aria-invalid': errors[f] ? true : undefined,
     'aria-describedby': [hint ? `${fid(f)}-hint` : '', errors[f] ? `${fid(f)}-error` : ''].filter(Boolean).join(' ') || undefined,
   });
-  const set = <K extends Exclude<PairingField, 'sites'>>(k: K, v: PairingFormValues[K]) => setValues({ ...values, [k]: v });
+  const set = <K extends Exclude<PairingField, 'sites'>>(k: K, v: Required<PairingFormValues>[K]) => setValues({ ...values, [k]: v });
   const toggleSite = (origin: string, on: boolean) => setChosenSites(on ? [...sites, origin] : sites.filter((s) => s !== origin));
 
   const pair = async (event: Event) => {
@@ -118,6 +118,10 @@ export function PairingCard({ pairing: p, allowedSites, onDecided }: { pairing: 
         <Field id={fid('scopes')} label="Scopes" hint="What it may do, as namespace:verb separated by spaces; *:* for anything. Consequential actions still ask you." error={errors.scopes}>
           <input {...a11y('scopes', true)} value={values.scopes} onInput={(e) => set('scopes', e.currentTarget.value)} autocomplete="off" />
         </Field>
+        <div class="field check">
+          <input {...a11y('payment')} type="checkbox" checked={values.payment === true} onChange={(e) => set('payment', e.currentTarget.checked)} />
+          <label for={fid('payment')}>May touch payment (each payment still needs your approval)</label>
+        </div>
         <Field id={fid('expires_minutes')} label="Expires after" error={errors.expires_minutes}>
           <select {...a11y('expires_minutes')} value={String(values.expires_minutes)} onChange={(e) => set('expires_minutes', Number(e.currentTarget.value))}>
             {PAIRING_EXPIRIES.map(([label, m]) => (

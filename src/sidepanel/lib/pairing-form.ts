@@ -25,6 +25,8 @@ export interface PairingFormValues {
   sites: string[];
   scopes: string;
   expires_minutes: number;
+  /** May touch payment (each payment still needs the person's approval); off unless the person ticks it. */
+  payment?: boolean;
 }
 
 export type PairingField = keyof PairingFormValues;
@@ -44,7 +46,7 @@ export function buildPairingDecision(v: PairingFormValues): PairingFormResult {
   if (!PAIRING_EXPIRIES.some(([, m]) => m === v.expires_minutes)) errors.expires_minutes = 'Pick one of the offered lifetimes.';
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
-  const grant = PairingGrant.safeParse({ scope: scopes, origins: v.sites, resource_scope: '*', payment: false, ttl_ms: v.expires_minutes * 60_000 });
+  const grant = PairingGrant.safeParse({ scope: scopes, origins: v.sites, resource_scope: '*', payment: v.payment === true, ttl_ms: v.expires_minutes * 60_000 });
   // The checks above mirror this schema; a mismatch is reported, not swallowed.
   if (!grant.success) return { ok: false, errors: { sites: grant.error.issues[0]?.message ?? 'Invalid grant.' } };
   return { ok: true, code: code.includes('-') ? code : `${code.slice(0, 3)}-${code.slice(3)}`, grant: grant.data };

@@ -22,6 +22,7 @@ const elements: SnapshotElement[] = [
   element('z1', 'region', 'Done', { tag: 'div', inferred: { confidence: 0.6, evidence: ['drop_listener'] } }),
   element('m1', 'button', 'Account', { states: ['collapsed'] }),
   element('up', 'button', 'Your CV', { tag: 'input', inputType: 'file' }),
+  element('co', 'button', 'Accent colour', { tag: 'input', inputType: 'color', states: ['editable'] }),
   element('c1', 'button', 'Pay now', { visibility: 'covered', coveredBy: { role: 'banner', name: 'Cookies' } }),
   element('sv', 'img', 'Red circle', { tag: 'circle', passive: true, shape: { kind: 'circle', fill: 'red' } }),
 ];
@@ -48,6 +49,8 @@ describe('offered primitives', () => {
     expect(names('z1')).toEqual([]);
     expect(names('m1')).toEqual(['dom.click', 'dom.hover']);
     expect(names('up')).toEqual(['dom.upload']);
+    // A colour input is drawn as a button, but its picker is the system's: its value is typed.
+    expect(names('co')).toEqual(['dom.type']);
     expect(names('c1')).toEqual(['dom.click']);
     expect(names('sv')).toEqual([]);
     expect(s.actions?.find((a) => a.action === 'dom.press' && a.target_ref === undefined)).toMatchObject({ read_only: true, requires_approval: false });

@@ -13,6 +13,8 @@ const facts = (over: Partial<ControlFacts> = {}): ControlFacts => ({
   tabindex: false,
   editable: false,
   hoverStyle: false,
+  dropZone: false,
+  gripRow: false,
   holdsControls: false,
   ownText: true,
   empty: false,
@@ -85,7 +87,17 @@ describe('inferControl: which elements are controls', () => {
       states: [],
       holder: true,
     });
+    // A drag-and-drop library's drop-zone class (jQuery UI's droppable bin): the same, from its class.
+    expect(inferControl(facts({ dropZone: true }))).toEqual({ role: 'region', inference: { confidence: 0.5, evidence: ['drop_class'] }, states: [], holder: true });
     // Draggable as well: a card, not a drop target.
+    expect(inferControl(facts({ dropZone: true, cursor: 'grab' }))?.role).toBe('button');
+    // The row of a list sorted by its grips: it holds its grip and is where another row drops.
+    expect(inferControl(facts({ gripRow: true, holdsControls: true, ownText: false }))).toEqual({
+      role: 'region',
+      inference: { confidence: 0.5, evidence: ['grip_inside'] },
+      states: [],
+      holder: true,
+    });
     expect(inferControl(facts({ listeners: MARK.drop | MARK.drag, draggable: true }))?.role).toBe('button');
   });
 

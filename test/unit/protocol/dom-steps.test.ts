@@ -35,6 +35,6 @@ describe('the DOM steps’ signatures (what a model reads instead of a JSON Sche
 
   it('lists the steps offered once, in a fixed order, each with its input', () => {
     expect(domSteps(['nav.goto', 'orders.cancel', 'dom.type', 'dom.click', 'dom.click'])).toEqual(['dom.click', 'dom.type', 'nav.goto']);
-    expect(domStepsLine(['dom.click', 'dom.drag'])).toBe('dom.click{ref} dom.drag{ref,to|offset{x,y}}');
+    expect(domStepsLine(['dom.click', 'dom.drag'])).toBe('dom.click{ref} dom.drag{ref,to|offset{x,y},at?}');
   });
 });

@@ -18,6 +18,12 @@ describe('pairing card form', () => {
     });
   });
 
+  it('grants payment only when the person ticks it (each payment is still approved on its own)', () => {
+    expect(buildPairingDecision(base)).toMatchObject({ ok: true, grant: { payment: false } });
+    expect(buildPairingDecision({ ...base, payment: false })).toMatchObject({ ok: true, grant: { payment: false } });
+    expect(buildPairingDecision({ ...base, payment: true })).toMatchObject({ ok: true, grant: { payment: true } });
+  });
+
   it('takes the code as a person types it: with a space, without the dash', () => {
     expect(buildPairingDecision({ ...base, code: '483192' })).toMatchObject({ ok: true, code: '483-192' });
     expect(buildPairingDecision({ ...base, code: ' 483 192 ' })).toMatchObject({ ok: true, code: '483-192' });

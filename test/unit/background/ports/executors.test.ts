@@ -168,6 +168,12 @@ describe('legacy executor', () => {
     expect(domSteps('dom.select', { ref: 'e3', values: ['a'] })).toEqual([{ op: 'select', ref: 'e3', values: ['a'] }]);
     expect(domSteps('dom.scroll', { direction: 'down' })).toEqual([{ op: 'scroll', direction: 'down' }]);
     expect(typeof domSteps('dom.click', { ref: 'e1', extra: 1 })).toBe('string');
+    // A drop above another item of a list: where on the target travels with the step.
+    expect(domSteps('dom.drag', { ref: 'e4', to: 'e5', at: 'before' })).toEqual([{ op: 'drag', ref: 'e4', to: 'e5', at: 'before' }]);
+    expect(domSteps('dom.drag', { ref: 'e4', to: 'e5' })).toEqual([{ op: 'drag', ref: 'e4', to: 'e5' }]);
+    // A place on the target means nothing without one.
+    expect(typeof domSteps('dom.drag', { ref: 'e4', offset: { x: 10, y: 0 }, at: 'before' })).toBe('string');
+    expect(typeof domSteps('dom.drag', { ref: 'e4', to: 'e5', at: 'top' })).toBe('string');
     expect(typeof domSteps('orders.cancel', {})).toBe('string');
   });
 

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { nextWake, settleVerdict } from '../../../../src/content/act/settle.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { nextWake, settlePage, settleVerdict } from '../../../../src/content/act/settle.ts';
 import { RequestLedger } from '../../../../src/content/act/requests.ts';
 import { hitPoints } from '../../../../src/observation/dom/hit-points.ts';
 
@@ -37,6 +37,33 @@ describe('settling by events', () => {
     // Never past the cap, never in the past.
     expect(nextWake({ now: 2390, start: 900, lastMutation: 2380 }, options)).toBe(2400);
     expect(nextWake({ now: 2500, start: 900, lastMutation: 2490 }, options)).toBe(2500);
+  });
+});
+
+describe('settling after a hover', () => {
+  it('does not call a page settled before a menu with a 300 ms hover delay has opened: it waits for the page’s timer, not a fixed dwell', async () => {
+    vi.useFakeTimers();
+    try {
+      const clock = () => Date.now();
+      const start = clock();
+      // The page changes nothing until its menu opens, 300 ms after the pointer came to rest (its own timer).
+      let lastMutation = -Infinity;
+      const due = start + 300;
+      setTimeout(() => (lastMutation = clock()), 300);
+      const sources = { doc: {} as Document, activity: { lastMutation: () => lastMutation } as never, inFlight: () => 0, leaving: () => false, clock };
+      const settled = settlePage({ ...sources, timerDue: () => (clock() < due ? due : undefined) }, start, { quietMs: 50, capMs: 1500 }, start);
+      await vi.advanceTimersByTimeAsync(2000);
+      const verdict = await settled;
+      expect(verdict.how).toBe('quiet');
+      expect(verdict.ms).toBeGreaterThanOrEqual(350);
+      // No timer pending: nothing to wait for past the quiet period.
+      lastMutation = -Infinity;
+      const early = settlePage(sources, clock(), { quietMs: 50, capMs: 1500 }, clock());
+      await vi.advanceTimersByTimeAsync(2000);
+      expect((await early).ms).toBeLessThan(300);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
