@@ -319,17 +319,20 @@ class Renderer {
       }
       for (const [n, items] of shown) this.lines.push(`${indent}row ${n}: ${line(items)}`);
     } else {
-      const listed = [...header, ...shown];
+      // Hidden controls (a closed submenu's items, a collapsed branch's nodes) are counted, as outside lists: nothing to act on yet.
+      const listed = [...header, ...shown].map(([n, items]): [number, Item[]] => [n, items.filter((i) => i.kind !== 'element' || i.el.visibility !== 'hidden')]);
+      for (const [, items] of [...header, ...shown]) for (const i of items) if (i.kind === 'element' && i.el.visibility === 'hidden') this.hiddenCount++;
       // On one line the rows share it, so a role said once carries over; on lines of their own each says its own.
       const carry: LineCarry = {};
       const texts = listed.map(([, items]) => line(items, carry)).filter(Boolean);
       if (collapse) title += ` — ${total} rows`;
       const inline = `${title}: ${texts.join(' · ')}`;
       if (texts.length > 0 && inline.length <= INLINE_LIST_CHARS + title.length) this.lines.push(inline);
-      else {
+      else if (texts.length > 0 || collapse) {
         this.lines.push(title);
         for (const t of listed.map(([, items]) => line(items)).filter(Boolean)) this.lines.push(`${indent}- ${t}`);
       }
+      // Else everything in it is hidden: no line at all (its controls are in the hidden count).
     }
     if (collapse) this.lines.push(`${indent}${restLine(g.ref, body, shown.length)}`);
     for (const [, items] of rows) for (const i of items) if (i.kind === 'element') this.popupsAfter(i.el.ref);

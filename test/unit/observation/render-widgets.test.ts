@@ -75,6 +75,17 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
     ).toContain('a1 button "X" circle red · a2 button "Y" circle blue');
   });
 
+  it('counts the hidden controls of a list (a closed submenu, a collapsed branch) instead of listing them, and drops a list with nothing else', () => {
+    const hide = (refs: string[]) => ({ ...snap, elements: snap.elements.map((e): SnapshotElement => (refs.includes(e.ref) ? { ...e, visibility: 'hidden' } : e)) });
+    const some = renderSnapshot(hide(['e22']));
+    expect(some).toContain('tree c5 "Files": e21 treeitem "Docs" [expanded]\n');
+    expect(some).toContain('2 hidden controls not listed');
+    const all = renderSnapshot(hide(['e21', 'e22']));
+    expect(all).not.toContain('tree c5');
+    expect(all).toContain('3 hidden controls not listed');
+    expect(expand(hide(['e22']), 'e22')).toContain('e22 treeitem "Images"');
+  });
+
   it('leaves out a tab’s expanded or collapsed, which only repeats whether it is selected', () => {
     const tabs = { ...snap, elements: snap.elements.map((e): SnapshotElement => (e.ref === 'e7' ? { ...e, states: ['selected', 'expanded'] } : e.ref === 'e8' ? { ...e, states: ['collapsed'] } : e)) };
     expect(renderSnapshot(tabs)).toContain('tablist c2: e7 tab "Details" [selected] · e8 "Reviews"');
