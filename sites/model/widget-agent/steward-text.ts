@@ -131,7 +131,7 @@ export function parseElement(fragment: string, carry: RoleCarry = {}): NodeSeen 
   s.spaces();
   const said = !NO_ROLE_NEXT.has(s.peek()) && !s.text.startsWith('options:', s.pos) && !s.text.startsWith('other options:', s.pos);
   let role = said ? s.token() : (carry.role ?? '');
-  let inferred = said ? role.endsWith('~') : (carry.inferred ?? false);
+  const inferred = said ? role.endsWith('~') : (carry.inferred ?? false);
   if (said && inferred) role = role.slice(0, -1);
   carry.role = role;
   carry.inferred = inferred;
