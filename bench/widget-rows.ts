@@ -3,7 +3,7 @@ import { median, type Row } from './report.ts';
 
 /**
  * The coverage.* rows from both views' widget episodes (pure): tasks solved overall and per kit,
- * tokens per look, the median step, approvals, and one coverage.task_solved row per task either
+ * tokens per look (overall and per task page), the median step, approvals, and one coverage.task_solved row per task either
  * view failed, whose note names each failure's reason.
  */
 
@@ -74,6 +74,20 @@ export function widgetRows(outcomes: EpisodeOutcome[]): Row[] {
     anchor_value: tokens(anchor),
     note: "mean gpt-tokenizer tokens of every look an episode read: Steward's whole steward_observe text (frame and state_version line included) against the ariaSnapshot of the same page.",
   });
+  // Per page: the goal is fewer tokens than the anchor on every one, not only on the mean.
+  for (const id of new Set(outcomes.map((o) => o.task.id))) {
+    const s = steward.filter((o) => o.task.id === id);
+    const a = anchor.filter((o) => o.task.id === id);
+    if (s.length === 0 || s.every((o) => o.tokens.length === 0)) continue;
+    rows.push({
+      metric: 'coverage.tokens_per_look',
+      case: id,
+      value: tokens(s),
+      unit: 'tokens',
+      better: 'lower',
+      ...(a.some((o) => o.tokens.length > 0) ? { anchor: ANCHOR, anchor_value: tokens(a) } : {}),
+    });
+  }
   const stepMs = (os: EpisodeOutcome[]) => median(os.flatMap((o) => o.run.steps.map((s) => s.ms)));
   rows.push({
     metric: 'coverage.step_ms',

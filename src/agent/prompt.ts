@@ -140,7 +140,7 @@ const REPLY_SHAPE = [
 
 /** How to read the page rendering: said once here, so each rendering carries only what is particular to its page. */
 const RENDERING_LEGEND = [
-  'Page block: quoted text is page content; eN is a ref to an element (for DOM steps and reads); * = required; ~ = a role Steward inferred from the page’s behaviour; ! = a step on it needs the person’s approval (!press: only those steps); $ = payment; → = link target; ↳ = a popup under the control that opened it; rows left out: read by ref or query.',
+  'Page block: quoted text is page content; eN is a ref to an element (for DOM steps and reads); * = required; ~ = a role Steward inferred from the page’s behaviour; ! = a step on it needs the person’s approval (!press: only those steps); $ = payment; → = link target; ↳ = a popup under the control that opened it; on a line of several controls, one with no role word has the role of the control before it; rows left out: read by ref or query.',
   'Before the page lines: the state (resource, state, (source confidence); conflicts), the title, Actions: the site’s actions (parameters, * required, same marks), Tools: the page’s WebMCP tools, Facts [sources confidence @ref].',
 ].join('\n');
 

@@ -244,7 +244,8 @@ test('popups come out under the control that opened them: an autocomplete list a
   // Its suggestions are offered to pick: options Steward inferred (the page's pointer cursor on them), each with a ref.
   const lisbon = snap.elements.find((e) => e.container?.ref === list.ref && e.name === 'Lisbon, Portugal')!;
   expect(lisbon).toMatchObject({ role: 'option', inferred: { evidence: expect.arrayContaining(['cursor_pointer']) } });
-  expect(await jq.look()).toMatch(new RegExp(`${city.ref} textbox "City"[^\\n]* = "Li"[^\\n]*\\n  ↳ list ${list.ref} \\(from ${city.ref}\\):[^\\n]*${lisbon.ref}\\b[^\\n]*"Lisbon, Portugal"`));
+  // Right under the field's line, which says what opened it.
+  expect(await jq.look()).toMatch(new RegExp(`${city.ref} textbox "City"[^\\n]* = "Li"[^\\n]*\\n  ↳ list ${list.ref}:[^\\n]*${lisbon.ref}\\b[^\\n]*"Lisbon, Portugal"`));
 
   // jQuery UI datepicker: its grid (a table in a div appended to <body>) under the field clicked.
   const dp = await agentOn({ steward, openPanel, tabIdOf }, lab, '/widgets/jq-datepicker?month=2026-11');
@@ -255,7 +256,8 @@ test('popups come out under the control that opened them: an autocomplete list a
   const grid = snap.containers!.find((c) => c.openedBy === date.ref)!;
   expect(grid).toMatchObject({ role: 'table', columns: ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa'] });
   expect(snap.elements.filter((e) => e.container?.ref === grid.ref && e.role === 'link')).toHaveLength(30);
-  expect(await dp.look()).toContain(`  ↳ table ${grid.ref} (from ${date.ref})`);
+  // Under the field's own line, or naming the field when it is not there.
+  expect(await dp.look()).toMatch(new RegExp(`${date.ref} textbox "Date"[^\\n]*\\n  ↳ table ${grid.ref} —|  ↳ table ${grid.ref} \\(from ${date.ref}\\)`));
 
   // MUI autocomplete: aria-controls names its listbox (a portal on <body>), and it opened after typing.
   const mui = await agentOn({ steward, openPanel, tabIdOf }, lab, '/widgets/mui-autocomplete');
@@ -266,7 +268,7 @@ test('popups come out under the control that opened them: an autocomplete list a
   const listbox = snap.containers!.find((c) => c.role === 'listbox')!;
   expect(snap.elements.find((e) => e.ref === country.ref)!.controls).toBe(listbox.ref);
   expect(listbox.openedBy).toBe(country.ref);
-  expect(await mui.look()).toMatch(new RegExp(`  ↳ listbox ${listbox.ref} "Country" \\(from ${country.ref}\\): e\\d+ option "Portugal"`));
+  expect(await mui.look()).toMatch(new RegExp(`${country.ref} combobox[^\\n]*\\n  ↳ listbox ${listbox.ref} "Country": e\\d+ option [^\\n]*"Portugal"`));
 
   // A menu opened by an icon-only button.
   const menu = await agentOn({ steward, openPanel, tabIdOf }, lab, '/widgets/mui-menu');

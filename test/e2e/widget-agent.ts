@@ -1,10 +1,11 @@
+import { appendFileSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { encode } from 'gpt-tokenizer';
 import { WIDGET_TASKS, answersFor, judge, withEpisode, type WidgetTask } from '../../sites/lab/widgets/tasks.ts';
 import { AriaActor } from '../../sites/model/widget-agent/aria-actor.ts';
 import { runEpisode, type Actor, type EpisodeRun } from '../../sites/model/widget-agent/episode.ts';
 import { WIDGET_PLANS } from '../../sites/model/widget-agent/plans.ts';
-import { StewardActor } from '../../sites/model/widget-agent/steward-actor.ts';
+import { StewardActor, type ToolCaller } from '../../sites/model/widget-agent/steward-actor.ts';
 import { connectStdio, launchWithBridge, openSidePanel, pairClient, type BridgeBrowser, type McpClient } from './bridge-harness.ts';
 import { CHROMIUM_FLAGS } from './browser.ts';
 import { approvalOf, control, data, type Card } from './pipeline-helpers.ts';
@@ -40,6 +41,29 @@ async function approveCard(panel: Page, action: string, timeoutMs = 10_000): Pro
   }
 }
 
+/** `STEWARD_WIDGET_LOOKS=<file>`: every look of every episode appended as a JSON line (Steward's with the snapshot it rendered), for working on the rendering offline. */
+const DUMP = process.env.STEWARD_WIDGET_LOOKS;
+
+function snapshotting(client: McpClient, world: BridgeBrowser, tabId: number, episode: string): ToolCaller {
+  return {
+    async call(tool, args) {
+      const reply = await client.call(tool, args);
+      if (tool === 'steward_observe' && DUMP) {
+        const snapshot = await world.serviceWorker.evaluate(async (id) => {
+          const api = (globalThis as unknown as { stewardObservation: { observeTab(id: number): Promise<{ data?: unknown }> } }).stewardObservation;
+          return (await api.observeTab(id)).data;
+        }, tabId);
+        const tools = await world.serviceWorker.evaluate(async (id) => {
+          const frames = ((await chrome.storage.session.get('webmcp.frames'))['webmcp.frames'] ?? []) as Array<{ tabId: number; frameId: number; tools: unknown[] }>;
+          return frames.find((f) => f.tabId === id && f.frameId === 0)?.tools ?? [];
+        }, tabId);
+        appendFileSync(DUMP, `${JSON.stringify({ episode, view: 'steward', text: reply.text, snapshot, tools })}\n`);
+      }
+      return reply;
+    },
+  };
+}
+
 export async function stewardSide(lab: string): Promise<Side & { world: BridgeBrowser; client: McpClient; panel: Page }> {
   const world = await launchWithBridge({ nativeWebMcp: true, allowSites: [lab] });
   try {
@@ -58,7 +82,8 @@ export async function stewardSide(lab: string): Promise<Side & { world: BridgeBr
         if (opened.isError || !tab) throw new Error(`steward_open failed: ${opened.text.slice(0, 300)}`);
         const page = await tabOpened;
         await page.waitForLoadState('load');
-        const actor = new StewardActor({ client, tabId: tab.tab_id, keyPrefix: episode, approve: (action) => approveCard(panel, action) });
+        const caller = DUMP ? snapshotting(client, world, tab.tab_id, episode) : client;
+        const actor = new StewardActor({ client: caller, tabId: tab.tab_id, keyPrefix: episode, approve: (action) => approveCard(panel, action) });
         await actor.ready();
         return { actor, approvals: () => actor.approvals, close: () => page.close() };
       },
@@ -133,6 +158,7 @@ export async function runTask(side: Side, view: ViewName, task: WidgetTask, lab:
   const opened = await side.open(new URL(withEpisode(task.path, episode), lab).href, episode);
   try {
     const run = await runEpisode(plan, opened.actor);
+    if (DUMP && view === 'anchor') for (const text of run.looks) appendFileSync(DUMP, `${JSON.stringify({ episode, view, text })}\n`);
     const answers = await answersAfter(lab, episode, run.done ? 2_000 : 300);
     const verdict = judge(task, answers);
     const caveats = run.notes.length > 0 ? ` (after ${run.notes.join('; ')})` : '';

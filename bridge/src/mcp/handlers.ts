@@ -3,7 +3,7 @@ import type { Reply, ReplyError } from '../../../src/protocol/channel.ts';
 import type { StewardLink } from '../link/steward-link.ts';
 import type { Auth } from './pairing.ts';
 import { describeActionResult } from './execute-text.ts';
-import { actionsText, observeText } from './look-text.ts';
+import { actionsText, OBSERVE_FRAME_HEADER, observeText } from './look-text.ts';
 import { refusalResult } from './refusals.ts';
 import { json, pageDataResult } from './results.ts';
 import type { ToolInput, ToolName } from './tools.ts';
@@ -40,7 +40,7 @@ const observe: Handler<'steward_observe'> = async (input, ctx) => {
   if (!reply.ok) return failed(ctx, reply);
   const { tab, summary, steps } = reply.data;
   const text = observeText(reply.data);
-  return pageDataResult(text.summary, { tab, summary, ...(steps ? { steps } : {}) }, text.page);
+  return pageDataResult(text.summary, { tab, summary, ...(steps ? { steps } : {}) }, text.page, false, OBSERVE_FRAME_HEADER);
 };
 
 const actions: Handler<'steward_actions'> = async (input, ctx) => {

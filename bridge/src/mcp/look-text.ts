@@ -32,10 +32,16 @@ export function observeText(data: ObserveData): LookText {
   return { summary: known && summary.state_version !== null ? `state_version ${summary.state_version}` : '', page: rendering };
 }
 
+/**
+ * steward_observe's frame has no sentence before its tags: the tool's description says page text
+ * is untrusted data, once per session, not in every look (the tags still fence the page's text).
+ */
+export const OBSERVE_FRAME_HEADER = false;
+
 /** The whole text of a steward_observe answer, as the client's model reads it (what the benchmark counts as a look). */
 export function observeLook(data: ObserveData): string {
   const { summary, page } = observeText(data);
-  return framedText(summary, page);
+  return framedText(summary, page, OBSERVE_FRAME_HEADER);
 }
 
 export function actionsText(data: ActionsData, tabId: number): LookText {

@@ -15,16 +15,16 @@ export function errorResult(error: ToolError, text?: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: words }], structuredContent: { error: body } };
 }
 
-/** What the model reads of such an answer: Steward's line (if any), then the page's text in the untrusted frame. */
-export function framedText(summary: string, pageText: string): string {
-  return `${summary ? `${summary}\n` : ''}${wrapUntrusted(pageText)}`;
+/** What the model reads of such an answer: Steward's line (if any), then the page's text in the untrusted frame (`header`: see wrapUntrusted). */
+export function framedText(summary: string, pageText: string, header = true): string {
+  return `${summary ? `${summary}\n` : ''}${wrapUntrusted(pageText, header)}`;
 }
 
 /** Steward's answer carrying page-derived content: a short line of ours (if any), then the data inside the untrusted frame. */
-export function pageDataResult(summary: string, structured: Record<string, unknown>, pageText: string, isError = false): CallToolResult {
+export function pageDataResult(summary: string, structured: Record<string, unknown>, pageText: string, isError = false, header = true): CallToolResult {
   return {
     ...(isError ? { isError: true } : {}),
-    content: [{ type: 'text', text: framedText(summary, pageText) }],
+    content: [{ type: 'text', text: framedText(summary, pageText, header) }],
     structuredContent: structured,
     _meta: { ...UNTRUSTED_META },
   };

@@ -8,8 +8,12 @@ export const UNTRUSTED_META = { 'steward/untrusted': true } as const;
 /** Any opening or closing tag of the frame inside the content (spaces, case and a slash anywhere). */
 const FRAME_TAG = /<(\s*\/?\s*untrusted_page_content)/gi;
 
-/** Wraps page-derived text in the frame; a tag of the frame inside it loses its `<`, so the content cannot close the block. */
-export function wrapUntrusted(content: string): string {
+/**
+ * Wraps page-derived text in the frame; a tag of the frame inside it loses its `<`, so the content
+ * cannot close the block. `header: false` leaves out the sentence before the tags, for a tool
+ * whose description says it already (steward_observe, read at every step): the tags stay.
+ */
+export function wrapUntrusted(content: string, header = true): string {
   const neutral = content.replace(FRAME_TAG, '&lt;$1');
-  return `${UNTRUSTED_HEADER}\n${OPEN}\n${neutral}\n${CLOSE}`;
+  return `${header ? `${UNTRUSTED_HEADER}\n` : ''}${OPEN}\n${neutral}\n${CLOSE}`;
 }

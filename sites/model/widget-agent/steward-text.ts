@@ -5,7 +5,7 @@ import type { ShapeSeen, View, ViewNode } from './view.ts';
  * Steward's look as an MCP client reads it: the text of a steward_observe answer, parsed back
  * into nodes (pure). Only the text is read, as a client's model would: the state_version line,
  * the frame with the page's lines (render/format.ts, render.ts): `e7 button~ "Save" !` controls
- * with their marks, quoted texts, `# "…"` headings, containers (`list e3: … · …`, a title and its
+ * with their marks (on a line of several, `e8 "Load"` has the role of the control before it), quoted texts, `# "…"` headings, containers (`list e3: … · …`, a title and its
  * `- …` or `row N: …` lines), popups under their opener (`  ↳ menu c3 (from e13): …`), runs of
  * controls not usable now (`covered by dialog "Cookies" e9: …`), `shapes: …` and canvases.
  */
@@ -111,15 +111,30 @@ export function splitItems(text: string): string[] {
 
 type NodeSeen = Omit<ViewNode, 'index' | 'row'>;
 
-/** `e7 button~ "Save"* circle red large !press type=date = "…" [0–100] [checked] (covered by …) → /x options: … — "…"`. */
-export function parseElement(fragment: string): NodeSeen | undefined {
+/** What a control without a role word takes: the role (and `~`) of the control before it on the line. */
+interface RoleCarry {
+  role?: string;
+  inferred?: boolean;
+}
+
+/** Right after a ref, a role word is a bare word (or a quoted hostile one) followed by more; none when a name, mark or bracket comes first. */
+const NO_ROLE_NEXT = new Set(['"', '!', '$', '*', '[', '(', '=', '→', '—', '']);
+
+/**
+ * `e7 button~ "Save"* circle red large !press type=date = "…" [0–100] [checked] (covered by …) → /x options: … — "…"`;
+ * `e8 "Load"` (no role word) has the role of the control before it on the line (`carry`).
+ */
+export function parseElement(fragment: string, carry: RoleCarry = {}): NodeSeen | undefined {
   const s = new Scanner(fragment.trim());
   const ref = s.word();
   if (!REF.test(ref)) return undefined;
   s.spaces();
-  let role = s.token();
-  const inferred = role.endsWith('~');
-  if (inferred) role = role.slice(0, -1);
+  const said = !NO_ROLE_NEXT.has(s.peek()) && !s.text.startsWith('options:', s.pos) && !s.text.startsWith('other options:', s.pos);
+  let role = said ? s.token() : (carry.role ?? '');
+  const inferred = said ? role.endsWith('~') : (carry.inferred ?? false);
+  if (said && inferred) role = role.slice(0, -1);
+  carry.role = role;
+  carry.inferred = inferred;
   const node: NodeSeen = { role, name: '', states: [], control: true, ref, ...(inferred ? { inferred } : {}) };
   const shapeWords: string[] = [];
   let named = false;
@@ -171,13 +186,19 @@ function shapeOf(role: string, words: string[]): ShapeSeen | undefined {
   return kind ? { kind, ...shape } : undefined;
 }
 
-/** A quoted text, or an element, as a row item. */
-function item(fragment: string): NodeSeen | undefined {
+/** A quoted text, or an element, as a row item (`carry`: the line's last role, see parseElement). */
+function item(fragment: string, carry: RoleCarry): NodeSeen | undefined {
   if (fragment.startsWith('"')) {
     const s = new Scanner(fragment);
     return { role: 'text', name: s.quoted() ?? '', states: [], control: false };
   }
-  return parseElement(fragment);
+  return parseElement(fragment, carry);
+}
+
+/** A line's ` · `-separated items, each control without a role word taking the one before it. */
+function items(text: string): NodeSeen[] {
+  const carry: RoleCarry = {};
+  return splitItems(text).flatMap((f) => item(f, carry) ?? []);
 }
 
 /** `list e3 "Name" (from e2) — 12 rows: a · b`, or a table's title (`— 5 rows; columns: "A" | "B"`, its rows below). */
@@ -204,8 +225,7 @@ export function parseStewardLook(text: string): StewardLook {
   const nodes: ViewNode[] = [];
   const blindSpots: string[] = [];
   let row = 0;
-  const push = (p: NodeSeen | undefined, rowId: number, unusable?: string) => {
-    if (!p) return;
+  const push = (p: NodeSeen, rowId: number, unusable?: string) => {
     nodes.push({ ...p, ...(unusable && !p.unusable ? { unusable } : {}), index: nodes.length, row: rowId });
   };
   const resource = lines[0] ? resourceOf(lines[0]) : undefined;
@@ -228,7 +248,7 @@ export function parseStewardLook(text: string): StewardLook {
       continue;
     }
     if (line.startsWith('shapes: ')) {
-      for (const f of splitItems(line.slice('shapes: '.length))) push(parseElement(f), row);
+      for (const p of items(line.slice('shapes: '.length))) push(p, row);
       continue;
     }
     if (/^… \d+ more /.test(line) || /controls? not listed$/.test(line) || line.startsWith('Blind spots:')) {
@@ -238,7 +258,7 @@ export function parseStewardLook(text: string): StewardLook {
     if (/^(Facts|Data|Actions|Tools)\b/.test(line)) continue;
     const notUsable = NOT_USABLE.exec(line);
     if (notUsable) {
-      for (const f of splitItems(notUsable[2]!)) push(parseElement(f), row, notUsable[1]);
+      for (const p of items(notUsable[2]!)) push(p, row, notUsable[1]);
       continue;
     }
     // A container's own lines: `- a · b`, `row 3: a · b`, `header: a`.
@@ -247,11 +267,11 @@ export function parseStewardLook(text: string): StewardLook {
     else {
       const container = CONTAINER.exec(line);
       if (container) {
-        if (container[3] !== undefined) for (const f of splitItems(container[3])) push(item(f), row);
+        if (container[3] !== undefined) for (const p of items(container[3])) push(p, row);
         continue;
       }
     }
-    for (const f of splitItems(line)) push(item(f), row);
+    for (const p of items(line)) push(p, row);
   }
   return { view: { nodes, blindSpots }, ...(resource ? { resource } : {}), ...(stateVersion ? { stateVersion } : {}) };
 }

@@ -81,6 +81,34 @@ export interface ElementLineOptions {
   showVisibility?: boolean;
   /** What taking a step on it needs (` !` approval, ` $` payment), from the observation's actions. */
   mark?: string;
+  /** False when the control before it on the same line has the same role and `~` (a line's items are read that way). */
+  showRole?: boolean;
+}
+
+/** States a role says already: a tab's `expanded`/`collapsed` repeats whether it is `selected` (jQuery UI sets both). */
+const IMPLIED_STATES: Readonly<Record<string, ReadonlySet<string>>> = { tab: new Set(['expanded', 'collapsed']) };
+
+/** The role as a line shows it, with `~` when Steward inferred it: what two controls on one line compare to leave the second's out. */
+function roleWord(e: SnapshotElement): string | undefined {
+  if (e.shape !== undefined) return undefined;
+  return `${word(e.role, 40)}${e.inferred ? '~' : ''}`;
+}
+
+/**
+ * Controls on one line (` · `-joined): each after the first leaves out a role (and `~`) that is
+ * the one of the control before it (`e5 link "1" · e6 "2" · e7 "3"`), as a list of tabs or
+ * options or a row of day cells reads; a shape always shows its kind.
+ */
+export function joinedElements(els: readonly SnapshotElement[], line: (e: SnapshotElement, showRole: boolean) => string): string {
+  let prev: string | undefined;
+  return els
+    .map((e) => {
+      const role = roleWord(e);
+      const out = line(e, role === undefined || role !== prev);
+      prev = role;
+      return out;
+    })
+    .join(' · ');
 }
 
 /**
@@ -89,7 +117,7 @@ export interface ElementLineOptions {
  */
 export function elementLine(e: SnapshotElement, pageUrl: string, d: LineDetail, options: ElementLineOptions = {}): string {
   const kindShown = e.shape !== undefined && (SHAPE_ROLES.has(e.role) || e.role === e.shape.kind);
-  let line = `${e.ref} ${kindShown ? e.shape!.kind : word(e.role, 40)}${e.inferred ? '~' : ''}`;
+  let line = options.showRole === false ? e.ref : `${e.ref} ${kindShown ? e.shape!.kind : word(e.role, 40)}${e.inferred ? '~' : ''}`;
   if (e.name) line += ` ${quote(e.name, d.maxText)}`;
   if (e.states.includes('required')) line += '*';
   if (e.shape) {
@@ -101,7 +129,7 @@ export function elementLine(e: SnapshotElement, pageUrl: string, d: LineDetail, 
   if (e.value !== undefined && e.value !== '') line += ` = ${quote(e.value, Math.min(d.maxText, 120))}`;
   if (e.range) line += rangeWords(e.range);
   const otherOptions = e.options?.filter((o) => o !== e.value);
-  const states = e.states.filter((x) => x !== 'required' && !(x === 'editable' && TEXT_ENTRY_ROLES.has(e.role)));
+  const states = e.states.filter((x) => x !== 'required' && !(x === 'editable' && TEXT_ENTRY_ROLES.has(e.role)) && !IMPLIED_STATES[e.role]?.has(x));
   if (states.length > 0) line += ` [${states.join(', ')}]`;
   if (e.visibility !== 'visible' && options.showVisibility !== false) line += ` (${e.coveredBy && e.visibility === 'covered' ? coveredWords(e.coveredBy) : e.visibility.replace('_', ' ')})`;
   if (d.rich) {
@@ -127,9 +155,21 @@ export function textLine(t: SnapshotText, d: LineDetail, showRef = true): string
 }
 
 /** Items of one row, on one line: texts as quotes, elements as `ref role "name"` with their `mark`. */
-export function rowLine(items: Item[], pageUrl: string, d: LineDetail, mark: (e: SnapshotElement) => string = () => ''): string {
+/** The role shown last on a line, carried from row to row when several rows share one line. */
+export interface LineCarry {
+  role?: string | undefined;
+}
+
+export function rowLine(items: Item[], pageUrl: string, d: LineDetail, mark: (e: SnapshotElement) => string = () => '', carry: LineCarry = {}): string {
   return withoutEchoes(items)
-    .map((i) => (i.kind === 'element' ? elementLine(i.el, pageUrl, d, { mark: mark(i.el) }) : quote(i.text.text, Math.min(d.maxText, 80))))
+    .map((i) => {
+      if (i.kind === 'text') return quote(i.text.text, Math.min(d.maxText, 80));
+      // The role of the control before it on the line, texts between or not (see joinedElements).
+      const role = roleWord(i.el);
+      const out = elementLine(i.el, pageUrl, d, { mark: mark(i.el), showRole: role === undefined || role !== carry.role });
+      carry.role = role;
+      return out;
+    })
     .join(' · ');
 }
 

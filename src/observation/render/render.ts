@@ -2,7 +2,7 @@ import type { AvailableAction } from '../../protocol/action.ts';
 import type { Fact, ObservedState } from '../../protocol/observed-state.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
 import type { PageSnapshot, SnapshotContainer, SnapshotElement } from '../snapshot.ts';
-import { canvasLine, compactRefs, coveredWords, elementLine, factLines, rowLine, structuredLine, textLine, toolLine, words, type LineDetail } from './format.ts';
+import { canvasLine, compactRefs, coveredWords, elementLine, factLines, joinedElements, rowLine, structuredLine, textLine, toolLine, words, type LineCarry, type LineDetail } from './format.ts';
 import { headerLines, SAID_BY_CANVAS, type ObservedSummary } from './header.ts';
 import { actionMark, requiresApproval, stepMark, stepsByRef, type NeedsApproval, type RefSteps } from './marks.ts';
 import { quote, word } from './page-words.ts';
@@ -248,14 +248,14 @@ class Renderer {
     this.flushRuns();
     this.lines.push(elementLine(el, this.s.url, this.level.line, { mark: this.mark(el) }));
     this.printed.add(el.ref);
-    this.popupsAfter(el.ref);
+    this.popupsAfter(el.ref, true);
   }
 
-  /** The popups `ref` opened, right under it. */
-  private popupsAfter(ref: string): void {
+  /** The popups `ref` opened, right under it (`underLine`: under its own line, which says which control opened them). */
+  private popupsAfter(ref: string, underLine = false): void {
     for (const popup of this.popupsOf.get(ref) ?? []) {
       if (this.popupsShown.has(popup)) continue;
-      this.container(this.groups.get(popup)!, ref);
+      this.container(this.groups.get(popup)!, ref, underLine);
     }
   }
 
@@ -267,7 +267,7 @@ class Renderer {
     const run = this.notVisibleRun.splice(0);
     const opts = (e: SnapshotElement, showVisibility: boolean) => ({ mark: this.mark(e), showVisibility });
     if (run.length === 1) this.lines.push(elementLine(run[0]!, this.s.url, this.level.line, opts(run[0]!, true)));
-    if (run.length > 1) this.lines.push(`${whyNotVisible(run[0]!)}: ${run.map((e) => elementLine(e, this.s.url, this.level.line, opts(e, false))).join(' · ')}`);
+    if (run.length > 1) this.lines.push(`${whyNotVisible(run[0]!)}: ${joinedElements(run, (e, showRole) => elementLine(e, this.s.url, this.level.line, { ...opts(e, false), showRole }))}`);
     for (const e of run) this.popupsAfter(e.ref);
     const shapes = this.passiveRun.splice(0);
     if (shapes.length > 0) this.lines.push(`shapes: ${shapes.map((e) => elementLine(e, this.s.url, this.level.line)).join(' · ')}`);
@@ -286,8 +286,12 @@ class Renderer {
     this.lines.push(line);
   }
 
-  /** A container in place, or under the control that opened it (`opener`): `  ↳ listbox e40 (from e12): …`. */
-  private container(g: ContainerGroup, opener?: string): void {
+  /**
+   * A container in place, or under the control that opened it (`opener`): `  ↳ listbox e40: …`
+   * right under that control's line, `  ↳ listbox e40 (from e12): …` anywhere else (after a row
+   * or a run of controls, or at the end when the control is not shown).
+   */
+  private container(g: ContainerGroup, opener?: string, underOpener = false): void {
     this.popupsShown.add(g.ref);
     const meta = this.containers.get(g.ref);
     const role = meta?.role ?? 'list';
@@ -298,11 +302,11 @@ class Renderer {
     const indent = opener ? '    ' : '  ';
     let title = `${opener ? '  ↳ ' : ''}${word(role, 40)} ${g.ref}`;
     if (meta?.name) title += ` ${quote(meta.name, 80)}`;
-    if (opener) title += ` (from ${opener})`;
+    if (opener && !underOpener) title += ` (from ${opener})`;
     const d = this.level.line;
     const collapse = body.length > this.level.smallContainer;
     const shown = collapse ? body.slice(0, this.level.exampleRows) : body;
-    const line = (items: Item[]) => rowLine(items, this.s.url, d, this.mark);
+    const line = (items: Item[], carry?: LineCarry) => rowLine(items, this.s.url, d, this.mark, carry);
     for (const [, items] of rows) for (const i of items) if (i.kind === 'element') this.printed.add(i.el.ref);
     if (TABULAR.has(role) || meta?.columns?.length) {
       title += ` — ${total} rows`;
@@ -315,14 +319,20 @@ class Renderer {
       }
       for (const [n, items] of shown) this.lines.push(`${indent}row ${n}: ${line(items)}`);
     } else {
-      const texts = [...header, ...shown].map(([, items]) => line(items)).filter(Boolean);
+      // Hidden controls (a closed submenu's items, a collapsed branch's nodes) are counted, as outside lists: nothing to act on yet.
+      const listed = [...header, ...shown].map(([n, items]): [number, Item[]] => [n, items.filter((i) => i.kind !== 'element' || i.el.visibility !== 'hidden')]);
+      for (const [, items] of [...header, ...shown]) for (const i of items) if (i.kind === 'element' && i.el.visibility === 'hidden') this.hiddenCount++;
+      // On one line the rows share it, so a role said once carries over; on lines of their own each says its own.
+      const carry: LineCarry = {};
+      const texts = listed.map(([, items]) => line(items, carry)).filter(Boolean);
       if (collapse) title += ` — ${total} rows`;
       const inline = `${title}: ${texts.join(' · ')}`;
       if (texts.length > 0 && inline.length <= INLINE_LIST_CHARS + title.length) this.lines.push(inline);
-      else {
+      else if (texts.length > 0 || collapse) {
         this.lines.push(title);
-        for (const t of texts) this.lines.push(`${indent}- ${t}`);
+        for (const t of listed.map(([, items]) => line(items)).filter(Boolean)) this.lines.push(`${indent}- ${t}`);
       }
+      // Else everything in it is hidden: no line at all (its controls are in the hidden count).
     }
     if (collapse) this.lines.push(`${indent}${restLine(g.ref, body, shown.length)}`);
     for (const [, items] of rows) for (const i of items) if (i.kind === 'element') this.popupsAfter(i.el.ref);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expand, renderSnapshot } from '../../../src/observation/render/index.ts';
+import type { SnapshotElement } from '../../../src/observation/snapshot.ts';
 import { WIDGET_STEPS, widgetSnapshot } from './fixtures/widget-snapshot.ts';
 
 /** Issue 26's fields as the rendering shows them, on a hand-made page (the page side reports them). */
@@ -33,10 +34,11 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
 
   it('puts a popup right under the control that opened it, with its items and their state', () => {
     const at = lines.indexOf('e2 combobox "Fruit" !press = "Ap" [expanded]');
-    expect(lines[at + 1]).toBe('  ↳ listbox c1 (from e2): e3 option "Apple" · e4 option "Apricot" [selected]');
+    // Right under its control's line, which says what opened it; the items' role is said once on the line.
+    expect(lines[at + 1]).toBe('  ↳ listbox c1: e3 option "Apple" · e4 "Apricot" [selected]');
     // A menu earlier in the document than its button still follows the button.
     const button = lines.indexOf('e13 button "More actions" [expanded]');
-    expect(lines[button + 1]).toBe('  ↳ menu c3 (from e13): e30 menuitem "Rename" · e31 menuitem "Delete"');
+    expect(lines[button + 1]).toBe('  ↳ menu c3: e30 menuitem "Rename" · e31 "Delete"');
     expect(lines.filter((l) => l.includes('e30 menuitem'))).toHaveLength(1);
     // One whose control is hidden now is still shown, saying where it came from.
     expect(lines).toContain('  ↳ dialog c4 "Help" (from e14): e40 button "Close help"');
@@ -45,8 +47,48 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
 
   it('shows ranges, tabs and trees with their ARIA state on one line each', () => {
     expect(lines).toContain('e20 spinbutton "Quantity" = "2" [min 1]');
-    expect(lines).toContain('tablist c2: e7 tab "Details" [selected] · e8 tab "Reviews"');
-    expect(lines).toContain('tree c5 "Files": e21 treeitem "Docs" [expanded] · e22 treeitem "Images" [collapsed]');
+    expect(lines).toContain('tablist c2: e7 tab "Details" [selected] · e8 "Reviews"');
+    expect(lines).toContain('tree c5 "Files": e21 treeitem "Docs" [expanded] · e22 "Images" [collapsed]');
+  });
+
+  it('says a role once on a line, but a different role, an inferred one or a shape’s kind again', () => {
+    const GUESS = { confidence: 0.7, evidence: ['click_listener' as const] };
+    const row = (els: Array<Partial<SnapshotElement> & { ref: string }>) => {
+      const base = snap.elements.find((e) => e.ref === 'e7')!;
+      const elements = els.map((e, i) => ({ ...base, states: [], container: { ref: 'c2', row: i + 1 }, order: 100 + i, ...e }));
+      return renderSnapshot({ ...snap, elements, texts: [], canvases: [], containers: [{ ref: 'c2', role: 'list', rows: els.length }] });
+    };
+    expect(
+      row([
+        { ref: 'a1', role: 'tab', name: 'A' },
+        { ref: 'a2', role: 'tab', name: 'B' },
+        { ref: 'a3', role: 'tab', name: 'C', inferred: GUESS },
+        { ref: 'a4', role: 'tab', name: 'D', inferred: GUESS },
+        { ref: 'a5', role: 'link', name: 'E' },
+      ]),
+    ).toContain('list c2: a1 tab "A" · a2 "B" · a3 tab~ "C" · a4 "D" · a5 link "E"');
+    expect(
+      row([
+        { ref: 'a1', role: 'button', name: 'X', shape: { kind: 'circle', fill: 'red' } },
+        { ref: 'a2', role: 'button', name: 'Y', shape: { kind: 'circle', fill: 'blue' } },
+      ]),
+    ).toContain('a1 button "X" circle red · a2 button "Y" circle blue');
+  });
+
+  it('counts the hidden controls of a list (a closed submenu, a collapsed branch) instead of listing them, and drops a list with nothing else', () => {
+    const hide = (refs: string[]) => ({ ...snap, elements: snap.elements.map((e): SnapshotElement => (refs.includes(e.ref) ? { ...e, visibility: 'hidden' } : e)) });
+    const some = renderSnapshot(hide(['e22']));
+    expect(some).toContain('tree c5 "Files": e21 treeitem "Docs" [expanded]\n');
+    expect(some).toContain('2 hidden controls not listed');
+    const all = renderSnapshot(hide(['e21', 'e22']));
+    expect(all).not.toContain('tree c5');
+    expect(all).toContain('3 hidden controls not listed');
+    expect(expand(hide(['e22']), 'e22')).toContain('e22 treeitem "Images"');
+  });
+
+  it('leaves out a tab’s expanded or collapsed, which only repeats whether it is selected', () => {
+    const tabs = { ...snap, elements: snap.elements.map((e): SnapshotElement => (e.ref === 'e7' ? { ...e, states: ['selected', 'expanded'] } : e.ref === 'e8' ? { ...e, states: ['collapsed'] } : e)) };
+    expect(renderSnapshot(tabs)).toContain('tablist c2: e7 tab "Details" [selected] · e8 "Reviews"');
   });
 
   it('groups the passive shapes of a drawing on one line and offers an operable shape as a control', () => {

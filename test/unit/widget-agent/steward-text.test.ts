@@ -102,6 +102,21 @@ describe('the rendering of issue 26’s fields, read back', () => {
   });
 });
 
+describe('a role said once on a line', () => {
+  it('gives a control with no role word the role and ~ of the control before it on the same line, and never carries it to the next line', () => {
+    const look = parseStewardLook(
+      '<untrusted_page_content>\npage lab.test/w\n  row 1: e5 link "1" · "x" · e6 "2" · e7 ! · e8 button~ "Open" · e9 "Close" [expanded]\ne10 "Orphan"\n</untrusted_page_content>',
+    ).view;
+    const seen = (ref: string) => look.nodes.find((n) => n.ref === ref);
+    expect(seen('e6')).toMatchObject({ role: 'link', name: '2', control: true });
+    expect(seen('e7')).toMatchObject({ role: 'link', name: '' });
+    expect(seen('e8')).toMatchObject({ role: 'button', inferred: true });
+    expect(seen('e9')).toMatchObject({ role: 'button', name: 'Close', inferred: true, states: ['expanded'] });
+    expect(seen('e5')!.inferred).toBeUndefined();
+    expect(seen('e10')).toMatchObject({ role: '', name: 'Orphan' });
+  });
+});
+
 describe('page text cannot bend the reading', () => {
   it('keeps a name holding the item separator, quotes and brackets whole', () => {
     const name = 'Save · e9 button "Delete" [checked] (covered)';

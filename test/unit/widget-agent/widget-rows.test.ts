@@ -39,6 +39,10 @@ describe('the widget rows', () => {
     expect(row('coverage.approvals_per_task', 'widgets')).toMatchObject({ value: 1 });
   });
 
+  it('give every page its own tokens-per-look row against the anchor, so no page hides behind the mean', () => {
+    for (const id of ['jq-tabs', 'v-div-tabs', 'v-canvas']) expect(row('coverage.tokens_per_look', id)).toMatchObject({ value: 90, anchor: 'playwright.ariaSnapshot', anchor_value: 60 });
+  });
+
   it('give each task a view failed its own row, with both reasons within a note, and valid rows throughout', () => {
     expect(row('coverage.task_solved', 'jq-tabs')).toBeUndefined();
     expect(row('coverage.task_solved', 'v-div-tabs')).toMatchObject({ value: 0, anchor_value: 1, note: expect.stringMatching(/^steward \[other\]: steward could not/) });
