@@ -206,7 +206,15 @@ function classifyActivation(target: ElementSummary, observed: ObservedState): Om
   }
   if (disclosesOrSelects(target) || (target.role === 'link' && !target.inferred)) return readOnly;
   if (target.inferred) return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'inferred_control', detail: inferredDetail(target) }] };
-  return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk', detail: `Steward cannot tell what the ${target.role} “${named}” does` }] };
+  return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk', detail: `Steward cannot tell what ${described(target, named)} does` }] };
+}
+
+/** How the card names a control: its role and name, or an unnamed SVG shape as a person sees it (“the large red circle”). */
+function described(target: ElementSummary, named: string): string {
+  const s = target.shape;
+  if (named || !s) return `the ${target.role} “${named}”`;
+  const paint = s.fill ?? s.stroke;
+  return `the ${[s.size, paint, s.kind].filter(Boolean).join(' ')} (an SVG shape the page reacts to)`;
 }
 
 /** The element a key press goes to: its ref, or the one the observation saw focused. */

@@ -39,6 +39,7 @@ const elements: SnapshotElement[] = [
   element('m1', 'button', 'Account', { states: ['collapsed'] }),
   element('hv', 'button', 'Products', { tag: 'div', ...inferred(['hover_style']) }),
   element('gr', 'button', 'Bananas', { tag: 'li', ...inferred(['cursor_grab', 'class_name']) }),
+  element('sh', 'graphics-symbol', '', { tag: 'circle', shape: { kind: 'circle', fill: 'red', size: 'large' } }),
 ];
 
 function observed(focused?: string): ObservedState {
@@ -56,6 +57,14 @@ function observed(focused?: string): ObservedState {
 
 const o = observed();
 const codes = (c: { reasons: Array<{ code: string }> }) => c.reasons.map((r) => r.code);
+
+describe('an SVG shape the page reacts to', () => {
+  it('is possibly consequential, and the card names it as a person sees it', () => {
+    const c = classifyDom('dom.click', { ref: 'sh' }, o);
+    expect(c).toMatchObject({ read_only: false, consequential: true, reasons: [{ code: 'unknown_risk' }] });
+    expect(c.reasons[0]!.detail).toBe('Steward cannot tell what the large red circle (an SVG shape the page reacts to) does');
+  });
+});
 
 describe('dom.press', () => {
   it('Enter in a form field submits the form: consequential, like clicking its submit', () => {
