@@ -58,7 +58,7 @@ test.describe('widget tasks through the MCP bridge', () => {
   for (const { id, what } of TASKS) {
     const task = widgetTask(id);
     test(`${id} (${what}): ${task.goal}`, async ({ sites }) => {
-      test.setTimeout(60_000);
+      test.setTimeout(120_000);
       const outcome = await runTask(side, 'steward', task, sites.urls.lab, runId);
       expect(outcome.run.reason, 'why the agent stopped').toBeUndefined();
       expect(outcome.first, 'what the lab received first').toEqual(task.expected);

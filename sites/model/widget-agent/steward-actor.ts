@@ -74,6 +74,9 @@ function inputFor(step: ResolvedStep): Record<string, unknown> | string {
   }
 }
 
+/** Longest wait for the rate limit to free a call (Steward's per-minute window). */
+const MAX_QUOTA_WAIT_MS = 60_000;
+
 export class StewardActor implements Actor {
   /** Cards the person approved in this episode. */
   approvals = 0;
@@ -129,8 +132,14 @@ export class StewardActor implements Actor {
     let approved = false;
     for (;;) {
       const reply = await this.o.client.call('steward_execute', request);
-      const structured = reply.structured as { error?: { code?: string }; execution?: { status?: string } } | undefined;
+      const structured = reply.structured as { error?: { code?: string; retry_after_ms?: number }; execution?: { status?: string } } | undefined;
       const code = structured?.error?.code;
+      // The agent's rate limit: a well-behaved client waits as long as Steward says, then asks again with the same key.
+      const retryAfter = structured?.error?.retry_after_ms;
+      if (code === 'QUOTA_EXCEEDED' && retryAfter !== undefined && retryAfter <= MAX_QUOTA_WAIT_MS) {
+        await sleep(retryAfter);
+        continue;
+      }
       if (code === 'APPROVAL_REQUIRED' && !approved) {
         this.approvals++;
         approved = true;

@@ -138,7 +138,9 @@ export class TabObserver {
       this.cache.set(tabId, same ? { ...once.tab, at: previous.at } : once.tab);
       const quiet = settle?.how === 'quiet';
       const held = same && once.tab.at - previous.at >= SETTLE_MS;
-      if (quiet || held || elapsed >= MAX_SETTLE_MS) return this.withScreenshot(tabId, once.tab, settle?.key);
+      // Quiet and showing what was seen last: done. A state new since then must hold SETTLE_MS
+      // (a page's churn is told apart from a real change only over time: observation-churn.spec.ts).
+      if ((quiet && same) || held || elapsed >= MAX_SETTLE_MS) return this.withScreenshot(tabId, once.tab, settle?.key);
       // The page's next settle (up to SETTLE_MS) is the wait; one that cannot say is re-read after SETTLE_MS.
       if (!settle || settle.how !== 'capped') await this.sleep(SETTLE_MS);
     }

@@ -105,14 +105,21 @@ describe('TabObserver', () => {
 });
 
 describe('TabObserver settling by the page’s own events', () => {
-  it('a page quiet by its events is observed once, without waiting', async () => {
+  it('a quiet page showing what was seen last is observed once, without waiting; a new state must hold SETTLE_MS first', async () => {
     const sleep = vi.fn(async () => undefined);
     const settle = vi.fn(async () => ({ ms: 0, how: 'quiet' as const, key: 'k1' }));
-    const { observer, calls } = observerWith([page(), page({ status: 'paid' })], { settle, sleep });
-    const r = await observer.observe(7);
-    expect(r.ok && r.tab.state.state).toBe('awaiting_payment');
-    expect(calls.snapshot).toBe(1);
+    const { observer, calls } = observerWith([page(), page({ status: 'paid' }), page({ status: 'paid' }), page({ status: 'paid' })], { settle, sleep });
+    // First look: nothing seen before, so the state is read again after SETTLE_MS (a change mid-churn is told apart only over time).
+    const first = await observer.observe(7);
+    expect(first.ok && first.tab.state.state).toBe('paid');
+    expect(calls.snapshot).toBe(3);
     expect(settle).toHaveBeenCalledWith(7, SETTLE_MS);
+    expect(sleep).toHaveBeenCalledWith(SETTLE_MS);
+    // Nothing changed since: one read, no wait.
+    sleep.mockClear();
+    const again = await observer.observe(7);
+    expect(again.ok && again.tab.state.state).toBe('paid');
+    expect(calls.snapshot).toBe(4);
     expect(sleep).not.toHaveBeenCalled();
   });
 
