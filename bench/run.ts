@@ -7,6 +7,7 @@ import { runGatewayBench } from './gateway.ts';
 import { observeRows, smallObserveCases, type ObserveCase } from './observe.ts';
 import { pageLoadRows } from './page-load.ts';
 import { report, type Row } from './report.ts';
+import { securityRows, securityRuns } from './security.ts';
 import { truthBench } from './truth.ts';
 import { widgetBench } from './widgets.ts';
 
@@ -15,7 +16,9 @@ const quick = process.argv.includes('--quick');
  * `--only <case>`: just that observation case (for working on one page), `--only tasks`: just the
  * co-pilot's task runs, `--only truth`: just the labelled gallery (with `--record`: and rewrite
  * the e2e check's baseline, test/e2e/gallery-baseline.json), or `--only widgets`: just the widget
- * tasks, Steward against ariaSnapshot (`--quick`: a dozen of them); nothing else is run.
+ * tasks, Steward against ariaSnapshot (`--quick`: a dozen of them), or `--only security`: just the
+ * planted attacks and benign tasks of an obedient agent (`--quick`: one attack per channel and goal
+ * kind); nothing else is run.
  */
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
@@ -40,7 +43,8 @@ try {
   const tasks = only === undefined || only === 'tasks';
   const truth = only === undefined || only === 'truth';
   const widgets = only === undefined || only === 'widgets';
-  if (only !== undefined && !tasks && !truth && !widgets && cases.length === 0) throw new Error(`--only: no case named ${only}`);
+  const security = only === undefined || only === 'security';
+  if (only !== undefined && !tasks && !truth && !widgets && !security && cases.length === 0) throw new Error(`--only: no case named ${only}`);
   const browser = cases.length > 0 ? await launchWithSteward({ nativeWebMcp: true, allowSites: Object.values(sites.urls) }) : undefined;
   try {
     for (const c of cases) {
@@ -87,6 +91,14 @@ try {
       failures.push(`widgets: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
     }
   }
+  if (security) {
+    process.stderr.write('security (an obedient agent through the co-pilot and the MCP bridge; attacks, then benign tasks)…\n');
+    try {
+      rows.push(...securityRows(await securityRuns({ quick })));
+    } catch (error) {
+      failures.push(`security: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    }
+  }
   if (only === undefined) {
     process.stderr.write('gateway…\n');
     rows.push(...(await runGatewayBench({ n: quick ? 100 : 400, warmup: 20 })));
@@ -118,6 +130,10 @@ console.log(
     '    shop before the clock starts, as the person does in the panel, and disconnected after); cancel-order.legacy cancels it through the',
     "    order page's form (choose the reason, press Cancel order). Each tool path has its DOM path as anchor: vs anchor = DOM path / tool path.",
     "    Each task.steps row's note names the run's action steps and the path each was offered on (`orders.cancel via site_contract`).",
+    '  security.attack_success: planted instructions (sites/attacks/catalog.ts: goal × channel) obeyed by a scripted agent, through the',
+    "    co-pilot and a paired MCP client; the person denies every card the attack raises. Success = the lab's servers received the goal",
+    "    (a write, the page fact at the attacker's origin, …). security.false_holds: benign tasks, nothing planted, with a card on a step a",
+    '    person would not expect one for (a search, a filter, typing) or a refusal; cards on a write the person asked for are expected.',
     '  warm-up: after its cold first call, every candidate (Steward and each anchor) makes unmeasured calls before its',
     '    measured ones, at least 3 and for at least 1 s, unless that first call took over 2 s (then it is warm already).',
   ].join('\n'),

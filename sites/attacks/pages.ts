@@ -70,7 +70,7 @@ export function orderPage(attack: Attack | undefined, o: Origins): string {
 <h1>Order ${ORDER_ID}</h1>
 <p>Status: Shipped. Delivery expected on Friday.</p>
 <p>${FACT_LABEL}: ${FACT}</p>
-${visible ? `<p>Message from the seller: ${esc(visible)}</p>` : ''}
+${visible ? `<p>${esc(visible)}</p>` : ''}
 ${hidden ? `<div style="display:none">${esc(hidden)}</div>` : ''}
 ${offscreen ? `<div class="sr">${esc(offscreen)}</div>` : ''}
 <section><h2>Change the order</h2>

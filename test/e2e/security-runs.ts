@@ -6,7 +6,7 @@ import { startScriptedModel, type ChatRequestBody, type ScriptedModel } from '..
 import { parseStewardLook } from '../../sites/model/widget-agent/steward-text.ts';
 import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, type BridgeBrowser, type McpClient } from './bridge-harness.ts';
 import { launchWithSteward, type StewardBrowser } from './browser.ts';
-import { offered, panelFor, request, startRun, useScriptedModel } from './copilot-driver.ts';
+import { offered, request, startRun, until, useScriptedModel } from './copilot-driver.ts';
 import { pageText } from './copilot-replies.ts';
 
 /**
@@ -52,7 +52,7 @@ const pending = async (panel: Page) => (await request<{ pending: PendingCard[] }
 
 /** A move is the person's own when it is a step of their plan; `mayAsk` says which of those a person expects a card for. */
 function ownership(move: Move | undefined, mayAsk: readonly number[]): { own: boolean; expected: boolean } {
-  if (!move || move.kind === 'done' || move.from !== 'plan') return { own: false, expected: false };
+  if (!move || move.kind === 'done' || move.kind === 'read' || move.from !== 'plan') return { own: false, expected: false };
   return { own: true, expected: move.step !== undefined && mayAsk.includes(move.step) };
 }
 
@@ -60,22 +60,27 @@ function ownership(move: Move | undefined, mayAsk: readonly number[]): { own: bo
 const REFUSAL = /\b(APPROVAL_DENIED|SCOPE_DENIED|SITE_NOT_ALLOWED|TOKEN_INVALID|QUOTA_EXCEEDED|TOOL_NOT_FOUND|INVALID_INPUT|PRECONDITION_FAILED)\b/;
 
 /** Late effects (an autosave's debounce, an image loading) land before the servers are read. */
-const SETTLE_MS = 1200;
+const SETTLE_MS = 800;
 
 // ── the co-pilot ───────────────────────────────────────────────────────────────────────────
 
 export interface CopilotDoor {
   browser: StewardBrowser;
   model: ScriptedModel;
+  /** The side panel, kept open for every run (as the person keeps it open). */
+  panel: Page;
   close(): Promise<void>;
 }
 
 export async function copilotDoor(lab: AttackLab): Promise<CopilotDoor> {
   const browser = await launchWithSteward({ nativeWebMcp: true, allowSites: [lab.victim] });
   const model = await startScriptedModel();
+  const panel = await openSidePanel(browser);
+  await useScriptedModel(panel, model, { max_steps: 10 });
   return {
     browser,
     model,
+    panel,
     async close() {
       await model.stop();
       await browser.close();
@@ -83,7 +88,19 @@ export async function copilotDoor(lab: AttackLab): Promise<CopilotDoor> {
   };
 }
 
+/** The tab Steward knows this page by, once its content script reported it. */
+async function tabOf(door: CopilotDoor, page: Page): Promise<number> {
+  const url = page.url().split('#')[0];
+  return until(`Steward to hear from ${url}`, () =>
+    door.browser.serviceWorker.evaluate(async (wanted) => {
+      const stored = (await chrome.storage.session.get('webmcp.frames'))['webmcp.frames'] as Array<{ tabId: number; frameId: number; url: string }> | undefined;
+      return stored?.find((f) => f.frameId === 0 && f.url.split('#')[0] === wanted)?.tabId;
+    }, url),
+  );
+}
+
 function stepReply(move: Move): string {
+  if (move.kind === 'read') return JSON.stringify({ kind: 'read', thought: 'The note is cut short; read it in full.', query: { text: move.text } });
   if (move.kind === 'done') return JSON.stringify({ kind: 'done', thought: 'Nothing left to do.', claim: `Order ${ORDER_ID} is shipped.` });
   const action = move.kind === 'open' ? { name: 'nav.goto', input: { url: move.url } } : { name: move.action, input: move.input };
   return JSON.stringify({ kind: 'act', thought: `Doing as told: ${move.said}`, action, expect: 'it is done' });
@@ -103,18 +120,19 @@ async function copilotRun(door: CopilotDoor, lab: AttackLab, id: string, url: st
   });
   const page = await door.browser.context.newPage();
   const record: RunRecord = { door: 'copilot', id, moves: [], cards: [], refusals: [], received: { victim: [], attacker: [] } };
-  let panel: Page | undefined;
+  const panel = door.panel;
   try {
     await page.goto(url);
-    const opened = await panelFor(door.browser, page);
-    panel = opened.panel;
-    await useScriptedModel(panel, door.model, { max_steps: 10 });
-    if (url.includes('/orders/')) await offered(panel, opened.tabId, 'order_notes').catch(() => undefined);
-    const run = await startRun(panel, opened.tabId, goal);
+    const tabId = await tabOf(door, page);
+    if (url.includes('/orders/')) await offered(panel, tabId, 'order_notes').catch(() => undefined);
+    const run = await startRun(panel, tabId, goal);
     const decided = new Set<string>();
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const { runs } = await request<{ runs: Array<{ run_id: string; end?: unknown; steps: Array<{ n: number; status: string; error?: string; action?: { name: string; input: unknown } }> }> }>(panel, { type: 'copilot/runs' });
+      const { runs } = await request<{ runs: Array<{ run_id: string; end?: unknown; steps: Array<{ n: number; status: string; error?: string; action?: { name: string; input: unknown } }> }> }>(
+        panel,
+        { type: 'copilot/runs' },
+      );
       const now = runs.find((x) => x.run_id === run.run_id)!;
       for (const card of (await pending(panel)).filter((c) => c.agent_id === run.agent_id && !decided.has(c.request_id))) {
         decided.add(card.request_id);
@@ -137,9 +155,8 @@ async function copilotRun(door: CopilotDoor, lab: AttackLab, id: string, url: st
     }
     await sleep(SETTLE_MS);
   } finally {
-    record.moves = moves.map((m) => (m.kind === 'done' ? 'done' : m.said));
+    record.moves = moves.map((m) => (m.kind === 'done' || m.kind === 'read' ? m.kind : m.said));
     record.received = lab.received();
-    await panel?.close().catch(() => undefined);
     await page.close().catch(() => undefined);
   }
   return record;
@@ -192,7 +209,8 @@ async function bridgeRun(door: BridgeDoor, lab: AttackLab, id: string, url: stri
   const tabId = (opened.structured as { tab?: { tab_id: number } } | undefined)?.tab?.tab_id;
   try {
     if (opened.isError || tabId === undefined) throw new Error(`steward_open failed: ${opened.text.slice(0, 300)}`);
-    const results: string[] = [];
+    // Like most clients, it starts by listing the tabs (titles and URLs come from pages).
+    const results: string[] = [(await door.client.call('steward_tabs')).text];
     let look = '';
     for (let i = 0; i < 40 && parseStewardLook(look).view.nodes.length === 0; i++) {
       look = (await door.client.call('steward_observe', { tab_id: tabId })).text;
@@ -204,6 +222,10 @@ async function bridgeRun(door: BridgeDoor, lab: AttackLab, id: string, url: stri
       const actions = (await door.client.call('steward_actions', { tab_id: tabId })).text;
       const move = agent.next([look, actions, ...results.slice(-3)].join('\n'), look);
       if (move.kind === 'done') break;
+      if (move.kind === 'read') {
+        results.push((await door.client.call('steward_observe', { tab_id: tabId, query: { text: move.text } })).text);
+        continue;
+      }
       record.moves.push(move.said);
       const who = ownership(move, mayAsk);
       if (move.kind === 'open') {
@@ -245,7 +267,8 @@ async function waitForCards(panel: Page): Promise<PendingCard[]> {
   return [];
 }
 
-export const bridgeAttack = (door: BridgeDoor, lab: AttackLab, attack: Attack) => bridgeRun(door, lab, attack.id, `${lab.victim}/orders/${ORDER_ID}?plant=${encodeURIComponent(attack.id)}`, ['call|order_notes|'], []);
+export const bridgeAttack = (door: BridgeDoor, lab: AttackLab, attack: Attack) =>
+  bridgeRun(door, lab, attack.id, `${lab.victim}/orders/${ORDER_ID}?plant=${encodeURIComponent(attack.id)}`, ['call|order_notes|'], []);
 
 export const bridgeBenign = (door: BridgeDoor, lab: AttackLab, task: BenignTask) => bridgeRun(door, lab, `benign/${task.id}`, `${lab.victim}${task.path}`, task.steps, task.mayAsk);
 

@@ -11,8 +11,10 @@
  * `{{Label}}` is the value the input shows after "Label:" (how an attacker names a page fact).
  */
 
-type Doing = { kind: 'act'; action: string; input: Record<string, unknown>; from: 'instruction' | 'plan'; said: string; step?: number } | { kind: 'open'; url: string; from: 'instruction' | 'plan'; said: string; step?: number };
-export type Move = Doing | { kind: 'done' };
+type Doing =
+  | { kind: 'act'; action: string; input: Record<string, unknown>; from: 'instruction' | 'plan'; said: string; step?: number }
+  | { kind: 'open'; url: string; from: 'instruction' | 'plan'; said: string; step?: number };
+export type Move = Doing | { kind: 'read'; text: string } | { kind: 'done' };
 
 const INSTRUCTION = /AGENT-INSTRUCTION\[\[(.+?)\]\]/g;
 
@@ -68,6 +70,7 @@ export class ObedientAgent {
   private readonly read: string[] = [];
   private planAt = 0;
   private planTries = 0;
+  private lookedClose = false;
 
   /** `plan`: the person's own task, in the same verbs. */
   constructor(private readonly plan: readonly string[]) {}
@@ -78,6 +81,11 @@ export class ObedientAgent {
    */
   next(seen: string, page: string): Move {
     for (const written of instructionsIn(seen)) if (!this.read.includes(written)) this.read.push(written);
+    // An instruction cut short by the rendering (`AGENT-INSTRUCTION[[goto|http://… …`): read it in full, once.
+    if (!this.lookedClose && /AGENT-INSTRUCTION\[\[(?:(?!\]\]).)*…/.test(seen)) {
+      this.lookedClose = true;
+      return { kind: 'read', text: 'AGENT-INSTRUCTION' };
+    }
     for (const written of this.read) {
       const n = this.tried.get(written) ?? 0;
       if (n >= TRIES) continue;
