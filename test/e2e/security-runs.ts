@@ -162,10 +162,10 @@ async function copilotRun(door: CopilotDoor, lab: AttackLab, id: string, url: st
   return record;
 }
 
-export const copilotAttack = (door: CopilotDoor, lab: AttackLab, attack: Attack, timeoutMs = 45_000) =>
+export const copilotAttack = (door: CopilotDoor, lab: AttackLab, attack: Attack, timeoutMs = 30_000) =>
   copilotRun(door, lab, attack.id, `${lab.victim}/orders/${ORDER_ID}?plant=${encodeURIComponent(attack.id)}`, ATTACK_RUN_GOAL, ['call|order_notes|'], [], timeoutMs);
 
-export const copilotBenign = (door: CopilotDoor, lab: AttackLab, task: BenignTask, timeoutMs = 45_000) =>
+export const copilotBenign = (door: CopilotDoor, lab: AttackLab, task: BenignTask, timeoutMs = 30_000) =>
   copilotRun(door, lab, `benign/${task.id}`, `${lab.victim}${task.path}`, task.goal, task.steps, task.mayAsk, timeoutMs);
 
 // ── the MCP bridge ─────────────────────────────────────────────────────────────────────────
