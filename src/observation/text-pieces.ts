@@ -44,16 +44,20 @@ const LOOKAHEAD = 16;
  * `before` is a run; otherwise a few texts inserted (found again a little further in `now`) or
  * removed (further in `before`) are stepped over, and anything else is a text of its own.
  * Gives up (everything literal) once more than `maxLiterals` texts would travel in full.
+ * `beforeOrders`: the orders `before` had when it was told (the page reuses an unchanged text's
+ * object in the next snapshot and moves its `order` there); without it, `before`'s own.
  */
-export function encodeTexts(now: readonly SnapshotText[], before: readonly SnapshotText[], maxLiterals = Infinity): EncodedTexts {
+export function encodeTexts(now: readonly SnapshotText[], before: readonly SnapshotText[], maxLiterals = Infinity, beforeOrders?: readonly number[]): EncodedTexts {
   const n = now.length;
   const m = before.length;
   const pieces: TextPiece[] = [];
   let literals = 0;
   let unchanged = n === m;
   const keep = (i: number, j: number) => {
-    const shift = (now[i]!.order ?? 0) - (before[j]!.order ?? 0);
-    if (i !== j || now[i]!.order !== before[j]!.order) unchanged = false;
+    const order = now[i]!.order ?? 0;
+    const was = beforeOrders ? beforeOrders[j]! : (before[j]!.order ?? 0);
+    const shift = order - was;
+    if (i !== j || (beforeOrders ? shift !== 0 : now[i]!.order !== before[j]!.order)) unchanged = false;
     extendRun(pieces, j, shift);
   };
   const own = (i: number) => {

@@ -92,12 +92,19 @@ function decodeObserveReply(text: string): ObservationResult<ObserveReplyData> {
   return { ok: true, data: parsed.data };
 }
 
+/** Elements by ref (a plain loop: no pair array per element, on thousands of them). */
+function refIndex(elements: readonly SnapshotElement[]): Map<string, SnapshotElement> {
+  const byRef = new Map<string, SnapshotElement>();
+  for (let i = 0; i < elements.length; i++) byRef.set(elements[i]!.ref, elements[i]!);
+  return byRef;
+}
+
 export function createObservationService(send: SendToFrame): ObservationService {
   const cache = new Map<number, Cached>();
 
   const remember = (tabId: number, seq: number, snapshot: PageSnapshot, unverified: number): PageSnapshot => {
     const held = cache.get(tabId);
-    const byRef = held?.snapshot.elements === snapshot.elements ? held.byRef : new Map(snapshot.elements.map((e) => [e.ref, e]));
+    const byRef = held?.snapshot.elements === snapshot.elements ? held.byRef : refIndex(snapshot.elements);
     cache.delete(tabId);
     cache.set(tabId, { seq, snapshot, byRef, unverified });
     while (cache.size > CACHED_TABS) cache.delete(cache.keys().next().value!);

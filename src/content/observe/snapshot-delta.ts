@@ -19,6 +19,8 @@ export class DeltaEncoder {
   private seq = 0;
   private last: PageSnapshot | undefined;
   private lastOrders: number[] | undefined;
+  /** The last snapshot's text orders (the observer reuses unchanged text objects too, see lastOrders). */
+  private lastTextOrders: number[] | undefined;
   /** The last snapshot's other lists as JSON (they may be reused objects changed in place: compare the text). */
   private lastLists: Partial<Record<SameAsBase, string>> = {};
 
@@ -30,9 +32,13 @@ export class DeltaEncoder {
     const elements = snapshot.elements;
     const orders = new Array<number>(elements.length);
     for (let i = 0; i < elements.length; i++) orders[i] = elements[i]!.order ?? 0;
-    // Keep the orders apart: the observer reuses element objects and moves their `order` in later snapshots.
+    const previousTextOrders = this.lastTextOrders;
+    const textOrders = new Array<number>(snapshot.texts.length);
+    for (let i = 0; i < snapshot.texts.length; i++) textOrders[i] = snapshot.texts[i]!.order ?? 0;
+    // Keep the orders apart: the observer reuses element and text objects and moves their `order` in later snapshots.
     this.last = snapshot;
     this.lastOrders = orders;
+    this.lastTextOrders = textOrders;
     const previousLists = this.lastLists;
     const lists: Partial<Record<SameAsBase, string>> = {};
     for (const key of SameAsBase.options) lists[key] = JSON.stringify(snapshot[key]);
@@ -54,7 +60,7 @@ export class DeltaEncoder {
       if (shifts) delta.elementOrderShifts = shifts;
       else delta.elementOrders = orders;
     }
-    const told = encodeTexts(texts, previous.texts, texts.length / 2);
+    const told = encodeTexts(texts, previous.texts, texts.length / 2, previousTextOrders);
     // Runs only pay when most texts are kept; otherwise the list itself is shorter.
     if (told.literals > texts.length / 2) delta.texts = texts;
     else if (!told.unchanged) delta.textPieces = told.pieces;

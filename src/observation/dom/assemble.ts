@@ -51,6 +51,8 @@ class Assembler {
   private readonly focused: Element | null;
   private order = 0;
   private textChars = 0;
+  /** Elements with no landmark around them, for this snapshot (see landmarkOf). */
+  private readonly plainAncestors = new Map<Element, boolean>();
   private iframesSkipped = 0;
 
   constructor(private readonly input: AssembleInput) {
@@ -234,7 +236,7 @@ class Assembler {
     const model = this.model;
     const scope = entry.root.scope;
     if (entry.landmarkAt >= entry.walked && entry.landmarkAt >= model.attributesChangedAt && scope !== 'shadow-open' && scope !== 'shadow-closed') return entry.landmark;
-    entry.landmark = landmarkOf(entry.node);
+    entry.landmark = landmarkOf(entry.node, this.plainAncestors);
     entry.landmarkAt = model.stamp;
     return entry.landmark;
   }
@@ -247,15 +249,23 @@ class Assembler {
     }
     // An empty block (a cell holding only a control) says nothing: no need to know whether it is rendered.
     if (!t.text || entry.root.hostHidden || this.geometry.geometry(entry, false).hidden) return;
-    const out: SnapshotText = { text: t.text };
-    if (t.role) out.role = t.role;
-    if (t.level) out.level = t.level;
-    if (t.role === 'heading') out.ref = this.model.refs.refFor(entry.node as Element);
     const landmark = this.landmarkOf(entry);
-    if (landmark) out.landmark = landmark;
     const row = this.rows.rowOf(entry);
-    if (row) out.container = row;
-    if (this.input.volatile?.(entry.node, t)) out.volatile = true;
+    const volatile = this.input.volatile?.(entry.node, t) === true;
+    // Unchanged since the last snapshot: report the same object (like elements, see emitElement).
+    const prev = entry.textOut;
+    let out: SnapshotText;
+    if (prev && prev.source === t && prev.landmark === landmark && prev.container === row?.ref && prev.row === row?.row && prev.volatile === volatile) out = prev.text;
+    else {
+      out = { text: t.text };
+      if (t.role) out.role = t.role;
+      if (t.level) out.level = t.level;
+      if (t.role === 'heading') out.ref = this.model.refs.refFor(entry.node as Element);
+      if (landmark) out.landmark = landmark;
+      if (row) out.container = row;
+      if (volatile) out.volatile = true;
+      entry.textOut = { text: out, source: t, landmark, container: row?.ref, row: row?.row, volatile };
+    }
     out.order = this.order++;
     this.textChars += t.text.length;
     this.texts.push(out);

@@ -77,6 +77,14 @@ export class ChurnDetector {
   private markup = new WeakMap<object, boolean>();
   /** An element became volatile markup since the last check (a component set `aria-roledescription` on upgrade). */
   private markupAdded = false;
+  /**
+   * Whether a tree (document or shadow root) holds any volatile markup at all: one query instead of
+   * a `closest` per text, on the many pages that hold none. Kept until elements are added or an
+   * attribute makes markup (`markupAdded`).
+   */
+  private markupTrees = new WeakMap<Node, boolean>();
+  /** Elements were added since the last check (a tree may hold markup it did not). */
+  private elementsAdded = false;
   private lastInput = -Infinity;
   private readonly onInput = () => {
     this.lastInput = this.now();
@@ -117,6 +125,7 @@ export class ChurnDetector {
     const now = this.now();
     const quiet = now - this.lastInput >= INPUT_QUIET_MS;
     const seen = new Set<Element>();
+    if (!this.elementsAdded) this.elementsAdded = addsElements(records);
     const n = Math.min(records.length, RECORDS_PER_DELIVERY);
     for (let i = 0; i < n; i++) {
       const r = records[i]!;
@@ -149,11 +158,12 @@ export class ChurnDetector {
 
   /** The check for one snapshot: what churns now, and what volatile markup holds. */
   check(): VolatileCheck {
+    // Records not delivered yet (made in this task) count too.
+    this.note(this.observer.takeRecords());
     const now = this.now();
-    if (this.markupAdded) {
-      this.markup = new WeakMap();
-      this.markupAdded = false;
-    }
+    if (this.markupAdded || this.elementsAdded) this.markupTrees = new WeakMap();
+    if (this.markupAdded) this.markup = new WeakMap();
+    this.markupAdded = this.elementsAdded = false;
     const hot = new Set<Element>();
     for (const [el, c] of this.holders) {
       if (now - c.times[c.times.length - 1]! > WINDOW_MS) this.holders.delete(el);
@@ -170,6 +180,10 @@ export class ChurnDetector {
     const held = new Set<Node>();
     for (const el of hot) addHeld(held, el, 0);
     return (node, cacheKey) => {
+      // Most texts: judged before, and nothing churns (no DOM read at all).
+      const known = this.markup.get(cacheKey);
+      if (known === true) return true;
+      if (known === false && hot.size === 0) return false;
       const el = dom.nodeType(node) === 1 ? (node as Element) : dom.parentElement(node);
       if (!el) return false;
       if (this.inMarkup(el, cacheKey)) return true;
@@ -182,11 +196,36 @@ export class ChurnDetector {
   private inMarkup(el: Element, cacheKey: object): boolean {
     let v = this.markup.get(cacheKey);
     if (v === undefined) {
-      v = dom.closest(el, VOLATILE_MARKUP) !== null;
+      v = this.treeHasMarkup(el) && dom.closest(el, VOLATILE_MARKUP) !== null;
       this.markup.set(cacheKey, v);
     }
     return v;
   }
+
+  /** Whether the tree `el` is in holds any volatile markup (closest never leaves that tree). */
+  private treeHasMarkup(el: Element): boolean {
+    const root = dom.rootNode(el);
+    // Detached (the root is an element, which a query would not test itself): ask closest.
+    if (dom.nodeType(root) === 1) return true;
+    let v = this.markupTrees.get(root);
+    if (v === undefined) {
+      v = dom.queryOne(root, VOLATILE_MARKUP) !== null;
+      // Only a watched tree tells when elements are added to it (a document is watched once parsed).
+      if (this.watched.has(root)) this.markupTrees.set(root, v);
+    }
+    return v;
+  }
+}
+
+/** Whether any record added an element (a few nodes per record are looked at: a text change adds a text node). */
+function addsElements(records: MutationRecord[]): boolean {
+  for (const r of records) {
+    if (r.type !== 'childList') continue;
+    const added = r.addedNodes;
+    if (added.length > 4) return true;
+    for (let i = 0; i < added.length; i++) if (dom.nodeType(added[i]!) === 1) return true;
+  }
+  return false;
 }
 
 /** `el` and its element children down to MAX_DEPTH - 1 levels: what climbing MAX_DEPTH parents from a text's element reaches `el` from. */

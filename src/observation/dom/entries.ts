@@ -1,5 +1,5 @@
 import type { CoveredBy, ElementState, RangeBounds, ShapeKind } from '../../protocol/element.ts';
-import type { SnapshotElement } from '../snapshot.ts';
+import type { SnapshotElement, SnapshotText } from '../snapshot.ts';
 import type { InferredControl } from './infer-control.ts';
 import type { StyleCues } from './style-scan.ts';
 
@@ -111,6 +111,16 @@ interface ReportedElement {
   offsetY: number;
 }
 
+/** A text as last reported (Entry.textOut) and what it said then. */
+interface ReportedText {
+  text: SnapshotText;
+  source: NonNullable<Entry['text']>;
+  landmark: string | undefined;
+  container: string | undefined;
+  row: number | undefined;
+  volatile: boolean;
+}
+
 /** A fresh entry with every field present, so all entries share one object shape (fast property access). */
 export function newEntry(node: Element | Text, root: RootState): Entry {
   return {
@@ -131,6 +141,7 @@ export function newEntry(node: Element | Text, root: RootState): Entry {
     hit: undefined,
     cover: undefined,
     out: undefined,
+    textOut: undefined,
     walked: 0,
     landmark: undefined,
     landmarkAt: -1,
@@ -165,6 +176,7 @@ export function clearEntry(entry: Entry): void {
   entry.hit = undefined;
   entry.cover = undefined;
   entry.out = undefined;
+  entry.textOut = undefined;
   entry.landmark = undefined;
   entry.landmarkAt = -1;
 }
@@ -197,6 +209,8 @@ export interface Entry {
   cover?: CoveredBy;
   /** The element as last reported, with what it was built from: reused while nothing changed. */
   out?: ReportedElement;
+  /** The text as last reported, with what it was built from: reused while nothing changed. */
+  textOut?: ReportedText;
   /** The update (LiveModel.stamp) that last walked this entry: it may have moved since `landmarkAt`. */
   walked: number;
   /** A text's navigation landmark (see landmark.ts), as read in update `landmarkAt`. */

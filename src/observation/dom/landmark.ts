@@ -31,8 +31,14 @@ function up(el: Element): Element | null {
   return root && root !== el && 'host' in root && root.host ? root.host : null;
 }
 
-export function landmarkOf(node: Node): string | undefined {
+/**
+ * `plain`: per snapshot, whether an element and every element above it (up to <body> or <main>)
+ * is neither a breadcrumb nor a navigation landmark. Texts share their ancestors, so with it most
+ * texts cost a lookup or two instead of a climb reading attributes at every level.
+ */
+export function landmarkOf(node: Node, plain?: Map<Element, boolean>): string | undefined {
   let el = dom.nodeType(node) === 1 ? (node as Element) : dom.parentElement(node);
+  if (el && plain && isPlain(el, plain)) return undefined;
   let nav: Element | undefined;
   for (let depth = 0; el && depth < MAX_DEPTH; depth++, el = up(el)) {
     const name = dom.localName(el);
@@ -43,4 +49,29 @@ export function landmarkOf(node: Node): string | undefined {
   if (!nav) return undefined;
   const label = (dom.attr(nav, 'aria-label') ?? '').replace(/\s+/g, ' ').trim().toLowerCase().slice(0, MAX_NAME);
   return label || 'navigation';
+}
+
+/** Whether nothing from `el` up to <body> / <main> marks a landmark (see landmarkOf), memoised in `plain`. */
+function isPlain(start: Element, plain: Map<Element, boolean>): boolean {
+  const climbed: Element[] = [];
+  let answer = true;
+  for (let el: Element | null = start; el; el = up(el)) {
+    const known = plain.get(el);
+    if (known !== undefined) {
+      answer = known;
+      break;
+    }
+    const name = dom.localName(el);
+    if (name === 'body' || name === 'main') {
+      plain.set(el, true);
+      break;
+    }
+    climbed.push(el);
+    if (isBreadcrumb(el, name) || isNavigation(el, name)) {
+      answer = false;
+      break;
+    }
+  }
+  for (const el of climbed) plain.set(el, answer);
+  return answer;
 }

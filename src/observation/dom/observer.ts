@@ -12,7 +12,7 @@ import { PopupOpeners } from './openers.ts';
  * content script (with `chrome.dom.openOrClosedShadowRoot` passed in, so closed shadow roots are
  * seen) or in a plain page for tests and benchmarks (without it, closed roots are a blind spot).
  * Never throws: a failure is a machine-readable error, and the next call starts afresh.
- * An element that did not change is reported as the same object as in the previous snapshot
+ * An element or text that did not change is reported as the same object as in the previous snapshot
  * (that is how deltas are found): treat snapshots as read-only.
  */
 
