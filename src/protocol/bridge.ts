@@ -47,7 +47,7 @@ export const PairingId = z.string().regex(/^pair_[A-Za-z0-9_-]{8,64}$/, 'must be
 export type PairingId = z.infer<typeof PairingId>;
 
 /** Known only to the bridge process that asked for the pairing: it alone may collect the token. */
-const ClaimSecret = z.string().regex(/^[A-Za-z0-9_-]{32,128}$/);
+export const ClaimSecret = z.string().regex(/^[A-Za-z0-9_-]{32,128}$/);
 
 /** Every agent call carries who is calling: the paired client's agent id and its token secret. */
 const Auth = z.object({ agent_id: AgentId, token: z.string().min(1).max(256) });
