@@ -123,7 +123,7 @@ async function pair(args: string[]): Promise<number> {
   const { values } = parse(args, { credential: { type: 'string' }, name: { type: 'string' } });
   if (values.help) return help();
   const credential = credentialFile(values.credential);
-  if (!credential) throw new UsageError('pair needs the client\'s credential file: --credential FILE (or STEWARD_BRIDGE_CREDENTIAL).');
+  if (!credential) throw new UsageError("pair needs the client's credential file: --credential FILE (or STEWARD_BRIDGE_CREDENTIAL).");
   const name = values.name ?? 'MCP client (paired from a terminal)';
   if (name.length < 1 || name.length > 120) throw new UsageError('--name must be 1 to 120 characters.');
   const home = bridgeHome(values.home);

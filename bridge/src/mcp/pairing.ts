@@ -34,7 +34,7 @@ function pairingRequired(client: string, code: string, slot: ClientSlot): CallTo
       slot.keepsPending
         ? `The pairing is kept in ${slot.where}: a later run of this client with the same file collects it.`
         : slot.where.startsWith('this bridge process')
-          ? 'This bridge was started without a credential file, so the pairing lasts only while it runs. To keep it, add `--credential FILE` (or the env var STEWARD_BRIDGE_CREDENTIAL=FILE) to the client\'s launch line.'
+          ? "This bridge was started without a credential file, so the pairing lasts only while it runs. To keep it, add `--credential FILE` (or the env var STEWARD_BRIDGE_CREDENTIAL=FILE) to the client's launch line."
           : '',
     ]
       .filter(Boolean)

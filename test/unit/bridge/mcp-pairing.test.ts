@@ -121,7 +121,7 @@ describe('pairing an MCP client', () => {
 });
 
 describe('a pairing belongs to the credential, not to the name a client gives', () => {
-  it('a client that claims a paired client\'s name without its credential file pairs on its own; the paired one keeps working', async () => {
+  it("a client that claims a paired client's name without its credential file pairs on its own; the paired one keeps working", async () => {
     const home = await tempHome();
     await saveCredential(home, credentialFor('Claude Desktop'));
     const link = new FakeLink({ 'bridge/pair-request': () => requested('777-111', 'pair_impostor001'), 'bridge/tabs': () => noTabs });

@@ -89,7 +89,9 @@ describe('pairing book: a request', () => {
     expect(r.code).toMatch(/^\d{3}-\d{3}$/);
     expect(r.claim_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Date.parse(r.expires_at) - START).toBe(PAIRING_TTL_MS);
-    expect(await s.book.pending()).toEqual([{ pairing_id: r.pairing_id, client: CLIENT, requested_at: new Date(START).toISOString(), expires_at: r.expires_at, wrong_codes: 0, source: 'conn-aaaaaaaa' }]);
+    expect(await s.book.pending()).toEqual([
+      { pairing_id: r.pairing_id, client: CLIENT, requested_at: new Date(START).toISOString(), expires_at: r.expires_at, wrong_codes: 0, source: 'conn-aaaaaaaa' },
+    ]);
     expect(s.pushes).toContainEqual({ type: 'panel/pairings-changed' });
     expect(s.announced).toEqual(['Claude Desktop']);
   });
