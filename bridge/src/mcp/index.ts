@@ -13,7 +13,7 @@ import { stewardServerFactory } from './server.ts';
 export { readOrCreateHttpToken, readOrCreateClientHttpToken } from './http-token.ts';
 
 /** What the MCP server needs: the link to Steward, the bridge's home dir (credentials, HTTP token), and a logger (stderr only). */
-export interface ServeOptions {
+interface ServeOptions {
   link: StewardLink;
   home: string;
   log: (line: string) => void;
@@ -29,7 +29,7 @@ export interface StdioServeOptions extends ServeOptions {
 }
 
 /** A stdio process serves one client: its pairing is in the credential file its launch line names (or in memory), never found by the name the client gives. */
-export function stdioSlot(options: StdioServeOptions): ClientSlot {
+function stdioSlot(options: StdioServeOptions): ClientSlot {
   return options.credential ? fileSlot(path.resolve(options.credential), options.log, { keepsPending: true }) : memorySlot();
 }
 
