@@ -1,4 +1,5 @@
 import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
 import { probeSocket } from './host/private-socket.ts';
@@ -8,6 +9,7 @@ import type { Browser } from './install/manifest-dirs.ts';
 import { connectLink } from './link/socket-link.ts';
 import { logToStderr as log } from './log.ts';
 import { readOrCreateClientHttpToken, readOrCreateHttpToken, serveHttp, serveStdio } from './mcp/index.ts';
+import { pairFromTerminal } from './mcp/pair-command.ts';
 import { bridgeHome, socketPath } from './paths.ts';
 import { USAGE } from './usage.ts';
 import { BRIDGE_VERSION } from './version.ts';
@@ -18,7 +20,10 @@ class UsageError extends Error {}
 
 const common = { home: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 const placement = { 'extension-id': { type: 'string' }, 'user-data-dir': { type: 'string' }, browser: { type: 'string' } } as const;
-const serving = { http: { type: 'boolean' }, port: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true } } as const;
+const serving = { http: { type: 'boolean' }, port: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, credential: { type: 'string' } } as const;
+
+/** The client's credential file: `--credential FILE`, else STEWARD_BRIDGE_CREDENTIAL (for clients whose config sets env rather than args). */
+const credentialFile = (flag: string | undefined): string | undefined => flag || process.env.STEWARD_BRIDGE_CREDENTIAL || undefined;
 
 function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
   try {
@@ -52,7 +57,7 @@ async function serve(args: string[]): Promise<number> {
   const home = bridgeHome(values.home);
   const link = connectLink({ socketPath: socketPath(home), log });
   if (!values.http) {
-    await serveStdio({ link, home, log });
+    await serveStdio({ link, home, log, credential: credentialFile(values.credential) });
     await link.close();
     return 0;
   }
@@ -114,6 +119,22 @@ async function httpToken(args: string[]): Promise<number> {
   return 0;
 }
 
+async function pair(args: string[]): Promise<number> {
+  const { values } = parse(args, { credential: { type: 'string' }, name: { type: 'string' } });
+  if (values.help) return help();
+  const credential = credentialFile(values.credential);
+  if (!credential) throw new UsageError("pair needs the client's credential file: --credential FILE (or STEWARD_BRIDGE_CREDENTIAL).");
+  const name = values.name ?? 'MCP client (paired from a terminal)';
+  if (name.length < 1 || name.length > 120) throw new UsageError('--name must be 1 to 120 characters.');
+  const home = bridgeHome(values.home);
+  const link = connectLink({ socketPath: socketPath(home), log });
+  try {
+    return await pairFromTerminal({ link, credential: path.resolve(credential), name, log, say: (line) => process.stdout.write(`${line}\n`) });
+  } finally {
+    await link.close();
+  }
+}
+
 async function status(args: string[]): Promise<number> {
   const { values } = parse(args, common);
   if (values.help) return help();
@@ -150,6 +171,8 @@ async function main(argv: string[]): Promise<number> {
       return httpToken(rest);
     case 'status':
       return status(rest);
+    case 'pair':
+      return pair(rest);
     case 'help':
     case '-h':
     case '--help':

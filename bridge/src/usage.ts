@@ -1,7 +1,11 @@
 export const USAGE = `steward-bridge — lets an MCP client use your browser through Steward (paired in Steward's side panel; every action through its gateway).
 
 Usage:
-  steward-bridge [serve]                       MCP server on stdin/stdout (what an MCP client launches)
+  steward-bridge [serve] [--credential FILE]   MCP server on stdin/stdout (what an MCP client launches); the client's
+                                               pairing is kept in FILE (else STEWARD_BRIDGE_CREDENTIAL; else only while it runs)
+  steward-bridge pair --credential FILE [--name NAME]
+                                               pairs a client from this terminal: shows the code, waits for the person
+                                               in Steward's side panel, writes the credential to FILE
   steward-bridge serve --http [--port 8787] [--allow-origin ORIGIN]...
                                                MCP server as Streamable HTTP on 127.0.0.1 (bearer token: see http-token)
   steward-bridge install [--extension-id ID] [--user-data-dir DIR] [--home DIR] [--browser chromium|chrome|all]

@@ -6,6 +6,7 @@ import { ok, refuse, type Data, type Payload, type Reply } from '../protocol/cha
 import type { MintTokenRequest, PanelPush, PanelRequests, TokenWithUsage } from '../protocol/panel-channel.ts';
 import { clientSlug, codeDigits, constantTimeEqual, newClaimSecret, newPairingCode, newPairingId, shortHex, type RandomBytes } from './pairing-code.ts';
 import { readPairings, type PairingMap, type PairingRecord } from './pairing-record.ts';
+import { admitFrom, refusalWords, sourceKey, type PairingSourceFacts } from './pairing-source.ts';
 
 /**
  * Pairing of MCP clients, as pure logic over ports: a bridge asks for a pairing and gets a short
@@ -17,8 +18,6 @@ import { readPairings, type PairingMap, type PairingRecord } from './pairing-rec
 
 /** How long a request waits for the person, and, once accepted, for the bridge to collect its token. */
 export const PAIRING_TTL_MS = 10 * 60_000;
-/** Undecided requests at once: a local process flooding the panel is refused, and nobody's request is silently evicted. */
-export const MAX_UNDECIDED = 8;
 /** Wrong codes a request survives: the third ends it. */
 const MAX_WRONG_CODES = 3;
 /** How long an ended request is remembered, so a late claim hears why it ended. */
@@ -47,10 +46,13 @@ type DecideMessage = Payload<PanelRequests, 'panel/pairing-decide'>;
 type DecideReply = Reply<Data<PanelRequests, 'panel/pairing-decide'>>;
 
 export interface PairingBook {
-  request(client: McpClientInfo): Promise<PairRequestReply>;
+  /** A request from `source` (pairing-source.ts): a flood from one source is refused, leaving room for others; nobody's request is evicted. */
+  request(client: McpClientInfo, source: PairingSourceFacts): Promise<PairRequestReply>;
   claim(message: Payload<BridgeRequests, 'bridge/pair-claim'>): Promise<PairClaimReply>;
   pending(): Promise<PairingView[]>;
   decide(message: DecideMessage): Promise<DecideReply>;
+  /** The person refuses every request waiting from one source at once; that source's later requests are refused too (until it reconnects: a new connection is a new source). */
+  refuseSource(source: string): Promise<{ refused: number }>;
   /** Ends a request whose bridge went away (its claim secret with it); an uncollected token is revoked. */
   withdraw(pairingId: string): Promise<void>;
   /** Ends what has expired (revoking uncollected tokens) and forgets what ended long ago. */
@@ -60,6 +62,8 @@ export interface PairingBook {
 const UNKNOWN = 'No such pairing request: pair again.';
 
 export function createPairingBook(ports: PairingBookPorts): PairingBook {
+  /** Sources the person refused as a whole (kept while the worker runs; their connections end with it). */
+  const refusedSources = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
   /** Runs `work` after every earlier operation, over the map as stored; saves when `work` says it changed. */
   function serial<T>(work: (map: PairingMap, now: number) => Promise<{ result: T; changed: boolean; pendingChanged: boolean }>): Promise<T> {
@@ -110,17 +114,18 @@ export function createPairingBook(ports: PairingBookPorts): PairingBook {
   const isWaiting = (r: PairingRecord, now: number) => r.status === 'pending' && now < Date.parse(r.expires_at);
 
   return {
-    request: (client) =>
+    request: (client, from) =>
       serial(async (map, now) => {
-        const waiting = Object.values(map).filter((r) => isWaiting(r, now)).length;
-        if (waiting >= MAX_UNDECIDED) {
-          const refusal = refuse(
-            'QUOTA_EXCEEDED',
-            `${waiting} pairing requests are already waiting in Steward's side panel. Ask the person to decide or refuse them, or wait until they expire (10 minutes), then try again.`,
-            true,
-          );
-          return { result: refusal as PairRequestReply, changed: false, pendingChanged: false };
-        }
+        const source = sourceKey(from);
+        const no = (refusal: Reply<never>) => ({ result: refusal as PairRequestReply, changed: false, pendingChanged: false });
+        if (refusedSources.has(source)) return no(refuse('PAIRING_REFUSED', 'The person refused every pairing request from this client in Steward.'));
+        const verdict = admitFrom(
+          source,
+          Object.values(map)
+            .filter((r) => isWaiting(r, now))
+            .map((r) => r.source),
+        );
+        if (!verdict.ok) return no(refuse('QUOTA_EXCEEDED', refusalWords(verdict), true));
         const pairing_id = newPairingId(ports.random);
         const claim_secret = newClaimSecret(ports.random);
         const record: PairingRecord = {
@@ -131,6 +136,7 @@ export function createPairingBook(ports: PairingBookPorts): PairingBook {
           requested_at: iso(now),
           expires_at: iso(now + PAIRING_TTL_MS),
           wrong_codes: 0,
+          source,
           status: 'pending',
         };
         map[pairing_id] = record;
@@ -166,7 +172,7 @@ export function createPairingBook(ports: PairingBookPorts): PairingBook {
         const views = Object.values(map)
           .filter((r) => isWaiting(r, now))
           .sort((a, b) => a.requested_at.localeCompare(b.requested_at))
-          .map(({ pairing_id, client, requested_at, expires_at, wrong_codes }) => ({ pairing_id, client, requested_at, expires_at, wrong_codes }));
+          .map(({ pairing_id, client, requested_at, expires_at, wrong_codes, source }) => ({ pairing_id, client, requested_at, expires_at, wrong_codes, source }));
         return { result: views, changed: false, pendingChanged: false };
       }),
 
@@ -222,6 +228,15 @@ export function createPairingBook(ports: PairingBookPorts): PairingBook {
         return { result: ok({ status: 'paired' as const, token }), changed: true, pendingChanged: true };
       }),
 
+    refuseSource: (source) =>
+      serial(async (map, now) => {
+        refusedSources.add(source);
+        const waiting = Object.values(map).filter((r) => r.source === source && isWaiting(r, now));
+        for (const r of waiting) map[r.pairing_id] = ended(r, 'refused');
+        const changed = waiting.length > 0;
+        return { result: { refused: waiting.length }, changed, pendingChanged: changed };
+      }),
+
     withdraw: (pairingId) =>
       serial(async (map) => {
         const r = Object.hasOwn(map, pairingId) ? map[pairingId] : undefined;
@@ -236,6 +251,6 @@ export function createPairingBook(ports: PairingBookPorts): PairingBook {
 }
 
 function ended(r: PairingRecord, status: 'refused' | 'expired'): PairingRecord {
-  const { pairing_id, client, code, claim_hash, requested_at, expires_at, wrong_codes } = r;
-  return { pairing_id, client, code, claim_hash, requested_at, expires_at, wrong_codes, status };
+  const { pairing_id, client, code, claim_hash, requested_at, expires_at, wrong_codes, source } = r;
+  return { pairing_id, client, code, claim_hash, requested_at, expires_at, wrong_codes, source, status };
 }

@@ -20,6 +20,8 @@ const Common = {
   /** The end of the request, or, once accepted, of the bridge's time to collect the token. */
   expires_at: IsoDateTime,
   wrong_codes: z.number().int().nonnegative(),
+  /** Where the request came from (pairing-source.ts): the flood limits and the panel's one-click refusal go by it. */
+  source: z.string().min(1).max(240).default('unknown'),
 };
 
 const GrantedToken = z.object({

@@ -47,7 +47,7 @@ export const PairingId = z.string().regex(/^pair_[A-Za-z0-9_-]{8,64}$/, 'must be
 export type PairingId = z.infer<typeof PairingId>;
 
 /** Known only to the bridge process that asked for the pairing: it alone may collect the token. */
-const ClaimSecret = z.string().regex(/^[A-Za-z0-9_-]{32,128}$/);
+export const ClaimSecret = z.string().regex(/^[A-Za-z0-9_-]{32,128}$/);
 
 /** Every agent call carries who is calling: the paired client's agent id and its token secret. */
 const Auth = z.object({ agent_id: AgentId, token: z.string().min(1).max(256) });
@@ -114,7 +114,19 @@ export const BridgeRequests = {
   // ── pairing: the first call of a client without a token ────────────────────────────────────
   /** Opens a pairing request in the side panel. The code goes to the MCP client; the claim secret stays in the bridge. */
   'bridge/pair-request': {
-    request: z.object({ client: McpClientInfo }),
+    request: z.object({
+      client: McpClientInfo,
+      /**
+       * Which client of this bridge process asks (the HTTP server's: the bearer it came with), so
+       * Steward counts requests per source; the host connection is the rest of the source.
+       */
+      source: z.string().min(1).max(160).optional(),
+      /**
+       * The bridge keeps the claim secret beyond this process (the client's credential file), so the
+       * request outlives the connection: a one-shot client's next run, or `steward-bridge pair`, collects it.
+       */
+      keep: z.boolean().default(false),
+    }),
     reply: z.object({ pairing_id: PairingId, code: PairingCode, claim_secret: ClaimSecret, expires_at: IsoDateTime }),
   },
   /** Collects the outcome once: pending, or the token the person granted (its secret, in this one reply). PAIRING_REFUSED / PAIRING_EXPIRED / PAIRING_UNKNOWN otherwise. */
@@ -204,6 +216,8 @@ export const PairingView = z.object({
   expires_at: IsoDateTime,
   /** Wrong codes entered so far (three end the request). */
   wrong_codes: z.number().int().nonnegative(),
+  /** Where the request came from (one bridge process, and for HTTP the bearer): requests of one source can be refused together. */
+  source: z.string().min(1).max(240),
 });
 export type PairingView = z.infer<typeof PairingView>;
 

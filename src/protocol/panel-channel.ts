@@ -152,6 +152,8 @@ export const PanelRequests = {
     }),
     reply: z.discriminatedUnion('status', [z.object({ status: z.literal('paired'), token: TokenWithUsage }), z.object({ status: z.literal('denied') })]),
   },
+  /** Refuses every request still waiting from one source (a flood, in one click); that source's later requests are refused until it reconnects. */
+  'panel/pairings-refuse-source': { request: z.object({ source: z.string().min(1).max(240) }), reply: z.object({ refused: z.number().int().nonnegative() }) },
   'panel/bridge-status': { request: none, reply: BridgeStatus },
   // sites that publish an agent contract (the native path, src/protocol/agent-contract.ts)
   /** The contract the tab's site offers (discovered on its pages), and any grant Steward holds for it. */

@@ -57,6 +57,7 @@ export const allowSite = (origin: string) => call('panel/site-allow', { origin }
 export const removeSite = (origin: string) => call('panel/site-remove', { origin });
 /** MCP clients waiting to pair, the person's decision on one (a wrong code is refused: PAIRING_CODE_MISMATCH), and the bridge's link. */
 export const listPairings = () => call('panel/pairings', {});
+export const refusePairingSource = (source: string) => call('panel/pairings-refuse-source', { source });
 export const decidePairing = (pairing_id: string, decision: PayloadInput<PanelRequests, 'panel/pairing-decide'>['decision']) => call('panel/pairing-decide', { pairing_id, decision });
 export const bridgeStatus = () => call('panel/bridge-status', {});
 /** Sites with an agent contract: the tab's site (null: it offers none), every site Steward holds a grant for, connect with the person's consent, disconnect. */

@@ -43,7 +43,7 @@ test.describe.serial('cancelling ORD-1024 through the bridge', () => {
 
   test('approved in the side panel, survives the worker being killed, and cancels exactly once', async ({ sites }) => {
     let panel = await openSidePanel(world);
-    await pairClient(client, panel, { sites: [new URL(sites.urls.shop).origin] });
+    await pairClient(client, panel, { sites: [new URL(sites.urls.shop).origin], scopes: '*:*' });
 
     const opened = await client.call('steward_open', { url: `${sites.urls.shop}/orders/${ORDER.id}` });
     expect(opened.isError, opened.text).toBe(false);

@@ -178,9 +178,23 @@ function wrap(name: string, client: AnyClient, extra: Partial<Pick<McpClient, 'p
 
 export type SdkLine = 'v2' | 'v1';
 
+/**
+ * The credential file a client's MCP config names for it (here one per client name, in the test's
+ * bridge home), as a person sets up `steward-bridge serve --credential FILE` once per client.
+ */
+export function credentialFileFor(world: Pick<BridgeBrowser, 'env'>, name: string): string {
+  return join(world.env.STEWARD_BRIDGE_HOME!, 'client-configs', `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.credential`);
+}
+
+export interface StdioLaunch {
+  /** The credential file on the launch line: the client's own (credentialFileFor) by default; null for a launch line without one. */
+  credential?: string | null;
+}
+
 /** A client that launches `steward-bridge serve` itself (how desktop apps use stdio servers); the server's stderr is collected, never mixed into the protocol. */
-export async function connectStdio(world: Pick<BridgeBrowser, 'env'>, sdk: SdkLine, name: string): Promise<McpClient> {
-  const params = { command: process.execPath, args: [BRIDGE_CLI, 'serve'], env: { ...(process.env as Record<string, string>), ...world.env }, stderr: 'pipe' as const };
+export async function connectStdio(world: Pick<BridgeBrowser, 'env'>, sdk: SdkLine, name: string, launch: StdioLaunch = {}): Promise<McpClient> {
+  const credential = launch.credential === null ? [] : ['--credential', launch.credential ?? credentialFileFor(world, name)];
+  const params = { command: process.execPath, args: [BRIDGE_CLI, 'serve', ...credential], env: { ...(process.env as Record<string, string>), ...world.env }, stderr: 'pipe' as const };
   let err = '';
   const collect = (stream: NodeJS.ReadableStream | null) => stream?.on('data', (d: Buffer) => (err += d.toString()));
   if (sdk === 'v2') {
@@ -273,10 +287,12 @@ export function pairingCodeOf(reply: ToolReply): string {
 }
 
 export interface PanelGrant {
-  /** Sites (origins) to tick; all listed sites when absent. */
+  /** Sites (origins) to tick; all listed sites when absent (wider than the card offers: a test chooses it deliberately). */
   sites?: string[];
-  /** The Scopes field; `*:*` when absent. */
+  /** The Scopes field; the card's (`*:read`) when absent: a test that acts names the scopes it needs. */
   scopes?: string;
+  /** Pair with what the card offers (its sites, scopes and lifetime untouched). */
+  asOffered?: boolean;
   /** The code typed; the client's when absent. */
   code?: string;
   /** Ticks "May touch payment"; left off when absent, as the card starts. */
@@ -294,7 +310,7 @@ export async function pairInPanel(panel: Page, clientName: string, code: string,
   // The sites load with the card: wait for their checkboxes before choosing.
   const siteBoxes = card.getByRole('group', { name: 'Sites it may use' }).getByRole('checkbox');
   await expect(siteBoxes.first()).toBeVisible();
-  for (const box of await siteBoxes.all()) {
+  for (const box of grant.asOffered ? [] : await siteBoxes.all()) {
     const label = (await box.getAttribute('aria-label')) ?? (await box.evaluate((e) => (e as HTMLInputElement).labels?.[0]?.textContent ?? ''));
     await box.setChecked(grant.sites ? grant.sites.includes(label.trim()) : true);
   }

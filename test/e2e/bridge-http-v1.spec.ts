@@ -76,7 +76,7 @@ test.describe.serial('MCP clients over HTTP (SDK v1 and v2), and the v1 client o
     test(`the ${sdk} client pairs over HTTP and observes the clinic`, async ({ sites }) => {
       const client = await connectHttp(http, sdk, name);
       clients.push(client);
-      await pairClient(client, panel, { sites: [new URL(sites.urls.clinic).origin] });
+      await pairClient(client, panel, { sites: [new URL(sites.urls.clinic).origin], scopes: '*:*' });
 
       await observesTheClinic(client, sites.urls.clinic);
     });
@@ -99,7 +99,7 @@ test.describe.serial('MCP clients over HTTP (SDK v1 and v2), and the v1 client o
   test('the v1 client over stdio (how desktop apps launch a server) pairs as its own agent and observes the clinic too', async ({ sites }) => {
     const client = await connectStdio(world, 'v1', 'Legacy Stdio App');
     clients.push(client);
-    await pairClient(client, panel, { sites: [new URL(sites.urls.clinic).origin] });
+    await pairClient(client, panel, { sites: [new URL(sites.urls.clinic).origin], scopes: '*:*' });
     await observesTheClinic(client, sites.urls.clinic);
     const agents = await Promise.all([...CLIENTS.map(({ name }) => name), client.name].map((name) => agentIdOf(world.serviceWorker, name)));
     expect(new Set(agents).size).toBe(3);

@@ -26,7 +26,7 @@ test.describe.serial('the bridge across browser restarts and client exits', () =
     world = await launchWithBridge({ nativeWebMcp: true, allowSites: allowed, env: { STEWARD_BRIDGE_LINK_WAIT_MS: String(LINK_WAIT_MS) } });
     panel = await openSidePanel(world);
     client = await connectStdio(world, 'v2', CLIENT);
-    await pairClient(client, panel, { sites: [new URL(sites.urls.clinic).origin] });
+    await pairClient(client, panel, { sites: [new URL(sites.urls.clinic).origin], scopes: '*:*' });
   });
 
   test.afterAll(async () => {

@@ -95,7 +95,7 @@ test.describe.serial('an MCP client over stdio (SDK v2)', () => {
     const card = panel.getByRole('region', { name: `Pairing request from ${CLIENT}` });
     await expect(card).toBeVisible();
     await expect(card).toContainText('stdio');
-    await pairInPanel(panel, CLIENT, code, { sites: [clinic] });
+    await pairInPanel(panel, CLIENT, code, { sites: [clinic], scopes: '*:*' });
     await expect(card).toHaveCount(0);
 
     const tabs = await client.call('steward_tabs');

@@ -155,7 +155,7 @@ test('an MCP client sees orders.cancel via the contract, observes site_contract,
   let panel = await openSidePanel(world);
   const client = await connectStdio(world, 'v2', 'Native Client');
   try {
-    await pairClient(client, panel, { sites: [new URL(shop).origin] });
+    await pairClient(client, panel, { sites: [new URL(shop).origin], scopes: '*:*' });
     const opened = await client.call('steward_open', { url: `${shop}/orders/${ORDER.id}` });
     expect(opened.isError, opened.text).toBe(false);
     const tabId = (payloadOf(opened) as { tab: { tab_id: number } }).tab.tab_id;

@@ -70,7 +70,7 @@ export async function stewardSide(lab: string): Promise<Side & { world: BridgeBr
     const panel = await openSidePanel(world);
     const client = await connectStdio(world, 'v2', 'Widget agent');
     // Some tasks buy something (tickets): the person lets the agent touch payment, and approves each card anyway.
-    await pairClient(client, panel, { sites: [new URL(lab).origin], payment: true });
+    await pairClient(client, panel, { sites: [new URL(lab).origin], payment: true, scopes: '*:*' });
     return {
       world,
       client,

@@ -1,7 +1,9 @@
 import { serveStdio as sdkServeStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Transport } from '@modelcontextprotocol/server';
 import type { StewardLink } from '../link/steward-link.ts';
-import { fileCredentialStore } from './credentials.ts';
+import path from 'node:path';
+import type { McpClientInfo } from '../../../src/protocol/bridge.ts';
+import { fileSlot, httpCredentialFile, memorySlot, type ClientSlot } from './credentials.ts';
 import { ensurePrivateDir } from './files.ts';
 import { startHttpServer } from './http.ts';
 import { HttpBearers } from './http-token.ts';
@@ -11,10 +13,39 @@ import { stewardServerFactory } from './server.ts';
 export { readOrCreateHttpToken, readOrCreateClientHttpToken } from './http-token.ts';
 
 /** What the MCP server needs: the link to Steward, the bridge's home dir (credentials, HTTP token), and a logger (stderr only). */
-export interface ServeOptions {
+interface ServeOptions {
   link: StewardLink;
   home: string;
   log: (line: string) => void;
+}
+
+export interface StdioServeOptions extends ServeOptions {
+  /**
+   * The client's credential file, named on its launch line (`serve --credential FILE` or
+   * STEWARD_BRIDGE_CREDENTIAL): the pairing is written there and read back on later runs. Without
+   * one the pairing lasts as long as this process.
+   */
+  credential?: string | undefined;
+}
+
+/** A stdio process serves one client: its pairing is in the credential file its launch line names (or in memory), never found by the name the client gives. */
+function stdioSlot(options: StdioServeOptions): ClientSlot {
+  return options.credential ? fileSlot(path.resolve(options.credential), options.log, { keepsPending: true }) : memorySlot();
+}
+
+/**
+ * An HTTP client's pairing is kept by its bearer (what it holds) and its name: a client with its own
+ * bearer (`http-token --client`) cannot be taken over by another; clients sharing the default
+ * bearer trust each other. Slots are kept for the server's life, so a pending request waits in memory.
+ */
+function httpSlots(home: string, log: (line: string) => void): (client: McpClientInfo, bearer: string | undefined) => ClientSlot {
+  const slots = new Map<string, ClientSlot>();
+  return (client, bearer) => {
+    const identity = `http:${bearer ?? 'default'}:${client.name}`;
+    let slot = slots.get(identity);
+    if (!slot) slots.set(identity, (slot = fileSlot(httpCredentialFile(home, identity), log, { keepsPending: false })));
+    return slot;
+  };
 }
 
 export interface HttpServeOptions extends ServeOptions {
@@ -27,10 +58,11 @@ export interface HttpServeOptions extends ServeOptions {
  * Serves one MCP connection over `transport` (the process's stdio by default) until it closes;
  * the SDK picks the era from the client's opening (2026-07-28 discover, or a 2025 initialize).
  */
-export async function serveConnection(options: ServeOptions, transport: Transport = new StdioServerTransport()): Promise<{ closed: Promise<void>; close(): Promise<void> }> {
+export async function serveConnection(options: StdioServeOptions, transport: Transport = new StdioServerTransport()): Promise<{ closed: Promise<void>; close(): Promise<void> }> {
   await ensurePrivateDir(options.home);
-  const pairing = new Pairing(options.link, fileCredentialStore(options.home, options.log), options.log);
-  const factory = stewardServerFactory({ link: options.link, pairing, transport: 'stdio', log: options.log });
+  const pairing = new Pairing(options.link, options.log);
+  const slot = stdioSlot(options);
+  const factory = stewardServerFactory({ link: options.link, pairing, transport: 'stdio', slotFor: () => slot, log: options.log });
   const watched = watchClose(transport);
   const handle = sdkServeStdio(factory, { transport: watched.transport, onerror: (error) => options.log(`steward-bridge: stdio: ${error.message}`) });
   return { closed: watched.closed, close: () => handle.close() };
@@ -54,7 +86,7 @@ function watchClose(inner: Transport): { transport: Transport; closed: Promise<v
 }
 
 /** The MCP server on stdin/stdout, until stdin closes; then the link closes too, leaving nothing running. */
-export async function serveStdio(options: ServeOptions): Promise<void> {
+export async function serveStdio(options: StdioServeOptions): Promise<void> {
   const connection = await serveConnection(options);
   await connection.closed;
   options.log('steward-bridge: stdin closed; stopping');
@@ -67,8 +99,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
   await ensurePrivateDir(options.home);
   const bearers = new HttpBearers(options.home);
   await bearers.load();
-  const pairing = new Pairing(options.link, fileCredentialStore(options.home, options.log), options.log);
-  const factory = stewardServerFactory({ link: options.link, pairing, transport: 'http', log: options.log });
+  const pairing = new Pairing(options.link, options.log);
+  const factory = stewardServerFactory({ link: options.link, pairing, transport: 'http', slotFor: httpSlots(options.home, options.log), log: options.log });
   const server = await startHttpServer({ port: options.port, bearers, allowedOrigins: options.allowedOrigins ?? [], factory, log: options.log });
   options.log(`steward-bridge: MCP over HTTP at ${server.url}`);
   return { url: server.url, close: () => server.close() };

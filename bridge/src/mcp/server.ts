@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { McpClientInfo } from '../../../src/protocol/bridge.ts';
 import type { StewardLink } from '../link/steward-link.ts';
 import { HANDLERS, type CallContext } from './handlers.ts';
+import type { ClientSlot } from './credentials.ts';
 import type { Pairing } from './pairing.ts';
 import { refusalResult } from './refusals.ts';
 import { errorResult } from './results.ts';
@@ -12,6 +13,8 @@ export interface ServerDeps {
   link: StewardLink;
   pairing: Pairing;
   transport: McpClientInfo['transport'];
+  /** Where a caller's pairing is kept (index.ts): a stdio process's one slot whatever the client calls itself; an HTTP client's by its bearer. */
+  slotFor(client: McpClientInfo, bearer: string | undefined): ClientSlot;
   log: (line: string) => void;
 }
 
@@ -24,15 +27,6 @@ function callerOf(server: McpServer, ctx: ServerContext, transport: McpClientInf
   if (!info.success) return undefined;
   const { name, version, title } = info.data;
   return { name: name.slice(0, 120), ...(version ? { version: version.slice(0, 60) } : {}), ...(title ? { title: title.slice(0, 120) } : {}), transport };
-}
-
-/**
- * The key a client's pairing is kept under: its transport, for HTTP the bearer it presented, and
- * its name. A client's name is only what it says; the bearer is what it holds, so an HTTP client
- * cannot take over the pairing of a client with another bearer by calling itself by that name.
- */
-function identityOf(client: McpClientInfo, bearer: string | undefined): string {
-  return client.transport === 'http' ? `http:${bearer ?? 'default'}:${client.name}` : `stdio:${client.name}`;
 }
 
 const VERSION = '0.1.0';
@@ -63,14 +57,14 @@ async function run<N extends ToolName>(name: N, input: ToolInput<N>, server: Mcp
   try {
     const client = callerOf(server, ctx, deps.transport);
     if (!client) return errorResult({ code: 'CLIENT_UNKNOWN', message: 'This MCP client did not say its name (clientInfo), so Steward cannot tell which pairing it belongs to.', retryable: false });
-    const identity = identityOf(client, bearer);
-    const outcome = await deps.pairing.authFor(client, identity);
+    const slot = deps.slotFor(client, bearer);
+    const outcome = await deps.pairing.authFor(client, slot, client.transport === 'http' ? `http:${bearer ?? 'default'}` : undefined);
     if (!outcome.ok) return outcome.result;
     const call: CallContext = {
       link: deps.link,
       auth: outcome.auth,
       tokenInvalid: async (error) => {
-        await deps.pairing.forget(identity, client.name);
+        await deps.pairing.forget(slot, client.name);
         return refusalResult({ ...error, code: 'TOKEN_INVALID', recovery_hint: undefined });
       },
     };

@@ -12,7 +12,8 @@ import type { PairingControl } from '../panel/pairings.ts';
  * the holder of the claim secret. The logic is the pure pairing book (src/external-agents/).
  */
 export interface PairingService extends PairingControl {
-  request(payload: Payload<BridgeRequests, 'bridge/pair-request'>): Promise<Reply<Data<BridgeRequests, 'bridge/pair-request'>>>;
+  /** `conn`: the host connection it came on (Steward's id for it), the part of its source the bridge cannot choose. */
+  request(payload: Payload<BridgeRequests, 'bridge/pair-request'>, conn: string): Promise<Reply<Data<BridgeRequests, 'bridge/pair-request'>>>;
   claim(payload: Payload<BridgeRequests, 'bridge/pair-claim'>): Promise<Reply<Data<BridgeRequests, 'bridge/pair-claim'>>>;
   /** The bridge process that asked went away (its claim secret with it): the request ends, an uncollected token is revoked. */
   withdraw: PairingBook['withdraw'];
@@ -42,10 +43,11 @@ export function createPairingService(deps: PairingServiceDeps): PairingService {
     announce: deps.announce,
   });
   return {
-    request: ({ client }) => book.request(client),
+    request: ({ client, source }, conn) => book.request(client, { conn, ...(source ? { sub: source } : {}) }),
     claim: (payload) => book.claim(payload),
     pending: () => book.pending(),
     decide: (message) => book.decide(message),
+    refuseSource: (source) => book.refuseSource(source),
     withdraw: (pairingId) => book.withdraw(pairingId),
     sweep: () => book.sweep(),
     status: () => deps.linkStatus(),

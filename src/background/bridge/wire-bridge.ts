@@ -50,8 +50,9 @@ export function wireBridge(deps: BridgeDeps) {
 
   const handlers: Handlers<BridgeRequests, CallContext> = {
     'bridge/pair-request': async (m, { conn }) => {
-      const reply = await pairings.request(m);
-      if (reply.ok) conns.opened(conn, reply.data.pairing_id);
+      const reply = await pairings.request(m, conn);
+      // A request whose claim secret lives only in the asking process ends with it; a kept one (the client's credential file) waits for its next run.
+      if (reply.ok && !m.keep) conns.opened(conn, reply.data.pairing_id);
       return reply;
     },
     'bridge/pair-claim': async (m, { conn }) => {

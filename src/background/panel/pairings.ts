@@ -11,5 +11,7 @@ import type { PanelRequests } from '../../protocol/panel-channel.ts';
 export interface PairingControl {
   pending(): Promise<PairingView[]>;
   decide(message: Payload<PanelRequests, 'panel/pairing-decide'>): Promise<Reply<Data<PanelRequests, 'panel/pairing-decide'>>>;
+  /** Refuses every request waiting from one source (a flood) at once. */
+  refuseSource(source: string): Promise<{ refused: number }>;
   status(): Promise<BridgeStatus>;
 }

@@ -124,6 +124,12 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
       if (reply.ok && reply.data.status === 'paired') tokensChanged(reply);
       return reply;
     },
+    'panel/pairings-refuse-source': async ({ source }) => {
+      if (!deps.pairings) return refuse('NOT_READY', 'The MCP bridge is not available here.');
+      const refused = await deps.pairings.refuseSource(source);
+      deps.push({ type: 'panel/pairings-changed' });
+      return ok(refused);
+    },
     'panel/bridge-status': async () => (deps.pairings ? ok(await deps.pairings.status()) : ok({ connected: false, problem: 'The MCP bridge is not available here.' })),
     'panel/contract-site': async (m) => (deps.contracts ? ok({ site: await deps.contracts.siteForTab(m.tabId) }) : ok({ site: null })),
     'panel/contract-sites': async () => ok({ sites: deps.contracts ? await deps.contracts.sites() : [] }),

@@ -2,7 +2,17 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { PairingView } from '../../protocol/bridge.ts';
 import { decidePairing } from '../background-client.ts';
-import { buildPairingDecision, DEFAULT_PAIRING_EXPIRY_MINUTES, DEFAULT_PAIRING_SCOPES, PAIRING_EXPIRIES, type PairingField, type PairingFormValues } from '../lib/pairing-form.ts';
+import {
+  buildPairingDecision,
+  defaultPairingSites,
+  DEFAULT_PAIRING_EXPIRY_MINUTES,
+  DEFAULT_PAIRING_SCOPES,
+  describePairingGrant,
+  PAIRING_EXPIRIES,
+  type PairingField,
+  type PairingFormValues,
+} from '../lib/pairing-form.ts';
+import { sourceWords } from '../lib/pairing-sources.ts';
 import { clockTime, countdown, msLeft } from '../lib/time.ts';
 import { now } from '../now.ts';
 
@@ -15,11 +25,23 @@ const TRANSPORT = { stdio: 'stdio (the client started the bridge)', http: 'HTTP 
  * shows it here: matching it is what proves the request is that client's) and chooses the token
  * it gets. Everything the client said about itself is shown as text.
  */
-export function PairingCard({ pairing: p, allowedSites, onDecided }: { pairing: PairingView; allowedSites: string[] | undefined; onDecided: (d: PairingDecided) => void }) {
+export function PairingCard({
+  pairing: p,
+  allowedSites,
+  currentSite,
+  onDecided,
+}: {
+  pairing: PairingView;
+  allowedSites: string[] | undefined;
+  /** The current tab's site: the only one ticked at first. */
+  currentSite: string | undefined;
+  onDecided: (d: PairingDecided) => void;
+}) {
+  // Narrow unless the person widens it: reading, for an hour, on the current tab's site only.
   const [values, setValues] = useState<Omit<PairingFormValues, 'sites'>>({ code: '', scopes: DEFAULT_PAIRING_SCOPES, expires_minutes: DEFAULT_PAIRING_EXPIRY_MINUTES, payment: false });
-  // Every allowed site is ticked until the person changes the selection (each consequential action still asks them).
   const [chosenSites, setChosenSites] = useState<string[] | undefined>(undefined);
-  const sites = chosenSites ?? allowedSites ?? [];
+  const sites = chosenSites ?? defaultPairingSites(currentSite, allowedSites ?? []);
+  const words = describePairingGrant({ ...values, sites }, currentSite, allowedSites ?? []);
   const [errors, setErrors] = useState<Partial<Record<PairingField, string>>>({});
   const [refusal, setRefusal] = useState('');
   const [busy, setBusy] = useState(false);
@@ -83,6 +105,8 @@ export function PairingCard({ pairing: p, allowedSites, onDecided }: { pairing: 
         <dd>{p.client.version ?? <span class="muted">not given</span>}</dd>
         <dt>Connects via</dt>
         <dd>{TRANSPORT[p.client.transport]}</dd>
+        <dt>Source</dt>
+        <dd>{sourceWords(p.source, p.client.transport)}</dd>
         <dt>Requested</dt>
         <dd>{clockTime(p.requested_at, now.value)}</dd>
       </dl>
@@ -115,7 +139,12 @@ export function PairingCard({ pairing: p, allowedSites, onDecided }: { pairing: 
             </p>
           )}
         </fieldset>
-        <Field id={fid('scopes')} label="Scopes" hint="What it may do, as namespace:verb separated by spaces; *:* for anything. Consequential actions still ask you." error={errors.scopes}>
+        <Field
+          id={fid('scopes')}
+          label="Scopes"
+          hint="What it may do, as namespace:verb separated by spaces: *:read reads only; *:* allows any action. Consequential actions still ask you."
+          error={errors.scopes}
+        >
           <input {...a11y('scopes', true)} value={values.scopes} onInput={(e) => set('scopes', e.currentTarget.value)} autocomplete="off" />
         </Field>
         <div class="field check">
@@ -131,6 +160,21 @@ export function PairingCard({ pairing: p, allowedSites, onDecided }: { pairing: 
             ))}
           </select>
         </Field>
+        <div class={words.wider.length > 0 ? 'grant-words wider' : 'grant-words'} role="note" aria-label="What you grant" aria-live="polite">
+          <p>{words.summary}</p>
+          {words.wider.length > 0 && (
+            <>
+              <p>
+                <strong>Wider than the default</strong> (this tab’s site, reading, one hour):
+              </p>
+              <ul>
+                {words.wider.map((w) => (
+                  <li key={w}>{w}</li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
         <p class={left < 60_000 ? 'expiry soon' : 'expiry'}>
           {left === 0 ? (
             'Expired: the client must ask again.'

@@ -15,9 +15,44 @@ export const PAIRING_EXPIRIES: ReadonlyArray<readonly [string, number]> = [
   ['7 days', 7 * 24 * 60],
   ['30 days', 30 * 24 * 60],
 ];
-export const DEFAULT_PAIRING_EXPIRY_MINUTES = 24 * 60;
-/** Everything the client may ask for; the gateway still asks the person for every consequential action. */
-export const DEFAULT_PAIRING_SCOPES = '*:*';
+/** An hour, unless the person deliberately chooses longer. */
+export const DEFAULT_PAIRING_EXPIRY_MINUTES = 60;
+/** Reading only, unless the person deliberately lets the client act. */
+export const DEFAULT_PAIRING_SCOPES = '*:read';
+
+/** The sites ticked at first: the current tab's site when it is an allowed one, else none (the person ticks). */
+export function defaultPairingSites(currentSite: string | undefined, allowedSites: readonly string[]): string[] {
+  return currentSite !== undefined && allowedSites.includes(currentSite) ? [currentSite] : [];
+}
+
+const isRead = (scope: string) => scope.endsWith(':read');
+const expiryLabel = (minutes: number) => PAIRING_EXPIRIES.find(([, m]) => m === minutes)?.[0] ?? `${minutes} minutes`;
+
+/**
+ * What the card grants, in words: one sentence, and each way it is wider than the narrow default
+ * (this tab's site, reading, one hour, no payment), so widening is a choice the person reads. Pure.
+ */
+export function describePairingGrant(v: Omit<PairingFormValues, 'code'>, currentSite: string | undefined, allowedSites: readonly string[]): { summary: string; wider: string[] } {
+  const scopes = splitList(v.scopes);
+  const readOnly = scopes.length > 0 && scopes.every(isRead);
+  const where = v.sites.length === 0 ? 'no site yet' : v.sites.length === 1 ? v.sites[0]! : `${v.sites.length} sites`;
+  const summary = `It may ${readOnly ? 'read' : 'read and act'} on ${where} for ${expiryLabel(v.expires_minutes)}.${readOnly ? ' It cannot act.' : ' Each consequential action still asks you.'}`;
+  const wider: string[] = [];
+  const others = v.sites.filter((s) => s !== currentSite);
+  if (others.length > 0) {
+    const all = allowedSites.length > 1 && allowedSites.every((s) => v.sites.includes(s));
+    wider.push(
+      `${all ? `All ${allowedSites.length} allowed sites` : `${others.length === 1 ? 'A site' : `${others.length} sites`}`} besides ${currentSite ? `this tab’s site (${currentSite})` : 'the current tab’s'}: ${others.join(', ')}.`,
+    );
+  }
+  if (!readOnly && scopes.length > 0) {
+    const acts = scopes.filter((s) => !isRead(s));
+    wider.push(acts.includes('*:*') ? 'It may take any action (*:*), not only read.' : `It may act, not only read: ${acts.join(', ')}.`);
+  }
+  if (v.expires_minutes > DEFAULT_PAIRING_EXPIRY_MINUTES) wider.push(`It lasts ${expiryLabel(v.expires_minutes)}, longer than one hour.`);
+  if (v.payment) wider.push('It may touch payment (each payment still needs your approval).');
+  return { summary, wider };
+}
 
 export interface PairingFormValues {
   code: string;
@@ -40,7 +75,7 @@ export function buildPairingDecision(v: PairingFormValues): PairingFormResult {
   if (v.sites.length === 0) errors.sites = 'Tick at least one site the client may use.';
 
   const scopes = splitList(v.scopes);
-  const scopeError = listErrors(scopes, ScopeEntry, 'scope (for example orders:read, or *:* for any)');
+  const scopeError = listErrors(scopes, ScopeEntry, 'scope (for example orders:read, *:read to read anything, or *:* for any action)');
   if (scopeError) errors.scopes = scopeError;
 
   if (!PAIRING_EXPIRIES.some(([, m]) => m === v.expires_minutes)) errors.expires_minutes = 'Pick one of the offered lifetimes.';

@@ -196,7 +196,12 @@ describe('MCP bridge messages through the service worker router', () => {
   };
 
   function withPairingSpy() {
-    const pairings = { pending: vi.fn(async () => []), decide: vi.fn(async () => ({ ok: true as const, data: { status: 'denied' as const } })), status: vi.fn(async () => ({ connected: false })) };
+    const pairings = {
+      pending: vi.fn(async () => []),
+      decide: vi.fn(async () => ({ ok: true as const, data: { status: 'denied' as const } })),
+      refuseSource: vi.fn(async () => ({ refused: 0 })),
+      status: vi.fn(async () => ({ connected: false })),
+    };
     const ready = vi.fn(async () => {
       throw new Error('pipeline reached');
     });

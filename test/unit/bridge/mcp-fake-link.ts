@@ -6,7 +6,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serveConnection } from '../../../bridge/src/mcp/index.ts';
-import { fileCredentialStore, type Credential } from '../../../bridge/src/mcp/credentials.ts';
+import { fileSlot, httpCredentialFile, type SlotState } from '../../../bridge/src/mcp/credentials.ts';
 
 type Type = keyof BridgeRequests & string;
 type Script = { [K in Type]?: (payload: PayloadInput<BridgeRequests, K>) => Reply<Data<BridgeRequests, K>> | Reply<unknown> };
@@ -39,29 +39,38 @@ export const tempHome = () => mkdtemp(path.join(tmpdir(), 'steward-bridge-test-'
 export const AGENT = 'agent:mcp-test-client-1a2b';
 export const SECRET = `stw_secret_${'A'.repeat(43)}`;
 
-/** A stored credential; `identity` as server.ts identityOf makes it (stdio by default). */
-export function credentialFor(clientName: string, agent = AGENT, token = SECRET, identity = `stdio:${clientName}`): Credential {
+/** The credential file a stdio test client's launch line names (connectInMemory's default). */
+export const stdioCredentialFile = (home: string) => path.join(home, 'client-credential.json');
+
+/** A paired client's credential; `identity`: `stdio` (the file a stdio client names) or an HTTP client's `http:<bearer>:<name>`. */
+export function credentialFor(clientName: string, agent = AGENT, token = SECRET, identity = 'stdio'): { identity: string; state: SlotState } {
   return {
     identity,
-    client_name: clientName,
-    agent_id: agent,
-    token,
-    token_id: 'tok_3f9a1c',
-    expires_at: '2030-01-01T00:00:00.000Z',
-    origins: ['http://localhost:4001'],
-    scope: ['*:*'],
-    saved_at: '2026-12-01T00:00:00.000Z',
+    state: {
+      status: 'paired',
+      client_name: clientName,
+      agent_id: agent,
+      token,
+      token_id: 'tok_3f9a1c',
+      expires_at: '2030-01-01T00:00:00.000Z',
+      origins: ['http://localhost:4001'],
+      scope: ['*:*'],
+      saved_at: '2026-12-01T00:00:00.000Z',
+    },
   };
 }
 
-export async function saveCredential(home: string, credential: Credential): Promise<void> {
-  await fileCredentialStore(home, () => undefined).save(credential);
+export async function saveCredential(home: string, credential: { identity: string; state: SlotState }): Promise<void> {
+  const file = credential.identity === 'stdio' ? stdioCredentialFile(home) : httpCredentialFile(home, credential.identity);
+  await fileSlot(file, () => undefined, { keepsPending: true }).write(credential.state);
 }
 
 /** The real v2 client connected to the server over the SDK's in-memory transport (`auto` negotiates 2026-07-28; `legacy` is a 2025 initialize). */
-export async function connectInMemory(link: StewardLink, home: string, options: { name?: string; mode?: 'auto' | 'legacy' } = {}) {
+/** `credential`: the file the client's launch line names (the home's client-credential.json by default; null: none). */
+export async function connectInMemory(link: StewardLink, home: string, options: { name?: string; mode?: 'auto' | 'legacy'; credential?: string | null } = {}) {
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  const connection = await serveConnection({ link, home, log: () => undefined }, serverSide);
+  const credential = options.credential === null ? undefined : (options.credential ?? stdioCredentialFile(home));
+  const connection = await serveConnection({ link, home, log: () => undefined, credential }, serverSide);
   const client = new Client({ name: options.name ?? 'Test Client', version: '1.0.0' }, { versionNegotiation: { mode: options.mode ?? 'auto' } });
   await client.connect(clientSide);
   return {

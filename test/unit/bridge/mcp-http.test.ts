@@ -6,7 +6,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { readOrCreateClientHttpToken, readOrCreateHttpToken, serveHttp } from '../../../bridge/src/mcp/index.ts';
-import { FakeLink, credentialFor, saveCredential, tempHome, textOf } from './mcp-fake-link.ts';
+import { FakeLink, SECRET, credentialFor, saveCredential, tempHome, textOf } from './mcp-fake-link.ts';
 
 const V2_AGENT = 'agent:mcp-v2-client-aa11';
 const V1_AGENT = 'agent:mcp-v1-client-bb22';
@@ -90,7 +90,7 @@ describe('MCP over HTTP on 127.0.0.1', () => {
       expect((await client.listTools()).tools).toHaveLength(7);
       const result = await client.callTool({ name: 'steward_tabs', arguments: {} });
       expect(result.isError, textOf(result)).toBeFalsy();
-      expect(link.calls.at(-1)).toEqual({ type: 'bridge/tabs', payload: { auth: { agent_id: V2_AGENT, token: credentialFor('v2 client', V2_AGENT, undefined, 'http:default:v2 client').token } } });
+      expect(link.calls.at(-1)).toEqual({ type: 'bridge/tabs', payload: { auth: { agent_id: V2_AGENT, token: SECRET } } });
     } finally {
       await client.close();
     }
@@ -106,7 +106,7 @@ describe('MCP over HTTP on 127.0.0.1', () => {
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('steward_execute');
       const result = await client.callTool({ name: 'steward_tabs', arguments: {} });
       expect(result.isError, JSON.stringify(result)).toBeFalsy();
-      expect(link.calls.at(-1)).toEqual({ type: 'bridge/tabs', payload: { auth: { agent_id: V1_AGENT, token: credentialFor('v1 client', V1_AGENT, undefined, 'http:default:v1 client').token } } });
+      expect(link.calls.at(-1)).toEqual({ type: 'bridge/tabs', payload: { auth: { agent_id: V1_AGENT, token: SECRET } } });
     } finally {
       await transport.terminateSession().catch(() => undefined);
       await client.close();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeLink, connectInMemory, credentialFor, saveCredential, tempHome, textOf } from './mcp-fake-link.ts';
+import { AGENT, FakeLink, SECRET, connectInMemory, credentialFor, saveCredential, tempHome, textOf } from './mcp-fake-link.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -69,7 +69,7 @@ describe('tool results', () => {
     expect(link.calls[0]).toEqual({
       type: 'bridge/execute',
       payload: {
-        auth: { agent_id: credentialFor('x').agent_id, token: credentialFor('x').token },
+        auth: { agent_id: AGENT, token: SECRET },
         tab_id: 7,
         request: {
           action: 'cancel_order',

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createPairingBook, MAX_UNDECIDED, PAIRING_TTL_MS } from '../../../src/external-agents/pairing-book.ts';
+import { createPairingBook, PAIRING_TTL_MS } from '../../../src/external-agents/pairing-book.ts';
+import { MAX_PER_CONNECTION, MAX_PER_SOURCE, MAX_UNDECIDED } from '../../../src/external-agents/pairing-source.ts';
 import type { PairingMap } from '../../../src/external-agents/pairing-record.ts';
 import type { McpClientInfo, PairingGrant } from '../../../src/protocol/bridge.ts';
 import type { Reply } from '../../../src/protocol/channel.ts';
@@ -8,6 +9,7 @@ import type { PanelPush, TokenWithUsage } from '../../../src/protocol/panel-chan
 
 const CLIENT: McpClientInfo = { name: 'Claude Desktop', version: '1.4.2', transport: 'stdio' };
 const GRANT: PairingGrant = { scope: ['*:*'], origins: ['http://localhost:4001'], resource_scope: '*', payment: false, ttl_ms: 86_400_000 };
+const FROM = { conn: 'conn-aaaaaaaa' };
 const START = Date.parse('2026-12-01T10:00:00Z');
 
 function setup() {
@@ -82,42 +84,71 @@ const wrongCode = (right: string) => (right === '000-000' ? '000-001' : '000-000
 describe('pairing book: a request', () => {
   it('gives a pairing id, a 6-digit code, a claim secret and a 10-minute expiry; shows it in the panel and tells the person', async () => {
     const s = setup();
-    const r = data(await s.book.request(CLIENT));
+    const r = data(await s.book.request(CLIENT, FROM));
     expect(r.pairing_id).toMatch(/^pair_[A-Za-z0-9_-]{16,}$/);
     expect(r.code).toMatch(/^\d{3}-\d{3}$/);
     expect(r.claim_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Date.parse(r.expires_at) - START).toBe(PAIRING_TTL_MS);
-    expect(await s.book.pending()).toEqual([{ pairing_id: r.pairing_id, client: CLIENT, requested_at: new Date(START).toISOString(), expires_at: r.expires_at, wrong_codes: 0 }]);
+    expect(await s.book.pending()).toEqual([
+      { pairing_id: r.pairing_id, client: CLIENT, requested_at: new Date(START).toISOString(), expires_at: r.expires_at, wrong_codes: 0, source: 'conn-aaaaaaaa' },
+    ]);
     expect(s.pushes).toContainEqual({ type: 'panel/pairings-changed' });
     expect(s.announced).toEqual(['Claude Desktop']);
   });
 
   it('stores only the hash of the claim secret', async () => {
     const s = setup();
-    const r = data(await s.book.request(CLIENT));
+    const r = data(await s.book.request(CLIENT, FROM));
     expect(JSON.stringify(s.stored())).not.toContain(r.claim_secret);
   });
 
-  it(`refuses a flood: at most ${MAX_UNDECIDED} undecided requests, and the oldest is not evicted`, async () => {
+  it(`refuses a flood from one source (${MAX_PER_SOURCE} at once), leaving room for another's; nobody's request is evicted`, async () => {
     const s = setup();
-    const first = data(await s.book.request({ ...CLIENT, name: 'client-0' }));
-    for (let i = 1; i < MAX_UNDECIDED; i++) data(await s.book.request({ ...CLIENT, name: `client-${i}` }));
-    const refused = await s.book.request({ ...CLIENT, name: 'one too many' });
+    const first = data(await s.book.request({ ...CLIENT, name: 'flood-0' }, FROM));
+    for (let i = 1; i < MAX_PER_SOURCE; i++) data(await s.book.request({ ...CLIENT, name: `flood-${i}` }, FROM));
+    const refused = await s.book.request({ ...CLIENT, name: 'one too many' }, FROM);
     expect(code(refused)).toBe('QUOTA_EXCEEDED');
-    expect(refused.ok ? '' : refused.error.message).toMatch(/already waiting/);
+    expect(refused.ok ? '' : refused.error.message).toMatch(/already has 2 pairing requests waiting/);
+    // Another client, on its own connection, still gets in.
+    expect((await s.book.request({ ...CLIENT, name: 'genuine' }, { conn: 'conn-bbbbbbbb' })).ok).toBe(true);
     const pending = await s.book.pending();
-    expect(pending).toHaveLength(MAX_UNDECIDED);
+    expect(pending.map((p) => p.client.name)).toEqual(['flood-0', 'flood-1', 'genuine']);
     expect(pending[0]!.pairing_id).toBe(first.pairing_id);
-    // A decision frees a place.
+    // A decision frees a place for that source.
     data(await s.book.decide({ pairing_id: first.pairing_id, decision: { accept: false } }));
-    expect((await s.book.request({ ...CLIENT, name: 'now there is room' })).ok).toBe(true);
+    expect((await s.book.request({ ...CLIENT, name: 'now there is room' }, FROM)).ok).toBe(true);
+  });
+
+  it(`a connection naming many sources holds at most ${MAX_PER_CONNECTION}; everyone together at most ${MAX_UNDECIDED}`, async () => {
+    const s = setup();
+    for (let i = 0; i < MAX_PER_CONNECTION; i++) data(await s.book.request({ ...CLIENT, name: `sub-${i}` }, { conn: 'conn-flood', sub: `http:bearer-${i}` }));
+    const over = await s.book.request({ ...CLIENT, name: 'sub-x' }, { conn: 'conn-flood', sub: 'http:bearer-x' });
+    expect(over.ok ? '' : over.error.message).toMatch(/This bridge connection already has 4/);
+    let n = MAX_PER_CONNECTION;
+    for (let c = 0; n < MAX_UNDECIDED; c++) {
+      data(await s.book.request({ ...CLIENT, name: `c-${c}` }, { conn: `conn-${c}` }));
+      n++;
+    }
+    const full = await s.book.request({ ...CLIENT, name: 'late' }, { conn: 'conn-late' });
+    expect(full.ok ? '' : full.error.message).toMatch(/12 pairing requests are already waiting/);
+  });
+
+  it('the person refuses a whole source in one step: its waiting requests end, its later ones are refused, other sources are untouched', async () => {
+    const s = setup();
+    const flood = [data(await s.book.request({ ...CLIENT, name: 'f1' }, FROM)), data(await s.book.request({ ...CLIENT, name: 'f2' }, FROM))];
+    const genuine = data(await s.book.request({ ...CLIENT, name: 'genuine' }, { conn: 'conn-bbbbbbbb' }));
+    expect(await s.book.refuseSource('conn-aaaaaaaa')).toEqual({ refused: 2 });
+    expect((await s.book.pending()).map((p) => p.pairing_id)).toEqual([genuine.pairing_id]);
+    for (const r of flood) expect(code(await s.book.claim({ pairing_id: r.pairing_id, claim_secret: r.claim_secret }))).toBe('PAIRING_REFUSED');
+    expect(code(await s.book.request({ ...CLIENT, name: 'f3' }, FROM))).toBe('PAIRING_REFUSED');
+    expect(s.pushes.filter((p) => p.type === 'panel/pairings-changed').length).toBeGreaterThan(3);
   });
 });
 
 describe('pairing book: the decision', () => {
   it('a right code mints the client its own token (agent:mcp-<slug>-<hex>, labelled with its name, with the grant)', async () => {
     const s = setup();
-    const r = data(await s.book.request(CLIENT));
+    const r = data(await s.book.request(CLIENT, FROM));
     const d = data(await s.book.decide({ pairing_id: r.pairing_id, decision: { accept: true, code: r.code.replace('-', ' '), grant: GRANT } }));
     expect(d.status).toBe('paired');
     expect(s.minted).toHaveLength(1);
@@ -129,7 +160,7 @@ describe('pairing book: the decision', () => {
 
   it('a wrong code is refused with how many tries remain; the third ends the request as refused', async () => {
     const s = setup();
-    const r = data(await s.book.request(CLIENT));
+    const r = data(await s.book.request(CLIENT, FROM));
     const wrong = { pairing_id: r.pairing_id, decision: { accept: true as const, code: wrongCode(r.code), grant: GRANT } };
     const first = await s.book.decide(wrong);
     expect(code(first)).toBe('PAIRING_CODE_MISMATCH');
@@ -147,14 +178,14 @@ describe('pairing book: the decision', () => {
 
   it('something that is not a code at all is refused without using up a try', async () => {
     const s = setup();
-    const r = data(await s.book.request(CLIENT));
+    const r = data(await s.book.request(CLIENT, FROM));
     expect(code(await s.book.decide({ pairing_id: r.pairing_id, decision: { accept: true, code: '12', grant: GRANT } }))).toBe('INVALID_INPUT');
     expect((await s.book.pending())[0]!.wrong_codes).toBe(0);
   });
 
   it('refusing ends the request; the bridge hears PAIRING_REFUSED once', async () => {
     const s = setup();
-    const r = data(await s.book.request(CLIENT));
+    const r = data(await s.book.request(CLIENT, FROM));
     expect(data(await s.book.decide({ pairing_id: r.pairing_id, decision: { accept: false } }))).toEqual({ status: 'denied' });
     expect(code(await s.book.claim({ pairing_id: r.pairing_id, claim_secret: r.claim_secret }))).toBe('PAIRING_REFUSED');
     expect(code(await s.book.claim({ pairing_id: r.pairing_id, claim_secret: r.claim_secret }))).toBe('PAIRING_UNKNOWN');
@@ -162,7 +193,7 @@ describe('pairing book: the decision', () => {
 
   it('a request past its expiry can no longer be accepted', async () => {
     const s = setup();
-    const r = data(await s.book.request(CLIENT));
+    const r = data(await s.book.request(CLIENT, FROM));
     s.advance(PAIRING_TTL_MS);
     expect(code(await s.book.decide({ pairing_id: r.pairing_id, decision: { accept: true, code: r.code, grant: GRANT } }))).toBe('PAIRING_EXPIRED');
     expect(s.minted).toEqual([]);
@@ -172,7 +203,7 @@ describe('pairing book: the decision', () => {
 describe('pairing book: the claim', () => {
   it('says pending (with the code) until the person decides, then hands the token secret out once', async () => {
     const s = setup();
-    const r = data(await s.book.request(CLIENT));
+    const r = data(await s.book.request(CLIENT, FROM));
     const claim = { pairing_id: r.pairing_id, claim_secret: r.claim_secret };
     expect(data(await s.book.claim(claim))).toEqual({ status: 'pending', code: r.code, expires_at: r.expires_at });
     data(await s.book.decide({ pairing_id: r.pairing_id, decision: { accept: true, code: r.code, grant: GRANT } }));
@@ -186,7 +217,7 @@ describe('pairing book: the claim', () => {
 
   it('a wrong claim secret is PAIRING_UNKNOWN, as for a pairing that does not exist', async () => {
     const s = setup();
-    const r = data(await s.book.request(CLIENT));
+    const r = data(await s.book.request(CLIENT, FROM));
     data(await s.book.decide({ pairing_id: r.pairing_id, decision: { accept: true, code: r.code, grant: GRANT } }));
     const wrong = await s.book.claim({ pairing_id: r.pairing_id, claim_secret: 'x'.repeat(43) });
     const missing = await s.book.claim({ pairing_id: 'pair_doesnotexist00', claim_secret: r.claim_secret });
@@ -198,7 +229,7 @@ describe('pairing book: the claim', () => {
 
   it('two claims at once hand the secret out only once', async () => {
     const s = setup();
-    const r = data(await s.book.request(CLIENT));
+    const r = data(await s.book.request(CLIENT, FROM));
     data(await s.book.decide({ pairing_id: r.pairing_id, decision: { accept: true, code: r.code, grant: GRANT } }));
     const claim = { pairing_id: r.pairing_id, claim_secret: r.claim_secret };
     const both = await Promise.all([s.book.claim(claim), s.book.claim(claim)]);
@@ -207,7 +238,7 @@ describe('pairing book: the claim', () => {
 
   it('an unanswered request expires: PAIRING_EXPIRED, and it leaves the panel', async () => {
     const s = setup();
-    const r = data(await s.book.request(CLIENT));
+    const r = data(await s.book.request(CLIENT, FROM));
     s.pushes.length = 0;
     s.advance(PAIRING_TTL_MS + 1);
     expect(await s.book.pending()).toEqual([]);
@@ -217,7 +248,7 @@ describe('pairing book: the claim', () => {
 
   it('an accepted pairing never collected expires and its token is revoked', async () => {
     const s = setup();
-    const r = data(await s.book.request(CLIENT));
+    const r = data(await s.book.request(CLIENT, FROM));
     s.advance(9 * 60_000);
     data(await s.book.decide({ pairing_id: r.pairing_id, decision: { accept: true, code: r.code, grant: GRANT } }));
     // Accepted late: the bridge still gets its full window to collect.
@@ -233,7 +264,7 @@ describe('pairing book: the claim', () => {
 
   it('withdrawing (the bridge went away) revokes an uncollected token', async () => {
     const s = setup();
-    const r = data(await s.book.request(CLIENT));
+    const r = data(await s.book.request(CLIENT, FROM));
     data(await s.book.decide({ pairing_id: r.pairing_id, decision: { accept: true, code: r.code, grant: GRANT } }));
     await s.book.withdraw(r.pairing_id);
     expect(s.revoked).toEqual(['tok_000001']);
@@ -244,7 +275,7 @@ describe('pairing book: the claim', () => {
 describe('pairing book: what is stored', () => {
   it('drops records that do not validate, keeps the rest, and revokes a token a broken record names', async () => {
     const s = setup();
-    const r = data(await s.book.request(CLIENT));
+    const r = data(await s.book.request(CLIENT, FROM));
     const good = s.stored()[r.pairing_id];
     s.setStored({
       [r.pairing_id]: good,
@@ -262,12 +293,12 @@ describe('pairing book: what is stored', () => {
     const s = setup();
     s.setStored('not a map');
     expect(await s.book.pending()).toEqual([]);
-    expect((await s.book.request(CLIENT)).ok).toBe(true);
+    expect((await s.book.request(CLIENT, FROM)).ok).toBe(true);
   });
 
   it('survives a restart: a new book over the same storage sees the request and accepts its code', async () => {
     const s = setup();
-    const r = data(await s.book.request(CLIENT));
+    const r = data(await s.book.request(CLIENT, FROM));
     const stored = s.stored();
     const t = setup();
     t.setStored(stored);
