@@ -52,7 +52,7 @@ export function routesFor(resource: ResourceRef, routes: readonly Candidate[], t
 }
 
 /** The refusal for a request that could mean a resource on more than one site. */
-export function ambiguousResource(resource: ResourceRef, candidates: readonly SiteResource[]): StewardError {
+function ambiguousResource(resource: ResourceRef, candidates: readonly SiteResource[]): StewardError {
   return makeError(
     'AMBIGUOUS_RESOURCE',
     `${resourceWords(resource)} exists on ${candidates.length} sites (${candidates.map((c) => c.origin).join(', ')}); the request names none and its tab is on none of them, so Steward did not choose. Nothing was sent.`,

@@ -133,9 +133,7 @@ test('naming no site from a tab on neither shop is refused with both candidates 
   expect(errorCodeOf(refused), refused.text).toBe('AMBIGUOUS_RESOURCE');
   const error = (payloadOf(refused) as { error: { retryable: boolean; details: { candidates: Array<{ origin: string; type: string; id: string }> } } }).error;
   expect(error.retryable).toBe(false);
-  expect([...error.details.candidates].sort((a, b) => a.origin.localeCompare(b.origin))).toEqual(
-    [shopA, shopB].sort().map((origin) => ({ origin, type: 'order', id: 'ORD-1025' })),
-  );
+  expect([...error.details.candidates].sort((a, b) => a.origin.localeCompare(b.origin))).toEqual([shopA, shopB].sort().map((origin) => ({ origin, type: 'order', id: 'ORD-1025' })));
   // No card for the person, and neither shop was asked anything about the order.
   await panel.bringToFront();
   expect(await panel.getByRole('article', { name: 'orders.cancel on order ORD-1025' }).count()).toBe(0);

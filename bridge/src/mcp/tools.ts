@@ -68,7 +68,9 @@ export const TOOLS = {
             .string()
             .max(2048)
             .optional()
-            .describe('The site it is on, as steward_observe reports it (http://localhost:4100). Leave it out to mean the site of the tab; needed when the same type and id exist on several sites (AMBIGUOUS_RESOURCE lists them).'),
+            .describe(
+              'The site it is on, as steward_observe reports it (http://localhost:4100). Leave it out to mean the site of the tab; needed when the same type and id exist on several sites (AMBIGUOUS_RESOURCE lists them).',
+            ),
           type: z.string().min(1).max(64),
           id: z.string().min(1).max(256),
         })

@@ -45,7 +45,8 @@ export function siteContractExecutor(deps: SiteContractExecutorDeps): Executor {
     async execute(call: ExecutionCall): Promise<ExecutionReport> {
       const site = siteOf(call);
       // A resource is (origin, type, id): an action is sent only to the site of the resource it was asked for.
-      if (call.resource.origin !== site) return notSent(`${call.resource.type} ${call.resource.id} is on ${call.resource.origin ?? 'no known site'}, not on ${site ?? 'a known site'}: nothing was sent.`);
+      if (call.resource.origin !== site)
+        return notSent(`${call.resource.type} ${call.resource.id} is on ${call.resource.origin ?? 'no known site'}, not on ${site ?? 'a known site'}: nothing was sent.`);
       const live = await usable(site, call.allowed_origins);
       if (typeof live === 'string') return notSent(live);
       const report = await (await deps.client(live.contract.origin)).execute(live.contract, live.grant, call);

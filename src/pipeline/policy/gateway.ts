@@ -78,7 +78,10 @@ export class PolicyGateway {
     if (!token.origins.includes(input.origin)) return deny(`Refused: the token is not valid on ${input.origin}.`, { origin: input.origin });
     // The site the action meets is the resource's own: never another site's resource of the same type and id.
     if (request.resource.origin !== undefined && request.resource.origin !== input.origin) {
-      return deny(`Refused: ${request.resource.type} ${request.resource.id} is on ${request.resource.origin}, not on ${input.origin}.`, { origin: input.origin, resource_origin: request.resource.origin });
+      return deny(`Refused: ${request.resource.type} ${request.resource.id} is on ${request.resource.origin}, not on ${input.origin}.`, {
+        origin: input.origin,
+        resource_origin: request.resource.origin,
+      });
     }
     if (request.action === 'nav.goto') {
       const target = originOf(String(request.input.url));

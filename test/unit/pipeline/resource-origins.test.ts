@@ -59,8 +59,18 @@ describe('routesFor (which site a request is for)', () => {
   });
 
   it('with its tab on neither site and routes on both, it is ambiguous: the candidates name origin, type and id', () => {
-    expect(routesFor(ORDER, both, LAB)).toEqual({ ambiguous: [{ origin: A, ...ORDER }, { origin: B, ...ORDER }] });
-    expect(routesFor(ORDER, both, undefined)).toEqual({ ambiguous: [{ origin: A, ...ORDER }, { origin: B, ...ORDER }] });
+    expect(routesFor(ORDER, both, LAB)).toEqual({
+      ambiguous: [
+        { origin: A, ...ORDER },
+        { origin: B, ...ORDER },
+      ],
+    });
+    expect(routesFor(ORDER, both, undefined)).toEqual({
+      ambiguous: [
+        { origin: A, ...ORDER },
+        { origin: B, ...ORDER },
+      ],
+    });
   });
 
   it('one site with a route is unambiguous', () => {
@@ -97,7 +107,17 @@ describe('reachResource across two sites with the same ids', () => {
     const r = await reachResource(ports, ORDER, opts);
     expect(r).toMatchObject({
       ok: false,
-      error: { code: 'AMBIGUOUS_RESOURCE', retryable: false, details: { reason: 'ambiguous_resource', candidates: [{ origin: A, ...ORDER }, { origin: B, ...ORDER }] } },
+      error: {
+        code: 'AMBIGUOUS_RESOURCE',
+        retryable: false,
+        details: {
+          reason: 'ambiguous_resource',
+          candidates: [
+            { origin: A, ...ORDER },
+            { origin: B, ...ORDER },
+          ],
+        },
+      },
     });
     expect(read).toEqual([]);
   });
@@ -163,7 +183,14 @@ describe('receipts, idempotency keys and memory are per site', () => {
     const clock = new FakeClock();
     const memory = new MemoryResolver(new MemoryStore(await openDb(), clock.now));
     const write = (origin: string, action_id: string) =>
-      memory.recordOutcome({ resource: ORDER, agent_id: 'agent:copilot', action_id, action: 'orders.view', outcome: 'confirmed', after: shop.observation('ORD-1024', 'adapter', `${origin}/orders/ORD-1024`) });
+      memory.recordOutcome({
+        resource: ORDER,
+        agent_id: 'agent:copilot',
+        action_id,
+        action: 'orders.view',
+        outcome: 'confirmed',
+        after: shop.observation('ORD-1024', 'adapter', `${origin}/orders/ORD-1024`),
+      });
     await write(A, 'act_a');
     await write(B, 'act_b');
     // A record from before resources had origins.
