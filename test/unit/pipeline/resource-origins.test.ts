@@ -9,7 +9,7 @@ import { checkReceiptBinding, type ReceiptBinding } from '../../../src/storage/r
 import { MemoryResolver } from '../../../src/pipeline/memory-resolver.ts';
 import { MemoryStore } from '../../../src/storage/memory-store.ts';
 import { FakeClock, openDb } from '../storage/helpers.ts';
-import { FakeShop } from './fakes.ts';
+import { FakeShop, ORIGIN as SHOP, cancelRequest, harness } from './fakes.ts';
 
 /**
  * A resource is (origin, type, id) (DESIGN §9, invariant 11): two shops that both have an order
@@ -200,5 +200,32 @@ describe('receipts, idempotency keys and memory are per site', () => {
     const onA = await memory.store.recall({ ...ORDER, origin: A });
     expect(onA.every((m) => m.record.resource?.origin === A)).toBe(true);
     expect(onA.map((m) => m.record.kind).sort()).toEqual(['audit_reference', 'resource_id', 'state_snapshot']);
+  });
+});
+
+describe('the pipeline binds an action to the site it reached', () => {
+  it('a request naming no site is journaled, carded, audited and answered as the resource of the site it was found on', async () => {
+    const h = await harness();
+    const request = cancelRequest();
+    const first = await h.pipeline.submit(request, { ...h.agent, wait_for_approval: false });
+    expect(first).toMatchObject({ error: { code: 'APPROVAL_REQUIRED' } });
+    const actionId = (first as { action_id: string }).action_id;
+    expect((await h.pipeline.deps.journal.action(actionId))?.request.resource).toEqual({ origin: SHOP, type: 'order', id: 'ORD-1024' });
+    expect(h.panel.cards[0]).toMatchObject({ origin: SHOP, resource: { origin: SHOP, id: 'ORD-1024' } });
+    const trail = (await h.pipeline.deps.audit.entries()).filter((e) => e.idempotency_key === request.idempotency_key);
+    expect(trail.map((e) => [e.kind, e.resource?.origin])).toEqual([
+      ['proposal', undefined],
+      ['observation', SHOP],
+      ['approval_request', SHOP],
+    ]);
+  });
+
+  it('a request naming a site the token does not cover is refused before anything is read', async () => {
+    const h = await harness();
+    const observed = h.shop.calls.observe;
+    const r = await h.pipeline.submit(cancelRequest({ resource: { origin: B, type: 'order', id: 'ORD-1024' } }), h.agent);
+    expect(r).toMatchObject({ error: { code: 'SCOPE_DENIED', details: { origin: B } } });
+    expect(h.shop.calls.observe).toBe(observed);
+    expect(h.shop.calls.execute).toHaveLength(0);
   });
 });
