@@ -99,7 +99,8 @@ export async function runGatewayBench(opts: GatewayBenchOptions = {}): Promise<B
       agent_id: agent.agent_id,
       token_id: token.token_id,
       origin: ORIGIN,
-      request: { ...request, input } as never,
+      // The card names the resource of the site it is on, as the runner pins it.
+      request: { ...request, resource: { ...RESOURCE, origin: ORIGIN }, input } as never,
       via: 'adapter',
       input_hash: hash,
       observed,

@@ -18,11 +18,13 @@ export async function inputHash(input: unknown): Promise<string> {
 }
 
 /**
- * What an idempotency key is bound to: the action, the resource and the input together, so a
- * key reused for another action or resource with the same input is a conflict too.
+ * What an idempotency key is bound to: the action, the resource (with the site it names, if any)
+ * and the input together, so a key reused for another action, resource or site with the same
+ * input is a conflict too. A request naming no site hashes as it always did.
  */
-export async function requestHash(action: string, resource: { type: string; id: string }, input: unknown): Promise<string> {
-  return `sha256:${await sha256Hex(canonicalJson({ action, resource: { type: resource.type, id: resource.id }, input }))}`;
+export async function requestHash(action: string, resource: { origin?: string | undefined; type: string; id: string }, input: unknown): Promise<string> {
+  const named = { ...(resource.origin !== undefined ? { origin: resource.origin } : {}), type: resource.type, id: resource.id };
+  return `sha256:${await sha256Hex(canonicalJson({ action, resource: named, input }))}`;
 }
 
 const encoder = new TextEncoder();

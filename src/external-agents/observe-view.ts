@@ -4,6 +4,8 @@ import { stepMark, stepsByRef, type NeedsApproval } from '../observation/render/
 import type { BridgeRequests } from '../protocol/bridge.ts';
 import type { Data, Payload } from '../protocol/channel.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
+import { atOrigin } from '../protocol/resource.ts';
+import { originOf } from '../base/origin.ts';
 import { domSteps } from '../protocol/dom-steps.ts';
 import type { PageSnapshot } from '../protocol/snapshot.ts';
 
@@ -31,10 +33,12 @@ function identityWords(state: ObservedState): string | undefined {
 
 function observeSummary(state: ObservedState): ObserveReply['summary'] {
   const identity = identityWords(state);
+  const origin = originOf(state.url);
   return {
     url: state.url.slice(0, 4096),
     title: (state.title ?? '').slice(0, 512),
-    resource: state.resource,
+    // (origin, type, id): what a request names to mean this site's resource and no other's.
+    resource: origin ? atOrigin(state.resource, origin) : state.resource,
     state: state.state,
     state_version: state.state_version,
     source: state.source,

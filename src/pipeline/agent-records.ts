@@ -1,4 +1,4 @@
-import type { ResourceRef } from '../protocol/resource.ts';
+import { resourceKey, type ResourceRef } from '../protocol/resource.ts';
 import type { StoredAction } from '../storage/action-record.ts';
 import type { PipelineDeps } from './runner.ts';
 
@@ -22,7 +22,8 @@ export interface AgentRecords {
 }
 
 const MAX_RESOURCES = 500;
-const keyOf = (r: ResourceRef) => `${r.type}:${r.id}`;
+/** (origin, type, id): the same order id on two sites is two remembered resources. */
+const keyOf = resourceKey;
 
 export async function agentRecords(deps: Pick<PipelineDeps, 'journal' | 'memory'>, agentId: string): Promise<AgentRecords> {
   const [open, hints, snapshots] = await Promise.all([deps.journal.unfinished(), deps.memory.store.ofKind('resource_id'), deps.memory.store.ofKind('state_snapshot')]);

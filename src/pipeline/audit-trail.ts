@@ -1,6 +1,6 @@
 import type { AuditEntry, AuditKind } from '../protocol/audit.ts';
 import type { ErrorCode } from '../protocol/errors.ts';
-import type { StateVersion } from '../protocol/resource.ts';
+import type { ResourceRef, StateVersion } from '../protocol/resource.ts';
 import type { AuditLog } from '../storage/audit-log.ts';
 import type { StoredAction } from '../storage/action-record.ts';
 
@@ -24,11 +24,20 @@ export class AuditTrail {
   private receiptId: string | undefined;
   /** The first append of this trail that failed. */
   private failure: unknown;
+  /** The resource as asked for, then (once reached) with the site it is on. */
+  private resource: ResourceRef;
 
   constructor(
     private readonly log: AuditLog,
     private readonly action: Pick<StoredAction, 'agent_id' | 'token_id' | 'idempotency_key' | 'input_hash' | 'receipt_id'> & { request: Pick<StoredAction['request'], 'action' | 'resource'> },
-  ) {}
+  ) {
+    this.resource = action.request.resource;
+  }
+
+  /** From here on, every step names the resource with its site (origin, type, id). */
+  atSite(resource: ResourceRef): void {
+    this.resource = resource;
+  }
 
   /** From the approval on, every step carries the receipt that authorised the action. */
   useReceipt(receiptId: string): void {
@@ -45,7 +54,7 @@ export class AuditTrail {
         token_id: a.token_id,
         idempotency_key: a.idempotency_key,
         action: a.request.action,
-        resource: a.request.resource,
+        resource: this.resource,
         input_hash: a.input_hash,
         ...(receipt ? { receipt_id: receipt } : {}),
         ...(fields.state_version_before !== undefined ? { state_version_before: fields.state_version_before } : {}),

@@ -1,5 +1,6 @@
 import type { ObservedState } from '../protocol/observed-state.ts';
-import type { ResourceRef } from '../protocol/resource.ts';
+import { originOf } from '../base/origin.ts';
+import { atOrigin, resourceKey, resourceMatches, type ResourceRef } from '../protocol/resource.ts';
 import { stableMemoryId, type MemoryDraft, type MemoryStore, type RecalledMemory } from '../storage/memory-store.ts';
 
 export interface ResumeAssessment {
@@ -53,26 +54,34 @@ export class MemoryResolver {
     return { current, snapshot, history_only: false, reason: 'unchanged', replan: false };
   }
 
-  /** Resumes work on a resource: `observeFresh` resolves it afresh (via the navigator) and reads it. */
+  /**
+   * Resumes work on a resource: `observeFresh` resolves it afresh (via the navigator) and reads
+   * it; the snapshot compared is the one of the site it was found on, never another site's.
+   */
   async resume(resource: ResourceRef, observeFresh: (resource: ResourceRef) => Promise<ObservedState | null>): Promise<ResumeAssessment | null> {
-    const [current, recalled] = await Promise.all([observeFresh(resource), this.store.recall(resource, ['state_snapshot'])]);
-    return current ? this.assess(current, recalled) : null;
+    const current = await observeFresh(resource);
+    const origin = current ? originOf(current.url) : undefined;
+    if (!current || !origin) return null;
+    return this.assess(current, await this.store.recall(atOrigin(resource, origin), ['state_snapshot']));
   }
 
   /** What an action leaves behind: where the resource was found, the state seen (as history), the audit pointer. */
   async recordOutcome(o: OutcomeMemory): Promise<void> {
     const drafts: MemoryDraft[] = [];
-    const after = o.after && o.after.resource.type === o.resource.type && o.after.resource.id === o.resource.id ? o.after : undefined;
+    const site = o.after ? originOf(o.after.url) : undefined;
+    const after = o.after && site !== undefined && resourceMatches(o.resource, atOrigin(o.after.resource, site)) ? o.after : undefined;
+    // Remembered as the resource of the site it was seen on (origin, type, id).
+    const resource = after && site ? atOrigin(o.resource, site) : o.resource;
     const agent = o.agent_id as `agent:${string}`;
     if (after) {
       // One hint per URL and one snapshot per resource: newer ones replace older ones.
-      const key = `${o.resource.type}:${o.resource.id}`;
+      const key = resourceKey(resource);
       drafts.push({
         id: stableMemoryId('resource_id', key, after.url),
         layer: 'durable',
         kind: 'resource_id',
         agent_id: agent,
-        resource: o.resource,
+        resource,
         payload: { url_hint: after.url, source: after.source },
       });
       drafts.push({
@@ -80,7 +89,7 @@ export class MemoryResolver {
         layer: 'durable',
         kind: 'state_snapshot',
         agent_id: agent,
-        resource: o.resource,
+        resource,
         state_version: after.state_version,
         history_only: true,
         payload: { state: after.state, observed_at: after.observed_at, source: after.source },
@@ -90,11 +99,11 @@ export class MemoryResolver {
       layer: 'durable',
       kind: 'audit_reference',
       agent_id: agent,
-      resource: o.resource,
+      resource,
       payload: { action_id: o.action_id, action: o.action, outcome: o.outcome, ...(o.audit_id ? { audit_id: o.audit_id } : {}) },
     });
     if (o.session_id) {
-      drafts.push({ layer: 'session', kind: 'step_done', session_id: o.session_id, agent_id: agent, resource: o.resource, payload: { action_id: o.action_id, action: o.action, outcome: o.outcome } });
+      drafts.push({ layer: 'session', kind: 'step_done', session_id: o.session_id, agent_id: agent, resource, payload: { action_id: o.action_id, action: o.action, outcome: o.outcome } });
     }
     await this.store.rememberAll(drafts);
   }

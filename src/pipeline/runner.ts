@@ -2,6 +2,7 @@ import type { ApprovalReason, ApprovalReceipt, BoundForm } from '../protocol/app
 import { PageErrorDetails, type PageToolError } from '../protocol/page-tool-error.ts';
 import { makeError, type StewardError } from '../protocol/errors.ts';
 import type { JournalState } from '../protocol/journal.ts';
+import type { SiteResource } from '../protocol/resource.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
 import { errorResult, isErrorResult, type ActionErrorResult, type ActionResult } from '../protocol/results.ts';
 import type { DelegatedAgentToken } from '../protocol/token.ts';
@@ -202,6 +203,7 @@ export class ActionRunner {
     run.tainted = (await this.deps.taint.taintOf(run.action.agent_id)) !== undefined;
     const reached = await run.sw.outside(() => reachResource(ports, resource, { allowed_origins: token.origins, hints, ctx: run.ctx, ...opts }));
     if (!reached.ok) return { ok: false, result: errorResult(reached.error, { action_id: run.action.action_id }) };
+    await this.atSite(run, reached.resource);
     // Whatever this action returns now carries the page (state, actions, element names, tool output).
     if (reached.location.kind === 'tab' && !run.tainted) await this.markTainted(run, `the page ${reached.observed.url.slice(0, 300)}`);
     return { ok: true, value: { observed: reached.observed, location: reached.location, route: reached.route } };
@@ -256,6 +258,17 @@ export class ActionRunner {
       reasons: plan.decision.kind === 'needs_approval' ? plan.decision.reasons.map((r) => r.code) : [],
       ...(form ? { form_hash: form.hash } : {}),
     };
+  }
+
+  /**
+   * The resource is the one found on this site (origin, type, id): the journal records it (a
+   * request that named no site is bound to this one from now on, across restarts), and the
+   * card, the receipt, the executor, memory and the audit name it from here on.
+   */
+  private async atSite(run: ActionRun, resource: SiteResource): Promise<void> {
+    if (run.action.request.resource.origin === undefined) await this.deps.journal.pinOrigin(run.action.action_id, resource.origin);
+    run.action = { ...run.action, request: { ...run.action.request, resource } };
+    run.trail.atSite(resource);
   }
 
   private async markTainted(run: ActionRun, source: string): Promise<void> {
@@ -440,7 +453,8 @@ export class ActionRunner {
     // A site that accepted an action is the only one who can say it is done: its status endpoint,
     // never a re-read state (which moved when it accepted).
     if (action.via === 'site_contract' && action.state === 'pending_confirmation') return settleFromSite(run, this.deps);
-    const located = auth.ok ? await this.locate({ ...run, token: auth.token }, { may_navigate: false }) : undefined;
+    const reading = { ...run, token: auth.ok ? auth.token : undefined };
+    const located = auth.ok ? await this.locate(reading, { may_navigate: false }) : undefined;
     const after = located?.ok ? located.value.observed : null;
     const before = action.state_version_before;
     const changed = after !== null && before !== undefined && after.state_version !== before;
@@ -451,7 +465,7 @@ export class ActionRunner {
     let certainty: 'confirmed' | 'inferred' | 'unknown' = 'unknown';
     if (after && expect) certainty = partsMet(expect, after, action.request).every(Boolean) ? (changed ? 'confirmed' : 'inferred') : 'unknown';
 
-    const resource = { ...action.request.resource, ...(after ? { state: after.state, state_version: after.state_version } : {}) };
+    const resource = { ...reading.action.request.resource, ...(after ? { state: after.state, state_version: after.state_version } : {}) };
     const at = iso(this.deps.clock());
     let result: ActionResult;
     let to: JournalState | 'unchanged';

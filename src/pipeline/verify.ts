@@ -1,3 +1,4 @@
+import { originOf } from '../base/origin.ts';
 import type { ActionRequest, AvailableAction } from '../protocol/action.ts';
 import { makeError } from '../protocol/errors.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
@@ -70,8 +71,9 @@ function fieldEffect(request: ActionRequest, before: ObservedState, after: Obser
   return { met: matches(valueOf(after)), before: matches(valueOf(before)) };
 }
 
+/** Whether `s` shows the request's resource: its type and id, on the request's site when it names one. */
 function sameResource(s: ObservedState, request: ActionRequest): boolean {
-  return s.resource.type === request.resource.type && s.resource.id === request.resource.id;
+  return s.resource.type === request.resource.type && s.resource.id === request.resource.id && (request.resource.origin === undefined || originOf(s.url) === request.resource.origin);
 }
 
 /**
@@ -95,7 +97,8 @@ function postcondition(v: VerifyInput): Certainty {
 }
 
 function snapshotOf(v: VerifyInput): ResourceSnapshot {
-  const base = { type: v.request.resource.type, id: v.request.resource.id };
+  const r = v.request.resource;
+  const base = { ...(r.origin ? { origin: r.origin } : {}), type: r.type, id: r.id };
   const s = v.after && sameResource(v.after, v.request) ? v.after : undefined;
   if (v.report.outcome === 'confirmed' || v.report.outcome === 'accepted') {
     const rs = v.report.resource_state;
@@ -214,9 +217,10 @@ function pageAnswered(v: VerifyInput): boolean {
 function observedInstead(v: VerifyInput): Omit<ExecutedResult, 'execution'> | undefined {
   const a = v.after;
   if (!a) return undefined;
+  const origin = originOf(a.url);
   return {
     action_id: v.action_id,
-    resource: { type: a.resource.type, id: a.resource.id, state: a.state, state_version: a.state_version },
+    resource: { ...(origin ? { origin } : {}), type: a.resource.type, id: a.resource.id, state: a.state, state_version: a.state_version },
     source: v.description.via,
     available_actions: summarizeActions(a),
     evidence: a.evidence,

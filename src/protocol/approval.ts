@@ -89,7 +89,9 @@ export const ApprovalRequest = z
     requested_at: IsoDateTime,
     expires_at: IsoDateTime,
   })
-  .refine((r) => isAfter(r.expires_at, r.requested_at), { path: ['expires_at'], message: 'must be after requested_at' });
+  .refine((r) => isAfter(r.expires_at, r.requested_at), { path: ['expires_at'], message: 'must be after requested_at' })
+  // A card is for one site's resource: the one it names is on the site the action meets.
+  .refine((r) => r.resource.origin === undefined || r.resource.origin === r.origin, { path: ['resource', 'origin'], message: 'must be the card’s origin' });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
 /**
@@ -141,6 +143,9 @@ export const ApprovalReceipt = ApprovalReceiptBase.superRefine((r, ctx) => {
   const exact = resourceScopeOf(r.resource);
   if (r.scope !== exact) {
     ctx.addIssue({ code: 'custom', path: ['scope'], message: `a receipt covers exactly one resource: must be "${exact}"` });
+  }
+  if (r.resource.origin !== undefined && r.origin !== undefined && r.resource.origin !== r.origin) {
+    ctx.addIssue({ code: 'custom', path: ['resource', 'origin'], message: 'must be the receipt’s origin' });
   }
 });
 export type ApprovalReceipt = z.infer<typeof ApprovalReceipt>;

@@ -20,6 +20,7 @@ export const ErrorCode = z.enum([
   'AUDIT_UNAVAILABLE',
   'TIMEOUT',
   'FILE_CHOICE_REQUIRED',
+  'AMBIGUOUS_RESOURCE',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
@@ -123,6 +124,10 @@ export const ERROR_DEFAULTS: Readonly<Record<ErrorCode, { retryable: boolean; re
   FILE_CHOICE_REQUIRED: {
     retryable: false,
     recovery_hint: 'Ask the person to choose the file in that field on the page themselves; Steward never chooses a file for an agent. Nothing was changed.',
+  },
+  AMBIGUOUS_RESOURCE: {
+    retryable: false,
+    recovery_hint: 'More than one site has a resource with this type and id: resubmit with resource.origin set to one of details.candidates (or work in a tab on that site). Nothing was sent.',
   },
 };
 

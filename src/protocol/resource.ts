@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SNAKE_CASE, SnakeCase } from './primitives.ts';
+import { Origin, SNAKE_CASE, SnakeCase } from './primitives.ts';
 
 /** Kind of thing an agent works on, e.g. `order`, `appointment`. */
 export const ResourceType = SnakeCase;
@@ -7,9 +7,46 @@ export const ResourceType = SnakeCase;
 /** The site's own identifier, e.g. `ORD-1024`; printable ASCII, and never the wildcard `*`. */
 export const ResourceId = z.string().regex(/^[A-Za-z0-9][\x21-\x7e]{0,255}$/, 'must be a printable identifier without spaces, e.g. ORD-1024');
 
-/** Stable reference to a resource: the model is the resource, never a URL, selector or tab. */
-export const ResourceRef = z.object({ type: ResourceType, id: ResourceId });
+/**
+ * Stable reference to a resource: the model is the resource, never a URL, selector or tab. A
+ * resource is `(origin, type, id)`: two sites that use the same id are two resources. `origin`
+ * is optional on the wire (an agent may leave it to the tab it works in, see the navigator) and
+ * in records written before it existed; once Steward has reached a resource it always knows it.
+ */
+export const ResourceRef = z.object({ origin: Origin.optional(), type: ResourceType, id: ResourceId });
 export type ResourceRef = z.infer<typeof ResourceRef>;
+
+/** A resource whose site is known: what Steward acts on, approves, records and remembers. */
+export type SiteResource = ResourceRef & { origin: string };
+
+/**
+ * Whether two references name the same resource: same type and id, and the same origin. A
+ * reference without an origin (an old record) never matches one with an origin: it is read as
+ * another resource, never as this site's.
+ */
+export function sameResource(a: ResourceRef, b: ResourceRef): boolean {
+  return a.type === b.type && a.id === b.id && a.origin === b.origin;
+}
+
+/** Whether `ref` may be `resource`: same type and id, and the same origin when `ref` names one. */
+export function resourceMatches(ref: ResourceRef, resource: ResourceRef): boolean {
+  return ref.type === resource.type && ref.id === resource.id && (ref.origin === undefined || ref.origin === resource.origin);
+}
+
+/** The resource on `origin` (the origin the request named stays: a caller checks they agree). */
+export function atOrigin(ref: ResourceRef, origin: string): SiteResource {
+  return { origin: ref.origin ?? origin, type: ref.type, id: ref.id };
+}
+
+/** A key for maps and stable ids: origin, type and id (an unknown origin is its own, empty, site). */
+export function resourceKey(ref: ResourceRef): string {
+  return `${ref.origin ?? ''}|${ref.type}:${ref.id}`;
+}
+
+/** How a resource is named in messages: `order ORD-1024 on http://localhost:4100`. */
+export function resourceWords(ref: ResourceRef): string {
+  return `${ref.type} ${ref.id}${ref.origin ? ` on ${ref.origin}` : ''}`;
+}
 
 /** Name of a resource state, e.g. `awaiting_payment`. */
 export const StateName = SnakeCase;

@@ -106,6 +106,30 @@ export class JournalStore {
     return entry;
   }
 
+  /**
+   * Records the site an action's resource was found on, when its request named none: from then
+   * on (approval, dispatch, recovery after a restart) it is that site's resource and no other's.
+   * A request already bound to another site is never moved (throws).
+   */
+  async pinOrigin(actionId: string, origin: string): Promise<StoredAction> {
+    const tx = this.db.transaction('journal_actions', 'readwrite');
+    const raw = await tx.store.get(actionId);
+    const head = raw === undefined ? undefined : readValid(StoredAction, raw, 'journal_actions', actionId);
+    const bound = head?.request.resource.origin;
+    if (!head || (bound !== undefined && bound !== origin)) {
+      tx.abort();
+      await tx.done.catch(() => undefined);
+      throw new Error(`Journal: action ${actionId} ${head ? `is bound to ${bound}, not ${origin}` : 'is unknown'}`);
+    }
+    if (bound === origin) {
+      await tx.done;
+      return head;
+    }
+    const next: StoredAction = { ...head, request: { ...head.request, resource: { ...head.request.resource, origin } } };
+    await Promise.all([tx.store.put(next), tx.done]);
+    return next;
+  }
+
   async action(actionId: string): Promise<StoredAction | undefined> {
     const raw = await this.db.get('journal_actions', actionId);
     return raw === undefined ? undefined : readValid(StoredAction, raw, 'journal_actions', actionId);

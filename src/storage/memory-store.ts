@@ -82,7 +82,14 @@ export class MemoryStore {
     this.sessions.delete(sessionId);
   }
 
-  /** Durable records about one resource (optionally only some kinds), newest first, each flagged when past its TTL. */
+  /**
+   * Durable records about one resource (optionally only some kinds), newest first, each flagged
+   * when past its TTL. A resource is (origin, type, id): for one that names its site, only that
+   * site's records; a record written before resources had origins names none and is read as
+   * another resource's (left out, never migrated: nothing says which site it was). A reference
+   * without an origin gets every site's records of that type and id (URL hints the navigator
+   * re-verifies, and whose sites it weighs).
+   */
   async recall(resource: ResourceRef, kinds?: readonly DurableMemoryKind[]): Promise<RecalledMemory[]> {
     const now = this.clock();
     const raws = kinds
@@ -90,6 +97,7 @@ export class MemoryStore {
       : await this.db.getAllFromIndex('memory', 'by_resource', [resource.type, resource.id]);
     return raws
       .map((raw) => readValid(DurableMemoryRecord, raw, 'memory', raw?.id))
+      .filter((record) => resource.origin === undefined || record.resource?.origin === resource.origin)
       .sort((a, b) => Date.parse(b.recorded_at) - Date.parse(a.recorded_at))
       .map((record) => ({ record, expired: !this.live(record, now) }));
   }

@@ -1,6 +1,6 @@
 import type { ApprovalReasonCode } from '../protocol/approval.ts';
 import { isDomAction } from '../protocol/action-name.ts';
-import type { ResourceRef, Source, StateVersion } from '../protocol/resource.ts';
+import { resourceWords, sameResource, type ResourceRef, type Source, type StateVersion } from '../protocol/resource.ts';
 import type { StoredReceipt } from './approval-records.ts';
 
 /** What a receipt must match to authorise one dispatch. */
@@ -62,8 +62,9 @@ export function checkReceiptBinding(stored: StoredReceipt, b: ReceiptBinding, no
   if (Date.parse(r.expires_at) <= now) return fail('expired', `approval receipt ${r.receipt_id} expired at ${r.expires_at}`);
   if (r.agent_id !== b.agent_id || r.token_id !== b.token_id) return fail('agent_mismatch', `approval receipt ${r.receipt_id} was issued to another agent or token`);
   if (r.action !== b.action) return fail('action_mismatch', `approval receipt ${r.receipt_id} covers ${r.action}, not ${b.action}`);
-  if (r.resource.type !== b.resource.type || r.resource.id !== b.resource.id) {
-    return fail('resource_mismatch', `approval receipt ${r.receipt_id} covers ${r.resource.type}:${r.resource.id}, not ${b.resource.type}:${b.resource.id}`);
+  // (origin, type, id): a receipt stored before resources had origins names none, and covers nothing now.
+  if (!sameResource(r.resource, b.resource)) {
+    return fail('resource_mismatch', `approval receipt ${r.receipt_id} covers ${resourceWords(r.resource)}, not ${resourceWords(b.resource)}`);
   }
   if (stored.mode === 'resource_window') {
     const refused = windowRefusal(b.action, b.via, b.reasons);

@@ -63,8 +63,18 @@ export const TOOLS = {
       tab_id: tabId.optional(),
       action: z.string().min(1).max(256).describe('A site action or tool steward_observe lists, or a DOM step (see input).'),
       resource: z
-        .object({ type: z.string().min(1).max(64), id: z.string().min(1).max(256) })
-        .describe('The resource it acts on, as the first line of steward_observe names it: order ORD-1 → {type:"order",id:"ORD-1"}; page localhost:4100/x → {type:"page",id:"localhost:4100/x"}.'),
+        .object({
+          origin: z
+            .string()
+            .max(2048)
+            .optional()
+            .describe(
+              'The site it is on, as steward_observe reports it (http://localhost:4100). Leave it out to mean the site of the tab; needed when the same type and id exist on several sites (AMBIGUOUS_RESOURCE lists them).',
+            ),
+          type: z.string().min(1).max(64),
+          id: z.string().min(1).max(256),
+        })
+        .describe('The resource it acts on, as steward_observe names it: order ORD-1 → {type:"order",id:"ORD-1"}; page localhost:4100/x → {type:"page",id:"localhost:4100/x"}.'),
       input: z
         .record(z.string(), z.unknown())
         .optional()

@@ -58,17 +58,25 @@ export function contractState(deps: ContractStateDeps) {
   return {
     /** The observe port for `{kind: 'contract', url}`: the url must be the resource's state endpoint on a granted site. */
     async observe(url: string, resource: ResourceRef): Promise<ObservedState | null> {
-      const live = await liveFor(originOf(url));
+      const origin = originOf(url);
+      // A resource is (origin, type, id): another site's endpoint never stands for it.
+      if (resource.origin !== undefined && origin !== resource.origin) return null;
+      const live = await liveFor(origin);
       if (!live || !readable(live, resource) || stateUrl(live, resource) !== url) return null;
       const r = await read(live, resource);
       return r.ok ? observeFromContract(live.contract, r.value, live.grant, url, now()) : null;
     },
 
-    /** The routes port: the state endpoint of every granted site whose contract defines the resource's type. */
+    /**
+     * The routes port: the state endpoint of every granted site whose contract defines the
+     * resource's type — only the resource's own site when it names one. Several sites may answer
+     * for a resource that names none: the navigator then asks which (navigator.ts).
+     */
     async routes(resource: ResourceRef): Promise<Route[]> {
       const routes: Route[] = [];
       for (const record of await deps.grants.all()) {
         if (!deps.grants.usable(record)) continue;
+        if (resource.origin !== undefined && record.origin !== resource.origin) continue;
         const live = await liveFor(record.origin);
         const url = live && readable(live, resource) ? stateUrl(live, resource) : undefined;
         if (url) routes.push({ kind: 'site_contract', url });

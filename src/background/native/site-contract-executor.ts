@@ -43,7 +43,11 @@ export function siteContractExecutor(deps: SiteContractExecutorDeps): Executor {
 
   return {
     async execute(call: ExecutionCall): Promise<ExecutionReport> {
-      const live = await usable(siteOf(call), call.allowed_origins);
+      const site = siteOf(call);
+      // A resource is (origin, type, id): an action is sent only to the site of the resource it was asked for.
+      if (call.resource.origin !== site)
+        return notSent(`${call.resource.type} ${call.resource.id} is on ${call.resource.origin ?? 'no known site'}, not on ${site ?? 'a known site'}: nothing was sent.`);
+      const live = await usable(site, call.allowed_origins);
       if (typeof live === 'string') return notSent(live);
       const report = await (await deps.client(live.contract.origin)).execute(live.contract, live.grant, call);
       if (report.outcome === 'accepted') deps.poller.watch(call.action_id);
@@ -51,7 +55,8 @@ export function siteContractExecutor(deps: SiteContractExecutorDeps): Executor {
     },
 
     async status(call: StatusCall): Promise<ExecutionReport> {
-      const live = await usable(originOf(call.status_url));
+      const site = originOf(call.status_url);
+      const live = call.resource.origin === undefined || call.resource.origin === site ? await usable(site) : 'the status URL is on another site than the resource';
       // Nothing can be asked, so nothing is settled: the action stays pending (the site may still finish it).
       if (typeof live === 'string') return { outcome: 'accepted', status_url: call.status_url };
       return afterRefusal(live, await (await deps.client(live.contract.origin)).status(live.contract, live.grant, call.status_url, call.resource));

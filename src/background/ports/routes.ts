@@ -36,7 +36,8 @@ export class AdapterRoutes {
       if (read.from !== 'url_group') continue;
       const path = fill(a.match.path, read.group, resource.id);
       if (!path) continue;
-      for (const origin of [...(a.match.origins ?? []), ...(this.seen.get(a.id) ?? [])]) out.push({ kind: 'adapter', url: `${origin}${path}` });
+      for (const origin of [...(a.match.origins ?? []), ...(this.seen.get(a.id) ?? [])])
+        if (resource.origin === undefined || origin === resource.origin) out.push({ kind: 'adapter', url: `${origin}${path}` });
     }
     return out;
   }

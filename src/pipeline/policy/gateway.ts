@@ -52,6 +52,9 @@ export function checkToken(agentId: string, check: TokenCheck, resource: Resourc
       }),
     };
   }
+  if (resource.origin !== undefined && !check.token.origins.includes(resource.origin)) {
+    return { ok: false, error: makeError('SCOPE_DENIED', `Refused: the token is not valid on ${resource.origin}.`, { details: { origin: resource.origin } }) };
+  }
   return { ok: true, token: check.token };
 }
 
@@ -73,6 +76,13 @@ export class PolicyGateway {
     if (!scopeCovers(token.scope, scope)) return deny(`Refused: ${request.action} needs scope ${scope}, which the token does not grant.`, { required_scope: scope });
     if (!resourceScopeCovers(token.resource_scope, request.resource)) return deny(`Refused: the token covers ${token.resource_scope} only.`);
     if (!token.origins.includes(input.origin)) return deny(`Refused: the token is not valid on ${input.origin}.`, { origin: input.origin });
+    // The site the action meets is the resource's own: never another site's resource of the same type and id.
+    if (request.resource.origin !== undefined && request.resource.origin !== input.origin) {
+      return deny(`Refused: ${request.resource.type} ${request.resource.id} is on ${request.resource.origin}, not on ${input.origin}.`, {
+        origin: input.origin,
+        resource_origin: request.resource.origin,
+      });
+    }
     if (request.action === 'nav.goto') {
       const target = originOf(String(request.input.url));
       if (!target || !token.origins.includes(target)) return deny(`Refused: navigating to ${target ?? 'that URL'} leaves the token's origins.`, { origin: target });

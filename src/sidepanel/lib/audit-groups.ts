@@ -27,6 +27,8 @@ export interface AuditGroup {
 
 /** The origin an entry names, when the service worker recorded one in `details`. */
 function entryOrigin(e: AuditEntry): string | undefined {
+  // The resource's own site first (origin, type, id), then what a step recorded.
+  if (e.resource?.origin) return e.resource.origin;
   const d = e.details ?? {};
   if (typeof d.origin === 'string') return d.origin;
   if (typeof d.url === 'string') {
@@ -64,7 +66,8 @@ export function groupAudit(entries: readonly AuditEntry[]): AuditGroup[] {
   for (const [key, steps] of groups) {
     const first = steps[0]!;
     const last = steps[steps.length - 1]!;
-    const withResource = steps.find((s) => s.resource);
+    // The last one that names the resource: once reached, it names its site too.
+    const withResource = steps.findLast((s) => s.resource);
     const origin = steps.map(entryOrigin).find((o) => o !== undefined);
     // The last one recorded: a retry on another path says where the action finally went.
     const via = steps.map(entryVia).findLast((v) => v !== undefined);

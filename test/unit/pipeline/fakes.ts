@@ -318,7 +318,8 @@ export async function exactReceipt(h: Harness, req: ReturnType<typeof cancelRequ
     agent_id: h.agent.agent_id,
     token_id: h.token.token_id,
     origin: ORIGIN,
-    request: { ...req, input: req.input as Record<string, unknown> } as never,
+    // A card is for the resource of the site it was found on, as the runner pins it.
+    request: { ...req, resource: { ...req.resource, origin: ORIGIN }, input: req.input as Record<string, unknown> } as never,
     via,
     input_hash: await inputHash(req.input),
     observed: h.shop.observation('ORD-1024')!,

@@ -83,7 +83,8 @@ function callFor(observed: ObservedState, action: string, input: Record<string, 
   return {
     action_id: actionId,
     action,
-    resource: observed.resource,
+    // The runner pins the resource to the site it was found on (origin, type, id).
+    resource: { ...observed.resource, origin: new URL(observed.url).origin },
     input,
     idempotency_key: actionId,
     via: 'site_contract',
