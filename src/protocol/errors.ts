@@ -20,6 +20,7 @@ export const ErrorCode = z.enum([
   'AUDIT_UNAVAILABLE',
   'TIMEOUT',
   'FILE_CHOICE_REQUIRED',
+  'SITE_NOT_ALLOWED',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
@@ -123,6 +124,10 @@ export const ERROR_DEFAULTS: Readonly<Record<ErrorCode, { retryable: boolean; re
   FILE_CHOICE_REQUIRED: {
     retryable: false,
     recovery_hint: 'Ask the person to choose the file in that field on the page themselves; Steward never chooses a file for an agent. Nothing was changed.',
+  },
+  SITE_NOT_ALLOWED: {
+    retryable: false,
+    recovery_hint: "The navigation would have left the agent's allowed sites and was stopped before any request reached the other origin; stay on the allowed sites or ask the person.",
   },
 };
 
