@@ -85,10 +85,7 @@ export function failureFor(answer: HttpAnswer, host: string, key: string | undef
 const isRedirect = (res: Response) => res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400);
 
 const redirected = (host: string) =>
-  fail(
-    'bad_response',
-    `${host} answered with a redirect. Steward does not send the prompt on to another address; put the address the co-pilot should use in Settings → Co-pilot.`,
-  );
+  fail('bad_response', `${host} answered with a redirect. Steward does not send the prompt on to another address; put the address the co-pilot should use in Settings → Co-pilot.`);
 
 /** One attempt: the answer, or a timeout / network failure; a stop by the caller rethrows as AbortError. */
 async function attempt(url: string, init: RequestInit, host: string, deps: HttpDeps, signal: AbortSignal | undefined): Promise<HttpAnswer> {

@@ -20,9 +20,12 @@ export interface FenceRule {
 /** Rules for `tabId`, with ids from `firstId` up (one block rule, one allow rule per origin). */
 export function fenceRules(tabId: number, origins: readonly string[], firstId: number): FenceRule[] {
   const block: FenceRule = { id: firstId, priority: 1, action: { type: 'block' }, condition: { tabIds: [tabId], resourceTypes: ['main_frame'] } };
-  const allows = [...new Set(origins)].map(
-    (origin, i): FenceRule => ({ id: firstId + 1 + i, priority: 2, action: { type: 'allow' }, condition: { tabIds: [tabId], resourceTypes: ['main_frame'], urlFilter: `|${origin}/` } }),
-  );
+  const allows = [...new Set(origins)].map((origin, i): FenceRule => ({
+    id: firstId + 1 + i,
+    priority: 2,
+    action: { type: 'allow' },
+    condition: { tabIds: [tabId], resourceTypes: ['main_frame'], urlFilter: `|${origin}/` },
+  }));
   return [block, ...allows];
 }
 

@@ -1,7 +1,7 @@
 import type { NavigatePort, PortContext } from '../../pipeline/ports.ts';
 import type { SessionTabs } from '../pipeline/sessions.ts';
 import { originOf } from '../../base/origin.ts';
-import { browser } from '../browser.ts';
+import { browser, chromeOnly } from '../browser.ts';
 import { navigationFence, type NavigationFence, type SessionRulesApi } from '../navigation/fence.ts';
 import { waitForLoaded, watchTab, type TabEvents } from './tab-wait.ts';
 
@@ -24,7 +24,7 @@ export interface TabControl extends TabEvents {
 export const chromeTabControl = (events: TabEvents): TabControl => {
   let fence: NavigationFence | undefined;
   // Made on first use: chrome.declarativeNetRequest is only reached when an agent navigates.
-  const lazy = () => (fence ??= navigationFence(chrome.declarativeNetRequest as unknown as SessionRulesApi));
+  const lazy = () => (fence ??= navigationFence(chromeOnly.declarativeNetRequest as unknown as SessionRulesApi));
   return {
     ...events,
     update: (tabId, props) => browser.tabs.update(tabId, props),
