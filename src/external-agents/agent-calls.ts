@@ -10,7 +10,7 @@ import { actionsView, approvalRule } from './actions-view.ts';
 import { observeReply } from './observe-view.ts';
 import type { AgentCallPorts, BrowserTab } from './ports.ts';
 import { bridgeTab, Visibility } from './visible-tabs.ts';
-import { navigationProblem } from '../base/navigation-url.ts';
+import { navigationProblem } from '../protocol/navigation-url.ts';
 import { originOf } from '../base/origin.ts';
 
 /**

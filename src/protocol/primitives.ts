@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { navigationProblem } from '../base/navigation-url.ts';
+import { navigationProblem } from './navigation-url.ts';
 import { findForbiddenKey } from './forbidden-keys.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { navigationProblem } from '../../../src/base/navigation-url.ts';
+import { navigationProblem } from '../../../src/protocol/navigation-url.ts';
 import { NavGotoInput } from '../../../src/protocol/action.ts';
 
 describe('where an agent may send the browser', () => {
