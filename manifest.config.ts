@@ -15,8 +15,10 @@ export default defineManifest({
   background: { service_worker: 'src/background/service-worker.ts', type: 'module' },
   // alarms: purges and rechecks of unconfirmed actions; notifications: an approval waiting while
   // no panel is open; scripting: page scripts registered only for the sites the person allows;
-  // nativeMessaging: the link to the MCP bridge (steward-bridge), which only Steward may start.
-  permissions: ['sidePanel', 'storage', 'alarms', 'notifications', 'scripting', 'nativeMessaging'],
+  // nativeMessaging: the link to the MCP bridge (steward-bridge), which only Steward may start;
+  // declarativeNetRequestWithHostAccess: while an agent's step runs in a tab, session rules for that
+  // tab stop any navigation hop to a site outside the agent's (src/background/navigation/fence.ts).
+  permissions: ['sidePanel', 'storage', 'alarms', 'notifications', 'scripting', 'nativeMessaging', 'declarativeNetRequestWithHostAccess'],
   // Host access lets Steward register its page scripts for a site the moment the person allows
   // it (no static content scripts: an unlisted site is never read) and capture screenshot
   // evidence of an allowed page. Chrome's own site access (chrome://extensions) can narrow it.

@@ -23,6 +23,7 @@ import {
 import { page } from '../ui.ts';
 import { mountGallery } from './gallery/routes.ts';
 import { mountChurnPage } from './churn-page.ts';
+import { mountOpenRedirect } from './open-redirect.ts';
 import { mountIdentityPages } from './identity-pages.ts';
 import { mountWebMcpFailures } from './webmcp-failures.ts';
 import { mountWebMcpListing } from './webmcp-listing.ts';
@@ -66,6 +67,7 @@ export function createLab(): DemoSite {
   router.get('/', (ctx) => sendHtml(ctx.res, 200, indexPage()));
   mountGallery(router);
   mountChurnPage(router);
+  mountOpenRedirect(router);
   mountIdentityPages(router);
   mountWebMcpListing(router);
   mountActPages(router);

@@ -15,6 +15,8 @@ interface ChromeOnlyApis {
   storage: { local: AccessLevelApi; session: AccessLevelApi };
   /** `requireInteraction` and `priority` are Chrome's: a waiting approval stays on screen. */
   notifications: { create(id: string, options: chrome.notifications.NotificationCreateOptions): Promise<string> };
+  /** Session rules that fence an agent's tab (navigation/fence.ts). */
+  declarativeNetRequest: Pick<typeof chrome.declarativeNetRequest, 'updateSessionRules' | 'getSessionRules'>;
 }
 
 /**

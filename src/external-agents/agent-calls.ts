@@ -10,6 +10,7 @@ import { actionsView, approvalRule } from './actions-view.ts';
 import { observeReply } from './observe-view.ts';
 import type { AgentCallPorts, BrowserTab } from './ports.ts';
 import { bridgeTab, Visibility } from './visible-tabs.ts';
+import { navigationProblem } from '../protocol/navigation-url.ts';
 import { originOf } from '../base/origin.ts';
 
 /**
@@ -37,6 +38,9 @@ interface Caller {
   token: DelegatedAgentToken;
   visible: Visibility;
 }
+
+const leftMessage = (url: string, target: string): string =>
+  `${url.slice(0, 500)} redirected to ${target.slice(0, 300)}, which is not one of the sites this client may use; the navigation was stopped before any request reached it.`;
 
 const tabNotFound = (tabId: number): Refusal => refuse('TAB_NOT_FOUND', `No tab ${tabId} on a site this client may use (it may have closed or moved to another site).`);
 
@@ -92,11 +96,15 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
     'bridge/open': async ({ auth, url, new_tab }) => {
       const caller = await authenticate(auth);
       if ('ok' in caller) return caller;
+      const bad = navigationProblem(url);
+      if (bad) return refuse('INVALID_INPUT', `Refused: the url ${bad.message}.`);
       if (!caller.visible.allows(url)) return refuse('SITE_NOT_ALLOWED', caller.visible.refusal(url));
-      const opened = await ports.open(url, new_tab);
+      const opened = await ports.open(url, new_tab, caller.visible.list());
       if ('error' in opened) return refuse('NAVIGATION_FAILED', opened.error, true);
-      // A redirect may have left the allowed sites: the tab stays open but is not the agent's.
-      if (!caller.visible.allows(opened.tab.url)) return refuse('SITE_NOT_ALLOWED', `${url} led to a page outside the sites this client may use.`);
+      // A redirect hop to another origin was stopped before any request reached it.
+      if ('left' in opened) return refuse('SITE_NOT_ALLOWED', leftMessage(url, opened.left));
+      // Anything else that ended outside the allowed sites (the fence makes this the page's own doing): not the agent's tab.
+      if (!caller.visible.allows(opened.tab.url)) return refuse('SITE_NOT_ALLOWED', leftMessage(url, originOf(opened.tab.url) ?? 'another page'));
       await ports.setCurrentTab(caller.agentId, opened.tab.tab_id);
       return ok({ tab: asTab(opened.tab), created: opened.created });
     },

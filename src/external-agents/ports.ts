@@ -34,8 +34,12 @@ export interface AgentCallPorts {
   tabs(): Promise<BrowserTab[]>;
   /** What Steward last saw in the tab, if it has looked at its current page (no new observation). */
   lastSeen(tabId: number, url: string): BridgeTab['resource'] | undefined;
-  /** Focuses the tab showing exactly this URL (unless `newTab`), else opens one; resolves once loaded. */
-  open(url: string, newTab: boolean): Promise<{ tab: BrowserTab; created: boolean } | { error: string }>;
+  /**
+   * Focuses the tab showing exactly this URL (unless `newTab`), else opens one; resolves once loaded.
+   * The load is fenced to `origins`: a redirect hop elsewhere is stopped before its request leaves
+   * (`left` names the origin it was stopped at).
+   */
+  open(url: string, newTab: boolean, origins: readonly string[]): Promise<{ tab: BrowserTab; created: boolean } | { error: string } | { left: string }>;
   /** A fresh observation as an agent receives it (no debugging tools unless the person allows). */
   observe(tabId: number): Promise<Observed>;
   taint(agentId: string, source: string): Promise<void>;

@@ -17,6 +17,11 @@ export class Visibility {
     return new Visibility(new Set(token.origins.filter((o) => allowed.has(o))));
   }
 
+  /** The origins the agent may use (a navigation is fenced to them). */
+  list(): string[] {
+    return [...this.origins];
+  }
+
   allows(url: string): boolean {
     const origin = originOf(url);
     return origin !== undefined && this.origins.has(origin);

@@ -126,7 +126,7 @@ export async function reachResource(ports: Pick<PipelinePorts, 'observe' | 'navi
       continue;
     }
     try {
-      await ports.navigate(route.url, opts.ctx);
+      await ports.navigate(route.url, opts.ctx, opts.allowed_origins);
     } catch {
       attempts.push({ route: route.kind, url: route.url, outcome: 'navigation_failed' });
       continue;

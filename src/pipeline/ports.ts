@@ -43,8 +43,11 @@ interface ObservePort {
 }
 
 export interface NavigatePort {
-  /** Loads `url` in the agent's working tab (opening one if needed) and resolves once it has loaded. */
-  navigate(url: string, ctx: PortContext): Promise<void>;
+  /**
+   * Loads `url` in the agent's working tab (opening one if needed) and resolves once it has loaded.
+   * Every hop stays on `origins`: a redirect elsewhere is stopped before its request leaves (rejects).
+   */
+  navigate(url: string, ctx: PortContext, origins: readonly string[]): Promise<void>;
 }
 
 /** One way to reach a resource from the resource/action graph, most authoritative first. */
@@ -101,14 +104,17 @@ export type ExecutionReport =
   | { outcome: 'completed'; output?: ToolOutput; expect?: ExpectedEffect; activity?: PageActivity }
   /**
    * It did not run, or failed midway (`side_effect_possible`). `code` TOOL_NOT_FOUND: refused
-   * before sending, because the page no longer offers what the agent was shown. `page_error`: the
+   * before sending, because the page no longer offers what the agent was shown. SITE_NOT_ALLOWED:
+   * a navigation it caused was stopped before reaching `origin`. `page_error`: the
    * page's own tool said it failed (threw, or answered isError) — its words, bounded.
    */
   | {
       outcome: 'failed';
       message: string;
       side_effect_possible: boolean;
-      code?: 'TOOL_NOT_FOUND';
+      code?: 'TOOL_NOT_FOUND' | 'SITE_NOT_ALLOWED';
+      /** SITE_NOT_ALLOWED: the origin a navigation was stopped before reaching. */
+      origin?: string;
       page_error?: PageToolError;
       /** The site's own refusal on the native path (412 with its current state, 401 with why): reported to the agent as the site's error. */
       site_error?: SiteErrorBody;

@@ -150,6 +150,15 @@ export function verifyOutcome(v: VerifyInput): ActionResult {
     case 'accepted':
       return { ...common, execution: { status: 'accepted', certainty: 'pending_confirmation', ...(report.status_url ? { status_url: report.status_url } : {}), accepted_at: v.executed_at } };
     case 'failed': {
+      // A navigation stopped at the fence: said as such, whatever else the step did on the page.
+      if (report.code === 'SITE_NOT_ALLOWED') {
+        return errorResult(
+          makeError('SITE_NOT_ALLOWED', `${v.request.action} was stopped: ${report.message}`.slice(0, 4096), {
+            details: { ...(report.origin ? { origin: report.origin } : {}), side_effect_possible: report.side_effect_possible },
+          }),
+          { action_id: v.action_id },
+        );
+      }
       if (report.side_effect_possible) {
         const c = postcondition(v);
         if (c !== 'unknown' && haveState && (v.expect || automaticExpectation(v.request))) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ActionName, IdempotencyKey, isDomAction, type DomActionName } from './action-name.ts';
 import { ElementRef } from './element.ts';
-import { HttpUrl, HumanText, IsoDateTime, JsonObject, SnakeCase, UserId, prefixedId } from './primitives.ts';
+import { HumanText, IsoDateTime, NavigableUrl, JsonObject, SnakeCase, UserId, prefixedId } from './primitives.ts';
 import { ResourceRef, ResourceScope, Source, StateName, StateVersion } from './resource.ts';
 import { describeIssue } from './validate.ts';
 import { parseChord } from './key-chord.ts';
@@ -92,7 +92,7 @@ export const DomScrollInput = z
   .refine((s) => s.ref !== undefined || s.direction !== undefined, {
     message: 'needs a ref to scroll into view or a direction to scroll',
   });
-export const NavGotoInput = z.strictObject({ url: HttpUrl });
+export const NavGotoInput = z.strictObject({ url: NavigableUrl });
 
 /**
  * A key or chord as Playwright writes it: `Enter`, `ArrowDown`, `Escape`, `Tab`, `a`, `Shift+Tab`,

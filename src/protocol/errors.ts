@@ -21,6 +21,7 @@ export const ErrorCode = z.enum([
   'TIMEOUT',
   'FILE_CHOICE_REQUIRED',
   'AMBIGUOUS_RESOURCE',
+  'SITE_NOT_ALLOWED',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
@@ -128,6 +129,10 @@ export const ERROR_DEFAULTS: Readonly<Record<ErrorCode, { retryable: boolean; re
   AMBIGUOUS_RESOURCE: {
     retryable: false,
     recovery_hint: 'More than one site has a resource with this type and id: resubmit with resource.origin set to one of details.candidates (or work in a tab on that site). Nothing was sent.',
+  },
+  SITE_NOT_ALLOWED: {
+    retryable: false,
+    recovery_hint: "The navigation would have left the agent's allowed sites and was stopped before any request reached the other origin; stay on the allowed sites or ask the person.",
   },
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { navigationProblem } from './navigation-url.ts';
 import { findForbiddenKey } from './forbidden-keys.ts';
 
 /**
@@ -40,6 +41,15 @@ export const HttpUrl = z
       return false;
     }
   }, 'must be an absolute http(s) URL');
+
+/** A URL an agent may send the browser to: http(s), with no user name or password in it. */
+export const NavigableUrl = z
+  .string()
+  .max(8192, 'must be at most 8192 characters')
+  .superRefine((s, ctx) => {
+    const problem = navigationProblem(s);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.message, params: { reason: problem.problem } });
+  });
 
 /** A serialized web origin (`scheme://host[:port]`, no path, no trailing slash). */
 export const Origin = z.string().refine((s) => {

@@ -6,6 +6,14 @@ import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTrans
 import type { BearerId, HttpBearers } from './http-token.ts';
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * A local process must not hold the bridge's sockets open by trickling bytes (slow-loris): the
+ * headers must arrive within HEADERS_TIMEOUT_MS and the whole request within REQUEST_TIMEOUT_MS
+ * (Node answers 408 and closes), a kept-alive connection idle between requests closes after
+ * KEEP_ALIVE_MS, and a socket with no bytes either way closes after IDLE_MS. Node checks the
+ * first two every CHECK_INTERVAL_MS. Only an authenticated event stream (GET) may stay quiet longer.
+ */
+const HTTP_LIMITS = { HEADERS_TIMEOUT_MS: 5_000, REQUEST_TIMEOUT_MS: 15_000, KEEP_ALIVE_MS: 5_000, IDLE_MS: 120_000, CHECK_INTERVAL_MS: 1_000 } as const;
 /** 2025-era clients get a session each (their identity comes from `initialize`); bounded, the longest idle one closed first, so sessions a client abandoned cannot grow memory without end. */
 const MAX_LEGACY_SESSIONS = 64;
 
@@ -145,16 +153,27 @@ export async function startHttpServer(options: HttpServerOptions): Promise<{ url
   let port = options.port;
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     if (!(await guard(req, res, { ...options, port })) || !sdkHostGuard(req, res)) return;
+    // A known client's server-sent event stream may be quiet for long between messages.
+    if (req.method === 'GET') req.socket.setTimeout(0);
     await handler(req, res);
   };
-  const server = createServer((req, res) => {
-    serve(req, res).catch((error: unknown) => {
-      onerror(error instanceof Error ? error : new Error(String(error)));
-      if (!res.headersSent) refuse(res, 500, 'INTERNAL', 'The bridge failed to answer.');
-      else res.end();
-    });
-  });
-  server.requestTimeout = 0;
+  const server = createServer(
+    {
+      headersTimeout: HTTP_LIMITS.HEADERS_TIMEOUT_MS,
+      requestTimeout: HTTP_LIMITS.REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: HTTP_LIMITS.KEEP_ALIVE_MS,
+      connectionsCheckingInterval: HTTP_LIMITS.CHECK_INTERVAL_MS,
+    },
+    (req, res) => {
+      serve(req, res).catch((error: unknown) => {
+        onerror(error instanceof Error ? error : new Error(String(error)));
+        if (!res.headersSent) refuse(res, 500, 'INTERNAL', 'The bridge failed to answer.');
+        else res.end();
+      });
+    },
+  );
+  // A socket silent both ways this long is destroyed (no timeout listener: Node closes it).
+  server.timeout = HTTP_LIMITS.IDLE_MS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', () => {

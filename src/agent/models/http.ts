@@ -81,6 +81,12 @@ export function failureFor(answer: HttpAnswer, host: string, key: string | undef
   return fail('bad_response', `${host} rejected the request (HTTP ${s}: ${said}). Check the endpoint and model in Settings → Co-pilot.`);
 }
 
+/** A browser's `redirect: 'manual'` answer is an opaque redirect (status 0); Node's is the 3xx itself. */
+const isRedirect = (res: Response) => res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400);
+
+const redirected = (host: string) =>
+  fail('bad_response', `${host} answered with a redirect. Steward does not send the prompt on to another address; put the address the co-pilot should use in Settings → Co-pilot.`);
+
 /** One attempt: the answer, or a timeout / network failure; a stop by the caller rethrows as AbortError. */
 async function attempt(url: string, init: RequestInit, host: string, deps: HttpDeps, signal: AbortSignal | undefined): Promise<HttpAnswer> {
   if (signal?.aborted) throw abortError();
@@ -89,8 +95,10 @@ async function attempt(url: string, init: RequestInit, host: string, deps: HttpD
   const combined = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
   try {
     const res = await deps.fetch(url, { ...init, signal: combined });
+    if (isRedirect(res)) throw redirected(host);
     return { status: res.status, headers: res.headers, text: await res.text() };
   } catch (e) {
+    if (e instanceof ModelFailure) throw e;
     if (signal?.aborted) throw abortError();
     if (timer.signal.aborted)
       throw fail('timeout', `${host} did not answer within ${Math.round(deps.timeoutMs / 1000)} s. The model may be overloaded or too slow; try again, or pick a faster model.`);
@@ -104,7 +112,8 @@ async function attempt(url: string, init: RequestInit, host: string, deps: HttpD
 /** Posts `body` as JSON; retries once after a short rate limit or a server error. Other answers come back as they are. */
 export async function postJson(url: string, headers: Record<string, string>, body: unknown, deps: HttpDeps, signal?: AbortSignal): Promise<HttpAnswer> {
   const host = new URL(url).host;
-  const init: RequestInit = { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+  // Never follow a redirect: a 307/308 would resend the prompt (the page content in it) to wherever the Location points.
+  const init: RequestInit = { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), redirect: 'manual' };
   const first = await attempt(url, init, host, deps, signal);
   let wait: number | undefined;
   if (first.status === 429) wait = retryAfterMs(first.headers.get('retry-after')) ?? DEFAULT_RATE_WAIT_MS;

@@ -4,7 +4,7 @@ import type { PanelPush } from '../../protocol/panel-channel.ts';
 import { browser } from '../browser.ts';
 import type { SitesControl } from '../panel/sites.ts';
 import type { SessionTabs } from '../pipeline/sessions.ts';
-import type { TabControl } from '../ports/navigate.ts';
+import { fencedLoad, LeftAllowedSites, type TabControl } from '../ports/navigate.ts';
 import type { ObserveOutcome, TabObserver } from '../ports/tab-observer.ts';
 import { waitForLoaded } from '../ports/tab-wait.ts';
 import type { AgentTabs } from './current-tabs.ts';
@@ -50,7 +50,7 @@ export function chromeAgentPorts(deps: ChromeAgentPortsDeps): AgentCallPorts {
       if (!state || withoutHash(state.url) !== withoutHash(url)) return undefined;
       return { ...state.resource, state: state.state, state_version: state.state_version };
     },
-    async open(url, newTab) {
+    async open(url, newTab, origins) {
       try {
         const existing = newTab ? undefined : (await allTabs()).find((t) => t.url === url && t.id !== undefined);
         if (existing?.id !== undefined) {
@@ -58,10 +58,11 @@ export function chromeAgentPorts(deps: ChromeAgentPortsDeps): AgentCallPorts {
           if (existing.windowId !== undefined) await browser.windows.update(existing.windowId, { focused: true }).catch(() => undefined);
           return await loaded(existing.id, false);
         }
-        const tab = await deps.tabs.create({ url, active: true });
-        if (tab.id === undefined) return { error: 'No tab could be opened.' };
-        return await loaded(tab.id, true);
+        // Opened blank, then loaded with the fence up: no hop of it can reach another origin.
+        const tabId = await fencedLoad(deps.tabs, { active: true }, url, origins);
+        return await loaded(tabId, true);
       } catch (error) {
+        if (error instanceof LeftAllowedSites) return { left: error.origin };
         return { error: `Opening ${url} failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 1000) };
       }
     },

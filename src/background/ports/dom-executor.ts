@@ -2,6 +2,8 @@ import { DomCheckInput, DomClickInput, DomDragInput, DomHoverInput, DomPressInpu
 import type { ActStep } from '../../protocol/messages.ts';
 import type { ExecutionCall, ExecutionReport, Executor, NavigatePort, PortContext } from '../../pipeline/ports.ts';
 import { actOnTab } from './act.ts';
+import { stopped } from './fenced-executor.ts';
+import { LeftAllowedSites } from './navigate.ts';
 import type { SendToFrame } from '../pages/messenger.ts';
 import type { TabEvents } from './tab-wait.ts';
 import type { TabObserver } from './tab-observer.ts';
@@ -80,8 +82,9 @@ export function domExecutor(deps: DomDeps): Executor {
         const i = NavGotoInput.safeParse(call.input);
         if (!i.success) return { outcome: 'failed', message: i.error.message, side_effect_possible: false };
         try {
-          await deps.navigate(i.data.url, call.ctx);
+          await deps.navigate(i.data.url, call.ctx, call.allowed_origins ?? []);
         } catch (error) {
+          if (error instanceof LeftAllowedSites) return stopped(error, false);
           return { outcome: 'failed', message: `navigation failed: ${String(error)}`, side_effect_possible: true };
         }
         return { outcome: 'completed', expect: { url: i.data.url } };

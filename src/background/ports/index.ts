@@ -7,6 +7,7 @@ import type { ToolStore } from '../tools/store.ts';
 import type { SendToFrame } from '../pages/messenger.ts';
 import { adapterExecutor } from './adapter-executor.ts';
 import { domExecutor } from './dom-executor.ts';
+import { fencedExecutor } from './fenced-executor.ts';
 import { navigatePort, type TabControl } from './navigate.ts';
 import { AdapterRoutes } from './routes.ts';
 import { TabObserver, type ObserveOutcome, type ReportedTools } from './tab-observer.ts';
@@ -120,9 +121,10 @@ export function createChromePorts(deps: ChromePortsDeps) {
     routes: async (resource) => [...((await deps.native?.routes(resource)) ?? []), ...routes.routes(resource)],
     executors: {
       ...(deps.native ? { site_contract: deps.native.executor } : {}),
-      webmcp: webmcpExecutor({ tabOf, send: deps.send, observer, topFrame }),
-      adapter: adapterExecutor(act),
-      legacy_inference: domExecutor({ ...act, navigate }),
+      // Every step in the agent's tab is fenced to its origins: what it makes the tab load stays there.
+      webmcp: fencedExecutor(webmcpExecutor({ tabOf, send: deps.send, observer, topFrame }), act),
+      adapter: fencedExecutor(adapterExecutor(act), act),
+      legacy_inference: fencedExecutor(domExecutor({ ...act, navigate }), act),
     },
   };
   return { ports, observer, observeTab, routes };

@@ -1,45 +1,103 @@
 import type { NavigatePort, PortContext } from '../../pipeline/ports.ts';
 import type { SessionTabs } from '../pipeline/sessions.ts';
-import { browser } from '../browser.ts';
+import { originOf } from '../../base/origin.ts';
+import { browser, chromeOnly } from '../browser.ts';
+import { navigationFence, type NavigationFence, type SessionRulesApi } from '../navigation/fence.ts';
 import { waitForLoaded, watchTab, type TabEvents } from './tab-wait.ts';
 
 /**
- * Loads a URL in the agent's working tab and waits for it to finish loading. A session whose tab
- * was closed gets a new (background) tab, bound to the session in memory. Whether the page shows
- * what the caller was after is not decided here: the navigator re-observes and verifies.
+ * Loads a URL in the agent's working tab and waits for it to finish loading, fenced to the agent's
+ * origins (navigation/fence.ts): a redirect to another origin is stopped before its request leaves,
+ * and reported as LeftAllowedSites. A session whose tab was closed gets a new (background) tab,
+ * opened blank so the fence is up before the first request, and bound to the session in memory.
+ * Whether the page shows what the caller was after is not decided here: the navigator re-observes.
  */
 
 export interface TabControl extends TabEvents {
   update(tabId: number, props: { url: string }): Promise<unknown>;
   create(props: { url: string; active: boolean }): Promise<{ id?: number }>;
+  /** The URL the tab shows (for a navigation the fence stopped, the blocked URL on Chrome's error page). */
+  urlOf(tabId: number): Promise<string | undefined>;
+  fence: NavigationFence;
 }
 
-export const chromeTabControl = (events: TabEvents): TabControl => ({
-  ...events,
-  update: (tabId, props) => browser.tabs.update(tabId, props),
-  create: (props) => browser.tabs.create(props),
-});
+export const chromeTabControl = (events: TabEvents): TabControl => {
+  let fence: NavigationFence | undefined;
+  // Made on first use: chrome.declarativeNetRequest is only reached when an agent navigates.
+  const lazy = () => (fence ??= navigationFence(chromeOnly.declarativeNetRequest as unknown as SessionRulesApi));
+  return {
+    ...events,
+    update: (tabId, props) => browser.tabs.update(tabId, props),
+    create: (props) => browser.tabs.create(props),
+    urlOf: async (tabId) => {
+      const tab = (await browser.tabs.get(tabId).catch(() => undefined)) as { url?: string; pendingUrl?: string } | undefined;
+      return tab?.url || tab?.pendingUrl || undefined;
+    },
+    fence: { hold: (tabId, origins) => lazy().hold(tabId, origins) },
+  };
+};
+
+/** A navigation the fence stopped: the tab was sent towards `origin`, outside the agent's sites. */
+export class LeftAllowedSites extends Error {
+  constructor(
+    readonly origin: string,
+    readonly url: string,
+  ) {
+    super(`the navigation was stopped before it reached ${origin}, which is not one of the sites this agent may use`);
+    this.name = 'LeftAllowedSites';
+  }
+}
+
+/** After a fenced navigation: the tab's URL is outside `origins` only when the fence stopped it there. */
+export async function checkStayed(tabs: Pick<TabControl, 'urlOf'>, tabId: number, origins: readonly string[]): Promise<void> {
+  const url = await tabs.urlOf(tabId);
+  if (url === undefined) return;
+  const origin = originOf(url);
+  if (origin !== undefined && !origins.includes(origin)) throw new LeftAllowedSites(origin, url);
+}
+
+/**
+ * Opens `url` in `tabId` (or a new tab) with the fence up until the load settles; the fence's
+ * release always runs. Returns the tab; throws LeftAllowedSites when a hop was stopped.
+ */
+export async function fencedLoad(tabs: TabControl, where: { tabId: number } | { active: boolean }, url: string, origins: readonly string[]): Promise<number> {
+  let tabId: number;
+  if ('tabId' in where) tabId = where.tabId;
+  else {
+    const tab = await tabs.create({ url: 'about:blank', active: where.active });
+    if (tab.id === undefined) throw new Error('no tab could be opened');
+    tabId = tab.id;
+    // The blank page's own load must be over, or its "complete" would end the wait below early.
+    await waitForLoaded(tabs, tabId);
+  }
+  const release = await tabs.fence.hold(tabId, origins);
+  const watch = watchTab(tabs, tabId);
+  try {
+    await tabs.update(tabId, { url });
+    if (!(await watch.settled(START_MS))) throw new Error(`the tab did not finish loading ${url}`);
+    await checkStayed(tabs, tabId, origins);
+    return tabId;
+  } finally {
+    watch.dispose();
+    await release();
+  }
+}
 
 /** A navigation that has not even started after this long is treated as failed. */
 const START_MS = 5_000;
 
 export function navigatePort(deps: { sessions: Pick<SessionTabs, 'tabOf' | 'bind'>; tabs: TabControl }): NavigatePort['navigate'] {
-  return async (url: string, ctx: PortContext): Promise<void> => {
+  return async (url: string, ctx: PortContext, origins: readonly string[]): Promise<void> => {
     if (!ctx.session_id) throw new Error('the agent has no working session to navigate in');
     const tabId = await deps.sessions.tabOf(ctx.session_id);
-    if (tabId === undefined) {
-      const tab = await deps.tabs.create({ url, active: false });
-      if (tab.id === undefined) throw new Error('no tab could be opened');
-      await deps.sessions.bind(ctx.session_id, ctx.agent_id, tab.id);
-      if (!(await waitForLoaded(deps.tabs, tab.id))) throw new Error(`the new tab did not finish loading ${url}`);
+    if (tabId !== undefined) {
+      await fencedLoad(deps.tabs, { tabId }, url, origins);
       return;
     }
-    const watch = watchTab(deps.tabs, tabId);
-    try {
-      await deps.tabs.update(tabId, { url });
-      if (!(await watch.settled(START_MS))) throw new Error(`the tab did not finish loading ${url}`);
-    } finally {
-      watch.dispose();
-    }
+    const blank = await deps.tabs.create({ url: 'about:blank', active: false });
+    if (blank.id === undefined) throw new Error('no tab could be opened');
+    await deps.sessions.bind(ctx.session_id, ctx.agent_id, blank.id);
+    await waitForLoaded(deps.tabs, blank.id);
+    await fencedLoad(deps.tabs, { tabId: blank.id }, url, origins);
   };
 }

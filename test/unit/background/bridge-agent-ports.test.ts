@@ -39,7 +39,7 @@ describe('external agents on Chrome', () => {
 
   it('focuses the tab already showing the URL instead of opening another', async () => {
     const existing = await fakeBrowser.tabs.create({ url: 'http://localhost:4100/orders/ORD-1024', active: false });
-    const r = await ports().open('http://localhost:4100/orders/ORD-1024', false);
+    const r = await ports().open('http://localhost:4100/orders/ORD-1024', false, ['http://localhost:4100']);
     expect(r).toMatchObject({ created: false, tab: { tab_id: existing.id, active: true } });
   });
 });

@@ -65,6 +65,25 @@ describe('external agent calls: which tabs it sees', () => {
     expect(s.events.some((e) => e.startsWith('open'))).toBe(false);
   });
 
+  it('refuses a URL with credentials or a non-web scheme as INVALID_INPUT before anything opens', async () => {
+    const s = await agentSetup();
+    for (const url of ['http://user:pw@localhost:4100/orders/ORD-1024', 'http://localhost:4100@127.0.0.1:9/']) {
+      const r = await s.calls['bridge/open']({ auth: s.auth, url, new_tab: true });
+      expect(refusalCode(r)).toBe('INVALID_INPUT');
+      expect(r.ok ? '' : r.error.message).toMatch(/user name or password/);
+    }
+    expect(s.events.some((e) => e.startsWith('open'))).toBe(false);
+  });
+
+  it('opens fenced to its sites; a redirect hop elsewhere is SITE_NOT_ALLOWED naming that origin, and the tab is not its', async () => {
+    const s = await agentSetup();
+    const r = await s.calls['bridge/open']({ auth: s.auth, url: `${orderUrl('ORD-1024')}?to=${encodeURIComponent('http://127.0.0.1:9/collect')}`, new_tab: true });
+    expect(refusalCode(r)).toBe('SITE_NOT_ALLOWED');
+    expect(r.ok ? '' : r.error.message).toContain('http://127.0.0.1:9');
+    expect(s.events.find((e) => e.startsWith('open'))).toMatch(/fenced to http:\/\/localhost:4100$/);
+    expect(await s.ports.currentTab(AGENT)).toBeUndefined();
+  });
+
   it('focuses the tab already showing the URL, or opens a new one when asked, and works there next', async () => {
     const s = await agentSetup();
     const focused = await s.calls['bridge/open']({ auth: s.auth, url: orderUrl('ORD-1024'), new_tab: false });

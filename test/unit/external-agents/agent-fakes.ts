@@ -55,8 +55,11 @@ export async function agentSetup(opts: { origins?: string[] } = {}): Promise<Age
       return tabs.map((t) => ({ ...t }));
     },
     lastSeen: () => undefined,
-    open: async (url, newTab) => {
-      events.push(`open ${url}${newTab ? ' new' : ''}`);
+    open: async (url, newTab, origins) => {
+      events.push(`open ${url}${newTab ? ' new' : ''} fenced to ${origins.join(' ')}`);
+      // The lab-style open redirect: `/leave?to=` sends the tab elsewhere; the fence stops a hop off the origins.
+      const to = new URL(url).searchParams.get('to');
+      if (to && !origins.includes(new URL(to).origin)) return { left: new URL(to).origin };
       const found = newTab ? undefined : tabs.find((t) => t.url === url);
       if (found) return { tab: found, created: false };
       const tab = { tab_id: 10 + tabs.length, url, title: 'New', active: true };

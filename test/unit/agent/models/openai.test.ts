@@ -119,6 +119,24 @@ describe('OpenAI-compatible chat completions against a local server', () => {
     expect(f.message).toMatch(/HTTP 503: overloaded/);
   });
 
+  it('a 307 or 308 to another server is refused: the prompt is never sent on, and the failure says why', async () => {
+    const elsewhere = await startWireServer([ok, ok]);
+    try {
+      for (const status of [307, 308]) {
+        const model = await client([(_, res) => json(res, status, {}, { location: `${elsewhere.url}/steal` })]);
+        const f = await failure(model.complete(MESSAGES));
+        expect(f.error.code).toBe('bad_response');
+        expect(f.message).toMatch(/answered with a redirect/);
+        expect(server!.received).toHaveLength(1);
+        await server!.stop();
+        server = undefined;
+      }
+      expect(elsewhere.received).toEqual([]);
+    } finally {
+      await elsewhere.stop();
+    }
+  });
+
   it('a server that never answers is a timeout', async () => {
     const model = await client([() => undefined], { timeoutMs: 200 });
     const started = Date.now();

@@ -10,6 +10,7 @@ import { DeadlineExceeded } from '../../../../src/base/deadline.ts';
 import type { AvailableAction } from '../../../../src/protocol/action.ts';
 import type { ToolDescriptor } from '../../../../src/protocol/webmcp.ts';
 import { FakeTabs } from './fake-tabs.ts';
+import { LeftAllowedSites } from '../../../../src/background/ports/navigate.ts';
 import { fakeFrames } from '../pages/fake-frames.ts';
 
 const cancel: AvailableAction = {
@@ -180,9 +181,25 @@ describe('legacy executor', () => {
   it('nav.goto navigates the agent’s tab and expects the URL', async () => {
     const navigate = vi.fn(async () => undefined);
     const ex = domExecutor({ tabOf: async () => 7, observer: { last: () => undefined }, send: fakeFrames(vi.fn()), tabs: new FakeTabs(), navigate });
-    const r = await ex.execute(call({ action: 'nav.goto', via: 'legacy_inference', input: { url: 'http://localhost:4100/orders/ORD-1024' } }));
+    const r = await ex.execute(call({ action: 'nav.goto', via: 'legacy_inference', input: { url: 'http://localhost:4100/orders/ORD-1024' }, allowed_origins: ['http://localhost:4100'] }));
     expect(r).toEqual({ outcome: 'completed', expect: { url: 'http://localhost:4100/orders/ORD-1024' } });
-    expect(navigate).toHaveBeenCalledWith('http://localhost:4100/orders/ORD-1024', { agent_id: 'agent:copilot', session_id: 'ses_1' });
+    expect(navigate).toHaveBeenCalledWith('http://localhost:4100/orders/ORD-1024', { agent_id: 'agent:copilot', session_id: 'ses_1' }, ['http://localhost:4100']);
+  });
+
+  it('nav.goto refuses a URL with credentials or a non-web scheme before navigating, and reports a stopped hop as SITE_NOT_ALLOWED with its origin', async () => {
+    const navigate = vi.fn(async () => undefined);
+    const ex = domExecutor({ tabOf: async () => 7, observer: { last: () => undefined }, send: fakeFrames(vi.fn()), tabs: new FakeTabs(), navigate });
+    for (const url of ['http://user:pw@localhost:4100/', 'http://localhost:4100@127.0.0.1:9/', 'javascript:alert(1)', 'file:///etc/passwd']) {
+      expect(await ex.execute(call({ action: 'nav.goto', via: 'legacy_inference', input: { url } }))).toMatchObject({ outcome: 'failed', side_effect_possible: false });
+    }
+    expect(navigate).not.toHaveBeenCalled();
+    navigate.mockRejectedValueOnce(new LeftAllowedSites('http://127.0.0.1:9', 'http://127.0.0.1:9/collect'));
+    expect(await ex.execute(call({ action: 'nav.goto', via: 'legacy_inference', input: { url: 'http://localhost:4100/leave?to=x' } }))).toMatchObject({
+      outcome: 'failed',
+      code: 'SITE_NOT_ALLOWED',
+      origin: 'http://127.0.0.1:9',
+      side_effect_possible: false,
+    });
   });
 });
 

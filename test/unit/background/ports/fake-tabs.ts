@@ -8,6 +8,11 @@ export class FakeTabs implements TabControl {
   status = new Map<number, string>();
   updated: Array<{ tabId: number; url: string }> = [];
   created: string[] = [];
+  urls = new Map<number, string>();
+  /** Fences held (tab, origins), and whether each was released. */
+  holds: Array<{ tabId: number; origins: readonly string[]; released: boolean }> = [];
+  /** Where a navigation ends up (a redirect the fence stopped shows the blocked URL): the requested URL by default. */
+  landsOn: (url: string) => string = (url) => url;
   private nextId = 100;
   private readonly up = new Set<Updated>();
   private readonly rm = new Set<Removed>();
@@ -35,8 +40,19 @@ export class FakeTabs implements TabControl {
     return this.up.size + this.rm.size;
   }
 
+  urlOf = async (tabId: number) => this.urls.get(tabId);
+
+  fence = {
+    hold: async (tabId: number, origins: readonly string[]) => {
+      const hold = { tabId, origins, released: false };
+      this.holds.push(hold);
+      return async () => void (hold.released = true);
+    },
+  };
+
   update = async (tabId: number, props: { url: string }) => {
     this.updated.push({ tabId, url: props.url });
+    this.urls.set(tabId, this.landsOn(props.url));
     this.onNavigate(tabId);
     return {};
   };
@@ -44,6 +60,7 @@ export class FakeTabs implements TabControl {
   create = async (props: { url: string; active: boolean }) => {
     const id = this.nextId++;
     this.created.push(props.url);
+    this.urls.set(id, props.url);
     this.status.set(id, 'loading');
     setTimeout(() => this.emit(id, 'complete'), 10);
     return { id };

@@ -18,7 +18,9 @@ function tabsLoadWhenUpdated(): void {
   }) as never);
 }
 
-const navigate = (sessions: SessionTabs) => navigatePort({ sessions, tabs: chromeTabControl(chromeTabEvents()) });
+/** chrome.declarativeNetRequest is not in fake-browser: the fence is checked in fence.test.ts and with FakeTabs in ports.test.ts. */
+const noFence = { hold: async () => async () => undefined };
+const navigate = (sessions: SessionTabs) => navigatePort({ sessions, tabs: { ...chromeTabControl(chromeTabEvents()), fence: noFence } });
 
 beforeEach(tabsLoadWhenUpdated);
 afterEach(() => vi.restoreAllMocks());
@@ -28,7 +30,7 @@ describe('the navigate port in the browser', () => {
     const { id } = await fakeBrowser.tabs.create({ url: `${ORIGIN}/account`, active: true });
     const sessions = new SessionTabs();
     const sid = await sessions.sessionFor(agent, id!);
-    await navigate(sessions)(`${ORIGIN}/orders/ORD-1024`, { agent_id: agent, session_id: sid });
+    await navigate(sessions)(`${ORIGIN}/orders/ORD-1024`, { agent_id: agent, session_id: sid }, [ORIGIN]);
     expect((await fakeBrowser.tabs.get(id!))?.url).toBe(`${ORIGIN}/orders/ORD-1024`);
     expect(await fakeBrowser.tabs.query({})).toHaveLength(2);
   });
@@ -37,7 +39,7 @@ describe('the navigate port in the browser', () => {
     const sessions = new SessionTabs();
     const sid = await sessions.sessionFor(agent, 41);
     await sessions.forgetTab(41);
-    await navigate(sessions)(`${ORIGIN}/orders/ORD-1024`, { agent_id: agent, session_id: sid });
+    await navigate(sessions)(`${ORIGIN}/orders/ORD-1024`, { agent_id: agent, session_id: sid }, [ORIGIN]);
     const [opened] = await fakeBrowser.tabs.query({ url: `${ORIGIN}/orders/ORD-1024` });
     expect(opened).toMatchObject({ active: false });
     expect(await sessions.tabOf(sid)).toBe(opened!.id);
@@ -52,6 +54,6 @@ describe('the navigate port in the browser', () => {
     }) as never);
     const sessions = new SessionTabs();
     const sid = await sessions.sessionFor(agent, id!);
-    await expect(navigate(sessions)(`${ORIGIN}/`, { agent_id: agent, session_id: sid })).rejects.toThrow(/did not finish loading/);
+    await expect(navigate(sessions)(`${ORIGIN}/`, { agent_id: agent, session_id: sid }, [ORIGIN])).rejects.toThrow(/did not finish loading/);
   });
 });

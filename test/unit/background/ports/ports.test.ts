@@ -2,7 +2,9 @@ import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionTabs } from '../../../../src/background/pipeline/sessions.ts';
 import { createChromePorts } from '../../../../src/background/ports/index.ts';
-import { navigatePort } from '../../../../src/background/ports/navigate.ts';
+import { fencedExecutor } from '../../../../src/background/ports/fenced-executor.ts';
+import { LeftAllowedSites, navigatePort } from '../../../../src/background/ports/navigate.ts';
+import type { ExecutionCall } from '../../../../src/pipeline/ports.ts';
 import { AdapterRoutes, fill } from '../../../../src/background/ports/routes.ts';
 import { ToolStore } from '../../../../src/background/tools/store.ts';
 import { createObservationService } from '../../../../src/background/observation/service.ts';
@@ -46,9 +48,33 @@ describe('navigate port', () => {
 
   it('loads the URL in the session’s tab and waits for it to complete', async () => {
     const { tabs, sessions, sid } = await copilotSessionOnLoadedTab();
-    await navigatePort({ sessions, tabs })(`${ORIGIN}/orders/ORD-1024`, { agent_id: 'agent:copilot', session_id: sid });
+    await navigatePort({ sessions, tabs })(`${ORIGIN}/orders/ORD-1024`, { agent_id: 'agent:copilot', session_id: sid }, [ORIGIN]);
     expect(tabs.updated).toEqual([{ tabId: 5, url: `${ORIGIN}/orders/ORD-1024` }]);
     expect(tabs.status.get(5)).toBe('complete');
+    expect(tabs.holds).toEqual([{ tabId: 5, origins: [ORIGIN], released: true }]);
+  });
+
+  it('a hop the fence stopped (the tab shows the blocked URL of another origin) is LeftAllowedSites naming that origin, and the fence is released', async () => {
+    const { tabs, sessions, sid } = await copilotSessionOnLoadedTab();
+    tabs.landsOn = () => 'http://127.0.0.1:9/collect?order=ORD-1024';
+    const p = navigatePort({ sessions, tabs })(`${ORIGIN}/leave?to=x`, { agent_id: 'agent:copilot', session_id: sid }, [ORIGIN]);
+    await expect(p).rejects.toBeInstanceOf(LeftAllowedSites);
+    await expect(p).rejects.toMatchObject({ origin: 'http://127.0.0.1:9' });
+    expect(tabs.holds.every((h) => h.released)).toBe(true);
+  });
+
+  it('any step in the agent’s tab runs fenced to the token’s origins; a navigation it caused that was stopped is SITE_NOT_ALLOWED', async () => {
+    const { tabs, sessions, sid } = await copilotSessionOnLoadedTab();
+    const inner = { execute: vi.fn(async () => ({ outcome: 'completed' as const })) };
+    const fenced = fencedExecutor(inner, { tabOf: (ctx) => sessions.tabOf(ctx.session_id), tabs });
+    const call = { ctx: { agent_id: 'agent:copilot', session_id: sid }, allowed_origins: [ORIGIN] } as unknown as ExecutionCall;
+    tabs.urls.set(5, `${ORIGIN}/partners`);
+    expect(await fenced.execute(call)).toEqual({ outcome: 'completed' });
+    expect(tabs.holds).toEqual([{ tabId: 5, origins: [ORIGIN], released: true }]);
+    // The click followed a link whose redirect the fence stopped: Chrome's error page shows the blocked URL.
+    inner.execute.mockImplementationOnce(async () => (tabs.urls.set(5, 'http://127.0.0.1:9/collect'), { outcome: 'completed' as const }));
+    expect(await fenced.execute(call)).toMatchObject({ outcome: 'failed', code: 'SITE_NOT_ALLOWED', origin: 'http://127.0.0.1:9', side_effect_possible: true });
+    expect(tabs.holds.every((h) => h.released)).toBe(true);
   });
 
   it('opens a new background tab for a session whose tab was closed, and binds the session to it', async () => {
@@ -56,8 +82,11 @@ describe('navigate port', () => {
     const sessions = new SessionTabs();
     const sid = await sessions.sessionFor('agent:copilot', 5);
     await sessions.forgetTab(5);
-    await navigatePort({ sessions, tabs })(`${ORIGIN}/`, { agent_id: 'agent:copilot', session_id: sid });
-    expect(tabs.created).toEqual([`${ORIGIN}/`]);
+    await navigatePort({ sessions, tabs })(`${ORIGIN}/`, { agent_id: 'agent:copilot', session_id: sid }, [ORIGIN]);
+    // Opened blank, then loaded with the fence up, so no request of it leaves before the fence.
+    expect(tabs.created).toEqual(['about:blank']);
+    expect(tabs.updated).toEqual([{ tabId: 100, url: `${ORIGIN}/` }]);
+    expect(tabs.holds).toEqual([{ tabId: 100, origins: [ORIGIN], released: true }]);
     expect(await sessions.tabOf(sid)).toBe(100);
   });
 
@@ -66,12 +95,12 @@ describe('navigate port', () => {
     tabs.onNavigate = (id) => tabs.emit(id, 'loading');
     const navigate = navigatePort({ sessions, tabs });
     vi.useFakeTimers();
-    const p = navigate(`${ORIGIN}/`, { agent_id: 'agent:copilot', session_id: sid });
+    const p = navigate(`${ORIGIN}/`, { agent_id: 'agent:copilot', session_id: sid }, [ORIGIN]);
     const caught = p.catch((e: Error) => e.message);
     await vi.advanceTimersByTimeAsync(60_000);
     vi.useRealTimers();
     expect(await caught).toMatch(/did not finish loading/);
-    await expect(navigate(`${ORIGIN}/`, { agent_id: 'agent:copilot' })).rejects.toThrow(/no working session/);
+    await expect(navigate(`${ORIGIN}/`, { agent_id: 'agent:copilot' }, [ORIGIN])).rejects.toThrow(/no working session/);
   });
 });
 
