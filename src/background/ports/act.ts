@@ -75,5 +75,8 @@ const DIALOG_WORDS: Record<PageDialog['kind'], string> = { confirm: 'a confirmat
 /** What the agent is told when the page raised a dialog during its act: Steward answered no, and only the person may say yes. */
 export function dialogsMessage(dialogs: readonly PageDialog[]): string {
   const asked = dialogs.map((d) => `${DIALOG_WORDS[d.kind]}${d.message ? ` “${d.message}”` : ''}`).join('; ');
-  return `NEEDS_PERSON: the page asked the person ${asked} while this action ran. Steward never answers a page’s dialog for an agent: it answered as a person who says no (Cancel), so the page went on as if the person declined. Ask the person to do this on the page themselves.`.slice(0, 3500);
+  return `NEEDS_PERSON: the page asked the person ${asked} while this action ran. Steward never answers a page’s dialog for an agent: it answered as a person who says no (Cancel), so the page went on as if the person declined. Ask the person to do this on the page themselves.`.slice(
+    0,
+    3500,
+  );
 }
