@@ -12,7 +12,7 @@ interface LastStep {
   target: string;
   at: number;
   origin: string;
-  /** The controls the page showed before that step: one not among them appeared after it. */
+  /** The controls a person could see before that step: one not among them appeared (or was shown) after it. */
   refs: ReadonlySet<string>;
 }
 
@@ -30,7 +30,7 @@ export class PriorSteps {
       target: step.target ? describe(step.target) : step.action,
       at: step.at,
       origin: step.origin,
-      refs: new Set(step.before.slice(0, MAX_REFS).map((e) => e.ref)),
+      refs: new Set(step.before.filter((e) => e.visibility === 'visible' || e.visibility === 'covered' || e.visibility === 'offscreen').slice(0, MAX_REFS).map((e) => e.ref)),
     });
   }
 
