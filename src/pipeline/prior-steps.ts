@@ -30,7 +30,12 @@ export class PriorSteps {
       target: step.target ? describe(step.target) : step.action,
       at: step.at,
       origin: step.origin,
-      refs: new Set(step.before.filter((e) => e.visibility === 'visible' || e.visibility === 'covered' || e.visibility === 'offscreen').slice(0, MAX_REFS).map((e) => e.ref)),
+      refs: new Set(
+        step.before
+          .filter((e) => e.visibility === 'visible' || e.visibility === 'covered' || e.visibility === 'offscreen')
+          .slice(0, MAX_REFS)
+          .map((e) => e.ref),
+      ),
     });
   }
 

@@ -19,7 +19,7 @@ interface Observed {
   elements: Array<{ ref: string; role: string; name: string }>;
 }
 type Result = Record<string, unknown> & { error?: { code: string; message: string; details?: { reasons?: string[] } }; execution?: { status: string; error?: { message: string } } };
-type ConsentCard = Omit<Card, "reasons"> & {
+type ConsentCard = Omit<Card, 'reasons'> & {
   reasons: Array<{ code: string; detail?: string }>;
   prior_step?: { action: string; target: string };
   acts_on?: { known: boolean; resource?: { type: string; id: string } };
@@ -70,12 +70,7 @@ async function showApprovals(panel: Page) {
   await panel.getByRole('tab', { name: /^Approvals/ }).click();
 }
 
-test('an agent that clicks “Delete note” cannot then answer the page’s “Are you sure?” itself: one card shows both steps, and nothing is deleted', async ({
-  steward,
-  sites,
-  openPanel,
-  tabIdOf,
-}) => {
+test('an agent that clicks “Delete note” cannot then answer the page’s “Are you sure?” itself: one card shows both steps, and nothing is deleted', async ({ steward, sites, openPanel, tabIdOf }) => {
   const fx = await agentOn({ steward, openPanel, tabIdOf }, sites.urls.lab, '/consent/notes');
   // The first step is the agent's, approved by the person as “Delete note”: the page then asks.
   expect((await fx.approved('dom.click', { ref: await fx.ref('Delete note') }, 'e2e-consent-delete')).error).toBeUndefined();
@@ -100,12 +95,7 @@ test('an agent that clicks “Delete note” cannot then answer the page’s “
   await expect(fx.page.locator('#note')).toContainText('43 attachments');
 });
 
-test('a window.confirm the page raises during an agent’s click is never accepted: the person is asked instead, and nothing is removed', async ({
-  steward,
-  sites,
-  openPanel,
-  tabIdOf,
-}) => {
+test('a window.confirm the page raises during an agent’s click is never accepted: the person is asked instead, and nothing is removed', async ({ steward, sites, openPanel, tabIdOf }) => {
   const fx = await agentOn({ steward, openPanel, tabIdOf }, sites.urls.lab, '/consent/attachment');
   // Whatever dialog reaches the browser is accepted here, as a hurried person might: none may reach it.
   const reached: string[] = [];
@@ -140,12 +130,7 @@ test('a newsletter’s “Subscribe” is a form for the person to approve, not 
   await expect.poll(async () => (await consentState(sites.urls.lab)).subscribed).toEqual(['ada@example.test']);
 });
 
-test('a WebMCP card names the order its input cancels (ORD-7002), not the page’s (ORD-7001); a token for ORD-7001 alone cannot cancel ORD-7002', async ({
-  steward,
-  sites,
-  openPanel,
-  tabIdOf,
-}) => {
+test('a WebMCP card names the order its input cancels (ORD-7002), not the page’s (ORD-7001); a token for ORD-7001 alone cannot cancel ORD-7002', async ({ steward, sites, openPanel, tabIdOf }) => {
   const fx = await agentOn({ steward, openPanel, tabIdOf }, sites.urls.lab, '/consent/orders/ORD-7001', { scope: ['webmcp:cancel_order'], resource_scope: 'order:*' });
   await expect.poll(async () => ((await observe(fx.panel, fx.tabId)) as { available_actions: string[] }).available_actions).toContain('cancel_order');
   expect((await fx.look()).resource).toEqual({ type: 'order', id: 'ORD-7001' });

@@ -64,7 +64,7 @@ export function riskyName(name: string): boolean {
  * an amount on it or a card or amount field in its form; any control that submits a form taking
  * card details or an amount does, whatever it is called.
  */
-export function movesMoney(target: Pick<ElementSummary, 'name' | 'description'>, form: FormSummary | undefined): boolean {
+function movesMoney(target: Pick<ElementSummary, 'name' | 'description'>, form: FormSummary | undefined): boolean {
   const words = normalise(`${target.name} ${target.description ?? ''}`);
   const formTakesMoney = form !== undefined && form.fields.some((x) => moneyField(x));
   if (formTakesMoney) return true;
@@ -89,7 +89,7 @@ const DISMISS_NAME = /^(?:no|no thanks|cancel|close|dismiss|not now|later|maybe 
  * Why pressing `target` answers the page's own confirmation or consent step (a "Yes, I'm sure", an
  * "I agree" box, a button of an open alertdialog): that check is the person's, never the agent's.
  */
-export function confirmationReason(target: Pick<ElementSummary, 'name' | 'role' | 'dialog'>): ApprovalReason | undefined {
+function confirmationReason(target: Pick<ElementSummary, 'name' | 'role' | 'dialog'>): ApprovalReason | undefined {
   const name = normalise(target.name).replace(/[.!?…]+$/, '');
   const named = clip(target.name);
   if (TOGGLE_ROLES.has(target.role)) {
