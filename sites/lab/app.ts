@@ -28,6 +28,7 @@ import { mountIdentityPages } from './identity-pages.ts';
 import { mountWebMcpFailures } from './webmcp-failures.ts';
 import { mountWebMcpListing } from './webmcp-listing.ts';
 import { mountActPages } from './act-pages.ts';
+import { mountConsentPages } from './consent-pages.ts';
 import { AnswerStore } from './widgets/answers.ts';
 import { mountWidgets } from './widgets/routes.ts';
 
@@ -71,6 +72,7 @@ export function createLab(): DemoSite {
   mountIdentityPages(router);
   mountWebMcpListing(router);
   mountActPages(router);
+  mountConsentPages(router);
   mountWidgets(router, answers);
   router.get('/shadow', (ctx) => sendHtml(ctx.res, 200, shadowPage()));
   router.get('/frames', (ctx) => sendHtml(ctx.res, 200, framesPage(`${otherOrigin(ctx.req.headers.host)}/frames/inner`)));

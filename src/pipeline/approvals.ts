@@ -38,6 +38,12 @@ export interface CardFacts {
   session_id?: string;
   /** A click in a form: the values it would send (form-binding.ts). */
   form?: BoundForm;
+  /** What the input acts on, or that nothing names it (acts-on.ts). */
+  acts_on?: ApprovalRequest['acts_on'];
+  /** A form that sends its values to another origin. */
+  sends_to?: string;
+  /** The agent's step that made the page ask, when this one answers it. */
+  prior_step?: ApprovalRequest['prior_step'];
 }
 
 export type ApprovalOutcome = { kind: 'approved'; receipt: ApprovalReceipt } | { kind: 'denied'; reason?: string } | { kind: 'expired' };
@@ -110,6 +116,9 @@ export class ApprovalQueue {
       reasons: facts.reasons,
       ...(facts.request.rationale ? { rationale: facts.request.rationale } : {}),
       ...(facts.form ? { form: facts.form } : {}),
+      ...(facts.acts_on ? { acts_on: facts.acts_on } : {}),
+      ...(facts.sends_to ? { sends_to: facts.sends_to } : {}),
+      ...(facts.prior_step ? { prior_step: facts.prior_step } : {}),
       window: noWindow ? { offered: false, why_not: noWindow } : { offered: true },
       requested_at: iso(now),
       expires_at: iso(now + this.settings.request_ttl_ms),

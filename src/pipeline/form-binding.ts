@@ -17,17 +17,19 @@ function formOfControl(observed: ObservedState, ref: string): FormSummary | unde
   return (observed.forms ?? []).find((f) => f.submit_ref === ref || f.fields.some((x) => x.ref === ref));
 }
 
+/** The form a click on one of its controls, or an Enter in one of its fields, belongs to. */
+export function formOfAction(request: Pick<ActionRequest, 'action' | 'input'>, observed: ObservedState): FormSummary | undefined {
+  if (request.action === 'dom.click' && typeof request.input.ref === 'string') return formOfControl(observed, request.input.ref);
+  if (request.action === 'dom.press') return pressSubmitsForm(request.input, observed);
+  return undefined;
+}
+
 /**
  * The form values a click, or an Enter pressed in one of its fields (implicit submission), would
  * send; undefined when the action is neither in a form.
  */
 export async function boundForm(request: Pick<ActionRequest, 'action' | 'input'>, observed: ObservedState): Promise<BoundForm | undefined> {
-  const form =
-    request.action === 'dom.click' && typeof request.input.ref === 'string'
-      ? formOfControl(observed, request.input.ref)
-      : request.action === 'dom.press'
-        ? pressSubmitsForm(request.input, observed)
-        : undefined;
+  const form = formOfAction(request, observed);
   if (!form) return undefined;
   const states = new Map((observed.elements ?? []).map((e) => [e.ref, e.states] as const));
   const fields: BoundFormField[] = form.fields.map((f) => {

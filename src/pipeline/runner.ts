@@ -24,6 +24,9 @@ import type { MemoryResolver } from './memory-resolver.ts';
 import { reachResource } from './navigator.ts';
 import { checkToken, type GatewayDecision, type PolicyGateway } from './policy/gateway.ts';
 import { originOf } from '../base/origin.ts';
+import { actsOn, otherResource, sendsTo, type ActsOn } from './acts-on.ts';
+import { PriorSteps } from './prior-steps.ts';
+import { resourceScopeCovers } from '../protocol/resource.ts';
 import type { Location, PipelinePorts, PortContext } from './ports.ts';
 import { settleFromSite } from './site-status.ts';
 import { checkPreconditions } from './preconditions.ts';
@@ -69,6 +72,10 @@ export interface Plan {
   decision: Exclude<GatewayDecision, { kind: 'refuse' }>;
   /** A click in a form: the values bound into its approval, checked again at the click. */
   form?: BoundForm;
+  /** What the input acts on, or that nothing names it (acts-on.ts): the card's and the audit's resource. */
+  acts_on: ActsOn;
+  /** A form whose values go to another origin: that origin, for the card. */
+  sends_to?: string;
 }
 
 type Step<T> = { ok: true; value: T } | { ok: false; result: ActionErrorResult };
@@ -87,6 +94,11 @@ export interface AwaitingDecision {
   reasons: ApprovalReason['code'][];
 }
 export type RunOutcome = Ended | AwaitingDecision;
+
+/** The acted-on resource as the audit keeps it: `order:ORD-7002`, or `not known: …`. */
+function actsOnWords(a: ActsOn): string {
+  return a.known ? `${a.resource.type}:${a.resource.id}` : `not known: ${a.basis}`.slice(0, 300);
+}
 
 /** Journal state for each kind of ending. */
 function terminalFor(result: ActionResult): JournalState {
@@ -110,6 +122,9 @@ function terminalFor(result: ActionResult): JournalState {
  * (`resolveDispatched`). Waiting for the person, and what runs in the background, is the Pipeline's.
  */
 export class ActionRunner {
+  /** Each agent's last DOM step: a card that answers the page's confirmation shows it too. */
+  private readonly priorSteps = new PriorSteps();
+
   constructor(readonly deps: PipelineDeps) {}
 
   newRun(action: StoredAction, token: DelegatedAgentToken | undefined, sw: Stopwatch): ActionRun {
@@ -170,8 +185,11 @@ export class ActionRunner {
   }
 
   /** Step 7 without a receipt: the action waits (`awaiting_approval`) for the person's decision on a card. */
-  private async queueCard(run: ActionRun, plan: Plan, why: ApprovalReason[]): Promise<AwaitingDecision> {
+  private async queueCard(run: ActionRun, plan: Plan, asked: ApprovalReason[]): Promise<AwaitingDecision> {
     const { action } = run;
+    const target = plan.capability.dom?.target;
+    const tied = this.priorSteps.tie(action.agent_id, { origin: plan.origin, now: this.deps.clock(), ...(target ? { target } : {}), reasons: asked });
+    const why = tied.reasons;
     const reasons = why.map((r) => r.code);
     const form = await this.bindForm(run, plan);
     await this.deps.journal.transition(action.action_id, 'awaiting_approval', { state_version: plan.observed.state_version, note: `needs approval: ${reasons.join(', ')}` });
@@ -187,8 +205,15 @@ export class ActionRunner {
       reasons: why,
       ...(action.context.session_id ? { session_id: action.context.session_id } : {}),
       ...(form ? { form } : {}),
+      acts_on: plan.acts_on,
+      ...(plan.sends_to ? { sends_to: plan.sends_to } : {}),
+      ...(tied.prior ? { prior_step: tied.prior } : {}),
     });
-    run.trail.step('approval_request', { outcome: 'queued', state_version_before: plan.observed.state_version, details: { request_id: card.request_id, reasons } });
+    run.trail.step('approval_request', {
+      outcome: 'queued',
+      state_version_before: plan.observed.state_version,
+      details: { request_id: card.request_id, reasons, acts_on: actsOnWords(plan.acts_on), ...(plan.sends_to ? { sends_to: plan.sends_to } : {}) },
+    });
     return { kind: 'awaiting_decision', request_id: card.request_id, reasons };
   }
 
@@ -234,7 +259,18 @@ export class ActionRunner {
       count_quota: countQuota,
     });
     if (decision.kind === 'refuse') return fail(decision.error);
-    return { ok: true, value: { observed, location, origin, capability: cap.capability, decision } };
+    // The token must cover what the input really acts on, not only the resource the request names.
+    const acting = actsOn(request, cap.capability.description, observed);
+    const other = otherResource(request, acting);
+    if (other && !resourceScopeCovers(run.token.resource_scope, other)) {
+      return fail(
+        makeError('SCOPE_DENIED', `Refused: the input acts on ${other.type} ${other.id} (${acting.basis}), which the token does not cover (${run.token.resource_scope}).`, {
+          details: { acts_on: other, resource_scope: run.token.resource_scope },
+        }),
+      );
+    }
+    const to = sendsTo(request, observed);
+    return { ok: true, value: { observed, location, origin, capability: cap.capability, decision, acts_on: acting, ...(to ? { sends_to: to } : {}) } };
   }
 
   /** A click in a form: the form's values as observed now, kept on the plan for the card and the executor. */
@@ -390,6 +426,10 @@ export class ActionRunner {
         ports.executors,
       ),
     );
+    if (plan.capability.dom) {
+      const target = plan.capability.dom.target;
+      this.priorSteps.note(action.agent_id, { action: action.request.action, ...(target ? { target } : {}), at: clock(), origin: plan.origin, before: plan.observed.elements ?? [] });
+    }
     const after = await run.sw.outside(() => withDeadline(ports.observe(plan.location, action.request.resource, run.ctx), PAGE_DEADLINES.execution_ms, 're-observing').catch(() => null));
     const expect = (report.outcome === 'completed' ? report.expect : undefined) ?? action.context.expect;
     const result = verifyOutcome({

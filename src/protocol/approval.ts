@@ -27,6 +27,7 @@ export const ApprovalReasonCode = z.enum([
   'unknown_risk', // could not be classified, so treated as risky
   'inferred_control', // DOM: Steward inferred the element is a control from its behaviour and cannot tell what it does
   'site_requires_approval', // the contract says so
+  'confirmation', // DOM: answers the page's own confirmation or consent step, which only the person may give
 ]);
 export type ApprovalReasonCode = z.infer<typeof ApprovalReasonCode>;
 
@@ -84,6 +85,15 @@ export const ApprovalRequest = z
     rationale: HumanText.optional(),
     /** A click that submits a form: the values it would send. */
     form: BoundForm.optional(),
+    /**
+     * What the input acts on (a tool's `order_id`, the page's own resource for a DOM control), or
+     * `known: false` when the input names none: the card never puts the page's resource in its place.
+     */
+    acts_on: z.union([z.object({ known: z.literal(true), resource: ResourceRef, basis: HumanText }), z.object({ known: z.literal(false), basis: HumanText })]).optional(),
+    /** A form whose values go to another origin than the page's: that origin. */
+    sends_to: Origin.optional(),
+    /** The agent's step that made the page ask (this card answers its confirmation): shown with this one. */
+    prior_step: z.object({ action: ActionName, target: HumanText, at: IsoDateTime }).optional(),
     /** Absent on cards from older versions: then no window is offered. */
     window: WindowOffer.optional(),
     requested_at: IsoDateTime,

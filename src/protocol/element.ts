@@ -113,6 +113,8 @@ export const ElementSummary = z.object({
   shape: ShapeInfo.optional(),
   /** Shown for what it is (an SVG shape nobody can operate), not a control: no action is offered on it. */
   passive: z.literal(true).optional(),
+  /** The open dialog or alertdialog it sits in (its nearest container): a button there answers the page's question (dom-risk.ts). */
+  dialog: z.object({ role: z.enum(['dialog', 'alertdialog']), name: Label.optional() }).optional(),
 });
 export type ElementSummary = z.infer<typeof ElementSummary>;
 
@@ -134,6 +136,8 @@ export const FormSummary = z.object({
   ref: ElementRef,
   name: Label.optional(),
   method: z.enum(['get', 'post', 'dialog']).optional(),
+  /** Where submitting it sends the values, as the page resolves its `action` (the card names another origin). */
+  action: z.string().max(4096).optional(),
   fields: z.array(FormField).max(1000),
   submit_ref: ElementRef.optional(),
   /** Declarative WebMCP: the form's `toolname`, when it exposes itself as a tool. */

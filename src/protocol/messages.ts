@@ -346,9 +346,15 @@ export const ActSettle = z.object({
 });
 export type ActSettle = z.infer<typeof ActSettle>;
 
+/** A JavaScript dialog the page raised while an agent acted: answered as a person who said no, never accepted (issue 27). */
+export const PageDialog = z.object({ kind: z.enum(['confirm', 'prompt', 'alert']), message: z.string().max(300) });
+export type PageDialog = z.infer<typeof PageDialog>;
+
 export const ActReport = z.object({
   documentToken: z.string().max(64).optional(),
   steps: z.array(ActStepReport).max(16),
+  /** Dialogs the page raised during the act, each refused (Cancel / no text) and never shown to anyone to accept. */
+  dialogs: z.array(PageDialog).max(8).optional(),
   settle: ActSettle.optional(),
   /** A navigation of this document started (Navigation API, beforeunload / pagehide, a submitted form or followed link). */
   navigation: z.object({ same_document: z.boolean(), url: z.string().max(512).optional() }).optional(),

@@ -17,3 +17,12 @@ export const LISTENER_MARKS_FLUSH = 'steward:listener-marks-flush';
  */
 export const PAGE_TIMERS_QUERY = 'steward:page-timers-query';
 export const PAGE_TIMERS_REPLY = 'steward:page-timers-reply';
+/**
+ * Dispatched (synchronously, on the document) by the isolated world around an agent's act: detail
+ * `"on"` before its first step, `"off"` once the page settled. While on, the main world answers the
+ * page's `confirm` / `prompt` / `alert` itself — never yes (Cancel, no text) — and notes each; on
+ * `"off"` it answers at once with PAGE_DIALOGS_REPLY, whose detail is the JSON list of what the page
+ * asked. See src/content/main/page-dialogs.ts.
+ */
+export const PAGE_DIALOGS_ARM = 'steward:page-dialogs-arm';
+export const PAGE_DIALOGS_REPLY = 'steward:page-dialogs-reply';

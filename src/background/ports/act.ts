@@ -1,4 +1,4 @@
-import type { ActReport, ActStep } from '../../protocol/messages.ts';
+import type { ActReport, ActStep, PageDialog } from '../../protocol/messages.ts';
 import type { ExecutionReport } from '../../pipeline/ports.ts';
 import { watchTab, type TabEvents } from './tab-wait.ts';
 import { DeadlineExceeded } from '../../base/deadline.ts';
@@ -62,8 +62,21 @@ export function toExecutionReport(report: ActReport): ExecutionReport {
   const activity =
     report.settle || report.requests?.length ? { activity: { ...(report.settle ? { settle: report.settle } : {}), ...(report.requests?.length ? { requests: report.requests } : {}) } } : {};
   const said = steps.map((s) => `${s.op}${s.ref ? ` ${s.ref}` : ''}: ${s.status}${s.code ? ` (${s.code})` : ''} — ${s.message}`).join('; ');
-  if (steps.length > 0 && steps.every((s) => s.status === 'done')) return { outcome: 'completed', ...activity };
   const done = steps.some((s) => s.status === 'done');
+  // The page asked the person something while the agent acted: answered "no", so what the agent meant did not happen; it is the person's to do.
+  if (report.dialogs?.length) return { outcome: 'failed', message: dialogsMessage(report.dialogs), side_effect_possible: done, ...activity };
+  if (steps.length > 0 && steps.every((s) => s.status === 'done')) return { outcome: 'completed', ...activity };
   const threw = steps.some((s) => s.status === 'failed');
   return { outcome: 'failed', message: said.slice(0, 3500) || 'no step ran', side_effect_possible: done || threw, ...activity };
+}
+
+const DIALOG_WORDS: Record<PageDialog['kind'], string> = { confirm: 'a confirmation (window.confirm)', prompt: 'a question (window.prompt)', alert: 'a message (window.alert)' };
+
+/** What the agent is told when the page raised a dialog during its act: Steward answered no, and only the person may say yes. */
+export function dialogsMessage(dialogs: readonly PageDialog[]): string {
+  const asked = dialogs.map((d) => `${DIALOG_WORDS[d.kind]}${d.message ? ` “${d.message}”` : ''}`).join('; ');
+  return `NEEDS_PERSON: the page asked the person ${asked} while this action ran. Steward never answers a page’s dialog for an agent: it answered as a person who says no (Cancel), so the page went on as if the person declined. Ask the person to do this on the page themselves.`.slice(
+    0,
+    3500,
+  );
 }

@@ -11,6 +11,7 @@ import { SETTLE, settlePage, type SettleOptions } from './settle.ts';
 import type { RequestLedger } from './requests.ts';
 import { PageActivity } from './activity.ts';
 import { pageTimersDue } from './page-timers.ts';
+import { armPageDialogs } from './page-dialogs.ts';
 
 /**
  * The content side of DOM execution (DESIGN §8: the isolated world executes DOM
@@ -65,6 +66,10 @@ export async function runSteps(steps: readonly ActStep[], resolver: RefResolver,
   const view = dom.doc.view(ctx.doc) ?? window;
   const leavingWakes = new Set<() => void>();
   const navigation = watchNavigation(view, () => leavingWakes.forEach((wake) => wake()));
+  // The page's confirm / prompt / alert during the act (and its settling) are answered "no" and reported: never the agent's to accept.
+  const frameDocs = steps.map((s) => (s.ref ? resolver.elementFor(s.ref) : undefined)).flatMap((el) => (el ? [dom.ownerDocument(el) ?? ctx.doc] : []));
+  const disarm = armPageDialogs([ctx.doc, ...frameDocs]);
+  let dialogs: ReturnType<typeof disarm> | undefined;
   const hooks: ActHooks = {
     submitted(form) {
       const method = (dom.attr(form, 'method') ?? 'get').toLowerCase();
@@ -121,14 +126,17 @@ export async function runSteps(steps: readonly ActStep[], resolver: RefResolver,
     const settle = acted ? await settlePage(sources, settleStart, ctx.settle ?? SETTLE, settleStart) : undefined;
     const nav = navigation.report() ?? (reports.some((r) => r.navigation) ? { same_document: false } : undefined);
     const requests = ctx.requests?.writesSince(start) ?? [];
+    dialogs = disarm();
     return {
       ...(token ? { documentToken: token } : {}),
       steps: reports,
+      ...(dialogs.length ? { dialogs } : {}),
       ...(settle ? { settle } : {}),
       ...(nav ? { navigation: nav } : {}),
       ...(requests.length ? { requests } : {}),
     };
   } finally {
+    if (!dialogs) disarm();
     navigation.dispose();
   }
 }

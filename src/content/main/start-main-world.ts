@@ -2,6 +2,7 @@ import { offerPortToIsolatedWorld } from './handshake.ts';
 import { installListenerMarks } from './listener-marks.ts';
 import { installNetworkObserver, portSender } from './network-observer.ts';
 import { installPageTimers } from './page-timers.ts';
+import { installPageDialogs } from './page-dialogs.ts';
 
 /**
  * What every main-world script of Steward does at document_start: note which elements the page's
@@ -21,6 +22,11 @@ export function startMainWorld(polyfill?: (port: MessagePort) => boolean, native
     installPageTimers();
   } catch {
     // Without it, settling waits for mutations, requests and animations only.
+  }
+  try {
+    installPageDialogs();
+  } catch {
+    // Without it, a dialog the page raises during an act is the browser's, shown to the person (never accepted by Steward).
   }
   const channel = new MessageChannel();
   const network = portSender(channel.port1);

@@ -18,7 +18,30 @@ function clip(text: string | undefined, max: number): string | undefined {
   return text === undefined ? undefined : text.length > max ? text.slice(0, max) : text;
 }
 
-export function summarizeElement(e: SnapshotElement): ElementSummary {
+type DialogOf = NonNullable<ElementSummary['dialog']>;
+
+/** The dialogs among the snapshot's containers, by ref (a dialog is a container of one row: its content). */
+function dialogsOf(snapshot: PageSnapshot): Map<string, DialogOf> {
+  const out = new Map<string, DialogOf>();
+  for (const c of snapshot.containers ?? []) {
+    if (c.role !== 'dialog' && c.role !== 'alertdialog') continue;
+    const name = clip(c.name?.trim(), 1024);
+    out.set(c.ref, { role: c.role, ...(name ? { name } : {}) });
+  }
+  return out;
+}
+
+/** Every element in the protocol's shape, with the dialog it sits in. */
+export function summarizeElements(elements: readonly SnapshotElement[], snapshot: PageSnapshot): ElementSummary[] {
+  const dialogs = dialogsOf(snapshot);
+  return elements.map((e) => {
+    const summary = summarizeElement(e);
+    const dialog = e.container ? dialogs.get(e.container.ref) : undefined;
+    return dialog ? { ...summary, dialog } : summary;
+  });
+}
+
+function summarizeElement(e: SnapshotElement): ElementSummary {
   const states = [...new Set(e.states.filter((s) => STATES.has(s)))];
   const role = (clip(e.role, 64) || 'generic').trim() || 'generic';
   return {
@@ -78,6 +101,7 @@ export function summarizeForms(snapshot: PageSnapshot, byRef: ReadonlyMap<string
       ref: form.ref,
       ...(form.name ? { name: clip(form.name, 1024)! } : {}),
       ...(form.method ? { method: form.method } : {}),
+      ...(form.action ? { action: clip(form.action, 4096)! } : {}),
       fields,
       ...(form.submitRef && byRef.has(form.submitRef) ? { submit_ref: form.submitRef } : {}),
       ...(toolname ? { toolname } : {}),

@@ -10,7 +10,7 @@ import { actionKeys } from './action-keys.ts';
 import { blindSpots } from './blind-spots.ts';
 import { FIELD, type Claim, type ExtractContext } from '../read/claims.ts';
 import { overallConfidence } from './confidence.ts';
-import { summarizeElement, summarizeForms, usableElements } from './elements.ts';
+import { summarizeElements, summarizeForms, usableElements } from './elements.ts';
 import { extractAccessibility } from './extract-accessibility.ts';
 import { extractDom } from './extract-dom.ts';
 import { extractIdentity } from './extract-identity.ts';
@@ -171,7 +171,7 @@ export function fuseWithDetail(input: FuseInput): FusionDetail {
     url: snapshot.url,
     ...(snapshot.title ? { title: snapshot.title.slice(0, 1024) } : {}),
     resource_identity: identity.identity,
-    elements: elements.map(summarizeElement),
+    elements: summarizeElements(elements, snapshot),
     facts,
     forms: summarizeForms(snapshot, new Map(elements.map((e: SnapshotElement) => [e.ref, e]))),
     tools: mcp.tools,

@@ -30,8 +30,18 @@ export interface DomClassification {
 
 const RISKY_WORDS =
   /\b(?:buy|purchase|pay|payment|checkout|check out|order|delete|remove|destroy|erase|send|submit|cancel|transfer|confirm|book|reserve|subscribe|unsubscribe|sign|approve|accept|decline|reject|withdraw|refund|donate|publish|post|deactivate|archive)\b/;
-const PAYMENT_WORDS = /\b(?:buy|purchase|pay|payment|checkout|check out|place order|donate|tip|subscribe)\b/;
+/** Words that name moving money by themselves: paying, buying, checking out, donating. */
+const PAYMENT_WORDS = /\b(?:buy|purchase|pay|payment|checkout|check out|place order|donate)\b/;
+/**
+ * Words that move money only sometimes (a paid plan or a newsletter, a tip or a tip-off): payment
+ * only with money in sight — an amount on the control, or a card or amount field in its form.
+ */
+const MAYBE_PAYMENT_WORDS = /\b(?:subscribe|subscription|tip|order|upgrade|renew|book|reserve|top up)\b/;
 const PAYMENT_FIELD = /\b(?:card|credit|cvc|cvv|csc|iban|bic|swift|routing|security code|expir\w*|cc)\b/;
+/** A field that says how much money: an amount, a price, a donation, a tip. */
+const AMOUNT_FIELD = /\b(?:amount|price|donation|tip|total|sum)\b/;
+/** An amount of money written out: `$9.99`, `9,99 €`, `EUR 20`, `12 USD`. */
+const MONEY = /(?:[$€£¥₹]\s?\d)|(?:\d(?:[\d.,]*\d)?\s?(?:[$€£¥₹]|usd|eur|gbp|chf|jpy)\b)|(?:\b(?:usd|eur|gbp|chf|jpy)\s?\d)/i;
 /** Only what a person can see or scroll to: `offscreen` is outside the scrollable page (visibility.ts). */
 const ACTIONABLE_VISIBILITY = new Set(['visible']);
 
@@ -48,8 +58,50 @@ export function riskyName(name: string): boolean {
   return RISKY_WORDS.test(normalise(name));
 }
 
-function paymentName(name: string): boolean {
-  return PAYMENT_WORDS.test(normalise(name));
+/**
+ * Whether pressing `target` moves money: payment is what moves money, not a word (issue 27). A
+ * control named pay / buy / checkout does by its name; one named subscribe / order / tip only with
+ * an amount on it or a card or amount field in its form; any control that submits a form taking
+ * card details or an amount does, whatever it is called.
+ */
+function movesMoney(target: Pick<ElementSummary, 'name' | 'description'>, form: FormSummary | undefined): boolean {
+  const words = normalise(`${target.name} ${target.description ?? ''}`);
+  const formTakesMoney = form !== undefined && form.fields.some((x) => moneyField(x));
+  if (formTakesMoney) return true;
+  if (PAYMENT_WORDS.test(words)) return true;
+  return MAYBE_PAYMENT_WORDS.test(words) && MONEY.test(`${target.name} ${target.description ?? ''}`);
+}
+
+function moneyField(x: FormField): boolean {
+  const label = normalise(`${x.name} ${x.label ?? ''}`);
+  return PAYMENT_FIELD.test(label) || (AMOUNT_FIELD.test(label) && x.type !== 'checkbox' && x.type !== 'radio');
+}
+
+/** Accessible names that give consent or answer "are you sure?": only the person may (issue 27, self-approval). */
+const CONSENT_NAME =
+  /^(?:yes|ok|okay|sure|confirm|approve|accept|agree|allow|authori[sz]e|proceed|continue anyway|do it|go ahead)\b|\bi (?:agree|accept|consent|confirm|understand|acknowledge|authori[sz]e)\b|\bi(?: a|')?m sure\b|\bi am sure\b/;
+/** A toggle that gives consent: "I agree to the terms", "I authorise the charge", "I have read and accept…". */
+const CONSENT_TOGGLE = /\b(?:agree|consent|accept|authori[sz]e|confirm|acknowledge|understand)\b/;
+/** Buttons of a dialog that only close it, answering nothing. */
+const DISMISS_NAME = /^(?:no|no thanks|cancel|close|dismiss|not now|later|maybe later|never mind|back|go back|keep it|stay|x|×|✕)$/;
+
+/**
+ * Why pressing `target` answers the page's own confirmation or consent step (a "Yes, I'm sure", an
+ * "I agree" box, a button of an open alertdialog): that check is the person's, never the agent's.
+ */
+function confirmationReason(target: Pick<ElementSummary, 'name' | 'role' | 'dialog'>): ApprovalReason | undefined {
+  const name = normalise(target.name).replace(/[.!?…]+$/, '');
+  const named = clip(target.name);
+  if (TOGGLE_ROLES.has(target.role)) {
+    if (CONSENT_TOGGLE.test(name)) return { code: 'confirmation', detail: `ticking “${named}” gives the person’s consent` };
+    return undefined;
+  }
+  if (target.dialog && !DISMISS_NAME.test(name)) {
+    const which = target.dialog.name ? ` “${clip(target.dialog.name)}”` : '';
+    return { code: 'confirmation', detail: `“${named || target.role}” answers the page’s ${target.dialog.role}${which}, which asks the person` };
+  }
+  if (CONSENT_NAME.test(name)) return { code: 'confirmation', detail: `“${named}” answers the page’s request for confirmation or consent, which is the person’s to give` };
+  return undefined;
 }
 
 function fieldOf(observed: ObservedState, ref: string): FormField | undefined {
@@ -186,10 +238,12 @@ function classifyActivation(target: ElementSummary, observed: ObservedState): Om
   const reasons: ApprovalReason[] = [];
   const form = (observed.forms ?? []).find((f) => f.submit_ref === ref || f.fields.some((x) => x.ref === ref && (x.type === 'submit' || x.type === 'image')));
   const named = clip(target.name);
-  const payment = paymentName(target.name) || (form !== undefined && form.fields.some((x) => PAYMENT_FIELD.test(normalise(`${x.name} ${x.label ?? ''}`))));
+  const payment = movesMoney(target, form);
   if (form) reasons.push({ code: 'form_submission', detail: `submits the form${form.name ? ` “${clip(form.name)}”` : ''}` });
   if (riskyName(target.name)) reasons.push({ code: 'risky_control', detail: `the control is named “${named}”` });
-  if (payment) reasons.push({ code: 'payment', detail: `the control “${named}” touches payment` });
+  const consent = confirmationReason(target);
+  if (consent) reasons.push(consent);
+  if (payment) reasons.push({ code: 'payment', detail: `the control “${named}” moves money` });
   if (reasons.length > 0) return { read_only: false, consequential: true, payment, reasons };
   const readOnly = { read_only: true, consequential: false, payment: false, reasons: [] };
   if (TOGGLE_ROLES.has(target.role)) {
@@ -272,7 +326,7 @@ function judgePress(input: Record<string, unknown>, observed: ObservedState): Do
       const form = formOfControl(observed, target.ref);
       const ff = fieldOf(observed, target.ref);
       if (form) {
-        const payment = form.fields.some((x) => PAYMENT_FIELD.test(normalise(`${x.name} ${x.label ?? ''}`)));
+        const payment = form.fields.some(moneyField);
         const reasons: ApprovalReason[] = [
           { code: 'form_submission', detail: `${key} in “${clip(target.name || ff?.name || 'a field')}” submits the form${form.name ? ` “${clip(form.name)}”` : ''}` },
         ];

@@ -4,7 +4,7 @@ import { decideApproval } from '../background-client.ts';
 import { ACTION_PATH_LABEL, PATH_MEANING, REASON_TEXT } from '../lib/labels.ts';
 import { clockTime, countdown, msLeft } from '../lib/time.ts';
 import { now } from '../now.ts';
-import { resourceWords } from '../lib/resource-words.ts';
+import { actingWords } from '../lib/resource-words.ts';
 import { settings } from '../settings.ts';
 import { FullValue, InputTable } from './InputTable.tsx';
 import { StateBlock } from './StateBlock.tsx';
@@ -30,7 +30,7 @@ export function ApprovalCard({ request: r, current, onDecided }: { request: Appr
   const windowOffered = r.window?.offered === true;
   const noWindowWhy = r.window && !r.window.offered ? r.window.why_not : 'this card does not say that a period may be approved';
   const id = r.request_id;
-  const on = resourceWords(r.resource, r.resource_identity);
+  const on = actingWords(r);
 
   const decide = async (kind: 'approve' | 'deny', windowMs?: number) => {
     setBusy(true);
@@ -56,6 +56,17 @@ export function ApprovalCard({ request: r, current, onDecided }: { request: Appr
         {r.action} <span class="on">on</span> {on.name}
       </h3>
       {on.doubt && <p class="note resource-doubt">{on.doubt}</p>}
+      {r.prior_step && (
+        <p class="note prior-step" data-testid="prior-step">
+          This answers what the page asked after the agent’s previous step, <strong>{r.prior_step.action}</strong> on the {r.prior_step.target} (at {clockTime(r.prior_step.at, now.value)}). Both are
+          the agent’s: the page’s check was meant for you.
+        </p>
+      )}
+      {r.sends_to && (
+        <p class="note sends-to" data-testid="sends-to">
+          The form sends what it holds to another site: <strong>{r.sends_to}</strong> (not {r.origin}).
+        </p>
+      )}
       <dl class="kv">
         <dt>Agent</dt>
         <dd>

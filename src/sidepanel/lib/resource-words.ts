@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from '../../protocol/approval.ts';
 import type { ResourceIdentity } from '../../protocol/observed-state.ts';
 import type { ResourceRef } from '../../protocol/resource.ts';
 import { humanize } from './labels.ts';
@@ -29,4 +30,18 @@ export function resourceWords(resource: ResourceRef, identity: ResourceIdentity 
     name: 'this page',
     doubt: likely ? `Steward could not tell which ${humanize(likely)} this is.` : 'Steward could not tell which resource this page is about.',
   };
+}
+
+/**
+ * How a card names what its action acts on (issue 27, item 11): the resource its input names, even
+ * where the page shows another (then `page` says what the page shows); "not known" in words when
+ * the input names none; the page's own resource only for a control of that page.
+ */
+export function actingWords(r: Pick<ApprovalRequest, 'resource' | 'resource_identity' | 'acts_on'>): ResourceWords & { page?: string } {
+  const a = r.acts_on;
+  if (!a || (a.known && a.resource.type === r.resource.type && a.resource.id === r.resource.id)) return resourceWords(r.resource, r.resource_identity);
+  const page = resourceWords(r.resource, r.resource_identity).name;
+  if (a.known) return { name: `${humanize(a.resource.type)} ${a.resource.id}`, doubt: `Read from ${a.basis}. The page it runs on shows ${page}: this action is not about that.`, page };
+  if (a.basis.startsWith('a control of')) return resourceWords(r.resource, r.resource_identity);
+  return { name: 'a resource Steward does not know', doubt: `Steward cannot tell what it acts on: ${a.basis}.`, page };
 }
