@@ -27,6 +27,7 @@ import { mountIdentityPages } from './identity-pages.ts';
 import { mountWebMcpFailures } from './webmcp-failures.ts';
 import { mountWebMcpListing } from './webmcp-listing.ts';
 import { mountActPages } from './act-pages.ts';
+import { mountSinkPages } from './sink-pages.ts';
 import { AnswerStore } from './widgets/answers.ts';
 import { mountWidgets } from './widgets/routes.ts';
 
@@ -69,6 +70,7 @@ export function createLab(): DemoSite {
   mountIdentityPages(router);
   mountWebMcpListing(router);
   mountActPages(router);
+  mountSinkPages(router);
   mountWidgets(router, answers);
   router.get('/shadow', (ctx) => sendHtml(ctx.res, 200, shadowPage()));
   router.get('/frames', (ctx) => sendHtml(ctx.res, 200, framesPage(`${otherOrigin(ctx.req.headers.host)}/frames/inner`)));
