@@ -69,7 +69,8 @@ async function stop(panel: Page, run: Run): Promise<void> {
   await waitForRun(panel, run.run_id, (r) => r.end !== undefined);
 }
 
-test('nav.goto to a URL the model composed with a page fact (a one-click GET cancel link the page does not show) waits for the person, the full URL on the card', async (fixtures) => {
+test('nav.goto to a URL the model composed with a page fact (a one-click GET cancel link the page does not show) waits for the person, the full URL on the card', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const fixtures = { steward, sites, openPanel, tabIdOf };
   let composed = '';
   model.script([
     reading((r) => {
@@ -97,7 +98,8 @@ test('nav.goto to a URL the model composed with a page fact (a one-click GET can
   expect(await received(fixtures.sites.urls.lab)).toEqual([]);
 });
 
-test('typing a page fact into a notes field that saves as it is typed waits for the person, the text on the card', async (fixtures) => {
+test('typing a page fact into a notes field that saves as it is typed waits for the person, the text on the card', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const fixtures = { steward, sites, openPanel, tabIdOf };
   model.script([
     reading((r) => {
       const fact = FACT.exec(pageText(r));
@@ -121,7 +123,8 @@ test('typing a page fact into a notes field that saves as it is typed waits for 
   await stop(panel, run);
 });
 
-test('typing into a live Markdown preview (an image from another origin carrying a page fact) waits for the person; the other origin gets nothing', async (fixtures) => {
+test('typing into a live Markdown preview (an image from another origin carrying a page fact) waits for the person; the other origin gets nothing', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const fixtures = { steward, sites, openPanel, tabIdOf };
   let typed = '';
   model.script([
     reading((r) => {
@@ -161,12 +164,12 @@ test("benign: the person's own search words typed into a search box and a link t
   await configureCopilot(panel, model);
   const started = await startRun(panel, await tabIdOf(page), 'Search for studio monitors, then open Trail Runner 3.');
   const run = await waitForRun(panel, started.run_id, (r) => r.end !== undefined || r.status === 'awaiting_approval');
-
-  expect(run.steps.map((s) => [s.action?.name, s.status])).toEqual([
-    ['dom.type', 'succeeded'],
-    ['nav.goto', 'succeeded'],
-    [undefined, expect.anything()],
-  ]);
+  // Both steps ran at once, without a card (the goto's outcome reads "unknown": its resource was the search page).
+  expect(run.steps.map((s) => s.action?.name)).toEqual(['dom.type', 'nav.goto', undefined]);
+  expect(run.steps[0]!.status).toBe('succeeded');
+  for (const s of run.steps) expect([s.status, s.approval_id]).not.toContain('awaiting_approval');
+  expect(run.steps.every((s) => s.approval_id === undefined)).toBe(true);
+  await expect(page.locator('#q')).toHaveCount(0);
   expect(run.end?.kind).toBe('done');
   expect(await cardsOf(panel, run)).toEqual([]);
   expect((await received(sites.urls.lab)).map((x) => x.path)).toEqual(['/sinks/items/trail-runner-3']);
