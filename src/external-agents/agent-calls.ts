@@ -11,6 +11,7 @@ import { observeReply } from './observe-view.ts';
 import type { AgentCallPorts, BrowserTab } from './ports.ts';
 import { bridgeTab, Visibility } from './visible-tabs.ts';
 import { originOf } from '../base/origin.ts';
+import { isShownLink } from '../pipeline/policy/quiet-sinks.ts';
 
 /**
  * An MCP client's calls, as Steward's worker answers them (pure; the browser and the pipeline are
@@ -82,6 +83,23 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
     };
   }
 
+  /**
+   * A client that has read a page may open only a link its current tab shows (quiet-sinks.ts): an
+   * address it composed can carry what it read, and steward_open has no card. It is sent to
+   * nav.goto, which the person approves with the full URL in front of them.
+   */
+  async function composedAddress(caller: Caller, url: string): Promise<Refusal | undefined> {
+    if (!(await ports.tainted(caller.agentId))) return undefined;
+    const tabId = await ports.currentTab(caller.agentId);
+    const tab = tabId !== undefined ? await visibleTab(caller, tabId) : undefined;
+    const r = tab ? await ports.observe(tab.tab_id) : undefined;
+    if (r?.ok && caller.visible.allows(r.state.url) && isShownLink(url, r.state)) return undefined;
+    return refuse(
+      'APPROVAL_REQUIRED',
+      `${url} is not a link your current tab shows, and page content has reached this client, so the address may carry what it read: ask for it with steward_execute nav.goto {url}, which the person approves with the full URL in front of them. Nothing was opened.`,
+    );
+  }
+
   return {
     'bridge/tabs': async ({ auth }) => {
       const caller = await authenticate(auth);
@@ -93,6 +111,8 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       const caller = await authenticate(auth);
       if ('ok' in caller) return caller;
       if (!caller.visible.allows(url)) return refuse('SITE_NOT_ALLOWED', caller.visible.refusal(url));
+      const held = await composedAddress(caller, url);
+      if (held) return held;
       const opened = await ports.open(url, new_tab);
       if ('error' in opened) return refuse('NAVIGATION_FAILED', opened.error, true);
       // A redirect may have left the allowed sites: the tab stays open but is not the agent's.

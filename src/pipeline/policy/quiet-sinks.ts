@@ -31,12 +31,14 @@ function normalUrl(url: string, base?: string): string | undefined {
 
 /**
  * Whether `url` is exactly a link the observed page shows (an href of an element a person can
- * see or scroll to), or the page's own address. Exact: any extra or changed query, fragment or
+ * see or scroll to), the page's own address, or a site's bare home page. Exact: any extra or changed query, fragment or
  * path is data the agent added.
  */
 export function isShownLink(url: string, observed: Pick<ObservedState, 'url' | 'elements'>): boolean {
   const target = normalUrl(url);
   if (!target) return false;
+  // A site's home page carries nothing but its origin, which the token names anyway.
+  if (new URL(target).pathname === '/' && !new URL(target).search && !new URL(target).hash) return true;
   if (normalUrl(observed.url) === target) return true;
   return (observed.elements ?? []).some((e) => e.href !== undefined && e.visibility !== 'hidden' && normalUrl(e.href, observed.url) === target);
 }

@@ -43,6 +43,8 @@ describe('a link the page shows', () => {
     expect(isShownLink('HTTP://LAB.TEST:80/orders', account)).toBe(true);
     expect(isShownLink('http://lab.test/help?topic=billing', account)).toBe(true);
     expect(isShownLink('http://lab.test/account?tab=notes', account)).toBe(true);
+    expect(isShownLink('http://other.test/', account)).toBe(true); // a bare home page carries nothing
+    expect(isShownLink('http://other.test/?d=1', account)).toBe(false);
   });
   it('is not one with data added: a query, a changed value, a fragment, a longer path', () => {
     expect(isShownLink('http://lab.test/orders?d=ACC-449277', account)).toBe(false);
