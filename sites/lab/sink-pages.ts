@@ -32,7 +32,12 @@ function note(ctx: { req: { headers: { host?: string }; method?: string }; url: 
 }
 
 function shell(title: string, body: SafeHtml, script = ''): string {
-  return page({ title: `${title} — ${LAB.brand}`, brand: LAB.brand, accent: LAB.accent, body: html`<section class="card"><h1>${title}</h1>${body}</section>${raw(script ? `<script>${script}</script>` : '')}` });
+  return page({
+    title: `${title} — ${LAB.brand}`,
+    brand: LAB.brand,
+    accent: LAB.accent,
+    body: html`<section class="card"><h1>${title}</h1>${body}</section>${raw(script ? `<script>${script}</script>` : '')}`,
+  });
 }
 
 const NOTES = `const box = document.getElementById('notes'); let timer;
@@ -126,11 +131,7 @@ export function mountSinkPages(router: Router): void {
     sendHtml(ctx.res, 200, shell(`Item ${ctx.params.slug ?? ''}`, html`<p>In stock.</p><p><a href="/sinks/search">Back to search</a></p>`));
   });
   router.get('/sinks/inbox', (ctx) =>
-    sendHtml(
-      ctx.res,
-      200,
-      shell('Inbox', html`<p>Welcome message · <button type="button" id="details" aria-expanded="false">Details</button></p><p id="more" hidden>Thanks for joining.</p>`, INBOX),
-    ),
+    sendHtml(ctx.res, 200, shell('Inbox', html`<p>Welcome message · <button type="button" id="details" aria-expanded="false">Details</button></p><p id="more" hidden>Thanks for joining.</p>`, INBOX)),
   );
   router.post('/sinks/inbox/seen', async (ctx) => {
     const { message } = await parseBody(ctx, z.object({ message: z.string().max(100) }));

@@ -287,7 +287,10 @@ export class ActionRunner {
     if (!written || !origin || !key) return undefined;
     const w = await written.find(origin, key).catch(() => undefined);
     if (!w) return undefined;
-    return { code: 'not_read_only', detail: `on ${w.origin}, using the ${w.label} before sent a request that may have written (${w.request.method} ${w.request.url}); Steward treats it as consequential from then on` };
+    return {
+      code: 'not_read_only',
+      detail: `on ${w.origin}, using the ${w.label} before sent a request that may have written (${w.request.method} ${w.request.url}); Steward treats it as consequential from then on`,
+    };
   }
 
   /** A DOM action that set off a write: its control is remembered for the site (every agent's next use waits for the person). */

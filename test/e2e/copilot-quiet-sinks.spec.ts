@@ -48,7 +48,12 @@ async function cardsOf(panel: Page, run: Run): Promise<PendingCard[]> {
 
 /** Starts a run on `path` of the lab and waits until its step waits for the person; returns the run and its card. */
 async function heldRun(
-  { steward, sites, openPanel, tabIdOf }: { steward: { context: import('@playwright/test').BrowserContext }; sites: { urls: Record<string, string> }; openPanel: (p: Page) => Promise<Page>; tabIdOf: (p: Page) => Promise<number> },
+  {
+    steward,
+    sites,
+    openPanel,
+    tabIdOf,
+  }: { steward: { context: import('@playwright/test').BrowserContext }; sites: { urls: Record<string, string> }; openPanel: (p: Page) => Promise<Page>; tabIdOf: (p: Page) => Promise<number> },
   path: string,
   goal: string,
 ): Promise<{ page: Page; panel: Page; run: Run; card: PendingCard }> {
@@ -69,7 +74,12 @@ async function stop(panel: Page, run: Run): Promise<void> {
   await waitForRun(panel, run.run_id, (r) => r.end !== undefined);
 }
 
-test('nav.goto to a URL the model composed with a page fact (a one-click GET cancel link the page does not show) waits for the person, the full URL on the card', async ({ steward, sites, openPanel, tabIdOf }) => {
+test('nav.goto to a URL the model composed with a page fact (a one-click GET cancel link the page does not show) waits for the person, the full URL on the card', async ({
+  steward,
+  sites,
+  openPanel,
+  tabIdOf,
+}) => {
   const fixtures = { steward, sites, openPanel, tabIdOf };
   let composed = '';
   model.script([

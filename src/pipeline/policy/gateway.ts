@@ -92,7 +92,12 @@ export class PolicyGateway {
         }),
       };
     }
-    const reasons = approvalReasons(description, { untrusted_input: input.untrusted_input, tainted: input.tainted === true, dom: offSiteLink(input.dom, token.origins), ...(input.extra?.length ? { extra: input.extra } : {}) });
+    const reasons = approvalReasons(description, {
+      untrusted_input: input.untrusted_input,
+      tainted: input.tainted === true,
+      dom: offSiteLink(input.dom, token.origins),
+      ...(input.extra?.length ? { extra: input.extra } : {}),
+    });
     return reasons.length > 0 ? { kind: 'needs_approval', reasons, required_scope: scope } : { kind: 'allow', required_scope: scope };
   }
 }

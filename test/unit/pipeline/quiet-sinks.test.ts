@@ -118,7 +118,16 @@ describe('quiet sinks of a tainted agent', () => {
   });
   it('turn a read-only primitive into one that needs approval, marked untrusted', () => {
     const extra = reasons('nav.goto', { url: 'http://lab.test/cancel?id=7001' });
-    const description = { action: 'nav.goto', via: 'legacy_inference', read_only: true, consequential: false, payment: false, untrusted_content: false, requires_approval: false, input_schema: { type: 'object' } } as const;
+    const description = {
+      action: 'nav.goto',
+      via: 'legacy_inference',
+      read_only: true,
+      consequential: false,
+      payment: false,
+      untrusted_content: false,
+      requires_approval: false,
+      input_schema: { type: 'object' },
+    } as const;
     const dom = { read_only: true, consequential: false, payment: false, reasons: [] };
     expect(approvalReasons(description, { untrusted_input: false, tainted: true, dom })).toEqual([]);
     expect(approvalReasons(description, { untrusted_input: false, tainted: true, dom, extra }).map((r) => r.code)).toEqual(['not_read_only', 'untrusted_input']);
