@@ -29,6 +29,7 @@ import { mountWebMcpFailures } from './webmcp-failures.ts';
 import { mountWebMcpListing } from './webmcp-listing.ts';
 import { mountActPages } from './act-pages.ts';
 import { mountConsentPages } from './consent-pages.ts';
+import { mountSinkPages } from './sink-pages.ts';
 import { AnswerStore } from './widgets/answers.ts';
 import { mountWidgets } from './widgets/routes.ts';
 
@@ -73,6 +74,7 @@ export function createLab(): DemoSite {
   mountWebMcpListing(router);
   mountActPages(router);
   mountConsentPages(router);
+  mountSinkPages(router);
   mountWidgets(router, answers);
   router.get('/shadow', (ctx) => sendHtml(ctx.res, 200, shadowPage()));
   router.get('/frames', (ctx) => sendHtml(ctx.res, 200, framesPage(`${otherOrigin(ctx.req.headers.host)}/frames/inner`)));

@@ -26,6 +26,14 @@ function start(): void {
   const network = new NetworkBuffer({ origin: location.origin, capacity: 50 });
   const requests = new RequestLedger(location.origin);
   const activity = new PageActivity(document);
+  // Images and other resources from other origins the page loads (a live preview's picture): writes an act is reported with.
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) requests.noteResource(e.name, (e as PerformanceResourceTiming).initiatorType, e.startTime);
+    }).observe({ type: 'resource' });
+  } catch {
+    // No resource timing here: such loads go unreported (evidence, never proof that none happened).
+  }
   listenToWorker({
     source: () => discovery.activeSource,
     relist: () => discovery.refresh(),

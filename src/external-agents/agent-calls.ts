@@ -12,6 +12,7 @@ import type { AgentCallPorts, BrowserTab } from './ports.ts';
 import { bridgeTab, Visibility } from './visible-tabs.ts';
 import { navigationProblem } from '../protocol/navigation-url.ts';
 import { originOf } from '../base/origin.ts';
+import { isShownLink } from '../pipeline/policy/quiet-sinks.ts';
 
 /**
  * An MCP client's calls, as Steward's worker answers them (pure; the browser and the pipeline are
@@ -86,6 +87,23 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
     };
   }
 
+  /**
+   * A client that has read a page may open only a link its current tab shows (quiet-sinks.ts): an
+   * address it composed can carry what it read, and steward_open has no card. It is sent to
+   * nav.goto, which the person approves with the full URL in front of them.
+   */
+  async function composedAddress(caller: Caller, url: string): Promise<Refusal | undefined> {
+    if (!(await ports.tainted(caller.agentId))) return undefined;
+    const tabId = await ports.currentTab(caller.agentId);
+    const tab = tabId !== undefined ? await visibleTab(caller, tabId) : undefined;
+    const r = tab ? await ports.observe(tab.tab_id) : undefined;
+    if (r?.ok && caller.visible.allows(r.state.url) && isShownLink(url, r.state)) return undefined;
+    return refuse(
+      'APPROVAL_REQUIRED',
+      `${url} is not a link your current tab shows, and page content has reached this client, so the address may carry what it read: ask for it with steward_execute nav.goto {url}, which the person approves with the full URL in front of them. Nothing was opened.`,
+    );
+  }
+
   return {
     'bridge/tabs': async ({ auth }) => {
       const caller = await authenticate(auth);
@@ -99,6 +117,8 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       const bad = navigationProblem(url);
       if (bad) return refuse('INVALID_INPUT', `Refused: the url ${bad.message}.`);
       if (!caller.visible.allows(url)) return refuse('SITE_NOT_ALLOWED', caller.visible.refusal(url));
+      const held = await composedAddress(caller, url);
+      if (held) return held;
       const opened = await ports.open(url, new_tab, caller.visible.list());
       if ('error' in opened) return refuse('NAVIGATION_FAILED', opened.error, true);
       // A redirect hop to another origin was stopped before any request reached it.

@@ -18,6 +18,12 @@ export interface AgentContext {
    * It can only add: whether page content has reached the agent is the runtime's fact (taint.ts).
    */
   untrusted_input?: boolean;
+  /**
+   * The person's own words for this task, when Steward itself holds them (the co-pilot's goal,
+   * typed in the side panel), never from an agent: text an agent types or a URL it opens that
+   * comes from these words is the person's, not the page's (policy/quiet-sinks.ts).
+   */
+  person_words?: string;
   /** The effect that would confirm the action, from the agent's plan. */
   expect?: ExpectedEffect;
   /**

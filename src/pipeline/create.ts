@@ -14,6 +14,7 @@ import { PolicyGateway } from './policy/gateway.ts';
 import { RateLimiter, type QuotaLimits } from './policy/quota.ts';
 import { MemoryTaintLedger, type TaintLedger } from './taint.ts';
 import type { ApprovalNotifier, PipelinePorts } from './ports.ts';
+import { MemoryWrittenControls, type WrittenControls } from './written-controls.ts';
 
 export interface CreatePipelineOptions {
   db: StewardDb;
@@ -29,6 +30,8 @@ export interface CreatePipelineOptions {
   auditAnchor?: AuditAnchor;
   /** Which agents have been given page content; the extension keeps it in chrome.storage.session. */
   taint?: TaintLedger;
+  /** Controls whose harmless-looking action wrote; the extension keeps them in chrome.storage.local. */
+  written?: WrittenControls;
 }
 
 /** Builds the stores on one database and the pipeline over them: what the service worker calls at start-up. */
@@ -61,6 +64,7 @@ export function createPipeline(opts: CreatePipelineOptions): Pipeline {
       ports: opts.ports,
       clock,
       taint: opts.taint ?? new MemoryTaintLedger(),
+      written: opts.written ?? new MemoryWrittenControls(),
     },
     opts.perfNow,
   );

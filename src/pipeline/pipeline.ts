@@ -135,6 +135,7 @@ export class Pipeline {
     }
     const action: StoredAction = claim.action;
     const run = this.runner.newRun(action, auth.token, sw);
+    if (agent.person_words) run.person_words = agent.person_words;
     run.trail.step('proposal', { outcome: 'proposed', ...(request.rationale ? { details: { rationale: request.rationale } } : {}) });
     this.live.add(action_id);
     try {

@@ -32,6 +32,8 @@ import { settleFromSite } from './site-status.ts';
 import { checkPreconditions } from './preconditions.ts';
 import type { ReceiptBinding } from '../storage/receipt-binding.ts';
 import { freeTextIn, type TaintLedger } from './taint.ts';
+import { quietSinkReasons } from './policy/quiet-sinks.ts';
+import { controlKey, controlLabel, firstWrite, type WrittenControls } from './written-controls.ts';
 import type { Stopwatch } from './timings.ts';
 import { partsMet, verifyOutcome } from './verify.ts';
 
@@ -47,6 +49,8 @@ export interface PipelineDeps {
   clock: Clock;
   /** Which agents have been given page-derived content (taint.ts). */
   taint: TaintLedger;
+  /** Controls whose harmless-looking action wrote, per site (written-controls.ts); none remembered when absent. */
+  written?: WrittenControls;
   /** Reloads state kept outside the stores above (the rate limiter's counters) before recovery. */
   restore?: () => Promise<void>;
 }
@@ -61,6 +65,8 @@ export interface ActionRun {
   ctx: PortContext;
   /** Page content had reached the agent before this action's latest observation (taint.ts). */
   tainted?: boolean;
+  /** The person's own words for the task, when Steward knows them (AgentContext.person_words); not persisted. */
+  person_words?: string;
 }
 
 /** After steps 3–7: where the resource is, what it looks like now, how the action would run, and the gateway's verdict. */
@@ -166,7 +172,8 @@ export class ActionRunner {
         details: { route, origin: new URL(observed.url).origin, source: observed.source, confidence: observed.confidence, conflicts: observed.conflicts },
       });
     }
-    const planned = this.assess(run, observed, location, !approved);
+    const wrote = await this.wroteBefore(observed, run.action.request.input.ref);
+    const planned = this.assess(run, observed, location, !approved, wrote);
     if (!planned.ok) return end(this.stop(run, planned.result));
     const plan = planned.value;
     if (!approved) {
@@ -235,7 +242,7 @@ export class ActionRunner {
   }
 
   /** Steps 5–7: preconditions against the fresh state, capability, then the policy gateway. */
-  private assess(run: ActionRun, observed: ObservedState, location: Location, countQuota = true): Step<Plan> {
+  private assess(run: ActionRun, observed: ObservedState, location: Location, countQuota = true, wrote?: ApprovalReason): Step<Plan> {
     const { request } = run.action;
     const fail = (error: StewardError, extra: Partial<ActionErrorResult> = {}) => ({ ok: false as const, result: errorResult(error, { action_id: run.action.action_id, ...extra }) });
     if (!run.token) return fail(makeError('TOKEN_INVALID', 'The agent token is gone.'));
@@ -246,6 +253,15 @@ export class ActionRunner {
     if (!cap.ok) return fail(cap.error, cap.available_actions ? { available_actions: cap.available_actions } : {});
     const origin = originOf(location.kind === 'contract' ? location.url : observed.url);
     if (!origin) return fail(makeError('SCOPE_DENIED', 'Refused: the resource is not on an http(s) origin.'));
+    const extra = quietSinkReasons({
+      action: request.action,
+      input: request.input,
+      observed,
+      ...(cap.capability.dom?.target ? { target: cap.capability.dom.target } : {}),
+      tainted: run.tainted === true,
+      ...(run.person_words ? { person_words: run.person_words } : {}),
+    });
+    if (wrote) extra.push(wrote);
     const decision = this.deps.gateway.evaluate({
       agent_id: run.action.agent_id,
       token: run.token,
@@ -255,6 +271,7 @@ export class ActionRunner {
       untrusted_input: run.action.context.untrusted_input,
       tainted: run.tainted === true,
       ...(cap.capability.dom ? { dom: cap.capability.dom } : {}),
+      ...(extra.length ? { extra } : {}),
       now: this.deps.clock(),
       count_quota: countQuota,
     });
@@ -305,6 +322,34 @@ export class ActionRunner {
     if (run.action.request.resource.origin === undefined) await this.deps.journal.pinOrigin(run.action.action_id, resource.origin);
     run.action = { ...run.action, request: { ...run.action.request, resource } };
     run.trail.atSite(resource);
+  }
+
+  /**
+   * What the site's remembered writes say of the control the action's `ref` names in this
+   * observation (written-controls.ts): a reason for the card, or nothing. One look-up per action.
+   */
+  private async wroteBefore(observed: ObservedState, ref: unknown): Promise<ApprovalReason | undefined> {
+    const written = this.deps.written;
+    const origin = originOf(observed.url);
+    const target = typeof ref === 'string' ? observed.elements?.find((e) => e.ref === ref) : undefined;
+    const key = target ? controlKey(target, observed) : undefined;
+    if (!written || !origin || !key) return undefined;
+    const w = await written.find(origin, key).catch(() => undefined);
+    if (!w) return undefined;
+    return {
+      code: 'not_read_only',
+      detail: `on ${w.origin}, using the ${w.label} before sent a request that may have written (${w.request.method} ${w.request.url}); Steward treats it as consequential from then on`,
+    };
+  }
+
+  /** A DOM action that set off a write: its control is remembered for the site (every agent's next use waits for the person). */
+  private async rememberWrites(plan: Plan, result: ActionResult): Promise<void> {
+    const target = plan.capability.dom?.target;
+    if (!this.deps.written || !target || isErrorResult(result)) return;
+    const request = firstWrite(result.observed_changes?.requests);
+    const key = controlKey(target, plan.observed);
+    if (!request || !key) return;
+    await this.deps.written.remember({ origin: plan.origin, control: key, label: controlLabel(target), request, at: this.deps.clock() });
   }
 
   private async markTainted(run: ActionRun, source: string): Promise<void> {
@@ -446,6 +491,7 @@ export class ActionRunner {
     // A contract's structured state does not taint; its free text (or a tool's output) does.
     const freeText = freeTextIn(result);
     if (freeText) await this.markTainted(run, freeText);
+    await this.rememberWrites(plan, result).catch(() => undefined);
     const to = terminalFor(result);
     const after_version = isErrorResult(result) ? result.current?.state_version : result.resource.state_version;
     // An unknown or failed outcome may say why (TIMEOUT, EXECUTION_FAILED): the journal and the audit keep that code too.

@@ -15,7 +15,7 @@ export const Visibility = z.enum(['visible', 'hidden', 'offscreen', 'covered', '
 export type Visibility = z.infer<typeof Visibility>;
 
 /** ARIA-style state flags (closed set, mirrors the accessibility tree). */
-export const ElementState = z.enum(['disabled', 'checked', 'mixed', 'expanded', 'collapsed', 'selected', 'pressed', 'required', 'readonly', 'invalid', 'focused', 'busy', 'editable']);
+export const ElementState = z.enum(['disabled', 'checked', 'mixed', 'expanded', 'collapsed', 'selected', 'pressed', 'required', 'readonly', 'invalid', 'focused', 'busy', 'editable', 'reactive']);
 export type ElementState = z.infer<typeof ElementState>;
 
 const Label = z.string().max(1024, 'must be at most 1024 characters');

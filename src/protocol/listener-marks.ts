@@ -16,8 +16,10 @@ export const LISTENER_MARK_ATTRIBUTE = 'data-steward-on';
  * source's; `stub` an `on…` handler property set to an empty function: React sets `onclick` to
  * one on every element it gives an onClick prop (a Safari workaround), which the page also does
  * for elements that do nothing when clicked (a status chip) — so it only backs other evidence.
+ * `edit`: the page listens to a field's edits (input, change): it says nothing about being a
+ * control (the field is one already), only that typing there runs the page's code.
  */
-export const MARK = { click: 1, key: 2, hover: 4, drag: 8, drop: 16, stub: 32 } as const;
+export const MARK = { click: 1, key: 2, hover: 4, drag: 8, drop: 16, stub: 32, edit: 64 } as const;
 type MarkKind = keyof typeof MARK;
 const KINDS = Object.keys(MARK) as MarkKind[];
 
@@ -28,6 +30,8 @@ const EVENTS: Readonly<Record<Exclude<MarkKind, 'stub'>, readonly string[]>> = {
   hover: ['mouseenter', 'mouseover', 'pointerenter', 'pointerover'],
   drag: ['dragstart', 'drag', 'dragend'],
   drop: ['dragover', 'dragenter', 'drop'],
+  // A field the page answers on every edit (autosave, a live preview): typing there is not only typing (issue 27, quiet sinks).
+  edit: ['input', 'beforeinput', 'change'],
 };
 
 /** Event type → its kind's bit. A map, so no page-chosen type name can reach an object's prototype. */

@@ -325,7 +325,8 @@ export const WriteRequest = z.object({
   method: z.string().regex(/^[A-Z]{1,16}$/),
   /** Without credentials, fragment or secret-looking query values; bounded. */
   url: z.string().max(512),
-  kind: z.enum(['fetch', 'xhr', 'beacon', 'form']),
+  /** `image`: an image (or other resource the page loads by itself) from another origin: its address can carry data out. */
+  kind: z.enum(['fetch', 'xhr', 'beacon', 'form', 'image']),
   /** HTTP status once answered (0: failed or no answer seen). */
   status: z.int().min(0).max(999).optional(),
   /** When it started, in ms after the act began. */

@@ -76,12 +76,18 @@ export async function stewardSide(lab: string): Promise<Side & { world: BridgeBr
       client,
       panel,
       async open(url, episode) {
-        const tabOpened = world.context.waitForEvent('page', { timeout: 15_000 });
-        const opened = await client.call('steward_open', { url, new_tab: true });
-        const tab = (opened.structured as { tab?: { tab_id: number } } | undefined)?.tab;
-        if (opened.isError || !tab) throw new Error(`steward_open failed: ${opened.text.slice(0, 300)}`);
-        const page = await tabOpened;
+        // The person opens each task's page (the agent has read pages by now: a client that read
+        // page content may open only links its tab shows, issue 27), then the agent finds its tab.
+        const page = await world.context.newPage();
+        await page.goto(url);
         await page.waitForLoadState('load');
+        let tab: { tab_id: number } | undefined;
+        for (let i = 0; i < 50 && !tab; i++) {
+          const tabs = await client.call('steward_tabs');
+          tab = (tabs.structured as { tabs?: Array<{ tab_id: number; url: string }> } | undefined)?.tabs?.find((t) => t.url.split('#')[0] === url.split('#')[0]);
+          if (!tab) await page.waitForTimeout(100);
+        }
+        if (!tab) throw new Error(`the agent does not see the task's tab ${url}`);
         const caller = DUMP ? snapshotting(client, world, tab.tab_id, episode) : client;
         const actor = new StewardActor({ client: caller, tabId: tab.tab_id, keyPrefix: episode, approve: (action) => approveCard(panel, action) });
         await actor.ready();

@@ -139,6 +139,8 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
       // The agent's own claim, which would ask the person even for reads. The runtime's taint
       // (marked before the first prompt) already puts every consequential action before the person.
       untrusted_input: false,
+      // The goal the person typed in the panel: typing or opening what it says is the person's doing, not the page's.
+      person_words: record.run.goal,
       wait_for_approval: false,
     };
     for (;;) {

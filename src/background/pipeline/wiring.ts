@@ -11,6 +11,7 @@ import { PipelineService } from './service.ts';
 import { chromeAuditAnchor } from './audit-anchor.ts';
 import { SessionTabs } from './sessions.ts';
 import { StorageTaintLedger } from './session-taint.ts';
+import { StorageWrittenControls } from './written-controls.ts';
 import { createChromePorts } from '../ports/index.ts';
 import { chromeTabControl } from '../ports/navigate.ts';
 import { chromeTabEvents } from '../ports/tab-wait.ts';
@@ -71,6 +72,7 @@ export function wirePipeline(deps: {
     notifier: announcer,
     auditAnchor: chromeAuditAnchor(),
     taint,
+    written: new StorageWrittenControls(),
     onReady: (p) => {
       pipeline = p;
       void announcer.refreshBadge();

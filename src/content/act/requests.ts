@@ -21,6 +21,8 @@ interface Entry {
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Resource-timing initiators the page's own markup or styles start (fetch and XHR are seen by the main world already). */
+const RESOURCE_INITIATORS = new Set(['img', 'image', 'css', 'script', 'link', 'iframe', 'video', 'audio', 'input', 'other']);
 /** How many requests are remembered (oldest forgotten first): a page firing thousands cannot grow this. */
 const CAPACITY = 256;
 const URL_CHARS = 512;
@@ -31,7 +33,7 @@ export class RequestLedger {
   private readonly now: () => number;
   /** Messages refused (bad shape): a hostile page shows up here. */
   rejected = 0;
-  /** Form submissions get ids of their own (negative: the page's ids are not). */
+  /** Form submissions and resources get ids of their own (negative: the page’s ids are not). */
   private forms = 0;
 
   constructor(
@@ -69,6 +71,17 @@ export class RequestLedger {
   /** A form submission the isolated world saw itself (its submit event, not prevented). */
   noteForm(method: string, url: string): void {
     this.add(-++this.forms, { method: method.toUpperCase() === 'POST' ? 'POST' : 'GET', url: bounded(url), kind: 'form', start: this.now(), done: true });
+  }
+
+  /**
+   * A resource the page loaded by itself (the browser's resource timing, which the page cannot
+   * forge from the main world): an image, a style sheet's picture, a script from another origin.
+   * Its address is a GET that can carry data out (a live preview's `![](http://elsewhere/?d=…)`);
+   * only other origins are kept. `startMs` is on the same clock as the ledger's default.
+   */
+  noteResource(url: string, initiator: string, startMs: number): void {
+    if (!RESOURCE_INITIATORS.has(initiator) || sameOrigin(url, this.origin)) return;
+    this.add(-++this.forms, { method: 'GET', url: bounded(url), kind: 'image', start: startMs, done: true });
   }
 
   private add(id: number, entry: Entry): void {

@@ -1,4 +1,4 @@
-import { INLINE_HANDLER_MARKS, LISTENER_MARK_ATTRIBUTE, parseMarks } from '../../protocol/listener-marks.ts';
+import { INLINE_HANDLER_MARKS, LISTENER_MARK_ATTRIBUTE, MARK, parseMarks } from '../../protocol/listener-marks.ts';
 import { cleanText } from '../clean-text.ts';
 import { DROP_ZONE_SELECTOR, focusableTabIndex, inferableRole, INTERACTIVE_ROLES, isEditingHostValue, NEVER_INFERRED } from './classify.ts';
 import { inlineCursor } from './css-selectors.ts';
@@ -168,7 +168,8 @@ export function inferAt(input: CandidateInput): InferredControl | undefined {
   if (NEVER_INFERRED.has(localName)) return undefined;
   const attr = (name: string) => (special ? dom.attr(el, name) : null);
   if (!inferableRole(attr('role'))) return undefined;
-  const listeners = parseMarks(attr(LISTENER_MARK_ATTRIBUTE));
+  // Edit listeners say typing runs the page's code, not that an element is a control.
+  const listeners = parseMarks(attr(LISTENER_MARK_ATTRIBUTE)) & ~MARK.edit;
   let inline = 0;
   if (special && dom.matches(el, INLINE_HANDLERS)) for (const [name, bit] of INLINE_HANDLER_MARKS) if (dom.has(el, name)) inline |= bit;
   const draggable = (attr('draggable') ?? '').trim().toLowerCase() === 'true';

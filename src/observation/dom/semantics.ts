@@ -1,5 +1,6 @@
 import { computeAccessibleDescription, computeAccessibleName, getRole } from 'dom-accessibility-api';
 import type { ElementState } from '../../protocol/element.ts';
+import { LISTENER_MARK_ATTRIBUTE, MARK, parseMarks } from '../../protocol/listener-marks.ts';
 import { cleanText } from '../clean-text.ts';
 import { firstRole, INTERACTIVE_ROLES } from './classify.ts';
 import type { Semantics } from './entries.ts';
@@ -89,8 +90,22 @@ function attributeStates(el: Element, localName: string, role: string, inputType
   if (aria(el, 'aria-busy') === 'true') states.push('busy');
   const editableInput = (localName === 'input' && EDITABLE_INPUT_TYPES.has(inputType ?? 'text')) || localName === 'textarea';
   const editingHost = role === 'textbox' && !isControl && dom.isContentEditable(el as HTMLElement);
-  if ((editableInput || editingHost) && !readonly && !states.includes('disabled')) states.push('editable');
+  if ((editableInput || editingHost) && !readonly && !states.includes('disabled')) {
+    states.push('editable');
+    if (editableInput && reactsToEdits(el)) states.push('reactive');
+  }
   return states;
+}
+
+/**
+ * Whether the page listens to this field's edits (input, change), on it or on its form (issue 27,
+ * quiet sinks): typing there runs the page's code at once (autosave, a live preview), with no
+ * submit for a person to see. From the main world's listener marks; read for text fields only.
+ */
+function reactsToEdits(el: Element): boolean {
+  if (parseMarks(dom.attr(el, LISTENER_MARK_ATTRIBUTE)) & MARK.edit) return true;
+  const form = dom.closest(el, 'form');
+  return form !== null && (parseMarks(dom.attr(form, LISTENER_MARK_ATTRIBUTE)) & MARK.edit) !== 0;
 }
 
 function liveKind(localName: string, role: string, inputType: string | undefined): Semantics['live'] {

@@ -23,6 +23,8 @@ export interface GatewayInput {
   /** The runtime's taint of this agent (taint.ts). */
   tainted?: boolean;
   dom?: DomClassification;
+  /** Further reasons to ask the person (risk.ts RiskContext.extra). */
+  extra?: readonly ApprovalReason[];
   now: number;
   /** False when re-checking an action already counted (after an approval or a restart). */
   count_quota?: boolean;
@@ -100,7 +102,12 @@ export class PolicyGateway {
         }),
       };
     }
-    const reasons = approvalReasons(description, { untrusted_input: input.untrusted_input, tainted: input.tainted === true, dom: offSiteLink(input.dom, token.origins) });
+    const reasons = approvalReasons(description, {
+      untrusted_input: input.untrusted_input,
+      tainted: input.tainted === true,
+      dom: offSiteLink(input.dom, token.origins),
+      ...(input.extra?.length ? { extra: input.extra } : {}),
+    });
     return reasons.length > 0 ? { kind: 'needs_approval', reasons, required_scope: scope } : { kind: 'allow', required_scope: scope };
   }
 }

@@ -12,6 +12,12 @@ export interface RiskContext {
   tainted?: boolean;
   /** Steward's own classification of a DOM action, from the element it targets. */
   dom?: DomClassification;
+  /**
+   * Reasons Steward found beyond the element's kind (quiet-sinks.ts: a tainted agent's composed
+   * address, copied page text, a field that saves as typed; written-controls.ts: a control that
+   * wrote before). Each is kept with its own detail: the card shows the URL or the text.
+   */
+  extra?: readonly ApprovalReason[];
 }
 
 /**
@@ -39,6 +45,7 @@ function ownReasons(description: AvailableAction, ctx: RiskContext): ApprovalRea
     for (const r of ctx.dom.reasons) add(r.code, r.detail);
     if (ctx.dom.payment) add('payment');
   }
+  for (const r of ctx.extra ?? []) if (!reasons.some((x) => x.code === r.code && x.detail === r.detail)) reasons.push(r);
   if (description.payment) add('payment');
   if (ctx.untrusted_input) add('untrusted_input', 'the agent built this input from untrusted page or tool content');
   // Steward's own DOM reasons already say why a control is consequential.
