@@ -12,7 +12,7 @@ import type { AgentCallPorts, BrowserTab } from './ports.ts';
 import { bridgeTab, Visibility } from './visible-tabs.ts';
 import { navigationProblem } from '../protocol/navigation-url.ts';
 import { originOf } from '../base/origin.ts';
-import { isShownLink } from '../pipeline/policy/quiet-sinks.ts';
+import { isShownLink } from '../base/shown-link.ts';
 
 /**
  * An MCP client's calls, as Steward's worker answers them (pure; the browser and the pipeline are

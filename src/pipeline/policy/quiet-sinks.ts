@@ -1,6 +1,7 @@
 import type { ApprovalReason } from '../../protocol/approval.ts';
 import type { ElementSummary } from '../../protocol/element.ts';
 import type { ObservedState } from '../../protocol/observed-state.ts';
+import { isShownLink, normalUrl } from '../../base/shown-link.ts';
 
 /**
  * Quiet sinks (issue 27, defect 10): primitives Steward judges harmless that can still carry what
@@ -18,30 +19,6 @@ import type { ObservedState } from '../../protocol/observed-state.ts';
  * Following a link the page shows and typing the person's own words stay free: that is what
  * agents do on benign tasks. Pure.
  */
-
-/** An address as compared: parsed and serialised by the URL parser (case of scheme and host, default port, dot segments). */
-function normalUrl(url: string, base?: string): string | undefined {
-  try {
-    const u = new URL(url, base);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Whether `url` is exactly a link the observed page shows (an href of an element a person can
- * see or scroll to), the page's own address, or a site's bare home page. Exact: any extra or changed query, fragment or
- * path is data the agent added.
- */
-export function isShownLink(url: string, observed: Pick<ObservedState, 'url' | 'elements'>): boolean {
-  const target = normalUrl(url);
-  if (!target) return false;
-  // A site's home page carries nothing but its origin, which the token names anyway.
-  if (new URL(target).pathname === '/' && !new URL(target).search && !new URL(target).hash) return true;
-  if (normalUrl(observed.url) === target) return true;
-  return (observed.elements ?? []).some((e) => e.href !== undefined && e.visibility !== 'hidden' && normalUrl(e.href, observed.url) === target);
-}
 
 /**
  * Words of a text: runs of letters and digits, joined by the characters ids and addresses hold

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ElementSummary } from '../../../src/protocol/element.ts';
 import type { ObservedState } from '../../../src/protocol/observed-state.ts';
-import { isShownLink, pageDerivedWords, pageTextOf, quietSinkReasons, reactsToTyping, wordsOf } from '../../../src/pipeline/policy/quiet-sinks.ts';
+import { isShownLink } from '../../../src/base/shown-link.ts';
+import { pageDerivedWords, pageTextOf, quietSinkReasons, reactsToTyping, wordsOf } from '../../../src/pipeline/policy/quiet-sinks.ts';
 import { approvalReasons } from '../../../src/pipeline/policy/risk.ts';
 import { controlKey, MemoryWrittenControls } from '../../../src/pipeline/written-controls.ts';
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { compileFastCheck, fastSafeParse } from '../../../src/protocol/fast-check.ts';
 import { ObserveReplyData } from '../../../src/protocol/messages.ts';
+import { ElementState } from '../../../src/protocol/element.ts';
 import { ActReport } from '../../../src/protocol/messages.ts';
 
 /** A full reply using every field the schema knows, the way a page sends it (JSON). */
@@ -229,7 +230,7 @@ describe('fast checks compiled from zod schemas', () => {
     expect(bad((r) => (r.snapshot.elements[0]!.ref = 'e1"><script>'))).toBe(false);
     expect(bad((r) => (r.snapshot.elements[7]!.inferred = { confidence: 1.01, evidence: ['tabindex'] }))).toBe(false);
     expect(bad((r) => (r.snapshot.elements[0]!.box = { x: 0, y: 0, w: -1, h: 1 }))).toBe(false);
-    expect(bad((r) => (r.snapshot.elements[0]!.states = Array(14).fill('required')))).toBe(false);
+    expect(bad((r) => (r.snapshot.elements[0]!.states = Array(ElementState.options.length + 1).fill('required')))).toBe(false);
   });
 
   it('agree with zod on schemas with refinements, transforms, records, defaults and unions of any kind', () => {

@@ -28,7 +28,8 @@ describe('listener marks (the attribute the main world writes)', () => {
     expect(EVENT_MARKS.get('mouseenter')).toBe(MARK.hover);
     expect(EVENT_MARKS.get('dragstart')).toBe(MARK.drag);
     expect(EVENT_MARKS.get('drop')).toBe(MARK.drop);
-    for (const other of ['load', 'scroll', 'mousemove', 'mouseleave', 'focus', 'input', 'change', '__proto__', 'constructor']) expect(EVENT_MARKS.get(other), other).toBeUndefined();
+    for (const edit of ['input', 'beforeinput', 'change']) expect(EVENT_MARKS.get(edit), edit).toBe(MARK.edit);
+    for (const other of ['load', 'scroll', 'mousemove', 'mouseleave', 'focus', '__proto__', 'constructor']) expect(EVENT_MARKS.get(other), other).toBeUndefined();
     expect(INLINE_HANDLER_MARKS.get('onclick')).toBe(MARK.click);
     expect(INLINE_HANDLER_MARKS.get('ondrop')).toBe(MARK.drop);
   });
