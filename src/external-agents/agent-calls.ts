@@ -11,14 +11,17 @@ import { observeReply } from './observe-view.ts';
 import type { AgentCallPorts, BrowserTab } from './ports.ts';
 import { bridgeTab, Visibility } from './visible-tabs.ts';
 import { originOf } from '../base/origin.ts';
+import { siteContentIn } from '../pipeline/taint.ts';
 
 /**
  * An MCP client's calls, as Steward's worker answers them (pure; the browser and the pipeline are
  * behind `AgentCallPorts`). Every call first authenticates the token secret it carries — each time,
  * so a revocation takes effect on the next call — and reads nothing before that. The agent sees
  * only tabs on sites that are both allowed by the person and named by its token; it is marked
- * tainted before any page content is handed to it; its actions go through the pipeline like the
- * co-pilot's, never waiting inside the worker for the person (APPROVAL_REQUIRED comes back at once).
+ * tainted before any page-derived content is handed to it — tab titles and addresses, observations,
+ * action results (state, tool output, the page's or the site's words), remembered resources — by
+ * every call, not only observe; its actions go through the pipeline like the co-pilot's, never
+ * waiting inside the worker for the person (APPROVAL_REQUIRED comes back at once).
  */
 
 type AgentCall = Exclude<keyof BridgeRequests, 'bridge/pair-request' | 'bridge/pair-claim'>;
@@ -86,7 +89,10 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
     'bridge/tabs': async ({ auth }) => {
       const caller = await authenticate(auth);
       if ('ok' in caller) return caller;
-      return ok({ tabs: (await visibleTabs(caller)).slice(0, 200).map(asTab) });
+      const tabs = (await visibleTabs(caller)).slice(0, 200);
+      // A title is whatever the page set: words the agent reads, like any other page text.
+      if (tabs.length > 0) await ports.taint(caller.agentId, `titles and addresses of ${tabs.length} tab(s) listed through the MCP bridge`);
+      return ok({ tabs: tabs.map(asTab) });
     },
 
     'bridge/open': async ({ auth, url, new_tab }) => {
@@ -97,6 +103,7 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       if ('error' in opened) return refuse('NAVIGATION_FAILED', opened.error, true);
       // A redirect may have left the allowed sites: the tab stays open but is not the agent's.
       if (!caller.visible.allows(opened.tab.url)) return refuse('SITE_NOT_ALLOWED', `${url} led to a page outside the sites this client may use.`);
+      await ports.taint(caller.agentId, `the title of ${originOf(opened.tab.url)} opened through the MCP bridge`);
       await ports.setCurrentTab(caller.agentId, opened.tab.tab_id);
       return ok({ tab: asTab(opened.tab), created: opened.created });
     },
@@ -132,6 +139,8 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
           wait_for_approval: false,
           ...(expect ? { expect } : {}),
         });
+        const carried = siteContentIn(result);
+        if (carried) await ports.taint(caller.agentId, `${carried}, returned through the MCP bridge`);
         return ok({ result });
       } finally {
         ports.auditChanged();
@@ -143,13 +152,18 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       if ('ok' in caller) return caller;
       const status = await ports.actionStatus(caller.agentId, action_id);
       if (!status) return refuse('ACTION_NOT_FOUND', `This client has no action ${action_id}.`);
-      return ok({ result: statusResult(status) });
+      const result = statusResult(status);
+      const carried = siteContentIn(result);
+      if (carried) await ports.taint(caller.agentId, `${carried}, returned through the MCP bridge`);
+      return ok({ result });
     },
 
     'bridge/memory': async ({ auth }) => {
       const caller = await authenticate(auth);
       if ('ok' in caller) return caller;
       const records = await ports.records(caller.agentId);
+      // Remembered states, ids and addresses were read from pages and sites.
+      if (records.unfinished.length > 0 || records.resources.length > 0) await ports.taint(caller.agentId, 'remembered resources read from pages, returned through the MCP bridge');
       return ok({
         unfinished: records.unfinished.slice(0, 200).map((a) => ({
           action_id: a.action_id,
