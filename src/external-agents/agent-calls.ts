@@ -3,7 +3,8 @@ import type { ObservedState } from '../protocol/observed-state.ts';
 import type { PageSnapshot } from '../protocol/snapshot.ts';
 import { ok, refuse, type Data, type Payload, type Refusal, type Reply } from '../protocol/channel.ts';
 import { makeError } from '../protocol/errors.ts';
-import { errorResult, type ActionResult } from '../protocol/results.ts';
+import { errorResult, isErrorResult, type ActionResult } from '../protocol/results.ts';
+import { outputWithinBudget } from '../protocol/webmcp-budgets.ts';
 import type { DelegatedAgentToken } from '../protocol/token.ts';
 import type { ActionStatus } from '../pipeline/pipeline.ts';
 import { actionsView, approvalRule } from './actions-view.ts';
@@ -141,7 +142,8 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
         });
         const carried = siteContentIn(result);
         if (carried) await ports.taint(caller.agentId, `${carried}, returned through the MCP bridge`);
-        return ok({ result });
+        // The model gets at most Chrome's output budget, marked truncated; steward_action_status gives it whole.
+        return ok({ result: !isErrorResult(result) && result.output ? { ...result, output: outputWithinBudget(result.output) } : result });
       } finally {
         ports.auditChanged();
       }
