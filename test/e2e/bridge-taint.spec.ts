@@ -84,7 +84,8 @@ test.describe.serial('taint through the MCP bridge: a tab title is page content,
       await notice.getByRole('button', { name: 'Yes, clear' }).click();
       await expect(notice).toHaveCount(0);
     }
-    await shop.evaluate((words) => (document.title = words), INJECTED);
+    // Prefixed: the shop adapter still knows the page by the end of its title.
+    await shop.evaluate((words) => (document.title = `${words} · ${document.title}`), INJECTED);
   });
 
   test.afterAll(async () => {
