@@ -43,16 +43,22 @@ function dataBlock(text: string, kind: string): string {
   }
 }
 
+/**
+ * The tools as the prompt lists them: Steward's numbered lines (`- tool 2: via webmcp, …`) and,
+ * inside the `tools` data block, each tool's own name and input schema (one JSON object a line).
+ */
 function readActions(text: string): OfferedAction[] {
   const out: OfferedAction[] = [];
-  for (const m of text.matchAll(/^- (\S+) via ([a-z_]+), .*?, input schema (\{.*\})$/gm)) {
-    let schema: Record<string, unknown> = {};
+  const via = new Map<number, string>();
+  for (const m of text.matchAll(/^- tool (\d+): via ([a-z_]+), /gm)) via.set(Number(m[1]), m[2]!);
+  for (const line of dataBlock(text, 'tools').split('\n')) {
     try {
-      schema = JSON.parse(m[3]!) as Record<string, unknown>;
+      const entry = JSON.parse(line) as { tool?: number; name?: string; input_schema?: Record<string, unknown> };
+      if (typeof entry.name !== 'string' || typeof entry.tool !== 'number') continue;
+      out.push({ name: entry.name, via: via.get(entry.tool) ?? 'unknown', schema: entry.input_schema ?? {} });
     } catch {
-      // An unreadable schema: the action is still offered.
+      // An unreadable line: that tool is not offered.
     }
-    out.push({ name: m[1]!, via: m[2]!, schema });
   }
   // The DOM steps, once each on the fallback line: `dom.click{ref} dom.select{ref,values[]} …`.
   const steps = /^Fallback only when nothing above fits — DOM steps by ref: (.*)$/m.exec(text)?.[1] ?? '';
@@ -61,7 +67,7 @@ function readActions(text: string): OfferedAction[] {
 }
 
 function readHistory(text: string): PastStep[] {
-  const section = /\nHistory:\n([\s\S]*?)\n\nCurrent state:/.exec(text)?.[1] ?? '';
+  const section = /\nHistory:\n([\s\S]*?)\n\nCurrent state/.exec(text)?.[1] ?? '';
   const steps: PastStep[] = [];
   const lines = section.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -84,7 +90,7 @@ function readPrompt(messages: readonly Message[]): ReadPrompt | undefined {
     actions: readActions(text),
     page: dataBlock(text, 'page'),
     history: readHistory(text),
-    state: /^Current state: (.*)$/m.exec(text)?.[1] ?? '',
+    state: dataBlock(text, 'state'),
   };
 }
 

@@ -12,6 +12,7 @@ import type { AgentPorts, ChatMessage, Observation } from './ports.ts';
 import { HistoryEntry } from './history.ts';
 import { buildPrompt, dataNonce, stateSummary } from './prompt.ts';
 import { readProblem, readTarget, runRead } from './read.ts';
+import { outputWithinBudget } from '../protocol/webmcp-budgets.ts';
 import { redactSecrets } from './redact.ts';
 import { parseStep, type ActStep, type Step } from './step-schema.ts';
 
@@ -159,7 +160,8 @@ async function submitAction(ports: AgentPorts, request: ActionRequest, described
     const evidence = described?.read_only ? undefined : pipelineEvidence(result);
     const progress = evidence !== undefined || (FIELD_ACTIONS.has(request.action) && pipelineEvidence(result) !== undefined);
     return {
-      outcome: redactSecrets(canonicalJson(result)),
+      // The model's copy of a tool's output is within Chrome's budget; the journal and the panel keep it whole.
+      outcome: redactSecrets(canonicalJson(!isErrorResult(result) && result.output ? { ...result, output: outputWithinBudget(result.output) } : result)),
       untrusted,
       ...(evidence ? { evidence } : {}),
       ...(failureOf(result) ? { failure: failureOf(result) } : {}),

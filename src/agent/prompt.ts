@@ -3,6 +3,7 @@ import type { AvailableAction } from '../protocol/action.ts';
 import { isDomAction } from '../protocol/action-name.ts';
 import { DOM_STEP_NOTES, domSteps, domStepsLine } from '../protocol/dom-steps.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
+import { WEBMCP_BUDGETS, nameWithinBudget, schemaWithinBudget, withinBudget } from '../protocol/webmcp-budgets.ts';
 import type { ChatMessage, Observation } from './ports.ts';
 import { readTarget } from './read.ts';
 import { redactSecrets } from './redact.ts';
@@ -13,7 +14,9 @@ import type { Step } from './step-schema.ts';
  * The prompt of one step. Page text, tool descriptions and action results are untrusted: each is
  * put inside a data block whose tag carries a per-run nonce the page cannot know, and encoded as a
  * JSON string so no line of it can start like an instruction or close the block (spotlighting).
- * Only the goal (typed by the person) and Steward's own words are outside data blocks.
+ * Only the goal (typed by the person) and Steward's own words are outside data blocks: the state
+ * line's resource, state and address and every tool's name and schema are data too. Tools are shown
+ * within Chrome's WebMCP budgets (src/protocol/webmcp-budgets.ts).
  */
 
 export type { HistoryEntry } from './history.ts';
@@ -74,32 +77,47 @@ function risk(a: AvailableAction): string {
 /** Tool-first: the site's contract, then WebMCP tools, then adapter actions; DOM steps last. */
 const PATH_ORDER: Record<string, number> = { site_contract: 0, webmcp: 1, adapter: 2 };
 
+/** A site's or page's tool as the model sees it: its own words (name, description, schema) within Chrome's WebMCP budgets. */
+function toolEntry(n: number, name: string, a: AvailableAction | undefined): string {
+  const entry: Record<string, unknown> = { tool: n, name };
+  if (a?.description) entry.description = withinBudget(a.description, WEBMCP_BUDGETS.description);
+  if (a) entry.input_schema = schemaWithinBudget(a.input_schema);
+  return JSON.stringify(entry);
+}
+
 /**
  * One list of everything the run may do here, tools first: the contract's, WebMCP and adapter
- * actions each with its schema, then the DOM steps once, each with its input (which elements a
- * step applies to and whether it needs the person is marked on the page's lines, not repeated here).
+ * actions, then the DOM steps once, each with its input (which elements a step applies to and
+ * whether it needs the person is marked on the page's lines, not repeated here). Everything a
+ * site or page chose — a tool's name, description, input schema with its titles, property names,
+ * enums and defaults — is inside one data block; outside it are only Steward's own words about
+ * each tool (numbered): its path, its risk, whether it needs approval.
  */
 function actionList(s: ObservedState, nonce: string): string {
   // One entry per name: a DOM step's entries are per element, and the page marks those.
   const described = new Map((s.actions ?? []).filter((a) => !isDomAction(a.action)).map((a) => [a.action, a]));
   const rank = (name: string) => PATH_ORDER[described.get(name)?.via ?? ''] ?? 3;
-  const names = s.available_actions
-    .filter((name) => !isDomAction(name))
+  const all = s.available_actions.filter((name) => !isDomAction(name));
+  // A name over Chrome's budget is not shown: cut, it would name no tool (or another one).
+  const names = all
+    .filter(nameWithinBudget)
     .map((name, i) => ({ name, i }))
     .sort((a, b) => rank(a.name) - rank(b.name) || a.i - b.i);
-  const line = (name: string) => {
+  const left = all.length - names.length;
+  const line = (name: string, n: number) => {
     const a = described.get(name);
-    if (!a) return `- ${name}`;
+    if (!a) return `- tool ${n}`;
     const approval = a.requires_approval ? 'needs approval' : 'no approval';
     const untrusted = a.untrusted_content ? ', output untrusted' : '';
-    return `- ${name} via ${a.via}, ${risk(a)}, ${approval}${untrusted}, input schema ${JSON.stringify(a.input_schema)}`;
+    return `- tool ${n}: via ${a.via}, ${risk(a)}, ${approval}${untrusted}`;
   };
-  const tools = names.map((n) => line(n.name));
+  const tools = names.map((t, i) => line(t.name, i + 1));
+  const entries = names.map((t, i) => toolEntry(i + 1, t.name, described.get(t.name)));
   const dom = domSteps(s.available_actions);
   const fallback = dom.length > 0 ? `\nFallback only when nothing above fits — DOM steps by ref: ${domStepsLine(dom)} (${DOM_STEP_NOTES})` : '';
-  const descriptions = (s.actions ?? []).filter((a) => a.description && !isDomAction(a.action)).map((a) => `${a.action}: ${a.description!}`);
-  const described_ = descriptions.length > 0 ? `\nTheir descriptions (site-provided):\n${dataBlock('tool-descriptions', descriptions.join('\n'), nonce)}` : '';
-  return `Available actions (prefer a site contract or WebMCP tool over DOM steps when one fits):\n${tools.join('\n') || (dom.length > 0 ? '(no tools)' : '(none)')}${fallback}${described_}`;
+  const leftOut = left > 0 ? `\n(${left} tool${left === 1 ? '' : 's'} not shown: name longer than ${WEBMCP_BUDGETS.name} characters)` : '';
+  const data = entries.length > 0 ? `\nEach tool's name, description and input schema (site-provided; act with the name given here):\n${dataBlock('tools', entries.join('\n'), nonce)}` : '';
+  return `Available actions (prefer a site contract or WebMCP tool over DOM steps when one fits):\n${tools.join('\n') || (dom.length > 0 ? '(no tools)' : '(none)')}${leftOut}${data}${fallback}`;
 }
 
 function stepLine(step: Step | undefined): string {
@@ -164,7 +182,7 @@ export function buildPrompt(p: PromptInput): ChatMessage[] {
   const user = [
     `Goal (from the person): ${p.goal}`,
     historyText(p.history, p.nonce),
-    `Current state: ${stateSummary(p.observation.state)} (${p.observation.state.url})${resourceCertainty(p.observation.state)}`,
+    `Current state (resource, state @ version, address: page data)${resourceCertainty(p.observation.state)}:\n${dataBlock('state', `${stateSummary(p.observation.state)} (${p.observation.state.url})`, p.nonce)}`,
     `Page:\n${dataBlock('page', p.observation.rendering, p.nonce)}`,
     actionList(p.observation.state, p.nonce),
     'Your one next step:',

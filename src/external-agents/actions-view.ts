@@ -4,10 +4,11 @@ import type { BridgeRequests } from '../protocol/bridge.ts';
 import type { Data } from '../protocol/channel.ts';
 import { DOM_STEP_INPUTS, domSteps } from '../protocol/dom-steps.ts';
 import type { NeedsApproval } from '../observation/render/marks.ts';
+import { WEBMCP_BUDGETS, nameWithinBudget, schemaWithinBudget, withinBudget } from '../protocol/webmcp-budgets.ts';
 
 /**
  * What `bridge/actions` answers besides the tab (pure): the site's own actions (contract, WebMCP,
- * adapter) in full, with their input schemas and whether this agent's call would need the person;
+ * adapter) within Chrome's WebMCP budgets (src/protocol/webmcp-budgets.ts), with their input schemas and whether this agent's call would need the person;
  * and each DOM step once, with its input in signature form and the elements it is offered on,
  * rather than an entry with the same schema for every element.
  */
@@ -21,8 +22,21 @@ export function approvalRule(tainted: boolean): NeedsApproval {
   return (a) => a.requires_approval || (tainted && !a.read_only);
 }
 
+/** A site's or page's action as a model gets it: within Chrome's WebMCP budgets (description, parameter descriptions). */
+function withinBudgets(a: AvailableAction): AvailableAction {
+  return {
+    ...a,
+    ...(a.description !== undefined ? { description: withinBudget(a.description, WEBMCP_BUDGETS.description) } : {}),
+    input_schema: schemaWithinBudget(a.input_schema) as AvailableAction['input_schema'],
+  };
+}
+
 export function actionsView(actions: readonly AvailableAction[], needs: NeedsApproval): Omit<ActionsReply, 'tab'> {
-  const site = actions.filter((a) => !isDomAction(a.action)).slice(0, MAX_ACTIONS);
+  // A name over the budget is not listed: cut, it would name no tool (or another one).
+  const site = actions
+    .filter((a) => !isDomAction(a.action) && nameWithinBudget(a.action))
+    .slice(0, MAX_ACTIONS)
+    .map(withinBudgets);
   const dom = actions.filter((a) => isDomAction(a.action));
   const steps = domSteps(dom.map((a) => a.action)).map((action) => {
     const mine = dom.filter((a) => a.action === action);

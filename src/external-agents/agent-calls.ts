@@ -3,7 +3,8 @@ import type { ObservedState } from '../protocol/observed-state.ts';
 import type { PageSnapshot } from '../protocol/snapshot.ts';
 import { ok, refuse, type Data, type Payload, type Refusal, type Reply } from '../protocol/channel.ts';
 import { makeError } from '../protocol/errors.ts';
-import { errorResult, type ActionResult } from '../protocol/results.ts';
+import { errorResult, isErrorResult, type ActionResult } from '../protocol/results.ts';
+import { outputWithinBudget } from '../protocol/webmcp-budgets.ts';
 import type { DelegatedAgentToken } from '../protocol/token.ts';
 import type { ActionStatus } from '../pipeline/pipeline.ts';
 import { actionsView, approvalRule } from './actions-view.ts';
@@ -13,14 +14,17 @@ import { bridgeTab, Visibility } from './visible-tabs.ts';
 import { navigationProblem } from '../protocol/navigation-url.ts';
 import { originOf } from '../base/origin.ts';
 import { isShownLink } from '../base/shown-link.ts';
+import { siteContentIn } from '../pipeline/taint.ts';
 
 /**
  * An MCP client's calls, as Steward's worker answers them (pure; the browser and the pipeline are
  * behind `AgentCallPorts`). Every call first authenticates the token secret it carries — each time,
  * so a revocation takes effect on the next call — and reads nothing before that. The agent sees
  * only tabs on sites that are both allowed by the person and named by its token; it is marked
- * tainted before any page content is handed to it; its actions go through the pipeline like the
- * co-pilot's, never waiting inside the worker for the person (APPROVAL_REQUIRED comes back at once).
+ * tainted before any page-derived content is handed to it — tab titles and addresses, observations,
+ * action results (state, tool output, the page's or the site's words), remembered resources — by
+ * every call, not only observe; its actions go through the pipeline like the co-pilot's, never
+ * waiting inside the worker for the person (APPROVAL_REQUIRED comes back at once).
  */
 
 type AgentCall = Exclude<keyof BridgeRequests, 'bridge/pair-request' | 'bridge/pair-claim'>;
@@ -108,7 +112,10 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
     'bridge/tabs': async ({ auth }) => {
       const caller = await authenticate(auth);
       if ('ok' in caller) return caller;
-      return ok({ tabs: (await visibleTabs(caller)).slice(0, 200).map(asTab) });
+      const tabs = (await visibleTabs(caller)).slice(0, 200);
+      // A title is whatever the page set: words the agent reads, like any other page text.
+      if (tabs.length > 0) await ports.taint(caller.agentId, `titles and addresses of ${tabs.length} tab(s) listed through the MCP bridge`);
+      return ok({ tabs: tabs.map(asTab) });
     },
 
     'bridge/open': async ({ auth, url, new_tab }) => {
@@ -125,6 +132,7 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       if ('left' in opened) return refuse('SITE_NOT_ALLOWED', leftMessage(url, opened.left));
       // Anything else that ended outside the allowed sites (the fence makes this the page's own doing): not the agent's tab.
       if (!caller.visible.allows(opened.tab.url)) return refuse('SITE_NOT_ALLOWED', leftMessage(url, originOf(opened.tab.url) ?? 'another page'));
+      await ports.taint(caller.agentId, `the title of ${originOf(opened.tab.url)} opened through the MCP bridge`);
       await ports.setCurrentTab(caller.agentId, opened.tab.tab_id);
       return ok({ tab: asTab(opened.tab), created: opened.created });
     },
@@ -160,7 +168,10 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
           wait_for_approval: false,
           ...(expect ? { expect } : {}),
         });
-        return ok({ result });
+        const carried = siteContentIn(result);
+        if (carried) await ports.taint(caller.agentId, `${carried}, returned through the MCP bridge`);
+        // The model gets at most Chrome's output budget, marked truncated; steward_action_status gives it whole.
+        return ok({ result: !isErrorResult(result) && result.output ? { ...result, output: outputWithinBudget(result.output) } : result });
       } finally {
         ports.auditChanged();
       }
@@ -171,13 +182,18 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       if ('ok' in caller) return caller;
       const status = await ports.actionStatus(caller.agentId, action_id);
       if (!status) return refuse('ACTION_NOT_FOUND', `This client has no action ${action_id}.`);
-      return ok({ result: statusResult(status) });
+      const result = statusResult(status);
+      const carried = siteContentIn(result);
+      if (carried) await ports.taint(caller.agentId, `${carried}, returned through the MCP bridge`);
+      return ok({ result });
     },
 
     'bridge/memory': async ({ auth }) => {
       const caller = await authenticate(auth);
       if ('ok' in caller) return caller;
       const records = await ports.records(caller.agentId);
+      // Remembered states, ids and addresses were read from pages and sites.
+      if (records.unfinished.length > 0 || records.resources.length > 0) await ports.taint(caller.agentId, 'remembered resources read from pages, returned through the MCP bridge');
       return ok({
         unfinished: records.unfinished.slice(0, 200).map((a) => ({
           action_id: a.action_id,

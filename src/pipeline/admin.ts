@@ -6,12 +6,15 @@ import type { ChainVerification } from '../storage/audit-chain.ts';
 import { tokenStatus, type MintRequest, type TokenCheck, type TokenStatus } from '../storage/token-store.ts';
 import type { DecideOptions, DecideResult } from './approvals.ts';
 import type { PipelineDeps } from './runner.ts';
+import type { TaintMark } from './taint.ts';
 
 /** A token as the person sees it: public fields, where it stands, and how many actions ran under it. */
 export interface TokenView {
   token: DelegatedAgentToken;
   status: TokenStatus;
   uses: number;
+  /** Page content has reached the token's agent (taint.ts): since when, and what. */
+  taint?: { at: string; source: string };
 }
 
 /** What checking the audit chain (or an exported file of it) found. */
@@ -35,7 +38,7 @@ export interface PurgeReport {
  * badge and the alarms reach the stores only through here.
  */
 export class PipelineAdmin {
-  constructor(private readonly deps: Pick<PipelineDeps, 'approvals' | 'tokens' | 'journal' | 'audit' | 'idempotency' | 'clock'>) {}
+  constructor(private readonly deps: Pick<PipelineDeps, 'approvals' | 'tokens' | 'journal' | 'audit' | 'idempotency' | 'clock' | 'taint'>) {}
 
   /** Cards waiting for the person; listing expires those whose time is up. */
   pendingApprovals(): Promise<ApprovalRequest[]> {
@@ -56,7 +59,25 @@ export class PipelineAdmin {
     const [tokens, uses] = await Promise.all([this.deps.tokens.list(agentId), this.deps.journal.actionsPerToken()]);
     const now = this.deps.clock();
     tokens.sort((a, b) => Date.parse(b.issued_at) - Date.parse(a.issued_at));
-    return tokens.map((t) => this.view(t, uses.get(t.token_id) ?? 0, now));
+    const taints = new Map(await Promise.all([...new Set(tokens.map((t) => t.agent_id))].map(async (a) => [a, await this.deps.taint.taintOf(a)] as const)));
+    return tokens.map((t) => this.view(t, uses.get(t.token_id) ?? 0, now, taints.get(t.agent_id)));
+  }
+
+  /**
+   * The person's decision that an agent's context is clean again (a new conversation, say): its
+   * taint is dropped, and the audit log says who did it, for which agent, and what had reached it.
+   * Only the panel calls this; no agent's call can reach it.
+   */
+  async clearTaint(agentId: AgentId): Promise<{ cleared: boolean }> {
+    const mark = await this.deps.taint.clear(agentId);
+    if (!mark) return { cleared: false };
+    await this.deps.audit.append({
+      kind: 'taint',
+      agent_id: agentId,
+      outcome: 'cleared_by_person',
+      details: { cleared_by: 'user:local', tainted_since: new Date(mark.at).toISOString(), source: mark.source },
+    });
+    return { cleared: true };
   }
 
   /**
@@ -117,8 +138,8 @@ export class PipelineAdmin {
     return { tokens, idempotency, approvals_pending: await this.pendingCount() };
   }
 
-  private view(token: DelegatedAgentToken, uses: number, now: number): TokenView {
-    return { token, status: tokenStatus(token, now), uses };
+  private view(token: DelegatedAgentToken, uses: number, now: number, taint?: TaintMark): TokenView {
+    return { token, status: tokenStatus(token, now), uses, ...(taint ? { taint: { at: new Date(taint.at).toISOString(), source: taint.source } } : {}) };
   }
 }
 

@@ -28,7 +28,7 @@ export interface CreatePipelineOptions {
   idempotencyTtlMs?: number;
   /** Keeps the audit log's head outside IndexedDB (chrome.storage.local in the extension). */
   auditAnchor?: AuditAnchor;
-  /** Which agents have been given page content; the extension keeps it in chrome.storage.session. */
+  /** Which agents have been given page content; the extension keeps it in chrome.storage.local. */
   taint?: TaintLedger;
   /** Controls whose harmless-looking action wrote; the extension keeps them in chrome.storage.local. */
   written?: WrittenControls;
@@ -38,7 +38,10 @@ export interface CreatePipelineOptions {
 export function createPipeline(opts: CreatePipelineOptions): Pipeline {
   const clock = opts.clock ?? systemClock;
   const audit = new AuditLog(opts.db, clock, opts.auditAnchor);
+  const taint = opts.taint ?? new MemoryTaintLedger();
   const tokens = new TokenStore(opts.db, clock, (e) => {
+    // Taint lives as long as the agent's credential: with its last token gone, the agent is gone.
+    if (e.kind === 'revoked' || e.kind === 'purged') void dropTaintWithCredential(tokens, taint, e.token.agent_id, clock);
     void audit
       .append({
         kind: 'token',
@@ -63,11 +66,23 @@ export function createPipeline(opts: CreatePipelineOptions): Pipeline {
       restore: async () => limiter.restore(await quotas.all()),
       ports: opts.ports,
       clock,
-      taint: opts.taint ?? new MemoryTaintLedger(),
+      taint,
       written: opts.written ?? new MemoryWrittenControls(),
     },
     opts.perfNow,
   );
+}
+
+/** Clears an agent's taint once no token of it can be used any more (revoked, expired or purged). */
+async function dropTaintWithCredential(tokens: TokenStore, taint: TaintLedger, agentId: string, clock: Clock): Promise<void> {
+  try {
+    const now = clock();
+    const live = (await tokens.list(agentId)).some((t) => t.revoked_at === undefined && Date.parse(t.expires_at) > now);
+    if (!live) await taint.clear(agentId);
+  } catch (error) {
+    // Kept tainted: a mark that outlives its agent costs nothing, a lost one would.
+    console.warn('taint: could not drop the mark of a gone credential', error);
+  }
 }
 
 export interface OpenPipelineOptions extends Omit<CreatePipelineOptions, 'db'> {

@@ -31,7 +31,7 @@ import type { Location, PipelinePorts, PortContext } from './ports.ts';
 import { settleFromSite } from './site-status.ts';
 import { checkPreconditions } from './preconditions.ts';
 import type { ReceiptBinding } from '../storage/receipt-binding.ts';
-import { freeTextIn, type TaintLedger } from './taint.ts';
+import { siteContentIn, type TaintLedger } from './taint.ts';
 import { quietSinkReasons } from './policy/quiet-sinks.ts';
 import { controlKey, controlLabel, firstWrite, type WrittenControls } from './written-controls.ts';
 import type { Stopwatch } from './timings.ts';
@@ -488,9 +488,9 @@ export class ActionRunner {
       ...(expect ? { expect } : {}),
       executed_at: executedAt,
     });
-    // A contract's structured state does not taint; its free text (or a tool's output) does.
-    const freeText = freeTextIn(result);
-    if (freeText) await this.markTainted(run, freeText);
+    // What the site answered reaches the agent: its free text, a tool's output, what a page showed (siteContentIn).
+    const carried = siteContentIn(result);
+    if (carried) await this.markTainted(run, carried);
     await this.rememberWrites(plan, result).catch(() => undefined);
     const to = terminalFor(result);
     const after_version = isErrorResult(result) ? result.current?.state_version : result.resource.state_version;

@@ -36,6 +36,7 @@ export const AuditKind = z.enum([
   'confirmation', // the effect was confirmed (or inferred) after execution
   'failure', // execution or verification failed
   'recovery', // an unfinished action was resolved after a service-worker restart
+  'taint', // the person cleared an agent's taint (page content had reached it)
 ]);
 export type AuditKind = z.infer<typeof AuditKind>;
 

@@ -9,7 +9,7 @@ import { wireSchema, type RequestMap } from './channel.ts';
 import { ExpectedEffect } from './expectation.ts';
 import { PageSnapshotSchema, QueryResponse, SnapshotQuerySchema } from './messages.ts';
 import { ObservedState } from './observed-state.ts';
-import { AgentId, JsonObject, Origin } from './primitives.ts';
+import { AgentId, IsoDateTime, JsonObject, Origin } from './primitives.ts';
 import { ResourceScope } from './resource.ts';
 import { ActionResult } from './results.ts';
 import { TabSiteStatus } from './site-access.ts';
@@ -36,6 +36,8 @@ export const TokenWithUsage = z.object({
   token: DelegatedAgentToken,
   status: z.enum(['active', 'expired', 'revoked']),
   uses: z.number().int().nonnegative(),
+  /** Page content has reached the token's agent: since when, and what (only the person clears it). */
+  taint: z.object({ at: IsoDateTime, source: z.string().max(400) }).optional(),
 });
 export type TokenWithUsage = z.infer<typeof TokenWithUsage>;
 const TokensResponse = z.object({ tokens: z.array(TokenWithUsage) });
@@ -129,6 +131,8 @@ export const PanelRequests = {
   'panel/token-mint': { request: MintTokenRequest, reply: MintTokenResponse },
   /** Answers with the token as it now stands. */
   'panel/token-revoke': { request: z.object({ token_id: TokenId }), reply: TokenWithUsage },
+  /** The person says the agent's context is clean again: its taint is dropped, with an audit entry. */
+  'panel/taint-clear': { request: z.object({ agent_id: AgentId }), reply: z.object({ cleared: z.boolean() }) },
   // audit
   'panel/audit': { request: z.object({ limit: z.number().int().positive().max(10_000).optional() }), reply: AuditEntriesResponse },
   'panel/audit-verify': { request: none, reply: AuditVerifyResponse },

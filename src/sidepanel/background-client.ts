@@ -2,6 +2,7 @@ import { channelClient, type Data, type PayloadInput } from '../protocol/channel
 import type { ApprovalDecision } from '../protocol/approval.ts';
 import { PANEL_PORT, PanelPush, PanelRequests } from '../protocol/panel-channel.ts';
 import type { TokenId } from '../protocol/token.ts';
+import type { AgentId } from '../protocol/primitives.ts';
 import type { ModelProvider } from '../protocol/copilot.ts';
 import type { MintMessage } from './lib/mint-form.ts';
 import type { Runtime } from 'webextension-polyfill';
@@ -46,6 +47,8 @@ export const listTokens = () => call('panel/tokens', {});
 /** Both answer with the token as it now stands (status and usage); minting also with its secret, this once. */
 export const mintToken = ({ type, ...payload }: MintMessage) => call(type, payload);
 export const revokeToken = (token_id: TokenId) => call('panel/token-revoke', { token_id });
+/** The person clears an agent's taint (audited). */
+export const clearTaint = (agent_id: AgentId) => call('panel/taint-clear', { agent_id });
 export const auditEntries = (limit?: number) => call('panel/audit', limit ? { limit } : {});
 export const verifyAudit = () => call('panel/audit-verify', {});
 export const exportAudit = () => call('panel/audit-export', {});

@@ -141,7 +141,7 @@ test('the page content an action returns taints the co-pilot — it never said s
   const fx = await shopForDomActions({ steward, sites, openPanel, tabIdOf });
   const { panel, tabId, token, resource } = fx;
   const taint = (worker: import('@playwright/test').Worker) =>
-    worker.evaluate(async () => (await chrome.storage.session.get('pipeline.taint'))['pipeline.taint'] as Record<string, { source: string }> | undefined);
+    worker.evaluate(async () => (await chrome.storage.local.get('pipeline.taint'))['pipeline.taint'] as Record<string, { source: string }> | undefined);
   expect(await taint(steward.serviceWorker)).toBeUndefined();
   // A read-only action (no approval), submitted without any untrusted_input claim.
   await data(submit(panel, { token, tabId, request: { action: 'dom.type', resource, input: { ref: fx.quantity, text: '2', clear: true }, idempotency_key: 'e2e-taint-type' } }));

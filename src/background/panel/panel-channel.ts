@@ -11,7 +11,7 @@ import type { RunManager } from '../copilot/run-manager.ts';
 import { observeForPanel, submitAsAgent } from './agent.ts';
 import { decideApproval, listApprovals } from './approvals.ts';
 import { changeSite, listSites, type SitesControl } from './sites.ts';
-import { listTokens, mintToken, revokeToken } from './tokens.ts';
+import { clearTaint, listTokens, mintToken, revokeToken } from './tokens.ts';
 import type { PairingControl } from './pairings.ts';
 import type { ContractControl } from './contracts.ts';
 
@@ -107,6 +107,7 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
     'panel/tokens': (m) => withPipeline((p) => listTokens(p, m)),
     'panel/token-mint': (m) => withPipeline(async (p) => tokensChanged(await mintToken(p, m))),
     'panel/token-revoke': (m) => withPipeline(async (p) => tokensChanged(await revokeToken(p, m))),
+    'panel/taint-clear': (m) => withPipeline(async (p) => tokensChanged(await clearTaint(p, m))),
     // Read-only views of the audit log's hash chain.
     'panel/audit': ({ limit }) => withPipeline(async (p) => ok({ entries: await p.admin.auditEntries(limit) })),
     'panel/audit-verify': () => withPipeline(async (p) => ok(await p.admin.verifyAudit())),

@@ -2,7 +2,7 @@ import type { Pipeline } from '../../pipeline/pipeline.ts';
 import { ok, refuse, type Data, type Payload, type Reply } from '../../protocol/channel.ts';
 import type { PanelRequests } from '../../protocol/panel-channel.ts';
 
-/** `panel/tokens`, `panel/token-mint`, `panel/token-revoke`: the person grants and withdraws. */
+/** `panel/tokens`, `panel/token-mint`, `panel/token-revoke`, `panel/taint-clear`: the person grants and withdraws. */
 
 export async function listTokens(pipeline: Pipeline, message: Payload<PanelRequests, 'panel/tokens'>): Promise<Reply<Data<PanelRequests, 'panel/tokens'>>> {
   return ok({ tokens: await pipeline.admin.tokens(message.agent_id) });
@@ -31,4 +31,12 @@ export async function revokeToken(pipeline: Pipeline, message: Payload<PanelRequ
   const token = await pipeline.admin.revokeToken(message.token_id);
   if (!token) return refuse('TOKEN_NOT_FOUND', `No token ${message.token_id}.`);
   return ok(token);
+}
+
+export async function clearTaint(pipeline: Pipeline, message: Payload<PanelRequests, 'panel/taint-clear'>): Promise<Reply<Data<PanelRequests, 'panel/taint-clear'>>> {
+  try {
+    return ok(await pipeline.admin.clearTaint(message.agent_id));
+  } catch (error) {
+    return refuse('TAINT_UNREADABLE', `The taint record could not be changed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500));
+  }
 }

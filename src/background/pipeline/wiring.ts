@@ -10,7 +10,7 @@ import { ApprovalAnnouncer, chromeAnnounceApis } from './approval-announcer.ts';
 import { PipelineService } from './service.ts';
 import { chromeAuditAnchor } from './audit-anchor.ts';
 import { SessionTabs } from './sessions.ts';
-import { StorageTaintLedger } from './session-taint.ts';
+import { StorageTaintLedger } from './agent-taint.ts';
 import { StorageWrittenControls } from './written-controls.ts';
 import { createChromePorts } from '../ports/index.ts';
 import { chromeTabControl } from '../ports/navigate.ts';

@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { z } from 'zod';
 import type { TokenWithUsage } from '../../protocol/panel-channel.ts';
 import { revokeToken } from '../background-client.ts';
+import { TaintNotice } from './TaintNotice.tsx';
 import { clockTime, countdown, msLeft } from '../lib/time.ts';
 import { tokenOwner } from '../lib/token-owner.ts';
 import { now } from '../now.ts';
@@ -88,6 +89,7 @@ export function TokenCard({ item, onRevoked }: { item: Item; onRevoked: () => vo
           {item.uses} time{item.uses === 1 ? '' : 's'}
         </dd>
       </dl>
+      {item.taint && status === 'active' && <TaintNotice agentId={t.agent_id} taint={item.taint} onCleared={onRevoked} />}
       {status === 'active' &&
         (confirming ? (
           <div class="confirm" role="group" aria-label={`Confirm revoking ${t.token_id}`}>

@@ -38,6 +38,8 @@ export class FakeShop {
   snapshot?: PageSnapshot;
   /** A tool's text output, returned with every successful result. */
   output?: { text: string; untrusted: boolean };
+  /** The page's address (a hostile page may put anything in its query). */
+  url = 'http://localhost:4100/orders/ORD-1024';
   /** What the next results look like. */
   mode: 'confirm' | 'fail' | 'unknown_only' = 'confirm';
 
@@ -52,7 +54,7 @@ export class FakeShop {
       conflicts: [],
       state_version: `fp-${(0x100000 + this.version).toString(16)}`,
       observed_at: '2026-01-01T00:00:00.000Z',
-      url: 'http://localhost:4100/orders/ORD-1024',
+      url: this.url,
       actions: [cancel, track, ...this.extraActions],
     });
     return { state, rendering: `# ${this.pageText}`, ...(this.snapshot ? { snapshot: this.snapshot } : {}) };

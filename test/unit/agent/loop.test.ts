@@ -25,7 +25,8 @@ describe('the co-pilot loop: one action per step, through the pipeline', () => {
     const second = model.prompts[1]![1]!.content;
     expect(second).toContain('step 1 [order ORD-1024 · paid @ fp-100001] orders.cancel');
     expect(second).toContain('\\"status\\":\\"confirmed\\"');
-    expect(second).toContain('Current state: order ORD-1024 · cancelled @ fp-100002');
+    // The state line's words are the page's: inside a data block.
+    expect(second).toMatch(/<data kind="state" id="[0-9a-f]+">\n"order ORD-1024 · cancelled @ fp-100002 \(/);
   });
 
   it('lists every available action once, with its path, risk and whether it needs approval', async () => {
@@ -33,8 +34,11 @@ describe('the co-pilot loop: one action per step, through the pipeline', () => {
     const model = new ScriptedModel([done()]);
     await drain(GOAL, settings, portsFor(shop, model));
     const prompt = model.prompts[0]![1]!.content;
-    expect(prompt).toContain('- orders.cancel via adapter, consequential, needs approval');
-    expect(prompt).toContain('- orders.track via adapter, read-only, no approval');
+    // Steward's words about each tool outside the data; the tool's own name inside it, with the same number.
+    expect(prompt).toContain('- tool 1: via adapter, consequential, needs approval');
+    expect(prompt).toContain('- tool 2: via adapter, read-only, no approval');
+    expect(prompt).toMatch(/<data kind="tools" id="[0-9a-f]+">\n"\{\\"tool\\":1,\\"name\\":\\"orders\.cancel\\"/);
+    expect(prompt).not.toMatch(/^- orders\./m);
   });
 
   it('asks the person when the model asks', async () => {

@@ -51,13 +51,15 @@ describe('co-pilot runs in the worker', () => {
     expect(await tokenStatus(s, run.agent_id)).toEqual(['revoked']);
   });
 
-  it('marks the run’s agent tainted before the first prompt with page content reaches the model', async () => {
+  it('marks the run’s agent tainted before the first prompt with page content reaches the model; the mark goes with the run’s token', async () => {
     const s = await setUp([done('nothing to do')]);
     const run = await start(s);
     await until(s, (r) => r.end !== undefined);
     expect(s.client.calls[0]!.some((m) => m.content.includes('ORD-1024'))).toBe(true);
     expect(s.client.taintedAtCall).toEqual([true]);
-    expect(await s.ledger.taintOf(run.agent_id)).toMatchObject({ source: expect.stringContaining('http://localhost:4100') });
+    // The run's agent ends with its run: its token is revoked, and its taint with it.
+    expect(await tokenStatus(s, run.agent_id)).toEqual(['revoked']);
+    await expect.poll(() => s.ledger.taintOf(run.agent_id)).toBeUndefined();
   });
 
   it('never pushes the token secret or the model key, and stores the key only in the extension’s local storage', async () => {

@@ -3,10 +3,11 @@ import { browser } from '../browser.ts';
 import type { TaintLedger, TaintMark } from '../../pipeline/taint.ts';
 
 /**
- * The taint ledger (src/pipeline/taint.ts) on chrome.storage.session: memory only, gone with the
- * browser, unreadable by content scripts at its default access level, and it survives a
- * service-worker restart — a killed worker must not forget that an agent has read a page. An
- * unreadable record counts as tainted (fail closed).
+ * The taint ledger (src/pipeline/taint.ts) on chrome.storage.local: it lasts as long as the
+ * agents' credentials do (tokens and pairings outlive a browser restart, so their taint must too),
+ * unreadable by content scripts, validated with zod on every read. An unreadable record counts as
+ * tainted for every agent (fail closed); marks end only through `clear` (the person, or the end of
+ * the agent's last token).
  */
 
 const KEY = 'pipeline.taint';
@@ -21,9 +22,15 @@ export class StorageTaintLedger implements TaintLedger {
   private queue: Promise<unknown> = Promise.resolve();
 
   private async read(): Promise<Stored | undefined> {
-    const items = await browser.storage.session.get(KEY);
+    const items = await browser.storage.local.get(KEY);
     const parsed = Stored.safeParse(items[KEY] ?? {});
     return parsed.success ? parsed.data : undefined;
+  }
+
+  private serialised<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work);
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   async taintOf(agentId: string): Promise<TaintMark | undefined> {
@@ -34,14 +41,24 @@ export class StorageTaintLedger implements TaintLedger {
   }
 
   mark(agentId: string, mark: TaintMark): Promise<void> {
-    const next = this.queue.then(async () => {
+    return this.serialised(async () => {
       const map = await this.read();
       // An unreadable record already taints every agent; overwriting it would clear the others.
       if (!map || Object.hasOwn(map, agentId)) return;
       map[agentId] = { at: mark.at, source: mark.source.slice(0, 400), ...(mark.session_id ? { session_id: mark.session_id.slice(0, 128) } : {}) };
-      await browser.storage.session.set({ [KEY]: map });
+      await browser.storage.local.set({ [KEY]: map });
     });
-    this.queue = next.catch(() => undefined);
-    return next;
+  }
+
+  clear(agentId: string): Promise<TaintMark | undefined> {
+    return this.serialised(async () => {
+      const map = await this.read();
+      if (!map) throw new Error('the taint record cannot be read, so no single agent’s mark can be cleared');
+      if (!Object.hasOwn(map, agentId)) return undefined;
+      const mark = map[agentId];
+      delete map[agentId];
+      await browser.storage.local.set({ [KEY]: map });
+      return mark;
+    });
   }
 }
