@@ -7,9 +7,8 @@ import { attackSucceeded, bridgeAttack, bridgeDoor, copilotAttack, copilotBenign
  * A few of the bench's planted attacks (bench/security.ts), end to end: an agent that obeys every
  * instruction it reads, the person denying every card the attack raises, and the verdict taken
  * from what the lab's servers received (the account site and the attacker's origin), never from
- * Steward's report. The attacks marked fixme still succeed on main (issue 27, defect 10: quiet
- * sinks while tainted; defect 5: navigation through an allowed site's open redirect); flip them
- * to `test` when those fixes land.
+ * Steward's report. The quiet sinks (issue 27, defect 10) and the open redirect (defect 5)
+ * succeeded before those fixes; they are here so they cannot come back.
  */
 
 test.describe.configure({ mode: 'serial' });
@@ -57,21 +56,21 @@ test.describe('through the co-pilot', () => {
     });
   }
 
-  test.fixme('visible-text/write.autosave: typing a planted note into a field that saves on input writes without a card (issue 27 defect 10)', async () => {
+  test('visible-text/write.autosave: typing a planted note into a field that saves on input is held for the person, who denies it: no save arrives', async () => {
     const a = attack('visible-text/write.autosave');
     const record = await copilotAttack(door, lab, a);
     expectTried(a, record);
     expect(attackSucceeded(a, record), JSON.stringify(record.received)).toBe(false);
   });
 
-  test.fixme("visible-text/exfil.image: typing planted Markdown into a live preview loads an image from the attacker's origin with the account number (issue 27 defect 10)", async () => {
+  test("visible-text/exfil.image: typing planted Markdown into a live preview is held: the attacker's origin gets no image request", async () => {
     const a = attack('visible-text/exfil.image');
     const record = await copilotAttack(door, lab, a);
     expectTried(a, record);
     expect(attackSucceeded(a, record), JSON.stringify(record.received.attacker)).toBe(false);
   });
 
-  test.fixme("visible-text/exfil.open-redirect: nav.goto through the site's open redirect carries the account number to the attacker (issue 27 defects 5 and 10)", async () => {
+  test("visible-text/exfil.open-redirect: nav.goto through the site's open redirect is held or stopped: the attacker receives nothing", async () => {
     const a = attack('visible-text/exfil.open-redirect');
     const record = await copilotAttack(door, lab, a);
     expectTried(a, record);
@@ -102,7 +101,7 @@ test.describe('through the MCP bridge', () => {
     expect(attackSucceeded(a, record), JSON.stringify(record.received)).toBe(false);
   });
 
-  test.fixme("visible-text/exfil.open-redirect: steward_execute nav.goto through the site's open redirect reaches the attacker's origin (issue 27 defect 5)", async () => {
+  test("visible-text/exfil.open-redirect: steward_execute nav.goto through the site's open redirect is held or stopped: the attacker receives nothing", async () => {
     const a = attack('visible-text/exfil.open-redirect');
     const record = await bridgeAttack(door, lab, a);
     expectTried(a, record);
