@@ -27,6 +27,7 @@ import { mountOpenRedirect } from './open-redirect.ts';
 import { mountIdentityPages } from './identity-pages.ts';
 import { mountWebMcpFailures } from './webmcp-failures.ts';
 import { mountWebMcpListing } from './webmcp-listing.ts';
+import { mountWebMcpFence } from './webmcp-fence.ts';
 import { mountActPages } from './act-pages.ts';
 import { mountConsentPages } from './consent-pages.ts';
 import { mountSinkPages } from './sink-pages.ts';
@@ -72,6 +73,7 @@ export function createLab(): DemoSite {
   mountOpenRedirect(router);
   mountIdentityPages(router);
   mountWebMcpListing(router);
+  mountWebMcpFence(router);
   mountActPages(router);
   mountConsentPages(router);
   mountSinkPages(router);

@@ -61,12 +61,39 @@ export function refNamed(page: string, name: string): string {
 }
 
 /**
- * The line of the action list that offers `name` (`- book_appointment via webmcp, …`), or for a
- * DOM step the fallback line that lists it once with its input (`… DOM steps by ref: dom.click{ref} …`), if any.
+ * How the action list offers `name`, as one line: `- book_appointment via webmcp, consequential,
+ * needs approval` (Steward's numbered line `- tool 2: via webmcp, …` with the name the `tools` data
+ * block gives tool 2), or for a DOM step the fallback line that lists it once with its input, if any.
  */
 export function offeredAction(request: ChatRequestBody, name: string): string | undefined {
-  const lines = promptOf(request).split('\n');
-  return lines.find((l) => l.startsWith(`- ${name} `) || l === `- ${name}`) ?? lines.find((l) => l.startsWith('Fallback only when nothing above fits — DOM steps by ref:') && l.includes(` ${name}{`));
+  const prompt = promptOf(request);
+  const lines = prompt.split('\n');
+  for (const entry of (dataBlocks(prompt).find((b) => b.kind === 'tools')?.text ?? '').split('\n')) {
+    let tool: { tool?: number; name?: string } = {};
+    try {
+      tool = JSON.parse(entry) as typeof tool;
+    } catch {
+      continue;
+    }
+    if (tool.name !== name) continue;
+    const numbered = lines.find((l) => l.startsWith(`- tool ${tool.tool}: `));
+    if (numbered) return `- ${name} ${numbered.slice(`- tool ${tool.tool}: `.length)}`;
+  }
+  return lines.find((l) => l.startsWith('Fallback only when nothing above fits — DOM steps by ref:') && l.includes(` ${name}{`));
+}
+
+/** Every tool the action list offers, in its order, as `offeredAction` gives it. */
+export function offeredTools(request: ChatRequestBody): string[] {
+  const prompt = promptOf(request);
+  const names = (dataBlocks(prompt).find((b) => b.kind === 'tools')?.text ?? '').split('\n').flatMap((entry) => {
+    try {
+      const name = (JSON.parse(entry) as { name?: unknown }).name;
+      return typeof name === 'string' ? [name] : [];
+    } catch {
+      return [];
+    }
+  });
+  return names.flatMap((n) => offeredAction(request, n) ?? []);
 }
 
 export const act = (name: string, input: Record<string, unknown>, thought: string, expect: string): string => JSON.stringify({ kind: 'act', thought, action: { name, input }, expect });

@@ -5,7 +5,7 @@ import type { ObservedState } from '../../src/protocol/observed-state.ts';
 import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type ToolReply } from './bridge-harness.ts';
 import { configureCopilot, type Run } from './copilot-helpers.ts';
 import { startGoal } from './copilot-panel-helpers.ts';
-import { callToolVia, done, offeredAction, promptOf } from './copilot-replies.ts';
+import { callToolVia, done, offeredAction, offeredTools } from './copilot-replies.ts';
 import { test, expect, tabIdOf } from './fixtures.ts';
 import { showView } from './panel-helpers.ts';
 import { control, data, ORDER, shopOrderPage, type ShopState } from './pipeline-helpers.ts';
@@ -127,7 +127,7 @@ test('the co-pilot cancels ORD-1024 in one step through the shop’s contract, w
     // The prompt listed the contract's orders.cancel, and every contract action ahead of other paths'.
     const offered = offeredAction(model.requests[0]!, 'orders.cancel');
     expect(offered).toMatch(/^- orders\.cancel via site_contract, consequential, needs approval/);
-    const vias = [...promptOf(model.requests[0]!).matchAll(/^- \S+ via (\w+),/gm)].map((m) => m[1]);
+    const vias = offeredTools(model.requests[0]!).map((line) => /^- \S+ via (\w+),/.exec(line)?.[1]);
     expect(vias[0]).toBe('site_contract');
     expect(vias).toEqual([...vias.filter((v) => v === 'site_contract'), ...vias.filter((v) => v !== 'site_contract')]);
 
