@@ -14,7 +14,7 @@ import { bridgeTab, Visibility } from './visible-tabs.ts';
 import { navigationProblem } from '../protocol/navigation-url.ts';
 import { originOf } from '../base/origin.ts';
 import { isShownLink } from '../base/shown-link.ts';
-import { siteContentIn } from '../pipeline/taint.ts';
+import { siteContentIn } from '../protocol/site-content.ts';
 
 /**
  * An MCP client's calls, as Steward's worker answers them (pure; the browser and the pipeline are

@@ -102,11 +102,11 @@ export class CopilotWidgetActor implements Actor {
   }
 }
 
-/** The outcome of the step before this prompt: the last data block of the history (it comes before the page). */
+/** The outcome of the step before this prompt: the last data block of the history (it comes before the state and the page). */
 function lastOutcome(request: ChatRequestBody): Outcome | undefined {
   const blocks = dataBlocks(promptOf(request));
-  const page = blocks.findIndex((b) => b.kind === 'page');
-  const last = blocks.slice(0, page < 0 ? blocks.length : page).at(-1);
+  const current = blocks.findIndex((b) => b.kind === 'state' || b.kind === 'page');
+  const last = blocks.slice(0, current < 0 ? blocks.length : current).at(-1);
   if (last?.kind !== 'result') return undefined;
   try {
     return JSON.parse(last.text) as Outcome;

@@ -85,10 +85,14 @@ describe('external agent calls: which tabs it sees', () => {
     expect(await s.ports.currentTab(AGENT)).toBeUndefined();
   });
 
-  it('focuses the tab already showing the URL, or opens a new one when asked, and works there next', async () => {
+  it('focuses the tab already showing the URL, or opens a new one when asked (an address it composed once tainted waits for the person), and works there next', async () => {
     const s = await agentSetup();
     const focused = await s.calls['bridge/open']({ auth: s.auth, url: orderUrl('ORD-1024'), new_tab: false });
     expect(focused.ok && [focused.data.tab.tab_id, focused.data.created]).toEqual([1, false]);
+    // The focused tab's title reached the client: an address it built is the person's to approve now (quiet sinks).
+    const composed = await s.calls['bridge/open']({ auth: s.auth, url: orderUrl('ORD-2048'), new_tab: true });
+    expect(refusalCode(composed)).toBe('APPROVAL_REQUIRED');
+    await s.ledger.clear(AGENT);
     const opened = await s.calls['bridge/open']({ auth: s.auth, url: orderUrl('ORD-2048'), new_tab: true });
     if (!opened.ok) throw new Error(opened.error.message);
     expect(opened.data.created).toBe(true);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryTaintLedger, siteContentIn } from '../../../src/pipeline/taint.ts';
+import { MemoryTaintLedger } from '../../../src/pipeline/taint.ts';
+import { siteContentIn } from '../../../src/protocol/site-content.ts';
 import { approveNext, cancelRequest, harness, ORDER, ORIGIN } from './fakes.ts';
 
 describe('taint: the service worker’s fact, not the agent’s claim', () => {
