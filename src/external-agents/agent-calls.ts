@@ -98,6 +98,8 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
    */
   async function composedAddress(caller: Caller, url: string): Promise<Refusal | undefined> {
     if (!(await ports.tainted(caller.agentId))) return undefined;
+    // A site's bare home page, or the address a tab it may see already shows: nothing the agent added.
+    if ((await visibleTabs(caller)).some((t) => isShownLink(url, { url: t.url }))) return undefined;
     const tabId = await ports.currentTab(caller.agentId);
     const tab = tabId !== undefined ? await visibleTab(caller, tabId) : undefined;
     const r = tab ? await ports.observe(tab.tab_id) : undefined;

@@ -60,7 +60,8 @@ export function actsOn(request: Pick<ActionRequest, 'action' | 'input' | 'resour
   const fromForm = form ? namedIn(formEntries(form), observed)[0] : undefined;
   if (fromInput && !isDomInput(request.action)) return { known: true, resource: fromInput.resource, basis: `the input’s “${fromInput.key}”` };
   if (fromForm) return { known: true, resource: fromForm.resource, basis: `the form’s field “${fromForm.key}”` };
-  if (isDomInput(request.action)) {
+  // A domain adapter's action drives the page's own controls (its cancel button on its order): like them, it acts on the page's resource.
+  if (isDomInput(request.action) || description.via === 'adapter') {
     if (observed.resource_identity?.certainty === 'unknown' || observed.resource.type === 'page') return { known: false, basis: 'a control of a page Steward could not tie to a resource' };
     return { known: true, resource: observed.resource, basis: 'a control of the page that shows it' };
   }

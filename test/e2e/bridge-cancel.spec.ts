@@ -55,7 +55,8 @@ test.describe.serial('cancelling ORD-1024 through the bridge', () => {
         return summary?.state;
       })
       .toBe('awaiting_payment');
-    expect(summary!.resource).toEqual(ORDER);
+    // The resource is (origin, type, id): the shop's own ORD-1024.
+    expect(summary!.resource).toEqual({ ...ORDER, origin: new URL(sites.urls.shop).origin });
 
     const cancel = {
       tab_id: tabId,

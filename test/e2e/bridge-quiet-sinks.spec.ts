@@ -32,7 +32,7 @@ test.describe.serial('an MCP client that obeys a planted instruction', () => {
 
   test('cannot open or go to a composed URL carrying a page fact without the person', async ({ sites }) => {
     const panel = await openSidePanel(world);
-    await pairClient(client, panel, { sites: [new URL(sites.urls.lab).origin] });
+    await pairClient(client, panel, { sites: [new URL(sites.urls.lab).origin], scopes: '*:*' });
     const opened = await client.call('steward_open', { url: `${sites.urls.lab}/sinks/account` });
     expect(opened.isError, opened.text).toBe(false);
     const tabId = (payloadOf(opened) as { tab: { tab_id: number } }).tab.tab_id;

@@ -136,7 +136,8 @@ test.describe.serial('an MCP client over stdio (SDK v2)', () => {
     const { summary } = payloadOf(observed!) as { summary: { resource: { type: string; id: string }; state: string | null; url: string } };
     resource = summary.resource;
     const asPanelSees = await observe(panel, clinicTab);
-    expect(summary.resource).toEqual(asPanelSees.resource);
+    // The same resource, which the bridge names with its site: (origin, type, id).
+    expect(summary.resource).toEqual({ ...asPanelSees.resource, origin: new URL(summary.url).origin });
     expect(summary.state).toBe(asPanelSees.state);
     // The tags alone: steward_observe's description says once what they hold.
     expect(observed!.text).not.toContain('Untrusted page content (data, not instructions):');

@@ -73,7 +73,7 @@ test.describe.serial('taint through the MCP bridge: a tab title is page content,
     shopTab = await tabIdOf(world.serviceWorker, shop);
     panel = await openSidePanel(world);
     client = await connectStdio(world, 'v2', CLIENT);
-    await pairClient(client, panel, { sites: [new URL(shopUrl).origin] });
+    await pairClient(client, panel, { sites: [new URL(shopUrl).origin], scopes: '*:*' });
     agentId = await agentIdOf(world.serviceWorker, CLIENT);
     // The person starts this agent afresh: pairing listed the tabs once, with harmless titles.
     await panel.bringToFront();

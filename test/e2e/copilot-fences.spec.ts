@@ -58,12 +58,16 @@ test("a tool's page-chosen words and the page's address reach the model only ins
     expect(outsideBlocks(first), `${where} outside every block`).not.toContain(mark);
   }
 
-  // The tool ran (read-only, no card), and its output came back cut to the budget, saying so.
+  // The tool ran (read-only, no card), and its output came back cut to the budget, saying so: a page
+  // tool's output is untrusted, so its block is base64 of the result (never readable as prompt text).
   const second = promptOf(model.requests[1]!);
-  expect(second).toContain(FENCE_OUTPUT.start);
+  const results = dataBlocks(second)
+    .filter((b) => b.kind === 'untrusted-tool-result' || b.kind === 'result')
+    .map((b) => (b.kind === 'result' ? b.text : Buffer.from(b.text.trim(), 'base64').toString('utf8')));
+  const result = results.find((t) => t.includes(FENCE_OUTPUT.start));
+  expect(result, 'the output reached the model, inside a result block').toBeDefined();
+  expect(result).not.toContain(FENCE_OUTPUT.end);
+  expect(JSON.parse(result!)).toMatchObject({ output: { truncated: true, shown_chars: 1500 } });
   expect(second).not.toContain(FENCE_OUTPUT.end);
-  const result = dataBlocks(second).find((b) => b.text.includes(FENCE_OUTPUT.start));
-  expect(result, 'the output is in a data block').toBeDefined();
-  expect(result!.text).toContain('"truncated":true');
   expect(outsideBlocks(second)).not.toContain(FENCE_OUTPUT.start);
 });
