@@ -129,7 +129,9 @@ export function quietSinkReasons(c: SinkContext): ApprovalReason[] {
         detail: clip(`types text taken from the page (${copied.slice(0, 5).join(', ')}): “${clip(text, 2000)}”`, 4000),
       });
     }
-    if (reactsToTyping(c.target)) {
+    // The person's own words, asked for in their goal ("type Li into City"), are theirs to send, even where the page reacts to each edit.
+    const asked = c.person_words !== undefined && text.trim() !== '' && c.person_words.toLowerCase().includes(text.trim().toLowerCase());
+    if (reactsToTyping(c.target) && !asked) {
       reasons.push({
         code: 'not_read_only',
         detail: clip(`the page runs its own code on every edit of “${clip(c.target!.name || c.target!.role, 80)}” (it may save or show the text without a submit): “${clip(text, 2000)}”`, 4000),

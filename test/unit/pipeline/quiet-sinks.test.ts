@@ -113,6 +113,10 @@ describe('quiet sinks of a tainted agent', () => {
   it("let the person's words into a plain field through", () => {
     expect(reasons('dom.type', { ref: 'e6', text: 'wireless headphones' }, account.elements![5], 'find wireless headphones')).toEqual([]);
   });
+  it("let the person's own words into a field that reacts to each edit (an autocomplete), but not words they did not ask for", () => {
+    expect(reasons('dom.type', { ref: 'e4', text: 'Li' }, account.elements![3], 'Type "Li" into City and choose Lisbon')).toEqual([]);
+    expect(reasons('dom.type', { ref: 'e4', text: 'see you at the cafe' }, account.elements![3], 'Type "Li" into City and choose Lisbon').map((r) => r.code)).toEqual(['not_read_only']);
+  });
   it('say nothing for an agent no page content has reached', () => {
     expect(reasons('nav.goto', { url: 'http://lab.test/cancel?id=7001' }, undefined, undefined, false)).toEqual([]);
     expect(reasons('dom.type', { ref: 'e4', text: 'ACC-449277' }, account.elements![3], undefined, false)).toEqual([]);
