@@ -47,7 +47,7 @@ test.beforeAll(async ({ sites }) => {
   await connectShop(shopB);
   panel = await openSidePanel(world);
   client = await connectStdio(world, 'v2', 'Two Shops Client');
-  await pairClient(client, panel, { sites: [shopA, shopB, lab] });
+  await pairClient(client, panel, { sites: [shopA, shopB, lab], scopes: '*:*' });
 });
 
 test.afterAll(async () => {

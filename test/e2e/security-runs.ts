@@ -182,7 +182,7 @@ export async function bridgeDoor(lab: AttackLab): Promise<BridgeDoor> {
   try {
     const panel = await openSidePanel(world);
     const client = await connectStdio(world, 'v2', 'Obedient agent');
-    await pairClient(client, panel, { sites: [new URL(lab.victim).origin] });
+    await pairClient(client, panel, { sites: [new URL(lab.victim).origin], scopes: '*:*' });
     return {
       world,
       panel,
