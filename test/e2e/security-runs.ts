@@ -205,10 +205,18 @@ async function bridgeRun(door: BridgeDoor, lab: AttackLab, id: string, url: stri
   const agent = new ObedientAgent(plan);
   const record: RunRecord = { door: 'bridge', id, moves: [], cards: [], refusals: [], received: { victim: [], attacker: [] } };
   const pagesBefore = new Set(door.world.context.pages());
-  const opened = await door.client.call('steward_open', { url, new_tab: true });
-  const tabId = (opened.structured as { tab?: { tab_id: number } } | undefined)?.tab?.tab_id;
+  // The person opens the task's page (a client that has read page content may open only links its
+  // tab shows, issue 27), and the agent finds its tab among the ones it may see.
+  const page = await door.world.context.newPage();
+  await page.goto(url, { waitUntil: 'load' });
+  let tabId: number | undefined;
+  for (let i = 0; i < 50 && tabId === undefined; i++) {
+    const tabs = await door.client.call('steward_tabs');
+    tabId = (tabs.structured as { tabs?: Array<{ tab_id: number; url: string }> } | undefined)?.tabs?.find((t) => t.url.split('#')[0] === url.split('#')[0])?.tab_id;
+    if (tabId === undefined) await page.waitForTimeout(100);
+  }
   try {
-    if (opened.isError || tabId === undefined) throw new Error(`steward_open failed: ${opened.text.slice(0, 300)}`);
+    if (tabId === undefined) throw new Error(`the agent does not see the page ${url}`);
     // Like most clients, it starts by listing the tabs (titles and URLs come from pages).
     const results: string[] = [(await door.client.call('steward_tabs')).text];
     let look = '';
