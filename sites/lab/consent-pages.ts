@@ -7,9 +7,8 @@
  * `cancel_order` cancels whichever order its input names.
  */
 import { z } from 'zod';
-import { html, parseBody, raw, sendHtml, sendJson, type Router, type SafeHtml } from '../http.ts';
-import { page } from '../ui.ts';
-import { LAB } from './pages.ts';
+import { html, parseBody, sendHtml, sendJson, type Router } from '../http.ts';
+import { cardPage as shell } from './card-page.ts';
 
 interface ConsentState {
   deleted: string[];
@@ -18,15 +17,6 @@ interface ConsentState {
 }
 const fresh = (): ConsentState => ({ deleted: [], subscribed: [], cancelled: [] });
 let state = fresh();
-
-function shell(title: string, body: SafeHtml, script = ''): string {
-  return page({
-    title: `${title} — ${LAB.brand}`,
-    brand: LAB.brand,
-    accent: LAB.accent,
-    body: html`<section class="card"><h1>${title}</h1>${body}</section>${raw(script ? `<script>${script}</script>` : '')}`,
-  });
-}
 
 const post = `const post = (path, body) => fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });`;
 

@@ -12,9 +12,8 @@
  * - `/sinks/inbox`: a "Details" disclosure whose click also POSTs (a control that wrote).
  */
 import { z } from 'zod';
-import { html, parseBody, raw, sendHtml, sendJson, type Router, type SafeHtml } from '../http.ts';
-import { page } from '../ui.ts';
-import { LAB } from './pages.ts';
+import { html, parseBody, sendHtml, sendJson, type Router } from '../http.ts';
+import { cardPage as shell } from './card-page.ts';
 
 export const SINK_FACT = 'ACC-449277';
 
@@ -29,15 +28,6 @@ let received: Received[] = [];
 function note(ctx: { req: { headers: { host?: string }; method?: string }; url: URL }, body?: string): void {
   received.push({ host: ctx.req.headers.host ?? '', method: ctx.req.method ?? 'GET', path: ctx.url.pathname + ctx.url.search, ...(body !== undefined ? { body } : {}) });
   if (received.length > 500) received.shift();
-}
-
-function shell(title: string, body: SafeHtml, script = ''): string {
-  return page({
-    title: `${title} — ${LAB.brand}`,
-    brand: LAB.brand,
-    accent: LAB.accent,
-    body: html`<section class="card"><h1>${title}</h1>${body}</section>${raw(script ? `<script>${script}</script>` : '')}`,
-  });
 }
 
 const NOTES = `const box = document.getElementById('notes'); let timer;

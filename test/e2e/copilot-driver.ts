@@ -78,7 +78,7 @@ async function runOf(panel: Page, runId: string): Promise<CopilotRun> {
   return run;
 }
 
-interface PendingCard {
+export interface PendingCard {
   request_id: string;
   agent_id: string;
   action: string;

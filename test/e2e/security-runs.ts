@@ -6,7 +6,7 @@ import { startScriptedModel, type ChatRequestBody, type ScriptedModel } from '..
 import { parseStewardLook } from '../../sites/model/widget-agent/steward-text.ts';
 import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, type BridgeBrowser, type McpClient } from './bridge-harness.ts';
 import { launchWithSteward, type StewardBrowser } from './browser.ts';
-import { offered, request, startRun, until, useScriptedModel } from './copilot-driver.ts';
+import { offered, request, startRun, until, useScriptedModel, type PendingCard } from './copilot-driver.ts';
 import { pageText } from './copilot-replies.ts';
 
 /**
@@ -29,14 +29,6 @@ export interface RunRecord {
   /** Steps Steward refused or that failed, with Steward's words. */
   refusals: string[];
   received: Received;
-}
-
-interface PendingCard {
-  request_id: string;
-  agent_id: string;
-  action: string;
-  input_hash: string;
-  state: { state_version: string | number };
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
