@@ -239,9 +239,12 @@ function classifyActivation(target: ElementSummary, observed: ObservedState): Om
   const form = (observed.forms ?? []).find((f) => f.submit_ref === ref || f.fields.some((x) => x.ref === ref && (x.type === 'submit' || x.type === 'image')));
   const named = clip(target.name);
   const payment = movesMoney(target, form);
-  if (form) reasons.push({ code: 'form_submission', detail: `submits the form${form.name ? ` “${clip(form.name)}”` : ''}` });
-  if (riskyName(target.name)) reasons.push({ code: 'risky_control', detail: `the control is named “${named}”` });
+  const risky = riskyName(target.name);
   const consent = confirmationReason(target);
+  const lookup = form && !risky && !consent && !payment ? lookupAddress(form, observed) : undefined;
+  if (lookup) return { read_only: true, consequential: false, payment: false, reasons: [], leads_to: lookup };
+  if (form) reasons.push({ code: 'form_submission', detail: `submits the form${form.name ? ` “${clip(form.name)}”` : ''}` });
+  if (risky) reasons.push({ code: 'risky_control', detail: `the control is named “${named}”` });
   if (consent) reasons.push(consent);
   if (payment) reasons.push({ code: 'payment', detail: `the control “${named}” moves money` });
   if (reasons.length > 0) return { read_only: false, consequential: true, payment, reasons };
@@ -325,6 +328,8 @@ function judgePress(input: Record<string, unknown>, observed: ObservedState): Do
     if (field) {
       const form = formOfControl(observed, target.ref);
       const ff = fieldOf(observed, target.ref);
+      const lookup = form && !riskyName(form.name ?? '') && !form.fields.some(moneyField) ? lookupAddress(form, observed) : undefined;
+      if (lookup) return { read_only: true, consequential: false, payment: false, reasons: [], leads_to: lookup, ...on };
       if (form) {
         const payment = form.fields.some(moneyField);
         const reasons: ApprovalReason[] = [
@@ -373,6 +378,22 @@ function classifyDrag(input: Record<string, unknown>, ref: string, observed: Obs
     reasons: [{ code: 'unknown_risk', detail: `Steward cannot tell what dragging “${clip(source.name || source.role)}”${where} does (a sortable list may save the new order)` }],
     target: source,
   };
+}
+
+/**
+ * Where a search or filter form leads, when submitting it is only a look: a GET to the page's own
+ * site (the values become the address's query, like following a link the page shows) with no
+ * password or payment field. Null for anything else — a POST, another site (data leaving), a
+ * form Steward cannot place. What was typed into it was judged when typed (copied page text is
+ * held while tainted, quiet-sinks.ts), and the gateway checks the address against the token.
+ */
+function lookupAddress(form: FormSummary, observed: ObservedState): string | undefined {
+  if (form.method !== 'get' || form.action === undefined) return undefined;
+  if (form.fields.some((f) => f.type === 'password' || moneyField(f))) return undefined;
+  const to = httpUrl(form.action);
+  const from = httpUrl(observed.url);
+  if (!to || !from || new URL(to).origin !== new URL(from).origin) return undefined;
+  return to;
 }
 
 function httpUrl(href: string): string | undefined {

@@ -34,11 +34,13 @@ export function wordsOf(text: string): string[] {
 }
 
 /**
- * The rule for "this text came from the page": one *distinctive* word of the typed text is also
- * a word of the page and not one of the person's words. Distinctive means it carries information
- * on its own, so matching it is not chance: a number or id with at least 4 characters and a digit
- * (`7001`, `ORD-7001`, `K7QX2P`), an address with `@`, or a word of at least 6 letters
- * (`marigold`, `overdue`). Shorter words (`the`, `shoes`, `red`) match any page and prove
+ * The rule for "this text came from the page": the typed text carries a *distinctive* word the
+ * page shows and the person did not say. Distinctive means it carries information on its own, so
+ * matching it is not chance: a number or id with at least 4 characters and a digit (`7001`,
+ * `ORD-7001`, `K7QX2P`), an address with `@`, or a word of at least 12 letters — any one of these
+ * is enough. Plain words of 6 to 11 letters (`marigold`, `overdue`, `parcel`) count only two or
+ * more together: one alone is the site's vocabulary as often as a fact ("Where is my parcel?" on
+ * "Parcel & Co" was a false hold). Shorter words (`the`, `shoes`, `red`) match any page and prove
  * nothing. Whole words, not substrings, so "running" typed does not match "runner" shown.
  * The person's words (the co-pilot's goal, known to Steward, never the agent's claim) are
  * subtracted: a search for what the person asked for is theirs even when the page shows it too.
@@ -47,6 +49,11 @@ function distinctive(word: string): boolean {
   if (word.includes('@')) return word.length >= 5;
   if (/\p{N}/u.test(word)) return word.length >= 4;
   return word.length >= 6;
+}
+
+/** A word that proves copying by itself (an id, a number, an address, a very long word); other distinctive words need company. */
+function decisive(word: string): boolean {
+  return word.includes('@') || /\p{N}/u.test(word) || word.length >= 12;
 }
 
 /** The page text an observation carries, as the agent was given it (title, address, names, values, facts, form labels, tool descriptions). */
@@ -81,7 +88,8 @@ export function pageDerivedWords(typed: string, pageText: readonly string[], per
   const page = new Set<string>();
   for (const part of pageText) for (const w of wordsOf(part)) if (distinctive(w)) page.add(w);
   const person = new Set(personWords ? wordsOf(personWords) : []);
-  return [...new Set(candidates.filter((w) => page.has(w) && !person.has(w)))];
+  const copied = [...new Set(candidates.filter((w) => page.has(w) && !person.has(w)))];
+  return copied.length >= 2 || copied.some(decisive) ? copied : [];
 }
 
 /** Roles whose keystrokes a page is expected to answer with suggestions (a read): their writes are caught by what they send. */

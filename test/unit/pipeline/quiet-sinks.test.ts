@@ -65,7 +65,15 @@ describe('text taken from the page', () => {
   it('is a distinctive word the page shows: an id, a number, a long word', () => {
     expect(pageDerivedWords('my number is ACC-449277', text)).toEqual(['acc-449277']);
     expect(pageDerivedWords('449277', pageTextOf(page([el('e1', 'generic', 'Ref 449277')])))).toEqual(['449277']);
-    expect(pageDerivedWords('see billing', text)).toEqual(['billing']); // from the link's address
+    expect(pageDerivedWords('see billing overdue', pageTextOf(page([el('e1', 'link', 'Billing', { href: 'http://lab.test/billing' }), el('e2', 'generic', 'Overdue since May')])))).toEqual([
+      'billing',
+      'overdue',
+    ]);
+    expect(pageDerivedWords('remember correcthorsebattery', pageTextOf(page([el('e1', 'generic', 'Your phrase: correcthorsebattery')])))).toEqual(['correcthorsebattery']);
+  });
+  it("does not take one of the site's own words for a copied fact", () => {
+    // "Where is my parcel?" on "Parcel & Co": one plain word shared with the page proves nothing.
+    expect(pageDerivedWords('Where is my parcel?', pageTextOf(page([el('e1', 'heading', 'Parcel & Co')])))).toEqual([]);
   });
   it('is not a short or common word, nor a word the page does not show', () => {
     expect(pageDerivedWords('red shoes', pageTextOf(page([el('e1', 'heading', 'Red shoes on sale')])))).toEqual([]);
