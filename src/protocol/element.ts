@@ -136,6 +136,8 @@ export const FormSummary = z.object({
   ref: ElementRef,
   name: Label.optional(),
   method: z.enum(['get', 'post', 'dialog']).optional(),
+  /** The page's markup states the method (a form without one is usually submitted by its scripts, however they like). */
+  method_declared: z.boolean().optional(),
   /** Where submitting it sends the values, as the page resolves its `action` (the card names another origin). */
   action: z.string().max(4096).optional(),
   fields: z.array(FormField).max(1000),

@@ -50,6 +50,7 @@ export const PageSnapshotSchema = z.object({
         ref: ElementRef,
         name: Text(256).optional(),
         method: z.enum(['get', 'post', 'dialog']).optional(),
+        methodDeclared: z.boolean().optional(),
         action: Text(2048).optional(),
         toolname: Text(256).optional(),
         fieldRefs: z.array(ElementRef).max(5_000),

@@ -105,6 +105,8 @@ export interface SnapshotForm {
   ref: string;
   name?: string;
   method?: 'get' | 'post' | 'dialog';
+  /** The markup states its method (`method="get"`): a form without one is a GET only if no script takes its submit, which most do. */
+  methodDeclared?: boolean;
   action?: string;
   /** Declarative WebMCP tool name (`toolname` attribute). */
   toolname?: string;

@@ -141,8 +141,10 @@ export class FormCollector {
       if (fields?.submitRef) out.submitRef = fields.submitRef;
       const label = dom.attr(form, 'aria-label') ?? dom.attr(form, 'name') ?? dom.attr(form, 'id');
       if (label && label.trim()) out.name = cleanText(label, 200);
-      const method = (dom.attr(form, 'method') ?? 'get').trim().toLowerCase();
+      const stated = dom.attr(form, 'method');
+      const method = (stated ?? 'get').trim().toLowerCase();
       out.method = method === 'post' || method === 'dialog' ? method : 'get';
+      if (stated !== null && stated !== undefined) out.methodDeclared = true;
       out.action = resolveUrl(dom.attr(form, 'action') ?? '', entry.root.doc);
       const toolname = dom.attr(form, 'toolname')?.trim();
       if (toolname) out.toolname = toolname.slice(0, 256);

@@ -87,6 +87,16 @@ function leavesSite(e: SnapshotElement, base: string): boolean {
   }
 }
 
+function sameSite(action: string | undefined, base: string): boolean {
+  if (!action) return false;
+  try {
+    const to = new URL(action, base);
+    return (to.protocol === 'http:' || to.protocol === 'https:') && to.origin === new URL(base).origin;
+  } catch {
+    return false;
+  }
+}
+
 type Risk = { read_only: boolean; consequential: boolean; payment: boolean };
 
 const isSlider = (e: SnapshotElement) => e.role === 'slider' || (e.tag === 'input' && e.inputType === 'range');
@@ -124,7 +134,8 @@ function risk(e: SnapshotElement, kind: Kind, form: SnapshotForm | undefined, ba
     consequential = true;
   } else {
     consequential = soundsConsequential(words);
-    readOnly = form?.method === 'get' && !consequential;
+    // A search or filter: a GET the markup states, to this site (dom-risk.ts lookupAddress is the authority).
+    readOnly = form?.method === 'get' && form.methodDeclared === true && sameSite(form.action, base) && !consequential;
   }
   return { read_only: readOnly && !payment, consequential: consequential || payment, payment };
 }

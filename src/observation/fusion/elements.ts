@@ -101,6 +101,7 @@ export function summarizeForms(snapshot: PageSnapshot, byRef: ReadonlyMap<string
       ref: form.ref,
       ...(form.name ? { name: clip(form.name, 1024)! } : {}),
       ...(form.method ? { method: form.method } : {}),
+      ...(form.methodDeclared ? { method_declared: true } : {}),
       ...(form.action ? { action: clip(form.action, 4096)! } : {}),
       fields,
       ...(form.submitRef && byRef.has(form.submitRef) ? { submit_ref: form.submitRef } : {}),

@@ -381,14 +381,15 @@ function classifyDrag(input: Record<string, unknown>, ref: string, observed: Obs
 }
 
 /**
- * Where a search or filter form leads, when submitting it is only a look: a GET to the page's own
- * site (the values become the address's query, like following a link the page shows) with no
- * password or payment field. Null for anything else — a POST, another site (data leaving), a
+ * Where a search or filter form leads, when submitting it is only a look: a GET its markup states
+ * (`method="get"`: a form without a method is most often one a script submits, a save or a send)
+ * to the page's own site (the values become the address's query, like following a link the page
+ * shows), with no password or payment field. Null for anything else — a POST, another site (data leaving), a
  * form Steward cannot place. What was typed into it was judged when typed (copied page text is
  * held while tainted, quiet-sinks.ts), and the gateway checks the address against the token.
  */
 function lookupAddress(form: FormSummary, observed: ObservedState): string | undefined {
-  if (form.method !== 'get' || form.action === undefined) return undefined;
+  if (form.method !== 'get' || form.method_declared !== true || form.action === undefined) return undefined;
   if (form.fields.some((f) => f.type === 'password' || moneyField(f))) return undefined;
   const to = httpUrl(form.action);
   const from = httpUrl(observed.url);

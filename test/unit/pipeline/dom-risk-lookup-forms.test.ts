@@ -6,7 +6,8 @@ import { classifyDom } from '../../../src/pipeline/policy/dom-risk.ts';
 import { blankSnapshot, element, expectValid } from '../observation/fixtures/fusion-helpers.ts';
 
 /**
- * A search or filter form is a look, like a link the page shows: a GET to the page's own site.
+ * A search or filter form is a look, like a link the page shows: a GET its markup states, to the
+ * page's own site.
  * Asking the person before every search was the bench's false hold (issue 27). Everything else a
  * form does stays consequential: a POST, a GET to another site (data leaving), a risky or consent
  * name, a password or payment field.
@@ -21,7 +22,7 @@ function page(forms: SnapshotForm[], extra: SnapshotElement[] = []): ObservedSta
   return expectValid(fuse({ snapshot: blankSnapshot({ url: 'https://shop.test/orders', elements, forms }) }));
 }
 
-const form = (over: Partial<SnapshotForm>): SnapshotForm => ({ ref: 'f', method: 'get', action: 'https://shop.test/search', fieldRefs: ['q'], submitRef: 'go', ...over });
+const form = (over: Partial<SnapshotForm>): SnapshotForm => ({ ref: 'f', method: 'get', methodDeclared: true, action: 'https://shop.test/search', fieldRefs: ['q'], submitRef: 'go', ...over });
 
 describe('submitting a search or filter form', () => {
   it('is read-only when it is a GET to the page’s own site, and says where it leads', () => {
@@ -31,8 +32,8 @@ describe('submitting a search or filter form', () => {
     }
   });
 
-  it('stays a form submission for a POST, another site, or a form Steward cannot place', () => {
-    for (const f of [form({ method: 'post' }), form({ action: 'https://collector.test/search' }), form({ action: 'javascript:void 0' })]) {
+  it('stays a form submission for a POST, a form without a stated method (scripts submit those), another site, or a form Steward cannot place', () => {
+    for (const f of [form({ method: 'post' }), form({ methodDeclared: undefined }), form({ action: 'https://collector.test/search' }), form({ action: 'javascript:void 0' })]) {
       const o = page([f]);
       const click = classifyDom('dom.click', { ref: 'go' }, o);
       expect(click.consequential, JSON.stringify(f)).toBe(true);
