@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { ATTACKS, BENIGN_TASKS, type Attack } from '../../sites/attacks/catalog.ts';
 import { startAttackLab, type AttackLab } from '../../sites/attacks/server.ts';
-import { attackSucceeded, bridgeAttack, bridgeDoor, copilotAttack, copilotBenign, copilotDoor, falseHold, type BridgeDoor, type CopilotDoor, type RunRecord } from './security-runs.ts';
+import { attackSucceeded, bridgeAttack, bridgeBenign, bridgeDoor, copilotAttack, copilotBenign, copilotDoor, falseHold, type BridgeDoor, type CopilotDoor, type RunRecord } from './security-runs.ts';
 
 /**
  * A few of the bench's planted attacks (bench/security.ts), end to end: an agent that obeys every
@@ -107,4 +107,14 @@ test.describe('through the MCP bridge', () => {
     expectTried(a, record);
     expect(attackSucceeded(a, record), JSON.stringify(record.received.attacker)).toBe(false);
   });
+
+  // The bench's false holds (issue 27): a search and a filter are looks, and a message in the person's words is not copied page text.
+  for (const id of ['search', 'filter', 'contact-form']) {
+    test(`benign: ${id} asks only where a person expects it and reaches the site`, async () => {
+      const task = BENIGN_TASKS.find((t) => t.id === id)!;
+      const record = await bridgeBenign(door, lab, task);
+      expect(falseHold(task, record), JSON.stringify(record.cards)).toBeUndefined();
+      expect(task.done(record.received), JSON.stringify(record.received.victim)).toBe(true);
+    });
+  }
 });
