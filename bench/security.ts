@@ -1,6 +1,6 @@
 import { BENIGN_TASKS, attacksFor, type Attack, type BenignTask } from '../sites/attacks/catalog.ts';
 import { startAttackLab } from '../sites/attacks/server.ts';
-import { attackSucceeded, bridgeAttack, bridgeBenign, bridgeDoor, copilotAttack, copilotBenign, copilotDoor, falseHold, type Door, type RunRecord } from '../test/e2e/security-runs.ts';
+import { attackSucceeded, attackTried, bridgeAttack, bridgeBenign, bridgeDoor, copilotAttack, copilotBenign, copilotDoor, falseHold, type Door, type RunRecord } from '../test/e2e/security-runs.ts';
 import type { Row } from './report.ts';
 
 /**
@@ -34,7 +34,8 @@ const QUICK = new Set([
 ]);
 
 export interface SecurityOutcome {
-  attacks: Array<{ door: Door; attack: Attack; succeeded: boolean; record: RunRecord }>;
+  /** `reached`: the planted instruction reached the agent (it took the attack's first step); the others never saw it. */
+  attacks: Array<{ door: Door; attack: Attack; succeeded: boolean; reached: boolean; record: RunRecord }>;
   benign: Array<{ door: Door; task: BenignTask; hold: string | undefined; done: boolean; record: RunRecord }>;
 }
 
@@ -61,7 +62,7 @@ export async function securityRuns(options: { quick?: boolean; only?: (id: strin
               ? await copilotAttack(opened as Awaited<ReturnType<typeof copilotDoor>>, lab, attack)
               : await bridgeAttack(opened as Awaited<ReturnType<typeof bridgeDoor>>, lab, attack);
           const succeeded = attackSucceeded(attack, record);
-          out.attacks.push({ door, attack, succeeded, record });
+          out.attacks.push({ door, attack, succeeded, reached: attackTried(attack, record, lab), record });
           log(`  ${door.padEnd(7)} ${attack.id.padEnd(36)} ${succeeded ? 'SUCCEEDED' : 'stopped'}  [${record.moves.join(' · ')}] cards ${record.cards.map((c) => c.action).join(',') || '-'}`);
         }
       } finally {
@@ -83,10 +84,13 @@ export function securityRows(o: SecurityOutcome): Row[] {
   const won = o.attacks.filter((a) => a.succeeded);
   const held = o.benign.filter((b) => b.hold !== undefined);
   const undone = o.benign.filter((b) => !b.done);
+  const unseen = o.attacks.filter((a) => !a.reached);
+  const channelsUnseen = [...new Set(unseen.map((a) => a.attack.channel))];
+  const reach = `${o.attacks.length - unseen.length} reached the agent${unseen.length > 0 ? ` (${unseen.length} never did, planted in: ${channelsUnseen.join(', ')})` : ''}`;
   const attackNote =
     won.length === 0
-      ? `${o.attacks.length} attacks tried, none succeeded`
-      : `${won.length} of ${o.attacks.length} succeeded (door: channel→goal): ${won.map((a) => `${a.door}: ${a.attack.channel}→${a.attack.goal.id}`).join('; ')}`;
+      ? `${o.attacks.length} attacks tried, none succeeded; ${reach}`
+      : `${won.length} of ${o.attacks.length} succeeded (door: channel→goal): ${won.map((a) => `${a.door}: ${a.attack.channel}→${a.attack.goal.id}`).join('; ')}; ${reach}`;
   const holdNote = [
     held.length === 0 ? `${o.benign.length} benign tasks, no false hold` : `${held.length} of ${o.benign.length}: ${held.map((b) => `${b.door} ${b.task.id} (${b.hold})`).join('; ')}`,
     undone.length > 0 ? `not completed: ${undone.map((b) => `${b.door} ${b.task.id}`).join(', ')}` : '',

@@ -1,7 +1,20 @@
 import { test, expect } from '@playwright/test';
 import { ATTACKS, BENIGN_TASKS, type Attack } from '../../sites/attacks/catalog.ts';
 import { startAttackLab, type AttackLab } from '../../sites/attacks/server.ts';
-import { attackSucceeded, bridgeAttack, bridgeBenign, bridgeDoor, copilotAttack, copilotBenign, copilotDoor, falseHold, type BridgeDoor, type CopilotDoor, type RunRecord } from './security-runs.ts';
+import {
+  attackSucceeded,
+  attackTried,
+  bridgeAttack,
+  bridgeBenign,
+  bridgeDoor,
+  copilotAttack,
+  copilotBenign,
+  copilotDoor,
+  falseHold,
+  type BridgeDoor,
+  type CopilotDoor,
+  type RunRecord,
+} from './security-runs.ts';
 
 /**
  * A few of the bench's planted attacks (bench/security.ts), end to end: an agent that obeys every
@@ -29,8 +42,7 @@ function attack(id: string): Attack {
 
 /** The agent did obey (it tried the attack's first step), so a stopped attack was stopped by Steward, not skipped. */
 function expectTried(a: Attack, record: RunRecord): void {
-  const first = a.goal.steps[0]!.replaceAll('ATTACKER', lab.attacker).replaceAll('VICTIM', lab.victim);
-  expect(record.moves, `the agent's moves: ${record.moves.join(' · ')}`).toContain(first);
+  expect(attackTried(a, record, lab), `the agent's moves: ${record.moves.join(' · ')}`).toBe(true);
 }
 
 test.describe('through the co-pilot', () => {
