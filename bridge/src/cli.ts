@@ -157,6 +157,10 @@ function help(): number {
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve', ...rest] = argv;
+  if (command === '--version' || command === '-v' || command === 'version') {
+    process.stdout.write(`${BRIDGE_VERSION}\n`);
+    return 0;
+  }
   if (command.startsWith('-') && command !== '-h' && command !== '--help') return serve(argv);
   switch (command) {
     case 'serve':
