@@ -2,10 +2,11 @@
 // Packs bridge/ (`npm pack`, which builds it), checks the tarball holds only what the command needs,
 // installs it into an empty folder (`npm install <tgz>`: its dependencies come from the npm cache or
 // the registry; with no registry, `npm ci --offline` from the cache the repository's `npm ci` filled),
-// then runs the installed `steward-bridge`: `--version`, and `serve` answering an MCP initialize and
-// tools/list over stdio. `--offline` skips the registry and installs from the cache alone.
+// then runs the installed `steward-bridge`: `--version`, `serve` answering an MCP initialize and
+// tools/list over stdio, and the same through the launch line `config cursor` gives a client.
+// `--offline` skips the registry and installs from the cache alone.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -120,9 +121,10 @@ function install(app: string, tarball: string, packed: { integrity: string; mani
   return `npm ci --offline from the npm cache, ${why}`;
 }
 
-/** `serve` over stdio: initialize, then tools/list; stdin closed, it exits 0. */
-async function initializeOverStdio(bin: string, home: string): Promise<{ serverName: string; tools: string[] }> {
-  const child = spawn(bin, ['serve'], { cwd: home, env: { ...process.env, STEWARD_BRIDGE_HOME: home, STEWARD_BRIDGE_CREDENTIAL: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+/** The MCP server `command args` starts, over stdio: initialize, then tools/list; stdin closed, it exits 0. */
+async function initializeOverStdio(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ serverName: string; tools: string[] }> {
+  // From the file system's root, as a desktop app starts it: nothing may depend on the working directory.
+  const child = spawn(command, args, { cwd: '/', env: { ...process.env, STEWARD_BRIDGE_CREDENTIAL: '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -169,16 +171,28 @@ try {
   check(version === manifest.version, `steward-bridge --version printed "${version}", not the package's ${manifest.version}`);
   const home = join(dir, 'home');
   mkdirSync(home, { mode: 0o700 });
-  const { serverName, tools } = await initializeOverStdio(bin, home);
-  check(serverName === 'steward-bridge', `serve's initialize answered serverInfo.name "${serverName}"`);
-  check(JSON.stringify(tools) === JSON.stringify(TOOLS), `serve's tools/list answered ${tools.join(', ') || 'nothing'}; expected ${TOOLS.join(', ')}`);
+  const served = await initializeOverStdio(bin, ['serve'], { STEWARD_BRIDGE_HOME: home });
+  check(served.serverName === 'steward-bridge', `serve's initialize answered serverInfo.name "${served.serverName}"`);
+  check(JSON.stringify(served.tools) === JSON.stringify(TOOLS), `serve's tools/list answered ${served.tools.join(', ') || 'nothing'}; expected ${TOOLS.join(', ')}`);
+
+  // The launch line `config` gives a client names this installed copy, by absolute paths, and starts it.
+  const config = JSON.parse(execFileSync(bin, ['config', 'cursor', '--home', home], { encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'pipe'] })) as {
+    mcpServers: { steward: { command: string; args: string[] } };
+  };
+  const { command, args } = config.mcpServers.steward;
+  check(args[0] === realpathSync(join(app, 'node_modules', manifest.name, 'bin', 'steward-bridge.js')), `config's launch line runs ${args[0]}, not the installed bin`);
+  const launched = await initializeOverStdio(command, args, { STEWARD_BRIDGE_HOME: '' });
+  check(
+    JSON.stringify(launched.tools) === JSON.stringify(TOOLS),
+    `the launch line from \`config cursor\` (${[command, ...args].join(' ')}) did not serve the tools: ${launched.tools.join(', ') || 'nothing'}`,
+  );
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (problems.length > 0) {
     console.error(`The packed bridge (${tarball.split('/').pop()}) is not right:\n- ${problems.join('\n- ')}`);
     process.exitCode = 1;
   } else {
     console.log(
-      `The packed bridge ${manifest.name}@${manifest.version} holds ${EXPECTED_FILES.length} files, installs into an empty folder (${how}), prints its version and answers an MCP initialize and tools/list over stdio (${seconds} s).`,
+      `The packed bridge ${manifest.name}@${manifest.version} holds ${EXPECTED_FILES.length} files, installs into an empty folder (${how}), prints its version, and answers an MCP initialize and tools/list over stdio, run as \`serve\` and by the launch line \`config\` gives a client (${seconds} s).`,
     );
   }
 } catch (error) {
