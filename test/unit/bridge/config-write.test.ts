@@ -124,6 +124,14 @@ describe('JSON clients', () => {
     expect(Object.keys((JSON.parse(await readFile(real, 'utf8')) as { mcpServers: object }).mcpServers)).toEqual(['steward']);
   });
 
+  it('a path it cannot use (its folder is a file) gives one sentence and exit 1, and changes nothing', async () => {
+    await writeFile(path.join(world.home, 'not-a-dir'), 'x');
+    const result = await write(['cursor', '--config', 'not-a-dir/mcp.json']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^steward-bridge: \S+not-a-dir\/mcp\.json cannot be read \(ENOTDIR\); nothing was changed\.\n$/);
+    expect(await readFile(path.join(world.home, 'not-a-dir'), 'utf8')).toBe('x');
+  });
+
   it.each([
     ['comments (JSONC)', '{\n  // mine\n  "mcpServers": {}\n}\n', /is not valid JSON/],
     ['a trailing comma', '{ "mcpServers": { "a": { "command": "x" }, } }', /is not valid JSON/],
