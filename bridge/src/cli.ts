@@ -1,7 +1,9 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { homedir } from 'node:os';
 import { STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
+import { runConfig } from './config/command.ts';
 import { probeSocket } from './host/private-socket.ts';
 import { runHost } from './host/host.ts';
 import { install, launcherPath, uninstall } from './install/install.ts';
@@ -157,6 +159,10 @@ function help(): number {
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve', ...rest] = argv;
+  if (command === '--version' || command === '-v' || command === 'version') {
+    process.stdout.write(`${BRIDGE_VERSION}\n`);
+    return 0;
+  }
   if (command.startsWith('-') && command !== '-h' && command !== '--help') return serve(argv);
   switch (command) {
     case 'serve':
@@ -173,6 +179,16 @@ async function main(argv: string[]): Promise<number> {
       return status(rest);
     case 'pair':
       return pair(rest);
+    case 'config':
+      return runConfig(rest, {
+        place: { platform: process.platform, env: process.env, home: homedir() },
+        cwd: process.cwd(),
+        launcher: { node: process.execPath, flags: process.execArgv, cli: realpathSync(process.argv[1]!) },
+        defaultPort: DEFAULT_PORT,
+        httpUrl,
+        out: (text) => process.stdout.write(text),
+        err: (text) => process.stderr.write(text),
+      });
     case 'help':
     case '-h':
     case '--help':

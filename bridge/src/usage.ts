@@ -12,8 +12,13 @@ Usage:
                                                registers the native-messaging host so Steward can start it (once per user)
   steward-bridge uninstall [same options]      removes what install wrote
   steward-bridge http-token [--port 8787]      prints the HTTP URL and its bearer token
+  steward-bridge config <client> [--transport stdio|http] [--write] [--config PATH]
+                                               the client's own config entry for the bridge, printed or (--write) merged
+                                               into its config file; clients: claude-desktop, claude-code, cursor, vscode,
+                                               windsurf, codex (\`steward-bridge config --help\` says more)
   steward-bridge status                        says whether Steward's host is listening (exit 0) or not (exit 1)
   steward-bridge host <origin>                 the native-messaging host (the browser runs it; not for people)
+  steward-bridge --version                     the bridge's version
 
 Options:
   --home DIR     the bridge's home dir (default: STEWARD_BRIDGE_HOME, else $XDG_CONFIG_HOME/steward-bridge,

@@ -27,8 +27,8 @@ beforeAll(() => {
 afterAll(() => dir?.remove());
 
 describe('the npm package', { timeout: 60_000 }, () => {
-  it('holds bin/, dist/, package.json and README.md, and nothing else', () => {
-    expect(files).toEqual(['package/README.md', 'package/bin/steward-bridge.js', 'package/dist/cli.js', 'package/package.json']);
+  it('holds bin/, dist/, package.json, README.md and LICENSE, and nothing else', () => {
+    expect(files).toEqual(['package/LICENSE', 'package/README.md', 'package/bin/steward-bridge.js', 'package/dist/cli.js', 'package/package.json']);
     const manifest = JSON.parse(readFileSync(join(dir.path, 'package', 'package.json'), 'utf8')) as { bin: Record<string, string> };
     expect(manifest.bin).toEqual({ 'steward-bridge': 'bin/steward-bridge.js' });
   });
