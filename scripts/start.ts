@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { startDemoSites } from '../sites/server.ts';
 import { DEMO_MODEL, startDemoModel } from '../sites/model/demo-model.ts';
 import { SETTINGS_KEY, readSettings } from '../src/protocol/settings.ts';
-import { CHROMIUM_FLAGS, DIST, allowSites } from '../test/e2e/browser.ts';
+import { CHROMIUM_FLAGS, DIST, NATIVE_WEBMCP_FLAG, allowSites } from '../test/e2e/browser.ts';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(join(DIST, 'manifest.json'))) throw new Error('dist/ is missing: run `npm run build`.');
@@ -54,12 +54,7 @@ const context = await chromium.launchPersistentContext(profile, {
   executablePath: chromiumPath,
   headless: !headed,
   viewport: null,
-  args: [
-    ...CHROMIUM_FLAGS.filter((f) => (headed ? f !== '--disable-gpu' : true)),
-    ...(nativeWebMcp ? ['--enable-features=WebMCPTesting'] : []),
-    `--disable-extensions-except=${DIST}`,
-    `--load-extension=${DIST}`,
-  ],
+  args: [...CHROMIUM_FLAGS.filter((f) => (headed ? f !== '--disable-gpu' : true)), ...(nativeWebMcp ? [NATIVE_WEBMCP_FLAG] : []), `--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`],
 });
 const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
 const extensionId = new URL(worker.url()).host;
