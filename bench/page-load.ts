@@ -2,7 +2,7 @@ import { chromium, type BrowserContext } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_FLAGS, DIST, allowSites } from '../test/e2e/browser.ts';
+import { CHROMIUM_FLAGS, DIST, NATIVE_WEBMCP_FLAG, allowSites } from '../test/e2e/browser.ts';
 import { median, type Row } from './report.ts';
 
 async function withBrowser<T>(steward: boolean, url: string, run: (context: BrowserContext) => Promise<T>): Promise<T> {
@@ -10,7 +10,7 @@ async function withBrowser<T>(steward: boolean, url: string, run: (context: Brow
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: [...CHROMIUM_FLAGS, '--enable-features=WebMCPTesting', ...(steward ? [`--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`] : [])],
+    args: [...CHROMIUM_FLAGS, NATIVE_WEBMCP_FLAG, ...(steward ? [`--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`] : [])],
   });
   try {
     if (steward) await allowSites(context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker')), [url]);

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { existsSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { startDemoSites } from '../sites/server.ts';
+import { DEMO_GOAL, startTabs } from '../sites/start-tabs.ts';
 import { DEMO_MODEL, startDemoModel } from '../sites/model/demo-model.ts';
 import { SETTINGS_KEY, readSettings } from '../src/protocol/settings.ts';
-import { CHROMIUM_FLAGS, DIST, allowSites } from '../test/e2e/browser.ts';
+import { CHROMIUM_FLAGS, DIST, NATIVE_WEBMCP_FLAG, allowSites } from '../test/e2e/browser.ts';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(join(DIST, 'manifest.json'))) throw new Error('dist/ is missing: run `npm run build`.');
@@ -54,12 +55,7 @@ const context = await chromium.launchPersistentContext(profile, {
   executablePath: chromiumPath,
   headless: !headed,
   viewport: null,
-  args: [
-    ...CHROMIUM_FLAGS.filter((f) => (headed ? f !== '--disable-gpu' : true)),
-    ...(nativeWebMcp ? ['--enable-features=WebMCPTesting'] : []),
-    `--disable-extensions-except=${DIST}`,
-    `--load-extension=${DIST}`,
-  ],
+  args: [...CHROMIUM_FLAGS.filter((f) => (headed ? f !== '--disable-gpu' : true)), ...(nativeWebMcp ? [NATIVE_WEBMCP_FLAG] : []), `--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`],
 });
 const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
 const extensionId = new URL(worker.url()).host;
@@ -68,17 +64,22 @@ await allowSites(worker, Object.values(sites.urls));
 const usesDemoModel = await offerDemoModel(worker, demoModel.url);
 
 const [first] = context.pages();
-const pages = Object.values(sites.urls);
+const pages = startTabs(sites.urls);
 await (first ?? (await context.newPage())).goto(pages[0]!);
 for (const url of pages.slice(1)) await (await context.newPage()).goto(url);
+// The panel opened as a page of its own follows the tab named by `?tabId=` (without it, the active
+// tab of its window: itself). Pinned to the demo's first tab, it works headless too.
+const demoTab = await worker.evaluate(async (url) => (await chrome.tabs.query({})).find((t) => t.url === url)?.id, pages[0]!);
+const panelUrl = `chrome-extension://${extensionId}/src/sidepanel/index.html${demoTab === undefined ? '' : `?tabId=${demoTab}`}`;
 
 console.log(`Steward is running (${headed ? 'headed' : 'headless'} Chromium, ${nativeWebMcp ? 'native WebMCP' : 'WebMCP polyfill'}).`);
 for (const [name, url] of Object.entries(sites.urls)) console.log(`  ${name.padEnd(8)} ${url}`);
 console.log(`  model    ${demoModel.url}  (demo model: scripted replies, not a language model)`);
 if (!usesDemoModel) console.log('           (the co-pilot keeps the endpoint already set in its Settings)');
-console.log(`  panel    chrome-extension://${extensionId}/src/sidepanel/index.html`);
+console.log(`  panel    ${panelUrl}  (the side panel as a page, about the shop's order tab)`);
 if (bridgeReady) console.log(`  MCP      stdio: node ${bridgeCli} serve   ·   HTTP: node ${bridgeCli} serve --http (URL and token: … http-token)`);
 console.log('Steward observes only the demo sites above; allow others from its side panel (This tab, or Settings).');
+console.log(`Demo: on the shop's tab (${pages[0]}) open Steward's side panel (toolbar icon, or the panel URL above), type "${DEMO_GOAL}" in Co-pilot, press Enter, then Approve.`);
 console.log('Press Ctrl-C to stop.');
 
 let stopping = false;

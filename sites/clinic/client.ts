@@ -1,7 +1,7 @@
 /**
  * The clinic's browser script, served as `/assets/clinic.js`. Plain ES2020, no build step.
  *
- * Works with the native WebMCP API (`document.modelContext`, Chromium with WebMCPTesting), with
+ * Works with the native WebMCP API (`document.modelContext`, Chromium with its WebMCP feature on), with
  * Steward's polyfill (same API, installed before page scripts run), and without either (a
  * visible "WebMCP not available" note; the forms still work for people).
  *

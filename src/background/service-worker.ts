@@ -11,6 +11,7 @@ import { CONTENT_SCRIPT_FILES } from './sites/content-script-files.ts';
 import { tabMessenger } from './pages/messenger.ts';
 import type { SitesControl } from './panel/sites.ts';
 import { restrictStorageToExtension } from './storage-access.ts';
+import { markWelcomeDue } from './first-run.ts';
 import { installTestHooks } from './test-hooks.ts';
 import { browser, chromeOnly } from './browser.ts';
 
@@ -64,9 +65,10 @@ acceptPanelPorts(channels, panels);
 pipeline.bridgeLink.ensure();
 browser.runtime.onConnect.addListener(() => pipeline.bridgeLink.ensure());
 
-// The toolbar button opens the side panel.
-browser.runtime.onInstalled.addListener(() => {
+// The toolbar button opens the side panel; a fresh install's first panel opens on the welcome.
+browser.runtime.onInstalled.addListener((details) => {
   void chromeOnly.sidePanel.setPanelBehavior({ openPanelOnActionClick: true });
+  void markWelcomeDue(details.reason).catch((e) => console.error('Steward could not note its first run', e));
 });
 void chromeOnly.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
 

@@ -6,11 +6,13 @@ import { trackCurrentTab } from './current-tab.ts';
 import { startClock } from './now.ts';
 import { trackPairings } from './pairings-store.ts';
 import { trackSettings } from './settings.ts';
+import { trackWelcome } from './welcome-store.ts';
 
 trackCurrentTab();
 trackSettings();
 trackApprovals();
 trackCopilot();
 trackPairings();
+trackWelcome();
 startClock();
 render(<App />, document.getElementById('app')!);

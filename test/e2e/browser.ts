@@ -6,6 +6,8 @@ import { join } from 'node:path';
 export const DIST = join(import.meta.dirname, '..', '..', 'dist');
 
 export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+/** Chromium's native WebMCP: the feature is `WebMCPTesting` up to 156 and `WebMCP` from 157; Chromium ignores the name it does not know, so both go. */
+export const NATIVE_WEBMCP_FLAG = '--enable-features=WebMCPTesting,WebMCP';
 
 export interface LaunchOptions {
   /** Chromium's native WebMCP (document.modelContext); off → Steward's polyfill path. */
@@ -26,7 +28,7 @@ export async function launchInProfile(profile: string, options: LaunchOptions): 
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: [...CHROMIUM_FLAGS, ...(options.nativeWebMcp ? ['--enable-features=WebMCPTesting'] : []), `--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`],
+    args: [...CHROMIUM_FLAGS, ...(options.nativeWebMcp ? [NATIVE_WEBMCP_FLAG] : []), `--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`],
   });
   const serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const extensionId = new URL(serviceWorker.url()).host;

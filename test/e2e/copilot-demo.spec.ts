@@ -3,22 +3,24 @@ import { configureModel, startGoal } from './copilot-panel-helpers.ts';
 import { test, expect } from './fixtures.ts';
 import { SHOP_ORDER, shopState } from './panel-helpers.ts';
 import { control, data } from './pipeline-helpers.ts';
+import { DEMO_GOAL, startTabs } from '../../sites/start-tabs.ts';
 
 /**
  * What `npm start` offers a person without a model of their own: the bundled demo model (rules
  * reading Steward's prompt, not a language model), labelled as such, cancels an order from the
- * Co-pilot view with the one approval clicked right in the run.
+ * Co-pilot view with the one approval clicked right in the run — on the first tab `npm start`
+ * opens, with the goal the README gives.
  */
 test('the demo model that npm start bundles cancels ORD-1024 with one approval in the Co-pilot view', async ({ steward, sites, openPanel }) => {
   const model = await startDemoModel();
   try {
     const page = await steward.context.newPage();
-    await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+    await page.goto(startTabs(sites.urls)[0]!);
     const panel = await openPanel(page);
     await configureModel(panel, model.url, { model: DEMO_MODEL });
     await expect(panel.getByText('Demo model — scripted replies, not a language model').first()).toBeVisible();
 
-    const run = await startGoal(panel, `cancel order ${SHOP_ORDER}`);
+    const run = await startGoal(panel, DEMO_GOAL);
     const cards = run.getByRole('article', { name: new RegExp(`on order ${SHOP_ORDER}`) });
     await expect(cards).toHaveCount(1);
     expect((await shopState(sites.urls.shop)).counters[SHOP_ORDER]!.cancelled).toBe(0);

@@ -1,7 +1,7 @@
 import { test, expect } from './fixtures.ts';
 import { showView } from './panel-helpers.ts';
 
-// Chromium without --enable-features=WebMCPTesting: no native document.modelContext, so the
+// Chromium without native WebMCP (no NATIVE_WEBMCP_FLAG, browser.ts): no native document.modelContext, so the
 // main-world script installs @mcp-b/global and Steward reaches it over its private port.
 test.use({ nativeWebMcp: false });
 

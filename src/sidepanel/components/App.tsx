@@ -10,6 +10,8 @@ import { CurrentTabView } from './CurrentTabView.tsx';
 import { SettingsView } from './SettingsView.tsx';
 import { Tabs, type TabSpec } from './Tabs.tsx';
 import { TokensView } from './TokensView.tsx';
+import { WelcomeCard } from './WelcomeCard.tsx';
+import { welcomeShown } from '../welcome-store.ts';
 
 type ViewId = 'copilot' | 'approvals' | 'activity' | 'tokens' | 'tab' | 'settings';
 const VIEW_IDS: readonly ViewId[] = ['copilot', 'approvals', 'activity', 'tokens', 'tab', 'settings'];
@@ -65,6 +67,8 @@ export function App() {
           {currentTabTitle.value}
         </span>
       </header>
+      {/* First run: above the views, so every control stays where it is. */}
+      {welcomeShown.value && view !== undefined && <WelcomeCard onOpen={select} />}
       {/* Announces new cards even while another view is open. */}
       <p class="sr-only" role="status">
         {count > 0 ? `${count} action${count === 1 ? '' : 's'} waiting for your approval` : ''}

@@ -12,6 +12,16 @@ const API_NOTE = {
   polyfill: 'Steward’s polyfill provides WebMCP here; this page has not registered any tools.',
   none: 'WebMCP is not available on this page.',
 } as const;
+/**
+ * Which WebMCP the tab's page has, as its top frame's content script found it at run time: the
+ * browser's own `document.modelContext` (Chromium with the WebMCP feature on), Steward's polyfill
+ * (injected where the browser has none), or neither.
+ */
+const API_LINE = {
+  native: 'WebMCP: native (this browser’s own)',
+  polyfill: 'WebMCP: Steward’s polyfill (this browser has no native WebMCP turned on)',
+  none: 'WebMCP: none on this page (no native WebMCP here, and Steward’s polyfill is off in Settings or starts with the page’s next load)',
+} as const;
 
 type Listed = { frame: FrameTools; tool: ToolDescriptor; offeredByPage: boolean };
 
@@ -51,6 +61,7 @@ export function ToolsView() {
     };
   }, [tabId]);
 
+  const top = frames?.find((f) => f.frameId === 0);
   const withTools = (frames ?? []).filter((f) => f.tools.length > 0);
   const count = withTools.reduce((n, f) => n + f.tools.length, 0);
   const listed: Listed[] = withTools.flatMap((frame) => frame.tools.map((tool) => ({ frame, tool, offeredByPage: pageOffers(frames ?? [], frame.frameId, tool.name) })));
@@ -64,6 +75,7 @@ export function ToolsView() {
         </p>
       )}
       {frames === undefined && !error && <p class="muted">Loading…</p>}
+      {top && <p class="note webmcp-api">{API_LINE[top.api]}</p>}
       {frames !== undefined && count === 0 && (
         <p class="muted" role="status">
           No WebMCP tools. {frames[0] ? API_NOTE[frames[0].api] : 'Steward has not heard from this page (it may be a browser page).'}
