@@ -113,6 +113,27 @@ describe('on Linux', { timeout: 60_000 }, () => {
   });
 });
 
+describe('a later install or uninstall for some browsers', { timeout: 60_000 }, () => {
+  it('new extension ids reach every manifest this install wrote (the launcher is shared); uninstall --browser removes that one and keeps the launcher for the rest', async () => {
+    useBrowsers(home, 'linux', ['chrome', 'chromium']);
+    const { user, bridge, installing, checking } = setUp('linux');
+    expect(installing().ok).toBe(true);
+    const store = 'abcdefghijklmnopabcdefghijklmnop';
+    const changed = installing({ browsers: ['chromium'], givenIds: [store, ID] });
+    expect(changed.ok && changed.changes.map((c) => `${c.verb} ${c.browsers.join(',') || 'launcher'}`)).toEqual(['updated launcher', 'updated chromium', 'updated chrome']);
+    for (const browser of ['chromium', 'google-chrome']) {
+      expect(json(join(home, '.config', browser, 'NativeMessagingHosts', MANIFEST)).allowed_origins).toEqual([`chrome-extension://${store}/`, `chrome-extension://${ID}/`]);
+    }
+
+    const removed = uninstall({ user, home: bridge, browsers: ['chrome'] });
+    expect(removed.ok && removed.removals.map((r) => `${r.verb} ${r.what}`)).toEqual([`removed ${home}/.config/google-chrome/NativeMessagingHosts/${MANIFEST}`]);
+    expect(filesUnder(home)).toEqual([`.config/chromium/NativeMessagingHosts/${MANIFEST}`, '.config/steward-bridge/host/steward-bridge-host', '.config/steward-bridge/install.json']);
+    // doctor checks what the record lists now, with the ids it was installed for.
+    const report = await checking();
+    expect(report.browsers.map((b) => [b.browser, b.checks.every((c) => c.ok)])).toEqual([['chromium', true]]);
+  });
+});
+
 describe('on macOS', { timeout: 60_000 }, () => {
   it('installs into ~/Library/Application Support/<browser>/NativeMessagingHosts; a second install says updated and changes nothing else', async () => {
     useBrowsers(home, 'darwin', ['edge', 'brave']);
