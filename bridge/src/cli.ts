@@ -9,6 +9,7 @@ import { doctor } from './doctor/doctor.ts';
 import { probeHost } from './doctor/probe-host.ts';
 import { reportText } from './doctor/report.ts';
 import { BROWSER_LABELS, BROWSERS, isBrowserName, type BrowserName, type UserPlace } from './install/browsers.ts';
+import { extensionIds } from './install/extension-ids.ts';
 import { install, type InstallOutcome } from './install/install.ts';
 import { launcherPath } from './install/launcher.ts';
 import { runReg } from './install/registry.ts';
@@ -160,6 +161,11 @@ async function doctorCommand(args: string[]): Promise<number> {
   const { values } = parse(args, { ...placement, json: { type: 'boolean' } });
   if (values.help) return help();
   const userDataDir = values['user-data-dir'];
+  const ids = extensionIds(values['extension-id'] ?? []);
+  if (!ids.ok) {
+    log(ids.problem);
+    return 1;
+  }
   const report = await doctor({
     user: user(),
     browsers: browsers(values.browser),

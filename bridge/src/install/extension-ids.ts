@@ -8,17 +8,17 @@ export type IdsOutcome = { ok: true; ids: string[] } | { ok: false; problem: str
 /**
  * The extension ids the host manifest allows: those given (`--extension-id`, repeatable, so one
  * manifest serves the unpacked build and the Web Store's), else `fallback` (an earlier install's),
- * else Steward's unpacked id (the manifest key's).
+ * else Steward's unpacked id (the manifest key's). Each must be an id (STEWARD_EXTENSION_ID too).
  */
 export function extensionIds(given: readonly string[], fallback: readonly string[] = []): IdsOutcome {
-  const bad = given.find((id) => !EXTENSION_ID.test(id));
+  const ids = given.length > 0 ? given : fallback.length > 0 ? fallback : [STEWARD_EXTENSION_ID];
+  const bad = ids.find((id) => !EXTENSION_ID.test(id));
   if (bad !== undefined) {
     return {
       ok: false,
       problem: `${JSON.stringify(bad)} is not an extension id: an id is 32 letters a–p, like ${STEWARD_EXTENSION_ID} (Steward loaded unpacked) or the id chrome://extensions shows for Steward from the Web Store.`,
     };
   }
-  const ids = given.length > 0 ? given : fallback.length > 0 ? fallback : [STEWARD_EXTENSION_ID];
   return { ok: true, ids: [...new Set(ids)] };
 }
 

@@ -164,6 +164,7 @@ describe('bad input: one sentence, a non-zero exit, nothing written', { timeout:
   it('an extension id that is not 32 letters a–p', async () => {
     useBrowsers(home, 'linux', ['chromium']);
     expectOneSentence(await cli(['install', '--extension-id', 'https://evil.example/']), /^steward-bridge: "https:\/\/evil\.example\/" is not an extension id: an id is 32 letters a–p/);
+    expectOneSentence(await cli(['doctor', '--extension-id', 'short']), /^steward-bridge: "short" is not an extension id/);
     expect(filesUnder(home)).toEqual([]);
   });
 
