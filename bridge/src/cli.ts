@@ -1,4 +1,5 @@
 import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { homedir } from 'node:os';
@@ -6,13 +7,20 @@ import { STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
 import { runConfig } from './config/command.ts';
 import { probeSocket } from './host/private-socket.ts';
 import { runHost } from './host/host.ts';
-import { install, launcherPath, uninstall } from './install/install.ts';
-import type { Browser } from './install/manifest-dirs.ts';
+import { doctor } from './doctor/doctor.ts';
+import { probeHost } from './doctor/probe-host.ts';
+import { reportText } from './doctor/report.ts';
+import { BROWSER_LABELS, BROWSERS, isBrowserName, type BrowserName, type UserPlace } from './install/browsers.ts';
+import { extensionIds } from './install/extension-ids.ts';
+import { install, type InstallOutcome } from './install/install.ts';
+import { launcherPath } from './install/launcher.ts';
+import { runReg } from './install/registry.ts';
+import { uninstall } from './install/uninstall.ts';
 import { connectLink } from './link/socket-link.ts';
 import { logToStderr as log } from './log.ts';
 import { readOrCreateClientHttpToken, readOrCreateHttpToken, serveHttp, serveStdio } from './mcp/index.ts';
 import { pairFromTerminal } from './mcp/pair-command.ts';
-import { bridgeHome, socketPath } from './paths.ts';
+import { bridgeHome, bridgeHomePath, socketPath } from './paths.ts';
 import { USAGE } from './usage.ts';
 import { BRIDGE_VERSION } from './version.ts';
 
@@ -21,7 +29,7 @@ const DEFAULT_PORT = 8787;
 class UsageError extends Error {}
 
 const common = { home: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
-const placement = { 'extension-id': { type: 'string' }, 'user-data-dir': { type: 'string' }, browser: { type: 'string' } } as const;
+const placement = { 'extension-id': { type: 'string', multiple: true }, 'user-data-dir': { type: 'string' }, browser: { type: 'string', multiple: true } } as const;
 const serving = { http: { type: 'boolean' }, port: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, credential: { type: 'string' } } as const;
 
 /** The client's credential file: `--credential FILE`, else STEWARD_BRIDGE_CREDENTIAL (for clients whose config sets env rather than args). */
@@ -42,10 +50,23 @@ function port(value: string | undefined): number {
   return n;
 }
 
-function browser(value: string | undefined): Browser {
-  if (value === undefined || value === 'chromium' || value === 'chrome' || value === 'all') return value ?? 'all';
-  throw new UsageError(`--browser must be chromium, chrome or all, not ${value}.`);
+/** `--browser` values (repeatable): undefined when none, `all`, or the named browsers. */
+function browsers(values: string[] | undefined): readonly BrowserName[] | 'all' | undefined {
+  if (!values?.length) return undefined;
+  const unknown = values.find((v) => v !== 'all' && !isBrowserName(v));
+  if (unknown !== undefined) throw new UsageError(`--browser must be one of ${[...BROWSERS, 'all'].join(', ')}, not ${JSON.stringify(unknown)}.`);
+  if (values.includes('all')) return 'all';
+  return [...new Set(values as BrowserName[])];
 }
+
+/** The person whose browsers these are: their own home (HOME, USERPROFILE), never the bridge's. */
+const user = (): UserPlace => ({ platform: process.platform, home: homedir(), env: process.env });
+
+/** Steward's id unless STEWARD_EXTENSION_ID names others (comma-separated). */
+const defaultIds = (): string[] => (process.env.STEWARD_EXTENSION_ID || STEWARD_EXTENSION_ID).split(',');
+
+const labels = (names: readonly BrowserName[]) => names.map((b) => BROWSER_LABELS[b]).join(', ');
+const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const httpUrl = (p: number) => `http://127.0.0.1:${p}/mcp`;
 
@@ -78,7 +99,7 @@ async function host(args: string[]): Promise<number> {
   return runHost({
     origin,
     home: bridgeHome(),
-    extensionId: process.env.STEWARD_EXTENSION_ID || STEWARD_EXTENSION_ID,
+    extensionIds: defaultIds(),
     version: BRIDGE_VERSION,
     log,
     input: process.stdin,
@@ -86,30 +107,81 @@ async function host(args: string[]): Promise<number> {
   });
 }
 
-function installCommand(args: string[], remove: boolean): number {
+function installCommand(args: string[]): number {
   const { values } = parse(args, placement);
   if (values.help) return help();
-  const where = { userDataDir: values['user-data-dir'], browser: browser(values.browser), home: undefined };
-  const home = bridgeHome(values.home);
-  const outcome = remove
-    ? uninstall({ ...where, home })
-    : install({
-        ...where,
-        home,
-        extensionId: values['extension-id'] ?? (process.env.STEWARD_EXTENSION_ID || STEWARD_EXTENSION_ID),
-        nodePath: process.execPath,
-        nodeFlags: process.execArgv,
-        cliPath: realpathSync(process.argv[1]!),
-      });
+  const userDataDir = values['user-data-dir'];
+  const outcome = install({
+    user: user(),
+    browsers: browsers(values.browser) ?? 'all',
+    userDataDir,
+    home: values.home ?? bridgeHomePath(),
+    givenIds: values['extension-id'] ?? [],
+    defaultIds: defaultIds(),
+    command: { nodePath: process.execPath, nodeFlags: process.execArgv, cliPath: realpathSync(process.argv[1]!) },
+    reg: process.platform === 'win32' ? runReg : undefined,
+  });
   if (!outcome.ok) {
     log(outcome.problem);
     return 1;
   }
-  const verb = remove ? 'removed' : 'wrote';
-  if (outcome.files.length === 0) process.stdout.write(`Nothing to remove.\n`);
-  for (const file of outcome.files) process.stdout.write(`${verb} ${file}\n`);
-  if (!remove) process.stdout.write(`Steward's native-messaging host is installed; the browser starts it when Steward connects (restart the browser if it is open).\n`);
+  for (const change of outcome.changes) say(`${change.verb} ${change.what}${change.browsers.length ? ` (${labels(change.browsers)})` : ''}`);
+  if (outcome.skipped.length) say(`skipped ${labels(outcome.skipped)}: not used by this user yet (no user data dir)`);
+  say(installSummary(outcome, userDataDir));
   return 0;
+}
+
+function installSummary(outcome: Extract<InstallOutcome, { ok: true }>, userDataDir: string | undefined): string {
+  const browsersDone = [...new Set(outcome.changes.flatMap((c) => c.browsers))];
+  const where = userDataDir !== undefined ? `the profile ${userDataDir}` : labels(browsersDone);
+  const ids = outcome.extensionIds.join(', ');
+  return `Steward's native-messaging host is installed for ${where}${outcome.updated ? ' (updated in place)' : ''}, for extension id ${ids}; the browser starts it when Steward connects (open Steward's side panel, or restart the browser). Check with: steward-bridge doctor`;
+}
+
+function uninstallCommand(args: string[]): number {
+  const { values } = parse(args, { 'user-data-dir': placement['user-data-dir'], browser: placement.browser });
+  if (values.help) return help();
+  const chosen = browsers(values.browser);
+  const outcome = uninstall({
+    user: user(),
+    browsers: chosen === 'all' ? undefined : chosen,
+    userDataDir: values['user-data-dir'],
+    home: values.home ?? bridgeHomePath(),
+    reg: process.platform === 'win32' ? runReg : undefined,
+  });
+  if (!outcome.ok) {
+    log(outcome.problem);
+    return 1;
+  }
+  if (outcome.note) log(outcome.note);
+  for (const removal of outcome.removals) say(`${removal.verb} ${removal.what}${removal.why ? `: ${removal.why}` : ''}`);
+  if (!outcome.removals.some((r) => r.verb === 'removed')) say('Nothing to remove.');
+  return 0;
+}
+
+async function doctorCommand(args: string[]): Promise<number> {
+  const { values } = parse(args, { ...placement, json: { type: 'boolean' } });
+  if (values.help) return help();
+  const userDataDir = values['user-data-dir'];
+  const ids = extensionIds(values['extension-id'] ?? []);
+  if (!ids.ok) {
+    log(ids.problem);
+    return 1;
+  }
+  const report = await doctor({
+    user: user(),
+    browsers: browsers(values.browser),
+    userDataDir,
+    home: values.home ?? bridgeHomePath(),
+    givenIds: values['extension-id'] ?? [],
+    defaultIds: defaultIds(),
+    reg: process.platform === 'win32' ? runReg : undefined,
+    probeHost,
+    probeSocket,
+    fixFlags: [...(values.home ? ['--home', values.home] : []), ...(userDataDir !== undefined ? ['--user-data-dir', userDataDir] : [])],
+  });
+  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : reportText(report));
+  return report.ok ? 0 : 1;
 }
 
 async function httpToken(args: string[]): Promise<number> {
@@ -170,9 +242,11 @@ async function main(argv: string[]): Promise<number> {
     case 'host':
       return host(rest);
     case 'install':
-      return installCommand(rest, false);
+      return installCommand(rest);
     case 'uninstall':
-      return installCommand(rest, true);
+      return uninstallCommand(rest);
+    case 'doctor':
+      return doctorCommand(rest);
     case 'http-token':
       return httpToken(rest);
     case 'status':

@@ -8,9 +8,17 @@ Usage:
                                                in Steward's side panel, writes the credential to FILE
   steward-bridge serve --http [--port 8787] [--allow-origin ORIGIN]...
                                                MCP server as Streamable HTTP on 127.0.0.1 (bearer token: see http-token)
-  steward-bridge install [--extension-id ID] [--user-data-dir DIR] [--home DIR] [--browser chromium|chrome|all]
-                                               registers the native-messaging host so Steward can start it (once per user)
-  steward-bridge uninstall [same options]      removes what install wrote
+  steward-bridge install [--browser NAME]... [--extension-id ID]... [--user-data-dir DIR]
+                                               registers the native-messaging host where each browser looks for it
+                                               (once per user; NAME: chrome, chrome-beta, chrome-dev, chrome-canary,
+                                               chromium, edge, brave, or all = every one this user has, the default);
+                                               ID: Steward's extension id (default its unpacked id; repeat for several)
+  steward-bridge uninstall [--browser NAME]... [--user-data-dir DIR]
+                                               removes what install wrote (all of it, or those browsers')
+  steward-bridge doctor [--browser NAME]... [--extension-id ID]... [--json]
+                                               checks, per browser, the manifest, its launcher, that the host starts
+                                               and answers, and that Steward is connected; prints each fix (exit 1 if
+                                               anything is wrong)
   steward-bridge http-token [--port 8787]      prints the HTTP URL and its bearer token
   steward-bridge config <client> [--transport stdio|http] [--write] [--config PATH]
                                                the client's own config entry for the bridge, printed or (--write) merged
@@ -23,5 +31,8 @@ Usage:
 Options:
   --home DIR     the bridge's home dir (default: STEWARD_BRIDGE_HOME, else $XDG_CONFIG_HOME/steward-bridge,
                  ~/.config/steward-bridge, or on macOS ~/Library/Application Support/steward-bridge)
+  --user-data-dir DIR
+                 install, uninstall or check for one browser profile (a browser started with --user-data-dir DIR
+                 reads its host from DIR/NativeMessagingHosts, not the user-level place)
   -h, --help     this text
 `;

@@ -9,8 +9,8 @@ export interface HostOptions {
   /** What Chrome passed: the caller's origin, `chrome-extension://<id>/`. */
   origin: string;
   home: string;
-  /** The one extension allowed to run this host. */
-  extensionId: string;
+  /** The extensions allowed to run this host (Steward unpacked, from the Web Store, or both). */
+  extensionIds: readonly string[];
   version: string;
   log: (line: string) => void;
   input: Readable;
@@ -25,9 +25,9 @@ export interface HostOptions {
  */
 export async function runHost(options: HostOptions): Promise<number> {
   const { log } = options;
-  const expected = `chrome-extension://${options.extensionId}/`;
-  if (options.origin !== expected) {
-    log(`refusing to run: started for ${JSON.stringify(options.origin)}, but only Steward (${expected}) may use this host.`);
+  const expected = options.extensionIds.map((id) => `chrome-extension://${id}/`);
+  if (!expected.includes(options.origin)) {
+    log(`refusing to run: started for ${JSON.stringify(options.origin)}, but only Steward (${expected.join(', ')}) may use this host.`);
     return 1;
   }
   const path = socketPath(ensurePrivateDir(options.home));
@@ -41,7 +41,6 @@ export async function runHost(options: HostOptions): Promise<number> {
     return 1;
   }
   log(`listening on ${path}`);
-  relay.send({ kind: 'hello', host_version: options.version, protocol: 1 });
 
   return new Promise<number>((resolve) => {
     const stop = (why: string) => {
@@ -63,5 +62,7 @@ export async function runHost(options: HostOptions): Promise<number> {
     options.output.on('error', (error) => stop(`stdout: ${error.message}`));
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
+    // Greeted only once every handler is in place: whoever reads the hello may stop the host at once.
+    relay.send({ kind: 'hello', host_version: options.version, protocol: 1 });
   });
 }

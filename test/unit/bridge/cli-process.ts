@@ -32,9 +32,9 @@ export function startCli(args: string[], env: Record<string, string> = {}, comma
   return { child, stderr: () => stderr, exited };
 }
 
-/** Runs the CLI to its end. */
-export async function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const run = startCli(args, env);
+/** Runs the CLI to its end (with another Node or launcher when `command` is given). */
+export async function runCli(args: string[], env: Record<string, string> = {}, command?: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = startCli(args, env, command);
   let stdout = '';
   run.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   run.child.stdin.end();

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { manifestDirs } from '../../../bridge/src/install/manifest-dirs.ts';
 import { CLI, FakeExtension, runCli, startCli, STEWARD_ORIGIN, tempDir, until } from './cli-process.ts';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
@@ -67,18 +66,25 @@ describe('steward-bridge install / uninstall', { timeout: 60_000 }, () => {
     expect(existsSync(join(home, 'bridge.sock'))).toBe(false);
   });
 
-  it('bakes in the extension id it is given, and refuses one that is not an id', async () => {
-    const other = 'abcdefghijklmnopabcdefghijklmnop';
+  it('bakes in the extension ids it is given (one manifest for Steward unpacked and from the Web Store); the host runs for each and no other', async () => {
+    const store = 'abcdefghijklmnopabcdefghijklmnop';
     const userDataDir = join(dir.path, 'p');
     const home = join(dir.path, 'h');
-    expect((await runCli(['install', '--user-data-dir', userDataDir, '--home', home, '--extension-id', other])).code).toBe(0);
+    expect((await runCli(['install', '--user-data-dir', userDataDir, '--home', home, '--extension-id', store, '--extension-id', ID])).code).toBe(0);
     const manifest = JSON.parse(readFileSync(join(userDataDir, 'NativeMessagingHosts', 'com.steward.bridge.json'), 'utf8')) as { allowed_origins: string[] };
-    expect(manifest.allowed_origins).toEqual([`chrome-extension://${other}/`]);
-    expect(readFileSync(join(home, 'host', 'steward-bridge-host'), 'utf8')).toContain(`STEWARD_EXTENSION_ID='${other}'`);
+    expect(manifest.allowed_origins).toEqual([`chrome-extension://${store}/`, `chrome-extension://${ID}/`]);
+    const launcher = join(home, 'host', 'steward-bridge-host');
+    expect(readFileSync(launcher, 'utf8')).toContain(`STEWARD_EXTENSION_ID='${store},${ID}'`);
 
-    const bad = await runCli(['install', '--user-data-dir', userDataDir, '--home', home, '--extension-id', 'https://evil/']);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/not an extension id/);
+    const env = { STEWARD_BRIDGE_HOME: '', STEWARD_EXTENSION_ID: '' };
+    for (const id of [store, ID]) {
+      const run = startCli([`chrome-extension://${id}/`], env, [launcher]);
+      expect(await new FakeExtension(run).next('hello')).toMatchObject({ kind: 'hello' });
+      run.child.stdin.end();
+      expect((await run.exited).code).toBe(0);
+    }
+    const other = startCli(['chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'], env, [launcher]);
+    expect((await other.exited).code).toBe(1);
   });
 
   it('uninstall removes the manifest and the launcher, and says so', async () => {
@@ -91,28 +97,5 @@ describe('steward-bridge install / uninstall', { timeout: 60_000 }, () => {
     expect(existsSync(join(dir.path, 'p', 'NativeMessagingHosts', 'com.steward.bridge.json'))).toBe(false);
     expect(existsSync(join(dir.path, 'h', 'host', 'steward-bridge-host'))).toBe(false);
     expect((await runCli(['uninstall', ...args])).stdout).toMatch(/Nothing to remove/);
-  });
-
-  it('without --user-data-dir, writes into the user-level Chromium and Chrome dirs', async () => {
-    const config = join(dir.path, 'config');
-    const result = await runCli(['install', '--home', join(dir.path, 'h')], { XDG_CONFIG_HOME: config });
-    expect(result.code).toBe(0);
-    for (const browser of ['chromium', 'google-chrome']) expect(existsSync(join(config, browser, 'NativeMessagingHosts', 'com.steward.bridge.json'))).toBe(true);
-  });
-});
-
-describe('where the host manifest goes', () => {
-  it('Linux: ~/.config/chromium and ~/.config/google-chrome (XDG_CONFIG_HOME respected), or one of them', () => {
-    expect(manifestDirs({ platform: 'linux', home: '/home/u', env: {} })).toEqual(['/home/u/.config/chromium/NativeMessagingHosts', '/home/u/.config/google-chrome/NativeMessagingHosts']);
-    expect(manifestDirs({ platform: 'linux', home: '/home/u', env: { XDG_CONFIG_HOME: '/x' }, browser: 'chrome' })).toEqual(['/x/google-chrome/NativeMessagingHosts']);
-  });
-
-  it('macOS: ~/Library/Application Support/Chromium and Google/Chrome; Windows: not a file (null)', () => {
-    expect(manifestDirs({ platform: 'darwin', home: '/Users/u' })).toEqual([
-      '/Users/u/Library/Application Support/Chromium/NativeMessagingHosts',
-      '/Users/u/Library/Application Support/Google/Chrome/NativeMessagingHosts',
-    ]);
-    expect(manifestDirs({ platform: 'win32', home: 'C:\\Users\\u' })).toBeNull();
-    expect(manifestDirs({ platform: 'win32', userDataDir: '/p' })).toEqual(['/p/NativeMessagingHosts']);
   });
 });
