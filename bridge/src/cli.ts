@@ -2,7 +2,6 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { homedir } from 'node:os';
 import { STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
 import { runConfig } from './config/command.ts';
 import { probeSocket } from './host/private-socket.ts';
