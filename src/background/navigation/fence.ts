@@ -154,7 +154,8 @@ export function navigationFence(api: SessionRulesApi, tabs: FenceTabs): Navigati
       });
       let released = false;
       return {
-        opened: async () => (step ? openedSince(step.existing, await tabs.query(), [...theirs]) : []),
+        // Another running step's own tab (say one steward_open just opened) is that step's to report, not this one's.
+        opened: async () => (step ? openedSince(step.existing, await tabs.query(), [...theirs, ...[...steps.values()].map((s) => s.tabId)]) : []),
         async release() {
           if (released) return;
           released = true;

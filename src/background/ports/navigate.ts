@@ -104,19 +104,21 @@ export async function fencedLoad(tabs: TabControl, where: { tabId: number } | { 
  * not fenced: they load, and are left alone). It is closed, and returned for the step's report.
  */
 export async function closeTabsThatLeft(tabs: Pick<TabControl, 'get' | 'urlOf' | 'close' | 'showsErrorPage'>, opened: readonly number[], origins: readonly string[]): Promise<LeftAllowedSites[]> {
-  const left: LeftAllowedSites[] = [];
-  for (const tabId of opened) {
-    await waitForLoaded(tabs, tabId);
-    try {
-      await checkStayed(tabs, tabId, origins);
-    } catch (error) {
-      if (!(error instanceof LeftAllowedSites)) throw error;
-      if (!(await tabs.showsErrorPage(tabId))) continue;
-      left.push(error);
-      await tabs.close(tabId).catch(() => undefined);
-    }
-  }
-  return left;
+  const stopped = await Promise.all(
+    opened.map(async (tabId) => {
+      await waitForLoaded(tabs, tabId);
+      try {
+        await checkStayed(tabs, tabId, origins);
+        return undefined;
+      } catch (error) {
+        if (!(error instanceof LeftAllowedSites)) throw error;
+        if (!(await tabs.showsErrorPage(tabId))) return undefined;
+        await tabs.close(tabId).catch(() => undefined);
+        return error;
+      }
+    }),
+  );
+  return stopped.filter((left) => left !== undefined);
 }
 
 /** A navigation that has not even started after this long is treated as failed. */
