@@ -21,7 +21,7 @@ import { combinedScope, commonOrigins, fenceRules, hostsOf, newTabRules, openedS
  * The person's other tabs, and navigations the person starts in a new tab, are never touched.
  */
 
-export interface HeldFence {
+interface HeldFence {
   /** The tabs opened since the step started, but for those the person opened on the browser's own pages (Ctrl+T). */
   opened(): Promise<number[]>;
   release(): Promise<void>;
