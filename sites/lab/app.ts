@@ -24,6 +24,7 @@ import { page } from '../ui.ts';
 import { mountGallery } from './gallery/routes.ts';
 import { mountChurnPage } from './churn-page.ts';
 import { mountOpenRedirect } from './open-redirect.ts';
+import { mountNewTabs } from './new-tabs.ts';
 import { mountIdentityPages } from './identity-pages.ts';
 import { mountWebMcpFailures } from './webmcp-failures.ts';
 import { mountWebMcpListing } from './webmcp-listing.ts';
@@ -71,6 +72,7 @@ export function createLab(): DemoSite {
   mountGallery(router);
   mountChurnPage(router);
   mountOpenRedirect(router);
+  mountNewTabs(router);
   mountIdentityPages(router);
   mountWebMcpListing(router);
   mountWebMcpFence(router);

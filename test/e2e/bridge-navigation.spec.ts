@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { connectStdio, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type McpClient, type ToolReply } from './bridge-harness.ts';
 import { startOtherOrigin, type OtherOrigin } from './nav-other-origin.ts';
+import { approvalOf, control, data, type Card } from './pipeline-helpers.ts';
 
 /**
  * An MCP client trying to take the browser off the sites it may use with `steward_open`: through
@@ -65,4 +66,70 @@ test.describe.serial('steward_open stays on the allowed sites', () => {
     expect(world.context.pages().length).toBe(tabsBefore);
     expect(other.received).toEqual([]);
   });
+});
+
+/**
+ * The same through a click: an MCP client with every scope, acting in its own background tab on an
+ * allowed lab page (sites/lab/new-tabs.ts), clicks a control that opens a NEW tab towards another
+ * origin with the order and e-mail in its URL. Where the click needs the person, the person
+ * approves it: even approved, the new tab's request never reaches the other origin.
+ */
+test.describe.serial('a click that opens a new tab stays on the allowed sites', () => {
+  let world: BridgeBrowser;
+  let panel: Page;
+  let client: McpClient;
+  let other: OtherOrigin;
+
+  test.beforeAll(async ({ sites }) => {
+    other = await startOtherOrigin();
+    world = await launchWithBridge({ nativeWebMcp: false, allowSites: [sites.urls.lab] });
+    panel = await openSidePanel(world);
+    client = await connectStdio(world, 'v2', 'Pop-up Agent');
+    await pairClient(client, panel, { sites: [new URL(sites.urls.lab).origin], scopes: '*:*' });
+  });
+  test.afterAll(async () => {
+    await client?.close().catch(() => undefined);
+    await world?.close();
+    await other?.stop();
+  });
+
+  /** Clicks the control named `name` on a fresh copy of the page; the person approves any card it raises. */
+  async function click(lab: string, role: string, name: string, key: string): Promise<ToolReply> {
+    const opened = await client.call('steward_open', { url: `${lab}/new-tabs?to=${encodeURIComponent(`${other.url}/collect?order=ORD-1024&email=jordan%40example.com`)}`, new_tab: true });
+    expect(opened.isError, opened.text).toBe(false);
+    const tabId = (payloadOf(opened) as { tab: { tab_id: number } }).tab.tab_id;
+    const observed = await client.call('steward_observe', { tab_id: tabId });
+    const ref = new RegExp(`(\\S+) ${role} "${name}"`).exec(observed.text)?.[1];
+    expect(ref, observed.text.slice(0, 2000)).toBeTruthy();
+    const resource = (payloadOf(observed) as { summary: { resource: { type: string; id: string } } }).summary.resource;
+    const call = { tab_id: tabId, action: 'dom.click', resource, input: { ref }, idempotency_key: key };
+    let reply = await client.call('steward_execute', call);
+    if (codeOf(reply) === 'APPROVAL_REQUIRED') {
+      const { pending } = await data<{ pending: Card[] }>(control(panel, { type: 'panel/approvals' }));
+      for (const card of pending) await data(control(panel, approvalOf(card)));
+    }
+    // Asked again with the same key, as the answer says, until the approved click has run.
+    await expect
+      .poll(async () => {
+        reply = await client.call('steward_execute', call);
+        return codeOf(reply) ?? 'answered';
+      })
+      .not.toMatch(/^(APPROVAL_REQUIRED|IN_PROGRESS)$/);
+    return reply;
+  }
+
+  for (const [how, role, name] of [
+    ['a button whose handler calls window.open', 'button', 'Open the partner window'],
+    ['a link with target="_blank"', 'link', 'Open the partner offer'],
+  ] as const) {
+    test(`${how}: SITE_NOT_ALLOWED saying a new tab was stopped, the tab is closed, and the other origin receives no request`, async ({ sites }) => {
+      const reply = await click(sites.urls.lab, role, name, `popup-${role}`);
+      expect(reply.isError, reply.text).toBe(true);
+      expect(codeOf(reply), reply.text).toBe('SITE_NOT_ALLOWED');
+      expect(reply.text).toContain(`opened a new tab to ${other.url}`);
+      expect(other.received).toEqual([]);
+      const urls = await world.serviceWorker.evaluate(async () => (await chrome.tabs.query({})).map((t) => t.url || t.pendingUrl || ''));
+      expect(urls).not.toContainEqual(expect.stringContaining(other.url));
+    });
+  }
 });

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { startScriptedModel, type ScriptedModel, type ScriptedReply } from '../../sites/model/scripted-server.ts';
 import { expect } from './fixtures.ts';
-import { control, data } from './pipeline-helpers.ts';
+import { approvalOf, control, data, type Card } from './pipeline-helpers.ts';
 
 /**
  * Helpers for the co-pilot's end-to-end tests: a scripted OpenAI-compatible model (the only fake),
@@ -92,4 +92,19 @@ export function refIn(body: { messages: Array<{ role: string; content: string }>
   const m = new RegExp(`(\\S+) ${role} "${escaped}"`).exec(text);
   if (!m) throw new Error(`no ${role} "${name}" in the page Steward showed the model:\n${text.slice(0, 3000)}`);
   return m[1]!;
+}
+
+/** Approves any card the run waits on (the person says yes to what is on the allowed site) until it ends. */
+export async function runToEnd(panel: Page, runId: string): Promise<Run> {
+  const decided = new Set<string>();
+  for (;;) {
+    const run = await waitForRun(panel, runId, (r) => r.end !== undefined || r.steps.some((s) => s.status === 'awaiting_approval' && s.approval_id && !decided.has(s.approval_id)));
+    if (run.end) return run;
+    const { pending } = await data<{ pending: Card[] }>(control(panel, { type: 'panel/approvals' }));
+    for (const card of pending.filter((c) => !decided.has(c.request_id))) {
+      await data(control(panel, approvalOf(card)));
+      decided.add(card.request_id);
+    }
+    for (const s of run.steps) if (s.approval_id) decided.add(s.approval_id);
+  }
 }

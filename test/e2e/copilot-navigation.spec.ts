@@ -1,11 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Page } from '@playwright/test';
 import type { ChatRequestBody } from '../../sites/model/scripted-server.ts';
 import { test, expect } from './fixtures.ts';
-import { configureCopilot, refIn, startModel, startRun, waitForRun, type Run } from './copilot-helpers.ts';
+import { configureCopilot, refIn, runToEnd, startModel, startRun, waitForRun } from './copilot-helpers.ts';
 import { startOtherOrigin, type OtherOrigin } from './nav-other-origin.ts';
-import { approvalOf, control, data, type Card } from './pipeline-helpers.ts';
 
 /**
  * The co-pilot as an attacker's tool for leaving the allowed sites. Its model (scripted, obeying
@@ -18,21 +16,6 @@ import { approvalOf, control, data, type Card } from './pipeline-helpers.ts';
 
 const act = (name: string, input: Record<string, unknown>, thought: string) => JSON.stringify({ kind: 'act', thought, action: { name, input }, expect: 'the partner page opens' });
 const done = JSON.stringify({ kind: 'done', thought: 'Done.', claim: 'The partner page is open.' });
-
-/** Approves any card the run waits on (the person says yes to what is on the allowed site) until it ends. */
-async function runToEnd(panel: Page, runId: string): Promise<Run> {
-  const decided = new Set<string>();
-  for (;;) {
-    const run = await waitForRun(panel, runId, (r) => r.end !== undefined || r.steps.some((s) => s.status === 'awaiting_approval' && s.approval_id && !decided.has(s.approval_id)));
-    if (run.end) return run;
-    const { pending } = await data<{ pending: Card[] }>(control(panel, { type: 'panel/approvals' }));
-    for (const card of pending.filter((c) => !decided.has(c.request_id))) {
-      await data(control(panel, approvalOf(card)));
-      decided.add(card.request_id);
-    }
-    for (const s of run.steps) if (s.approval_id) decided.add(s.approval_id);
-  }
-}
 
 let other: OtherOrigin;
 test.beforeEach(async () => {

@@ -1,13 +1,18 @@
 import type { ExecutionCall, ExecutionReport, Executor, PortContext } from '../../pipeline/ports.ts';
-import { checkStayed, LeftAllowedSites, type TabControl } from './navigate.ts';
+import { checkStayed, closeTabsThatLeft, LeftAllowedSites, type TabControl } from './navigate.ts';
 
 /**
  * Any step an agent takes in its tab (a click that follows a link or submits a form, a key that
  * submits, a page tool that sets location) runs with the tab fenced to the token's origins
  * (navigation/fence.ts): a navigation it causes that would leave them, on any redirect hop, is
  * stopped before its request reaches the other origin, and the step is reported SITE_NOT_ALLOWED.
+ * The same for a new tab or window the step opens (a target="_blank" link or form, a window.open):
+ * its navigation off the sites is stopped, the tab closed, and the step reported SITE_NOT_ALLOWED.
  */
-export function fencedExecutor(executor: Executor, deps: { tabOf(ctx: PortContext): Promise<number | undefined>; tabs: Pick<TabControl, 'fence' | 'urlOf'> }): Executor {
+export function fencedExecutor(
+  executor: Executor,
+  deps: { tabOf(ctx: PortContext): Promise<number | undefined>; tabs: Pick<TabControl, 'fence' | 'urlOf' | 'get' | 'close' | 'showsErrorPage'> },
+): Executor {
   const status = executor.status?.bind(executor);
   return {
     ...(status ? { status } : {}),
@@ -15,9 +20,11 @@ export function fencedExecutor(executor: Executor, deps: { tabOf(ctx: PortContex
       const origins = call.allowed_origins;
       const tabId = origins ? await deps.tabOf(call.ctx) : undefined;
       if (!origins || tabId === undefined) return executor.execute(call);
-      const release = await deps.tabs.fence.hold(tabId, origins);
+      const held = await deps.tabs.fence.hold(tabId, origins);
       try {
         const report = await executor.execute(call);
+        // The tabs the step opened settle under the fence too; any it sent off the sites is closed, whatever else happened.
+        const newTabs = await closeTabsThatLeft(deps.tabs, await held.opened(), origins);
         if (report.outcome === 'failed' && report.code === 'SITE_NOT_ALLOWED') return report;
         try {
           await checkStayed(deps.tabs, tabId, origins);
@@ -25,9 +32,9 @@ export function fencedExecutor(executor: Executor, deps: { tabOf(ctx: PortContex
           if (error instanceof LeftAllowedSites) return stopped(error, true);
           throw error;
         }
-        return report;
+        return newTabs.length > 0 ? openedElsewhere(newTabs) : report;
       } finally {
-        await release();
+        await held.release();
       }
     },
   };
@@ -36,4 +43,16 @@ export function fencedExecutor(executor: Executor, deps: { tabOf(ctx: PortContex
 /** The report for a navigation the fence stopped. */
 export function stopped(left: LeftAllowedSites, sideEffectPossible: boolean): ExecutionReport {
   return { outcome: 'failed', code: 'SITE_NOT_ALLOWED', origin: left.origin, message: left.message, side_effect_possible: sideEffectPossible };
+}
+
+/** The report for a step whose new tabs the fence stopped: what the agent did on its own page may have happened. */
+function openedElsewhere(left: readonly LeftAllowedSites[]): ExecutionReport {
+  const origins = [...new Set(left.map((l) => l.origin))];
+  return {
+    outcome: 'failed',
+    code: 'SITE_NOT_ALLOWED',
+    origin: origins[0]!,
+    message: `the action opened a new tab to ${origins.join(', ')}, which is not one of the sites this agent may use: Steward stopped that navigation and closed the tab`,
+    side_effect_possible: true,
+  };
 }

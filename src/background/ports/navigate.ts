@@ -2,7 +2,7 @@ import type { NavigatePort, PortContext } from '../../pipeline/ports.ts';
 import type { SessionTabs } from '../pipeline/sessions.ts';
 import { originOf } from '../../base/origin.ts';
 import { browser, chromeOnly } from '../browser.ts';
-import { navigationFence, type NavigationFence, type SessionRulesApi } from '../navigation/fence.ts';
+import { navigationFence, type FenceTabs, type NavigationFence, type SessionRulesApi } from '../navigation/fence.ts';
 import { waitForLoaded, watchTab, type TabEvents } from './tab-wait.ts';
 
 /**
@@ -18,13 +18,16 @@ export interface TabControl extends TabEvents {
   create(props: { url: string; active: boolean }): Promise<{ id?: number }>;
   /** The URL the tab shows (for a navigation the fence stopped, the blocked URL on Chrome's error page). */
   urlOf(tabId: number): Promise<string | undefined>;
+  close(tabId: number): Promise<void>;
+  /** Whether the tab's page is Chrome's error page (a navigation the fence blocked shows one). */
+  showsErrorPage(tabId: number): Promise<boolean>;
   fence: NavigationFence;
 }
 
 export const chromeTabControl = (events: TabEvents): TabControl => {
   let fence: NavigationFence | undefined;
   // Made on first use: chrome.declarativeNetRequest is only reached when an agent navigates.
-  const lazy = () => (fence ??= navigationFence(chromeOnly.declarativeNetRequest as unknown as SessionRulesApi));
+  const lazy = () => (fence ??= navigationFence(chromeOnly.declarativeNetRequest as unknown as SessionRulesApi, chromeFenceTabs()));
   return {
     ...events,
     update: (tabId, props) => browser.tabs.update(tabId, props),
@@ -33,9 +36,19 @@ export const chromeTabControl = (events: TabEvents): TabControl => {
       const tab = (await browser.tabs.get(tabId).catch(() => undefined)) as { url?: string; pendingUrl?: string } | undefined;
       return tab?.url || tab?.pendingUrl || undefined;
     },
+    close: (tabId) => browser.tabs.remove(tabId),
+    // Chrome refuses to script an error page, and says so: no other way to see one without the webNavigation permission.
+    showsErrorPage: (tabId) =>
+      browser.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: () => 0 }).then(
+        () => false,
+        (error: unknown) => /error page/i.test(String(error)),
+      ),
     fence: { hold: (tabId, origins) => lazy().hold(tabId, origins) },
   };
 };
+
+/** Every tab's id, opener and URL (URLs are seen through Steward's host access, no "tabs" permission). */
+const chromeFenceTabs = (): FenceTabs => ({ query: () => browser.tabs.query({}), onCreated: browser.tabs.onCreated });
 
 /** A navigation the fence stopped: the tab was sent towards `origin`, outside the agent's sites. */
 export class LeftAllowedSites extends Error {
@@ -70,17 +83,42 @@ export async function fencedLoad(tabs: TabControl, where: { tabId: number } | { 
     // The blank page's own load must be over, or its "complete" would end the wait below early.
     await waitForLoaded(tabs, tabId);
   }
-  const release = await tabs.fence.hold(tabId, origins);
+  const held = await tabs.fence.hold(tabId, origins);
   const watch = watchTab(tabs, tabId);
   try {
     await tabs.update(tabId, { url });
     if (!(await watch.settled(START_MS))) throw new Error(`the tab did not finish loading ${url}`);
+    // A pop-up the loaded page opened towards another site was stopped by the fence: only its tab is left to close.
+    await closeTabsThatLeft(tabs, await held.opened(), origins);
     await checkStayed(tabs, tabId, origins);
     return tabId;
   } finally {
     watch.dispose();
-    await release();
+    await held.release();
   }
+}
+
+/**
+ * The tabs opened while a fenced step ran, once each has loaded: one that shows Chrome's error page
+ * for a URL off the agent's sites is a navigation the fence stopped (the person's own new tabs are
+ * not fenced: they load, and are left alone). It is closed, and returned for the step's report.
+ */
+export async function closeTabsThatLeft(tabs: Pick<TabControl, 'get' | 'urlOf' | 'close' | 'showsErrorPage'>, opened: readonly number[], origins: readonly string[]): Promise<LeftAllowedSites[]> {
+  const stopped = await Promise.all(
+    opened.map(async (tabId) => {
+      await waitForLoaded(tabs, tabId);
+      try {
+        await checkStayed(tabs, tabId, origins);
+        return undefined;
+      } catch (error) {
+        if (!(error instanceof LeftAllowedSites)) throw error;
+        if (!(await tabs.showsErrorPage(tabId))) return undefined;
+        await tabs.close(tabId).catch(() => undefined);
+        return error;
+      }
+    }),
+  );
+  return stopped.filter((left) => left !== undefined);
 }
 
 /** A navigation that has not even started after this long is treated as failed. */

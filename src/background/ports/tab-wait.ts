@@ -84,7 +84,7 @@ export function watchTab(tabs: TabEvents, tabId: number) {
 }
 
 /** Resolves when the tab is not loading (now or after its current load); false if it is gone or still loading at the deadline. */
-export async function waitForLoaded(tabs: TabEvents, tabId: number, timeoutMs = LOAD_TIMEOUT_MS, pollMs = 100): Promise<boolean> {
+export async function waitForLoaded(tabs: Pick<TabEvents, 'get'>, tabId: number, timeoutMs = LOAD_TIMEOUT_MS, pollMs = 100): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const tab = await tabs.get(tabId);

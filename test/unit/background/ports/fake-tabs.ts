@@ -42,11 +42,25 @@ export class FakeTabs implements TabControl {
 
   urlOf = async (tabId: number) => this.urls.get(tabId);
 
+  /** Tabs closed through close(). */
+  closed: number[] = [];
+  /** The tabs opened while each step runs (a pop-up, a target="_blank" link, the person's): none by default. */
+  opens: number[] = [];
+
+  /** Tabs showing Chrome's error page (a navigation the fence blocked). */
+  errorPages = new Set<number>();
+  showsErrorPage = async (tabId: number) => this.errorPages.has(tabId);
+
+  close = async (tabId: number) => {
+    this.closed.push(tabId);
+    this.remove(tabId);
+  };
+
   fence = {
     hold: async (tabId: number, origins: readonly string[]) => {
       const hold = { tabId, origins, released: false };
       this.holds.push(hold);
-      return async () => void (hold.released = true);
+      return { opened: async () => [...this.opens], release: async () => void (hold.released = true) };
     },
   };
 

@@ -19,7 +19,7 @@ function tabsLoadWhenUpdated(): void {
 }
 
 /** chrome.declarativeNetRequest is not in fake-browser: the fence is checked in fence.test.ts and with FakeTabs in ports.test.ts. */
-const noFence = { hold: async () => async () => undefined };
+const noFence = { hold: async () => ({ opened: async () => [], release: async () => undefined }) };
 const navigate = (sessions: SessionTabs) => navigatePort({ sessions, tabs: { ...chromeTabControl(chromeTabEvents()), fence: noFence } });
 
 beforeEach(tabsLoadWhenUpdated);

@@ -77,6 +77,27 @@ describe('navigate port', () => {
     expect(tabs.holds.every((h) => h.released)).toBe(true);
   });
 
+  it('a new tab the step opened towards another origin (the fence stopped it there) is closed, and the step is SITE_NOT_ALLOWED saying so; the person’s new tab is left alone', async () => {
+    const { tabs, sessions, sid } = await copilotSessionOnLoadedTab();
+    const inner = { execute: vi.fn(async () => ({ outcome: 'completed' as const })) };
+    const fenced = fencedExecutor(inner, { tabOf: (ctx) => sessions.tabOf(ctx.session_id), tabs });
+    const call = { ctx: { agent_id: 'agent:copilot', session_id: sid }, allowed_origins: [ORIGIN] } as unknown as ExecutionCall;
+    tabs.urls.set(5, `${ORIGIN}/partners`);
+    // Three new tabs: a pop-up that stayed on the agent's site; one sent to another origin, showing
+    // Chrome's error page for it (the fence blocked it); the person's own, loaded on another site.
+    tabs.opens = [6, 7, 8];
+    for (const id of tabs.opens) tabs.status.set(id, 'complete');
+    tabs.urls.set(6, `${ORIGIN}/offer`);
+    tabs.urls.set(7, 'http://127.0.0.1:9/collect?order=ORD-1024');
+    tabs.errorPages.add(7);
+    tabs.urls.set(8, 'https://news.example/today');
+    const report = await fenced.execute(call);
+    expect(report).toMatchObject({ outcome: 'failed', code: 'SITE_NOT_ALLOWED', origin: 'http://127.0.0.1:9', side_effect_possible: true });
+    expect(report.outcome === 'failed' && report.message).toContain('opened a new tab to http://127.0.0.1:9');
+    expect(tabs.closed).toEqual([7]);
+    expect(tabs.holds.every((h) => h.released)).toBe(true);
+  });
+
   it('opens a new background tab for a session whose tab was closed, and binds the session to it', async () => {
     const tabs = new FakeTabs();
     const sessions = new SessionTabs();
