@@ -1,5 +1,6 @@
 import { defineManifest } from '@crxjs/vite-plugin';
 import pkg from './package.json' with { type: 'json' };
+import { SITE_HOST_PATTERNS } from './src/protocol/site-access.ts';
 
 export default defineManifest({
   manifest_version: 3,
@@ -26,7 +27,8 @@ export default defineManifest({
   // nativeMessaging: the link to the MCP bridge (steward-bridge), which only Steward may start (kept
   // required, README "Site access"); activeTab: when the person clicks Steward's toolbar button,
   // Chrome lets Steward see that tab (its address, so the panel can offer "Allow <site>", and its
-  // pixels for the screenshot check) until it leaves the site; declarativeNetRequest: while an
+  // pixels: captureVisibleTab needs activeTab or <all_urls>, per-site access is not enough) until
+  // it leaves the site (the click opens the panel from Steward's own handler, which is what earns it); declarativeNetRequest: while an
   // agent's step runs in a tab, session rules for that tab stop any navigation hop to a site outside
   // the agent's (src/background/navigation/fence.ts): block rules that hold for every address, also
   // the sites Steward has no access to (declarativeNetRequestWithHostAccess would need host access
@@ -35,7 +37,7 @@ export default defineManifest({
   // No host access at install. The person allows sites one at a time in the side panel, which asks
   // Chrome for that origin (chrome.permissions.request); Steward then registers its page scripts for
   // it alone (src/background/sites/site-access.ts). Removing a site gives the access back.
-  optional_host_permissions: ['http://*/*', 'https://*/*'],
+  optional_host_permissions: SITE_HOST_PATTERNS,
   // No web page and no other extension may message Steward.
   externally_connectable: { ids: [], matches: [] },
 });

@@ -1,12 +1,10 @@
 // What a Steward package (the zip `npm run package` writes) must be, checked on the archive's own
 // files: the artefact a person loads or the Web Store receives, not the folder it was made from.
+import { SITE_HOST_PATTERNS } from '../src/protocol/site-access.ts';
 import { testHooksInScripts } from './bundle-test-hooks.ts';
 
 /** Page scripts the service worker registers at run time (chrome.scripting): the manifest does not name them. */
 export const RUNTIME_CONTENT_SCRIPTS = ['src/content/main-world.iife.js', 'src/content/main-network.iife.js', 'src/content/isolated.iife.js'];
-
-/** The only host access Steward may ask for, and only one site at a time, when the person allows it. */
-export const OPTIONAL_HOSTS = ['http://*/*', 'https://*/*'];
 
 export interface PackageExpectation {
   /** package.json's version. */
@@ -72,7 +70,7 @@ export function packageProblems(files: ReadonlyMap<string, Buffer>, expect: Pack
   if (typeof m.description !== 'string' || m.description.length === 0 || m.description.length > 132) problems.push('the description is missing or longer than the 132 characters Chrome shows');
   if (strings(m.host_permissions).length > 0) problems.push(`host_permissions asks for ${strings(m.host_permissions).join(', ')} at install; site access is asked for per site`);
   const optional = strings(m.optional_host_permissions).sort();
-  if (optional.join() !== [...OPTIONAL_HOSTS].sort().join()) problems.push(`optional_host_permissions is ${optional.join(', ') || 'missing'}, not ${OPTIONAL_HOSTS.join(', ')}`);
+  if (optional.join() !== [...SITE_HOST_PATTERNS].sort().join()) problems.push(`optional_host_permissions is ${optional.join(', ') || 'missing'}, not ${SITE_HOST_PATTERNS.join(', ')}`);
   const everyMatch = [...strings(m.permissions), ...strings(m.host_permissions), ...optional, ...(m.content_scripts ?? []).flatMap((c) => strings(c.matches))];
   if (everyMatch.includes('<all_urls>')) problems.push('the manifest names <all_urls>');
   for (const file of [...namedFiles(m), ...RUNTIME_CONTENT_SCRIPTS]) {

@@ -64,7 +64,7 @@ const context = await chromium.launchPersistentContext(profile, {
 const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
 const extensionId = new URL(worker.url()).host;
 // The bundled demo sites are allowed from the start; any other site waits for "Allow" in the panel.
-await allowSites(worker, Object.values(sites.urls));
+await allowSites({ context, serviceWorker: worker, extensionId }, Object.values(sites.urls));
 const usesDemoModel = await offerDemoModel(worker, demoModel.url);
 
 const [first] = context.pages();

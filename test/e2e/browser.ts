@@ -1,4 +1,4 @@
-import { chromium, type BrowserContext, type Worker } from '@playwright/test';
+import { chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,12 +6,16 @@ import { join } from 'node:path';
 export const DIST = join(import.meta.dirname, '..', '..', 'dist');
 
 export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+/** Lets a test press Steward's toolbar button (CDP Extensions.triggerAction over Playwright's pipe): `clickStewardButton`. */
+const EXTENSION_ACTION_FLAG = '--enable-unsafe-extension-debugging';
 
 export interface LaunchOptions {
   /** Chromium's native WebMCP (document.modelContext); off → Steward's polyfill path. */
   nativeWebMcp: boolean;
   /** Sites Steward may observe from the start, as if the person had allowed them earlier. */
   allowSites?: string[];
+  /** The unpacked extension to load (default: dist/). The upgrade test loads an earlier build first. */
+  extensionDir?: string;
 }
 
 export interface StewardBrowser {
@@ -26,11 +30,17 @@ export async function launchInProfile(profile: string, options: LaunchOptions): 
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: [...CHROMIUM_FLAGS, ...(options.nativeWebMcp ? ['--enable-features=WebMCPTesting'] : []), `--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`],
+    args: [
+      ...CHROMIUM_FLAGS,
+      EXTENSION_ACTION_FLAG,
+      ...(options.nativeWebMcp ? ['--enable-features=WebMCPTesting'] : []),
+      `--disable-extensions-except=${options.extensionDir ?? DIST}`,
+      `--load-extension=${options.extensionDir ?? DIST}`,
+    ],
   });
   const serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const extensionId = new URL(serviceWorker.url()).host;
-  if (options.allowSites?.length) await allowSites(serviceWorker, options.allowSites);
+  if (options.allowSites?.length) await allowSites({ context, serviceWorker, extensionId }, options.allowSites);
   return { context, serviceWorker, extensionId };
 }
 
@@ -49,24 +59,122 @@ export async function launchWithSteward(options: LaunchOptions): Promise<Steward
   };
 }
 
+type Steward = Pick<StewardBrowser, 'context' | 'serviceWorker' | 'extensionId'>;
+
+const patternsOf = (urls: string[]) => [...new Set(urls.map((u) => `${new URL(u).origin}/*`))];
+
 /**
- * Puts sites on Steward's list of allowed sites the way an earlier session would have left it
- * (the stored record), then waits until the service worker has registered its page scripts for
- * them. Pages opened afterwards are observed from document_start.
+ * What a person does in chrome://extensions → Steward → Site access → "On specific sites" → Add:
+ * chrome.developerPrivate.addHostPermission, the call behind that dialog. Chrome records the
+ * person's grant; it does not yet hand it to Steward (the host access is optional), but from now
+ * on Chrome gives it without a prompt when Steward asks (chrome.permissions.request).
  */
-export async function allowSites(serviceWorker: Worker, urls: string[]): Promise<void> {
-  const origins = [...new Set(urls.map((u) => new URL(u).origin))];
-  await serviceWorker.evaluate(async (wanted) => {
-    const key = 'steward.sites';
-    const stored = ((await chrome.storage.local.get(key))[key] as { allowed?: string[] } | undefined)?.allowed ?? [];
-    await chrome.storage.local.set({ [key]: { allowed: [...new Set([...stored, ...wanted])] } });
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const scripts = await chrome.scripting.getRegisteredContentScripts();
-      const matched = new Set(scripts.flatMap((s) => s.matches ?? []));
-      if (scripts.length === 2 && wanted.every((o) => matched.has(`${o}/*`))) return;
-      if (Date.now() > deadline) throw new Error(`Steward did not register its page scripts for ${wanted.join(', ')}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }, origins);
+export async function grantInChromeSettings(steward: Steward, urls: string[]): Promise<void> {
+  const settings = await steward.context.newPage();
+  try {
+    await settings.goto('chrome://extensions');
+    await settings.evaluate(
+      async ({ id, patterns }) => {
+        const developer = (chrome as unknown as { developerPrivate: { addHostPermission(id: string, host: string): Promise<void> } }).developerPrivate;
+        for (const pattern of patterns) await developer.addHostPermission(id, pattern);
+      },
+      { id: steward.extensionId, patterns: patternsOf(urls) },
+    );
+  } finally {
+    await settings.close();
+  }
+}
+
+/** Takes Steward's access to the sites back, as the person does in chrome://extensions (developerPrivate.removeHostPermission). */
+export async function revokeInChromeSettings(steward: Steward, urls: string[]): Promise<void> {
+  const settings = await steward.context.newPage();
+  try {
+    await settings.goto('chrome://extensions');
+    await settings.evaluate(
+      async ({ id, patterns }) => {
+        const developer = (chrome as unknown as { developerPrivate: { removeHostPermission(id: string, host: string): Promise<void> } }).developerPrivate;
+        for (const pattern of patterns) await developer.removeHostPermission(id, pattern);
+      },
+      { id: steward.extensionId, patterns: patternsOf(urls) },
+    );
+  } finally {
+    await settings.close();
+  }
+}
+
+/** Which of these sites' origins Chrome gives Steward now (chrome.permissions.getAll, in the worker). */
+export const grantedOrigins = (serviceWorker: Worker): Promise<string[]> => serviceWorker.evaluate(async () => (await chrome.permissions.getAll()).origins ?? []);
+
+/**
+ * Puts sites on Steward's list the way a person who allowed them earlier left things: Chrome's
+ * real grant (chrome://extensions, then Steward's own chrome.permissions.request from its side
+ * panel page, in a click: Playwright evaluates with a user gesture, and Chrome grants without a
+ * prompt what the person already granted), then Steward's stored list. Waits until the service
+ * worker has registered its page scripts for them: pages opened afterwards are observed from
+ * document_start.
+ */
+export async function allowSites(steward: Steward, urls: string[]): Promise<void> {
+  const patterns = patternsOf(urls);
+  await grantInChromeSettings(steward, urls);
+  const panel = await steward.context.newPage();
+  try {
+    await panel.goto(`chrome-extension://${steward.extensionId}/src/sidepanel/index.html`);
+    const granted = await panel.evaluate((origins) => chrome.permissions.request({ origins }), patterns);
+    if (!granted) throw new Error(`Chrome did not grant Steward ${patterns.join(', ')}`);
+  } finally {
+    await panel.close();
+  }
+  await steward.serviceWorker.evaluate(
+    async (wanted) => {
+      const key = 'steward.sites';
+      const stored = ((await chrome.storage.local.get(key))[key] as { allowed?: string[] } | undefined)?.allowed ?? [];
+      await chrome.storage.local.set({ [key]: { allowed: [...new Set([...stored, ...wanted])] } });
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const scripts = await chrome.scripting.getRegisteredContentScripts();
+        const matched = new Set(scripts.flatMap((s) => s.matches ?? []));
+        if (scripts.length === 2 && wanted.every((o) => matched.has(`${o}/*`))) return;
+        if (Date.now() > deadline) throw new Error(`Steward did not register its page scripts for ${wanted.join(', ')}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+    [...new Set(urls.map((u) => new URL(u).origin))],
+  );
+}
+
+/**
+ * The person clicks Steward's toolbar button while `page` is showing: Chrome runs Steward's action
+ * there (CDP Extensions.triggerAction runs the toolbar button's own code path), which grants
+ * activeTab for that tab and opens the side panel.
+ */
+export async function clickStewardButton(steward: Steward, page: Page): Promise<void> {
+  await page.bringToFront();
+  const browser = steward.context.browser();
+  if (!browser) throw new Error('no browser session to press the toolbar button with');
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const { targetInfos } = (await cdp.send('Target.getTargets', { filter: [{ type: 'tab' }] })) as { targetInfos: Array<{ targetId: string; url: string }> };
+    const tab = targetInfos.find((t) => t.url === page.url());
+    if (!tab) throw new Error(`no tab target shows ${page.url()}`);
+    await cdp.send('Extensions.triggerAction' as never, { id: steward.extensionId, targetId: tab.targetId } as never);
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/**
+ * The id of the tab showing `page`, also on a site Steward has no access to (Chrome then hides
+ * the tab's address from Steward): the tab with the page's address, else the newest tab whose
+ * address is hidden. Call it right after opening the page (tab ids only grow).
+ */
+export async function tabIdOfAnyPage(serviceWorker: Worker, page: Page): Promise<number> {
+  const id = await serviceWorker.evaluate(async (url) => {
+    const tabs = await chrome.tabs.query({});
+    const shown = tabs.find((t) => t.url === url);
+    if (shown) return shown.id;
+    const hidden = tabs.filter((t) => t.url === undefined && t.id !== undefined).map((t) => t.id!);
+    return hidden.length > 0 ? Math.max(...hidden) : undefined;
+  }, page.url());
+  if (id === undefined) throw new Error(`no tab shows ${page.url()}`);
+  return id;
 }
