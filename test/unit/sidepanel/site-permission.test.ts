@@ -7,15 +7,15 @@ vi.mock('../../../src/sidepanel/background-client.ts', () => ({ allowSite }));
 
 const SHOP = 'https://shop.example';
 let answer: boolean;
-let request: ReturnType<typeof vi.fn>;
-let remove: ReturnType<typeof vi.fn>;
+let request: ReturnType<typeof vi.fn<() => Promise<boolean>>>;
+let remove: ReturnType<typeof vi.fn<() => Promise<boolean>>>;
 
 beforeEach(() => {
   allowSite.mockClear();
   answer = true;
   // Chrome's prompt, answered by the test: what chrome.permissions.request resolves to.
-  request = vi.fn(async () => answer);
-  remove = vi.fn(async () => true);
+  request = vi.fn<() => Promise<boolean>>(async () => answer);
+  remove = vi.fn<() => Promise<boolean>>(async () => true);
   Object.assign(fakeBrowser.permissions, { request, remove });
 });
 
