@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { startDemoSites } from '../sites/server.ts';
 import { DEMO_MODEL, startDemoModel } from '../sites/model/demo-model.ts';
 import { SETTINGS_KEY, readSettings } from '../src/protocol/settings.ts';
-import { CHROMIUM_FLAGS, DIST, allowSites } from '../test/e2e/browser.ts';
+import { CHROMIUM_FLAGS, DIST, allowSites, grantHosts } from '../test/e2e/browser.ts';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(join(DIST, 'manifest.json'))) throw new Error('dist/ is missing: run `npm run build`.');
@@ -66,6 +66,8 @@ const extensionId = new URL(worker.url()).host;
 // The bundled demo sites are allowed from the start; any other site waits for "Allow" in the panel.
 await allowSites({ context, serviceWorker: worker, extensionId }, Object.values(sites.urls));
 const usesDemoModel = await offerDemoModel(worker, demoModel.url);
+// Steward fetches only from origins Chrome gave it: the demo model's too.
+if (usesDemoModel) await grantHosts({ context, extensionId }, [demoModel.url]);
 
 const [first] = context.pages();
 const pages = Object.values(sites.urls);

@@ -10,11 +10,17 @@ import { browser } from './browser.ts';
 export type AllowOutcome = { kind: 'allowed'; tabs: number } | { kind: 'declined' };
 
 /**
+ * Chrome's host access to one origin (its prompt, unless the person granted it before). Also for
+ * the co-pilot's model server: Steward may fetch only from origins Chrome gave it. In a click only.
+ */
+export const askChromeFor = (origin: string): Promise<boolean> => browser.permissions.request({ origins: [originPattern(origin)] });
+
+/**
  * Call it first thing in a click handler: nothing may be awaited before Chrome's prompt. Chrome
  * shows no prompt for a site the person already granted (chrome://extensions, or an earlier allow).
  */
 export async function allowSiteWithChrome(origin: string): Promise<AllowOutcome> {
-  const granted = await browser.permissions.request({ origins: [originPattern(origin)] });
+  const granted = await askChromeFor(origin);
   if (!granted) return { kind: 'declined' };
   const r = await allowSite(origin);
   return { kind: 'allowed', tabs: r.tabs };

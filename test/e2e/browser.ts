@@ -60,6 +60,7 @@ export async function launchWithSteward(options: LaunchOptions): Promise<Steward
 }
 
 type Steward = Pick<StewardBrowser, 'context' | 'serviceWorker' | 'extensionId'>;
+type InChrome = Pick<StewardBrowser, 'context' | 'extensionId'>;
 
 const patternsOf = (urls: string[]) => [...new Set(urls.map((u) => `${new URL(u).origin}/*`))];
 
@@ -69,7 +70,7 @@ const patternsOf = (urls: string[]) => [...new Set(urls.map((u) => `${new URL(u)
  * person's grant; it does not yet hand it to Steward (the host access is optional), but from now
  * on Chrome gives it without a prompt when Steward asks (chrome.permissions.request).
  */
-export async function grantInChromeSettings(steward: Steward, urls: string[]): Promise<void> {
+export async function grantInChromeSettings(steward: InChrome, urls: string[]): Promise<void> {
   const settings = await steward.context.newPage();
   try {
     await settings.goto('chrome://extensions');
@@ -86,7 +87,7 @@ export async function grantInChromeSettings(steward: Steward, urls: string[]): P
 }
 
 /** Takes Steward's access to the sites back, as the person does in chrome://extensions (developerPrivate.removeHostPermission). */
-export async function revokeInChromeSettings(steward: Steward, urls: string[]): Promise<void> {
+export async function revokeInChromeSettings(steward: InChrome, urls: string[]): Promise<void> {
   const settings = await steward.context.newPage();
   try {
     await settings.goto('chrome://extensions');
@@ -106,24 +107,36 @@ export async function revokeInChromeSettings(steward: Steward, urls: string[]): 
 export const grantedOrigins = (serviceWorker: Worker): Promise<string[]> => serviceWorker.evaluate(async () => (await chrome.permissions.getAll()).origins ?? []);
 
 /**
- * Puts sites on Steward's list the way a person who allowed them earlier left things: Chrome's
- * real grant (chrome://extensions, then Steward's own chrome.permissions.request from its side
- * panel page, in a click: Playwright evaluates with a user gesture, and Chrome grants without a
- * prompt what the person already granted), then Steward's stored list. Waits until the service
- * worker has registered its page scripts for them: pages opened afterwards are observed from
- * document_start.
+ * Chrome's real grant of these origins to Steward, as a person who allowed them earlier left it:
+ * granted in chrome://extensions, then asked for by Steward itself (chrome.permissions.request)
+ * from `extensionPage`, one of its own pages, in a click (Playwright evaluates with a user
+ * gesture); Chrome answers without a prompt what the person already granted.
  */
-export async function allowSites(steward: Steward, urls: string[]): Promise<void> {
+export async function grantHostAccess(extensionPage: Page, urls: string[]): Promise<void> {
   const patterns = patternsOf(urls);
-  await grantInChromeSettings(steward, urls);
+  await grantInChromeSettings({ context: extensionPage.context(), extensionId: new URL(extensionPage.url()).host }, urls);
+  const granted = await extensionPage.evaluate((origins) => chrome.permissions.request({ origins }), patterns);
+  if (!granted) throw new Error(`Chrome did not grant Steward ${patterns.join(', ')}`);
+}
+
+/** `grantHostAccess` from a side panel page opened for the purpose (and closed again). */
+export async function grantHosts(steward: InChrome, urls: string[]): Promise<void> {
   const panel = await steward.context.newPage();
   try {
     await panel.goto(`chrome-extension://${steward.extensionId}/src/sidepanel/index.html`);
-    const granted = await panel.evaluate((origins) => chrome.permissions.request({ origins }), patterns);
-    if (!granted) throw new Error(`Chrome did not grant Steward ${patterns.join(', ')}`);
+    await grantHostAccess(panel, urls);
   } finally {
     await panel.close();
   }
+}
+
+/**
+ * Puts sites on Steward's list the way a person who allowed them earlier left things: Chrome's
+ * real grant (`grantHosts`), then Steward's stored list. Waits until the service worker has
+ * registered its page scripts for them: pages opened afterwards are observed from document_start.
+ */
+export async function allowSites(steward: Steward, urls: string[]): Promise<void> {
+  await grantHosts(steward, urls);
   await steward.serviceWorker.evaluate(
     async (wanted) => {
       const key = 'steward.sites';
