@@ -35,5 +35,5 @@ export function fencedExecutor(executor: Executor, deps: { tabOf(ctx: PortContex
 
 /** The report for a navigation the fence stopped. */
 export function stopped(left: LeftAllowedSites, sideEffectPossible: boolean): ExecutionReport {
-  return { outcome: 'failed', code: 'SITE_NOT_ALLOWED', origin: left.origin, message: left.message, side_effect_possible: sideEffectPossible };
+  return { outcome: 'failed', code: 'SITE_NOT_ALLOWED', ...(left.origin ? { origin: left.origin } : {}), message: left.message, side_effect_possible: sideEffectPossible };
 }
