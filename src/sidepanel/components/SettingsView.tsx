@@ -65,6 +65,9 @@ export function SettingsView() {
     try {
       await saveSettings(candidate);
       setDirty(false);
+      if (!server) return setStatus('Settings saved.');
+      // Shown at once: Chrome's prompt (if any) may stay up until the person answers it.
+      setStatus(`Settings saved. Waiting for Chrome: it asks you whether Steward may reach the co-pilot’s model at ${server}.`);
       setStatus((await asked) ? 'Settings saved.' : `Settings saved. Chrome did not give Steward access to ${server}, so the co-pilot cannot reach its model there: save again to be asked once more.`);
     } catch (e) {
       setStatus(`Not saved: ${(e as Error).message}`);
