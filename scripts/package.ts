@@ -57,5 +57,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   await buildProduction(dist);
   const zipPath = join(ROOT, packageName(store));
   writePackage(dist, zipPath, store);
-  console.log(`Wrote ${packageName(store)} (dist/ holds the same files, ready for Load unpacked).`);
+  console.log(
+    store
+      ? `Wrote ${packageName(store)} for the Chrome Web Store (no key: the store gives Steward its own id).`
+      : `Wrote ${packageName(store)}: unzip it and load the folder with chrome://extensions → Load unpacked (dist/ holds the same files).`,
+  );
 }
