@@ -13,7 +13,10 @@ async function withBrowser<T>(steward: boolean, url: string, run: (context: Brow
     args: [...CHROMIUM_FLAGS, NATIVE_WEBMCP_FLAG, ...(steward ? [`--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`] : [])],
   });
   try {
-    if (steward) await allowSites(context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker')), [url]);
+    if (steward) {
+      const serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+      await allowSites({ context, serviceWorker, extensionId: new URL(serviceWorker.url()).host }, [url]);
+    }
     return await run(context);
   } finally {
     await context.close();

@@ -8,7 +8,7 @@ import { startDemoSites } from '../sites/server.ts';
 import { DEMO_GOAL, startTabs } from '../sites/start-tabs.ts';
 import { DEMO_MODEL, startDemoModel } from '../sites/model/demo-model.ts';
 import { SETTINGS_KEY, readSettings } from '../src/protocol/settings.ts';
-import { CHROMIUM_FLAGS, DIST, NATIVE_WEBMCP_FLAG, allowSites } from '../test/e2e/browser.ts';
+import { CHROMIUM_FLAGS, DIST, NATIVE_WEBMCP_FLAG, allowSites, grantHosts } from '../test/e2e/browser.ts';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(join(DIST, 'manifest.json'))) throw new Error('dist/ is missing: run `npm run build`.');
@@ -60,8 +60,10 @@ const context = await chromium.launchPersistentContext(profile, {
 const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
 const extensionId = new URL(worker.url()).host;
 // The bundled demo sites are allowed from the start; any other site waits for "Allow" in the panel.
-await allowSites(worker, Object.values(sites.urls));
+await allowSites({ context, serviceWorker: worker, extensionId }, Object.values(sites.urls));
 const usesDemoModel = await offerDemoModel(worker, demoModel.url);
+// Steward fetches only from origins Chrome gave it: the demo model's too.
+if (usesDemoModel) await grantHosts({ context, extensionId }, [demoModel.url]);
 
 const [first] = context.pages();
 const pages = startTabs(sites.urls);

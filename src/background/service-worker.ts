@@ -8,6 +8,7 @@ import { createObservationService } from './observation/service.ts';
 import { wirePipeline } from './pipeline/wiring.ts';
 import { SiteAccess } from './sites/site-access.ts';
 import { CONTENT_SCRIPT_FILES } from './sites/content-script-files.ts';
+import { chromeHostGrants } from './sites/host-grants.ts';
 import { tabMessenger } from './pages/messenger.ts';
 import type { SitesControl } from './panel/sites.ts';
 import { restrictStorageToExtension } from './storage-access.ts';
@@ -29,12 +30,22 @@ const forgetTabs = (tabIds: number[]) =>
     for (const tabId of tabIds) panels.push({ type: 'panel/tools-changed', tabId });
   });
 
-// Content scripts exist only on the sites the person allows; every message to a tab is gated too.
-const siteAccess = new SiteAccess(CONTENT_SCRIPT_FILES, forgetTabs, storageRestricted);
+/** The open tabs whose page (top frame) reported from one of these sites. */
+const tabsOf = (origins: string[]) => [...new Set(store.registry.all().flatMap((f) => (f.frameId === 0 && origins.includes(f.origin) ? [f.tabId] : [])))];
+
+// Content scripts exist only on the sites the person allows and Chrome grants; every message to a tab is gated too.
+const siteAccess = new SiteAccess({
+  files: CONTENT_SCRIPT_FILES,
+  grants: chromeHostGrants(),
+  onSitesLost: (origins) => void store.ready.then(() => forgetTabs(tabsOf(origins))),
+  onChanged: () => panels.push({ type: 'panel/sites-changed' }),
+  storageRestricted,
+});
 const send = tabMessenger(siteAccess);
 const observation = createObservationService(send);
 const sites: SitesControl = {
   list: () => siteAccess.ready.then(() => siteAccess.list()),
+  overview: () => siteAccess.ready.then(() => siteAccess.overview()),
   allow: (origin) => siteAccess.allow(origin),
   remove: (origin) => siteAccess.remove(origin),
   tabStatus: (tabId) => siteAccess.tabStatus(tabId, (id, origin) => store.registry.tab(id).some((f) => f.frameId === 0 && f.origin === origin)),
@@ -65,12 +76,19 @@ acceptPanelPorts(channels, panels);
 pipeline.bridgeLink.ensure();
 browser.runtime.onConnect.addListener(() => pipeline.bridgeLink.ensure());
 
-// The toolbar button opens the side panel; a fresh install's first panel opens on the welcome.
+// The toolbar button opens the side panel, as Steward's own click handler rather than Chrome's
+// panel behaviour: Chrome grants activeTab for a toolbar click that runs the extension's action,
+// not for one that toggles its side panel (ExtensionActionRunner). With it the panel can name an
+// unlisted site the person is looking at ("Allow <site>") and take the screenshot check there.
+void chromeOnly.sidePanel.setPanelBehavior({ openPanelOnActionClick: false }).catch(() => undefined);
+browser.action.onClicked.addListener((tab) => {
+  if (tab.windowId !== undefined) void chromeOnly.sidePanel.open({ windowId: tab.windowId }).catch((e) => console.warn('Steward could not open its side panel', e));
+});
+
+// A fresh install's first panel opens on the welcome.
 browser.runtime.onInstalled.addListener((details) => {
-  void chromeOnly.sidePanel.setPanelBehavior({ openPanelOnActionClick: true });
   void markWelcomeDue(details.reason).catch((e) => console.error('Steward could not note its first run', e));
 });
-void chromeOnly.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
 
 browser.tabs.onRemoved.addListener((tabId) => {
   pipeline.onTabRemoved(tabId);

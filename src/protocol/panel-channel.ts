@@ -54,7 +54,15 @@ export const AuditVerifyResponse = z.object({
 export type AuditVerifyResponse = z.infer<typeof AuditVerifyResponse>;
 const AuditExportResponse = z.object({ jsonl: z.string() });
 const ObserveTabResponse = z.object({ state: ObservedState.nullable(), error: z.string().optional() });
-export const SitesResponse = z.object({ allowed: z.array(Origin), tab: TabSiteStatus.optional() });
+export const SitesResponse = z.object({
+  /** Listed and granted by Chrome: Steward reads them. */
+  allowed: z.array(Origin),
+  /** Listed, but Chrome no longer grants them (taken back in chrome://extensions): read again once the person allows them again. */
+  waiting: z.array(Origin),
+  /** Chrome still grants every http(s) site, carried over from a version that asked for it at install. */
+  broad: z.boolean(),
+  tab: TabSiteStatus.optional(),
+});
 export type SitesResponse = z.infer<typeof SitesResponse>;
 export const SiteChangeResponse = z.object({
   allowed: z.array(Origin),

@@ -37,6 +37,25 @@ export const Settings = z.object({
 });
 export type Settings = z.infer<typeof Settings>;
 
+/** Where the Anthropic provider sends prompts when no endpoint is set. */
+const ANTHROPIC_DEFAULT = 'https://api.anthropic.com';
+
+/**
+ * The origin of the server the co-pilot's model runs on, which Chrome must give Steward access to
+ * (Steward holds no host access it was not given: the side panel asks Chrome when the person saves
+ * the endpoint). Undefined for the Prompt API (in the browser) and an unset endpoint.
+ */
+export function modelServerOrigin(copilot: Pick<Settings['copilot'], 'provider' | 'endpoint'>): string | undefined {
+  if (copilot.provider === 'prompt-api') return undefined;
+  const endpoint = copilot.endpoint || (copilot.provider === 'anthropic' ? ANTHROPIC_DEFAULT : '');
+  try {
+    const url = new URL(endpoint);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export const DEFAULT_SETTINGS: Settings = {
   polyfill_enabled: true,
   show_debugging_tools: false,

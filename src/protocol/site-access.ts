@@ -22,6 +22,13 @@ export function readSiteAccess(raw: unknown): SiteAccessRecord {
   return { allowed };
 }
 
+/**
+ * The host access Steward may ask Chrome for (the manifest's optional_host_permissions): any http
+ * or https site, one origin at a time, when the person allows it. Asked for together they are also
+ * what Chrome carries over from a version that had `<all_urls>` at install.
+ */
+export const SITE_HOST_PATTERNS = ['http://*/*', 'https://*/*'];
+
 /** The match pattern for one origin, ports included: `http://127.0.0.1:4100/*`. */
 export const originPattern = (origin: string): string => `${origin}/*`;
 
@@ -29,13 +36,16 @@ export const originPattern = (origin: string): string => `${origin}/*`;
 export const TabSiteStatus = z.object({
   tabId: z.number().int(),
   /**
-   * Absent on pages Steward may not read at all: browser pages (chrome://, the Web Store, a new
-   * tab) and sites Chrome's own site access keeps Steward out of (Chrome hides their address).
+   * Absent where Chrome hides the tab's address from Steward: browser pages (chrome://, the Web
+   * Store, a new tab), and any site Chrome gives Steward no access to, unless the person clicked
+   * Steward's toolbar button on this tab (activeTab shows Steward this tab until it leaves the site).
    */
   origin: Origin.optional(),
   title: z.string().max(2000).optional(),
-  /** In Steward's list of allowed sites. */
+  /** In Steward's list of allowed sites, and Chrome grants it: Steward reads it. */
   allowed: z.boolean(),
+  /** In Steward's list, but Chrome no longer grants it: the person allows it again (Chrome asks). */
+  waiting: z.literal(true).optional(),
   /** Steward's page script answers in this tab right now. */
   observing: z.boolean(),
 });

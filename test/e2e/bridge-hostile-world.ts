@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, Worker } from '@playwright/test';
 import { startDemoSites, freePorts, type RunningDemoSites } from '../../sites/server.ts';
+import { tabIdOfAnyPage } from './browser.ts';
 import { launchWithBridge, type BridgeBrowser } from './bridge-harness.ts';
 import { swRecords } from './panel-helpers.ts';
 import { tabIdOf } from './fixtures.ts';
@@ -47,12 +48,8 @@ export async function startRefusalWorld(): Promise<RefusalWorld> {
   };
 }
 
-/** Any tab's id by its URL, Steward's page script or not (a page on a site Steward may not observe). */
-export async function anyTabIdOf(serviceWorker: Worker, page: Page): Promise<number> {
-  const id = await serviceWorker.evaluate(async (url) => (await chrome.tabs.query({})).find((t) => t.url === url)?.id, page.url());
-  if (id === undefined) throw new Error(`no tab shows ${page.url()}`);
-  return id;
-}
+/** Any tab's id, Steward's page script or not (a page on a site Steward may not observe): call it right after opening the page. */
+export const anyTabIdOf = (serviceWorker: Worker, page: Page): Promise<number> => tabIdOfAnyPage(serviceWorker, page);
 
 /** A panel-channel request, sent as the side panel sends it (reads only: the tests act through the UI). */
 async function panelAsk<T>(panel: Page, message: Record<string, unknown>): Promise<T> {

@@ -1,4 +1,4 @@
-import { chromium, type BrowserContext, type Worker } from '@playwright/test';
+import { chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,12 +8,16 @@ export const DIST = join(import.meta.dirname, '..', '..', 'dist');
 export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 /** Chromium's native WebMCP: the feature is `WebMCPTesting` up to 156 and `WebMCP` from 157; Chromium ignores the name it does not know, so both go. */
 export const NATIVE_WEBMCP_FLAG = '--enable-features=WebMCPTesting,WebMCP';
+/** Lets a test press Steward's toolbar button (CDP Extensions.triggerAction over Playwright's pipe): `clickStewardButton`. */
+const EXTENSION_ACTION_FLAG = '--enable-unsafe-extension-debugging';
 
 export interface LaunchOptions {
   /** Chromium's native WebMCP (document.modelContext); off → Steward's polyfill path. */
   nativeWebMcp: boolean;
   /** Sites Steward may observe from the start, as if the person had allowed them earlier. */
   allowSites?: string[];
+  /** The unpacked extension to load (default: dist/). The upgrade test loads an earlier build first. */
+  extensionDir?: string;
 }
 
 export interface StewardBrowser {
@@ -28,11 +32,17 @@ export async function launchInProfile(profile: string, options: LaunchOptions): 
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: [...CHROMIUM_FLAGS, ...(options.nativeWebMcp ? [NATIVE_WEBMCP_FLAG] : []), `--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`],
+    args: [
+      ...CHROMIUM_FLAGS,
+      EXTENSION_ACTION_FLAG,
+      ...(options.nativeWebMcp ? [NATIVE_WEBMCP_FLAG] : []),
+      `--disable-extensions-except=${options.extensionDir ?? DIST}`,
+      `--load-extension=${options.extensionDir ?? DIST}`,
+    ],
   });
   const serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const extensionId = new URL(serviceWorker.url()).host;
-  if (options.allowSites?.length) await allowSites(serviceWorker, options.allowSites);
+  if (options.allowSites?.length) await allowSites({ context, serviceWorker, extensionId }, options.allowSites);
   return { context, serviceWorker, extensionId };
 }
 
@@ -51,24 +61,135 @@ export async function launchWithSteward(options: LaunchOptions): Promise<Steward
   };
 }
 
+type Steward = Pick<StewardBrowser, 'context' | 'serviceWorker' | 'extensionId'>;
+type InChrome = Pick<StewardBrowser, 'context' | 'extensionId'>;
+
+const patternsOf = (urls: string[]) => [...new Set(urls.map((u) => `${new URL(u).origin}/*`))];
+
 /**
- * Puts sites on Steward's list of allowed sites the way an earlier session would have left it
- * (the stored record), then waits until the service worker has registered its page scripts for
- * them. Pages opened afterwards are observed from document_start.
+ * What a person does in chrome://extensions → Steward → Site access → "On specific sites" → Add:
+ * chrome.developerPrivate.addHostPermission, the call behind that dialog. Chrome records the
+ * person's grant; it does not yet hand it to Steward (the host access is optional), but from now
+ * on Chrome gives it without a prompt when Steward asks (chrome.permissions.request).
  */
-export async function allowSites(serviceWorker: Worker, urls: string[]): Promise<void> {
-  const origins = [...new Set(urls.map((u) => new URL(u).origin))];
-  await serviceWorker.evaluate(async (wanted) => {
-    const key = 'steward.sites';
-    const stored = ((await chrome.storage.local.get(key))[key] as { allowed?: string[] } | undefined)?.allowed ?? [];
-    await chrome.storage.local.set({ [key]: { allowed: [...new Set([...stored, ...wanted])] } });
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const scripts = await chrome.scripting.getRegisteredContentScripts();
-      const matched = new Set(scripts.flatMap((s) => s.matches ?? []));
-      if (scripts.length === 2 && wanted.every((o) => matched.has(`${o}/*`))) return;
-      if (Date.now() > deadline) throw new Error(`Steward did not register its page scripts for ${wanted.join(', ')}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }, origins);
+export async function grantInChromeSettings(steward: InChrome, urls: string[]): Promise<void> {
+  const settings = await steward.context.newPage();
+  try {
+    await settings.goto('chrome://extensions');
+    await settings.evaluate(
+      async ({ id, patterns }) => {
+        const developer = (chrome as unknown as { developerPrivate: { addHostPermission(id: string, host: string): Promise<void> } }).developerPrivate;
+        for (const pattern of patterns) await developer.addHostPermission(id, pattern);
+      },
+      { id: steward.extensionId, patterns: patternsOf(urls) },
+    );
+  } finally {
+    await settings.close();
+  }
+}
+
+/** Takes Steward's access to the sites back, as the person does in chrome://extensions (developerPrivate.removeHostPermission). */
+export async function revokeInChromeSettings(steward: InChrome, urls: string[]): Promise<void> {
+  const settings = await steward.context.newPage();
+  try {
+    await settings.goto('chrome://extensions');
+    await settings.evaluate(
+      async ({ id, patterns }) => {
+        const developer = (chrome as unknown as { developerPrivate: { removeHostPermission(id: string, host: string): Promise<void> } }).developerPrivate;
+        for (const pattern of patterns) await developer.removeHostPermission(id, pattern);
+      },
+      { id: steward.extensionId, patterns: patternsOf(urls) },
+    );
+  } finally {
+    await settings.close();
+  }
+}
+
+/** Which of these sites' origins Chrome gives Steward now (chrome.permissions.getAll, in the worker). */
+export const grantedOrigins = (serviceWorker: Worker): Promise<string[]> => serviceWorker.evaluate(async () => (await chrome.permissions.getAll()).origins ?? []);
+
+/**
+ * Chrome's real grant of these origins to Steward, as a person who allowed them earlier left it:
+ * granted in chrome://extensions, then asked for by Steward itself (chrome.permissions.request)
+ * from `extensionPage`, one of its own pages, in a click (Playwright evaluates with a user
+ * gesture); Chrome answers without a prompt what the person already granted.
+ */
+export async function grantHostAccess(extensionPage: Page, urls: string[]): Promise<void> {
+  const patterns = patternsOf(urls);
+  await grantInChromeSettings({ context: extensionPage.context(), extensionId: new URL(extensionPage.url()).host }, urls);
+  const granted = await extensionPage.evaluate((origins) => chrome.permissions.request({ origins }), patterns);
+  if (!granted) throw new Error(`Chrome did not grant Steward ${patterns.join(', ')}`);
+}
+
+/** `grantHostAccess` from a side panel page opened for the purpose (and closed again). */
+export async function grantHosts(steward: InChrome, urls: string[]): Promise<void> {
+  const panel = await steward.context.newPage();
+  try {
+    await panel.goto(`chrome-extension://${steward.extensionId}/src/sidepanel/index.html`);
+    await grantHostAccess(panel, urls);
+  } finally {
+    await panel.close();
+  }
+}
+
+/**
+ * Puts sites on Steward's list the way a person who allowed them earlier left things: Chrome's
+ * real grant (`grantHosts`), then Steward's stored list. Waits until the service worker has
+ * registered its page scripts for them: pages opened afterwards are observed from document_start.
+ */
+export async function allowSites(steward: Steward, urls: string[]): Promise<void> {
+  await grantHosts(steward, urls);
+  await steward.serviceWorker.evaluate(
+    async (wanted) => {
+      const key = 'steward.sites';
+      const stored = ((await chrome.storage.local.get(key))[key] as { allowed?: string[] } | undefined)?.allowed ?? [];
+      await chrome.storage.local.set({ [key]: { allowed: [...new Set([...stored, ...wanted])] } });
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const scripts = await chrome.scripting.getRegisteredContentScripts();
+        const matched = new Set(scripts.flatMap((s) => s.matches ?? []));
+        if (scripts.length === 2 && wanted.every((o) => matched.has(`${o}/*`))) return;
+        if (Date.now() > deadline) throw new Error(`Steward did not register its page scripts for ${wanted.join(', ')}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+    [...new Set(urls.map((u) => new URL(u).origin))],
+  );
+}
+
+/**
+ * The person clicks Steward's toolbar button while `page` is showing: Chrome runs Steward's action
+ * there (CDP Extensions.triggerAction runs the toolbar button's own code path), which grants
+ * activeTab for that tab and opens the side panel.
+ */
+export async function clickStewardButton(steward: Steward, page: Page): Promise<void> {
+  await page.bringToFront();
+  const browser = steward.context.browser();
+  if (!browser) throw new Error('no browser session to press the toolbar button with');
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const { targetInfos } = (await cdp.send('Target.getTargets', { filter: [{ type: 'tab' }] })) as { targetInfos: Array<{ targetId: string; url: string }> };
+    const tab = targetInfos.find((t) => t.url === page.url());
+    if (!tab) throw new Error(`no tab target shows ${page.url()}`);
+    await cdp.send('Extensions.triggerAction' as never, { id: steward.extensionId, targetId: tab.targetId } as never);
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/**
+ * The id of the tab showing `page`, also on a site Steward has no access to (Chrome then hides
+ * the tab's address from Steward): the tab with the page's address, else the newest tab whose
+ * address is hidden. Call it right after opening the page (tab ids only grow).
+ */
+export async function tabIdOfAnyPage(serviceWorker: Worker, page: Page): Promise<number> {
+  const id = await serviceWorker.evaluate(async (url) => {
+    const tabs = await chrome.tabs.query({});
+    const shown = tabs.find((t) => t.url === url);
+    if (shown) return shown.id;
+    const hidden = tabs.filter((t) => t.url === undefined && t.id !== undefined).map((t) => t.id!);
+    return hidden.length > 0 ? Math.max(...hidden) : undefined;
+  }, page.url());
+  if (id === undefined) throw new Error(`no tab shows ${page.url()}`);
+  return id;
 }

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { encode } from 'gpt-tokenizer';
 import type { CopilotRun } from '../../src/protocol/copilot.ts';
 import type { ChatRequestBody, ScriptedModel } from '../../sites/model/scripted-server.ts';
-import type { StewardBrowser } from './browser.ts';
+import { grantHostAccess, type StewardBrowser } from './browser.ts';
 
 /**
  * Drives a co-pilot run from the side panel page with the panel channel's own requests
@@ -45,6 +45,8 @@ export async function panelFor(steward: StewardBrowser, page: Page): Promise<{ p
 
 /** Points Steward at the scripted model (settings in chrome.storage.local, the key through copilot/set-key). */
 export async function useScriptedModel(panel: Page, model: ScriptedModel, copilot: { max_steps?: number; token_budget?: number } = {}): Promise<void> {
+  // Chrome's grant of the model server's origin, as the person gave it when saving the endpoint.
+  await grantHostAccess(panel, [model.url]);
   await panel.evaluate(
     async ({ url, copilot }) => {
       const key = 'steward.settings';

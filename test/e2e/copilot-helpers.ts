@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { startScriptedModel, type ScriptedModel, type ScriptedReply } from '../../sites/model/scripted-server.ts';
+import { grantHostAccess } from './browser.ts';
 import { expect } from './fixtures.ts';
 import { approvalOf, control, data, type Card } from './pipeline-helpers.ts';
 
@@ -40,6 +41,8 @@ export function startModel(replies: ScriptedReply[] = []): Promise<ScriptedModel
 
 /** Points Steward's co-pilot at `model` (as the Settings form saves it) and stores a key. */
 export async function configureCopilot(panel: Page, model: Pick<ScriptedModel, 'url'>, copilot: Record<string, unknown> = {}): Promise<void> {
+  // Chrome's grant of the model server's origin, as the person gave it when saving the endpoint.
+  await grantHostAccess(panel, [model.url]);
   await panel.evaluate(
     async ({ url, copilot }) => {
       const key = 'steward.settings';

@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { grantInChromeSettings } from './browser.ts';
 import { SHOP_ORDER, showView } from './panel-helpers.ts';
 
 /** Steps for the Co-pilot view's e2e tests: the model is configured and the run started through the panel's own UI. */
@@ -23,6 +24,8 @@ export async function configureModel(panel: Page, endpoint: string, opts: { key?
   await panel.getByLabel('Provider').selectOption('openai');
   await panel.getByLabel('Endpoint URL').fill(endpoint);
   await panel.getByLabel('Model name').fill(opts.model ?? 'scripted');
+  // Saving asks Chrome for the model server's origin; the person granted it in Chrome's extension settings, so no prompt.
+  await grantInChromeSettings({ context: panel.context(), extensionId: new URL(panel.url()).host }, [endpoint]);
   await panel.getByRole('button', { name: 'Save settings' }).click();
   await expect(panel.getByText('Settings saved.')).toBeVisible();
   if (opts.key !== undefined) {

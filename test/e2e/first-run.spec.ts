@@ -1,10 +1,8 @@
 import type { Page, Worker } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { allowSites } from './browser.ts';
+import { allowSites, clickStewardButton, tabIdOfAnyPage } from './browser.ts';
 import { SHOP_ORDER } from './panel-helpers.ts';
 
-/** Without a content script there is no report to find the tab by: Steward's access to tabs lets it query them by URL. */
-const tabIdByUrl = (worker: Worker, url: string) => worker.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id, url);
 const welcomeRecord = (worker: Worker) => worker.evaluate(async () => (await chrome.storage.local.get('steward.welcome'))['steward.welcome']);
 const welcomeOf = (panel: Page) => panel.getByRole('region', { name: 'Welcome to Steward' });
 const tab = (panel: Page, name: string) => panel.getByRole('tab', { name: new RegExp(`^${name}`) });
@@ -22,7 +20,9 @@ test.describe('a fresh profile, before any site is allowed', () => {
     const page = await steward.context.newPage();
     const url = `${sites.urls.shop}/orders/${SHOP_ORDER}`;
     await page.goto(url);
-    const panelUrl = `chrome-extension://${steward.extensionId}/src/sidepanel/index.html?tabId=${await tabIdByUrl(steward.serviceWorker, url)}`;
+    const panelUrl = `chrome-extension://${steward.extensionId}/src/sidepanel/index.html?tabId=${await tabIdOfAnyPage(steward.serviceWorker, page)}`;
+    // The person opens the panel with Steward's toolbar button: Chrome shows Steward this tab (activeTab).
+    await clickStewardButton(steward, page);
     const panel = await steward.context.newPage();
     await panel.goto(panelUrl);
 
@@ -45,7 +45,7 @@ test.describe('a fresh profile, before any site is allowed', () => {
     await expect(welcome.getByRole('listitem').nth(2)).toContainText('steward-bridge config <client>');
 
     // Once a site is allowed the welcome stays (two steps to go), step one marked done.
-    await allowSites(steward.serviceWorker, [sites.urls.shop]);
+    await allowSites(steward, [sites.urls.shop]);
     await panel.reload();
     await expect(welcome.getByRole('listitem').first()).toContainText('Done: 1 site allowed.');
     await expect(welcome.getByRole('button', { name: 'Go to This tab' })).toHaveCount(0);

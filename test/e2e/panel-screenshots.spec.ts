@@ -1,5 +1,6 @@
 import { startScriptedModel } from '../../sites/model/scripted-server.ts';
 import { cancelReply, cancelledReply, configureModel, startGoal } from './copilot-panel-helpers.ts';
+import { clickStewardButton, tabIdOfAnyPage } from './browser.ts';
 import { test, expect } from './fixtures.ts';
 import { SHOP_ORDER, cancelOrder, mintThroughUi, mintThroughUiWithId, showView, submitAsCopilot, submitNow } from './panel-helpers.ts';
 
@@ -56,7 +57,9 @@ test('screenshot of the current tab on a site Steward may not read', async ({ st
   const unlisted = sites.urls.shop.replace('localhost', '127.0.0.1');
   const page = await steward.context.newPage();
   await page.goto(`${unlisted}/orders/${SHOP_ORDER}`);
-  const tabId = await steward.serviceWorker.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id, page.url());
+  const tabId = await tabIdOfAnyPage(steward.serviceWorker, page);
+  // The person opens Steward from its toolbar button on this tab: Chrome then shows Steward the tab's address.
+  await clickStewardButton(steward, page);
   const panel = await steward.context.newPage();
   await panel.goto(`chrome-extension://${steward.extensionId}/src/sidepanel/index.html?tabId=${tabId}&view=tab`);
   await panel.setViewportSize({ width: 360, height: 760 });

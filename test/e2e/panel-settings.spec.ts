@@ -25,7 +25,8 @@ test('settings are validated, saved to chrome.storage.local, and used by the res
   await panel.getByLabel(/Steward’s polyfill/).uncheck();
   await panel.getByLabel('Show agents the tools a page marks as debugging-only').check();
   await panel.getByRole('button', { name: 'Save settings' }).click();
-  await expect(panel.getByText('Settings saved.')).toBeVisible();
+  // Saved at once; the model's server is an origin Chrome has not given Steward, so Chrome's prompt is up (unanswered here).
+  await expect(panel.getByText('Settings saved. Waiting for Chrome: it asks you whether Steward may reach the co-pilot’s model at http://localhost:11434.')).toBeVisible();
   expect(await stored(steward.serviceWorker)).toEqual({
     polyfill_enabled: false,
     show_debugging_tools: true,

@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures.ts';
-import { allowSites } from './browser.ts';
+import { allowSites, tabIdOfAnyPage } from './browser.ts';
 import { inContentScript } from './content-world.ts';
 import { SHOP_ORDER, showView } from './panel-helpers.ts';
 import { control, data, killServiceWorker, liveWorker, mint } from './pipeline-helpers.ts';
@@ -19,7 +19,7 @@ test('a compromised content script cannot read or write chrome.storage: sites, s
   let sw = steward.serviceWorker;
   const shop = new URL(sites.urls.shop).origin;
   const clinic = new URL(sites.urls.clinic).origin;
-  await allowSites(sw, [sites.urls.shop]);
+  await allowSites(steward, [sites.urls.shop]);
   const page = await steward.context.newPage();
   await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
   const panel = await openPanel(page);
@@ -67,7 +67,7 @@ test('a compromised content script cannot read or write chrome.storage: sites, s
   // The clinic is not observed: its tab stands as not allowed.
   const clinicPage = await steward.context.newPage();
   await clinicPage.goto(sites.urls.clinic);
-  const clinicTab = await sw.evaluate(async (url) => (await chrome.tabs.query({ url: `${url}/*` }))[0]?.id, clinic);
+  const clinicTab = await tabIdOfAnyPage(sw, clinicPage);
   expect((await data<{ tab: { allowed: boolean; observing: boolean } }>(control(panel, { type: 'panel/sites', tabId: clinicTab }))).tab).toMatchObject({ allowed: false, observing: false });
   // The settings the person sees are still the defaults: no co-pilot endpoint, 15-minute windows.
   await showView(panel, 'Settings');

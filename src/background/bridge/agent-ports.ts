@@ -62,7 +62,7 @@ export function chromeAgentPorts(deps: ChromeAgentPortsDeps): AgentCallPorts {
         const tabId = await fencedLoad(deps.tabs, { active: true }, url, origins);
         return await loaded(tabId, true);
       } catch (error) {
-        if (error instanceof LeftAllowedSites) return { left: error.origin };
+        if (error instanceof LeftAllowedSites) return { left: error.origin ?? 'a site Steward has no access to' };
         return { error: `Opening ${url} failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 1000) };
       }
     },

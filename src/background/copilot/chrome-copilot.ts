@@ -1,6 +1,8 @@
 import { createModel, modelStatus, type ModelDeps } from '../../agent/models/create-model.ts';
 import { hexOf } from '../../base/hash.ts';
+import { originOf } from '../../base/origin.ts';
 import { readSettings, SETTINGS_KEY } from '../../protocol/settings.ts';
+import { originPattern } from '../../protocol/site-access.ts';
 import { browser } from '../browser.ts';
 import { KeepAlive } from './keep-alive.ts';
 import { ModelKeyStore } from './model-key.ts';
@@ -13,8 +15,24 @@ type Given = Pick<RunManagerDeps, 'pipeline' | 'sessionFor' | 'taint' | 'observe
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * `fetch` to the model's server. Steward holds host access only where Chrome gave it (the panel
+ * asks when the person saves the endpoint); a server it was not given answers nothing a page may
+ * not read, which `fetch` reports as a bare network failure: that case is named.
+ */
+async function modelFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(input, init);
+  } catch (error) {
+    const origin = originOf(input instanceof Request ? input.url : String(input));
+    const granted = origin ? await browser.permissions.contains({ origins: [originPattern(origin)] }).catch(() => true) : true;
+    if (!granted) throw new TypeError(`Chrome has not given Steward access to ${origin}; save the co-pilot settings in the side panel and allow it`);
+    throw error;
+  }
+}
+
 export function createChromeCopilot(given: Given): RunManager {
-  const modelDeps = (): ModelDeps => ({ fetch: (input, init) => fetch(input, init), promptApi: (globalThis as { LanguageModel?: unknown }).LanguageModel });
+  const modelDeps = (): ModelDeps => ({ fetch: modelFetch, promptApi: (globalThis as { LanguageModel?: unknown }).LanguageModel });
   return new RunManager({
     ...given,
     tabExists: (tabId) =>

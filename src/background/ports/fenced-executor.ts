@@ -42,7 +42,7 @@ export function fencedExecutor(
 
 /** The report for a navigation the fence stopped. */
 export function stopped(left: LeftAllowedSites, sideEffectPossible: boolean): ExecutionReport {
-  return { outcome: 'failed', code: 'SITE_NOT_ALLOWED', origin: left.origin, message: left.message, side_effect_possible: sideEffectPossible };
+  return { outcome: 'failed', code: 'SITE_NOT_ALLOWED', ...(left.origin ? { origin: left.origin } : {}), message: left.message, side_effect_possible: sideEffectPossible };
 }
 
 /** The report for a step whose new tabs the fence stopped: what the agent did on its own page may have happened. */

@@ -16,13 +16,20 @@ import { waitForLoaded, watchTab, type TabEvents } from './tab-wait.ts';
 export interface TabControl extends TabEvents {
   update(tabId: number, props: { url: string }): Promise<unknown>;
   create(props: { url: string; active: boolean }): Promise<{ id?: number }>;
-  /** The URL the tab shows (for a navigation the fence stopped, the blocked URL on Chrome's error page). */
-  urlOf(tabId: number): Promise<string | undefined>;
+  /**
+   * The URL the tab shows (for a navigation the fence stopped, the blocked URL on Chrome's error
+   * page); HIDDEN when Chrome keeps the tab's address from Steward (a site Chrome gives it no
+   * access to); undefined when there is no such tab.
+   */
+  urlOf(tabId: number): Promise<string | typeof HIDDEN | undefined>;
   close(tabId: number): Promise<void>;
   /** Whether the tab's page is Chrome's error page (a navigation the fence blocked shows one). */
   showsErrorPage(tabId: number): Promise<boolean>;
   fence: NavigationFence;
 }
+
+/** A tab whose address Chrome does not show Steward: it is on a site Steward has no access to. */
+export const HIDDEN = Symbol('address hidden');
 
 export const chromeTabControl = (events: TabEvents): TabControl => {
   let fence: NavigationFence | undefined;
@@ -34,7 +41,8 @@ export const chromeTabControl = (events: TabEvents): TabControl => {
     create: (props) => browser.tabs.create(props),
     urlOf: async (tabId) => {
       const tab = (await browser.tabs.get(tabId).catch(() => undefined)) as { url?: string; pendingUrl?: string } | undefined;
-      return tab?.url || tab?.pendingUrl || undefined;
+      if (!tab) return undefined;
+      return tab.url || tab.pendingUrl || HIDDEN;
     },
     close: (tabId) => browser.tabs.remove(tabId),
     // Chrome refuses to script an error page, and says so: no other way to see one without the webNavigation permission.
@@ -50,21 +58,29 @@ export const chromeTabControl = (events: TabEvents): TabControl => {
 /** Every tab's id, opener and URL (URLs are seen through Steward's host access, no "tabs" permission). */
 const chromeFenceTabs = (): FenceTabs => ({ query: () => browser.tabs.query({}), onCreated: browser.tabs.onCreated });
 
-/** A navigation the fence stopped: the tab was sent towards `origin`, outside the agent's sites. */
+/**
+ * A navigation the fence stopped: the tab was sent towards `origin`, outside the agent's sites.
+ * Unnamed when Chrome hides where the tab went (a site Steward has no access to).
+ */
 export class LeftAllowedSites extends Error {
   constructor(
-    readonly origin: string,
-    readonly url: string,
+    readonly origin: string | undefined,
+    readonly url: string | undefined,
   ) {
-    super(`the navigation was stopped before it reached ${origin}, which is not one of the sites this agent may use`);
+    super(`the navigation was stopped before it reached ${origin ?? 'another site (one Steward has no access to)'}, which is not one of the sites this agent may use`);
     this.name = 'LeftAllowedSites';
   }
 }
 
-/** After a fenced navigation: the tab's URL is outside `origins` only when the fence stopped it there. */
+/**
+ * After a fenced navigation: the tab's URL is outside `origins` only when the fence stopped it
+ * there. A hidden address counts as outside: the agent's origins are all sites Chrome gives
+ * Steward, whose addresses it sees, so a tab it cannot see is on none of them.
+ */
 export async function checkStayed(tabs: Pick<TabControl, 'urlOf'>, tabId: number, origins: readonly string[]): Promise<void> {
   const url = await tabs.urlOf(tabId);
   if (url === undefined) return;
+  if (url === HIDDEN) throw new LeftAllowedSites(undefined, undefined);
   const origin = originOf(url);
   if (origin !== undefined && !origins.includes(origin)) throw new LeftAllowedSites(origin, url);
 }

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { originOf } from '../../base/origin.ts';
 import { browser } from '../browser.ts';
 import { nativeBelief, planContentScripts, samePlan, type ContentScriptFiles } from './content-script-plan.ts';
+import type { HostGrants } from './host-grants.ts';
+import { lostSites, siteStanding } from './site-grants.ts';
 
 /** Whether this browser has native WebMCP, learned from a page's report, per browser version. */
 export const WEBMCP_KEY = 'steward.webmcp';
@@ -13,32 +15,52 @@ export type SiteRefusal = { code: 'SITE_NOT_ALLOWED'; message: string; retryable
 
 const httpOrigin = (url: string | undefined): string | undefined => (url ? originOf(url) : undefined);
 
+/** How the person's list stands against Chrome's grants, for the side panel. */
+export interface SitesOverview {
+  allowed: string[];
+  waiting: string[];
+  /** Chrome still gives Steward every http(s) site, carried over from a version that asked for <all_urls>. */
+  broad: boolean;
+}
+
+export interface SiteAccessDeps {
+  files: ContentScriptFiles;
+  grants: HostGrants;
+  /** Sites no longer read (removed, or Chrome's access taken back): their open pages' reports are forgotten. */
+  onSitesLost?: (origins: string[]) => void;
+  /** The list or Chrome's grants changed: open side panels reload their site views. */
+  onChanged?: () => void;
+  /** Page scripts are registered only once content scripts are kept out of chrome.storage (storage-access.ts). */
+  storageRestricted?: Promise<void>;
+}
+
 /**
- * The sites Steward may observe and act on, applied to Chrome: content scripts are registered
- * (chrome.scripting) for the allowed origins only, with the main-world script that matches the
- * polyfill setting; every message to a tab passes `gate` first, so a page whose site was removed
- * is not read even while the scripts it already has keep running until its next load. Chrome's own
- * site access (chrome://extensions) still applies on top: where it keeps Steward out, nothing
- * is injected and the tab's URL is unknown.
+ * The sites Steward may observe, applied to Chrome: a site is read when it is on the person's
+ * list (chrome.storage, `steward.sites`) and Chrome grants Steward host access to it (asked for
+ * by the side panel when the person allows the site; the person can take it back in
+ * chrome://extensions). Content scripts are registered (chrome.scripting) for those origins only,
+ * with the main-world script that matches the polyfill setting; every message to a tab passes
+ * `gate` first, so a page whose site was removed is not read even while the scripts it already has
+ * keep running until its next load. Reconciled at every worker start (an update included) and on
+ * every change of the list or of Chrome's grants.
  */
 export class SiteAccess {
+  private listed: string[] = [];
   private allowed = new Set<string>();
+  private waiting: string[] = [];
+  private broad = false;
   private polyfill = true;
   /** A page reported native WebMCP in this browser version: the polyfill would never be used. */
   private native = false;
   private queue: Promise<void> = Promise.resolve();
   readonly ready: Promise<void>;
 
-  constructor(
-    private readonly files: ContentScriptFiles,
-    private readonly onSiteRemoved: (tabIds: number[]) => void = () => undefined,
-    /** Page scripts are registered only once content scripts are kept out of chrome.storage (storage-access.ts). */
-    private readonly storageRestricted: Promise<void> = Promise.resolve(),
-  ) {
+  constructor(private readonly deps: SiteAccessDeps) {
     this.ready = this.reload();
     browser.storage.onChanged.addListener((changes, area) => {
       if (area === 'local' && (changes[SITES_KEY] || changes[SETTINGS_KEY] || changes[WEBMCP_KEY])) void this.reload();
     });
+    deps.grants.onChange(() => void this.reload());
   }
 
   list(): string[] {
@@ -49,15 +71,26 @@ export class SiteAccess {
     return this.allowed.has(origin);
   }
 
-  /** Adds the site, registers the scripts, and starts observing its pages that are already open. */
+  overview(): SitesOverview {
+    return { allowed: this.list(), waiting: [...this.waiting], broad: this.broad };
+  }
+
+  /**
+   * Adds the site, registers the scripts, and starts observing its pages that are already open.
+   * Chrome must already grant the site: the side panel asks Chrome in the person's click, then
+   * calls this; a site Chrome refused is not added.
+   */
   async allow(origin: string): Promise<{ allowed: string[]; tabs: number }> {
     await this.ready;
-    await this.store([...this.allowed, origin]);
+    if (!(await this.deps.grants.granted([origin])).has(origin)) {
+      throw new Error(`Chrome has not given Steward access to ${origin}. Allow the site from Steward's side panel: Chrome then asks you.`);
+    }
+    await this.store([...this.listed, origin]);
     let started = 0;
     for (const tab of await this.openTabs(origin)) {
       // Pages loaded before the site was allowed get the isolated world now (observation, native
       // WebMCP, actions); network evidence and the polyfill start with their next load.
-      const ok = await browser.scripting.executeScript({ target: { tabId: tab, frameIds: [0] }, files: [this.files.isolated] }).then(
+      const ok = await browser.scripting.executeScript({ target: { tabId: tab, frameIds: [0] }, files: [this.deps.files.isolated] }).then(
         () => true,
         () => false,
       );
@@ -66,11 +99,14 @@ export class SiteAccess {
     return { allowed: this.list(), tabs: started };
   }
 
+  /** Takes the site off the list (its scripts go at once) and gives its access back to Chrome. */
   async remove(origin: string): Promise<{ allowed: string[]; tabs: number }> {
     await this.ready;
-    await this.store([...this.allowed].filter((o) => o !== origin));
+    // Counted while Steward can still see the site's tabs.
     const tabs = await this.openTabs(origin);
-    this.onSiteRemoved(tabs);
+    await this.store(this.listed.filter((o) => o !== origin));
+    // A broad grant carried over from an earlier version is not the site's own: it stays (Settings offers to narrow it).
+    await this.deps.grants.release(origin).catch((e) => console.warn(`Steward could not give back its access to ${origin}`, e));
     return { allowed: this.list(), tabs: tabs.length };
   }
 
@@ -98,6 +134,9 @@ export class SiteAccess {
     if (origin === undefined) {
       return { code: 'SITE_NOT_ALLOWED', message: `Steward cannot read the page in tab ${tabId}: it is not a web page, or Chrome's site access keeps Steward out of it.`, retryable: false };
     }
+    if (this.waiting.includes(origin)) {
+      return { code: 'SITE_NOT_ALLOWED', message: `Chrome no longer gives Steward access to ${origin}. Allow the site again in Steward's side panel.`, retryable: false };
+    }
     if (!this.allowed.has(origin)) {
       return { code: 'SITE_NOT_ALLOWED', message: `Steward is not allowed on ${origin}. Allow the site in Steward's side panel (This tab, or Settings).`, retryable: false };
     }
@@ -115,6 +154,7 @@ export class SiteAccess {
       ...(origin ? { origin } : {}),
       ...(tab?.title ? { title: tab.title.slice(0, 2000) } : {}),
       allowed,
+      ...(origin !== undefined && this.waiting.includes(origin) ? { waiting: true } : {}),
       observing: allowed && reported(tabId, origin),
     };
   }
@@ -124,33 +164,43 @@ export class SiteAccess {
     return tabs.flatMap((t) => (t.id !== undefined && httpOrigin(t.url) === origin ? [t.id] : []));
   }
 
-  private async store(allowed: string[]): Promise<void> {
-    const record = readSiteAccess({ allowed });
+  private async store(listed: string[]): Promise<void> {
+    const record = readSiteAccess({ allowed: listed });
     await browser.storage.local.set({ [SITES_KEY]: record });
     await this.reload();
   }
 
-  /** Reads the record and the polyfill setting, then brings Chrome's registrations in line (one at a time). */
+  /** Reads the record, Chrome's grants and the polyfill setting, then brings Chrome's registrations in line (one at a time). */
   private reload(): Promise<void> {
     const next = this.queue.then(async () => {
       const items = await browser.storage.local.get([SITES_KEY, SETTINGS_KEY, WEBMCP_KEY]);
-      this.allowed = new Set(readSiteAccess(items[SITES_KEY]).allowed);
+      const listed = readSiteAccess(items[SITES_KEY]).allowed;
+      const [granted, broad] = await Promise.all([this.deps.grants.granted(listed), this.deps.grants.broad()]);
+      const standing = siteStanding(listed, granted);
+      const before = this.overview();
+      this.listed = listed;
+      this.allowed = new Set(standing.allowed);
+      this.waiting = standing.waiting;
+      this.broad = broad.length > 0;
       this.polyfill = readSettings(items[SETTINGS_KEY]).polyfill_enabled;
       const seen = WebMcpSeen.safeParse(items[WEBMCP_KEY]);
       this.native = seen.success && seen.data.native && seen.data.browser === navigator.userAgent.slice(0, 300);
       await this.register();
+      const lost = lostSites(before.allowed, standing.allowed);
+      if (lost.length > 0) this.deps.onSitesLost?.(lost);
+      if (JSON.stringify(before) !== JSON.stringify(this.overview())) this.deps.onChanged?.();
     });
     this.queue = next.catch((e) => console.error('Steward could not register its page scripts', e));
     return this.queue;
   }
 
   private async register(): Promise<void> {
-    const restricted = await this.storageRestricted.then(
+    const restricted = await (this.deps.storageRestricted ?? Promise.resolve()).then(
       () => true,
       () => false,
     );
     // Fail closed: a content script that could write Steward's settings gets no page to run in.
-    const plan = restricted ? planContentScripts([...this.allowed], this.polyfill && !this.native, this.files) : [];
+    const plan = restricted ? planContentScripts([...this.allowed], this.polyfill && !this.native, this.deps.files) : [];
     if (!restricted) console.error('Steward could not keep content scripts out of chrome.storage; it observes no site');
     const registered = await browser.scripting.getRegisteredContentScripts();
     if (samePlan(registered, plan)) return;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { MAX_WINDOW_MINUTES, settingsErrors, type Settings } from '../../protocol/settings.ts';
+import { MAX_WINDOW_MINUTES, modelServerOrigin, settingsErrors, type Settings } from '../../protocol/settings.ts';
 import { saveSettings, settings } from '../settings.ts';
 import { BridgeStatusBlock } from './BridgeStatusBlock.tsx';
 import { ContractSitesList } from './ContractSitesList.tsx';
@@ -7,6 +7,7 @@ import { CopilotSettings, copilotNumbers } from './CopilotSettings.tsx';
 import { LifetimeOptions } from './LifetimeOptions.tsx';
 import { SitePermissions } from './SitePermissions.tsx';
 import { browser } from '../browser.ts';
+import { askChromeFor } from '../site-permission.ts';
 
 /** Whether a page has reported native WebMCP in this browser (the service worker records it). */
 function useNativeWebMcpSeen(): boolean {
@@ -57,10 +58,17 @@ export function SettingsView() {
     const found = settingsErrors(candidate);
     setErrors(found);
     if (Object.keys(found).length > 0) return setStatus('Not saved: fix the fields marked below.');
+    // The model's server is an origin like any other: Chrome must give Steward access to it. Asked
+    // in this click, before anything is awaited (no prompt once the person has granted it).
+    const server = modelServerOrigin(candidate.copilot);
+    const asked = server ? askChromeFor(server).catch(() => false) : Promise.resolve(true);
     try {
       await saveSettings(candidate);
       setDirty(false);
-      setStatus('Settings saved.');
+      if (!server) return setStatus('Settings saved.');
+      // Shown at once: Chrome's prompt (if any) may stay up until the person answers it.
+      setStatus(`Settings saved. Waiting for Chrome: it asks you whether Steward may reach the co-pilot’s model at ${server}.`);
+      setStatus((await asked) ? 'Settings saved.' : `Settings saved. Chrome did not give Steward access to ${server}, so the co-pilot cannot reach its model there: save again to be asked once more.`);
     } catch (e) {
       setStatus(`Not saved: ${(e as Error).message}`);
     }

@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import { allowSite } from '../background-client.ts';
 import type { TabSiteStatus } from '../../protocol/site-access.ts';
+import { allowOutcomeWords } from '../lib/site-words.ts';
+import { allowSiteWithChrome } from '../site-permission.ts';
 
 /**
  * Whether Steward reads the current tab's site, and the one button that changes it. Steward reads
- * only the sites the person allows; Chrome's own site access for extensions applies on top.
+ * only the sites the person allows, and "Allow" asks Chrome for that site (Chrome's prompt).
  */
 export function SiteAccessNotice({ tab, error, onAllowed }: { tab: TabSiteStatus | undefined; error: string; onAllowed: () => void }) {
   const [status, setStatus] = useState('');
@@ -18,15 +19,14 @@ export function SiteAccessNotice({ tab, error, onAllowed }: { tab: TabSiteStatus
   if (!tab) return null;
 
   const allow = async (origin: string) => {
+    // Chrome's prompt first, still inside the click: nothing is awaited before it.
+    const outcome = allowSiteWithChrome(origin);
     setBusy(true);
+    setStatus(`Waiting for Chrome: it asks you whether Steward may read ${origin}.`);
     try {
-      const r = await allowSite(origin);
-      setStatus(
-        r.tabs > 0
-          ? `Steward now observes ${origin}. Network evidence and the WebMCP polyfill start when the page next loads.`
-          : `Steward now observes ${origin}; its pages are read from their next load.`,
-      );
-      onAllowed();
+      const done = await outcome;
+      setStatus(allowOutcomeWords(origin, done));
+      if (done.kind === 'allowed') onAllowed();
     } catch (e) {
       setStatus(`Could not allow ${origin}: ${(e as Error).message}`);
     } finally {
@@ -35,7 +35,25 @@ export function SiteAccessNotice({ tab, error, onAllowed }: { tab: TabSiteStatus
   };
 
   let body;
-  if (!tab.origin) body = <p class="muted">Steward cannot read this page: it is a browser page, or Chrome’s site access keeps Steward out of it (chrome://extensions → Steward → Site access).</p>;
+  if (!tab.origin)
+    body = (
+      <p class="muted">
+        Steward cannot see this tab’s address: it is a browser page, or a site Steward has no access to. To allow this site, click Steward’s toolbar button while the tab is showing (Chrome then shows
+        Steward this tab), or type its address under Settings → Sites Steward may observe.
+      </p>
+    );
+  else if (tab.waiting)
+    body = (
+      <div class="warn-box">
+        <p>
+          Chrome no longer gives Steward access to <strong>{tab.origin}</strong> (it was taken back in Chrome’s extension settings), so Steward does not read it. It stays on your list until you allow
+          it again or remove it.
+        </p>
+        <button type="button" disabled={busy} onClick={() => void allow(tab.origin!)}>
+          Allow {tab.origin}
+        </button>
+      </div>
+    );
   else if (!tab.allowed)
     body = (
       <div class="warn-box">
@@ -47,7 +65,6 @@ export function SiteAccessNotice({ tab, error, onAllowed }: { tab: TabSiteStatus
         </button>
       </div>
     );
-  // (Where Chrome's own site access keeps Steward out, Chrome hides the tab's address too: the first case.)
   else body = <p class="note">Steward observes {tab.origin} (one of your allowed sites; remove it in Settings).</p>;
 
   return (

@@ -1,4 +1,4 @@
-import type { TabControl } from '../../../../src/background/ports/navigate.ts';
+import { HIDDEN, type TabControl } from '../../../../src/background/ports/navigate.ts';
 
 type Updated = (tabId: number, info: { status?: string }) => void;
 type Removed = (tabId: number) => void;
@@ -8,11 +8,12 @@ export class FakeTabs implements TabControl {
   status = new Map<number, string>();
   updated: Array<{ tabId: number; url: string }> = [];
   created: string[] = [];
-  urls = new Map<number, string>();
+  /** What each tab shows; HIDDEN where Chrome keeps the address from Steward (a site it has no access to). */
+  urls = new Map<number, string | typeof HIDDEN>();
   /** Fences held (tab, origins), and whether each was released. */
   holds: Array<{ tabId: number; origins: readonly string[]; released: boolean }> = [];
   /** Where a navigation ends up (a redirect the fence stopped shows the blocked URL): the requested URL by default. */
-  landsOn: (url: string) => string = (url) => url;
+  landsOn: (url: string) => string | typeof HIDDEN = (url) => url;
   private nextId = 100;
   private readonly up = new Set<Updated>();
   private readonly rm = new Set<Removed>();

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionTabs } from '../../../../src/background/pipeline/sessions.ts';
 import { createChromePorts } from '../../../../src/background/ports/index.ts';
 import { fencedExecutor } from '../../../../src/background/ports/fenced-executor.ts';
-import { LeftAllowedSites, navigatePort } from '../../../../src/background/ports/navigate.ts';
+import { HIDDEN, LeftAllowedSites, navigatePort } from '../../../../src/background/ports/navigate.ts';
 import type { ExecutionCall } from '../../../../src/pipeline/ports.ts';
 import { AdapterRoutes, fill } from '../../../../src/background/ports/routes.ts';
 import { ToolStore } from '../../../../src/background/tools/store.ts';
@@ -60,6 +60,15 @@ describe('navigate port', () => {
     const p = navigatePort({ sessions, tabs })(`${ORIGIN}/leave?to=x`, { agent_id: 'agent:copilot', session_id: sid }, [ORIGIN]);
     await expect(p).rejects.toBeInstanceOf(LeftAllowedSites);
     await expect(p).rejects.toMatchObject({ origin: 'http://127.0.0.1:9' });
+    expect(tabs.holds.every((h) => h.released)).toBe(true);
+  });
+
+  it('a hop the fence stopped on a site Steward has no access to (Chrome hides the address) is LeftAllowedSites too, unnamed', async () => {
+    const { tabs, sessions, sid } = await copilotSessionOnLoadedTab();
+    tabs.landsOn = () => HIDDEN;
+    const p = navigatePort({ sessions, tabs })(`${ORIGIN}/leave?to=x`, { agent_id: 'agent:copilot', session_id: sid }, [ORIGIN]);
+    await expect(p).rejects.toBeInstanceOf(LeftAllowedSites);
+    await expect(p).rejects.toMatchObject({ origin: undefined, message: expect.stringContaining('one Steward has no access to') });
     expect(tabs.holds.every((h) => h.released)).toBe(true);
   });
 

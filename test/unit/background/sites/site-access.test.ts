@@ -4,6 +4,7 @@ import { SiteAccess, WEBMCP_KEY } from '../../../../src/background/sites/site-ac
 import { ISOLATED_SCRIPT_ID, MAIN_SCRIPT_ID } from '../../../../src/background/sites/content-script-plan.ts';
 import { SETTINGS_KEY } from '../../../../src/protocol/settings.ts';
 import { SITES_KEY } from '../../../../src/protocol/site-access.ts';
+import { FakeGrants } from './fake-grants.ts';
 import { FakeScripting, queryTabsByPattern } from './fake-scripting.ts';
 
 const FILES = { mainWithPolyfill: 'assets/main-world.iife.js', mainNetworkOnly: 'assets/main-network.iife.js', isolated: 'assets/isolated.iife.js' };
@@ -12,9 +13,12 @@ const CLINIC = 'https://clinic.example';
 const UA = 'Mozilla/5.0 Chrome/156.0.0.0';
 
 let scripting: FakeScripting;
+/** Chrome grants both demo sites unless a test says otherwise (the person answered Chrome's prompt). */
+let grants: FakeGrants;
 
 beforeEach(() => {
   scripting = new FakeScripting().install();
+  grants = new FakeGrants([SHOP, CLINIC]);
   queryTabsByPattern();
   vi.stubGlobal('navigator', { userAgent: UA });
 });
@@ -31,8 +35,8 @@ async function openTab(url: string): Promise<number> {
   return (await fakeBrowser.tabs.create({ url })).id!;
 }
 
-async function started(onSiteRemoved?: (tabIds: number[]) => void): Promise<SiteAccess> {
-  const access = new SiteAccess(FILES, onSiteRemoved);
+async function started(hooks: { onSitesLost?: (origins: string[]) => void; onChanged?: () => void } = {}): Promise<SiteAccess> {
+  const access = new SiteAccess({ files: FILES, grants, ...hooks });
   await access.ready;
   return access;
 }
@@ -86,19 +90,87 @@ describe('SiteAccess: allowing a site', () => {
   });
 });
 
+describe('SiteAccess: a site Chrome has not granted', () => {
+  it('is not added: the side panel asks Chrome first, and a declined prompt leaves the list as it was', async () => {
+    grants = new FakeGrants([CLINIC]);
+    const access = await started();
+    await expect(access.allow(SHOP)).rejects.toThrow(`Chrome has not given Steward access to ${SHOP}`);
+    expect(await fakeBrowser.storage.local.get(SITES_KEY)).toEqual({});
+    expect(scripting.registered).toEqual([]);
+  });
+});
+
 describe('SiteAccess: removing a site', () => {
-  it('unregisters the scripts when no site is left, and reports the open pages whose tools are forgotten', async () => {
-    const shopTab = await openTab(`${SHOP}/orders/ORD-1024`);
+  it('unregisters the scripts when no site is left, gives the access back to Chrome, and names the site whose pages are forgotten', async () => {
+    await openTab(`${SHOP}/orders/ORD-1024`);
     await openTab(`${CLINIC}/`);
-    const removedTabs: number[][] = [];
-    const access = await started((ids) => removedTabs.push(ids));
+    const lost: string[][] = [];
+    const access = await started({ onSitesLost: (origins) => lost.push(origins) });
     await access.allow(SHOP);
 
     expect(await access.remove(SHOP)).toEqual({ allowed: [], tabs: 1 });
 
     expect(await fakeBrowser.storage.local.get(SITES_KEY)).toEqual({ [SITES_KEY]: { allowed: [] } });
     expect(scripting.registered).toEqual([]);
-    expect(removedTabs).toEqual([[shopTab]]);
+    expect(grants.released).toEqual([SHOP]);
+    expect(lost).toEqual([[SHOP]]);
+  });
+});
+
+describe("SiteAccess: Chrome's grants decide with the list", () => {
+  it('access taken back in chrome://extensions: the site stops being read at once and waits for the person', async () => {
+    const shopTab = await openTab(`${SHOP}/orders/ORD-1024`);
+    const lost: string[][] = [];
+    let changes = 0;
+    const access = await started({ onSitesLost: (origins) => lost.push(origins), onChanged: () => changes++ });
+    await access.allow(SHOP);
+    await access.allow(CLINIC);
+    changes = 0;
+
+    grants.revoke(SHOP);
+
+    await vi.waitFor(() => expect(access.overview()).toEqual({ allowed: [CLINIC], waiting: [SHOP], broad: false }));
+    expect(matches()).toEqual([
+      [MAIN_SCRIPT_ID, [`${CLINIC}/*`]],
+      [ISOLATED_SCRIPT_ID, [`${CLINIC}/*`]],
+    ]);
+    expect(lost).toEqual([[SHOP]]);
+    expect(changes).toBe(1);
+    expect(access.isAllowed(SHOP)).toBe(false);
+    expect(access.list()).toEqual([CLINIC]);
+    expect(await access.gate(shopTab)).toEqual({ code: 'SITE_NOT_ALLOWED', message: expect.stringContaining(`Chrome no longer gives Steward access to ${SHOP}`), retryable: false });
+    expect(await access.tabStatus(shopTab, () => true)).toEqual({ tabId: shopTab, origin: SHOP, allowed: false, waiting: true, observing: false });
+    // The person's list still holds it: allowing it again (Chrome asks) brings it back.
+    expect(await fakeBrowser.storage.local.get(SITES_KEY)).toEqual({ [SITES_KEY]: { allowed: [SHOP, CLINIC] } });
+
+    grants.grant(SHOP);
+    await vi.waitFor(() => expect(access.overview()).toEqual({ allowed: [CLINIC, SHOP], waiting: [], broad: false }));
+    expect(scripting.registered.flatMap((s) => s.matches ?? [])).toContain(`${SHOP}/*`);
+  });
+
+  it('at a start (after an update, or access removed while Steward was off): listed sites without a grant get no script', async () => {
+    await fakeBrowser.storage.local.set({ [SITES_KEY]: { allowed: [SHOP, CLINIC] } });
+    grants = new FakeGrants([CLINIC]);
+    const access = await started();
+    expect(access.overview()).toEqual({ allowed: [CLINIC], waiting: [SHOP], broad: false });
+    expect(matches()).toEqual([
+      [MAIN_SCRIPT_ID, [`${CLINIC}/*`]],
+      [ISOLATED_SCRIPT_ID, [`${CLINIC}/*`]],
+    ]);
+  });
+
+  it('a broad grant carried over from a version with <all_urls> keeps the listed sites working, and reads no other site', async () => {
+    await fakeBrowser.storage.local.set({ [SITES_KEY]: { allowed: [SHOP] } });
+    grants = new FakeGrants();
+    grants.broadGrant = true;
+    const clinicTab = await openTab(`${CLINIC}/`);
+    const access = await started();
+    expect(access.overview()).toEqual({ allowed: [SHOP], waiting: [], broad: true });
+    expect(matches()).toEqual([
+      [MAIN_SCRIPT_ID, [`${SHOP}/*`]],
+      [ISOLATED_SCRIPT_ID, [`${SHOP}/*`]],
+    ]);
+    expect(await access.gate(clinicTab)).toMatchObject({ code: 'SITE_NOT_ALLOWED' });
   });
 });
 
@@ -165,7 +237,7 @@ describe('page scripts wait for chrome.storage to be closed to content scripts',
 
   it('registers the allowed sites once storage is restricted', async () => {
     const register = vi.spyOn(fakeBrowser.scripting, 'registerContentScripts');
-    await new SiteAccess(FILES, undefined, Promise.resolve()).ready;
+    await new SiteAccess({ files: FILES, grants, storageRestricted: Promise.resolve() }).ready;
     expect(register).toHaveBeenCalledOnce();
     expect(scripting.registered.flatMap((s) => s.matches ?? [])).toContain(`${SHOP}/*`);
   });
@@ -177,7 +249,7 @@ describe('page scripts wait for chrome.storage to be closed to content scripts',
     ];
     const unregister = vi.spyOn(fakeBrowser.scripting, 'unregisterContentScripts');
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    await new SiteAccess(FILES, undefined, Promise.reject(new Error('setAccessLevel is not supported'))).ready;
+    await new SiteAccess({ files: FILES, grants, storageRestricted: Promise.reject(new Error('setAccessLevel is not supported')) }).ready;
     expect(scripting.history.some((state) => state.length > 0)).toBe(false);
     expect(unregister).toHaveBeenCalledWith({ ids: [MAIN_SCRIPT_ID, ISOLATED_SCRIPT_ID] });
     expect(scripting.registered).toEqual([]);
