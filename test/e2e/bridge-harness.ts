@@ -194,7 +194,19 @@ export interface StdioLaunch {
 /** A client that launches `steward-bridge serve` itself (how desktop apps use stdio servers); the server's stderr is collected, never mixed into the protocol. */
 export async function connectStdio(world: Pick<BridgeBrowser, 'env'>, sdk: SdkLine, name: string, launch: StdioLaunch = {}): Promise<McpClient> {
   const credential = launch.credential === null ? [] : ['--credential', launch.credential ?? credentialFileFor(world, name)];
-  const params = { command: process.execPath, args: [BRIDGE_CLI, 'serve', ...credential], env: { ...(process.env as Record<string, string>), ...world.env }, stderr: 'pipe' as const };
+  return connectLaunchLine({ command: process.execPath, args: [BRIDGE_CLI, 'serve', ...credential], env: { ...(process.env as Record<string, string>), ...world.env } }, sdk, name);
+}
+
+/** A stdio server as a client's config names it: the command, its arguments and environment. */
+export interface LaunchLine {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** A client that starts the server its config names, over stdio, as the client application would. */
+export async function connectLaunchLine(line: LaunchLine, sdk: SdkLine, name: string): Promise<McpClient> {
+  const params = { ...line, stderr: 'pipe' as const };
   let err = '';
   const collect = (stream: NodeJS.ReadableStream | null) => stream?.on('data', (d: Buffer) => (err += d.toString()));
   if (sdk === 'v2') {

@@ -18,6 +18,8 @@ export interface LaunchOptions {
   allowSites?: string[];
   /** The unpacked extension to load (default: dist/). The upgrade test loads an earlier build first. */
   extensionDir?: string;
+  /** The browser's environment (default: this process's): a person's HOME, which the native host it starts inherits. */
+  env?: Record<string, string>;
 }
 
 export interface StewardBrowser {
@@ -32,6 +34,7 @@ export async function launchInProfile(profile: string, options: LaunchOptions): 
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
+    ...(options.env ? { env: options.env } : {}),
     args: [
       ...CHROMIUM_FLAGS,
       EXTENSION_ACTION_FLAG,
@@ -133,28 +136,29 @@ export async function grantHosts(steward: InChrome, urls: string[]): Promise<voi
 }
 
 /**
- * Puts sites on Steward's list the way a person who allowed them earlier left things: Chrome's
- * real grant (`grantHosts`), then Steward's stored list. Waits until the service worker has
- * registered its page scripts for them: pages opened afterwards are observed from document_start.
+ * Puts sites on Steward's list the way a person who allowed them earlier left things: Steward's
+ * stored list, then Chrome's real grant (`grantHosts`, from a panel page: listed first, so that page
+ * sees sites already chosen, as a later panel does). Waits until the service worker has registered
+ * its page scripts for them: pages opened afterwards are observed from document_start.
  */
 export async function allowSites(steward: Steward, urls: string[]): Promise<void> {
+  const origins = [...new Set(urls.map((u) => new URL(u).origin))];
+  await steward.serviceWorker.evaluate(async (wanted) => {
+    const key = 'steward.sites';
+    const stored = ((await chrome.storage.local.get(key))[key] as { allowed?: string[] } | undefined)?.allowed ?? [];
+    await chrome.storage.local.set({ [key]: { allowed: [...new Set([...stored, ...wanted])] } });
+  }, origins);
   await grantHosts(steward, urls);
-  await steward.serviceWorker.evaluate(
-    async (wanted) => {
-      const key = 'steward.sites';
-      const stored = ((await chrome.storage.local.get(key))[key] as { allowed?: string[] } | undefined)?.allowed ?? [];
-      await chrome.storage.local.set({ [key]: { allowed: [...new Set([...stored, ...wanted])] } });
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const scripts = await chrome.scripting.getRegisteredContentScripts();
-        const matched = new Set(scripts.flatMap((s) => s.matches ?? []));
-        if (scripts.length === 2 && wanted.every((o) => matched.has(`${o}/*`))) return;
-        if (Date.now() > deadline) throw new Error(`Steward did not register its page scripts for ${wanted.join(', ')}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    },
-    [...new Set(urls.map((u) => new URL(u).origin))],
-  );
+  await steward.serviceWorker.evaluate(async (wanted) => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const scripts = await chrome.scripting.getRegisteredContentScripts();
+      const matched = new Set(scripts.flatMap((s) => s.matches ?? []));
+      if (scripts.length === 2 && wanted.every((o) => matched.has(`${o}/*`))) return;
+      if (Date.now() > deadline) throw new Error(`Steward did not register its page scripts for ${wanted.join(', ')}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }, origins);
 }
 
 /**
@@ -172,6 +176,33 @@ export async function clickStewardButton(steward: Steward, page: Page): Promise<
     const tab = targetInfos.find((t) => t.url === page.url());
     if (!tab) throw new Error(`no tab target shows ${page.url()}`);
     await cdp.send('Extensions.triggerAction' as never, { id: steward.extensionId, targetId: tab.targetId } as never);
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** A tab the person opens with Ctrl+T: it starts on the browser's New Tab page (CDP Target.createTarget), as a person's typed navigation does. */
+export async function openNewTabPage(steward: Pick<StewardBrowser, 'context'>): Promise<Page> {
+  const browser = steward.context.browser();
+  if (!browser) throw new Error('no browser session to open a tab with');
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const opened = steward.context.waitForEvent('page');
+    await cdp.send('Target.createTarget', { url: 'chrome://newtab/' });
+    return await opened;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** The address every open tab shows, as the browser itself reports them (CDP targets: Steward may not see them all). */
+export async function tabUrls(steward: Pick<StewardBrowser, 'context'>): Promise<string[]> {
+  const browser = steward.context.browser();
+  if (!browser) throw new Error('no browser session to list the tabs with');
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const { targetInfos } = (await cdp.send('Target.getTargets', { filter: [{ type: 'tab' }] })) as { targetInfos: Array<{ url: string }> };
+    return targetInfos.map((t) => t.url);
   } finally {
     await cdp.detach();
   }
