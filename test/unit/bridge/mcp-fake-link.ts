@@ -1,5 +1,5 @@
 import type { Data, PayloadInput, Reply } from '../../../src/protocol/channel.ts';
-import type { BridgeRequests } from '../../../src/protocol/bridge.ts';
+import type { BridgeEvent, BridgeRequests } from '../../../src/protocol/bridge.ts';
 import type { StewardLink } from '../../../bridge/src/link/steward-link.ts';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { mkdtemp } from 'node:fs/promises';
@@ -15,7 +15,16 @@ type Script = { [K in Type]?: (payload: PayloadInput<BridgeRequests, K>) => Repl
 export class FakeLink implements StewardLink {
   readonly calls: { type: Type; payload: Record<string, unknown> }[] = [];
   closed = false;
+  private readonly listeners = new Set<(event: BridgeEvent) => void>();
   constructor(public script: Script = {}) {}
+  onEvent(listener: (event: BridgeEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+  /** Steward telling every bridge process something changed. */
+  emit(event: BridgeEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
   call<K extends Type>(type: K, payload: PayloadInput<BridgeRequests, K>): Promise<Reply<Data<BridgeRequests, K>>> {
     this.calls.push({ type, payload: payload as Record<string, unknown> });
     const answer = this.script[type] as ((p: unknown) => Reply<unknown>) | undefined;
