@@ -14,6 +14,8 @@ type Script = { [K in Type]?: (payload: PayloadInput<BridgeRequests, K>) => Repl
 /** The other side of the MCP server's only port: answers from a script and records every call. */
 export class FakeLink implements StewardLink {
   readonly calls: { type: Type; payload: Record<string, unknown> }[] = [];
+  /** The bridge's own asks for the client's page tools (after each call, on events), kept apart from the calls a test is about. */
+  readonly pageToolCalls: Record<string, unknown>[] = [];
   closed = false;
   private readonly listeners = new Set<(event: BridgeEvent) => void>();
   constructor(public script: Script = {}) {}
@@ -26,8 +28,12 @@ export class FakeLink implements StewardLink {
     for (const listener of this.listeners) listener(event);
   }
   call<K extends Type>(type: K, payload: PayloadInput<BridgeRequests, K>): Promise<Reply<Data<BridgeRequests, K>>> {
-    this.calls.push({ type, payload: payload as Record<string, unknown> });
     const answer = this.script[type] as ((p: unknown) => Reply<unknown>) | undefined;
+    if (type === 'bridge/page-tools') {
+      this.pageToolCalls.push(payload as Record<string, unknown>);
+      return Promise.resolve((answer ? answer(payload) : { ok: true, data: { tab: null, tools: [] } }) as Reply<Data<BridgeRequests, K>>);
+    }
+    this.calls.push({ type, payload: payload as Record<string, unknown> });
     const reply = answer ? answer(payload) : { ok: false as const, error: { code: 'STEWARD_UNAVAILABLE', message: 'The browser is not connected.', retryable: true } };
     return Promise.resolve(reply as Reply<Data<BridgeRequests, K>>);
   }
