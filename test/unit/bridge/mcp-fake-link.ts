@@ -82,11 +82,16 @@ export async function saveCredential(home: string, credential: { identity: strin
 
 /** The real v2 client connected to the server over the SDK's in-memory transport (`auto` negotiates 2026-07-28; `legacy` is a 2025 initialize). */
 /** `credential`: the file the client's launch line names (the home's client-credential.json by default; null: none). */
-export async function connectInMemory(link: StewardLink, home: string, options: { name?: string; mode?: 'auto' | 'legacy'; credential?: string | null } = {}) {
+/** `onToolsChanged`: called when the server says its tool list changed (notifications/tools/list_changed). */
+export async function connectInMemory(link: StewardLink, home: string, options: { name?: string; mode?: 'auto' | 'legacy'; credential?: string | null; onToolsChanged?: () => void } = {}) {
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   const credential = options.credential === null ? undefined : (options.credential ?? stdioCredentialFile(home));
   const connection = await serveConnection({ link, home, log: () => undefined, credential }, serverSide);
-  const client = new Client({ name: options.name ?? 'Test Client', version: '1.0.0' }, { versionNegotiation: { mode: options.mode ?? 'auto' } });
+  const onToolsChanged = options.onToolsChanged;
+  const client = new Client(
+    { name: options.name ?? 'Test Client', version: '1.0.0' },
+    { versionNegotiation: { mode: options.mode ?? 'auto' }, ...(onToolsChanged ? { listChanged: { tools: { onChanged: () => onToolsChanged(), autoRefresh: false } } } : {}) },
+  );
   await client.connect(clientSide);
   return {
     client,
