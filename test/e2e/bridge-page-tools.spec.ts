@@ -67,7 +67,8 @@ test.describe.serial("the clinic's WebMCP tools as MCP tools of their own", () =
     await expect
       .poll(async () => pageToolNames((tools = await client.listTools())).sort(), { timeout: 20_000 })
       .toEqual(expect.arrayContaining(['page_book_appointment', 'page_cancel_appointment', 'page_find_open_slots', 'page_list_doctors']));
-    expect(changes).toBeGreaterThan(0);
+    // The client's SDK passes list_changed on after a short debounce.
+    await expect.poll(() => changes).toBeGreaterThan(0);
     // Shown only while the page's appointments view is.
     expect(pageToolNames(tools)).not.toContain('page_reschedule_appointment');
 
@@ -201,7 +202,9 @@ test.describe.serial("the clinic's WebMCP tools as MCP tools of their own", () =
       expect(shot.text).toContain('<untrusted_page_content>');
       expect(shot.meta).toMatchObject({ 'steward/untrusted': true });
 
+      // The Tokens view reads the marks when it opens.
       await panel.bringToFront();
+      await showView(panel, 'Activity');
       await showView(panel, 'Tokens');
       await expect(mark).toBeVisible();
       await expect(mark).toContainText('screenshot');

@@ -34,7 +34,8 @@ export class PageToolWatch {
   ) {
     link.onEvent((event) => {
       if (event.type !== 'page-tools-changed') return;
-      for (const [source, listing] of this.listings) if (listing.tab_id === event.tab_id) void this.refresh(source);
+      // A listing being fetched may have read the tab before this change, and one with no tab yet may be about to get it: ask again.
+      for (const [source, listing] of this.listings) if (listing.tab_id === event.tab_id || listing.tab_id === undefined || listing.running) void this.refresh(source);
     });
   }
 
