@@ -28,8 +28,7 @@ type TokenCheck = { ok: true; token: DelegatedAgentToken } | { ok: false; reason
 export type Observed = { ok: true; state: ObservedState; snapshot: PageSnapshot } | { ok: false; error: { code: string; message: string; retryable: boolean } };
 
 export type TabImage =
-  | { ok: true; url: string; mime_type: 'image/png' | 'image/jpeg'; data: string; width?: number; height?: number }
-  | { ok: false; code: string; message: string; retryable: boolean };
+  { ok: true; url: string; mime_type: 'image/png' | 'image/jpeg'; data: string; width?: number; height?: number } | { ok: false; code: string; message: string; retryable: boolean };
 
 export interface AgentCallPorts {
   /** The token a presented secret belongs to, if it may be used now. */

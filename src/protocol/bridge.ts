@@ -200,7 +200,16 @@ export const BridgeRequests = {
   /** The visible part of a tab (the current one unless named) as an image; it must be the tab showing in its window. */
   'bridge/screenshot': {
     request: z.object({ auth: Auth, tab_id: tabId.optional() }),
-    reply: z.object({ tab: BridgeTab, mime_type: z.enum(['image/png', 'image/jpeg']), data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/).max(6 * 1024 * 1024), width: z.number().int().nonnegative().optional(), height: z.number().int().nonnegative().optional() }),
+    reply: z.object({
+      tab: BridgeTab,
+      mime_type: z.enum(['image/png', 'image/jpeg']),
+      data: z
+        .string()
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/)
+        .max(6 * 1024 * 1024),
+      width: z.number().int().nonnegative().optional(),
+      height: z.number().int().nonnegative().optional(),
+    }),
   },
 } satisfies RequestMap;
 export type BridgeRequests = typeof BridgeRequests;

@@ -17,7 +17,7 @@ type PageToolsReply = Data<BridgeRequests, 'bridge/page-tools'>;
 export type PageTool = PageToolsReply['tools'][number];
 type Tab = NonNullable<PageToolsReply['tab']>;
 
-export const PAGE_TOOL_PREFIX = 'page_';
+const PAGE_TOOL_PREFIX = 'page_';
 /** The optional argument Steward adds to every page tool (unless the page's schema has one of that name). */
 export const IDEMPOTENCY_ARG = 'steward_idempotency_key';
 
@@ -142,7 +142,7 @@ export function mcpInputSchema(schema: unknown): { schema: Record<string, unknow
 // ── the tool ──────────────────────────────────────────────────────────────────────────────────
 
 /** MCP's hints from Steward's reading: read-only only when Steward judged it so; anything else that is consequential or touches money is destructive. */
-export function mcpAnnotations(tool: PageTool): ToolAnnotations {
+function mcpAnnotations(tool: PageTool): ToolAnnotations {
   if (tool.read_only) return { readOnlyHint: true, openWorldHint: true };
   return { readOnlyHint: false, destructiveHint: tool.consequential || tool.payment, idempotentHint: false, openWorldHint: true };
 }

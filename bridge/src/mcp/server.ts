@@ -62,7 +62,8 @@ export function stewardServerFactory(deps: ServerDeps): (ctx: McpRequestContext)
   };
 }
 
-const runHandler = <N extends ToolName>(name: N, input: ToolInput<N>, call: CallContext): Promise<CallToolResult> => (HANDLERS[name] as (i: ToolInput<N>, c: CallContext) => Promise<CallToolResult>)(input, call);
+const runHandler = <N extends ToolName>(name: N, input: ToolInput<N>, call: CallContext): Promise<CallToolResult> =>
+  (HANDLERS[name] as (i: ToolInput<N>, c: CallContext) => Promise<CallToolResult>)(input, call);
 
 /** Any object passes here: the page's own schema is what Steward checks the input against (INVALID_INPUT is a result). */
 function pageSchema(json: Record<string, unknown>): StandardSchemaWithJSON {

@@ -94,7 +94,11 @@ export function chromeTabImage(budget: CaptureBudget, now: () => number = Date.n
     if (!tab?.url || tab.windowId === undefined) return refused('TAB_NOT_FOUND', `Tab ${tabId} shows no web page.`);
     const win = await browser.windows.get(tab.windowId).catch(() => undefined);
     if (!tab.active || tab.discarded || !win || win.state === 'minimized') {
-      return refused('TAB_NOT_VISIBLE', `Tab ${tabId} is not the one showing in its window, and only what a window shows can be captured: bring it to the front (steward_open with its URL), then call again.`, true);
+      return refused(
+        'TAB_NOT_VISIBLE',
+        `Tab ${tabId} is not the one showing in its window, and only what a window shows can be captured: bring it to the front (steward_open with its URL), then call again.`,
+        true,
+      );
     }
     const capture = async (options: { format: 'png' } | { format: 'jpeg'; quality: number }): Promise<string | TabImage> => {
       if (!budget.take(now())) {

@@ -27,7 +27,13 @@ function ports(current = new AgentTabs(), registry = new ToolRegistry(), showDeb
   return chromeAgentPorts(deps);
 }
 
-const tool = (name: string, annotations: Record<string, boolean>) => ({ name, description: `${name} does things`, inputSchema: { type: 'object', properties: {} }, annotations, kind: 'imperative' as const });
+const tool = (name: string, annotations: Record<string, boolean>) => ({
+  name,
+  description: `${name} does things`,
+  inputSchema: { type: 'object', properties: {} },
+  annotations,
+  kind: 'imperative' as const,
+});
 
 describe('external agents on Chrome', () => {
   it("offers a tab's page tools with Steward's reading of their risk, and its debugging tools only when the person shows them", async () => {
@@ -40,7 +46,12 @@ describe('external agents on Chrome', () => {
         origin: 'http://localhost:4200',
         url: 'http://localhost:4200/book',
         api: 'polyfill',
-        tools: [tool('find_slots', { readOnlyHint: true }), tool('book_slot', { consequentialHint: true }), tool('pay_invoice', { readOnlyHint: true }), tool('dump_state', { readOnlyHint: true, debugging: true })],
+        tools: [
+          tool('find_slots', { readOnlyHint: true }),
+          tool('book_slot', { consequentialHint: true }),
+          tool('pay_invoice', { readOnlyHint: true }),
+          tool('dump_state', { readOnlyHint: true, debugging: true }),
+        ],
       },
       new Date(),
     );

@@ -16,7 +16,16 @@ describe('the MCP tools', () => {
 
       const { tools } = await session.client.listTools();
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-      expect(Object.keys(byName).sort()).toEqual(['steward_action_status', 'steward_actions', 'steward_execute', 'steward_memory', 'steward_observe', 'steward_open', 'steward_screenshot', 'steward_tabs']);
+      expect(Object.keys(byName).sort()).toEqual([
+        'steward_action_status',
+        'steward_actions',
+        'steward_execute',
+        'steward_memory',
+        'steward_observe',
+        'steward_open',
+        'steward_screenshot',
+        'steward_tabs',
+      ]);
       for (const tool of tools) {
         expect(tool.description!.length, tool.name).toBeLessThanOrEqual(500);
         expect(tool.description, tool.name).toMatch(/untrusted/i);
