@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AvailableAction } from './action.ts';
-import { DomActionName } from './action-name.ts';
+import { ActionName, DomActionName, IdempotencyKey } from './action-name.ts';
 import { ElementRef } from './element.ts';
 import { Reply, type RequestMap } from './channel.ts';
 import { ExpectedEffect } from './expectation.ts';
@@ -179,6 +179,38 @@ export const BridgeRequests = {
   },
   'bridge/action-status': { request: z.object({ auth: Auth, action_id: z.string().min(1).max(128) }), reply: z.object({ result: ActionResult }) },
   'bridge/memory': { request: z.object({ auth: Auth }), reply: z.object({ unfinished: z.array(Unfinished).max(200), resources: z.array(KnownResource).max(500) }) },
+  /**
+   * The WebMCP tools of the caller's current tab (the one it last opened or observed), which the
+   * bridge offers as MCP tools of their own; `tab: null` when it has none it may use. Debugging
+   * tools only when the person shows them. The page's words: the caller is tainted when any are listed.
+   */
+  'bridge/page-tools': {
+    request: z.object({ auth: Auth }),
+    reply: z.object({ tab: BridgeTab.nullable(), tools: z.array(BridgeAction).max(128) }),
+  },
+  /**
+   * One of those tools, called by name on that tab: the tab is observed afresh for its resource,
+   * then the request goes through the same submit as bridge/execute (token, scope, approvals,
+   * idempotency, audit, taint). TOOL_NOT_FOUND when the tab's page no longer offers it.
+   */
+  'bridge/page-tool-call': {
+    request: z.object({ auth: Auth, tab_id: tabId, tool: ActionName, input: z.record(z.string(), z.unknown()), idempotency_key: IdempotencyKey }),
+    reply: z.object({ result: ActionResult }),
+  },
+  /** The visible part of a tab (the current one unless named) as an image; it must be the tab showing in its window. */
+  'bridge/screenshot': {
+    request: z.object({ auth: Auth, tab_id: tabId.optional() }),
+    reply: z.object({
+      tab: BridgeTab,
+      mime_type: z.enum(['image/png', 'image/jpeg']),
+      data: z
+        .string()
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/)
+        .max(6 * 1024 * 1024),
+      width: z.number().int().nonnegative().optional(),
+      height: z.number().int().nonnegative().optional(),
+    }),
+  },
 } satisfies RequestMap;
 export type BridgeRequests = typeof BridgeRequests;
 
@@ -202,9 +234,18 @@ export const HostToExtension = z.discriminatedUnion('kind', [
 ]);
 export type HostToExtension = z.infer<typeof HostToExtension>;
 
+/**
+ * What Steward tells every MCP server process without being asked: only that something they may
+ * want to look at again changed (a tab's page tools), never content; each process asks again with
+ * its own token, and sees only what that token allows.
+ */
+export const BridgeEvent = z.discriminatedUnion('type', [z.object({ type: z.literal('page-tools-changed'), tab_id: tabId })]);
+export type BridgeEvent = z.infer<typeof BridgeEvent>;
+
 export const ExtensionToHost = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('hello'), extension_version: z.string().max(60), protocol: z.literal(1) }),
   z.object({ kind: z.literal('reply'), id: CallId, conn: ConnId, reply: Reply(z.unknown()) }),
+  z.object({ kind: z.literal('event'), event: BridgeEvent }),
 ]);
 export type ExtensionToHost = z.infer<typeof ExtensionToHost>;
 

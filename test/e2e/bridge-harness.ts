@@ -133,6 +133,8 @@ export interface ToolReply {
   structured: Record<string, unknown> | undefined;
   /** The result's `_meta` (the bridge marks page-derived content there). */
   meta: Record<string, unknown> | undefined;
+  /** Its image content (steward_screenshot). */
+  images: Array<{ mimeType: string; data: string }>;
 }
 
 /** One MCP client connected to the bridge, whichever SDK and transport. */
@@ -159,7 +161,7 @@ function wrap(name: string, client: AnyClient, extra: Partial<Pick<McpClient, 'p
     async call(tool, args = {}) {
       const r = (await client.callTool({ name: tool, arguments: args })) as {
         isError?: boolean;
-        content?: Array<{ type: string; text?: string }>;
+        content?: Array<{ type: string; text?: string; mimeType?: string; data?: string }>;
         structuredContent?: Record<string, unknown>;
         _meta?: Record<string, unknown>;
       };
@@ -168,6 +170,7 @@ function wrap(name: string, client: AnyClient, extra: Partial<Pick<McpClient, 'p
         text: (r.content ?? []).map((c) => (c.type === 'text' ? (c.text ?? '') : '')).join('\n'),
         structured: r.structuredContent,
         meta: r._meta,
+        images: (r.content ?? []).flatMap((c) => (c.type === 'image' ? [{ mimeType: c.mimeType ?? '', data: c.data ?? '' }] : [])),
       };
     },
     async close() {
@@ -189,6 +192,8 @@ export function credentialFileFor(world: Pick<BridgeBrowser, 'env'>, name: strin
 export interface StdioLaunch {
   /** The credential file on the launch line: the client's own (credentialFileFor) by default; null for a launch line without one. */
   credential?: string | null;
+  /** v2 only: called for each notifications/tools/list_changed the server sends. */
+  onToolsChanged?: () => void;
 }
 
 /** A client that launches `steward-bridge serve` itself (how desktop apps use stdio servers); the server's stderr is collected, never mixed into the protocol. */
@@ -210,7 +215,8 @@ export async function connectLaunchLine(line: LaunchLine, sdk: SdkLine, name: st
   let err = '';
   const collect = (stream: NodeJS.ReadableStream | null) => stream?.on('data', (d: Buffer) => (err += d.toString()));
   if (sdk === 'v2') {
-    const client = new ClientV2({ name, version: '1.0.0' });
+    const onToolsChanged = launch.onToolsChanged;
+    const client = new ClientV2({ name, version: '1.0.0' }, onToolsChanged ? { listChanged: { tools: { onChanged: () => onToolsChanged(), autoRefresh: false } } } : {});
     const transport = new StdioTransportV2(params);
     collect(transport.stderr as NodeJS.ReadableStream | null);
     await client.connect(transport);

@@ -26,8 +26,8 @@ import { showView } from './panel-helpers.ts';
  */
 
 const CLIENT = 'Desk Assistant';
-const TOOLS = ['steward_tabs', 'steward_open', 'steward_observe', 'steward_actions', 'steward_execute', 'steward_action_status', 'steward_memory'];
-const READ_ONLY = ['steward_tabs', 'steward_observe', 'steward_actions', 'steward_action_status', 'steward_memory'];
+const TOOLS = ['steward_tabs', 'steward_open', 'steward_observe', 'steward_actions', 'steward_execute', 'steward_action_status', 'steward_memory', 'steward_screenshot'];
+const READ_ONLY = ['steward_tabs', 'steward_observe', 'steward_actions', 'steward_action_status', 'steward_memory', 'steward_screenshot'];
 
 interface Tab {
   tab_id: number;
@@ -63,7 +63,7 @@ test.describe.serial('an MCP client over stdio (SDK v2)', () => {
     await world?.close();
   });
 
-  test('offers the seven Steward tools with their annotations and short descriptions', async () => {
+  test('offers the eight Steward tools with their annotations and short descriptions', async () => {
     const tools = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
     for (const tool of tools) {

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { refuse, type Reply } from '../../../src/protocol/channel.ts';
 import { ExtensionToHost, HOST_TO_EXTENSION_MAX_BYTES, HostToExtension } from '../../../src/protocol/bridge.ts';
 import { encodeLine, LineReader } from '../link/ndjson.ts';
-import { SOCKET_REQUEST_MAX_BYTES, SocketRequest, SocketResponse } from '../link/socket-protocol.ts';
+import { SOCKET_REQUEST_MAX_BYTES, SocketEvent, SocketRequest, SocketResponse } from '../link/socket-protocol.ts';
 import { encodeFrame } from './framing.ts';
 
 type Log = (line: string) => void;
@@ -48,6 +48,12 @@ export class Relay {
     const message = parsed.data;
     if (message.kind === 'hello') {
       this.log(`Steward ${message.extension_version} connected (protocol ${message.protocol})`);
+      return;
+    }
+    if (message.kind === 'event') {
+      // Every MCP server process hears it; each asks Steward again with its own token.
+      const line = encodeLine(SocketEvent.parse({ event: message.event }));
+      for (const socket of this.connections.values()) if (!socket.destroyed) socket.write(line);
       return;
     }
     const key = `${message.conn}/${message.id}`;

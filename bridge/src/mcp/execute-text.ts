@@ -27,8 +27,9 @@ function changesText(c: ObservedChanges | undefined): string {
 }
 
 /** One or two sentences about an ActionResult, in Steward's own words (the result itself is page data). */
-export function describeActionResult(result: ActionResult, idempotencyKey?: string): { text: string; isError: boolean } {
-  const again = idempotencyKey ? `steward_execute again with the same idempotency_key ("${idempotencyKey}")` : 'steward_execute again with the same idempotency_key';
+/** `retry`: how to ask again, when not steward_execute (a page tool names itself and its key argument). */
+export function describeActionResult(result: ActionResult, idempotencyKey?: string, retry?: string): { text: string; isError: boolean } {
+  const again = retry ?? (idempotencyKey ? `steward_execute again with the same idempotency_key ("${idempotencyKey}")` : 'steward_execute again with the same idempotency_key');
   if ('error' in result) {
     const { code, message } = result.error;
     const id = result.action_id ? ` (action_id ${result.action_id})` : '';

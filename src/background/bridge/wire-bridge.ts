@@ -64,5 +64,8 @@ export function wireBridge(deps: BridgeDeps) {
   };
   route = createBridgeRouter({ handlers, post: (m) => void link.post(m), hello: (v) => link.helloReceived(v), connClosed: (conn) => void conns.closed(conn), log });
 
-  return { link, pairings };
+  /** A tab's page tools changed (its page reported, navigated or closed): every bridge process may ask again. */
+  const pageToolsChanged = (tabId: number) => void link.post({ kind: 'event', event: { type: 'page-tools-changed', tab_id: tabId } });
+
+  return { link, pairings, pageToolsChanged };
 }

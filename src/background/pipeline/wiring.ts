@@ -15,7 +15,8 @@ import { StorageWrittenControls } from './written-controls.ts';
 import { createChromePorts } from '../ports/index.ts';
 import { chromeTabControl } from '../ports/navigate.ts';
 import { chromeTabEvents } from '../ports/tab-wait.ts';
-import { chromeScreenshots } from '../ports/screenshot.ts';
+import { chromeScreenshots, chromeTabImage } from '../ports/screenshot.ts';
+import { CaptureBudget } from '../ports/capture-budget.ts';
 import type { ToolStore } from '../tools/store.ts';
 import { runToolFromPanel, type PanelRunRequest } from '../tools/run-from-panel.ts';
 import { createChromeCopilot } from '../copilot/chrome-copilot.ts';
@@ -52,6 +53,8 @@ export function wirePipeline(deps: {
     recheck: async (actionId) => (await live.ready).recheck(actionId),
     push: (m) => deps.panels.push(m),
   });
+  // Chrome's capture quota is the extension's: observations and agents' screenshots share it.
+  const captures = new CaptureBudget();
   const chromePorts = createChromePorts({
     sessions,
     tools: deps.tools,
@@ -59,7 +62,7 @@ export function wirePipeline(deps: {
     adapters,
     send,
     tabs,
-    screenshot: chromeScreenshots(),
+    screenshot: chromeScreenshots(Date.now, captures),
     showDebuggingTools: agentsSeeDebuggingTools,
     native,
   });
@@ -140,6 +143,9 @@ export function wirePipeline(deps: {
     tabs,
     observer: chromePorts.observer,
     observeTab: observeAsAgent,
+    tools: deps.tools,
+    showDebuggingTools: agentsSeeDebuggingTools,
+    captureTab: chromeTabImage(captures),
     taint: taintAgent,
     taintOf: (agentId) => taint.taintOf(agentId),
     sessions,
@@ -170,5 +176,5 @@ export function wirePipeline(deps: {
     contracts: native.contracts,
   });
 
-  return { panelChannel, onAlarm, onTabRemoved, start, taintAgent, bridgeLink: bridge.link, pairings: bridge.pairings, recovery: () => live.recovery };
+  return { panelChannel, onAlarm, onTabRemoved, start, taintAgent, bridgeLink: bridge.link, pageToolsChanged: bridge.pageToolsChanged, pairings: bridge.pairings, recovery: () => live.recovery };
 }

@@ -1,5 +1,6 @@
 import { createAgentCalls } from '../../../src/external-agents/agent-calls.ts';
-import type { AgentCallPorts, BrowserTab, Observed } from '../../../src/external-agents/ports.ts';
+import type { AgentCallPorts, BrowserTab, Observed, TabImage } from '../../../src/external-agents/ports.ts';
+import type { AvailableAction } from '../../../src/protocol/action.ts';
 import { MemoryTaintLedger } from '../../../src/pipeline/taint.ts';
 import { shopOrderSnapshot } from '../observation/fixtures/shop-order-snapshot.ts';
 import { ORIGIN, harness, orderUrl, type Harness } from '../pipeline/fakes.ts';
@@ -29,6 +30,10 @@ export interface AgentSetup {
   auth: { agent_id: string; token: string };
   tokenId: string;
   tabs: BrowserTab[];
+  /** What each tab's page reported as WebMCP tools (none unless a test sets them). */
+  pageTools: Map<number, { url: string; actions: AvailableAction[] }>;
+  /** What a capture of a tab gives (a refusal unless a test sets it). */
+  screenshots: Map<number, TabImage>;
 }
 
 export async function agentSetup(opts: { origins?: string[] } = {}): Promise<AgentSetup> {
@@ -47,6 +52,8 @@ export async function agentSetup(opts: { origins?: string[] } = {}): Promise<Age
   const submitted: AgentSetup['submitted'] = [];
   const tabs = TABS.map((t) => ({ ...t }));
   const current = new Map<string, number>();
+  const pageTools: AgentSetup['pageTools'] = new Map();
+  const screenshots: AgentSetup['screenshots'] = new Map();
   const ports: AgentCallPorts = {
     authenticate: (secret) => h.pipeline.admin.authenticate(secret),
     allowedSites: async () => [ORIGIN, OTHER_ALLOWED],
@@ -72,6 +79,11 @@ export async function agentSetup(opts: { origins?: string[] } = {}): Promise<Age
       const state = h.shop.observation('ORD-1024', 'adapter', url)!;
       return { ok: true, state, snapshot: shopOrderSnapshot() };
     },
+    pageTools: async (tabId) => pageTools.get(tabId),
+    screenshot: async (tabId) => {
+      events.push(`screenshot ${tabId}`);
+      return screenshots.get(tabId) ?? { ok: false, code: 'TAB_NOT_VISIBLE', message: 'not showing', retryable: true };
+    },
     taint: async (agentId, source) => {
       events.push('taint');
       await ledger.mark(agentId, { at: h.clock.t, source });
@@ -88,5 +100,5 @@ export async function agentSetup(opts: { origins?: string[] } = {}): Promise<Age
     records: (agentId) => h.pipeline.agentRecords(agentId),
     auditChanged: () => events.push('audit-changed'),
   };
-  return { h, calls: createAgentCalls(ports), ports, ledger, events, submitted, auth: { agent_id: AGENT, token: minted.secret }, tokenId: minted.token.token_id, tabs };
+  return { h, calls: createAgentCalls(ports), ports, ledger, events, submitted, auth: { agent_id: AGENT, token: minted.secret }, tokenId: minted.token.token_id, tabs, pageTools, screenshots };
 }
