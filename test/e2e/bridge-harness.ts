@@ -199,7 +199,12 @@ export interface StdioLaunch {
 /** A client that launches `steward-bridge serve` itself (how desktop apps use stdio servers); the server's stderr is collected, never mixed into the protocol. */
 export async function connectStdio(world: Pick<BridgeBrowser, 'env'>, sdk: SdkLine, name: string, launch: StdioLaunch = {}): Promise<McpClient> {
   const credential = launch.credential === null ? [] : ['--credential', launch.credential ?? credentialFileFor(world, name)];
-  return connectLaunchLine({ command: process.execPath, args: [BRIDGE_CLI, 'serve', ...credential], env: { ...(process.env as Record<string, string>), ...world.env } }, sdk, name);
+  return connectLaunchLine(
+    { command: process.execPath, args: [BRIDGE_CLI, 'serve', ...credential], env: { ...(process.env as Record<string, string>), ...world.env } },
+    sdk,
+    name,
+    launch.onToolsChanged,
+  );
 }
 
 /** A stdio server as a client's config names it: the command, its arguments and environment. */
@@ -209,13 +214,12 @@ export interface LaunchLine {
   env: Record<string, string>;
 }
 
-/** A client that starts the server its config names, over stdio, as the client application would. */
-export async function connectLaunchLine(line: LaunchLine, sdk: SdkLine, name: string): Promise<McpClient> {
+/** A client that starts the server its config names, over stdio, as the client application would (v2: `onToolsChanged` hears list_changed). */
+export async function connectLaunchLine(line: LaunchLine, sdk: SdkLine, name: string, onToolsChanged?: () => void): Promise<McpClient> {
   const params = { ...line, stderr: 'pipe' as const };
   let err = '';
   const collect = (stream: NodeJS.ReadableStream | null) => stream?.on('data', (d: Buffer) => (err += d.toString()));
   if (sdk === 'v2') {
-    const onToolsChanged = launch.onToolsChanged;
     const client = new ClientV2({ name, version: '1.0.0' }, onToolsChanged ? { listChanged: { tools: { onChanged: () => onToolsChanged(), autoRefresh: false } } } : {});
     const transport = new StdioTransportV2(params);
     collect(transport.stderr as NodeJS.ReadableStream | null);
