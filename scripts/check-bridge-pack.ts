@@ -16,7 +16,7 @@ import { installPacked, packBridge, type Manifest } from './bridge-pack.ts';
 const ROOT = resolve(import.meta.dirname, '..');
 /** Everything the package ships; anything else (source, maps, tests, config) is a mistake. */
 const EXPECTED_FILES = ['package/LICENSE', 'package/README.md', 'package/bin/steward-bridge.js', 'package/dist/cli.js', 'package/package.json'];
-const TOOLS = ['steward_action_status', 'steward_actions', 'steward_execute', 'steward_memory', 'steward_observe', 'steward_open', 'steward_tabs'];
+const TOOLS = ['steward_action_status', 'steward_actions', 'steward_execute', 'steward_memory', 'steward_observe', 'steward_open', 'steward_screenshot', 'steward_tabs'];
 
 const problems: string[] = [];
 const check = (ok: boolean, problem: string) => void (ok || problems.push(problem));
