@@ -1,6 +1,7 @@
 import { createAgentCalls } from '../../../src/external-agents/agent-calls.ts';
 import type { AgentCallPorts, BrowserTab, Observed } from '../../../src/external-agents/ports.ts';
 import { MemoryTaintLedger } from '../../../src/pipeline/taint.ts';
+import type { ResourceRef } from '../../../src/protocol/resource.ts';
 import { shopOrderSnapshot } from '../observation/fixtures/shop-order-snapshot.ts';
 import { ORIGIN, harness, orderUrl, type Harness } from '../pipeline/fakes.ts';
 
@@ -47,6 +48,7 @@ export async function agentSetup(opts: { origins?: string[] } = {}): Promise<Age
   const submitted: AgentSetup['submitted'] = [];
   const tabs = TABS.map((t) => ({ ...t }));
   const current = new Map<string, number>();
+  const shown = new Map<string, { tab_id: number; resource: ResourceRef }>();
   const ports: AgentCallPorts = {
     authenticate: (secret) => h.pipeline.admin.authenticate(secret),
     allowedSites: async () => [ORIGIN, OTHER_ALLOWED],
@@ -79,6 +81,8 @@ export async function agentSetup(opts: { origins?: string[] } = {}): Promise<Age
     tainted: async (agentId) => (await ledger.taintOf(agentId)) !== undefined,
     currentTab: async (agentId) => current.get(agentId),
     setCurrentTab: async (agentId, tabId) => void current.set(agentId, tabId),
+    shownResource: async (agentId, tabId) => (shown.get(agentId)?.tab_id === tabId ? shown.get(agentId)!.resource : undefined),
+    setShownResource: async (agentId, tabId, resource) => void shown.set(agentId, { tab_id: tabId, resource }),
     sessionFor: async (agentId, tabId) => `ses_${agentId.replace(/\W/g, '')}_${tabId}`,
     submit: (request, agent) => {
       submitted.push({ request, agent });
