@@ -508,9 +508,9 @@ function saysNothing(item: Extract<Item, { kind: 'text' }>, grouped: Block[], at
   if (t.volatile) return true;
   const w = words(t.text);
   if (w.length === 0) return true;
-  // The name of the control right before it (a region's heading, which names the region), or of the table or list right after it (its caption): that line says it.
+  // The name or value of the control right before it (a region's heading, a slider's shown value), or the name of the table or list right after it (its caption): that line says it.
   const before = grouped[at - 1];
-  if (before?.kind === 'item' && before.item.kind === 'element' && sameWords(words(before.item.el.name), w)) return true;
+  if (before?.kind === 'item' && before.item.kind === 'element' && (sameWords(words(before.item.el.name), w) || before.item.el.value?.trim() === t.text.trim())) return true;
   const after = grouped[at + 1];
   if (after?.kind === 'container' && sameWords(words(containers.get(after.group.ref)?.name ?? ''), w)) return true;
   if (t.role === 'heading') return false;

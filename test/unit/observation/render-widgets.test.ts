@@ -34,6 +34,13 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
     expect(lines).toContain('e5 slider "Volume" = "30" [0–100 step 5]');
   });
 
+  it('leaves out a text that only shows the value of the control right before it, but not other text', () => {
+    const slider = snap.elements.find((e) => e.ref === 'e5')!;
+    const withValue = (text: string) => renderSnapshot({ ...snap, texts: [...snap.texts, { text, order: (slider.order ?? 0) + 0.5 }] });
+    expect(withValue('30')).not.toMatch(/^"30"$/m);
+    expect(withValue('30 %')).toMatch(/^"30 %"$/m);
+  });
+
   it('names a cover in full when it has no line of its own', () => {
     const hidden = { ...snap, elements: snap.elements.map((e): SnapshotElement => (e.ref === 'e9' ? { ...e, visibility: 'hidden' } : e)) };
     expect(renderSnapshot(hidden, { actions: WIDGET_STEPS })).toContain('e6 button "Pay now" !$ (covered by dialog "Cookies" e9)');
