@@ -13,7 +13,8 @@ import { widgetBench } from './widgets.ts';
 
 const quick = process.argv.includes('--quick');
 /**
- * `--only <case>`: just that observation case (for working on one page), `--only tasks`: just the
+ * `--only <case>`: just that observation case (for working on one page), `--only observe`: every
+ * observation case (the grids, the demo sites' pages, the small pages), `--only tasks`: just the
  * co-pilot's task runs, `--only truth`: just the labelled gallery (with `--record`: and rewrite
  * the e2e check's baseline, test/e2e/gallery-baseline.json), or `--only widgets`: just the widget
  * tasks, Steward against ariaSnapshot (`--quick`: a dozen of them), or `--only security`: just the
@@ -39,7 +40,7 @@ try {
     { name: 'shop-tracking', url: `${sites.urls.shop}/orders/ORD-1024/tracking` },
     { name: 'clinic-book', url: `${sites.urls.clinic}/` },
     ...smallObserveCases(sites.urls.lab),
-  ].filter((c) => only === undefined || c.name === only);
+  ].filter((c) => only === undefined || only === 'observe' || c.name === only);
   const tasks = only === undefined || only === 'tasks';
   const truth = only === undefined || only === 'truth';
   const widgets = only === undefined || only === 'widgets';

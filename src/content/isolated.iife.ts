@@ -40,7 +40,7 @@ function start(): void {
     observation,
     // Refs resolve through the same observer that issued them.
     act: (request) => runSteps(request.steps, observation, request.documentToken, { doc: document, requests, activity }),
-    settle: (capMs) => settleForObservation({ doc: document, activity, requests, view: window }, capMs),
+    settle: (capMs, quietMs) => settleForObservation({ doc: document, activity, requests, view: window }, capMs, quietMs),
     network: () => network.records(),
   });
 

@@ -29,7 +29,7 @@ export interface FrameServices {
   /** DOM actions (src/content/act/), answered once the page settled (or as soon as it starts to unload). */
   act?: (request: ContentAct) => Promise<ActReport>;
   /** Before an observation: answered once the page is quiet by its own events, or at the cap. */
-  settle?: (capMs: number) => Promise<PageSettle>;
+  settle?: (capMs: number, quietMs?: number) => Promise<PageSettle>;
   /** The page's recent same-origin JSON responses (bounded, already validated by the buffer). */
   network?: () => Data<ContentRequests, 'content/network'>['records'];
 }
@@ -46,7 +46,7 @@ function frameHandlers(services: FrameServices): Handlers<ContentRequests, void>
     'content/observe': (request) => services.observation?.observe(request) ?? notSupported('observe'),
     'content/query': (request) => services.observation?.query(request) ?? notSupported('observe'),
     'content/act': async (request) => (services.act ? ok(await services.act(request)) : notSupported('act')),
-    'content/settle': async (request) => (services.settle ? ok(await services.settle(request.cap_ms)) : notSupported('settle')),
+    'content/settle': async (request) => (services.settle ? ok(await services.settle(request.cap_ms, request.quiet_ms)) : notSupported('settle')),
     'content/network': () => ok({ records: services.network?.() ?? [] }),
   };
 }

@@ -13,6 +13,7 @@ import type { AgentCallPorts, BrowserTab } from './ports.ts';
 import { bridgeTab, Visibility } from './visible-tabs.ts';
 import { navigationProblem } from '../protocol/navigation-url.ts';
 import { originOf } from '../base/origin.ts';
+import { atOrigin } from '../protocol/resource.ts';
 import { isShownLink } from '../base/shown-link.ts';
 import { siteContentIn } from '../protocol/site-content.ts';
 import type { ExpectedEffect } from '../protocol/expectation.ts';
@@ -85,11 +86,28 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
     if (!caller.visible.allows(r.state.url)) return tabNotFound(tab.tab_id);
     await ports.taint(caller.agentId, `page content of ${originOf(r.state.url)} read through the MCP bridge`);
     await ports.setCurrentTab(caller.agentId, tab.tab_id);
+    // What this look shows is what a steward_execute naming no resource acts on (never a resource it did not see).
+    const origin = originOf(r.state.url);
+    await ports.setShownResource(caller.agentId, tab.tab_id, origin ? atOrigin(r.state.resource, origin) : r.state.resource);
     return {
       state: r.state,
       snapshot: r.snapshot,
       tab: bridgeTab({ ...tab, url: r.state.url, title: r.state.title ?? tab.title }, { ...r.state.resource, state: r.state.state, state_version: r.state.state_version }),
     };
+  }
+
+  /**
+   * A request that names no resource acts on the one the agent's last look at the tab showed it
+   * (steward_observe leaves out a page that is its own resource: its address is in the tab): the
+   * binding is the same as if the agent had copied it. Without such a look there is nothing to
+   * act on, and it is refused; a request that names one is passed on as it is.
+   */
+  async function withShownResource(caller: Caller, tabId: number | undefined, request: unknown): Promise<{ request: unknown } | Refusal> {
+    if (typeof request !== 'object' || request === null || Array.isArray(request) || 'resource' in request) return { request };
+    const shown = tabId !== undefined ? await ports.shownResource(caller.agentId, tabId) : undefined;
+    if (!shown)
+      return refuse('INVALID_INPUT', 'Name the resource to act on (as steward_observe shows it), or observe the tab first: a request without one acts on what your last look at the tab showed.');
+    return { request: { ...request, resource: shown } };
   }
 
   /**
@@ -182,7 +200,9 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       if (tab_id !== undefined && !(await visibleTab(caller, tab_id))) return tabNotFound(tab_id);
       // A remembered tab that closed or left the allowed sites: the navigator finds the resource afresh.
       if (tab_id === undefined && tabId !== undefined && !(await visibleTab(caller, tabId))) tabId = undefined;
-      return submitFor(caller, tabId, request, untrusted_input, expect);
+      const named = await withShownResource(caller, tabId, request);
+      if ('ok' in named) return named;
+      return submitFor(caller, tabId, named.request, untrusted_input, expect);
     },
 
     'bridge/page-tools': async ({ auth }) => {

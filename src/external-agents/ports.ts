@@ -4,6 +4,7 @@ import type { AgentRecords } from '../pipeline/agent-records.ts';
 import type { AvailableAction } from '../protocol/action.ts';
 import type { BridgeTab } from '../protocol/bridge.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
+import type { ResourceRef } from '../protocol/resource.ts';
 import type { ActionResult } from '../protocol/results.ts';
 import type { PageSnapshot } from '../protocol/snapshot.ts';
 import type { DelegatedAgentToken } from '../protocol/token.ts';
@@ -58,6 +59,9 @@ export interface AgentCallPorts {
   tainted(agentId: string): Promise<boolean>;
   currentTab(agentId: string): Promise<number | undefined>;
   setCurrentTab(agentId: string, tabId: number): Promise<void>;
+  /** The resource the agent's last look at the tab showed it: what a steward_execute naming no resource acts on. */
+  shownResource(agentId: string, tabId: number): Promise<ResourceRef | undefined>;
+  setShownResource(agentId: string, tabId: number, resource: ResourceRef): Promise<void>;
   /** The agent's session in a tab (-1: no tab yet; the navigator opens one). */
   sessionFor(agentId: string, tabId: number): Promise<string>;
   submit(request: unknown, agent: AgentContext): Promise<ActionResult>;

@@ -46,7 +46,8 @@ export const ContentRequests = {
     reply: ObserveReplyText,
   },
   /** Answers once the frame is quiet by its own events (DOM, recent requests, animations), or at `cap_ms`. */
-  'content/settle': { request: z.object({ cap_ms: z.int().nonnegative().max(10_000) }), reply: PageSettle },
+  /** `quiet_ms`: how long the DOM must have been still (counted from its last change, not from the ask); the default is the act's quiet period. */
+  'content/settle': { request: z.object({ cap_ms: z.int().nonnegative().max(10_000), quiet_ms: z.int().positive().max(10_000).optional() }), reply: PageSettle },
   /**
    * Elements of a fresh snapshot of the frame: by refs (expand-by-ref), role, name or text. With
    * `documentToken`, refuses (STALE_DOCUMENT) if the frame now holds another document.

@@ -90,6 +90,8 @@ export function chromeAgentPorts(deps: ChromeAgentPortsDeps): AgentCallPorts {
     tainted: async (agentId) => (await deps.taintOf(agentId)) !== undefined,
     currentTab: (agentId) => deps.current.current(agentId),
     setCurrentTab: (agentId, tabId) => deps.current.set(agentId, tabId),
+    shownResource: (agentId, tabId) => deps.current.shown(agentId, tabId),
+    setShownResource: (agentId, tabId, resource) => deps.current.setShown(agentId, tabId, resource),
     sessionFor: (agentId, tabId) => deps.sessions.sessionFor(agentId, tabId),
     submit: async (request, agent) => (await deps.pipeline()).submit(request, agent),
     actionStatus: async (agentId, actionId) => (await deps.pipeline()).statusFor(agentId, actionId),

@@ -39,7 +39,9 @@ describe('the MCP tools', () => {
       expect(byName.steward_action_status!.annotations).toMatchObject({ readOnlyHint: true });
       expect(byName.steward_memory!.annotations).toMatchObject({ readOnlyHint: true });
       expect(byName.steward_screenshot!.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
-      expect(byName.steward_execute!.inputSchema.required).toEqual(expect.arrayContaining(['action', 'resource', 'idempotency_key']));
+      expect(byName.steward_execute!.inputSchema.required).toEqual(expect.arrayContaining(['action', 'idempotency_key']));
+      // Left out, the resource is the one the client's last look at the tab showed (the bridge fills it in, or refuses).
+      expect(byName.steward_execute!.inputSchema.required).not.toContain('resource');
       expect(Object.keys(byName.steward_observe!.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['tab_id', 'query', 'expand']));
       // Listing tools asks nothing of Steward (an unpaired client is offered no page tools).
       expect(link.calls).toEqual([]);

@@ -175,6 +175,21 @@ describe('external agent calls: actions through the pipeline', () => {
     expect(s.events.filter((e) => e === 'audit-changed')).toHaveLength(3);
   });
 
+  it('acts on the resource its last look at the tab showed when the request names none, and refuses one with no such look', async () => {
+    const s = await agentSetup();
+    const { resource: _named, ...unnamed } = cancelRequest();
+    // No look at tab 1 yet: nothing to act on, nothing submitted.
+    expect(refusalCode(await s.calls['bridge/execute']({ auth: s.auth, tab_id: 1, request: unnamed, untrusted_input: false }))).toBe('INVALID_INPUT');
+    expect(s.submitted).toEqual([]);
+    const seen = await s.calls['bridge/observe']({ auth: s.auth, tab_id: 1 });
+    if (!seen.ok) throw new Error(seen.error.message);
+    const r = await s.calls['bridge/execute']({ auth: s.auth, tab_id: 1, request: unnamed, untrusted_input: false });
+    expect(r.ok && isErrorResult(r.data.result) && r.data.result.error.code).toBe('APPROVAL_REQUIRED');
+    // Exactly what the look showed, with its site: the same binding as if the agent had copied it.
+    expect(s.submitted[0]!.request).toEqual({ ...unnamed, resource: seen.data.summary.resource });
+    expect(seen.data.summary.resource).toMatchObject({ type: 'order', id: 'ORD-1024' });
+  });
+
   it('refuses to execute in a tab it may not see', async () => {
     const s = await agentSetup();
     expect(refusalCode(await s.calls['bridge/execute']({ auth: s.auth, tab_id: 2, request: cancelRequest(), untrusted_input: false }))).toBe('TAB_NOT_FOUND');

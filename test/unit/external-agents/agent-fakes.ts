@@ -2,6 +2,7 @@ import { createAgentCalls } from '../../../src/external-agents/agent-calls.ts';
 import type { AgentCallPorts, BrowserTab, Observed, TabImage } from '../../../src/external-agents/ports.ts';
 import type { AvailableAction } from '../../../src/protocol/action.ts';
 import { MemoryTaintLedger } from '../../../src/pipeline/taint.ts';
+import type { ResourceRef } from '../../../src/protocol/resource.ts';
 import { shopOrderSnapshot } from '../observation/fixtures/shop-order-snapshot.ts';
 import { ORIGIN, harness, orderUrl, type Harness } from '../pipeline/fakes.ts';
 
@@ -54,6 +55,7 @@ export async function agentSetup(opts: { origins?: string[] } = {}): Promise<Age
   const current = new Map<string, number>();
   const pageTools: AgentSetup['pageTools'] = new Map();
   const screenshots: AgentSetup['screenshots'] = new Map();
+  const shown = new Map<string, { tab_id: number; resource: ResourceRef }>();
   const ports: AgentCallPorts = {
     authenticate: (secret) => h.pipeline.admin.authenticate(secret),
     allowedSites: async () => [ORIGIN, OTHER_ALLOWED],
@@ -91,6 +93,8 @@ export async function agentSetup(opts: { origins?: string[] } = {}): Promise<Age
     tainted: async (agentId) => (await ledger.taintOf(agentId)) !== undefined,
     currentTab: async (agentId) => current.get(agentId),
     setCurrentTab: async (agentId, tabId) => void current.set(agentId, tabId),
+    shownResource: async (agentId, tabId) => (shown.get(agentId)?.tab_id === tabId ? shown.get(agentId)!.resource : undefined),
+    setShownResource: async (agentId, tabId, resource) => void shown.set(agentId, { tab_id: tabId, resource }),
     sessionFor: async (agentId, tabId) => `ses_${agentId.replace(/\W/g, '')}_${tabId}`,
     submit: (request, agent) => {
       submitted.push({ request, agent });
