@@ -105,7 +105,8 @@ test.describe.serial('a click that opens a new tab stays on the allowed sites', 
     expect(opened.isError, opened.text).toBe(false);
     const tabId = (payloadOf(opened) as { tab: { tab_id: number } }).tab.tab_id;
     const observed = await client.call('steward_observe', { tab_id: tabId });
-    const ref = new RegExp(`(\\S+) ${role} "${name}"`).exec(observed.text)?.[1];
+    // A control that follows one of the same role on its line leaves its role out (`e5 button "A" · e6 "B"`).
+    const ref = (new RegExp(`(\\S+) ${role}~? "${name}"`).exec(observed.text) ?? new RegExp(`· (\\S+) "${name}"`).exec(observed.text))?.[1];
     expect(ref, observed.text.slice(0, 2000)).toBeTruthy();
     const resource = (payloadOf(observed) as { summary: { resource: { type: string; id: string } } }).summary.resource;
     const call = { tab_id: tabId, action: 'dom.click', resource, input: { ref }, idempotency_key: key };
