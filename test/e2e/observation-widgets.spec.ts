@@ -259,9 +259,7 @@ test('popups come out under the control that opened them: an autocomplete list a
   expect(grid).toMatchObject({ role: 'table', columns: ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa'] });
   expect(snap.elements.filter((e) => e.container?.ref === grid.ref && e.role === 'link')).toHaveLength(30);
   // Under the field's own line, or naming the field when it is not there.
-  expect(await dp.look()).toMatch(
-    new RegExp(`${date.ref} textbox "Date"[^\\n]*\\n  ↳ (?:table ${grid.ref}|${grid.ref} table)\\b|  ↳ (?:table ${grid.ref}|${grid.ref} table)[^\\n]*\\(from ${date.ref}\\)`),
-  );
+  expect(await dp.look()).toMatch(new RegExp(`${date.ref} textbox "Date"[^\\n]*\\n  ↳ (?:table ${grid.ref}|${grid.ref} table|table) —`));
 
   // MUI autocomplete: aria-controls names its listbox (a portal on <body>), and it opened after typing.
   const mui = await agentOn({ steward, openPanel, tabIdOf }, lab, '/widgets/mui-autocomplete');
@@ -272,7 +270,7 @@ test('popups come out under the control that opened them: an autocomplete list a
   const listbox = snap.containers!.find((c) => c.role === 'listbox')!;
   expect(snap.elements.find((e) => e.ref === country.ref)!.controls).toBe(listbox.ref);
   expect(listbox.openedBy).toBe(country.ref);
-  expect(await mui.look()).toMatch(new RegExp(`${country.ref} combobox[^\\n]*\\n  ↳ (?:listbox ${listbox.ref}|${listbox.ref} listbox) "Country"[^\\n:]*: e\\d+ option[^\\n]*"Portugal"`));
+  expect(await mui.look()).toMatch(new RegExp(`${country.ref} combobox[^\\n]*\\n  ↳ (?:listbox ${listbox.ref}|${listbox.ref} listbox|listbox) "Country"[^\\n:]*: e\\d+ option[^\\n]*"Portugal"`));
 
   // A menu opened by an icon-only button.
   const menu = await agentOn({ steward, openPanel, tabIdOf }, lab, '/widgets/mui-menu');
