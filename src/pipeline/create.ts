@@ -15,6 +15,7 @@ import { RateLimiter, type QuotaLimits } from './policy/quota.ts';
 import { MemoryTaintLedger, type TaintLedger } from './taint.ts';
 import type { ApprovalNotifier, PipelinePorts } from './ports.ts';
 import { MemoryWrittenControls, type WrittenControls } from './written-controls.ts';
+import type { Policy } from '../protocol/managed-policy.ts';
 
 export interface CreatePipelineOptions {
   db: StewardDb;
@@ -32,6 +33,8 @@ export interface CreatePipelineOptions {
   taint?: TaintLedger;
   /** Controls whose harmless-looking action wrote; the extension keeps them in chrome.storage.local. */
   written?: WrittenControls;
+  /** The organisation's managed policy now; none when absent. */
+  policy?: () => Policy;
 }
 
 /** Builds the stores on one database and the pipeline over them: what the service worker calls at start-up. */
@@ -62,12 +65,13 @@ export function createPipeline(opts: CreatePipelineOptions): Pipeline {
       journal: new JournalStore(opts.db, clock),
       audit,
       memory: new MemoryResolver(new MemoryStore(opts.db, clock)),
-      gateway: new PolicyGateway(limiter),
+      gateway: new PolicyGateway(limiter, opts.policy),
       restore: async () => limiter.restore(await quotas.all()),
       ports: opts.ports,
       clock,
       taint,
       written: opts.written ?? new MemoryWrittenControls(),
+      ...(opts.policy ? { policy: opts.policy } : {}),
     },
     opts.perfNow,
   );

@@ -24,6 +24,7 @@ import { agentsSeeDebuggingTools, observeForAgents } from '../tools/agent-view.t
 import { wireBridge } from '../bridge/wire-bridge.ts';
 import { createNativeService } from '../native/native-service.ts';
 import { chromeTabPage } from '../native/tab-page.ts';
+import type { ManagedPolicy } from '../policy/managed-policy.ts';
 
 /**
  * Assembles the Intent-to-Transaction pipeline on Chrome: IndexedDB stores, ports onto tabs,
@@ -38,6 +39,8 @@ export function wirePipeline(deps: {
   /** Messages to tabs, gated by site (src/background/pages/messenger.ts). */
   send: SendToFrame;
   sites: SitesControl;
+  /** The organisation's managed policy, applied at every door. */
+  policy: ManagedPolicy;
 }) {
   const adapters = new AdapterRegistry();
   // The demo shop's adapter (matches by path and the shop's own markers, on any origin).
@@ -76,6 +79,8 @@ export function wirePipeline(deps: {
     auditAnchor: chromeAuditAnchor(),
     taint,
     written: new StorageWrittenControls(),
+    policy: () => deps.policy.current(),
+    policyRead: deps.policy.ready,
     onReady: (p) => {
       pipeline = p;
       void announcer.refreshBadge();
@@ -125,7 +130,10 @@ export function wirePipeline(deps: {
   function start(): void {
     live.ready.catch((e) => console.error('pipeline start failed', e));
     // Runs that were active when the worker stopped resume once their actions are recovered.
-    live.recovered.then(() => copilot.restore()).catch((e) => console.error('co-pilot restore failed', e));
+    live.recovered
+      .then(() => copilot.restore())
+      .then(async () => copilot.policyChanged((await deps.policy.read()).policy))
+      .catch((e) => console.error('co-pilot restore failed', e));
     ensureAlarms().catch((e) => console.warn('alarms', e));
   }
 
@@ -151,6 +159,7 @@ export function wirePipeline(deps: {
     sessions,
     panels: deps.panels,
     announceApis,
+    policy: deps.policy,
   });
 
   const copilot = createChromeCopilot({
@@ -160,7 +169,10 @@ export function wirePipeline(deps: {
     observeTab: observeAsAgent,
     tabStatus: (tabId) => deps.sites.tabStatus(tabId),
     push: (m) => deps.panels.push(m),
+    policy: async () => (await deps.policy.read()).policy,
   });
+  // A co-pilot the organisation turns off (or whose model it stops allowing) stops mid-run, without a restart.
+  deps.policy.onChange((parsed) => void copilot.policyChanged(parsed.policy).catch((e) => console.error('co-pilot policy change failed', e)));
 
   const panelChannel = createPanelChannel({
     tools: deps.tools,
