@@ -1,0 +1,22 @@
+import { signal } from '@preact/signals';
+import { NO_POLICY, parsePolicy, type ParsedPolicy } from '../protocol/managed-policy.ts';
+import { browser } from './browser.ts';
+
+/**
+ * The organisation's policy as the panel shows it: read from chrome.storage.managed with the same
+ * pure reading the worker applies, and read again when Chrome reloads it. The panel only shows it
+ * (managed settings, problems); the worker enforces it whatever the panel shows.
+ */
+export const orgPolicy = signal<ParsedPolicy>({ policy: NO_POLICY, problems: [] });
+
+export function trackPolicy(): void {
+  const read = () =>
+    void browser.storage.managed.get().then(
+      (raw) => (orgPolicy.value = parsePolicy(raw)),
+      () => undefined,
+    );
+  read();
+  browser.storage.onChanged.addListener((_changes, area) => {
+    if (area === 'managed') read();
+  });
+}
