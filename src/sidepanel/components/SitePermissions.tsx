@@ -79,7 +79,7 @@ export function SitePermissions() {
         ))}
         {refused.map((o) => (
           <li key={o} data-managed="true">
-            <code>{o}</code> <span class="muted">(Set by your organisation: blocked, not read)</span>{' '}
+            <code>{o}</code> <span class="muted">(Set by your organisation: not read)</span>{' '}
             <button type="button" class="link" onClick={() => void remove(o)} aria-label={`Remove ${o}`}>
               Remove
             </button>
