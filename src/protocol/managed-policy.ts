@@ -26,7 +26,7 @@ export const POLICY_KEYS = [
   'maxPairingLifetimeMinutes',
   'auditExport',
 ] as const;
-export type PolicyKey = (typeof POLICY_KEYS)[number];
+type PolicyKey = (typeof POLICY_KEYS)[number];
 
 /** `https://shop.example.com`, `https://*.example.com`, `*://intranet.example:8443`, or `*` (every site). No port: any port. */
 export interface SitePattern {
@@ -46,7 +46,7 @@ export interface ActionPattern {
   text: string;
 }
 
-export interface FrozenAction {
+interface FrozenAction {
   pattern: ActionPattern;
   /** Epoch ms; absent: from now. */
   from?: number;
@@ -54,7 +54,7 @@ export interface FrozenAction {
   until?: number;
 }
 
-export interface AuditExportTarget {
+interface AuditExportTarget {
   host: string;
   port: number;
   tls: boolean;
@@ -85,7 +85,7 @@ export interface Policy {
 }
 
 /** One thing wrong with the policy, machine-readable for the panel and any agent that asks. */
-export interface PolicyProblem {
+interface PolicyProblem {
   key: PolicyKey;
   /** Where in the key, `allowedSites[2]`. */
   path: string;
@@ -145,7 +145,7 @@ export function siteMatches(pattern: SitePattern, origin: string): boolean {
 
 const ACTION_PATTERN = /^(?:\*|[a-z][a-z0-9_]*\.\*)$/;
 
-export function parseActionPattern(text: string): ActionPattern | undefined {
+function parseActionPattern(text: string): ActionPattern | undefined {
   const t = text.trim();
   return ACTION_PATTERN.test(t) || ActionName.safeParse(t).success ? { text: t } : undefined;
 }
