@@ -5,6 +5,7 @@ import { STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
 import { tabIdOf, test } from './fixtures.ts';
 import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, type BridgeBrowser, type McpClient, type ToolReply } from './bridge-harness.ts';
 import { showView, shopState, swRecords } from './panel-helpers.ts';
+import { grantHosts } from './browser.ts';
 
 /**
  * The organisation's policy as an admin sets it on Linux: a JSON file in Debian Chromium's managed
@@ -64,9 +65,15 @@ test.describe.serial('managed policy: the organisation’s rules, set through Ch
       frozenActions: [{ action: 'orders.cancel' }],
       maxTokenLifetimeMinutes: 45,
     });
-    // The person allowed both demo sites themselves.
-    world = await launchWithBridge({ nativeWebMcp: true, allowSites: [sites.urls.shop, sites.urls.clinic] });
+    // The person allowed both demo sites themselves (the clinic as its own step: the harness waits for page scripts, which a blocked site never gets).
+    world = await launchWithBridge({ nativeWebMcp: true, allowSites: [sites.urls.shop] });
     expect(world.extensionId).toBe(STEWARD_EXTENSION_ID);
+    await world.serviceWorker.evaluate(async (origin) => {
+      const key = 'steward.sites';
+      const stored = ((await chrome.storage.local.get(key))[key] as { allowed?: string[] } | undefined)?.allowed ?? [];
+      await chrome.storage.local.set({ [key]: { allowed: [...stored, origin] } });
+    }, clinicOrigin);
+    await grantHosts(world, [sites.urls.clinic]);
     const shop = await world.context.newPage();
     await shop.goto(`${sites.urls.shop}/orders/${ORDER}`);
     shopTab = await tabIdOf(world.serviceWorker, shop);
