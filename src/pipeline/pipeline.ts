@@ -341,6 +341,18 @@ export class Pipeline {
     return assessed ?? { error: failure ?? makeError('TOOL_NOT_FOUND', 'The resource could not be observed.') };
   }
 
+  /**
+   * Resolves when the action's background continuation (its wait for the person, then its run)
+   * has ended, or at once when it has none: callers that wait learn of the decision from this, not
+   * by resubmitting the key on a timer. false when nothing was running in the background.
+   */
+  async settled(actionId: string): Promise<boolean> {
+    const running = this.tracked.get(actionId);
+    if (!running) return false;
+    await running;
+    return true;
+  }
+
   /** Resolves when every background continuation (approval waits) has settled. */
   async idle(): Promise<void> {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
