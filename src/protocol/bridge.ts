@@ -110,6 +110,9 @@ const Unfinished = z.object({
 
 const KnownResource = z.object({ resource: ResourceRef, last_state: StateName.optional(), seen_at: IsoDateTime, url_hint: z.string().max(4096).optional() });
 
+/** The longest a status call may wait: under the 60 s an MCP client waits for a tool call by default. */
+export const ACTION_STATUS_WAIT_MAX_MS = 50_000;
+
 export const BridgeRequests = {
   // ── pairing: the first call of a client without a token ────────────────────────────────────
   /** Opens a pairing request in the side panel. The code goes to the MCP client; the claim secret stays in the bridge. */
@@ -177,7 +180,15 @@ export const BridgeRequests = {
     request: z.object({ auth: Auth, tab_id: tabId.optional(), request: z.unknown(), untrusted_input: z.boolean().default(false), expect: ExpectedEffect.optional() }),
     reply: z.object({ result: ActionResult }),
   },
-  'bridge/action-status': { request: z.object({ auth: Auth, action_id: z.string().min(1).max(128) }), reply: z.object({ result: ActionResult }) },
+  'bridge/action-status': {
+    request: z.object({
+      auth: Auth,
+      action_id: z.string().min(1).max(128),
+      /** Up to this long, the worker holds the answer until the person decides or the action ends (told by the pipeline, not polled). */
+      wait_ms: z.int().min(0).max(ACTION_STATUS_WAIT_MAX_MS).default(0),
+    }),
+    reply: z.object({ result: ActionResult }),
+  },
   'bridge/memory': { request: z.object({ auth: Auth }), reply: z.object({ unfinished: z.array(Unfinished).max(200), resources: z.array(KnownResource).max(500) }) },
   /**
    * The WebMCP tools of the caller's current tab (the one it last opened or observed), which the
