@@ -110,6 +110,9 @@ const Unfinished = z.object({
 
 const KnownResource = z.object({ resource: ResourceRef, last_state: StateName.optional(), seen_at: IsoDateTime, url_hint: z.string().max(4096).optional() });
 
+/** The longest a pairing claim may wait for the person's decision. */
+export const PAIR_CLAIM_WAIT_MAX_MS = 50_000;
+
 /** The longest a status call may wait: under the 60 s an MCP client waits for a tool call by default. */
 export const ACTION_STATUS_WAIT_MAX_MS = 50_000;
 
@@ -134,7 +137,12 @@ export const BridgeRequests = {
   },
   /** Collects the outcome once: pending, or the token the person granted (its secret, in this one reply). PAIRING_REFUSED / PAIRING_EXPIRED / PAIRING_UNKNOWN otherwise. */
   'bridge/pair-claim': {
-    request: z.object({ pairing_id: PairingId, claim_secret: ClaimSecret }),
+    request: z.object({
+      pairing_id: PairingId,
+      claim_secret: ClaimSecret,
+      /** While pending, the worker holds the answer up to this long until the person decides (told by the pairing book, not polled). */
+      wait_ms: z.int().min(0).max(PAIR_CLAIM_WAIT_MAX_MS).default(0),
+    }),
     reply: z.discriminatedUnion('status', [
       z.object({ status: z.literal('pending'), code: PairingCode, expires_at: IsoDateTime }),
       z.object({
