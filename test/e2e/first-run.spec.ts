@@ -13,7 +13,8 @@ const tab = (panel: Page, name: string) => panel.getByRole('tab', { name: new Re
  * until the person dismisses it.
  */
 test.describe('a fresh profile, before any site is allowed', () => {
-  test.use({ demoSitesAllowed: false });
+  // A new profile, not a reinstall into the spec's shared one: the first run is about the profile Chrome starts with.
+  test.use({ demoSitesAllowed: false, freshBrowser: true });
 
   test('the panel opens on the welcome, whose steps lead to their controls; dismissed, it stays hidden across reloads and panels', async ({ steward, sites }) => {
     const shop = new URL(sites.urls.shop).origin;
