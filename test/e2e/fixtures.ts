@@ -11,7 +11,8 @@ interface Fixtures {
   demoSitesAllowed: boolean;
   /**
    * A browser of the test's own, launched for it and closed after it: for tests that restart or
-   * kill Chromium or the worker, or that need what only a new profile has. Off: the spec file's
+   * kill Chromium, that need what only a new profile has, or that install Playwright's clock (it
+   * stays on the whole context, and no API takes it out). Off: the spec file's
    * shared browser, with Steward reinstalled between tests (shared-browser.ts).
    * STEWARD_E2E_FRESH_BROWSER=1 gives every test its own (to compare, or to tell a leak between tests).
    */
