@@ -7,14 +7,16 @@ const welcomeRecord = (worker: Worker) => worker.evaluate(async () => (await chr
 const welcomeOf = (panel: Page) => panel.getByRole('region', { name: 'Welcome to Steward' });
 const tab = (panel: Page, name: string) => panel.getByRole('tab', { name: new RegExp(`^${name}`) });
 
+// A new profile for each test, not a reinstall into a shared one: the first run is about the profile Chrome starts with.
+test.use({ freshBrowser: true });
+
 /**
  * The first run: Chrome lets Steward open its side panel only on a click, so a fresh install's
  * first panel opens on a welcome card above the views (three steps, each leading to its control),
  * until the person dismisses it.
  */
 test.describe('a fresh profile, before any site is allowed', () => {
-  // A new profile, not a reinstall into the spec's shared one: the first run is about the profile Chrome starts with.
-  test.use({ demoSitesAllowed: false, freshBrowser: true });
+  test.use({ demoSitesAllowed: false });
 
   test('the panel opens on the welcome, whose steps lead to their controls; dismissed, it stays hidden across reloads and panels', async ({ steward, sites }) => {
     const shop = new URL(sites.urls.shop).origin;
