@@ -151,19 +151,25 @@ export const grantedOrigins = (serviceWorker: Worker): Promise<string[]> => serv
  * gesture); Chrome answers without a prompt what the person already granted.
  */
 export async function grantHostAccess(extensionPage: Page, urls: string[]): Promise<void> {
-  const patterns = patternsOf(urls);
   await grantInChromeSettings({ context: extensionPage.context(), extensionId: new URL(extensionPage.url()).host }, urls);
+  await askForGranted(extensionPage, urls);
+}
+
+/** Steward's own chrome.permissions.request for sites already granted in chrome://extensions (no prompt then). */
+async function askForGranted(extensionPage: Page, urls: string[]): Promise<void> {
+  const patterns = patternsOf(urls);
   const granted = await extensionPage.evaluate((origins) => chrome.permissions.request({ origins }), patterns);
   if (!granted) throw new Error(`Chrome did not grant Steward ${patterns.join(', ')}`);
 }
 
 /** `grantHostAccess` from a side panel page opened for the purpose (and closed again). */
-export async function grantHosts(steward: InChrome, urls: string[]): Promise<void> {
+export async function grantHosts(steward: InChrome, urls: string[], options: { grantedInSettings?: boolean } = {}): Promise<void> {
+  if (!options.grantedInSettings) await grantInChromeSettings(steward, urls);
   const panel = await steward.context.newPage();
   try {
     // Only Steward's origin is needed (for chrome.permissions), not the panel's app.
     await panel.goto(`chrome-extension://${steward.extensionId}/src/sidepanel/index.html`, { waitUntil: 'commit' });
-    await grantHostAccess(panel, urls);
+    await askForGranted(panel, urls);
   } finally {
     await panel.close();
   }
@@ -177,12 +183,16 @@ export async function grantHosts(steward: InChrome, urls: string[]): Promise<voi
  */
 export async function allowSites(steward: Steward, urls: string[]): Promise<void> {
   const origins = [...new Set(urls.map((u) => new URL(u).origin))];
-  await steward.serviceWorker.evaluate(async (wanted) => {
-    const key = 'steward.sites';
-    const stored = ((await chrome.storage.local.get(key))[key] as { allowed?: string[] } | undefined)?.allowed ?? [];
-    await chrome.storage.local.set({ [key]: { allowed: [...new Set([...stored, ...wanted])] } });
-  }, origins);
-  await grantHosts(steward, urls);
+  // Side by side: the worker's first answer waits for it to start, the settings page for itself to load.
+  await Promise.all([
+    steward.serviceWorker.evaluate(async (wanted) => {
+      const key = 'steward.sites';
+      const stored = ((await chrome.storage.local.get(key))[key] as { allowed?: string[] } | undefined)?.allowed ?? [];
+      await chrome.storage.local.set({ [key]: { allowed: [...new Set([...stored, ...wanted])] } });
+    }, origins),
+    grantInChromeSettings(steward, urls),
+  ]);
+  await grantHosts(steward, urls, { grantedInSettings: true });
   await steward.serviceWorker.evaluate(async (wanted) => {
     const deadline = Date.now() + 10_000;
     for (;;) {
