@@ -28,6 +28,8 @@ export interface CreatePipelineOptions {
   idempotencyTtlMs?: number;
   /** Keeps the audit log's head outside IndexedDB (chrome.storage.local in the extension). */
   auditAnchor?: AuditAnchor;
+  /** Told after each audit entry is stored (the audit export, src/pipeline/audit-export/). */
+  onAudit?: () => void;
   /** Which agents have been given page content; the extension keeps it in chrome.storage.local. */
   taint?: TaintLedger;
   /** Controls whose harmless-looking action wrote; the extension keeps them in chrome.storage.local. */
@@ -37,7 +39,7 @@ export interface CreatePipelineOptions {
 /** Builds the stores on one database and the pipeline over them: what the service worker calls at start-up. */
 export function createPipeline(opts: CreatePipelineOptions): Pipeline {
   const clock = opts.clock ?? systemClock;
-  const audit = new AuditLog(opts.db, clock, opts.auditAnchor);
+  const audit = new AuditLog(opts.db, clock, opts.auditAnchor, opts.onAudit);
   const taint = opts.taint ?? new MemoryTaintLedger();
   const tokens = new TokenStore(opts.db, clock, (e) => {
     // Taint lives as long as the agent's credential: with its last token gone, the agent is gone.
