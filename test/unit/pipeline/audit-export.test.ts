@@ -19,9 +19,8 @@ async function world(options: { capacity?: number } = {}) {
   const wakes: Array<number | undefined> = [];
   let connected = true;
   let target: typeof TARGET | null = TARGET;
-  let exporter!: AuditExporter;
-  const log = new AuditLog(db, Date.now, undefined, () => exporter.kick());
-  exporter = new AuditExporter({
+  const log: AuditLog = new AuditLog(db, Date.now, undefined, () => exporter.kick());
+  const exporter: AuditExporter = new AuditExporter({
     outbox,
     target: () => Promise.resolve(target),
     post: (batch) => (connected ? (posted.push(batch), true) : 'steward-bridge is not connected'),
