@@ -17,9 +17,9 @@ import { readValid } from './read.ts';
  * dropped. Every record read back is validated (a hand-edited record is an error, not a message).
  */
 
-export const DEFAULT_OUTBOX_CAPACITY = 50_000;
+const DEFAULT_OUTBOX_CAPACITY = 50_000;
 /** At this share of the capacity the panel and the audit say the outbox is nearly full. */
-export const NEARLY_FULL_SHARE = 0.8;
+const NEARLY_FULL_SHARE = 0.8;
 
 const STATE_KEY = 'state';
 

@@ -133,6 +133,12 @@ test.describe.serial('audit export to the organisation’s syslog (a real rsyslo
 
     // Every entry, exactly as the extension logged it (its own export), once or as identical duplicates.
     const entries = await ownExport(panel);
+    // Sizing for docs/ADMIN.md, from this run: entries one approved action wrote, bytes per collected line.
+    const perAction = entries.filter((e) => e.idempotency_key === 'export-e2e-1').map((e) => e.kind);
+    const sizes = collector.lines().map((l) => Buffer.byteLength(l) + 1);
+    console.log(
+      `sizing: orders.cancel with approval wrote ${perAction.length} entries (${perAction.join(', ')}); ${sizes.length} lines, ${Math.min(...sizes)}–${Math.max(...sizes)} bytes, mean ${Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length)}`,
+    );
     const { chain, bySeq } = collected(collector.lines());
     expect([...chain]).toEqual([(await status(panel)).chain]);
     expect([...bySeq.keys()].sort((a, b) => a - b)).toEqual(entries.map((e) => e.seq));

@@ -12,7 +12,7 @@ import { join } from 'node:path';
  * port and file, as a collector that goes down and comes back.
  */
 
-export const RSYSLOG_CONF = join(import.meta.dirname, '..', 'fixtures', 'rsyslog', 'steward.conf');
+const RSYSLOG_CONF = join(import.meta.dirname, '..', 'fixtures', 'rsyslog', 'steward.conf');
 const RSYSLOGD = '/usr/sbin/rsyslogd';
 
 export interface Rsyslog {

@@ -16,7 +16,7 @@ import { BrowserChainId, ExportRecord, type ExportRecord as Record_ } from '../.
  * caught even though the chain's `hash` covers fields that never leave the browser (details).
  * 32473 is the private enterprise number RFC 5612 reserves for documentation.
  */
-export const SD_ID = 'steward@32473';
+const SD_ID = 'steward@32473';
 const FACILITY_LOG_AUDIT = 13;
 const APP_NAME = 'steward';
 

@@ -13,9 +13,9 @@ export interface LineSource {
   text: string;
 }
 
-export type Problem = 'malformed' | 'tampered' | 'conflict' | 'gap' | 'reordered' | 'broken_link';
+type Problem = 'malformed' | 'tampered' | 'conflict' | 'gap' | 'reordered' | 'broken_link';
 
-export interface ChainBreakAt {
+interface ChainBreakAt {
   file: string;
   line: number;
   chain: string | undefined;
@@ -24,7 +24,7 @@ export interface ChainBreakAt {
   message: string;
 }
 
-export interface ChainSummary {
+interface ChainSummary {
   chain: string;
   first: number;
   last: number;

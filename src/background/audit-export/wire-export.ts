@@ -13,7 +13,7 @@ import { browser } from '../browser.ts';
  * killed mid-retry resumes. Who writes `export` entries: Steward itself (`agent:steward`).
  */
 
-export const AUDIT_EXPORT_ALARM = 'steward.audit-export';
+const AUDIT_EXPORT_ALARM = 'steward.audit-export';
 const STEWARD_AGENT = 'agent:steward';
 
 export interface AuditExportControl {
