@@ -32,8 +32,12 @@ interface Open {
 const describe = (target: AuditExportTarget) => `${target.tls ? 'tls' : 'tcp'}://${target.host}:${target.port}`;
 
 /** A socket error in an admin's words. */
-function problemOf(target: AuditExportTarget, error: Error & { code?: string }): string {
+function problemOf(target: AuditExportTarget, error: Error & { code?: string }, connecting = false): string {
   const where = describe(target);
+  // A TLS target that drops the connection during the handshake does not speak TLS there (or refuses ours).
+  if (connecting && target.tls && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+    return `TLS with the collector at ${where} failed: ${error.message} (does it speak TLS on that port?).`;
+  }
   switch (error.code) {
     case 'ECONNREFUSED':
       return `The collector at ${where} refused the connection (is it listening on that port?).`;
@@ -79,7 +83,7 @@ export class AuditForwarder {
     try {
       conn = await this.connection(batch.target);
     } catch (error) {
-      return fail(problemOf(batch.target, error as Error));
+      return fail(problemOf(batch.target, error as Error, true));
     }
     const payload = Buffer.concat(batch.records.map((r) => octetFrame(formatSyslog(batch.chain, r, this.options.hostname))));
     try {

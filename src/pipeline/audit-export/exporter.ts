@@ -67,6 +67,8 @@ export class AuditExporter {
     }
     this.busy = true;
     void this.pump()
+      // A record that cannot be read (or a store that will not open) is a failure like any other: said, and retried.
+      .catch((error: unknown) => this.failed(`Steward could not prepare the export: ${String(error)}`.slice(0, 1000)))
       .catch((error: unknown) => this.deps.log?.(`audit export: ${String(error)}`))
       .finally(() => {
         this.busy = false;
