@@ -32,6 +32,8 @@ export const ExportState = z.object({
   last_sent_at: IsoDateTime.optional(),
   /** The outbox said "nearly full" (in the audit) and has not drained since. */
   nearly_full_reported: z.boolean().default(false),
+  /** Since when sending fails (the outage is on record): kept across worker restarts, so its end is recorded too. */
+  failing_since: IsoDateTime.optional(),
 });
 export type ExportState = z.infer<typeof ExportState>;
 
@@ -139,6 +141,13 @@ export class AuditOutbox {
     return this.serial(async () => {
       const state = await this.state();
       await this.db.put('audit_export', { ...state, nearly_full_reported: value }, STATE_KEY);
+    });
+  }
+
+  setFailingSince(since: string | undefined): Promise<void> {
+    return this.serial(async () => {
+      const { failing_since: _was, ...state } = await this.state();
+      await this.db.put('audit_export', since ? { ...state, failing_since: since } : state, STATE_KEY);
     });
   }
 }

@@ -1,20 +1,16 @@
-import { AUDIT_EXPORT_TARGET_KEY, AuditExportTarget, type AuditExportBatch, type AuditExportStatus } from '../../protocol/audit-export.ts';
+import { AUDIT_EXPORT_TARGET_KEY, AuditExportTarget, type AuditExportBatch, type AuditExportResult, type AuditExportStatus } from '../../protocol/audit-export.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
-import { AuditExporter } from '../../pipeline/audit-export/exporter.ts';
-import type { Pipeline } from '../../pipeline/pipeline.ts';
-import { AuditOutbox } from '../../storage/audit-outbox.ts';
-import { openStewardDb } from '../../storage/db.ts';
+import type { AuditExportPorts, AuditExporter } from '../../pipeline/audit-export/exporter.ts';
 import { browser } from '../browser.ts';
 
 /**
- * The audit export on Chrome: the target from chrome.storage.local (the person's, set in
- * Settings; the organisation's managed policy will take its place), the outbox in the worker's
- * IndexedDB, batches over the bridge's native link, and a chrome.alarms wake-up so a worker
- * killed mid-retry resumes. Who writes `export` entries: Steward itself (`agent:steward`).
+ * The audit export's ports on Chrome: the target from chrome.storage.local (the person's, set in
+ * Settings; the organisation's managed policy will take its place), batches over the bridge's
+ * native link, and a chrome.alarms wake-up so a worker killed mid-retry resumes. The exporter
+ * itself (outbox, retries) lives with the pipeline (src/pipeline/audit-export/).
  */
 
 const AUDIT_EXPORT_ALARM = 'steward.audit-export';
-const STEWARD_AGENT = 'agent:steward';
 
 export interface AuditExportControl {
   status(): Promise<AuditExportStatus>;
@@ -30,28 +26,15 @@ async function storedTarget(): Promise<AuditExportTarget | null> {
 }
 
 export function wireAuditExport(deps: {
-  pipeline: () => Promise<Pipeline>;
+  /** The pipeline's exporter, once it has started. */
+  exporter: () => Promise<AuditExporter | undefined>;
   /** Posts to steward-bridge over the native link: true, or why not. */
   post(batch: AuditExportBatch): true | string;
   push(message: PanelPush): void;
 }) {
-  const outboxReady = openStewardDb().then((db) => new AuditOutbox(db));
-  const outbox = {
-    state: () => outboxReady.then((o) => o.state()),
-    fill: () => outboxReady.then((o) => o.fill()),
-    peek: (max: number) => outboxReady.then((o) => o.peek(max)),
-    sent: (seq: number, at: string) => outboxReady.then((o) => o.sent(seq, at)),
-    counts: () => outboxReady.then((o) => o.counts()),
-    setNearlyFullReported: (v: boolean) => outboxReady.then((o) => o.setNearlyFullReported(v)),
-  };
-  const audit = async (outcome: string, details: Record<string, unknown>) => {
-    await (await deps.pipeline()).deps.audit.append({ kind: 'export', agent_id: STEWARD_AGENT, outcome, details });
-  };
-  const exporter = new AuditExporter({
-    outbox,
+  const ports: AuditExportPorts = {
     target: storedTarget,
-    post: deps.post,
-    audit,
+    post: (batch) => deps.post(batch),
     onChange: () => deps.push({ type: 'panel/audit-export-changed' }),
     scheduleWake: (ms) => {
       // Chrome wakes a stopped worker for an alarm no sooner than 30 s.
@@ -59,32 +42,39 @@ export function wireAuditExport(deps: {
       else void browser.alarms.create(AUDIT_EXPORT_ALARM, { delayInMinutes: Math.max(0.5, ms / 60_000) });
     },
     log: (m) => console.warn(m),
-  });
+  };
+  const exporter = async () => {
+    const e = await deps.exporter();
+    if (!e) throw new Error('The audit export is not available here.');
+    return e;
+  };
+  const later = (use: (e: AuditExporter) => void) =>
+    void deps.exporter().then(
+      (e) => e && use(e),
+      () => undefined,
+    );
 
   const control: AuditExportControl = {
-    status: () => exporter.status(),
+    status: async () => (await exporter()).status(),
     async setTarget(target) {
+      const e = await exporter();
       const before = await storedTarget();
       if (target) await browser.storage.local.set({ [AUDIT_EXPORT_TARGET_KEY]: target });
       else await browser.storage.local.remove(AUDIT_EXPORT_TARGET_KEY);
-      // The change is on record before anything goes to the new target (and is the first thing it receives).
-      await audit(target ? 'target_set' : 'target_cleared', {
-        set_by: 'user:local',
-        ...(target ? { host: target.host, port: target.port, tls: target.tls } : {}),
-        ...(before ? { was: { host: before.host, port: before.port, tls: before.tls } } : {}),
-      });
-      exporter.targetChanged();
-      return exporter.status();
+      await e.targetChanged({ to: target, from: before, by: 'user:local' });
+      return e.status();
     },
   };
 
   return {
-    exporter,
+    ports,
     control,
-    /** Every audit append: copy and send, unless a retry is already scheduled. */
-    onAudit: () => exporter.kick(),
+    /** The host answered a batch. */
+    result: (r: AuditExportResult) => later((e) => e.onResult(r)),
+    /** The native link is up, or the worker has just started: try now. */
+    wake: () => later((e) => e.wake()),
     onAlarm: (name: string) => {
-      if (name === AUDIT_EXPORT_ALARM) exporter.wake();
+      if (name === AUDIT_EXPORT_ALARM) later((e) => e.wake());
       return name === AUDIT_EXPORT_ALARM;
     },
   };

@@ -71,11 +71,17 @@ export function wirePipeline(deps: {
   let pipeline: Pipeline | undefined;
   const announceApis = chromeAnnounceApis();
   const announcer = new ApprovalAnnouncer(deps.panels, async () => (pipeline ? pipeline.admin.pendingCount() : 0), announceApis);
+  // Every audit entry, also to the organisation's syslog collector when a target is set (src/background/audit-export/).
+  const auditExport = wireAuditExport({
+    exporter: async () => (await live.ready).auditExport,
+    post: (batch) => bridge.link.post(batch) || `steward-bridge is not connected: ${bridge.link.status().problem ?? 'no link'}`,
+    push: (m) => deps.panels.push(m),
+  });
   const live = new PipelineService({
     ports: chromePorts.ports,
     notifier: announcer,
     auditAnchor: chromeAuditAnchor(),
-    onAudit: () => auditExport.onAudit(),
+    auditExport: auditExport.ports,
     taint,
     written: new StorageWrittenControls(),
     onReady: (p) => {
@@ -131,7 +137,7 @@ export function wirePipeline(deps: {
     live.recovered.then(() => copilot.restore()).catch((e) => console.error('co-pilot restore failed', e));
     ensureAlarms().catch((e) => console.warn('alarms', e));
     // Entries appended while the worker was stopped (or not yet taken by the collector) go out now.
-    live.ready.then(() => auditExport.exporter.kick()).catch(() => undefined);
+    auditExport.wake();
   }
 
   /** Marks an agent as having been given page-derived content outside the pipeline (the co-pilot's prompts): see src/pipeline/taint.ts. */
@@ -156,14 +162,7 @@ export function wirePipeline(deps: {
     sessions,
     panels: deps.panels,
     announceApis,
-    auditExport: { result: (r) => auditExport.exporter.onResult(r), linkUp: () => auditExport.exporter.wake() },
-  });
-
-  // Every audit entry, also to the organisation's syslog collector when a target is set (src/background/audit-export/).
-  const auditExport = wireAuditExport({
-    pipeline: () => live.ready,
-    post: (batch) => bridge.link.post(batch) || `steward-bridge is not connected: ${bridge.link.status().problem ?? 'no link'}`,
-    push: (m) => deps.panels.push(m),
+    auditExport: { result: (r) => auditExport.result(r), linkUp: () => auditExport.wake() },
   });
 
   const copilot = createChromeCopilot({

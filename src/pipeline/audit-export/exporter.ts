@@ -13,8 +13,11 @@ import type { AuditOutbox, OutboxCounts } from '../../storage/audit-outbox.ts';
  * back, and the outbox nearly full and drained. No chrome.* here; wire-export.ts adapts it.
  */
 
+/** What the browser provides: the target, the native link, a wake-up, a change signal (and the outbox's size). */
+export type AuditExportPorts = Omit<ExporterDeps, 'outbox' | 'audit'> & { capacity?: number };
+
 export interface ExporterDeps {
-  outbox: Pick<AuditOutbox, 'state' | 'fill' | 'peek' | 'sent' | 'counts' | 'setNearlyFullReported'>;
+  outbox: Pick<AuditOutbox, 'state' | 'fill' | 'peek' | 'sent' | 'counts' | 'setNearlyFullReported' | 'setFailingSince'>;
   /** The target in force (the person's, later the organisation's policy); null: no export. */
   target(): Promise<AuditExportTarget | null>;
   /** Hands a batch to the host: true, or why it could not (the host is not connected). */
@@ -85,8 +88,19 @@ export class AuditExporter {
     this.kick();
   }
 
-  /** The target was changed or cleared: start over with a short backoff. */
-  targetChanged(): void {
+  /**
+   * The person (or policy) changed the target: the change goes on record first (so it is the first
+   * thing a new collector receives), then sending starts over with a short backoff.
+   */
+  async targetChanged(change: { to: AuditExportTarget | null; from: AuditExportTarget | null; by: string }): Promise<void> {
+    const where = (t: AuditExportTarget) => ({ host: t.host, port: t.port, tls: t.tls });
+    await this.deps.audit(change.to ? 'target_set' : 'target_cleared', {
+      set_by: change.by,
+      ...(change.to ? where(change.to) : {}),
+      ...(change.from ? { was: where(change.from) } : {}),
+    });
+    // A new target's failures are a new outage, reported on their own.
+    await this.deps.outbox.setFailingSince(undefined);
     this.retryMs = FIRST_RETRY_MS;
     this.problem = undefined;
     this.nextAttemptAt = undefined;
@@ -131,10 +145,12 @@ export class AuditExporter {
       await this.deps.outbox.sent(result.through_seq, this.now());
       this.retryMs = FIRST_RETRY_MS;
       this.nextAttemptAt = undefined;
-      if (this.problem) {
-        const was = this.problem;
-        this.problem = undefined;
-        await this.deps.audit('collector_back', { failing_since: was.since });
+      this.problem = undefined;
+      // The outage's end is on record, even when the worker that saw it start was stopped since.
+      const { failing_since } = await this.deps.outbox.state();
+      if (failing_since) {
+        await this.deps.outbox.setFailingSince(undefined);
+        await this.deps.audit('collector_back', { failing_since });
       }
       this.deps.onChange();
     }
@@ -161,8 +177,8 @@ export class AuditExporter {
   }
 
   private async failed(problem: string): Promise<void> {
-    const first = this.problem === undefined;
-    this.problem ??= { text: problem, since: this.now() };
+    const { failing_since } = await this.deps.outbox.state();
+    this.problem ??= { text: problem, since: failing_since ?? this.now() };
     this.problem.text = problem;
     const wait = this.retryMs;
     this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
@@ -174,8 +190,11 @@ export class AuditExporter {
     }, wait);
     this.deps.scheduleWake(wait);
     this.deps.log?.(`audit export: ${problem} (next attempt in ${Math.round(wait / 1000)} s)`);
-    // Once per outage: the entry itself waits in the outbox, so the collector learns of the outage too.
-    if (first) await this.deps.audit('collector_unreachable', { problem });
+    // Once per outage (across worker restarts): the entry itself waits in the outbox, so the collector learns of the outage too.
+    if (!failing_since) {
+      await this.deps.outbox.setFailingSince(this.problem.since);
+      await this.deps.audit('collector_unreachable', { problem });
+    }
     this.deps.onChange();
   }
 

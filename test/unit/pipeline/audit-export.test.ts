@@ -126,9 +126,11 @@ describe('audit export: outbox and exporter', () => {
     expect(w.posted).toHaveLength(0);
     expect(await w.outbox.counts()).toMatchObject({ pending: 0, waiting_in_log: 4 });
     w.setTarget(TARGET);
-    w.exporter.targetChanged();
+    await w.exporter.targetChanged({ to: TARGET, from: null, by: 'user:local' });
     await w.until(() => w.posted.length === 1);
-    expect(w.posted[0]!.records.map((r) => r.seq)).toEqual([0, 1, 2, 3]);
+    // The change is on record first: entry 4, sent with the rest.
+    expect(w.posted[0]!.records.map((r) => r.seq)).toEqual([0, 1, 2, 3, 4]);
+    expect(w.posted[0]!.records[4]).toMatchObject({ kind: 'export', agent_id: 'agent:steward', outcome: 'target_set' });
   });
 
   it('is bounded: past its capacity entries wait in the log, the panel and the audit say it is nearly full, nothing is dropped', async () => {
