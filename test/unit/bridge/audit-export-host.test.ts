@@ -1,5 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createTlsServer } from 'node:tls';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUDIT_GENESIS_HASH } from '../../../src/protocol/audit.ts';
@@ -96,6 +98,56 @@ describe('steward-bridge host: the audit export', { timeout: 60_000 }, () => {
       problem: expect.stringMatching(/TLS with the collector at tls:\/\/127\.0\.0\.1:\d+ failed/),
     });
     expect(c.messages.filter((m) => !m.startsWith('garbage'))).toEqual([]);
+  });
+});
+
+describe('steward-bridge host: the audit export over TLS (RFC 5425)', { timeout: 60_000 }, () => {
+  it('checks the collector’s certificate against the target’s CA and name, then sends the same frames inside TLS', async () => {
+    // A private CA's certificate for collector.test (openssl, as an organisation's PKI would issue it).
+    const key = join(home.path, 'key.pem');
+    const cert = join(home.path, 'cert.pem');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=collector.test',
+        '-addext',
+        'subjectAltName=DNS:collector.test',
+      ],
+      { stdio: 'pipe' },
+    );
+    const pem = readFileSync(cert, 'utf8');
+    const received: string[] = [];
+    const server = createTlsServer({ key: readFileSync(key), cert: pem }, (socket) => socket.on('data', (d: Buffer) => received.push(d.toString('utf8'))));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    cleanups.push(() => server.close());
+    const port = (server.address() as { port: number }).port;
+    const { extension, run } = await startHost(home.path);
+    cleanups.push(() => run.child.kill('SIGKILL'));
+    await extension.next('hello');
+
+    // Without the CA the certificate is refused, and nothing is sent.
+    extension.send({ kind: 'audit-export', batch: 's1', chain: CHAIN, target: { host: '127.0.0.1', port, tls: true, server_name: 'collector.test' }, records: records(1) });
+    expect(await extension.next('the refusal')).toMatchObject({ batch: 's1', ok: false, problem: expect.stringMatching(/TLS with the collector .* failed: .*(self.signed|certificate)/i) });
+
+    extension.send({ kind: 'audit-export', batch: 's2', chain: CHAIN, target: { host: '127.0.0.1', port, tls: true, server_name: 'collector.test', ca: pem }, records: records(2) });
+    expect(await extension.next('the result')).toMatchObject({ batch: 's2', ok: true, through_seq: 1 });
+    const text = received.join('');
+    expect(text).toMatch(/^\d+ <110>1 /);
+    expect(text).toContain('seq="1"');
   });
 });
 
