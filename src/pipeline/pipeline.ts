@@ -1,3 +1,4 @@
+import type { AuditExporter } from './audit-export/exporter.ts';
 import { ActionRequest } from '../protocol/action.ts';
 import { makeError, type StewardError } from '../protocol/errors.ts';
 import { isTerminal, type JournalState } from '../protocol/journal.ts';
@@ -61,6 +62,8 @@ export class Pipeline {
   private readonly replayRechecks = new Map<string, number>();
   /** Idempotency keys the last recover() found claimed by no running action, and what became of them. */
   keyRecovery: KeyReport[] = [];
+  /** The audit export to the organisation's collector, when the pipeline was given its ports (create.ts). */
+  auditExport: AuditExporter | undefined;
 
   constructor(
     readonly deps: PipelineDeps,

@@ -7,6 +7,7 @@ import { ExpectedEffect } from './expectation.ts';
 import { AgentId, HttpUrl, IsoDateTime, Origin } from './primitives.ts';
 import { ResourceRef, ResourceScope, StateName, StateVersion } from './resource.ts';
 import { ActionResult } from './results.ts';
+import { AuditExportBatch, AuditExportResult } from './audit-export.ts';
 import { ScopeEntry, TokenId, TokenSecret } from './token.ts';
 
 /**
@@ -250,6 +251,8 @@ export const HostToExtension = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('hello'), host_version: z.string().max(60), protocol: z.literal(1) }),
   z.object({ kind: z.literal('call'), id: CallId, conn: ConnId, message: z.unknown() }),
   z.object({ kind: z.literal('conn-closed'), conn: ConnId }),
+  /** The collector took (or did not take) a batch of audit entries (src/protocol/audit-export.ts). */
+  AuditExportResult,
 ]);
 export type HostToExtension = z.infer<typeof HostToExtension>;
 
@@ -265,6 +268,8 @@ export const ExtensionToHost = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('hello'), extension_version: z.string().max(60), protocol: z.literal(1) }),
   z.object({ kind: z.literal('reply'), id: CallId, conn: ConnId, reply: Reply(z.unknown()) }),
   z.object({ kind: z.literal('event'), event: BridgeEvent }),
+  /** Audit entries for the organisation's syslog collector: the host sends them and answers `audit-export-result`. */
+  AuditExportBatch,
 ]);
 export type ExtensionToHost = z.infer<typeof ExtensionToHost>;
 

@@ -22,6 +22,7 @@ import { runToolFromPanel, type PanelRunRequest } from '../tools/run-from-panel.
 import { createChromeCopilot } from '../copilot/chrome-copilot.ts';
 import { agentsSeeDebuggingTools, observeForAgents } from '../tools/agent-view.ts';
 import { wireBridge } from '../bridge/wire-bridge.ts';
+import { wireAuditExport } from '../audit-export/wire-export.ts';
 import { createNativeService } from '../native/native-service.ts';
 import { chromeTabPage } from '../native/tab-page.ts';
 
@@ -70,10 +71,17 @@ export function wirePipeline(deps: {
   let pipeline: Pipeline | undefined;
   const announceApis = chromeAnnounceApis();
   const announcer = new ApprovalAnnouncer(deps.panels, async () => (pipeline ? pipeline.admin.pendingCount() : 0), announceApis);
+  // Every audit entry, also to the organisation's syslog collector when a target is set (src/background/audit-export/).
+  const auditExport = wireAuditExport({
+    exporter: async () => (await live.ready).auditExport,
+    post: (batch) => bridge.link.post(batch) || `steward-bridge is not connected: ${bridge.link.status().problem ?? 'no link'}`,
+    push: (m) => deps.panels.push(m),
+  });
   const live = new PipelineService({
     ports: chromePorts.ports,
     notifier: announcer,
     auditAnchor: chromeAuditAnchor(),
+    auditExport: auditExport.ports,
     taint,
     written: new StorageWrittenControls(),
     onReady: (p) => {
@@ -104,6 +112,7 @@ export function wirePipeline(deps: {
   }
 
   async function onAlarm(alarm: { name: string }): Promise<void> {
+    if (auditExport.onAlarm(alarm.name)) return;
     if (alarm.name !== PURGE_ALARM && alarm.name !== RECHECK_ALARM) return;
     const pipeline = await live.ready;
     if (alarm.name === PURGE_ALARM) {
@@ -127,6 +136,8 @@ export function wirePipeline(deps: {
     // Runs that were active when the worker stopped resume once their actions are recovered.
     live.recovered.then(() => copilot.restore()).catch((e) => console.error('co-pilot restore failed', e));
     ensureAlarms().catch((e) => console.warn('alarms', e));
+    // Entries appended while the worker was stopped (or not yet taken by the collector) go out now.
+    auditExport.wake();
   }
 
   /** Marks an agent as having been given page-derived content outside the pipeline (the co-pilot's prompts): see src/pipeline/taint.ts. */
@@ -151,6 +162,7 @@ export function wirePipeline(deps: {
     sessions,
     panels: deps.panels,
     announceApis,
+    auditExport: { result: (r) => auditExport.result(r), linkUp: () => auditExport.wake() },
   });
 
   const copilot = createChromeCopilot({
@@ -174,6 +186,7 @@ export function wirePipeline(deps: {
     copilot,
     pairings: bridge.pairings,
     contracts: native.contracts,
+    auditExport: auditExport.control,
   });
 
   return { panelChannel, onAlarm, onTabRemoved, start, taintAgent, bridgeLink: bridge.link, pageToolsChanged: bridge.pageToolsChanged, pairings: bridge.pairings, recovery: () => live.recovery };
