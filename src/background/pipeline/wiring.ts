@@ -24,6 +24,8 @@ import { agentsSeeDebuggingTools, observeForAgents } from '../tools/agent-view.t
 import { wireBridge } from '../bridge/wire-bridge.ts';
 import { createNativeService } from '../native/native-service.ts';
 import { chromeTabPage } from '../native/tab-page.ts';
+import { createChromePresence } from '../presence/chrome-presence.ts';
+import type { AgentPresence } from '../presence/agent-presence.ts';
 
 /**
  * Assembles the Intent-to-Transaction pipeline on Chrome: IndexedDB stores, ports onto tabs,
@@ -70,14 +72,27 @@ export function wirePipeline(deps: {
   let pipeline: Pipeline | undefined;
   const announceApis = chromeAnnounceApis();
   const announcer = new ApprovalAnnouncer(deps.panels, async () => (pipeline ? pipeline.admin.pendingCount() : 0), announceApis);
+  // Who acts on which tab (issue 30.4): redrawn whenever an action, a card or a run changes.
+  let presence: AgentPresence | undefined;
+  const presenceChanged = () => presence?.refresh();
   const live = new PipelineService({
     ports: chromePorts.ports,
-    notifier: announcer,
+    notifier: {
+      queued: (request) => {
+        announcer.queued(request);
+        presenceChanged();
+      },
+      settled: (requestId, status) => {
+        announcer.settled(requestId);
+        presenceChanged();
+      },
+    },
     auditAnchor: chromeAuditAnchor(),
     taint,
     written: new StorageWrittenControls(),
     onReady: (p) => {
       pipeline = p;
+      p.onActivity = presenceChanged;
       void announcer.refreshBadge();
     },
   });
@@ -117,6 +132,7 @@ export function wirePipeline(deps: {
 
   function onTabRemoved(tabId: number): void {
     void copilot.onTabRemoved(tabId);
+    presence?.forgetTab(tabId);
     chromePorts.observer.forget(tabId);
     void sessions.forgetTab(tabId);
   }
@@ -125,7 +141,11 @@ export function wirePipeline(deps: {
   function start(): void {
     live.ready.catch((e) => console.error('pipeline start failed', e));
     // Runs that were active when the worker stopped resume once their actions are recovered.
-    live.recovered.then(() => copilot.restore()).catch((e) => console.error('co-pilot restore failed', e));
+    live.recovered
+      .then(() => copilot.restore())
+      .catch((e) => console.error('co-pilot restore failed', e))
+      // Badges and indicators left from before a restart are redrawn from the records (or cleared).
+      .finally(presenceChanged);
     ensureAlarms().catch((e) => console.warn('alarms', e));
   }
 
@@ -159,8 +179,12 @@ export function wirePipeline(deps: {
     taint: taintAgent,
     observeTab: observeAsAgent,
     tabStatus: (tabId) => deps.sites.tabStatus(tabId),
-    push: (m) => deps.panels.push(m),
+    push: (m) => {
+      deps.panels.push(m);
+      if (m.type === 'copilot/run-changed') presenceChanged();
+    },
   });
+  presence = createChromePresence({ pipeline: () => live.ready, sessions, copilot, send });
 
   const panelChannel = createPanelChannel({
     tools: deps.tools,
@@ -176,5 +200,16 @@ export function wirePipeline(deps: {
     contracts: native.contracts,
   });
 
-  return { panelChannel, onAlarm, onTabRemoved, start, taintAgent, bridgeLink: bridge.link, pageToolsChanged: bridge.pageToolsChanged, pairings: bridge.pairings, recovery: () => live.recovery };
+  return {
+    panelChannel,
+    onAlarm,
+    onTabRemoved,
+    start,
+    taintAgent,
+    presence,
+    bridgeLink: bridge.link,
+    pageToolsChanged: bridge.pageToolsChanged,
+    pairings: bridge.pairings,
+    recovery: () => live.recovery,
+  };
 }
