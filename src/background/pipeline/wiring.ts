@@ -73,8 +73,8 @@ export function wirePipeline(deps: {
   const announceApis = chromeAnnounceApis();
   const announcer = new ApprovalAnnouncer(deps.panels, async () => (pipeline ? pipeline.admin.pendingCount() : 0), announceApis);
   // Who acts on which tab (issue 30.4): redrawn whenever an action, a card or a run changes.
-  let presence: AgentPresence | undefined;
-  const presenceChanged = () => presence?.refresh();
+  const drawn: { presence?: AgentPresence } = {};
+  const presenceChanged = () => drawn.presence?.refresh();
   const live = new PipelineService({
     ports: chromePorts.ports,
     notifier: {
@@ -82,7 +82,7 @@ export function wirePipeline(deps: {
         announcer.queued(request);
         presenceChanged();
       },
-      settled: (requestId, status) => {
+      settled: (requestId) => {
         announcer.settled(requestId);
         presenceChanged();
       },
@@ -132,7 +132,7 @@ export function wirePipeline(deps: {
 
   function onTabRemoved(tabId: number): void {
     void copilot.onTabRemoved(tabId);
-    presence?.forgetTab(tabId);
+    drawn.presence?.forgetTab(tabId);
     chromePorts.observer.forget(tabId);
     void sessions.forgetTab(tabId);
   }
@@ -184,7 +184,8 @@ export function wirePipeline(deps: {
       if (m.type === 'copilot/run-changed') presenceChanged();
     },
   });
-  presence = createChromePresence({ pipeline: () => live.ready, sessions, copilot, send });
+  const presence = createChromePresence({ pipeline: () => live.ready, sessions, copilot, send });
+  drawn.presence = presence;
 
   const panelChannel = createPanelChannel({
     tools: deps.tools,
