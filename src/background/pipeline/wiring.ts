@@ -25,6 +25,8 @@ import { wireBridge } from '../bridge/wire-bridge.ts';
 import { wireAuditExport } from '../audit-export/wire-export.ts';
 import { createNativeService } from '../native/native-service.ts';
 import { chromeTabPage } from '../native/tab-page.ts';
+import { createChromePresence } from '../presence/chrome-presence.ts';
+import type { AgentPresence } from '../presence/agent-presence.ts';
 
 /**
  * Assembles the Intent-to-Transaction pipeline on Chrome: IndexedDB stores, ports onto tabs,
@@ -77,15 +79,28 @@ export function wirePipeline(deps: {
     post: (batch) => bridge.link.post(batch) || `steward-bridge is not connected: ${bridge.link.status().problem ?? 'no link'}`,
     push: (m) => deps.panels.push(m),
   });
+  // Who acts on which tab (issue 30.4): redrawn whenever an action, a card or a run changes.
+  const drawn: { presence?: AgentPresence } = {};
+  const presenceChanged = () => drawn.presence?.refresh();
   const live = new PipelineService({
     ports: chromePorts.ports,
-    notifier: announcer,
+    notifier: {
+      queued: (request) => {
+        announcer.queued(request);
+        presenceChanged();
+      },
+      settled: (requestId) => {
+        announcer.settled(requestId);
+        presenceChanged();
+      },
+    },
     auditAnchor: chromeAuditAnchor(),
     auditExport: auditExport.ports,
     taint,
     written: new StorageWrittenControls(),
     onReady: (p) => {
       pipeline = p;
+      p.onActivity = presenceChanged;
       void announcer.refreshBadge();
     },
   });
@@ -126,6 +141,7 @@ export function wirePipeline(deps: {
 
   function onTabRemoved(tabId: number): void {
     void copilot.onTabRemoved(tabId);
+    drawn.presence?.forgetTab(tabId);
     chromePorts.observer.forget(tabId);
     void sessions.forgetTab(tabId);
   }
@@ -134,7 +150,11 @@ export function wirePipeline(deps: {
   function start(): void {
     live.ready.catch((e) => console.error('pipeline start failed', e));
     // Runs that were active when the worker stopped resume once their actions are recovered.
-    live.recovered.then(() => copilot.restore()).catch((e) => console.error('co-pilot restore failed', e));
+    live.recovered
+      .then(() => copilot.restore())
+      .catch((e) => console.error('co-pilot restore failed', e))
+      // Badges and indicators left from before a restart are redrawn from the records (or cleared).
+      .finally(presenceChanged);
     ensureAlarms().catch((e) => console.warn('alarms', e));
     // Entries appended while the worker was stopped (or not yet taken by the collector) go out now.
     auditExport.wake();
@@ -171,8 +191,13 @@ export function wirePipeline(deps: {
     taint: taintAgent,
     observeTab: observeAsAgent,
     tabStatus: (tabId) => deps.sites.tabStatus(tabId),
-    push: (m) => deps.panels.push(m),
+    push: (m) => {
+      deps.panels.push(m);
+      if (m.type === 'copilot/run-changed') presenceChanged();
+    },
   });
+  const presence = createChromePresence({ pipeline: () => live.ready, sessions, copilot, send });
+  drawn.presence = presence;
 
   const panelChannel = createPanelChannel({
     tools: deps.tools,
@@ -189,5 +214,16 @@ export function wirePipeline(deps: {
     auditExport: auditExport.control,
   });
 
-  return { panelChannel, onAlarm, onTabRemoved, start, taintAgent, bridgeLink: bridge.link, pageToolsChanged: bridge.pageToolsChanged, pairings: bridge.pairings, recovery: () => live.recovery };
+  return {
+    panelChannel,
+    onAlarm,
+    onTabRemoved,
+    start,
+    taintAgent,
+    presence,
+    bridgeLink: bridge.link,
+    pageToolsChanged: bridge.pageToolsChanged,
+    pairings: bridge.pairings,
+    recovery: () => live.recovery,
+  };
 }
