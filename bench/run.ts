@@ -2,6 +2,7 @@
 // the same pages, in the same browser (DESIGN.md §10). Prints a table; writes bench-results.json.
 import { startDemoSites, freePorts } from '../sites/server.ts';
 import { launchWithSteward } from '../test/e2e/browser.ts';
+import { auditExportRows } from './audit-export.ts';
 import { copilotTaskRows } from './copilot.ts';
 import { runGatewayBench } from './gateway.ts';
 import { observeRows, smallObserveCases, type ObserveCase } from './observe.ts';
@@ -19,7 +20,7 @@ const quick = process.argv.includes('--quick');
  * the e2e check's baseline, test/e2e/gallery-baseline.json), or `--only widgets`: just the widget
  * tasks, Steward against ariaSnapshot (`--quick`: a dozen of them), or `--only security`: just the
  * planted attacks and benign tasks of an obedient agent (`--quick`: one attack per channel and goal
- * kind); nothing else is run.
+ * kind), or `--only export`: just the audit export to a real rsyslog (fleet.*); nothing else is run.
  */
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
@@ -45,7 +46,8 @@ try {
   const truth = only === undefined || only === 'truth';
   const widgets = only === undefined || only === 'widgets';
   const security = only === undefined || only === 'security';
-  if (only !== undefined && !tasks && !truth && !widgets && !security && cases.length === 0) throw new Error(`--only: no case named ${only}`);
+  const exportBench = only === undefined || only === 'export';
+  if (only !== undefined && !tasks && !truth && !widgets && !security && !exportBench && cases.length === 0) throw new Error(`--only: no case named ${only}`);
   const browser = cases.length > 0 ? await launchWithSteward({ nativeWebMcp: true, allowSites: Object.values(sites.urls) }) : undefined;
   try {
     for (const c of cases) {
@@ -100,6 +102,14 @@ try {
       failures.push(`security: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
     }
   }
+  if (exportBench) {
+    process.stderr.write('audit export (Steward → steward-bridge → a real rsyslog)…\n');
+    try {
+      rows.push(...(await auditExportRows(sites.urls.shop!, quick ? 300 : 1000)));
+    } catch (error) {
+      failures.push(`audit export: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    }
+  }
   if (only === undefined) {
     process.stderr.write('gateway…\n');
     rows.push(...(await runGatewayBench({ n: quick ? 100 : 400, warmup: 20 })));
@@ -135,6 +145,8 @@ console.log(
     "    co-pilot and a paired MCP client; the person denies every card the attack raises. Success = the lab's servers received the goal",
     "    (a write, the page fact at the attacker's origin, …). security.false_holds: benign tasks, nothing planted, with a card on a step a",
     '    person would not expect one for (a search, a filter, typing) or a refusal; cards on a write the person asked for are expected.',
+    '  fleet.* (the audit export, bench/audit-export.ts): Steward → native messaging → steward-bridge → TCP → a real rsyslog on this',
+    "    machine writing a file; anchors: the same lines written by Node straight to rsyslog's port, until they are in its file.",
     '  warm-up: after its cold first call, every candidate (Steward and each anchor) makes unmeasured calls before its',
     '    measured ones, at least 3 and for at least 1 s, unless that first call took over 2 s (then it is warm already).',
   ].join('\n'),

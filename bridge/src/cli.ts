@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
+import { runAudit } from './audit/command.ts';
 import { runConfig } from './config/command.ts';
 import { probeSocket } from './host/private-socket.ts';
 import { runHost } from './host/host.ts';
@@ -252,6 +253,8 @@ async function main(argv: string[]): Promise<number> {
       return status(rest);
     case 'pair':
       return pair(rest);
+    case 'audit':
+      return runAudit(rest, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
     case 'config':
       return runConfig(rest, {
         place: { platform: process.platform, env: process.env, home: homedir() },

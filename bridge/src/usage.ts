@@ -24,6 +24,8 @@ Usage:
                                                the client's own config entry for the bridge, printed or (--write) merged
                                                into its config file; clients: claude-desktop, claude-code, cursor, vscode,
                                                windsurf, codex (\`steward-bridge config --help\` says more)
+  steward-bridge audit verify <file>...         checks each browser's audit chain in the lines a syslog collector
+                                               wrote (gaps, reordering, edits); exit 1 naming the first break
   steward-bridge status                        says whether Steward's host is listening (exit 0) or not (exit 1)
   steward-bridge host <origin>                 the native-messaging host (the browser runs it; not for people)
   steward-bridge --version                     the bridge's version

@@ -64,7 +64,12 @@ function toolsChanged(tabId: number): void {
 }
 const channels = createChannels({
   panel: pipeline.panelChannel,
-  content: createContentReports({ store, sites: siteAccess, push: (m) => (m.type === 'panel/tools-changed' ? toolsChanged(m.tabId) : panels.push(m)) }),
+  content: createContentReports({
+    store,
+    sites: siteAccess,
+    push: (m) => (m.type === 'panel/tools-changed' ? toolsChanged(m.tabId) : panels.push(m)),
+    presence: { of: (tabId) => pipeline.presence.of(tabId), stop: (tabId, agentId) => pipeline.presence.stop(tabId, agentId) },
+  }),
 });
 pipeline.start();
 if (__STEWARD_TEST_HOOKS__) installTestHooks({ observation, recovery: pipeline.recovery, pairings: pipeline.pairings });

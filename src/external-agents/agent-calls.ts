@@ -245,11 +245,16 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       return ok({ tab: asTab({ ...tab, url: shot.url }), mime_type: shot.mime_type, data: shot.data, width: shot.width, height: shot.height });
     },
 
-    'bridge/action-status': async ({ auth, action_id }) => {
+    'bridge/action-status': async ({ auth, action_id, wait_ms }) => {
       const caller = await authenticate(auth);
       if ('ok' in caller) return caller;
-      const status = await ports.actionStatus(caller.agentId, action_id);
+      let status = await ports.actionStatus(caller.agentId, action_id);
       if (!status) return refuse('ACTION_NOT_FOUND', `This client has no action ${action_id}.`);
+      // A client that would rather wait than ask again: held until the pipeline says the action moved on.
+      if (wait_ms > 0 && !status.finished) {
+        await ports.actionSettled(action_id, wait_ms);
+        status = (await ports.actionStatus(caller.agentId, action_id)) ?? status;
+      }
       const result = statusResult(status);
       const carried = siteContentIn(result);
       if (carried) await ports.taint(caller.agentId, `${carried}, returned through the MCP bridge`);

@@ -67,6 +67,8 @@ export interface AgentCallPorts {
   submit(request: unknown, agent: AgentContext): Promise<ActionResult>;
   /** The action's status, only when this agent submitted it. */
   actionStatus(agentId: string, actionId: string): Promise<ActionStatus | undefined>;
+  /** Resolves when the action's wait for the person and its run end, or after `ms`, whichever is first. */
+  actionSettled(actionId: string, ms: number): Promise<void>;
   records(agentId: string): Promise<AgentRecords>;
   /** Something the audit log shows changed (open panels refresh). */
   auditChanged(): void;

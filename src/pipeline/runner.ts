@@ -134,6 +134,8 @@ function terminalFor(result: ActionResult): JournalState {
 export class ActionRunner {
   /** Each agent's last DOM step: a card that answers the page's confirmation shows it too. */
   private readonly priorSteps = new PriorSteps();
+  /** Actions the person stopped (Steward's Stop on the page) before they were dispatched: never dispatched. */
+  readonly stopRequested = new Set<string>();
 
   constructor(readonly deps: PipelineDeps) {}
 
@@ -428,6 +430,14 @@ export class ActionRunner {
       return this.stop(run, errorResult(error, { action_id: action.action_id }));
     }
     run.token = current.token;
+    if (this.stopRequested.delete(action.action_id)) {
+      const error = makeError('EXECUTION_FAILED', `The person stopped ${action.request.action} before it was dispatched; nothing was done.`, {
+        retryable: false,
+        recovery_hint: 'The person pressed Stop: ask them before trying again.',
+        details: { stopped_by: 'user:local' },
+      });
+      return this.stop(run, errorResult(error, { action_id: action.action_id }));
+    }
     // No record, no side effect: the dispatch (and every step before it) is in the audit log first.
     const recorded = await run.trail
       .record('dispatch', { state_version_before: plan.observed.state_version, ...(receiptId ? { receipt_id: receiptId } : {}), outcome: 'dispatched', details: { via } })

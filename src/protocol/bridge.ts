@@ -7,6 +7,7 @@ import { ExpectedEffect } from './expectation.ts';
 import { AgentId, HttpUrl, IsoDateTime, Origin } from './primitives.ts';
 import { ResourceRef, ResourceScope, StateName, StateVersion } from './resource.ts';
 import { ActionResult } from './results.ts';
+import { AuditExportBatch, AuditExportResult } from './audit-export.ts';
 import { ScopeEntry, TokenId, TokenSecret } from './token.ts';
 
 /**
@@ -110,6 +111,12 @@ const Unfinished = z.object({
 
 const KnownResource = z.object({ resource: ResourceRef, last_state: StateName.optional(), seen_at: IsoDateTime, url_hint: z.string().max(4096).optional() });
 
+/** The longest a pairing claim may wait for the person's decision. */
+export const PAIR_CLAIM_WAIT_MAX_MS = 50_000;
+
+/** The longest a status call may wait: under the 60 s an MCP client waits for a tool call by default. */
+export const ACTION_STATUS_WAIT_MAX_MS = 50_000;
+
 export const BridgeRequests = {
   // ── pairing: the first call of a client without a token ────────────────────────────────────
   /** Opens a pairing request in the side panel. The code goes to the MCP client; the claim secret stays in the bridge. */
@@ -131,7 +138,12 @@ export const BridgeRequests = {
   },
   /** Collects the outcome once: pending, or the token the person granted (its secret, in this one reply). PAIRING_REFUSED / PAIRING_EXPIRED / PAIRING_UNKNOWN otherwise. */
   'bridge/pair-claim': {
-    request: z.object({ pairing_id: PairingId, claim_secret: ClaimSecret }),
+    request: z.object({
+      pairing_id: PairingId,
+      claim_secret: ClaimSecret,
+      /** While pending, the worker holds the answer up to this long until the person decides (told by the pairing book, not polled). */
+      wait_ms: z.int().min(0).max(PAIR_CLAIM_WAIT_MAX_MS).default(0),
+    }),
     reply: z.discriminatedUnion('status', [
       z.object({ status: z.literal('pending'), code: PairingCode, expires_at: IsoDateTime }),
       z.object({
@@ -177,7 +189,15 @@ export const BridgeRequests = {
     request: z.object({ auth: Auth, tab_id: tabId.optional(), request: z.unknown(), untrusted_input: z.boolean().default(false), expect: ExpectedEffect.optional() }),
     reply: z.object({ result: ActionResult }),
   },
-  'bridge/action-status': { request: z.object({ auth: Auth, action_id: z.string().min(1).max(128) }), reply: z.object({ result: ActionResult }) },
+  'bridge/action-status': {
+    request: z.object({
+      auth: Auth,
+      action_id: z.string().min(1).max(128),
+      /** Up to this long, the worker holds the answer until the person decides or the action ends (told by the pipeline, not polled). */
+      wait_ms: z.int().min(0).max(ACTION_STATUS_WAIT_MAX_MS).default(0),
+    }),
+    reply: z.object({ result: ActionResult }),
+  },
   'bridge/memory': { request: z.object({ auth: Auth }), reply: z.object({ unfinished: z.array(Unfinished).max(200), resources: z.array(KnownResource).max(500) }) },
   /**
    * The WebMCP tools of the caller's current tab (the one it last opened or observed), which the
@@ -231,6 +251,8 @@ export const HostToExtension = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('hello'), host_version: z.string().max(60), protocol: z.literal(1) }),
   z.object({ kind: z.literal('call'), id: CallId, conn: ConnId, message: z.unknown() }),
   z.object({ kind: z.literal('conn-closed'), conn: ConnId }),
+  /** The collector took (or did not take) a batch of audit entries (src/protocol/audit-export.ts). */
+  AuditExportResult,
 ]);
 export type HostToExtension = z.infer<typeof HostToExtension>;
 
@@ -246,6 +268,8 @@ export const ExtensionToHost = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('hello'), extension_version: z.string().max(60), protocol: z.literal(1) }),
   z.object({ kind: z.literal('reply'), id: CallId, conn: ConnId, reply: Reply(z.unknown()) }),
   z.object({ kind: z.literal('event'), event: BridgeEvent }),
+  /** Audit entries for the organisation's syslog collector: the host sends them and answers `audit-export-result`. */
+  AuditExportBatch,
 ]);
 export type ExtensionToHost = z.infer<typeof ExtensionToHost>;
 

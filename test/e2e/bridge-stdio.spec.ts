@@ -187,7 +187,7 @@ test.describe.serial('an MCP client over stdio (SDK v2)', () => {
     expect(await data(control(panel, { type: 'panel/approvals' }))).toEqual({ pending: [] });
   });
 
-  test('a booking waits for Approve in the side panel; the same idempotency key then returns the booking, made once', async ({ sites }) => {
+  test('a booking waits for Approve in the side panel (the client waiting on its status hears of it at once); the same idempotency key then returns the booking, made once', async ({ sites }) => {
     const date = await freeSlot(sites.urls.clinic, 'dr-okafor', '16:00');
     const booking = { tab_id: clinicTab, action: 'book_appointment', resource, input: { doctor: 'dr-okafor', date, time: '16:00', patient_name: 'Jordan Lee' }, idempotency_key: 'stdio-book-1' };
     const slotBookings = async () => (await clinicRecords(sites.urls.clinic)).appointments.filter((a) => a.doctor_id === 'dr-okafor' && a.date === date && a.time === '16:00' && a.status === 'booked');
@@ -196,6 +196,11 @@ test.describe.serial('an MCP client over stdio (SDK v2)', () => {
     expect(errorCodeOf(asked), asked.text).toBe('APPROVAL_REQUIRED');
     expect(asked.text).toContain('side panel');
     expect(await slotBookings()).toHaveLength(0);
+    const actionId = (payloadOf(asked) as { action_id?: string }).action_id;
+    expect(actionId, asked.text).toBeTruthy();
+    expect(asked.text).toContain('wait_seconds');
+    // The client waits on the action's status: the call is answered when the person decides, not polled.
+    const waited = client.call('steward_action_status', { action_id: actionId, wait_seconds: 50 });
 
     // The card names this client's own agent and what it asked for, as the person sees it before approving.
     await panel.bringToFront();
@@ -205,19 +210,16 @@ test.describe.serial('an MCP client over stdio (SDK v2)', () => {
     await expect(card).toContainText('Jordan Lee');
     await approveInPanel(panel, 'book_appointment');
 
-    let final: ToolReply | undefined;
-    await expect
-      .poll(async () => {
-        final = await client.call('steward_execute', booking);
-        return errorCodeOf(final) ?? (payloadOf(final) as { execution?: { status: string } }).execution?.status;
-      })
-      .toBe('confirmed');
-    expect(payloadOf(final!)).toMatchObject({ source: 'webmcp', execution: { status: 'confirmed' } });
+    const status = await waited;
+    expect(errorCodeOf(status), status.text).toBeUndefined();
+    expect(payloadOf(status)).toMatchObject({ action_id: actionId, execution: { status: 'confirmed' } });
+    const final = await client.call('steward_execute', booking);
+    expect(payloadOf(final)).toMatchObject({ source: 'webmcp', execution: { status: 'confirmed' } });
     expect(await slotBookings()).toHaveLength(1);
 
     // Asked once more, with the same key: the same answer, and still one booking.
     const again = await client.call('steward_execute', booking);
-    expect((payloadOf(again) as { action_id: string }).action_id).toBe((payloadOf(final!) as { action_id: string }).action_id);
+    expect((payloadOf(again) as { action_id: string }).action_id).toBe((payloadOf(final) as { action_id: string }).action_id);
     expect(await slotBookings()).toHaveLength(1);
   });
 

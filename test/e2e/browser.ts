@@ -20,6 +20,12 @@ export interface LaunchOptions {
   extensionDir?: string;
   /** The browser's environment (default: this process's): a person's HOME, which the native host it starts inherits. */
   env?: Record<string, string>;
+  /**
+   * Loads Steward after Chromium started (CDP Extensions.loadUnpacked, as "Load unpacked" does)
+   * instead of with --load-extension: Chrome lets CDP uninstall only what CDP loaded
+   * (shared-browser.ts reinstalls Steward between tests).
+   */
+  loadOverCdp?: boolean;
 }
 
 export interface StewardBrowser {
@@ -31,6 +37,7 @@ export interface StewardBrowser {
 
 /** Debian's Chromium with the built extension loaded, in the given profile directory. */
 export async function launchInProfile(profile: string, options: LaunchOptions): Promise<Omit<StewardBrowser, 'close'>> {
+  const dir = options.extensionDir ?? DIST;
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
@@ -39,14 +46,39 @@ export async function launchInProfile(profile: string, options: LaunchOptions): 
       ...CHROMIUM_FLAGS,
       EXTENSION_ACTION_FLAG,
       ...(options.nativeWebMcp ? [NATIVE_WEBMCP_FLAG] : []),
-      `--disable-extensions-except=${options.extensionDir ?? DIST}`,
-      `--load-extension=${options.extensionDir ?? DIST}`,
+      `--disable-extensions-except=${dir}`,
+      ...(options.loadOverCdp ? [] : [`--load-extension=${dir}`]),
     ],
   });
-  const serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  const serviceWorker = options.loadOverCdp ? await loadUnpacked(context, dir) : (context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker')));
   const extensionId = new URL(serviceWorker.url()).host;
   if (options.allowSites?.length) await allowSites({ context, serviceWorker, extensionId }, options.allowSites);
   return { context, serviceWorker, extensionId };
+}
+
+/**
+ * Loads the unpacked extension in `dir` into the running browser (CDP Extensions.loadUnpacked, the
+ * path chrome://extensions' "Load unpacked" takes) and resolves with its new service worker.
+ */
+export async function loadUnpacked(context: BrowserContext, dir: string): Promise<Worker> {
+  const before = new Set(context.serviceWorkers());
+  let id: string | undefined;
+  const isNew = (w: Worker) => !before.has(w) && (id === undefined || new URL(w.url()).host === id);
+  const started = context.waitForEvent('serviceworker', { predicate: isNew, timeout: 15_000 });
+  const cdp = await browserCdp(context);
+  try {
+    ({ id } = await cdp.send('Extensions.loadUnpacked', { path: dir }));
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+  return context.serviceWorkers().find(isNew) ?? (await started);
+}
+
+/** A CDP session with the browser itself (Playwright's pipe, where the Extensions domain answers). */
+export function browserCdp(context: BrowserContext) {
+  const browser = context.browser();
+  if (!browser) throw new Error('no browser session behind this context');
+  return browser.newBrowserCDPSession();
 }
 
 /** Debian's Chromium with the built extension loaded, in a fresh profile. */
@@ -78,11 +110,12 @@ const patternsOf = (urls: string[]) => [...new Set(urls.map((u) => `${new URL(u)
 export async function grantInChromeSettings(steward: InChrome, urls: string[]): Promise<void> {
   const settings = await steward.context.newPage();
   try {
-    await settings.goto('chrome://extensions');
+    await settings.goto('chrome://extensions', { waitUntil: 'commit' }); // its API is there at once; the page itself is not needed
     await settings.evaluate(
       async ({ id, patterns }) => {
         const developer = (chrome as unknown as { developerPrivate: { addHostPermission(id: string, host: string): Promise<void> } }).developerPrivate;
-        for (const pattern of patterns) await developer.addHostPermission(id, pattern);
+        // At once: one after another takes seconds.
+        await Promise.all(patterns.map((pattern) => developer.addHostPermission(id, pattern)));
       },
       { id: steward.extensionId, patterns: patternsOf(urls) },
     );
@@ -95,11 +128,11 @@ export async function grantInChromeSettings(steward: InChrome, urls: string[]): 
 export async function revokeInChromeSettings(steward: InChrome, urls: string[]): Promise<void> {
   const settings = await steward.context.newPage();
   try {
-    await settings.goto('chrome://extensions');
+    await settings.goto('chrome://extensions', { waitUntil: 'commit' }); // its API is there at once; the page itself is not needed
     await settings.evaluate(
       async ({ id, patterns }) => {
         const developer = (chrome as unknown as { developerPrivate: { removeHostPermission(id: string, host: string): Promise<void> } }).developerPrivate;
-        for (const pattern of patterns) await developer.removeHostPermission(id, pattern);
+        await Promise.all(patterns.map((pattern) => developer.removeHostPermission(id, pattern)));
       },
       { id: steward.extensionId, patterns: patternsOf(urls) },
     );
@@ -118,18 +151,25 @@ export const grantedOrigins = (serviceWorker: Worker): Promise<string[]> => serv
  * gesture); Chrome answers without a prompt what the person already granted.
  */
 export async function grantHostAccess(extensionPage: Page, urls: string[]): Promise<void> {
-  const patterns = patternsOf(urls);
   await grantInChromeSettings({ context: extensionPage.context(), extensionId: new URL(extensionPage.url()).host }, urls);
+  await askForGranted(extensionPage, urls);
+}
+
+/** Steward's own chrome.permissions.request for sites already granted in chrome://extensions (no prompt then). */
+async function askForGranted(extensionPage: Page, urls: string[]): Promise<void> {
+  const patterns = patternsOf(urls);
   const granted = await extensionPage.evaluate((origins) => chrome.permissions.request({ origins }), patterns);
   if (!granted) throw new Error(`Chrome did not grant Steward ${patterns.join(', ')}`);
 }
 
 /** `grantHostAccess` from a side panel page opened for the purpose (and closed again). */
-export async function grantHosts(steward: InChrome, urls: string[]): Promise<void> {
+export async function grantHosts(steward: InChrome, urls: string[], options: { grantedInSettings?: boolean } = {}): Promise<void> {
+  if (!options.grantedInSettings) await grantInChromeSettings(steward, urls);
   const panel = await steward.context.newPage();
   try {
-    await panel.goto(`chrome-extension://${steward.extensionId}/src/sidepanel/index.html`);
-    await grantHostAccess(panel, urls);
+    // Only Steward's origin is needed (for chrome.permissions), not the panel's app.
+    await panel.goto(`chrome-extension://${steward.extensionId}/src/sidepanel/index.html`, { waitUntil: 'commit' });
+    await askForGranted(panel, urls);
   } finally {
     await panel.close();
   }
@@ -143,12 +183,16 @@ export async function grantHosts(steward: InChrome, urls: string[]): Promise<voi
  */
 export async function allowSites(steward: Steward, urls: string[]): Promise<void> {
   const origins = [...new Set(urls.map((u) => new URL(u).origin))];
-  await steward.serviceWorker.evaluate(async (wanted) => {
-    const key = 'steward.sites';
-    const stored = ((await chrome.storage.local.get(key))[key] as { allowed?: string[] } | undefined)?.allowed ?? [];
-    await chrome.storage.local.set({ [key]: { allowed: [...new Set([...stored, ...wanted])] } });
-  }, origins);
-  await grantHosts(steward, urls);
+  // Side by side: the worker's first answer waits for it to start, the settings page for itself to load.
+  await Promise.all([
+    steward.serviceWorker.evaluate(async (wanted) => {
+      const key = 'steward.sites';
+      const stored = ((await chrome.storage.local.get(key))[key] as { allowed?: string[] } | undefined)?.allowed ?? [];
+      await chrome.storage.local.set({ [key]: { allowed: [...new Set([...stored, ...wanted])] } });
+    }, origins),
+    grantInChromeSettings(steward, urls),
+  ]);
+  await grantHosts(steward, urls, { grantedInSettings: true });
   await steward.serviceWorker.evaluate(async (wanted) => {
     const deadline = Date.now() + 10_000;
     for (;;) {

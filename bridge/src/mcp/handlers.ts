@@ -71,7 +71,8 @@ const execute: Handler<'steward_execute'> = async (input, ctx) => {
   return actionResult(ctx, reply, input.idempotency_key);
 };
 
-const actionStatus: Handler<'steward_action_status'> = async (input, ctx) => actionResult(ctx, await ctx.link.call('bridge/action-status', { auth: ctx.auth, action_id: input.action_id }));
+const actionStatus: Handler<'steward_action_status'> = async (input, ctx) =>
+  actionResult(ctx, await ctx.link.call('bridge/action-status', { auth: ctx.auth, action_id: input.action_id, wait_ms: (input.wait_seconds ?? 0) * 1000 }));
 
 const memory: Handler<'steward_memory'> = async (_input, ctx) => {
   const reply = await ctx.link.call('bridge/memory', { auth: ctx.auth });

@@ -60,12 +60,15 @@ export class Pairing {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** `source`: which client of this bridge process asks (the HTTP server's bearer), for Steward's per-source limits. */
-  authFor(client: McpClientInfo, slot: ClientSlot, source?: string): Promise<AuthOutcome> {
+  /**
+   * `source`: which client of this bridge process asks (the HTTP server's bearer), for Steward's per-source limits.
+   * `waitMs`: a request already open waits up to this long for the person's decision (Steward answers when they decide).
+   */
+  authFor(client: McpClientInfo, slot: ClientSlot, source?: string, waitMs = 0): Promise<AuthOutcome> {
     const previous = this.queues.get(slot) ?? Promise.resolve();
     const next = previous.then(
-      () => this.step(client, slot, source),
-      () => this.step(client, slot, source),
+      () => this.step(client, slot, source, waitMs),
+      () => this.step(client, slot, source, waitMs),
     );
     this.queues.set(slot, next);
     void next.finally(() => {
@@ -80,10 +83,10 @@ export class Pairing {
     await slot.clear();
   }
 
-  private async step(client: McpClientInfo, slot: ClientSlot, source: string | undefined): Promise<AuthOutcome> {
+  private async step(client: McpClientInfo, slot: ClientSlot, source: string | undefined, waitMs: number): Promise<AuthOutcome> {
     const state = await slot.read();
     if (state?.status === 'paired') return { ok: true, auth: { agent_id: state.agent_id, token: state.token } };
-    return state ? this.claim(slot, state) : this.request(client, slot, source);
+    return state ? this.claim(slot, state, waitMs) : this.request(client, slot, source);
   }
 
   private async request(client: McpClientInfo, slot: ClientSlot, source: string | undefined): Promise<AuthOutcome> {
@@ -95,8 +98,8 @@ export class Pairing {
     return { ok: false, result: pairingRequired(client.name, code, slot), waiting: { code } };
   }
 
-  private async claim(slot: ClientSlot, pending: PendingState): Promise<AuthOutcome> {
-    const reply = await this.link.call('bridge/pair-claim', { pairing_id: pending.pairing_id, claim_secret: pending.claim_secret });
+  private async claim(slot: ClientSlot, pending: PendingState, waitMs: number): Promise<AuthOutcome> {
+    const reply = await this.link.call('bridge/pair-claim', { pairing_id: pending.pairing_id, claim_secret: pending.claim_secret, wait_ms: waitMs });
     if (!reply.ok) {
       if (ENDED.has(reply.error.code)) await slot.clear();
       return refused(reply.error);

@@ -1,4 +1,5 @@
 import { createAgentCalls } from '../../external-agents/agent-calls.ts';
+import type { AuditExportResult } from '../../protocol/audit-export.ts';
 import { BRIDGE_HOST_NAME, type BridgeRequests } from '../../protocol/bridge.ts';
 import type { Handlers } from '../../protocol/channel.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
@@ -27,6 +28,8 @@ export interface BridgeDeps extends Omit<ChromeAgentPortsDeps, 'sites' | 'curren
   announceApis: Pick<AnnounceApis, 'notify'>;
   /** The organisation's policy: which clients may pair at all, and how long their tokens may last. */
   policy: Pick<ManagedPolicy, 'read' | 'current'>;
+  /** The audit export's half of the link: the host's answers, and the link coming up. */
+  auditExport?: { result(result: AuditExportResult): void; linkUp(): void };
 }
 
 const log = (message: string) => console.warn(message);
@@ -37,7 +40,10 @@ export function wireBridge(deps: BridgeDeps) {
     connect: () => browser.runtime.connectNative(BRIDGE_HOST_NAME),
     disconnectReason: () => browser.runtime.lastError?.message,
     onMessage: (raw) => void route(raw),
-    onChange: () => deps.panels.push({ type: 'panel/bridge-changed' }),
+    onChange: (status) => {
+      deps.panels.push({ type: 'panel/bridge-changed' });
+      if (status.connected) deps.auditExport?.linkUp();
+    },
     extensionVersion: browser.runtime.getManifest().version,
     log,
   });
@@ -81,7 +87,14 @@ export function wireBridge(deps: BridgeDeps) {
     },
     ...createAgentCalls(chromeAgentPorts({ ...deps, current: new AgentTabs(), push: (m) => deps.panels.push(m) })),
   };
-  route = createBridgeRouter({ handlers, post: (m) => void link.post(m), hello: (v) => link.helloReceived(v), connClosed: (conn) => void conns.closed(conn), log });
+  route = createBridgeRouter({
+    handlers,
+    post: (m) => void link.post(m),
+    hello: (v) => link.helloReceived(v),
+    connClosed: (conn) => void conns.closed(conn),
+    auditExportResult: (r) => deps.auditExport?.result(r),
+    log,
+  });
 
   /** A tab's page tools changed (its page reported, navigated or closed): every bridge process may ask again. */
   const pageToolsChanged = (tabId: number) => void link.post({ kind: 'event', event: { type: 'page-tools-changed', tab_id: tabId } });

@@ -1,13 +1,15 @@
 import { LISTENER_MARK_ATTRIBUTE } from '../../protocol/listener-marks.ts';
+import { ownMutation } from '../presence/own-elements.ts';
 
 /**
  * A change the page made, not Steward's own listener mark (written when an observation asks the
- * main world for its marks): reading a page must not make it look busy, nor new.
+ * main world for its marks) nor its indicator (src/content/presence/): reading a page, or showing
+ * that an agent acts on it, must not make it look busy, nor new.
  */
 export function pageChange(records: readonly MutationRecord[]): boolean {
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
-    if (r.type !== 'attributes' || r.attributeName !== LISTENER_MARK_ATTRIBUTE) return true;
+    if ((r.type !== 'attributes' || r.attributeName !== LISTENER_MARK_ATTRIBUTE) && !ownMutation(r)) return true;
   }
   return false;
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { MAX_WINDOW_MINUTES, modelServerOrigin, settingsErrors, type Settings } from '../../protocol/settings.ts';
 import { saveSettings, settings } from '../settings.ts';
 import { BridgeStatusBlock } from './BridgeStatusBlock.tsx';
+import { AuditExportBlock } from './AuditExportBlock.tsx';
 import { ContractSitesList } from './ContractSitesList.tsx';
 import { CopilotSettings, copilotNumbers } from './CopilotSettings.tsx';
 import { LifetimeOptions } from './LifetimeOptions.tsx';
@@ -146,6 +147,7 @@ export function SettingsView() {
       <SitePermissions />
       <ContractSitesList />
       <BridgeStatusBlock />
+      <AuditExportBlock />
     </>
   );
 }

@@ -201,14 +201,30 @@ describe('external agent calls: actions through the pipeline', () => {
     const mine = await s.calls['bridge/execute']({ auth: s.auth, request: cancelRequest(), untrusted_input: false });
     if (!mine.ok) throw new Error(mine.error.message);
     const actionId = mine.data.result.action_id!;
-    const status = await s.calls['bridge/action-status']({ auth: s.auth, action_id: actionId });
+    const status = await s.calls['bridge/action-status']({ auth: s.auth, action_id: actionId, wait_ms: 0 });
     expect(status.ok && isErrorResult(status.data.result) && status.data.result.error.code).toBe('IN_PROGRESS');
 
     const theirs = await s.h.pipeline.submit(cancelRequest(), { ...s.h.agent, wait_for_approval: false });
     expect(theirs.action_id).toBeDefined();
-    const other = await s.calls['bridge/action-status']({ auth: s.auth, action_id: theirs.action_id! });
+    const other = await s.calls['bridge/action-status']({ auth: s.auth, action_id: theirs.action_id!, wait_ms: 50_000 });
     expect(refusalCode(other)).toBe('ACTION_NOT_FOUND');
     expect(JSON.stringify(other)).not.toContain('ORD-1024');
+  });
+
+  it('a status call that waits answers when the person decides, not when its wait runs out', async () => {
+    const s = await agentSetup();
+    const mine = await s.calls['bridge/execute']({ auth: s.auth, request: cancelRequest(), untrusted_input: false });
+    if (!mine.ok) throw new Error(mine.error.message);
+    let answered = false;
+    // 50 s: far beyond this test's 5 s budget, so only the decision can end the wait in time.
+    const waiting = s.calls['bridge/action-status']({ auth: s.auth, action_id: mine.data.result.action_id!, wait_ms: 50_000 }).finally(() => (answered = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered).toBe(false);
+    await approveNext(s.h);
+    const status = await waiting;
+    if (!status.ok) throw new Error(status.error.message);
+    expect(isErrorResult(status.data.result)).toBe(false);
+    expect(status.data.result).toMatchObject({ action_id: mine.data.result.action_id, execution: { status: 'confirmed' } });
   });
 
   it("lists its unfinished actions in memory, not another agent's", async () => {

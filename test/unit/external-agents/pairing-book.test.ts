@@ -158,6 +158,23 @@ describe('pairing book: the decision', () => {
     expect(await s.book.pending()).toEqual([]);
   });
 
+  it('a claim that waits is answered when the person decides, not when its wait runs out', async () => {
+    const s = setup();
+    const r = data(await s.book.request(CLIENT, FROM));
+    let answered = false;
+    // 50 s: far beyond this test's 5 s budget, so only the decision can end the wait in time.
+    const waiting = s.book.claim({ pairing_id: r.pairing_id, claim_secret: r.claim_secret, wait_ms: 50_000 }).finally(() => (answered = true));
+    await new Promise((done) => setTimeout(done, 50));
+    expect(answered).toBe(false);
+    await s.book.decide({ pairing_id: r.pairing_id, decision: { accept: true, code: r.code, grant: GRANT } });
+    expect(data(await waiting)).toMatchObject({ status: 'paired', agent_id: s.minted[0]!.agent_id });
+
+    const refused = data(await s.book.request(CLIENT, FROM));
+    const heard = s.book.claim({ pairing_id: refused.pairing_id, claim_secret: refused.claim_secret, wait_ms: 50_000 });
+    await s.book.decide({ pairing_id: refused.pairing_id, decision: { accept: false } });
+    expect(code(await heard)).toBe('PAIRING_REFUSED');
+  });
+
   it('a wrong code is refused with how many tries remain; the third ends the request as refused', async () => {
     const s = setup();
     const r = data(await s.book.request(CLIENT, FROM));
