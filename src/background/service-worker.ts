@@ -16,12 +16,13 @@ import { markWelcomeDue } from './first-run.ts';
 import { installTestHooks } from './test-hooks.ts';
 import { browser, chromeOnly } from './browser.ts';
 import { ManagedPolicy } from './policy/managed-policy.ts';
+import { chromePolicySource } from './policy/chrome-policy-source.ts';
 
 // First, before anything reads a setting: content scripts may not touch chrome.storage.
 const storageRestricted = restrictStorageToExtension();
 
 // The organisation's policy (chrome.storage.managed): every door below asks it, and it is re-read whenever Chrome reloads it.
-const policy = new ManagedPolicy();
+const policy = new ManagedPolicy(chromePolicySource());
 const store = new ToolStore();
 const panels = new OpenPanels();
 

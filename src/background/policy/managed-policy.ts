@@ -1,5 +1,26 @@
 import { NO_POLICY, parsePolicy, type ParsedPolicy, type Policy } from '../../protocol/managed-policy.ts';
-import { browser } from '../browser.ts';
+
+/**
+ * Where the policy comes from: Chrome's chrome.storage.managed (chrome-policy-source.ts), and the
+ * last reading Chrome gave, kept in chrome.storage.local for a start at which Chrome is slow.
+ */
+export interface PolicySource {
+  /**
+   * The managed storage's contents. Chrome answers only once its policy service has loaded the
+   * extensions' policy: at a browser start that can take seconds, and nothing bounds it.
+   */
+  read(): Promise<unknown>;
+  /** Chrome reloaded the policy (its files, the admin console): read again. */
+  onChanged(listener: () => void): void;
+  lastReading: { get(): Promise<unknown>; set(raw: unknown): Promise<void> };
+}
+
+/**
+ * How long the doors wait for Chrome's first reading before the last one applies. Long enough for
+ * a slow browser start; short enough that a person's Steward never stops working because Chrome
+ * does not answer.
+ */
+export const FIRST_READ_WAIT_MS = 10_000;
 
 /**
  * The organisation's policy as the worker applies it: read from chrome.storage.managed at start
@@ -7,19 +28,42 @@ import { browser } from '../browser.ts';
  * policy files and the admin console by itself), so a change takes effect without a restart.
  * The reading and the rules are pure (src/protocol/managed-policy.ts, policy-rules.ts); this only
  * fetches and tells the doors.
+ *
+ * The doors wait for the first reading (`ready`), so nothing is decided (no page script registered,
+ * no action run, no client paired) before the policy applies. That wait is bounded: if Chrome has
+ * not answered within FIRST_READ_WAIT_MS (or its read fails), the last reading Chrome gave applies
+ * (never looser than what this browser last knew), or no policy when Chrome never gave one; its
+ * answer, whenever it comes, then replaces that.
  */
 export class ManagedPolicy {
   private parsed: ParsedPolicy = { policy: NO_POLICY, problems: [] };
   private readonly listeners = new Set<(parsed: ParsedPolicy) => void>();
-  private queue: Promise<void> = Promise.resolve();
-  /** Settled once the first reading is in: the doors wait for it before deciding anything. */
+  /** Readings asked of Chrome, and the newest applied: an older answer arriving late is dropped. */
+  private asked = 0;
+  private applied = 0;
+  private fellBack = false;
+  /** Settled once a reading is in (Chrome's, or the last one after the wait): the doors wait for it before deciding anything. */
   readonly ready: Promise<void>;
 
-  constructor() {
-    this.ready = this.load();
-    browser.storage.onChanged.addListener((_changes, area) => {
-      if (area === 'managed') void this.load();
-    });
+  constructor(
+    private readonly source: PolicySource,
+    waitMs = FIRST_READ_WAIT_MS,
+  ) {
+    let settle!: () => void;
+    this.ready = new Promise((resolve) => (settle = resolve));
+    const fallBack = () => {
+      clearTimeout(timer);
+      void this.applyLastReading().finally(settle);
+    };
+    const timer = setTimeout(fallBack, waitMs);
+    const load = () =>
+      void this.load().then((read) => {
+        if (!read) return fallBack();
+        clearTimeout(timer);
+        settle();
+      });
+    load();
+    source.onChanged(load);
   }
 
   /** The policy now; before `ready`, no policy (callers that decide await `ready` first). */
@@ -37,20 +81,37 @@ export class ManagedPolicy {
     this.listeners.add(listener);
   }
 
-  private load(): Promise<void> {
-    this.queue = this.queue.then(async () => {
-      let raw: unknown;
-      try {
-        raw = await browser.storage.managed.get();
-      } catch (e) {
-        // A browser without enterprise policy support (or no schema) has no policy to apply.
-        console.warn('Steward could not read its managed policy', e);
-        raw = undefined;
-      }
-      this.parsed = parsePolicy(raw);
-      if (this.parsed.problems.length > 0) console.warn('Steward’s managed policy has problems; their strictest reading applies', this.parsed.problems);
-      for (const listener of this.listeners) listener(this.parsed);
-    });
-    return this.queue;
+  /** Asks Chrome; true when its answer was applied (or a newer one already was). */
+  private async load(): Promise<boolean> {
+    const n = ++this.asked;
+    let raw: unknown;
+    try {
+      raw = await this.source.read();
+    } catch (e) {
+      // Not a reading: whatever applies now stays (a failure must not lift the organisation's rules).
+      console.warn('Steward could not read its managed policy', e);
+      return this.applied > 0;
+    }
+    if (n < this.applied) return true;
+    this.applied = n;
+    this.apply(parsePolicy(raw));
+    await this.source.lastReading.set(raw ?? {}).catch((e) => console.warn('Steward could not keep its managed policy reading', e));
+    return true;
+  }
+
+  /** Chrome has not answered in time: the last reading it gave applies until it does. */
+  private async applyLastReading(): Promise<void> {
+    if (this.applied > 0 || this.fellBack) return;
+    this.fellBack = true;
+    const last = await this.source.lastReading.get().catch(() => undefined);
+    if (this.applied > 0) return;
+    console.warn(`Chrome did not give Steward its managed policy in time; ${last === undefined ? 'no policy was ever read here, so none applies' : 'the last reading applies'} until it does`);
+    if (last !== undefined) this.apply(parsePolicy(last));
+  }
+
+  private apply(parsed: ParsedPolicy): void {
+    this.parsed = parsed;
+    if (parsed.problems.length > 0) console.warn('Steward’s managed policy has problems; their strictest reading applies', parsed.problems);
+    for (const listener of this.listeners) listener(parsed);
   }
 }

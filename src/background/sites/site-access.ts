@@ -191,8 +191,9 @@ export class SiteAccess {
   /** Reads the record, Chrome's grants and the polyfill setting, then brings Chrome's registrations in line (one at a time). */
   private reload(): Promise<void> {
     const next = this.queue.then(async () => {
-      const items = await browser.storage.local.get([SITES_KEY, SETTINGS_KEY, WEBMCP_KEY]);
+      // Nothing is registered before the policy's first reading is in (bounded: managed-policy.ts).
       await this.deps.policy?.ready;
+      const items = await browser.storage.local.get([SITES_KEY, SETTINGS_KEY, WEBMCP_KEY]);
       const listed = readSiteAccess(items[SITES_KEY]).allowed;
       // The organisation's policy first: a site it refuses is never read, even if the person allowed it.
       const combined = this.deps.policy ? combineSites(listed, this.deps.policy.current()) : { allowed: listed, refused: [] };
