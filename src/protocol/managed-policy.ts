@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ActionName } from './action-name.ts';
+import { AuditExportTarget } from './audit-export.ts';
 
 /**
  * The organisation's policy for Steward, set through Chrome's enterprise policy (Google Admin
@@ -52,16 +53,6 @@ interface FrozenAction {
   from?: number;
   /** Epoch ms; absent: until the policy changes. */
   until?: number;
-}
-
-interface AuditExportTarget {
-  host: string;
-  port: number;
-  tls: boolean;
-  /** PEM of the CA that signs the collector's certificate (TLS only); absent: the system's. */
-  ca?: string;
-  /** The name the collector's certificate must carry (TLS only); absent: `host`. */
-  servername?: string;
 }
 
 export interface Policy {
@@ -165,15 +156,8 @@ const ClientName = z.string().trim().min(1).max(120);
 const Endpoint = z.union([z.literal(PROMPT_API_ENDPOINT), z.url({ protocol: /^https?$/, error: `must be an http(s) URL or ${PROMPT_API_ENDPOINT}` })]);
 const When = z.iso.datetime({ offset: true, error: 'must be a date and time like 2026-12-31T18:00:00Z' });
 const Frozen = z.object({ action: z.string().max(300), from: When.optional(), until: When.optional() });
-const AuditExport = z
-  .object({
-    host: z.string().trim().min(1).max(253),
-    port: z.int().min(1).max(65535),
-    tls: z.boolean(),
-    ca: z.string().max(20_000).optional(),
-    servername: z.string().trim().min(1).max(253).optional(),
-  })
-  .refine((t) => t.tls || (t.ca === undefined && t.servername === undefined), { message: 'ca and servername need tls: true' });
+/** The export's own target shape (audit-export.ts), so the policy's target is handed on as it is; a CA or a certificate name without TLS is a mistake. */
+const AuditExport = AuditExportTarget.refine((t) => t.tls || (t.ca === undefined && t.server_name === undefined), { message: 'ca and server_name need tls: true' });
 
 type Problems = PolicyProblem[];
 const problem = (key: PolicyKey, path: string, message: string, applied: string, code: PolicyProblem['code'] = 'invalid_value'): PolicyProblem => ({

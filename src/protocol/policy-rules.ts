@@ -1,5 +1,6 @@
 import { actionMatches, siteMatches, PROMPT_API_ENDPOINT, type Policy } from './managed-policy.ts';
 import { modelServerOrigin, type Settings } from './settings.ts';
+import type { AuditExportTarget } from './audit-export.ts';
 
 /**
  * The organisation's policy against what the person chose: every rule here can only take away
@@ -111,4 +112,14 @@ export function combineSettings(settings: Settings, policy: Policy): { settings:
   }
   if (!policy.copilotEnabled || policy.allowedModelEndpoints) managed.push('copilot');
   return { settings: { ...settings, token_lifetime_minutes: token }, managed };
+}
+
+/**
+ * Where the audit goes: the organisation's target when its policy sets `auditExport` (the person
+ * cannot stop or redirect what the organisation collects), else the person's own. A policy target
+ * that does not read sends nothing until it is fixed: the person's target does not stand in for it.
+ */
+export function exportTargetInForce(policy: Policy, person: AuditExportTarget | null): { target: AuditExportTarget | null; managed: boolean } {
+  if (policy.managed.includes('auditExport')) return { target: policy.auditExport ?? null, managed: true };
+  return { target: person, managed: false };
 }

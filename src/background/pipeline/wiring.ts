@@ -81,6 +81,7 @@ export function wirePipeline(deps: {
     exporter: async () => (await live.ready).auditExport,
     post: (batch) => bridge.link.post(batch) || `steward-bridge is not connected: ${bridge.link.status().problem ?? 'no link'}`,
     push: (m) => deps.panels.push(m),
+    policy: deps.policy,
   });
   // Who acts on which tab (issue 30.4): redrawn whenever an action, a card or a run changes.
   const drawn: { presence?: AgentPresence } = {};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NO_POLICY, parsePolicy, parseSitePattern, siteMatches } from '../../../src/protocol/managed-policy.ts';
-import { actionVerdict, clampTtlMs, combineSettings, combineSites, modelVerdict, pairingVerdict, siteVerdict } from '../../../src/protocol/policy-rules.ts';
+import { actionVerdict, clampTtlMs, combineSettings, combineSites, exportTargetInForce, modelVerdict, pairingVerdict, siteVerdict } from '../../../src/protocol/policy-rules.ts';
 import { DEFAULT_SETTINGS } from '../../../src/protocol/settings.ts';
 
 const SHOP = 'https://shop.example.com';
@@ -24,14 +24,14 @@ describe('managed policy: reading what the organisation set', () => {
       frozenActions: [{ action: 'payments.send', until: '2026-12-31T00:00:00Z' }],
       maxTokenLifetimeMinutes: 120,
       maxPairingLifetimeMinutes: 60,
-      auditExport: { host: 'logs.example.com', port: 6514, tls: true, servername: 'logs.example.com' },
+      auditExport: { host: 'logs.example.com', port: 6514, tls: true, server_name: 'logs.example.com' },
     });
     expect(problems).toEqual([]);
     expect(policy.managed).toHaveLength(11);
     expect(policy.allowedSites?.map((s) => s.text)).toEqual([SHOP, 'https://*.intranet.example']);
     expect(policy.allowedMcpClients).toEqual(['claude desktop']);
     expect(policy.frozenActions).toEqual([{ pattern: { text: 'payments.send' }, until: at('2026-12-31T00:00:00Z') }]);
-    expect(policy.auditExport).toEqual({ host: 'logs.example.com', port: 6514, tls: true, servername: 'logs.example.com' });
+    expect(policy.auditExport).toEqual({ host: 'logs.example.com', port: 6514, tls: true, server_name: 'logs.example.com' });
   });
 
   it('an allow list with an unreadable entry keeps the readable ones and allows nothing for the bad one', () => {
@@ -174,5 +174,25 @@ describe('managed policy: combined with the person’s own choices', () => {
     expect(actionVerdict(policy, 'orders.cancel', at('2026-12-09T00:00:00Z'))).toEqual({ kind: 'needs_approval', pattern: 'orders.*' });
     expect(actionVerdict(policy, 'orders.cancel', at('2026-11-30T00:00:00Z'))).toEqual({ kind: 'needs_approval', pattern: 'orders.*' });
     expect(actionVerdict(policy, 'dom.click', at('2026-12-06T12:00:00Z'))).toEqual({ kind: 'free' });
+  });
+
+  it("audit export: the organisation's target overrides the person's; a target it set wrong sends nothing rather than to the person's", () => {
+    const person = { host: 'my-collector.example', port: 514, tls: false };
+    const org = { host: 'logs.example.com', port: 6514, tls: true, server_name: 'collector.example.com' };
+    // No policy key: the person's own target, theirs to change.
+    expect(exportTargetInForce(NO_POLICY, person)).toEqual({ target: person, managed: false });
+    expect(exportTargetInForce(parsePolicy({ copilotEnabled: false }).policy, null)).toEqual({ target: null, managed: false });
+    // The policy's target, handed on in the export's own shape, whatever the person set.
+    expect(exportTargetInForce(parsePolicy({ auditExport: org }).policy, person)).toEqual({ target: org, managed: true });
+    expect(exportTargetInForce(parsePolicy({ auditExport: org }).policy, null)).toEqual({ target: org, managed: true });
+    // Invalid (a certificate name without TLS, or the old spelling): no export until fixed, and still the organisation's.
+    for (const bad of [
+      { host: 'logs.example.com', port: 514, tls: false, server_name: 'x.example.com' },
+      { ...org, servername: 'collector.example.com' },
+    ]) {
+      const parsed = parsePolicy({ auditExport: bad });
+      expect(parsed.problems.map((p) => p.key)).toEqual(['auditExport']);
+      expect(exportTargetInForce(parsed.policy, person)).toEqual({ target: null, managed: true });
+    }
   });
 });
