@@ -64,6 +64,7 @@ test.describe.serial('managed policy: the organisation’s rules, set through Ch
       copilotEnabled: false,
       frozenActions: [{ action: 'orders.cancel' }],
       maxTokenLifetimeMinutes: 45,
+      auditExport: { host: '127.0.0.1', port: 6514, tls: true, server_name: 'logs.example.com' },
     });
     // The person allowed both demo sites themselves (the clinic as its own step: the harness waits for page scripts, which a blocked site never gets).
     world = await launchWithBridge({ nativeWebMcp: true, allowSites: [sites.urls.shop] });
@@ -111,6 +112,13 @@ test.describe.serial('managed policy: the organisation’s rules, set through Ch
       .evaluateAll((os) => os.map((o) => Number((o as HTMLOptionElement).value)));
     expect(Math.max(...lifetimes)).toBeLessThanOrEqual(45);
     await expect(allowedSites(panel).filter({ hasText: clinicOrigin })).toContainText('Set by your organisation: not read');
+    // The organisation's collector, shown and not the person's to change.
+    const exportBox = panel.getByRole('group', { name: 'Audit export (syslog)' });
+    await expect(exportBox).toContainText('Set by your organisation: every audit entry goes to 127.0.0.1:6514 over TLS.');
+    await expect(exportBox.getByLabel('Collector host')).toHaveValue('127.0.0.1');
+    await expect(exportBox.getByLabel('Collector host')).toBeDisabled();
+    await expect(exportBox.getByRole('button', { name: 'Save export target' })).toBeDisabled();
+    await expect(exportBox.getByRole('button', { name: 'Stop exporting' })).toHaveCount(0);
 
     // The worker agrees, whatever the panel shows: no content script answers on the clinic.
     const overview = await world.serviceWorker.evaluate(async () => (await chrome.scripting.getRegisteredContentScripts()).flatMap((s) => s.matches ?? []));
@@ -157,6 +165,8 @@ test.describe.serial('managed policy: the organisation’s rules, set through Ch
         .getByRole('button', { name: `Remove ${clinicOrigin}` }),
     ).toBeVisible();
     await expect(panel.getByText('Set by your organisation: not read')).toHaveCount(0);
+    // No auditExport any more: the export is the person's to set again.
+    await expect(panel.getByRole('group', { name: 'Audit export (syslog)' }).getByLabel('Collector host')).toBeEnabled();
 
     const asked = await client.call('steward_execute', cancel(shopTab, 'policy-approval-1'));
     expect(errorCodeOf(asked), asked.text).toBe('APPROVAL_REQUIRED');
@@ -177,8 +187,12 @@ test.describe.serial('managed policy: the organisation’s rules, set through Ch
 
     await showView(panel, 'Settings');
     await expect(allowedSites(panel).filter({ hasText: shopOrigin })).toContainText('Set by your organisation: not read');
+    // The shop is no longer a site the client may use: its tab is gone from the client's view, and nothing can be done there.
+    const tabs = await client.call('steward_tabs');
+    expect(tabs.isError, tabs.text).toBe(false);
+    expect(((tabs.structured?.tabs ?? []) as Array<{ tab_id: number }>).map((t) => t.tab_id)).not.toContain(shopTab);
     const refused = await client.call('steward_execute', cancel(shopTab, 'policy-invalid-1'));
-    expect(['SITE_NOT_ALLOWED', 'POLICY_DENIED'], refused.text).toContain(errorCodeOf(refused));
+    expect(errorCodeOf(refused), refused.text).toBe('TAB_NOT_FOUND');
     expect((await shopState(shopOrigin)).counters[ORDER]?.cancelled ?? 0).toBe(0);
   });
 });
