@@ -393,11 +393,16 @@ export class Pipeline {
    * Resolves when the action's background continuation (its wait for the person, then its run)
    * has ended, or at once when it has none: callers that wait learn of the decision from this, not
    * by resubmitting the key on a timer. false when nothing was running in the background.
+   * `withinMs`: give up waiting after this long (still true: something was running).
    */
-  async settled(actionId: string): Promise<boolean> {
+  async settled(actionId: string, withinMs?: number): Promise<boolean> {
     const running = this.tracked.get(actionId);
     if (!running) return false;
-    await running;
+    if (withinMs === undefined) await running;
+    else {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([running, new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)))]).finally(() => clearTimeout(timer));
+    }
     return true;
   }
 

@@ -6,10 +6,10 @@ import { parseSyslogLine } from '../../bridge/src/audit/syslog-line.ts';
 import { toExportRecord, type AuditExportStatus, type ExportRecord } from '../../src/protocol/audit-export.ts';
 import type { AuditEntry } from '../../src/protocol/audit.ts';
 import { test, expect, tabIdOf } from './fixtures.ts';
-import { BRIDGE_CLI, launchWithBridge, openSidePanel, type BridgeBrowser } from './bridge-harness.ts';
+import { BRIDGE_CLI, freePort, launchWithBridge, openSidePanel, type BridgeBrowser } from './bridge-harness.ts';
 import { showView } from './panel-helpers.ts';
 import { approve, cancelAsObserved, control, data, killServiceWorker, mint, observe, pendingCard, shopOrderPage, submit } from './pipeline-helpers.ts';
-import { freePort, rsyslog, type Rsyslog } from './rsyslog.ts';
+import { rsyslog, type Rsyslog } from './rsyslog.ts';
 
 /**
  * The audit export against a real rsyslog: the person points Settings at it, Steward's actions

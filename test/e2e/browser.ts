@@ -50,10 +50,15 @@ export async function launchInProfile(profile: string, options: LaunchOptions): 
       ...(options.loadOverCdp ? [] : [`--load-extension=${dir}`]),
     ],
   });
-  const serviceWorker = options.loadOverCdp ? await loadUnpacked(context, dir) : (context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker')));
-  const extensionId = new URL(serviceWorker.url()).host;
-  if (options.allowSites?.length) await allowSites({ context, serviceWorker, extensionId }, options.allowSites);
-  return { context, serviceWorker, extensionId };
+  try {
+    const serviceWorker = options.loadOverCdp ? await loadUnpacked(context, dir) : (context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker')));
+    const extensionId = new URL(serviceWorker.url()).host;
+    if (options.allowSites?.length) await allowSites({ context, serviceWorker, extensionId }, options.allowSites);
+    return { context, serviceWorker, extensionId };
+  } catch (error) {
+    await context.close().catch(() => undefined);
+    throw error;
+  }
 }
 
 /**
@@ -65,6 +70,8 @@ export async function loadUnpacked(context: BrowserContext, dir: string): Promis
   let id: string | undefined;
   const isNew = (w: Worker) => !before.has(w) && (id === undefined || new URL(w.url()).host === id);
   const started = context.waitForEvent('serviceworker', { predicate: isNew, timeout: 15_000 });
+  // Settled either way: when the worker is already listed, nobody awaits this wait any more.
+  started.catch(() => undefined);
   const cdp = await browserCdp(context);
   try {
     ({ id } = await cdp.send('Extensions.loadUnpacked', { path: dir }));
@@ -81,10 +88,32 @@ export function browserCdp(context: BrowserContext) {
   return browser.newBrowserCDPSession();
 }
 
-/** Debian's Chromium with the built extension loaded, in a fresh profile. */
+/**
+ * Debian's Chromium with the built extension loaded, in a fresh profile. A browser that dies while
+ * starting (it happened once in ~400 CI launches: the context closed under the first wait for
+ * Steward's worker) is launched once more in another fresh profile, and said so on stderr; a test's
+ * own assertions never get a second try.
+ */
 export async function launchWithSteward(options: LaunchOptions): Promise<StewardBrowser> {
+  try {
+    return await launchFresh(options);
+  } catch (error) {
+    if (!/has been closed|crashed/i.test(String(error))) throw error;
+    console.error(`[e2e] Chromium closed while starting (${String(error).split('\n')[0]}); launching again in a fresh profile`);
+    return launchFresh(options);
+  }
+}
+
+async function launchFresh(options: LaunchOptions): Promise<StewardBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'steward-e2e-'));
-  const { context, serviceWorker, extensionId } = await launchInProfile(profile, options);
+  let launched: Omit<StewardBrowser, 'close'>;
+  try {
+    launched = await launchInProfile(profile, options);
+  } catch (error) {
+    rmSync(profile, { recursive: true, force: true });
+    throw error;
+  }
+  const { context, serviceWorker, extensionId } = launched;
   return {
     context,
     serviceWorker,

@@ -95,11 +95,7 @@ export function chromeAgentPorts(deps: ChromeAgentPortsDeps): AgentCallPorts {
     sessionFor: (agentId, tabId) => deps.sessions.sessionFor(agentId, tabId),
     submit: async (request, agent) => (await deps.pipeline()).submit(request, agent),
     actionStatus: async (agentId, actionId) => (await deps.pipeline()).statusFor(agentId, actionId),
-    actionSettled: async (actionId, ms) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-      await Promise.race([(await deps.pipeline()).settled(actionId), late]).finally(() => clearTimeout(timer));
-    },
+    actionSettled: async (actionId, ms) => void (await (await deps.pipeline()).settled(actionId, ms)),
     records: async (agentId) => (await deps.pipeline()).agentRecords(agentId),
     auditChanged: () => deps.push({ type: 'panel/audit-changed' }),
   };

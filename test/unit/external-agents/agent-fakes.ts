@@ -95,11 +95,7 @@ export async function agentSetup(opts: { origins?: string[] } = {}): Promise<Age
     setCurrentTab: async (agentId, tabId) => void current.set(agentId, tabId),
     shownResource: async (agentId, tabId) => (shown.get(agentId)?.tab_id === tabId ? shown.get(agentId)!.resource : undefined),
     setShownResource: async (agentId, tabId, resource) => void shown.set(agentId, { tab_id: tabId, resource }),
-    actionSettled: async (actionId, ms) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-      await Promise.race([h.pipeline.settled(actionId), late]).finally(() => clearTimeout(timer));
-    },
+    actionSettled: async (actionId, ms) => void (await h.pipeline.settled(actionId, ms)),
     sessionFor: async (agentId, tabId) => `ses_${agentId.replace(/\W/g, '')}_${tabId}`,
     submit: (request, agent) => {
       submitted.push({ request, agent });
