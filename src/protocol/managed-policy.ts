@@ -19,6 +19,7 @@ export const POLICY_KEYS = [
   'blockedSites',
   'mcpPairing',
   'allowedMcpClients',
+  'mcpClientKeys',
   'copilotEnabled',
   'allowedModelEndpoints',
   'approvalRequiredActions',
@@ -47,6 +48,14 @@ export interface ActionPattern {
   text: string;
 }
 
+/** A key the organisation issued to an MCP client, for the name it pairs under. */
+interface ClientKey {
+  /** Lower case, as names are compared. */
+  name: string;
+  /** SHA-256 of the key, 64 lower-case hex digits. */
+  sha256: string;
+}
+
 interface FrozenAction {
   pattern: ActionPattern;
   /** Epoch ms; absent: from now. */
@@ -63,6 +72,11 @@ export interface Policy {
   mcpPairing: boolean;
   /** Absent: any client name. Present: only clients that call themselves one of these (case-insensitive). */
   allowedMcpClients?: string[];
+  /**
+   * Absent: no key asked. Present: a client pairs only with a key the organisation issued for its
+   * name (the list holds each key's SHA-256, so the readable policy file does not give the key away).
+   */
+  mcpClientKeys?: ClientKey[];
   copilotEnabled: boolean;
   /** Absent: any endpoint. Present: endpoint URL prefixes, and `chrome-prompt-api` for the browser's own model. */
   allowedModelEndpoints?: string[];
@@ -153,6 +167,13 @@ const EVERY_ACTION: ActionPattern = { text: '*' };
 const StringList = z.array(z.string().max(2000)).max(MAX_LIST);
 const Minutes = z.int().min(1, 'must be at least 1 minute').max(MAX_MINUTES, 'must be at most 30 days (43200 minutes)');
 const ClientName = z.string().trim().min(1).max(120);
+const IssuedKey = z.object({
+  name: ClientName,
+  sha256: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-fA-F]{64}$/, 'sha256 must be 64 hex digits (the SHA-256 of the key)'),
+});
 const Endpoint = z.union([z.literal(PROMPT_API_ENDPOINT), z.url({ protocol: /^https?$/, error: `must be an http(s) URL or ${PROMPT_API_ENDPOINT}` })]);
 const When = z.iso.datetime({ offset: true, error: 'must be a date and time like 2026-12-31T18:00:00Z' });
 const Frozen = z.object({ action: z.string().max(300), from: When.optional(), until: When.optional() });
@@ -279,6 +300,17 @@ export function parsePolicy(raw: unknown): ParsedPolicy {
       else problems.push(problem('allowedMcpClients', `allowedMcpClients[${i}]`, 'must be a client name (1–120 characters)', 'that entry allows no client'));
     });
     policy.allowedMcpClients = names;
+  }
+  if (has('mcpClientKeys')) {
+    const r = z.array(z.unknown()).max(MAX_LIST).safeParse(o.mcpClientKeys);
+    if (!r.success) problems.push(problem('mcpClientKeys', 'mcpClientKeys', 'must be a list of { name, sha256 }', 'no MCP client may pair'));
+    const keys: ClientKey[] = [];
+    (r.success ? r.data : []).forEach((v, i) => {
+      const k = IssuedKey.safeParse(v);
+      if (k.success) keys.push({ name: k.data.name.toLowerCase(), sha256: k.data.sha256.toLowerCase() });
+      else problems.push(problem('mcpClientKeys', `mcpClientKeys[${i}]`, firstIssue(k.error), 'that entry lets no client pair'));
+    });
+    policy.mcpClientKeys = keys;
   }
   if (has('copilotEnabled')) policy.copilotEnabled = bool('copilotEnabled', o.copilotEnabled, problems);
   if (has('allowedModelEndpoints')) {

@@ -41,13 +41,30 @@ export function actionVerdict(policy: Policy, action: string, now: number): Acti
 
 export type PairingVerdict = { ok: true } | { ok: false; message: string };
 
-/** Whether an MCP client of this name may ask to pair (the person still enters its code). */
-export function pairingVerdict(policy: Policy, clientName: string): PairingVerdict {
+/**
+ * Whether an MCP client of this name may ask to pair (the person still enters its code), and
+ * whether a paired one may go on. `keySha256`: the SHA-256 of the key it presented when it asked
+ * (hashed by Steward from the key itself: knowing the policy's hashes gives a client nothing).
+ */
+export function pairingVerdict(policy: Policy, clientName: string, keySha256?: string): PairingVerdict {
   if (!policy.mcpPairing) return { ok: false, message: 'Your organisation does not allow MCP clients to pair with Steward in this browser.' };
-  if (policy.allowedMcpClients && !policy.allowedMcpClients.includes(clientName.trim().toLowerCase())) {
-    return { ok: false, message: `Your organisation does not allow the MCP client "${clientName.slice(0, 120)}" to pair with Steward.` };
+  const name = clientName.trim().toLowerCase();
+  const shown = `"${clientName.slice(0, 120)}"`;
+  if (policy.allowedMcpClients && !policy.allowedMcpClients.includes(name)) {
+    return { ok: false, message: `Your organisation does not allow the MCP client ${shown} to pair with Steward.` };
+  }
+  if (policy.mcpClientKeys && !policy.mcpClientKeys.some((k) => k.name === name && k.sha256 === keySha256)) {
+    return keySha256 === undefined
+      ? { ok: false, message: `Your organisation lets MCP clients pair only with a key it issued, and ${shown} presented none.` }
+      : { ok: false, message: `The key ${shown} presented is not one your organisation issued for that name.` };
   }
   return { ok: true };
+}
+
+/** Which policy key refused a pairing (for the error's details). */
+export function pairingRule(policy: Policy, clientName: string): 'mcpPairing' | 'allowedMcpClients' | 'mcpClientKeys' {
+  if (!policy.mcpPairing) return 'mcpPairing';
+  return policy.allowedMcpClients && !policy.allowedMcpClients.includes(clientName.trim().toLowerCase()) ? 'allowedMcpClients' : 'mcpClientKeys';
 }
 
 export type ModelVerdict = { ok: true } | { ok: false; reason: 'copilot_off' | 'endpoint_not_allowed'; message: string };

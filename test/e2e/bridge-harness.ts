@@ -194,13 +194,15 @@ export interface StdioLaunch {
   credential?: string | null;
   /** v2 only: called for each notifications/tools/list_changed the server sends. */
   onToolsChanged?: () => void;
+  /** More environment for the bridge, as the client's config sets it (STEWARD_CLIENT_KEY, say). */
+  env?: Record<string, string>;
 }
 
 /** A client that launches `steward-bridge serve` itself (how desktop apps use stdio servers); the server's stderr is collected, never mixed into the protocol. */
 export async function connectStdio(world: Pick<BridgeBrowser, 'env'>, sdk: SdkLine, name: string, launch: StdioLaunch = {}): Promise<McpClient> {
   const credential = launch.credential === null ? [] : ['--credential', launch.credential ?? credentialFileFor(world, name)];
   return connectLaunchLine(
-    { command: process.execPath, args: [BRIDGE_CLI, 'serve', ...credential], env: { ...(process.env as Record<string, string>), ...world.env } },
+    { command: process.execPath, args: [BRIDGE_CLI, 'serve', ...credential], env: { ...(process.env as Record<string, string>), ...world.env, ...launch.env } },
     sdk,
     name,
     launch.onToolsChanged,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, type Worker } from '@playwright/test';
@@ -19,6 +20,9 @@ const POLICY_DIR = '/etc/chromium/policies/managed';
 const POLICY_FILE = join(POLICY_DIR, 'steward-test.json');
 const ORDER = 'ORD-1024';
 const ALLOWED_CLIENT = 'Policy Client';
+/** The key the organisation issued to that client (in its launch line's environment); the policy holds only its hash. */
+const CLIENT_KEY = 'org-issued-key-for-policy-client-7f3a9c';
+const CLIENT_KEY_SHA256 = createHash('sha256').update(CLIENT_KEY).digest('hex');
 /** Chromium's loader re-reads a changed file after a few seconds; the panel shows the change when Steward has it. */
 const POLICY_RELOAD = { timeout: 30_000 };
 
@@ -61,6 +65,7 @@ test.describe.serial('managed policy: the organisation’s rules, set through Ch
     writePolicy({
       blockedSites: [clinicOrigin],
       allowedMcpClients: [ALLOWED_CLIENT],
+      mcpClientKeys: [{ name: ALLOWED_CLIENT, sha256: CLIENT_KEY_SHA256 }],
       copilotEnabled: false,
       frozenActions: [{ action: 'orders.cancel' }],
       maxTokenLifetimeMinutes: 45,
@@ -139,10 +144,30 @@ test.describe.serial('managed policy: the organisation’s rules, set through Ch
     }
   });
 
-  test('the client it names pairs, with a token no longer than the cap, and a frozen action is refused outright', async () => {
-    client = await connectStdio(world, 'v2', ALLOWED_CLIENT);
+  test('a client that takes the listed name without the organisation’s key, or with a key of its own, cannot ask to pair', async () => {
+    const keys: Array<Record<string, string>> = [{}, { STEWARD_CLIENT_KEY: 'a-key-the-impostor-made-up-itself' }, { STEWARD_CLIENT_KEY: CLIENT_KEY_SHA256 }];
+    for (const env of keys) {
+      const impostor = await connectStdio(world, 'v2', ALLOWED_CLIENT, { credential: null, env });
+      try {
+        const reply = await impostor.call('steward_tabs');
+        expect(errorCodeOf(reply), reply.text).toBe('POLICY_DENIED');
+        expect(reply.text).toContain(Object.keys(env).length === 0 ? 'presented none' : 'not one your organisation issued');
+        expect(reply.text).not.toMatch(/\b\d{3}-\d{3}\b/);
+      } finally {
+        await impostor.close();
+      }
+    }
+    await showView(panel, 'Approvals');
+    await expect(panel.getByRole('region', { name: `Pairing request from ${ALLOWED_CLIENT}` })).toHaveCount(0);
+  });
+
+  test('the client it names pairs with its key, with a token no longer than the cap, and a frozen action is refused outright', async () => {
+    client = await connectStdio(world, 'v2', ALLOWED_CLIENT, { env: { STEWARD_CLIENT_KEY: CLIENT_KEY } });
     await pairClient(client, panel, { sites: [shopOrigin], scopes: '*:*' });
     const token = (await swRecords(world.serviceWorker, 'tokens')).find((t) => t.label === ALLOWED_CLIENT)!;
+    // Steward keeps the key's hash with the token, never the key.
+    expect(token.client_key_sha256).toBe(CLIENT_KEY_SHA256);
+    expect(JSON.stringify(await swRecords(world.serviceWorker, 'tokens'))).not.toContain(CLIENT_KEY);
     expect(Date.parse(String(token.expires_at)) - Date.parse(String(token.issued_at))).toBeLessThanOrEqual(45 * 60_000);
 
     const frozen = await client.call('steward_execute', cancel(shopTab, 'policy-frozen-1'));

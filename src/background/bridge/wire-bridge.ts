@@ -15,6 +15,7 @@ import { createBridgeRouter, type CallContext } from './router.ts';
 import { ConnPairings } from './conn-pairings.ts';
 import { refuse } from '../../protocol/channel.ts';
 import { clampTtlMs, pairingVerdict } from '../../protocol/policy-rules.ts';
+import { sha256Hex } from '../../base/hash.ts';
 import type { ManagedPolicy } from '../policy/managed-policy.ts';
 
 /**
@@ -61,7 +62,7 @@ export function wireBridge(deps: BridgeDeps) {
     decide: async (message) => {
       if (message.decision.accept) {
         const waiting = (await service.pending()).find((p) => p.pairing_id === message.pairing_id);
-        const verdict = waiting ? pairingVerdict((await deps.policy.read()).policy, waiting.client.name) : ({ ok: true } as const);
+        const verdict = waiting ? pairingVerdict((await deps.policy.read()).policy, waiting.client.name, waiting.client.key_sha256) : ({ ok: true } as const);
         if (!verdict.ok) return refuse('POLICY_DENIED', verdict.message);
       }
       return service.decide(message);
@@ -73,9 +74,12 @@ export function wireBridge(deps: BridgeDeps) {
 
   const handlers: Handlers<BridgeRequests, CallContext> = {
     'bridge/pair-request': async (m, { conn }) => {
-      const verdict = pairingVerdict((await deps.policy.read()).policy, m.client.name);
+      // Only the key's hash is kept (on the request, then the token): the key itself stays with the client.
+      const client = { ...m.client, ...(m.client_key !== undefined ? { key_sha256: await sha256Hex(m.client_key) } : {}) };
+      const { policy } = await deps.policy.read();
+      const verdict = pairingVerdict(policy, client.name, client.key_sha256);
       if (!verdict.ok) return refuse('POLICY_DENIED', verdict.message);
-      const reply = await pairings.request(m, conn);
+      const reply = await pairings.request({ client, source: m.source }, conn);
       // A request whose claim secret lives only in the asking process ends with it; a kept one (the client's credential file) waits for its next run.
       if (reply.ok && !m.keep) conns.opened(conn, reply.data.pairing_id);
       return reply;

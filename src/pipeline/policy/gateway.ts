@@ -9,7 +9,7 @@ import type { DomClassification } from './dom-risk.ts';
 import type { RateLimiter } from './quota.ts';
 import { approvalReasons } from './risk.ts';
 import { NO_POLICY, type Policy } from '../../protocol/managed-policy.ts';
-import { actionVerdict, clampTtlMs, pairingVerdict, siteVerdict } from '../../protocol/policy-rules.ts';
+import { actionVerdict, clampTtlMs, pairingRule, pairingVerdict, siteVerdict } from '../../protocol/policy-rules.ts';
 
 /** Paired MCP clients' agent ids (src/external-agents/pairing-book.ts): their tokens obey the pairing lifetime cap too. */
 const PAIRED_AGENT_PREFIX = 'agent:mcp-';
@@ -143,8 +143,9 @@ function organisationRefusalOf(policy: Policy, input: GatewayInput): StewardErro
   }
   // A paired client the organisation no longer lets pair loses what its pairing gave it.
   if (input.agent_id.startsWith(PAIRED_AGENT_PREFIX)) {
-    const pairing = pairingVerdict(policy, input.token.label ?? '');
-    if (!pairing.ok) return makeError('POLICY_DENIED', `Refused: ${pairing.message}`, { details: { policy: policy.mcpPairing ? 'allowedMcpClients' : 'mcpPairing' } });
+    const name = input.token.label ?? '';
+    const pairing = pairingVerdict(policy, name, input.token.client_key_sha256);
+    if (!pairing.ok) return makeError('POLICY_DENIED', `Refused: ${pairing.message}`, { details: { policy: pairingRule(policy, name) } });
   }
   // A token granted before the policy capped lifetimes ends where the cap would have ended it.
   const cap = clampTtlMs(policy, input.agent_id.startsWith(PAIRED_AGENT_PREFIX) ? 'pairing' : 'token', Number.MAX_SAFE_INTEGER);

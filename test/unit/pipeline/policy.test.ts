@@ -168,6 +168,18 @@ describe("PolicyGateway under the organisation's managed policy", () => {
     expect(gw({ allowedMcpClients: ['Claude Desktop'] }).evaluate(paired)).toMatchObject({ kind: 'refuse', error: { details: { policy: 'allowedMcpClients' } } });
     expect(gw({ allowedMcpClients: ['cursor'] }).evaluate(paired)).toMatchObject({ kind: 'allow' });
   });
+
+  it('a paired MCP client goes on only with the key it paired with still issued for its name', () => {
+    const issued = 'a'.repeat(64);
+    const keyed = (client_key_sha256?: string) =>
+      input({ agent_id: 'agent:mcp-cursor-abc123', token: { ...token, agent_id: 'agent:mcp-cursor-abc123', label: 'Cursor', ...(client_key_sha256 ? { client_key_sha256 } : {}) } });
+    const policy = { mcpClientKeys: [{ name: 'Cursor', sha256: issued }] };
+    expect(gw(policy).evaluate(keyed(issued))).toMatchObject({ kind: 'allow' });
+    // Paired before keys were asked for, with another key, or under another name: refused.
+    expect(gw(policy).evaluate(keyed())).toMatchObject({ kind: 'refuse', error: { code: 'POLICY_DENIED', details: { policy: 'mcpClientKeys' } } });
+    expect(gw(policy).evaluate(keyed('b'.repeat(64)))).toMatchObject({ kind: 'refuse', error: { details: { policy: 'mcpClientKeys' } } });
+    expect(gw({ mcpClientKeys: [{ name: 'Claude Desktop', sha256: issued }] }).evaluate(keyed(issued))).toMatchObject({ kind: 'refuse' });
+  });
 });
 
 describe('risk: why approval is needed', () => {

@@ -165,6 +165,24 @@ describe('managed policy: combined with the person’s own choices', () => {
     expect(pairingVerdict(NO_POLICY, 'anything')).toEqual({ ok: true });
   });
 
+  it('pairing with issued keys: the name and the key must both be the ones the organisation listed', () => {
+    const hash = 'ABCDEF'.repeat(10) + '0123';
+    const { policy, problems } = parsePolicy({ mcpClientKeys: [{ name: ' Claude Desktop ', sha256: hash }, { name: 'Cursor', sha256: 'not-a-hash' }, 'Codex'] });
+    expect(policy.mcpClientKeys).toEqual([{ name: 'claude desktop', sha256: hash.toLowerCase() }]);
+    expect(problems.map((p) => [p.path, p.applied])).toEqual([
+      ['mcpClientKeys[1]', 'that entry lets no client pair'],
+      ['mcpClientKeys[2]', 'that entry lets no client pair'],
+    ]);
+    expect(pairingVerdict(policy, 'claude desktop', hash.toLowerCase())).toEqual({ ok: true });
+    expect(pairingVerdict(policy, 'Claude Desktop')).toMatchObject({ ok: false, message: expect.stringContaining('presented none') });
+    expect(pairingVerdict(policy, 'Claude Desktop', '0'.repeat(64))).toMatchObject({ ok: false, message: expect.stringContaining('not one your organisation issued') });
+    // The right key under another name is refused too: a key belongs to the client it was issued for.
+    expect(pairingVerdict(policy, 'Cursor', hash.toLowerCase())).toMatchObject({ ok: false });
+    // A list that does not read: nobody pairs.
+    expect(pairingVerdict(parsePolicy({ mcpClientKeys: 'Claude Desktop' }).policy, 'Claude Desktop', hash.toLowerCase())).toMatchObject({ ok: false });
+    expect(policy.managed).toEqual(['mcpClientKeys']);
+  });
+
   it('a frozen action is refused only within its period, and freezing wins over approval', () => {
     const { policy } = parsePolicy({
       approvalRequiredActions: ['orders.*'],
