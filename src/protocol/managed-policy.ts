@@ -105,6 +105,9 @@ export interface ParsedPolicy {
   problems: PolicyProblem[];
 }
 
+/** chrome.storage.local: the last reading of the managed policy Chrome gave (its raw contents), for a start at which Chrome is slow to answer. */
+export const LAST_POLICY_READING_KEY = 'steward.managed_policy_last_reading';
+
 /** No policy at all: what a person's own browser has. */
 export const NO_POLICY: Policy = { blockedSites: [], mcpPairing: true, copilotEnabled: true, approvalRequiredActions: [], frozenActions: [], managed: [] };
 

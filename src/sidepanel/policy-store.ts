@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import { NO_POLICY, parsePolicy, type ParsedPolicy } from '../protocol/managed-policy.ts';
+import { LAST_POLICY_READING_KEY, NO_POLICY, parsePolicy, type ParsedPolicy } from '../protocol/managed-policy.ts';
 import { browser } from './browser.ts';
 
 /**
@@ -10,11 +10,23 @@ import { browser } from './browser.ts';
 export const orgPolicy = signal<ParsedPolicy>({ policy: NO_POLICY, problems: [] });
 
 export function trackPolicy(): void {
+  let answered = false;
   const read = () =>
     void browser.storage.managed.get().then(
-      (raw) => (orgPolicy.value = parsePolicy(raw)),
+      (raw) => {
+        answered = true;
+        orgPolicy.value = parsePolicy(raw);
+      },
       () => undefined,
     );
+  // Until Chrome answers (at a slow start it may not for a while), the last reading it gave, as the worker applies it.
+  void browser.storage.local.get(LAST_POLICY_READING_KEY).then(
+    (kept) => {
+      const raw = kept[LAST_POLICY_READING_KEY];
+      if (!answered && raw !== undefined) orgPolicy.value = parsePolicy(raw);
+    },
+    () => undefined,
+  );
   read();
   browser.storage.onChanged.addListener((_changes, area) => {
     if (area === 'managed') read();

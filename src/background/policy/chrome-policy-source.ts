@@ -1,8 +1,6 @@
 import { browser } from '../browser.ts';
+import { LAST_POLICY_READING_KEY as LAST_READING_KEY } from '../../protocol/managed-policy.ts';
 import type { PolicySource } from './managed-policy.ts';
-
-/** The last reading of the managed policy Chrome gave (its raw contents), for a start at which Chrome is slow to answer. */
-const LAST_READING_KEY = 'steward.managed_policy_last_reading';
 
 /** The organisation's policy as Chrome gives it: chrome.storage.managed, re-read on storage.onChanged (area `managed`). */
 export function chromePolicySource(): PolicySource {
