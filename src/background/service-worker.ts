@@ -15,10 +15,14 @@ import { restrictStorageToExtension } from './storage-access.ts';
 import { markWelcomeDue } from './first-run.ts';
 import { installTestHooks } from './test-hooks.ts';
 import { browser, chromeOnly } from './browser.ts';
+import { ManagedPolicy } from './policy/managed-policy.ts';
+import { chromePolicySource } from './policy/chrome-policy-source.ts';
 
 // First, before anything reads a setting: content scripts may not touch chrome.storage.
 const storageRestricted = restrictStorageToExtension();
 
+// The organisation's policy (chrome.storage.managed): every door below asks it, and it is re-read whenever Chrome reloads it.
+const policy = new ManagedPolicy(chromePolicySource());
 const store = new ToolStore();
 const panels = new OpenPanels();
 
@@ -40,6 +44,7 @@ const siteAccess = new SiteAccess({
   onSitesLost: (origins) => void store.ready.then(() => forgetTabs(tabsOf(origins))),
   onChanged: () => panels.push({ type: 'panel/sites-changed' }),
   storageRestricted,
+  policy,
 });
 const send = tabMessenger(siteAccess);
 const observation = createObservationService(send);
@@ -52,7 +57,7 @@ const sites: SitesControl = {
 };
 
 // The Intent-to-Transaction pipeline: recovery of unfinished actions starts at once.
-const pipeline = wirePipeline({ tools: store, panels, observation, send, sites });
+const pipeline = wirePipeline({ tools: store, panels, observation, send, sites, policy });
 /** A tab's page tools changed: open panels and every MCP bridge process hear it. */
 function toolsChanged(tabId: number): void {
   panels.push({ type: 'panel/tools-changed', tabId });

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { iso, type Clock } from '../base/clock.ts';
 import { sha256Hex } from '../base/hash.ts';
-import type { BridgeRequests, McpClientInfo, PairingView } from '../protocol/bridge.ts';
+import type { BridgeRequests, PairingClient, PairingView } from '../protocol/bridge.ts';
 import { ok, refuse, type Data, type Payload, type Reply } from '../protocol/channel.ts';
 import type { MintTokenRequest, PanelPush, PanelRequests, TokenWithUsage } from '../protocol/panel-channel.ts';
 import { clientSlug, codeDigits, constantTimeEqual, newClaimSecret, newPairingCode, newPairingId, shortHex, type RandomBytes } from './pairing-code.ts';
@@ -33,7 +33,7 @@ export interface PairingBookPorts {
   clock: Clock;
   random: RandomBytes;
   /** Mints the client's token; the secret exists only in this answer. */
-  mintToken(request: z.output<typeof MintTokenRequest>): Promise<TokenWithUsage & { secret: string }>;
+  mintToken(request: z.output<typeof MintTokenRequest> & { client_key_sha256?: string }): Promise<TokenWithUsage & { secret: string }>;
   revokeToken(tokenId: string): Promise<void>;
   push(message: PanelPush): void;
   /** Tells the person a pairing waits. */
@@ -47,7 +47,7 @@ type DecideReply = Reply<Data<PanelRequests, 'panel/pairing-decide'>>;
 
 export interface PairingBook {
   /** A request from `source` (pairing-source.ts): a flood from one source is refused, leaving room for others; nobody's request is evicted. */
-  request(client: McpClientInfo, source: PairingSourceFacts): Promise<PairRequestReply>;
+  request(client: PairingClient, source: PairingSourceFacts): Promise<PairRequestReply>;
   /** `wait_ms`: while pending, how long to wait for the person's decision before answering (default 0). */
   claim(message: Omit<Payload<BridgeRequests, 'bridge/pair-claim'>, 'wait_ms'> & { wait_ms?: number }): Promise<PairClaimReply>;
   pending(): Promise<PairingView[]>;
@@ -241,7 +241,12 @@ export function createPairingBook(ports: PairingBookPorts): PairingBook {
         }
         let minted: TokenWithUsage & { secret: string };
         try {
-          minted = await ports.mintToken({ agent_id: `agent:mcp-${clientSlug(r.client.name)}-${shortHex(ports.random)}`, label: r.client.name, ...decision.grant });
+          minted = await ports.mintToken({
+            agent_id: `agent:mcp-${clientSlug(r.client.name)}-${shortHex(ports.random)}`,
+            label: r.client.name,
+            ...(r.client.key_sha256 ? { client_key_sha256: r.client.key_sha256 } : {}),
+            ...decision.grant,
+          });
         } catch (error) {
           return unchanged(refuse('INVALID_INPUT', `Steward could not grant this token: ${(error as Error).message}`));
         }

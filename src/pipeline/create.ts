@@ -17,6 +17,7 @@ import { RateLimiter, type QuotaLimits } from './policy/quota.ts';
 import { MemoryTaintLedger, type TaintLedger } from './taint.ts';
 import type { ApprovalNotifier, PipelinePorts } from './ports.ts';
 import { MemoryWrittenControls, type WrittenControls } from './written-controls.ts';
+import type { Policy } from '../protocol/managed-policy.ts';
 
 export interface CreatePipelineOptions {
   db: StewardDb;
@@ -36,6 +37,8 @@ export interface CreatePipelineOptions {
   taint?: TaintLedger;
   /** Controls whose harmless-looking action wrote; the extension keeps them in chrome.storage.local. */
   written?: WrittenControls;
+  /** The organisation's managed policy now; none when absent. */
+  policy?: () => Policy;
 }
 
 /** Who writes the export's own entries: Steward itself. */
@@ -79,12 +82,13 @@ export function createPipeline(opts: CreatePipelineOptions): Pipeline {
       journal: new JournalStore(opts.db, clock),
       audit,
       memory: new MemoryResolver(new MemoryStore(opts.db, clock)),
-      gateway: new PolicyGateway(limiter),
+      gateway: new PolicyGateway(limiter, opts.policy),
       restore: async () => limiter.restore(await quotas.all()),
       ports: opts.ports,
       clock,
       taint,
       written: opts.written ?? new MemoryWrittenControls(),
+      ...(opts.policy ? { policy: opts.policy } : {}),
     },
     opts.perfNow,
   );

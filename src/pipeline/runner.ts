@@ -1,4 +1,5 @@
 import type { ApprovalReason, ApprovalReceipt, BoundForm } from '../protocol/approval.ts';
+import type { Policy } from '../protocol/managed-policy.ts';
 import { PageErrorDetails, type PageToolError } from '../protocol/page-tool-error.ts';
 import { makeError, type StewardError } from '../protocol/errors.ts';
 import type { JournalState } from '../protocol/journal.ts';
@@ -54,6 +55,8 @@ export interface PipelineDeps {
   written?: WrittenControls;
   /** Reloads state kept outside the stores above (the rate limiter's counters) before recovery. */
   restore?: () => Promise<void>;
+  /** The organisation's managed policy now (src/protocol/managed-policy.ts); none when absent. */
+  policy?: () => Policy;
 }
 
 /** One action on its way through the pipeline. */

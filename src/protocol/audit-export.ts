@@ -6,8 +6,8 @@ import { AgentId, IsoDateTime, Sha256Hex, SnakeCase } from './primitives.ts';
 import { ResourceRef } from './resource.ts';
 
 /**
- * Shipping the audit log to the organisation's syslog pipeline (issue 32): the target (set by the
- * person in Settings today; the managed policy's `auditExport` key will name the same shape), what
+ * Shipping the audit log to the organisation's syslog pipeline (issue 32): the target (the managed
+ * policy's `auditExport` key when the organisation sets it, else the person's, from Settings), what
  * of an entry leaves the browser, and the messages between the worker and `steward-bridge host`,
  * which opens the TCP/TLS connection (a service worker cannot open sockets) and formats RFC 5424.
  * Shared by both ends; each validates what the other sends.
@@ -108,6 +108,8 @@ export type AuditExportResult = z.infer<typeof AuditExportResult>;
 /** How the export stands, as Settings shows it. */
 export const AuditExportStatus = z.object({
   target: AuditExportTarget.nullable(),
+  /** The organisation's managed policy sets the target (`auditExport`): the person cannot change it. */
+  managed: z.boolean().optional(),
   chain: BrowserChainId.optional(),
   /** Entries waiting in the outbox, and those not yet copied into it (the outbox was full). */
   pending: z.int().nonnegative(),

@@ -40,6 +40,20 @@ export const McpClientInfo = z.object({
 });
 export type McpClientInfo = z.infer<typeof McpClientInfo>;
 
+/**
+ * A key the organisation issued to an MCP client (policy `mcpClientKeys`), as the client's bridge
+ * presents it when asking to pair: given to `steward-bridge` with --client-key-file or
+ * STEWARD_CLIENT_KEY. Steward keeps only its SHA-256.
+ */
+export const ClientKey = z.string().regex(/^[\x21-\x7e]{16,512}$/, 'must be 16 to 512 printable characters without spaces');
+
+/** SHA-256, 64 lower-case hex digits. */
+const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** The client as Steward keeps its pairing request: what it said, and the SHA-256 of the key it presented, if any. */
+export const PairingClient = McpClientInfo.extend({ key_sha256: Sha256Hex.optional() });
+export type PairingClient = z.infer<typeof PairingClient>;
+
 /** The pairing's short code, shown by the MCP client and entered by the person in the side panel: `483-192`. */
 export const PairingCode = z.string().regex(/^\d{3}-\d{3}$/, 'must be a pairing code like 483-192');
 export type PairingCode = z.infer<typeof PairingCode>;
@@ -133,6 +147,8 @@ export const BridgeRequests = {
        * request outlives the connection: a one-shot client's next run, or `steward-bridge pair`, collects it.
        */
       keep: z.boolean().default(false),
+      /** The organisation's key for this client, when it was given one (checked against policy `mcpClientKeys`, never stored). */
+      client_key: ClientKey.optional(),
     }),
     reply: z.object({ pairing_id: PairingId, code: PairingCode, claim_secret: ClaimSecret, expires_at: IsoDateTime }),
   },
@@ -276,7 +292,7 @@ export type ExtensionToHost = z.infer<typeof ExtensionToHost>;
 /** How the side panel shows a pairing request waiting for the person. */
 export const PairingView = z.object({
   pairing_id: PairingId,
-  client: McpClientInfo,
+  client: PairingClient,
   requested_at: IsoDateTime,
   expires_at: IsoDateTime,
   /** Wrong codes entered so far (three end the request). */

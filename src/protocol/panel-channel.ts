@@ -60,6 +60,8 @@ export const SitesResponse = z.object({
   allowed: z.array(Origin),
   /** Listed, but Chrome no longer grants them (taken back in chrome://extensions): read again once the person allows them again. */
   waiting: z.array(Origin),
+  /** Listed by the person, but the organisation's policy blocks them (or does not list them): never read. */
+  refused_by_policy: z.array(Origin).default([]),
   /** Chrome still grants every http(s) site, carried over from a version that asked for it at install. */
   broad: z.boolean(),
   tab: TabSiteStatus.optional(),

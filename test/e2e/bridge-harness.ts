@@ -194,13 +194,15 @@ export interface StdioLaunch {
   credential?: string | null;
   /** v2 only: called for each notifications/tools/list_changed the server sends. */
   onToolsChanged?: () => void;
+  /** More environment for the bridge, as the client's config sets it (STEWARD_CLIENT_KEY, say). */
+  env?: Record<string, string>;
 }
 
 /** A client that launches `steward-bridge serve` itself (how desktop apps use stdio servers); the server's stderr is collected, never mixed into the protocol. */
 export async function connectStdio(world: Pick<BridgeBrowser, 'env'>, sdk: SdkLine, name: string, launch: StdioLaunch = {}): Promise<McpClient> {
   const credential = launch.credential === null ? [] : ['--credential', launch.credential ?? credentialFileFor(world, name)];
   return connectLaunchLine(
-    { command: process.execPath, args: [BRIDGE_CLI, 'serve', ...credential], env: { ...(process.env as Record<string, string>), ...world.env } },
+    { command: process.execPath, args: [BRIDGE_CLI, 'serve', ...credential], env: { ...(process.env as Record<string, string>), ...world.env, ...launch.env } },
     sdk,
     name,
     launch.onToolsChanged,
@@ -358,7 +360,7 @@ export async function pairClient(client: McpClient, panel: Page, grant: PanelGra
 
 /** Steward's error codes and the bridge's own, as a client reads them in a tool's answer. */
 const ERROR_CODES =
-  /\b(APPROVAL_REQUIRED|APPROVAL_DENIED|TOKEN_INVALID|SCOPE_DENIED|QUOTA_EXCEEDED|IDEMPOTENCY_CONFLICT|IN_PROGRESS|TOOL_NOT_FOUND|INVALID_INPUT|EXECUTION_FAILED|PRECONDITION_FAILED|PAIRING_REQUIRED|PAIRING_REFUSED|PAIRING_EXPIRED|PAIRING_UNKNOWN|STEWARD_UNAVAILABLE|SITE_NOT_ALLOWED|TAB_NOT_FOUND)\b/;
+  /\b(APPROVAL_REQUIRED|APPROVAL_DENIED|TOKEN_INVALID|SCOPE_DENIED|QUOTA_EXCEEDED|IDEMPOTENCY_CONFLICT|IN_PROGRESS|TOOL_NOT_FOUND|INVALID_INPUT|EXECUTION_FAILED|PRECONDITION_FAILED|PAIRING_REQUIRED|PAIRING_REFUSED|PAIRING_EXPIRED|PAIRING_UNKNOWN|STEWARD_UNAVAILABLE|SITE_NOT_ALLOWED|TAB_NOT_FOUND|POLICY_DENIED)\b/;
 
 /** A tool's JSON answer: its structured content, or the JSON in its text. */
 export function payloadOf(reply: ToolReply): Record<string, unknown> {

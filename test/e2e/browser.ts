@@ -212,15 +212,17 @@ export async function grantHosts(steward: InChrome, urls: string[], options: { g
  */
 export async function allowSites(steward: Steward, urls: string[]): Promise<void> {
   const origins = [...new Set(urls.map((u) => new URL(u).origin))];
-  // Side by side: the worker's first answer waits for it to start, the settings page for itself to load.
-  await Promise.all([
-    steward.serviceWorker.evaluate(async (wanted) => {
-      const key = 'steward.sites';
-      const stored = ((await chrome.storage.local.get(key))[key] as { allowed?: string[] } | undefined)?.allowed ?? [];
-      await chrome.storage.local.set({ [key]: { allowed: [...new Set([...stored, ...wanted])] } });
-    }, origins),
-    grantInChromeSettings(steward, urls),
-  ]);
+  await steward.serviceWorker.evaluate(async (wanted) => {
+    // The grants below are ones the person made before this start. Made while Chrome is still
+    // loading the extension's managed policy, a grant leaves that first read unanswered for good
+    // (Chromium 156), and Steward then waits its bound (managed-policy.ts) before it reads any site:
+    // so the grants come once Chrome has answered.
+    await chrome.storage.managed.get();
+    const key = 'steward.sites';
+    const stored = ((await chrome.storage.local.get(key))[key] as { allowed?: string[] } | undefined)?.allowed ?? [];
+    await chrome.storage.local.set({ [key]: { allowed: [...new Set([...stored, ...wanted])] } });
+  }, origins);
+  await grantInChromeSettings(steward, urls);
   await grantHosts(steward, urls, { grantedInSettings: true });
   await steward.serviceWorker.evaluate(async (wanted) => {
     const deadline = Date.now() + 10_000;

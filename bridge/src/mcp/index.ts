@@ -27,6 +27,8 @@ export interface StdioServeOptions extends ServeOptions {
    * one the pairing lasts as long as this process.
    */
   credential?: string | undefined;
+  /** The organisation's key for this client (policy mcpClientKeys): `--client-key-file FILE` or STEWARD_CLIENT_KEY. */
+  clientKey?: string | undefined;
 }
 
 /** A stdio process serves one client: its pairing is in the credential file its launch line names (or in memory), never found by the name the client gives. */
@@ -61,7 +63,7 @@ export interface HttpServeOptions extends ServeOptions {
  */
 export async function serveConnection(options: StdioServeOptions, transport: Transport = new StdioServerTransport()): Promise<{ closed: Promise<void>; close(): Promise<void> }> {
   await ensurePrivateDir(options.home);
-  const pairing = new Pairing(options.link, options.log);
+  const pairing = new Pairing(options.link, options.log, options.clientKey);
   const slot = stdioSlot(options);
   const pageTools = new PageToolWatch(options.link, options.log);
   // A client paired on an earlier run is offered its current tab's page tools from the start.

@@ -10,6 +10,8 @@ export interface PairCommandOptions {
   /** The name the pairing card shows, when this command opens the request. */
   name: string;
   log: (line: string) => void;
+  /** The organisation's key for this client (policy mcpClientKeys), presented when asking to pair. */
+  clientKey?: string | undefined;
   /** What the person reads in the terminal. */
   say: (line: string) => void;
   /** How long each look at the request waits for the person's decision (default: as long as Steward allows). */
@@ -25,7 +27,7 @@ export interface PairCommandOptions {
  */
 export async function pairFromTerminal(options: PairCommandOptions): Promise<number> {
   const slot = fileSlot(options.credential, options.log, { keepsPending: true });
-  const pairing = new Pairing(options.link, options.log);
+  const pairing = new Pairing(options.link, options.log, options.clientKey);
   const client: McpClientInfo = { name: options.name, transport: 'stdio' };
   let shown = '';
   for (;;) {

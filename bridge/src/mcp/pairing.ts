@@ -55,9 +55,11 @@ export class Pairing {
   /** One pairing step at a time per slot, so concurrent calls do not open two requests. */
   private readonly queues = new Map<ClientSlot, Promise<unknown>>();
 
+  /** `clientKey`: the organisation's key for this process's one client (stdio, `pair`), presented when asking to pair. */
   constructor(
     private readonly link: StewardLink,
     private readonly log: (line: string) => void,
+    private readonly clientKey?: string,
   ) {}
 
   /**
@@ -90,7 +92,12 @@ export class Pairing {
   }
 
   private async request(client: McpClientInfo, slot: ClientSlot, source: string | undefined): Promise<AuthOutcome> {
-    const reply = await this.link.call('bridge/pair-request', { client, keep: slot.keepsPending, ...(source ? { source } : {}) });
+    const reply = await this.link.call('bridge/pair-request', {
+      client,
+      keep: slot.keepsPending,
+      ...(source ? { source } : {}),
+      ...(this.clientKey !== undefined ? { client_key: this.clientKey } : {}),
+    });
     if (!reply.ok) return refused(reply.error);
     const { pairing_id, claim_secret, code, expires_at } = reply.data;
     await slot.write({ status: 'pending', client_name: client.name, pairing_id, claim_secret, code, expires_at, saved_at: new Date().toISOString() });

@@ -1,16 +1,26 @@
 import { AUDIT_EXPORT_TARGET_KEY, AuditExportTarget, type AuditExportBatch, type AuditExportResult, type AuditExportStatus } from '../../protocol/audit-export.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
 import type { AuditExportPorts, AuditExporter } from '../../pipeline/audit-export/exporter.ts';
+import { exportTargetInForce } from '../../protocol/policy-rules.ts';
+import type { ManagedPolicy } from '../policy/managed-policy.ts';
 import { browser } from '../browser.ts';
 
 /**
- * The audit export's ports on Chrome: the target from chrome.storage.local (the person's, set in
- * Settings; the organisation's managed policy will take its place), batches over the bridge's
- * native link, and a chrome.alarms wake-up so a worker killed mid-retry resumes. The exporter
- * itself (outbox, retries) lives with the pipeline (src/pipeline/audit-export/).
+ * The audit export's ports on Chrome: the target in force (the organisation's managed policy's
+ * `auditExport` when it sets one, else the person's from chrome.storage.local, set in Settings),
+ * batches over the bridge's native link, and a chrome.alarms wake-up so a worker killed mid-retry
+ * resumes. The exporter itself (outbox, retries) lives with the pipeline (src/pipeline/audit-export/).
  */
 
 const AUDIT_EXPORT_ALARM = 'steward.audit-export';
+/**
+ * The target in force when it was last put on record: a policy change made while the worker was
+ * stopped (Chrome starts it for storage.onChanged, and its first reading is already the new one)
+ * is still recorded as a change.
+ */
+const APPLIED_TARGET_KEY = 'steward.audit_export_applied';
+
+const sameTarget = (a: AuditExportTarget | null, b: AuditExportTarget | null) => JSON.stringify(a) === JSON.stringify(b);
 
 export interface AuditExportControl {
   status(): Promise<AuditExportStatus>;
@@ -25,15 +35,25 @@ async function storedTarget(): Promise<AuditExportTarget | null> {
   return parsed.success ? parsed.data : null;
 }
 
+async function appliedTarget(): Promise<AuditExportTarget | null | undefined> {
+  const raw = (await browser.storage.local.get(APPLIED_TARGET_KEY))[APPLIED_TARGET_KEY] as { target?: unknown } | undefined;
+  if (raw === undefined) return undefined;
+  const parsed = AuditExportTarget.nullable().safeParse(raw.target ?? null);
+  return parsed.success ? parsed.data : null;
+}
+
 export function wireAuditExport(deps: {
   /** The pipeline's exporter, once it has started. */
   exporter: () => Promise<AuditExporter | undefined>;
   /** Posts to steward-bridge over the native link: true, or why not. */
   post(batch: AuditExportBatch): true | string;
   push(message: PanelPush): void;
+  /** The organisation's policy: its `auditExport` overrides the person's target. */
+  policy: Pick<ManagedPolicy, 'read' | 'onChange'>;
 }) {
+  const inForce = async () => exportTargetInForce((await deps.policy.read()).policy, await storedTarget());
   const ports: AuditExportPorts = {
-    target: storedTarget,
+    target: async () => (await inForce()).target,
     post: (batch) => deps.post(batch),
     onChange: () => deps.push({ type: 'panel/audit-export-changed' }),
     scheduleWake: (ms) => {
@@ -54,15 +74,44 @@ export function wireAuditExport(deps: {
       () => undefined,
     );
 
+  const status = async (e: AuditExporter): Promise<AuditExportStatus> => ({ ...(await e.status()), ...((await inForce()).managed ? { managed: true } : {}) });
+
+  /** One change of the target in force at a time, each put on record against the one before. */
+  let changes: Promise<void> = Promise.resolve();
+  const serially = (run: () => Promise<void>) => {
+    const next = changes.then(run);
+    changes = next.catch(() => undefined);
+    return next;
+  };
+  const remember = (target: AuditExportTarget | null) => browser.storage.local.set({ [APPLIED_TARGET_KEY]: { target } });
+
+  /** The policy read at start, and every policy Chrome reloads: the organisation's target takes effect without a restart, on record. */
+  const policyChanged = () =>
+    void serially(async () => {
+      const e = await exporter();
+      const [from, now] = await Promise.all([appliedTarget(), inForce()]);
+      await remember(now.target);
+      // No record yet (a first start): nothing to compare with, but the organisation's target still goes on record.
+      const changed = from === undefined ? now.managed && now.target !== null : !sameTarget(from, now.target);
+      if (changed) await e.targetChanged({ to: now.target, from: from ?? null, by: 'organisation:policy' });
+    }).catch((e) => console.warn('audit export: the policy’s target could not be applied', e));
+  void deps.policy.read().then(policyChanged);
+  deps.policy.onChange(policyChanged);
+
   const control: AuditExportControl = {
-    status: async () => (await exporter()).status(),
+    status: async () => status(await exporter()),
     async setTarget(target) {
       const e = await exporter();
-      const before = await storedTarget();
-      if (target) await browser.storage.local.set({ [AUDIT_EXPORT_TARGET_KEY]: target });
-      else await browser.storage.local.remove(AUDIT_EXPORT_TARGET_KEY);
-      await e.targetChanged({ to: target, from: before, by: 'user:local' });
-      return e.status();
+      await serially(async () => {
+        const before = await inForce();
+        // The worker holds to the policy whatever the panel shows.
+        if (before.managed) throw new Error('Your organisation sets the audit export target; it cannot be changed here.');
+        if (target) await browser.storage.local.set({ [AUDIT_EXPORT_TARGET_KEY]: target });
+        else await browser.storage.local.remove(AUDIT_EXPORT_TARGET_KEY);
+        await remember(target);
+        await e.targetChanged({ to: target, from: before.target, by: 'user:local' });
+      });
+      return status(e);
     },
   };
 

@@ -25,6 +25,7 @@ import { wireBridge } from '../bridge/wire-bridge.ts';
 import { wireAuditExport } from '../audit-export/wire-export.ts';
 import { createNativeService } from '../native/native-service.ts';
 import { chromeTabPage } from '../native/tab-page.ts';
+import type { ManagedPolicy } from '../policy/managed-policy.ts';
 import { createChromePresence } from '../presence/chrome-presence.ts';
 import type { AgentPresence } from '../presence/agent-presence.ts';
 
@@ -41,6 +42,8 @@ export function wirePipeline(deps: {
   /** Messages to tabs, gated by site (src/background/pages/messenger.ts). */
   send: SendToFrame;
   sites: SitesControl;
+  /** The organisation's managed policy, applied at every door. */
+  policy: ManagedPolicy;
 }) {
   const adapters = new AdapterRegistry();
   // The demo shop's adapter (matches by path and the shop's own markers, on any origin).
@@ -78,6 +81,7 @@ export function wirePipeline(deps: {
     exporter: async () => (await live.ready).auditExport,
     post: (batch) => bridge.link.post(batch) || `steward-bridge is not connected: ${bridge.link.status().problem ?? 'no link'}`,
     push: (m) => deps.panels.push(m),
+    policy: deps.policy,
   });
   // Who acts on which tab (issue 30.4): redrawn whenever an action, a card or a run changes.
   const drawn: { presence?: AgentPresence } = {};
@@ -98,6 +102,8 @@ export function wirePipeline(deps: {
     auditExport: auditExport.ports,
     taint,
     written: new StorageWrittenControls(),
+    policy: () => deps.policy.current(),
+    policyRead: deps.policy.ready,
     onReady: (p) => {
       pipeline = p;
       p.onActivity = presenceChanged;
@@ -152,6 +158,7 @@ export function wirePipeline(deps: {
     // Runs that were active when the worker stopped resume once their actions are recovered.
     live.recovered
       .then(() => copilot.restore())
+      .then(async () => copilot.policyChanged((await deps.policy.read()).policy))
       .catch((e) => console.error('co-pilot restore failed', e))
       // Badges and indicators left from before a restart are redrawn from the records (or cleared).
       .finally(presenceChanged);
@@ -182,6 +189,7 @@ export function wirePipeline(deps: {
     sessions,
     panels: deps.panels,
     announceApis,
+    policy: deps.policy,
     auditExport: { result: (r) => auditExport.result(r), linkUp: () => auditExport.wake() },
   });
 
@@ -195,7 +203,10 @@ export function wirePipeline(deps: {
       deps.panels.push(m);
       if (m.type === 'copilot/run-changed') presenceChanged();
     },
+    policy: async () => (await deps.policy.read()).policy,
   });
+  // A co-pilot the organisation turns off (or whose model it stops allowing) stops mid-run, without a restart.
+  deps.policy.onChange((parsed) => void copilot.policyChanged(parsed.policy).catch((e) => console.error('co-pilot policy change failed', e)));
   const presence = createChromePresence({ pipeline: () => live.ready, sessions, copilot, send });
   drawn.presence = presence;
 

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { AuditExportStatus } from '../../protocol/audit-export.ts';
 import { auditExportStatus, setAuditExportTarget, subscribe } from '../background-client.ts';
 import { auditExportWords, targetFromForm } from '../lib/audit-export-words.ts';
+import { ManagedNote } from './ManagedNote.tsx';
 
 /** Where the audit log is also sent (an organisation's syslog collector), and how that stands, kept live. */
 export function AuditExportBlock() {
@@ -42,6 +43,8 @@ export function AuditExportBlock() {
     }
   };
   const words = status && auditExportWords(status, Date.now());
+  // The organisation's policy sets the target: shown, not editable (the worker refuses a change too).
+  const managed = status?.managed === true;
   return (
     <fieldset class="audit-export">
       <legend>Audit export (syslog)</legend>
@@ -49,6 +52,13 @@ export function AuditExportBlock() {
         Every audit entry also goes, through steward-bridge, to your organisation’s syslog collector (RFC 5424 over TCP, TLS per RFC 5425): who did what to which resource and the outcome, never page
         content or secrets.
       </p>
+      {managed && (
+        <ManagedNote>
+          {status.target
+            ? `every audit entry goes to ${status.target.host}:${status.target.port}${status.target.tls ? ' over TLS' : ''}.`
+            : 'the audit export target in its policy does not read, so nothing is sent until it is fixed.'}
+        </ManagedNote>
+      )}
       <form
         class="settings"
         onSubmit={(e) => {
@@ -57,16 +67,18 @@ export function AuditExportBlock() {
         }}
       >
         <label for="export-host">Collector host</label>
-        <input id="export-host" value={form.host} placeholder="logs.example.org" onInput={(e) => setForm({ ...form, host: e.currentTarget.value })} />
+        <input id="export-host" disabled={managed} value={form.host} placeholder="logs.example.org" onInput={(e) => setForm({ ...form, host: e.currentTarget.value })} />
         <label for="export-port">Port</label>
-        <input id="export-port" inputMode="numeric" value={form.port} onInput={(e) => setForm({ ...form, port: e.currentTarget.value })} />
+        <input id="export-port" disabled={managed} inputMode="numeric" value={form.port} onInput={(e) => setForm({ ...form, port: e.currentTarget.value })} />
         <div>
-          <input id="export-tls" type="checkbox" checked={form.tls} onChange={(e) => setForm({ ...form, tls: e.currentTarget.checked })} />
+          <input id="export-tls" type="checkbox" disabled={managed} checked={form.tls} onChange={(e) => setForm({ ...form, tls: e.currentTarget.checked })} />
           <label for="export-tls">TLS (RFC 5425)</label>
         </div>
         <div>
-          <button type="submit">Save export target</button>{' '}
-          {status?.target && (
+          <button type="submit" disabled={managed}>
+            Save export target
+          </button>{' '}
+          {status?.target && !managed && (
             <button type="button" onClick={() => void save(true)}>
               Stop exporting
             </button>

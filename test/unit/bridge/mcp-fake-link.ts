@@ -83,10 +83,14 @@ export async function saveCredential(home: string, credential: { identity: strin
 /** The real v2 client connected to the server over the SDK's in-memory transport (`auto` negotiates 2026-07-28; `legacy` is a 2025 initialize). */
 /** `credential`: the file the client's launch line names (the home's client-credential.json by default; null: none). */
 /** `onToolsChanged`: called when the server says its tool list changed (notifications/tools/list_changed). */
-export async function connectInMemory(link: StewardLink, home: string, options: { name?: string; mode?: 'auto' | 'legacy'; credential?: string | null; onToolsChanged?: () => void } = {}) {
+export async function connectInMemory(
+  link: StewardLink,
+  home: string,
+  options: { name?: string; mode?: 'auto' | 'legacy'; credential?: string | null; clientKey?: string; onToolsChanged?: () => void } = {},
+) {
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   const credential = options.credential === null ? undefined : (options.credential ?? stdioCredentialFile(home));
-  const connection = await serveConnection({ link, home, log: () => undefined, credential }, serverSide);
+  const connection = await serveConnection({ link, home, log: () => undefined, credential, clientKey: options.clientKey }, serverSide);
   const onToolsChanged = options.onToolsChanged;
   const client = new Client(
     { name: options.name ?? 'Test Client', version: '1.0.0' },

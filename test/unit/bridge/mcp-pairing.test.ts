@@ -38,6 +38,22 @@ async function exists(file: string) {
 }
 
 describe('pairing an MCP client', () => {
+  it('presents the key the organisation issued to this client (--client-key-file) with its pairing request, and only there', async () => {
+    const home = await tempHome();
+    const claims: Reply<unknown>[] = [paired];
+    const link = new FakeLink({ 'bridge/pair-request': () => requested(), 'bridge/pair-claim': () => claims.shift()!, 'bridge/tabs': () => noTabs });
+    const key = 'k3y-issued-by-the-organisation-0123';
+    const session = await connectInMemory(link, home, { name: 'Claude Desktop', clientKey: key });
+    closers.push(() => session.close());
+    await session.client.callTool({ name: 'steward_tabs', arguments: {} });
+    await session.client.callTool({ name: 'steward_tabs', arguments: {} });
+    expect(link.calls[0]).toEqual({ type: 'bridge/pair-request', payload: { client: { name: 'Claude Desktop', version: '1.0.0', transport: 'stdio' }, keep: true, client_key: key } });
+    expect(link.types()).toEqual(['bridge/pair-request', 'bridge/pair-claim', 'bridge/tabs']);
+    expect(JSON.stringify(link.calls.slice(1))).not.toContain(key);
+    // Nor is it written with the pairing.
+    expect(await readFile(stdioCredentialFile(home), 'utf8')).not.toContain(key);
+  });
+
   it('asks for a pairing, shows the code, collects the token once accepted, stores it 0600 in the credential file the launch line names, then calls with it; TOKEN_INVALID forgets it', async () => {
     const home = await tempHome();
     const claims: Reply<unknown>[] = [pending, paired];
