@@ -136,10 +136,12 @@ const patternsOf = (urls: string[]) => [...new Set(urls.map((u) => `${new URL(u)
  * person's grant; it does not yet hand it to Steward (the host access is optional), but from now
  * on Chrome gives it without a prompt when Steward asks (chrome.permissions.request).
  */
-export async function grantInChromeSettings(steward: InChrome, urls: string[]): Promise<void> {
+export async function grantInChromeSettings(steward: InChrome, urls: string[], options: { after?: Promise<unknown> } = {}): Promise<void> {
   const settings = await steward.context.newPage();
   try {
     await settings.goto('chrome://extensions', { waitUntil: 'commit' }); // its API is there at once; the page itself is not needed
+    // The page loads meanwhile; the grant waits for what it must come after.
+    await options.after;
     await settings.evaluate(
       async ({ id, patterns }) => {
         const developer = (chrome as unknown as { developerPrivate: { addHostPermission(id: string, host: string): Promise<void> } }).developerPrivate;
@@ -212,17 +214,20 @@ export async function grantHosts(steward: InChrome, urls: string[], options: { g
  */
 export async function allowSites(steward: Steward, urls: string[]): Promise<void> {
   const origins = [...new Set(urls.map((u) => new URL(u).origin))];
-  await steward.serviceWorker.evaluate(async (wanted) => {
+  const listed = steward.serviceWorker.evaluate(async (wanted) => {
     // The grants below are ones the person made before this start. Made while Chrome is still
-    // loading the extension's managed policy, a grant leaves that first read unanswered for good
-    // (Chromium 156), and Steward then waits its bound (managed-policy.ts) before it reads any site:
-    // so the grants come once Chrome has answered.
+    // loading the extension's managed policy, a grant leaves that read, and every later one,
+    // unanswered for the rest of the session (Chromium 156; measured: still pending 20 s on), and
+    // Steward then waits its bound (managed-policy.ts) before it reads any site: so the grants
+    // come once Chrome has answered.
     await chrome.storage.managed.get();
     const key = 'steward.sites';
     const stored = ((await chrome.storage.local.get(key))[key] as { allowed?: string[] } | undefined)?.allowed ?? [];
     await chrome.storage.local.set({ [key]: { allowed: [...new Set([...stored, ...wanted])] } });
   }, origins);
-  await grantInChromeSettings(steward, urls);
+  listed.catch(() => undefined); // heard below, through `after`
+  // The settings page loads while Chrome answers.
+  await grantInChromeSettings(steward, urls, { after: listed });
   await grantHosts(steward, urls, { grantedInSettings: true });
   await steward.serviceWorker.evaluate(async (wanted) => {
     const deadline = Date.now() + 10_000;
