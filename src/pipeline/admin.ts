@@ -9,6 +9,7 @@ import type { PipelineDeps } from './runner.ts';
 import type { TaintMark } from './taint.ts';
 import { NO_POLICY } from '../protocol/managed-policy.ts';
 import { clampTtlMs } from '../protocol/policy-rules.ts';
+import type { PolicyRecord } from '../protocol/policy-record.ts';
 
 /** A token as the person sees it: public fields, where it stands, and how many actions ran under it. */
 export interface TokenView {
@@ -107,6 +108,11 @@ export class PipelineAdmin {
     if (!token) return undefined;
     const uses = await this.deps.journal.actionsPerToken();
     return this.view(token, uses.get(token.token_id) ?? 0, this.deps.clock());
+  }
+
+  /** The organisation's policy in force changed (src/background/policy/policy-audit.ts says when): on record, as Steward's own entry. */
+  async recordPolicy(record: PolicyRecord): Promise<void> {
+    await this.deps.audit.append({ kind: 'policy', agent_id: 'agent:steward', outcome: record.outcome, details: record.details });
   }
 
   /** The audit log in seq order; with a limit, only the newest `limit` entries. */

@@ -38,6 +38,7 @@ export const AuditKind = z.enum([
   'recovery', // an unfinished action was resolved after a service-worker restart
   'taint', // the person cleared an agent's taint (page content had reached it)
   'export', // the audit export's target changed, or its outbox filled up or drained (src/protocol/audit-export.ts)
+  'policy', // the organisation's policy in force changed: which keys it sets, and what did not read (src/protocol/policy-record.ts)
 ]);
 export type AuditKind = z.infer<typeof AuditKind>;
 

@@ -94,7 +94,25 @@ test.describe.serial('managed policy: the organisation’s rules, set through Ch
     await world?.close();
   });
 
+  /** The policy entries of the audit log, oldest first: which keys were in force, and what did not read. */
+  const policyOnRecord = async () =>
+    (await swRecords(world.serviceWorker, 'audit'))
+      .filter((e) => e.kind === 'policy')
+      .map((e) => {
+        const { fingerprint, ...details } = e.details as { managed: string[]; fingerprint: string; problems: Array<{ path: string }> };
+        return { outcome: e.outcome, fingerprinted: /^[0-9a-f]{64}$/.test(fingerprint), ...details };
+      });
+
   test('the panel shows what the organisation manages, disables it, and refuses a blocked site the person allowed', async () => {
+    // The policy in force at start is on record.
+    await expect.poll(policyOnRecord).toEqual([
+      {
+        outcome: 'policy_applied',
+        fingerprinted: true,
+        managed: ['allowedMcpClients', 'auditExport', 'blockedSites', 'copilotEnabled', 'frozenActions', 'maxTokenLifetimeMinutes', 'mcpClientKeys'],
+        problems: [],
+      },
+    ]);
     await expect(panel.getByLabel('Managed by your organisation')).toContainText('blockedSites');
     await expect(panel.getByRole('alert', { name: 'Organisation policy problems' })).toHaveCount(0);
 
@@ -182,6 +200,8 @@ test.describe.serial('managed policy: the organisation’s rules, set through Ch
   test('a policy rewritten mid-run takes effect without a restart: the freeze lifts, approval is required instead, the clinic is readable again', async () => {
     writePolicy({ allowedMcpClients: [ALLOWED_CLIENT], approvalRequiredActions: ['orders.*'] });
     await expect(panel.getByLabel('Managed by your organisation')).toHaveText('Managed by your organisation: allowedMcpClients, approvalRequiredActions.', POLICY_RELOAD);
+    // The change is on record, without a restart.
+    await expect.poll(async () => (await policyOnRecord()).at(-1)).toEqual({ outcome: 'policy_applied', fingerprinted: true, managed: ['allowedMcpClients', 'approvalRequiredActions'], problems: [] });
     await showView(panel, 'Settings');
     await expect(panel.getByRole('group', { name: 'Co-pilot settings' }).getByRole('combobox', { name: 'Provider' })).toBeEnabled();
     await expect(
@@ -209,6 +229,8 @@ test.describe.serial('managed policy: the organisation’s rules, set through Ch
     const banner = panel.getByRole('alert', { name: 'Organisation policy problems' });
     await expect(banner).toContainText('allowedSites[0]', POLICY_RELOAD);
     await expect(banner).toContainText('Applied: that entry allows no site');
+    // The audit log says what did not read, and what applied instead.
+    await expect.poll(async () => (await policyOnRecord()).at(-1)?.problems).toEqual([{ path: 'allowedSites[0]', message: expect.any(String), applied: 'that entry allows no site' }]);
 
     await showView(panel, 'Settings');
     await expect(allowedSites(panel).filter({ hasText: shopOrigin })).toContainText('Set by your organisation: not read');

@@ -26,6 +26,7 @@ import { wireAuditExport } from '../audit-export/wire-export.ts';
 import { createNativeService } from '../native/native-service.ts';
 import { chromeTabPage } from '../native/tab-page.ts';
 import type { ManagedPolicy } from '../policy/managed-policy.ts';
+import { auditPolicyChanges } from '../policy/policy-audit.ts';
 import { createChromePresence } from '../presence/chrome-presence.ts';
 import type { AgentPresence } from '../presence/agent-presence.ts';
 
@@ -207,6 +208,8 @@ export function wirePipeline(deps: {
   });
   // A co-pilot the organisation turns off (or whose model it stops allowing) stops mid-run, without a restart.
   deps.policy.onChange((parsed) => void copilot.policyChanged(parsed.policy).catch((e) => console.error('co-pilot policy change failed', e)));
+  // Every change of the policy in force is on record, with what did not read.
+  auditPolicyChanges(deps.policy, async (record) => (await live.ready).admin.recordPolicy(record));
   const presence = createChromePresence({ pipeline: () => live.ready, sessions, copilot, send });
   drawn.presence = presence;
 
