@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { sha256Hex } from '../base/hash.ts';
 import type { ParsedPolicy } from './managed-policy.ts';
 
 /**
@@ -18,11 +17,13 @@ export const PolicyRecord = z.object({
 });
 export type PolicyRecord = z.infer<typeof PolicyRecord>;
 
-export async function policyRecord(parsed: ParsedPolicy): Promise<PolicyRecord> {
+/** What the fingerprint is the SHA-256 of: parsePolicy builds the policy in one fixed order, so equal rules read alike. */
+export const policyRules = (parsed: ParsedPolicy): string => JSON.stringify(parsed.policy);
+
+/** `fingerprint`: the SHA-256 (hex) of `policyRules(parsed)`, hashed by the caller. */
+export function policyRecord(parsed: ParsedPolicy, fingerprint: string): PolicyRecord {
   const managed = [...parsed.policy.managed].sort();
   const problems = parsed.problems.map(({ path, message, applied }) => ({ path, message: message.slice(0, 1000), applied }));
-  // parsePolicy builds the policy in one fixed order, so equal rules stringify alike.
-  const fingerprint = await sha256Hex(JSON.stringify(parsed.policy));
   return { outcome: managed.length === 0 && problems.length === 0 ? 'policy_cleared' : 'policy_applied', details: { managed, fingerprint, problems } };
 }
 

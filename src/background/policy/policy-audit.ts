@@ -1,5 +1,6 @@
 import type { ParsedPolicy } from '../../protocol/managed-policy.ts';
-import { PolicyRecord, policyChanged, policyRecord } from '../../protocol/policy-record.ts';
+import { sha256Hex } from '../../base/hash.ts';
+import { PolicyRecord, policyChanged, policyRecord, policyRules } from '../../protocol/policy-record.ts';
 import { browser } from '../browser.ts';
 import type { ManagedPolicy } from './managed-policy.ts';
 
@@ -13,7 +14,7 @@ const ON_RECORD_KEY = 'steward.policy_on_record';
 export function auditPolicyChanges(policy: ManagedPolicy, record: (r: PolicyRecord) => Promise<void>): void {
   let queue: Promise<void> = Promise.resolve();
   const note = async (parsed: ParsedPolicy) => {
-    const now = await policyRecord(parsed);
+    const now = policyRecord(parsed, await sha256Hex(policyRules(parsed)));
     const kept = PolicyRecord.safeParse((await browser.storage.local.get(ON_RECORD_KEY))[ON_RECORD_KEY]);
     if (!policyChanged(kept.success ? kept.data : undefined, now)) return;
     await record(now);
