@@ -76,6 +76,9 @@ const DOM_VERB: Record<string, string> = {
   'dom.upload': 'Upload a file to',
 };
 
+/** Verbs that read better with a preposition before their object. */
+const VERB_PHRASE: Record<string, string> = { pay: 'pay for' };
+
 export interface CardContext {
   /** Option labels of the page's choice controls (select, listbox), from a current observation. */
   optionLabels?: readonly string[];
@@ -100,15 +103,20 @@ function headline(r: ApprovalRequest, onName: string): string {
 
 function what(r: ApprovalRequest, onName: string | undefined): string {
   if (r.action === 'nav.goto') return `Open ${typeof r.input.url === 'string' ? r.input.url : 'another address'}`;
-  const verb = DOM_VERB[r.action];
-  if (verb) {
+  const domVerb = DOM_VERB[r.action];
+  if (domVerb) {
     const target = r.target ?? 'an element of the page';
-    return onName ? `${verb} ${target} (${onName})` : `${verb} ${target}`;
+    return onName ? `${domVerb} ${target} (${onName})` : `${domVerb} ${target}`;
   }
   // A site's or a page's own action: `orders.cancel` → "Cancel", `add_item` → "Add item".
-  const phrase = capitalise(humanize(r.action.split('.').pop() ?? r.action));
+  const verb = r.action.split('.').pop() ?? r.action;
+  const phrase = capitalise(VERB_PHRASE[verb] ?? humanize(verb));
   if (!onName) return phrase;
-  return phrase.includes(' ') ? `${phrase} for ${onName}` : `${phrase} ${onName}`;
+  // "Cancel order" + "order ORD-7002" reads "Cancel order ORD-7002".
+  const parts = phrase.split(' ');
+  const last = parts.at(-1)!.toLowerCase();
+  if (parts.length > 1 && onName.toLowerCase().startsWith(`${last} `)) return `${parts.slice(0, -1).join(' ')} ${onName}`;
+  return parts.length > 1 && !VERB_PHRASE[verb] ? `${phrase} for ${onName}` : `${phrase} ${onName}`;
 }
 
 function facts(r: ApprovalRequest, doubt: string | undefined): CardFact[] {

@@ -45,6 +45,14 @@ describe('an approval card in words', () => {
     expect(cardWords(ApprovalRequest.parse({ ...rest, action: 'orders.add_item' })).headline).toBe('Add item for order ORD-1023 on shop.localhost:4100, asked by agent:mcp-claude');
   });
 
+  it('a payment reads "Pay for"', () => {
+    expect(cardWords(card({ action: 'orders.pay', input: {} })).headline).toBe('Pay for order ORD-1023 on shop.localhost:4100, asked by Claude Desktop');
+  });
+
+  it('a tool named for its resource does not say the resource twice', () => {
+    expect(cardWords(card({ action: 'cancel_order', via: 'webmcp' })).headline).toBe('Cancel order ORD-1023 on shop.localhost:4100, asked by Claude Desktop');
+  });
+
   it('a DOM action names the element as observed, and "this page" is left out rather than named', () => {
     const w = cardWords(
       card({
