@@ -41,11 +41,13 @@ export interface CardValue {
 const FRONT: readonly ApprovalReasonCode[] = ['payment', 'consequential', 'untrusted_input', 'confirmation', 'unknown_risk', 'inferred_control'];
 
 /** Details the pipeline writes that only repeat a reason's words or name who flagged it (said elsewhere). */
+const TAINTED = /^page or tool content has already reached this agent/;
+const AGENT_SAYS = /^the agent built this input from untrusted page or tool content$/;
 const REPEATED_DETAIL = [
   /^the (tool declares consequentialHint|site’s contract marks it consequential|adapter marks it consequential|observation marks it consequential)$/,
   /^the control “.*” moves money$/,
-  /^page or tool content has already reached this agent/,
-  /^the agent built this input from untrusted page or tool content$/,
+  TAINTED,
+  AGENT_SAYS,
 ];
 
 /** Who said an action has lasting consequences, per path. */
@@ -60,8 +62,14 @@ const MARKED_BY: Record<Source, string> = {
 const FRONT_TEXT: Partial<Record<ApprovalReasonCode, (r: Pick<ApprovalRequest, 'via'>) => string>> = {
   payment: () => 'It moves money.',
   consequential: (r) => `It may not be undoable: ${MARKED_BY[r.via]} marks it as having lasting effects.`,
-  untrusted_input: () => 'Page text may have steered this request: Steward gave this agent content from a page or tool it does not trust.',
 };
+
+/** Who says the input may have been steered: Steward (page content reached the agent) or the agent itself. */
+function steeredText(group: readonly ApprovalReason[]): string {
+  if (group.some((x) => x.detail && TAINTED.test(x.detail))) return 'Page text may have steered this request: page or tool content has already reached this agent.';
+  if (group.some((x) => x.detail && AGENT_SAYS.test(x.detail))) return 'Page text may have steered this request: the agent says it built this input from page or tool content.';
+  return 'Page text may have steered this request.';
+}
 
 /** DOM actions as verbs a person uses (dom.click → "Press"). */
 const DOM_VERB: Record<string, string> = {
@@ -126,7 +134,7 @@ function facts(r: ApprovalRequest, doubt: string | undefined): CardFact[] {
   for (const code of FRONT) {
     const group = r.reasons.filter((x) => x.code === code);
     if (group.length === 0) continue;
-    const text = FRONT_TEXT[code]?.(r) ?? REASON_TEXT[code];
+    const text = code === 'untrusted_input' ? steeredText(group) : (FRONT_TEXT[code]?.(r) ?? REASON_TEXT[code]);
     out.push({ kind: 'warn', text: withDetails(text, group) });
   }
   // Other reasons with a detail of their own (an address it goes to, text it types) are decision facts too.
@@ -146,7 +154,7 @@ function facts(r: ApprovalRequest, doubt: string | undefined): CardFact[] {
 
 function withDetails(text: string, group: readonly ApprovalReason[]): string {
   const details = group.map((x) => x.detail).filter((d): d is string => d !== undefined && !repeated(d));
-  return details.length === 0 ? text : `${text} (${details.join('; ')})`;
+  return details.length === 0 ? text : `${text.replace(/\.$/, '')} (${details.join('; ')}).`;
 }
 
 function repeated(detail: string): boolean {

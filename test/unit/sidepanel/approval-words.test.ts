@@ -90,11 +90,17 @@ describe('an approval card in words', () => {
     );
     expect(w.facts.map((f) => f.text)).toEqual([
       'It moves money.',
-      'Page text may have steered this request: Steward gave this agent content from a page or tool it does not trust.',
+      'Page text may have steered this request: page or tool content has already reached this agent.',
       'Goes to https://evil.example/?q=secret — an address this page does not show as a link.',
     ]);
     // Its detail made not_read_only a front fact: not said again under Details.
     expect(w.otherReasons).toEqual([]);
+  });
+
+  it('says who thinks the input was steered: Steward (page content reached the agent) or the agent itself', () => {
+    const said = (detail: string) => cardWords(card({ reasons: [{ code: 'untrusted_input', detail }] })).facts.map((f) => f.text);
+    expect(said('the agent built this input from untrusted page or tool content')).toEqual(['Page text may have steered this request: the agent says it built this input from page or tool content.']);
+    expect(said('types text taken from the page (Acme): “Acme”')).toEqual(['Page text may have steered this request (types text taken from the page (Acme): “Acme”).']);
   });
 
   it('shows the exact values it will send, with the page’s own label for an option where the words match', () => {
