@@ -118,6 +118,7 @@ test('the co-pilot cancels ORD-1024 in one step through the shop’s contract, w
     const view = await startGoal(panel, 'cancel ORD-1024');
     const step = view.getByRole('listitem', { name: /^Step 1/ });
     const card = step.getByRole('article', { name: new RegExp(`^Cancel order ${ORDER.id} on `) });
+    await card.getByText('Details', { exact: true }).click();
     await expect(card.getByTestId('action-path')).toContainText(/site contract/i);
     expect(executeRequests(await shopRecords())).toHaveLength(0);
     await card.getByRole('button', { name: 'Approve', exact: true }).click();
@@ -191,6 +192,7 @@ test('an MCP client sees orders.cancel via the contract, observes site_contract,
     expect(executeRequests(await shopRecords())).toHaveLength(0);
 
     const card = await approvalCard(panel);
+    await card.getByText('Details', { exact: true }).click();
     await expect(card.getByTestId('action-path')).toContainText(/site contract/i);
     await card.getByRole('button', { name: 'Approve', exact: true }).click();
     await expect(card).toHaveCount(0);

@@ -140,6 +140,8 @@ async function cancelAndReadPaths(panel: Page, tabId: number, origin: string, ke
   await showView(panel, 'Approvals');
   const card = panel.getByRole('article', { name: new RegExp(`^Cancel order ${SHOP_ORDER} on `) });
   await expect(card).toBeVisible();
+  await card.getByText('Details', { exact: true }).click();
+  await expect(card.getByTestId('action-path')).toBeVisible();
   const cardPath = await card.getByTestId('action-path').textContent();
   await card.getByRole('button', { name: 'Approve', exact: true }).click();
   const reply = await submissionResult(panel);

@@ -22,7 +22,7 @@ export interface CardWords {
   otherReasons: string[];
 }
 
-export interface CardFact {
+interface CardFact {
   /** `warn` facts (money, irreversibility, steering, doubt) are drawn as warnings. */
   kind: 'warn' | 'info';
   text: string;
@@ -30,7 +30,7 @@ export interface CardFact {
   testid?: 'resource-doubt' | 'sends-to' | 'prior-step';
 }
 
-export interface CardValue {
+interface CardValue {
   label: string;
   value: string;
   /** The exact value sent, when `value` shows the page's label for it instead. */
