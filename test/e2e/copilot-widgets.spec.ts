@@ -92,7 +92,7 @@ const TASKS: readonly CopilotTask[] = [
   {
     id: 'jq-sortable',
     widget: 'a jQuery UI sortable list (drag)',
-    asks: { 'drag "Pay invoices" onto the top of "Book dentist"': /drags onto or from “Pay invoices”/, 'click "Save order"': /named “Save order”/ },
+    asks: { 'drag "Pay invoices" onto the top of "Book dentist"': /drags onto or from “Pay invoices”/i, 'click "Save order"': /named “Save order”/ },
   },
   { id: 'jq-checkboxradio', widget: 'jQuery UI radios and checkboxes (check)', asks: { 'click "Confirm"': SUBMITS }, free: ['check "Window"', 'check "Extra legroom"'] },
   { id: 'v-svg-large-red', widget: 'an SVG shape picked by colour and size', asks: { 'click the large red circle': /cannot tell what the large red circle \(an SVG shape the page reacts to\) does/ } },
