@@ -27,9 +27,13 @@ const DEFAULT_APPROVAL_SETTINGS: ApprovalSettings = {
 export interface CardFacts {
   action_id: string;
   agent_id: string;
+  /** The agent in the person's words (its token's label, the co-pilot's name). */
+  agent_name?: string;
   token_id: string;
   origin: string;
   request: ActionRequest;
+  /** A DOM action's element, described as observed. */
+  target?: string;
   via: ApprovalRequest['via'];
   input_hash: string;
   observed: ObservedState;
@@ -95,10 +99,12 @@ export class ApprovalQueue {
     const request = ApprovalRequest.parse({
       request_id: newId('apreq_'),
       agent_id: facts.agent_id,
+      ...(facts.agent_name ? { agent_name: facts.agent_name } : {}),
       token_id: facts.token_id,
       origin: facts.origin,
       action: facts.request.action,
       via: facts.via,
+      ...(facts.target ? { target: facts.target } : {}),
       resource: facts.request.resource,
       ...(o.resource_identity ? { resource_identity: o.resource_identity } : {}),
       input: facts.request.input,

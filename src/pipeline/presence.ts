@@ -39,7 +39,8 @@ const PHASE_OF: Partial<Record<JournalState, PresencePhase>> = {
 
 export const isCopilot = (agentId: string) => agentId.startsWith(COPILOT_PREFIX);
 
-function nameOf(agentId: string, label: string | undefined): string {
+/** An agent as the person knows it: the co-pilot by name, an MCP client by its paired label, else its id. */
+export function agentName(agentId: string, label: string | undefined): string {
   if (isCopilot(agentId)) return COPILOT_NAME;
   const shown = (label ?? '').trim().slice(0, 120);
   return shown || agentId.slice(0, 120);
@@ -72,7 +73,7 @@ export function presenceByTab(actions: readonly ActionOnTab[], runs: readonly Ru
   for (const a of actions) {
     const phase = PHASE_OF[a.state];
     if (!phase || a.tabId === undefined) continue;
-    note(a.tabId, { agent_id: a.agent_id, kind: isCopilot(a.agent_id) ? 'copilot' : 'mcp', name: nameOf(a.agent_id, a.label), phase });
+    note(a.tabId, { agent_id: a.agent_id, kind: isCopilot(a.agent_id) ? 'copilot' : 'mcp', name: agentName(a.agent_id, a.label), phase });
     const ref = refOf(a.input);
     if (ref) at(a.tabId).target ??= ref;
   }

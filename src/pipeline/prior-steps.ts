@@ -27,7 +27,7 @@ export class PriorSteps {
   note(agentId: string, step: { action: string; target?: ElementSummary; at: number; origin: string; before: readonly ElementSummary[] }): void {
     this.last.set(agentId, {
       action: step.action,
-      target: step.target ? describe(step.target) : step.action,
+      target: step.target ? describeElement(step.target) : step.action,
       at: step.at,
       origin: step.origin,
       refs: new Set(
@@ -57,7 +57,8 @@ export class PriorSteps {
   }
 }
 
-function describe(e: ElementSummary): string {
+/** An element as a person would name it: `button “Cancel order”`. */
+export function describeElement(e: ElementSummary): string {
   const name = e.name.length > 80 ? `${e.name.slice(0, 79)}…` : e.name;
   return `${e.role} “${name || e.ref}”`;
 }

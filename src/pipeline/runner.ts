@@ -26,7 +26,8 @@ import { reachResource } from './navigator.ts';
 import { checkToken, type GatewayDecision, type PolicyGateway } from './policy/gateway.ts';
 import { originOf } from '../base/origin.ts';
 import { actsOn, otherResource, sendsTo, type ActsOn } from './acts-on.ts';
-import { PriorSteps } from './prior-steps.ts';
+import { PriorSteps, describeElement } from './prior-steps.ts';
+import { agentName } from './presence.ts';
 import { resourceScopeCovers } from '../protocol/resource.ts';
 import type { Location, PipelinePorts, PortContext } from './ports.ts';
 import { settleFromSite } from './site-status.ts';
@@ -209,10 +210,12 @@ export class ActionRunner {
     const card = await this.deps.approvals.enqueue({
       action_id: action.action_id,
       agent_id: action.agent_id,
+      agent_name: agentName(action.agent_id, run.token?.label),
       token_id: action.token_id,
       origin: plan.origin,
       request: action.request,
       via: plan.capability.description.via,
+      ...(target ? { target: describeElement(target) } : {}),
       input_hash: action.input_hash,
       observed: plan.observed,
       reasons: why,

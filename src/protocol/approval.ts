@@ -68,10 +68,14 @@ export const ApprovalRequest = z
   .object({
     request_id: ApprovalRequestId,
     agent_id: AgentId,
+    /** Who asked, in the person's words: the label they gave the agent's token, or the co-pilot's name. */
+    agent_name: HumanText.optional(),
     token_id: TokenId,
     origin: Origin,
     action: ActionName,
     via: Source,
+    /** A DOM action's element as observed (`button “Cancel order”`): page text, named on the card's first line. */
+    target: HumanText.optional(),
     resource: ResourceRef,
     /** How sure Steward is of `resource`: the card says so when it is a guess or unknown. */
     resource_identity: ResourceIdentity.optional(),

@@ -130,7 +130,7 @@ test('a DOM click’s card offers no window and says why', async ({ steward, sit
     .result;
   expect(queued).toMatchObject({ error: { code: 'APPROVAL_REQUIRED' } });
   await showApprovals(panel);
-  const article = panel.getByRole('article', { name: 'dom.click on order ORD-1024' });
+  const article = panel.getByRole('article', { name: /^Press button “.+” \(order ORD-1024\) on / });
   await expect(article).toBeVisible();
   await expect(article.getByRole('button', { name: /^Approve for/ })).toHaveCount(0);
   await expect(article).toContainText('No “approve for a period” here: DOM and navigation actions are approved one at a time');
@@ -183,7 +183,11 @@ test('a value changed by anything else while the card waited voids the approval:
   const card = await pending(panel, 'dom.click');
   // The card shows what the form would send.
   await showApprovals(panel);
-  const values = panel.getByRole('article', { name: 'dom.click on order ORD-1024' }).getByRole('table', { name: /^Values of form/ });
+  const article = panel.getByRole('article', { name: /^Press button “.+” \(order ORD-1024\) on / });
+  // On the card's face, among the values it will send; and in full under Details.
+  await expect(article.getByRole('list', { name: 'What to weigh' })).toContainText(/Quantity of Ceramic pour-over dripper\s*4(?!\d)/);
+  await article.getByText('Details', { exact: true }).click();
+  const values = article.getByRole('table', { name: /^Values of form/ });
   await expect(values.getByRole('row', { name: /Quantity of Ceramic pour-over dripper/ })).toContainText('4');
   // The page (or anything else outside this session) sets 17 after the card appeared.
   await page.locator(`#qty-${DRIPPER}`).fill('17');
@@ -238,7 +242,12 @@ test('the card shows a long, nested input in full: every field in its own row, n
   expect(queued).toMatchObject({ error: { code: 'APPROVAL_REQUIRED' } });
   await pending(panel, 'send_note');
   await showApprovals(panel);
-  const table = panel.getByRole('article', { name: /^send_note on/ }).getByRole('table', { name: 'Input of send_note' });
+  const article = panel.getByRole('article', { name: /^Send note on / });
+  // The card's face lists every field it will send, nothing cut; Details holds the exact input table.
+  await expect(article.getByRole('list', { name: 'What to weigh' })).toContainText('attacker@example.test');
+  await expect(article.getByRole('region', { name: /^Note, 3016 characters/ })).toHaveText(input.note);
+  await article.getByText('Details', { exact: true }).click();
+  const table = article.getByRole('table', { name: 'Input of send_note' });
   await expect(table.getByRole('row', { name: 'payload.order.amount' })).toContainText('17');
   await expect(table.getByRole('row', { name: 'payload.order.to' })).toContainText('attacker@example.test');
   const note = table.getByRole('region', { name: /^note, 3016 characters/ });

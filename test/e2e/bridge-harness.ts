@@ -393,7 +393,7 @@ export async function agentIdOf(serviceWorker: Worker, clientName: string): Prom
 export async function approveInPanel(panel: Page, action: string): Promise<void> {
   await panel.bringToFront();
   await showView(panel, 'Approvals');
-  const card = panel.getByRole('article', { name: new RegExp(`^${action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on `) });
+  const card = panel.locator(`article[data-action="${action}"]`);
   await expect(card).toBeVisible();
   await card.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(card).toHaveCount(0);

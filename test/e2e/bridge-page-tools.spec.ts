@@ -114,7 +114,7 @@ test.describe.serial("the clinic's WebMCP tools as MCP tools of their own", () =
 
     await panel.bringToFront();
     await showView(panel, 'Approvals');
-    const card = panel.getByRole('article', { name: /^book_appointment on / });
+    const card = panel.getByRole('article', { name: new RegExp(`^Book appointment .*, asked by ${CLIENT}$`) });
     await expect(card).toContainText(await agentIdOf(world.serviceWorker, CLIENT));
     await expect(card).toContainText('Robin Vale');
     await approveInPanel(panel, 'book_appointment');
@@ -170,7 +170,7 @@ test.describe.serial("the clinic's WebMCP tools as MCP tools of their own", () =
     // The clinic's server never heard of it, and nothing waits for the person.
     expect((await clinicRecords(clinicUrl)).appointments.find((a) => a.id === 'APT-1001')).toEqual(target);
     await showView(panel, 'Approvals');
-    await expect(panel.getByRole('article', { name: /^cancel_appointment on / })).toHaveCount(0);
+    await expect(panel.locator('article[data-action="cancel_appointment"]')).toHaveCount(0);
   });
 
   test('steward_screenshot: refused until Chrome lets Steward capture the tab, then the visible tab as a PNG, and the client is marked as having read page content', async () => {

@@ -205,7 +205,7 @@ test.describe.serial('an MCP client over stdio (SDK v2)', () => {
     // The card names this client's own agent and what it asked for, as the person sees it before approving.
     await panel.bringToFront();
     await showView(panel, 'Approvals');
-    const card = panel.getByRole('article', { name: /^book_appointment on / });
+    const card = panel.getByRole('article', { name: new RegExp(`^Book appointment .*, asked by ${CLIENT}$`) });
     await expect(card).toContainText(await agentIdOf(world.serviceWorker, CLIENT));
     await expect(card).toContainText('Jordan Lee');
     await approveInPanel(panel, 'book_appointment');

@@ -33,7 +33,7 @@ const reasonsOf = (reply: ToolReply): string[] => (reply.structured?.error as { 
 async function denyCard(panel: Page): Promise<string> {
   await panel.bringToFront();
   await showView(panel, 'Approvals');
-  const card = panel.getByRole('article', { name: /^orders\.cancel on / });
+  const card = panel.getByRole('article', { name: /^Cancel order / });
   await expect(card).toBeVisible();
   const text = (await card.textContent()) ?? '';
   await card.getByRole('button', { name: 'Deny', exact: true }).click();

@@ -21,7 +21,7 @@ test('the demo model that npm start bundles cancels ORD-1024 with one approval i
     await expect(panel.getByText('Demo model — scripted replies, not a language model').first()).toBeVisible();
 
     const run = await startGoal(panel, DEMO_GOAL);
-    const cards = run.getByRole('article', { name: new RegExp(`on order ${SHOP_ORDER}`) });
+    const cards = run.getByRole('article', { name: new RegExp(`^Cancel order ${SHOP_ORDER} on .*, asked by Steward co-pilot$`) });
     await expect(cards).toHaveCount(1);
     expect((await shopState(sites.urls.shop)).counters[SHOP_ORDER]!.cancelled).toBe(0);
     await cards.first().getByRole('button', { name: 'Approve', exact: true }).click();

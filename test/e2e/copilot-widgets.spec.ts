@@ -23,9 +23,9 @@ import { widgetTask } from './widget-agent.ts';
 interface SeenCard {
   /** The run's step the card was for. */
   n: number;
-  /** The card's heading: `dom.click on this page`. */
+  /** The card's first line: `Press button “Save” on localhost:4100, asked by Steward co-pilot`. */
   title: string;
-  /** Its "Why you are asked" list, as the person reads it. */
+  /** Why it asks, as the person reads it: the facts on its face and the reasons under Details. */
   why: string;
 }
 
@@ -49,7 +49,10 @@ async function approveInPanel(panel: Page, runId: string, actor: CopilotWidgetAc
       const card = panel.locator(`article[data-request-id="${step.approval_id}"]`);
       await expect(card).toBeVisible();
       const title = (await card.getByRole('heading', { level: 3 }).innerText()).trim();
-      cards.push({ n: step.n, title, why: (await card.locator('ul.reasons').innerText()).trim() });
+      // The facts on its face, then the reasons under Details.
+      await card.getByText('Details', { exact: true }).click();
+      const why = [await card.getByRole('list', { name: 'What to weigh' }).innerText(), (await card.locator('ul.reasons').allInnerTexts()).join('\n')].join('\n').trim();
+      cards.push({ n: step.n, title, why });
       await card.getByRole('button', { name: 'Approve', exact: true }).click();
       decided.add(step.approval_id!);
     }
@@ -59,8 +62,9 @@ async function approveInPanel(panel: Page, runId: string, actor: CopilotWidgetAc
 }
 
 /** What the card of an inferred control says: Steward cannot tell what it does, and which behaviour it inferred it from. */
-const INFERRED = new RegExp(`${escape(REASON_TEXT.inferred_control)} — Steward inferred this is a \\w+ .*from its click listener`);
-const SUBMITS = new RegExp(escape(REASON_TEXT.form_submission));
+const INFERRED = new RegExp(`${escape(REASON_TEXT.inferred_control.replace(/\.$/, ''))} \\(Steward inferred this is a \\w+ .*from its click listener`);
+/** A form submission's reason, as its own fact on the card's face: "Submits the form “Booking”". */
+const SUBMITS = /submits the form/i;
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -88,7 +92,7 @@ const TASKS: readonly CopilotTask[] = [
   {
     id: 'jq-sortable',
     widget: 'a jQuery UI sortable list (drag)',
-    asks: { 'drag "Pay invoices" onto the top of "Book dentist"': /drags onto or from “Pay invoices”/, 'click "Save order"': /named “Save order”/ },
+    asks: { 'drag "Pay invoices" onto the top of "Book dentist"': /drags onto or from “Pay invoices”/i, 'click "Save order"': /named “Save order”/ },
   },
   { id: 'jq-checkboxradio', widget: 'jQuery UI radios and checkboxes (check)', asks: { 'click "Confirm"': SUBMITS }, free: ['check "Window"', 'check "Extra legroom"'] },
   { id: 'v-svg-large-red', widget: 'an SVG shape picked by colour and size', asks: { 'click the large red circle': /cannot tell what the large red circle \(an SVG shape the page reacts to\) does/ } },
@@ -163,7 +167,7 @@ test.describe('widget tasks through the co-pilot', () => {
         expect(seen.length, `the run took the step ${step}`).toBeGreaterThan(0);
         for (const s of seen) {
           expect(s.card, `the person was asked about ${step}`).toBeDefined();
-          expect(s.card!.title).toMatch(/^dom\.\w+ on /);
+          expect(s.card!.title).toMatch(/^(Press|Type into|Choose an option in|Drag|Tick or untick|Press a key in) .+ on localhost:\d+, asked by Steward co-pilot$/);
           expect(s.card!.why, `what the card of ${step} says`).toMatch(why);
         }
       }

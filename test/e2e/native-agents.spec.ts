@@ -74,7 +74,7 @@ const executeRequests = (s: ShopState) => s.requests.filter((r) => r.method === 
 async function approvalCard(panel: Page) {
   await panel.bringToFront();
   await showView(panel, 'Approvals');
-  const card = panel.getByRole('article', { name: `orders.cancel on order ${ORDER.id}` });
+  const card = panel.getByRole('article', { name: new RegExp(`^Cancel order ${ORDER.id} on `) });
   await expect(card).toBeVisible();
   return card;
 }
@@ -117,7 +117,8 @@ test('the co-pilot cancels ORD-1024 in one step through the shop’s contract, w
     // The person types the goal in the Co-pilot view; the step's card says which path it runs on.
     const view = await startGoal(panel, 'cancel ORD-1024');
     const step = view.getByRole('listitem', { name: /^Step 1/ });
-    const card = step.getByRole('article', { name: `orders.cancel on order ${ORDER.id}` });
+    const card = step.getByRole('article', { name: new RegExp(`^Cancel order ${ORDER.id} on `) });
+    await card.getByText('Details', { exact: true }).click();
     await expect(card.getByTestId('action-path')).toContainText(/site contract/i);
     expect(executeRequests(await shopRecords())).toHaveLength(0);
     await card.getByRole('button', { name: 'Approve', exact: true }).click();
@@ -191,6 +192,7 @@ test('an MCP client sees orders.cancel via the contract, observes site_contract,
     expect(executeRequests(await shopRecords())).toHaveLength(0);
 
     const card = await approvalCard(panel);
+    await card.getByText('Details', { exact: true }).click();
     await expect(card.getByTestId('action-path')).toContainText(/site contract/i);
     await card.getByRole('button', { name: 'Approve', exact: true }).click();
     await expect(card).toHaveCount(0);

@@ -144,7 +144,7 @@ export async function auditOf(panel: Page, idempotencyKey: string): Promise<Audi
 /** The pending approval card for an action on an order, in the Approvals view. */
 export async function approvalCard(panel: Page, action: string, orderId: string): Promise<Locator> {
   await showView(panel, 'Approvals');
-  const card = panel.getByRole('article', { name: `${action} on order ${orderId}` });
+  const card = panel.locator(`article[data-action="${action}"]`).filter({ has: panel.getByRole('heading', { name: new RegExp(`order ${orderId} on `) }) });
   await expect(card).toBeVisible();
   return card;
 }

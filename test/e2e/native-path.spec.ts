@@ -58,6 +58,8 @@ test('without a connection Steward cancels through the shop’s pages, as before
   const key = 'native-e2e-dom-1024';
   const submitted = submit(panel, { token, tabId, request: cancelOrdered(before, key) });
   const card = await approvalCard(panel, 'orders.cancel', 'ORD-1024');
+  // The path it runs on is under Details.
+  await card.getByText('Details', { exact: true }).click();
   await expect(card.getByTestId('action-path')).toBeVisible();
   await expect(card.getByTestId('action-path')).not.toContainText(/contract/i);
   await card.getByRole('button', { name: 'Approve', exact: true }).click();
@@ -97,6 +99,7 @@ test('connected in the side panel, Steward reads the shop’s contract and cance
   const request = cancelOrdered(before, key);
   const submitted = submit(panel, { token, tabId, request });
   const card = await approvalCard(panel, 'orders.cancel', 'ORD-1024');
+  await card.getByText('Details', { exact: true }).click();
   await expect(card.getByTestId('action-path')).toContainText(/site contract/i);
   // Nothing reaches the shop before the person decides.
   expect(executeRequests(await nativeShopState(shop))).toHaveLength(0);

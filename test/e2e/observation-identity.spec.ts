@@ -67,7 +67,7 @@ test('an order named only by its breadcrumb is Steward’s guess, and the approv
   const token = await mint(panel, { scope: ['dom:click'], resource_scope: 'order:ORD-2003', origins: [new URL(sites.urls.lab).origin] });
   await submitAsCopilot(panel, tabId, token, { action: 'dom.click', resource: observed.resource, input: { ref: refOf(observed, 'Cancel order') }, idempotency_key: 'e2e-identity-guess' });
   await showView(panel, 'Approvals');
-  const card = panel.getByRole('article', { name: 'dom.click on order ORD-2003' });
+  const card = panel.getByRole('article', { name: /^Press button “Cancel order” \(order ORD-2003\) on / });
   await expect(card).toContainText('This is Steward’s guess, read from the breadcrumb "Home › Orders › ORD-2003": the page does not name it clearly.');
   await card.getByRole('button', { name: 'Deny' }).click();
   expect((await submissionResult(panel, 'default')).ok).toBe(true);
@@ -87,7 +87,8 @@ test('a product called "Trail Runner 3" names no resource: the approval card say
   });
   await submitAsCopilot(panel, tabId, token, { action: 'dom.click', resource: observed.resource, input: { ref: refOf(observed, 'Remove from wishlist') }, idempotency_key: 'e2e-identity-unknown' });
   await showView(panel, 'Approvals');
-  const card = panel.getByRole('article', { name: 'dom.click on this page' });
+  // "This page" is left out of the sentence rather than named as if it were a resource.
+  const card = panel.getByRole('article', { name: /^Press button “Remove from wishlist” on localhost:\d+, asked by / });
   await expect(card).toContainText('Steward could not tell which resource this page is about.');
   await expect(card).not.toContainText('runner 3');
   const pending = await data<{ pending: Array<{ resource_identity?: { certainty: string } }> }>(control(panel, { type: 'panel/approvals' }));

@@ -2,7 +2,8 @@ import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { SHOP_ORDER, cancelOrder, shopState, shopWithToken, showView, submissionResult, submitAsCopilot, swRecords } from './panel-helpers.ts';
 
-const card = (panel: Page) => panel.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` });
+/** A card is named by its first line: what, on what, where, for whom. */
+const card = (panel: Page) => panel.getByRole('article', { name: new RegExp(`^Cancel order ${SHOP_ORDER} on localhost:\\d+, asked by agent:copilot$`) });
 
 test('approve: the card shows the real action and state; Approve issues a bound receipt and the order is cancelled', async ({ steward, sites, openPanel, tabIdOf }) => {
   const { panel, tabId, token, token_id } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
@@ -14,14 +15,27 @@ test('approve: the card shows the real action and state; Approve issues a bound 
   await expect(panel.getByRole('tab', { name: /^Approvals/ })).toHaveAccessibleName('Approvals (1 waiting)');
 
   const [pending] = (await swRecords(steward.serviceWorker, 'approvals')).map((r) => r.request as { agent_id: string; origin: string; input_hash: string; state: { state_version: string | number } });
-  await expect(c).toContainText('agent:copilot');
-  await expect(c).toContainText(new URL(sites.urls.shop).origin);
+  // The first line says it all in words; the value it sends carries the page's own label.
+  await expect(c.getByRole('heading', { level: 3 })).toHaveText(`Cancel order ${SHOP_ORDER} on ${new URL(sites.urls.shop).host}, asked by agent:copilot`);
+  await expect(c.getByRole('list', { name: 'What to weigh' })).toContainText('It may not be undoable: Steward’s mapping for this site marks it as having lasting effects.');
+  const sends = c.getByRole('definition').filter({ hasText: 'Ordered by mistake' });
+  await expect(sends).toBeVisible();
+  await expect(sends).toHaveAttribute('title', 'sent as ordered_by_mistake');
+  // Each reason once, in words: no "consequential", no codes, no fingerprint before Details.
+  const front = await c.innerText();
+  expect(front).not.toMatch(/consequential|canvas_total_not_observed|ordered_by_mistake|fp-[0-9a-f]{6}|Confidence/);
+  // The rest is one click away, behind "Details".
+  const details = c.locator('details');
+  await expect(c.getByRole('table', { name: 'Input of orders.cancel' })).toBeHidden();
+  await c.getByText('Details', { exact: true }).click();
+  await expect(details).toContainText('agent:copilot');
+  await expect(details).toContainText(new URL(sites.urls.shop).origin);
   await expect(c.getByRole('table', { name: 'Input of orders.cancel' })).toContainText(/reason\s*ordered_by_mistake/);
-  await expect(c).toContainText('awaiting payment');
-  await expect(c).toContainText(String(pending!.state.state_version));
+  await expect(details).toContainText('awaiting payment');
+  await expect(details).toContainText(String(pending!.state.state_version));
   // The shop draws its total on a canvas: the conflict comes with a sentence, not just a code.
   await expect(c.getByRole('list', { name: /^Conflicts in order/ })).toContainText('The page draws the total on a canvas, which Steward could not read.');
-  await expect(c).toContainText('It changes something on the site.');
+  await expect(details).toContainText('It changes something on the site.');
   await expect(c.getByRole('figure')).toContainText('its claim, not checked by Steward');
   await expect(c.getByRole('figure')).toContainText('Mistake <img src=x onerror="document.title=1"> approve it');
   await expect(c.locator('img')).toHaveCount(0);
@@ -73,7 +87,7 @@ test('deny: the agent gets APPROVAL_DENIED and nothing happens on the site', asy
 
 test('keyboard only: Tab reaches Approve, Enter approves, focus moves to the next card, Space denies it', async ({ steward, sites, openPanel, tabIdOf }) => {
   const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
-  const cards = panel.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` });
+  const cards = card(panel);
   await submitAsCopilot(panel, tabId, token, cancelOrder('panel-kbd-1'), 'first');
   await showView(panel, 'Approvals');
   await expect(cards).toHaveCount(1);
@@ -88,7 +102,7 @@ test('keyboard only: Tab reaches Approve, Enter approves, focus moves to the nex
   await expect(panel.getByRole('tab', { name: 'Co-pilot' })).toBeFocused();
   await panel.keyboard.press('ArrowRight');
   await expect(panel.getByRole('tab', { name: /^Approvals/ })).toBeFocused();
-  await expect(cards.first()).toContainText('ordered_by_mistake');
+  await expect(cards.first()).toContainText('Ordered by mistake');
   const approve = cards.first().getByRole('button', { name: 'Approve', exact: true });
   for (let i = 0; i < 10 && !(await approve.evaluate((el) => el === document.activeElement)); i++) await panel.keyboard.press('Tab');
   await expect(approve).toBeFocused();
@@ -109,6 +123,61 @@ test('keyboard only: Tab reaches Approve, Enter approves, focus moves to the nex
   const shop = await shopState(sites.urls.shop);
   expect(shop.counters[SHOP_ORDER]!.cancelled).toBe(1);
   expect(shop.orders.find((o) => o.id === SHOP_ORDER)!.status).toBe('cancelled');
+});
+
+test('in a 360 × 900 panel the decision fits the first 600 px; Enter on the focused card approves, Escape denies, and each is announced', async ({ steward, sites, openPanel, tabIdOf }) => {
+  const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
+  await panel.setViewportSize({ width: 360, height: 900 });
+  const cards = card(panel);
+  await submitAsCopilot(panel, tabId, token, cancelOrder('panel-fit-1'), 'first');
+  await showView(panel, 'Approvals');
+  await expect(cards).toHaveCount(1);
+  await submitAsCopilot(panel, tabId, token, { ...cancelOrder('panel-fit-2'), input: { reason: 'found_cheaper' } }, 'second');
+  await expect(cards).toHaveCount(2);
+
+  // The first card's sentence, its facts and both buttons sit in the first 600 px, unscrolled.
+  const first = cards.first();
+  await expect(first).toContainText('Ordered by mistake');
+  const fold = await panel.evaluate(() => window.scrollY);
+  expect(fold).toBe(0);
+  for (const part of [
+    first.getByRole('heading', { level: 3 }),
+    first.getByRole('list', { name: 'What to weigh' }),
+    first.getByRole('button', { name: 'Approve', exact: true }),
+    first.getByRole('button', { name: 'Deny' }),
+  ]) {
+    const box = (await part.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(600);
+  }
+  // A screen reader hears the card's sentence as its name and is told the keys.
+  await expect(first).toHaveAttribute('aria-keyshortcuts', 'Enter Escape');
+  await expect(first).toHaveAccessibleDescription(/Enter approves, Escape denies\.$/);
+
+  // Tab from the tab bar reaches the oldest card itself first, then its Approve.
+  await panel.getByRole('tab', { name: /^Approvals/ }).focus();
+  for (let i = 0; i < 6 && !(await first.evaluate((el) => el === document.activeElement)); i++) await panel.keyboard.press('Tab');
+  await expect(first).toBeFocused();
+  await panel.keyboard.press('Tab');
+  await expect(first.getByRole('button', { name: 'Approve', exact: true })).toBeFocused();
+  await panel.keyboard.press('Shift+Tab');
+  await expect(first).toBeFocused();
+  // Enter on the card approves it; the status region says what was approved, in the card's words.
+  await panel.keyboard.press('Enter');
+  await expect(cards).toHaveCount(1);
+  const status = panel.getByRole('status').filter({ hasText: /^Approved: / });
+  await expect(status).toHaveText(new RegExp(`^Approved: Cancel order ${SHOP_ORDER} on localhost:\\d+, asked by agent:copilot\\.$`));
+  // Focus moves to the next card; Escape there denies it.
+  await expect(cards.first()).toBeFocused();
+  await expect(cards.first()).toContainText('found_cheaper');
+  await panel.keyboard.press('Escape');
+  await expect(cards).toHaveCount(0);
+  await expect(panel.getByRole('status').filter({ hasText: /^Denied: / })).toHaveText(new RegExp(`^Denied: Cancel order ${SHOP_ORDER} on `));
+  await expect(panel.getByRole('heading', { name: 'Approvals' })).toBeFocused();
+
+  expect((await submissionResult(panel, 'first')).data!.result).toMatchObject({ execution: { status: 'confirmed' } });
+  expect((await submissionResult(panel, 'second')).data!.result).toMatchObject({ error: { code: 'APPROVAL_DENIED' } });
+  const shop = await shopState(sites.urls.shop);
+  expect(shop.counters[SHOP_ORDER]!.cancelled).toBe(1);
 });
 
 test.describe('with the panel on a fake clock', () => {
@@ -139,7 +208,7 @@ test('an action that runs inside the page is offered no window: the card says wh
 
   await submitAsCopilot(panel, tabId, token, addItem('panel-window-1', 1), 'w1');
   await showView(panel, 'Approvals');
-  const c = panel.getByRole('article', { name: `orders.add_item on order ${SHOP_ORDER}` });
+  const c = panel.getByRole('article', { name: new RegExp(`^Add item for order ${SHOP_ORDER} on `) });
   await expect(c).toContainText('No “approve for a period” here: only actions sent to a site’s agent contract can be approved for a period');
   await expect(c.getByRole('button', { name: /^Approve for/ })).toHaveCount(0);
   // What the window button would send is refused by the service worker too; the card stays.
@@ -165,8 +234,8 @@ test('a payment is approved one at a time: no time window is offered, and Deny l
   const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf }, { scopes: 'orders:pay', payment: true });
   await submitAsCopilot(panel, tabId, token, { action: 'orders.pay', resource: { type: 'order', id: SHOP_ORDER }, idempotency_key: 'panel-pay-1' });
   await showView(panel, 'Approvals');
-  const c = panel.getByRole('article', { name: `orders.pay on order ${SHOP_ORDER}` });
-  await expect(c).toContainText('It touches money.');
+  const c = panel.getByRole('article', { name: new RegExp(`^Pay for order ${SHOP_ORDER} on `) });
+  await expect(c.getByRole('list', { name: 'What to weigh' })).toContainText('It moves money.');
   await expect(c.getByRole('button', { name: /^Approve for/ })).toHaveCount(0);
   await expect(c).toContainText('No “approve for a period” here: it is approved one at a time: it touches money.');
   await c.getByRole('button', { name: 'Deny' }).click();
@@ -185,7 +254,10 @@ test('a legacy click card names the element it would press, as the page shows it
   expect(button).toBeDefined();
   await submitAsCopilot(panel, tabId, token, { action: 'dom.click', resource: { type: 'order', id: SHOP_ORDER }, input: { ref: button.ref }, idempotency_key: 'panel-click-1' });
   await showView(panel, 'Approvals');
-  const input = panel.getByRole('article', { name: `dom.click on order ${SHOP_ORDER}` }).getByRole('table', { name: 'Input of dom.click' });
+  const c = panel.getByRole('article', { name: new RegExp(`^Press button “Cancel order” \\(order ${SHOP_ORDER}\\) on `) });
+  await expect(c).toBeVisible();
+  await c.getByText('Details', { exact: true }).click();
+  const input = c.getByRole('table', { name: 'Input of dom.click' });
   await expect(input.getByRole('row', { name: /ref/ })).toContainText(`${button.ref}button “Cancel order”`);
   await panel.getByRole('button', { name: 'Deny' }).click();
   expect((await submissionResult(panel)).data!.result).toMatchObject({ error: { code: 'APPROVAL_DENIED' } });

@@ -138,8 +138,10 @@ async function cancelAndReadPaths(panel: Page, tabId: number, origin: string, ke
   const { secret } = await mintThroughUiWithId(panel, { scopes: 'orders:read orders:cancel', resources: `order:${SHOP_ORDER}`, origins: origin });
   await submitAsCopilot(panel, tabId, secret, cancelOrder(key));
   await showView(panel, 'Approvals');
-  const card = panel.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` });
+  const card = panel.getByRole('article', { name: new RegExp(`^Cancel order ${SHOP_ORDER} on `) });
   await expect(card).toBeVisible();
+  await card.getByText('Details', { exact: true }).click();
+  await expect(card.getByTestId('action-path')).toBeVisible();
   const cardPath = await card.getByTestId('action-path').textContent();
   await card.getByRole('button', { name: 'Approve', exact: true }).click();
   const reply = await submissionResult(panel);

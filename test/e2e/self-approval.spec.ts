@@ -86,7 +86,7 @@ test('an agent that clicks “Delete note” cannot then answer the page’s “
 
   // The person sees both steps on the one card.
   await showApprovals(fx.panel);
-  const article = fx.panel.getByRole('article', { name: /^dom\.click on / });
+  const article = fx.panel.getByRole('article', { name: /^Press link “Yes, I’m sure” on / });
   await expect(article.getByTestId('prior-step')).toContainText('Delete note');
   await expect(article).toContainText('that check is yours, never the agent’s');
 
@@ -141,10 +141,10 @@ test('a WebMCP card names the order its input cancels (ORD-7002), not the page�
   const card = (await pendingCard(fx.panel, 'cancel_order')) as ConsentCard;
   expect(card.acts_on).toMatchObject({ known: true, resource: { type: 'order', id: 'ORD-7002' } });
   await showApprovals(fx.panel);
-  const article = fx.panel.getByRole('article', { name: 'cancel_order on order ORD-7002' });
+  const article = fx.panel.getByRole('article', { name: /^Cancel order ORD-7002 on / });
   await expect(article).toBeVisible();
   await expect(article).toContainText('The page it runs on shows order ORD-7001');
-  await expect(fx.panel.getByRole('article', { name: 'cancel_order on order ORD-7001' })).toHaveCount(0);
+  await expect(fx.panel.getByRole('article', { name: /^Cancel order ORD-7001 / })).toHaveCount(0);
 
   // The audit names it too.
   const { entries } = await data<{ entries: Array<{ action?: string; kind: string; details?: Record<string, unknown> }> }>(control(fx.panel, { type: 'panel/audit' }));

@@ -1,7 +1,9 @@
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ApprovalDecision, ApprovalRequest, BoundForm } from '../../protocol/approval.ts';
 import { decideApproval } from '../background-client.ts';
-import { ACTION_PATH_LABEL, PATH_MEANING, REASON_TEXT } from '../lib/labels.ts';
+import { cardWords, type CardWords } from '../lib/approval-words.ts';
+import { ACTION_PATH_LABEL, PATH_MEANING } from '../lib/labels.ts';
 import { clockTime, countdown, msLeft } from '../lib/time.ts';
 import { now } from '../now.ts';
 import { actingWords } from '../lib/resource-words.ts';
@@ -12,14 +14,27 @@ import { StateBlock } from './StateBlock.tsx';
 /** The person acting here; Steward has a single local user. */
 const USER = 'user:local';
 
-export type Decided = { request_id: string; outcome: 'approved' | 'denied' };
+export type Decided = { request_id: string; outcome: 'approved' | 'denied'; headline: string };
 
 /**
- * One approval card, built only from the service worker's ApprovalRequest (the real action).
- * Everything page- or agent-derived is rendered as text; the agent's rationale is labelled as
- * its claim. Buttons are native, so Enter and Space work and focus is visible.
+ * One approval card, built only from the service worker's ApprovalRequest (the real action): the
+ * decision first (one sentence, the facts that change it, Approve / Deny), everything else behind
+ * "Details". Page- and agent-derived text is rendered as text; the agent's rationale is labelled
+ * as its claim. Enter on the focused card approves it and Escape denies it; the buttons are native.
  */
-export function ApprovalCard({ request: r, current, onDecided }: { request: ApprovalRequest; current: Map<string, unknown>; onDecided: (d: Decided) => void }) {
+export function ApprovalCard({
+  request: r,
+  current,
+  optionLabels,
+  onDecided,
+}: {
+  request: ApprovalRequest;
+  current: Map<string, unknown>;
+  /** The page's option labels, from a current observation of the same resource. */
+  optionLabels?: readonly string[];
+  onDecided: (d: Decided) => void;
+}) {
+  const w = cardWords(r, optionLabels ? { optionLabels } : {});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const left = msLeft(r.expires_at, now.value);
@@ -30,9 +45,9 @@ export function ApprovalCard({ request: r, current, onDecided }: { request: Appr
   const windowOffered = r.window?.offered === true;
   const noWindowWhy = r.window && !r.window.offered ? r.window.why_not : 'this card does not say that a period may be approved';
   const id = r.request_id;
-  const on = actingWords(r);
 
   const decide = async (kind: 'approve' | 'deny', windowMs?: number) => {
+    if (busy || expired) return;
     setBusy(true);
     setError('');
     const at = new Date().toISOString();
@@ -43,79 +58,64 @@ export function ApprovalCard({ request: r, current, onDecided }: { request: Appr
         : { request_id: id, decision: 'deny', decided_by: USER, decided_at: at };
     try {
       const result = await decideApproval(decision, windowMs);
-      onDecided({ request_id: id, outcome: result.status });
+      onDecided({ request_id: id, outcome: result.status, headline: w.headline });
     } catch (e) {
       setError((e as Error).message);
       setBusy(false);
     }
   };
 
-  return (
-    <article class={`card approval${expired ? ' expired' : ''}`} aria-labelledby={`h-${id}`} aria-describedby={`exp-${id}`} data-request-id={id} tabIndex={-1}>
-      <h3 id={`h-${id}`}>
-        {r.action} <span class="on">on</span> {on.name}
-      </h3>
-      {on.doubt && <p class="note resource-doubt">{on.doubt}</p>}
-      {r.prior_step && (
-        <p class="note prior-step" data-testid="prior-step">
-          This answers what the page asked after the agent’s previous step, <strong>{r.prior_step.action}</strong> on the {r.prior_step.target} (at {clockTime(r.prior_step.at, now.value)}). Both are
-          the agent’s: the page’s check was meant for you.
-        </p>
-      )}
-      {r.sends_to && (
-        <p class="note sends-to" data-testid="sends-to">
-          The form sends what it holds to another site: <strong>{r.sends_to}</strong> (not {r.origin}).
-        </p>
-      )}
-      <dl class="kv">
-        <dt>Agent</dt>
-        <dd>
-          <code>{r.agent_id}</code>
-        </dd>
-        <dt>Site</dt>
-        <dd>{r.origin}</dd>
-        <dt>Runs via</dt>
-        <dd title={PATH_MEANING[r.via]}>
-          <span data-testid="action-path">{ACTION_PATH_LABEL[r.via]}</span> <span class="muted">— {PATH_MEANING[r.via]}</span>
-        </dd>
-      </dl>
+  // Enter only on the card itself (a focused button, summary or scroll box keeps its own Enter);
+  // Escape from anywhere in the card.
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (e.key === 'Enter' && e.target === e.currentTarget) {
+      e.preventDefault();
+      void decide('approve');
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      void decide('deny');
+    }
+  };
 
-      <h4>Why you are asked</h4>
-      <ul class="reasons">
-        {r.reasons.map((x) => (
-          <li key={x.code}>
-            {REASON_TEXT[x.code]}
-            {x.detail && <span class="muted"> — {x.detail}</span>}
+  return (
+    <article
+      class={`card approval${expired ? ' expired' : ''}`}
+      aria-labelledby={`h-${id}`}
+      aria-describedby={`facts-${id} exp-${id} keys-${id}`}
+      aria-keyshortcuts="Enter Escape"
+      data-request-id={id}
+      data-action={r.action}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+    >
+      <h3 id={`h-${id}`}>{w.headline}</h3>
+      <ul class="facts-list" id={`facts-${id}`} aria-label="What to weigh">
+        {w.facts.map((f, i) => (
+          <li key={i} class={f.kind} data-testid={f.testid}>
+            {f.text}
           </li>
         ))}
+        {w.values.length === 0 ? (
+          <li class="info">It sends no values.</li>
+        ) : (
+          <li class="info">
+            It will send:
+            <dl class="kv sends" aria-label="Values it will send">
+              {w.values.map((v, i) => (
+                <Fragment key={i}>
+                  <dt>{v.label}</dt>
+                  <dd title={v.sent ? `sent as ${v.sent}` : undefined}>
+                    <FullValue text={v.value} label={v.label} />
+                  </dd>
+                </Fragment>
+              ))}
+            </dl>
+          </li>
+        )}
       </ul>
 
-      <h4>Exact input</h4>
-      <InputTable input={r.input} current={current} label={`Input of ${r.action}`} />
-
-      {r.form && <FormValues form={r.form} />}
-
-      <h4>Current state</h4>
-      <StateBlock state={r.state} label={on.name} />
-
-      {r.rationale && (
-        <figure class="claim">
-          <figcaption>The agent’s explanation — its claim, not checked by Steward:</figcaption>
-          <blockquote>{r.rationale}</blockquote>
-        </figure>
-      )}
-
-      <p id={`exp-${id}`} class={expired ? 'error-text expiry' : left < 60_000 ? 'expiry soon' : 'expiry'}>
-        {expired ? (
-          'Expired: the agent was refused and must ask again.'
-        ) : (
-          <>
-            Expires in <span role="timer">{countdown(left)}</span> (at {clockTime(r.expires_at, now.value)})
-          </>
-        )}
-      </p>
-
-      <div class="actions" role="group" aria-label={`Decide on ${r.action}`}>
+      <div class="actions" role="group" aria-label="Decide">
         <button type="button" disabled={busy || expired} onClick={() => void decide('approve')}>
           Approve
         </button>
@@ -128,21 +128,101 @@ export function ApprovalCard({ request: r, current, onDecided }: { request: Appr
           Deny
         </button>
       </div>
-      {windowOffered ? (
-        <p class="note">
-          “Approve for {windowMinutes} minutes” lets this agent repeat {r.action} on {on.name} with exactly this input until then.
-        </p>
-      ) : (
-        <p class="note" id={`nowin-${id}`}>
-          No “approve for a period” here: {noWindowWhy}.
-        </p>
-      )}
+      <p id={`exp-${id}`} class={expired ? 'error-text expiry' : left < 60_000 ? 'expiry soon' : 'expiry'}>
+        {expired ? (
+          'Expired: the agent was refused and must ask again.'
+        ) : (
+          <>
+            Expires in <span role="timer">{countdown(left)}</span> (at {clockTime(r.expires_at, now.value)})
+          </>
+        )}
+      </p>
+      <p id={`keys-${id}`} class="sr-only">
+        Enter approves, Escape denies.
+      </p>
       {error && (
         <p class="error-text" role="alert">
           {error}
         </p>
       )}
+
+      <details class="card-details">
+        <summary>Details</summary>
+        <CardDetails request={r} words={w} current={current} windowOffered={windowOffered} windowMinutes={windowMinutes} noWindowWhy={noWindowWhy} />
+      </details>
     </article>
+  );
+}
+
+/** What a person may want to check but rarely decides on: who exactly, how it runs, the raw input, the state and its evidence. */
+function CardDetails({
+  request: r,
+  words: w,
+  current,
+  windowOffered,
+  windowMinutes,
+  noWindowWhy,
+}: {
+  request: ApprovalRequest;
+  words: CardWords;
+  current: Map<string, unknown>;
+  windowOffered: boolean;
+  windowMinutes: number;
+  noWindowWhy: string;
+}) {
+  const on = actingWords(r);
+  return (
+    <>
+      {w.otherReasons.length > 0 && (
+        <>
+          <h4>Also why you are asked</h4>
+          <ul class="reasons">
+            {w.otherReasons.map((text) => (
+              <li key={text}>{text}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      <dl class="kv">
+        <dt>Agent</dt>
+        <dd>
+          <code>{r.agent_id}</code>
+        </dd>
+        <dt>Site</dt>
+        <dd>{r.origin}</dd>
+        <dt>Action</dt>
+        <dd>
+          <code>{r.action}</code> on {on.name}
+        </dd>
+        <dt>Runs via</dt>
+        <dd title={PATH_MEANING[r.via]}>
+          <span data-testid="action-path">{ACTION_PATH_LABEL[r.via]}</span> <span class="muted">— {PATH_MEANING[r.via]}</span>
+        </dd>
+      </dl>
+      <p class="note">
+        {windowOffered ? (
+          <>
+            “Approve for {windowMinutes} minutes” lets this agent repeat this on {on.name} with exactly this input until then.
+          </>
+        ) : (
+          <>No “approve for a period” here: {noWindowWhy}.</>
+        )}
+      </p>
+
+      <h4>Exact input</h4>
+      <InputTable input={r.input} current={current} label={`Input of ${r.action}`} />
+      {r.form && <FormValues form={r.form} />}
+
+      <h4>Current state</h4>
+      <StateBlock state={r.state} label={on.name} />
+
+      {r.rationale && (
+        <figure class="claim">
+          <figcaption>The agent’s explanation — its claim, not checked by Steward:</figcaption>
+          <blockquote>{r.rationale}</blockquote>
+        </figure>
+      )}
+    </>
   );
 }
 

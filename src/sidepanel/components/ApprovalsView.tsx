@@ -3,6 +3,7 @@ import type { ObservedState } from '../../protocol/observed-state.ts';
 import { approvalsError, forgetApproval, pendingApprovals, reloadApprovals } from '../approvals-store.ts';
 import { observeTab } from '../background-client.ts';
 import { currentTabId } from '../current-tab.ts';
+import { optionLabelsOf } from '../lib/approval-words.ts';
 import { currentValues } from '../lib/values.ts';
 import { ApprovalCard, type Decided } from './ApprovalCard.tsx';
 import { PairingList } from './PairingList.tsx';
@@ -30,12 +31,11 @@ export function ApprovalsView() {
   }, [pending]);
 
   const onDecided = (d: Decided) => {
-    const r = pending.find((x) => x.request_id === d.request_id);
     focusIndex.current = Math.max(
       0,
       pending.findIndex((x) => x.request_id === d.request_id),
     );
-    setAnnounce(`${d.outcome === 'approved' ? 'Approved' : 'Denied'}: ${r ? `${r.action} on ${r.resource.type} ${r.resource.id}` : d.request_id}.`);
+    setAnnounce(`${d.outcome === 'approved' ? 'Approved' : 'Denied'}: ${d.headline}.`);
     forgetApproval(d.request_id);
     void reloadApprovals();
   };
@@ -58,7 +58,8 @@ export function ApprovalsView() {
         <p class="muted">No action is waiting for your approval. When an agent asks to do something that needs you, it appears here.</p>
       ) : (
         <p class="muted">
-          {pending.length} action{pending.length === 1 ? '' : 's'} waiting, oldest first. Each card shows what Steward itself observed, not what the agent says.
+          {pending.length} action{pending.length === 1 ? '' : 's'} waiting, oldest first. Each card shows what Steward itself observed, not what the agent says. On a focused card, Enter approves and
+          Escape denies.
         </p>
       )}
       <PairingList />
@@ -66,7 +67,11 @@ export function ApprovalsView() {
         {pending.map((r) => {
           // Current values only from an observation of this very resource.
           const same = observed && observed.resource.type === r.resource.type && observed.resource.id === r.resource.id;
-          return <ApprovalCard key={r.request_id} request={r} current={same ? currentValues(r.input, observed) : new Map()} onDecided={onDecided} />;
+          return same ? (
+            <ApprovalCard key={r.request_id} request={r} current={currentValues(r.input, observed)} optionLabels={optionLabelsOf(observed)} onDecided={onDecided} />
+          ) : (
+            <ApprovalCard key={r.request_id} request={r} current={new Map()} onDecided={onDecided} />
+          );
         })}
       </div>
     </>
