@@ -44,6 +44,14 @@ const StepStatus = z.enum([
   'failed',
   /** The model's reply was invalid even after the retry. */
   'invalid',
+  /** The person denied the step's approval (the Deny button, or Escape on the card): their decision, not a failure. */
+  'denied',
+  /** The person stopped the run (or took over) before the step ended. */
+  'stopped',
+  /** The model asked the person (`question`); the run waits for their answer. */
+  'awaiting_answer',
+  /** The person answered the model's question (`answer`); the run went on with it. */
+  'answered',
   /** The model answered "done" or asked the person: see the run's `end`. */
   'final',
 ]);
@@ -73,21 +81,27 @@ export const CopilotStep = z.object({
   error: z.string().max(2000).optional(),
   /** The objective evidence the step produced (confirmed/accepted action, observed state). */
   evidence: z.string().max(2000).optional(),
+  /** The model's question to the person (untrusted: the model may have read page text). */
+  question: z.string().max(2000).optional(),
+  /** The person's answer to `question`. */
+  answer: z.string().max(2000).optional(),
+  /** The model's reply so far while it streams (its thought), replaced by the step once the reply is whole. */
+  partial: z.string().max(2000).optional(),
   /** `order ORD-1024 · paid @ fp-…`: the state the step was decided on. */
   state: z.string().max(500).optional(),
 });
 export type CopilotStep = z.infer<typeof CopilotStep>;
 
-export const CopilotRunStatus = z.enum(['running', 'paused', 'awaiting_approval', 'finished', 'stopped']);
+export const CopilotRunStatus = z.enum(['running', 'paused', 'awaiting_approval', 'awaiting_answer', 'finished', 'stopped']);
 export type CopilotRunStatus = z.infer<typeof CopilotRunStatus>;
 
 export const CopilotEnd = z.discriminatedUnion('kind', [
   /** `verified` only with the pipeline's evidence; otherwise `why` says it is not verified. */
   z.object({ kind: z.literal('done'), verified: z.boolean(), claim: z.string().max(2000), evidence: z.string().max(2000).optional(), why: z.string().max(2000).optional() }),
-  /** A rail (max_steps, stuck, failures, time_budget, token_budget), a question for the person, a model error. */
+  /** A rail (max_steps, stuck, failures, time_budget, token_budget), a question no one could answer, a model error, the person's own decision (denied, stopped, took over). */
   z.object({
     kind: z.literal('stopped'),
-    reason: z.enum(['max_steps', 'stuck', 'failures', 'time_budget', 'token_budget', 'ask_person', 'model_error', 'stopped_by_person', 'taken_over', 'tab_closed', 'error']),
+    reason: z.enum(['max_steps', 'stuck', 'failures', 'time_budget', 'token_budget', 'ask_person', 'model_error', 'denied_by_person', 'stopped_by_person', 'taken_over', 'tab_closed', 'error']),
     detail: z.string().max(2000),
     errors: z.array(z.string().max(2000)).max(10).optional(),
   }),
@@ -162,6 +176,8 @@ export const CopilotRequests = {
   'copilot/pause': { request: z.object({ run_id: RunId }), reply: RunReply },
   'copilot/resume': { request: z.object({ run_id: RunId }), reply: RunReply },
   'copilot/stop': { request: z.object({ run_id: RunId }), reply: RunReply },
+  /** The person's answer to the question the run waits on; refused when it waits on none. */
+  'copilot/answer': { request: z.object({ run_id: RunId, answer: z.string().trim().min(1).max(2000) }), reply: RunReply },
   /** Stops the run and leaves the tab exactly as it is, for the person to continue by hand. */
   'copilot/take-over': { request: z.object({ run_id: RunId }), reply: RunReply },
   /** The most recent runs, newest first (active ones included). */

@@ -1,4 +1,4 @@
-import type { AgentPorts, Observation, StepProgress } from '../../agent/ports.ts';
+import type { AgentPorts, Observation, Question, StepProgress } from '../../agent/ports.ts';
 import type { LanguageModelClient } from '../../agent/models/model.ts';
 import type { AgentContext } from '../../pipeline/agent-context.ts';
 import type { ActionRequest } from '../../protocol/action.ts';
@@ -46,6 +46,10 @@ export interface RunHandle {
   paused(): boolean;
   /** Persists the record and pushes it to open panels. */
   save(): Promise<void>;
+  /** Pushes the run to open panels without storing it (a reply streaming in: it is worth nothing after a restart). */
+  show(): void;
+  /** Resolves with the person's answer to step `n`'s question (`copilot/answer`); rejects when the run ends first. */
+  waitForAnswer(n: number): Promise<string>;
 }
 
 /** Thrown when the run's tab is gone: the run ends with `tab_closed`. */
@@ -222,5 +226,19 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
     void run.save();
   }
 
-  return { observe, complete, submit, clock, progress };
+  /** The question is shown in the step, with the answer box; the run waits, without a deadline, until the person answers or stops it. */
+  async function askPerson(question: Question): Promise<string> {
+    checkAborted();
+    setStep(question.n, (s) => {
+      const next: CopilotStep = { ...s, status: 'awaiting_answer', thought: question.thought.slice(0, 2000), question: question.question.slice(0, 2000) };
+      delete next.partial;
+      return next;
+    });
+    record.run.status = run.paused() ? 'paused' : 'awaiting_answer';
+    const waiting = run.waitForAnswer(question.n);
+    await run.save();
+    return waiting;
+  }
+
+  return { observe, complete, submit, clock, progress, askPerson };
 }
