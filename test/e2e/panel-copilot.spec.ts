@@ -1,5 +1,6 @@
-import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
+import { startScriptedModel, type ChatRequestBody, type ScriptedModel } from '../../sites/model/scripted-server.ts';
 import { cancelReply, cancelledReply, configureModel, startGoal } from './copilot-panel-helpers.ts';
+import { promptOf } from './copilot-replies.ts';
 import { test, expect } from './fixtures.ts';
 import { SHOP_ORDER, shopState } from './panel-helpers.ts';
 import { control, data } from './pipeline-helpers.ts';
@@ -72,6 +73,9 @@ test('Escape stops a running run, and nothing is done on the site', async ({ ste
 
   await panel.keyboard.press('Escape');
   await expect(run.getByRole('region', { name: 'Stopped by you' })).toBeVisible();
+  // The step the person cut short is theirs too: never "failed".
+  await expect(run.getByRole('listitem', { name: /^Step 1/ }).getByRole('heading')).toContainText('Stopped by you');
+  await expect(run).not.toContainText(/failed/i);
   await expect(run.getByRole('button', { name: 'Stop' })).toHaveCount(0);
   await expect(run.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` })).toHaveCount(0);
   expect((await shopState(sites.urls.shop)).counters[SHOP_ORDER]!.cancelled).toBe(0);
@@ -81,6 +85,76 @@ test('Escape stops a running run, and nothing is done on the site', async ({ ste
   expect(entries.find((e) => e.kind === 'denial')).toMatchObject({ outcome: 'denied', details: { message: expect.stringContaining('the person stopped the co-pilot run') } });
   // The goal box is free for the next run.
   await expect(panel.getByLabel('What should the co-pilot do on this page?')).toBeEnabled();
+});
+
+test('Deny on the run’s card is the person’s decision: the step and the run’s end say “Denied by you”, never failed', async ({ steward, sites, openPanel }) => {
+  model.script([cancelReply, cancelledReply]);
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await openPanel(page);
+  await configureModel(panel, model.url);
+  const run = await startGoal(panel, GOAL);
+  const step = run.getByRole('listitem', { name: /^Step 1/ });
+  const card = step.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` });
+  await card.getByRole('button', { name: 'Deny' }).click();
+
+  await expect(run.getByRole('region', { name: 'Denied by you' })).toContainText(`You denied orders.cancel on order ${SHOP_ORDER}`);
+  await expect(step.getByRole('heading')).toContainText('Denied by you');
+  await expect(step).toContainText('You denied this action; nothing was done.');
+  await expect(run).not.toContainText(/failed/i);
+  await expect(run.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  // The model is not asked for a way around the person's no.
+  expect(model.requests).toHaveLength(1);
+  expect((await shopState(sites.urls.shop)).counters[SHOP_ORDER]!.cancelled).toBe(0);
+});
+
+test('the co-pilot asks the person: the question has an answer box, Enter sends the answer, and the run goes on with it', async ({ steward, sites, openPanel }) => {
+  const question = 'Which reason should I give for cancelling?';
+  const asks = JSON.stringify({ kind: 'ask_person', thought: 'The shop wants a reason.', question });
+  // The model goes on only with the person's answer in its prompt, as the person's words.
+  const withAnswer = (body: ChatRequestBody) =>
+    promptOf(body).includes('the person answered: "I ordered it by mistake"') ? cancelReply : JSON.stringify({ kind: 'done', thought: 'no answer', claim: 'no answer seen' });
+  model.script([asks, withAnswer, cancelledReply]);
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await openPanel(page);
+  await configureModel(panel, model.url);
+  const run = await startGoal(panel, GOAL);
+
+  const asked = run.getByRole('form', { name: 'The co-pilot’s question' });
+  await expect(asked).toContainText(question);
+  await expect(run.getByRole('heading', { level: 3 })).toContainText('Waiting for your answer');
+  const box = asked.getByLabel('Your answer');
+  await expect(box).toHaveAccessibleDescription(question);
+  await box.focus();
+  await panel.keyboard.type('I ordered it by mistake');
+  await panel.keyboard.press('Enter');
+
+  const step1 = run.getByRole('listitem', { name: /^Step 1/ });
+  await expect(step1).toContainText('answered by you');
+  await expect(step1).toContainText('I ordered it by mistake');
+  await expect(asked).toHaveCount(0);
+  const card = run.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` });
+  await card.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(run.getByRole('region', { name: 'Done, verified' })).toContainText(`Order ${SHOP_ORDER} is cancelled.`);
+  expect((await shopState(sites.urls.shop)).counters[SHOP_ORDER]!.cancelled).toBe(1);
+});
+
+test('a run waiting for the person’s answer can be stopped, and reads “Stopped by you”', async ({ steward, sites, openPanel }) => {
+  model.script([JSON.stringify({ kind: 'ask_person', thought: 'Two orders match.', question: 'Which order do you mean?' })]);
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await openPanel(page);
+  await configureModel(panel, model.url);
+  const run = await startGoal(panel, GOAL);
+  await expect(run.getByRole('form', { name: 'The co-pilot’s question' })).toContainText('Which order do you mean?');
+  await run.getByRole('button', { name: 'Stop' }).click();
+
+  await expect(run.getByRole('region', { name: 'Stopped by you' })).toBeVisible();
+  await expect(run.getByRole('listitem', { name: /^Step 1/ }).getByRole('heading')).toContainText('Stopped by you');
+  await expect(run.getByRole('form', { name: 'The co-pilot’s question' })).toHaveCount(0);
+  await expect(run).not.toContainText(/failed/i);
+  expect(model.requests).toHaveLength(1);
 });
 
 test('a model server that refuses the key is explained in a plain sentence, with the way to Settings', async ({ steward, sites, openPanel }) => {
