@@ -157,6 +157,37 @@ test('a run waiting for the person’s answer can be stopped, and reads “Stopp
   expect(model.requests).toHaveLength(1);
 });
 
+test('the model’s reply streams into its step: its words show while the reply is still coming', async ({ steward, sites, openPanel }) => {
+  let resume: () => void = () => undefined;
+  const resumed = new Promise<void>((r) => (resume = r));
+  // The server stops in the middle of the step's thought until the test lets it go on.
+  model.script([{ text: cancelReply, pauseAt: cancelReply.indexOf('cancelled;'), resume: resumed }, cancelledReply]);
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await openPanel(page);
+  await configureModel(panel, model.url);
+  try {
+    const run = await startGoal(panel, GOAL);
+    const step = run.getByRole('listitem', { name: /^Step 1/ });
+    const writing = step.getByRole('figure', { name: 'The model is writing (not checked by Steward):' });
+    await expect(writing).toContainText('The person wants order ORD-1024');
+    await expect(writing).not.toContainText('offers a cancel action');
+    await expect(step.getByRole('article')).toHaveCount(0);
+    expect(model.requests[0]).toMatchObject({ stream: true });
+
+    resume();
+    await expect(step).toContainText('The person wants order ORD-1024 cancelled; the page offers a cancel action for it.');
+    await expect(writing).toHaveCount(0);
+    await step
+      .getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` })
+      .getByRole('button', { name: 'Approve', exact: true })
+      .click();
+    await expect(run.getByRole('region', { name: 'Done, verified' })).toContainText(`Order ${SHOP_ORDER} is cancelled.`);
+  } finally {
+    resume();
+  }
+});
+
 test('a model server that refuses the key is explained in a plain sentence, with the way to Settings', async ({ steward, sites, openPanel }) => {
   model.script([{ status: 401, body: { error: { message: 'Incorrect API key provided: sk-wr***ng.', type: 'invalid_request_error', code: 'invalid_api_key' } } }]);
   const page = await steward.context.newPage();

@@ -6,6 +6,7 @@ import type { ApprovalRequest } from '../../protocol/approval.ts';
 import type { CopilotRunStatus, CopilotStep } from '../../protocol/copilot.ts';
 import { isErrorResult, type ActionResult } from '../../protocol/results.ts';
 import { renderObserved } from '../../observation/render/index.ts';
+import { partialThought } from '../../agent/partial-thought.ts';
 import type { ObserveOutcome } from '../ports/tab-observer.ts';
 import type { RunRecord } from './run-record.ts';
 import { actionOf, putStep, resultView, stepOfKey } from './step-view.ts';
@@ -65,6 +66,40 @@ export class RunAborted extends Error {
   constructor() {
     super('the run was stopped');
     this.name = 'RunAborted';
+  }
+}
+
+/** How often a streaming reply is pushed to the panel at most: each token would be a message per token. */
+const SHOW_EVERY_MS = 150;
+
+/** The thought of a reply as it streams in, shown at most every SHOW_EVERY_MS (the last words always shown). */
+class StreamedThought {
+  private shown = '';
+  private pending: string | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly show: (thought: string) => void) {}
+
+  update(reply: string): void {
+    const thought = partialThought(reply);
+    if (thought === undefined || thought === this.shown) return;
+    this.pending = thought;
+    this.timer ??= setTimeout(() => this.flush(), SHOW_EVERY_MS);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    if (this.pending === undefined) return;
+    this.shown = this.pending;
+    this.pending = undefined;
+    this.show(this.shown);
+  }
+
+  /** The reply is whole (or failed): the step's own report replaces what was streamed. */
+  close(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = undefined;
   }
 }
 
@@ -131,7 +166,16 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
       setStep(n, (s) => s);
       await run.save();
     }
-    return run.client.complete(messages, run.signal);
+    const streaming = new StreamedThought((thought) => {
+      if (run.signal.aborted) return;
+      setStep(n, (s) => (s.status === 'thinking' ? { ...s, partial: thought.slice(0, 2000) } : s));
+      run.show();
+    });
+    try {
+      return await run.client.complete(messages, run.signal, (soFar) => streaming.update(soFar));
+    } finally {
+      streaming.close();
+    }
   }
 
   /** Finds the approval the gateway is waiting for on this request (after a restart the first answer was lost). */

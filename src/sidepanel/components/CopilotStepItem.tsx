@@ -38,7 +38,8 @@ export function CopilotStepItem({ runId, step: s }: { runId: string; step: Copil
         <span class={`badge tone-${TONE[s.status]}`}>{STEP_STATUS_LABEL[s.status]}</span>
       </h4>
       {s.partial !== undefined && !s.thought && (
-        <figure class="claim streaming">
+        // Not read out word by word: the whole step is announced once the reply is complete.
+        <figure class="claim streaming" aria-live="off" aria-busy="true">
           <figcaption>The model is writing (not checked by Steward):</figcaption>
           <blockquote>{s.partial}…</blockquote>
         </figure>
