@@ -157,6 +157,8 @@ export const ModelStatus = z.object({
   /** Whether a key is stored (the key itself is write-only: it never comes back to the panel). */
   has_key: z.boolean(),
   ready: z.boolean(),
+  /** Steward called the endpoint and it answered (`copilot/check-model`); without it, `ready` says only that the settings are complete. */
+  checked: z.boolean().optional(),
   /** Why it is not ready, as a plain sentence. */
   detail: z.string().max(1000).optional(),
 });
@@ -185,6 +187,8 @@ export const CopilotRequests = {
   /** Stores the model's API key in the worker's trusted storage ('' forgets it); it is never read back. */
   'copilot/set-key': { request: z.object({ provider: ModelProvider, key: z.string().max(500) }), reply: z.object({ has_key: z.boolean() }) },
   'copilot/model-status': { request: z.object({}), reply: ModelStatus },
+  /** Calls the model's endpoint (its list of models) to check it answers and knows the model: "ready" only after this. */
+  'copilot/check-model': { request: z.object({}), reply: ModelStatus },
 } as const;
 
 /** Pushed to open panels whenever a run changes (a step starts or ends, a budget moves, it ends). */

@@ -79,6 +79,7 @@ export const copilotRuns = (tabId?: number) => call('copilot/runs', tabId !== un
 /** Stores the key in the worker ('' forgets it); the key never comes back. */
 export const setModelKey = (provider: ModelProvider, key: string) => call('copilot/set-key', { provider, key });
 export const modelStatus = () => call('copilot/model-status', {});
+export const checkModel = () => call('copilot/check-model', {});
 
 // ── live pushes ──────────────────────────────────────────────────────────────────────────────
 /** A push, or the panel's own note that the port came back (views then reload what they show). */

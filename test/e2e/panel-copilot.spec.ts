@@ -2,7 +2,7 @@ import { startScriptedModel, type ChatRequestBody, type ScriptedModel } from '..
 import { cancelReply, cancelledReply, configureModel, startGoal } from './copilot-panel-helpers.ts';
 import { promptOf } from './copilot-replies.ts';
 import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, shopState } from './panel-helpers.ts';
+import { SHOP_ORDER, shopState, showView } from './panel-helpers.ts';
 import { control, data } from './pipeline-helpers.ts';
 
 /**
@@ -30,7 +30,10 @@ test('a goal typed in the Co-pilot view cancels the order, with the approval cli
   await expect(panel.getByText(`Steward will give this run a token for ${new URL(sites.urls.shop).origin} only`)).toBeVisible();
 
   await configureModel(panel, model.url);
-  await expect(panel.getByRole('status', { name: 'Model status' })).toContainText('Model ready');
+  // Complete settings are not "ready": the connection test calls the endpoint.
+  await expect(panel.getByRole('status', { name: 'Model status' })).toContainText('Model set up');
+  await panel.getByRole('button', { name: 'Test connection' }).click();
+  await expect(panel.getByRole('status', { name: 'Connection test' })).toContainText(`Connected: scripted at ${new URL(model.url).host} answered.`);
   const run = await startGoal(panel, GOAL);
 
   const step = run.getByRole('listitem', { name: /^Step 1/ });
@@ -185,6 +188,39 @@ test('the model’s reply streams into its step: its words show while the reply 
     await expect(run.getByRole('region', { name: 'Done, verified' })).toContainText(`Order ${SHOP_ORDER} is cancelled.`);
   } finally {
     resume();
+  }
+});
+
+test('the model check catches a dead endpoint: Test connection and the Co-pilot view say so plainly, and “ready” comes only once it answers', async ({ steward, sites, openPanel }) => {
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await openPanel(page);
+  const gone = await startScriptedModel();
+  const endpoint = gone.url;
+  const host = new URL(endpoint).host;
+  await gone.stop();
+  await configureModel(panel, endpoint);
+
+  await panel.getByRole('button', { name: 'Test connection' }).click();
+  await expect(panel.getByRole('status', { name: 'Connection test' })).toContainText(`Connection failed: Steward could not reach ${host}`);
+  await showView(panel, 'Co-pilot');
+  const line = panel.getByRole('status', { name: 'Co-pilot model' });
+  await expect(line).toContainText(`not ready: Steward could not reach ${host}`);
+  await expect(line).not.toContainText('· ready');
+  await expect(line.getByRole('button', { name: 'Set up the model' })).toBeVisible();
+
+  // The same endpoint with its server running again.
+  const back = await startScriptedModel({ port: Number(new URL(endpoint).port) });
+  try {
+    await showView(panel, 'Settings');
+    await panel.getByRole('button', { name: 'Test connection' }).click();
+    await expect(panel.getByRole('status', { name: 'Connection test' })).toContainText('Connected: scripted at');
+    await showView(panel, 'Co-pilot');
+    await expect(line).toContainText('· ready');
+    // The check costs no reply of the model: nothing was asked of it.
+    expect(back.requests).toEqual([]);
+  } finally {
+    await back.stop();
   }
 });
 

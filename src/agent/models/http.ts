@@ -166,6 +166,11 @@ export async function postJson(url: string, headers: Record<string, string>, bod
   return attempt(url, init, host, deps, signal, onEvent);
 }
 
+/** One GET (the connection check), with the same deadline, failures and no redirects as a prompt's POST; no retry. */
+export async function getOnce(url: string, headers: Record<string, string>, deps: HttpDeps, signal?: AbortSignal): Promise<HttpAnswer> {
+  return attempt(url, { method: 'GET', headers, redirect: 'manual' }, new URL(url).host, deps, signal);
+}
+
 export function badResponse(host: string, what: string): ModelFailure {
   return fail('bad_response', `${host} sent an answer Steward cannot read (${what}). Check that the endpoint speaks the chosen provider's format.`);
 }

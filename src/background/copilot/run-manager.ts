@@ -41,6 +41,8 @@ type Minted = Awaited<ReturnType<CopilotPipeline['admin']['mintToken']>>;
 interface ModelProviders {
   create(config: ModelConfig): LanguageModelClient;
   status(config: ModelConfig, hasKey: boolean): Promise<ModelStatus>;
+  /** The status after calling the endpoint (`config` with the key). */
+  check(config: ModelConfig): Promise<ModelStatus>;
 }
 
 export interface RunManagerDeps extends Omit<RunPortsDeps, 'pipeline'> {
@@ -106,6 +108,12 @@ export class RunManager {
     const settings = await this.deps.settings();
     const key = await this.deps.keys.keyFor(settings.provider);
     return this.deps.models.status(this.config(settings, undefined), key !== undefined);
+  }
+
+  /** Calls the model's endpoint: "ready" only when it answered. */
+  async checkModel(): Promise<ModelStatus> {
+    const settings = await this.deps.settings();
+    return this.deps.models.check(this.config(settings, await this.deps.keys.keyFor(settings.provider)));
   }
 
   async setKey({ provider, key }: Request<'copilot/set-key'>): Promise<Reply<{ has_key: boolean }>> {

@@ -19,7 +19,8 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
   const origin = useCurrentOrigin();
   const run = runForTab(copilotRunList.value, tabId);
   const running = run !== undefined && isActive(run);
-  const { status, error: statusError } = useModelStatus();
+  // Steward calls the endpoint: "ready" only when it answered.
+  const { status, error: statusError } = useModelStatus({ check: true });
   const [goal, setGoal] = useState('');
   const [busy, setBusy] = useState(false);
   const [startError, setStartError] = useState('');
@@ -51,7 +52,7 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
   return (
     <>
       <h2>Co-pilot</h2>
-      <p class="note model-line">
+      <p class="note model-line" role="status" aria-label="Co-pilot model">
         {status ? (
           <>
             Model: {demo ? <strong class="demo">{DEMO_MODEL_LABEL}</strong> : status.model_label}
