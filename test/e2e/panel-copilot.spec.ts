@@ -1,4 +1,5 @@
 import { startScriptedModel, type ChatRequestBody, type ScriptedModel } from '../../sites/model/scripted-server.ts';
+import { clickStewardButton, grantInChromeSettings, tabIdOfAnyPage } from './browser.ts';
 import { cancelReply, cancelledReply, configureModel, startGoal } from './copilot-panel-helpers.ts';
 import { promptOf } from './copilot-replies.ts';
 import { test, expect } from './fixtures.ts';
@@ -241,4 +242,33 @@ test('a model server that refuses the key is explained in a plain sentence, with
   await expect(panel.getByRole('tab', { name: 'Settings' })).toHaveAttribute('aria-selected', 'true');
   await expect(panel.getByText('A key is stored.')).toBeVisible();
   expect((await shopState(sites.urls.shop)).counters[SHOP_ORDER]!.cancelled).toBe(0);
+});
+
+test.describe('on a site Steward may not read', () => {
+  test.use({ demoSitesAllowed: false });
+
+  test('the Co-pilot view offers the Allow button itself, and the goal can be started once the site is allowed', async ({ steward, sites }) => {
+    const shop = new URL(sites.urls.shop).origin;
+    const page = await steward.context.newPage();
+    await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+    const tabId = await tabIdOfAnyPage(steward.serviceWorker, page);
+    // The person clicks Steward's toolbar button on the shop: Chrome shows Steward this tab (activeTab).
+    await clickStewardButton(steward, page);
+    const panel = await steward.context.newPage();
+    await panel.goto(`chrome-extension://${steward.extensionId}/src/sidepanel/index.html?tabId=${tabId}&view=tab`);
+    await configureModel(panel, model.url);
+    await showView(panel, 'Co-pilot');
+    const view = panel.getByRole('tabpanel', { name: 'Co-pilot' });
+    const access = view.getByRole('region', { name: 'Site access' });
+    await expect(access).toContainText(`Steward does not read ${shop}`);
+    await view.getByLabel('What should the co-pilot do on this page?').fill(GOAL);
+    await expect(view.getByRole('button', { name: 'Start' })).toBeDisabled();
+
+    // The person said yes to the shop in Chrome's extension settings earlier: Chrome answers without a prompt.
+    await grantInChromeSettings(steward, [sites.urls.shop]);
+    await access.getByRole('button', { name: `Allow ${shop}` }).click();
+    await expect(access.getByRole('status')).toContainText(`Steward now observes ${shop}`);
+    await expect(access.getByRole('button', { name: `Allow ${shop}` })).toHaveCount(0);
+    await expect(view.getByRole('button', { name: 'Start' })).toBeEnabled();
+  });
 });

@@ -5,9 +5,10 @@ import { currentTabId } from '../current-tab.ts';
 import { isDemoModel, DEMO_MODEL_LABEL } from '../lib/demo-model.ts';
 import { isActive, runForTab } from '../lib/copilot-run.ts';
 import { settings } from '../settings.ts';
-import { useCurrentOrigin } from '../use-current-origin.ts';
 import { useModelStatus } from '../use-model-status.ts';
+import { useSiteStatus } from '../use-site-status.ts';
 import { CopilotRunView } from './CopilotRunView.tsx';
+import { SiteAccessNotice } from './SiteAccessNotice.tsx';
 
 /**
  * The co-pilot, for the current tab: a goal box (Enter starts, Shift+Enter is a new line), the
@@ -16,7 +17,12 @@ import { CopilotRunView } from './CopilotRunView.tsx';
  */
 export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: () => void; onOpenAudit: (agentId: string) => void }) {
   const tabId = currentTabId.value;
-  const origin = useCurrentOrigin();
+  const { sites, reload: reloadSite } = useSiteStatus();
+  const site = sites?.tab;
+  const origin = site?.origin;
+  // The co-pilot reads only allowed sites: where it may not, the Allow button is right here (kept after a yes, to say it worked).
+  const [allowedHere, setAllowedHere] = useState(false);
+  const blocked = site?.origin !== undefined && (!site.allowed || site.waiting === true);
   const run = runForTab(copilotRunList.value, tabId);
   const running = run !== undefined && isActive(run);
   // Steward calls the endpoint: "ready" only when it answered.
@@ -74,6 +80,16 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
           'Checking the model…'
         )}
       </p>
+      {site && (blocked || allowedHere) && (
+        <SiteAccessNotice
+          tab={site}
+          error=""
+          onAllowed={() => {
+            setAllowedHere(true);
+            reloadSite();
+          }}
+        />
+      )}
       <form ref={form} class="copilot-goal" onSubmit={(e) => void start(e)} aria-label="Give the co-pilot a goal">
         <label for="copilot-goal">What should the co-pilot do on this page?</label>
         <textarea
@@ -89,7 +105,7 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
         <p class="note" id="copilot-grant">
           Steward will give this run a token for {origin ?? 'this tab’s site'} only; consequential actions still need your approval. Enter starts, Shift+Enter adds a line.
         </p>
-        <button type="submit" disabled={busy || running || !goal.trim() || tabId === undefined}>
+        <button type="submit" disabled={busy || running || blocked || !goal.trim() || tabId === undefined}>
           Start
         </button>
       </form>
