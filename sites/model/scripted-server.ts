@@ -27,7 +27,7 @@ interface ScriptedFailure {
  * A reply that stops part-way until `resume` settles: streamed (`stream: true`), the first
  * `pauseAt` characters go out and the rest waits, so a test can see what was shown before the end.
  */
-export interface PausedReply {
+interface PausedReply {
   text: string;
   pauseAt: number;
   resume: Promise<unknown>;
