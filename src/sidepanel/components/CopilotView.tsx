@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { startCopilot } from '../background-client.ts';
 import { copilotError, copilotRunList, rememberRun } from '../copilot-store.ts';
 import { currentTabId } from '../current-tab.ts';
@@ -20,9 +20,14 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
   const { sites, reload: reloadSite } = useSiteStatus();
   const site = sites?.tab;
   const origin = site?.origin;
-  // The co-pilot reads only allowed sites: where it may not, the Allow button is right here (kept after a yes, to say it worked).
-  const [allowedHere, setAllowedHere] = useState(false);
+  // The co-pilot reads only allowed sites: where it may not, the Allow button is right here. The
+  // notice stays for that site once offered: the site list may change (and the tab read as
+  // allowed) before Chrome's answer comes back, and the notice is what says it worked.
   const blocked = site?.origin !== undefined && (!site.allowed || site.waiting === true);
+  const [offeredFor, setOfferedFor] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    if (blocked) setOfferedFor(site?.origin);
+  }, [blocked, site?.origin]);
   const run = runForTab(copilotRunList.value, tabId);
   const running = run !== undefined && isActive(run);
   // Steward calls the endpoint: "ready" only when it answered.
@@ -80,16 +85,7 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
           'Checking the model…'
         )}
       </p>
-      {site && (blocked || allowedHere) && (
-        <SiteAccessNotice
-          tab={site}
-          error=""
-          onAllowed={() => {
-            setAllowedHere(true);
-            reloadSite();
-          }}
-        />
-      )}
+      {site && (blocked || (site.origin !== undefined && offeredFor === site.origin)) && <SiteAccessNotice tab={site} error="" onAllowed={reloadSite} />}
       <form ref={form} class="copilot-goal" onSubmit={(e) => void start(e)} aria-label="Give the co-pilot a goal">
         <label for="copilot-goal">What should the co-pilot do on this page?</label>
         <textarea
