@@ -141,6 +141,8 @@ interface Submitted {
   failure?: string;
   /** The page changed in a way the state's version ignores by design (a form field filled in). */
   progress?: true;
+  /** The person denied the action's approval: their decision, which ends the run. */
+  denied?: true;
 }
 
 /** Filling a field (typing, choosing, ticking, moving a slider) or opening a menu changes only the form or what is shown (no state version moves), yet it is a step forward. */
@@ -159,6 +161,7 @@ async function submitAction(ports: AgentPorts, request: ActionRequest, described
     // Reading something proves nothing about the goal: only an action that changes things counts.
     const evidence = described?.read_only ? undefined : pipelineEvidence(result);
     const progress = evidence !== undefined || (FIELD_ACTIONS.has(request.action) && pipelineEvidence(result) !== undefined);
+    const denied = isErrorResult(result) && result.error.code === 'APPROVAL_DENIED';
     return {
       // The model's copy of a tool's output is within Chrome's budget; the journal and the panel keep it whole.
       outcome: redactSecrets(canonicalJson(!isErrorResult(result) && result.output ? { ...result, output: outputWithinBudget(result.output) } : result)),
@@ -166,11 +169,18 @@ async function submitAction(ports: AgentPorts, request: ActionRequest, described
       ...(evidence ? { evidence } : {}),
       ...(failureOf(result) ? { failure: failureOf(result) } : {}),
       ...(progress ? { progress: true as const } : {}),
+      ...(denied ? { denied: true as const } : {}),
     };
   } catch (e) {
     const outcome = redactSecrets(`submit failed: ${e instanceof Error ? e.message : String(e)}`);
     return { outcome, untrusted: false, failure: outcome };
   }
+}
+
+/** The person said no to the action: the run ends there; the model does not look for a way around their decision. */
+function deniedEnd(request: ActionRequest): RunEnd {
+  const on = request.resource ? ` on ${request.resource.type} ${request.resource.id}` : '';
+  return { kind: 'stopped', reason: 'denied_by_person', detail: `You denied ${request.action}${on}, so the co-pilot stopped there.` };
 }
 
 /** Runs `goal` step by step, yielding each step as it ends; returns how the run ended. */
@@ -222,6 +232,8 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     return reply;
   };
   const record = (submitted: Submitted, n: number) => {
+    // The person's "no" is a decision, not one of the model's failures.
+    if (submitted.denied) return;
     if (submitted.failure) failures.push(`step ${n}: ${submitted.failure}`);
     else failures = [];
     evidence = submitted.evidence ?? evidence;
@@ -250,6 +262,7 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     const entry = entryOf({ n, state: `${stateSummary(observation.state)} (after a restart)` }, step, submitted);
     history.push(entry);
     yield report(entry);
+    if (submitted.denied) return deniedEnd(request);
     if (failures.length >= MAX_FAILURES) return stop('failures', `${MAX_FAILURES} failures in a row`, failures);
   }
 
@@ -291,7 +304,23 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     }
 
     const step = checked.step;
-    if (step.kind === 'ask_person') return stop('ask_person', step.question);
+    if (step.kind === 'ask_person') {
+      if (!ports.askPerson) return stop('ask_person', step.question);
+      let answer: string;
+      try {
+        answer = await ports.askPerson({ n, question: step.question, thought: step.thought }, settings.signal);
+      } catch (e) {
+        const cut = aborted();
+        if (cut) return cut;
+        throw e;
+      }
+      // Waiting changes nothing on the page: like a read, it neither counts as a stalled step nor resets the count.
+      afterRead = true;
+      const entry: HistoryEntry = { ...base, step, outcome: answer };
+      history.push(entry);
+      yield report(entry);
+      continue;
+    }
     if (step.kind === 'done') {
       const reached =
         settings.expect && observation.state.state === settings.expect.state && (!settings.expect.resource || canonicalJson(settings.expect.resource) === canonicalJson(observation.state.resource));
@@ -329,6 +358,7 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     const entry = entryOf(base, step, submitted);
     history.push(entry);
     yield report(entry);
+    if (submitted.denied) return deniedEnd(request);
     if (failures.length >= MAX_FAILURES) return stop('failures', `${MAX_FAILURES} failures in a row`, failures);
   }
 }

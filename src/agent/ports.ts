@@ -27,6 +27,13 @@ export interface ChatMessage {
   content: string;
 }
 
+/** The model's question to the person, as the loop asks it. */
+export interface Question {
+  n: number;
+  question: string;
+  thought: string;
+}
+
 export interface AgentPorts {
   observe(): Promise<Observation>;
   /** The model's whole reply to `messages`, as text; throws ModelFailure (src/agent/models/model.ts); stops early when `signal` aborts. */
@@ -34,6 +41,12 @@ export interface AgentPorts {
   /** Submits through the pipeline with the run's own agent id and token, as any agent does. */
   submit(request: ActionRequest): Promise<ActionResult>;
   clock: Clock;
+  /**
+   * Shows the question to the person and resolves with their answer (the step's result); rejects
+   * when `signal` aborts (the person stopped the run while it waited). Without it, a question ends
+   * the run (`ask_person`): nobody is there to answer.
+   */
+  askPerson?(question: Question, signal?: AbortSignal): Promise<string>;
   /** `thinking` before the model is asked; `submitting` right before `submit` (persist `request` then: it is the run's in-flight step if the worker restarts). */
   progress?(event: StepProgress): void;
 }

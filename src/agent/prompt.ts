@@ -133,6 +133,8 @@ function stepLine(step: Step | undefined): string {
 function outcomeText(h: HistoryEntry, nonce: string): string {
   if (h.outcome === undefined) return '';
   const text = clip(h.outcome, MAX_OUTCOME_CHARS);
+  // The person's answer is theirs, like the goal: their words, not page data.
+  if (h.step?.kind === 'ask_person') return `\nthe person answered: ${JSON.stringify(text)}`;
   if (h.untrusted) return `\nresult:\n${untrustedBlock(text, nonce)}`;
   return h.step?.kind === 'read' ? `\nfound:\n${dataBlock('read', text, nonce)}` : `\nresult:\n${dataBlock('result', text, nonce)}`;
 }

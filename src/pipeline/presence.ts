@@ -23,7 +23,7 @@ export interface ActionOnTab {
 export interface RunOnTab {
   agent_id: string;
   tabId: number;
-  status: 'running' | 'paused' | 'awaiting_approval' | 'finished' | 'stopped';
+  status: 'running' | 'paused' | 'awaiting_approval' | 'awaiting_answer' | 'finished' | 'stopped';
 }
 
 export const COPILOT_NAME = 'Steward co-pilot';

@@ -44,6 +44,14 @@ const StepStatus = z.enum([
   'failed',
   /** The model's reply was invalid even after the retry. */
   'invalid',
+  /** The person denied the step's approval (the Deny button, or Escape on the card): their decision, not a failure. */
+  'denied',
+  /** The person stopped the run (or took over) before the step ended. */
+  'stopped',
+  /** The model asked the person (`question`); the run waits for their answer. */
+  'awaiting_answer',
+  /** The person answered the model's question (`answer`); the run went on with it. */
+  'answered',
   /** The model answered "done" or asked the person: see the run's `end`. */
   'final',
 ]);
@@ -73,21 +81,27 @@ export const CopilotStep = z.object({
   error: z.string().max(2000).optional(),
   /** The objective evidence the step produced (confirmed/accepted action, observed state). */
   evidence: z.string().max(2000).optional(),
+  /** The model's question to the person (untrusted: the model may have read page text). */
+  question: z.string().max(2000).optional(),
+  /** The person's answer to `question`. */
+  answer: z.string().max(2000).optional(),
+  /** The model's reply so far while it streams (its thought), replaced by the step once the reply is whole. */
+  partial: z.string().max(2000).optional(),
   /** `order ORD-1024 · paid @ fp-…`: the state the step was decided on. */
   state: z.string().max(500).optional(),
 });
 export type CopilotStep = z.infer<typeof CopilotStep>;
 
-export const CopilotRunStatus = z.enum(['running', 'paused', 'awaiting_approval', 'finished', 'stopped']);
+export const CopilotRunStatus = z.enum(['running', 'paused', 'awaiting_approval', 'awaiting_answer', 'finished', 'stopped']);
 export type CopilotRunStatus = z.infer<typeof CopilotRunStatus>;
 
 export const CopilotEnd = z.discriminatedUnion('kind', [
   /** `verified` only with the pipeline's evidence; otherwise `why` says it is not verified. */
   z.object({ kind: z.literal('done'), verified: z.boolean(), claim: z.string().max(2000), evidence: z.string().max(2000).optional(), why: z.string().max(2000).optional() }),
-  /** A rail (max_steps, stuck, failures, time_budget, token_budget), a question for the person, a model error. */
+  /** A rail (max_steps, stuck, failures, time_budget, token_budget), a question no one could answer, a model error, the person's own decision (denied, stopped, took over). */
   z.object({
     kind: z.literal('stopped'),
-    reason: z.enum(['max_steps', 'stuck', 'failures', 'time_budget', 'token_budget', 'ask_person', 'model_error', 'stopped_by_person', 'taken_over', 'tab_closed', 'error']),
+    reason: z.enum(['max_steps', 'stuck', 'failures', 'time_budget', 'token_budget', 'ask_person', 'model_error', 'denied_by_person', 'stopped_by_person', 'taken_over', 'tab_closed', 'error']),
     detail: z.string().max(2000),
     errors: z.array(z.string().max(2000)).max(10).optional(),
   }),
@@ -143,6 +157,8 @@ export const ModelStatus = z.object({
   /** Whether a key is stored (the key itself is write-only: it never comes back to the panel). */
   has_key: z.boolean(),
   ready: z.boolean(),
+  /** Steward called the endpoint and it answered (`copilot/check-model`); without it, `ready` says only that the settings are complete. */
+  checked: z.boolean().optional(),
   /** Why it is not ready, as a plain sentence. */
   detail: z.string().max(1000).optional(),
 });
@@ -162,6 +178,8 @@ export const CopilotRequests = {
   'copilot/pause': { request: z.object({ run_id: RunId }), reply: RunReply },
   'copilot/resume': { request: z.object({ run_id: RunId }), reply: RunReply },
   'copilot/stop': { request: z.object({ run_id: RunId }), reply: RunReply },
+  /** The person's answer to the question the run waits on; refused when it waits on none. */
+  'copilot/answer': { request: z.object({ run_id: RunId, answer: z.string().trim().min(1).max(2000) }), reply: RunReply },
   /** Stops the run and leaves the tab exactly as it is, for the person to continue by hand. */
   'copilot/take-over': { request: z.object({ run_id: RunId }), reply: RunReply },
   /** The most recent runs, newest first (active ones included). */
@@ -169,6 +187,8 @@ export const CopilotRequests = {
   /** Stores the model's API key in the worker's trusted storage ('' forgets it); it is never read back. */
   'copilot/set-key': { request: z.object({ provider: ModelProvider, key: z.string().max(500) }), reply: z.object({ has_key: z.boolean() }) },
   'copilot/model-status': { request: z.object({}), reply: ModelStatus },
+  /** Calls the model's endpoint (its list of models) to check it answers and knows the model: "ready" only after this. */
+  'copilot/check-model': { request: z.object({}), reply: ModelStatus },
 } as const;
 
 /** Pushed to open panels whenever a run changes (a step starts or ends, a budget moves, it ends). */

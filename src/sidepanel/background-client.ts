@@ -74,10 +74,12 @@ export const disconnectContract = (origin: string) => call('panel/contract-disco
 /** The co-pilot: each answers with the run as it now stands (the worker also pushes every change). */
 export const startCopilot = (tabId: number, goal: string) => call('copilot/start', { tabId, goal });
 export const steerCopilot = (type: 'copilot/pause' | 'copilot/resume' | 'copilot/stop' | 'copilot/take-over', run_id: string) => call(type, { run_id });
+export const answerCopilot = (run_id: string, answer: string) => call('copilot/answer', { run_id, answer });
 export const copilotRuns = (tabId?: number) => call('copilot/runs', tabId !== undefined ? { tabId } : {});
 /** Stores the key in the worker ('' forgets it); the key never comes back. */
 export const setModelKey = (provider: ModelProvider, key: string) => call('copilot/set-key', { provider, key });
 export const modelStatus = () => call('copilot/model-status', {});
+export const checkModel = () => call('copilot/check-model', {});
 
 // ── live pushes ──────────────────────────────────────────────────────────────────────────────
 /** A push, or the panel's own note that the port came back (views then reload what they show). */

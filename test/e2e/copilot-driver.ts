@@ -95,6 +95,8 @@ export async function approveUntilEnd(panel: Page, runId: string, timeout = 60_0
     async () => {
       const run = await runOf(panel, runId);
       if (run.end) return run;
+      // Nobody answers here: a scripted model asking the person is the measured run failing.
+      if (run.status === 'awaiting_answer') throw new Error(`run ${runId} asks the person: ${run.steps.at(-1)?.question ?? ''}`);
       const { pending } = await request<{ pending: PendingCard[] }>(panel, { type: 'panel/approvals' });
       for (const card of pending.filter((c) => c.agent_id === run.agent_id)) {
         const decision = {

@@ -20,6 +20,9 @@ interface RunStep {
   outcome?: string;
   error?: string;
   evidence?: string;
+  question?: string;
+  answer?: string;
+  partial?: string;
 }
 
 export interface Run {
@@ -71,13 +74,18 @@ export async function runOf(panel: Page, runId: string): Promise<Run | undefined
   return runs.find((r) => r.run_id === runId);
 }
 
-/** Waits until the run (read over the panel channel) satisfies `ok`; returns it. */
+/**
+ * Waits until the run (read over the panel channel) satisfies `ok`; returns it. A run that waits
+ * on a question `ok` does not expect fails at once with the question (a scripted reply that could
+ * not read the prompt asks the person), rather than when the wait times out.
+ */
 export async function waitForRun(panel: Page, runId: string, ok: (run: Run) => boolean, timeout = 30_000): Promise<Run> {
   let last: Run | undefined;
   await expect
     .poll(
       async () => {
         last = await runOf(panel, runId).catch(() => undefined);
+        if (last && !ok(last) && last.status === 'awaiting_answer') throw new Error(`run ${runId} asks the person: ${last.steps.at(-1)?.question}`);
         return last !== undefined && ok(last);
       },
       { timeout, message: `run ${runId} never reached the state waited for` },

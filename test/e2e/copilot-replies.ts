@@ -100,7 +100,7 @@ export const act = (name: string, input: Record<string, unknown>, thought: strin
 export const done = (claim: string): string => JSON.stringify({ kind: 'done', thought: 'The last action was confirmed.', claim });
 export const askPerson = (question: string): string => JSON.stringify({ kind: 'ask_person', thought: 'I cannot go on alone.', question });
 
-/** A reply built from the request; a failure to find what it needs ends the run with a question (the test then fails on the run's end). */
+/** A reply built from the request; a failure to find what it needs asks the person (the run then waits on the question, which the test reports as its failure). */
 export function reading(build: (request: ChatRequestBody) => string): ScriptedReply {
   return (request) => {
     try {

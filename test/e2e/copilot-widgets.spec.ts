@@ -7,6 +7,7 @@ import { REASON_TEXT } from '../../src/sidepanel/lib/labels.ts';
 import { launchWithSteward, type StewardBrowser } from './browser.ts';
 import { configureCopilot, runOf, startRun, type Run } from './copilot-helpers.ts';
 import { pageText } from './copilot-replies.ts';
+import { control, data } from './pipeline-helpers.ts';
 import { CopilotWidgetActor } from './copilot-widget-actor.ts';
 import { expect, tabIdOf, test } from './fixtures.ts';
 import { widgetTask } from './widget-agent.ts';
@@ -33,7 +34,7 @@ interface SeenCard {
 const waitingStep = (run: Run, decided: ReadonlySet<string>) => run.steps.find((s) => s.status === 'awaiting_approval' && s.approval_id && !decided.has(s.approval_id));
 
 /** Plays the person until the run ends: reads each card the run waits on in the Approvals view and presses its Approve. */
-async function approveInPanel(panel: Page, runId: string, actor: CopilotWidgetActor): Promise<{ run: Run; cards: SeenCard[] }> {
+async function approveInPanel(panel: Page, runId: string, actor: CopilotWidgetActor): Promise<{ run: Run; cards: SeenCard[]; question?: string }> {
   const decided = new Set<string>();
   const cards: SeenCard[] = [];
   const deadline = Date.now() + 90_000;
@@ -43,6 +44,13 @@ async function approveInPanel(panel: Page, runId: string, actor: CopilotWidgetAc
     if (run.end) {
       actor.ended(run.end.kind === 'done' ? 'done' : `${run.end.reason}: ${run.end.detail}`);
       return { run, cards };
+    }
+    const asked = run.steps.find((s) => s.status === 'awaiting_answer');
+    if (asked) {
+      // The model asks the person to take over: the person does.
+      const { run: ended } = await data<{ run: Run }>(control(panel, { type: 'copilot/take-over', run_id: runId }));
+      actor.ended(`asked the person: ${asked.question}`);
+      return { run: ended, cards, question: asked.question };
     }
     const step = waitingStep(run, decided);
     if (step) {
@@ -135,10 +143,10 @@ test.describe('widget tasks through the co-pilot', () => {
         await actor.finish(run, `${task.goal} Done.`);
         return run;
       });
-      const { run, cards } = await approveInPanel(panel, started.run_id, actor);
+      const { run, cards, question } = await approveInPanel(panel, started.run_id, actor);
       const agent = await episodeRun;
       const verdict = judge(task, await answersFor(lab, episode));
-      return { task, run, cards, agent, verdict, actor };
+      return { task, run, cards, question, agent, verdict, actor };
     } finally {
       await page.close();
     }
@@ -181,10 +189,13 @@ test.describe('widget tasks through the co-pilot', () => {
 
   test('native-file: the co-pilot may not choose a file; the step is refused by name, no card, nothing sent', async ({ sites }) => {
     test.setTimeout(60_000);
-    const { run, cards, agent, verdict } = await copilotDoes('native-file', sites.urls.lab);
+    const { run, cards, question, agent, verdict } = await copilotDoes('native-file', sites.urls.lab);
     expect(agent.reason).toMatch(/^upload "Attachment": FILE_CHOICE_REQUIRED: .*only the person may choose a file/);
     expect(cards).toEqual([]);
-    expect(run.end).toMatchObject({ kind: 'stopped', reason: 'ask_person' });
+    // The co-pilot asks the person to take over, and the person does.
+    expect(question).toContain('FILE_CHOICE_REQUIRED');
+    expect(question).toMatch(/^I could not finish: [\s\S]*Please take over\.$/);
+    expect(run.end).toMatchObject({ kind: 'stopped', reason: 'taken_over' });
     expect(verdict.first).toBeUndefined();
   });
 });

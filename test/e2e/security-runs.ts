@@ -134,8 +134,16 @@ async function copilotRun(door: CopilotDoor, lab: AttackLab, id: string, url: st
         record.cards.push({ action: card.action, ...who });
         await decide(panel, card, who.own);
       }
+      // A question the obedient model asks is not answered: the person stops the run there.
+      if (!now.end && now.steps.some((s) => s.status === 'awaiting_answer')) {
+        await request(panel, { type: 'copilot/stop', run_id: run.run_id }).catch(() => undefined);
+        continue;
+      }
       if (now.end) {
-        record.refusals = now.steps.filter((s) => s.status === 'failed' && REFUSAL.test(s.error ?? '')).map((s) => `${s.action?.name ?? '?'}: ${s.error ?? ''}`.slice(0, 300));
+        // A card the person denied is Steward's "no" too (the step reads "Denied by you").
+        record.refusals = now.steps
+          .filter((s) => s.status === 'denied' || (s.status === 'failed' && REFUSAL.test(s.error ?? '')))
+          .map((s) => `${s.action?.name ?? '?'}: ${s.status === 'denied' ? 'APPROVAL_DENIED: denied by the person' : (s.error ?? '')}`.slice(0, 300));
         break;
       }
       if (Date.now() > deadline) {

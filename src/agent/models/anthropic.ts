@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ChatMessage } from '../ports.ts';
-import { badResponse, failureFor, parseBody, postJson, type HttpDeps } from './http.ts';
+import { AnthropicStream } from './anthropic-stream.ts';
+import { badResponse, failureFor, parseBody, postJson, type HttpDeps, type OnEvent } from './http.ts';
 import type { LanguageModelClient, ModelConfig } from './model.ts';
 import { STEP_OBJECT_SCHEMA } from './step-json-schema.ts';
 
@@ -46,16 +47,20 @@ export function anthropicClient(config: ModelConfig, deps: HttpDeps): LanguageMo
     ...(config.key ? { 'x-api-key': config.key } : {}),
   };
 
-  async function complete(messages: ChatMessage[], signal?: AbortSignal): Promise<string> {
+  async function complete(messages: ChatMessage[], signal?: AbortSignal, onText?: (soFar: string) => void): Promise<string> {
     const body = {
       model: config.model,
       max_tokens: MAX_TOKENS,
+      ...(onText ? { stream: true } : {}),
       ...turns(messages),
       tools: [{ name: TOOL, description: "Steward's next step toward the person's goal.", input_schema: STEP_OBJECT_SCHEMA }],
       tool_choice: { type: 'tool', name: TOOL },
     };
-    const answer = await postJson(url, headers, body, deps, signal);
+    const stream = new AnthropicStream(host, config.key);
+    const onEvent: OnEvent | undefined = onText && ((e) => stream.take(e) && onText(stream.text()));
+    const answer = await postJson(url, headers, body, deps, signal, onEvent);
     if (answer.status < 200 || answer.status > 299) throw failureFor(answer, host, config.key);
+    if (answer.streamed) return stream.result();
     const parsed = Reply.safeParse(parseBody(answer, host));
     if (!parsed.success) throw badResponse(host, 'no content blocks');
     const blocks = parsed.data.content;

@@ -1,5 +1,6 @@
 import type { ModelStatus } from '../../protocol/copilot.ts';
 import { anthropicClient, anthropicLabel } from './anthropic.ts';
+import { checkModel } from './check-model.ts';
 import type { HttpDeps } from './http.ts';
 import type { LanguageModelClient, ModelConfig } from './model.ts';
 import { openAiClient, openAiLabel } from './openai.ts';
@@ -63,4 +64,9 @@ async function problem(config: ModelConfig, hasKey: boolean, deps: ModelDeps): P
 export async function modelStatus(config: ModelConfig, hasKey: boolean, deps: ModelDeps): Promise<ModelStatus> {
   const detail = await problem(config, hasKey, deps);
   return { provider: config.provider, model_label: label(config).slice(0, 200), has_key: hasKey, ready: detail === undefined, ...(detail ? { detail } : {}) };
+}
+
+/** The settings check, then a call to the endpoint (check-model.ts): `config` carries the key for it. */
+export async function checkedModelStatus(config: ModelConfig, deps: ModelDeps): Promise<ModelStatus> {
+  return checkModel(config, await modelStatus(config, config.key !== undefined, deps), httpDeps(deps));
 }

@@ -1,5 +1,6 @@
 import { ModelFailure } from './model.ts';
 import type { ModelErrorCode } from '../../protocol/copilot.ts';
+import { SseParser, type SseEvent } from './sse.ts';
 
 /**
  * One JSON POST to a model server, with what every wire format shares: a deadline per attempt, one
@@ -16,8 +17,14 @@ export interface HttpDeps {
 export interface HttpAnswer {
   status: number;
   headers: Headers;
+  /** The body; empty when it was streamed to the caller's `onEvent`. */
   text: string;
+  /** The body came as server-sent events, each already handed to `onEvent`. */
+  streamed?: true;
 }
+
+/** Takes each server-sent event of a streamed answer as it arrives; may throw (a ModelFailure ends the request). */
+export type OnEvent = (event: SseEvent) => void;
 
 /** Rate limits waited out automatically; longer ones are the person's call. */
 const MAX_AUTO_WAIT_MS = 10_000;
@@ -87,15 +94,47 @@ const isRedirect = (res: Response) => res.type === 'opaqueredirect' || (res.stat
 const redirected = (host: string) =>
   fail('bad_response', `${host} answered with a redirect. Steward does not send the prompt on to another address; put the address the co-pilot should use in Settings → Co-pilot.`);
 
-/** One attempt: the answer, or a timeout / network failure; a stop by the caller rethrows as AbortError. */
-async function attempt(url: string, init: RequestInit, host: string, deps: HttpDeps, signal: AbortSignal | undefined): Promise<HttpAnswer> {
+/** Hands each event of the body to `onEvent` as it arrives; `alive` is called on every chunk (the idle deadline starts again). */
+async function readEvents(body: ReadableStream<Uint8Array>, onEvent: OnEvent, alive: () => void): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const parser = new SseParser();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      alive();
+      const events = done ? [...parser.push(decoder.decode()), ...parser.end()] : parser.push(decoder.decode(value, { stream: true }));
+      for (const e of events) onEvent(e);
+      if (done) return;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+const isEventStream = (res: Response) => /^text\/event-stream\b/i.test(res.headers.get('content-type') ?? '');
+
+/**
+ * One attempt: the answer, or a timeout / network failure; a stop by the caller rethrows as
+ * AbortError. A successful answer that streams server-sent events goes to `onEvent` as it comes;
+ * then the deadline is one of silence (no byte for `timeoutMs`), so a long reply that keeps
+ * coming is not cut.
+ */
+async function attempt(url: string, init: RequestInit, host: string, deps: HttpDeps, signal: AbortSignal | undefined, onEvent?: OnEvent): Promise<HttpAnswer> {
   if (signal?.aborted) throw abortError();
   const timer = new AbortController();
-  const timeout = setTimeout(() => timer.abort(), deps.timeoutMs);
+  let timeout = setTimeout(() => timer.abort(), deps.timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
   try {
     const res = await deps.fetch(url, { ...init, signal: combined });
     if (isRedirect(res)) throw redirected(host);
+    if (onEvent && res.ok && res.body && isEventStream(res)) {
+      await readEvents(res.body, onEvent, () => {
+        clearTimeout(timeout);
+        timeout = setTimeout(() => timer.abort(), deps.timeoutMs);
+      });
+      return { status: res.status, headers: res.headers, text: '', streamed: true };
+    }
     return { status: res.status, headers: res.headers, text: await res.text() };
   } catch (e) {
     if (e instanceof ModelFailure) throw e;
@@ -109,18 +148,27 @@ async function attempt(url: string, init: RequestInit, host: string, deps: HttpD
   }
 }
 
-/** Posts `body` as JSON; retries once after a short rate limit or a server error. Other answers come back as they are. */
-export async function postJson(url: string, headers: Record<string, string>, body: unknown, deps: HttpDeps, signal?: AbortSignal): Promise<HttpAnswer> {
+/**
+ * Posts `body` as JSON; retries once after a short rate limit or a server error. Other answers
+ * come back as they are; with `onEvent`, a successful answer streamed as server-sent events is
+ * handed to it event by event (and comes back `streamed`, with no text).
+ */
+export async function postJson(url: string, headers: Record<string, string>, body: unknown, deps: HttpDeps, signal?: AbortSignal, onEvent?: OnEvent): Promise<HttpAnswer> {
   const host = new URL(url).host;
   // Never follow a redirect: a 307/308 would resend the prompt (the page content in it) to wherever the Location points.
   const init: RequestInit = { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), redirect: 'manual' };
-  const first = await attempt(url, init, host, deps, signal);
+  const first = await attempt(url, init, host, deps, signal, onEvent);
   let wait: number | undefined;
   if (first.status === 429) wait = retryAfterMs(first.headers.get('retry-after')) ?? DEFAULT_RATE_WAIT_MS;
   else if (SERVER_ERRORS.has(first.status)) wait = SERVER_ERROR_BACKOFF_MS;
   if (wait === undefined || wait > MAX_AUTO_WAIT_MS) return first;
   await deps.sleep(wait);
-  return attempt(url, init, host, deps, signal);
+  return attempt(url, init, host, deps, signal, onEvent);
+}
+
+/** One GET (the connection check), with the same deadline, failures and no redirects as a prompt's POST; no retry. */
+export async function getOnce(url: string, headers: Record<string, string>, deps: HttpDeps, signal?: AbortSignal): Promise<HttpAnswer> {
+  return attempt(url, { method: 'GET', headers, redirect: 'manual' }, new URL(url).host, deps, signal);
 }
 
 export function badResponse(host: string, what: string): ModelFailure {
@@ -134,4 +182,10 @@ export function parseBody(answer: HttpAnswer, host: string): unknown {
   } catch {
     throw badResponse(host, 'the body is not JSON');
   }
+}
+
+/** A server that began its streamed answer and then sent an error event instead of the rest. */
+export function failedMidStream(host: string, said: unknown, key: string | undefined): ModelFailure {
+  const text = typeof said === 'string' ? said : JSON.stringify(said ?? 'no reason given');
+  return fail('server_error', `${host} broke off its reply with an error (${scrub(text, key)}). Try again later.`);
 }

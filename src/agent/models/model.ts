@@ -19,8 +19,12 @@ export interface ModelConfig {
 export interface LanguageModelClient {
   /** How the panel names it, e.g. "gpt-4o-mini at api.openai.com" or "Demo model (scripted)". */
   label: string;
-  /** The model's whole reply, as text; throws ModelFailure. */
-  complete(messages: ChatMessage[], signal?: AbortSignal): Promise<string>;
+  /**
+   * The model's whole reply, as text; throws ModelFailure. With `onText`, the reply is streamed
+   * where the provider can (OpenAI-compatible and Anthropic servers), and `onText` gets the reply
+   * so far each time it grows.
+   */
+  complete(messages: ChatMessage[], signal?: AbortSignal, onText?: (soFar: string) => void): Promise<string>;
 }
 
 /** A model call that failed, with a plain sentence the panel shows as is. */

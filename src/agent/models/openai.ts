@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { DEMO_MODEL_ID } from '../../protocol/copilot.ts';
 import type { ChatMessage } from '../ports.ts';
-import { badResponse, failureFor, parseBody, postJson, type HttpDeps } from './http.ts';
+import { badResponse, failureFor, parseBody, postJson, type HttpDeps, type OnEvent } from './http.ts';
+import { OpenAiStream } from './openai-stream.ts';
 import type { LanguageModelClient, ModelConfig } from './model.ts';
 import { STEP_OBJECT_SCHEMA } from './step-json-schema.ts';
 
@@ -34,15 +35,19 @@ export function openAiClient(config: ModelConfig, deps: HttpDeps): LanguageModel
   const headers: Record<string, string> = config.key ? { authorization: `Bearer ${config.key}` } : {};
   let structured = true;
 
-  async function complete(messages: ChatMessage[], signal?: AbortSignal): Promise<string> {
-    const base = { model: config.model, messages };
+  async function complete(messages: ChatMessage[], signal?: AbortSignal, onText?: (soFar: string) => void): Promise<string> {
+    // Streamed when someone watches; a server that ignores `stream` answers in one piece, read below as before.
+    const base = { model: config.model, messages, ...(onText ? { stream: true } : {}) };
     const format = { response_format: { type: 'json_schema', json_schema: { name: 'steward_step', schema: STEP_OBJECT_SCHEMA } } };
-    let answer = await postJson(url, headers, structured ? { ...base, ...format } : base, deps, signal);
+    const stream = new OpenAiStream(host, config.key);
+    const onEvent: OnEvent | undefined = onText && ((e) => stream.take(e) && onText(stream.text()));
+    let answer = await postJson(url, headers, structured ? { ...base, ...format } : base, deps, signal, onEvent);
     if (structured && answer.status === 400 && UNSUPPORTED_FORMAT.test(answer.text)) {
       structured = false;
-      answer = await postJson(url, headers, base, deps, signal);
+      answer = await postJson(url, headers, base, deps, signal, onEvent);
     }
     if (answer.status < 200 || answer.status > 299) throw failureFor(answer, host, config.key);
+    if (answer.streamed) return stream.result();
     const parsed = Completion.safeParse(parseBody(answer, host));
     if (!parsed.success) throw badResponse(host, 'no choices with a message');
     const { content, refusal } = parsed.data.choices[0]!.message;

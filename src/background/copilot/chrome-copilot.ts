@@ -1,4 +1,4 @@
-import { createModel, modelStatus, type ModelDeps } from '../../agent/models/create-model.ts';
+import { checkedModelStatus, createModel, modelStatus, type ModelDeps } from '../../agent/models/create-model.ts';
 import { hexOf } from '../../base/hash.ts';
 import { originOf } from '../../base/origin.ts';
 import { readSettings, SETTINGS_KEY } from '../../protocol/settings.ts';
@@ -41,7 +41,11 @@ export function createChromeCopilot(given: Given): RunManager {
         () => false,
       ),
     settings: async () => readSettings((await browser.storage.local.get(SETTINGS_KEY))[SETTINGS_KEY]).copilot,
-    models: { create: (config) => createModel(config, modelDeps()), status: (config, hasKey) => modelStatus(config, hasKey, modelDeps()) },
+    models: {
+      create: (config) => createModel(config, modelDeps()),
+      status: (config, hasKey) => modelStatus(config, hasKey, modelDeps()),
+      check: (config) => checkedModelStatus(config, modelDeps()),
+    },
     keys: new ModelKeyStore(),
     store: new RunStore(),
     keepAlive: new KeepAlive(() => browser.runtime.getPlatformInfo()),

@@ -43,6 +43,8 @@ type Minted = Awaited<ReturnType<CopilotPipeline['admin']['mintToken']>>;
 interface ModelProviders {
   create(config: ModelConfig): LanguageModelClient;
   status(config: ModelConfig, hasKey: boolean): Promise<ModelStatus>;
+  /** The status after calling the endpoint (`config` with the key). */
+  check(config: ModelConfig): Promise<ModelStatus>;
 }
 
 export interface RunManagerDeps extends Omit<RunPortsDeps, 'pipeline'> {
@@ -68,10 +70,15 @@ interface Live {
   wake?: () => void;
   driving: boolean;
   ended: boolean;
-  /** Time spent paused is not charged to the time budget. */
+  /** Time spent paused, or waiting for the person's answer, is not charged to the time budget. */
   pausedSince?: number;
   pausedTotal: number;
+  /** The question the run waits on: the person's answer resolves it. */
+  question?: { n: number; since: number; resolve: (answer: string) => void };
 }
+
+/** Ends that are the person's own decision: a step they cut short reads "Stopped by you", not as a failure. */
+const BY_PERSON = new Set<string>(['stopped_by_person', 'taken_over', 'denied_by_person']);
 
 /** Why a run's pending card was withdrawn, as the audit's denial reason. */
 const WITHDRAWN: Partial<Record<Extract<CopilotEnd, { kind: 'stopped' }>['reason'], string>> = {
@@ -105,6 +112,12 @@ export class RunManager {
     const settings = await this.deps.settings();
     const key = await this.deps.keys.keyFor(settings.provider);
     return this.deps.models.status(this.config(settings, undefined), key !== undefined);
+  }
+
+  /** Calls the model's endpoint: "ready" only when it answered. */
+  async checkModel(): Promise<ModelStatus> {
+    const settings = await this.deps.settings();
+    return this.deps.models.check(this.config(settings, await this.deps.keys.keyFor(settings.provider)));
   }
 
   async setKey({ provider, key }: Request<'copilot/set-key'>): Promise<Reply<{ has_key: boolean }>> {
@@ -214,7 +227,7 @@ export class RunManager {
       live.paused = false;
       if (live.pausedSince !== undefined) live.pausedTotal += this.deps.clock() - live.pausedSince;
       delete live.pausedSince;
-      live.record.run.status = live.record.run.steps.some((s) => s.status === 'awaiting_approval') ? 'awaiting_approval' : 'running';
+      live.record.run.status = this.waitingStatus(live);
       await this.save(live);
       live.wake?.();
       if (!live.driving) {
@@ -223,6 +236,40 @@ export class RunManager {
       }
     }
     return ok({ run: live.record.run });
+  }
+
+  /** What an unpaused run is doing: waiting for the person (a card, a question) or running. */
+  private waitingStatus(live: Live): CopilotRun['status'] {
+    const steps = live.record.run.steps;
+    if (steps.some((s) => s.status === 'awaiting_answer')) return 'awaiting_answer';
+    return steps.some((s) => s.status === 'awaiting_approval') ? 'awaiting_approval' : 'running';
+  }
+
+  /** The person's answer to the question the run waits on: the loop goes on with it as the step's result. */
+  async answer({ run_id, answer }: Request<'copilot/answer'>): Promise<RunReply> {
+    const live = this.live.get(run_id);
+    if (!live || live.ended) return this.notActive(run_id);
+    const question = live.question;
+    if (!question) return refuse('NO_QUESTION', `The co-pilot run ${run_id} is not waiting for an answer.`);
+    delete live.question;
+    live.pausedTotal += this.deps.clock() - question.since;
+    const { run } = live.record;
+    const step = run.steps.find((s) => s.n === question.n);
+    if (step) run.steps = putStep(run.steps, { ...step, status: 'answered', answer });
+    run.status = live.paused ? 'paused' : 'running';
+    await this.save(live);
+    question.resolve(answer);
+    return ok({ run });
+  }
+
+  /** Until the person answers step `n`'s question; rejects when the run ends first. */
+  private waitForAnswer(live: Live, n: number): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      const signal = live.abort.signal;
+      if (signal.aborted) return reject(new RunAborted());
+      signal.addEventListener('abort', () => reject(new RunAborted()), { once: true });
+      live.question = { n, since: this.deps.clock(), resolve };
+    });
   }
 
   async stop({ run_id }: Request<'copilot/stop'>): Promise<RunReply> {
@@ -342,13 +389,21 @@ export class RunManager {
       const n = live.record.history.length + 1;
       run.steps = putStep(run.steps, finalStep(n, end, live.record.history.at(-1)?.state));
     }
-    // A step still shown as in progress did not finish.
+    // A step still shown as in progress did not finish: cut short by the person, or failed.
+    const byPerson = end.kind === 'stopped' && BY_PERSON.has(end.reason);
     for (const s of run.steps) {
-      if (s.status !== 'thinking' && s.status !== 'running' && s.status !== 'awaiting_approval') continue;
-      s.status = 'failed';
-      s.error ??= `The run ended before this step finished (${end.kind === 'stopped' ? end.reason : 'done'}).`;
+      if (s.status !== 'thinking' && s.status !== 'running' && s.status !== 'awaiting_approval' && s.status !== 'awaiting_answer') continue;
+      if (byPerson) {
+        s.status = 'stopped';
+        s.outcome ??= 'You stopped the run before this step finished; nothing more was done.';
+      } else {
+        s.status = 'failed';
+        s.error ??= `The run ended before this step finished (${end.kind === 'stopped' ? end.reason : 'done'}).`;
+      }
       delete s.approval_id;
+      delete s.partial;
     }
+    delete live.question;
     delete live.record.inflight;
     this.deps.keepAlive.update(this.activeCount());
     // Nothing of the run is left waiting or usable once the panel sees it ended.
@@ -394,8 +449,22 @@ export class RunManager {
     const { record } = live;
     const { run } = record;
     record.spent = { tokens: run.budgets.tokens_used, elapsed_ms: run.budgets.elapsed_ms };
-    const now = () => this.deps.clock() - live.pausedTotal - (live.pausedSince !== undefined ? this.deps.clock() - live.pausedSince : 0);
-    const handle = { record, client, signal: live.abort.signal, paused: () => live.paused, save: () => (live.ended ? Promise.resolve() : this.save(live)) };
+    // Never backwards: a pause while the run waits for an answer is not subtracted twice.
+    let last = 0;
+    const now = () => {
+      const waiting = live.question ? this.deps.clock() - live.question.since : 0;
+      last = Math.max(last, this.deps.clock() - live.pausedTotal - waiting - (live.pausedSince !== undefined ? this.deps.clock() - live.pausedSince : 0));
+      return last;
+    };
+    const handle = {
+      record,
+      client,
+      signal: live.abort.signal,
+      paused: () => live.paused,
+      save: () => (live.ended ? Promise.resolve() : this.save(live)),
+      show: () => (live.ended ? undefined : this.deps.push({ type: 'copilot/run-changed', run: structuredClone(record.run) })),
+      waitForAnswer: (n: number) => this.waitForAnswer(live, n),
+    };
     const ports = createRunPorts(this.deps, handle, now);
     const settings: RunSettings = {
       run_id: run.run_id,
@@ -437,6 +506,6 @@ export class RunManager {
     );
     record.run.budgets.tokens_used = record.spent.tokens + report.tokens_used;
     record.run.budgets.elapsed_ms = record.spent.elapsed_ms + report.elapsed_ms;
-    record.run.status = live.paused ? 'paused' : 'running';
+    record.run.status = live.paused ? 'paused' : this.waitingStatus(live);
   }
 }

@@ -1,4 +1,4 @@
-import type { AgentPorts, Observation, StepProgress } from '../../agent/ports.ts';
+import type { AgentPorts, Observation, Question, StepProgress } from '../../agent/ports.ts';
 import type { LanguageModelClient } from '../../agent/models/model.ts';
 import type { AgentContext } from '../../pipeline/agent-context.ts';
 import type { ActionRequest } from '../../protocol/action.ts';
@@ -6,6 +6,7 @@ import type { ApprovalRequest } from '../../protocol/approval.ts';
 import type { CopilotRunStatus, CopilotStep } from '../../protocol/copilot.ts';
 import { isErrorResult, type ActionResult } from '../../protocol/results.ts';
 import { renderObserved } from '../../observation/render/index.ts';
+import { partialThought } from '../../agent/partial-thought.ts';
 import type { ObserveOutcome } from '../ports/tab-observer.ts';
 import type { RunRecord } from './run-record.ts';
 import { actionOf, putStep, resultView, stepOfKey } from './step-view.ts';
@@ -46,6 +47,10 @@ export interface RunHandle {
   paused(): boolean;
   /** Persists the record and pushes it to open panels. */
   save(): Promise<void>;
+  /** Pushes the run to open panels without storing it (a reply streaming in: it is worth nothing after a restart). */
+  show(): void;
+  /** Resolves with the person's answer to step `n`'s question (`copilot/answer`); rejects when the run ends first. */
+  waitForAnswer(n: number): Promise<string>;
 }
 
 /** Thrown when the run's tab is gone: the run ends with `tab_closed`. */
@@ -61,6 +66,40 @@ export class RunAborted extends Error {
   constructor() {
     super('the run was stopped');
     this.name = 'RunAborted';
+  }
+}
+
+/** How often a streaming reply is pushed to the panel at most: each token would be a message per token. */
+const SHOW_EVERY_MS = 150;
+
+/** The thought of a reply as it streams in, shown at most every SHOW_EVERY_MS (the last words always shown). */
+class StreamedThought {
+  private shown = '';
+  private pending: string | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly show: (thought: string) => void) {}
+
+  update(reply: string): void {
+    const thought = partialThought(reply);
+    if (thought === undefined || thought === this.shown) return;
+    this.pending = thought;
+    this.timer ??= setTimeout(() => this.flush(), SHOW_EVERY_MS);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    if (this.pending === undefined) return;
+    this.shown = this.pending;
+    this.pending = undefined;
+    this.show(this.shown);
+  }
+
+  /** The reply is whole (or failed): the step's own report replaces what was streamed. */
+  close(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = undefined;
   }
 }
 
@@ -127,7 +166,16 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
       setStep(n, (s) => s);
       await run.save();
     }
-    return run.client.complete(messages, run.signal);
+    const streaming = new StreamedThought((thought) => {
+      if (run.signal.aborted) return;
+      setStep(n, (s) => (s.status === 'thinking' ? { ...s, partial: thought.slice(0, 2000) } : s));
+      run.show();
+    });
+    try {
+      return await run.client.complete(messages, run.signal, (soFar) => streaming.update(soFar));
+    } finally {
+      streaming.close();
+    }
   }
 
   /** Finds the approval the gateway is waiting for on this request (after a restart the first answer was lost). */
@@ -222,5 +270,19 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
     void run.save();
   }
 
-  return { observe, complete, submit, clock, progress };
+  /** The question is shown in the step, with the answer box; the run waits, without a deadline, until the person answers or stops it. */
+  async function askPerson(question: Question): Promise<string> {
+    checkAborted();
+    setStep(question.n, (s) => {
+      const next: CopilotStep = { ...s, status: 'awaiting_answer', thought: question.thought.slice(0, 2000), question: question.question.slice(0, 2000) };
+      delete next.partial;
+      return next;
+    });
+    record.run.status = run.paused() ? 'paused' : 'awaiting_answer';
+    const waiting = run.waitForAnswer(question.n);
+    await run.save();
+    return waiting;
+  }
+
+  return { observe, complete, submit, clock, progress, askPerson };
 }

@@ -28,6 +28,8 @@ export function actionOf(request: ActionRequest, via: string | undefined): NonNu
 
 /** A pipeline result as the step's status, outcome sentence, error and evidence. */
 export function resultView(r: ActionResult): Pick<CopilotStep, 'status' | 'outcome' | 'error' | 'evidence'> {
+  // The person's "no" (Deny, or Escape on the card) is their decision, not a failure of the step.
+  if (isErrorResult(r) && r.error.code === 'APPROVAL_DENIED') return { status: 'denied', outcome: 'You denied this action; nothing was done.' };
   if (isErrorResult(r)) return { status: 'failed', error: clip(`${r.error.code}: ${r.error.message}`) };
   const { status, certainty } = r.execution;
   const resource = `${r.resource.type} ${r.resource.id}${r.resource.state ? ` is ${r.resource.state}` : ''}`;
@@ -43,11 +45,13 @@ export function reportedStep(report: StepReport, live: CopilotStep | undefined):
   const { entry } = report;
   const base: CopilotStep = { ...(live ?? {}), n: entry.n, status: live?.status ?? 'failed', state: clip(entry.state, 500) };
   delete base.approval_id;
+  delete base.partial;
   if (!entry.step) return { ...base, status: 'invalid', error: clip(entry.outcome ?? 'the model’s reply was invalid') };
   if (entry.step.kind === 'read') return { ...base, status: 'succeeded', thought: clip(entry.step.thought), outcome: clip(entry.outcome ?? '') };
+  if (entry.step.kind === 'ask_person') return { ...base, status: 'answered', thought: clip(entry.step.thought), question: clip(entry.step.question), answer: clip(entry.outcome ?? '') };
   if (entry.step.kind !== 'act') return { ...base, status: 'final', thought: clip(entry.step.thought) };
   const withModel: CopilotStep = { ...base, thought: clip(entry.step.thought), expect: clip(entry.step.expect), ...(entry.evidence ? { evidence: clip(entry.evidence) } : {}) };
-  if (live?.status === 'succeeded' || live?.status === 'failed') return withModel;
+  if (live?.status === 'succeeded' || live?.status === 'failed' || live?.status === 'denied') return withModel;
   // No result was seen live (submit threw): the loop's outcome says why.
   return { ...withModel, status: 'failed', error: clip(entry.outcome ?? 'no result') };
 }

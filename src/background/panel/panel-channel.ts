@@ -32,7 +32,7 @@ export interface PanelChannelDeps {
   push: (message: PanelPush) => void;
   sites: SitesControl;
   /** The co-pilot's runs (src/background/copilot/); without it every copilot/* request is refused. */
-  copilot?: Pick<RunManager, 'start' | 'pause' | 'resume' | 'stop' | 'takeOver' | 'runs' | 'setKey' | 'modelStatus'>;
+  copilot?: Pick<RunManager, 'start' | 'pause' | 'resume' | 'stop' | 'takeOver' | 'answer' | 'runs' | 'setKey' | 'modelStatus' | 'checkModel'>;
   /** MCP clients pairing through the bridge (src/background/bridge/); without it pairing is refused. */
   pairings?: PairingControl;
   /** Sites with an agent contract (src/background/native/). */
@@ -52,9 +52,11 @@ function copilotHandlers(copilot: PanelChannelDeps['copilot']): CopilotHandlers 
       'copilot/resume': notWired,
       'copilot/stop': notWired,
       'copilot/take-over': notWired,
+      'copilot/answer': notWired,
       'copilot/runs': notWired,
       'copilot/set-key': notWired,
       'copilot/model-status': notWired,
+      'copilot/check-model': notWired,
     };
   }
   return {
@@ -63,9 +65,11 @@ function copilotHandlers(copilot: PanelChannelDeps['copilot']): CopilotHandlers 
     'copilot/resume': (m) => copilot.resume(m),
     'copilot/stop': (m) => copilot.stop(m),
     'copilot/take-over': (m) => copilot.takeOver(m),
+    'copilot/answer': (m) => copilot.answer(m),
     'copilot/runs': (m) => copilot.runs(m),
     'copilot/set-key': (m) => copilot.setKey(m),
     'copilot/model-status': async () => ok(await copilot.modelStatus()),
+    'copilot/check-model': async () => ok(await copilot.checkModel()),
   };
 }
 

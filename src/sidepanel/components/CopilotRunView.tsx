@@ -21,6 +21,7 @@ export function CopilotRunView({ run, onOpenSettings, onOpenAudit }: { run: Copi
   const active = isActive(run);
   // The worker pushes on every change; between pushes the clock keeps the time meter moving.
   const seenAt = useMemo(() => Date.now(), [run]);
+  // Time waiting for an answer is not charged to the run.
   const ticking = run.status === 'running' || run.status === 'awaiting_approval';
   const meters = budgetMeters(run, run.budgets.elapsed_ms + (ticking ? Math.max(0, now.value - seenAt) : 0));
 
@@ -83,7 +84,7 @@ export function CopilotRunView({ run, onOpenSettings, onOpenAudit }: { run: Copi
       )}
       <ol class="copilot-steps" aria-label="Steps" aria-live="polite" aria-relevant="additions text">
         {run.steps.map((s) => (
-          <CopilotStepItem key={s.n} step={s} />
+          <CopilotStepItem key={s.n} runId={run.run_id} step={s} />
         ))}
       </ol>
       {run.steps.length === 0 && active && <p class="muted">Observing the page and asking the model for a first step…</p>}

@@ -3,6 +3,7 @@ import type { ModelProvider } from '../../protocol/copilot.ts';
 import type { Settings } from '../../protocol/settings.ts';
 import { DEMO_MODEL_LABEL, isDemoModel } from '../lib/demo-model.ts';
 import { useModelStatus } from '../use-model-status.ts';
+import { ModelConnectionTest } from './ModelConnectionTest.tsx';
 import { ModelKeyField } from './ModelKeyField.tsx';
 import { PromptApiPrepare } from './PromptApiPrepare.tsx';
 import type { Policy } from '../../protocol/managed-policy.ts';
@@ -107,12 +108,13 @@ export function CopilotSettings({ copilot: c, numbers, onCopilot, onNumber, err,
       <p class="note model-status" role="status" aria-label="Model status">
         {model.status
           ? model.status.ready
-            ? `Model ready: ${model.status.model_label}.`
+            ? `Model set up: ${model.status.model_label}. Test the connection to check that it answers.`
             : `Model not ready: ${model.status.detail ?? 'it is not set up yet.'}`
           : model.error
             ? `Model status unknown: ${model.error}`
             : 'Checking the model…'}
       </p>
+      <ModelConnectionTest />
     </fieldset>
   );
 }

@@ -1,13 +1,14 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { startCopilot } from '../background-client.ts';
 import { copilotError, copilotRunList, rememberRun } from '../copilot-store.ts';
 import { currentTabId } from '../current-tab.ts';
 import { isDemoModel, DEMO_MODEL_LABEL } from '../lib/demo-model.ts';
 import { isActive, runForTab } from '../lib/copilot-run.ts';
 import { settings } from '../settings.ts';
-import { useCurrentOrigin } from '../use-current-origin.ts';
 import { useModelStatus } from '../use-model-status.ts';
+import { useSiteStatus } from '../use-site-status.ts';
 import { CopilotRunView } from './CopilotRunView.tsx';
+import { SiteAccessNotice } from './SiteAccessNotice.tsx';
 
 /**
  * The co-pilot, for the current tab: a goal box (Enter starts, Shift+Enter is a new line), the
@@ -16,10 +17,21 @@ import { CopilotRunView } from './CopilotRunView.tsx';
  */
 export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: () => void; onOpenAudit: (agentId: string) => void }) {
   const tabId = currentTabId.value;
-  const origin = useCurrentOrigin();
+  const { sites, reload: reloadSite } = useSiteStatus();
+  const site = sites?.tab;
+  const origin = site?.origin;
+  // The co-pilot reads only allowed sites: where it may not, the Allow button is right here. The
+  // notice stays for that site once offered: the site list may change (and the tab read as
+  // allowed) before Chrome's answer comes back, and the notice is what says it worked.
+  const blocked = site?.origin !== undefined && (!site.allowed || site.waiting === true);
+  const [offeredFor, setOfferedFor] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    if (blocked) setOfferedFor(site?.origin);
+  }, [blocked, site?.origin]);
   const run = runForTab(copilotRunList.value, tabId);
   const running = run !== undefined && isActive(run);
-  const { status, error: statusError } = useModelStatus();
+  // Steward calls the endpoint: "ready" only when it answered.
+  const { status, error: statusError } = useModelStatus({ check: true });
   const [goal, setGoal] = useState('');
   const [busy, setBusy] = useState(false);
   const [startError, setStartError] = useState('');
@@ -51,7 +63,7 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
   return (
     <>
       <h2>Co-pilot</h2>
-      <p class="note model-line">
+      <p class="note model-line" role="status" aria-label="Co-pilot model">
         {status ? (
           <>
             Model: {demo ? <strong class="demo">{DEMO_MODEL_LABEL}</strong> : status.model_label}
@@ -73,6 +85,7 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
           'Checking the model…'
         )}
       </p>
+      {site && (blocked || (site.origin !== undefined && offeredFor === site.origin)) && <SiteAccessNotice tab={site} error="" onAllowed={reloadSite} />}
       <form ref={form} class="copilot-goal" onSubmit={(e) => void start(e)} aria-label="Give the co-pilot a goal">
         <label for="copilot-goal">What should the co-pilot do on this page?</label>
         <textarea
@@ -88,7 +101,7 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
         <p class="note" id="copilot-grant">
           Steward will give this run a token for {origin ?? 'this tab’s site'} only; consequential actions still need your approval. Enter starts, Shift+Enter adds a line.
         </p>
-        <button type="submit" disabled={busy || running || !goal.trim() || tabId === undefined}>
+        <button type="submit" disabled={busy || running || blocked || !goal.trim() || tabId === undefined}>
           Start
         </button>
       </form>

@@ -4,7 +4,7 @@ import type { CopilotEnd, CopilotRun, CopilotStepStatus } from '../../protocol/c
 
 /** The run can still move: the person may pause, stop or take over. */
 export function isActive(run: CopilotRun): boolean {
-  return run.status === 'running' || run.status === 'paused' || run.status === 'awaiting_approval';
+  return run.status === 'running' || run.status === 'paused' || run.status === 'awaiting_approval' || run.status === 'awaiting_answer';
 }
 
 /** Merges a pushed run into the list (newest first), replacing the older copy of the same run. */
@@ -42,6 +42,10 @@ export const STEP_STATUS_LABEL: Record<CopilotStepStatus, string> = {
   succeeded: 'succeeded',
   failed: 'failed',
   invalid: 'invalid reply',
+  denied: 'Denied by you',
+  stopped: 'Stopped by you',
+  awaiting_answer: 'waiting for your answer',
+  answered: 'answered by you',
   final: 'final answer',
 };
 
@@ -49,6 +53,7 @@ export const RUN_STATUS_LABEL: Record<CopilotRun['status'], string> = {
   running: 'Running',
   paused: 'Paused',
   awaiting_approval: 'Waiting for your approval',
+  awaiting_answer: 'Waiting for your answer',
   finished: 'Finished',
   stopped: 'Stopped',
 };
@@ -96,6 +101,7 @@ const STOP_TITLE: Record<Extract<CopilotEnd, { kind: 'stopped' }>['reason'], str
   token_budget: 'Stopped: out of tokens',
   ask_person: 'The co-pilot has a question for you',
   model_error: 'Stopped: the language model could not answer',
+  denied_by_person: 'Denied by you',
   stopped_by_person: 'Stopped by you',
   taken_over: 'You took over',
   tab_closed: 'Stopped: the tab was closed',
@@ -118,11 +124,13 @@ export function endText(end: CopilotEnd, run: Pick<CopilotRun, 'budgets' | 'step
     token_budget: `It used ${b.tokens_used.toLocaleString('en-US')} of its ${b.token_budget.toLocaleString('en-US')} tokens. ${end.detail}`,
     ask_person: end.detail,
     model_error: end.detail,
+    denied_by_person: `${end.detail} Nothing more will be done; the page stays as it is.`,
     stopped_by_person: 'You stopped the run. Nothing more will be done; the page stays as it is.',
     taken_over: 'The run is stopped and the tab is left exactly as it is, for you to continue by hand.',
     tab_closed: 'The tab the co-pilot worked in was closed.',
     error: end.detail,
   };
-  const tone: EndTone = end.reason === 'ask_person' || end.reason === 'stopped_by_person' || end.reason === 'taken_over' ? 'neutral' : end.reason === 'stuck' ? 'warn' : 'bad';
+  const tone: EndTone =
+    end.reason === 'ask_person' || end.reason === 'denied_by_person' || end.reason === 'stopped_by_person' || end.reason === 'taken_over' ? 'neutral' : end.reason === 'stuck' ? 'warn' : 'bad';
   return { tone, title: STOP_TITLE[end.reason], body: body[end.reason].trim() };
 }

@@ -41,7 +41,7 @@ export class FakeShop {
   /** The page's address (a hostile page may put anything in its query). */
   url = 'http://localhost:4100/orders/ORD-1024';
   /** What the next results look like. */
-  mode: 'confirm' | 'fail' | 'unknown_only' = 'confirm';
+  mode: 'confirm' | 'fail' | 'unknown_only' | 'deny' = 'confirm';
 
   observation(): Observation {
     const state = ObservedState.parse({
@@ -71,6 +71,14 @@ export class FakeShop {
 
   private run(req: ActionRequest): ActionResult {
     const action_id = `act_${this.submitted.length}`;
+    if (this.mode === 'deny') {
+      // What the pipeline answers once the person pressed Deny on the card.
+      return {
+        error: { code: 'APPROVAL_DENIED', message: `The user denied ${req.action}.`, retryable: false, recovery_hint: 'Ask the person.' },
+        recovery_hint: 'Ask the person.',
+        action_id,
+      } as ActionResult;
+    }
     if (this.mode === 'fail') {
       return {
         error: { code: 'PRECONDITION_FAILED', message: 'The order changed.', retryable: false, recovery_hint: 'Observe again.' },

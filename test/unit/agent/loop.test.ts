@@ -41,10 +41,71 @@ describe('the co-pilot loop: one action per step, through the pipeline', () => {
     expect(prompt).not.toMatch(/^- orders\./m);
   });
 
-  it('asks the person when the model asks', async () => {
+  it('ends with the question when nobody can answer it (no askPerson port)', async () => {
     const shop = new FakeShop();
     const { end } = await drain(GOAL, settings, portsFor(shop, new ScriptedModel([{ kind: 'ask_person', thought: 'Two orders match.', question: 'Which order?' }])));
     expect(end).toEqual({ kind: 'stopped', reason: 'ask_person', detail: 'Which order?' });
+  });
+});
+
+describe('the person answers and decides', () => {
+  const question = { kind: 'ask_person', thought: 'Two orders match.', question: 'Which order?' };
+
+  it('waits for the person’s answer and goes on with it as the step’s result, in the person’s words', async () => {
+    const shop = new FakeShop();
+    const model = new ScriptedModel([question, act('orders.cancel'), done()]);
+    const asked: Array<{ n: number; question: string; thought: string }> = [];
+    let answer: (text: string) => void = () => undefined;
+    const ports = {
+      ...portsFor(shop, model),
+      askPerson: (q: { n: number; question: string; thought: string }) => {
+        asked.push(q);
+        return new Promise<string>((resolve) => (answer = resolve));
+      },
+    };
+    const run = drain(GOAL, settings, ports);
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toEqual({ n: 1, question: 'Which order?', thought: 'Two orders match.' });
+    // Nothing more happens until the person answers.
+    expect(model.prompts).toHaveLength(1);
+    answer('ORD-1024, the blue one');
+    const { steps, end } = await run;
+    expect(steps[0]!.entry).toMatchObject({ n: 1, step: { kind: 'ask_person' }, outcome: 'ORD-1024, the blue one' });
+    const next = model.prompts[1]![1]!.content;
+    expect(next).toContain('step 1 [order ORD-1024 · paid @ fp-100001] asked: Which order?\nthe person answered: "ORD-1024, the blue one"');
+    expect(shop.executed).toEqual(['orders.cancel']);
+    expect(end).toMatchObject({ kind: 'done', verified: true });
+  });
+
+  it('a run stopped while it waits for an answer ends as stopped by the person', async () => {
+    const shop = new FakeShop();
+    const stopper = new AbortController();
+    let waiting = false;
+    const ports = {
+      ...portsFor(shop, new ScriptedModel([question, done()])),
+      askPerson: (_q: unknown, signal?: AbortSignal) =>
+        new Promise<string>((_resolve, reject) => {
+          waiting = true;
+          signal?.addEventListener('abort', () => reject(new DOMException('stopped', 'AbortError')), { once: true });
+        }),
+    };
+    const run = drain(GOAL, { ...settings, signal: stopper.signal }, ports);
+    await expect.poll(() => waiting).toBe(true);
+    stopper.abort('stopped_by_person');
+    const { end } = await run;
+    expect(end).toMatchObject({ kind: 'stopped', reason: 'stopped_by_person' });
+    expect(shop.executed).toEqual([]);
+  });
+
+  it('a denied approval is the person’s decision: the run ends there, not as a failure, and the model is not asked again', async () => {
+    const shop = new FakeShop();
+    shop.mode = 'deny';
+    const model = new ScriptedModel([act('orders.cancel'), act('orders.cancel'), done()]);
+    const { steps, end } = await drain(GOAL, settings, portsFor(shop, model));
+    expect(end).toEqual({ kind: 'stopped', reason: 'denied_by_person', detail: 'You denied orders.cancel on order ORD-1024, so the co-pilot stopped there.' });
+    expect(steps).toHaveLength(1);
+    expect(model.prompts).toHaveLength(1);
+    expect(shop.executed).toEqual([]);
   });
 });
 

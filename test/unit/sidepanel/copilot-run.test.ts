@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CopilotRun, type CopilotEnd } from '../../../src/protocol/copilot.ts';
-import { budgetMeters, duration, endText, isActive, runForTab, upsertRun, viaLabel } from '../../../src/sidepanel/lib/copilot-run.ts';
+import { STEP_STATUS_LABEL, budgetMeters, duration, endText, isActive, runForTab, upsertRun, viaLabel } from '../../../src/sidepanel/lib/copilot-run.ts';
 
 function run(fields: Partial<CopilotRun> = {}): CopilotRun {
   return CopilotRun.parse({
@@ -70,7 +70,34 @@ describe('the co-pilot run as the panel words it', () => {
     expect(endText(stopped('token_budget'), r).body).toBe('It used 1,234 of its 200,000 tokens.');
     expect(endText(stopped('time_budget'), r).body).toBe('It ran out of its 10:00 time budget.');
     expect(endText(stopped('taken_over'), r).body).toContain('left exactly as it is');
-    const reasons = ['max_steps', 'stuck', 'failures', 'time_budget', 'token_budget', 'ask_person', 'model_error', 'stopped_by_person', 'taken_over', 'tab_closed', 'error'] as const;
+    const reasons = [
+      'max_steps',
+      'stuck',
+      'failures',
+      'time_budget',
+      'token_budget',
+      'ask_person',
+      'model_error',
+      'denied_by_person',
+      'stopped_by_person',
+      'taken_over',
+      'tab_closed',
+      'error',
+    ] as const;
     for (const reason of reasons) expect(endText(stopped(reason, 'x'), r).title, reason).not.toContain('_');
+  });
+
+  it('words the person’s own decisions as theirs, never as a failure', () => {
+    const r = run();
+    const denied = endText(stopped('denied_by_person', 'You denied orders.cancel on order ORD-1024, so the co-pilot stopped there.'), r);
+    expect(denied).toEqual({
+      tone: 'neutral',
+      title: 'Denied by you',
+      body: 'You denied orders.cancel on order ORD-1024, so the co-pilot stopped there. Nothing more will be done; the page stays as it is.',
+    });
+    expect(endText(stopped('stopped_by_person'), r)).toMatchObject({ tone: 'neutral', title: 'Stopped by you' });
+    expect(STEP_STATUS_LABEL.denied).toBe('Denied by you');
+    expect(STEP_STATUS_LABEL.stopped).toBe('Stopped by you');
+    expect(isActive(run({ status: 'awaiting_answer' }))).toBe(true);
   });
 });

@@ -130,3 +130,60 @@ describe('Anthropic Messages API against a local server', () => {
     expect(f.message).toContain(`127.0.0.1:${port}`);
   });
 });
+
+describe('Anthropic replies streamed token by token', () => {
+  const sse =
+    (events: Array<[string, unknown]>, opts: { gate?: Promise<void>; gateAfter?: number } = {}): Handler =>
+    (_, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      void (async () => {
+        for (const [i, [event, data]] of events.entries()) {
+          if (i === opts.gateAfter) await opts.gate;
+          res.write(`event: ${event}\r\ndata: ${JSON.stringify(data)}\r\n\r\n`);
+        }
+        res.end();
+      })();
+    };
+  const stepJson = JSON.stringify(STEP);
+  const fragments = Array.from({ length: Math.ceil(stepJson.length / 9) }, (_, i) => stepJson.slice(i * 9, (i + 1) * 9));
+  const toolStream = (): Array<[string, unknown]> => [
+    ['message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [] } }],
+    ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'steward_step', input: {} } }],
+    ['ping', { type: 'ping' }],
+    ...fragments.map((f): [string, unknown] => ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: f } }]),
+    ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    ['message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use' } }],
+    ['message_stop', { type: 'message_stop' }],
+  ];
+
+  it('asks for a stream, hands out the tool call’s JSON as it is written (before it ends), and returns it whole', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const model = await client([sse(toolStream(), { gate, gateAfter: 6 })]);
+    const seen: string[] = [];
+    const reply = model.complete(MESSAGES, undefined, (t) => seen.push(t));
+    await expect.poll(() => seen.length).toBe(3);
+    expect(seen.at(-1)).toBe(fragments.slice(0, 3).join(''));
+    expect(server!.received[0]!.body).toMatchObject({ stream: true, tool_choice: { type: 'tool', name: 'steward_step' } });
+    release();
+    const text = await reply;
+    expect(parseStep(text)).toMatchObject({ ok: true, step: STEP });
+  });
+
+  it('text blocks stream too, and an error event breaks the reply off with a plain sentence', async () => {
+    let model = await client([
+      sse([
+        ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
+        ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: stepJson.slice(0, 20) } }],
+        ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: stepJson.slice(20) } }],
+        ['message_stop', { type: 'message_stop' }],
+      ]),
+    ]);
+    expect(await model.complete(MESSAGES, undefined, () => undefined)).toBe(stepJson);
+    await server!.stop();
+    model = await client([sse([...toolStream().slice(0, 4), ['error', anthropicError('overloaded_error', 'Overloaded')]])]);
+    const e = await model.complete(MESSAGES, undefined, () => undefined).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(ModelFailure);
+    expect((e as ModelFailure).error).toMatchObject({ code: 'server_error', message: expect.stringContaining('broke off its reply with an error (Overloaded)') });
+  });
+});

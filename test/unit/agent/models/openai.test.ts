@@ -200,3 +200,72 @@ describe('OpenAI-compatible chat completions against a local server', () => {
     expect(e).toMatchObject({ name: 'AbortError' });
   });
 });
+
+describe('OpenAI-compatible replies streamed token by token', () => {
+  /** A server writing its reply as server-sent events, one chunk at a time, with a pause the test ends. */
+  const streaming =
+    (events: unknown[], opts: { gate?: Promise<void>; gateAfter?: number } = {}): Handler =>
+    (_, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+      void (async () => {
+        for (const [i, e] of events.entries()) {
+          if (i === opts.gateAfter) await opts.gate;
+          res.write(`data: ${typeof e === 'string' ? e : JSON.stringify(e)}\n\n`);
+        }
+        res.end();
+      })();
+    };
+  const delta = (d: Record<string, unknown>) => ({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: d, finish_reason: null }] });
+  const pieces = (text: string, size: number) => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+
+  it('asks for a stream, hands out the reply as it grows (before it ends), and returns it whole', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const parts = pieces(STEP, 7);
+    const model = await client([streaming([delta({ role: 'assistant', content: '' }), ...parts.map((p) => delta({ content: p })), '[DONE]'], { gate, gateAfter: 4 })]);
+    const seen: string[] = [];
+    const reply = model.complete(MESSAGES, undefined, (soFar) => seen.push(soFar));
+    await expect.poll(() => seen.length).toBe(3);
+    // The server holds the rest back: what was handed out so far is only the beginning.
+    expect(seen.at(-1)).toBe(parts.slice(0, 3).join(''));
+    expect(server!.received[0]!.body).toMatchObject({ stream: true, response_format: { type: 'json_schema' } });
+    release();
+    expect(await reply).toBe(STEP);
+    expect(seen.at(-1)).toBe(STEP);
+  });
+
+  it('puts tool-call argument fragments back together by index', async () => {
+    const args = pieces(STEP, 5);
+    const model = await client([
+      streaming([
+        delta({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'steward_step', arguments: '' } }] }),
+        ...args.map((a) => delta({ tool_calls: [{ index: 0, function: { arguments: a } }] })),
+        '[DONE]',
+      ]),
+    ]);
+    expect(await model.complete(MESSAGES, undefined, () => undefined)).toBe(STEP);
+  });
+
+  it('a server that ignores `stream` and answers in one piece is read as before', async () => {
+    const model = await client([ok]);
+    const seen: string[] = [];
+    expect(await model.complete(MESSAGES, undefined, (t) => seen.push(t))).toBe(STEP);
+    expect(seen).toEqual([]);
+  });
+
+  it('an error event in the middle of the stream, or a stream with no text, is a plain failure', async () => {
+    let model = await client([streaming([delta({ content: '{"kind":' }), { error: { message: 'overloaded, key sk-abcdefgh12345678 hidden' } }])]);
+    const broken = await failure(model.complete(MESSAGES, undefined, () => undefined));
+    expect(broken.error.code).toBe('server_error');
+    expect(broken.message).toContain('broke off its reply with an error (overloaded');
+    expect(broken.message).not.toContain('sk-abcdefgh12345678');
+    await server!.stop();
+    model = await client([streaming([delta({ role: 'assistant' }), '[DONE]'])]);
+    expect((await failure(model.complete(MESSAGES, undefined, () => undefined))).error.code).toBe('bad_response');
+  });
+
+  it('a stream that falls silent for longer than the deadline times out', async () => {
+    const model = await client([streaming([delta({ content: '{' }), delta({ content: '"kind"' })], { gate: new Promise(() => undefined), gateAfter: 1 })], { timeoutMs: 300 });
+    expect((await failure(model.complete(MESSAGES, undefined, () => undefined))).error.code).toBe('timeout');
+  });
+});

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from '@webext-core/fake-browser';
-import { approve } from '../../pipeline/fakes.ts';
+import { approvalOf, approve } from '../../pipeline/fakes.ts';
 import { KEY, TAB, act, done, haltAll, restarted, setUp, until, type Setup } from './copilot-fakes.ts';
 
 const GOAL = 'Cancel order ORD-1024, I ordered it by mistake.';
@@ -143,6 +143,67 @@ describe('co-pilot runs in the worker', () => {
     await new Promise((r) => setTimeout(r, 30));
     expect(cancellations(s)).toBe(0);
     expect(await s.manager.pause({ run_id: run.run_id })).toMatchObject({ ok: false, error: { code: 'RUN_NOT_ACTIVE' } });
+  });
+
+  it('a card the person denies ends the run as their decision: the step reads "denied", never failed, and nothing is done', async () => {
+    const s = await setUp([cancel, done()]);
+    const run = await start(s);
+    await until(s, (r) => r.status === 'awaiting_approval');
+    const card = await pendingCard(s);
+    const r = await s.h.pipeline.deps.approvals.decide({ ...approvalOf(card, s.h.clock.t), decision: 'deny' });
+    expect(r.ok).toBe(true);
+    const ended = await until(s, (r) => r.end !== undefined, 'the end');
+    expect(ended).toMatchObject({ status: 'stopped', end: { kind: 'stopped', reason: 'denied_by_person', detail: 'You denied orders.cancel on order ORD-1024, so the co-pilot stopped there.' } });
+    expect(ended.steps).toEqual([expect.objectContaining({ n: 1, status: 'denied', outcome: 'You denied this action; nothing was done.' })]);
+    expect(ended.steps[0]!.error).toBeUndefined();
+    // The model is not asked for a way around the person's "no".
+    expect(s.client.calls).toHaveLength(1);
+    expect(cancellations(s)).toBe(0);
+    expect(await tokenStatus(s, run.agent_id)).toEqual(['revoked']);
+  });
+
+  it('a step cut short by the person’s Stop reads "stopped", not failed', async () => {
+    const s = await setUp([cancel]);
+    const run = await start(s);
+    await until(s, (r) => r.status === 'awaiting_approval');
+    const stopped = await s.manager.stop({ run_id: run.run_id });
+    if (!stopped.ok) throw new Error(stopped.error.message);
+    expect(stopped.data.run.steps).toEqual([expect.objectContaining({ n: 1, status: 'stopped' })]);
+    expect(stopped.data.run.steps[0]!.error).toBeUndefined();
+  });
+
+  it('asks the person: the question waits (unanswered by the model’s clock), the answer goes back to the model, and the run goes on', async () => {
+    const question = JSON.stringify({ kind: 'ask_person', thought: 'Two reasons fit.', question: 'Why are you cancelling?' });
+    const s = await setUp([question, cancel, done()]);
+    const run = await start(s);
+    expect(await s.manager.answer({ run_id: run.run_id, answer: 'too early' })).toMatchObject({ ok: false, error: { code: 'NO_QUESTION' } });
+    const waiting = await until(s, (r) => r.status === 'awaiting_answer', 'the question');
+    expect(waiting.steps[0]).toMatchObject({ n: 1, status: 'awaiting_answer', question: 'Why are you cancelling?', thought: 'Two reasons fit.' });
+    expect(s.client.calls).toHaveLength(1);
+    // Longer than the run's whole time budget (10 minutes).
+    s.h.clock.t += 20 * 60_000;
+
+    const answered = await s.manager.answer({ run_id: run.run_id, answer: 'I ordered it by mistake' });
+    expect(answered).toMatchObject({ ok: true, data: { run: { status: 'running' } } });
+    await until(s, (r) => r.status === 'awaiting_approval', 'the approval');
+    expect(s.client.calls[1]!.at(-1)!.content).toContain('the person answered: "I ordered it by mistake"');
+    await approve(s.h, await pendingCard(s));
+    const ended = await until(s, (r) => r.end !== undefined, 'the end');
+    expect(ended.end).toMatchObject({ kind: 'done', verified: true });
+    expect(ended.steps[0]).toMatchObject({ status: 'answered', question: 'Why are you cancelling?', answer: 'I ordered it by mistake' });
+    // The time spent waiting for the person is not charged to the run's time budget.
+    expect(ended.budgets.elapsed_ms).toBeLessThan(ended.budgets.time_budget_ms);
+    expect(cancellations(s)).toBe(1);
+  });
+
+  it('a run waiting for an answer can be stopped', async () => {
+    const s = await setUp([JSON.stringify({ kind: 'ask_person', thought: 'unsure', question: 'Which order?' })]);
+    const run = await start(s);
+    await until(s, (r) => r.status === 'awaiting_answer', 'the question');
+    const stopped = await s.manager.stop({ run_id: run.run_id });
+    expect(stopped).toMatchObject({ ok: true, data: { run: { status: 'stopped', end: { reason: 'stopped_by_person' }, steps: [{ n: 1, status: 'stopped', question: 'Which order?' }] } } });
+    expect(await s.manager.answer({ run_id: run.run_id, answer: 'ORD-1024' })).toMatchObject({ ok: false, error: { code: 'RUN_NOT_ACTIVE' } });
+    expect(await tokenStatus(s, run.agent_id)).toEqual(['revoked']);
   });
 
   it('take over aborts the model call in flight and leaves the tab alone', async () => {

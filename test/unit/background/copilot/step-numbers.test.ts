@@ -55,13 +55,16 @@ describe('co-pilot step numbers', () => {
     expect(end.steps[1]!.error).toBeUndefined();
   });
 
-  it('ask_person: the question is the final step, not beside an orphan', async () => {
+  it('ask_person: the question is its own step waiting for the answer, not beside an orphan; a stop ends it as the person’s', async () => {
     const s = await setUp([view, ask]);
     const run = await start(s);
+    const waiting = await until(s, (r) => r.status === 'awaiting_answer', 'the question');
+    expect(shape(waiting)).toEqual(['1 succeeded', '2 awaiting_answer']);
+    expect(waiting.steps[1]).toMatchObject({ question: 'Which order do you mean?' });
+    expect((await s.manager.stop({ run_id: run.run_id })).ok).toBe(true);
     const end = await ended(s, run.run_id);
-    expect(end.end).toMatchObject({ reason: 'ask_person' });
-    expect(shape(end)).toEqual(['1 succeeded', '2 final']);
-    expect(end.steps[1]).toMatchObject({ outcome: 'Which order do you mean?' });
+    expect(end.end).toMatchObject({ reason: 'stopped_by_person' });
+    expect(shape(end)).toEqual(['1 succeeded', '2 stopped']);
   });
 
   it('stuck: the step the model answered the same way a third time ends failed, once', async () => {
@@ -88,14 +91,15 @@ describe('co-pilot step numbers', () => {
     expect(shape(end)).toEqual(['1 invalid', '2 final']);
   });
 
-  it('stop while thinking: the thinking step ends failed, once', async () => {
+  it('stop while thinking: the thinking step ends stopped by the person (not failed), once', async () => {
     const s = await setUp([view, hang]);
     const run = await start(s);
     await until(s, (r) => r.steps.some((st) => st.n === 2 && st.status === 'thinking'), 'step 2 thinking');
     expect((await s.manager.stop({ run_id: run.run_id })).ok).toBe(true);
     const end = await ended(s, run.run_id);
-    expect(shape(end)).toEqual(['1 succeeded', '2 failed']);
-    expect(end.steps[1]!.error).toContain('stopped_by_person');
+    expect(shape(end)).toEqual(['1 succeeded', '2 stopped']);
+    expect(end.steps[1]!.outcome).toContain('You stopped the run');
+    expect(end.steps[1]!.error).toBeUndefined();
   });
 
   it('a worker restart while thinking: the resumed step keeps its number and ends final', async () => {
