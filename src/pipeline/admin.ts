@@ -3,6 +3,7 @@ import type { AuditEntry } from '../protocol/audit.ts';
 import type { AgentId } from '../protocol/primitives.ts';
 import type { DelegatedAgentToken, TokenSecret } from '../protocol/token.ts';
 import type { ChainVerification } from '../storage/audit-chain.ts';
+import { clearThrough, retentionThrough } from '../storage/audit-retention.ts';
 import { tokenStatus, type MintRequest, type TokenCheck, type TokenStatus } from '../storage/token-store.ts';
 import type { DecideOptions, DecideResult } from './approvals.ts';
 import type { PipelineDeps } from './runner.ts';
@@ -24,6 +25,15 @@ export interface AuditVerdict {
   /** Where the chain breaks and how, when it does. */
   broken_at?: number;
   problem?: string;
+  /** Older entries were removed through this seq (retention or clear): the chain is checked from there. */
+  removed_through?: number;
+}
+
+/** What a retention run or a clear did. */
+export interface AuditRemoval {
+  removed: number;
+  /** Entries kept only because the audit export has not copied them yet (they go in a later run). */
+  kept_for_export: number;
 }
 
 export interface PurgeReport {
@@ -38,7 +48,11 @@ export interface PurgeReport {
  * badge and the alarms reach the stores only through here.
  */
 export class PipelineAdmin {
-  constructor(private readonly deps: Pick<PipelineDeps, 'approvals' | 'tokens' | 'journal' | 'audit' | 'idempotency' | 'clock' | 'taint'>) {}
+  constructor(
+    private readonly deps: Pick<PipelineDeps, 'approvals' | 'tokens' | 'journal' | 'audit' | 'idempotency' | 'clock' | 'taint'>,
+    /** The first seq the audit export still needs in the log (Infinity: none); see AuditExporter.keepsFrom. */
+    private readonly exportKeepsFrom: () => Promise<number> = () => Promise.resolve(Infinity),
+  ) {}
 
   /** Cards waiting for the person; listing expires those whose time is up. */
   pendingApprovals(): Promise<ApprovalRequest[]> {
@@ -130,6 +144,45 @@ export class PipelineAdmin {
   }
 
   /**
+   * Removes the entries older than `days` (the person's retention period), leaving a recorded
+   * chain start (audit-retention.ts) so what remains still verifies. Entries the audit export has
+   * not copied yet stay until it has.
+   */
+  async applyAuditRetention(days: number): Promise<AuditRemoval> {
+    const keepFrom = await this.exportKeepsFrom();
+    const now = this.deps.clock();
+    let waiting = 0;
+    const { removed } = await this.deps.audit.removeOldest(
+      (entries) => {
+        const through = retentionThrough(entries, days, now, keepFrom);
+        waiting = (retentionThrough(entries, days, now) ?? -1) - (through ?? -1);
+        return through;
+      },
+      { reason: 'retention', retention_days: days, by: 'retention' },
+    );
+    return { removed, kept_for_export: waiting };
+  }
+
+  /**
+   * The person's "clear": every entry goes (except those the audit export has not copied yet),
+   * and the log restarts from one entry recording the clear, chained to what was removed.
+   */
+  async clearAudit(): Promise<AuditRemoval> {
+    const keepFrom = await this.exportKeepsFrom();
+    let waiting = 0;
+    const { removed } = await this.deps.audit.removeOldest(
+      (entries) => {
+        const head = entries.at(-1)?.seq;
+        const through = clearThrough(head, keepFrom);
+        waiting = (clearThrough(head) ?? -1) - (through ?? -1);
+        return through;
+      },
+      { reason: 'cleared', by: 'user:local' },
+    );
+    return { removed, kept_for_export: waiting };
+  }
+
+  /**
    * What must go even when nobody is looking: expired tokens (never kept, DESIGN §7), idempotency
    * records past their time, and approval cards whose time is up (listing expires them).
    */
@@ -144,6 +197,6 @@ export class PipelineAdmin {
 }
 
 function verdict(v: ChainVerification, entries: number): AuditVerdict {
-  if (v.ok) return { ok: true, entries };
+  if (v.ok) return { ok: true, entries, ...(v.removed_through !== undefined ? { removed_through: v.removed_through } : {}) };
   return { ok: false, entries, broken_at: v.seq, problem: `${v.problem}: ${v.message}`.slice(0, 2000) };
 }

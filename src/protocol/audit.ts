@@ -38,6 +38,8 @@ export const AuditKind = z.enum([
   'recovery', // an unfinished action was resolved after a service-worker restart
   'taint', // the person cleared an agent's taint (page content had reached it)
   'export', // the audit export's target changed, or its outbox filled up or drained (src/protocol/audit-export.ts)
+  'retention', // older entries were removed (retention period, or the person cleared the log): the chain's new start (src/storage/audit-retention.ts)
+  'privacy', // the person made Steward forget something: a memory entry, or a site (its grants, memory and taint)
 ]);
 export type AuditKind = z.infer<typeof AuditKind>;
 
@@ -88,3 +90,6 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 /** An entry before its hash is computed (what the hashing function consumes). */
 export const UnsealedAuditEntry = AuditEntryBase.omit({ hash: true });
 export type UnsealedAuditEntry = z.infer<typeof UnsealedAuditEntry>;
+
+/** How many days of audit the person keeps (Settings): one day to ten years. */
+export const RetentionDays = z.int().min(1).max(3650);
