@@ -54,6 +54,10 @@ export const auditEntries = (limit?: number) => call('panel/audit', limit ? { li
 export const verifyAudit = () => call('panel/audit-verify', {});
 export const exportAudit = () => call('panel/audit-export', {});
 export const verifyAuditExport = (jsonl: string) => call('panel/audit-verify-export', { jsonl });
+/** How many days of audit Steward keeps (null: all); setting it removes older entries at once. */
+export const auditRetention = () => call('panel/audit-retention', {});
+export const setAuditRetention = (days: number | null) => call('panel/audit-retention-set', { days });
+export const clearAuditLog = () => call('panel/audit-clear', {});
 export const observeTab = (tabId: number) => call('panel/observe-tab', { tabId });
 /** The allowed sites, and how the given tab stands (its origin, title, allowed, observed). */
 export const listSites = (tabId?: number) => call('panel/sites', tabId !== undefined ? { tabId } : {});

@@ -144,7 +144,8 @@ function VerifyResult({ verify }: { verify: Verify }) {
   if (r.ok)
     return (
       <p role="status" class="verify ok">
-        {what} valid: all {r.entries} entries are intact and in order{verify.subject === 'export' ? ', and the head is signed by this Steward' : ''}.
+        {what} valid: all {r.entries} entries are intact and in order{verify.subject === 'export' ? ', and the head is signed by this Steward' : ''}
+        {r.removed_through !== undefined ? `; it starts after entry #${r.removed_through} (older entries were removed, as the log records)` : ''}.
       </p>
     );
   return (

@@ -3,6 +3,8 @@ import { MAX_WINDOW_MINUTES, modelServerOrigin, settingsErrors, type Settings } 
 import { saveSettings, settings } from '../settings.ts';
 import { BridgeStatusBlock } from './BridgeStatusBlock.tsx';
 import { AuditExportBlock } from './AuditExportBlock.tsx';
+import { AuditKeepingBlock } from './AuditKeepingBlock.tsx';
+import { PrivacyStatement } from './PrivacyStatement.tsx';
 import { ContractSitesList } from './ContractSitesList.tsx';
 import { CopilotSettings, copilotNumbers } from './CopilotSettings.tsx';
 import { LifetimeOptions } from './LifetimeOptions.tsx';
@@ -142,7 +144,9 @@ export function SettingsView() {
       <SitePermissions />
       <ContractSitesList />
       <BridgeStatusBlock />
+      <AuditKeepingBlock />
       <AuditExportBlock />
+      <PrivacyStatement />
     </>
   );
 }
