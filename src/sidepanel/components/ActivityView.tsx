@@ -69,8 +69,8 @@ export function ActivityView({ agent = '' }: { agent?: string }) {
     setExported('');
     try {
       const { jsonl } = await exportAudit();
-      // The last line is the signed head, not an entry.
-      const lines = Math.max(0, jsonl.split('\n').filter((l) => l.trim() !== '').length - 1);
+      // The last line is the signed head, and after a removal the first is the chain's start: neither is an entry.
+      const lines = jsonl.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('{"chain_start"') && !l.startsWith('{"signed_head"')).length;
       downloadText(jsonl, auditFilename(new Date()), 'application/jsonl');
       setExported(`Exported ${lines} entr${lines === 1 ? 'y' : 'ies'} as JSON Lines, ending with Steward's signed head.`);
     } catch (e) {
