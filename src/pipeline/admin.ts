@@ -8,6 +8,10 @@ import { tokenStatus, type MintRequest, type TokenCheck, type TokenStatus } from
 import type { DecideOptions, DecideResult } from './approvals.ts';
 import type { PipelineDeps } from './runner.ts';
 import type { TaintMark } from './taint.ts';
+import type { RecalledMemory } from '../storage/memory-store.ts';
+
+/** Who writes the entries of the person's privacy decisions: Steward itself, on their word (`details.by`). */
+const STEWARD_AGENT = 'agent:steward';
 
 /** A token as the person sees it: public fields, where it stands, and how many actions ran under it. */
 export interface TokenView {
@@ -49,7 +53,7 @@ export interface PurgeReport {
  */
 export class PipelineAdmin {
   constructor(
-    private readonly deps: Pick<PipelineDeps, 'approvals' | 'tokens' | 'journal' | 'audit' | 'idempotency' | 'clock' | 'taint'>,
+    private readonly deps: Pick<PipelineDeps, 'approvals' | 'tokens' | 'journal' | 'audit' | 'idempotency' | 'clock' | 'taint' | 'memory'>,
     /** The first seq the audit export still needs in the log (Infinity: none); see AuditExporter.keepsFrom. */
     private readonly exportKeepsFrom: () => Promise<number> = () => Promise.resolve(Infinity),
   ) {}
@@ -180,6 +184,50 @@ export class PipelineAdmin {
       { reason: 'cleared', by: 'user:local' },
     );
     return { removed, kept_for_export: waiting };
+  }
+
+  /** Steward's durable memory, newest first (the person's list in Settings). */
+  memoryEntries(): Promise<RecalledMemory[]> {
+    return this.deps.memory.store.durable();
+  }
+
+  /** The person deletes one memory entry; the audit says which (what it was about, never its content). */
+  async deleteMemory(id: string): Promise<{ deleted: boolean }> {
+    const gone = await this.deps.memory.store.forget(id);
+    if (gone === undefined) return { deleted: false };
+    await this.deps.audit.append({
+      kind: 'privacy',
+      agent_id: STEWARD_AGENT,
+      outcome: 'memory_deleted',
+      ...(gone.resource ? { resource: gone.resource } : {}),
+      details: { by: 'user:local', memory_id: id, memory_kind: gone.kind },
+    });
+    return { deleted: true };
+  }
+
+  /**
+   * "Forget this site": its memory goes here; the caller has already removed its grants (the
+   * site list, Chrome's permission, an agent contract's grant) and says which. All of it goes on
+   * record in one audit entry. Agents that page content of the site reached stay tainted: that
+   * content is still in their context (only the person's clear, per agent, drops it).
+   */
+  async forgetSite(origin: string, grants: { site_removed: boolean; grant_removed: boolean }): Promise<{ memory_removed: number; tainted_agents: string[] }> {
+    const memory_removed = await this.deps.memory.store.forgetSite(origin);
+    const tainted_agents = await this.agentsTaintedBy(origin);
+    await this.deps.audit.append({
+      kind: 'privacy',
+      agent_id: STEWARD_AGENT,
+      outcome: 'site_forgotten',
+      details: { by: 'user:local', origin, memory_removed, ...grants, still_tainted: tainted_agents },
+    });
+    return { memory_removed, tainted_agents };
+  }
+
+  /** Agents (those with tokens) whose taint came from `origin`. */
+  private async agentsTaintedBy(origin: string): Promise<string[]> {
+    const agents = [...new Set((await this.deps.tokens.list()).map((t) => t.agent_id))];
+    const marks = await Promise.all(agents.map(async (a) => [a, await this.deps.taint.taintOf(a)] as const));
+    return marks.filter(([, m]) => m?.source.includes(origin)).map(([a]) => a);
   }
 
   /**

@@ -8,6 +8,7 @@ import { BridgeStatus, PairingGrant, PairingId, PairingView } from './bridge.ts'
 import { AuditEntry, RetentionDays } from './audit.ts';
 import { wireSchema, type RequestMap } from './channel.ts';
 import { ExpectedEffect } from './expectation.ts';
+import { DurableMemoryRecord, MemoryId } from './memory.ts';
 import { PageSnapshotSchema, QueryResponse, SnapshotQuerySchema } from './messages.ts';
 import { ObservedState } from './observed-state.ts';
 import { AgentId, IsoDateTime, JsonObject, Origin } from './primitives.ts';
@@ -161,6 +162,19 @@ export const PanelRequests = {
   'panel/audit-retention-set': { request: RetentionSetting, reply: RetentionSetting.extend(AuditRemovalResponse.shape) },
   /** The person's "clear": every entry goes, and the log restarts from one entry recording it (audit-retention.ts). */
   'panel/audit-clear': { request: none, reply: AuditRemovalResponse },
+  // what Steward remembers (durable memory), and forgetting a site
+  'panel/memory': { request: none, reply: z.object({ entries: z.array(z.object({ record: DurableMemoryRecord, expired: z.boolean() })) }) },
+  /** Deletes one memory entry (audited: which, never its content). */
+  'panel/memory-delete': { request: z.object({ id: MemoryId }), reply: z.object({ deleted: z.boolean() }) },
+  /**
+   * "Forget this site": off Steward's list and Chrome's permission, its agent-contract grant
+   * revoked and dropped, its memory deleted; one audit entry says so. Agents its content reached
+   * stay tainted (named here; the person clears them per agent).
+   */
+  'panel/site-forget': {
+    request: z.object({ origin: Origin }),
+    reply: z.object({ site_removed: z.boolean(), grant_removed: z.boolean(), memory_removed: z.number().int().nonnegative(), tainted_agents: z.array(AgentId) }),
+  },
   // sites Steward may observe
   'panel/sites': { request: z.object({ tabId: tabId.optional() }), reply: SitesResponse },
   'panel/site-allow': { request: z.object({ origin: Origin }), reply: SiteChangeResponse },
@@ -220,6 +234,7 @@ export const PanelPush = z.discriminatedUnion('type', [
   z.object({ type: z.literal('panel/bridge-changed') }),
   z.object({ type: z.literal('panel/audit-export-changed') }),
   z.object({ type: z.literal('panel/contracts-changed') }),
+  z.object({ type: z.literal('panel/memory-changed') }),
   CopilotPush,
 ]);
 export type PanelPush = z.infer<typeof PanelPush>;

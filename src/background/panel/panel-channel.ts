@@ -17,6 +17,7 @@ import type { ContractControl } from './contracts.ts';
 import type { AuditExportControl } from '../audit-export/wire-export.ts';
 import type { AuditRetentionSetting } from '../pipeline/audit-retention.ts';
 import { clearAudit, setRetention } from './audit-keeping.ts';
+import { forgetSite } from './forget-site.ts';
 
 /**
  * The worker's side of the panel channel (src/protocol/panel-channel.ts): one handler per
@@ -96,6 +97,7 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
     };
   const tokensChanged = pushing({ type: 'panel/tokens-changed' }, { type: 'panel/audit-changed' });
   const sitesChanged = pushing({ type: 'panel/sites-changed' });
+  const memoryChanged = pushing({ type: 'panel/memory-changed' }, { type: 'panel/audit-changed' });
   const auditChanged = pushing({ type: 'panel/audit-changed' }, { type: 'panel/audit-export-changed' });
 
   return {
@@ -129,6 +131,15 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
       return withPipeline(async (p) => auditChanged(await setRetention(p, retention, m)));
     },
     'panel/audit-clear': () => withPipeline(async (p) => auditChanged(await clearAudit(p))),
+    'panel/memory': () => withPipeline(async (p) => ok({ entries: await p.admin.memoryEntries() })),
+    'panel/memory-delete': ({ id }) => withPipeline(async (p) => memoryChanged(ok(await p.admin.deleteMemory(id)))),
+    'panel/site-forget': ({ origin }) =>
+      withPipeline(async (p) => {
+        const reply = await forgetSite({ pipeline: p, sites: deps.sites, ...(deps.contracts ? { contracts: deps.contracts } : {}) }, origin);
+        // Part of it may have happened even when a later step failed: every view looks again.
+        for (const type of ['panel/sites-changed', 'panel/contracts-changed', 'panel/memory-changed', 'panel/audit-changed'] as const) deps.push({ type });
+        return reply;
+      }),
     // Site access does not depend on the pipeline's store.
     'panel/sites': ({ tabId }) => listSites(deps.sites, tabId),
     'panel/site-allow': async ({ origin }) => sitesChanged(await changeSite(deps.sites, 'allow', origin)),

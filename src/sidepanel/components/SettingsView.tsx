@@ -4,6 +4,7 @@ import { saveSettings, settings } from '../settings.ts';
 import { BridgeStatusBlock } from './BridgeStatusBlock.tsx';
 import { AuditExportBlock } from './AuditExportBlock.tsx';
 import { AuditKeepingBlock } from './AuditKeepingBlock.tsx';
+import { MemoryBlock } from './MemoryBlock.tsx';
 import { PrivacyStatement } from './PrivacyStatement.tsx';
 import { ContractSitesList } from './ContractSitesList.tsx';
 import { CopilotSettings, copilotNumbers } from './CopilotSettings.tsx';
@@ -145,6 +146,7 @@ export function SettingsView() {
       <ContractSitesList />
       <BridgeStatusBlock />
       <AuditKeepingBlock />
+      <MemoryBlock />
       <AuditExportBlock />
       <PrivacyStatement />
     </>
