@@ -35,7 +35,7 @@ export type ChainStart = z.infer<typeof ChainStart>;
 export const RETENTION_OUTCOME = { retention: 'old_entries_removed', cleared: 'log_cleared' } as const;
 
 /** The `details` of a `retention` entry: the chain start it created. */
-export const RetentionDetails = ChainStart.extend({
+const RetentionDetails = ChainStart.extend({
   by: z.string().max(120),
   /** A clear of a log that did not verify: where it was broken (the clear does not hide it). */
   broken_before: z.object({ seq: z.int().nonnegative(), problem: z.string(), message: z.string() }).optional(),
