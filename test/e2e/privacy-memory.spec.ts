@@ -77,6 +77,11 @@ test('Memory lists what Steward remembers with Delete; Forget a site removes its
   await page.goto(sites.urls.shop);
   const panel = await openPanel(page);
   await showView(panel, 'Settings');
+  // The privacy statement opens from the extension itself.
+  const [statement] = await Promise.all([panel.context().waitForEvent('page'), panel.getByRole('link', { name: 'Privacy: what Steward keeps and what leaves your machine' }).click()]);
+  await expect(statement.locator('body')).toContainText('## What leaves your machine');
+  await expect(statement.locator('body')).toContainText('Nothing else leaves.');
+  await statement.close();
   const memory = panel.getByRole('group', { name: 'Memory' });
   const list = memory.getByRole('list', { name: 'Memory entries' });
   await expect(list.getByRole('listitem')).toHaveCount(3);

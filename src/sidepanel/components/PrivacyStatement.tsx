@@ -1,13 +1,13 @@
-import statement from '../../../docs/PRIVACY.md?raw';
-
-/** The privacy statement (docs/PRIVACY.md), shipped in the panel so it can be read without a network. */
+/**
+ * The link to the privacy statement: docs/PRIVACY.md, shipped in the package as PRIVACY.txt
+ * (vite.config.ts), so it opens from the extension itself, without a network, as plain text.
+ */
 export function PrivacyStatement() {
   return (
-    <details class="privacy-statement">
-      <summary>Privacy: what Steward keeps and what leaves your machine</summary>
-      <pre class="privacy-text" tabIndex={0} aria-label="Privacy statement">
-        {statement}
-      </pre>
-    </details>
+    <p class="privacy-statement">
+      <a href="/PRIVACY.txt" target="_blank" rel="noopener">
+        Privacy: what Steward keeps and what leaves your machine
+      </a>
+    </p>
   );
 }
