@@ -95,7 +95,7 @@ test('Memory lists what Steward remembers with Delete; Forget a site removes its
 
   // Forget the shop (the current tab's site is offered): access, Chrome's permission and memory go.
   expect(await grantedOrigins(sw)).toContain(`${shop}/*`);
-  await expect(memory.getByLabel('Forget a site')).toHaveValue(shop);
+  await expect(memory.getByRole('textbox', { name: 'Forget a site' })).toHaveValue(shop);
   await memory.getByRole('button', { name: 'Forget site' }).click();
   await expect(memory.getByRole('status')).toHaveText(`Forgot ${shop}: its access removed (Steward’s list and Chrome’s permission), 2 memory entries deleted. Recorded in Activity.`);
   await expect(memory.getByText('Steward remembers nothing yet.')).toBeVisible();
