@@ -3,6 +3,7 @@ import type { AuditEntry } from '../protocol/audit.ts';
 import type { AgentId } from '../protocol/primitives.ts';
 import type { DelegatedAgentToken, TokenSecret } from '../protocol/token.ts';
 import type { ChainVerification } from '../storage/audit-chain.ts';
+import { clearThrough, retentionThrough } from '../storage/audit-retention.ts';
 import { tokenStatus, type MintRequest, type TokenCheck, type TokenStatus } from '../storage/token-store.ts';
 import type { DecideOptions, DecideResult } from './approvals.ts';
 import type { PipelineDeps } from './runner.ts';
@@ -10,6 +11,10 @@ import type { TaintMark } from './taint.ts';
 import { NO_POLICY } from '../protocol/managed-policy.ts';
 import { clampTtlMs } from '../protocol/policy-rules.ts';
 import type { PolicyRecord } from '../protocol/policy-record.ts';
+import type { RecalledMemory } from '../storage/memory-store.ts';
+
+/** Who writes Steward's own entries (the person's privacy decisions, on their word in `details.by`; the policy in force). */
+const STEWARD_AGENT = 'agent:steward';
 
 /** A token as the person sees it: public fields, where it stands, and how many actions ran under it. */
 export interface TokenView {
@@ -27,6 +32,15 @@ export interface AuditVerdict {
   /** Where the chain breaks and how, when it does. */
   broken_at?: number;
   problem?: string;
+  /** Older entries were removed through this seq (retention or clear): the chain is checked from there. */
+  removed_through?: number;
+}
+
+/** What a retention run or a clear did. */
+export interface AuditRemoval {
+  removed: number;
+  /** Entries kept only because the audit export has not copied them yet (they go in a later run). */
+  kept_for_export: number;
 }
 
 export interface PurgeReport {
@@ -41,7 +55,11 @@ export interface PurgeReport {
  * badge and the alarms reach the stores only through here.
  */
 export class PipelineAdmin {
-  constructor(private readonly deps: Pick<PipelineDeps, 'approvals' | 'tokens' | 'journal' | 'audit' | 'idempotency' | 'clock' | 'taint' | 'policy'>) {}
+  constructor(
+    private readonly deps: Pick<PipelineDeps, 'approvals' | 'tokens' | 'journal' | 'audit' | 'idempotency' | 'clock' | 'taint' | 'policy' | 'memory'>,
+    /** The first seq the audit export still needs in the log (Infinity: none); see AuditExporter.keepsFrom. */
+    private readonly exportKeepsFrom: () => Promise<number> = () => Promise.resolve(Infinity),
+  ) {}
 
   /** Cards waiting for the person; listing expires those whose time is up. */
   pendingApprovals(): Promise<ApprovalRequest[]> {
@@ -112,7 +130,7 @@ export class PipelineAdmin {
 
   /** The organisation's policy in force changed (src/background/policy/policy-audit.ts says when): on record, as Steward's own entry. */
   async recordPolicy(record: PolicyRecord): Promise<void> {
-    await this.deps.audit.append({ kind: 'policy', agent_id: 'agent:steward', outcome: record.outcome, details: record.details });
+    await this.deps.audit.append({ kind: 'policy', agent_id: STEWARD_AGENT, outcome: record.outcome, details: record.details });
   }
 
   /** The audit log in seq order; with a limit, only the newest `limit` entries. */
@@ -140,6 +158,89 @@ export class PipelineAdmin {
   }
 
   /**
+   * Removes the entries older than `days` (the person's retention period), leaving a recorded
+   * chain start (audit-retention.ts) so what remains still verifies. Entries the audit export has
+   * not copied yet stay until it has.
+   */
+  async applyAuditRetention(days: number): Promise<AuditRemoval> {
+    const keepFrom = await this.exportKeepsFrom();
+    const now = this.deps.clock();
+    let waiting = 0;
+    const { removed } = await this.deps.audit.removeOldest(
+      (entries) => {
+        const through = retentionThrough(entries, days, now, keepFrom);
+        waiting = (retentionThrough(entries, days, now) ?? -1) - (through ?? -1);
+        return through;
+      },
+      { reason: 'retention', retention_days: days, by: 'retention' },
+    );
+    return { removed, kept_for_export: waiting };
+  }
+
+  /**
+   * The person's "clear": every entry goes (except those the audit export has not copied yet),
+   * and the log restarts from one entry recording the clear, chained to what was removed.
+   */
+  async clearAudit(): Promise<AuditRemoval> {
+    const keepFrom = await this.exportKeepsFrom();
+    let waiting = 0;
+    const { removed } = await this.deps.audit.removeOldest(
+      (entries) => {
+        const head = entries.at(-1)?.seq;
+        const through = clearThrough(head, keepFrom);
+        waiting = (clearThrough(head) ?? -1) - (through ?? -1);
+        return through;
+      },
+      { reason: 'cleared', by: 'user:local' },
+    );
+    return { removed, kept_for_export: waiting };
+  }
+
+  /** Steward's durable memory, newest first (the person's list in Settings). */
+  memoryEntries(): Promise<RecalledMemory[]> {
+    return this.deps.memory.store.durable();
+  }
+
+  /** The person deletes one memory entry; the audit says which (what it was about, never its content). */
+  async deleteMemory(id: string): Promise<{ deleted: boolean }> {
+    const gone = await this.deps.memory.store.forget(id);
+    if (gone === undefined) return { deleted: false };
+    await this.deps.audit.append({
+      kind: 'privacy',
+      agent_id: STEWARD_AGENT,
+      outcome: 'memory_deleted',
+      ...(gone.resource ? { resource: gone.resource } : {}),
+      details: { by: 'user:local', memory_id: id, memory_kind: gone.kind },
+    });
+    return { deleted: true };
+  }
+
+  /**
+   * "Forget this site": its memory goes here; the caller has already removed its grants (the
+   * site list, Chrome's permission, an agent contract's grant) and says which. All of it goes on
+   * record in one audit entry. Agents that page content of the site reached stay tainted: that
+   * content is still in their context (only the person's clear, per agent, drops it).
+   */
+  async forgetSite(origin: string, grants: { site_removed: boolean; grant_removed: boolean }): Promise<{ memory_removed: number; tainted_agents: string[] }> {
+    const memory_removed = await this.deps.memory.store.forgetSite(origin);
+    const tainted_agents = await this.agentsTaintedBy(origin);
+    await this.deps.audit.append({
+      kind: 'privacy',
+      agent_id: STEWARD_AGENT,
+      outcome: 'site_forgotten',
+      details: { by: 'user:local', origin, memory_removed, ...grants, still_tainted: tainted_agents },
+    });
+    return { memory_removed, tainted_agents };
+  }
+
+  /** Agents (those with tokens) whose taint came from `origin`. */
+  private async agentsTaintedBy(origin: string): Promise<string[]> {
+    const agents = [...new Set((await this.deps.tokens.list()).map((t) => t.agent_id))];
+    const marks = await Promise.all(agents.map(async (a) => [a, await this.deps.taint.taintOf(a)] as const));
+    return marks.filter(([, m]) => m?.source.includes(origin)).map(([a]) => a);
+  }
+
+  /**
    * What must go even when nobody is looking: expired tokens (never kept, DESIGN §7), idempotency
    * records past their time, and approval cards whose time is up (listing expires them).
    */
@@ -154,6 +255,6 @@ export class PipelineAdmin {
 }
 
 function verdict(v: ChainVerification, entries: number): AuditVerdict {
-  if (v.ok) return { ok: true, entries };
+  if (v.ok) return { ok: true, entries, ...(v.removed_through !== undefined ? { removed_through: v.removed_through } : {}) };
   return { ok: false, entries, broken_at: v.seq, problem: `${v.problem}: ${v.message}`.slice(0, 2000) };
 }

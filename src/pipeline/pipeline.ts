@@ -72,7 +72,7 @@ export class Pipeline {
     private readonly perfNow: () => number = () => performance.now(),
   ) {
     this.runner = new ActionRunner(deps);
-    this.admin = new PipelineAdmin(deps);
+    this.admin = new PipelineAdmin(deps, () => this.auditExport?.keepsFrom() ?? Promise.resolve(Infinity));
   }
 
   async submit(raw: unknown, agent: AgentContext): Promise<ActionResult> {

@@ -39,6 +39,8 @@ export const AuditKind = z.enum([
   'taint', // the person cleared an agent's taint (page content had reached it)
   'export', // the audit export's target changed, or its outbox filled up or drained (src/protocol/audit-export.ts)
   'policy', // the organisation's policy in force changed: which keys it sets, and what did not read (src/protocol/policy-record.ts)
+  'retention', // older entries were removed (retention period, or the person cleared the log): the chain's new start (src/storage/audit-retention.ts)
+  'privacy', // the person made Steward forget something: a memory entry, or a site (its grants and memory; taint stays, named)
 ]);
 export type AuditKind = z.infer<typeof AuditKind>;
 
@@ -89,3 +91,6 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 /** An entry before its hash is computed (what the hashing function consumes). */
 export const UnsealedAuditEntry = AuditEntryBase.omit({ hash: true });
 export type UnsealedAuditEntry = z.infer<typeof UnsealedAuditEntry>;
+
+/** How many days of audit the person keeps (Settings): one day to ten years. */
+export const RetentionDays = z.int().min(1).max(3650);

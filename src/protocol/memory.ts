@@ -77,7 +77,7 @@ export function findForbiddenKeys(payload: unknown, allowState = false): Forbidd
   return found;
 }
 
-const MemoryId = prefixedId('mem_', 'mem_7c2');
+export const MemoryId = prefixedId('mem_', 'mem_7c2');
 
 const common = {
   id: MemoryId,

@@ -5,9 +5,10 @@ import { ApprovalDecision, ApprovalReceipt, ApprovalRequest } from './approval.t
 import { ContractConnectRequest, ContractPanelError, ContractSiteView } from './agent-contract.ts';
 import { AuditExportStatus, AuditExportTarget } from './audit-export.ts';
 import { BridgeStatus, PairingGrant, PairingId, PairingView } from './bridge.ts';
-import { AuditEntry } from './audit.ts';
+import { AuditEntry, RetentionDays } from './audit.ts';
 import { wireSchema, type RequestMap } from './channel.ts';
 import { ExpectedEffect } from './expectation.ts';
+import { DurableMemoryRecord, MemoryId } from './memory.ts';
 import { PageSnapshotSchema, QueryResponse, SnapshotQuerySchema } from './messages.ts';
 import { ObservedState } from './observed-state.ts';
 import { AgentId, IsoDateTime, JsonObject, Origin } from './primitives.ts';
@@ -51,9 +52,16 @@ export const AuditVerifyResponse = z.object({
   /** Where the chain breaks and how, when it does. */
   broken_at: z.number().int().nonnegative().optional(),
   problem: z.string().optional(),
+  /** Older entries were removed through this seq (retention or clear): the chain is checked from its recorded start. */
+  removed_through: z.number().int().nonnegative().optional(),
 });
 export type AuditVerifyResponse = z.infer<typeof AuditVerifyResponse>;
 const AuditExportResponse = z.object({ jsonl: z.string() });
+/** Days of audit Steward keeps; null: all of it. */
+const RetentionSetting = z.object({ days: RetentionDays.nullable() });
+/** What a retention run or a clear removed, and what it kept because the audit export still needs it. */
+export const AuditRemovalResponse = z.object({ removed: z.number().int().nonnegative(), kept_for_export: z.number().int().nonnegative() });
+export type AuditRemovalResponse = z.infer<typeof AuditRemovalResponse>;
 const ObserveTabResponse = z.object({ state: ObservedState.nullable(), error: z.string().optional() });
 export const SitesResponse = z.object({
   /** Listed and granted by Chrome: Steward reads them. */
@@ -150,6 +158,25 @@ export const PanelRequests = {
   'panel/audit-export': { request: none, reply: AuditExportResponse },
   /** Checks an exported file: its entries, and that its last line is a head signed with this Steward's key. */
   'panel/audit-verify-export': { request: z.object({ jsonl: z.string().max(64_000_000) }), reply: AuditVerifyResponse },
+  /** How many days of audit Steward keeps (Settings). */
+  'panel/audit-retention': { request: none, reply: RetentionSetting },
+  /** Sets the retention (null: keep everything) and applies it at once; older entries go, the chain's start is recorded. */
+  'panel/audit-retention-set': { request: RetentionSetting, reply: RetentionSetting.extend(AuditRemovalResponse.shape) },
+  /** The person's "clear": every entry goes, and the log restarts from one entry recording it (audit-retention.ts). */
+  'panel/audit-clear': { request: none, reply: AuditRemovalResponse },
+  // what Steward remembers (durable memory), and forgetting a site
+  'panel/memory': { request: none, reply: z.object({ entries: z.array(z.object({ record: DurableMemoryRecord, expired: z.boolean() })) }) },
+  /** Deletes one memory entry (audited: which, never its content). */
+  'panel/memory-delete': { request: z.object({ id: MemoryId }), reply: z.object({ deleted: z.boolean() }) },
+  /**
+   * "Forget this site": off Steward's list and Chrome's permission, its agent-contract grant
+   * revoked and dropped, its memory deleted; one audit entry says so. Agents its content reached
+   * stay tainted (named here; the person clears them per agent).
+   */
+  'panel/site-forget': {
+    request: z.object({ origin: Origin }),
+    reply: z.object({ site_removed: z.boolean(), grant_removed: z.boolean(), memory_removed: z.number().int().nonnegative(), tainted_agents: z.array(AgentId) }),
+  },
   // sites Steward may observe
   'panel/sites': { request: z.object({ tabId: tabId.optional() }), reply: SitesResponse },
   'panel/site-allow': { request: z.object({ origin: Origin }), reply: SiteChangeResponse },
@@ -209,6 +236,7 @@ export const PanelPush = z.discriminatedUnion('type', [
   z.object({ type: z.literal('panel/bridge-changed') }),
   z.object({ type: z.literal('panel/audit-export-changed') }),
   z.object({ type: z.literal('panel/contracts-changed') }),
+  z.object({ type: z.literal('panel/memory-changed') }),
   CopilotPush,
 ]);
 export type PanelPush = z.infer<typeof PanelPush>;

@@ -54,6 +54,14 @@ export const auditEntries = (limit?: number) => call('panel/audit', limit ? { li
 export const verifyAudit = () => call('panel/audit-verify', {});
 export const exportAudit = () => call('panel/audit-export', {});
 export const verifyAuditExport = (jsonl: string) => call('panel/audit-verify-export', { jsonl });
+/** How many days of audit Steward keeps (null: all); setting it removes older entries at once. */
+export const auditRetention = () => call('panel/audit-retention', {});
+export const setAuditRetention = (days: number | null) => call('panel/audit-retention-set', { days });
+export const clearAuditLog = () => call('panel/audit-clear', {});
+/** Steward's durable memory, one entry's deletion, and forgetting a whole site (grants, memory). */
+export const memoryEntries = () => call('panel/memory', {});
+export const deleteMemory = (id: string) => call('panel/memory-delete', { id });
+export const forgetSite = (origin: string) => call('panel/site-forget', { origin });
 export const observeTab = (tabId: number) => call('panel/observe-tab', { tabId });
 /** The allowed sites, and how the given tab stands (its origin, title, allowed, observed). */
 export const listSites = (tabId?: number) => call('panel/sites', tabId !== undefined ? { tabId } : {});

@@ -1,17 +1,34 @@
+import type { IDBPTransaction } from 'idb';
 import { AUDIT_CHAIN_BROKEN, AUDIT_GENESIS_HASH, AuditEntry, type UnsealedAuditEntry } from '../protocol/audit.ts';
 import { canonicalJson } from '../base/canonical-json.ts';
 import { iso, systemClock, type Clock } from '../base/clock.ts';
 import { sealAuditEntry, verifyChain, verifyJsonl, type ChainBreak, type ChainVerification } from './audit-chain.ts';
 import { SEAL_HEAD, SignedHead, headSignedBy, signHead, type AuditHead } from './audit-seal.ts';
-import type { StewardDb } from './db.ts';
+import { CHAIN_START_KEY, ChainStart, RETENTION_OUTCOME, type RETENTION_REASONS } from './audit-retention.ts';
+import type { StewardDb, StewardSchema } from './db.ts';
+import { readValid } from './read.ts';
 
 export type { AuditHead } from './audit-seal.ts';
 
 /** What a caller supplies; the log assigns id, seq, time and the chain fields. */
 export type AuditInput = Omit<UnsealedAuditEntry, 'audit_id' | 'seq' | 'at' | 'prev_hash'>;
 
-/** Who writes the entry that records a broken chain: Steward itself, not an agent. */
+/** Who writes the entry that records a broken chain, or a removal: Steward itself, not an agent. */
 const STEWARD_AGENT = 'agent:steward';
+
+/** Why older entries go, and on whose word. */
+export interface Removal {
+  reason: (typeof RETENTION_REASONS)[number];
+  retention_days?: number;
+  /** Who asked: `user:local` (the person), `retention` (the period they set). */
+  by: string;
+}
+
+export interface RemovalResult {
+  removed: number;
+  /** The entry recording the removal (none when nothing was removed). */
+  entry?: AuditEntry;
+}
 
 /**
  * A copy of the signed head outside IndexedDB (chrome.storage.local, trusted contexts only), so
@@ -26,7 +43,8 @@ export interface AuditAnchor {
  * Append-only, hash-chained audit log in IndexedDB. Appends are serialised through one promise
  * chain so concurrent callers can never fork it, and each is an `add` under its seq, so even a
  * second writer on the same database fails instead of overwriting (then re-reads the head and
- * retries). There is no update or delete API.
+ * retries). There is no update API; the only removal is of the oldest entries (`removeOldest`),
+ * which leaves a recorded chain start so what remains still verifies.
  *
  * Each append also stores the signed head (audit-seal.ts) in the same transaction. Before the
  * first append after a start the stored entries are checked against it: removed newest entries,
@@ -131,8 +149,8 @@ export class AuditLog {
     this.checked = true;
   }
 
-  /** Seals the entry after the current head and stores it with its signed head in one transaction. */
-  private async write(input: AuditInput): Promise<AuditEntry> {
+  /** Seals the entry after the current head and stores it with its signed head in one transaction (with `alongside`'s changes). */
+  private async write(input: AuditInput, alongside?: (tx: AuditTx) => Promise<unknown>[]): Promise<AuditEntry> {
     const seq = this.head ? this.head.seq + 1 : 0;
     const sealed = await sealAuditEntry({
       ...stripUndefined(input),
@@ -145,7 +163,7 @@ export class AuditLog {
     const entry = AuditEntry.parse(sealed);
     const signed = await signHead(await this.auditKey(), { seq, hash: entry.hash });
     const tx = this.db.transaction(['audit', 'audit_seal'], 'readwrite');
-    await Promise.all([tx.objectStore('audit').add(entry), tx.objectStore('audit_seal').put(signed, SEAL_HEAD), tx.done]);
+    await Promise.all([...(alongside?.(tx) ?? []), tx.objectStore('audit').add(entry), tx.objectStore('audit_seal').put(signed, SEAL_HEAD), tx.done]);
     this.head = { seq, hash: entry.hash };
     this.onAppended?.(entry);
     if (this.anchor) {
@@ -170,25 +188,80 @@ export class AuditLog {
   /**
    * Detects any edit, deletion, insertion or reordering, and says at which seq; against the signed
    * head, also removed newest entries and a chain rewritten without Steward's key, including a
-   * break found (and recorded) when the worker started.
+   * break found (and recorded) when the worker started. After a removal the chain is checked
+   * from its recorded start.
    */
   async verify(): Promise<ChainVerification> {
     await this.flush();
     await this.anchorWrites;
+    return this.verifyNow();
+  }
+
+  private async verifyNow(): Promise<ChainVerification> {
     const heads = await this.readHeads();
     const broken = await this.headBreak(heads);
     if (broken) return { ok: false, ...broken };
     const signed = SignedHead.safeParse(heads.signed);
-    return verifyChain(await this.records(), signed.success ? signed.data : undefined);
+    const start = await this.db.get('audit_seal', CHAIN_START_KEY);
+    const parsedStart = start === undefined ? undefined : ChainStart.safeParse(start);
+    if (parsedStart && !parsedStart.success) return { ok: false, seq: 0, problem: 'malformed', message: "the chain's start (after older entries were removed) is malformed" };
+    return verifyChain(await this.records(), signed.success ? signed.data : undefined, parsedStart?.data);
   }
 
-  /** JSON Lines, one canonical entry per line, in seq order, then the signed head (`{"signed_head":…}`). */
+  /**
+   * Removes the oldest entries, through the seq `choose` picks from the stored ones (seq order),
+   * and appends a `retention` entry naming the new chain start, all in one transaction: what
+   * remains verifies from that start, and the removal is on record. A retention never removes
+   * from a log that does not verify (its breaks are evidence); the person's clear does, and its
+   * record says the log was broken and where.
+   */
+  removeOldest(choose: (entries: readonly AuditEntry[]) => number | undefined, why: Removal): Promise<RemovalResult> {
+    const next = this.queue.then(() => this.removeNow(choose, why));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async removeNow(choose: (entries: readonly AuditEntry[]) => number | undefined, why: Removal): Promise<RemovalResult> {
+    if (!this.checked) await this.checkHead();
+    const verified = await this.verifyNow();
+    if (!verified.ok && why.reason !== 'cleared') throw new Error(`the audit log does not verify (${verified.problem} at entry ${verified.seq}); nothing was removed`);
+    const entries = (await this.db.getAll('audit')).map((raw) => readValid(AuditEntry, raw, 'audit', raw?.seq));
+    const through = choose(entries);
+    const removedEntries = through === undefined ? [] : entries.filter((e) => e.seq <= through);
+    const last = removedEntries.at(-1);
+    if (!last) return { removed: 0 };
+    const start: ChainStart = {
+      through_seq: last.seq,
+      through_hash: last.hash,
+      removed: removedEntries.length,
+      at: iso(this.clock()),
+      reason: why.reason,
+      ...(why.retention_days !== undefined ? { retention_days: why.retention_days } : {}),
+    };
+    const entry = await this.write(
+      {
+        kind: 'retention',
+        agent_id: STEWARD_AGENT,
+        outcome: RETENTION_OUTCOME[why.reason],
+        details: { ...start, by: why.by, ...(verified.ok ? {} : { broken_before: { seq: verified.seq, problem: verified.problem, message: verified.message } }) },
+      },
+      (tx) => [tx.objectStore('audit').delete(IDBKeyRange.upperBound(last.seq)), tx.objectStore('audit_seal').put(start, CHAIN_START_KEY)],
+    );
+    return { removed: removedEntries.length, entry };
+  }
+
+  /**
+   * JSON Lines, one canonical entry per line, in seq order, then the signed head (`{"signed_head":…}`);
+   * after a removal, first the chain's start (`{"chain_start":…}`).
+   */
   async exportJsonl(): Promise<string> {
     await this.flush();
     const tx = this.db.transaction(['audit', 'audit_seal']);
-    const [entries, head] = await Promise.all([tx.objectStore('audit').getAll(), tx.objectStore('audit_seal').get(SEAL_HEAD)]);
+    const [entries, head, start] = await Promise.all([tx.objectStore('audit').getAll(), tx.objectStore('audit_seal').get(SEAL_HEAD), tx.objectStore('audit_seal').get(CHAIN_START_KEY)]);
     const signed = SignedHead.safeParse(head);
+    const from = ChainStart.safeParse(start);
     const lines = entries.map((e) => canonicalJson(e));
+    if (from.success) lines.unshift(canonicalJson({ chain_start: from.data }));
     if (signed.success) lines.push(canonicalJson({ signed_head: signed.data }));
     return lines.map((l) => `${l}\n`).join('');
   }
@@ -199,6 +272,8 @@ export class AuditLog {
     return verifyJsonl(jsonl, (head) => headSignedBy(key, head));
   }
 }
+
+type AuditTx = IDBPTransaction<StewardSchema, ['audit', 'audit_seal'], 'readwrite'>;
 
 /** IndexedDB keeps `undefined` members; dropping them keeps stored and hashed forms identical. */
 function stripUndefined<T extends object>(value: T): T {

@@ -3,6 +3,7 @@ import { AuditEntry } from '../protocol/audit.ts';
 import { BrowserChainId, ExportRecord, toExportRecord } from '../protocol/audit-export.ts';
 import { hexOf } from '../base/hash.ts';
 import { IsoDateTime } from '../protocol/primitives.ts';
+import { CHAIN_START_KEY, ChainStart } from './audit-retention.ts';
 import type { StewardDb } from './db.ts';
 import { readValid } from './read.ts';
 
@@ -84,12 +85,15 @@ export class AuditOutbox {
 
   private async fillNow(): Promise<OutboxCounts> {
     const state = await this.state();
-    const tx = this.db.transaction(['audit', 'audit_outbox', 'audit_export'], 'readwrite');
+    const tx = this.db.transaction(['audit', 'audit_outbox', 'audit_export', 'audit_seal'], 'readwrite');
     const outbox = tx.objectStore('audit_outbox');
-    const [count, head] = await Promise.all([outbox.count(), tx.objectStore('audit').openCursor(null, 'prev')]);
+    const [count, head, start] = await Promise.all([outbox.count(), tx.objectStore('audit').openCursor(null, 'prev'), tx.objectStore('audit_seal').get(CHAIN_START_KEY)]);
     const headSeq = head ? head.value.seq : -1;
     const room = Math.max(0, this.capacity - count);
-    let copied = state.copied_through;
+    // Entries removed before a target was set (audit-retention.ts) are not waited for: the copy resumes after the chain's start.
+    const removedThrough = ChainStart.safeParse(start).data?.through_seq ?? -1;
+    const from = Math.max(state.copied_through, removedThrough);
+    let copied = from;
     if (room > 0 && headSeq > copied) {
       const entries = await tx.objectStore('audit').getAll(IDBKeyRange.lowerBound(copied, true), room);
       for (const raw of entries) {
@@ -99,10 +103,10 @@ export class AuditOutbox {
         void outbox.put(ExportRecord.parse(toExportRecord(entry)));
         copied = entry.seq;
       }
-      void tx.objectStore('audit_export').put({ ...state, copied_through: copied }, STATE_KEY);
     }
+    if (copied !== state.copied_through) void tx.objectStore('audit_export').put({ ...state, copied_through: copied }, STATE_KEY);
     await tx.done;
-    const pending = count + (copied - state.copied_through);
+    const pending = count + (copied - from);
     return this.countsOf(pending, headSeq - copied);
   }
 
@@ -112,9 +116,10 @@ export class AuditOutbox {
 
   async counts(): Promise<OutboxCounts> {
     const state = await this.state();
-    const tx = this.db.transaction(['audit', 'audit_outbox']);
-    const [pending, head] = await Promise.all([tx.objectStore('audit_outbox').count(), tx.objectStore('audit').openCursor(null, 'prev')]);
-    return this.countsOf(pending, Math.max(0, (head ? head.value.seq : -1) - state.copied_through));
+    const tx = this.db.transaction(['audit', 'audit_outbox', 'audit_seal']);
+    const [pending, head, start] = await Promise.all([tx.objectStore('audit_outbox').count(), tx.objectStore('audit').openCursor(null, 'prev'), tx.objectStore('audit_seal').get(CHAIN_START_KEY)]);
+    const copied = Math.max(state.copied_through, ChainStart.safeParse(start).data?.through_seq ?? -1);
+    return this.countsOf(pending, Math.max(0, (head ? head.value.seq : -1) - copied));
   }
 
   /** The oldest `max` records, in seq order. */

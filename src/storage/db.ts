@@ -8,6 +8,7 @@ import type { StoredApproval, StoredReceipt } from './approval-records.ts';
 import type { IdempotencyRecord } from './idempotency-record.ts';
 import type { QuotaRecord } from './quota-record.ts';
 import type { SignedHead } from './audit-seal.ts';
+import type { ChainStart } from './audit-retention.ts';
 import type { StoredToken } from './token-record.ts';
 import type { StoredAgentKey, StoredSiteGrant } from './native-records.ts';
 import type { ExportRecord } from '../protocol/audit-export.ts';
@@ -33,8 +34,8 @@ export interface StewardSchema extends DBSchema {
   audit: { key: number; value: AuditEntry };
   memory: { key: string; value: DurableMemoryRecord; indexes: { by_resource: [string, string]; by_resource_kind: [string, string, string]; by_kind: string } };
   quota: { key: string; value: QuotaRecord };
-  /** The audit key (a non-extractable CryptoKey) and the signed head (audit-seal.ts), out-of-line keys. */
-  audit_seal: { key: string; value: CryptoKey | SignedHead };
+  /** The audit key (a non-extractable CryptoKey), the signed head (audit-seal.ts) and the chain's start after removals (audit-retention.ts), out-of-line keys. */
+  audit_seal: { key: string; value: CryptoKey | SignedHead | ChainStart };
   /** Steward's agent key for the native path (a non-extractable Ed25519 CryptoKey and its public JWK), out-of-line key. */
   agent_key: { key: string; value: StoredAgentKey };
   /** The token each site granted Steward (a secret: never leaves the worker), by origin. */

@@ -111,6 +111,41 @@ export class MemoryStore {
       .map((record) => ({ record, expired: !this.live(record, now) }));
   }
 
+  /** Every durable record, newest first, each flagged when past its TTL (the person's list in Settings). */
+  async durable(): Promise<RecalledMemory[]> {
+    const now = this.clock();
+    const tx = this.db.transaction('memory');
+    const [keys, values] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
+    return values
+      .map((raw, i) => readValid(DurableMemoryRecord, raw, 'memory', keys[i]))
+      .sort((a, b) => Date.parse(b.recorded_at) - Date.parse(a.recorded_at))
+      .map((record) => ({ record, expired: !this.live(record, now) }));
+  }
+
+  /** Deletes one durable record; answers with it (undefined: there was none). */
+  async forget(id: string): Promise<DurableMemoryRecord | undefined> {
+    const tx = this.db.transaction('memory', 'readwrite');
+    const raw = await tx.store.get(id);
+    if (raw !== undefined) await tx.store.delete(id);
+    await tx.done;
+    // Deleted even when unreadable: the person asked for it to go.
+    return raw === undefined ? undefined : DurableMemoryRecord.safeParse(raw).data;
+  }
+
+  /** Deletes every durable record about `origin` (remembersSite); answers how many went. */
+  async forgetSite(origin: string): Promise<number> {
+    const tx = this.db.transaction('memory', 'readwrite');
+    let n = 0;
+    for (let c = await tx.store.openCursor(); c; c = await c.continue()) {
+      if (remembersSite(c.value, origin)) {
+        await c.delete();
+        n++;
+      }
+    }
+    await tx.done;
+    return n;
+  }
+
   /** Deletes durable records recorded before `before` (ms). */
   async purgeBefore(before: number): Promise<number> {
     const tx = this.db.transaction('memory', 'readwrite');
@@ -123,6 +158,23 @@ export class MemoryStore {
     }
     await tx.done;
     return n;
+  }
+}
+
+/**
+ * Whether a stored memory record is about `origin`: its resource is that site's, or it points
+ * there (a URL hint). Read from the raw record, so a record too damaged to parse but naming the
+ * site still goes when the person forgets it.
+ */
+export function remembersSite(raw: unknown, origin: string): boolean {
+  const r = raw as { resource?: { origin?: unknown }; payload?: { url_hint?: unknown } } | undefined;
+  if (r?.resource?.origin === origin) return true;
+  const hint = r?.payload?.url_hint;
+  if (typeof hint !== 'string') return false;
+  try {
+    return new URL(hint).origin === origin;
+  } catch {
+    return false;
   }
 }
 

@@ -15,6 +15,9 @@ import { clearTaint, listTokens, mintToken, revokeToken } from './tokens.ts';
 import type { PairingControl } from './pairings.ts';
 import type { ContractControl } from './contracts.ts';
 import type { AuditExportControl } from '../audit-export/wire-export.ts';
+import type { AuditRetentionSetting } from '../pipeline/audit-retention.ts';
+import { clearAudit, setRetention } from './audit-keeping.ts';
+import { forgetSite } from './forget-site.ts';
 
 /**
  * The worker's side of the panel channel (src/protocol/panel-channel.ts): one handler per
@@ -39,6 +42,8 @@ export interface PanelChannelDeps {
   contracts?: ContractControl;
   /** The audit export to the organisation's collector (src/background/audit-export/). */
   auditExport?: AuditExportControl;
+  /** How many days of audit the person keeps (chrome.storage.local); without it the setting is refused. */
+  retention?: AuditRetentionSetting;
 }
 
 type CopilotHandlers = Pick<PanelHandlers, Extract<keyof PanelHandlers, `copilot/${string}`>>;
@@ -96,6 +101,8 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
     };
   const tokensChanged = pushing({ type: 'panel/tokens-changed' }, { type: 'panel/audit-changed' });
   const sitesChanged = pushing({ type: 'panel/sites-changed' });
+  const memoryChanged = pushing({ type: 'panel/memory-changed' }, { type: 'panel/audit-changed' });
+  const auditChanged = pushing({ type: 'panel/audit-changed' }, { type: 'panel/audit-export-changed' });
 
   return {
     'panel/get-tab-tools': async ({ tabId }) => {
@@ -120,6 +127,23 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
     'panel/audit-verify': () => withPipeline(async (p) => ok(await p.admin.verifyAudit())),
     'panel/audit-export': () => withPipeline(async (p) => ok({ jsonl: await p.admin.exportAudit() })),
     'panel/audit-verify-export': ({ jsonl }) => withPipeline(async (p) => ok(await p.admin.verifyAuditExport(jsonl))),
+    // What Steward keeps: removals leave a recorded chain start, so what remains still verifies.
+    'panel/audit-retention': async () => (deps.retention ? ok({ days: await deps.retention.days() }) : refuse('NOT_READY', 'The retention setting is not available here.')),
+    'panel/audit-retention-set': (m) => {
+      const retention = deps.retention;
+      if (!retention) return refuse('NOT_READY', 'The retention setting is not available here.');
+      return withPipeline(async (p) => auditChanged(await setRetention(p, retention, m)));
+    },
+    'panel/audit-clear': () => withPipeline(async (p) => auditChanged(await clearAudit(p))),
+    'panel/memory': () => withPipeline(async (p) => ok({ entries: await p.admin.memoryEntries() })),
+    'panel/memory-delete': ({ id }) => withPipeline(async (p) => memoryChanged(ok(await p.admin.deleteMemory(id)))),
+    'panel/site-forget': ({ origin }) =>
+      withPipeline(async (p) => {
+        const reply = await forgetSite({ pipeline: p, sites: deps.sites, ...(deps.contracts ? { contracts: deps.contracts } : {}) }, origin);
+        // Part of it may have happened even when a later step failed: every view looks again.
+        for (const type of ['panel/sites-changed', 'panel/contracts-changed', 'panel/memory-changed', 'panel/audit-changed'] as const) deps.push({ type });
+        return reply;
+      }),
     // Site access does not depend on the pipeline's store.
     'panel/sites': ({ tabId }) => listSites(deps.sites, tabId),
     'panel/site-allow': async ({ origin }) => sitesChanged(await changeSite(deps.sites, 'allow', origin)),

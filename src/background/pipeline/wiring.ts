@@ -9,6 +9,7 @@ import { PURGE_ALARM, RECHECK_ALARM, ensureAlarms } from './alarms.ts';
 import { ApprovalAnnouncer, chromeAnnounceApis } from './approval-announcer.ts';
 import { PipelineService } from './service.ts';
 import { chromeAuditAnchor } from './audit-anchor.ts';
+import { chromeAuditRetention } from './audit-retention.ts';
 import { SessionTabs } from './sessions.ts';
 import { StorageTaintLedger } from './agent-taint.ts';
 import { StorageWrittenControls } from './written-controls.ts';
@@ -75,6 +76,7 @@ export function wirePipeline(deps: {
   });
 
   let pipeline: Pipeline | undefined;
+  const retention = chromeAuditRetention();
   const announceApis = chromeAnnounceApis();
   const announcer = new ApprovalAnnouncer(deps.panels, async () => (pipeline ? pipeline.admin.pendingCount() : 0), announceApis);
   // Every audit entry, also to the organisation's syslog collector when a target is set (src/background/audit-export/).
@@ -140,9 +142,22 @@ export function wirePipeline(deps: {
     if (alarm.name === PURGE_ALARM) {
       await pipeline.admin.purge();
       await announcer.refreshBadge();
+      await applyRetention(pipeline);
     } else {
       bridge.link.ensure();
       if ((await pipeline.recheckOpen()).length > 0) deps.panels.push({ type: 'panel/audit-changed' });
+    }
+  }
+
+  /** The person's audit retention, applied with the hourly purge (and at once when they set it, in the panel). */
+  async function applyRetention(pipeline: Pipeline): Promise<void> {
+    const days = await retention.days();
+    if (days === null) return;
+    try {
+      if ((await pipeline.admin.applyAuditRetention(days)).removed > 0) deps.panels.push({ type: 'panel/audit-changed' });
+    } catch (error) {
+      // A log that does not verify keeps its entries (they are evidence); "Verify chain" says why.
+      console.warn('audit retention not applied', error);
     }
   }
 
@@ -226,6 +241,7 @@ export function wirePipeline(deps: {
     pairings: bridge.pairings,
     contracts: native.contracts,
     auditExport: auditExport.control,
+    retention,
   });
 
   return {

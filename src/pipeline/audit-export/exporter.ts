@@ -116,6 +116,16 @@ export class AuditExporter {
     waiting.resolve(result);
   }
 
+  /**
+   * The first seq the audit log must keep for the export: while a target is set, entries not yet
+   * copied to the outbox (the outbox holds its own copy of the rest); none without a target (what
+   * is removed before a target is set is never sent: the export starts from what is left).
+   */
+  async keepsFrom(): Promise<number> {
+    if (!(await this.deps.target())) return Infinity;
+    return (await this.deps.outbox.state()).copied_through + 1;
+  }
+
   async status(): Promise<AuditExportStatus> {
     const [target, counts, state] = await Promise.all([this.deps.target(), this.deps.outbox.counts(), this.deps.outbox.state()]);
     return {

@@ -69,8 +69,8 @@ export function ActivityView({ agent = '' }: { agent?: string }) {
     setExported('');
     try {
       const { jsonl } = await exportAudit();
-      // The last line is the signed head, not an entry.
-      const lines = Math.max(0, jsonl.split('\n').filter((l) => l.trim() !== '').length - 1);
+      // The last line is the signed head, and after a removal the first is the chain's start: neither is an entry.
+      const lines = jsonl.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('{"chain_start"') && !l.startsWith('{"signed_head"')).length;
       downloadText(jsonl, auditFilename(new Date()), 'application/jsonl');
       setExported(`Exported ${lines} entr${lines === 1 ? 'y' : 'ies'} as JSON Lines, ending with Steward's signed head.`);
     } catch (e) {
@@ -144,7 +144,8 @@ function VerifyResult({ verify }: { verify: Verify }) {
   if (r.ok)
     return (
       <p role="status" class="verify ok">
-        {what} valid: all {r.entries} entries are intact and in order{verify.subject === 'export' ? ', and the head is signed by this Steward' : ''}.
+        {what} valid: all {r.entries} entries are intact and in order{verify.subject === 'export' ? ', and the head is signed by this Steward' : ''}
+        {r.removed_through !== undefined ? `; it starts after entry #${r.removed_through} (older entries were removed, as the log records)` : ''}.
       </p>
     );
   return (

@@ -3,6 +3,9 @@ import { MAX_WINDOW_MINUTES, modelServerOrigin, settingsErrors, type Settings } 
 import { saveSettings, settings } from '../settings.ts';
 import { BridgeStatusBlock } from './BridgeStatusBlock.tsx';
 import { AuditExportBlock } from './AuditExportBlock.tsx';
+import { AuditKeepingBlock } from './AuditKeepingBlock.tsx';
+import { MemoryBlock } from './MemoryBlock.tsx';
+import { PrivacyStatement } from './PrivacyStatement.tsx';
 import { ContractSitesList } from './ContractSitesList.tsx';
 import { CopilotSettings, copilotNumbers } from './CopilotSettings.tsx';
 import { LifetimeOptions } from './LifetimeOptions.tsx';
@@ -147,7 +150,10 @@ export function SettingsView() {
       <SitePermissions />
       <ContractSitesList />
       <BridgeStatusBlock />
+      <AuditKeepingBlock />
+      <MemoryBlock />
       <AuditExportBlock />
+      <PrivacyStatement />
     </>
   );
 }

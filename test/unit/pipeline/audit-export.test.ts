@@ -3,6 +3,7 @@ import { AuditExporter, FIRST_RETRY_MS } from '../../../src/pipeline/audit-expor
 import type { AuditExportBatch, AuditExportResult } from '../../../src/protocol/audit-export.ts';
 import { AuditLog } from '../../../src/storage/audit-log.ts';
 import { AuditOutbox } from '../../../src/storage/audit-outbox.ts';
+import { PipelineAdmin } from '../../../src/pipeline/admin.ts';
 import type { StewardDb } from '../../../src/storage/db.ts';
 import { openDb } from '../storage/helpers.ts';
 
@@ -162,5 +163,41 @@ describe('audit export: outbox and exporter', () => {
     const last = (await w.log.entries()).at(-1)!.seq;
     expect(seqs).toEqual(Array.from({ length: last + 1 }, (_, i) => i));
     expect((await w.log.entries()).some((e) => e.kind === 'export' && e.outcome === 'outbox_drained')).toBe(true);
+  });
+
+  it('clearing the log never takes entries the export has not copied yet; they are sent, then a later clear takes them', async () => {
+    const w = await world({ capacity: 5 });
+    w.setConnected(false);
+    const admin = new PipelineAdmin({ audit: w.log, clock: Date.now } as never, () => w.exporter.keepsFrom());
+    await w.append(8);
+    await w.outbox.fill();
+    const copied = (await w.outbox.state()).copied_through;
+    expect(copied).toBe(4);
+    const head = (await w.log.entries()).at(-1)!.seq;
+    const cleared = await admin.clearAudit();
+    expect(cleared).toEqual({ removed: copied + 1, kept_for_export: head - copied });
+    expect((await w.log.entries())[0]!.seq).toBe(copied + 1);
+    expect(await w.log.verify()).toMatchObject({ ok: true, removed_through: copied });
+    // The collector comes back: everything, including what waited in the log, goes out in order.
+    w.setConnected(true);
+    w.exporter.wake();
+    const seqs: number[] = [];
+    for (let i = 0; i < 20 && (await w.outbox.counts()).pending + (await w.outbox.counts()).waiting_in_log > 0; i++) {
+      await w.until(() => w.posted.length > i);
+      const batch = w.posted[i]!;
+      seqs.push(...batch.records.map((r) => r.seq));
+      w.answer(batch);
+      await flush();
+    }
+    const last = (await w.log.entries()).at(-1)!.seq;
+    expect(seqs).toEqual(Array.from({ length: last + 1 }, (_, i) => i));
+    expect((await admin.clearAudit()).kept_for_export).toBe(0);
+    expect(await w.log.verify()).toMatchObject({ ok: true, count: 1 });
+  });
+
+  it('without a target, the export keeps nothing back', async () => {
+    const w = await world();
+    w.setTarget(null);
+    expect(await w.exporter.keepsFrom()).toBe(Infinity);
   });
 });
