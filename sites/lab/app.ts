@@ -29,6 +29,7 @@ import { mountIdentityPages } from './identity-pages.ts';
 import { mountWebMcpFailures } from './webmcp-failures.ts';
 import { mountWebMcpListing } from './webmcp-listing.ts';
 import { mountWebMcpFence } from './webmcp-fence.ts';
+import { mountWptWebMcp } from './wpt-webmcp.ts';
 import { mountActPages } from './act-pages.ts';
 import { mountConsentPages } from './consent-pages.ts';
 import { mountSinkPages } from './sink-pages.ts';
@@ -76,6 +77,7 @@ export function createLab(): DemoSite {
   mountIdentityPages(router);
   mountWebMcpListing(router);
   mountWebMcpFence(router);
+  mountWptWebMcp(router);
   mountActPages(router);
   mountConsentPages(router);
   mountSinkPages(router);
