@@ -2,13 +2,15 @@ import { test, expect } from './fixtures.ts';
 import { showView } from './panel-helpers.ts';
 
 // Chromium without native WebMCP (no NATIVE_WEBMCP_FLAG, browser.ts): no native document.modelContext, so the
-// main-world script installs @mcp-b/global and Steward reaches it over its private port.
+// main-world script installs Steward's polyfill (@mcp-b/webmcp-polyfill with Steward's own methods) and Steward reaches it
+// over its private port.
 test.use({ nativeWebMcp: false });
 
 test('without native WebMCP, the polyfill exposes the page’s tools to Steward', async ({ steward, sites, openPanel }) => {
   const page = await steward.context.newPage();
   await page.goto(sites.urls.clinic);
-  expect(await page.evaluate(() => 'modelContext' in document && document.modelContext?.constructor.name !== 'ModelContext')).toBe(true);
+  // The polyfill's ModelContext, which marks itself (Chrome's own does not).
+  expect(await page.evaluate(() => (document as unknown as { modelContext?: { __isWebMCPPolyfill?: boolean } }).modelContext?.__isWebMCPPolyfill)).toBe(true);
   const panel = await openPanel(page);
   await showView(panel, 'This tab');
 
