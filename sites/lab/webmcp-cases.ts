@@ -1,7 +1,7 @@
 /**
  * `/webmcp/cases`: WebMCP the way public demo pages ship it, the three shapes the polyfill got
  * wrong before. `partner_prices` is registered with `exposedTo` (Chrome exposes it to a partner
- * origin too); `start_checkout` swaps itself for `confirm_checkout` by aborting its own
+ * origin too); `begin_survey` swaps itself for `answer_survey` by aborting its own
  * registration while it runs, and answers; `search_catalog` is a GET form with `toolautosubmit`
  * that navigates to its result page (`/webmcp/cases/results?q=…`), which answers nothing.
  */
@@ -23,15 +23,15 @@ const CASES_SCRIPT = `(() => {
   }, { exposedTo: ['https://partner.example'] });
   const step = new AbortController();
   mc.registerTool({
-    name: 'start_checkout',
-    description: 'Starts the checkout: the page moves to its confirmation step.',
+    name: 'begin_survey',
+    description: 'Begins the survey: the page moves to its first question.',
     inputSchema: empty,
     annotations: { readOnlyHint: true },
     execute: async () => {
       step.abort();
-      document.getElementById('checkout-step').textContent = 'Confirm your order';
-      await mc.registerTool({ name: 'confirm_checkout', description: 'Confirms the order.', inputSchema: empty, execute: async () => 'Order confirmed.' });
-      return 'Checkout started: confirm the order next.';
+      document.getElementById('survey-step').textContent = 'Question 1 of 3';
+      await mc.registerTool({ name: 'answer_survey', description: 'Answers the survey question.', inputSchema: empty, execute: async () => 'Answer saved.' });
+      return 'Survey begun: answer the first question next.';
     },
   }, { signal: step.signal });
 })();
@@ -44,7 +44,7 @@ function casesPage(): string {
     accent: LAB.accent,
     scripts: ['/assets/webmcp-cases.js'],
     body: html`<section class="card"><h1>WebMCP as pages ship it</h1>
-<p>Checkout: <output id="checkout-step">Your basket</output></p>
+<p>Survey: <output id="survey-step">Not started</output></p>
 <form id="search" toolname="search_catalog" tooldescription="Searches the catalog and shows the results page." toolautosubmit method="get" action="/webmcp/cases/results">
 <label>Search the catalog <input name="q" required></label>
 <button type="submit">Search</button>

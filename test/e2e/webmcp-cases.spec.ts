@@ -37,9 +37,9 @@ for (const nativeWebMcp of [true, false]) {
       await page.goto(`${sites.urls.lab}/webmcp/cases`);
       const panel = await openPanel(page);
       const tabId = await tabIdOf(page);
-      const token = await mint(panel, { scope: ['webmcp:partner_prices', 'webmcp:start_checkout', 'webmcp:search_catalog'], resource_scope: 'page:*', origins: [lab] });
+      const token = await mint(panel, { scope: ['webmcp:partner_prices', 'webmcp:begin_survey', 'webmcp:search_catalog'], resource_scope: 'page:*', origins: [lab] });
       let observed = await observe(panel, tabId);
-      await expect.poll(async () => (observed = await observe(panel, tabId)).available_actions).toEqual(expect.arrayContaining(['partner_prices', 'start_checkout', 'search_catalog']));
+      await expect.poll(async () => (observed = await observe(panel, tabId)).available_actions).toEqual(expect.arrayContaining(['partner_prices', 'begin_survey', 'search_catalog']));
       const call = (action: string, input: Record<string, unknown> = {}) =>
         run(panel, { token, tabId, request: { action, resource: observed.resource, input, idempotency_key: `e2e-cases-${action}` } });
 
@@ -47,10 +47,10 @@ for (const nativeWebMcp of [true, false]) {
       expect(await call('partner_prices')).toMatchObject({ execution: { status: 'confirmed', verified_by: 'tool_result' }, output: { text: expect.stringContaining('Partner prices') } });
 
       // (b) it aborts its own registration while it runs: its answer, not "Tool unregistered"; the page moved on.
-      expect(await call('start_checkout')).toMatchObject({ execution: { status: 'confirmed', verified_by: 'tool_result' }, output: { text: 'Checkout started: confirm the order next.' } });
-      await expect(page.locator('#checkout-step')).toHaveText('Confirm your order');
-      await expect.poll(async () => (observed = await observe(panel, tabId)).available_actions).toContain('confirm_checkout');
-      expect(observed.available_actions).not.toContain('start_checkout');
+      expect(await call('begin_survey')).toMatchObject({ execution: { status: 'confirmed', verified_by: 'tool_result' }, output: { text: 'Survey begun: answer the first question next.' } });
+      await expect(page.locator('#survey-step')).toHaveText('Question 1 of 3');
+      await expect.poll(async () => (observed = await observe(panel, tabId)).available_actions).toContain('answer_survey');
+      expect(observed.available_actions).not.toContain('begin_survey');
 
       // (c) the form navigates to its result page: confirmed by that page, with no output.
       const searched = await call('search_catalog', { q: 'trail shoes' });
