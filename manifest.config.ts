@@ -38,6 +38,10 @@ export default defineManifest({
   // Chrome for that origin (chrome.permissions.request); Steward then registers its page scripts for
   // it alone (src/background/sites/site-access.ts). Removing a site gives the access back.
   optional_host_permissions: SITE_HOST_PATTERNS,
+  // The organisation's policy (chrome.storage.managed), set through Chrome's enterprise policy:
+  // the schema names the keys and their JSON types (Chrome drops a value of the wrong type);
+  // src/protocol/managed-policy.ts checks the rest. docs/ADMIN.md shows how to set it.
+  storage: { managed_schema: 'managed-schema.json' },
   // No web page and no other extension may message Steward.
   externally_connectable: { ids: [], matches: [] },
 });

@@ -2,6 +2,7 @@
 // the same pages, in the same browser (DESIGN.md §10). Prints a table; writes bench-results.json.
 import { startDemoSites, freePorts } from '../sites/server.ts';
 import { launchWithSteward } from '../test/e2e/browser.ts';
+import { auditExportRows } from './audit-export.ts';
 import { copilotTaskRows } from './copilot.ts';
 import { runGatewayBench } from './gateway.ts';
 import { observeRows, smallObserveCases, type ObserveCase } from './observe.ts';
@@ -14,12 +15,14 @@ import { wptRows } from './wpt.ts';
 
 const quick = process.argv.includes('--quick');
 /**
- * `--only <case>`: just that observation case (for working on one page), `--only tasks`: just the
+ * `--only <case>`: just that observation case (for working on one page), `--only observe`: every
+ * observation case (the grids, the demo sites' pages, the small pages), `--only tasks`: just the
  * co-pilot's task runs, `--only truth`: just the labelled gallery (with `--record`: and rewrite
  * the e2e check's baseline, test/e2e/gallery-baseline.json), or `--only widgets`: just the widget
  * tasks, Steward against ariaSnapshot (`--quick`: a dozen of them), or `--only security`: just the
  * planted attacks and benign tasks of an obedient agent (`--quick`: one attack per channel and goal
- * kind), or `--only wpt`: just the web-platform-tests `webmcp/` pass counts; nothing else is run.
+ * kind), or `--only export`: just the audit export to a real rsyslog (fleet.*), or `--only wpt`: just the
+ * web-platform-tests `webmcp/` pass counts; nothing else is run.
  */
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
@@ -40,13 +43,14 @@ try {
     { name: 'shop-tracking', url: `${sites.urls.shop}/orders/ORD-1024/tracking` },
     { name: 'clinic-book', url: `${sites.urls.clinic}/` },
     ...smallObserveCases(sites.urls.lab),
-  ].filter((c) => only === undefined || c.name === only);
+  ].filter((c) => only === undefined || only === 'observe' || c.name === only);
   const tasks = only === undefined || only === 'tasks';
   const truth = only === undefined || only === 'truth';
   const widgets = only === undefined || only === 'widgets';
   const security = only === undefined || only === 'security';
+  const exportBench = only === undefined || only === 'export';
   const wpt = only === undefined || only === 'wpt';
-  if (only !== undefined && !tasks && !truth && !widgets && !security && !wpt && cases.length === 0) throw new Error(`--only: no case named ${only}`);
+  if (only !== undefined && !tasks && !truth && !widgets && !security && !exportBench && !wpt && cases.length === 0) throw new Error(`--only: no case named ${only}`);
   const browser = cases.length > 0 ? await launchWithSteward({ nativeWebMcp: true, allowSites: Object.values(sites.urls) }) : undefined;
   try {
     for (const c of cases) {
@@ -101,6 +105,14 @@ try {
       failures.push(`security: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
     }
   }
+  if (exportBench) {
+    process.stderr.write('audit export (Steward → steward-bridge → a real rsyslog)…\n');
+    try {
+      rows.push(...(await auditExportRows(sites.urls.shop!, quick ? 300 : 1000)));
+    } catch (error) {
+      failures.push(`audit export: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    }
+  }
   if (wpt) {
     process.stderr.write('web-platform-tests webmcp/ (native WebMCP as the anchor, then the polyfill)…\n');
     try {
@@ -144,6 +156,8 @@ console.log(
     "    co-pilot and a paired MCP client; the person denies every card the attack raises. Success = the lab's servers received the goal",
     "    (a write, the page fact at the attacker's origin, …). security.false_holds: benign tasks, nothing planted, with a card on a step a",
     '    person would not expect one for (a search, a filter, typing) or a refusal; cards on a write the person asked for are expected.',
+    '  fleet.* (the audit export, bench/audit-export.ts): Steward → native messaging → steward-bridge → TCP → a real rsyslog on this',
+    "    machine writing a file; anchors: the same lines written by Node straight to rsyslog's port, until they are in its file.",
     '  webmcp.wpt_pass: subtests of the vendored web-platform-tests webmcp/ suite passed by Steward’s polyfill (Chromium without its',
     '    WebMCP feature); anchor: the same pages under native WebMCP in the same run.',
     '  warm-up: after its cold first call, every candidate (Steward and each anchor) makes unmeasured calls before its',

@@ -5,64 +5,21 @@
 // then runs the installed `steward-bridge`: `--version`, `serve` answering an MCP initialize and
 // tools/list over stdio, and the same through the launch line `config cursor` gives a client.
 // `--offline` skips the registry and installs from the cache alone.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TEST_HOOK_NAMES } from '../src/background/test-hooks.ts';
-import { offlineLock } from './bridge-pack-offline-lock.ts';
+import { installPacked, packBridge, type Manifest } from './bridge-pack.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const BRIDGE = join(ROOT, 'bridge');
 /** Everything the package ships; anything else (source, maps, tests, config) is a mistake. */
 const EXPECTED_FILES = ['package/LICENSE', 'package/README.md', 'package/bin/steward-bridge.js', 'package/dist/cli.js', 'package/package.json'];
-const TOOLS = ['steward_action_status', 'steward_actions', 'steward_execute', 'steward_memory', 'steward_observe', 'steward_open', 'steward_tabs'];
-/** npm errors that mean "no registry", after which the install is tried from the cache alone. */
-const NO_NETWORK = /\b(ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|ECONNRESET|ENETUNREACH|EHOSTUNREACH|ENOTCACHED)\b/;
-
-interface Manifest {
-  name: string;
-  version: string;
-  bin?: Record<string, string>;
-  license?: string;
-  engines?: Record<string, string>;
-  files?: string[];
-  repository?: unknown;
-  homepage?: string;
-  dependencies?: Record<string, string>;
-}
+const TOOLS = ['steward_action_status', 'steward_actions', 'steward_execute', 'steward_memory', 'steward_observe', 'steward_open', 'steward_screenshot', 'steward_tabs'];
 
 const problems: string[] = [];
 const check = (ok: boolean, problem: string) => void (ok || problems.push(problem));
-
-/**
- * The environment for the npm we start: without what `npm run` exported for this repository (its
- * prefix, package and lifecycle), which would point npm back at the workspace; the person's own
- * cache and registry settings stay.
- */
-function npmEnv(): NodeJS.ProcessEnv {
-  const keep = new Set(['cache', 'registry', 'userconfig', 'globalconfig', 'proxy', 'https_proxy', 'noproxy', 'cafile', 'strict_ssl'].map((name) => `npm_config_${name}`));
-  const env = { ...process.env };
-  for (const key of Object.keys(env)) if (/^npm_(config|package|lifecycle)_/i.test(key) && !keep.has(key.toLowerCase())) delete env[key];
-  delete env.INIT_CWD;
-  return env;
-}
-
-function npm(args: string[], cwd: string): { ok: boolean; stdout: string; stderr: string } {
-  const run = spawnSync('npm', args, { cwd, env: npmEnv(), encoding: 'utf8', timeout: 120_000 });
-  return { ok: run.status === 0, stdout: run.stdout ?? '', stderr: `${run.stderr ?? ''}${run.error ? String(run.error) : ''}` };
-}
-
-function pack(dir: string): { tarball: string; integrity: string } {
-  const run = npm(['pack', '--pack-destination', dir, '--json'], BRIDGE);
-  if (!run.ok) throw new Error(`npm pack failed:\n${run.stderr.slice(-3000)}`);
-  // The prepack build's log comes first on stdout; the JSON array is last.
-  const start = /^\[\s*\{/m.exec(run.stdout);
-  if (!start) throw new Error(`npm pack printed no JSON:\n${run.stdout.slice(-2000)}`);
-  const [packed] = JSON.parse(run.stdout.slice(start.index)) as Array<{ filename: string; integrity: string }>;
-  return { tarball: join(dir, packed!.filename), integrity: packed!.integrity };
-}
 
 function checkContents(tarball: string, unpacked: string): Manifest {
   const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
@@ -96,29 +53,6 @@ function checkContents(tarball: string, unpacked: string): Manifest {
   for (const hook of TEST_HOOK_NAMES) check(!bundle.includes(hook), `dist/cli.js carries the test hook ${hook}`);
   check(!/\]\((?:\.\.?\/)/.test(readme), "README.md links to a relative path, which does not exist outside this repository (npm's page shows the README alone)");
   return manifest;
-}
-
-function install(app: string, tarball: string, packed: { integrity: string; manifest: Manifest }, offlineOnly: boolean): string {
-  mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'bridge-pack-check', version: '0.0.0', private: true })}\n`);
-  const online = offlineOnly ? { ok: false, stderr: 'ENOTCACHED' } : npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--fetch-retries=0', '--fetch-timeout=15000', tarball], app);
-  if (online.ok) return 'npm install --prefer-offline (npm cache, then the registry)';
-  if (!NO_NETWORK.test(online.stderr)) throw new Error(`npm install of the tarball failed:\n${online.stderr.slice(-3000)}`);
-  // No registry: the dependencies at the versions package-lock.json pinned, from the npm cache.
-  const relative = `../${tarball.split('/').pop()!}`;
-  const { packageJson, lock } = offlineLock(ROOT, 'bridge', {
-    name: packed.manifest.name,
-    version: packed.manifest.version,
-    tarball: relative,
-    integrity: packed.integrity,
-    manifest: packed.manifest,
-  });
-  writeFileSync(join(app, 'package.json'), `${JSON.stringify(packageJson, null, 2)}\n`);
-  writeFileSync(join(app, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
-  const why = offlineOnly ? 'as --offline asked' : `the registry was not reachable: ${NO_NETWORK.exec(online.stderr)![1]}`;
-  const offline = npm(['ci', '--offline', '--no-audit', '--no-fund'], app);
-  if (!offline.ok) throw new Error(`npm ci --offline from the npm cache failed (${why}):\n${offline.stderr.slice(-3000)}`);
-  return `npm ci --offline from the npm cache, ${why}`;
 }
 
 /** The MCP server `command args` starts, over stdio: initialize, then tools/list; stdin closed, it exits 0. */
@@ -162,10 +96,10 @@ const started = Date.now();
 // Short: the bridge's socket path inside the home dir must fit a Unix socket path.
 const dir = mkdtempSync(join(tmpdir(), 'sbp-'));
 try {
-  const { tarball, integrity } = pack(dir);
+  const { tarball, integrity } = packBridge(dir);
   const manifest = checkContents(tarball, join(dir, 'unpacked'));
   const app = join(dir, 'app');
-  const how = install(app, tarball, { integrity, manifest }, process.argv.includes('--offline'));
+  const how = installPacked(app, tarball, { integrity, manifest }, process.argv.includes('--offline'));
   const bin = join(app, 'node_modules', '.bin', 'steward-bridge');
   const version = execFileSync(bin, ['--version'], { encoding: 'utf8', timeout: 20_000 }).trim();
   check(version === manifest.version, `steward-bridge --version printed "${version}", not the package's ${manifest.version}`);

@@ -1,5 +1,6 @@
 // What a Steward package (the zip `npm run package` writes) must be, checked on the archive's own
 // files: the artefact a person loads or the Web Store receives, not the folder it was made from.
+import { POLICY_KEYS } from '../src/protocol/managed-policy.ts';
 import { SITE_HOST_PATTERNS } from '../src/protocol/site-access.ts';
 import { testHooksInScripts } from './bundle-test-hooks.ts';
 
@@ -25,6 +26,7 @@ interface Manifest {
   background?: { service_worker?: unknown };
   side_panel?: { default_path?: unknown };
   icons?: Record<string, unknown>;
+  storage?: { managed_schema?: unknown };
   action?: { default_icon?: Record<string, unknown> };
   content_scripts?: Array<{ js?: unknown; css?: unknown; matches?: unknown }>;
   web_accessible_resources?: Array<{ resources?: unknown }>;
@@ -39,6 +41,7 @@ function namedFiles(m: Manifest): string[] {
     ...strings(m.background?.service_worker),
     ...strings(m.side_panel?.default_path),
     ...values(m.icons),
+    ...strings(m.storage?.managed_schema),
     ...values(m.action?.default_icon),
     ...(m.content_scripts ?? []).flatMap((c) => [...strings(c.js), ...strings(c.css)]),
     ...(m.web_accessible_resources ?? []).flatMap((w) => strings(w.resources)).filter((r) => !r.includes('*')),
@@ -49,6 +52,26 @@ function namedFiles(m: Manifest): string[] {
 /** Scripts and styles an HTML page of the package loads from the package itself. */
 function pageAssets(html: string): string[] {
   return [...html.matchAll(/\b(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]!.slice(1));
+}
+
+/**
+ * The organisation's policy schema: named, present, and an object schema Chrome accepts (a schema
+ * Chrome cannot read keeps the whole extension from loading; a key missing from it is dropped).
+ */
+function managedSchemaProblems(files: ReadonlyMap<string, Buffer>, m: Manifest): string[] {
+  const path = strings(m.storage?.managed_schema)[0];
+  if (!path) return ['the manifest names no storage.managed_schema, so an organisation cannot set Steward’s policy'];
+  const data = files.get(path.replace(/^\//, ''));
+  if (!data) return [];
+  try {
+    const schema = JSON.parse(data.toString('utf8')) as { type?: unknown; properties?: unknown };
+    const keys = Object.keys((schema.properties ?? {}) as object).sort();
+    if (schema.type !== 'object') return [`${path} is not an object schema`];
+    const missing = POLICY_KEYS.filter((k) => !keys.includes(k));
+    return missing.length ? [`${path} does not declare ${missing.join(', ')}: Chrome would drop those policies`] : [];
+  } catch {
+    return [`${path} is not JSON`];
+  }
 }
 
 /** Every way the archive falls short, in words; empty when it is a good package. */
@@ -79,6 +102,7 @@ export function packageProblems(files: ReadonlyMap<string, Buffer>, expect: Pack
       for (const asset of pageAssets(files.get(file)!.toString('utf8'))) if (!files.has(asset)) problems.push(`${asset}, loaded by ${file}, is not in the archive`);
     }
   }
+  problems.push(...managedSchemaProblems(files, m));
   const maps = [...files.keys()].filter((f) => f.endsWith('.map'));
   if (maps.length > 0) problems.push(`source maps in the archive: ${maps.join(', ')}`);
   const scripts = [...files].filter(([f]) => f.endsWith('.js')).map(([, data]) => data.toString('utf8'));

@@ -1,8 +1,9 @@
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
+import { ClientKey, STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
+import { runAudit } from './audit/command.ts';
 import { runConfig } from './config/command.ts';
 import { probeSocket } from './host/private-socket.ts';
 import { runHost } from './host/host.ts';
@@ -29,10 +30,33 @@ class UsageError extends Error {}
 
 const common = { home: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 const placement = { 'extension-id': { type: 'string', multiple: true }, 'user-data-dir': { type: 'string' }, browser: { type: 'string', multiple: true } } as const;
-const serving = { http: { type: 'boolean' }, port: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, credential: { type: 'string' } } as const;
+const serving = {
+  http: { type: 'boolean' },
+  port: { type: 'string' },
+  'allow-origin': { type: 'string', multiple: true },
+  credential: { type: 'string' },
+  'client-key-file': { type: 'string' },
+} as const;
 
 /** The client's credential file: `--credential FILE`, else STEWARD_BRIDGE_CREDENTIAL (for clients whose config sets env rather than args). */
 const credentialFile = (flag: string | undefined): string | undefined => flag || process.env.STEWARD_BRIDGE_CREDENTIAL || undefined;
+
+/**
+ * The organisation's key for this client (policy mcpClientKeys): read from `--client-key-file FILE`,
+ * else STEWARD_CLIENT_KEY (the key itself, for clients whose config sets env). Undefined: none.
+ */
+function clientKey(file: string | undefined): string | undefined {
+  let key: string | undefined;
+  if (file) {
+    try {
+      key = readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      throw new UsageError(`--client-key-file ${file} cannot be read: ${(error as Error).message}`);
+    }
+  } else key = process.env.STEWARD_CLIENT_KEY?.trim() || undefined;
+  if (key !== undefined && !ClientKey.safeParse(key).success) throw new UsageError('The client key must be 16 to 512 printable characters without spaces.');
+  return key;
+}
 
 function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
   try {
@@ -78,8 +102,9 @@ async function serve(args: string[]): Promise<number> {
   const httpPort = port(values.port);
   const home = bridgeHome(values.home);
   const link = connectLink({ socketPath: socketPath(home), log });
+  if (values.http && values['client-key-file']) throw new UsageError('--client-key-file is for one client (stdio); over HTTP each client is its own.');
   if (!values.http) {
-    await serveStdio({ link, home, log, credential: credentialFile(values.credential) });
+    await serveStdio({ link, home, log, credential: credentialFile(values.credential), clientKey: clientKey(values['client-key-file']) });
     await link.close();
     return 0;
   }
@@ -193,16 +218,17 @@ async function httpToken(args: string[]): Promise<number> {
 }
 
 async function pair(args: string[]): Promise<number> {
-  const { values } = parse(args, { credential: { type: 'string' }, name: { type: 'string' } });
+  const { values } = parse(args, { credential: { type: 'string' }, name: { type: 'string' }, 'client-key-file': { type: 'string' } });
   if (values.help) return help();
   const credential = credentialFile(values.credential);
   if (!credential) throw new UsageError("pair needs the client's credential file: --credential FILE (or STEWARD_BRIDGE_CREDENTIAL).");
   const name = values.name ?? 'MCP client (paired from a terminal)';
   if (name.length < 1 || name.length > 120) throw new UsageError('--name must be 1 to 120 characters.');
+  const key = clientKey(values['client-key-file']);
   const home = bridgeHome(values.home);
   const link = connectLink({ socketPath: socketPath(home), log });
   try {
-    return await pairFromTerminal({ link, credential: path.resolve(credential), name, log, say: (line) => process.stdout.write(`${line}\n`) });
+    return await pairFromTerminal({ link, credential: path.resolve(credential), name, clientKey: key, log, say: (line) => process.stdout.write(`${line}\n`) });
   } finally {
     await link.close();
   }
@@ -252,6 +278,8 @@ async function main(argv: string[]): Promise<number> {
       return status(rest);
     case 'pair':
       return pair(rest);
+    case 'audit':
+      return runAudit(rest, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
     case 'config':
       return runConfig(rest, {
         place: { platform: process.platform, env: process.env, home: homedir() },

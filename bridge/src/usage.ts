@@ -1,9 +1,12 @@
 export const USAGE = `steward-bridge — lets an MCP client use your browser through Steward (paired in Steward's side panel; every action through its gateway).
 
 Usage:
-  steward-bridge [serve] [--credential FILE]   MCP server on stdin/stdout (what an MCP client launches); the client's
-                                               pairing is kept in FILE (else STEWARD_BRIDGE_CREDENTIAL; else only while it runs)
-  steward-bridge pair --credential FILE [--name NAME]
+  steward-bridge [serve] [--credential FILE] [--client-key-file KEYFILE]
+                                               MCP server on stdin/stdout (what an MCP client launches); the client's
+                                               pairing is kept in FILE (else STEWARD_BRIDGE_CREDENTIAL; else only while it runs);
+                                               KEYFILE holds the key an organisation issued to this client (else
+                                               STEWARD_CLIENT_KEY), presented when it asks to pair
+  steward-bridge pair --credential FILE [--name NAME] [--client-key-file KEYFILE]
                                                pairs a client from this terminal: shows the code, waits for the person
                                                in Steward's side panel, writes the credential to FILE
   steward-bridge serve --http [--port 8787] [--allow-origin ORIGIN]...
@@ -24,6 +27,8 @@ Usage:
                                                the client's own config entry for the bridge, printed or (--write) merged
                                                into its config file; clients: claude-desktop, claude-code, cursor, vscode,
                                                windsurf, codex (\`steward-bridge config --help\` says more)
+  steward-bridge audit verify <file>...         checks each browser's audit chain in the lines a syslog collector
+                                               wrote (gaps, reordering, edits); exit 1 naming the first break
   steward-bridge status                        says whether Steward's host is listening (exit 0) or not (exit 1)
   steward-bridge host <origin>                 the native-messaging host (the browser runs it; not for people)
   steward-bridge --version                     the bridge's version

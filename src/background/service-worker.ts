@@ -15,10 +15,14 @@ import { restrictStorageToExtension } from './storage-access.ts';
 import { markWelcomeDue } from './first-run.ts';
 import { installTestHooks } from './test-hooks.ts';
 import { browser, chromeOnly } from './browser.ts';
+import { ManagedPolicy } from './policy/managed-policy.ts';
+import { chromePolicySource } from './policy/chrome-policy-source.ts';
 
 // First, before anything reads a setting: content scripts may not touch chrome.storage.
 const storageRestricted = restrictStorageToExtension();
 
+// The organisation's policy (chrome.storage.managed): every door below asks it, and it is re-read whenever Chrome reloads it.
+const policy = new ManagedPolicy(chromePolicySource());
 const store = new ToolStore();
 const panels = new OpenPanels();
 
@@ -27,7 +31,7 @@ const forgetTabs = (tabIds: number[]) =>
   void store.ready.then(async () => {
     for (const tabId of tabIds) store.registry.forgetTab(tabId);
     await store.save();
-    for (const tabId of tabIds) panels.push({ type: 'panel/tools-changed', tabId });
+    for (const tabId of tabIds) toolsChanged(tabId);
   });
 
 /** The open tabs whose page (top frame) reported from one of these sites. */
@@ -40,6 +44,7 @@ const siteAccess = new SiteAccess({
   onSitesLost: (origins) => void store.ready.then(() => forgetTabs(tabsOf(origins))),
   onChanged: () => panels.push({ type: 'panel/sites-changed' }),
   storageRestricted,
+  policy,
 });
 const send = tabMessenger(siteAccess);
 const observation = createObservationService(send);
@@ -52,10 +57,20 @@ const sites: SitesControl = {
 };
 
 // The Intent-to-Transaction pipeline: recovery of unfinished actions starts at once.
-const pipeline = wirePipeline({ tools: store, panels, observation, send, sites });
+const pipeline = wirePipeline({ tools: store, panels, observation, send, sites, policy });
+/** A tab's page tools changed: open panels and every MCP bridge process hear it. */
+function toolsChanged(tabId: number): void {
+  panels.push({ type: 'panel/tools-changed', tabId });
+  pipeline.pageToolsChanged(tabId);
+}
 const channels = createChannels({
   panel: pipeline.panelChannel,
-  content: createContentReports({ store, sites: siteAccess, push: (m) => panels.push(m) }),
+  content: createContentReports({
+    store,
+    sites: siteAccess,
+    push: (m) => (m.type === 'panel/tools-changed' ? toolsChanged(m.tabId) : panels.push(m)),
+    presence: { of: (tabId) => pipeline.presence.of(tabId), stop: (tabId, agentId) => pipeline.presence.stop(tabId, agentId) },
+  }),
 });
 pipeline.start();
 if (__STEWARD_TEST_HOOKS__) installTestHooks({ observation, recovery: pipeline.recovery, pairings: pipeline.pairings });
@@ -93,4 +108,14 @@ browser.runtime.onInstalled.addListener((details) => {
 browser.tabs.onRemoved.addListener((tabId) => {
   pipeline.onTabRemoved(tabId);
   forgetTabs([tabId]);
+});
+
+// A tab that leaves the page whose tools it reported (for a site where no content script runs, it
+// reports nothing new): bridge processes ask again, and the tools it listed go.
+browser.tabs.onUpdated.addListener((tabId, change) => {
+  if (change.url === undefined) return;
+  void store.ready.then(() => {
+    const top = store.registry.tab(tabId).find((f) => f.frameId === 0);
+    if (top && top.url.split('#')[0] !== change.url?.split('#')[0]) pipeline.pageToolsChanged(tabId);
+  });
 });

@@ -34,8 +34,8 @@ export function installTestHooks({ observation, recovery, pairings }: TestHookDe
     stewardLastCaptureError: { get: lastCaptureError },
     stewardPairings: {
       value: {
-        request: (client: McpClientInfo, source = 'conn-testhook') => (pairings ? pairings.request({ client, keep: false }, source) : Promise.reject(new Error('pairing is not wired'))),
-        claim: (pairing_id: string, claim_secret: string) => (pairings ? pairings.claim({ pairing_id, claim_secret }) : Promise.reject(new Error('pairing is not wired'))),
+        request: (client: McpClientInfo, source = 'conn-testhook') => (pairings ? pairings.request({ client }, source) : Promise.reject(new Error('pairing is not wired'))),
+        claim: (pairing_id: string, claim_secret: string) => (pairings ? pairings.claim({ pairing_id, claim_secret, wait_ms: 0 }) : Promise.reject(new Error('pairing is not wired'))),
       },
     },
   };

@@ -3,7 +3,8 @@
 import { ToolDiscovery } from './webmcp/discovery.ts';
 import { NativeToolSource, nativeModelContext } from './webmcp/native-source.ts';
 import { BridgeToolSource, receiveBridgePort, thrownLookup } from './webmcp/bridge-source.ts';
-import { listenToWorker, report } from './worker-channel.ts';
+import { ask, listenToWorker, report } from './worker-channel.ts';
+import { StewardIndicator } from './presence/indicator.ts';
 import { ObservationHost } from './observe/observation-host.ts';
 import { runSteps } from './act/run.ts';
 import { NetworkBuffer, listenForNetworkRecords } from './main/network-buffer.ts';
@@ -34,14 +35,24 @@ function start(): void {
   } catch {
     // No resource timing here: such loads go unreported (evidence, never proof that none happened).
   }
+  // Steward's indicator, in the top frame only: who acts on this tab, with Stop (src/content/presence/).
+  const indicator =
+    window === window.top
+      ? new StewardIndicator({
+          doc: document,
+          elementFor: (ref) => observation.elementFor(ref),
+          stop: (agent_id) => void ask('content/stop-agent', { agent_id }),
+        })
+      : undefined;
   listenToWorker({
     source: () => discovery.activeSource,
     relist: () => discovery.refresh(),
     observation,
     // Refs resolve through the same observer that issued them.
     act: (request) => runSteps(request.steps, observation, request.documentToken, { doc: document, requests, activity }),
-    settle: (capMs) => settleForObservation({ doc: document, activity, requests, view: window }, capMs),
+    settle: (capMs, quietMs) => settleForObservation({ doc: document, activity, requests, view: window }, capMs, quietMs),
     network: () => network.records(),
+    ...(indicator ? { presence: (p) => indicator.show(p) } : {}),
   });
 
   // The main world's private port always exists (network observation); it carries the polyfill's
@@ -62,6 +73,8 @@ function start(): void {
     discovery.reportNone();
     discovery.schedule();
     discovery.watchDeclarativeForms();
+    // A new document of a tab an agent acts on (it navigated, or the page was reloaded) shows the indicator at once.
+    if (indicator) void ask('content/presence-ask', {}).then((reply) => reply?.ok && reply.data && indicator.show(reply.data));
   };
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', whenParsed, { once: true });
   else whenParsed();

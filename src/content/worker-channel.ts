@@ -1,5 +1,6 @@
-import { dispatch, ok, refuse, type Data, type Handlers, type Message, type Payload, type Reply } from '../protocol/channel.ts';
-import { ContentRequests, type ContentAct, type ContentReports, type PageSettle } from '../protocol/content-channel.ts';
+import { dispatch, ok, parseReply, refuse, type Data, type Handlers, type Message, type Payload, type Reply } from '../protocol/channel.ts';
+import { ContentReports, ContentRequests, type ContentAct, type PageSettle } from '../protocol/content-channel.ts';
+import type { TabPresence } from '../protocol/presence.ts';
 import type { ActReport } from '../protocol/messages.ts';
 import type { ToolSource } from './webmcp/tool-source.ts';
 import { runTool } from './webmcp/run-tool.ts';
@@ -17,9 +18,18 @@ function fromServiceWorker(sender: { id?: string; tab?: unknown }): boolean {
 }
 
 export function report<K extends keyof ContentReports & string>(type: K, payload: Payload<ContentReports, K>): void {
-  browser.runtime.sendMessage({ ...payload, type } satisfies Message<ContentReports>).catch(() => {
+  browser.runtime.sendMessage({ ...payload, type } as Message<ContentReports>).catch(() => {
     // The service worker may be restarting; the next change or a relist request resends.
   });
+}
+
+/** A report whose answer matters (parsed with its reply schema); undefined when the worker could not be reached. */
+export async function ask<K extends keyof ContentReports & string>(type: K, payload: Payload<ContentReports, K>): Promise<Reply<Data<ContentReports, K>> | undefined> {
+  try {
+    return parseReply(ContentReports, type, await browser.runtime.sendMessage({ ...payload, type } as Message<ContentReports>));
+  } catch {
+    return undefined;
+  }
 }
 
 export interface FrameServices {
@@ -29,9 +39,11 @@ export interface FrameServices {
   /** DOM actions (src/content/act/), answered once the page settled (or as soon as it starts to unload). */
   act?: (request: ContentAct) => Promise<ActReport>;
   /** Before an observation: answered once the page is quiet by its own events, or at the cap. */
-  settle?: (capMs: number) => Promise<PageSettle>;
+  settle?: (capMs: number, quietMs?: number) => Promise<PageSettle>;
   /** The page's recent same-origin JSON responses (bounded, already validated by the buffer). */
   network?: () => Data<ContentRequests, 'content/network'>['records'];
+  /** Who acts on this tab now (the top frame draws Steward's indicator). */
+  presence?: (presence: TabPresence | null) => void;
 }
 
 const notSupported = (what: string): Reply<never> => refuse('NOT_SUPPORTED', `This frame does not ${what}.`);
@@ -46,8 +58,12 @@ function frameHandlers(services: FrameServices): Handlers<ContentRequests, void>
     'content/observe': (request) => services.observation?.observe(request) ?? notSupported('observe'),
     'content/query': (request) => services.observation?.query(request) ?? notSupported('observe'),
     'content/act': async (request) => (services.act ? ok(await services.act(request)) : notSupported('act')),
-    'content/settle': async (request) => (services.settle ? ok(await services.settle(request.cap_ms)) : notSupported('settle')),
+    'content/settle': async (request) => (services.settle ? ok(await services.settle(request.cap_ms, request.quiet_ms)) : notSupported('settle')),
     'content/network': () => ok({ records: services.network?.() ?? [] }),
+    'content/presence': (request) => {
+      services.presence?.(request.presence);
+      return ok(null);
+    },
   };
 }
 

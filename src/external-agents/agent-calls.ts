@@ -13,8 +13,10 @@ import type { AgentCallPorts, BrowserTab } from './ports.ts';
 import { bridgeTab, Visibility } from './visible-tabs.ts';
 import { navigationProblem } from '../protocol/navigation-url.ts';
 import { originOf } from '../base/origin.ts';
+import { atOrigin } from '../protocol/resource.ts';
 import { isShownLink } from '../base/shown-link.ts';
 import { siteContentIn } from '../protocol/site-content.ts';
+import type { ExpectedEffect } from '../protocol/expectation.ts';
 
 /**
  * An MCP client's calls, as Steward's worker answers them (pure; the browser and the pipeline are
@@ -84,11 +86,28 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
     if (!caller.visible.allows(r.state.url)) return tabNotFound(tab.tab_id);
     await ports.taint(caller.agentId, `page content of ${originOf(r.state.url)} read through the MCP bridge`);
     await ports.setCurrentTab(caller.agentId, tab.tab_id);
+    // What this look shows is what a steward_execute naming no resource acts on (never a resource it did not see).
+    const origin = originOf(r.state.url);
+    await ports.setShownResource(caller.agentId, tab.tab_id, origin ? atOrigin(r.state.resource, origin) : r.state.resource);
     return {
       state: r.state,
       snapshot: r.snapshot,
       tab: bridgeTab({ ...tab, url: r.state.url, title: r.state.title ?? tab.title }, { ...r.state.resource, state: r.state.state, state_version: r.state.state_version }),
     };
+  }
+
+  /**
+   * A request that names no resource acts on the one the agent's last look at the tab showed it
+   * (steward_observe leaves out a page that is its own resource: its address is in the tab): the
+   * binding is the same as if the agent had copied it. Without such a look there is nothing to
+   * act on, and it is refused; a request that names one is passed on as it is.
+   */
+  async function withShownResource(caller: Caller, tabId: number | undefined, request: unknown): Promise<{ request: unknown } | Refusal> {
+    if (typeof request !== 'object' || request === null || Array.isArray(request) || 'resource' in request) return { request };
+    const shown = tabId !== undefined ? await ports.shownResource(caller.agentId, tabId) : undefined;
+    if (!shown)
+      return refuse('INVALID_INPUT', 'Name the resource to act on (as steward_observe shows it), or observe the tab first: a request without one acts on what your last look at the tab showed.');
+    return { request: { ...request, resource: shown } };
   }
 
   /**
@@ -108,6 +127,27 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       'APPROVAL_REQUIRED',
       `${url} is not a link your current tab shows, and page content has reached this client, so the address may carry what it read: ask for it with steward_execute nav.goto {url}, which the person approves with the full URL in front of them. Nothing was opened.`,
     );
+  }
+
+  /** An action request through the pipeline as this caller, never waiting for the person; what it returns of a page taints the caller. */
+  async function submitFor(caller: Caller, tabId: number | undefined, request: unknown, untrusted_input: boolean, expect: ExpectedEffect | undefined): Promise<Reply<{ result: ActionResult }>> {
+    const session_id = await ports.sessionFor(caller.agentId, tabId ?? -1);
+    try {
+      const result = await ports.submit(request, {
+        agent_id: caller.agentId,
+        token: caller.secret,
+        session_id,
+        untrusted_input,
+        wait_for_approval: false,
+        ...(expect ? { expect } : {}),
+      });
+      const carried = siteContentIn(result);
+      if (carried) await ports.taint(caller.agentId, `${carried}, returned through the MCP bridge`);
+      // The model gets at most Chrome's output budget, marked truncated; steward_action_status gives it whole.
+      return ok({ result: !isErrorResult(result) && result.output ? { ...result, output: outputWithinBudget(result.output) } : result });
+    } finally {
+      ports.auditChanged();
+    }
   }
 
   return {
@@ -160,30 +200,61 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       if (tab_id !== undefined && !(await visibleTab(caller, tab_id))) return tabNotFound(tab_id);
       // A remembered tab that closed or left the allowed sites: the navigator finds the resource afresh.
       if (tab_id === undefined && tabId !== undefined && !(await visibleTab(caller, tabId))) tabId = undefined;
-      const session_id = await ports.sessionFor(caller.agentId, tabId ?? -1);
-      try {
-        const result = await ports.submit(request, {
-          agent_id: caller.agentId,
-          token: caller.secret,
-          session_id,
-          untrusted_input,
-          wait_for_approval: false,
-          ...(expect ? { expect } : {}),
-        });
-        const carried = siteContentIn(result);
-        if (carried) await ports.taint(caller.agentId, `${carried}, returned through the MCP bridge`);
-        // The model gets at most Chrome's output budget, marked truncated; steward_action_status gives it whole.
-        return ok({ result: !isErrorResult(result) && result.output ? { ...result, output: outputWithinBudget(result.output) } : result });
-      } finally {
-        ports.auditChanged();
-      }
+      const named = await withShownResource(caller, tabId, request);
+      if ('ok' in named) return named;
+      return submitFor(caller, tabId, named.request, untrusted_input, expect);
     },
 
-    'bridge/action-status': async ({ auth, action_id }) => {
+    'bridge/page-tools': async ({ auth }) => {
       const caller = await authenticate(auth);
       if ('ok' in caller) return caller;
-      const status = await ports.actionStatus(caller.agentId, action_id);
+      const tabId = await ports.currentTab(caller.agentId);
+      const tab = tabId === undefined ? undefined : await visibleTab(caller, tabId);
+      if (!tab) return ok({ tab: null, tools: [] });
+      const offered = await ports.pageTools(tab.tab_id);
+      // Only what the page the tab shows reported, from a site this client may use.
+      if (!offered || !caller.visible.allows(offered.url) || originOf(offered.url) !== originOf(tab.url)) return ok({ tab: asTab(tab), tools: [] });
+      const listed = offered.actions.filter((a) => a.via === 'webmcp');
+      // Their names, descriptions and schemas are the page's words.
+      if (listed.length > 0) await ports.taint(caller.agentId, `the WebMCP tools of ${originOf(tab.url)} listed through the MCP bridge`);
+      const { actions } = actionsView(listed, approvalRule(await ports.tainted(caller.agentId)));
+      return ok({ tab: asTab(tab), tools: actions.slice(0, 128) });
+    },
+
+    'bridge/page-tool-call': ({ auth, tab_id, tool, input, idempotency_key }) =>
+      onTab(auth, tab_id, async (caller, tab) => {
+        // The resource the tool acts on is the one the tab shows now; the pipeline checks the rest as for steward_execute.
+        const r = await observed(caller, tab);
+        if ('ok' in r) return r;
+        return submitFor(caller, tab.tab_id, { action: tool, resource: r.state.resource, input, idempotency_key }, false, undefined);
+      }),
+
+    'bridge/screenshot': async ({ auth, tab_id }) => {
+      const caller = await authenticate(auth);
+      if ('ok' in caller) return caller;
+      const tabId = tab_id ?? (await ports.currentTab(caller.agentId));
+      if (tabId === undefined) return refuse('TAB_NOT_FOUND', 'No tab_id was given and this client has no current tab yet: open or observe one first (steward_tabs lists them).');
+      const tab = await visibleTab(caller, tabId);
+      if (!tab) return tabNotFound(tabId);
+      const shot = await ports.screenshot(tab.tab_id);
+      if (!shot.ok) return refuse(shot.code, shot.message, shot.retryable);
+      // The pixels are of the page the tab showed when they were taken: nothing of another site is returned.
+      if (!caller.visible.allows(shot.url)) return tabNotFound(tab.tab_id);
+      await ports.taint(caller.agentId, `a screenshot of ${originOf(shot.url)} taken through the MCP bridge`);
+      await ports.setCurrentTab(caller.agentId, tab.tab_id);
+      return ok({ tab: asTab({ ...tab, url: shot.url }), mime_type: shot.mime_type, data: shot.data, width: shot.width, height: shot.height });
+    },
+
+    'bridge/action-status': async ({ auth, action_id, wait_ms }) => {
+      const caller = await authenticate(auth);
+      if ('ok' in caller) return caller;
+      let status = await ports.actionStatus(caller.agentId, action_id);
       if (!status) return refuse('ACTION_NOT_FOUND', `This client has no action ${action_id}.`);
+      // A client that would rather wait than ask again: held until the pipeline says the action moved on.
+      if (wait_ms > 0 && !status.finished) {
+        await ports.actionSettled(action_id, wait_ms);
+        status = (await ports.actionStatus(caller.agentId, action_id)) ?? status;
+      }
       const result = statusResult(status);
       const carried = siteContentIn(result);
       if (carried) await ports.taint(caller.agentId, `${carried}, returned through the MCP bridge`);

@@ -67,7 +67,8 @@ function observeRendering(state: ObservedState, snapshot: PageSnapshot, request:
   let text: string;
   if (request.expand !== undefined) text = expand(snapshot, request.expand) ?? `Nothing on the page has ref "${request.expand}".`;
   else if (request.query) text = queryLines(state, snapshot, request.query, needs);
-  else text = renderObserved(snapshot, state, { needsApproval: needs, pageResource: true });
+  // A page that is its own resource gets no line: its address is the tab's, and steward_execute acts on it when no resource is named.
+  else text = renderObserved(snapshot, state, { needsApproval: needs });
   return text.length > MAX_RENDERING_CHARS ? text.slice(0, MAX_RENDERING_CHARS - CUT_NOTE.length) + CUT_NOTE : text;
 }
 

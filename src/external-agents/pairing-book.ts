@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { iso, type Clock } from '../base/clock.ts';
 import { sha256Hex } from '../base/hash.ts';
-import type { BridgeRequests, McpClientInfo, PairingView } from '../protocol/bridge.ts';
+import type { BridgeRequests, PairingClient, PairingView } from '../protocol/bridge.ts';
 import { ok, refuse, type Data, type Payload, type Reply } from '../protocol/channel.ts';
 import type { MintTokenRequest, PanelPush, PanelRequests, TokenWithUsage } from '../protocol/panel-channel.ts';
 import { clientSlug, codeDigits, constantTimeEqual, newClaimSecret, newPairingCode, newPairingId, shortHex, type RandomBytes } from './pairing-code.ts';
@@ -33,7 +33,7 @@ export interface PairingBookPorts {
   clock: Clock;
   random: RandomBytes;
   /** Mints the client's token; the secret exists only in this answer. */
-  mintToken(request: z.output<typeof MintTokenRequest>): Promise<TokenWithUsage & { secret: string }>;
+  mintToken(request: z.output<typeof MintTokenRequest> & { client_key_sha256?: string }): Promise<TokenWithUsage & { secret: string }>;
   revokeToken(tokenId: string): Promise<void>;
   push(message: PanelPush): void;
   /** Tells the person a pairing waits. */
@@ -47,8 +47,9 @@ type DecideReply = Reply<Data<PanelRequests, 'panel/pairing-decide'>>;
 
 export interface PairingBook {
   /** A request from `source` (pairing-source.ts): a flood from one source is refused, leaving room for others; nobody's request is evicted. */
-  request(client: McpClientInfo, source: PairingSourceFacts): Promise<PairRequestReply>;
-  claim(message: Payload<BridgeRequests, 'bridge/pair-claim'>): Promise<PairClaimReply>;
+  request(client: PairingClient, source: PairingSourceFacts): Promise<PairRequestReply>;
+  /** `wait_ms`: while pending, how long to wait for the person's decision before answering (default 0). */
+  claim(message: Omit<Payload<BridgeRequests, 'bridge/pair-claim'>, 'wait_ms'> & { wait_ms?: number }): Promise<PairClaimReply>;
   pending(): Promise<PairingView[]>;
   decide(message: DecideMessage): Promise<DecideReply>;
   /** The person refuses every request waiting from one source at once; that source's later requests are refused too (until it reconnects: a new connection is a new source). */
@@ -65,6 +66,19 @@ export function createPairingBook(ports: PairingBookPorts): PairingBook {
   /** Sources the person refused as a whole (kept while the worker runs; their connections end with it). */
   const refusedSources = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
+  /** Claims waiting for a decision: woken by any stored change, then they look again. */
+  const waiting = new Set<() => void>();
+  function nextChange(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        waiting.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      waiting.add(wake);
+    });
+  }
   /** Runs `work` after every earlier operation, over the map as stored; saves when `work` says it changed. */
   function serial<T>(work: (map: PairingMap, now: number) => Promise<{ result: T; changed: boolean; pendingChanged: boolean }>): Promise<T> {
     const next = queue.then(async () => {
@@ -72,7 +86,10 @@ export function createPairingBook(ports: PairingBookPorts): PairingBook {
       const { records, orphanTokens } = readPairings(await ports.storage.load());
       const swept = await sweepMap(records, now, orphanTokens);
       const done = await work(records, now);
-      if (swept.changed || done.changed) await ports.storage.save(records);
+      if (swept.changed || done.changed) {
+        await ports.storage.save(records);
+        for (const wake of [...waiting]) wake();
+      }
       if (swept.pendingChanged || done.pendingChanged) ports.push({ type: 'panel/pairings-changed' });
       return done.result;
     });
@@ -113,6 +130,30 @@ export function createPairingBook(ports: PairingBookPorts): PairingBook {
 
   const isWaiting = (r: PairingRecord, now: number) => r.status === 'pending' && now < Date.parse(r.expires_at);
 
+  /** The claim's one look at the record (claim() may wait between looks). */
+  const claimOnce = ({ pairing_id, claim_secret }: { pairing_id: string; claim_secret: string }) =>
+    serial(async (map, now) => {
+      const r = Object.hasOwn(map, pairing_id) ? map[pairing_id] : undefined;
+      // The hash is computed either way: an unknown id and a wrong secret look alike.
+      const hash = await sha256Hex(claim_secret);
+      if (!r || !constantTimeEqual(r.claim_hash, hash)) return { result: refuse('PAIRING_UNKNOWN', UNKNOWN) as PairClaimReply, changed: false, pendingChanged: false };
+      const expired = r.status === 'expired' || now >= Date.parse(r.expires_at);
+      if (r.status === 'pending' && !expired) return { result: ok({ status: 'pending' as const, code: r.code, expires_at: r.expires_at }), changed: false, pendingChanged: false };
+      if (r.status === 'paired' && !expired) {
+        delete map[pairing_id];
+        const { secret, ...token } = r.token;
+        return { result: ok({ status: 'paired' as const, ...token, token: secret }), changed: true, pendingChanged: false };
+      }
+      if (r.status === 'paired')
+        return { result: refuse('PAIRING_EXPIRED', 'The pairing expired before its token was collected: pair again.') as PairClaimReply, changed: false, pendingChanged: false };
+      delete map[pairing_id];
+      const result =
+        r.status === 'refused'
+          ? refuse('PAIRING_REFUSED', 'The person refused this pairing in Steward (or a wrong code was entered three times).')
+          : refuse('PAIRING_EXPIRED', 'Nobody accepted the pairing in time: pair again and enter the new code in Steward’s side panel.');
+      return { result: result as PairClaimReply, changed: true, pendingChanged: false };
+    });
+
   return {
     request: (client, from) =>
       serial(async (map, now) => {
@@ -144,28 +185,16 @@ export function createPairingBook(ports: PairingBookPorts): PairingBook {
         return { result: ok({ pairing_id, code: record.code, claim_secret, expires_at: record.expires_at }), changed: true, pendingChanged: true };
       }),
 
-    claim: ({ pairing_id, claim_secret }) =>
-      serial(async (map, now) => {
-        const r = Object.hasOwn(map, pairing_id) ? map[pairing_id] : undefined;
-        // The hash is computed either way: an unknown id and a wrong secret look alike.
-        const hash = await sha256Hex(claim_secret);
-        if (!r || !constantTimeEqual(r.claim_hash, hash)) return { result: refuse('PAIRING_UNKNOWN', UNKNOWN) as PairClaimReply, changed: false, pendingChanged: false };
-        const expired = r.status === 'expired' || now >= Date.parse(r.expires_at);
-        if (r.status === 'pending' && !expired) return { result: ok({ status: 'pending' as const, code: r.code, expires_at: r.expires_at }), changed: false, pendingChanged: false };
-        if (r.status === 'paired' && !expired) {
-          delete map[pairing_id];
-          const { secret, ...token } = r.token;
-          return { result: ok({ status: 'paired' as const, ...token, token: secret }), changed: true, pendingChanged: false };
-        }
-        if (r.status === 'paired')
-          return { result: refuse('PAIRING_EXPIRED', 'The pairing expired before its token was collected: pair again.') as PairClaimReply, changed: false, pendingChanged: false };
-        delete map[pairing_id];
-        const result =
-          r.status === 'refused'
-            ? refuse('PAIRING_REFUSED', 'The person refused this pairing in Steward (or a wrong code was entered three times).')
-            : refuse('PAIRING_EXPIRED', 'Nobody accepted the pairing in time: pair again and enter the new code in Steward’s side panel.');
-        return { result: result as PairClaimReply, changed: true, pendingChanged: false };
-      }),
+    claim: async (message) => {
+      // A bounded wait on the wall clock; the record's own expiry is the book's clock's.
+      const deadline = Date.now() + (message.wait_ms ?? 0);
+      for (;;) {
+        const reply = await claimOnce(message);
+        const left = deadline - Date.now();
+        if (!reply.ok || reply.data.status !== 'pending' || left <= 0) return reply;
+        await nextChange(Math.min(left, Math.max(0, Date.parse(reply.data.expires_at) - ports.clock()) + 10));
+      }
+    },
 
     pending: () =>
       serial(async (map, now) => {
@@ -212,7 +241,12 @@ export function createPairingBook(ports: PairingBookPorts): PairingBook {
         }
         let minted: TokenWithUsage & { secret: string };
         try {
-          minted = await ports.mintToken({ agent_id: `agent:mcp-${clientSlug(r.client.name)}-${shortHex(ports.random)}`, label: r.client.name, ...decision.grant });
+          minted = await ports.mintToken({
+            agent_id: `agent:mcp-${clientSlug(r.client.name)}-${shortHex(ports.random)}`,
+            label: r.client.name,
+            ...(r.client.key_sha256 ? { client_key_sha256: r.client.key_sha256 } : {}),
+            ...decision.grant,
+          });
         } catch (error) {
           return unchanged(refuse('INVALID_INPUT', `Steward could not grant this token: ${(error as Error).message}`));
         }

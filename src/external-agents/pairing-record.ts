@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { McpClientInfo, PairingCode, PairingId } from '../protocol/bridge.ts';
+import { PairingClient, PairingCode, PairingId } from '../protocol/bridge.ts';
 import { AgentId, IsoDateTime, Origin } from '../protocol/primitives.ts';
 import { ResourceScope } from '../protocol/resource.ts';
 import { ScopeEntry, TokenId, TokenSecret } from '../protocol/token.ts';
@@ -12,7 +12,7 @@ import { ScopeEntry, TokenId, TokenSecret } from '../protocol/token.ts';
 
 const Common = {
   pairing_id: PairingId,
-  client: McpClientInfo,
+  client: PairingClient,
   code: PairingCode,
   /** SHA-256 (hex) of the claim secret the bridge holds. */
   claim_hash: z.string().regex(/^[0-9a-f]{64}$/),

@@ -1,8 +1,10 @@
 import type { AgentContext } from '../pipeline/agent-context.ts';
 import type { ActionStatus } from '../pipeline/pipeline.ts';
 import type { AgentRecords } from '../pipeline/agent-records.ts';
+import type { AvailableAction } from '../protocol/action.ts';
 import type { BridgeTab } from '../protocol/bridge.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
+import type { ResourceRef } from '../protocol/resource.ts';
 import type { ActionResult } from '../protocol/results.ts';
 import type { PageSnapshot } from '../protocol/snapshot.ts';
 import type { DelegatedAgentToken } from '../protocol/token.ts';
@@ -26,6 +28,9 @@ type TokenCheck = { ok: true; token: DelegatedAgentToken } | { ok: false; reason
 
 export type Observed = { ok: true; state: ObservedState; snapshot: PageSnapshot } | { ok: false; error: { code: string; message: string; retryable: boolean } };
 
+export type TabImage =
+  { ok: true; url: string; mime_type: 'image/png' | 'image/jpeg'; data: string; width?: number; height?: number } | { ok: false; code: string; message: string; retryable: boolean };
+
 export interface AgentCallPorts {
   /** The token a presented secret belongs to, if it may be used now. */
   authenticate(secret: string): Promise<TokenCheck>;
@@ -42,15 +47,28 @@ export interface AgentCallPorts {
   open(url: string, newTab: boolean, origins: readonly string[]): Promise<{ tab: BrowserTab; created: boolean } | { error: string } | { left: string }>;
   /** A fresh observation as an agent receives it (no debugging tools unless the person allows). */
   observe(tabId: number): Promise<Observed>;
+  /**
+   * The WebMCP tools the tab's page offers (the tool registry: what its content script last
+   * reported), as actions with Steward's reading of their risk; the page's debugging tools only
+   * when the person shows them to agents. Undefined when the tab's page reported none.
+   */
+  pageTools(tabId: number): Promise<{ url: string; actions: AvailableAction[] } | undefined>;
+  /** The visible part of the tab, which must be the one showing in its window. */
+  screenshot(tabId: number): Promise<TabImage>;
   taint(agentId: string, source: string): Promise<void>;
   tainted(agentId: string): Promise<boolean>;
   currentTab(agentId: string): Promise<number | undefined>;
   setCurrentTab(agentId: string, tabId: number): Promise<void>;
+  /** The resource the agent's last look at the tab showed it: what a steward_execute naming no resource acts on. */
+  shownResource(agentId: string, tabId: number): Promise<ResourceRef | undefined>;
+  setShownResource(agentId: string, tabId: number, resource: ResourceRef): Promise<void>;
   /** The agent's session in a tab (-1: no tab yet; the navigator opens one). */
   sessionFor(agentId: string, tabId: number): Promise<string>;
   submit(request: unknown, agent: AgentContext): Promise<ActionResult>;
   /** The action's status, only when this agent submitted it. */
   actionStatus(agentId: string, actionId: string): Promise<ActionStatus | undefined>;
+  /** Resolves when the action's wait for the person and its run end, or after `ms`, whichever is first. */
+  actionSettled(actionId: string, ms: number): Promise<void>;
   records(agentId: string): Promise<AgentRecords>;
   /** Something the audit log shows changed (open panels refresh). */
   auditChanged(): void;

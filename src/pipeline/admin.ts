@@ -7,6 +7,8 @@ import { tokenStatus, type MintRequest, type TokenCheck, type TokenStatus } from
 import type { DecideOptions, DecideResult } from './approvals.ts';
 import type { PipelineDeps } from './runner.ts';
 import type { TaintMark } from './taint.ts';
+import { NO_POLICY } from '../protocol/managed-policy.ts';
+import { clampTtlMs } from '../protocol/policy-rules.ts';
 
 /** A token as the person sees it: public fields, where it stands, and how many actions ran under it. */
 export interface TokenView {
@@ -38,7 +40,7 @@ export interface PurgeReport {
  * badge and the alarms reach the stores only through here.
  */
 export class PipelineAdmin {
-  constructor(private readonly deps: Pick<PipelineDeps, 'approvals' | 'tokens' | 'journal' | 'audit' | 'idempotency' | 'clock' | 'taint'>) {}
+  constructor(private readonly deps: Pick<PipelineDeps, 'approvals' | 'tokens' | 'journal' | 'audit' | 'idempotency' | 'clock' | 'taint' | 'policy'>) {}
 
   /** Cards waiting for the person; listing expires those whose time is up. */
   pendingApprovals(): Promise<ApprovalRequest[]> {
@@ -82,10 +84,12 @@ export class PipelineAdmin {
 
   /**
    * Grants a token. Its secret is returned this once and kept nowhere (the store keeps its hash).
-   * Throws a RangeError for a lifetime Steward does not grant.
+   * Throws a RangeError for a lifetime Steward does not grant. A lifetime longer than the
+   * organisation's policy allows is cut to it (the view shows the real end).
    */
   async mintToken(request: MintRequest): Promise<TokenView & { secret: TokenSecret }> {
-    const { token, secret } = await this.deps.tokens.mint(request);
+    const ttl_ms = clampTtlMs(this.deps.policy?.() ?? NO_POLICY, 'token', request.ttl_ms);
+    const { token, secret } = await this.deps.tokens.mint({ ...request, ttl_ms });
     return { ...this.view(token, 0, this.deps.clock()), secret };
   }
 

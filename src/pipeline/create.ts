@@ -1,5 +1,7 @@
 import { ApprovalStore } from '../storage/approval-store.ts';
 import { AuditLog, type AuditAnchor } from '../storage/audit-log.ts';
+import { AuditOutbox } from '../storage/audit-outbox.ts';
+import { AuditExporter, type AuditExportPorts } from './audit-export/exporter.ts';
 import { openStewardDb, type StewardDb } from '../storage/db.ts';
 import { IdempotencyStore } from '../storage/idempotency-store.ts';
 import { JournalStore } from '../storage/journal-store.ts';
@@ -15,6 +17,7 @@ import { RateLimiter, type QuotaLimits } from './policy/quota.ts';
 import { MemoryTaintLedger, type TaintLedger } from './taint.ts';
 import type { ApprovalNotifier, PipelinePorts } from './ports.ts';
 import { MemoryWrittenControls, type WrittenControls } from './written-controls.ts';
+import type { Policy } from '../protocol/managed-policy.ts';
 
 export interface CreatePipelineOptions {
   db: StewardDb;
@@ -28,16 +31,33 @@ export interface CreatePipelineOptions {
   idempotencyTtlMs?: number;
   /** Keeps the audit log's head outside IndexedDB (chrome.storage.local in the extension). */
   auditAnchor?: AuditAnchor;
+  /** The audit export's ports (target, native link, alarms): with them the pipeline ships its audit log (src/pipeline/audit-export/). */
+  auditExport?: AuditExportPorts;
   /** Which agents have been given page content; the extension keeps it in chrome.storage.local. */
   taint?: TaintLedger;
   /** Controls whose harmless-looking action wrote; the extension keeps them in chrome.storage.local. */
   written?: WrittenControls;
+  /** The organisation's managed policy now; none when absent. */
+  policy?: () => Policy;
 }
+
+/** Who writes the export's own entries: Steward itself. */
+const STEWARD_AGENT = 'agent:steward';
 
 /** Builds the stores on one database and the pipeline over them: what the service worker calls at start-up. */
 export function createPipeline(opts: CreatePipelineOptions): Pipeline {
   const clock = opts.clock ?? systemClock;
-  const audit = new AuditLog(opts.db, clock, opts.auditAnchor);
+  let exporter: AuditExporter | undefined;
+  // Every entry, once stored, is also copied to the export's outbox and sent (when a target is set).
+  const audit = new AuditLog(opts.db, clock, opts.auditAnchor, () => exporter?.kick());
+  if (opts.auditExport) {
+    const { capacity, ...ports } = opts.auditExport;
+    exporter = new AuditExporter({
+      ...ports,
+      outbox: new AuditOutbox(opts.db, capacity),
+      audit: async (outcome, details) => void (await audit.append({ kind: 'export', agent_id: STEWARD_AGENT, outcome, details })),
+    });
+  }
   const taint = opts.taint ?? new MemoryTaintLedger();
   const tokens = new TokenStore(opts.db, clock, (e) => {
     // Taint lives as long as the agent's credential: with its last token gone, the agent is gone.
@@ -54,7 +74,7 @@ export function createPipeline(opts: CreatePipelineOptions): Pipeline {
   });
   const quotas = new QuotaStore(opts.db);
   const limiter = new RateLimiter(opts.limits, (agentId, usage) => quotas.save(agentId, usage));
-  return new Pipeline(
+  const pipeline = new Pipeline(
     {
       tokens,
       approvals: new ApprovalQueue(new ApprovalStore(opts.db), clock, opts.notifier, opts.approvalSettings),
@@ -62,15 +82,18 @@ export function createPipeline(opts: CreatePipelineOptions): Pipeline {
       journal: new JournalStore(opts.db, clock),
       audit,
       memory: new MemoryResolver(new MemoryStore(opts.db, clock)),
-      gateway: new PolicyGateway(limiter),
+      gateway: new PolicyGateway(limiter, opts.policy),
       restore: async () => limiter.restore(await quotas.all()),
       ports: opts.ports,
       clock,
       taint,
       written: opts.written ?? new MemoryWrittenControls(),
+      ...(opts.policy ? { policy: opts.policy } : {}),
     },
     opts.perfNow,
   );
+  pipeline.auditExport = exporter;
+  return pipeline;
 }
 
 /** Clears an agent's taint once no token of it can be used any more (revoked, expired or purged). */

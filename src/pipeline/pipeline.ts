@@ -1,3 +1,4 @@
+import type { AuditExporter } from './audit-export/exporter.ts';
 import { ActionRequest } from '../protocol/action.ts';
 import { makeError, type StewardError } from '../protocol/errors.ts';
 import { isTerminal, type JournalState } from '../protocol/journal.ts';
@@ -61,6 +62,10 @@ export class Pipeline {
   private readonly replayRechecks = new Map<string, number>();
   /** Idempotency keys the last recover() found claimed by no running action, and what became of them. */
   keyRecovery: KeyReport[] = [];
+  /** The audit export to the organisation's collector, when the pipeline was given its ports (create.ts). */
+  auditExport: AuditExporter | undefined;
+  /** Called when an action starts or stops running here: who acts on which tab may have changed (presence.ts). */
+  onActivity: () => void = () => undefined;
 
   constructor(
     readonly deps: PipelineDeps,
@@ -138,6 +143,7 @@ export class Pipeline {
     if (agent.person_words) run.person_words = agent.person_words;
     run.trail.step('proposal', { outcome: 'proposed', ...(request.rationale ? { details: { rationale: request.rationale } } : {}) });
     this.live.add(action_id);
+    this.onActivity();
     try {
       return await this.proceed(run, agent);
     } catch (error) {
@@ -145,6 +151,7 @@ export class Pipeline {
     } finally {
       // A continuation waiting for approval in the background keeps the action live.
       if (!this.tracked.has(action_id)) this.live.delete(action_id);
+      this.onActivity();
     }
   }
 
@@ -235,6 +242,7 @@ export class Pipeline {
       console.error('reconciling idempotency keys failed', error);
       return [];
     });
+    this.onActivity();
     return reports;
   }
 
@@ -300,6 +308,46 @@ export class Pipeline {
     if (status?.finished) this.replayRechecks.delete(actionId);
   }
 
+  /**
+   * The journal's unfinished actions with their token's label (an MCP client's paired name): what
+   * the visible-agent indicator is derived from (presence.ts), read from records that survive a restart.
+   */
+  async unfinishedActions(): Promise<Array<{ action: StoredAction; label?: string }>> {
+    const actions = await this.deps.journal.unfinished();
+    return Promise.all(
+      actions.map(async (action) => {
+        const label = (await this.deps.tokens.get(action.token_id).catch(() => undefined))?.label;
+        return { action, ...(label ? { label } : {}) };
+      }),
+    );
+  }
+
+  /**
+   * The person's Stop for one agent on one tab (Steward's indicator on the page): its cards there
+   * are denied as the side panel's Deny would, with `reason`, and its actions not yet dispatched
+   * there are never dispatched. What was dispatched already cannot be called back. True when
+   * anything was stopped.
+   */
+  async stopAgentOnTab(agentId: string, onTab: (sessionId: string | undefined) => Promise<boolean>, reason: string): Promise<boolean> {
+    const mine = (await this.deps.journal.unfinished()).filter((a) => a.agent_id === agentId);
+    const here: StoredAction[] = [];
+    for (const a of mine) if (await onTab(a.context.session_id)) here.push(a);
+    let stopped = false;
+    for (const a of here) {
+      if (a.state === 'proposed' || a.state === 'approved') {
+        this.runner.stopRequested.add(a.action_id);
+        stopped = true;
+      }
+    }
+    const waiting = new Set(here.filter((a) => a.state === 'awaiting_approval').map((a) => a.idempotency_key));
+    for (const card of await this.admin.pendingApprovals()) {
+      if (card.agent_id !== agentId || !waiting.has(card.idempotency_key)) continue;
+      const decided = await this.admin.decide({ request_id: card.request_id, decision: 'deny', decided_by: 'user:local', decided_at: new Date(this.deps.clock()).toISOString(), reason });
+      if (decided.ok) stopped = true;
+    }
+    return stopped;
+  }
+
   /** Where an action stands, from the journal (what `action_id` polling answers). */
   async status(actionId: string): Promise<ActionStatus | undefined> {
     const action = await this.deps.journal.action(actionId);
@@ -341,6 +389,23 @@ export class Pipeline {
     return assessed ?? { error: failure ?? makeError('TOOL_NOT_FOUND', 'The resource could not be observed.') };
   }
 
+  /**
+   * Resolves when the action's background continuation (its wait for the person, then its run)
+   * has ended, or at once when it has none: callers that wait learn of the decision from this, not
+   * by resubmitting the key on a timer. false when nothing was running in the background.
+   * `withinMs`: give up waiting after this long (still true: something was running).
+   */
+  async settled(actionId: string, withinMs?: number): Promise<boolean> {
+    const running = this.tracked.get(actionId);
+    if (!running) return false;
+    if (withinMs === undefined) await running;
+    else {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([running, new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)))]).finally(() => clearTimeout(timer));
+    }
+    return true;
+  }
+
   /** Resolves when every background continuation (approval waits) has settled. */
   async idle(): Promise<void> {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
@@ -354,6 +419,7 @@ export class Pipeline {
         this.background.delete(done);
         this.tracked.delete(actionId);
         this.live.delete(actionId);
+        this.onActivity();
       });
     this.background.add(done);
     this.tracked.set(actionId, done);

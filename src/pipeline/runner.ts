@@ -1,4 +1,5 @@
 import type { ApprovalReason, ApprovalReceipt, BoundForm } from '../protocol/approval.ts';
+import type { Policy } from '../protocol/managed-policy.ts';
 import { PageErrorDetails, type PageToolError } from '../protocol/page-tool-error.ts';
 import { makeError, type StewardError } from '../protocol/errors.ts';
 import type { JournalState } from '../protocol/journal.ts';
@@ -54,6 +55,8 @@ export interface PipelineDeps {
   written?: WrittenControls;
   /** Reloads state kept outside the stores above (the rate limiter's counters) before recovery. */
   restore?: () => Promise<void>;
+  /** The organisation's managed policy now (src/protocol/managed-policy.ts); none when absent. */
+  policy?: () => Policy;
 }
 
 /** One action on its way through the pipeline. */
@@ -131,6 +134,8 @@ function terminalFor(result: ActionResult): JournalState {
 export class ActionRunner {
   /** Each agent's last DOM step: a card that answers the page's confirmation shows it too. */
   private readonly priorSteps = new PriorSteps();
+  /** Actions the person stopped (Steward's Stop on the page) before they were dispatched: never dispatched. */
+  readonly stopRequested = new Set<string>();
 
   constructor(readonly deps: PipelineDeps) {}
 
@@ -425,6 +430,14 @@ export class ActionRunner {
       return this.stop(run, errorResult(error, { action_id: action.action_id }));
     }
     run.token = current.token;
+    if (this.stopRequested.delete(action.action_id)) {
+      const error = makeError('EXECUTION_FAILED', `The person stopped ${action.request.action} before it was dispatched; nothing was done.`, {
+        retryable: false,
+        recovery_hint: 'The person pressed Stop: ask them before trying again.',
+        details: { stopped_by: 'user:local' },
+      });
+      return this.stop(run, errorResult(error, { action_id: action.action_id }));
+    }
     // No record, no side effect: the dispatch (and every step before it) is in the audit log first.
     const recorded = await run.trail
       .record('dispatch', { state_version_before: plan.observed.state_version, ...(receiptId ? { receipt_id: receiptId } : {}), outcome: 'dispatched', details: { via } })

@@ -28,6 +28,7 @@ export const ApprovalReasonCode = z.enum([
   'inferred_control', // DOM: Steward inferred the element is a control from its behaviour and cannot tell what it does
   'site_requires_approval', // the contract says so
   'confirmation', // DOM: answers the page's own confirmation or consent step, which only the person may give
+  'organisation_policy', // the organisation's managed policy requires approval for this action
 ]);
 export type ApprovalReasonCode = z.infer<typeof ApprovalReasonCode>;
 

@@ -37,6 +37,7 @@ export const AuditKind = z.enum([
   'failure', // execution or verification failed
   'recovery', // an unfinished action was resolved after a service-worker restart
   'taint', // the person cleared an agent's taint (page content had reached it)
+  'export', // the audit export's target changed, or its outbox filled up or drained (src/protocol/audit-export.ts)
 ]);
 export type AuditKind = z.infer<typeof AuditKind>;
 

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { AvailableAction } from './action.ts';
-import { DomActionName } from './action-name.ts';
+import { ActionName, DomActionName, IdempotencyKey } from './action-name.ts';
 import { ElementRef } from './element.ts';
 import { Reply, type RequestMap } from './channel.ts';
 import { ExpectedEffect } from './expectation.ts';
 import { AgentId, HttpUrl, IsoDateTime, Origin } from './primitives.ts';
 import { ResourceRef, ResourceScope, StateName, StateVersion } from './resource.ts';
 import { ActionResult } from './results.ts';
+import { AuditExportBatch, AuditExportResult } from './audit-export.ts';
 import { ScopeEntry, TokenId, TokenSecret } from './token.ts';
 
 /**
@@ -38,6 +39,20 @@ export const McpClientInfo = z.object({
   transport: z.enum(['stdio', 'http']),
 });
 export type McpClientInfo = z.infer<typeof McpClientInfo>;
+
+/**
+ * A key the organisation issued to an MCP client (policy `mcpClientKeys`), as the client's bridge
+ * presents it when asking to pair: given to `steward-bridge` with --client-key-file or
+ * STEWARD_CLIENT_KEY. Steward keeps only its SHA-256.
+ */
+export const ClientKey = z.string().regex(/^[\x21-\x7e]{16,512}$/, 'must be 16 to 512 printable characters without spaces');
+
+/** SHA-256, 64 lower-case hex digits. */
+const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** The client as Steward keeps its pairing request: what it said, and the SHA-256 of the key it presented, if any. */
+export const PairingClient = McpClientInfo.extend({ key_sha256: Sha256Hex.optional() });
+export type PairingClient = z.infer<typeof PairingClient>;
 
 /** The pairing's short code, shown by the MCP client and entered by the person in the side panel: `483-192`. */
 export const PairingCode = z.string().regex(/^\d{3}-\d{3}$/, 'must be a pairing code like 483-192');
@@ -110,6 +125,12 @@ const Unfinished = z.object({
 
 const KnownResource = z.object({ resource: ResourceRef, last_state: StateName.optional(), seen_at: IsoDateTime, url_hint: z.string().max(4096).optional() });
 
+/** The longest a pairing claim may wait for the person's decision. */
+export const PAIR_CLAIM_WAIT_MAX_MS = 50_000;
+
+/** The longest a status call may wait: under the 60 s an MCP client waits for a tool call by default. */
+export const ACTION_STATUS_WAIT_MAX_MS = 50_000;
+
 export const BridgeRequests = {
   // ── pairing: the first call of a client without a token ────────────────────────────────────
   /** Opens a pairing request in the side panel. The code goes to the MCP client; the claim secret stays in the bridge. */
@@ -126,12 +147,19 @@ export const BridgeRequests = {
        * request outlives the connection: a one-shot client's next run, or `steward-bridge pair`, collects it.
        */
       keep: z.boolean().default(false),
+      /** The organisation's key for this client, when it was given one (checked against policy `mcpClientKeys`, never stored). */
+      client_key: ClientKey.optional(),
     }),
     reply: z.object({ pairing_id: PairingId, code: PairingCode, claim_secret: ClaimSecret, expires_at: IsoDateTime }),
   },
   /** Collects the outcome once: pending, or the token the person granted (its secret, in this one reply). PAIRING_REFUSED / PAIRING_EXPIRED / PAIRING_UNKNOWN otherwise. */
   'bridge/pair-claim': {
-    request: z.object({ pairing_id: PairingId, claim_secret: ClaimSecret }),
+    request: z.object({
+      pairing_id: PairingId,
+      claim_secret: ClaimSecret,
+      /** While pending, the worker holds the answer up to this long until the person decides (told by the pairing book, not polled). */
+      wait_ms: z.int().min(0).max(PAIR_CLAIM_WAIT_MAX_MS).default(0),
+    }),
     reply: z.discriminatedUnion('status', [
       z.object({ status: z.literal('pending'), code: PairingCode, expires_at: IsoDateTime }),
       z.object({
@@ -177,8 +205,48 @@ export const BridgeRequests = {
     request: z.object({ auth: Auth, tab_id: tabId.optional(), request: z.unknown(), untrusted_input: z.boolean().default(false), expect: ExpectedEffect.optional() }),
     reply: z.object({ result: ActionResult }),
   },
-  'bridge/action-status': { request: z.object({ auth: Auth, action_id: z.string().min(1).max(128) }), reply: z.object({ result: ActionResult }) },
+  'bridge/action-status': {
+    request: z.object({
+      auth: Auth,
+      action_id: z.string().min(1).max(128),
+      /** Up to this long, the worker holds the answer until the person decides or the action ends (told by the pipeline, not polled). */
+      wait_ms: z.int().min(0).max(ACTION_STATUS_WAIT_MAX_MS).default(0),
+    }),
+    reply: z.object({ result: ActionResult }),
+  },
   'bridge/memory': { request: z.object({ auth: Auth }), reply: z.object({ unfinished: z.array(Unfinished).max(200), resources: z.array(KnownResource).max(500) }) },
+  /**
+   * The WebMCP tools of the caller's current tab (the one it last opened or observed), which the
+   * bridge offers as MCP tools of their own; `tab: null` when it has none it may use. Debugging
+   * tools only when the person shows them. The page's words: the caller is tainted when any are listed.
+   */
+  'bridge/page-tools': {
+    request: z.object({ auth: Auth }),
+    reply: z.object({ tab: BridgeTab.nullable(), tools: z.array(BridgeAction).max(128) }),
+  },
+  /**
+   * One of those tools, called by name on that tab: the tab is observed afresh for its resource,
+   * then the request goes through the same submit as bridge/execute (token, scope, approvals,
+   * idempotency, audit, taint). TOOL_NOT_FOUND when the tab's page no longer offers it.
+   */
+  'bridge/page-tool-call': {
+    request: z.object({ auth: Auth, tab_id: tabId, tool: ActionName, input: z.record(z.string(), z.unknown()), idempotency_key: IdempotencyKey }),
+    reply: z.object({ result: ActionResult }),
+  },
+  /** The visible part of a tab (the current one unless named) as an image; it must be the tab showing in its window. */
+  'bridge/screenshot': {
+    request: z.object({ auth: Auth, tab_id: tabId.optional() }),
+    reply: z.object({
+      tab: BridgeTab,
+      mime_type: z.enum(['image/png', 'image/jpeg']),
+      data: z
+        .string()
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/)
+        .max(6 * 1024 * 1024),
+      width: z.number().int().nonnegative().optional(),
+      height: z.number().int().nonnegative().optional(),
+    }),
+  },
 } satisfies RequestMap;
 export type BridgeRequests = typeof BridgeRequests;
 
@@ -199,19 +267,32 @@ export const HostToExtension = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('hello'), host_version: z.string().max(60), protocol: z.literal(1) }),
   z.object({ kind: z.literal('call'), id: CallId, conn: ConnId, message: z.unknown() }),
   z.object({ kind: z.literal('conn-closed'), conn: ConnId }),
+  /** The collector took (or did not take) a batch of audit entries (src/protocol/audit-export.ts). */
+  AuditExportResult,
 ]);
 export type HostToExtension = z.infer<typeof HostToExtension>;
+
+/**
+ * What Steward tells every MCP server process without being asked: only that something they may
+ * want to look at again changed (a tab's page tools), never content; each process asks again with
+ * its own token, and sees only what that token allows.
+ */
+export const BridgeEvent = z.discriminatedUnion('type', [z.object({ type: z.literal('page-tools-changed'), tab_id: tabId })]);
+export type BridgeEvent = z.infer<typeof BridgeEvent>;
 
 export const ExtensionToHost = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('hello'), extension_version: z.string().max(60), protocol: z.literal(1) }),
   z.object({ kind: z.literal('reply'), id: CallId, conn: ConnId, reply: Reply(z.unknown()) }),
+  z.object({ kind: z.literal('event'), event: BridgeEvent }),
+  /** Audit entries for the organisation's syslog collector: the host sends them and answers `audit-export-result`. */
+  AuditExportBatch,
 ]);
 export type ExtensionToHost = z.infer<typeof ExtensionToHost>;
 
 /** How the side panel shows a pairing request waiting for the person. */
 export const PairingView = z.object({
   pairing_id: PairingId,
-  client: McpClientInfo,
+  client: PairingClient,
   requested_at: IsoDateTime,
   expires_at: IsoDateTime,
   /** Wrong codes entered so far (three end the request). */

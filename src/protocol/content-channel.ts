@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { wireSchema, type Payload, type RequestMap } from './channel.ts';
 import { ActReport, ActSettle, ActStep, NetworkResponse, ObserveReplyText, QueryResponse, SnapshotQuerySchema } from './messages.ts';
-import { JsonObject } from './primitives.ts';
+import { AgentId, JsonObject } from './primitives.ts';
+import { TabPresence } from './presence.ts';
 import { ToolDescriptor, ToolRunOutcome, WebMcpApi } from './webmcp.ts';
 
 /**
@@ -46,7 +47,8 @@ export const ContentRequests = {
     reply: ObserveReplyText,
   },
   /** Answers once the frame is quiet by its own events (DOM, recent requests, animations), or at `cap_ms`. */
-  'content/settle': { request: z.object({ cap_ms: z.int().nonnegative().max(10_000) }), reply: PageSettle },
+  /** `quiet_ms`: how long the DOM must have been still (counted from its last change, not from the ask); the default is the act's quiet period. */
+  'content/settle': { request: z.object({ cap_ms: z.int().nonnegative().max(10_000), quiet_ms: z.int().positive().max(10_000).optional() }), reply: PageSettle },
   /**
    * Elements of a fresh snapshot of the frame: by refs (expand-by-ref), role, name or text. With
    * `documentToken`, refuses (STALE_DOCUMENT) if the frame now holds another document.
@@ -59,6 +61,8 @@ export const ContentRequests = {
   'content/act': { request: z.object({ documentToken: documentToken.optional(), steps: z.array(ActStep).min(1).max(16) }), reply: ActReport },
   /** The same-origin JSON responses the page fetched lately (main world → isolated buffer), for fusion. */
   'content/network': { request: z.object({}), reply: NetworkResponse },
+  /** Who acts on this tab now (null: nobody): the top frame draws Steward's indicator from it (src/content/presence/). */
+  'content/presence': { request: z.object({ presence: TabPresence.nullable() }), reply: z.null() },
 } satisfies RequestMap;
 export type ContentRequests = typeof ContentRequests;
 export const ContentRequestMessage = wireSchema(ContentRequests);
@@ -73,6 +77,13 @@ export const ContentReports = {
     request: z.object({ api: WebMcpApi, url: z.string().max(8192), tools: z.array(ToolDescriptor).max(512) }),
     reply: z.null(),
   },
+  /** The top frame asks who acts on its tab (at start: a new document of a tab an agent acts on). */
+  'content/presence-ask': { request: z.object({}), reply: TabPresence.nullable() },
+  /**
+   * The person pressed Stop on Steward's indicator (a trusted click, handled in the isolated world).
+   * The worker stops that agent only if it acts on the sender's own tab.
+   */
+  'content/stop-agent': { request: z.object({ agent_id: AgentId }), reply: z.object({ stopped: z.boolean() }) },
 } satisfies RequestMap;
 export type ContentReports = typeof ContentReports;
 export const ContentReportMessage = wireSchema(ContentReports);

@@ -22,6 +22,7 @@ export const ErrorCode = z.enum([
   'FILE_CHOICE_REQUIRED',
   'AMBIGUOUS_RESOURCE',
   'SITE_NOT_ALLOWED',
+  'POLICY_DENIED',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
@@ -133,6 +134,10 @@ export const ERROR_DEFAULTS: Readonly<Record<ErrorCode, { retryable: boolean; re
   SITE_NOT_ALLOWED: {
     retryable: false,
     recovery_hint: "The navigation would have left the agent's allowed sites and was stopped before any request reached the other origin; stay on the allowed sites or ask the person.",
+  },
+  POLICY_DENIED: {
+    retryable: false,
+    recovery_hint: "The organisation's policy for this browser refuses this (details.policy names the rule); no approval can lift it. Do not resubmit; tell the person.",
   },
 };
 

@@ -3,6 +3,7 @@ import { ActionRequest } from './action.ts';
 import { CopilotPush, CopilotRequests } from './copilot.ts';
 import { ApprovalDecision, ApprovalReceipt, ApprovalRequest } from './approval.ts';
 import { ContractConnectRequest, ContractPanelError, ContractSiteView } from './agent-contract.ts';
+import { AuditExportStatus, AuditExportTarget } from './audit-export.ts';
 import { BridgeStatus, PairingGrant, PairingId, PairingView } from './bridge.ts';
 import { AuditEntry } from './audit.ts';
 import { wireSchema, type RequestMap } from './channel.ts';
@@ -59,6 +60,8 @@ export const SitesResponse = z.object({
   allowed: z.array(Origin),
   /** Listed, but Chrome no longer grants them (taken back in chrome://extensions): read again once the person allows them again. */
   waiting: z.array(Origin),
+  /** Listed by the person, but the organisation's policy blocks them (or does not list them): never read. */
+  refused_by_policy: z.array(Origin).default([]),
   /** Chrome still grants every http(s) site, carried over from a version that asked for it at install. */
   broad: z.boolean(),
   tab: TabSiteStatus.optional(),
@@ -167,6 +170,10 @@ export const PanelRequests = {
   /** Refuses every request still waiting from one source (a flood, in one click); that source's later requests are refused until it reconnects. */
   'panel/pairings-refuse-source': { request: z.object({ source: z.string().min(1).max(240) }), reply: z.object({ refused: z.number().int().nonnegative() }) },
   'panel/bridge-status': { request: none, reply: BridgeStatus },
+  // the audit export to the organisation's syslog collector (src/protocol/audit-export.ts)
+  'panel/audit-export-status': { request: none, reply: AuditExportStatus },
+  /** Sets (or with null, stops) the export; answers with the status afterwards. */
+  'panel/audit-export-target': { request: z.object({ target: AuditExportTarget.nullable() }), reply: AuditExportStatus },
   // sites that publish an agent contract (the native path, src/protocol/agent-contract.ts)
   /** The contract the tab's site offers (discovered on its pages), and any grant Steward holds for it. */
   'panel/contract-site': { request: z.object({ tabId }), reply: z.object({ site: ContractSiteView.nullable() }) },
@@ -200,6 +207,7 @@ export const PanelPush = z.discriminatedUnion('type', [
   z.object({ type: z.literal('panel/sites-changed') }),
   z.object({ type: z.literal('panel/pairings-changed') }),
   z.object({ type: z.literal('panel/bridge-changed') }),
+  z.object({ type: z.literal('panel/audit-export-changed') }),
   z.object({ type: z.literal('panel/contracts-changed') }),
   CopilotPush,
 ]);

@@ -46,6 +46,8 @@ export const TabSiteStatus = z.object({
   allowed: z.boolean(),
   /** In Steward's list, but Chrome no longer grants it: the person allows it again (Chrome asks). */
   waiting: z.literal(true).optional(),
+  /** The organisation's policy keeps Steward off this site: it blocks it, or allows only sites it lists and this is not one. */
+  policy: z.enum(['blocked', 'not_allowed']).optional(),
   /** Steward's page script answers in this tab right now. */
   observing: z.boolean(),
 });

@@ -44,6 +44,11 @@ export const DelegatedAgentTokenBase = z.object({
   revocable_at: UrlOrPath,
   /** Who the token is for, as the person saw it when granting (an MCP client's name); shown in the Tokens view. */
   label: z.string().min(1).max(120).optional(),
+  /** SHA-256 of the organisation's key the MCP client presented when it paired (policy `mcpClientKeys` is asked again on every call). */
+  client_key_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   /** Set once revoked; a revoked token is refused even before expiry. */
   revoked_at: IsoDateTime.optional(),
 });

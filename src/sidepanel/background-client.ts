@@ -1,3 +1,4 @@
+import type { AuditExportTarget } from '../protocol/audit-export.ts';
 import { channelClient, type Data, type PayloadInput } from '../protocol/channel.ts';
 import type { ApprovalDecision } from '../protocol/approval.ts';
 import { PANEL_PORT, PanelPush, PanelRequests } from '../protocol/panel-channel.ts';
@@ -63,6 +64,8 @@ export const listPairings = () => call('panel/pairings', {});
 export const refusePairingSource = (source: string) => call('panel/pairings-refuse-source', { source });
 export const decidePairing = (pairing_id: string, decision: PayloadInput<PanelRequests, 'panel/pairing-decide'>['decision']) => call('panel/pairing-decide', { pairing_id, decision });
 export const bridgeStatus = () => call('panel/bridge-status', {});
+export const auditExportStatus = () => call('panel/audit-export-status', {});
+export const setAuditExportTarget = (target: AuditExportTarget | null) => call('panel/audit-export-target', { target });
 /** Sites with an agent contract: the tab's site (null: it offers none), every site Steward holds a grant for, connect with the person's consent, disconnect. */
 export const contractSite = (tabId: number) => call('panel/contract-site', { tabId });
 export const contractSites = () => call('panel/contract-sites', {});

@@ -7,6 +7,7 @@ import { startClock } from './now.ts';
 import { trackPairings } from './pairings-store.ts';
 import { trackSettings } from './settings.ts';
 import { trackWelcome } from './welcome-store.ts';
+import { trackPolicy } from './policy-store.ts';
 
 trackCurrentTab();
 trackSettings();
@@ -14,5 +15,6 @@ trackApprovals();
 trackCopilot();
 trackPairings();
 trackWelcome();
+trackPolicy();
 startClock();
 render(<App />, document.getElementById('app')!);

@@ -19,8 +19,9 @@ export function trackWelcome(): void {
 
 async function decide(): Promise<void> {
   const status = readWelcome((await browser.storage.local.get(WELCOME_KEY))[WELCOME_KEY]);
-  // Only a fresh install asks the worker how many sites are allowed.
-  const allowed = status === 'new' ? (await listSites()).allowed.length : 0;
+  // Only a fresh install asks the worker how many sites the person chose (those still waiting for Chrome's grant count too).
+  const sites = status === 'new' ? await listSites() : undefined;
+  const allowed = sites ? sites.allowed.length + sites.waiting.length : 0;
   const next = welcomeOnOpen(status, allowed);
   if (next.record) await store(next.record);
   welcomeShown.value = next.show;

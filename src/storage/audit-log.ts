@@ -44,6 +44,8 @@ export class AuditLog {
     private readonly db: StewardDb,
     private readonly clock: Clock = systemClock,
     private readonly anchor?: AuditAnchor,
+    /** Told after each entry is stored (the audit export copies it to its outbox). */
+    private readonly onAppended?: (entry: AuditEntry) => void,
   ) {}
 
   /** Rejects (and nothing is stored) when the entry cannot be written and signed. */
@@ -145,6 +147,7 @@ export class AuditLog {
     const tx = this.db.transaction(['audit', 'audit_seal'], 'readwrite');
     await Promise.all([tx.objectStore('audit').add(entry), tx.objectStore('audit_seal').put(signed, SEAL_HEAD), tx.done]);
     this.head = { seq, hash: entry.hash };
+    this.onAppended?.(entry);
     if (this.anchor) {
       const anchor = this.anchor;
       this.anchorWrites = this.anchorWrites.then(() => anchor.save(signed)).catch((e) => console.error('audit anchor not saved', e));

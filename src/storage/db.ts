@@ -10,6 +10,7 @@ import type { QuotaRecord } from './quota-record.ts';
 import type { SignedHead } from './audit-seal.ts';
 import type { StoredToken } from './token-record.ts';
 import type { StoredAgentKey, StoredSiteGrant } from './native-records.ts';
+import type { ExportRecord } from '../protocol/audit-export.ts';
 
 /**
  * The service worker's one database, `steward`. Everything that must survive a service-worker
@@ -20,7 +21,7 @@ import type { StoredAgentKey, StoredSiteGrant } from './native-records.ts';
  */
 export const DB_NAME = 'steward';
 /** Bump with a new `migrate` step; never edit a released step. */
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 export interface StewardSchema extends DBSchema {
   tokens: { key: string; value: StoredToken; indexes: { by_agent: string; by_secret_hash: string } };
@@ -38,6 +39,10 @@ export interface StewardSchema extends DBSchema {
   agent_key: { key: string; value: StoredAgentKey };
   /** The token each site granted Steward (a secret: never leaves the worker), by origin. */
   site_grants: { key: string; value: StoredSiteGrant };
+  /** Audit entries waiting for the organisation's collector (audit-outbox.ts), by seq. */
+  audit_outbox: { key: number; value: ExportRecord };
+  /** The export's own state (audit-outbox.ts), out-of-line key. */
+  audit_export: { key: string; value: unknown };
 }
 
 export type StewardDb = IDBPDatabase<StewardSchema>;
@@ -80,6 +85,11 @@ function migrate(db: StewardDb, oldVersion: number, tx: UpgradeTx): void {
     // The native path (issue 16): Steward's agent key and the grants sites issued for it.
     db.createObjectStore('agent_key');
     db.createObjectStore('site_grants', { keyPath: 'origin' });
+  }
+  if (oldVersion < 5) {
+    // The audit export (issue 32): its outbox and its state.
+    db.createObjectStore('audit_outbox', { keyPath: 'seq' });
+    db.createObjectStore('audit_export');
   }
 }
 

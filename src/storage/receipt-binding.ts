@@ -25,13 +25,14 @@ type ReceiptProblem = 'unknown' | 'expired' | 'used' | 'agent_mismatch' | 'actio
 export type BindingCheck = { ok: true } | { ok: false; problem: ReceiptProblem; message: string };
 
 /** A time window never stands in for a per-action decision on these. */
-const WINDOW_EXCLUDED_REASONS: readonly ApprovalReasonCode[] = ['payment', 'untrusted_input', 'form_submission', 'risky_control'];
+const WINDOW_EXCLUDED_REASONS: readonly ApprovalReasonCode[] = ['payment', 'untrusted_input', 'form_submission', 'risky_control', 'organisation_policy'];
 
 const EXCLUDED_WHY: Partial<Record<ApprovalReasonCode, string>> = {
   payment: 'it touches money',
   untrusted_input: 'page or tool content has reached this agent, so what it asks for may have been steered by that content',
   form_submission: 'it submits a form, whose values must be approved each time',
   risky_control: 'it presses a control whose name says it buys, deletes, sends, cancels or the like',
+  organisation_policy: 'your organisation requires approval for it every time',
 };
 
 /**

@@ -20,6 +20,8 @@ export interface MintRequest {
   payment?: boolean;
   ttl_ms: number;
   label?: string;
+  /** A paired MCP client's organisation key, as its SHA-256 (pairing sets it; the panel never does). */
+  client_key_sha256?: string;
 }
 
 /** A freshly minted token and its secret: the only moment the secret exists outside the agent. */
@@ -71,6 +73,7 @@ export class TokenStore {
       expires_at: iso(now + req.ttl_ms),
       revocable_at: LOCAL_REVOKE_PATH,
       ...(req.label ? { label: req.label } : {}),
+      ...(req.client_key_sha256 ? { client_key_sha256: req.client_key_sha256 } : {}),
     });
     const secret = newTokenSecret();
     const secret_hash = await sha256Hex(secret);

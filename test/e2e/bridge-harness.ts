@@ -133,6 +133,8 @@ export interface ToolReply {
   structured: Record<string, unknown> | undefined;
   /** The result's `_meta` (the bridge marks page-derived content there). */
   meta: Record<string, unknown> | undefined;
+  /** Its image content (steward_screenshot). */
+  images: Array<{ mimeType: string; data: string }>;
 }
 
 /** One MCP client connected to the bridge, whichever SDK and transport. */
@@ -159,7 +161,7 @@ function wrap(name: string, client: AnyClient, extra: Partial<Pick<McpClient, 'p
     async call(tool, args = {}) {
       const r = (await client.callTool({ name: tool, arguments: args })) as {
         isError?: boolean;
-        content?: Array<{ type: string; text?: string }>;
+        content?: Array<{ type: string; text?: string; mimeType?: string; data?: string }>;
         structuredContent?: Record<string, unknown>;
         _meta?: Record<string, unknown>;
       };
@@ -168,6 +170,7 @@ function wrap(name: string, client: AnyClient, extra: Partial<Pick<McpClient, 'p
         text: (r.content ?? []).map((c) => (c.type === 'text' ? (c.text ?? '') : '')).join('\n'),
         structured: r.structuredContent,
         meta: r._meta,
+        images: (r.content ?? []).flatMap((c) => (c.type === 'image' ? [{ mimeType: c.mimeType ?? '', data: c.data ?? '' }] : [])),
       };
     },
     async close() {
@@ -189,16 +192,37 @@ export function credentialFileFor(world: Pick<BridgeBrowser, 'env'>, name: strin
 export interface StdioLaunch {
   /** The credential file on the launch line: the client's own (credentialFileFor) by default; null for a launch line without one. */
   credential?: string | null;
+  /** v2 only: called for each notifications/tools/list_changed the server sends. */
+  onToolsChanged?: () => void;
+  /** More environment for the bridge, as the client's config sets it (STEWARD_CLIENT_KEY, say). */
+  env?: Record<string, string>;
 }
 
 /** A client that launches `steward-bridge serve` itself (how desktop apps use stdio servers); the server's stderr is collected, never mixed into the protocol. */
 export async function connectStdio(world: Pick<BridgeBrowser, 'env'>, sdk: SdkLine, name: string, launch: StdioLaunch = {}): Promise<McpClient> {
   const credential = launch.credential === null ? [] : ['--credential', launch.credential ?? credentialFileFor(world, name)];
-  const params = { command: process.execPath, args: [BRIDGE_CLI, 'serve', ...credential], env: { ...(process.env as Record<string, string>), ...world.env }, stderr: 'pipe' as const };
+  return connectLaunchLine(
+    { command: process.execPath, args: [BRIDGE_CLI, 'serve', ...credential], env: { ...(process.env as Record<string, string>), ...world.env, ...launch.env } },
+    sdk,
+    name,
+    launch.onToolsChanged,
+  );
+}
+
+/** A stdio server as a client's config names it: the command, its arguments and environment. */
+export interface LaunchLine {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** A client that starts the server its config names, over stdio, as the client application would (v2: `onToolsChanged` hears list_changed). */
+export async function connectLaunchLine(line: LaunchLine, sdk: SdkLine, name: string, onToolsChanged?: () => void): Promise<McpClient> {
+  const params = { ...line, stderr: 'pipe' as const };
   let err = '';
   const collect = (stream: NodeJS.ReadableStream | null) => stream?.on('data', (d: Buffer) => (err += d.toString()));
   if (sdk === 'v2') {
-    const client = new ClientV2({ name, version: '1.0.0' });
+    const client = new ClientV2({ name, version: '1.0.0' }, onToolsChanged ? { listChanged: { tools: { onChanged: () => onToolsChanged(), autoRefresh: false } } } : {});
     const transport = new StdioTransportV2(params);
     collect(transport.stderr as NodeJS.ReadableStream | null);
     await client.connect(transport);
@@ -221,7 +245,8 @@ export interface HttpBridge {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nobody listens on right now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -335,7 +360,7 @@ export async function pairClient(client: McpClient, panel: Page, grant: PanelGra
 
 /** Steward's error codes and the bridge's own, as a client reads them in a tool's answer. */
 const ERROR_CODES =
-  /\b(APPROVAL_REQUIRED|APPROVAL_DENIED|TOKEN_INVALID|SCOPE_DENIED|QUOTA_EXCEEDED|IDEMPOTENCY_CONFLICT|IN_PROGRESS|TOOL_NOT_FOUND|INVALID_INPUT|EXECUTION_FAILED|PRECONDITION_FAILED|PAIRING_REQUIRED|PAIRING_REFUSED|PAIRING_EXPIRED|PAIRING_UNKNOWN|STEWARD_UNAVAILABLE|SITE_NOT_ALLOWED|TAB_NOT_FOUND)\b/;
+  /\b(APPROVAL_REQUIRED|APPROVAL_DENIED|TOKEN_INVALID|SCOPE_DENIED|QUOTA_EXCEEDED|IDEMPOTENCY_CONFLICT|IN_PROGRESS|TOOL_NOT_FOUND|INVALID_INPUT|EXECUTION_FAILED|PRECONDITION_FAILED|PAIRING_REQUIRED|PAIRING_REFUSED|PAIRING_EXPIRED|PAIRING_UNKNOWN|STEWARD_UNAVAILABLE|SITE_NOT_ALLOWED|TAB_NOT_FOUND|POLICY_DENIED)\b/;
 
 /** A tool's JSON answer: its structured content, or the JSON in its text. */
 export function payloadOf(reply: ToolReply): Record<string, unknown> {

@@ -85,6 +85,7 @@ test.describe.serial('the bridge refuses', () => {
       'steward_memory',
       'steward_observe',
       'steward_open',
+      'steward_screenshot',
       'steward_tabs',
     ]);
     const calls: Array<[string, Record<string, unknown>]> = [
@@ -96,6 +97,7 @@ test.describe.serial('the bridge refuses', () => {
       ['steward_execute', { tab_id: shopTab, ...cancel('unpaired-cancel-1') }],
       ['steward_action_status', { action_id: 'act_unpaired' }],
       ['steward_memory', {}],
+      ['steward_screenshot', { tab_id: shopTab }],
     ];
     const codes = new Set<string>();
     for (const [tool, args] of calls) {

@@ -92,7 +92,8 @@ export function refIn(body: { messages: Array<{ role: string; content: string }>
   const page = /<data kind="page" id="([^"]+)">\n(.*)\n<\/data id="\1">/.exec(user);
   const text = page ? (JSON.parse(page[2]!) as string) : user;
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const m = new RegExp(`(\\S+) ${role} "${escaped}"`).exec(text);
+  // A control that follows one of the same role on its line leaves its role out (`e5 button "A" · e6 "B"`).
+  const m = new RegExp(`(\\S+) ${role}~? "${escaped}"`).exec(text) ?? new RegExp(`· (\\S+) "${escaped}"`).exec(text);
   if (!m) throw new Error(`no ${role} "${name}" in the page Steward showed the model:\n${text.slice(0, 3000)}`);
   return m[1]!;
 }

@@ -7,6 +7,9 @@ const welcomeRecord = (worker: Worker) => worker.evaluate(async () => (await chr
 const welcomeOf = (panel: Page) => panel.getByRole('region', { name: 'Welcome to Steward' });
 const tab = (panel: Page, name: string) => panel.getByRole('tab', { name: new RegExp(`^${name}`) });
 
+// A new profile for each test, not a reinstall into a shared one: the first run is about the profile Chrome starts with.
+test.use({ freshBrowser: true });
+
 /**
  * The first run: Chrome lets Steward open its side panel only on a click, so a fresh install's
  * first panel opens on a welcome card above the views (three steps, each leading to its control),

@@ -1,6 +1,7 @@
 import { test as base, expect, type Page, type Worker } from '@playwright/test';
 import { startDemoSites, freePorts } from '../../sites/server.ts';
 import { launchWithSteward, type StewardBrowser } from './browser.ts';
+import { SharedBrowser } from './shared-browser.ts';
 
 type Sites = Awaited<ReturnType<typeof startDemoSites>>;
 
@@ -8,13 +9,21 @@ interface Fixtures {
   nativeWebMcp: boolean;
   /** The demo sites start on Steward's list of allowed sites (off: the person has allowed none yet). */
   demoSitesAllowed: boolean;
+  /**
+   * A browser of the test's own, launched for it and closed after it: for tests that restart or
+   * kill Chromium, that need what only a new profile has, or that install Playwright's clock (it
+   * stays on the whole context, and no API takes it out). Off: the spec file's
+   * shared browser, with Steward reinstalled between tests (shared-browser.ts).
+   * STEWARD_E2E_FRESH_BROWSER=1 gives every test its own (to compare, or to tell a leak between tests).
+   */
+  freshBrowser: boolean;
   steward: StewardBrowser;
   /** Opens Steward's side panel page as a tab, pinned to the tab of `page`. */
   openPanel: (page: Page) => Promise<Page>;
   tabIdOf: (page: Page) => Promise<number>;
 }
 
-export const test = base.extend<Fixtures, { sites: Sites }>({
+export const test = base.extend<Fixtures, { sites: Sites; sharedBrowser: SharedBrowser }>({
   sites: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
@@ -24,11 +33,27 @@ export const test = base.extend<Fixtures, { sites: Sites }>({
     },
     { scope: 'worker' },
   ],
+  sharedBrowser: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const shared = new SharedBrowser();
+      await use(shared);
+      await shared.release();
+    },
+    { scope: 'worker' },
+  ],
   nativeWebMcp: [true, { option: true }],
   demoSitesAllowed: [true, { option: true }],
-  steward: async ({ nativeWebMcp, demoSitesAllowed, sites }, use) => {
+  freshBrowser: [process.env.STEWARD_E2E_FRESH_BROWSER === '1', { option: true }],
+  steward: async ({ nativeWebMcp, demoSitesAllowed, freshBrowser, sites, sharedBrowser }, use, testInfo) => {
     for (const url of Object.values(sites.urls)) await fetch(new URL('/__demo/reset', url), { method: 'POST' });
-    const browser = await launchWithSteward({ nativeWebMcp, allowSites: demoSitesAllowed ? Object.values(sites.urls) : [] });
+    const allowSites = demoSitesAllowed ? Object.values(sites.urls) : [];
+    if (!freshBrowser) {
+      await use(await sharedBrowser.acquire({ file: testInfo.file, nativeWebMcp, allowSites, origins: Object.values(sites.urls).map((u) => new URL(u).origin) }));
+      return;
+    }
+    await sharedBrowser.release();
+    const browser = await launchWithSteward({ nativeWebMcp, allowSites });
     await use(browser);
     await browser.close();
   },

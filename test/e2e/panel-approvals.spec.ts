@@ -111,21 +111,26 @@ test('keyboard only: Tab reaches Approve, Enter approves, focus moves to the nex
   expect(shop.orders.find((o) => o.id === SHOP_ORDER)!.status).toBe('cancelled');
 });
 
-test('an expired card cannot be approved, and says so', async ({ steward, sites, openPanel, tabIdOf }) => {
-  const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
-  await panel.clock.install();
-  await panel.reload();
-  await submitAsCopilot(panel, tabId, token, { ...cancelOrder('panel-expire-1') }, 'expire');
-  await showView(panel, 'Approvals');
-  const c = card(panel);
-  await expect(c.getByRole('button', { name: 'Approve', exact: true })).toBeEnabled();
-  // The card's own expiry, not a guess: jump the panel's clock past it.
-  const expiresAt = ((await swRecords(steward.serviceWorker, 'approvals'))[0]!.request as { expires_at: string }).expires_at;
-  await panel.clock.setSystemTime(Date.parse(expiresAt) + 1000);
-  await panel.clock.runFor(2000);
-  await expect(c).toContainText('Expired: the agent was refused and must ask again.');
-  for (const name of ['Approve', 'Deny']) await expect(c.getByRole('button', { name, exact: true })).toBeDisabled();
-  await expect(c.getByRole('button', { name: /^Approve for/ })).toHaveCount(0);
+test.describe('with the panel on a fake clock', () => {
+  // Playwright's clock is installed for the whole browser context, never taken out: a browser of its own.
+  test.use({ freshBrowser: true });
+
+  test('an expired card cannot be approved, and says so', async ({ steward, sites, openPanel, tabIdOf }) => {
+    const { panel, tabId, token } = await shopWithToken({ steward, sites, openPanel, tabIdOf });
+    await panel.clock.install();
+    await panel.reload();
+    await submitAsCopilot(panel, tabId, token, { ...cancelOrder('panel-expire-1') }, 'expire');
+    await showView(panel, 'Approvals');
+    const c = card(panel);
+    await expect(c.getByRole('button', { name: 'Approve', exact: true })).toBeEnabled();
+    // The card's own expiry, not a guess: jump the panel's clock past it.
+    const expiresAt = ((await swRecords(steward.serviceWorker, 'approvals'))[0]!.request as { expires_at: string }).expires_at;
+    await panel.clock.setSystemTime(Date.parse(expiresAt) + 1000);
+    await panel.clock.runFor(2000);
+    await expect(c).toContainText('Expired: the agent was refused and must ask again.');
+    for (const name of ['Approve', 'Deny']) await expect(c.getByRole('button', { name, exact: true })).toBeDisabled();
+    await expect(c.getByRole('button', { name: /^Approve for/ })).toHaveCount(0);
+  });
 });
 
 test('an action that runs inside the page is offered no window: the card says why, and the panel’s window request is refused', async ({ steward, sites, openPanel, tabIdOf }) => {

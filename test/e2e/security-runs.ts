@@ -234,8 +234,9 @@ async function bridgeRun(door: BridgeDoor, lab: AttackLab, id: string, url: stri
         results.push(r.text);
         continue;
       }
-      const resource = parseStewardLook(look).resource ?? { type: 'page', id: 'unknown' };
-      const call = { tab_id: tabId, action: move.action, resource, input: move.input, idempotency_key: `obedient-${Date.now().toString(36)}-${++keys}` };
+      // A look that names no resource shows a page that is its own: Steward acts on what the last look showed.
+      const resource = parseStewardLook(look).resource;
+      const call = { tab_id: tabId, action: move.action, ...(resource ? { resource } : {}), input: move.input, idempotency_key: `obedient-${Date.now().toString(36)}-${++keys}` };
       let r = await door.client.call('steward_execute', call);
       if (errorCodeOf(r) === 'APPROVAL_REQUIRED') {
         const cards = await waitForCards(door.panel);

@@ -4,6 +4,8 @@ import { ensurePrivateDir, socketPath } from '../paths.ts';
 import { FrameReader } from './framing.ts';
 import { listenPrivate } from './private-socket.ts';
 import { Relay } from './relay.ts';
+import { hostname } from 'node:os';
+import { AuditForwarder } from '../audit/forwarder.ts';
 
 export interface HostOptions {
   /** What Chrome passed: the caller's origin, `chrome-extension://<id>/`. */
@@ -32,9 +34,14 @@ export async function runHost(options: HostOptions): Promise<number> {
   }
   const path = socketPath(ensurePrivateDir(options.home));
   let stopping = false;
-  const relay = new Relay((frame) => {
-    if (!stopping) options.output.write(frame);
-  }, log);
+  const forwarder = new AuditForwarder({ hostname: hostname(), log });
+  const relay = new Relay(
+    (frame) => {
+      if (!stopping) options.output.write(frame);
+    },
+    log,
+    (batch) => forwarder.send(batch),
+  );
   const listening = await listenPrivate(path, (socket) => relay.accept(socket));
   if (listening.kind === 'busy') {
     log(`another Steward host is already listening on ${path} (Steward open in another browser or profile?); this one exits.`);
@@ -48,6 +55,7 @@ export async function runHost(options: HostOptions): Promise<number> {
       stopping = true;
       log(`exiting: ${why}`);
       relay.closeAll();
+      forwarder.close();
       void listening.close().then(() => resolve(0));
     };
     const reader = new FrameReader(EXTENSION_TO_HOST_MAX_BYTES);

@@ -3,8 +3,9 @@ import type { Socket } from 'node:net';
 import { refuse, type Reply } from '../../../src/protocol/channel.ts';
 import { ExtensionToHost, HOST_TO_EXTENSION_MAX_BYTES, HostToExtension } from '../../../src/protocol/bridge.ts';
 import { encodeLine, LineReader } from '../link/ndjson.ts';
-import { SOCKET_REQUEST_MAX_BYTES, SocketRequest, SocketResponse } from '../link/socket-protocol.ts';
+import { SOCKET_REQUEST_MAX_BYTES, SocketEvent, SocketRequest, SocketResponse } from '../link/socket-protocol.ts';
 import { encodeFrame } from './framing.ts';
+import type { AuditExportBatch, AuditExportResult } from '../../../src/protocol/audit-export.ts';
 
 type Log = (line: string) => void;
 
@@ -23,6 +24,8 @@ export class Relay {
   constructor(
     private readonly writeFrame: (frame: Buffer) => void,
     private readonly log: Log,
+    /** Audit entries Steward hands over for the organisation's collector; their result goes back to Steward. */
+    private readonly auditExport?: (batch: AuditExportBatch) => Promise<AuditExportResult>,
   ) {}
 
   /** Sends a message to Steward, if it fits its schema and Chrome's cap. */
@@ -48,6 +51,20 @@ export class Relay {
     const message = parsed.data;
     if (message.kind === 'hello') {
       this.log(`Steward ${message.extension_version} connected (protocol ${message.protocol})`);
+      return;
+    }
+    if (message.kind === 'audit-export') {
+      if (!this.auditExport) return;
+      void this.auditExport(message).then(
+        (result) => this.send(result),
+        (error: unknown) => this.send({ kind: 'audit-export-result', batch: message.batch, ok: false, problem: `The bridge could not send the batch: ${String(error)}`.slice(0, 1000) }),
+      );
+      return;
+    }
+    if (message.kind === 'event') {
+      // Every MCP server process hears it; each asks Steward again with its own token.
+      const line = encodeLine(SocketEvent.parse({ event: message.event }));
+      for (const socket of this.connections.values()) if (!socket.destroyed) socket.write(line);
       return;
     }
     const key = `${message.conn}/${message.id}`;

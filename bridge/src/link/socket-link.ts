@@ -3,7 +3,8 @@ import { createConnection, type Socket } from 'node:net';
 import { BridgeRequests } from '../../../src/protocol/bridge.ts';
 import { parseReply, refuse, type Reply } from '../../../src/protocol/channel.ts';
 import { encodeLine, LineReader } from './ndjson.ts';
-import { SOCKET_REQUEST_MAX_BYTES, SOCKET_RESPONSE_MAX_BYTES, SocketResponse } from './socket-protocol.ts';
+import { SOCKET_REQUEST_MAX_BYTES, SOCKET_RESPONSE_MAX_BYTES, SocketEvent, SocketResponse } from './socket-protocol.ts';
+import type { BridgeEvent } from '../../../src/protocol/bridge.ts';
 import type { StewardLink } from './steward-link.ts';
 
 export interface LinkOptions {
@@ -41,6 +42,7 @@ export function connectLink(options: LinkOptions): StewardLink {
   const callTimeoutMs = options.callTimeoutMs ?? 120_000;
   const log = options.log;
   const pending = new Map<string, Pending>();
+  const listeners = new Set<(event: BridgeEvent) => void>();
   let waiters: Array<() => void> = [];
   let socket: Socket | null = null;
   let up = false;
@@ -75,6 +77,11 @@ export function connectLink(options: LinkOptions): StewardLink {
       for (const event of reader.push(chunk)) {
         if (event.kind === 'dropped') {
           log(`dropped a response from the host: ${event.reason}`);
+          continue;
+        }
+        const told = SocketEvent.safeParse(event.value);
+        if (told.success) {
+          for (const listener of listeners) listener(told.data.event);
           continue;
         }
         const response = SocketResponse.safeParse(event.value);
@@ -158,6 +165,10 @@ export function connectLink(options: LinkOptions): StewardLink {
         });
         target.write(line);
       });
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
     },
     connected: () => up,
     async close() {

@@ -1,5 +1,5 @@
 import type { Data, PayloadInput, Reply } from '../../../src/protocol/channel.ts';
-import type { BridgeRequests } from '../../../src/protocol/bridge.ts';
+import type { BridgeEvent, BridgeRequests } from '../../../src/protocol/bridge.ts';
 
 /**
  * The MCP server's way to Steward: one bridge request (src/protocol/bridge.ts) through the
@@ -10,6 +10,8 @@ import type { BridgeRequests } from '../../../src/protocol/bridge.ts';
  */
 export interface StewardLink {
   call<K extends keyof BridgeRequests & string>(type: K, payload: PayloadInput<BridgeRequests, K>): Promise<Reply<Data<BridgeRequests, K>>>;
+  /** Listens to Steward's events (BridgeEvent, already checked); returns the way to stop listening. */
+  onEvent(listener: (event: BridgeEvent) => void): () => void;
   /** Whether the link to Steward is up right now. */
   connected(): boolean;
   /** Closes the socket and stops reconnecting. */

@@ -1,3 +1,4 @@
+import { ACTION_STATUS_WAIT_MAX_MS } from '../../../src/protocol/bridge.ts';
 import type { ActionResult, ObservedChanges } from '../../../src/protocol/results.ts';
 
 const names = (examples: Array<{ role: string; name: string }>) => examples.map((e) => `${e.role} "${e.name}"`).join(', ');
@@ -27,15 +28,20 @@ function changesText(c: ObservedChanges | undefined): string {
 }
 
 /** One or two sentences about an ActionResult, in Steward's own words (the result itself is page data). */
-export function describeActionResult(result: ActionResult, idempotencyKey?: string): { text: string; isError: boolean } {
-  const again = idempotencyKey ? `steward_execute again with the same idempotency_key ("${idempotencyKey}")` : 'steward_execute again with the same idempotency_key';
+/** The call that waits for the person's decision rather than asking again and again. */
+const waitFor = (actionId: string | undefined) =>
+  actionId ? `call steward_action_status with action_id "${actionId}" and wait_seconds (up to ${ACTION_STATUS_WAIT_MAX_MS / 1000}): it answers as soon as they decide. Or ` : '';
+
+/** `retry`: how to ask again, when not steward_execute (a page tool names itself and its key argument). */
+export function describeActionResult(result: ActionResult, idempotencyKey?: string, retry?: string): { text: string; isError: boolean } {
+  const again = retry ?? (idempotencyKey ? `steward_execute again with the same idempotency_key ("${idempotencyKey}")` : 'steward_execute again with the same idempotency_key');
   if ('error' in result) {
     const { code, message } = result.error;
     const id = result.action_id ? ` (action_id ${result.action_id})` : '';
     if (code === 'APPROVAL_REQUIRED') {
       return {
         isError: false,
-        text: `Waiting for the person${id}: this action needs approval, and the person decides in Steward's side panel in the browser. Nothing has been done yet. Tell the person, then call ${again}: it returns IN_PROGRESS while they decide, and the final result once they have. Do not use a new key (that would ask again).`,
+        text: `Waiting for the person${id}: this action needs approval, and the person decides in Steward's side panel in the browser. Nothing has been done yet. Tell the person, then ${waitFor(result.action_id)}call ${again}: it returns IN_PROGRESS while they decide, and the final result once they have. Do not use a new key (that would ask again).`,
       };
     }
     if (code === 'IN_PROGRESS') {

@@ -8,7 +8,8 @@ import { ensurePrivateDir } from './files.ts';
 import { startHttpServer } from './http.ts';
 import { HttpBearers } from './http-token.ts';
 import { Pairing } from './pairing.ts';
-import { stewardServerFactory } from './server.ts';
+import { pageToolSource, stewardServerFactory } from './server.ts';
+import { PageToolWatch } from './page-tools.ts';
 
 export { readOrCreateHttpToken, readOrCreateClientHttpToken } from './http-token.ts';
 
@@ -26,6 +27,8 @@ export interface StdioServeOptions extends ServeOptions {
    * one the pairing lasts as long as this process.
    */
   credential?: string | undefined;
+  /** The organisation's key for this client (policy mcpClientKeys): `--client-key-file FILE` or STEWARD_CLIENT_KEY. */
+  clientKey?: string | undefined;
 }
 
 /** A stdio process serves one client: its pairing is in the credential file its launch line names (or in memory), never found by the name the client gives. */
@@ -60,9 +63,13 @@ export interface HttpServeOptions extends ServeOptions {
  */
 export async function serveConnection(options: StdioServeOptions, transport: Transport = new StdioServerTransport()): Promise<{ closed: Promise<void>; close(): Promise<void> }> {
   await ensurePrivateDir(options.home);
-  const pairing = new Pairing(options.link, options.log);
+  const pairing = new Pairing(options.link, options.log, options.clientKey);
   const slot = stdioSlot(options);
-  const factory = stewardServerFactory({ link: options.link, pairing, transport: 'stdio', slotFor: () => slot, log: options.log });
+  const pageTools = new PageToolWatch(options.link, options.log);
+  // A client paired on an earlier run is offered its current tab's page tools from the start.
+  const saved = await slot.read().catch(() => undefined);
+  if (saved?.status === 'paired') pageTools.know(pageToolSource(undefined), { agent_id: saved.agent_id, token: saved.token });
+  const factory = stewardServerFactory({ link: options.link, pairing, transport: 'stdio', slotFor: () => slot, pageTools, log: options.log });
   const watched = watchClose(transport);
   const handle = sdkServeStdio(factory, { transport: watched.transport, onerror: (error) => options.log(`steward-bridge: stdio: ${error.message}`) });
   return { closed: watched.closed, close: () => handle.close() };
@@ -100,7 +107,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
   const bearers = new HttpBearers(options.home);
   await bearers.load();
   const pairing = new Pairing(options.link, options.log);
-  const factory = stewardServerFactory({ link: options.link, pairing, transport: 'http', slotFor: httpSlots(options.home, options.log), log: options.log });
+  const pageTools = new PageToolWatch(options.link, options.log);
+  const factory = stewardServerFactory({ link: options.link, pairing, transport: 'http', slotFor: httpSlots(options.home, options.log), pageTools, log: options.log });
   const server = await startHttpServer({ port: options.port, bearers, allowedOrigins: options.allowedOrigins ?? [], factory, log: options.log });
   options.log(`steward-bridge: MCP over HTTP at ${server.url}`);
   return { url: server.url, close: () => server.close() };

@@ -1,4 +1,4 @@
-import type { McpClientInfo } from '../../../src/protocol/bridge.ts';
+import { PAIR_CLAIM_WAIT_MAX_MS, type McpClientInfo } from '../../../src/protocol/bridge.ts';
 import type { StewardLink } from '../link/steward-link.ts';
 import { fileSlot } from './credentials.ts';
 import { Pairing } from './pairing.ts';
@@ -10,13 +10,13 @@ export interface PairCommandOptions {
   /** The name the pairing card shows, when this command opens the request. */
   name: string;
   log: (line: string) => void;
+  /** The organisation's key for this client (policy mcpClientKeys), presented when asking to pair. */
+  clientKey?: string | undefined;
   /** What the person reads in the terminal. */
   say: (line: string) => void;
-  /** How long between looks at the request (default 1 s). */
-  pollMs?: number;
+  /** How long each look at the request waits for the person's decision (default: as long as Steward allows). */
+  waitMs?: number;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `steward-bridge pair --credential FILE`: completes a pairing from a terminal, for a client that
@@ -27,12 +27,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function pairFromTerminal(options: PairCommandOptions): Promise<number> {
   const slot = fileSlot(options.credential, options.log, { keepsPending: true });
-  const pairing = new Pairing(options.link, options.log);
+  const pairing = new Pairing(options.link, options.log, options.clientKey);
   const client: McpClientInfo = { name: options.name, transport: 'stdio' };
   let shown = '';
   for (;;) {
     const state = await slot.read();
-    const outcome = await pairing.authFor(client, slot);
+    // The first look shows the code at once; later ones wait in Steward until the person decides.
+    const outcome = await pairing.authFor(client, slot, undefined, shown ? (options.waitMs ?? PAIR_CLAIM_WAIT_MAX_MS) : 0);
     if (outcome.ok) {
       const paired = await slot.read();
       const who = paired?.status === 'paired' ? `"${paired.client_name}" is paired as ${paired.agent_id} (until ${paired.expires_at})` : 'Paired';
@@ -52,6 +53,5 @@ export async function pairFromTerminal(options: PairCommandOptions): Promise<num
       const name = (await slot.read())?.client_name ?? options.name;
       options.say(`Pairing code ${shown}: in Steward's side panel, find the pairing request from "${name}", enter ${shown} and choose what to allow. Waiting…`);
     }
-    await sleep(options.pollMs ?? 1000);
   }
 }

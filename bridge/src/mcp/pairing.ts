@@ -55,17 +55,22 @@ export class Pairing {
   /** One pairing step at a time per slot, so concurrent calls do not open two requests. */
   private readonly queues = new Map<ClientSlot, Promise<unknown>>();
 
+  /** `clientKey`: the organisation's key for this process's one client (stdio, `pair`), presented when asking to pair. */
   constructor(
     private readonly link: StewardLink,
     private readonly log: (line: string) => void,
+    private readonly clientKey?: string,
   ) {}
 
-  /** `source`: which client of this bridge process asks (the HTTP server's bearer), for Steward's per-source limits. */
-  authFor(client: McpClientInfo, slot: ClientSlot, source?: string): Promise<AuthOutcome> {
+  /**
+   * `source`: which client of this bridge process asks (the HTTP server's bearer), for Steward's per-source limits.
+   * `waitMs`: a request already open waits up to this long for the person's decision (Steward answers when they decide).
+   */
+  authFor(client: McpClientInfo, slot: ClientSlot, source?: string, waitMs = 0): Promise<AuthOutcome> {
     const previous = this.queues.get(slot) ?? Promise.resolve();
     const next = previous.then(
-      () => this.step(client, slot, source),
-      () => this.step(client, slot, source),
+      () => this.step(client, slot, source, waitMs),
+      () => this.step(client, slot, source, waitMs),
     );
     this.queues.set(slot, next);
     void next.finally(() => {
@@ -80,14 +85,19 @@ export class Pairing {
     await slot.clear();
   }
 
-  private async step(client: McpClientInfo, slot: ClientSlot, source: string | undefined): Promise<AuthOutcome> {
+  private async step(client: McpClientInfo, slot: ClientSlot, source: string | undefined, waitMs: number): Promise<AuthOutcome> {
     const state = await slot.read();
     if (state?.status === 'paired') return { ok: true, auth: { agent_id: state.agent_id, token: state.token } };
-    return state ? this.claim(slot, state) : this.request(client, slot, source);
+    return state ? this.claim(slot, state, waitMs) : this.request(client, slot, source);
   }
 
   private async request(client: McpClientInfo, slot: ClientSlot, source: string | undefined): Promise<AuthOutcome> {
-    const reply = await this.link.call('bridge/pair-request', { client, keep: slot.keepsPending, ...(source ? { source } : {}) });
+    const reply = await this.link.call('bridge/pair-request', {
+      client,
+      keep: slot.keepsPending,
+      ...(source ? { source } : {}),
+      ...(this.clientKey !== undefined ? { client_key: this.clientKey } : {}),
+    });
     if (!reply.ok) return refused(reply.error);
     const { pairing_id, claim_secret, code, expires_at } = reply.data;
     await slot.write({ status: 'pending', client_name: client.name, pairing_id, claim_secret, code, expires_at, saved_at: new Date().toISOString() });
@@ -95,8 +105,8 @@ export class Pairing {
     return { ok: false, result: pairingRequired(client.name, code, slot), waiting: { code } };
   }
 
-  private async claim(slot: ClientSlot, pending: PendingState): Promise<AuthOutcome> {
-    const reply = await this.link.call('bridge/pair-claim', { pairing_id: pending.pairing_id, claim_secret: pending.claim_secret });
+  private async claim(slot: ClientSlot, pending: PendingState, waitMs: number): Promise<AuthOutcome> {
+    const reply = await this.link.call('bridge/pair-claim', { pairing_id: pending.pairing_id, claim_secret: pending.claim_secret, wait_ms: waitMs });
     if (!reply.ok) {
       if (ENDED.has(reply.error.code)) await slot.clear();
       return refused(reply.error);

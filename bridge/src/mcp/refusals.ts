@@ -12,6 +12,7 @@ const GUIDANCE: Record<string, string> = {
     "This client's Steward token was revoked or has expired in Steward, so the bridge has forgotten it. The next call will ask the person to pair this client again in Steward's side panel.",
   SITE_NOT_ALLOWED: 'That tab or URL is not on a site the person allowed for this client. Use steward_tabs to see the tabs you may use, or ask the person to allow the site in Steward.',
   TAB_NOT_FOUND: 'That tab does not exist any more (or is not one you may see). Call steward_tabs for the current tabs.',
+  POLICY_DENIED: 'The organisation that manages this browser does not allow this (error.details.policy names the rule). No approval can lift it: do not retry; tell the person what was refused.',
   SCOPE_DENIED: "The token the person granted this client does not cover this. Ask the person to grant a token with the needed scope (revoke this one in Steward's Tokens view and pair again).",
 };
 

@@ -120,12 +120,12 @@ export class StewardActor implements Actor {
   async act(step: ResolvedStep): Promise<ActResult> {
     const request = domRequest(step);
     if (typeof request === 'string') return { ok: false, reason: request };
+    // A look that names no resource shows a page that is its own: Steward acts on what the last look showed.
     const resource = this.last?.resource;
-    if (!resource) return { ok: false, reason: 'the look names no resource to act on (its first line)' };
-    return this.execute(request.action, { resource, input: request.input });
+    return this.execute(request.action, { ...(resource ? { resource } : {}), input: request.input });
   }
 
-  private async execute(action: string, body: { resource: { type: string; id: string }; input: Record<string, unknown> }): Promise<ActResult> {
+  private async execute(action: string, body: { resource?: { type: string; id: string }; input: Record<string, unknown> }): Promise<ActResult> {
     const sleep = this.o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     const request = { tab_id: this.o.tabId, action, ...body, idempotency_key: `${this.o.keyPrefix}-${++this.keys}` };
     const deadline = Date.now() + (this.o.resultTimeoutMs ?? 20_000);

@@ -18,8 +18,8 @@ export interface StewardLook {
   stateVersion?: string;
 }
 
-const FRAME_OPEN = '<untrusted_page_content>';
-const FRAME_CLOSE = '</untrusted_page_content>';
+const FRAME_OPEN = '<untrusted>';
+const FRAME_CLOSE = '</untrusted>';
 const REF = /^[a-z]{1,3}\d+$/;
 /** The kinds the observation gives shapes (`e9 circle red large`); `group` is also a role, and stays one. */
 const SHAPE_KINDS = new Set<string>(ShapeKind.options.filter((k) => k !== 'group' && k !== 'text'));
@@ -129,7 +129,9 @@ export function parseElement(fragment: string, carry: RoleCarry = {}): NodeSeen 
   const ref = s.word();
   if (!REF.test(ref)) return undefined;
   s.spaces();
-  const said = !NO_ROLE_NEXT.has(s.peek()) && !s.text.startsWith('options:', s.pos) && !s.text.startsWith('other options:', s.pos);
+  // A shape's kind after the ref of a control whose role is carried (`e2 square blue` after `e1 button~ circle red`) is its kind, not a role.
+  const kindAfterCarry = carry.role !== undefined && carry.role !== '' && !SHAPE_KINDS.has(carry.role) && SHAPE_KINDS.has(s.text.slice(s.pos).split(' ')[0]!);
+  const said = !kindAfterCarry && !NO_ROLE_NEXT.has(s.peek()) && !s.text.startsWith('options:', s.pos) && !s.text.startsWith('other options:', s.pos);
   let role = said ? s.token() : (carry.role ?? '');
   const inferred = said ? role.endsWith('~') : (carry.inferred ?? false);
   if (said && inferred) role = role.slice(0, -1);
@@ -201,18 +203,45 @@ function items(text: string): NodeSeen[] {
   return splitItems(text).flatMap((f) => item(f, carry) ?? []);
 }
 
-/** `list e3 "Name" (from e2) — 12 rows: a · b`, or a table's title (`— 5 rows; columns: "A" | "B"`, its rows below). */
-const CONTAINER = /^([\p{L}][\w-]*|"(?:[^"\\]|\\.)*") ([a-z]{1,3}\d+)(?: "(?:[^"\\]|\\.)*")?(?: \(from [a-z]{1,3}\d+\))?(?: — \d+ rows(?:; columns: .*)?)?(?:: (.*))?$/u;
+/**
+ * `list "Name" (from e2): a · b`, `list e3 — 12 rows` (the ref when rows are left out), or a
+ * table's title (`table — columns: "A" | "B"`, `table e9 — 40 rows; columns: …`, its rows below).
+ */
+const CONTAINER = /^([\p{L}][\w-]*|"(?:[^"\\]|\\.)*")(?: ([a-z]{1,3}\d+))?(?: "(?:[^"\\]|\\.)*")?(?: \(from [a-z]{1,3}\d+\))?(?: — (?:\d+ rows(?:; columns: .*)?|columns: .*))?(?:: (.*))?$/u;
+/** First lines that are the page's, not a resource: runs, shapes, canvases, counts, the site's lines. */
+const BODY_LINE = /^(?:canvas |covered by |offscreen|zero size|hidden|shapes:|Actions:|Tools:|Facts |Data:|Blind spots:|\d|…)/;
 const NOT_USABLE = /^((?:covered|offscreen|zero size|hidden)(?: by .*?)?): ([a-z]{1,3}\d+ .*)$/;
 
 /** The resource line (`page localhost:4100/x`, `order "0,1,2,3" unknown (.23)`), when the first line is one. */
 function resourceOf(line: string): StewardLook['resource'] {
-  if (/^["#[]|^[a-z]{1,3}\d+ /.test(line) || line.startsWith('Actions:') || line.startsWith('Tools:')) return undefined;
+  if (/^["#[]|^[a-z]{1,3}\d+ /.test(line) || BODY_LINE.test(line) || CONTAINER.test(line)) return undefined;
   const s = new Scanner(line);
   const type = s.token();
   s.spaces();
   const id = s.token();
   return type && id ? { type, id } : undefined;
+}
+
+/**
+ * Where a control's line gives way to its own items (`: ` outside strings and brackets, not a
+ * select's `options: `), when the line starts with a ref and has one.
+ */
+function ownItemsAt(line: string): number | undefined {
+  if (!/^[a-z]{1,3}\d+ /.test(line)) return undefined;
+  let depth = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === '"') {
+      i++;
+      while (i < line.length && line[i] !== '"') i += line[i] === '\\' ? 2 : 1;
+      continue;
+    }
+    if (c === '[' || c === '(') depth++;
+    else if (c === ']' || c === ')') depth--;
+    else if (depth === 0 && line.startsWith(' · ', i)) return undefined;
+    else if (depth === 0 && line.startsWith(': ', i) && !/options$/.test(line.slice(0, i))) return i;
+  }
+  return undefined;
 }
 
 export function parseStewardLook(text: string): StewardLook {
@@ -251,7 +280,7 @@ export function parseStewardLook(text: string): StewardLook {
       for (const p of items(line.slice('shapes: '.length))) push(p, row);
       continue;
     }
-    if (/^… \d+ more /.test(line) || /controls? not listed$/.test(line) || line.startsWith('Blind spots:')) {
+    if (/^… \d+ more /.test(line) || /controls? not listed$/.test(line) || /^\d+ hidden controls?$/.test(line) || line.startsWith('Blind spots:')) {
       blindSpots.push(line);
       continue;
     }
@@ -264,12 +293,21 @@ export function parseStewardLook(text: string): StewardLook {
     // A container's own lines: `- a · b`, `row 3: a · b`, `header: a`.
     const inner = /^(?:- |row \d+: |header: )(.*)$/.exec(line);
     if (inner) line = inner[1]!;
-    else {
+    // A quoted line is the page's text (a container's role is a bare word; a quoted one is a hostile name, read as text); a line starting with a ref is a control's.
+    else if (!line.startsWith('"') && !/^[a-z]{1,3}\d+ /.test(line)) {
       const container = CONTAINER.exec(line);
       if (container) {
         if (container[3] !== undefined) for (const p of items(container[3])) push(p, row);
         continue;
       }
+    }
+    // A control that is its own list (`e1 listbox "Size" [focused]: e2 option "S" · e3 "M"`): the control, then its items.
+    const titled = ownItemsAt(line);
+    if (titled !== undefined) {
+      const self = parseElement(line.slice(0, titled));
+      if (self) push(self, row);
+      for (const p of items(line.slice(titled + 2))) push(p, row);
+      continue;
     }
     for (const p of items(line)) push(p, row);
   }

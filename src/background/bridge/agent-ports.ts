@@ -1,4 +1,7 @@
-import type { AgentCallPorts, BrowserTab } from '../../external-agents/ports.ts';
+import type { AgentCallPorts, BrowserTab, TabImage } from '../../external-agents/ports.ts';
+import { webmcpActions } from '../../observation/fusion/webmcp-actions.ts';
+import { AvailableAction } from '../../protocol/action.ts';
+import type { ToolStore } from '../tools/store.ts';
 import type { Pipeline } from '../../pipeline/pipeline.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
 import { browser } from '../browser.ts';
@@ -17,6 +20,10 @@ export interface ChromeAgentPortsDeps {
   observer: Pick<TabObserver, 'last'>;
   /** Observations as agents receive them (observeForAgents: no debugging tools unless allowed). */
   observeTab(tabId: number): Promise<ObserveOutcome>;
+  /** The WebMCP tool registry (what each tab's content script reported). */
+  tools: Pick<ToolStore, 'ready' | 'registry'>;
+  showDebuggingTools(): Promise<boolean>;
+  captureTab(tabId: number): Promise<TabImage>;
   taint(agentId: string, source: string): Promise<void>;
   taintOf(agentId: string): Promise<unknown>;
   sessions: Pick<SessionTabs, 'sessionFor'>;
@@ -70,13 +77,25 @@ export function chromeAgentPorts(deps: ChromeAgentPortsDeps): AgentCallPorts {
       const r = await deps.observeTab(tabId);
       return r.ok ? { ok: true, state: r.tab.state, snapshot: r.tab.snapshot } : r;
     },
+    async pageTools(tabId) {
+      await deps.tools.ready;
+      const offered = deps.tools.registry.pageTools(tabId);
+      if (!offered) return undefined;
+      const show = await deps.showDebuggingTools();
+      const { actions } = webmcpActions(show ? offered.tools : offered.tools.filter((t) => t.annotations.debugging !== true));
+      return { url: offered.top.url, actions: actions.flatMap((a) => AvailableAction.safeParse(a).data ?? []) };
+    },
+    screenshot: (tabId) => deps.captureTab(tabId),
     taint: (agentId, source) => deps.taint(agentId, source),
     tainted: async (agentId) => (await deps.taintOf(agentId)) !== undefined,
     currentTab: (agentId) => deps.current.current(agentId),
     setCurrentTab: (agentId, tabId) => deps.current.set(agentId, tabId),
+    shownResource: (agentId, tabId) => deps.current.shown(agentId, tabId),
+    setShownResource: (agentId, tabId, resource) => deps.current.setShown(agentId, tabId, resource),
     sessionFor: (agentId, tabId) => deps.sessions.sessionFor(agentId, tabId),
     submit: async (request, agent) => (await deps.pipeline()).submit(request, agent),
     actionStatus: async (agentId, actionId) => (await deps.pipeline()).statusFor(agentId, actionId),
+    actionSettled: async (actionId, ms) => void (await (await deps.pipeline()).settled(actionId, ms)),
     records: async (agentId) => (await deps.pipeline()).agentRecords(agentId),
     auditChanged: () => deps.push({ type: 'panel/audit-changed' }),
   };

@@ -1,6 +1,6 @@
 import { systemClock } from '../../base/clock.ts';
 import { createPairingBook, type PairingBook, type PairingBookPorts } from '../../external-agents/pairing-book.ts';
-import type { BridgeRequests, BridgeStatus } from '../../protocol/bridge.ts';
+import type { BridgeRequests, BridgeStatus, PairingClient } from '../../protocol/bridge.ts';
 import type { Data, Payload, Reply } from '../../protocol/channel.ts';
 import { browser } from '../browser.ts';
 import type { PairingControl } from '../panel/pairings.ts';
@@ -13,7 +13,7 @@ import type { PairingControl } from '../panel/pairings.ts';
  */
 export interface PairingService extends PairingControl {
   /** `conn`: the host connection it came on (Steward's id for it), the part of its source the bridge cannot choose. */
-  request(payload: Payload<BridgeRequests, 'bridge/pair-request'>, conn: string): Promise<Reply<Data<BridgeRequests, 'bridge/pair-request'>>>;
+  request(payload: { client: PairingClient; source?: string | undefined }, conn: string): Promise<Reply<Data<BridgeRequests, 'bridge/pair-request'>>>;
   claim(payload: Payload<BridgeRequests, 'bridge/pair-claim'>): Promise<Reply<Data<BridgeRequests, 'bridge/pair-claim'>>>;
   /** The bridge process that asked went away (its claim secret with it): the request ends, an uncollected token is revoked. */
   withdraw: PairingBook['withdraw'];

@@ -1,4 +1,5 @@
 import { BridgeRequests, EXTENSION_TO_HOST_MAX_BYTES, HostToExtension, type ExtensionToHost } from '../../protocol/bridge.ts';
+import type { AuditExportResult } from '../../protocol/audit-export.ts';
 import { dispatch, refuse, type Handlers, type Reply } from '../../protocol/channel.ts';
 
 /**
@@ -17,6 +18,8 @@ export interface BridgeRouterDeps {
   handlers: Handlers<BridgeRequests, CallContext>;
   post(message: ExtensionToHost): void;
   hello(hostVersion: string): void;
+  /** The host's answer to a batch of the audit export. */
+  auditExportResult?(result: AuditExportResult): void;
   /** An MCP server process disconnected from the host. */
   connClosed?(conn: string): void;
   log?(message: string): void;
@@ -55,6 +58,7 @@ export function createBridgeRouter(deps: BridgeRouterDeps): (raw: unknown) => Pr
     const message = parsed.data;
     if (message.kind === 'hello') return deps.hello(message.host_version);
     if (message.kind === 'conn-closed') return deps.connClosed?.(message.conn);
+    if (message.kind === 'audit-export-result') return deps.auditExportResult?.(message);
     let reply: Reply<unknown>;
     try {
       reply = await dispatch(BridgeRequests, deps.handlers, message.message, { conn: message.conn });

@@ -11,7 +11,7 @@ import { RunStore } from './run-store.ts';
 
 /** The co-pilot's run manager bound to Chrome: storage, tabs, the model over `fetch`, and the pipeline's pieces wiring.ts passes in. */
 
-type Given = Pick<RunManagerDeps, 'pipeline' | 'sessionFor' | 'taint' | 'observeTab' | 'tabStatus' | 'push'>;
+type Given = Pick<RunManagerDeps, 'pipeline' | 'sessionFor' | 'taint' | 'observeTab' | 'tabStatus' | 'push' | 'policy'>;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

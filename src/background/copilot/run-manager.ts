@@ -1,4 +1,6 @@
 import { runCopilot, type RunEnd, type RunSettings, type StepReport } from '../../agent/loop.ts';
+import { NO_POLICY, type Policy } from '../../protocol/managed-policy.ts';
+import { modelVerdict } from '../../protocol/policy-rules.ts';
 import type { AgentPorts } from '../../agent/ports.ts';
 import { ModelFailure, type LanguageModelClient, type ModelConfig } from '../../agent/models/model.ts';
 import { ok, refuse, type Reply } from '../../protocol/channel.ts';
@@ -54,6 +56,8 @@ export interface RunManagerDeps extends Omit<RunPortsDeps, 'pipeline'> {
   keepAlive: KeepAlive;
   newRunId(): string;
   loop?: (goal: string, settings: RunSettings, ports: AgentPorts) => AsyncGenerator<StepReport, RunEnd>;
+  /** The organisation's managed policy: the co-pilot on or off, and the model endpoints it may use. */
+  policy?: () => Promise<Policy>;
 }
 
 /** A run this worker drives (or holds paused). */
@@ -134,6 +138,8 @@ export class RunManager {
     if (!site.origin) return refuse('TAB_NOT_FOUND', 'The co-pilot works on an open web page (http or https); this tab has none.');
     if (!site.allowed) return refuse('SITE_NOT_ALLOWED', `Steward may not read ${site.origin}: allow the site in the side panel first.`);
     const settings = await this.deps.settings();
+    const allowed = modelVerdict((await this.deps.policy?.()) ?? NO_POLICY, settings);
+    if (!allowed.ok) return refuse('POLICY_DENIED', allowed.message);
     const key = await this.deps.keys.keyFor(settings.provider);
     const config = this.config(settings, key);
     const status = await this.deps.models.status(this.config(settings, undefined), key !== undefined);
@@ -226,6 +232,18 @@ export class RunManager {
   /** Ends the run where it is: no further action, no navigation; the tab is the person's again. */
   async takeOver({ run_id }: Request<'copilot/take-over'>): Promise<RunReply> {
     return this.endByPerson(run_id, { kind: 'stopped', reason: 'taken_over', detail: 'The person took over; the tab was left as it is.' });
+  }
+
+  /**
+   * The organisation's policy changed (or was read at start): a run whose model it no longer
+   * allows, or every run when it turns the co-pilot off, ends now, its pending card withdrawn.
+   */
+  async policyChanged(policy: Policy): Promise<void> {
+    for (const live of [...this.live.values()]) {
+      if (live.ended) continue;
+      const verdict = modelVerdict(policy, live.record.model);
+      if (!verdict.ok) await this.finish(live, { kind: 'stopped', reason: 'error', detail: verdict.message });
+    }
   }
 
   /** A closed tab ends its runs. */

@@ -15,12 +15,15 @@ import { actionOf, putStep, resultView, stepOfKey } from './step-view.ts';
  * run's tab, the person's model, and the pipeline with the run's own agent id and token, exactly
  * as `agent/submit` gives any agent. The run's agent is marked tainted before the first prompt
  * (which carries page content) goes to the model, so every consequential action of the run needs
- * the person's approval. An action waiting for approval is polled with its idempotency key, so
- * the step can show the approval's id inline and a restarted worker finds the same action.
+ * the person's approval. An action waiting for approval is waited for (the pipeline says when its
+ * continuation ends) and then resubmitted once with its idempotency key for the result; the key
+ * lets the step show the approval's id inline and a restarted worker find the same action.
  */
 
 export interface RunPipeline {
   submit(raw: unknown, agent: AgentContext): Promise<ActionResult>;
+  /** Resolves when the action's wait for the person and its run have ended; false if none was running. */
+  settled(actionId: string): Promise<boolean>;
   admin: { pendingApprovals(): Promise<ApprovalRequest[]> };
 }
 
@@ -61,7 +64,8 @@ export class RunAborted extends Error {
   }
 }
 
-const POLL_MS = 500;
+/** Only when the gateway reports the key busy but runs nothing of it in the background (another call is running it). */
+const BUSY_RETRY_MS = 500;
 const OBSERVE_TRIES = 3;
 
 export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => number): AgentPorts {
@@ -77,6 +81,16 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
   function setStep(n: number, change: (step: CopilotStep) => CopilotStep): void {
     const current: CopilotStep = record.run.steps.find((s) => s.n === n) ?? { n, status: 'thinking' };
     record.run.steps = putStep(record.run.steps, { ...change(current), n });
+  }
+
+  /** Until the action's background continuation ends (the person decided and it ran), or the run is stopped. */
+  async function untilSettled(pipeline: RunPipeline, actionId: string | undefined): Promise<void> {
+    const stopped = new Promise<boolean>((resolve) => {
+      if (run.signal.aborted) resolve(true);
+      run.signal.addEventListener('abort', () => resolve(true), { once: true });
+    });
+    const waited = actionId ? await Promise.race([pipeline.settled(actionId), stopped]) : false;
+    if (!waited) await deps.sleep(BUSY_RETRY_MS);
   }
 
   const viaOf = (name: string) => lastObservation?.state.actions?.find((a) => a.action === name)?.via;
@@ -154,7 +168,7 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
         if (result.error.code === 'APPROVAL_REQUIRED' && !fromResult) return finishStep(n, result);
         // The card's id comes with the first answer; later (and after a restart) the pending queue says whether it still waits.
         await showApproval(n, fromResult ?? (await pendingApprovalFor(request)));
-        await deps.sleep(POLL_MS);
+        await untilSettled(pipeline, result.action_id);
         continue;
       }
       return finishStep(n, result);

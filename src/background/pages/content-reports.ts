@@ -1,6 +1,7 @@
 import { dispatch, ok, refuse, type Handlers, type Reply } from '../../protocol/channel.ts';
 import { ContentReports } from '../../protocol/content-channel.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
+import type { TabPresence } from '../../protocol/presence.ts';
 import { judgeReportedTool } from '../../webmcp/normalize.ts';
 import type { ContentSender } from '../senders.ts';
 import type { SiteAccess } from '../sites/site-access.ts';
@@ -15,9 +16,16 @@ export interface ContentReportDeps {
   store: Pick<ToolStore, 'ready' | 'registry' | 'save'>;
   sites: Pick<SiteAccess, 'ready' | 'isAllowed'> & Partial<Pick<SiteAccess, 'noteWebMcpApi'>>;
   push: (message: PanelPush) => void;
+  /** Who acts on a tab, and the person's Stop from Steward's indicator on it (src/background/presence/). */
+  presence?: {
+    of(tabId: number): Promise<TabPresence | null>;
+    stop(tabId: number, agentId: string): Promise<boolean>;
+  };
 }
 
-export function createContentReports({ store, sites, push }: ContentReportDeps): (message: unknown, who: ContentSender) => Promise<Reply<unknown>> {
+const TOP_FRAME = 0;
+
+export function createContentReports({ store, sites, push, presence }: ContentReportDeps): (message: unknown, who: ContentSender) => Promise<Reply<unknown>> {
   const handlers: Handlers<ContentReports, ContentSender> = {
     'content/tools': async (report, who) => {
       void sites.noteWebMcpApi?.(report.api, who.frameId === 0);
@@ -28,6 +36,9 @@ export function createContentReports({ store, sites, push }: ContentReportDeps):
       push({ type: 'panel/tools-changed', tabId });
       return ok(null);
     },
+    // Steward's indicator lives in the top frame: a subframe (another site's, maybe) neither reads nor stops.
+    'content/presence-ask': async (_m, who) => ok(who.frameId === TOP_FRAME && presence ? await presence.of(who.tabId) : null),
+    'content/stop-agent': async ({ agent_id }, who) => ok({ stopped: who.frameId === TOP_FRAME && presence ? await presence.stop(who.tabId, agent_id) : false }),
   };
 
   return async (message, who) => {

@@ -14,6 +14,7 @@ import { changeSite, listSites, type SitesControl } from './sites.ts';
 import { clearTaint, listTokens, mintToken, revokeToken } from './tokens.ts';
 import type { PairingControl } from './pairings.ts';
 import type { ContractControl } from './contracts.ts';
+import type { AuditExportControl } from '../audit-export/wire-export.ts';
 
 /**
  * The worker's side of the panel channel (src/protocol/panel-channel.ts): one handler per
@@ -36,6 +37,8 @@ export interface PanelChannelDeps {
   pairings?: PairingControl;
   /** Sites with an agent contract (src/background/native/). */
   contracts?: ContractControl;
+  /** The audit export to the organisation's collector (src/background/audit-export/). */
+  auditExport?: AuditExportControl;
 }
 
 type CopilotHandlers = Pick<PanelHandlers, Extract<keyof PanelHandlers, `copilot/${string}`>>;
@@ -132,6 +135,13 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
       return ok(refused);
     },
     'panel/bridge-status': async () => (deps.pairings ? ok(await deps.pairings.status()) : ok({ connected: false, problem: 'The MCP bridge is not available here.' })),
+    'panel/audit-export-status': async () => (deps.auditExport ? ok(await deps.auditExport.status()) : refuse('NOT_READY', 'The audit export is not available here.')),
+    'panel/audit-export-target': async ({ target }) => {
+      if (!deps.auditExport) return refuse('NOT_READY', 'The audit export is not available here.');
+      const status = await deps.auditExport.setTarget(target);
+      deps.push({ type: 'panel/audit-changed' });
+      return ok(status);
+    },
     'panel/contract-site': async (m) => (deps.contracts ? ok({ site: await deps.contracts.siteForTab(m.tabId) }) : ok({ site: null })),
     'panel/contract-sites': async () => ok({ sites: deps.contracts ? await deps.contracts.sites() : [] }),
     'panel/contract-connect': async (m) => {

@@ -16,7 +16,8 @@ export class PipelineService {
   /** What the last start-up recovery did, for diagnostics and tests (filled once it has finished). */
   recovery: RecoveryReport[] = [];
 
-  constructor(private readonly deps: OpenPipelineOptions & { onReady?: (pipeline: Pipeline) => void | Promise<void> }) {}
+  /** `policyRead`: the organisation's policy is in, so no action is decided before it applies. */
+  constructor(private readonly deps: OpenPipelineOptions & { onReady?: (pipeline: Pipeline) => void | Promise<void>; policyRead?: Promise<void> }) {}
 
   get ready(): Promise<Pipeline> {
     this.starting ??= this.start().catch((error: unknown) => {
@@ -32,7 +33,8 @@ export class PipelineService {
   }
 
   private async start(): Promise<Pipeline> {
-    const { onReady, ...options } = this.deps;
+    const { onReady, policyRead, ...options } = this.deps;
+    await policyRead;
     const pipeline = await openPipeline(options);
     let claimed!: () => void;
     const allClaimed = new Promise<void>((resolve) => (claimed = resolve));

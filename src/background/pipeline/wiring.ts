@@ -15,14 +15,19 @@ import { StorageWrittenControls } from './written-controls.ts';
 import { createChromePorts } from '../ports/index.ts';
 import { chromeTabControl } from '../ports/navigate.ts';
 import { chromeTabEvents } from '../ports/tab-wait.ts';
-import { chromeScreenshots } from '../ports/screenshot.ts';
+import { chromeScreenshots, chromeTabImage } from '../ports/screenshot.ts';
+import { CaptureBudget } from '../ports/capture-budget.ts';
 import type { ToolStore } from '../tools/store.ts';
 import { runToolFromPanel, type PanelRunRequest } from '../tools/run-from-panel.ts';
 import { createChromeCopilot } from '../copilot/chrome-copilot.ts';
 import { agentsSeeDebuggingTools, observeForAgents } from '../tools/agent-view.ts';
 import { wireBridge } from '../bridge/wire-bridge.ts';
+import { wireAuditExport } from '../audit-export/wire-export.ts';
 import { createNativeService } from '../native/native-service.ts';
 import { chromeTabPage } from '../native/tab-page.ts';
+import type { ManagedPolicy } from '../policy/managed-policy.ts';
+import { createChromePresence } from '../presence/chrome-presence.ts';
+import type { AgentPresence } from '../presence/agent-presence.ts';
 
 /**
  * Assembles the Intent-to-Transaction pipeline on Chrome: IndexedDB stores, ports onto tabs,
@@ -37,6 +42,8 @@ export function wirePipeline(deps: {
   /** Messages to tabs, gated by site (src/background/pages/messenger.ts). */
   send: SendToFrame;
   sites: SitesControl;
+  /** The organisation's managed policy, applied at every door. */
+  policy: ManagedPolicy;
 }) {
   const adapters = new AdapterRegistry();
   // The demo shop's adapter (matches by path and the shop's own markers, on any origin).
@@ -52,6 +59,8 @@ export function wirePipeline(deps: {
     recheck: async (actionId) => (await live.ready).recheck(actionId),
     push: (m) => deps.panels.push(m),
   });
+  // Chrome's capture quota is the extension's: observations and agents' screenshots share it.
+  const captures = new CaptureBudget();
   const chromePorts = createChromePorts({
     sessions,
     tools: deps.tools,
@@ -59,7 +68,7 @@ export function wirePipeline(deps: {
     adapters,
     send,
     tabs,
-    screenshot: chromeScreenshots(),
+    screenshot: chromeScreenshots(Date.now, captures),
     showDebuggingTools: agentsSeeDebuggingTools,
     native,
   });
@@ -67,14 +76,37 @@ export function wirePipeline(deps: {
   let pipeline: Pipeline | undefined;
   const announceApis = chromeAnnounceApis();
   const announcer = new ApprovalAnnouncer(deps.panels, async () => (pipeline ? pipeline.admin.pendingCount() : 0), announceApis);
+  // Every audit entry, also to the organisation's syslog collector when a target is set (src/background/audit-export/).
+  const auditExport = wireAuditExport({
+    exporter: async () => (await live.ready).auditExport,
+    post: (batch) => bridge.link.post(batch) || `steward-bridge is not connected: ${bridge.link.status().problem ?? 'no link'}`,
+    push: (m) => deps.panels.push(m),
+    policy: deps.policy,
+  });
+  // Who acts on which tab (issue 30.4): redrawn whenever an action, a card or a run changes.
+  const drawn: { presence?: AgentPresence } = {};
+  const presenceChanged = () => drawn.presence?.refresh();
   const live = new PipelineService({
     ports: chromePorts.ports,
-    notifier: announcer,
+    notifier: {
+      queued: (request) => {
+        announcer.queued(request);
+        presenceChanged();
+      },
+      settled: (requestId) => {
+        announcer.settled(requestId);
+        presenceChanged();
+      },
+    },
     auditAnchor: chromeAuditAnchor(),
+    auditExport: auditExport.ports,
     taint,
     written: new StorageWrittenControls(),
+    policy: () => deps.policy.current(),
+    policyRead: deps.policy.ready,
     onReady: (p) => {
       pipeline = p;
+      p.onActivity = presenceChanged;
       void announcer.refreshBadge();
     },
   });
@@ -101,6 +133,7 @@ export function wirePipeline(deps: {
   }
 
   async function onAlarm(alarm: { name: string }): Promise<void> {
+    if (auditExport.onAlarm(alarm.name)) return;
     if (alarm.name !== PURGE_ALARM && alarm.name !== RECHECK_ALARM) return;
     const pipeline = await live.ready;
     if (alarm.name === PURGE_ALARM) {
@@ -114,6 +147,7 @@ export function wirePipeline(deps: {
 
   function onTabRemoved(tabId: number): void {
     void copilot.onTabRemoved(tabId);
+    drawn.presence?.forgetTab(tabId);
     chromePorts.observer.forget(tabId);
     void sessions.forgetTab(tabId);
   }
@@ -122,8 +156,15 @@ export function wirePipeline(deps: {
   function start(): void {
     live.ready.catch((e) => console.error('pipeline start failed', e));
     // Runs that were active when the worker stopped resume once their actions are recovered.
-    live.recovered.then(() => copilot.restore()).catch((e) => console.error('co-pilot restore failed', e));
+    live.recovered
+      .then(() => copilot.restore())
+      .then(async () => copilot.policyChanged((await deps.policy.read()).policy))
+      .catch((e) => console.error('co-pilot restore failed', e))
+      // Badges and indicators left from before a restart are redrawn from the records (or cleared).
+      .finally(presenceChanged);
     ensureAlarms().catch((e) => console.warn('alarms', e));
+    // Entries appended while the worker was stopped (or not yet taken by the collector) go out now.
+    auditExport.wake();
   }
 
   /** Marks an agent as having been given page-derived content outside the pipeline (the co-pilot's prompts): see src/pipeline/taint.ts. */
@@ -140,11 +181,16 @@ export function wirePipeline(deps: {
     tabs,
     observer: chromePorts.observer,
     observeTab: observeAsAgent,
+    tools: deps.tools,
+    showDebuggingTools: agentsSeeDebuggingTools,
+    captureTab: chromeTabImage(captures),
     taint: taintAgent,
     taintOf: (agentId) => taint.taintOf(agentId),
     sessions,
     panels: deps.panels,
     announceApis,
+    policy: deps.policy,
+    auditExport: { result: (r) => auditExport.result(r), linkUp: () => auditExport.wake() },
   });
 
   const copilot = createChromeCopilot({
@@ -153,8 +199,16 @@ export function wirePipeline(deps: {
     taint: taintAgent,
     observeTab: observeAsAgent,
     tabStatus: (tabId) => deps.sites.tabStatus(tabId),
-    push: (m) => deps.panels.push(m),
+    push: (m) => {
+      deps.panels.push(m);
+      if (m.type === 'copilot/run-changed') presenceChanged();
+    },
+    policy: async () => (await deps.policy.read()).policy,
   });
+  // A co-pilot the organisation turns off (or whose model it stops allowing) stops mid-run, without a restart.
+  deps.policy.onChange((parsed) => void copilot.policyChanged(parsed.policy).catch((e) => console.error('co-pilot policy change failed', e)));
+  const presence = createChromePresence({ pipeline: () => live.ready, sessions, copilot, send });
+  drawn.presence = presence;
 
   const panelChannel = createPanelChannel({
     tools: deps.tools,
@@ -168,7 +222,19 @@ export function wirePipeline(deps: {
     copilot,
     pairings: bridge.pairings,
     contracts: native.contracts,
+    auditExport: auditExport.control,
   });
 
-  return { panelChannel, onAlarm, onTabRemoved, start, taintAgent, bridgeLink: bridge.link, pairings: bridge.pairings, recovery: () => live.recovery };
+  return {
+    panelChannel,
+    onAlarm,
+    onTabRemoved,
+    start,
+    taintAgent,
+    presence,
+    bridgeLink: bridge.link,
+    pageToolsChanged: bridge.pageToolsChanged,
+    pairings: bridge.pairings,
+    recovery: () => live.recovery,
+  };
 }

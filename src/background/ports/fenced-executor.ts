@@ -45,14 +45,19 @@ export function stopped(left: LeftAllowedSites, sideEffectPossible: boolean): Ex
   return { outcome: 'failed', code: 'SITE_NOT_ALLOWED', ...(left.origin ? { origin: left.origin } : {}), message: left.message, side_effect_possible: sideEffectPossible };
 }
 
-/** The report for a step whose new tabs the fence stopped: what the agent did on its own page may have happened. */
+/**
+ * The report for a step whose new tabs the fence stopped: what the agent did on its own page may
+ * have happened. A tab whose address Chrome hides from Steward (a site it has no access to) is
+ * reported unnamed.
+ */
 function openedElsewhere(left: readonly LeftAllowedSites[]): ExecutionReport {
-  const origins = [...new Set(left.map((l) => l.origin))];
+  const named = [...new Set(left.flatMap((l) => (l.origin ? [l.origin] : [])))];
+  const where = named.length > 0 ? named.join(', ') : 'another site (one Steward has no access to)';
   return {
     outcome: 'failed',
     code: 'SITE_NOT_ALLOWED',
-    origin: origins[0]!,
-    message: `the action opened a new tab to ${origins.join(', ')}, which is not one of the sites this agent may use: Steward stopped that navigation and closed the tab`,
+    ...(named[0] ? { origin: named[0] } : {}),
+    message: `the action opened a new tab to ${where}, which is not one of the sites this agent may use: Steward stopped that navigation and closed the tab`,
     side_effect_possible: true,
   };
 }

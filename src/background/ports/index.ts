@@ -59,9 +59,15 @@ async function pageNetwork(send: SendToFrame, tabId: number): Promise<NetworkRec
  * The top frame's word on when it settled (src/content/act/settle.ts); undefined when it cannot
  * be asked or does not answer by the cap (plus grace): then the observation goes ahead regardless.
  */
-async function pageSettle(send: SendToFrame, tabId: number, capMs: number): Promise<PageSettle | undefined> {
+async function pageSettle(send: SendToFrame, tabId: number, capMs: number, quietMs?: number): Promise<PageSettle | undefined> {
   try {
-    const reply = await send(tabId, 0, 'content/settle', { cap_ms: capMs }, { deadline_ms: Math.min(capMs + pageDeadlines.reply_grace_ms, pageDeadlines.page_reply_ms) });
+    const reply = await send(
+      tabId,
+      0,
+      'content/settle',
+      { cap_ms: capMs, ...(quietMs !== undefined ? { quiet_ms: quietMs } : {}) },
+      { deadline_ms: Math.min(capMs + pageDeadlines.reply_grace_ms, pageDeadlines.page_reply_ms) },
+    );
     return reply.ok ? reply.data : undefined;
   } catch {
     return undefined;
@@ -91,7 +97,7 @@ export function createChromePorts(deps: ChromePortsDeps) {
     adapters: () => deps.adapters.list(),
     network: (tabId) => pageNetwork(deps.send, tabId),
     waitLoaded: (tabId) => waitForLoaded(deps.tabs, tabId),
-    settle: (tabId, capMs) => pageSettle(deps.send, tabId, capMs),
+    settle: (tabId, capMs, quietMs) => pageSettle(deps.send, tabId, capMs, quietMs),
     ...(deps.screenshot ? { screenshot: deps.screenshot } : {}),
     ...(deps.native ? { siteState: deps.native.siteState } : {}),
   });

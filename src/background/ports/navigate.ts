@@ -128,6 +128,9 @@ export async function closeTabsThatLeft(tabs: Pick<TabControl, 'get' | 'urlOf' |
         return undefined;
       } catch (error) {
         if (!(error instanceof LeftAllowedSites)) throw error;
+        // A tab whose address Chrome hides (a site Steward has no access to) is left alone unless
+        // Chrome says it shows its error page: it may be the person's own, and Chrome tells Steward
+        // nothing else about it. The fence has stopped its request either way.
         if (!(await tabs.showsErrorPage(tabId))) return undefined;
         await tabs.close(tabId).catch(() => undefined);
         return error;

@@ -66,8 +66,9 @@ export interface TabObserverDeps {
   /**
    * Resolves once the page is quiet by its own events (DOM, recent requests, animations) or at
    * `capMs` (src/content/act/settle.ts); undefined when the page cannot say (then it is re-read).
+   * `quietMs`: how long the DOM must have been still since its last change (default: the act's quiet period).
    */
-  settle?(tabId: number, capMs: number): Promise<PageSettle | undefined>;
+  settle?(tabId: number, capMs: number, quietMs?: number): Promise<PageSettle | undefined>;
   /**
    * The site's state for the page, when Steward holds a grant from its site and the page shows
    * a resource of its contract (src/background/native/); undefined leaves the observation as fused.
@@ -113,8 +114,12 @@ export class TabObserver {
   /**
    * Observes once the page has settled by its own events: no DOM change for a moment, no recent
    * request in flight, no finite animation (the page says so, and a page quiet for a while is
-   * observed at once). A page still busy after SETTLE_MS is settled the old way: the same
-   * semantic state_version on the same document twice, at least SETTLE_MS apart (a recent earlier
+   * observed at once). A state new since the last look must hold SETTLE_MS before it is
+   * believed (a page's churn is told apart from a real change only over time): the page says
+   * when its DOM has been still that long since its last change, and then — the page unchanged
+   * since it was read — the state is returned without reading it again; a change in between reads
+   * it again. A page still busy after SETTLE_MS is settled the old way: the same semantic
+   * state_version on the same document twice, at least SETTLE_MS apart (a recent earlier
    * observation counts); past MAX_SETTLE_MS the latest observation is returned. A page still
    * loading is waited for; a content script not yet listening is retried.
    */
@@ -141,6 +146,13 @@ export class TabObserver {
       // Quiet and showing what was seen last: done. A state new since then must hold SETTLE_MS
       // (a page's churn is told apart from a real change only over time: observation-churn.spec.ts).
       if ((quiet && same) || held || elapsed >= MAX_SETTLE_MS) return this.withScreenshot(tabId, once.tab, settle?.key);
+      if (quiet && settle.key !== undefined) {
+        // Quiet but new: held once the DOM has been still SETTLE_MS since its last change (by the page's events, not a fixed wait).
+        const hold = await this.deps.settle?.(tabId, SETTLE_MS, SETTLE_MS).catch(() => undefined);
+        if (hold?.how === 'quiet' && hold.key === settle.key) return this.withScreenshot(tabId, once.tab, hold.key);
+        // It changed (or kept changing) meanwhile: read it again.
+        if (hold) continue;
+      }
       // The page's next settle (up to SETTLE_MS) is the wait; one that cannot say is re-read after SETTLE_MS.
       if (!settle || settle.how !== 'capped') await this.sleep(SETTLE_MS);
     }

@@ -6,6 +6,8 @@ import { browser } from '../browser.ts';
 import { nativeBelief, planContentScripts, samePlan, type ContentScriptFiles } from './content-script-plan.ts';
 import type { HostGrants } from './host-grants.ts';
 import { lostSites, siteStanding } from './site-grants.ts';
+import { combineSites, siteVerdict } from '../../protocol/policy-rules.ts';
+import type { ManagedPolicy } from '../policy/managed-policy.ts';
 
 /** Whether this browser has native WebMCP, learned from a page's report, per browser version. */
 export const WEBMCP_KEY = 'steward.webmcp';
@@ -19,6 +21,8 @@ const httpOrigin = (url: string | undefined): string | undefined => (url ? origi
 export interface SitesOverview {
   allowed: string[];
   waiting: string[];
+  /** On the person's list, but the organisation's policy blocks them or does not list them: never read. */
+  refused_by_policy: string[];
   /** Chrome still gives Steward every http(s) site, carried over from a version that asked for <all_urls>. */
   broad: boolean;
 }
@@ -32,6 +36,8 @@ export interface SiteAccessDeps {
   onChanged?: () => void;
   /** Page scripts are registered only once content scripts are kept out of chrome.storage (storage-access.ts). */
   storageRestricted?: Promise<void>;
+  /** The organisation's policy: its blocked sites (or the sites outside its allow list) are never read, whatever the person's list says. */
+  policy?: Pick<ManagedPolicy, 'current' | 'ready' | 'onChange'>;
 }
 
 /**
@@ -48,6 +54,7 @@ export class SiteAccess {
   private listed: string[] = [];
   private allowed = new Set<string>();
   private waiting: string[] = [];
+  private refused: string[] = [];
   private broad = false;
   private polyfill = true;
   /** A page reported native WebMCP in this browser version: the polyfill would never be used. */
@@ -61,6 +68,7 @@ export class SiteAccess {
       if (area === 'local' && (changes[SITES_KEY] || changes[SETTINGS_KEY] || changes[WEBMCP_KEY])) void this.reload();
     });
     deps.grants.onChange(() => void this.reload());
+    deps.policy?.onChange(() => void this.reload());
   }
 
   list(): string[] {
@@ -72,7 +80,7 @@ export class SiteAccess {
   }
 
   overview(): SitesOverview {
-    return { allowed: this.list(), waiting: [...this.waiting], broad: this.broad };
+    return { allowed: this.list(), waiting: [...this.waiting], refused_by_policy: [...this.refused], broad: this.broad };
   }
 
   /**
@@ -82,6 +90,8 @@ export class SiteAccess {
    */
   async allow(origin: string): Promise<{ allowed: string[]; tabs: number }> {
     await this.ready;
+    const verdict = this.policyVerdict(origin);
+    if (!verdict.ok) throw new Error(verdict.message);
     if (!(await this.deps.grants.granted([origin])).has(origin)) {
       throw new Error(`Chrome has not given Steward access to ${origin}. Allow the site from Steward's side panel: Chrome then asks you.`);
     }
@@ -134,6 +144,8 @@ export class SiteAccess {
     if (origin === undefined) {
       return { code: 'SITE_NOT_ALLOWED', message: `Steward cannot read the page in tab ${tabId}: it is not a web page, or Chrome's site access keeps Steward out of it.`, retryable: false };
     }
+    const verdict = this.policyVerdict(origin);
+    if (!verdict.ok) return { code: 'SITE_NOT_ALLOWED', message: verdict.message, retryable: false };
     if (this.waiting.includes(origin)) {
       return { code: 'SITE_NOT_ALLOWED', message: `Chrome no longer gives Steward access to ${origin}. Allow the site again in Steward's side panel.`, retryable: false };
     }
@@ -149,14 +161,20 @@ export class SiteAccess {
     const tab = await browser.tabs.get(tabId).catch(() => undefined);
     const origin = httpOrigin(tab?.url);
     const allowed = origin !== undefined && this.allowed.has(origin);
+    const verdict = origin !== undefined ? this.policyVerdict(origin) : ({ ok: true } as const);
     return {
       tabId,
       ...(origin ? { origin } : {}),
       ...(tab?.title ? { title: tab.title.slice(0, 2000) } : {}),
       allowed,
       ...(origin !== undefined && this.waiting.includes(origin) ? { waiting: true } : {}),
+      ...(!verdict.ok ? { policy: verdict.reason } : {}),
       observing: allowed && reported(tabId, origin),
     };
+  }
+
+  private policyVerdict(origin: string) {
+    return this.deps.policy ? siteVerdict(this.deps.policy.current(), origin) : ({ ok: true } as const);
   }
 
   private async openTabs(origin: string): Promise<number[]> {
@@ -173,14 +191,19 @@ export class SiteAccess {
   /** Reads the record, Chrome's grants and the polyfill setting, then brings Chrome's registrations in line (one at a time). */
   private reload(): Promise<void> {
     const next = this.queue.then(async () => {
+      // Nothing is registered before the policy's first reading is in (bounded: managed-policy.ts).
+      await this.deps.policy?.ready;
       const items = await browser.storage.local.get([SITES_KEY, SETTINGS_KEY, WEBMCP_KEY]);
       const listed = readSiteAccess(items[SITES_KEY]).allowed;
-      const [granted, broad] = await Promise.all([this.deps.grants.granted(listed), this.deps.grants.broad()]);
-      const standing = siteStanding(listed, granted);
+      // The organisation's policy first: a site it refuses is never read, even if the person allowed it.
+      const combined = this.deps.policy ? combineSites(listed, this.deps.policy.current()) : { allowed: listed, refused: [] };
+      const [granted, broad] = await Promise.all([this.deps.grants.granted(combined.allowed), this.deps.grants.broad()]);
+      const standing = siteStanding(combined.allowed, granted);
       const before = this.overview();
       this.listed = listed;
       this.allowed = new Set(standing.allowed);
       this.waiting = standing.waiting;
+      this.refused = combined.refused;
       this.broad = broad.length > 0;
       this.polyfill = readSettings(items[SETTINGS_KEY]).polyfill_enabled;
       const seen = WebMcpSeen.safeParse(items[WEBMCP_KEY]);

@@ -1,6 +1,23 @@
+import { LISTENER_MARK_ATTRIBUTE } from '../../protocol/listener-marks.ts';
+import { ownMutation } from '../presence/own-elements.ts';
+
+/**
+ * A change the page made, not Steward's own listener mark (written when an observation asks the
+ * main world for its marks) nor its indicator (src/content/presence/): reading a page, or showing
+ * that an agent acts on it, must not make it look busy, nor new.
+ */
+export function pageChange(records: readonly MutationRecord[]): boolean {
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    if ((r.type !== 'attributes' || r.attributeName !== LISTENER_MARK_ATTRIBUTE) && !ownMutation(r)) return true;
+  }
+  return false;
+}
+
 /**
  * When the page last changed its DOM, from its own mutations: one MutationObserver over the whole
- * document that only counts deliveries and notes the time (no record is read), started on the
+ * document that counts deliveries and notes the time (a record is read only to leave out
+ * Steward's own listener marks: usually the first one decides), started on the
  * first question so a frame nobody asks about pays nothing. Settling (settle.ts) reads it instead
  * of re-observing the page on a timer: an observation of a page that has been quiet for a while
  * need not wait at all. Mutations inside shadow roots and same-origin frames are not seen (as for
@@ -23,7 +40,9 @@ export class PageActivity {
   private start(): void {
     if (this.observer) return;
     this.last = this.clock();
-    this.observer = new MutationObserver(() => this.changed());
+    this.observer = new MutationObserver((records) => {
+      if (pageChange(records)) this.changed();
+    });
     this.observer.observe(this.doc, { subtree: true, childList: true, attributes: true, characterData: true });
   }
 
@@ -35,7 +54,7 @@ export class PageActivity {
   /** When the DOM last changed (mutations not yet delivered included). */
   lastMutation(): number {
     this.start();
-    if (this.observer!.takeRecords().length > 0) this.changed();
+    if (pageChange(this.observer!.takeRecords())) this.changed();
     return this.last;
   }
 

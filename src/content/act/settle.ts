@@ -129,10 +129,13 @@ const RECENT_REQUEST_MS = 2_000;
 /**
  * Before an observation: waits until the page is quiet (a page quiet for a while is settled at
  * once), at most `capMs`. Quiet, it also gives the key of what the page shows (activity.ts).
+ * `quietMs`: how long the DOM must have been still since its last change (the act's quiet period
+ * unless asked for longer: a state new since the last look is held this long before it is believed).
  */
 export async function settleForObservation(
   sources: Omit<SettleSources, 'inFlight' | 'leaving'> & { requests?: { inFlightSince(since: number): number; onEnd(wake: () => void): () => void }; view: Window },
   capMs: number,
+  quietMs: number = SETTLE.quietMs,
 ): Promise<ActSettle & { key?: string }> {
   const clock = sources.clock ?? (() => performance.now());
   const settle = await settlePage(
@@ -143,7 +146,7 @@ export async function settleForObservation(
       ...(sources.requests ? { subscribe: (wake: () => void) => sources.requests!.onEnd(wake) } : {}),
     },
     clock(),
-    { quietMs: SETTLE.quietMs, capMs },
+    { quietMs, capMs },
   );
   return settle.how === 'quiet' ? { ...settle, key: sources.activity.key(sources.view) } : settle;
 }

@@ -7,6 +7,7 @@ import { query } from '../../observation/render/query.ts';
 import { DeltaEncoder } from './snapshot-delta.ts';
 import { packObserveReply } from '../../protocol/packed-rows.ts';
 import { chromeOnly } from '../browser.ts';
+import { isOwn } from '../presence/own-elements.ts';
 
 /**
  * The content script's side of `content/observe` and `content/query`. The observer (and its
@@ -26,7 +27,8 @@ function closedShadowRootReader(): ((el: Element) => ShadowRoot | null) | undefi
   const api = chromeOnly.dom;
   const open = api?.openOrClosedShadowRoot;
   if (typeof open !== 'function') return undefined;
-  return (el) => open.call(api, el as HTMLElement);
+  // Steward's own indicator is not the page: its root is never read (own-elements.ts).
+  return (el) => (isOwn(el) ? null : open.call(api, el as HTMLElement));
 }
 
 const failure = (code: string, message: string, retryable: boolean): Failure => ({ ok: false, error: { code, message: message.slice(0, 1000), retryable } });

@@ -40,6 +40,9 @@ function shortHref(href: string, pageUrl: string): string | undefined {
   }
 }
 
+/** A fragment that names a spot in the page (`#section`), not a route (`#/path`, `#!/path`). */
+const IN_PAGE_ANCHOR = /^#[^/!]/;
+
 /** Where a form posts: like a link's target, but the page's own path when it posts to itself. */
 function formTarget(action: string, pageUrl: string): string {
   const short = shortHref(action, pageUrl);
@@ -71,9 +74,12 @@ function rangeWords(r: RangeBounds): string {
   return text ? ` [${text}]` : '';
 }
 
-/** `(covered by dialog "Cookie consent" e8)`: what lies on top, and its ref to dismiss it first. */
-export function coveredWords(c: CoveredBy): string {
-  return `covered by ${word(c.role, 40)} ${quote(c.name, 60)}${c.ref ? ` ${c.ref}` : ''}`;
+/**
+ * `covered by dialog "Cookie consent" e8`: what lies on top, and its ref to dismiss it first;
+ * `byRef`: `covered by dialog e8`, when e8 has a line of its own that names it.
+ */
+export function coveredWords(c: CoveredBy, byRef = false): string {
+  return `covered by ${word(c.role, 40)}${byRef && c.ref ? '' : ` ${quote(c.name, 60)}`}${c.ref ? ` ${c.ref}` : ''}`;
 }
 
 export interface ElementLineOptions {
@@ -83,21 +89,27 @@ export interface ElementLineOptions {
   mark?: string;
   /** False when the control before it on the same line has the same role and `~` (a line's items are read that way). */
   showRole?: boolean;
+  /** The cover has a line of its own: named by its role and ref only. */
+  coverByRef?: boolean;
 }
 
 /** States a role says already: a tab's `expanded`/`collapsed` repeats whether it is `selected` (jQuery UI sets both). */
 const IMPLIED_STATES: Readonly<Record<string, ReadonlySet<string>>> = { tab: new Set(['expanded', 'collapsed']) };
 
-/** The role as a line shows it, with `~` when Steward inferred it: what two controls on one line compare to leave the second's out. */
+/**
+ * The role as a line shows it, with `~` when Steward inferred it: what two controls on one line
+ * compare to leave the second's out. None for a shape its kind stands for (`e9 circle red`).
+ */
 function roleWord(e: SnapshotElement): string | undefined {
-  if (e.shape !== undefined) return undefined;
+  if (e.shape !== undefined && (SHAPE_ROLES.has(e.role) || e.role === e.shape.kind)) return undefined;
   return `${word(e.role, 40)}${e.inferred ? '~' : ''}`;
 }
 
 /**
  * Controls on one line (` · `-joined): each after the first leaves out a role (and `~`) that is
- * the one of the control before it (`e5 link "1" · e6 "2" · e7 "3"`), as a list of tabs or
- * options or a row of day cells reads; a shape always shows its kind.
+ * the one of the control before it (`e5 link "1" · e6 "2" · e7 "3"`, `e1 button~ circle red ·
+ * e2 square blue`), as a list of tabs or options or a row of day cells reads; a shape whose kind
+ * stands for its role always shows it.
  */
 export function joinedElements(els: readonly SnapshotElement[], line: (e: SnapshotElement, showRole: boolean) => string): string {
   let prev: string | undefined;
@@ -131,10 +143,12 @@ export function elementLine(e: SnapshotElement, pageUrl: string, d: LineDetail, 
   const otherOptions = e.options?.filter((o) => o !== e.value);
   const states = e.states.filter((x) => x !== 'required' && !(x === 'editable' && TEXT_ENTRY_ROLES.has(e.role)) && !IMPLIED_STATES[e.role]?.has(x));
   if (states.length > 0) line += ` [${states.join(', ')}]`;
-  if (e.visibility !== 'visible' && options.showVisibility !== false) line += ` (${e.coveredBy && e.visibility === 'covered' ? coveredWords(e.coveredBy) : e.visibility.replace('_', ' ')})`;
+  if (e.visibility !== 'visible' && options.showVisibility !== false)
+    line += ` (${e.coveredBy && e.visibility === 'covered' ? coveredWords(e.coveredBy, options.coverByRef) : e.visibility.replace('_', ' ')})`;
   if (d.rich) {
     const to = e.href && !e.href.startsWith('javascript:') ? shortHref(e.href, pageUrl) : undefined;
-    if (to) line += ` → ${to.slice(0, 120)}`;
+    // An anchor in the page itself (a tab's `#t-items`, `#nested`) goes nowhere; a hash route (`#/settings`) does.
+    if (to && !IN_PAGE_ANCHOR.test(to)) line += ` → ${to.slice(0, 120)}`;
     // The chosen option is the value already shown.
     if (otherOptions && otherOptions.length > 0 && e.options!.length <= 12) {
       const shown = otherOptions.slice(0, d.maxOptions ?? 12).map((o) => quote(o, 40));
@@ -160,13 +174,13 @@ export interface LineCarry {
   role?: string | undefined;
 }
 
-export function rowLine(items: Item[], pageUrl: string, d: LineDetail, mark: (e: SnapshotElement) => string = () => '', carry: LineCarry = {}): string {
+export function rowLine(items: Item[], pageUrl: string, d: LineDetail, options: (e: SnapshotElement) => ElementLineOptions = () => ({}), carry: LineCarry = {}): string {
   return withoutEchoes(items)
     .map((i) => {
       if (i.kind === 'text') return quote(i.text.text, Math.min(d.maxText, 80));
       // The role of the control before it on the line, texts between or not (see joinedElements).
       const role = roleWord(i.el);
-      const out = elementLine(i.el, pageUrl, d, { mark: mark(i.el), showRole: role === undefined || role !== carry.role });
+      const out = elementLine(i.el, pageUrl, d, { ...options(i.el), showRole: role === undefined || role !== carry.role });
       carry.role = role;
       return out;
     })
@@ -197,12 +211,37 @@ function withoutEchoes(items: Item[]): Item[] {
     if (w[0]) firstWords.add(w[0]);
   }
   if (names.length === 0) return items;
-  return items.filter((i) => {
+  const kept = items.filter((i) => {
     if (i.kind === 'element') return true;
     if (values.has(i.text.text.trim())) return false;
     const w = words(i.text.text);
     return w.length === 0 || !(madeOfNames(w, names) || w.every((x) => firstWords.has(x)));
   });
+  return kept.map((i) => (i.kind === 'text' ? withoutNamePrefix(i, items) : i));
+}
+
+/** Punctuation and spaces between a name and the rest of a text (`Title · 4 min read`, `Title — by Ann`). */
+const JOINER = /^[\s·•|:,;–—-]+/u;
+/** Shortest name worth cutting from the head of a text (a one-letter name is a coincidence, not an echo). */
+const MIN_PREFIX_CHARS = 4;
+
+/**
+ * A row's text that starts with one of its controls' names says only the rest (`"Repairing a
+ * bike chain · 4 min read"` beside that link reads `"4 min read"`): the control's line says the name.
+ */
+function withoutNamePrefix(item: Extract<Item, { kind: 'text' }>, row: readonly Item[]): Item {
+  const text = item.text.text.trimStart();
+  for (const i of row) {
+    if (i.kind !== 'element') continue;
+    const name = i.el.name.trim();
+    if (name.length < MIN_PREFIX_CHARS || name.length >= text.length || !text.startsWith(name)) continue;
+    const next = text.charAt(name.length);
+    // Only a whole name: "Cancel" is no prefix of "Cancelled".
+    if (/[\p{L}\p{N}]/u.test(next)) continue;
+    const rest = text.slice(name.length).replace(JOINER, '');
+    if (rest) return { kind: 'text', text: { ...item.text, text: rest } };
+  }
+  return item;
 }
 
 /** Whether `text` is one or more of `names` one after another (words compared). */

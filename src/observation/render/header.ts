@@ -27,13 +27,14 @@ const TITLE_PARTS = /\s+[—–|·•-]\s+/;
 const TOP_TEXTS = 12;
 
 /**
- * The page's title, unless the top of the page says what it says: each word of its first part
+ * The page's title, unless the page has a top-level heading or the top of the page says what it says: each word of its first part
  * (the page's own; the rest names the site, which the page's first link usually does) is in the
  * first heading or the first few texts (`Order ORD-1024 — Larkspur Home Goods` over `# Order ORD-1024`).
  */
 function shownTitle(s: PageSnapshot): string | undefined {
   const title = s.title.trim();
-  if (!title) return undefined;
+  // A page with a top-level heading names itself there: the tab's title (its address, the site's name) adds little to every look.
+  if (!title || s.texts.some((t) => t.role === 'heading' && t.level === 1)) return undefined;
   const own = words(title.split(TITLE_PARTS)[0] ?? title);
   const top = [...s.texts].sort((a, b) => (a.order ?? Infinity) - (b.order ?? Infinity)).slice(0, TOP_TEXTS);
   const heading = s.texts.find((t) => t.role === 'heading');

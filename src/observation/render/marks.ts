@@ -26,6 +26,8 @@ export function stepsByRef(actions: readonly AvailableAction[], needs: NeedsAppr
   const out = new Map<string, RefSteps>();
   for (const a of actions) {
     if (!isDomAction(a.action) || a.target_ref === undefined) continue;
+    // A hover changes nothing and never waits for the person: `!` means every step that may change something does.
+    if (a.action === 'dom.hover' && !needs(a)) continue;
     let r = out.get(a.target_ref);
     if (!r) {
       r = { steps: [], approval: [], payment: false };
@@ -39,7 +41,7 @@ export function stepsByRef(actions: readonly AvailableAction[], needs: NeedsAppr
 }
 
 /**
- * ` !` when every step on the element needs the person's approval, ` !press` when only some do
+ * ` !` when every step on the element needs the person's approval (a hover aside), ` !press` when only some do
  * (the verbs that do), `$` when one touches payment; nothing when each runs at once.
  */
 export function stepMark(r: RefSteps | undefined): string {

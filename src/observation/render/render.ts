@@ -2,7 +2,22 @@ import type { AvailableAction } from '../../protocol/action.ts';
 import type { Fact, ObservedState } from '../../protocol/observed-state.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
 import type { PageSnapshot, SnapshotContainer, SnapshotElement } from '../snapshot.ts';
-import { canvasLine, compactRefs, coveredWords, elementLine, factLines, joinedElements, rowLine, structuredLine, textLine, toolLine, words, type LineCarry, type LineDetail } from './format.ts';
+import {
+  canvasLine,
+  compactRefs,
+  coveredWords,
+  elementLine,
+  factLines,
+  joinedElements,
+  rowLine,
+  structuredLine,
+  textLine,
+  toolLine,
+  words,
+  type ElementLineOptions,
+  type LineCarry,
+  type LineDetail,
+} from './format.ts';
 import { headerLines, SAID_BY_CANVAS, type ObservedSummary } from './header.ts';
 import { actionMark, requiresApproval, stepMark, stepsByRef, type NeedsApproval, type RefSteps } from './marks.ts';
 import { quote, word } from './page-words.ts';
@@ -63,6 +78,8 @@ const lookOf = (e: SnapshotElement) => `${e.role}|${nameShape(e.name)}${e.shape 
 const TABULAR = new Set(['table', 'grid', 'treegrid']);
 /** A list whose rows fit on one line this long is shown on it (`tablist e3: e4 tab "A" · e5 tab "B"`). */
 const INLINE_LIST_CHARS = 200;
+/** Plain texts in a row are joined on one line up to this long. */
+const MERGED_TEXT_CHARS = 240;
 
 export interface ObservedOptions {
   needsApproval?: NeedsApproval;
@@ -114,6 +131,10 @@ class Renderer {
   private readonly popupsShown = new Set<string>();
   /** Popups reached before their control: shown with it, or at the end if it never comes. */
   private readonly deferred: string[] = [];
+  /** Elements that are containers too (a listbox, a tree): one line says both. */
+  private readonly elementByRef: Map<string, SnapshotElement>;
+  /** Refs with a line of their own (any element not hidden): a cover among them is named by its ref, its line says the rest. */
+  private readonly shownRefs: Set<string>;
 
   constructor(
     private readonly s: PageSnapshot,
@@ -124,6 +145,8 @@ class Renderer {
     this.containers = new Map((s.containers ?? []).map((c) => [c.ref, c]));
     this.pointedAt = new Set(shownFacts(extras).flatMap((f) => (f.ref ? [f.ref] : [])));
     this.steps = stepsByRef(extras.actions ?? [], this.needs);
+    this.elementByRef = new Map(s.elements.map((e) => [e.ref, e]));
+    this.shownRefs = new Set(s.elements.flatMap((e) => (e.visibility === 'hidden' ? [] : [e.ref])));
   }
 
   private get needs(): NeedsApproval {
@@ -170,6 +193,9 @@ class Renderer {
 
   private mark = (e: SnapshotElement): string => stepMark(this.steps.get(e.ref));
 
+  /** What a control's line says besides itself: its mark, and a cover by ref alone when the cover has its own line. */
+  private lineOptions = (e: SnapshotElement): ElementLineOptions => ({ mark: this.mark(e), ...(e.coveredBy?.ref && this.shownRefs.has(e.coveredBy.ref) ? { coverByRef: true } : {}) });
+
   private body(grouped: Block[]): void {
     for (let i = 0; i < grouped.length; i++) {
       const block = grouped[i]!;
@@ -180,12 +206,13 @@ class Renderer {
           if (!this.printed.has(opener)) this.deferred.push(block.group.ref);
           continue;
         }
+        if (this.popupsShown.has(block.group.ref)) continue;
         this.flushRuns();
         this.container(block.group);
         continue;
       }
       if (block.item.kind === 'text') {
-        if (!saysNothing(block.item, grouped, i)) this.text(block.item);
+        if (!saysNothing(block.item, grouped, i, this.containers)) this.text(block.item);
         continue;
       }
       const run = this.runFrom(grouped, i);
@@ -203,8 +230,40 @@ class Renderer {
         i += run.length - 1;
         continue;
       }
+      const siblings = this.sameRoleFrom(grouped, i);
+      if (siblings.length > 1) {
+        this.flushRuns();
+        this.lines.push(joinedElements(siblings, (e, showRole) => elementLine(e, this.s.url, this.level.line, { ...this.lineOptions(e), showRole })));
+        for (const el of siblings) this.printed.add(el.ref);
+        i += siblings.length - 1;
+        continue;
+      }
       this.element(block.item.el);
     }
+  }
+
+  /**
+   * Consecutive visible controls of one role (and `~`) outside containers, with nothing between
+   * them, none a list or an opener of its own: on one line, as a list's items are (`e1 tab~
+   * "Description" [selected] · e2 "Specs" · e3 "Reviews"`), up to INLINE_LIST_CHARS.
+   */
+  private sameRoleFrom(grouped: Block[], start: number): SnapshotElement[] {
+    const run: SnapshotElement[] = [];
+    let role: string | undefined;
+    let chars = 0;
+    for (let i = start; i < grouped.length; i++) {
+      const b = grouped[i]!;
+      if (b.kind !== 'item' || b.item.kind !== 'element') break;
+      const el = b.item.el;
+      if (el.passive || el.visibility !== 'visible' || this.printed.has(el.ref) || this.popupsOf.has(el.ref) || this.groups.has(el.ref)) break;
+      const own = `${el.role}${el.inferred ? '~' : ''}`;
+      if (role !== undefined && own !== role) break;
+      role = own;
+      chars += el.name.length + 12;
+      if (run.length > 0 && chars > INLINE_LIST_CHARS) break;
+      run.push(el);
+    }
+    return run;
   }
 
   /** Consecutive uncontained visible elements of one role whose names differ only in numbers (and SVG shapes that look alike). */
@@ -223,6 +282,8 @@ class Renderer {
   }
 
   private element(el: SnapshotElement): void {
+    // Already said as the title of its own list (a popup shown under its opener).
+    if (this.printed.has(el.ref)) return;
     // Not usable now and nothing a person sees: counted, and found by query.
     if (el.visibility === 'hidden') {
       this.hiddenCount++;
@@ -240,13 +301,16 @@ class Renderer {
         return;
       }
       this.inlineHidden++;
-      if (this.passiveRun.length > 0 || (this.notVisibleRun[0] && whyNotVisible(this.notVisibleRun[0]) !== whyNotVisible(el))) this.flushRuns();
+      if (this.passiveRun.length > 0 || (this.notVisibleRun[0] && whyNotVisible(this.notVisibleRun[0], false) !== whyNotVisible(el, false))) this.flushRuns();
       this.notVisibleRun.push(el);
       this.printed.add(el.ref);
       return;
     }
     this.flushRuns();
-    this.lines.push(elementLine(el, this.s.url, this.level.line, { mark: this.mark(el) }));
+    const own = this.groups.get(el.ref);
+    // A control that is its own list (a listbox, a tree): its line is the list's title.
+    if (own && !this.popupsShown.has(el.ref) && !this.openerOf.has(el.ref)) this.container(own);
+    else this.lines.push(elementLine(el, this.s.url, this.level.line, this.lineOptions(el)));
     this.printed.add(el.ref);
     this.popupsAfter(el.ref, true);
   }
@@ -265,9 +329,12 @@ class Renderer {
    */
   private flushRuns(): void {
     const run = this.notVisibleRun.splice(0);
-    const opts = (e: SnapshotElement, showVisibility: boolean) => ({ mark: this.mark(e), showVisibility });
+    const opts = (e: SnapshotElement, showVisibility: boolean) => ({ ...this.lineOptions(e), showVisibility });
     if (run.length === 1) this.lines.push(elementLine(run[0]!, this.s.url, this.level.line, opts(run[0]!, true)));
-    if (run.length > 1) this.lines.push(`${whyNotVisible(run[0]!)}: ${joinedElements(run, (e, showRole) => elementLine(e, this.s.url, this.level.line, { ...opts(e, false), showRole }))}`);
+    if (run.length > 1)
+      this.lines.push(
+        `${whyNotVisible(run[0]!, this.lineOptions(run[0]!).coverByRef === true)}: ${joinedElements(run, (e, showRole) => elementLine(e, this.s.url, this.level.line, { ...opts(e, false), showRole }))}`,
+      );
     for (const e of run) this.popupsAfter(e.ref);
     const shapes = this.passiveRun.splice(0);
     if (shapes.length > 0) this.lines.push(`shapes: ${shapes.map((e) => elementLine(e, this.s.url, this.level.line)).join(' · ')}`);
@@ -283,13 +350,30 @@ class Renderer {
     }
     const line = textLine(t, this.level.line, t.ref !== undefined && this.pointedAt.has(t.ref));
     this.textChars += line.length;
+    // Plain texts one after another share a line, as a person reads them (`"Invoice 1041 €120.00"`).
+    const plain = t.role === undefined && line.startsWith('"');
+    const last = this.lines.length - 1;
+    if (plain && last >= 0 && this.plainTextAt === last && this.plainText.length + line.length <= MERGED_TEXT_CHARS) {
+      this.plainText = `${this.plainText} ${JSON.parse(line) as string}`;
+      this.lines[last] = JSON.stringify(this.plainText);
+      return;
+    }
     this.lines.push(line);
+    this.plainTextAt = plain ? this.lines.length - 1 : -1;
+    this.plainText = plain ? (JSON.parse(line) as string) : '';
   }
 
+  /** The line that holds plain texts only (the last one, or -1), and what it says. */
+  private plainTextAt = -1;
+  private plainText = '';
+
   /**
-   * A container in place, or under the control that opened it (`opener`): `  ↳ listbox e40: …`
-   * right under that control's line, `  ↳ listbox e40 (from e12): …` anywhere else (after a row
-   * or a run of controls, or at the end when the control is not shown).
+   * A container in place, or under the control that opened it (`opener`): `  ↳ listbox: …`
+   * right under that control's line, `  ↳ listbox (from e12): …` anywhere else (after a row
+   * or a run of controls, or at the end when the control is not shown). Its ref is shown only
+   * when rows are left out (expand pages through them); a container that is a control itself
+   * (a listbox, a suggestion list with a click handler) is titled by that control's line
+   * (`e1 listbox "Size" [focused]: e2 option …`), which is then not repeated.
    */
   private container(g: ContainerGroup, opener?: string, underOpener = false): void {
     this.popupsShown.add(g.ref);
@@ -300,24 +384,33 @@ class Renderer {
     const body = rows.filter(([n]) => n > 0);
     const total = meta?.rows ?? body.length;
     const indent = opener ? '    ' : '  ';
-    let title = `${opener ? '  ↳ ' : ''}${word(role, 40)} ${g.ref}`;
-    if (meta?.name) title += ` ${quote(meta.name, 80)}`;
-    if (opener && !underOpener) title += ` (from ${opener})`;
     const d = this.level.line;
     const collapse = body.length > this.level.smallContainer;
     const shown = collapse ? body.slice(0, this.level.exampleRows) : body;
-    const line = (items: Item[], carry?: LineCarry) => rowLine(items, this.s.url, d, this.mark, carry);
+    const self = this.elementByRef.get(g.ref);
+    const titledBySelf = self !== undefined && self.visibility !== 'hidden' && !this.printed.has(self.ref);
+    let title = opener ? '  ↳ ' : '';
+    if (titledBySelf) {
+      title += elementLine(self, this.s.url, d, this.lineOptions(self));
+      this.printed.add(self.ref);
+    } else {
+      title += `${word(role, 40)}${collapse ? ` ${g.ref}` : ''}`;
+      if (meta?.name) title += ` ${quote(meta.name, 80)}`;
+    }
+    if (opener && !underOpener) title += ` (from ${opener})`;
+    const line = (items: Item[], carry?: LineCarry) => rowLine(items, this.s.url, d, this.lineOptions, carry);
     for (const [, items] of rows) for (const i of items) if (i.kind === 'element') this.printed.add(i.el.ref);
     if (TABULAR.has(role) || meta?.columns?.length) {
-      title += ` — ${total} rows`;
-      if (meta?.columns?.length) title += `; columns: ${meta.columns.map((c) => quote(c, 30)).join(' | ')}`;
+      // Rows are numbered only when some are left out (expand pages by row).
+      if (collapse) title += ` — ${total} rows`;
+      if (meta?.columns?.length) title += `${collapse ? ';' : ' —'} columns: ${meta.columns.map((c) => quote(c, 30)).join(' | ')}`;
       this.lines.push(title);
       for (const [, items] of header) {
         // Header texts are the columns already listed; only its controls (select all, sort) are new.
         const own = meta?.columns?.length ? items.filter((i) => i.kind === 'element') : items;
         if (own.length > 0) this.lines.push(`${indent}header: ${line(own)}`);
       }
-      for (const [n, items] of shown) this.lines.push(`${indent}row ${n}: ${line(items)}`);
+      for (const [n, items] of shown) this.lines.push(`${indent}${collapse ? `row ${n}:` : '-'} ${line(items)}`);
     } else {
       // Hidden controls (a closed submenu's items, a collapsed branch's nodes) are counted, as outside lists: nothing to act on yet.
       const listed = [...header, ...shown].map(([n, items]): [number, Item[]] => [n, items.filter((i) => i.kind !== 'element' || i.el.visibility !== 'hidden')]);
@@ -343,7 +436,8 @@ class Renderer {
     if (this.textsSkipped > 0) this.lines.push(`… ${this.textsSkipped} more text blocks not shown: query({text}) searches them.`);
     const notShown = [...(this.hiddenCount > 0 ? [`${this.hiddenCount} hidden`] : []), ...[...this.overflow].map(([v, n]) => `${n} ${v.replace('_', ' ')}`)];
     const unlisted = this.hiddenCount + [...this.overflow.values()].reduce((a, b) => a + b, 0);
-    if (notShown.length > 0) this.lines.push(`${notShown.join(', ')} ${unlisted === 1 ? 'control' : 'controls'} not listed`);
+    // Hidden controls are never listed: `3 hidden controls` says it; a count of others that did not fit says `not listed`.
+    if (notShown.length > 0) this.lines.push(`${notShown.join(', ')} ${unlisted === 1 ? 'control' : 'controls'}${this.overflow.size > 0 ? ' not listed' : ''}`);
     if (s.canvases.length > 0) this.lines.push(canvasLine(s.canvases));
     // Structured data the facts were read from is in them, with its provenance.
     const fused = (this.extras.facts ?? []).some((f) => f.sources.includes('structured_data'));
@@ -370,9 +464,9 @@ function restLine(ref: string, body: Array<[number, Item[]]>, shownCount: number
   return `${line}. expand(${JSON.stringify(ref)}, {offset: ${shownCount}}) lists them; query() searches them.`;
 }
 
-/** Why a control is not usable now, as a run of them says it once: `offscreen`, `covered by dialog "Cookies" e8`. */
-function whyNotVisible(e: SnapshotElement): string {
-  return e.visibility === 'covered' && e.coveredBy ? coveredWords(e.coveredBy) : e.visibility.replace('_', ' ');
+/** Why a control is not usable now, as a run of them says it once: `offscreen`, `covered by dialog "Cookies" e8` (`byRef`: `covered by dialog e8`, its own line names it). */
+function whyNotVisible(e: SnapshotElement, byRef: boolean): string {
+  return e.visibility === 'covered' && e.coveredBy ? coveredWords(e.coveredBy, byRef) : e.visibility.replace('_', ' ');
 }
 
 /**
@@ -398,6 +492,8 @@ function saidByState(f: Fact, o: ObservedSummary): boolean {
   return false;
 }
 
+const sameWords = (a: string[], b: string[]) => a.length === b.length && a.every((x, k) => x === b[k]);
+
 /** Controls looked at after a text for the names it may repeat. */
 const ECHO_LOOKAHEAD = 8;
 
@@ -407,11 +503,16 @@ const ECHO_LOOKAHEAD = 8;
  * controls right after it, one after another (a label, a link's own words, "Send reply Close
  * case" above those two buttons): their lines say it.
  */
-function saysNothing(item: Extract<Item, { kind: 'text' }>, grouped: Block[], at: number): boolean {
+function saysNothing(item: Extract<Item, { kind: 'text' }>, grouped: Block[], at: number, containers: ReadonlyMap<string, SnapshotContainer>): boolean {
   const t = item.text;
   if (t.volatile) return true;
   const w = words(t.text);
   if (w.length === 0) return true;
+  // The name or value of the control right before it (a region's heading, a slider's shown value), or the name of the table or list right after it (its caption): that line says it.
+  const before = grouped[at - 1];
+  if (before?.kind === 'item' && before.item.kind === 'element' && (sameWords(words(before.item.el.name), w) || before.item.el.value?.trim() === t.text.trim())) return true;
+  const after = grouped[at + 1];
+  if (after?.kind === 'container' && sameWords(words(containers.get(after.group.ref)?.name ?? ''), w)) return true;
   if (t.role === 'heading') return false;
   const next = grouped[at + 1];
   if (next?.kind === 'item' && next.item.kind === 'text' && next.item.text.volatile && w.length <= 3) return true;

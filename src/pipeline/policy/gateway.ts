@@ -8,6 +8,11 @@ import type { TokenCheck } from '../../storage/token-store.ts';
 import type { DomClassification } from './dom-risk.ts';
 import type { RateLimiter } from './quota.ts';
 import { approvalReasons } from './risk.ts';
+import { NO_POLICY, type Policy } from '../../protocol/managed-policy.ts';
+import { actionVerdict, clampTtlMs, pairingRule, pairingVerdict, siteVerdict } from '../../protocol/policy-rules.ts';
+
+/** Paired MCP clients' agent ids (src/external-agents/pairing-book.ts): their tokens obey the pairing lifetime cap too. */
+const PAIRED_AGENT_PREFIX = 'agent:mcp-';
 import { requiredScope, scopeCovers } from './scope.ts';
 
 export type GatewayDecision = { kind: 'allow'; required_scope: string } | { kind: 'needs_approval'; reasons: ApprovalReason[]; required_scope: string } | { kind: 'refuse'; error: StewardError };
@@ -66,7 +71,11 @@ export function checkToken(agentId: string, check: TokenCheck, resource: Resourc
  * the token (checkToken) and re-checks nothing here but what needs the observation.
  */
 export class PolicyGateway {
-  constructor(private readonly limiter: RateLimiter) {}
+  /** `policy`: the organisation's managed policy now (read on every decision, so a change applies to the next one). */
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly policy: () => Policy = () => NO_POLICY,
+  ) {}
 
   evaluate(input: GatewayInput): GatewayDecision {
     const { token, request, description } = input;
@@ -89,6 +98,8 @@ export class PolicyGateway {
       const target = originOf(String(request.input.url));
       if (!target || !token.origins.includes(target)) return deny(`Refused: navigating to ${target ?? 'that URL'} leaves the token's origins.`, { origin: target });
     }
+    const organisation = this.organisationRefusal(input);
+    if (organisation) return { kind: 'refuse', error: organisation };
     const payment = description.payment || (input.dom?.payment ?? false);
     if (payment && !token.payment) return deny(`Refused: ${request.action} touches payment and the token does not allow payment.`);
 
@@ -102,14 +113,55 @@ export class PolicyGateway {
         }),
       };
     }
+    const required = actionVerdict(this.policy(), request.action, input.now);
+    const extra: ApprovalReason[] = [...(input.extra ?? [])];
+    if (required.kind === 'needs_approval') extra.push({ code: 'organisation_policy', detail: `your organisation requires approval for ${required.pattern}` });
     const reasons = approvalReasons(description, {
       untrusted_input: input.untrusted_input,
       tainted: input.tainted === true,
       dom: offSiteLink(input.dom, token.origins),
-      ...(input.extra?.length ? { extra: input.extra } : {}),
+      ...(extra.length ? { extra } : {}),
     });
     return reasons.length > 0 ? { kind: 'needs_approval', reasons, required_scope: scope } : { kind: 'allow', required_scope: scope };
   }
+
+  private organisationRefusal(input: GatewayInput): StewardError | undefined {
+    return organisationRefusalOf(this.policy(), input);
+  }
+}
+
+/**
+ * The organisation's policy, which no token and no approval outranks: a site it keeps Steward off
+ * (the page's, or a navigation's target), or an action it has frozen for now.
+ */
+function organisationRefusalOf(policy: Policy, input: GatewayInput): StewardError | undefined {
+  const { request } = input;
+  const targets = [input.origin, ...(request.action === 'nav.goto' ? [originOf(String(request.input.url))].filter((o): o is string => o !== undefined) : [])];
+  for (const origin of targets) {
+    const site = siteVerdict(policy, origin);
+    if (!site.ok) return makeError('POLICY_DENIED', `Refused: ${site.message}`, { details: { policy: site.reason === 'blocked' ? 'blockedSites' : 'allowedSites', origin } });
+  }
+  // A paired client the organisation no longer lets pair loses what its pairing gave it.
+  if (input.agent_id.startsWith(PAIRED_AGENT_PREFIX)) {
+    const name = input.token.label ?? '';
+    const pairing = pairingVerdict(policy, name, input.token.client_key_sha256);
+    if (!pairing.ok) return makeError('POLICY_DENIED', `Refused: ${pairing.message}`, { details: { policy: pairingRule(policy, name) } });
+  }
+  // A token granted before the policy capped lifetimes ends where the cap would have ended it.
+  const cap = clampTtlMs(policy, input.agent_id.startsWith(PAIRED_AGENT_PREFIX) ? 'pairing' : 'token', Number.MAX_SAFE_INTEGER);
+  if (cap < Number.MAX_SAFE_INTEGER && input.now - Date.parse(input.token.issued_at) >= cap) {
+    return makeError('TOKEN_INVALID', `Refused: your organisation limits tokens to ${Math.round(cap / 60_000)} minutes, and this one is older.`, {
+      details: { policy: input.agent_id.startsWith(PAIRED_AGENT_PREFIX) ? 'maxPairingLifetimeMinutes' : 'maxTokenLifetimeMinutes' },
+    });
+  }
+  const action = actionVerdict(policy, request.action, input.now);
+  if (action.kind === 'frozen') {
+    const until = action.until !== undefined ? new Date(action.until).toISOString() : undefined;
+    return makeError('POLICY_DENIED', `Refused: your organisation has frozen ${request.action} (${action.pattern})${until ? ` until ${until}` : ''}; nobody can approve it meanwhile.`, {
+      details: { policy: 'frozenActions', action: request.action, pattern: action.pattern, ...(until ? { until } : {}) },
+    });
+  }
+  return undefined;
 }
 
 /** A link to an origin outside the token's origins is not a read-only look around: it needs approval. */

@@ -12,6 +12,7 @@ import { Tabs, type TabSpec } from './Tabs.tsx';
 import { TokensView } from './TokensView.tsx';
 import { WelcomeCard } from './WelcomeCard.tsx';
 import { welcomeShown } from '../welcome-store.ts';
+import { PolicyBanner } from './PolicyBanner.tsx';
 
 type ViewId = 'copilot' | 'approvals' | 'activity' | 'tokens' | 'tab' | 'settings';
 const VIEW_IDS: readonly ViewId[] = ['copilot', 'approvals', 'activity', 'tokens', 'tab', 'settings'];
@@ -67,6 +68,7 @@ export function App() {
           {currentTabTitle.value}
         </span>
       </header>
+      <PolicyBanner />
       {/* First run: above the views, so every control stays where it is. */}
       {welcomeShown.value && view !== undefined && <WelcomeCard onOpen={select} />}
       {/* Announces new cards even while another view is open. */}

@@ -5,6 +5,9 @@ import { DEMO_MODEL_LABEL, isDemoModel } from '../lib/demo-model.ts';
 import { useModelStatus } from '../use-model-status.ts';
 import { ModelKeyField } from './ModelKeyField.tsx';
 import { PromptApiPrepare } from './PromptApiPrepare.tsx';
+import type { Policy } from '../../protocol/managed-policy.ts';
+import { modelVerdict } from '../../protocol/policy-rules.ts';
+import { ManagedNote } from './ManagedNote.tsx';
 
 /** The co-pilot's numeric rails, edited as text so a half-typed number can be shown and refused. */
 export type CopilotNumbers = Record<'max_steps' | 'time_budget_minutes' | 'token_budget', string>;
@@ -35,10 +38,12 @@ interface Props {
   /** The settings form's own error line and aria wiring, by field path. */
   err: (path: string, id: string) => ComponentChildren;
   described: (path: string, id: string) => Record<string, unknown>;
+  /** The organisation's policy: the co-pilot off (every field disabled), or only some endpoints. */
+  policy: Policy;
 }
 
 /** Settings → Co-pilot: which model drives the co-pilot, its key (write-only), and the run's budgets. */
-export function CopilotSettings({ copilot: c, numbers, onCopilot, onNumber, err, described }: Props) {
+export function CopilotSettings({ copilot: c, numbers, onCopilot, onNumber, err, described, policy }: Props) {
   const model = useModelStatus();
   const set = (patch: Partial<Settings['copilot']>) => onCopilot({ ...c, ...patch });
   const num = (key: keyof CopilotNumbers, id: string, label: string, min: number, max: number) => (
@@ -49,9 +54,16 @@ export function CopilotSettings({ copilot: c, numbers, onCopilot, onNumber, err,
     </div>
   );
   return (
-    <fieldset>
+    <fieldset disabled={!policy.copilotEnabled} aria-label="Co-pilot settings">
       <legend>Co-pilot</legend>
       <p class="note">The language model that drives the co-pilot (the agent in this panel), and the limits of each run. Nothing else reads these.</p>
+      {!policy.copilotEnabled && <ManagedNote>the co-pilot is off in this browser.</ManagedNote>}
+      {policy.copilotEnabled && policy.allowedModelEndpoints && (
+        <ManagedNote>
+          the co-pilot may use only {policy.allowedModelEndpoints.length ? policy.allowedModelEndpoints.join(', ') : 'no model endpoint'}.{' '}
+          {modelVerdict(policy, c).ok ? '' : 'The model set here is not one of them, so the co-pilot will not start.'}
+        </ManagedNote>
+      )}
       <div class="field">
         <label for="set-provider">Provider</label>
         <select id="set-provider" value={c.provider} onChange={(e) => set({ provider: e.currentTarget.value as ModelProvider })}>

@@ -2,12 +2,15 @@ import { useEffect, useState } from 'preact/hooks';
 import { MAX_WINDOW_MINUTES, modelServerOrigin, settingsErrors, type Settings } from '../../protocol/settings.ts';
 import { saveSettings, settings } from '../settings.ts';
 import { BridgeStatusBlock } from './BridgeStatusBlock.tsx';
+import { AuditExportBlock } from './AuditExportBlock.tsx';
 import { ContractSitesList } from './ContractSitesList.tsx';
 import { CopilotSettings, copilotNumbers } from './CopilotSettings.tsx';
 import { LifetimeOptions } from './LifetimeOptions.tsx';
 import { SitePermissions } from './SitePermissions.tsx';
 import { browser } from '../browser.ts';
 import { askChromeFor } from '../site-permission.ts';
+import { orgPolicy } from '../policy-store.ts';
+import { ManagedNote } from './ManagedNote.tsx';
 
 /** Whether a page has reported native WebMCP in this browser (the service worker records it). */
 function useNativeWebMcpSeen(): boolean {
@@ -36,6 +39,7 @@ export function SettingsView() {
   // Follow outside changes (another panel) until the person starts editing.
   const [dirty, setDirty] = useState(false);
   const nativeSeen = useNativeWebMcpSeen();
+  const maxLifetime = orgPolicy.value.policy.maxTokenLifetimeMinutes;
   useEffect(() => {
     if (!dirty) {
       setDraft(settings.value);
@@ -104,8 +108,9 @@ export function SettingsView() {
           <div class="field">
             <label for="set-lifetime">Default lifetime of a new token</label>
             <select id="set-lifetime" value={String(draft.token_lifetime_minutes)} onChange={(e) => edit({ ...draft, token_lifetime_minutes: Number(e.currentTarget.value) })}>
-              <LifetimeOptions minutes={draft.token_lifetime_minutes} />
+              <LifetimeOptions minutes={draft.token_lifetime_minutes} {...(maxLifetime !== undefined ? { max: maxLifetime } : {})} />
             </select>
+            {maxLifetime !== undefined && <ManagedNote>every token lasts at most {maxLifetime} minutes; you may choose shorter.</ManagedNote>}
           </div>
         </fieldset>
         <fieldset>
@@ -132,6 +137,7 @@ export function SettingsView() {
           onNumber={(key, text) => (setNumbers({ ...numbers, [key]: text }), setDirty(true), setStatus(''))}
           err={err}
           described={described}
+          policy={orgPolicy.value.policy}
         />
         <button type="submit">Save settings</button>
         <p role="status" class="note">
@@ -141,6 +147,7 @@ export function SettingsView() {
       <SitePermissions />
       <ContractSitesList />
       <BridgeStatusBlock />
+      <AuditExportBlock />
     </>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { TabSiteStatus } from '../../protocol/site-access.ts';
 import { allowOutcomeWords } from '../lib/site-words.ts';
 import { allowSiteWithChrome } from '../site-permission.ts';
+import { ManagedNote } from './ManagedNote.tsx';
 
 /**
  * Whether Steward reads the current tab's site, and the one button that changes it. Steward reads
@@ -41,6 +42,20 @@ export function SiteAccessNotice({ tab, error, onAllowed }: { tab: TabSiteStatus
         Steward cannot see this tab’s address: it is a browser page, or a site Steward has no access to. To allow this site, click Steward’s toolbar button while the tab is showing (Chrome then shows
         Steward this tab), or type its address under Settings → Sites Steward may observe.
       </p>
+    );
+  else if (tab.policy)
+    body = (
+      <div class="warn-box">
+        <p>
+          Steward does not read <strong>{tab.origin}</strong>, whatever your own list says: agents see nothing here and can do nothing here.
+        </p>
+        <ManagedNote>
+          {tab.policy === 'blocked' ? 'your organisation blocks Steward on this site.' : 'your organisation allows Steward only on the sites it lists, and this is not one of them.'}
+        </ManagedNote>
+        <button type="button" disabled>
+          Allow {tab.origin}
+        </button>
+      </div>
     );
   else if (tab.waiting)
     body = (

@@ -17,6 +17,7 @@ export function SitePermissions() {
   const origin = sites?.tab?.origin;
   const allowed = sites?.allowed;
   const waiting = sites?.waiting ?? [];
+  const refused = sites?.refused_by_policy ?? [];
 
   /** Chrome's prompt comes first, inside the click: the promise is made before anything is awaited. */
   const allow = async (o: string) => {
@@ -76,6 +77,14 @@ export function SitePermissions() {
             </button>
           </li>
         ))}
+        {refused.map((o) => (
+          <li key={o} data-managed="true">
+            <code>{o}</code> <span class="muted">(Set by your organisation: not read)</span>{' '}
+            <button type="button" class="link" onClick={() => void remove(o)} aria-label={`Remove ${o}`}>
+              Remove
+            </button>
+          </li>
+        ))}
         {waiting.map((o) => (
           <li key={o}>
             <code>{o}</code> <span class="muted">(Chrome’s access was taken back: not read)</span>{' '}
@@ -88,7 +97,7 @@ export function SitePermissions() {
           </li>
         ))}
       </ul>
-      {origin && allowed && !allowed.includes(origin) && !waiting.includes(origin) && (
+      {origin && allowed && !allowed.includes(origin) && !waiting.includes(origin) && !refused.includes(origin) && !sites?.tab?.policy && (
         <button type="button" class="secondary" onClick={() => void allow(origin)}>
           Allow {origin}
         </button>

@@ -52,6 +52,7 @@ export const REASON_TEXT: Record<ApprovalReasonCode, string> = {
   unknown_risk: 'Steward could not tell how risky it is, so it treats it as risky.',
   inferred_control: 'The page does not say this is a control; Steward inferred it from how the page behaves and cannot tell what it does.',
   site_requires_approval: "The site's contract requires a person's approval.",
+  organisation_policy: 'Your organisation requires your approval for this action every time.',
   confirmation: 'It answers the page’s own “are you sure?” or consent step: that check is yours, never the agent’s.',
 };
 

@@ -20,6 +20,9 @@ function setUp(overrides: Partial<Handlers<BridgeRequests, CallContext>> = {}) {
     'bridge/execute': notUsed,
     'bridge/action-status': notUsed,
     'bridge/memory': notUsed,
+    'bridge/page-tools': notUsed,
+    'bridge/page-tool-call': notUsed,
+    'bridge/screenshot': notUsed,
     ...overrides,
   };
   const route = createBridgeRouter({ handlers, post: (m) => posted.push(m), hello: (v) => hellos.push(v), log: (m) => logs.push(m) });

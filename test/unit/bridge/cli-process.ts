@@ -6,10 +6,14 @@ import { join, resolve } from 'node:path';
 import { FrameReader, encodeFrame } from '../../../bridge/src/host/framing.ts';
 import { LineReader, encodeLine } from '../../../bridge/src/link/ndjson.ts';
 
-/** Real processes of the bridge CLI (run from source through tsx), and the two sides they talk to. */
+/**
+ * Real processes of the bridge CLI, and the two sides they talk to. The CLI is the bundle the npm
+ * package ships (bridge/dist/cli.js, built by test/unit/global-setup.ts): what a person runs, and a
+ * start without compiling the sources each time.
+ */
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
-export const CLI = join(ROOT, 'bridge/src/cli.ts');
+export const CLI = join(ROOT, 'bridge/dist/cli.js');
 export const STEWARD_ORIGIN = 'chrome-extension://iodcoaibgikagkbaifmcklmipgpmmcip/';
 
 /** A short temp dir (socket paths are limited to 107 bytes). */
@@ -24,7 +28,7 @@ export interface Run {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function startCli(args: string[], env: Record<string, string> = {}, command: string[] = [process.execPath, '--import', 'tsx/esm', CLI]): Run {
+export function startCli(args: string[], env: Record<string, string> = {}, command: string[] = [process.execPath, CLI]): Run {
   const child = spawn(command[0]!, [...command.slice(1), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'pipe' });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -176,4 +176,22 @@ describe('the native-messaging host (a real process, Chrome played over its stdi
     expect(dropped).toMatchObject({ ok: false, error: { code: 'STEWARD_UNAVAILABLE', retryable: true } });
     expect(!dropped.ok && dropped.error.message).toMatch(/may have run.*same idempotency_key/);
   });
+
+  it("passes Steward's events to every connected process, which a link hands to its listeners; an event that does not fit is dropped", async () => {
+    const { extension, socketPath } = await host();
+    await extension.next('hello');
+    const other = await SocketClient.connect(socketPath);
+    const link = connectLink({ socketPath, log: () => {}, waitMs: 5000 });
+    cleanups.push(() => void link.close());
+    const heard: unknown[] = [];
+    link.onEvent((event) => heard.push(event));
+    // The link is connected once a call of it reaches Steward.
+    void link.call('bridge/tabs', { auth });
+    await extension.next('the link call');
+    extension.send({ kind: 'event', event: { type: 'page-tools-changed', tab_id: 'x' } });
+    extension.send({ kind: 'event', event: { type: 'page-tools-changed', tab_id: 12 } });
+    expect(await other.next()).toEqual({ event: { type: 'page-tools-changed', tab_id: 12 } });
+    await until(() => heard.length > 0, 'the link heard the event');
+    expect(heard).toEqual([{ type: 'page-tools-changed', tab_id: 12 }]);
+  });
 });

@@ -83,11 +83,12 @@ describe('steward-bridge install for the person whose HOME this is', { timeout: 
     home = join(dir.path, 'Ann Smith');
     env.HOME = home;
     useBrowsers(home, 'linux', ['chromium']);
-    const withNode = [node, '--import', 'tsx/esm', CLI];
+    // A flag of that Node's own goes into the launcher too.
+    const withNode = [node, '--no-deprecation', CLI];
 
     expect((await cli(['install', '--browser', 'chromium'], withNode)).code).toBe(0);
     const script = readFileSync(launcher(), 'utf8');
-    expect(script).toContain(`exec '${node}' '--import' 'tsx/esm' '${CLI}' host "$@"`);
+    expect(script).toContain(`exec '${node}' '--no-deprecation' '${CLI}' host "$@"`);
     expect(script).toContain(`STEWARD_BRIDGE_HOME='${bridgeHome()}'`);
 
     const doctor = await cli(['doctor', '--json'], withNode);

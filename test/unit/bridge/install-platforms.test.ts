@@ -19,7 +19,7 @@ import { FakeRegistry, filesUnder, useBrowsers } from './install-homes.ts';
 
 const ID = 'iodcoaibgikagkbaifmcklmipgpmmcip';
 const MANIFEST = 'com.steward.bridge.json';
-const command = { nodePath: process.execPath, nodeFlags: ['--import', 'tsx/esm'], cliPath: CLI };
+const command = { nodePath: process.execPath, nodeFlags: ['--no-deprecation'], cliPath: CLI };
 
 let dir: ReturnType<typeof tempDir>;
 let home: string;
@@ -73,7 +73,7 @@ describe('on Linux', { timeout: 60_000 }, () => {
       `ok: host manifest at ${home}/.config/chromium/NativeMessagingHosts/${MANIFEST}, where Chromium reads it`,
       `ok: it names com.steward.bridge and allows Steward (${ID})`,
       `ok: its launcher ${launcher} is there and executable`,
-      `ok: the launcher runs ${process.execPath} --import tsx/esm ${CLI}`,
+      `ok: the launcher runs ${process.execPath} --no-deprecation ${CLI}`,
       'ok: the host starts and answers (steward-bridge 0.1.0, protocol 1)',
     ]);
     expect(alone.browsers.map((b) => b.browser)).toEqual(['chrome', 'chromium']);
@@ -182,7 +182,7 @@ describe('on Windows', { timeout: 60_000 }, () => {
     ]);
     expect(filesUnder(bridge)).toEqual(['host/com.steward.bridge.json', 'host/steward-bridge-host.cmd', 'install.json']);
     expect(json(manifest)).toMatchObject({ path: launcher, allowed_origins: [`chrome-extension://${ID}/`] });
-    expect(readFileSync(launcher, 'utf8')).toContain(`"${process.execPath}" "--import" "tsx/esm" "${CLI}" host %*\r\n`);
+    expect(readFileSync(launcher, 'utf8')).toContain(`"${process.execPath}" "--no-deprecation" "${CLI}" host %*\r\n`);
 
     // doctor reads the keys and starts the .cmd as Chrome does (here the probe is recorded: no cmd.exe).
     const probed: string[][] = [];
@@ -192,7 +192,7 @@ describe('on Windows', { timeout: 60_000 }, () => {
       `ok: ${edgeKey} names the host manifest ${manifest}`,
       `ok: it names com.steward.bridge and allows Steward (${ID})`,
       `ok: its launcher ${launcher} is there`,
-      `ok: the launcher runs ${process.execPath} --import tsx/esm ${CLI}`,
+      `ok: the launcher runs ${process.execPath} --no-deprecation ${CLI}`,
       'ok: the host starts and answers (steward-bridge 0.1.0, protocol 1)',
     ]);
     expect(probed).toEqual([[launcher, `chrome-extension://${ID}/`]]);

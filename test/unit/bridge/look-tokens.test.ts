@@ -31,8 +31,8 @@ function look(name: string) {
   return { page, state, reply, text: observeLook(reply) };
 }
 
-/** The shop's, the clinic's and the gallery's pages: a look costs less than their ariaSnapshot. */
-const CHEAPER = ['shop-order', 'shop-orders', 'clinic-book', 'shop-tracking', 'h-cookie-banner', 'h-support-case', 'h-order-number-label', 'h-ticket-seat', 'h-checkout-quantity'];
+/** The shop's, the clinic's and the gallery's pages, and the lab's /visibility (which shows covered, offscreen and zero-size states the tree does not): a look costs less than their ariaSnapshot. */
+const CHEAPER = ['shop-order', 'shop-orders', 'clinic-book', 'shop-tracking', 'h-cookie-banner', 'h-support-case', 'h-order-number-label', 'h-ticket-seat', 'h-checkout-quantity', 'lab-visibility'];
 
 describe.each(CHEAPER)('a look at %s', (name) => {
   const { page, state, reply, text } = look(name);
@@ -42,8 +42,8 @@ describe.each(CHEAPER)('a look at %s', (name) => {
   });
 
   it('keeps the page inside the untrusted frame and Steward’s line outside it', () => {
-    const [before, framed] = text.split('<untrusted_page_content>\n');
-    expect(framed!.endsWith('\n</untrusted_page_content>')).toBe(true);
+    const [before, framed] = text.split('<untrusted>\n');
+    expect(framed!.endsWith('\n</untrusted>')).toBe(true);
     // Steward's own words only: the version to copy into preconditions, for a resource in a known state.
     if (before) expect(before).toBe(`state_version ${String(state.state_version)}\n`);
     expect(framed).toContain(reply.rendering);

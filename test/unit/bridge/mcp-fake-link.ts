@@ -1,5 +1,5 @@
 import type { Data, PayloadInput, Reply } from '../../../src/protocol/channel.ts';
-import type { BridgeRequests } from '../../../src/protocol/bridge.ts';
+import type { BridgeEvent, BridgeRequests } from '../../../src/protocol/bridge.ts';
 import type { StewardLink } from '../../../bridge/src/link/steward-link.ts';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { mkdtemp } from 'node:fs/promises';
@@ -14,11 +14,26 @@ type Script = { [K in Type]?: (payload: PayloadInput<BridgeRequests, K>) => Repl
 /** The other side of the MCP server's only port: answers from a script and records every call. */
 export class FakeLink implements StewardLink {
   readonly calls: { type: Type; payload: Record<string, unknown> }[] = [];
+  /** The bridge's own asks for the client's page tools (after each call, on events), kept apart from the calls a test is about. */
+  readonly pageToolCalls: Record<string, unknown>[] = [];
   closed = false;
+  private readonly listeners = new Set<(event: BridgeEvent) => void>();
   constructor(public script: Script = {}) {}
+  onEvent(listener: (event: BridgeEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+  /** Steward telling every bridge process something changed. */
+  emit(event: BridgeEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
   call<K extends Type>(type: K, payload: PayloadInput<BridgeRequests, K>): Promise<Reply<Data<BridgeRequests, K>>> {
-    this.calls.push({ type, payload: payload as Record<string, unknown> });
     const answer = this.script[type] as ((p: unknown) => Reply<unknown>) | undefined;
+    if (type === 'bridge/page-tools') {
+      this.pageToolCalls.push(payload as Record<string, unknown>);
+      return Promise.resolve((answer ? answer(payload) : { ok: true, data: { tab: null, tools: [] } }) as Reply<Data<BridgeRequests, K>>);
+    }
+    this.calls.push({ type, payload: payload as Record<string, unknown> });
     const reply = answer ? answer(payload) : { ok: false as const, error: { code: 'STEWARD_UNAVAILABLE', message: 'The browser is not connected.', retryable: true } };
     return Promise.resolve(reply as Reply<Data<BridgeRequests, K>>);
   }
@@ -67,11 +82,20 @@ export async function saveCredential(home: string, credential: { identity: strin
 
 /** The real v2 client connected to the server over the SDK's in-memory transport (`auto` negotiates 2026-07-28; `legacy` is a 2025 initialize). */
 /** `credential`: the file the client's launch line names (the home's client-credential.json by default; null: none). */
-export async function connectInMemory(link: StewardLink, home: string, options: { name?: string; mode?: 'auto' | 'legacy'; credential?: string | null } = {}) {
+/** `onToolsChanged`: called when the server says its tool list changed (notifications/tools/list_changed). */
+export async function connectInMemory(
+  link: StewardLink,
+  home: string,
+  options: { name?: string; mode?: 'auto' | 'legacy'; credential?: string | null; clientKey?: string; onToolsChanged?: () => void } = {},
+) {
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   const credential = options.credential === null ? undefined : (options.credential ?? stdioCredentialFile(home));
-  const connection = await serveConnection({ link, home, log: () => undefined, credential }, serverSide);
-  const client = new Client({ name: options.name ?? 'Test Client', version: '1.0.0' }, { versionNegotiation: { mode: options.mode ?? 'auto' } });
+  const connection = await serveConnection({ link, home, log: () => undefined, credential, clientKey: options.clientKey }, serverSide);
+  const onToolsChanged = options.onToolsChanged;
+  const client = new Client(
+    { name: options.name ?? 'Test Client', version: '1.0.0' },
+    { versionNegotiation: { mode: options.mode ?? 'auto' }, ...(onToolsChanged ? { listChanged: { tools: { onChanged: () => onToolsChanged(), autoRefresh: false } } } : {}) },
+  );
   await client.connect(clientSide);
   return {
     client,

@@ -87,7 +87,7 @@ describe('MCP over HTTP on 127.0.0.1', () => {
     try {
       expect(client.getProtocolEra()).toBe('modern');
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
-      expect((await client.listTools()).tools).toHaveLength(7);
+      expect((await client.listTools()).tools).toHaveLength(8);
       const result = await client.callTool({ name: 'steward_tabs', arguments: {} });
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(link.calls.at(-1)).toEqual({ type: 'bridge/tabs', payload: { auth: { agent_id: V2_AGENT, token: SECRET } } });

@@ -1,3 +1,4 @@
+import { PAIR_CLAIM_WAIT_MAX_MS } from '../../../src/protocol/bridge.ts';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -37,6 +38,22 @@ async function exists(file: string) {
 }
 
 describe('pairing an MCP client', () => {
+  it('presents the key the organisation issued to this client (--client-key-file) with its pairing request, and only there', async () => {
+    const home = await tempHome();
+    const claims: Reply<unknown>[] = [paired];
+    const link = new FakeLink({ 'bridge/pair-request': () => requested(), 'bridge/pair-claim': () => claims.shift()!, 'bridge/tabs': () => noTabs });
+    const key = 'k3y-issued-by-the-organisation-0123';
+    const session = await connectInMemory(link, home, { name: 'Claude Desktop', clientKey: key });
+    closers.push(() => session.close());
+    await session.client.callTool({ name: 'steward_tabs', arguments: {} });
+    await session.client.callTool({ name: 'steward_tabs', arguments: {} });
+    expect(link.calls[0]).toEqual({ type: 'bridge/pair-request', payload: { client: { name: 'Claude Desktop', version: '1.0.0', transport: 'stdio' }, keep: true, client_key: key } });
+    expect(link.types()).toEqual(['bridge/pair-request', 'bridge/pair-claim', 'bridge/tabs']);
+    expect(JSON.stringify(link.calls.slice(1))).not.toContain(key);
+    // Nor is it written with the pairing.
+    expect(await readFile(stdioCredentialFile(home), 'utf8')).not.toContain(key);
+  });
+
   it('asks for a pairing, shows the code, collects the token once accepted, stores it 0600 in the credential file the launch line names, then calls with it; TOKEN_INVALID forgets it', async () => {
     const home = await tempHome();
     const claims: Reply<unknown>[] = [pending, paired];
@@ -60,7 +77,7 @@ describe('pairing an MCP client', () => {
     const second = await session.client.callTool({ name: 'steward_tabs', arguments: {} });
     expect(second.structuredContent).toMatchObject({ error: { code: 'PAIRING_REQUIRED' } });
     expect(textOf(second)).toContain('483-192');
-    expect(link.calls[1]).toEqual({ type: 'bridge/pair-claim', payload: { pairing_id: 'pair_abcdefgh12', claim_secret: CLAIM } });
+    expect(link.calls[1]).toEqual({ type: 'bridge/pair-claim', payload: { pairing_id: 'pair_abcdefgh12', claim_secret: CLAIM, wait_ms: 0 } });
 
     const third = await session.client.callTool({ name: 'steward_tabs', arguments: {} });
     expect(third.isError).toBeFalsy();
@@ -164,12 +181,14 @@ describe('steward-bridge pair', () => {
     await run.client.callTool({ name: 'steward_tabs', arguments: {} });
     await run.close();
     const said: string[] = [];
-    const code = await pairFromTerminal({ link, credential: file, name: 'unused', log: () => undefined, say: (l) => said.push(l), pollMs: 1 });
+    const code = await pairFromTerminal({ link, credential: file, name: 'unused', log: () => undefined, say: (l) => said.push(l) });
     expect(code).toBe(0);
     expect(said.filter((l) => l.includes('483-192'))).toHaveLength(1);
     expect(said[0]).toContain('"inspector-cli"');
     expect(said.at(-1)).toMatch(/is paired as agent:mcp-test-client-1a2b/);
     expect(link.types()).toEqual(['bridge/pair-request', 'bridge/pair-claim', 'bridge/pair-claim', 'bridge/pair-claim']);
+    // The first look shows the code at once; then each look waits in Steward for the person's decision (no polling here).
+    expect(link.calls.filter((c) => c.type === 'bridge/pair-claim').map((c) => (c.payload as { wait_ms: number }).wait_ms)).toEqual([0, PAIR_CLAIM_WAIT_MAX_MS, PAIR_CLAIM_WAIT_MAX_MS]);
     expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ status: 'paired', token: SECRET });
   });
 
@@ -177,7 +196,7 @@ describe('steward-bridge pair', () => {
     const home = await tempHome();
     const link = new FakeLink({ 'bridge/pair-request': () => requested(), 'bridge/pair-claim': () => refusal('PAIRING_REFUSED') });
     const said: string[] = [];
-    const code = await pairFromTerminal({ link, credential: stdioCredentialFile(home), name: 'MCP Inspector', log: () => undefined, say: (l) => said.push(l), pollMs: 1 });
+    const code = await pairFromTerminal({ link, credential: stdioCredentialFile(home), name: 'MCP Inspector', log: () => undefined, say: (l) => said.push(l) });
     expect(code).toBe(1);
     expect(link.calls[0]).toEqual({ type: 'bridge/pair-request', payload: { client: { name: 'MCP Inspector', transport: 'stdio' }, keep: true } });
     expect(said.at(-1)).toMatch(/Not paired: PAIRING_REFUSED/);

@@ -8,7 +8,7 @@ afterEach(async () => {
 
 describe('the MCP tools', () => {
   for (const mode of ['auto', 'legacy'] as const) {
-    it(`lists the seven tools with their annotations, input schemas and short descriptions (${mode === 'auto' ? '2026-07-28' : '2025'} client)`, async () => {
+    it(`lists the eight tools with their annotations, input schemas and short descriptions (${mode === 'auto' ? '2026-07-28' : '2025'} client)`, async () => {
       const link = new FakeLink();
       const session = await connectInMemory(link, await tempHome(), { mode });
       closers.push(() => session.close());
@@ -16,7 +16,16 @@ describe('the MCP tools', () => {
 
       const { tools } = await session.client.listTools();
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-      expect(Object.keys(byName).sort()).toEqual(['steward_action_status', 'steward_actions', 'steward_execute', 'steward_memory', 'steward_observe', 'steward_open', 'steward_tabs']);
+      expect(Object.keys(byName).sort()).toEqual([
+        'steward_action_status',
+        'steward_actions',
+        'steward_execute',
+        'steward_memory',
+        'steward_observe',
+        'steward_open',
+        'steward_screenshot',
+        'steward_tabs',
+      ]);
       for (const tool of tools) {
         expect(tool.description!.length, tool.name).toBeLessThanOrEqual(500);
         expect(tool.description, tool.name).toMatch(/untrusted/i);
@@ -29,10 +38,14 @@ describe('the MCP tools', () => {
       expect(byName.steward_execute!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
       expect(byName.steward_action_status!.annotations).toMatchObject({ readOnlyHint: true });
       expect(byName.steward_memory!.annotations).toMatchObject({ readOnlyHint: true });
-      expect(byName.steward_execute!.inputSchema.required).toEqual(expect.arrayContaining(['action', 'resource', 'idempotency_key']));
+      expect(byName.steward_screenshot!.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+      expect(byName.steward_execute!.inputSchema.required).toEqual(expect.arrayContaining(['action', 'idempotency_key']));
+      // Left out, the resource is the one the client's last look at the tab showed (the bridge fills it in, or refuses).
+      expect(byName.steward_execute!.inputSchema.required).not.toContain('resource');
       expect(Object.keys(byName.steward_observe!.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['tab_id', 'query', 'expand']));
-      // Listing tools asks nothing of Steward.
+      // Listing tools asks nothing of Steward (an unpaired client is offered no page tools).
       expect(link.calls).toEqual([]);
+      expect(link.pageToolCalls).toEqual([]);
     });
   }
 

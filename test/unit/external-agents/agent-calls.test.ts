@@ -175,6 +175,21 @@ describe('external agent calls: actions through the pipeline', () => {
     expect(s.events.filter((e) => e === 'audit-changed')).toHaveLength(3);
   });
 
+  it('acts on the resource its last look at the tab showed when the request names none, and refuses one with no such look', async () => {
+    const s = await agentSetup();
+    const { resource: _named, ...unnamed } = cancelRequest();
+    // No look at tab 1 yet: nothing to act on, nothing submitted.
+    expect(refusalCode(await s.calls['bridge/execute']({ auth: s.auth, tab_id: 1, request: unnamed, untrusted_input: false }))).toBe('INVALID_INPUT');
+    expect(s.submitted).toEqual([]);
+    const seen = await s.calls['bridge/observe']({ auth: s.auth, tab_id: 1 });
+    if (!seen.ok) throw new Error(seen.error.message);
+    const r = await s.calls['bridge/execute']({ auth: s.auth, tab_id: 1, request: unnamed, untrusted_input: false });
+    expect(r.ok && isErrorResult(r.data.result) && r.data.result.error.code).toBe('APPROVAL_REQUIRED');
+    // Exactly what the look showed, with its site: the same binding as if the agent had copied it.
+    expect(s.submitted[0]!.request).toEqual({ ...unnamed, resource: seen.data.summary.resource });
+    expect(seen.data.summary.resource).toMatchObject({ type: 'order', id: 'ORD-1024' });
+  });
+
   it('refuses to execute in a tab it may not see', async () => {
     const s = await agentSetup();
     expect(refusalCode(await s.calls['bridge/execute']({ auth: s.auth, tab_id: 2, request: cancelRequest(), untrusted_input: false }))).toBe('TAB_NOT_FOUND');
@@ -186,14 +201,30 @@ describe('external agent calls: actions through the pipeline', () => {
     const mine = await s.calls['bridge/execute']({ auth: s.auth, request: cancelRequest(), untrusted_input: false });
     if (!mine.ok) throw new Error(mine.error.message);
     const actionId = mine.data.result.action_id!;
-    const status = await s.calls['bridge/action-status']({ auth: s.auth, action_id: actionId });
+    const status = await s.calls['bridge/action-status']({ auth: s.auth, action_id: actionId, wait_ms: 0 });
     expect(status.ok && isErrorResult(status.data.result) && status.data.result.error.code).toBe('IN_PROGRESS');
 
     const theirs = await s.h.pipeline.submit(cancelRequest(), { ...s.h.agent, wait_for_approval: false });
     expect(theirs.action_id).toBeDefined();
-    const other = await s.calls['bridge/action-status']({ auth: s.auth, action_id: theirs.action_id! });
+    const other = await s.calls['bridge/action-status']({ auth: s.auth, action_id: theirs.action_id!, wait_ms: 50_000 });
     expect(refusalCode(other)).toBe('ACTION_NOT_FOUND');
     expect(JSON.stringify(other)).not.toContain('ORD-1024');
+  });
+
+  it('a status call that waits answers when the person decides, not when its wait runs out', async () => {
+    const s = await agentSetup();
+    const mine = await s.calls['bridge/execute']({ auth: s.auth, request: cancelRequest(), untrusted_input: false });
+    if (!mine.ok) throw new Error(mine.error.message);
+    let answered = false;
+    // 50 s: far beyond this test's 5 s budget, so only the decision can end the wait in time.
+    const waiting = s.calls['bridge/action-status']({ auth: s.auth, action_id: mine.data.result.action_id!, wait_ms: 50_000 }).finally(() => (answered = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered).toBe(false);
+    await approveNext(s.h);
+    const status = await waiting;
+    if (!status.ok) throw new Error(status.error.message);
+    expect(isErrorResult(status.data.result)).toBe(false);
+    expect(status.data.result).toMatchObject({ action_id: mine.data.result.action_id, execution: { status: 'confirmed' } });
   });
 
   it("lists its unfinished actions in memory, not another agent's", async () => {
@@ -203,5 +234,115 @@ describe('external agent calls: actions through the pipeline', () => {
     const r = await s.calls['bridge/memory']({ auth: s.auth });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.data.unfinished.map((u) => [u.action, u.resource.id, u.status])).toEqual([['orders.cancel', 'ORD-1024', 'awaiting_approval']]);
+  });
+});
+
+describe("external agent calls: the current tab's page tools", () => {
+  const bookSlot = {
+    action: 'book_slot',
+    via: 'webmcp' as const,
+    description: 'Books a slot.',
+    read_only: false,
+    consequential: true,
+    payment: false,
+    untrusted_content: false,
+    requires_approval: true,
+    input_schema: { type: 'object', properties: { slot: { type: 'string' } } },
+  };
+
+  it('lists none before the client has a current tab, and reads nothing of the page then', async () => {
+    const s = await agentSetup();
+    s.pageTools.set(1, { url: orderUrl('ORD-1024'), actions: [bookSlot] });
+    expect(await s.calls['bridge/page-tools']({ auth: s.auth })).toEqual({ ok: true, data: { tab: null, tools: [] } });
+    expect(await s.ledger.taintOf(AGENT)).toBeUndefined();
+  });
+
+  it("lists its current tab's tools with needs_approval, tainting the client first; a report from another site lists none", async () => {
+    const s = await agentSetup();
+    await s.ports.setCurrentTab(AGENT, 1);
+    s.pageTools.set(1, { url: orderUrl('ORD-1024'), actions: [bookSlot] });
+    const r = await s.calls['bridge/page-tools']({ auth: s.auth });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.data.tab?.tab_id).toBe(1);
+    expect(r.data.tools.map((t) => [t.action, t.needs_approval])).toEqual([['book_slot', true]]);
+    expect((await s.ledger.taintOf(AGENT))?.source).toMatch(/WebMCP tools/);
+
+    s.pageTools.set(1, { url: 'http://localhost:4200/book', actions: [bookSlot] });
+    const other = await s.calls['bridge/page-tools']({ auth: s.auth });
+    expect(other.ok && other.data.tools).toEqual([]);
+  });
+
+  it('a call goes through the same pipeline as steward_execute: the resource the tab shows, APPROVAL_REQUIRED at once, the one result for the same key', async () => {
+    const s = await agentSetup();
+    const call = { auth: s.auth, tab_id: 1, tool: 'orders.cancel', input: { reason: 'changed my mind' }, idempotency_key: 'page-cancel-1024' };
+    const first = await s.calls['bridge/page-tool-call'](call);
+    if (!first.ok) throw new Error(first.error.message);
+    expect(isErrorResult(first.data.result) && first.data.result.error.code).toBe('APPROVAL_REQUIRED');
+    // Observed (and tainted) before anything was submitted.
+    expect(s.events.slice(0, 3)).toEqual(['tabs', 'observe 1', 'taint']);
+    expect(s.submitted[0]!.request).toEqual({
+      action: 'orders.cancel',
+      resource: expect.objectContaining({ type: 'order', id: 'ORD-1024' }),
+      input: call.input,
+      idempotency_key: call.idempotency_key,
+    });
+    expect(s.submitted[0]!.agent).toMatchObject({ agent_id: AGENT, token: s.auth.token, untrusted_input: false, wait_for_approval: false });
+    await approveNext(s.h);
+    await s.h.pipeline.idle();
+    const done = await s.calls['bridge/page-tool-call'](call);
+    if (!done.ok || isErrorResult(done.data.result)) throw new Error('not done');
+    expect(done.data.result.execution.status).toBe('confirmed');
+    expect(s.h.shop.calls.execute).toHaveLength(1);
+  });
+
+  it('a tool outside its token or its sites gets the refusal steward_execute gives, and nothing runs', async () => {
+    const s = await agentSetup();
+    // The token covers orders:* only; a tab on a site it may not use does not exist for it.
+    expect(refusalCode(await s.calls['bridge/page-tool-call']({ auth: s.auth, tab_id: 2, tool: 'book_slot', input: {}, idempotency_key: 'page-book-1' }))).toBe('TAB_NOT_FOUND');
+    expect(s.submitted).toEqual([]);
+    const viaPage = await s.calls['bridge/page-tool-call']({ auth: s.auth, tab_id: 1, tool: 'book_slot', input: {}, idempotency_key: 'page-book-2' });
+    const observed = await s.calls['bridge/observe']({ auth: s.auth, tab_id: 1 });
+    if (!observed.ok || !viaPage.ok) throw new Error('refused');
+    const viaExecute = await s.calls['bridge/execute']({
+      auth: s.auth,
+      tab_id: 1,
+      request: { action: 'book_slot', resource: observed.data.summary.resource, input: {}, idempotency_key: 'page-book-3' },
+      untrusted_input: false,
+    });
+    if (!viaExecute.ok) throw new Error(viaExecute.error.message);
+    const code = (r: typeof viaPage) => (r.ok && isErrorResult(r.data.result) ? r.data.result.error.code : 'ran');
+    expect(code(viaPage)).not.toBe('ran');
+    expect(code(viaPage)).toBe(code(viaExecute));
+    expect(s.h.shop.calls.execute).toEqual([]);
+  });
+});
+
+describe('external agent calls: screenshots', () => {
+  const png = { ok: true as const, url: orderUrl('ORD-1024'), mime_type: 'image/png' as const, data: 'iVBORw0KGgo=', width: 800, height: 600 };
+
+  it('needs a tab: without one named or a current one it says so, and a tab it may not see is not captured', async () => {
+    const s = await agentSetup();
+    s.screenshots.set(2, { ...png, url: 'http://localhost:4200/patients/P-7' });
+    expect(refusalCode(await s.calls['bridge/screenshot']({ auth: s.auth }))).toBe('TAB_NOT_FOUND');
+    expect(refusalCode(await s.calls['bridge/screenshot']({ auth: s.auth, tab_id: 2 }))).toBe('TAB_NOT_FOUND');
+    expect(s.events.filter((e) => e.startsWith('screenshot'))).toEqual([]);
+    expect(await s.ledger.taintOf(AGENT)).toBeUndefined();
+  });
+
+  it('returns the image of a tab it may use and marks the client tainted before it does; a capture Chrome refuses taints nothing', async () => {
+    const s = await agentSetup();
+    const refused = await s.calls['bridge/screenshot']({ auth: s.auth, tab_id: 1 });
+    expect(refusalCode(refused)).toBe('TAB_NOT_VISIBLE');
+    expect(await s.ledger.taintOf(AGENT)).toBeUndefined();
+
+    s.screenshots.set(1, png);
+    const r = await s.calls['bridge/screenshot']({ auth: s.auth, tab_id: 1 });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.data).toMatchObject({ mime_type: 'image/png', data: png.data, width: 800, tab: { tab_id: 1 } });
+    expect((await s.ledger.taintOf(AGENT))?.source).toMatch(/screenshot/);
+    expect(await s.ports.currentTab(AGENT)).toBe(1);
+    // The tab moved to another site while it was captured: nothing of it is returned.
+    s.screenshots.set(1, { ...png, url: 'https://mail.example/inbox' });
+    expect(refusalCode(await s.calls['bridge/screenshot']({ auth: s.auth }))).toBe('TAB_NOT_FOUND');
   });
 });

@@ -1,6 +1,8 @@
 import { createAgentCalls } from '../../../src/external-agents/agent-calls.ts';
-import type { AgentCallPorts, BrowserTab, Observed } from '../../../src/external-agents/ports.ts';
+import type { AgentCallPorts, BrowserTab, Observed, TabImage } from '../../../src/external-agents/ports.ts';
+import type { AvailableAction } from '../../../src/protocol/action.ts';
 import { MemoryTaintLedger } from '../../../src/pipeline/taint.ts';
+import type { ResourceRef } from '../../../src/protocol/resource.ts';
 import { shopOrderSnapshot } from '../observation/fixtures/shop-order-snapshot.ts';
 import { ORIGIN, harness, orderUrl, type Harness } from '../pipeline/fakes.ts';
 
@@ -29,6 +31,10 @@ export interface AgentSetup {
   auth: { agent_id: string; token: string };
   tokenId: string;
   tabs: BrowserTab[];
+  /** What each tab's page reported as WebMCP tools (none unless a test sets them). */
+  pageTools: Map<number, { url: string; actions: AvailableAction[] }>;
+  /** What a capture of a tab gives (a refusal unless a test sets it). */
+  screenshots: Map<number, TabImage>;
 }
 
 export async function agentSetup(opts: { origins?: string[] } = {}): Promise<AgentSetup> {
@@ -47,6 +53,9 @@ export async function agentSetup(opts: { origins?: string[] } = {}): Promise<Age
   const submitted: AgentSetup['submitted'] = [];
   const tabs = TABS.map((t) => ({ ...t }));
   const current = new Map<string, number>();
+  const pageTools: AgentSetup['pageTools'] = new Map();
+  const screenshots: AgentSetup['screenshots'] = new Map();
+  const shown = new Map<string, { tab_id: number; resource: ResourceRef }>();
   const ports: AgentCallPorts = {
     authenticate: (secret) => h.pipeline.admin.authenticate(secret),
     allowedSites: async () => [ORIGIN, OTHER_ALLOWED],
@@ -72,6 +81,11 @@ export async function agentSetup(opts: { origins?: string[] } = {}): Promise<Age
       const state = h.shop.observation('ORD-1024', 'adapter', url)!;
       return { ok: true, state, snapshot: shopOrderSnapshot() };
     },
+    pageTools: async (tabId) => pageTools.get(tabId),
+    screenshot: async (tabId) => {
+      events.push(`screenshot ${tabId}`);
+      return screenshots.get(tabId) ?? { ok: false, code: 'TAB_NOT_VISIBLE', message: 'not showing', retryable: true };
+    },
     taint: async (agentId, source) => {
       events.push('taint');
       await ledger.mark(agentId, { at: h.clock.t, source });
@@ -79,6 +93,9 @@ export async function agentSetup(opts: { origins?: string[] } = {}): Promise<Age
     tainted: async (agentId) => (await ledger.taintOf(agentId)) !== undefined,
     currentTab: async (agentId) => current.get(agentId),
     setCurrentTab: async (agentId, tabId) => void current.set(agentId, tabId),
+    shownResource: async (agentId, tabId) => (shown.get(agentId)?.tab_id === tabId ? shown.get(agentId)!.resource : undefined),
+    setShownResource: async (agentId, tabId, resource) => void shown.set(agentId, { tab_id: tabId, resource }),
+    actionSettled: async (actionId, ms) => void (await h.pipeline.settled(actionId, ms)),
     sessionFor: async (agentId, tabId) => `ses_${agentId.replace(/\W/g, '')}_${tabId}`,
     submit: (request, agent) => {
       submitted.push({ request, agent });
@@ -88,5 +105,5 @@ export async function agentSetup(opts: { origins?: string[] } = {}): Promise<Age
     records: (agentId) => h.pipeline.agentRecords(agentId),
     auditChanged: () => events.push('audit-changed'),
   };
-  return { h, calls: createAgentCalls(ports), ports, ledger, events, submitted, auth: { agent_id: AGENT, token: minted.secret }, tokenId: minted.token.token_id, tabs };
+  return { h, calls: createAgentCalls(ports), ports, ledger, events, submitted, auth: { agent_id: AGENT, token: minted.secret }, tokenId: minted.token.token_id, tabs, pageTools, screenshots };
 }

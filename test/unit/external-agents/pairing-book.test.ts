@@ -158,6 +158,38 @@ describe('pairing book: the decision', () => {
     expect(await s.book.pending()).toEqual([]);
   });
 
+  it('the hash of the key a client presented travels with its request (kept through a worker restart) to its token', async () => {
+    const s = setup();
+    const key_sha256 = 'c'.repeat(64);
+    const r = data(await s.book.request({ ...CLIENT, key_sha256 }, FROM));
+    expect((await s.book.pending())[0]!.client.key_sha256).toBe(key_sha256);
+    // The stored record reads back (the worker may have restarted in between).
+    expect(JSON.stringify(s.stored())).toContain(key_sha256);
+    data(await s.book.decide({ pairing_id: r.pairing_id, decision: { accept: true, code: r.code, grant: GRANT } }));
+    expect(s.minted[0]).toMatchObject({ label: 'Claude Desktop', client_key_sha256: key_sha256 });
+
+    const plain = data(await s.book.request(CLIENT, { conn: 'conn-bbbbbbbb' }));
+    data(await s.book.decide({ pairing_id: plain.pairing_id, decision: { accept: true, code: plain.code, grant: GRANT } }));
+    expect(s.minted[1]).not.toHaveProperty('client_key_sha256');
+  });
+
+  it('a claim that waits is answered when the person decides, not when its wait runs out', async () => {
+    const s = setup();
+    const r = data(await s.book.request(CLIENT, FROM));
+    let answered = false;
+    // 50 s: far beyond this test's 5 s budget, so only the decision can end the wait in time.
+    const waiting = s.book.claim({ pairing_id: r.pairing_id, claim_secret: r.claim_secret, wait_ms: 50_000 }).finally(() => (answered = true));
+    await new Promise((done) => setTimeout(done, 50));
+    expect(answered).toBe(false);
+    await s.book.decide({ pairing_id: r.pairing_id, decision: { accept: true, code: r.code, grant: GRANT } });
+    expect(data(await waiting)).toMatchObject({ status: 'paired', agent_id: s.minted[0]!.agent_id });
+
+    const refused = data(await s.book.request(CLIENT, FROM));
+    const heard = s.book.claim({ pairing_id: refused.pairing_id, claim_secret: refused.claim_secret, wait_ms: 50_000 });
+    await s.book.decide({ pairing_id: refused.pairing_id, decision: { accept: false } });
+    expect(code(await heard)).toBe('PAIRING_REFUSED');
+  });
+
   it('a wrong code is refused with how many tries remain; the third ends the request as refused', async () => {
     const s = setup();
     const r = data(await s.book.request(CLIENT, FROM));

@@ -50,7 +50,10 @@ const PAGE_READING = ['dom', 'accessibility', 'text', 'url'];
 
 /** The role a line gives `ref`: its own role word, or (none said) the one of the control before it on the line. */
 function roleOnLine(line: string, ref: string): string | undefined {
-  const items = line.replace(/^[^:]*: (?=[a-z]{1,3}\d+ )/, '').split(' · ');
+  const items = line
+    .replace(/^\s*(?:↳ |- )/, '')
+    .replace(/^[^:]*: (?=[a-z]{1,3}\d+ )/, '')
+    .split(' · ');
   const at = items.findIndex((f) => f.startsWith(`${ref} `) || f === ref);
   for (let i = at; i >= 0; i--) {
     const said = /^[a-z]{1,3}\d+ ([\w-]+)~? /.exec(`${items[i]} `)?.[1];

@@ -28,27 +28,49 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
 
   it('marks what a step needs: ! all steps on it need the person, !press only that one, $ payment; nothing for a harmless one', () => {
     expect(lines).toContain('e2 combobox "Fruit" !press = "Ap" [expanded]');
-    expect(lines).toContain('e6 button "Pay now" !$ (covered by dialog "Cookies" e9)');
+    // The cover has a line of its own (e9 "Accept cookies"): named by its role and ref.
+    expect(lines).toContain('e6 button "Pay now" !$ (covered by dialog e9)');
+    expect(lines).toContain('e9 button "Accept cookies" !');
     expect(lines).toContain('e5 slider "Volume" = "30" [0–100 step 5]');
+  });
+
+  it('leaves out a text that only shows the value of the control right before it, but not other text', () => {
+    const slider = snap.elements.find((e) => e.ref === 'e5')!;
+    const withValue = (text: string) => renderSnapshot({ ...snap, texts: [...snap.texts, { text, order: (slider.order ?? 0) + 0.5 }] });
+    expect(withValue('30')).not.toMatch(/^"30"$/m);
+    expect(withValue('30 %')).toMatch(/^"30 %"$/m);
+  });
+
+  it('names a cover in full when it has no line of its own', () => {
+    const hidden = { ...snap, elements: snap.elements.map((e): SnapshotElement => (e.ref === 'e9' ? { ...e, visibility: 'hidden' } : e)) };
+    expect(renderSnapshot(hidden, { actions: WIDGET_STEPS })).toContain('e6 button "Pay now" !$ (covered by dialog "Cookies" e9)');
+  });
+
+  it('says ! when every step but a hover needs the person (a hover changes nothing and never waits)', () => {
+    const steps = WIDGET_STEPS.filter((a) => a.target_ref === 'e1');
+    expect(steps.map((a) => a.action)).toContain('dom.click');
+    const hover = { ...steps[0]!, action: 'dom.hover', read_only: true, consequential: false, requires_approval: false };
+    expect(renderSnapshot(snap, { actions: [...WIDGET_STEPS, hover] })).toContain('e1 button~ "Re: lunch" !\n');
   });
 
   it('puts a popup right under the control that opened it, with its items and their state', () => {
     const at = lines.indexOf('e2 combobox "Fruit" !press = "Ap" [expanded]');
     // Right under its control's line, which says what opened it; the items' role is said once on the line.
-    expect(lines[at + 1]).toBe('  ↳ listbox c1: e3 option "Apple" · e4 "Apricot" [selected]');
+    // A container's ref is left out when all its rows are shown (expand is not needed to reach them).
+    expect(lines[at + 1]).toBe('  ↳ listbox: e3 option "Apple" · e4 "Apricot" [selected]');
     // A menu earlier in the document than its button still follows the button.
     const button = lines.indexOf('e13 button "More actions" [expanded]');
-    expect(lines[button + 1]).toBe('  ↳ menu c3: e30 menuitem "Rename" · e31 "Delete"');
+    expect(lines[button + 1]).toBe('  ↳ menu: e30 menuitem "Rename" · e31 "Delete"');
     expect(lines.filter((l) => l.includes('e30 menuitem'))).toHaveLength(1);
     // One whose control is hidden now is still shown, saying where it came from.
-    expect(lines).toContain('  ↳ dialog c4 "Help" (from e14): e40 button "Close help"');
+    expect(lines).toContain('  ↳ dialog "Help" (from e14): e40 button "Close help"');
     expect(expand(snap, 'c1')).toContain('listbox c1 (from e2) — 2 rows');
   });
 
   it('shows ranges, tabs and trees with their ARIA state on one line each', () => {
     expect(lines).toContain('e20 spinbutton "Quantity" = "2" [min 1]');
-    expect(lines).toContain('tablist c2: e7 tab "Details" [selected] · e8 "Reviews"');
-    expect(lines).toContain('tree c5 "Files": e21 treeitem "Docs" [expanded] · e22 "Images" [collapsed]');
+    expect(lines).toContain('tablist: e7 tab "Details" [selected] · e8 "Reviews"');
+    expect(lines).toContain('tree "Files": e21 treeitem "Docs" [expanded] · e22 "Images" [collapsed]');
   });
 
   it('says a role once on a line, but a different role, an inferred one or a shape’s kind again', () => {
@@ -66,29 +88,36 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
         { ref: 'a4', role: 'tab', name: 'D', inferred: GUESS },
         { ref: 'a5', role: 'link', name: 'E' },
       ]),
-    ).toContain('list c2: a1 tab "A" · a2 "B" · a3 tab~ "C" · a4 "D" · a5 link "E"');
+    ).toContain('list: a1 tab "A" · a2 "B" · a3 tab~ "C" · a4 "D" · a5 link "E"');
     expect(
       row([
         { ref: 'a1', role: 'button', name: 'X', shape: { kind: 'circle', fill: 'red' } },
         { ref: 'a2', role: 'button', name: 'Y', shape: { kind: 'circle', fill: 'blue' } },
       ]),
-    ).toContain('a1 button "X" circle red · a2 button "Y" circle blue');
+    ).toContain('a1 button "X" circle red · a2 "Y" circle blue');
+    // A shape whose kind stands for its role shows it every time.
+    expect(
+      row([
+        { ref: 'a1', role: 'graphics-symbol', name: '', shape: { kind: 'circle', fill: 'red' } },
+        { ref: 'a2', role: 'graphics-symbol', name: '', shape: { kind: 'square', fill: 'blue' } },
+      ]),
+    ).toContain('a1 circle red · a2 square blue');
   });
 
   it('counts the hidden controls of a list (a closed submenu, a collapsed branch) instead of listing them, and drops a list with nothing else', () => {
     const hide = (refs: string[]) => ({ ...snap, elements: snap.elements.map((e): SnapshotElement => (refs.includes(e.ref) ? { ...e, visibility: 'hidden' } : e)) });
     const some = renderSnapshot(hide(['e22']));
-    expect(some).toContain('tree c5 "Files": e21 treeitem "Docs" [expanded]\n');
-    expect(some).toContain('2 hidden controls not listed');
+    expect(some).toContain('tree "Files": e21 treeitem "Docs" [expanded]\n');
+    expect(some).toContain('\n2 hidden controls\n');
     const all = renderSnapshot(hide(['e21', 'e22']));
-    expect(all).not.toContain('tree c5');
-    expect(all).toContain('3 hidden controls not listed');
+    expect(all).not.toContain('tree "Files"');
+    expect(all).toContain('\n3 hidden controls\n');
     expect(expand(hide(['e22']), 'e22')).toContain('e22 treeitem "Images"');
   });
 
   it('leaves out a tab’s expanded or collapsed, which only repeats whether it is selected', () => {
     const tabs = { ...snap, elements: snap.elements.map((e): SnapshotElement => (e.ref === 'e7' ? { ...e, states: ['selected', 'expanded'] } : e.ref === 'e8' ? { ...e, states: ['collapsed'] } : e)) };
-    expect(renderSnapshot(tabs)).toContain('tablist c2: e7 tab "Details" [selected] · e8 "Reviews"');
+    expect(renderSnapshot(tabs)).toContain('tablist: e7 tab "Details" [selected] · e8 "Reviews"');
   });
 
   it('groups the passive shapes of a drawing on one line and offers an operable shape as a control', () => {
@@ -97,7 +126,7 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
     expect(expand(snap, 'e10')).toContain('shown only: no step can act on it');
   });
 
-  it('gives operable shapes that look different a line each: a run of them is not folded as look-alikes', () => {
+  it('gives operable shapes that look different each their own words: a run of them is not folded as look-alikes', () => {
     const kinds = ['circle', 'square', 'triangle', 'circle', 'square', 'triangle', 'circle', 'square'] as const;
     const fills = ['red', 'red', 'green', 'blue', 'blue', 'yellow', 'green', 'red'];
     const board = {
@@ -117,9 +146,11 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
       canvases: [],
     };
     const out = renderSnapshot(board).split('\n');
-    expect(out).toContain('s0 circle red large');
-    expect(out).toContain('s7 square red small');
-    expect(out.filter((l) => /^s\d /.test(l))).toHaveLength(8);
+    // On one line (a row of controls), each with its kind, colour and size.
+    const row = out.find((l) => l.startsWith('s0 '))!;
+    expect(row.split(' · ')).toHaveLength(8);
+    expect(row).toContain('s0 circle red large · s1 square red small');
+    expect(row).toContain('s7 square red small');
     // Alike in every way they show: folded like any run of look-alike controls.
     const alike = { ...board, elements: board.elements.map((e) => ({ ...e, shape: { kind: 'circle' as const, fill: 'blue', size: 'small' as const } })) };
     expect(renderSnapshot(alike)).toMatch(/… \d more graphics-symbol like/);
@@ -127,7 +158,7 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
 
   it('says a canvas is a blind spot, and counts what is hidden', () => {
     expect(lines).toContain('canvas cv1 (pixels only, not read)');
-    expect(lines).toContain('1 hidden control not listed');
+    expect(lines).toContain('1 hidden control');
   });
 
   it('keeps page text quoted even in the new fields: a hostile covering name or colour cannot start a line', () => {

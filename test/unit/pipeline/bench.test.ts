@@ -3,7 +3,7 @@ import { runGatewayBench } from '../../../bench/gateway.ts';
 import { BenchRow } from '../../../src/protocol/bench.ts';
 
 describe('bench/gateway.ts', () => {
-  it('produces the four gateway overhead rows in the BenchRow shape', async () => {
+  it('produces the four gateway overhead rows in the BenchRow shape', { timeout: 60_000 }, async () => {
     const rows = await runGatewayBench({ n: 5, warmup: 1 });
     expect(rows.map((r) => [r.metric, r.case])).toEqual([
       ['gateway.overhead_p50_ms', 'read_only'],

@@ -7,6 +7,7 @@ import { RateLimiter } from '../../../src/pipeline/policy/quota.ts';
 import { approvalReasons } from '../../../src/pipeline/policy/risk.ts';
 import { requiredScope, scopeCovers } from '../../../src/pipeline/policy/scope.ts';
 import { FakeShop, ORDER, ORIGIN, action } from './fakes.ts';
+import { parsePolicy } from '../../../src/protocol/managed-policy.ts';
 
 const token: DelegatedAgentToken = {
   token_type: 'delegated_agent_token',
@@ -109,6 +110,75 @@ describe('PolicyGateway', () => {
 
   it('read-only inside scope runs without approval', () => {
     expect(gw().evaluate(input({ request: req('orders.read'), description: describeAs({ action: 'orders.read', read_only: true, requires_approval: false }) }))).toMatchObject({ kind: 'allow' });
+  });
+});
+
+describe("PolicyGateway under the organisation's managed policy", () => {
+  const now = Date.parse('2026-08-03T11:40:00Z');
+  const input = (over: Partial<GatewayInput> = {}): GatewayInput => ({
+    agent_id: 'agent:copilot',
+    token,
+    request: req(),
+    description: describeAs({ read_only: true, consequential: false, requires_approval: false }),
+    origin: ORIGIN,
+    untrusted_input: false,
+    now,
+    ...over,
+  });
+  const gw = (raw: unknown) => new PolicyGateway(new RateLimiter(() => ({ per_minute: 1000, per_day: 1000 })), () => parsePolicy(raw).policy);
+
+  it('without a policy a read-only action needs nobody', () => {
+    expect(gw({}).evaluate(input())).toMatchObject({ kind: 'allow' });
+  });
+
+  it('an action the policy always wants approved waits for the person, even when nothing else would ask', () => {
+    expect(gw({ approvalRequiredActions: ['orders.*'] }).evaluate(input())).toMatchObject({
+      kind: 'needs_approval',
+      reasons: [{ code: 'organisation_policy', detail: 'your organisation requires approval for orders.*' }],
+    });
+  });
+
+  it('a frozen action is refused outright with POLICY_DENIED naming the rule, until its period ends', () => {
+    const policy = { frozenActions: [{ action: 'orders.cancel', until: '2026-08-04T00:00:00Z' }] };
+    expect(gw(policy).evaluate(input())).toMatchObject({
+      kind: 'refuse',
+      error: { code: 'POLICY_DENIED', retryable: false, details: { policy: 'frozenActions', action: 'orders.cancel', until: '2026-08-04T00:00:00.000Z' } },
+    });
+    expect(gw(policy).evaluate(input({ now: Date.parse('2026-08-04T00:00:01Z') }))).toMatchObject({ kind: 'allow' });
+  });
+
+  it('a site the policy blocks is refused though the token covers it, and so is a navigation to one', () => {
+    expect(gw({ blockedSites: [ORIGIN] }).evaluate(input())).toMatchObject({ kind: 'refuse', error: { code: 'POLICY_DENIED', details: { policy: 'blockedSites', origin: ORIGIN } } });
+    const nav = input({
+      request: req('nav.goto', { url: 'https://bank.example/' }),
+      description: describeAs({ action: 'nav.goto', via: 'legacy_inference' }),
+      token: { ...token, origins: [ORIGIN, 'https://bank.example'] },
+    });
+    expect(gw({ blockedSites: ['https://bank.example'] }).evaluate(nav)).toMatchObject({ kind: 'refuse', error: { code: 'POLICY_DENIED', details: { origin: 'https://bank.example' } } });
+  });
+
+  it('a token older than the lifetime the policy now allows is refused', () => {
+    expect(gw({ maxTokenLifetimeMinutes: 4 }).evaluate(input())).toMatchObject({ kind: 'refuse', error: { code: 'TOKEN_INVALID', details: { policy: 'maxTokenLifetimeMinutes' } } });
+    expect(gw({ maxTokenLifetimeMinutes: 6 }).evaluate(input())).toMatchObject({ kind: 'allow' });
+  });
+
+  it('a paired MCP client the policy no longer lets pair can no longer act', () => {
+    const paired = input({ agent_id: 'agent:mcp-cursor-abc123', token: { ...token, agent_id: 'agent:mcp-cursor-abc123', label: 'Cursor' } });
+    expect(gw({ mcpPairing: false }).evaluate(paired)).toMatchObject({ kind: 'refuse', error: { code: 'POLICY_DENIED', details: { policy: 'mcpPairing' } } });
+    expect(gw({ allowedMcpClients: ['Claude Desktop'] }).evaluate(paired)).toMatchObject({ kind: 'refuse', error: { details: { policy: 'allowedMcpClients' } } });
+    expect(gw({ allowedMcpClients: ['cursor'] }).evaluate(paired)).toMatchObject({ kind: 'allow' });
+  });
+
+  it('a paired MCP client goes on only with the key it paired with still issued for its name', () => {
+    const issued = 'a'.repeat(64);
+    const keyed = (client_key_sha256?: string) =>
+      input({ agent_id: 'agent:mcp-cursor-abc123', token: { ...token, agent_id: 'agent:mcp-cursor-abc123', label: 'Cursor', ...(client_key_sha256 ? { client_key_sha256 } : {}) } });
+    const policy = { mcpClientKeys: [{ name: 'Cursor', sha256: issued }] };
+    expect(gw(policy).evaluate(keyed(issued))).toMatchObject({ kind: 'allow' });
+    // Paired before keys were asked for, with another key, or under another name: refused.
+    expect(gw(policy).evaluate(keyed())).toMatchObject({ kind: 'refuse', error: { code: 'POLICY_DENIED', details: { policy: 'mcpClientKeys' } } });
+    expect(gw(policy).evaluate(keyed('b'.repeat(64)))).toMatchObject({ kind: 'refuse', error: { details: { policy: 'mcpClientKeys' } } });
+    expect(gw({ mcpClientKeys: [{ name: 'Claude Desktop', sha256: issued }] }).evaluate(keyed(issued))).toMatchObject({ kind: 'refuse' });
   });
 });
 

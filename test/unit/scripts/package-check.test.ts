@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { packageProblems, RUNTIME_CONTENT_SCRIPTS } from '../../../scripts/package-check.ts';
+
+const SCHEMA = readFileSync(new URL('../../../public/managed-schema.json', import.meta.url), 'utf8');
 
 const manifest = {
   manifest_version: 3,
@@ -15,6 +18,7 @@ const manifest = {
   background: { service_worker: 'service-worker-loader.js', type: 'module' },
   permissions: ['sidePanel', 'storage', 'scripting'],
   optional_host_permissions: ['http://*/*', 'https://*/*'],
+  storage: { managed_schema: 'managed-schema.json' },
 };
 
 function archive(changes: Record<string, unknown> = {}, extra: Record<string, string> = {}): Map<string, Buffer> {
@@ -25,6 +29,7 @@ function archive(changes: Record<string, unknown> = {}, extra: Record<string, st
     ['assets/index.js', Buffer.from('console.log(1)')],
     ['assets/index.css', Buffer.from('body{}')],
     ['service-worker-loader.js', Buffer.from("import './assets/sw.js'")],
+    ['managed-schema.json', Buffer.from(SCHEMA)],
     ...RUNTIME_CONTENT_SCRIPTS.map((f): [string, Buffer] => [f, Buffer.from('(()=>{})()')]),
   ]);
   for (const [name, text] of Object.entries(extra)) files.set(name, Buffer.from(text));
@@ -52,6 +57,17 @@ describe('a package', () => {
     ['a missing service worker', { background: { service_worker: 'sw.js' } }, /sw.js, named by the manifest/],
   ])('with %s is refused', (_what, changes, problem) => {
     expect(packageProblems(archive(changes), loadUnpacked).join('\n')).toMatch(problem);
+  });
+
+  it('without the organisation’s policy schema, or with one Chrome would not take whole, is refused', () => {
+    expect(packageProblems(archive({ storage: undefined }), loadUnpacked).join('\n')).toMatch(/no storage.managed_schema/);
+    expect(packageProblems(archive({}, { 'managed-schema.json': '{"type":' }), loadUnpacked).join('\n')).toMatch(/managed-schema.json is not JSON/);
+    const files = archive();
+    files.delete('managed-schema.json');
+    expect(packageProblems(files, loadUnpacked).join('\n')).toMatch(/managed-schema.json, named by the manifest, is not in the archive/);
+    expect(packageProblems(archive({}, { 'managed-schema.json': '{"type":"object","properties":{"allowedSites":{"type":"array"}}}' }), loadUnpacked).join('\n')).toMatch(
+      /does not declare blockedSites, mcpPairing/,
+    );
   });
 
   it('for the store must not carry the key', () => {

@@ -36,9 +36,9 @@ describe('the package zip', () => {
     const zip = createZip([{ name: 'a.txt', data: text('hello hello hello hello') }]);
     expect(() => readZip(zip.subarray(0, zip.length - 30))).toThrow();
     const flipped = Buffer.from(createZip([{ name: 'a.txt', data: text('abc') }]));
-    // The stored byte 'a' sits right after the 30-byte local header and the 5-byte name.
-    flipped[35] = 0x7a;
-    expect(() => readZip(flipped)).toThrow(/CRC/);
+    // The entry's data follows its 30-byte local header, its name and its extra field: damage its first byte.
+    flipped[30 + flipped.readUInt16LE(26) + flipped.readUInt16LE(28)]! ^= 0x01;
+    expect(() => readZip(flipped)).toThrow(/CRC|invalid|unexpected EOF/);
   });
 
   it.runIf(existsSync('/usr/bin/unzip'))("unpacks with Info-ZIP's unzip as a person's tools would", () => {

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { WELCOME_KEY, readWelcome } from '../../../src/protocol/welcome.ts';
 import { welcomeOnOpen } from '../../../src/sidepanel/lib/welcome.ts';
 
-const listSites = vi.hoisted(() => vi.fn<() => Promise<{ allowed: string[] }>>());
+const listSites = vi.hoisted(() => vi.fn<() => Promise<{ allowed: string[]; waiting: string[] }>>());
 vi.mock('../../../src/sidepanel/background-client.ts', () => ({ listSites }));
 const { dismissWelcome, trackWelcome, welcomeShown } = await import('../../../src/sidepanel/welcome-store.ts');
 
@@ -38,7 +38,7 @@ describe('the panel’s welcome, kept in the local storage area', () => {
 
   it('on a fresh install with no site allowed, shows it, remembers that, and hides it for good once dismissed', async () => {
     await fakeBrowser.storage.local.set({ [WELCOME_KEY]: { status: 'new' } });
-    listSites.mockResolvedValue({ allowed: [] });
+    listSites.mockResolvedValue({ allowed: [], waiting: [] });
     trackWelcome();
     await vi.waitFor(() => expect(welcomeShown.value).toBe(true));
     expect(await fakeBrowser.storage.local.get(WELCOME_KEY)).toEqual({ [WELCOME_KEY]: { status: 'shown' } });
@@ -50,7 +50,15 @@ describe('the panel’s welcome, kept in the local storage area', () => {
 
   it('with sites already allowed, records that it was skipped and shows nothing', async () => {
     await fakeBrowser.storage.local.set({ [WELCOME_KEY]: { status: 'new' } });
-    listSites.mockResolvedValue({ allowed: ['http://127.0.0.1:4100'] });
+    listSites.mockResolvedValue({ allowed: ['http://127.0.0.1:4100'], waiting: [] });
+    trackWelcome();
+    await vi.waitFor(async () => expect(await fakeBrowser.storage.local.get(WELCOME_KEY)).toEqual({ [WELCOME_KEY]: { status: 'skipped' } }));
+    expect(welcomeShown.value).toBe(false);
+  });
+
+  it('with sites listed but still waiting for Chrome’s grant, the person has chosen already: skipped too', async () => {
+    await fakeBrowser.storage.local.set({ [WELCOME_KEY]: { status: 'new' } });
+    listSites.mockResolvedValue({ allowed: [], waiting: ['http://127.0.0.1:4100'] });
     trackWelcome();
     await vi.waitFor(async () => expect(await fakeBrowser.storage.local.get(WELCOME_KEY)).toEqual({ [WELCOME_KEY]: { status: 'skipped' } }));
     expect(welcomeShown.value).toBe(false);

@@ -12,6 +12,8 @@ describe('openStewardDb', () => {
       'agent_key',
       'approvals',
       'audit',
+      'audit_export',
+      'audit_outbox',
       'audit_seal',
       'idempotency',
       'journal',

@@ -41,7 +41,7 @@ describe('the native vault (agent key and site grants in the steward database)',
     });
     const db = await openStewardDb({ factory });
     expect(db.version).toBe(DB_VERSION);
-    expect(DB_VERSION).toBe(4);
+    expect(DB_VERSION).toBe(5);
     expect([...db.objectStoreNames]).toEqual(expect.arrayContaining(['agent_key', 'site_grants', 'audit']));
     expect(await db.count('audit')).toBe(1);
   });

@@ -37,7 +37,7 @@ function scripted(looks: string[], refuse?: (step: ResolvedStep) => string | und
   };
 }
 
-const page = (...lines: string[]) => `<untrusted_page_content>\npage lab.test/w\n${lines.join('\n')}\n</untrusted_page_content>`;
+const page = (...lines: string[]) => `<untrusted>\npage lab.test/w\n${lines.join('\n')}\n</untrusted>`;
 
 describe('an episode', () => {
   it('runs the plan step by step on what each look shows, and records each step and look', async () => {
@@ -126,6 +126,16 @@ describe("Steward's side", () => {
     expect(executes[0]).toEqual({ tab_id: 7, action: 'dom.click', resource: { type: 'page', id: 'localhost:35375/widgets/v-covered' }, input: { ref: 'e3' }, idempotency_key: 'ep1-1' });
   });
 
+  it('names no resource when its look names none: Steward acts on the page its last look showed', async () => {
+    const bare = look.replace(/\npage [^\n]*/, '');
+    const c = client(bare, [{ structured: { execution: { status: 'confirmed' } } }]);
+    const actor = new StewardActor({ client: c, tabId: 7, keyPrefix: 'ep2', approve: async () => undefined, sleep: noSleep });
+    const run = await runEpisode({ task: 't', steps: [{ do: 'click', target: { name: 'Preview', said: '"Preview"' } }] }, actor, { sleep: noSleep });
+    expect(run.done).toBe(true);
+    const executes = c.calls.filter((x) => x.tool === 'steward_execute').map((x) => x.args);
+    expect(executes[0]).toEqual({ tab_id: 7, action: 'dom.click', input: { ref: 'e3' }, idempotency_key: 'ep2-1' });
+  });
+
   it("stops with Steward's own words when it refuses, and with the missing ref when the look has none", async () => {
     const refused = client(look, [
       { isError: true, text: 'Not done — INVALID_INPUT (action_id a1): input.ref: element e5 is covered\nWhat to do: …', structured: { error: { code: 'INVALID_INPUT' } } },
@@ -147,7 +157,7 @@ describe("Steward's side", () => {
   });
 
   it('waits until Steward shows the new page, and reads that look as the first, not twice', async () => {
-    const looks = ['<untrusted_page_content>\npage lab.test/w\n</untrusted_page_content>', look];
+    const looks = ['<untrusted>\npage lab.test/w\n</untrusted>', look];
     let observes = 0;
     const c: ToolCaller = { call: async () => ({ isError: false, text: looks[Math.min(observes++, 1)]! }) };
     const actor = new StewardActor({ client: c, tabId: 1, keyPrefix: 'k', approve: async () => undefined, sleep: noSleep });

@@ -83,13 +83,41 @@ describe('the rendering of issue 26’s fields, read back', () => {
     expect(look.resource).toEqual({ type: 'page', id: 'widgets.test/inbox' });
   });
 
+  it('names no resource when the look has no resource line (steward_observe leaves out a page that is its own), and reads the page from its first line', () => {
+    const bare = parseStewardLook(framedText('', renderSnapshot(widgetSnapshot(), { actions: WIDGET_STEPS })));
+    expect(bare.resource).toBeUndefined();
+    expect(bare.view.nodes[0]).toMatchObject({ role: 'heading', name: 'Inbox' });
+    // A list line or a run of covered controls first is the page's, not a resource.
+    for (const first of ['tablist: e7 tab "A" · e8 "B"', 'covered by dialog e9: e6 button "Pay"', 'shapes: e10 circle red', '3 hidden controls'])
+      expect(parseStewardLook(`<untrusted>\n${first}\n</untrusted>`).resource, first).toBeUndefined();
+    expect(parseStewardLook('<untrusted>\norder ORD-1 awaiting_payment (adapter .89)\n</untrusted>').resource).toEqual({ type: 'order', id: 'ORD-1' });
+  });
+
+  it('reads a control that is its own list, texts one after another on a line, and rows of a table in full', () => {
+    const seen = parseStewardLook(
+      '<untrusted>\ne1 listbox "Size (arrows, then Enter)" [focused]: e2 option "S" [selected] · e3 "M"\n"Invoice 1042 €120.00"\ntable — columns: "Day" | "Slot"\n  - e4 link "Mon" · "9:00"\n</untrusted>',
+    ).view.nodes;
+    expect(seen.map((n) => [n.ref, n.role, n.name])).toEqual([
+      ['e1', 'listbox', 'Size (arrows, then Enter)'],
+      ['e2', 'option', 'S'],
+      ['e3', 'option', 'M'],
+      [undefined, 'text', 'Invoice 1042 €120.00'],
+      ['e4', 'link', 'Mon'],
+      [undefined, 'text', '9:00'],
+    ]);
+    expect(seen[0]!.states).toEqual(['focused']);
+    expect(seen[1]!.states).toEqual(['selected']);
+  });
+
   it('reads an inferred role, a popup under its opener, ranges and a cover with its ref', () => {
     expect(byRef('e1')).toMatchObject({ role: 'button', name: 'Re: lunch', inferred: true });
     expect(byRef('e3')).toMatchObject({ role: 'option', name: 'Apple' });
     expect(byRef('e4')).toMatchObject({ role: 'option', name: 'Apricot', states: ['selected'] });
     expect(byRef('e3')!.index).toBe(byRef('e2')!.index + 1);
     expect(byRef('e5')).toMatchObject({ role: 'slider', value: '30' });
-    expect(byRef('e6')).toMatchObject({ name: 'Pay now', unusable: 'covered by dialog "Cookies" e9' });
+    // The cover has its own line (e9): named by role and ref, which is what the agent dismisses first.
+    expect(byRef('e6')).toMatchObject({ name: 'Pay now', unusable: 'covered by dialog e9' });
+    expect(byRef('e9')).toMatchObject({ role: 'button', name: 'Accept cookies' });
     expect(byRef('e30')).toMatchObject({ role: 'menuitem', name: 'Rename' });
   });
 
@@ -104,9 +132,7 @@ describe('the rendering of issue 26’s fields, read back', () => {
 
 describe('a role said once on a line', () => {
   it('gives a control with no role word the role and ~ of the control before it on the same line, and never carries it to the next line', () => {
-    const look = parseStewardLook(
-      '<untrusted_page_content>\npage lab.test/w\n  row 1: e5 link "1" · "x" · e6 "2" · e7 ! · e8 button~ "Open" · e9 "Close" [expanded]\ne10 "Orphan"\n</untrusted_page_content>',
-    ).view;
+    const look = parseStewardLook('<untrusted>\npage lab.test/w\n  row 1: e5 link "1" · "x" · e6 "2" · e7 ! · e8 button~ "Open" · e9 "Close" [expanded]\ne10 "Orphan"\n</untrusted>').view;
     const seen = (ref: string) => look.nodes.find((n) => n.ref === ref);
     expect(seen('e6')).toMatchObject({ role: 'link', name: '2', control: true });
     expect(seen('e7')).toMatchObject({ role: 'link', name: '' });
@@ -126,7 +152,7 @@ describe('page text cannot bend the reading', () => {
   });
 
   it('does not take a quoted page line for the resource, nor a text for a control', () => {
-    const look = parseStewardLook('<untrusted_page_content>\n"page evil.test/x"\ne1 button "Go"\n</untrusted_page_content>');
+    const look = parseStewardLook('<untrusted>\n"page evil.test/x"\ne1 button "Go"\n</untrusted>');
     expect(look.resource).toBeUndefined();
     expect(look.view.nodes.map((n) => [n.role, n.control])).toEqual([
       ['text', false],

@@ -7,7 +7,7 @@ export function fakeSites(initial: string[] = []): SitesControl & { allowed: Set
   return {
     allowed,
     list,
-    overview: async () => ({ allowed: await list(), waiting: [], broad: false }),
+    overview: async () => ({ allowed: await list(), waiting: [], refused_by_policy: [], broad: false }),
     allow: async (origin) => (allowed.add(origin), { allowed: await list(), tabs: 0 }),
     remove: async (origin) => (allowed.delete(origin), { allowed: await list(), tabs: 0 }),
     tabStatus: async (tabId) => ({ tabId, allowed: false, observing: false }),

@@ -107,6 +107,25 @@ describe('navigate port', () => {
     expect(tabs.holds.every((h) => h.released)).toBe(true);
   });
 
+  it('a new tab stopped on a site Chrome hides from Steward, on Chrome’s error page, is closed and reported unnamed; a hidden tab Chrome says nothing more about is left alone', async () => {
+    const { tabs, sessions, sid } = await copilotSessionOnLoadedTab();
+    const inner = { execute: vi.fn(async () => ({ outcome: 'completed' as const })) };
+    const fenced = fencedExecutor(inner, { tabOf: (ctx) => sessions.tabOf(ctx.session_id), tabs });
+    const call = { ctx: { agent_id: 'agent:copilot', session_id: sid }, allowed_origins: [ORIGIN] } as unknown as ExecutionCall;
+    tabs.urls.set(5, `${ORIGIN}/partners`);
+    tabs.opens = [7, 8];
+    for (const id of tabs.opens) tabs.status.set(id, 'complete');
+    tabs.urls.set(7, HIDDEN);
+    tabs.errorPages.add(7);
+    // Maybe the person's own: Chrome says nothing more about it.
+    tabs.urls.set(8, HIDDEN);
+    const report = await fenced.execute(call);
+    expect(report).toMatchObject({ outcome: 'failed', code: 'SITE_NOT_ALLOWED', side_effect_possible: true });
+    expect(report).not.toHaveProperty('origin');
+    expect(report.outcome === 'failed' && report.message).toContain('opened a new tab to another site (one Steward has no access to)');
+    expect(tabs.closed).toEqual([7]);
+  });
+
   it('opens a new background tab for a session whose tab was closed, and binds the session to it', async () => {
     const tabs = new FakeTabs();
     const sessions = new SessionTabs();

@@ -105,21 +105,40 @@ describe('TabObserver', () => {
 });
 
 describe('TabObserver settling by the page’s own events', () => {
-  it('a quiet page showing what was seen last is observed once, without waiting; a new state must hold SETTLE_MS first', async () => {
+  it('a quiet page showing what was seen last is observed once, without waiting; a new state must hold SETTLE_MS first, by the page’s events', async () => {
     const sleep = vi.fn(async () => undefined);
     const settle = vi.fn(async () => ({ ms: 0, how: 'quiet' as const, key: 'k1' }));
-    const { observer, calls } = observerWith([page(), page({ status: 'paid' }), page({ status: 'paid' }), page({ status: 'paid' })], { settle, sleep });
-    // First look: nothing seen before, so the state is read again after SETTLE_MS (a change mid-churn is told apart only over time).
+    const { observer, calls } = observerWith([page(), page({ status: 'paid' })], { settle, sleep });
+    // First look: nothing seen before, so the state must hold: the page says its DOM has been still
+    // SETTLE_MS since its last change and is as it was read (same key) — no timer, no second read.
     const first = await observer.observe(7);
-    expect(first.ok && first.tab.state.state).toBe('paid');
-    expect(calls.snapshot).toBe(3);
+    expect(first.ok && first.tab.state.state).toBe('awaiting_payment');
+    expect(calls.snapshot).toBe(1);
     expect(settle).toHaveBeenCalledWith(7, SETTLE_MS);
-    expect(sleep).toHaveBeenCalledWith(SETTLE_MS);
-    // Nothing changed since: one read, no wait.
-    sleep.mockClear();
+    expect(settle).toHaveBeenCalledWith(7, SETTLE_MS, SETTLE_MS);
+    expect(sleep).not.toHaveBeenCalled();
+    // Nothing changed since: one read, no hold.
+    settle.mockClear();
     const again = await observer.observe(7);
     expect(again.ok && again.tab.state.state).toBe('paid');
-    expect(calls.snapshot).toBe(4);
+    expect(calls.snapshot).toBe(2);
+    expect(settle).toHaveBeenCalledTimes(2);
+    // And once more with the page unchanged: one settle, one read.
+    settle.mockClear();
+    await observer.observe(7);
+    expect(settle).toHaveBeenCalledTimes(1);
+    expect(sleep).not.toHaveBeenCalled();
+  });
+
+  it('a new state the page changes while it is held is read again (a churning page is told apart over time)', async () => {
+    const keys = ['k1', 'k2', 'k2', 'k2'];
+    const settle = vi.fn(async () => ({ ms: 0, how: 'quiet' as const, key: keys.shift()! }));
+    const sleep = vi.fn(async () => undefined);
+    const { observer, calls } = observerWith([page(), page({ status: 'paid' }), page({ status: 'paid' })], { settle, sleep });
+    const r = await observer.observe(7);
+    // Read, held but the page changed (k1 → k2), read again: the state differs, held again (k2 stays).
+    expect(calls.snapshot).toBe(2);
+    expect(r.ok && r.tab.state.state).toBe('paid');
     expect(sleep).not.toHaveBeenCalled();
   });
 

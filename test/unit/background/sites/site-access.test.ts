@@ -5,6 +5,7 @@ import { ISOLATED_SCRIPT_ID, MAIN_SCRIPT_ID } from '../../../../src/background/s
 import { SETTINGS_KEY } from '../../../../src/protocol/settings.ts';
 import { SITES_KEY } from '../../../../src/protocol/site-access.ts';
 import { FakeGrants } from './fake-grants.ts';
+import { parsePolicy, type ParsedPolicy } from '../../../../src/protocol/managed-policy.ts';
 import { FakeScripting, queryTabsByPattern } from './fake-scripting.ts';
 
 const FILES = { mainWithPolyfill: 'assets/main-world.iife.js', mainNetworkOnly: 'assets/main-network.iife.js', isolated: 'assets/isolated.iife.js' };
@@ -129,7 +130,7 @@ describe("SiteAccess: Chrome's grants decide with the list", () => {
 
     grants.revoke(SHOP);
 
-    await vi.waitFor(() => expect(access.overview()).toEqual({ allowed: [CLINIC], waiting: [SHOP], broad: false }));
+    await vi.waitFor(() => expect(access.overview()).toEqual({ allowed: [CLINIC], waiting: [SHOP], refused_by_policy: [], broad: false }));
     expect(matches()).toEqual([
       [MAIN_SCRIPT_ID, [`${CLINIC}/*`]],
       [ISOLATED_SCRIPT_ID, [`${CLINIC}/*`]],
@@ -144,7 +145,7 @@ describe("SiteAccess: Chrome's grants decide with the list", () => {
     expect(await fakeBrowser.storage.local.get(SITES_KEY)).toEqual({ [SITES_KEY]: { allowed: [SHOP, CLINIC] } });
 
     grants.grant(SHOP);
-    await vi.waitFor(() => expect(access.overview()).toEqual({ allowed: [CLINIC, SHOP], waiting: [], broad: false }));
+    await vi.waitFor(() => expect(access.overview()).toEqual({ allowed: [CLINIC, SHOP], waiting: [], refused_by_policy: [], broad: false }));
     expect(scripting.registered.flatMap((s) => s.matches ?? [])).toContain(`${SHOP}/*`);
   });
 
@@ -152,7 +153,7 @@ describe("SiteAccess: Chrome's grants decide with the list", () => {
     await fakeBrowser.storage.local.set({ [SITES_KEY]: { allowed: [SHOP, CLINIC] } });
     grants = new FakeGrants([CLINIC]);
     const access = await started();
-    expect(access.overview()).toEqual({ allowed: [CLINIC], waiting: [SHOP], broad: false });
+    expect(access.overview()).toEqual({ allowed: [CLINIC], waiting: [SHOP], refused_by_policy: [], broad: false });
     expect(matches()).toEqual([
       [MAIN_SCRIPT_ID, [`${CLINIC}/*`]],
       [ISOLATED_SCRIPT_ID, [`${CLINIC}/*`]],
@@ -165,7 +166,7 @@ describe("SiteAccess: Chrome's grants decide with the list", () => {
     grants.broadGrant = true;
     const clinicTab = await openTab(`${CLINIC}/`);
     const access = await started();
-    expect(access.overview()).toEqual({ allowed: [SHOP], waiting: [], broad: true });
+    expect(access.overview()).toEqual({ allowed: [SHOP], waiting: [], refused_by_policy: [], broad: true });
     expect(matches()).toEqual([
       [MAIN_SCRIPT_ID, [`${SHOP}/*`]],
       [ISOLATED_SCRIPT_ID, [`${SHOP}/*`]],
@@ -253,5 +254,55 @@ describe('page scripts wait for chrome.storage to be closed to content scripts',
     expect(scripting.history.some((state) => state.length > 0)).toBe(false);
     expect(unregister).toHaveBeenCalledWith({ ids: [MAIN_SCRIPT_ID, ISOLATED_SCRIPT_ID] });
     expect(scripting.registered).toEqual([]);
+  });
+});
+
+/** A stand-in for the worker's ManagedPolicy: the policy now, and its change as Chrome would report it. */
+function fakePolicy(raw: unknown) {
+  let parsed = parsePolicy(raw);
+  const listeners: Array<(p: ParsedPolicy) => void> = [];
+  return {
+    ready: Promise.resolve(),
+    current: () => parsed.policy,
+    onChange: (fn: (p: ParsedPolicy) => void) => void listeners.push(fn),
+    set(next: unknown) {
+      parsed = parsePolicy(next);
+      for (const fn of listeners) fn(parsed);
+    },
+  };
+}
+
+describe("SiteAccess: the organisation's policy outranks the person's list", () => {
+  it('a site the policy blocks gets no script and no message, though the person allowed it; lifting the block brings it back', async () => {
+    await fakeBrowser.storage.local.set({ [SITES_KEY]: { allowed: [SHOP, CLINIC] } });
+    const tab = await openTab(`${SHOP}/orders/ORD-1024`);
+    const policy = fakePolicy({ blockedSites: [SHOP] });
+    const lost: string[][] = [];
+    const access = new SiteAccess({ files: FILES, grants, policy, onSitesLost: (o) => lost.push(o) });
+    await access.ready;
+    expect(access.overview()).toEqual({ allowed: [CLINIC], waiting: [], refused_by_policy: [SHOP], broad: false });
+    expect(matches()).toEqual([
+      [MAIN_SCRIPT_ID, [`${CLINIC}/*`]],
+      [ISOLATED_SCRIPT_ID, [`${CLINIC}/*`]],
+    ]);
+    expect(await access.gate(tab)).toMatchObject({ code: 'SITE_NOT_ALLOWED', message: expect.stringContaining('Your organisation blocks Steward on https://shop.example') });
+    expect(await access.tabStatus(tab, () => false)).toMatchObject({ allowed: false, policy: 'blocked' });
+    await expect(access.allow(SHOP)).rejects.toThrow('Your organisation blocks Steward');
+
+    policy.set({});
+    await vi.waitFor(() => expect(access.list()).toEqual([CLINIC, SHOP]));
+    expect(await access.gate(tab)).toBeUndefined();
+
+    policy.set({ allowedSites: [CLINIC] });
+    await vi.waitFor(() => expect(access.list()).toEqual([CLINIC]));
+    expect(lost).toEqual([[SHOP]]);
+    expect(await access.tabStatus(tab, () => false)).toMatchObject({ allowed: false, policy: 'not_allowed' });
+  });
+
+  it('an allow list never adds a site the person did not allow', async () => {
+    await fakeBrowser.storage.local.set({ [SITES_KEY]: { allowed: [CLINIC] } });
+    const access = new SiteAccess({ files: FILES, grants, policy: fakePolicy({ allowedSites: [SHOP, CLINIC] }) });
+    await access.ready;
+    expect(access.list()).toEqual([CLINIC]);
   });
 });

@@ -1,4 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import { pageChange } from '../../../../src/content/act/activity.ts';
+import { markOwn } from '../../../../src/content/presence/own-elements.ts';
+import { LISTENER_MARK_ATTRIBUTE } from '../../../../src/protocol/listener-marks.ts';
 import { nextWake, settlePage, settleVerdict } from '../../../../src/content/act/settle.ts';
 import { RequestLedger } from '../../../../src/content/act/requests.ts';
 import { hitPoints } from '../../../../src/observation/dom/hit-points.ts';
@@ -145,5 +148,25 @@ describe('hit points (shared by observation and act)', () => {
     const clipped = hitPoints({ left: -50, top: 0, width: 100, height: 40 }, { vw: 800, vh: 600 });
     expect(clipped.every((p) => p.x >= 0)).toBe(true);
     expect(hitPoints({ left: 5, top: 5, width: 1, height: 1 })).toHaveLength(1);
+  });
+});
+
+describe("the page's activity leaves out Steward's own listener marks", () => {
+  const attr = (attributeName: string) => ({ type: 'attributes', attributeName }) as unknown as MutationRecord;
+  const childList = (addedNodes: object[], removedNodes: object[]) => ({ type: 'childList', attributeName: null, target: {}, addedNodes, removedNodes }) as unknown as MutationRecord;
+  it('counts any change of the page, but not a listener mark an observation asked the main world to write', () => {
+    expect(pageChange([attr(LISTENER_MARK_ATTRIBUTE)])).toBe(false);
+    expect(pageChange([attr(LISTENER_MARK_ATTRIBUTE), attr('class')])).toBe(true);
+    expect(pageChange([childList([{}], [])])).toBe(true);
+    expect(pageChange([])).toBe(false);
+  });
+
+  it("nor Steward's indicator coming and going (or changing), while the page's own nodes next to it still count", () => {
+    const host = {} as Node;
+    markOwn(host);
+    expect(pageChange([childList([host], [])])).toBe(false);
+    expect(pageChange([childList([], [host])])).toBe(false);
+    expect(pageChange([{ type: 'attributes', attributeName: 'style', target: host } as unknown as MutationRecord])).toBe(false);
+    expect(pageChange([childList([host, {}], [])])).toBe(true);
   });
 });
