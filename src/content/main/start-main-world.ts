@@ -34,6 +34,7 @@ export function startMainWorld(polyfill?: (port: MessagePort) => boolean, native
   const hasNative = 'modelContext' in document;
   const serving = polyfill !== undefined && !hasNative && polyfill(channel.port1);
   if (hasNative && native) native(channel.port1);
+  delete (window as { __webModelContextOptions?: unknown }).__webModelContextOptions;
   // In native mode (or with the polyfill off) the isolated world still takes this port, for network records.
   offerPortToIsolatedWorld(channel.port2, network.connected, { polyfill: serving });
 }

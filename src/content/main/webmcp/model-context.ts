@@ -1,10 +1,11 @@
 /**
  * Steward's WebMCP polyfill core: `document.modelContext`'s registerTool / getTools / executeTool
  * as Chrome's native API behaves (checked against the web-platform-tests `webmcp/` suite,
- * test/fixtures/wpt-webmcp/). The polyfill package (@mcp-b/webmcp-polyfill) supplies the
- * ModelContext object, its `toolchange` plumbing and the declarative `<form toolname>` half; its
- * imperative methods are replaced here, because they refuse `exposedTo`, fail a run whose tool
- * unregisters itself, drop execute's signal and every annotation but two, and see no other frame.
+ * test/fixtures/wpt-webmcp/). The MCP-B polyfill, installed through @mcp-b/global
+ * (start-polyfill.ts), supplies the ModelContext object, its `toolchange` plumbing and the
+ * declarative `<form toolname>` half; its imperative methods are replaced here, because they
+ * refuse `exposedTo`, fail a run whose tool unregisters itself, drop execute's signal and every
+ * annotation but two, and see no other frame.
  *
  * Frames: each frame runs its own copy of this script, and each document's tools stay in its own
  * realm. A document lists and runs the tools of the page's other same-origin documents through a
