@@ -228,12 +228,14 @@ function pageAnswered(v: VerifyInput): boolean {
 
 /**
  * A declarative form that submits itself and navigates (formNavigationSeen): confirmed by the
- * result page Steward observed, whatever the page answered (nothing) and whichever WebMCP ran it.
+ * address of the result page Steward observed, whatever the page answered (nothing) and whichever WebMCP ran it.
  * The result names the page observed after it; there is no output to report.
  */
 function formNavigation(v: VerifyInput): ExecutedResult | undefined {
   if (v.description.via !== 'webmcp' || v.tool?.kind !== 'declarative' || v.tool.autosubmit !== true) return undefined;
-  if (pageAnswered(v) || !v.after || v.after.confidence < CONFIRM_CONFIDENCE) return undefined;
+  // The URL is the evidence, not what the page shows: a plain result page (legacy inference, low
+  // confidence in its resource) confirms it as well as a rich one.
+  if (pageAnswered(v) || !v.after) return undefined;
   if (formNavigationSeen(v.request, v.before, v.after) !== true) return undefined;
   const seen = observedInstead(v);
   return seen && { ...seen, execution: { status: 'confirmed', certainty: 'confirmed', executed_at: v.executed_at, verified_by: 'postcondition' } };

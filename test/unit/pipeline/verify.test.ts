@@ -148,6 +148,13 @@ describe('verifyOutcome on the other paths', () => {
         expect(r).not.toHaveProperty('output');
       });
 
+      it('a plain result page (Steward unsure what resource it shows) confirms it by its address alike', () => {
+        const plain = { ...results, confidence: 0.12 };
+        expect(verify({ description, tool: descriptor, request, report: answered(null), before: onForm, after: plain })).toMatchObject({
+          execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'postcondition' },
+        });
+      });
+
       it('a page that is not the form’s result (another path, or values the agent did not give) confirms nothing', () => {
         const elsewhere = { ...results, url: 'https://shop.example/login?next=/search' };
         expect(verify({ description, tool: descriptor, request, report: answered(null), before: onForm, after: elsewhere })).toMatchObject({ execution: { status: 'unknown' } });
