@@ -2,7 +2,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-gallery/**', 'bridge/dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.steward-profile/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist-gallery/**',
+      'bridge/dist/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      '.steward-profile/**',
+      'test/fixtures/wpt-webmcp/**',
+      'test/fixtures/wpt-webmcp-support/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -11,6 +11,7 @@ import { report, type Row } from './report.ts';
 import { securityRows, securityRuns } from './security.ts';
 import { truthBench } from './truth.ts';
 import { widgetBench } from './widgets.ts';
+import { wptRows } from './wpt.ts';
 
 const quick = process.argv.includes('--quick');
 /**
@@ -20,7 +21,8 @@ const quick = process.argv.includes('--quick');
  * the e2e check's baseline, test/e2e/gallery-baseline.json), or `--only widgets`: just the widget
  * tasks, Steward against ariaSnapshot (`--quick`: a dozen of them), or `--only security`: just the
  * planted attacks and benign tasks of an obedient agent (`--quick`: one attack per channel and goal
- * kind), or `--only export`: just the audit export to a real rsyslog (fleet.*); nothing else is run.
+ * kind), or `--only export`: just the audit export to a real rsyslog (fleet.*), or `--only wpt`: just the
+ * web-platform-tests `webmcp/` pass counts; nothing else is run.
  */
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
@@ -47,7 +49,8 @@ try {
   const widgets = only === undefined || only === 'widgets';
   const security = only === undefined || only === 'security';
   const exportBench = only === undefined || only === 'export';
-  if (only !== undefined && !tasks && !truth && !widgets && !security && !exportBench && cases.length === 0) throw new Error(`--only: no case named ${only}`);
+  const wpt = only === undefined || only === 'wpt';
+  if (only !== undefined && !tasks && !truth && !widgets && !security && !exportBench && !wpt && cases.length === 0) throw new Error(`--only: no case named ${only}`);
   const browser = cases.length > 0 ? await launchWithSteward({ nativeWebMcp: true, allowSites: Object.values(sites.urls) }) : undefined;
   try {
     for (const c of cases) {
@@ -110,6 +113,14 @@ try {
       failures.push(`audit export: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
     }
   }
+  if (wpt) {
+    process.stderr.write('web-platform-tests webmcp/ (native WebMCP as the anchor, then the polyfill)…\n');
+    try {
+      rows.push(...(await wptRows(sites.urls.lab)));
+    } catch (error) {
+      failures.push(`wpt: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    }
+  }
   if (only === undefined) {
     process.stderr.write('gateway…\n');
     rows.push(...(await runGatewayBench({ n: quick ? 100 : 400, warmup: 20 })));
@@ -147,6 +158,8 @@ console.log(
     '    person would not expect one for (a search, a filter, typing) or a refusal; cards on a write the person asked for are expected.',
     '  fleet.* (the audit export, bench/audit-export.ts): Steward → native messaging → steward-bridge → TCP → a real rsyslog on this',
     "    machine writing a file; anchors: the same lines written by Node straight to rsyslog's port, until they are in its file.",
+    '  webmcp.wpt_pass: subtests of the vendored web-platform-tests webmcp/ suite passed by Steward’s polyfill (Chromium without its',
+    '    WebMCP feature); anchor: the same pages under native WebMCP in the same run.',
     '  warm-up: after its cold first call, every candidate (Steward and each anchor) makes unmeasured calls before its',
     '    measured ones, at least 3 and for at least 1 s, unless that first call took over 2 s (then it is warm already).',
   ].join('\n'),

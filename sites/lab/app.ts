@@ -29,6 +29,8 @@ import { mountIdentityPages } from './identity-pages.ts';
 import { mountWebMcpFailures } from './webmcp-failures.ts';
 import { mountWebMcpListing } from './webmcp-listing.ts';
 import { mountWebMcpFence } from './webmcp-fence.ts';
+import { mountWptWebMcp } from './wpt-webmcp.ts';
+import { mountWebMcpCases } from './webmcp-cases.ts';
 import { mountActPages } from './act-pages.ts';
 import { mountConsentPages } from './consent-pages.ts';
 import { mountSinkPages } from './sink-pages.ts';
@@ -76,6 +78,8 @@ export function createLab(): DemoSite {
   mountIdentityPages(router);
   mountWebMcpListing(router);
   mountWebMcpFence(router);
+  mountWptWebMcp(router);
+  mountWebMcpCases(router);
   mountActPages(router);
   mountConsentPages(router);
   mountSinkPages(router);

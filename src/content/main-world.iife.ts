@@ -3,20 +3,19 @@
 // with anything here. Its jobs: the WebMCP polyfill where the browser has no native
 // document.modelContext, and observing the page's same-origin JSON responses. Both reach Steward
 // over one private MessagePort, which exists in both modes.
-import './main/disable-autoinit.ts';
-import { initializeWebModelContext } from '@mcp-b/global';
 import { recordDeclaredAnnotations, serveModelContext, serveNativeThrown } from './main/polyfill-bridge.ts';
 import { startMainWorld } from './main/start-main-world.ts';
 import { captureThrown } from './main/thrown-capture.ts';
+import { installStewardModelContext } from './main/webmcp/model-context.ts';
+import { startPolyfill } from './main/webmcp/start-polyfill.ts';
 
 startMainWorld(
   (port) => {
-    // The package insists on a postMessage transport; give it one that accepts no origin, so
-    // the tools are reached only over Steward's private port.
-    const nobody = { allowedOrigins: ['steward-private.invalid'], channelId: 'steward-closed' };
-    initializeWebModelContext({ transport: { tabServer: nobody, iframeServer: nobody } });
-    const mc = (document as unknown as { modelContext?: unknown }).modelContext;
+    // @mcp-b/global's ModelContext and declarative forms, with Steward's own imperative methods
+    // (model-context.ts): the page gets a document.modelContext that behaves like Chrome's.
+    const mc = startPolyfill();
     if (!mc) return false;
+    installStewardModelContext(mc as Parameters<typeof installStewardModelContext>[0], window);
     const declared = recordDeclaredAnnotations(mc as { registerTool?: unknown });
     serveModelContext(mc as Parameters<typeof serveModelContext>[0], port, declared, captureThrown(mc as { registerTool?: unknown }));
     return true;

@@ -12,6 +12,7 @@ import type { PageToolError } from '../protocol/page-tool-error.ts';
 import { quotePageError } from '../webmcp/thrown.ts';
 import { afterToolFailure } from './execution/after-failure.ts';
 import { observedChanges } from './what-changed.ts';
+import { formNavigationSeen } from './form-navigation.ts';
 
 /** Below this confidence an observed effect is only `inferred`. */
 const CONFIRM_CONFIDENCE = 0.7;
@@ -160,6 +161,9 @@ export function verifyOutcome(v: VerifyInput): ActionResult {
         );
       }
       if (report.side_effect_possible) {
+        // The document that ran a navigating form is gone before it could answer: the new page says what happened.
+        const navigated = formNavigation(v);
+        if (navigated) return navigated;
         const c = postcondition(v);
         if (c !== 'unknown' && haveState && (v.expect || automaticExpectation(v.request))) {
           return { ...common, execution: { status: 'confirmed', certainty: 'inferred', executed_at: v.executed_at, verified_by: 'postcondition' } };
@@ -178,6 +182,8 @@ export function verifyOutcome(v: VerifyInput): ActionResult {
     }
     case 'timed_out': {
       // It may have run: an effect the agent or Steward expected, observed now, is still evidence.
+      const navigated = formNavigation(v);
+      if (navigated) return navigated;
       const c = postcondition(v);
       if (c !== 'unknown' && haveState && (v.expect || automaticExpectation(v.request))) {
         return { ...common, execution: { status: 'confirmed', certainty: 'inferred', executed_at: v.executed_at, verified_by: 'postcondition' } };
@@ -197,6 +203,8 @@ export function verifyOutcome(v: VerifyInput): ActionResult {
         if (!seen) return { ...unknown(common, v.executed_at), ...output };
         return { ...seen, ...output, execution: { status: 'confirmed', certainty: c, executed_at: v.executed_at, verified_by: 'tool_result' } };
       }
+      const navigated = formNavigation(v);
+      if (navigated) return navigated;
       const c = postcondition(v);
       if (c === 'unknown' || !haveState) return { ...unknown(common, v.executed_at), ...output };
       // Judged read-only, yet it sent requests that may have written: what it did is not what it looked like.
@@ -216,6 +224,21 @@ export function verifyOutcome(v: VerifyInput): ActionResult {
 function pageAnswered(v: VerifyInput): boolean {
   if (v.description.via !== 'webmcp' || v.report.outcome !== 'completed') return false;
   return v.tool?.kind !== 'declarative' || typeof v.report.output?.text === 'string';
+}
+
+/**
+ * A declarative form that submits itself and navigates (formNavigationSeen): confirmed by the
+ * address of the result page Steward observed, whatever the page answered (nothing) and whichever WebMCP ran it.
+ * The result names the page observed after it; there is no output to report.
+ */
+function formNavigation(v: VerifyInput): ExecutedResult | undefined {
+  if (v.description.via !== 'webmcp' || v.tool?.kind !== 'declarative' || v.tool.autosubmit !== true) return undefined;
+  // The URL is the evidence, not what the page shows: a plain result page (legacy inference, low
+  // confidence in its resource) confirms it as well as a rich one.
+  if (pageAnswered(v) || !v.after) return undefined;
+  if (formNavigationSeen(v.request, v.before, v.after) !== true) return undefined;
+  const seen = observedInstead(v);
+  return seen && { ...seen, execution: { status: 'confirmed', certainty: 'confirmed', executed_at: v.executed_at, verified_by: 'postcondition' } };
 }
 
 /**

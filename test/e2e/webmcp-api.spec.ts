@@ -13,7 +13,7 @@ test.describe('Chromium with its WebMCP feature on', () => {
   test('the panel says the tab uses native WebMCP, with or without tools on the page', async ({ steward, sites, openPanel }) => {
     const page = await steward.context.newPage();
     await page.goto(sites.urls.clinic);
-    expect(await page.evaluate(() => document.modelContext?.constructor.name)).toBe('ModelContext');
+    expect(await page.evaluate(() => (document as unknown as { modelContext?: object }).modelContext?.constructor.name)).toBe('ModelContext');
     const panel = await openPanel(page);
     await showView(panel, 'This tab');
     await expect(panel.getByText('WebMCP: native', { exact: false })).toBeVisible();

@@ -2,13 +2,26 @@ import { test, expect } from './fixtures.ts';
 import { showView } from './panel-helpers.ts';
 
 // Chromium without native WebMCP (no NATIVE_WEBMCP_FLAG, browser.ts): no native document.modelContext, so the
-// main-world script installs @mcp-b/global and Steward reaches it over its private port.
+// main-world script installs Steward's polyfill (the MCP-B polyfill through @mcp-b/global, with Steward's own methods) and Steward reaches it
+// over its private port.
 test.use({ nativeWebMcp: false });
 
 test('without native WebMCP, the polyfill exposes the page’s tools to Steward', async ({ steward, sites, openPanel }) => {
   const page = await steward.context.newPage();
   await page.goto(sites.urls.clinic);
-  expect(await page.evaluate(() => 'modelContext' in document && document.modelContext?.constructor.name !== 'ModelContext')).toBe(true);
+  // The polyfill's ModelContext, which marks itself (Chrome's own does not), not @mcp-b/global's MCP server
+  // in front of it (Steward removes that: it would serve the tools over postMessage), and no testing shim.
+  expect(
+    await page.evaluate(() => {
+      const mc = (document as unknown as { modelContext?: Record<string, unknown> }).modelContext;
+      return {
+        polyfill: mc?.__isWebMCPPolyfill,
+        constructor: (mc?.constructor as { name?: string } | undefined)?.name,
+        server: mc !== undefined && ('__isBrowserMcpServer' in mc || 'connect' in mc || 'registerResource' in mc),
+        testingShim: 'modelContextTesting' in navigator,
+      };
+    }),
+  ).toEqual({ polyfill: true, constructor: 'ModelContext', server: false, testingShim: false });
   const panel = await openPanel(page);
   await showView(panel, 'This tab');
 

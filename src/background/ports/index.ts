@@ -128,7 +128,7 @@ export function createChromePorts(deps: ChromePortsDeps) {
     executors: {
       ...(deps.native ? { site_contract: deps.native.executor } : {}),
       // Every step in the agent's tab is fenced to its origins: what it makes the tab load stays there.
-      webmcp: fencedExecutor(webmcpExecutor({ tabOf, send: deps.send, observer, topFrame }), act),
+      webmcp: fencedExecutor(webmcpExecutor({ tabOf, send: deps.send, observer, topFrame, tabs: deps.tabs }), act),
       adapter: fencedExecutor(adapterExecutor(act), act),
       legacy_inference: fencedExecutor(domExecutor({ ...act, navigate }), act),
     },

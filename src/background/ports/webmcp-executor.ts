@@ -6,6 +6,7 @@ import type { SendToFrame } from '../pages/messenger.ts';
 import { pageDeadlines } from '../pipeline/page-deadlines.ts';
 import { PageErrorDetails, toolTimeoutMessage } from '../../protocol/page-tool-error.ts';
 import type { TabObserver } from './tab-observer.ts';
+import { watchTab, type TabEvents } from './tab-wait.ts';
 
 /**
  * The WebMCP path: the page's own tool, run in the agent's tab through the existing
@@ -30,6 +31,8 @@ export interface WebMcpDeps {
   topFrame(tabId: number): Promise<Pick<FrameTools, 'documentId' | 'origin' | 'url'> | undefined>;
   /** How long to wait for a form that waits for the user before reporting it as pending. */
   formWaitMs?: number;
+  /** The tab's load events: a form that submits itself may navigate, and the result page is what verifies it. */
+  tabs?: TabEvents;
   deadlines?: Pick<PageDeadlines, 'tool_run_ms' | 'reply_grace_ms'>;
 }
 
@@ -39,60 +42,79 @@ const NOT_RUN = new Set(['TOOL_NOT_FOUND', 'INVALID_INPUT']);
 /** The messenger's refusals for an answer that says nothing of what the page did. */
 const UNKNOWN_ANSWER = new Set(['INVALID_REPLY', 'NO_CONTENT_SCRIPT']);
 const withoutHash = (u: string) => u.split('#')[0];
+/** How soon after its run a self-submitting form's navigation must start to be waited for. */
+const FORM_NAVIGATION_START_MS = 1_500;
 
 /** Nothing was sent: the tool the agent was shown is not on the page the tab shows now. */
 const refused = (message: string): ExecutionReport => ({ outcome: 'failed', code: 'TOOL_NOT_FOUND', message, side_effect_possible: false });
 
 export function webmcpExecutor(deps: WebMcpDeps): Executor {
   const deadlines = deps.deadlines ?? pageDeadlines;
+
+  /** Sends the call to the pinned document and reads its answer. */
+  async function runOn(call: ExecutionCall, tabId: number, documentId: string): Promise<ExecutionReport> {
+    const waitsForUser = call.tool?.kind === 'declarative' && call.tool.autosubmit !== true;
+    const run = deps.send(
+      tabId,
+      TOP_FRAME,
+      'content/run-tool',
+      { name: call.action, input: call.input, deadline_ms: deadlines.tool_run_ms },
+      { documentId, deadline_ms: deadlines.tool_run_ms + deadlines.reply_grace_ms },
+    );
+    // A form left waiting may reject long after we answered; that must not be an unhandled rejection.
+    run.catch(() => undefined);
+    let raw: unknown;
+    try {
+      if (waitsForUser) {
+        const pending = Symbol('pending');
+        const first = await Promise.race([run, new Promise((r) => setTimeout(() => r(pending), deps.formWaitMs ?? 1_500))]);
+        // Filled, and now waiting for the person: pending, not done.
+        if (first === pending) return { outcome: 'accepted' };
+        raw = first;
+      } else raw = await run;
+    } catch (error) {
+      // The content script's own deadline should have answered first; this one holds even if it cannot.
+      if (error instanceof DeadlineExceeded) return { outcome: 'timed_out', message: toolTimeoutMessage(deadlines.tool_run_ms) };
+      return { outcome: 'failed', message: `the page could not be reached: ${error instanceof Error ? error.message : String(error)}`, side_effect_possible: true };
+    }
+    const reply = raw as Awaited<typeof run>;
+    if (!reply.ok && UNKNOWN_ANSWER.has(reply.error.code)) return { outcome: 'failed', message: 'the page answered with something that is not a tool result', side_effect_possible: true };
+    // The messenger's own refusal (the site gate) reads like the page's: nothing was run.
+    const outcome: ToolRunOutcome = reply.ok ? reply.data : reply;
+    if (!outcome.ok && outcome.error.code === 'TIMEOUT') return { outcome: 'timed_out', message: outcome.error.message.slice(0, 3500) };
+    if (!outcome.ok) {
+      // The page's own words, if its tool threw or said it failed: bounded by the schema, data only.
+      const said = PageErrorDetails.safeParse(outcome.error.details);
+      const pageError = outcome.error.code === 'EXECUTION_FAILED' && said.success ? said.data.page_error : undefined;
+      return {
+        outcome: 'failed',
+        message: `${outcome.error.code}: ${outcome.error.message}`.slice(0, 3500),
+        side_effect_possible: !NOT_RUN.has(outcome.error.code),
+        ...(pageError ? { page_error: pageError } : {}),
+      };
+    }
+    // A page's tool output is page data, never instructions, whether or not the tool says so.
+    return { outcome: 'completed', output: { text: outcome.result, truncated: outcome.truncated, untrusted: true } };
+  }
+
   return {
     async execute(call: ExecutionCall): Promise<ExecutionReport> {
       const tabId = await deps.tabOf(call.ctx);
       if (tabId === undefined) return { outcome: 'failed', message: "the agent's tab is gone", side_effect_possible: false };
       const pinned = pinnedDocument(call, deps.observer.last(tabId), await deps.topFrame(tabId));
       if ('refused' in pinned) return refused(pinned.refused);
-      const waitsForUser = call.tool?.kind === 'declarative' && call.tool.autosubmit !== true;
-      const run = deps.send(
-        tabId,
-        TOP_FRAME,
-        'content/run-tool',
-        { name: call.action, input: call.input, deadline_ms: deadlines.tool_run_ms },
-        { documentId: pinned.documentId, deadline_ms: deadlines.tool_run_ms + deadlines.reply_grace_ms },
-      );
-      // A form left waiting may reject long after we answered; that must not be an unhandled rejection.
-      run.catch(() => undefined);
-      let raw: unknown;
+      // A form that submits itself may leave the page for its result page, which answers nothing
+      // (native or polyfill alike): unless the page answered, wait for that load, so the
+      // re-observation sees the result page.
+      const watch = call.tool?.kind === 'declarative' && call.tool.autosubmit === true && deps.tabs ? watchTab(deps.tabs, tabId) : undefined;
       try {
-        if (waitsForUser) {
-          const pending = Symbol('pending');
-          const first = await Promise.race([run, new Promise((r) => setTimeout(() => r(pending), deps.formWaitMs ?? 1_500))]);
-          // Filled, and now waiting for the person: pending, not done.
-          if (first === pending) return { outcome: 'accepted' };
-          raw = first;
-        } else raw = await run;
-      } catch (error) {
-        // The content script's own deadline should have answered first; this one holds even if it cannot.
-        if (error instanceof DeadlineExceeded) return { outcome: 'timed_out', message: toolTimeoutMessage(deadlines.tool_run_ms) };
-        return { outcome: 'failed', message: `the page could not be reached: ${error instanceof Error ? error.message : String(error)}`, side_effect_possible: true };
+        const report = await runOn(call, tabId, pinned.documentId);
+        const answered = report.outcome === 'completed' && typeof report.output?.text === 'string';
+        if (watch && (watch.navigated || !answered)) await watch.settled(FORM_NAVIGATION_START_MS);
+        return report;
+      } finally {
+        watch?.dispose();
       }
-      const reply = raw as Awaited<typeof run>;
-      if (!reply.ok && UNKNOWN_ANSWER.has(reply.error.code)) return { outcome: 'failed', message: 'the page answered with something that is not a tool result', side_effect_possible: true };
-      // The messenger's own refusal (the site gate) reads like the page's: nothing was run.
-      const outcome: ToolRunOutcome = reply.ok ? reply.data : reply;
-      if (!outcome.ok && outcome.error.code === 'TIMEOUT') return { outcome: 'timed_out', message: outcome.error.message.slice(0, 3500) };
-      if (!outcome.ok) {
-        // The page's own words, if its tool threw or said it failed: bounded by the schema, data only.
-        const said = PageErrorDetails.safeParse(outcome.error.details);
-        const pageError = outcome.error.code === 'EXECUTION_FAILED' && said.success ? said.data.page_error : undefined;
-        return {
-          outcome: 'failed',
-          message: `${outcome.error.code}: ${outcome.error.message}`.slice(0, 3500),
-          side_effect_possible: !NOT_RUN.has(outcome.error.code),
-          ...(pageError ? { page_error: pageError } : {}),
-        };
-      }
-      // A page's tool output is page data, never instructions, whether or not the tool says so.
-      return { outcome: 'completed', output: { text: outcome.result, truncated: outcome.truncated, untrusted: true } };
     },
   };
 }

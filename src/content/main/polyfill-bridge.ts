@@ -13,6 +13,8 @@ interface PageTool {
   description?: unknown;
   inputSchema?: unknown;
   annotations?: unknown;
+  /** The window that registered the tool: getTools() lists the page's same-origin frames' tools too, as Chrome does. */
+  window?: unknown;
 }
 interface PageModelContext extends EventTarget {
   getTools(): Promise<PageTool[]>;
@@ -28,9 +30,8 @@ const plain = (value: unknown) => {
 };
 
 /**
- * The polyfill's getTools() keeps only readOnlyHint and untrustedContentHint; Chromium's native
- * API also reports consequentialHint. Record what the page declared at registration so both
- * paths describe a tool the same way.
+ * getTools() reports the annotations Chrome reports, as booleans; record what the page declared
+ * at registration too, so any other hint it gave still reaches Steward, as on the native path.
  */
 export function recordDeclaredAnnotations(mc: { registerTool?: unknown }): Map<string, unknown> {
   const declared = new Map<string, unknown>();
@@ -88,13 +89,17 @@ async function runWithin(run: Promise<unknown>, deadlineMs: number | undefined):
   return deadlineMs === undefined ? run : withDeadline(run, deadlineMs, "The page's tool");
 }
 
+const registeredHere = (tool: PageTool) => !('window' in tool) || tool.window === window;
+
 function modelContextHandlers(mc: PageModelContext, declared: Map<string, unknown>, thrownLog: ThrownLog): Handlers<PageBridgeRequests, void> {
   return {
-    list: async () => ok({ tools: (await mc.getTools()).map((t) => toWire(t, declared)) }),
+    // Each frame reports only its own tools (its own port serves the others), as with native WebMCP.
+    list: async () => ok({ tools: (await mc.getTools()).filter(registeredHere).map((t) => toWire(t, declared)) }),
     run: async ({ name, input, deadline_ms }) => {
       const started = Date.now();
       try {
-        const tool = (await mc.getTools()).find((t) => t.name === name);
+        const named = (await mc.getTools()).filter((t) => t.name === name);
+        const tool = named.find(registeredHere) ?? named[0];
         if (!tool) return refuse('TOOL_NOT_FOUND', `No tool named ${name}`);
         return ok(normalizeToolResult(await runWithin(execute(mc, tool, input), deadline_ms)));
       } catch (error) {

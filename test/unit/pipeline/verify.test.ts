@@ -126,6 +126,43 @@ describe('verifyOutcome on the other paths', () => {
       expect(seen).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'postcondition' } });
     });
 
+    describe('a declarative GET form that navigates to its result page', () => {
+      const search = (url: string): ObservedState => ({
+        ...before,
+        url,
+        forms: [{ ref: 'f1', method: 'get', action: 'https://shop.example/search', toolname: 'search_products', fields: [] }],
+      });
+      const onForm = search('https://shop.example/');
+      const results = { ...search('https://shop.example/search?q=trail+shoes&size=42'), resource: { type: 'search', id: 'trail-shoes' }, state_version: 'fp-5ea7c4' };
+      const request = req('search_products', { q: 'trail shoes', size: 42 });
+      const descriptor: ToolDescriptor = { ...tool('declarative'), name: 'search_products' };
+
+      // Native WebMCP has no answer (null) or loses the document before answering; the polyfill answers nothing: the same result.
+      it.each([
+        ['no answer (null)', answered(null)],
+        ['the document gone before it answered', { outcome: 'failed', message: 'the page could not be reached', side_effect_possible: true } as ExecutionReport],
+        ['no answer in time', { outcome: 'timed_out', message: 'no answer' } as ExecutionReport],
+      ])('%s: confirmed by the result page Steward observed, with no output', (_, report) => {
+        const r = verify({ description, tool: descriptor, request, report, before: onForm, after: results });
+        expect(r).toMatchObject({ execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'postcondition' }, resource: { type: 'search', id: 'trail-shoes' } });
+        expect(r).not.toHaveProperty('output');
+      });
+
+      it('a plain result page (Steward unsure what resource it shows) confirms it by its address alike', () => {
+        const plain = { ...results, confidence: 0.12 };
+        expect(verify({ description, tool: descriptor, request, report: answered(null), before: onForm, after: plain })).toMatchObject({
+          execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'postcondition' },
+        });
+      });
+
+      it('a page that is not the form’s result (another path, or values the agent did not give) confirms nothing', () => {
+        const elsewhere = { ...results, url: 'https://shop.example/login?next=/search' };
+        expect(verify({ description, tool: descriptor, request, report: answered(null), before: onForm, after: elsewhere })).toMatchObject({ execution: { status: 'unknown' } });
+        const otherQuery = { ...results, url: 'https://shop.example/search?q=sandals&size=42' };
+        expect(verify({ description, tool: descriptor, request, report: answered(null), before: onForm, after: otherQuery })).toMatchObject({ execution: { status: 'unknown' } });
+      });
+    });
+
     it('the agent’s own expectation, not observed, lowers the tool’s answer to inferred', () => {
       const r = verify({ description, tool: tool('imperative'), request: req('book_appointment', {}), report: answered('Booked.'), expect: { state: 'refunded' } });
       expect(r).toMatchObject({ execution: { status: 'confirmed', certainty: 'inferred', verified_by: 'tool_result' } });

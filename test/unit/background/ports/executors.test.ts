@@ -276,6 +276,22 @@ describe('WebMCP executor', () => {
     expect(await ex.execute(webmcpCall({ action: 'request_callback', tool: tool({ name: 'request_callback', kind: 'declarative', autosubmit: false }) }))).toEqual({ outcome: 'accepted' });
   });
 
+  it('a form that submits itself and leaves the page (no answer) is reported once its result page loaded', async () => {
+    const tabs = new FakeTabs();
+    const loaded: string[] = [];
+    const send = vi.fn(async () => {
+      // The form submits, the page answers nothing, the tab loads the result page.
+      setTimeout(() => tabs.emit(3, 'loading'), 10);
+      setTimeout(() => (tabs.emit(3, 'complete'), loaded.push('result page')), 40);
+      return { ok: true, data: { ok: true, result: null, truncated: false, untrusted: true } };
+    });
+    const search = tool({ name: 'search_catalog', kind: 'declarative', autosubmit: true });
+    const r = await webmcpExecutor({ ...tab(), send: fakeFrames(send), tabs }).execute(webmcpCall({ action: 'search_catalog', input: { q: 'boots' }, tool: search }));
+    expect(r).toEqual({ outcome: 'completed', output: { text: null, truncated: false, untrusted: true } });
+    expect(loaded).toEqual(['result page']);
+    expect(tabs.listeners).toBe(0);
+  });
+
   it('tells a tool that never ran from one that failed midway', async () => {
     const notFound = webmcpExecutor({ ...tab(), send: fakeFrames(async () => ({ ok: true, data: { ok: false, error: { code: 'TOOL_NOT_FOUND', message: 'gone', retryable: false } } })) });
     expect(await notFound.execute(webmcpCall())).toMatchObject({ outcome: 'failed', side_effect_possible: false });

@@ -1,0 +1,170 @@
+/**
+ * Steward's WebMCP polyfill core: `document.modelContext`'s registerTool / getTools / executeTool
+ * as Chrome's native API behaves (checked against the web-platform-tests `webmcp/` suite,
+ * test/fixtures/wpt-webmcp/). The MCP-B polyfill, installed through @mcp-b/global
+ * (start-polyfill.ts), supplies the ModelContext object, its `toolchange` plumbing and the
+ * declarative `<form toolname>` half; its imperative methods are replaced here, because they
+ * refuse `exposedTo`, fail a run whose tool unregisters itself, drop execute's signal and every
+ * annotation but two, and see no other frame.
+ *
+ * Frames: each frame runs its own copy of this script, and each document's tools stay in its own
+ * realm. A document lists and runs the tools of the page's other same-origin documents through a
+ * handle on their ModelContext (reachable because they are same-origin), as Chrome does
+ * page-wide. Cross-origin documents cannot be reached synchronously from a polyfill: their tools
+ * are not listed (`fromOrigins` asks for them; Chrome alone delivers them).
+ */
+import { fireToolEvent, installToolEventGlobals, ToolActivatedEvent } from './tool-events.ts';
+import { originList, toolEntry, ToolRegistry, type ListedTool } from './tool-registry.ts';
+import { runTool, type RunHooks } from './tool-run.ts';
+
+/** The handle one document's copy of this script leaves on its ModelContext for the page's other same-origin documents. */
+const HANDLE = Symbol.for('steward.webmcp.document');
+
+interface DocumentHandle {
+  readonly origin: string;
+  readonly window: Window;
+  list(callerOrigin: string): ListedTool[];
+  run(name: string, input: unknown, signal: AbortSignal | undefined, callerOrigin: string): Promise<string | null>;
+  /** Fires `toolchange` here (another document's tools changed). */
+  changed(): void;
+}
+
+interface ModelContextLike extends EventTarget {
+  registerTool(tool: unknown, options?: unknown): Promise<void>;
+  getTools(options?: unknown): Promise<ListedTool[]>;
+  executeTool(tool: unknown, input?: unknown, options?: unknown): Promise<string | null>;
+}
+
+const notFound = (name: string) => new DOMException(`Tool not found: ${name}`, 'UnknownError');
+
+function handleOf(win: Window): DocumentHandle | undefined {
+  try {
+    const mc = (win.document as unknown as { modelContext?: Record<symbol, unknown> }).modelContext;
+    const handle = mc?.[HANDLE] as DocumentHandle | undefined;
+    return handle && typeof handle.list === 'function' ? handle : undefined;
+  } catch {
+    return undefined; // a cross-origin document
+  }
+}
+
+/** Every same-origin document of the page that runs this polyfill: this one first, then the frame tree from the top. */
+function pageDocuments(self: DocumentHandle): DocumentHandle[] {
+  const found: DocumentHandle[] = [self];
+  const walk = (win: Window) => {
+    const handle = handleOf(win);
+    if (handle && handle !== self && handle.origin === self.origin) found.push(handle);
+    for (let i = 0; i < win.frames.length; i++) walk(win.frames[i] as Window);
+  };
+  try {
+    walk(self.window.top ?? self.window);
+  } catch {
+    // A frame went away mid-walk: list what was found.
+  }
+  return found;
+}
+
+/** The input as Chrome (156) takes it: an object (arrays too) that serializes to JSON; nothing means `{}`. */
+function toolInput(input: unknown): unknown {
+  if (input === undefined) return {};
+  if (input === null || typeof input !== 'object') throw new TypeError('The tool input must be an object');
+  const text = JSON.stringify(input);
+  if (text === undefined) throw new TypeError('The tool input must serialize to JSON');
+  return JSON.parse(text);
+}
+
+/**
+ * Makes `mc` (this document's polyfilled ModelContext) behave as Chrome's: replaces the three
+ * methods on its prototype (the declarative forms call them too) and leaves this document's
+ * handle on it for the page's other frames.
+ */
+export function installStewardModelContext(mc: ModelContextLike, win: Window): void {
+  installToolEventGlobals(win);
+  const registry = new ToolRegistry();
+  const origin = win.origin;
+  // The declarative forms announce a run with a plain Event of their own during the tool's
+  // synchronous start; a run announces itself (as a ToolActivatedEvent), so theirs is dropped.
+  let starting: string | undefined;
+  win.addEventListener(
+    'toolactivated',
+    (event) => {
+      if (starting !== undefined && (event as { toolName?: unknown }).toolName === starting && !(event instanceof ToolActivatedEvent)) {
+        event.stopImmediatePropagation();
+      }
+    },
+    true,
+  );
+  const hooks: RunHooks = {
+    activated: (name) => fireToolEvent([win, mc], 'toolactivated', name),
+    cancelled: (name) => fireToolEvent([win, mc], 'toolcancel', name),
+    startingSync: (name, start) => {
+      const outer = starting;
+      starting = name;
+      try {
+        return start();
+      } finally {
+        starting = outer;
+      }
+    },
+  };
+  const handle: DocumentHandle = {
+    origin,
+    window: win,
+    list: (callerOrigin) => registry.list(origin, win, callerOrigin),
+    run: (name, input, signal, callerOrigin) => {
+      const entry = registry.find(name, origin, callerOrigin);
+      return entry ? runTool(entry, input, signal, hooks) : Promise.reject(notFound(name));
+    },
+    changed: () => mc.dispatchEvent(new Event('toolchange')),
+  };
+  Object.defineProperty(mc, HANDLE, { value: handle });
+
+  /** A task later (as the polyfill always did), `toolchange` here and in the page's other same-origin documents, which list these tools too. */
+  const toolsChanged = () =>
+    new Promise<void>((resolve) =>
+      setTimeout(() => {
+        for (const doc of pageDocuments(handle)) doc.changed();
+        resolve();
+      }, 0),
+    );
+
+  const proto = Object.getPrototypeOf(mc) as ModelContextLike;
+  const own = (self: unknown): self is ModelContextLike => self === mc;
+  const methods: Pick<ModelContextLike, 'registerTool' | 'getTools' | 'executeTool'> = {
+    async registerTool(this: unknown, tool: unknown, options?: unknown) {
+      if (!own(this)) throw new TypeError('Illegal invocation');
+      const opts = (options ?? {}) as { signal?: AbortSignal; exposedTo?: unknown };
+      const entry = toolEntry(tool, originList(opts.exposedTo, 'exposedTo'));
+      opts.signal?.throwIfAborted();
+      registry.add(entry);
+      opts.signal?.addEventListener('abort', () => void (registry.remove(entry) && toolsChanged()), { once: true });
+      await toolsChanged();
+    },
+    async getTools(this: unknown, options?: unknown) {
+      if (!own(this)) throw new TypeError('Illegal invocation');
+      // Checked as Chrome checks them; the cross-origin documents they name are beyond a polyfill's reach.
+      originList((options as { fromOrigins?: unknown } | undefined)?.fromOrigins, 'fromOrigins');
+      const tools = pageDocuments(handle).flatMap((doc) => doc.list(origin));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return tools;
+    },
+    executeTool(this: unknown, tool: unknown, input?: unknown, options?: unknown) {
+      try {
+        if (!own(this)) throw new TypeError('Illegal invocation');
+        if (tool === null || typeof tool !== 'object') throw new TypeError('executeTool(tool) requires a RegisteredTool');
+        for (const member of ['name', 'description', 'window', 'origin']) if (!(member in tool)) throw new TypeError(`RegisteredTool.${member} is required`);
+        const { name, window: toolWindow, origin: toolOrigin } = tool as { name: unknown; window: unknown; origin: unknown };
+        const signal = (options as { signal?: AbortSignal } | undefined)?.signal;
+        if (signal?.aborted) return Promise.reject(signal.reason);
+        const args = toolInput(input);
+        const target = pageDocuments(handle).find((doc) => doc.window === toolWindow && doc.origin === toolOrigin);
+        if (!target) throw notFound(String(name));
+        return target.run(String(name), args, signal, origin);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+  };
+  for (const [key, value] of Object.entries(methods)) {
+    Object.defineProperty(proto, key, { value, writable: true, configurable: true, enumerable: true });
+  }
+}

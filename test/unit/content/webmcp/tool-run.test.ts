@@ -1,0 +1,69 @@
+import { describe, expect, it, vi } from 'vitest';
+import { toolEntry, ToolRegistry } from '../../../../src/content/main/webmcp/tool-registry.ts';
+import { runTool, serializeResult, type RunHooks } from '../../../../src/content/main/webmcp/tool-run.ts';
+
+function hooks(log: string[] = []): RunHooks {
+  return {
+    activated: (name) => log.push(`activated:${name}`),
+    cancelled: (name) => log.push(`cancel:${name}`),
+    startingSync: (_name, start) => start(),
+  };
+}
+
+describe('a polyfilled tool run', () => {
+  it('answers with the tool’s result even when the tool unregisters itself while it runs', async () => {
+    const registry = new ToolRegistry();
+    const entry = toolEntry(
+      {
+        name: 'advance',
+        description: 'd',
+        execute: async () => {
+          registry.remove(entry);
+          return { status: 'resolved' };
+        },
+      },
+      [],
+    );
+    registry.add(entry);
+    await expect(runTool(entry, {}, undefined, hooks())).resolves.toBe('{"status":"resolved"}');
+    expect(registry.find('advance', 'https://a.example', 'https://a.example')).toBeUndefined();
+  });
+
+  it('gives the tool a signal; the caller’s abort rejects with the caller’s reason, then aborts the tool’s signal and fires toolcancel', async () => {
+    const log: string[] = [];
+    let toolSignal: AbortSignal | undefined;
+    const entry = toolEntry(
+      {
+        name: 'slow',
+        description: 'd',
+        execute: (_input: unknown, options: { signal: AbortSignal }) => {
+          toolSignal = options.signal;
+          options.signal.addEventListener('abort', () => log.push(`tool aborted:${(options.signal.reason as DOMException).name}`));
+          return new Promise(() => undefined);
+        },
+      },
+      [],
+    );
+    const caller = new AbortController();
+    const run = runTool(entry, {}, caller.signal, hooks(log)).catch((reason: unknown) => log.push(`rejected:${String(reason)}`));
+    expect(log).toEqual(['activated:slow']);
+    caller.abort('stop');
+    await run;
+    expect(toolSignal?.aborted).toBe(false);
+    await vi.waitFor(() => expect(log).toEqual(['activated:slow', 'rejected:stop', 'tool aborted:AbortError', 'cancel:slow']));
+  });
+
+  it('never starts a tool whose caller already aborted', async () => {
+    const execute = vi.fn();
+    await expect(runTool(toolEntry({ name: 't', description: 'd', execute }, []), {}, AbortSignal.abort('gone'), hooks())).rejects.toBe('gone');
+    expect(execute).not.toHaveBeenCalled();
+  });
+
+  it('a throw is Chrome’s UnknownError; nothing returned is null (never the text "undefined")', async () => {
+    const failing = toolEntry({ name: 't', description: 'd', execute: () => Promise.reject(new Error('no stock')) }, []);
+    await expect(runTool(failing, {}, undefined, hooks())).rejects.toMatchObject({ name: 'UnknownError' });
+    expect(serializeResult(undefined)).toBeNull();
+    expect(serializeResult('text')).toBe('text');
+    expect(serializeResult({ a: 1 })).toBe('{"a":1}');
+  });
+});
