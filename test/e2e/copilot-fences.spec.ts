@@ -2,7 +2,7 @@ import { FENCE_MARKS, FENCE_OUTPUT, FENCE_TOOL } from '../../sites/lab/webmcp-fe
 import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
 import { offered } from './copilot-driver.ts';
 import { configureCopilot, startRun, waitForRun } from './copilot-helpers.ts';
-import { askPerson, callTool, dataBlocks, promptOf } from './copilot-replies.ts';
+import { callTool, dataBlocks, done, promptOf } from './copilot-replies.ts';
 import { test, expect } from './fixtures.ts';
 
 /**
@@ -36,7 +36,7 @@ function outsideBlocks(prompt: string): string {
 
 test("a tool's page-chosen words and the page's address reach the model only inside data blocks, and its output only within the budget", async ({ steward, sites, openPanel, tabIdOf }) => {
   model.script([callTool(FENCE_TOOL, {}, 'the account summary is shown')]);
-  model.fallback(askPerson('What next?'));
+  model.fallback(done('The account summary is shown.'));
 
   const page = await steward.context.newPage();
   await page.goto(`${sites.urls.lab}/webmcp/fence?MARK_URL_obey=1`);
