@@ -193,7 +193,7 @@ test.describe.serial('managed policy: the organisation’s rules, set through Ch
     expect(detailsOf(frozen)).toMatchObject({ policy: 'frozenActions', action: 'orders.cancel' });
     // No card was made: nobody can approve a frozen action.
     await showView(panel, 'Approvals');
-    await expect(panel.getByRole('article', { name: /^orders\.cancel on / })).toHaveCount(0);
+    await expect(panel.locator('article[data-action="orders.cancel"]')).toHaveCount(0);
     expect((await shopState(shopOrigin)).counters[ORDER]?.cancelled ?? 0).toBe(0);
   });
 
@@ -216,8 +216,9 @@ test.describe.serial('managed policy: the organisation’s rules, set through Ch
     const asked = await client.call('steward_execute', cancel(shopTab, 'policy-approval-1'));
     expect(errorCodeOf(asked), asked.text).toBe('APPROVAL_REQUIRED');
     await showView(panel, 'Approvals');
-    const card = panel.getByRole('article', { name: /^orders\.cancel on / });
-    await expect(card).toContainText('Your organisation requires your approval for this action every time.');
+    const card = panel.locator('article[data-action="orders.cancel"]');
+    await expect(card).toHaveAccessibleName(new RegExp(`^Cancel order ${ORDER} on .*, asked by ${ALLOWED_CLIENT}$`));
+    await expect(card.getByRole('list', { name: 'What to weigh' })).toContainText('Your organisation requires approval for orders.*.');
     await card.getByRole('button', { name: 'Deny', exact: true }).click();
     await expect(card).toHaveCount(0);
     expect((await shopState(shopOrigin)).counters[ORDER]?.cancelled ?? 0).toBe(0);
