@@ -93,7 +93,7 @@ const TASKS: readonly CopilotTask[] = [
   { id: 'v-covered-sticky', widget: 'a button half under a sticky header', asks: { 'click "Save draft"': /cannot tell what the button “Save draft” does/ } },
   { id: 'jq-datepicker', widget: 'a jQuery UI date picker', asks: { 'click "Next"': INFERRED, 'click "Submit"': SUBMITS }, free: ['click "7"'] },
   { id: 'jq-autocomplete', widget: 'a jQuery UI autocomplete', asks: { 'click "Submit"': SUBMITS }, free: ['type "Li" into "City"', 'click "Lisbon, Portugal"'] },
-  { id: 'mui-slider', widget: 'a MUI slider moved with arrow keys', asks: { 'press ArrowLeft on "Volume"': /a slider outside a form may save its new value at once/, 'click "Save"': /“Save”/ } },
+  { id: 'mui-slider', widget: 'a MUI slider moved with arrow keys', asks: { 'press ArrowLeft on "Volume"': /A slider outside a form may save its new value at once\./, 'click "Save"': /“Save”/ } },
   { id: 'jq-spinner', widget: 'a jQuery UI spinner', asks: { 'click "Book"': /named “Book”/ }, free: ['type "4" into "Guests"'] },
   { id: 'v-hover-js', widget: 'a menu opened by hovering (a mouseenter listener)', asks: {}, free: ['hover "Support"'] },
   { id: 'v-search', widget: 'a search run by pressing Enter', asks: {}, free: ['type "trail shoes" into "Search products"', 'press Enter on "Search products"'] },
