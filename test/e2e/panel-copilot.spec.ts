@@ -101,7 +101,7 @@ test('Deny on the run’s card is the person’s decision: the step and the run�
   await configureModel(panel, model.url);
   const run = await startGoal(panel, GOAL);
   const step = run.getByRole('listitem', { name: /^Step 1/ });
-  const card = step.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` });
+  const card = step.getByRole('article', { name: COPILOT_CARD });
   await card.getByRole('button', { name: 'Deny' }).click();
 
   await expect(run.getByRole('region', { name: 'Denied by you' })).toContainText(`You denied orders.cancel on order ${SHOP_ORDER}`);
@@ -140,7 +140,7 @@ test('the co-pilot asks the person: the question has an answer box, Enter sends 
   await expect(step1).toContainText('answered by you');
   await expect(step1).toContainText('I ordered it by mistake');
   await expect(asked).toHaveCount(0);
-  const card = run.getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` });
+  const card = run.getByRole('article', { name: COPILOT_CARD });
   await card.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(run.getByRole('region', { name: 'Done, verified' })).toContainText(`Order ${SHOP_ORDER} is cancelled.`);
   expect((await shopState(sites.urls.shop)).counters[SHOP_ORDER]!.cancelled).toBe(1);
@@ -184,10 +184,7 @@ test('the model’s reply streams into its step: its words show while the reply 
     resume();
     await expect(step).toContainText('The person wants order ORD-1024 cancelled; the page offers a cancel action for it.');
     await expect(writing).toHaveCount(0);
-    await step
-      .getByRole('article', { name: `orders.cancel on order ${SHOP_ORDER}` })
-      .getByRole('button', { name: 'Approve', exact: true })
-      .click();
+    await step.getByRole('article', { name: COPILOT_CARD }).getByRole('button', { name: 'Approve', exact: true }).click();
     await expect(run.getByRole('region', { name: 'Done, verified' })).toContainText(`Order ${SHOP_ORDER} is cancelled.`);
   } finally {
     resume();
