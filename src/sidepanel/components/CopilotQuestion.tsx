@@ -1,7 +1,8 @@
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { CopilotStep } from '../../protocol/copilot.ts';
 import { answerCopilot } from '../background-client.ts';
 import { rememberRun } from '../copilot-store.ts';
+import { submitOnEnter } from '../lib/submit-on-enter.ts';
 
 /**
  * The model's question to the person, with the box to answer it. The question is the model's
@@ -12,7 +13,6 @@ export function CopilotQuestion({ runId, step }: { runId: string; step: CopilotS
   const [answer, setAnswer] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  const form = useRef<HTMLFormElement>(null);
   const ids = { question: `step-${step.n}-question`, box: `step-${step.n}-answer` };
 
   const send = async (event?: Event) => {
@@ -31,20 +31,14 @@ export function CopilotQuestion({ runId, step }: { runId: string; step: CopilotS
     }
   };
 
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key !== 'Enter' || e.shiftKey || e.isComposing) return;
-    e.preventDefault();
-    form.current?.requestSubmit();
-  };
-
   return (
-    <form ref={form} class="copilot-question" aria-label="The co-pilot’s question" onSubmit={(e) => void send(e)}>
+    <form class="copilot-question" aria-label="The co-pilot’s question" onSubmit={(e) => void send(e)}>
       <figure class="claim">
         <figcaption>The co-pilot asks you (the model’s words, not checked by Steward):</figcaption>
         <blockquote id={ids.question}>{step.question}</blockquote>
       </figure>
       <label for={ids.box}>Your answer</label>
-      <textarea id={ids.box} rows={2} value={answer} disabled={busy} aria-describedby={ids.question} onInput={(e) => setAnswer(e.currentTarget.value)} onKeyDown={onKeyDown} />
+      <textarea id={ids.box} rows={2} value={answer} disabled={busy} aria-describedby={ids.question} onInput={(e) => setAnswer(e.currentTarget.value)} onKeyDown={submitOnEnter} />
       <p class="note">Enter sends, Shift+Enter adds a line. The run goes on with your answer; Stop ends it instead.</p>
       <button type="submit" disabled={busy || !answer.trim()}>
         Send answer

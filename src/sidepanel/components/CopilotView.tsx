@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { startCopilot } from '../background-client.ts';
 import { copilotError, copilotRunList, rememberRun } from '../copilot-store.ts';
 import { currentTabId } from '../current-tab.ts';
@@ -9,6 +9,7 @@ import { useModelStatus } from '../use-model-status.ts';
 import { useSiteStatus } from '../use-site-status.ts';
 import { CopilotRunView } from './CopilotRunView.tsx';
 import { SiteAccessNotice } from './SiteAccessNotice.tsx';
+import { submitOnEnter } from '../lib/submit-on-enter.ts';
 
 /**
  * The co-pilot, for the current tab: a goal box (Enter starts, Shift+Enter is a new line), the
@@ -35,7 +36,6 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
   const [goal, setGoal] = useState('');
   const [busy, setBusy] = useState(false);
   const [startError, setStartError] = useState('');
-  const form = useRef<HTMLFormElement>(null);
   const demo = isDemoModel(settings.value.copilot.model);
 
   const start = async (event?: Event) => {
@@ -52,12 +52,6 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
     } finally {
       setBusy(false);
     }
-  };
-
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key !== 'Enter' || e.shiftKey || e.isComposing) return;
-    e.preventDefault();
-    form.current?.requestSubmit();
   };
 
   return (
@@ -86,7 +80,7 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
         )}
       </p>
       {site && (blocked || (site.origin !== undefined && offeredFor === site.origin)) && <SiteAccessNotice tab={site} error="" onAllowed={reloadSite} />}
-      <form ref={form} class="copilot-goal" onSubmit={(e) => void start(e)} aria-label="Give the co-pilot a goal">
+      <form class="copilot-goal" onSubmit={(e) => void start(e)} aria-label="Give the co-pilot a goal">
         <label for="copilot-goal">What should the co-pilot do on this page?</label>
         <textarea
           id="copilot-goal"
@@ -96,7 +90,7 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
           disabled={running}
           aria-describedby="copilot-grant"
           onInput={(e) => setGoal(e.currentTarget.value)}
-          onKeyDown={onKeyDown}
+          onKeyDown={submitOnEnter}
         />
         <p class="note" id="copilot-grant">
           Steward will give this run a token for {origin ?? 'this tab’s site'} only; consequential actions still need your approval. Enter starts, Shift+Enter adds a line.
