@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test, expect } from '@playwright/test';
+import { test } from '@playwright/test';
+import { expect } from './expect.ts';
 import { startHttpBridge, type HttpBridge } from './bridge-harness.ts';
 import { INITIALIZE, rawHttp } from './bridge-hostile-world.ts';
 

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect } from './expect.ts';
 import { STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
 import { connectStdio, errorCodeOf, openSidePanel, pairingCodeOf } from './bridge-harness.ts';
 import { CHROMIUM_FLAGS, DIST } from './browser.ts';

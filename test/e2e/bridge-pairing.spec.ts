@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { test, expect } from '@playwright/test';
+import { test } from '@playwright/test';
+import { expect } from './expect.ts';
 import {
   BRIDGE_CLI,
   alive,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { test, expect, type Page } from '@playwright/test';
+import { test, type Page } from '@playwright/test';
+import { expect } from './expect.ts';
 import { connectHttp, connectStdio, pairClient, pairingCodeOf, pairInPanel, startHttpBridge, type HttpBridge, type McpClient, type ToolReply } from './bridge-harness.ts';
 import {
   CALL_TABS,

@@ -1,4 +1,5 @@
-import { expect, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect } from './expect.ts';
 import { tabIdOf, test } from './fixtures.ts';
 import { agentIdOf, connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, type BridgeBrowser, type McpClient, type ToolReply } from './bridge-harness.ts';
 import { auditRows, dispatches, shopRecords } from './bridge-hostile-world.ts';

@@ -1,4 +1,5 @@
-import { test, expect, type Page } from '@playwright/test';
+import { test, type Page } from '@playwright/test';
+import { expect } from './expect.ts';
 import { STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
 import { connectHttp, startHttpBridge, type HttpBridge } from './bridge-harness.ts';
 import { attackFromPage, type PageAttempts } from './bridge-hostile-page.ts';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page, type Worker } from '@playwright/test';
+import { type Page, type Worker } from '@playwright/test';
+import { expect } from './expect.ts';
 import { STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
 import { tabIdOf, test } from './fixtures.ts';
 import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, type BridgeBrowser, type McpClient, type ToolReply } from './bridge-harness.ts';

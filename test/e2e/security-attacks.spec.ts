@@ -1,4 +1,5 @@
-import { test, expect } from '@playwright/test';
+import { test } from '@playwright/test';
+import { expect } from './expect.ts';
 import { ATTACKS, BENIGN_TASKS, type Attack } from '../../sites/attacks/catalog.ts';
 import { startAttackLab, type AttackLab } from '../../sites/attacks/server.ts';
 import {
