@@ -3,9 +3,9 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from '@playwright/test';
-import { expect } from './expect.ts';
-import { startHttpBridge, type HttpBridge } from './bridge-harness.ts';
-import { INITIALIZE, rawHttp } from './bridge-hostile-world.ts';
+import { expect } from '../harness/expect.ts';
+import { startHttpBridge, type HttpBridge } from '../harness/bridge-harness.ts';
+import { INITIALIZE, rawHttp } from '../harness/bridge-hostile-world.ts';
 
 /**
  * The bridge's HTTP port against a hostile local process, on the real `steward-bridge serve --http`
