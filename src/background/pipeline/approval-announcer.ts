@@ -1,7 +1,7 @@
 import type { ApprovalNotifier } from '../../pipeline/ports.ts';
 import type { ApprovalRequest } from '../../protocol/approval.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
-import { browser, chromeOnly } from '../browser.ts';
+import { browser, chromeOnly } from '../core/browser.ts';
 
 /**
  * How a waiting approval reaches the person: a push to open side panels, the toolbar badge (the
