@@ -28,9 +28,9 @@ export const chromeAnnounceApis = (): AnnounceApis => ({
   },
 });
 
-export const notificationId = (requestId: string) => `approval:${requestId}`;
+const notificationId = (requestId: string) => `approval:${requestId}`;
 
-export function cardSentence(r: Pick<ApprovalRequest, 'agent_id' | 'action' | 'resource' | 'origin' | 'via'>): string {
+function cardSentence(r: Pick<ApprovalRequest, 'agent_id' | 'action' | 'resource' | 'origin' | 'via'>): string {
   return `${r.agent_id} asks to run ${r.action} on ${r.resource.type} ${r.resource.id} (${r.origin}, via ${r.via}). Open Steward's side panel to decide.`.slice(0, 500);
 }
 
