@@ -1,7 +1,7 @@
 import type { ApprovalNotifier } from '../../pipeline/ports.ts';
 import type { ApprovalRequest } from '../../protocol/approval.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
-import { browser, chromeOnly } from '../browser.ts';
+import { browser, chromeOnly } from '../core/browser.ts';
 
 /**
  * How a waiting approval reaches the person: a push to open side panels, the toolbar badge (the
@@ -28,9 +28,9 @@ export const chromeAnnounceApis = (): AnnounceApis => ({
   },
 });
 
-export const notificationId = (requestId: string) => `approval:${requestId}`;
+const notificationId = (requestId: string) => `approval:${requestId}`;
 
-export function cardSentence(r: Pick<ApprovalRequest, 'agent_id' | 'action' | 'resource' | 'origin' | 'via'>): string {
+function cardSentence(r: Pick<ApprovalRequest, 'agent_id' | 'action' | 'resource' | 'origin' | 'via'>): string {
   return `${r.agent_id} asks to run ${r.action} on ${r.resource.type} ${r.resource.id} (${r.origin}, via ${r.via}). Open Steward's side panel to decide.`.slice(0, 500);
 }
 
