@@ -2,8 +2,11 @@ import type { BrowserContext, Page, Worker } from '@playwright/test';
 import { DIST, allowSites, browserCdp, launchWithSteward, loadUnpacked, type StewardBrowser } from './browser.ts';
 
 /**
- * One Chromium with Steward for the tests of one spec file: launching costs seconds, a reset a
- * fraction of that. Between tests Steward is uninstalled and loaded again (CDP Extensions.uninstall
+ * One Chromium with Steward for many tests, across spec files: launching costs seconds (most of
+ * them Chrome's first read of an extension's managed policy), a reset a fraction of that. A new
+ * browser comes when the launch options change, after RESETS_PER_BROWSER tests (a bound on what a
+ * long-lived profile gathers), or for every spec file with STEWARD_E2E_BROWSER_PER_FILE=1 (to tell
+ * a leak between files). Between tests Steward is uninstalled and loaded again (CDP Extensions.uninstall
  * and loadUnpacked, the same unpacked dist/ that was loaded so at launch): Chrome deletes everything an
  * uninstalled extension kept (chrome.storage, its IndexedDB, registered content scripts, session
  * rules, alarms, host grants) and the reinstall is a fresh install (onInstalled "install", a new
@@ -12,7 +15,7 @@ import { DIST, allowSites, browserCdp, launchWithSteward, loadUnpacked, type Ste
  */
 
 export interface SharedLaunch {
-  /** The spec file: a new file gets a new browser (and profile). */
+  /** The spec file (a new file gets a new browser with STEWARD_E2E_BROWSER_PER_FILE=1). */
   file: string;
   nativeWebMcp: boolean;
   /** Sites on Steward's list at the start of the test (granted by Chrome as the person did earlier). */
@@ -24,22 +27,27 @@ export interface SharedLaunch {
 interface Current {
   key: string;
   browser: StewardBrowser;
-  /** Whether a test has had this browser since its launch (then it must be reset first). */
-  used: boolean;
+  /** Tests that have had this browser since its launch. */
+  tests: number;
 }
+
+const RESETS_PER_BROWSER = 40;
+const perFile = process.env.STEWARD_E2E_BROWSER_PER_FILE === '1';
 
 export class SharedBrowser {
   private current: Current | undefined;
 
-  /** Steward for the next test: the shared browser reset, or a new one when the file or launch options changed. */
+  /** Steward for the next test: the shared browser reset, or a new one (see above). */
   async acquire(launch: SharedLaunch): Promise<StewardBrowser> {
-    const key = JSON.stringify([launch.file, launch.nativeWebMcp]);
-    if (this.current && (this.current.key !== key || !isOpen(this.current.browser.context))) await this.release();
+    const key = JSON.stringify([perFile ? launch.file : '', launch.nativeWebMcp]);
+    const current = this.current;
+    if (current && (current.key !== key || current.tests >= RESETS_PER_BROWSER || !isOpen(current.browser.context))) await this.release();
     if (!this.current) {
       const browser = await launchWithSteward({ nativeWebMcp: launch.nativeWebMcp, allowSites: launch.allowSites, loadOverCdp: true });
-      this.current = { key, browser, used: true };
+      this.current = { key, browser, tests: 1 };
       return shared(browser, browser.serviceWorker);
     }
+    this.current.tests += 1;
     const serviceWorker = await resetSteward(this.current.browser, launch);
     return shared(this.current.browser, serviceWorker);
   }
