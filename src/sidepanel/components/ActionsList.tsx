@@ -1,5 +1,5 @@
 import type { AvailableAction } from '../../protocol/action.ts';
-import { PATH_LABEL, PATH_MEANING, humanize } from '../lib/labels.ts';
+import { pathLabel, pathMeaning, humanize } from '../lib/labels.ts';
 
 /** Risk words for an action, most serious first; what the policy gateway will weigh. */
 function riskOf(a: AvailableAction): Array<{ cls: string; text: string }> {
@@ -29,8 +29,8 @@ export function ActionsList({ names, actions }: { names: readonly string[]; acti
             <div>
               <code>{name}</code>
               {a && (
-                <span class="badge path" title={PATH_MEANING[a.via]}>
-                  {PATH_LABEL[a.via]}
+                <span class="badge path" title={pathMeaning(a.via)}>
+                  {pathLabel(a.via)}
                 </span>
               )}
             </div>

@@ -1,5 +1,5 @@
 import type { StateSummary } from '../../protocol/observed-state.ts';
-import { EVIDENCE_LABEL, PATH_LABEL, PATH_MEANING, confidenceWord, humanize, percent } from '../lib/labels.ts';
+import { evidenceLabel, pathLabel, pathMeaning, confidenceWord, humanize, percent } from '../lib/labels.ts';
 import { ago } from '../lib/time.ts';
 import { now } from '../now.ts';
 import { ConflictList } from './ConflictList.tsx';
@@ -24,11 +24,11 @@ export function StateBlock({ state, label }: { state: StateSummary; label: strin
           </span>
         </dd>
         <dt>Read via</dt>
-        <dd title={PATH_MEANING[state.source]}>
-          {PATH_LABEL[state.source]} <span class="muted">— {PATH_MEANING[state.source]}</span>
+        <dd title={pathMeaning(state.source)}>
+          {pathLabel(state.source)} <span class="muted">— {pathMeaning(state.source)}</span>
         </dd>
         <dt>Evidence</dt>
-        <dd>{state.evidence.map((e) => EVIDENCE_LABEL[e]).join(', ')}</dd>
+        <dd>{state.evidence.map((e) => evidenceLabel(e)).join(', ')}</dd>
         <dt>Observed</dt>
         <dd>
           {ago(state.observed_at, now.value)} <span class="muted">· version {String(state.state_version)}</span>
