@@ -26,6 +26,8 @@ export interface LaunchOptions {
    * (shared-browser.ts reinstalls Steward between tests).
    */
   loadOverCdp?: boolean;
+  /** The browser's UI language (e.g. `vi`), which chrome.i18n speaks: Chromium's --lang and, on Linux, LANGUAGE (measured in panel-language.spec.ts). */
+  uiLanguage?: string;
 }
 
 export interface StewardBrowser {
@@ -41,11 +43,12 @@ export async function launchInProfile(profile: string, options: LaunchOptions): 
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    ...(options.env ? { env: options.env } : {}),
+    ...(options.env || options.uiLanguage ? { env: { ...(options.env ?? (process.env as Record<string, string>)), ...(options.uiLanguage ? { LANGUAGE: options.uiLanguage } : {}) } } : {}),
     args: [
       ...CHROMIUM_FLAGS,
       EXTENSION_ACTION_FLAG,
       ...(options.nativeWebMcp ? [NATIVE_WEBMCP_FLAG] : []),
+      ...(options.uiLanguage ? [`--lang=${options.uiLanguage}`] : []),
       `--disable-extensions-except=${dir}`,
       ...(options.loadOverCdp ? [] : [`--load-extension=${dir}`]),
     ],
