@@ -12,7 +12,7 @@ export type MessageKey = keyof typeof english;
 type HasPlaceholders<K extends MessageKey> = (typeof english)[K] extends { placeholders: object } ? true : false;
 
 /** A message with placeholders takes its values ($1, $2, … in order); one without takes none. */
-type Substitutions<K extends MessageKey> = HasPlaceholders<K> extends true ? [first: string | number, ...rest: Array<string | number>] : [];
+export type Substitutions<K extends MessageKey, Value = string | number> = HasPlaceholders<K> extends true ? [first: Value, ...rest: Value[]] : [];
 
 /** chrome.i18n.getMessage's shape: '' for a key the catalogue does not have. */
 export type GetMessage = (key: string, substitutions: string[]) => string;

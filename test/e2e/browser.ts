@@ -26,7 +26,12 @@ export interface LaunchOptions {
    * (shared-browser.ts reinstalls Steward between tests).
    */
   loadOverCdp?: boolean;
-  /** The browser's UI language (e.g. `vi`), which chrome.i18n speaks: Chromium's --lang and, on Linux, LANGUAGE (measured in panel-language.spec.ts). */
+  /**
+   * The browser's UI language (e.g. `vi`), whose catalogue chrome.i18n.getMessage reads: Chromium's
+   * --lang. Measured on Debian's headless Chromium 156 under Playwright: --lang=vi switches
+   * getMessage to vi, the environment (LANGUAGE=vi, LANG=vi_VN.UTF-8) does not, and
+   * getUILanguage() and navigator.language stay en-US either way.
+   */
   uiLanguage?: string;
 }
 
@@ -43,7 +48,7 @@ export async function launchInProfile(profile: string, options: LaunchOptions): 
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    ...(options.env || options.uiLanguage ? { env: { ...(options.env ?? (process.env as Record<string, string>)), ...(options.uiLanguage ? { LANGUAGE: options.uiLanguage } : {}) } } : {}),
+    ...(options.env ? { env: options.env } : {}),
     args: [
       ...CHROMIUM_FLAGS,
       EXTENSION_ACTION_FLAG,
