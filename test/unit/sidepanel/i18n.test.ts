@@ -124,12 +124,9 @@ const NOT_YET_TRANSLATED = new Set<string>([
   'CopilotRunView.tsx',
   'CopilotSettings.tsx',
   'CopilotStepItem.tsx',
-  'CopilotView.tsx',
-  'CurrentTabView.tsx',
   'FactsTable.tsx',
   'InputTable.tsx',
   'LongText.tsx',
-  'ManagedNote.tsx',
   'MemoryBlock.tsx',
   'MintTokenForm.tsx',
   'ModelConnectionTest.tsx',
@@ -137,11 +134,8 @@ const NOT_YET_TRANSLATED = new Set<string>([
   'NewTokenSecret.tsx',
   'PairingCard.tsx',
   'PairingList.tsx',
-  'PolicyBanner.tsx',
   'PrivacyStatement.tsx',
   'PromptApiPrepare.tsx',
-  'SettingsView.tsx',
-  'SiteAccessNotice.tsx',
   'SitePermissions.tsx',
   'StateBlock.tsx',
   'TaintNotice.tsx',
@@ -151,7 +145,6 @@ const NOT_YET_TRANSLATED = new Set<string>([
   'ToolRunError.tsx',
   'ToolRunForm.tsx',
   'ToolsView.tsx',
-  'WelcomeCard.tsx',
 ]);
 
 /** Names said the same in every language. */
