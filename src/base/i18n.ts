@@ -15,7 +15,7 @@ type HasPlaceholders<K extends MessageKey> = (typeof english)[K] extends { place
 export type Substitutions<K extends MessageKey, Value = string | number> = HasPlaceholders<K> extends true ? [first: Value, ...rest: Value[]] : [];
 
 /** chrome.i18n.getMessage's shape: '' for a key the catalogue does not have. */
-export type GetMessage = (key: string, substitutions: string[]) => string;
+type GetMessage = (key: string, substitutions: string[]) => string;
 
 export interface MessageSource {
   getMessage: GetMessage;
@@ -61,7 +61,7 @@ export function formatNumber(n: number): string {
 }
 
 /** One entry of a messages.json file (Chrome's format). */
-export interface CatalogueEntry {
+interface CatalogueEntry {
   message: string;
   description?: string;
   placeholders?: Record<string, { content: string; example?: string }>;

@@ -34,7 +34,7 @@ export function ago(iso: string, now: number): string {
 }
 
 /** "15 minutes", "1 hour", "7 days": a whole number of one unit. */
-export function duration(unit: 'minutes' | 'hours' | 'days', n: number): string {
+function duration(unit: 'minutes' | 'hours' | 'days', n: number): string {
   return pluralOf(n) === 'one' ? t(`time_${unit}_one`, n) : t(`time_${unit}_other`, n);
 }
 
