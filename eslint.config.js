@@ -39,7 +39,7 @@ export default tseslint.config(
   {
     // The extension reaches the browser through its context's browser.ts (webextension-polyfill), so unit tests can fake it.
     files: ['src/**/*.ts', 'src/**/*.tsx'],
-    ignores: ['src/*/browser.ts', 'src/background/pages/messenger.ts'],
+    ignores: ['src/*/browser.ts', 'src/background/core/messenger.ts'],
     rules: { 'no-restricted-globals': ['error', { name: 'chrome', message: "Use `browser` (or `chromeOnly`) from this context's browser.ts." }] },
   },
   {

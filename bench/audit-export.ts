@@ -4,9 +4,9 @@ import type { Page } from '@playwright/test';
 import { octetFrame } from '../bridge/src/audit/syslog-line.ts';
 import type { AuditExportStatus } from '../src/protocol/audit-export.ts';
 import type { AuditEntry } from '../src/protocol/audit.ts';
-import { launchWithBridge, openSidePanel } from '../test/e2e/bridge-harness.ts';
-import { request, until } from '../test/e2e/copilot-driver.ts';
-import { rsyslog, type Rsyslog } from '../test/e2e/rsyslog.ts';
+import { launchWithBridge, openSidePanel } from '../test/harness/bridge-harness.ts';
+import { request, until } from '../test/harness/copilot-driver.ts';
+import { rsyslog, type Rsyslog } from '../test/harness/rsyslog.ts';
 import type { Row } from './report.ts';
 
 /**

@@ -2,9 +2,9 @@ import type { Page } from '@playwright/test';
 import type { CopilotRun } from '../src/protocol/copilot.ts';
 import { startScriptedModel, type ScriptedModel, type ScriptedReply } from '../sites/model/scripted-server.ts';
 import type { RunningDemoSites } from '../sites/server.ts';
-import type { StewardBrowser } from '../test/e2e/browser.ts';
-import { approveUntilEnd, freeSlot, offered, panelFor, promptTokens, startRun, useScriptedModel } from '../test/e2e/copilot-driver.ts';
-import { callTool, callToolVia, click, done, selectIn, typeInto } from '../test/e2e/copilot-replies.ts';
+import type { StewardBrowser } from '../test/harness/browser.ts';
+import { approveUntilEnd, freeSlot, offered, panelFor, promptTokens, startRun, useScriptedModel } from '../test/harness/copilot-driver.ts';
+import { callTool, callToolVia, click, done, selectIn, typeInto } from '../test/harness/copilot-replies.ts';
 import { connectContract, disconnectContract } from './native-connect.ts';
 import { median, type Row } from './report.ts';
 

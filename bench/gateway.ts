@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { pathToFileURL } from 'node:url';
-import { BenchRow } from '../src/protocol/bench.ts';
+import { BenchRow } from './bench-row.ts';
 import type { ObservedState } from '../src/protocol/observed-state.ts';
 import { isErrorResult } from '../src/protocol/results.ts';
 import { createPipeline } from '../src/pipeline/create.ts';

@@ -1,13 +1,13 @@
 import type { Page } from '@playwright/test';
 import type { ContractSiteView } from '../src/protocol/agent-contract.ts';
 import type { ObservedState } from '../src/protocol/observed-state.ts';
-import { request, until } from '../test/e2e/copilot-driver.ts';
+import { request, until } from '../test/harness/copilot-driver.ts';
 
 /**
  * Connecting Steward to a site's contract for the task benchmarks, with the panel channel's own
  * requests, as the side panel's consent form sends them (panel/contract-site, then
  * panel/contract-connect): the person grants only what a cancellation needs. Plain polling, no
- * test runner, like test/e2e/copilot-driver.ts.
+ * test runner, like test/harness/copilot-driver.ts.
  */
 
 export interface ContractGrant {

@@ -9,7 +9,7 @@ import { fuse } from '../src/observation/fusion/index.ts';
 import { shopAdapter } from '../src/observation/adapters/index.ts';
 import type { PageSnapshot } from '../src/observation/snapshot.ts';
 import type { ToolDescriptor } from '../src/protocol/webmcp.ts';
-import type { StewardBrowser } from '../test/e2e/browser.ts';
+import type { StewardBrowser } from '../test/harness/browser.ts';
 import { median, type Row } from './report.ts';
 
 const ANCHOR_BUDGET_MS = 60_000;

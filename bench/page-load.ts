@@ -2,7 +2,7 @@ import { chromium, type BrowserContext } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_FLAGS, DIST, NATIVE_WEBMCP_FLAG, allowSites } from '../test/e2e/browser.ts';
+import { CHROMIUM_FLAGS, DIST, NATIVE_WEBMCP_FLAG, allowSites } from '../test/harness/browser.ts';
 import { median, type Row } from './report.ts';
 
 async function withBrowser<T>(steward: boolean, url: string, run: (context: BrowserContext) => Promise<T>): Promise<T> {

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { BenchRow, type BenchRow as Row } from '../src/protocol/bench.ts';
+import { BenchRow, type BenchRow as Row } from './bench-row.ts';
 
 export type { Row };
 

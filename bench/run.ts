@@ -1,7 +1,7 @@
 // `npm run bench`: Steward's speed and size next to named anchors measured in the same run, on
 // the same pages, in the same browser (DESIGN.md §10). Prints a table; writes bench-results.json.
 import { startDemoSites, freePorts } from '../sites/server.ts';
-import { launchWithSteward } from '../test/e2e/browser.ts';
+import { launchWithSteward } from '../test/harness/browser.ts';
 import { auditExportRows } from './audit-export.ts';
 import { copilotTaskRows } from './copilot.ts';
 import { runGatewayBench } from './gateway.ts';
@@ -18,7 +18,7 @@ const quick = process.argv.includes('--quick');
  * `--only <case>`: just that observation case (for working on one page), `--only observe`: every
  * observation case (the grids, the demo sites' pages, the small pages), `--only tasks`: just the
  * co-pilot's task runs, `--only truth`: just the labelled gallery (with `--record`: and rewrite
- * the e2e check's baseline, test/e2e/gallery-baseline.json), or `--only widgets`: just the widget
+ * the e2e check's baseline, test/harness/gallery-baseline.json), or `--only widgets`: just the widget
  * tasks, Steward against ariaSnapshot (`--quick`: a dozen of them), or `--only security`: just the
  * planted attacks and benign tasks of an obedient agent (`--quick`: one attack per channel and goal
  * kind), or `--only export`: just the audit export to a real rsyslog (fleet.*), or `--only wpt`: just the

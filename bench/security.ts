@@ -1,6 +1,18 @@
 import { BENIGN_TASKS, attacksFor, type Attack, type BenignTask } from '../sites/attacks/catalog.ts';
 import { startAttackLab } from '../sites/attacks/server.ts';
-import { attackSucceeded, attackTried, bridgeAttack, bridgeBenign, bridgeDoor, copilotAttack, copilotBenign, copilotDoor, falseHold, type Door, type RunRecord } from '../test/e2e/security-runs.ts';
+import {
+  attackSucceeded,
+  attackTried,
+  bridgeAttack,
+  bridgeBenign,
+  bridgeDoor,
+  copilotAttack,
+  copilotBenign,
+  copilotDoor,
+  falseHold,
+  type Door,
+  type RunRecord,
+} from '../test/harness/security-runs.ts';
 import type { Row } from './report.ts';
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The truth benchmark's scoring (issue 14), pure: what Steward observed on each labelled gallery
  * page against what its label says a truthful observer reports there, the five `truth.*` metrics,
- * and the regressions from a recorded baseline. The browser side is test/e2e/gallery-truth.ts.
+ * and the regressions from a recorded baseline. The browser side is test/harness/gallery-truth.ts.
  */
 import { z } from 'zod';
 import type { GalleryLabel } from '../sites/lab/gallery/label.ts';
@@ -65,7 +65,7 @@ export const TruthMetrics = z.strictObject({
 });
 export type TruthMetrics = z.infer<typeof TruthMetrics>;
 
-/** The recorded numbers the e2e check compares against (test/e2e/gallery-baseline.json). */
+/** The recorded numbers the e2e check compares against (test/harness/gallery-baseline.json). */
 export const TruthBaseline = z.strictObject({
   metrics: TruthMetrics,
   pages: z.record(z.string(), PageChecks),

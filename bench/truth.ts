@@ -5,12 +5,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadGalleryLabels } from '../sites/lab/gallery/label.ts';
-import type { StewardBrowser } from '../test/e2e/browser.ts';
-import { runGallery } from '../test/e2e/gallery-truth.ts';
+import type { StewardBrowser } from '../test/harness/browser.ts';
+import { runGallery } from '../test/harness/gallery-truth.ts';
 import type { Row } from './report.ts';
 import { baselineOf, TruthBaseline, truthMetrics, type PageScore } from './truth-scoring.ts';
 
-export const BASELINE_FILE = join(import.meta.dirname, '..', 'test', 'e2e', 'gallery-baseline.json');
+export const BASELINE_FILE = join(import.meta.dirname, '..', 'test', 'harness', 'gallery-baseline.json');
 
 export function readBaseline(file = BASELINE_FILE): TruthBaseline {
   return TruthBaseline.parse(JSON.parse(readFileSync(file, 'utf8')));

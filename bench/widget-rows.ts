@@ -1,4 +1,4 @@
-import type { EpisodeOutcome, ViewName } from '../test/e2e/widget-agent.ts';
+import type { EpisodeOutcome, ViewName } from '../test/harness/widget-agent.ts';
 import { median, type Row } from './report.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { WIDGET_TASKS } from '../sites/lab/widgets/tasks.ts';
-import { anchorSide, runTask, stewardSide, type EpisodeOutcome } from '../test/e2e/widget-agent.ts';
+import { anchorSide, runTask, stewardSide, type EpisodeOutcome } from '../test/harness/widget-agent.ts';
 import type { Row } from './report.ts';
 import { failureLines, widgetRows } from './widget-rows.ts';
 

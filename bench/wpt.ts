@@ -1,8 +1,8 @@
 // `webmcp.wpt_pass`: the vendored web-platform-tests `webmcp/` subtests (test/fixtures/wpt-webmcp/)
 // passed by Steward's polyfill in Chromium without its WebMCP feature, with native WebMCP's passes
 // on the same pages, in the same run, as the anchor.
-import { launchWithSteward } from '../test/e2e/browser.ts';
-import { passed, runWptWebMcp } from '../test/e2e/wpt-webmcp-run.ts';
+import { launchWithSteward } from '../test/harness/browser.ts';
+import { passed, runWptWebMcp } from '../test/harness/wpt-webmcp-run.ts';
 import type { Row } from './report.ts';
 
 async function passes(nativeWebMcp: boolean, lab: string): Promise<{ passed: number; total: number }> {

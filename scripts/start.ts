@@ -8,7 +8,7 @@ import { startDemoSites } from '../sites/server.ts';
 import { DEMO_GOAL, startTabs } from '../sites/start-tabs.ts';
 import { DEMO_MODEL, startDemoModel } from '../sites/model/demo-model.ts';
 import { SETTINGS_KEY, readSettings } from '../src/protocol/settings.ts';
-import { CHROMIUM_FLAGS, DIST, NATIVE_WEBMCP_FLAG, allowSites, grantHosts } from '../test/e2e/browser.ts';
+import { CHROMIUM_FLAGS, DIST, NATIVE_WEBMCP_FLAG, allowSites, grantHosts } from '../test/harness/browser.ts';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(join(DIST, 'manifest.json'))) throw new Error('dist/ is missing: run `npm run build`.');

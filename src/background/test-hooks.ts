@@ -2,7 +2,7 @@ import type { RecoveryReport } from '../pipeline/recovery.ts';
 import type { McpClientInfo } from '../protocol/bridge.ts';
 import type { PairingService } from './bridge/pairing-service.ts';
 import type { ObservationService } from './observation/service.ts';
-import { pageDeadlines } from './pipeline/page-deadlines.ts';
+import { pageDeadlines } from './core/page-deadlines.ts';
 import { lastCaptureError } from './ports/capture-error.ts';
 
 declare global {

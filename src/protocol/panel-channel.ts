@@ -21,7 +21,7 @@ import { FrameTools, ToolRunOutcome } from './webmcp.ts';
 /**
  * The side panel ↔ service worker channel: the person's control room (tools, approvals, tokens,
  * audit, sites, the current tab) and the co-pilot that lives in the panel. Accepted only from
- * the side panel page (sender check in src/background/channels.ts): a content script or a page
+ * the side panel page (sender check in src/background/core/channels.ts): a content script or a page
  * can never approve, mint a token, or submit as an agent.
  */
 

@@ -5,7 +5,7 @@ import { ModelProvider } from './copilot.ts';
  * The person's preferences, kept in chrome.storage.local under `SETTINGS_KEY`. `Settings` is
  * strict (the form shows its messages); `readSettings` falls back field by field, so one bad
  * stored value never throws away the rest. Nothing secret lives here; only Steward's own pages and
- * its service worker can read or write chrome.storage.local (src/background/storage-access.ts).
+ * its service worker can read or write chrome.storage.local (src/background/core/storage-access.ts).
  */
 export const SETTINGS_KEY = 'steward.settings';
 

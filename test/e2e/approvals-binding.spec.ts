@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { approvalOf, control, data, killServiceWorker, liveWorker, mint, observe, shopOrderPage, submit, type Card } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { approvalOf, control, data, killServiceWorker, liveWorker, mint, observe, shopOrderPage, submit, type Card } from '../harness/pipeline-helpers.ts';
 
 /**
  * Issue 11, items 1–3: an approval covers exactly what runs. Each test is the hostile agent's

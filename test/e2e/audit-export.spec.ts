@@ -5,11 +5,11 @@ import type { Page } from '@playwright/test';
 import { parseSyslogLine } from '../../bridge/src/audit/syslog-line.ts';
 import { toExportRecord, type AuditExportStatus, type ExportRecord } from '../../src/protocol/audit-export.ts';
 import type { AuditEntry } from '../../src/protocol/audit.ts';
-import { test, expect, tabIdOf } from './fixtures.ts';
-import { BRIDGE_CLI, freePort, launchWithBridge, openSidePanel, type BridgeBrowser } from './bridge-harness.ts';
-import { showView } from './panel-helpers.ts';
-import { approve, cancelAsObserved, control, data, killServiceWorker, mint, observe, pendingCard, shopOrderPage, submit } from './pipeline-helpers.ts';
-import { rsyslog, type Rsyslog } from './rsyslog.ts';
+import { test, expect, tabIdOf } from '../harness/fixtures.ts';
+import { BRIDGE_CLI, freePort, launchWithBridge, openSidePanel, type BridgeBrowser } from '../harness/bridge-harness.ts';
+import { showView } from '../harness/panel-helpers.ts';
+import { approve, cancelAsObserved, control, data, killServiceWorker, mint, observe, pendingCard, shopOrderPage, submit } from '../harness/pipeline-helpers.ts';
+import { rsyslog, type Rsyslog } from '../harness/rsyslog.ts';
 
 /**
  * The audit export against a real rsyslog: the person points Settings at it, Steward's actions

@@ -1,4 +1,4 @@
-import { test, expect } from './fixtures.ts';
+import { test, expect } from '../harness/fixtures.ts';
 import {
   approveInPanel,
   connectStdio,
@@ -11,8 +11,8 @@ import {
   type BridgeBrowser,
   type McpClient,
   type ToolReply,
-} from './bridge-harness.ts';
-import { cancelRequests, hold, killServiceWorker, liveWorker, ORDER, shopState } from './pipeline-helpers.ts';
+} from '../harness/bridge-harness.ts';
+import { cancelRequests, hold, killServiceWorker, liveWorker, ORDER, shopState } from '../harness/pipeline-helpers.ts';
 
 /**
  * The person's MCP client cancels ORD-1024 on the shop through Steward. The person approves in

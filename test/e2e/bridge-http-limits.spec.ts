@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test, expect } from '@playwright/test';
-import { startHttpBridge, type HttpBridge } from './bridge-harness.ts';
-import { INITIALIZE, rawHttp } from './bridge-hostile-world.ts';
+import { test } from '@playwright/test';
+import { expect } from '../harness/expect.ts';
+import { startHttpBridge, type HttpBridge } from '../harness/bridge-harness.ts';
+import { INITIALIZE, rawHttp } from '../harness/bridge-hostile-world.ts';
 
 /**
  * The bridge's HTTP port against a hostile local process, on the real `steward-bridge serve --http`

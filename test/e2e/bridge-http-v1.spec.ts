@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
+import { test, expect } from '../harness/fixtures.ts';
 import {
   agentIdOf,
   bridgeCli,
@@ -14,8 +14,8 @@ import {
   type HttpBridge,
   type McpClient,
   type SdkLine,
-} from './bridge-harness.ts';
-import { showView } from './panel-helpers.ts';
+} from '../harness/bridge-harness.ts';
+import { showView } from '../harness/panel-helpers.ts';
 
 /**
  * Clients that connect to a running bridge over Streamable HTTP on 127.0.0.1 with the bearer the

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect } from '../harness/expect.ts';
 import { STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
-import { connectStdio, errorCodeOf, openSidePanel, pairingCodeOf } from './bridge-harness.ts';
-import { CHROMIUM_FLAGS, DIST } from './browser.ts';
-import { showView } from './panel-helpers.ts';
+import { connectStdio, errorCodeOf, openSidePanel, pairingCodeOf } from '../harness/bridge-harness.ts';
+import { CHROMIUM_FLAGS, DIST } from '../harness/browser.ts';
+import { showView } from '../harness/panel-helpers.ts';
 
 /**
  * The bridge installed as a person installs it: a home of their own (here a temporary HOME), the

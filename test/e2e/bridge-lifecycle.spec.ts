@@ -1,8 +1,20 @@
 import { spawn } from 'node:child_process';
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { alive, BRIDGE_CLI, bridgeProcesses, connectStdio, errorCodeOf, hostProcesses, launchWithBridge, openSidePanel, pairClient, type BridgeBrowser, type McpClient } from './bridge-harness.ts';
-import { showView } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import {
+  alive,
+  BRIDGE_CLI,
+  bridgeProcesses,
+  connectStdio,
+  errorCodeOf,
+  hostProcesses,
+  launchWithBridge,
+  openSidePanel,
+  pairClient,
+  type BridgeBrowser,
+  type McpClient,
+} from '../harness/bridge-harness.ts';
+import { showView } from '../harness/panel-helpers.ts';
 
 /**
  * The bridge as a person lives with it: the browser closes and comes back, clients come and go.

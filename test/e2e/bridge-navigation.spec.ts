@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { connectStdio, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type McpClient, type ToolReply } from './bridge-harness.ts';
-import { startOtherOrigin, type OtherOrigin } from './nav-other-origin.ts';
-import { approvalOf, control, data, type Card } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { connectStdio, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type McpClient, type ToolReply } from '../harness/bridge-harness.ts';
+import { startOtherOrigin, type OtherOrigin } from '../harness/nav-other-origin.ts';
+import { approvalOf, control, data, type Card } from '../harness/pipeline-helpers.ts';
 
 /**
  * An MCP client trying to take the browser off the sites it may use with `steward_open`: through

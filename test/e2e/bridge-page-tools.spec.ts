@@ -1,9 +1,21 @@
 import type { Page } from '@playwright/test';
-import { clickStewardButton } from './browser.ts';
-import { test, expect } from './fixtures.ts';
-import { agentIdOf, approveInPanel, connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type McpClient, type ToolReply } from './bridge-harness.ts';
-import { clinicRecords, freeSlot } from './copilot-driver.ts';
-import { showView } from './panel-helpers.ts';
+import { clickStewardButton } from '../harness/browser.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import {
+  agentIdOf,
+  approveInPanel,
+  connectStdio,
+  errorCodeOf,
+  launchWithBridge,
+  openSidePanel,
+  pairClient,
+  payloadOf,
+  type BridgeBrowser,
+  type McpClient,
+  type ToolReply,
+} from '../harness/bridge-harness.ts';
+import { clinicRecords, freeSlot } from '../harness/copilot-driver.ts';
+import { showView } from '../harness/panel-helpers.ts';
 
 /**
  * The clinic's WebMCP tools offered to an MCP client as tools of its own (issue 29, item 4): a

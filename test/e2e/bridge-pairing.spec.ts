@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { test, expect } from '@playwright/test';
+import { test } from '@playwright/test';
+import { expect } from '../harness/expect.ts';
 import {
   BRIDGE_CLI,
   alive,
@@ -17,9 +18,9 @@ import {
   startHttpBridge,
   type McpClient,
   type ToolReply,
-} from './bridge-harness.ts';
-import { pendingPairings, startRefusalWorld, tokensLabelled, type RefusalWorld } from './bridge-hostile-world.ts';
-import { showView } from './panel-helpers.ts';
+} from '../harness/bridge-harness.ts';
+import { pendingPairings, startRefusalWorld, tokensLabelled, type RefusalWorld } from '../harness/bridge-hostile-world.ts';
+import { showView } from '../harness/panel-helpers.ts';
 
 /**
  * Pairing as an attacker on this computer would try it, against the real bridge and Steward: a

@@ -1,6 +1,6 @@
-import { test, expect } from './fixtures.ts';
-import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type McpClient } from './bridge-harness.ts';
-import { control, data } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type McpClient } from '../harness/bridge-harness.ts';
+import { control, data } from '../harness/pipeline-helpers.ts';
 
 /**
  * Quiet sinks through the MCP bridge (issue 27, defect 10): an obedient MCP client reads the lab's

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { test, expect, type Page } from '@playwright/test';
-import { connectHttp, connectStdio, pairClient, pairingCodeOf, pairInPanel, startHttpBridge, type HttpBridge, type McpClient, type ToolReply } from './bridge-harness.ts';
+import { test, type Page } from '@playwright/test';
+import { expect } from '../harness/expect.ts';
+import { connectHttp, connectStdio, pairClient, pairingCodeOf, pairInPanel, startHttpBridge, type HttpBridge, type McpClient, type ToolReply } from '../harness/bridge-harness.ts';
 import {
   CALL_TABS,
   INITIALIZE,
@@ -17,8 +18,8 @@ import {
   tabIdOf,
   tokensLabelled,
   type RefusalWorld,
-} from './bridge-hostile-world.ts';
-import { showView } from './panel-helpers.ts';
+} from '../harness/bridge-hostile-world.ts';
+import { showView } from '../harness/panel-helpers.ts';
 
 /**
  * What the bridge must refuse, driven by hostile MCP clients against the real thing: Chromium with

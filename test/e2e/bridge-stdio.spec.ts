@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
+import { test, expect } from '../harness/fixtures.ts';
 import {
   agentIdOf,
   approveInPanel,
@@ -13,10 +13,10 @@ import {
   type BridgeBrowser,
   type McpClient,
   type ToolReply,
-} from './bridge-harness.ts';
-import { clinicRecords, freeSlot } from './copilot-driver.ts';
-import { control, data, observe } from './pipeline-helpers.ts';
-import { showView } from './panel-helpers.ts';
+} from '../harness/bridge-harness.ts';
+import { clinicRecords, freeSlot } from '../harness/copilot-driver.ts';
+import { control, data, observe } from '../harness/pipeline-helpers.ts';
+import { showView } from '../harness/panel-helpers.ts';
 
 /**
  * A desktop MCP client (the official v2 SDK, launching `steward-bridge serve` over stdio) uses the

@@ -1,8 +1,9 @@
-import { expect, type Page } from '@playwright/test';
-import { tabIdOf, test } from './fixtures.ts';
-import { agentIdOf, connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, type BridgeBrowser, type McpClient, type ToolReply } from './bridge-harness.ts';
-import { auditRows, dispatches, shopRecords } from './bridge-hostile-world.ts';
-import { showView } from './panel-helpers.ts';
+import { type Page } from '@playwright/test';
+import { expect } from '../harness/expect.ts';
+import { tabIdOf, test } from '../harness/fixtures.ts';
+import { agentIdOf, connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, type BridgeBrowser, type McpClient, type ToolReply } from '../harness/bridge-harness.ts';
+import { auditRows, dispatches, shopRecords } from '../harness/bridge-hostile-world.ts';
+import { showView } from '../harness/panel-helpers.ts';
 
 /**
  * Taint as a hostile page would test it through the MCP bridge. The page writes instructions into

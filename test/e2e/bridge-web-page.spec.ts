@@ -1,9 +1,10 @@
-import { test, expect, type Page } from '@playwright/test';
+import { test, type Page } from '@playwright/test';
+import { expect } from '../harness/expect.ts';
 import { STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
-import { connectHttp, startHttpBridge, type HttpBridge } from './bridge-harness.ts';
-import { attackFromPage, type PageAttempts } from './bridge-hostile-page.ts';
-import { showView } from './panel-helpers.ts';
-import { auditRows, pendingPairings, shopOutcome, startRefusalWorld, tabIdOf, tokens, type RefusalWorld } from './bridge-hostile-world.ts';
+import { connectHttp, startHttpBridge, type HttpBridge } from '../harness/bridge-harness.ts';
+import { attackFromPage, type PageAttempts } from '../harness/bridge-hostile-page.ts';
+import { showView } from '../harness/panel-helpers.ts';
+import { auditRows, pendingPairings, shopOutcome, startRefusalWorld, tabIdOf, tokens, type RefusalWorld } from '../harness/bridge-hostile-world.ts';
 
 /**
  * A web page in the person's browser, on an allowed site (the shop, where Steward's content scripts

@@ -1,8 +1,8 @@
 import { DEMO_MODEL, startDemoModel } from '../../sites/model/demo-model.ts';
-import { configureModel, startGoal } from './copilot-panel-helpers.ts';
-import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, shopState } from './panel-helpers.ts';
-import { control, data } from './pipeline-helpers.ts';
+import { configureModel, startGoal } from '../harness/copilot-panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { SHOP_ORDER, shopState } from '../harness/panel-helpers.ts';
+import { control, data } from '../harness/pipeline-helpers.ts';
 import { DEMO_GOAL, startTabs } from '../../sites/start-tabs.ts';
 
 /**

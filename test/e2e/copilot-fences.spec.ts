@@ -1,9 +1,9 @@
 import { FENCE_MARKS, FENCE_OUTPUT, FENCE_TOOL } from '../../sites/lab/webmcp-fence.ts';
 import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
-import { offered } from './copilot-driver.ts';
-import { configureCopilot, startRun, waitForRun } from './copilot-helpers.ts';
-import { callTool, dataBlocks, done, promptOf } from './copilot-replies.ts';
-import { test, expect } from './fixtures.ts';
+import { offered } from '../harness/copilot-driver.ts';
+import { configureCopilot, startRun, waitForRun } from '../harness/copilot-helpers.ts';
+import { callTool, dataBlocks, done, promptOf } from '../harness/copilot-replies.ts';
+import { test, expect } from '../harness/fixtures.ts';
 
 /**
  * Every page word fenced (issue 27, defect 3): a page's WebMCP tool puts instructions in its name,

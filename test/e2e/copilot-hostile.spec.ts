@@ -1,9 +1,9 @@
 import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
 import { ATTACKER_ADDRESS, SEED_ADDRESS } from '../../sites/shop/store.ts';
-import { configureCopilot, startRun, waitForRun } from './copilot-helpers.ts';
-import { askPerson, click, dataBlocks, pageText, promptOf, reading, act, refNamed } from './copilot-replies.ts';
-import { test, expect } from './fixtures.ts';
-import { control, data, shopOrderPage } from './pipeline-helpers.ts';
+import { configureCopilot, startRun, waitForRun } from '../harness/copilot-helpers.ts';
+import { askPerson, click, dataBlocks, pageText, promptOf, reading, act, refNamed } from '../harness/copilot-replies.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { control, data, shopOrderPage } from '../harness/pipeline-helpers.ts';
 
 /**
  * A page whose text tells the agent to ship the order elsewhere, and a model that obeys it. The

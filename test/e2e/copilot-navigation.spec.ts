@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChatRequestBody } from '../../sites/model/scripted-server.ts';
-import { test, expect } from './fixtures.ts';
-import { configureCopilot, refIn, runToEnd, startModel, startRun, waitForRun } from './copilot-helpers.ts';
-import { startOtherOrigin, type OtherOrigin } from './nav-other-origin.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { configureCopilot, refIn, runToEnd, startModel, startRun, waitForRun } from '../harness/copilot-helpers.ts';
+import { startOtherOrigin, type OtherOrigin } from '../harness/nav-other-origin.ts';
 
 /**
  * The co-pilot as an attacker's tool for leaving the allowed sites. Its model (scripted, obeying

@@ -1,8 +1,8 @@
 import type { ChatRequestBody } from '../../sites/model/scripted-server.ts';
-import { test, expect } from './fixtures.ts';
-import { configureCopilot, refIn, runToEnd, startModel, startRun, type Run } from './copilot-helpers.ts';
-import { startOtherOrigin, type OtherOrigin } from './nav-other-origin.ts';
-import { openNewTabPage, tabUrls } from './browser.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { configureCopilot, refIn, runToEnd, startModel, startRun, type Run } from '../harness/copilot-helpers.ts';
+import { startOtherOrigin, type OtherOrigin } from '../harness/nav-other-origin.ts';
+import { openNewTabPage, tabUrls } from '../harness/browser.ts';
 
 /**
  * A click of the agent's that opens a NEW tab or window towards another origin: a link with

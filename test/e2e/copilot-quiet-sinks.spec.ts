@@ -1,10 +1,10 @@
 import type { Page } from '@playwright/test';
 import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
 import { SINK_FACT } from '../../sites/lab/sink-pages.ts';
-import { configureCopilot, startRun, waitForRun, type Run } from './copilot-helpers.ts';
-import { act, askPerson, done, pageText, reading, refNamed } from './copilot-replies.ts';
-import { test, expect } from './fixtures.ts';
-import { control, data } from './pipeline-helpers.ts';
+import { configureCopilot, startRun, waitForRun, type Run } from '../harness/copilot-helpers.ts';
+import { act, askPerson, done, pageText, reading, refNamed } from '../harness/copilot-replies.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { control, data } from '../harness/pipeline-helpers.ts';
 
 /**
  * Quiet sinks (issue 27, defect 10): an obedient co-pilot model reads an instruction planted in a

@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
 import { DEMO_MODEL, startDemoModel } from '../../sites/model/demo-model.ts';
 import type { ChatRequestBody, ScriptedModel } from '../../sites/model/scripted-server.ts';
-import { test, expect } from './fixtures.ts';
-import { MODEL_KEY, configureCopilot, refIn, runOf, startModel, startRun, waitForRun, type Run } from './copilot-helpers.ts';
-import { approvalOf, cancelRequests, control, data, killServiceWorker, liveWorker, shopOrderPage, shopState, type Card } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { MODEL_KEY, configureCopilot, refIn, runOf, startModel, startRun, waitForRun, type Run } from '../harness/copilot-helpers.ts';
+import { approvalOf, cancelRequests, control, data, killServiceWorker, liveWorker, shopOrderPage, shopState, type Card } from '../harness/pipeline-helpers.ts';
 
 /**
  * The co-pilot end to end, in real Chromium: the run lives in the service worker, the model is a

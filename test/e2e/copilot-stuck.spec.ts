@@ -1,10 +1,10 @@
 import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
-import { clinicRecords, offered } from './copilot-driver.ts';
-import { configureCopilot, type Run } from './copilot-helpers.ts';
-import { startGoal } from './copilot-panel-helpers.ts';
-import { callTool } from './copilot-replies.ts';
-import { test, expect } from './fixtures.ts';
-import { control, data } from './pipeline-helpers.ts';
+import { clinicRecords, offered } from '../harness/copilot-driver.ts';
+import { configureCopilot, type Run } from '../harness/copilot-helpers.ts';
+import { startGoal } from '../harness/copilot-panel-helpers.ts';
+import { callTool } from '../harness/copilot-replies.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { control, data } from '../harness/pipeline-helpers.ts';
 
 /**
  * The rails are code, not prompt: a model that asks for the same action again and again is

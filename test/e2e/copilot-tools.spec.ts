@@ -1,9 +1,9 @@
 import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
-import { clinicRecords, freeSlot, offered } from './copilot-driver.ts';
-import { configureCopilot, startRun, waitForRun } from './copilot-helpers.ts';
-import { callTool, click, done, offeredAction, selectIn, typeInto } from './copilot-replies.ts';
-import { test, expect } from './fixtures.ts';
-import { approve, pendingCard } from './pipeline-helpers.ts';
+import { clinicRecords, freeSlot, offered } from '../harness/copilot-driver.ts';
+import { configureCopilot, startRun, waitForRun } from '../harness/copilot-helpers.ts';
+import { callTool, click, done, offeredAction, selectIn, typeInto } from '../harness/copilot-replies.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { approve, pendingCard } from '../harness/pipeline-helpers.ts';
 
 /**
  * Tool-first: on the clinic (native WebMCP) the booking form is a tool, and Steward offers it in

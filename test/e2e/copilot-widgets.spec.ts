@@ -4,13 +4,13 @@ import { answersFor, judge, withEpisode } from '../../sites/lab/widgets/tasks.ts
 import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
 import { runEpisode } from '../../sites/model/widget-agent/episode.ts';
 import { WIDGET_PLANS } from '../../sites/model/widget-agent/plans.ts';
-import { launchWithSteward, type StewardBrowser } from './browser.ts';
-import { configureCopilot, runOf, startRun, type Run } from './copilot-helpers.ts';
-import { pageText } from './copilot-replies.ts';
-import { control, data } from './pipeline-helpers.ts';
-import { CopilotWidgetActor } from './copilot-widget-actor.ts';
-import { expect, tabIdOf, test } from './fixtures.ts';
-import { widgetTask } from './widget-agent.ts';
+import { launchWithSteward, type StewardBrowser } from '../harness/browser.ts';
+import { configureCopilot, runOf, startRun, type Run } from '../harness/copilot-helpers.ts';
+import { pageText } from '../harness/copilot-replies.ts';
+import { control, data } from '../harness/pipeline-helpers.ts';
+import { CopilotWidgetActor } from '../harness/copilot-widget-actor.ts';
+import { expect, tabIdOf, test } from '../harness/fixtures.ts';
+import { widgetTask } from '../harness/widget-agent.ts';
 
 /**
  * One task per widget class done by the co-pilot: the model is the scripted widget agent

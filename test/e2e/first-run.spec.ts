@@ -1,7 +1,7 @@
 import type { Page, Worker } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { allowSites, clickStewardButton, tabIdOfAnyPage } from './browser.ts';
-import { SHOP_ORDER } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { allowSites, clickStewardButton, tabIdOfAnyPage } from '../harness/browser.ts';
+import { SHOP_ORDER } from '../harness/panel-helpers.ts';
 
 const welcomeRecord = (worker: Worker) => worker.evaluate(async () => (await chrome.storage.local.get('steward.welcome'))['steward.welcome']);
 const welcomeOf = (panel: Page) => panel.getByRole('region', { name: 'Welcome to Steward' });

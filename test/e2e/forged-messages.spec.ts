@@ -1,5 +1,5 @@
-import { test, expect } from './fixtures.ts';
-import { showView } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { showView } from '../harness/panel-helpers.ts';
 import type { Page, Worker } from '@playwright/test';
 
 /** What the clinic's server did: bookings, cancellations and tool-backed calls (not its request log). */

@@ -8,8 +8,8 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadGalleryLabels, type GalleryLabel } from '../../sites/lab/gallery/label.ts';
-import { CHROMIUM_FLAGS } from './browser.ts';
-import { expect, test } from './fixtures.ts';
+import { CHROMIUM_FLAGS } from '../harness/browser.ts';
+import { expect, test } from '../harness/fixtures.ts';
 
 const labels = loadGalleryLabels().filter((l) => l.kit === 'react-mui');
 

@@ -1,8 +1,8 @@
 import { loadGalleryLabels } from '../../sites/lab/gallery/label.ts';
 import { describeMisses, readBaseline, recordBaseline, BASELINE_FILE } from '../../bench/truth.ts';
 import { compareToBaseline, truthMetrics } from '../../bench/truth-scoring.ts';
-import { runGallery } from './gallery-truth.ts';
-import { test, expect } from './fixtures.ts';
+import { runGallery } from '../harness/gallery-truth.ts';
+import { test, expect } from '../harness/fixtures.ts';
 
 /**
  * The labelled gallery (issue 14) must not get less truthful: every check that passed when the

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page, type Worker } from '@playwright/test';
+import { type Page, type Worker } from '@playwright/test';
+import { expect } from '../harness/expect.ts';
 import { STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
-import { tabIdOf, test } from './fixtures.ts';
-import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, type BridgeBrowser, type McpClient, type ToolReply } from './bridge-harness.ts';
-import { showView, shopState, swRecords } from './panel-helpers.ts';
-import { grantHosts } from './browser.ts';
+import { tabIdOf, test } from '../harness/fixtures.ts';
+import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, type BridgeBrowser, type McpClient, type ToolReply } from '../harness/bridge-harness.ts';
+import { showView, shopState, swRecords } from '../harness/panel-helpers.ts';
+import { grantHosts } from '../harness/browser.ts';
 
 /**
  * The organisation's policy as an admin sets it on Linux: a JSON file in Debian Chromium's managed

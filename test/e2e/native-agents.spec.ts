@@ -2,13 +2,13 @@ import type { Page } from '@playwright/test';
 import { observedThroughContract } from '../../bench/native-connect.ts';
 import { startScriptedModel } from '../../sites/model/scripted-server.ts';
 import type { ObservedState } from '../../src/protocol/observed-state.ts';
-import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type ToolReply } from './bridge-harness.ts';
-import { configureCopilot, type Run } from './copilot-helpers.ts';
-import { startGoal } from './copilot-panel-helpers.ts';
-import { callToolVia, done, offeredAction, offeredTools } from './copilot-replies.ts';
-import { test, expect, tabIdOf } from './fixtures.ts';
-import { showView } from './panel-helpers.ts';
-import { control, data, ORDER, shopOrderPage, type ShopState } from './pipeline-helpers.ts';
+import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type ToolReply } from '../harness/bridge-harness.ts';
+import { configureCopilot, type Run } from '../harness/copilot-helpers.ts';
+import { startGoal } from '../harness/copilot-panel-helpers.ts';
+import { callToolVia, done, offeredAction, offeredTools } from '../harness/copilot-replies.ts';
+import { test, expect, tabIdOf } from '../harness/fixtures.ts';
+import { showView } from '../harness/panel-helpers.ts';
+import { control, data, ORDER, shopOrderPage, type ShopState } from '../harness/pipeline-helpers.ts';
 
 /**
  * Agents take the native path when the site offers it: once the person has connected Steward to

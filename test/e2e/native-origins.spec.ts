@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
 import { freePorts, startDemoSites } from '../../sites/server.ts';
-import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type McpClient, type ToolReply } from './bridge-harness.ts';
-import { test, expect, tabIdOf } from './fixtures.ts';
-import { approvalCard, connectInPanel } from './native-helpers.ts';
-import { shopOrderPage, shopState, type ShopState } from './pipeline-helpers.ts';
+import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type McpClient, type ToolReply } from '../harness/bridge-harness.ts';
+import { test, expect, tabIdOf } from '../harness/fixtures.ts';
+import { approvalCard, connectInPanel } from '../harness/native-helpers.ts';
+import { shopOrderPage, shopState, type ShopState } from '../harness/pipeline-helpers.ts';
 
 /**
  * Issue 27, defect 1: a resource is (origin, type, id). Two shops on two localhost origins, both

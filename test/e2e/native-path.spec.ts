@@ -1,5 +1,5 @@
-import type { StewardBrowser } from './browser.ts';
-import { test, expect } from './fixtures.ts';
+import type { StewardBrowser } from '../harness/browser.ts';
+import { test, expect } from '../harness/fixtures.ts';
 import {
   actionState,
   agentApiRequests,
@@ -17,9 +17,9 @@ import {
   setRefundDelay,
   settleRefunds,
   siteForTab,
-} from './native-helpers.ts';
-import { showView } from './panel-helpers.ts';
-import { ORDER, cancelAsObserved, cancelRequests, data, mint, observe, submit } from './pipeline-helpers.ts';
+} from '../harness/native-helpers.ts';
+import { showView } from '../harness/panel-helpers.ts';
+import { ORDER, cancelAsObserved, cancelRequests, data, mint, observe, submit } from '../harness/pipeline-helpers.ts';
 
 /**
  * Issue 16: the same "cancel ORD-1024" on the same shop, once through the shop's own pages (no

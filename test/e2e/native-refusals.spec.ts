@@ -1,6 +1,6 @@
-import type { StewardBrowser } from './browser.ts';
-import { inContentScript } from './content-world.ts';
-import { test, expect, tabIdOf } from './fixtures.ts';
+import type { StewardBrowser } from '../harness/browser.ts';
+import { inContentScript } from '../harness/content-world.ts';
+import { test, expect, tabIdOf } from '../harness/fixtures.ts';
 import {
   agentHeadersOf,
   auditOf,
@@ -14,8 +14,8 @@ import {
   openPanelFor,
   recordRequests,
   siteForTab,
-} from './native-helpers.ts';
-import { ORDER, cancelRequests, control, data, mint, observe, submit } from './pipeline-helpers.ts';
+} from '../harness/native-helpers.ts';
+import { ORDER, cancelRequests, control, data, mint, observe, submit } from '../harness/pipeline-helpers.ts';
 
 /**
  * Issue 16's refusals on the native path: an order the contract says cannot be cancelled any more

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { NetworkBuffer } from '../../src/content/main/network-buffer.ts';
 import { fuse } from '../../src/observation/fusion/index.ts';
 import { shopOrderSnapshot } from '../unit/observation/fixtures/shop-order-snapshot.ts';
-import { CHROMIUM_FLAGS, DIST } from './browser.ts';
-import { expect, test } from './fixtures.ts';
+import { CHROMIUM_FLAGS, DIST } from '../harness/browser.ts';
+import { expect, test } from '../harness/fixtures.ts';
 
 const MAIN_WORLD = join(DIST, 'src', 'content', 'main-world.iife.js');
 

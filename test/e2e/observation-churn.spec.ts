@@ -1,6 +1,6 @@
 import type { PageSnapshot } from '../../src/observation/snapshot.ts';
-import { test, expect } from './fixtures.ts';
-import { observeViaPanel } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { observeViaPanel } from '../harness/panel-helpers.ts';
 
 /**
  * state_version on a page that churns in every way at once (the lab's `/churn`: a clock, a

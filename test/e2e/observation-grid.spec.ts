@@ -1,7 +1,7 @@
 import type { Page, Worker } from '@playwright/test';
 import { expand, query, renderSnapshot, approxTokens } from '../../src/observation/render/index.ts';
 import type { PageSnapshot } from '../../src/observation/snapshot.ts';
-import { test, expect } from './fixtures.ts';
+import { test, expect } from '../harness/fixtures.ts';
 
 /**
  * The lab's generated admin tables (1.6k / 16k / 80k elements) in real Chromium: stable refs,

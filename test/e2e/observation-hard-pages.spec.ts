@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { PageSnapshot, SnapshotElement } from '../../src/observation/snapshot.ts';
-import { test, expect } from './fixtures.ts';
+import { test, expect } from '../harness/fixtures.ts';
 
 /**
  * Page observation on the lab's purpose-built hard pages, in real Chromium through the real

@@ -1,7 +1,7 @@
 import type { Page, Worker } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { control, data, mint, observe } from './pipeline-helpers.ts';
-import { showView, submissionResult, submitAsCopilot } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { control, data, mint, observe } from '../harness/pipeline-helpers.ts';
+import { showView, submissionResult, submitAsCopilot } from '../harness/panel-helpers.ts';
 
 /**
  * Issue 14: a resource named the way real sites name it (a title, a breadcrumb, "Checkout for

@@ -1,8 +1,8 @@
 import type { Page, Worker } from '@playwright/test';
 import { answersFor, withEpisode } from '../../sites/lab/widgets/tasks.ts';
 import type { PageSnapshot, SnapshotElement } from '../../src/observation/snapshot.ts';
-import { test, expect } from './fixtures.ts';
-import { data, mint, observe, submit } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { data, mint, observe, submit } from '../harness/pipeline-helpers.ts';
 
 /**
  * Controls that are not semantic HTML (issue 26), found from what the page's scripts and styles

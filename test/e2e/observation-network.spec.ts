@@ -1,5 +1,5 @@
-import { test, expect } from './fixtures.ts';
-import { observeViaPanel as observe } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { observeViaPanel as observe } from '../harness/panel-helpers.ts';
 
 test('the JSON the page fetched is evidence, and a page that contradicts its own API is a conflict', async ({ steward, sites, openPanel, tabIdOf }) => {
   const page = await steward.context.newPage();

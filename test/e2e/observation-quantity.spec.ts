@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { PageSnapshot } from '../../src/observation/snapshot.ts';
-import { test, expect } from './fixtures.ts';
-import { observeViaPanel } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { observeViaPanel } from '../harness/panel-helpers.ts';
 
 /**
  * Issue 26: a quantity changed in place by the page's own − / + buttons (no label on the number,

@@ -1,6 +1,6 @@
-import { clickStewardButton } from './browser.ts';
-import { test, expect } from './fixtures.ts';
-import { observeViaPanel as observe } from './panel-helpers.ts';
+import { clickStewardButton } from '../harness/browser.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { observeViaPanel as observe } from '../harness/panel-helpers.ts';
 
 /**
  * Screenshot evidence: the tab showing in its window is captured after its observation settles.

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { PageSnapshot, SnapshotElement } from '../../src/observation/snapshot.ts';
 import { domActions } from '../../src/observation/fusion/dom-actions.ts';
-import { test, expect } from './fixtures.ts';
+import { test, expect } from '../harness/fixtures.ts';
 
 /**
  * The hit test on web-component pages (Shoelace): the topmost element at a control's centre is its

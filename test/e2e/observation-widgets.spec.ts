@@ -3,8 +3,8 @@ import { renderObserved } from '../../src/observation/render/index.ts';
 import type { PageSnapshot, SnapshotElement } from '../../src/observation/snapshot.ts';
 import type { ObservedState } from '../../src/protocol/observed-state.ts';
 import { WIDGET_TASKS, answersFor, judge, withEpisode } from '../../sites/lab/widgets/tasks.ts';
-import { test, expect } from './fixtures.ts';
-import { approve, control, data, mint, submit, type Card } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { approve, control, data, mint, submit, type Card } from '../harness/pipeline-helpers.ts';
 
 /**
  * Issue 26's page-side capture on the widget lab, through the real extension and the pipeline: what

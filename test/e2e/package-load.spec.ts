@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildProduction, packageName, writePackage } from '../../scripts/package.ts';
 import { readZip } from '../../scripts/zip.ts';
-import { grantedOrigins, launchInProfile } from './browser.ts';
-import { test, expect } from './fixtures.ts';
+import { grantedOrigins, launchInProfile } from '../harness/browser.ts';
+import { test, expect } from '../harness/fixtures.ts';
 
 /** Steward's id wherever the package is loaded unpacked: the manifest `key` fixes it, and the bridge's host manifest names it. */
 const UNPACKED_ID = 'iodcoaibgikagkbaifmcklmipgpmmcip';

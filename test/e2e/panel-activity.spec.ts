@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, cancelOrder, mintThroughUi, mintThroughUiWithId, showView, submitAsCopilot, submitNow, swRecords, type PanelFixtures } from './panel-helpers.ts';
-import { killServiceWorker, liveWorker } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { SHOP_ORDER, cancelOrder, mintThroughUi, mintThroughUiWithId, showView, submitAsCopilot, submitNow, swRecords, type PanelFixtures } from '../harness/panel-helpers.ts';
+import { killServiceWorker, liveWorker } from '../harness/pipeline-helpers.ts';
 
 /** Builds some history through the panel: two tokens minted, one revoked, one refused action. */
 async function history(fx: PanelFixtures) {

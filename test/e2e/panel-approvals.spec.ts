@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, cancelOrder, shopState, shopWithToken, showView, submissionResult, submitAsCopilot, swRecords } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { SHOP_ORDER, cancelOrder, shopState, shopWithToken, showView, submissionResult, submitAsCopilot, swRecords } from '../harness/panel-helpers.ts';
 
 /** A card is named by its first line: what, on what, where, for whom. */
 const card = (panel: Page) => panel.getByRole('article', { name: new RegExp(`^Cancel order ${SHOP_ORDER} on localhost:\\d+, asked by agent:copilot$`) });

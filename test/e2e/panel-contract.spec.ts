@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, cancelOrder, mintThroughUiWithId, shopState, showView, submissionResult, submitAsCopilot, swRecords } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { SHOP_ORDER, cancelOrder, mintThroughUiWithId, shopState, showView, submissionResult, submitAsCopilot, swRecords } from '../harness/panel-helpers.ts';
 
 /**
  * The side panel's part of the native path: the person's consent to the shop's token grant, the

@@ -1,10 +1,10 @@
 import { startScriptedModel, type ChatRequestBody, type ScriptedModel } from '../../sites/model/scripted-server.ts';
-import { clickStewardButton, grantInChromeSettings, tabIdOfAnyPage } from './browser.ts';
-import { cancelReply, cancelledReply, configureModel, startGoal } from './copilot-panel-helpers.ts';
-import { promptOf } from './copilot-replies.ts';
-import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, shopState, showView } from './panel-helpers.ts';
-import { control, data } from './pipeline-helpers.ts';
+import { clickStewardButton, grantInChromeSettings, tabIdOfAnyPage } from '../harness/browser.ts';
+import { cancelReply, cancelledReply, configureModel, startGoal } from '../harness/copilot-panel-helpers.ts';
+import { promptOf } from '../harness/copilot-replies.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { SHOP_ORDER, shopState, showView } from '../harness/panel-helpers.ts';
+import { control, data } from '../harness/pipeline-helpers.ts';
 
 /**
  * The Co-pilot view with a real service worker, pipeline and shop; only the language model is

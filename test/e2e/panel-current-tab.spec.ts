@@ -1,5 +1,5 @@
-import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, showView } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { SHOP_ORDER, showView } from '../harness/panel-helpers.ts';
 
 test('shows the live observed state, facts, conflicts explained, and actions with path and risk; Refresh re-observes', async ({ steward, sites, openPanel, tabIdOf }) => {
   const page = await steward.context.newPage();

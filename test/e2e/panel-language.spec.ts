@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, cancelOrder, submitAsCopilot } from './panel-helpers.ts';
-import { mint } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { SHOP_ORDER, cancelOrder, submitAsCopilot } from '../harness/panel-helpers.ts';
+import { mint } from '../harness/pipeline-helpers.ts';
 
 /** The Vietnamese catalogue, as the panel reads it through chrome.i18n.getMessage. */
 const VI = JSON.parse(readFileSync(new URL('../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Record<string, { message: string }>;

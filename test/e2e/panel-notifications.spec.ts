@@ -1,5 +1,5 @@
-import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, cancelOrder, shopWithToken, showView, swRecords } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { SHOP_ORDER, cancelOrder, shopWithToken, showView, swRecords } from '../harness/panel-helpers.ts';
 
 /**
  * With no side panel open, a new approval reaches the person as a desktop notification and the

@@ -1,7 +1,7 @@
 import type { Worker } from '@playwright/test';
 import type { Reply } from '../../src/protocol/channel.ts';
-import { test, expect } from './fixtures.ts';
-import { showView } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { showView } from '../harness/panel-helpers.ts';
 
 /**
  * Pairing an MCP client, as the person sees it: the worker gets a pairing request (opened through

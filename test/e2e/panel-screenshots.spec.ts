@@ -1,8 +1,8 @@
 import { startScriptedModel } from '../../sites/model/scripted-server.ts';
-import { cancelReply, cancelledReply, configureModel, startGoal } from './copilot-panel-helpers.ts';
-import { clickStewardButton, tabIdOfAnyPage } from './browser.ts';
-import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, cancelOrder, mintThroughUi, mintThroughUiWithId, showView, submitAsCopilot, submitNow } from './panel-helpers.ts';
+import { cancelReply, cancelledReply, configureModel, startGoal } from '../harness/copilot-panel-helpers.ts';
+import { clickStewardButton, tabIdOfAnyPage } from '../harness/browser.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { SHOP_ORDER, cancelOrder, mintThroughUi, mintThroughUiWithId, showView, submitAsCopilot, submitNow } from '../harness/panel-helpers.ts';
 
 /**
  * A screenshot of every view, light and dark, at a side panel's width, with real state behind it

@@ -1,5 +1,5 @@
-import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, showView } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { SHOP_ORDER, showView } from '../harness/panel-helpers.ts';
 
 const stored = (sw: import('@playwright/test').Worker) => sw.evaluate(async () => (await chrome.storage.local.get('steward.settings'))['steward.settings'] as Record<string, unknown> | undefined);
 

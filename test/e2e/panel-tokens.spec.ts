@@ -1,5 +1,5 @@
-import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, cancelOrder, mintThroughUiWithId, shopState, shopWithToken, showView, submitNow, swRecords } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { SHOP_ORDER, cancelOrder, mintThroughUiWithId, shopState, shopWithToken, showView, submitNow, swRecords } from '../harness/panel-helpers.ts';
 
 test('the mint form explains bad input and mints nothing until it is right', async ({ steward, sites, openPanel }) => {
   const page = await steward.context.newPage();

@@ -1,5 +1,5 @@
-import { test, expect } from './fixtures.ts';
-import { ORDER, approve, cancelAsObserved, cancelRequests, control, data, journal, mint, observe, pendingCard, shopOrderPage, shopState, submit } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { ORDER, approve, cancelAsObserved, cancelRequests, control, data, journal, mint, observe, pendingCard, shopOrderPage, shopState, submit } from '../harness/pipeline-helpers.ts';
 
 /**
  * Cancel ORD-1024 on the legacy demo shop through the whole pipeline, checked against the shop

@@ -1,7 +1,7 @@
 import type { Page, Worker } from '@playwright/test';
-import type { StewardBrowser } from './browser.ts';
-import { test, expect } from './fixtures.ts';
-import { control, data, journal, mint, observe, submit } from './pipeline-helpers.ts';
+import type { StewardBrowser } from '../harness/browser.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { control, data, journal, mint, observe, submit } from '../harness/pipeline-helpers.ts';
 
 /**
  * DESIGN §9 invariant 9: every call into a page has a deadline. The lab's `generate_report` tool

@@ -1,6 +1,6 @@
 import type { Page, Worker } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { control, data, mint, observe, shopOrderPage, shopState, submit } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { control, data, mint, observe, shopOrderPage, shopState, submit } from '../harness/pipeline-helpers.ts';
 
 /**
  * The legacy path's executor (src/content/act/): a ref is re-resolved through the observation

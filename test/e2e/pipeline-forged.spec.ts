@@ -1,6 +1,6 @@
-import { inContentScript } from './content-world.ts';
-import { test, expect } from './fixtures.ts';
-import { COPILOT, approvalOf, control, data, mintWithId, pendingCard, shopOrderPage, shopState, submit } from './pipeline-helpers.ts';
+import { inContentScript } from '../harness/content-world.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { COPILOT, approvalOf, control, data, mintWithId, pendingCard, shopOrderPage, shopState, submit } from '../harness/pipeline-helpers.ts';
 
 /**
  * Only the side panel may approve, mint a token, read the audit log or act as an agent. A hostile

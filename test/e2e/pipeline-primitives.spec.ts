@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { approve, control, data, mint, observe, pendingCard, submit } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { approve, control, data, mint, observe, pendingCard, submit } from '../harness/pipeline-helpers.ts';
 
 /**
  * The primitives beyond click and type (issue 26), driven as an agent drives them: observe, then

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
+import { test, expect } from '../harness/fixtures.ts';
 import { requestHash } from '../../src/base/hash.ts';
 import {
   COPILOT,
@@ -19,7 +19,7 @@ import {
   shopState,
   submit,
   type Card,
-} from './pipeline-helpers.ts';
+} from '../harness/pipeline-helpers.ts';
 
 /**
  * MV3 may stop the service worker at any moment. Here it is stopped (CDP) at the two worst

@@ -1,6 +1,6 @@
 import type { Worker } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { data, journal, mint, observe, submit } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { data, journal, mint, observe, submit } from '../harness/pipeline-helpers.ts';
 
 /**
  * A WebMCP call is pinned to the document whose tools were observed. Here the agent's tab shows

@@ -1,6 +1,6 @@
-import { test, expect } from './fixtures.ts';
-import { freeSlot } from './copilot-driver.ts';
-import { approve, control, data, mint, observe, pendingCard, submit } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { freeSlot } from '../harness/copilot-driver.ts';
+import { approve, control, data, mint, observe, pendingCard, submit } from '../harness/pipeline-helpers.ts';
 
 /**
  * WebMCP actions through the pipeline on the clinic (Chromium's native WebMCP): a read-only

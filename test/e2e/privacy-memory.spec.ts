@@ -1,7 +1,7 @@
 import type { Worker } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { grantedOrigins } from './browser.ts';
-import { showView, swRecords } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { grantedOrigins } from '../harness/browser.ts';
+import { showView, swRecords } from '../harness/panel-helpers.ts';
 
 /**
  * Issue 30.6: the person sees what Steward remembers, deletes an entry, and forgets a whole site

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page, Worker } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { mintThroughUi, showView, swRecords } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { mintThroughUi, showView, swRecords } from '../harness/panel-helpers.ts';
 
 /**
  * Issue 30.6: the person limits and clears what Steward keeps of its activity log, and "Verify

@@ -5,11 +5,11 @@ import { installPacked, packBridge, packedManifest } from '../../scripts/bridge-
 import { buildProduction, packageName, writePackage } from '../../scripts/package.ts';
 import { readZip } from '../../scripts/zip.ts';
 import { STEWARD_EXTENSION_ID } from '../../src/protocol/bridge.ts';
-import { approveInPanel, connectLaunchLine, errorCodeOf, openSidePanel, pairClient, payloadOf, type McpClient, type ToolReply } from './bridge-harness.ts';
-import { clickStewardButton, grantInChromeSettings, launchInProfile, tabIdOfAnyPage, type StewardBrowser } from './browser.ts';
-import { test, expect } from './fixtures.ts';
-import { showView } from './panel-helpers.ts';
-import { ORDER, shopState } from './pipeline-helpers.ts';
+import { approveInPanel, connectLaunchLine, errorCodeOf, openSidePanel, pairClient, payloadOf, type McpClient, type ToolReply } from '../harness/bridge-harness.ts';
+import { clickStewardButton, grantInChromeSettings, launchInProfile, tabIdOfAnyPage, type StewardBrowser } from '../harness/browser.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { showView } from '../harness/panel-helpers.ts';
+import { ORDER, shopState } from '../harness/pipeline-helpers.ts';
 
 /**
  * The README, followed by a person who has only the two artefacts: `npm run package`'s zip and

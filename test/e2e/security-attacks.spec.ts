@@ -1,4 +1,5 @@
-import { test, expect } from '@playwright/test';
+import { test } from '@playwright/test';
+import { expect } from '../harness/expect.ts';
 import { ATTACKS, BENIGN_TASKS, type Attack } from '../../sites/attacks/catalog.ts';
 import { startAttackLab, type AttackLab } from '../../sites/attacks/server.ts';
 import {
@@ -14,7 +15,7 @@ import {
   type BridgeDoor,
   type CopilotDoor,
   type RunRecord,
-} from './security-runs.ts';
+} from '../harness/security-runs.ts';
 
 /**
  * A few of the bench's planted attacks (bench/security.ts), end to end: an agent that obeys every

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { approve, control, data, mint, observe, pendingCard, submit, type Card } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { approve, control, data, mint, observe, pendingCard, submit, type Card } from '../harness/pipeline-helpers.ts';
 
 /**
  * Issue 27, items 4 and 11, as a hostile agent would try them on the lab's `/consent/` pages; the

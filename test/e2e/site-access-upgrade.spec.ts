@@ -2,9 +2,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from '@playwright/test';
-import { DIST, grantInChromeSettings, grantedOrigins, launchInProfile, tabIdOfAnyPage } from './browser.ts';
-import { test, expect, tabIdOf } from './fixtures.ts';
-import { SHOP_ORDER, showView } from './panel-helpers.ts';
+import { DIST, grantInChromeSettings, grantedOrigins, launchInProfile, tabIdOfAnyPage } from '../harness/browser.ts';
+import { test, expect, tabIdOf } from '../harness/fixtures.ts';
+import { SHOP_ORDER, showView } from '../harness/panel-helpers.ts';
 
 const registeredMatches = (worker: Worker) => worker.evaluate(async () => [...new Set((await chrome.scripting.getRegisteredContentScripts()).flatMap((s) => s.matches ?? []))].sort());
 const observeInWorker = (worker: Worker, tabId: number) =>

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page, Worker } from '@playwright/test';
-import { clickStewardButton, grantInChromeSettings, grantedOrigins, revokeInChromeSettings, tabIdOfAnyPage } from './browser.ts';
-import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, observeViaPanel, showView } from './panel-helpers.ts';
+import { clickStewardButton, grantInChromeSettings, grantedOrigins, revokeInChromeSettings, tabIdOfAnyPage } from '../harness/browser.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { SHOP_ORDER, observeViaPanel, showView } from '../harness/panel-helpers.ts';
 
 /** Steward's main-world script wraps fetch at document_start; on a page it never entered, fetch is the browser's own. */
 const fetchIsNative = (page: Page) => page.evaluate(() => window.fetch.toString().includes('[native code]'));

@@ -1,8 +1,8 @@
-import { test, expect } from './fixtures.ts';
-import { allowSites, tabIdOfAnyPage } from './browser.ts';
-import { inContentScript } from './content-world.ts';
-import { SHOP_ORDER, showView } from './panel-helpers.ts';
-import { control, data, killServiceWorker, liveWorker, mint } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { allowSites, tabIdOfAnyPage } from '../harness/browser.ts';
+import { inContentScript } from '../harness/content-world.ts';
+import { SHOP_ORDER, showView } from '../harness/panel-helpers.ts';
+import { control, data, killServiceWorker, liveWorker, mint } from '../harness/pipeline-helpers.ts';
 
 /**
  * Steward's records in chrome.storage grant power: the allowed sites, the settings (co-pilot

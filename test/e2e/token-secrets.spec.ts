@@ -1,7 +1,7 @@
 import type { Worker } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { SHOP_ORDER, cancelOrder, shopState, shopWithToken, showView, submitNow } from './panel-helpers.ts';
-import { control, data, submit } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { SHOP_ORDER, cancelOrder, shopState, shopWithToken, showView, submitNow } from '../harness/panel-helpers.ts';
+import { control, data, submit } from '../harness/pipeline-helpers.ts';
 
 /**
  * A token's id is public (records, audit log, panel); only the secret shown once at minting acts.

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type McpClient, type ToolReply } from './bridge-harness.ts';
-import { inContentScript } from './content-world.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type McpClient, type ToolReply } from '../harness/bridge-harness.ts';
+import { inContentScript } from '../harness/content-world.ts';
 
 /**
  * Issue 30.4, a visible agent. A paired MCP client ("Shop Helper") asks to click the shop's

@@ -1,5 +1,5 @@
-import { test, expect } from './fixtures.ts';
-import { showView } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { showView } from '../harness/panel-helpers.ts';
 
 /**
  * Which WebMCP a tab uses, in the panel's "This tab" view: the browser's own where Chromium has

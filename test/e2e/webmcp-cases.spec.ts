@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { approve, control, data, mint, observe, submit, type Card } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { approve, control, data, mint, observe, submit, type Card } from '../harness/pipeline-helpers.ts';
 
 /**
  * The three shapes public WebMCP pages use that Steward's polyfill once got wrong (the lab's

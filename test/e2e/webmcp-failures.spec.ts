@@ -1,7 +1,7 @@
 import type { Page, Worker } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import { showView, swRecords } from './panel-helpers.ts';
-import { data, mint, observe, submit } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { showView, swRecords } from '../harness/panel-helpers.ts';
+import { data, mint, observe, submit } from '../harness/pipeline-helpers.ts';
 import { HUGE_MESSAGE_PREFIX } from '../../sites/lab/webmcp-failures.ts';
 
 /**

@@ -1,6 +1,6 @@
-import { test, expect } from './fixtures.ts';
-import { showView } from './panel-helpers.ts';
-import { mint, observe, submit } from './pipeline-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { showView } from '../harness/panel-helpers.ts';
+import { mint, observe, submit } from '../harness/pipeline-helpers.ts';
 
 /**
  * A page registers WebMCP tools whose input schemas would freeze a backtracking validator

@@ -1,11 +1,11 @@
 import type { Page } from '@playwright/test';
 import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
 import { LONG_DESCRIPTION, LONG_PARAMETER_DESCRIPTION, LONG_TOOL_NAME } from '../../sites/lab/webmcp-listing.ts';
-import { configureCopilot, startRun, waitForRun } from './copilot-helpers.ts';
-import { done, promptOf } from './copilot-replies.ts';
-import { test, expect } from './fixtures.ts';
-import { data, mint, observe, submit } from './pipeline-helpers.ts';
-import { showView } from './panel-helpers.ts';
+import { configureCopilot, startRun, waitForRun } from '../harness/copilot-helpers.ts';
+import { done, promptOf } from '../harness/copilot-replies.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { data, mint, observe, submit } from '../harness/pipeline-helpers.ts';
+import { showView } from '../harness/panel-helpers.ts';
 
 /**
  * WebMCP tool listing on Chromium's native API (`/webmcp/listing` on the lab): getTools() is

@@ -1,5 +1,5 @@
-import { test, expect } from './fixtures.ts';
-import { showView } from './panel-helpers.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { showView } from '../harness/panel-helpers.ts';
 
 // Chromium without native WebMCP (no NATIVE_WEBMCP_FLAG, browser.ts): no native document.modelContext, so the
 // main-world script installs Steward's polyfill (the MCP-B polyfill through @mcp-b/global, with Steward's own methods) and Steward reaches it

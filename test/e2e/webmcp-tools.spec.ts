@@ -1,6 +1,6 @@
-import { test, expect } from './fixtures.ts';
+import { test, expect } from '../harness/fixtures.ts';
 import type { Page } from '@playwright/test';
-import { showView, swRecords } from './panel-helpers.ts';
+import { showView, swRecords } from '../harness/panel-helpers.ts';
 
 const tool = (panel: Page, name: string) => panel.getByRole('article', { name, exact: true });
 

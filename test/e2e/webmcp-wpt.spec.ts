@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, expect } from './fixtures.ts';
-import { launchWithSteward } from './browser.ts';
-import { passed, runWptWebMcp, type WptSubtest } from './wpt-webmcp-run.ts';
+import { test, expect } from '../harness/fixtures.ts';
+import { launchWithSteward } from '../harness/browser.ts';
+import { passed, runWptWebMcp, type WptSubtest } from '../harness/wpt-webmcp-run.ts';
 
 /**
  * The web-platform-tests `webmcp/` suite (vendored in test/fixtures/wpt-webmcp/, served by the

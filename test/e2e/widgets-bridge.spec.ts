@@ -1,6 +1,6 @@
 import { answersFor, judge } from '../../sites/lab/widgets/tasks.ts';
-import { expect, test } from './fixtures.ts';
-import { runTask, stewardSide, widgetTask } from './widget-agent.ts';
+import { expect, test } from '../harness/fixtures.ts';
+import { runTask, stewardSide, widgetTask } from '../harness/widget-agent.ts';
 
 /**
  * Widget tasks done by an MCP client through the real bridge, the way the widget bench does them:

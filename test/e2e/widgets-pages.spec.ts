@@ -6,8 +6,8 @@
  */
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { WIDGET_TASKS, answersFor, judge, withEpisode, type WidgetTask } from '../../sites/lab/widgets/tasks.ts';
-import { CHROMIUM_FLAGS } from './browser.ts';
-import { expect, test } from './fixtures.ts';
+import { CHROMIUM_FLAGS } from '../harness/browser.ts';
+import { expect, test } from '../harness/fixtures.ts';
 
 type Solve = (page: Page) => Promise<void>;
 

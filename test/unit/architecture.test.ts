@@ -65,6 +65,50 @@ function outside(layer: string, allowed: readonly string[]): string[] {
     .map(({ from, to }) => `${from} → ${to}`);
 }
 
+/**
+ * The service worker's own floors: `service-worker.ts` and the composition root `compose.ts` at
+ * src/background/ itself (they import everything, nothing imports them), `core/` below every
+ * feature (the Chrome adapters: browser, channels and senders, tab messaging, storage access,
+ * alarms, sessions, the managed policy), and the feature folders between, each handed its
+ * dependencies by the composition root.
+ */
+const ROOT_FILES = '(composition root)';
+
+/** `src/background/panel/sites.ts` → `panel`; a file at src/background/ itself → ROOT_FILES; outside the worker → undefined. */
+function workerFolderOf(path: string): string | undefined {
+  const parts = path.split('/');
+  if (parts[1] !== 'background') return undefined;
+  return parts.length > 3 ? parts[2] : ROOT_FILES;
+}
+
+/**
+ * The imports one feature folder of the service worker may make of another, and why. Every other
+ * dependency is passed in by the composition root. Mostly types: the interface a folder
+ * implements or is handed.
+ */
+const FEATURE_EDGES: Record<string, string> = {
+  'bridge → panel': 'the bridge implements the panel’s PairingControl and reads the sites through SitesControl',
+  'bridge → pipeline': 'pairing requests are announced through the approval announcer’s notification and badge APIs',
+  'bridge → ports': 'an agent’s tab opens through the fenced navigation and waits for load like the pipeline’s own',
+  'bridge → tools': 'agents list the tools pages reported (ToolStore)',
+  'copilot → ports': 'the co-pilot reads the observer’s outcome (ObserveOutcome)',
+  'native → panel': 'the native path implements the panel’s ContractControl',
+  'native → ports': 'the native path implements the ports’ NativePorts and reads their observed tabs',
+  'pages → sites': 'content reports are accepted only from allowed sites (SiteAccess)',
+  'pages → tools': 'content reports fill the tool registry (ToolStore)',
+  'panel → audit-export': 'the panel’s audit export settings (AuditExportControl)',
+  'panel → copilot': 'the panel starts and steers co-pilot runs (RunManager)',
+  'panel → observation': 'the panel’s observe request (ObservationService)',
+  'panel → pipeline': 'the panel sets the audit retention (AuditRetentionSetting)',
+  'panel → ports': 'the panel shows the observer’s outcome (ObserveOutcome)',
+  'panel → sites': 'the panel lists the sites with their overview (SitesOverview)',
+  'panel → tools': 'the panel lists and runs reported tools (ToolStore, PanelRunRequest)',
+  'ports → navigation': 'every navigation an agent causes is fenced (navigation/fence.ts)',
+  'ports → observation': 'the observer fuses the page snapshot the observation service takes',
+  'ports → tools': 'the observer fuses the tools pages reported, as agents may see them',
+  'presence → copilot': 'a co-pilot run shows on its tab (RunManager)',
+};
+
 /** Strongly connected groups of more than one node (Tarjan). */
 function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   let next = 0;
@@ -211,19 +255,63 @@ describe('architecture: the floors of src/', () => {
     expect(cycles(graph)).toEqual([]);
   });
 
-  it('no folder imports itself back through a sibling folder (src/background aside)', () => {
+  it('no folder imports itself back through a sibling folder', () => {
     // A folder and its own subfolders are one unit (an entry file uses its parts, the parts share
     // its helpers); between folders side by side, or in different floors, imports run one way.
     const within = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
     const graph = new Map<string, string[]>();
     for (const f of files) {
       const from = dirname(f.path);
-      if (layerOf(f.path) === 'background') continue;
       const edges = graph.get(from) ?? [];
       for (const to of f.local.map(dirname)) if (!within(from, to) && !edges.includes(to)) edges.push(to);
       graph.set(from, edges);
     }
     expect(cycles(graph)).toEqual([]);
+  });
+
+  it('src/background/core (the Chrome adapters every feature uses) imports no other folder of the service worker', () => {
+    const up = files
+      .filter((f) => workerFolderOf(f.path) === 'core')
+      .flatMap((f) => f.local.filter((to) => layerOf(to) === 'background' && workerFolderOf(to) !== 'core').map((to) => `${f.path} → ${to}`));
+    expect(up).toEqual([]);
+  });
+
+  it('no feature folder of the service worker imports the composition root (the files at src/background/ itself)', () => {
+    const up = files
+      .filter((f) => layerOf(f.path) === 'background' && workerFolderOf(f.path) !== ROOT_FILES)
+      .flatMap((f) => f.local.filter((to) => workerFolderOf(to) === ROOT_FILES).map((to) => `${f.path} → ${to}`));
+    expect(up).toEqual([]);
+  });
+
+  it('a feature folder of the service worker imports another only along the listed edges, which form no cycle', () => {
+    const used = new Set<string>();
+    const unlisted: string[] = [];
+    for (const f of files) {
+      const from = workerFolderOf(f.path);
+      if (from === undefined || from === ROOT_FILES || from === 'core') continue;
+      for (const to of f.local.map(workerFolderOf)) {
+        if (to === undefined || to === from || to === 'core') continue;
+        const edge = `${from} → ${to}`;
+        if (FEATURE_EDGES[edge] === undefined) unlisted.push(`${f.path} → ${edge}`);
+        else used.add(edge);
+      }
+    }
+    expect(unlisted).toEqual([]);
+    // An edge nobody uses any more is taken off the list, so the list stays the truth.
+    expect(Object.keys(FEATURE_EDGES).filter((edge) => !used.has(edge))).toEqual([]);
+    const graph = new Map<string, string[]>();
+    for (const edge of Object.keys(FEATURE_EDGES)) {
+      const [from, to] = edge.split(' → ') as [string, string];
+      graph.set(from, [...(graph.get(from) ?? []), to]);
+      if (!graph.has(to)) graph.set(to, []);
+    }
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('src/background imports from the rest of src/ only the pure floors (and the content scripts as built files)', () => {
+    const pure = ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp', 'agent', 'external-agents', 'native', 'background'];
+    const builtFiles = 'src/background/sites/content-script-files.ts';
+    expect(outside('background', pure).filter((edge) => !edge.startsWith(`${builtFiles} → src/content/`))).toEqual([]);
   });
 
   it('the pure folders never call the extension APIs (chrome.* / browser.*)', () => {

@@ -2,8 +2,8 @@ import { AUDIT_EXPORT_TARGET_KEY, AuditExportTarget, type AuditExportBatch, type
 import type { PanelPush } from '../../protocol/panel-channel.ts';
 import type { AuditExportPorts, AuditExporter } from '../../pipeline/audit-export/exporter.ts';
 import { exportTargetInForce } from '../../protocol/policy-rules.ts';
-import type { ManagedPolicy } from '../policy/managed-policy.ts';
-import { browser } from '../browser.ts';
+import type { ManagedPolicy } from '../core/managed-policy.ts';
+import { browser } from '../core/browser.ts';
 
 /**
  * The audit export's ports on Chrome: the target in force (the organisation's managed policy's

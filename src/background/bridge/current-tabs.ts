@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ResourceRef } from '../../protocol/resource.ts';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 
 /**
  * Each external agent's current tab (the one it last opened or observed), where `steward_execute`

@@ -2,7 +2,7 @@ import { systemClock } from '../../base/clock.ts';
 import { createPairingBook, type PairingBook, type PairingBookPorts } from '../../external-agents/pairing-book.ts';
 import type { BridgeRequests, BridgeStatus, PairingClient } from '../../protocol/bridge.ts';
 import type { Data, Payload, Reply } from '../../protocol/channel.ts';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 import type { PairingControl } from '../panel/pairings.ts';
 
 /**

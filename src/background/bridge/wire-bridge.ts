@@ -3,7 +3,7 @@ import type { AuditExportResult } from '../../protocol/audit-export.ts';
 import { BRIDGE_HOST_NAME, type BridgeRequests } from '../../protocol/bridge.ts';
 import type { Handlers } from '../../protocol/channel.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 import type { SitesControl } from '../panel/sites.ts';
 import type { AnnounceApis } from '../pipeline/approval-announcer.ts';
 import { chromeAgentPorts, type ChromeAgentPortsDeps } from './agent-ports.ts';
@@ -16,7 +16,7 @@ import { ConnPairings } from './conn-pairings.ts';
 import { refuse } from '../../protocol/channel.ts';
 import { clampTtlMs, pairingVerdict } from '../../protocol/policy-rules.ts';
 import { sha256Hex } from '../../base/hash.ts';
-import type { ManagedPolicy } from '../policy/managed-policy.ts';
+import type { ManagedPolicy } from '../core/managed-policy.ts';
 
 /**
  * The worker's side of the MCP bridge: the native link to `steward-bridge host`, the router that

@@ -3,13 +3,13 @@ import { hexOf } from '../../base/hash.ts';
 import { originOf } from '../../base/origin.ts';
 import { readSettings, SETTINGS_KEY } from '../../protocol/settings.ts';
 import { originPattern } from '../../protocol/site-access.ts';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 import { KeepAlive } from './keep-alive.ts';
 import { ModelKeyStore } from './model-key.ts';
 import { RunManager, type RunManagerDeps } from './run-manager.ts';
 import { RunStore } from './run-store.ts';
 
-/** The co-pilot's run manager bound to Chrome: storage, tabs, the model over `fetch`, and the pipeline's pieces wiring.ts passes in. */
+/** The co-pilot's run manager bound to Chrome: storage, tabs, the model over `fetch`, and the pipeline's pieces the composition root (src/background/compose.ts) passes in. */
 
 type Given = Pick<RunManagerDeps, 'pipeline' | 'sessionFor' | 'taint' | 'observeTab' | 'tabStatus' | 'push' | 'policy'>;
 

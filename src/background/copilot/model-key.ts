@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ModelProvider } from '../../protocol/copilot.ts';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 
 /**
  * The co-pilot's API key, in chrome.storage.local under its own key (not in the settings the

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CopilotRun } from '../../protocol/copilot.ts';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 import { RunRecord } from './run-record.ts';
 
 /**

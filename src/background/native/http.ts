@@ -10,7 +10,7 @@ import { MAX_RESPONSE_BYTES, type HttpPort, type HttpRequest, type HttpResponse 
 const HTTP_TIMEOUT_MS = 10_000;
 
 /** Why a request got no answer, said plainly (the client turns it into the site's unavailability). */
-export class HttpFailure extends Error {
+class HttpFailure extends Error {
   constructor(
     readonly reason: 'timeout' | 'network' | 'refused_url',
     message: string,

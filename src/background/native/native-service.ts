@@ -1,12 +1,9 @@
 import type { PanelPush } from '../../protocol/panel-channel.ts';
-import type { ObservedState } from '../../protocol/observed-state.ts';
-import type { ResourceRef } from '../../protocol/resource.ts';
-import type { Executor, Route } from '../../pipeline/ports.ts';
 import { createContractClient } from '../../native/contract-client.ts';
 import type { HttpPort } from '../../native/ports.ts';
 import { openNativeVault, type NativeVault } from '../../storage/native-vault.ts';
 import type { ContractControl } from '../panel/contracts.ts';
-import type { SiteReading } from '../ports/tab-observer.ts';
+import type { NativePorts } from '../ports/index.ts';
 import { AcceptedPoller } from './accepted-poller.ts';
 import { SiteAgentKeys } from './agent-key.ts';
 import { contractControl, type TabPage } from './contract-control.ts';
@@ -36,14 +33,6 @@ export interface NativeServiceDeps {
   http?: HttpPort;
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => unknown;
-}
-
-/** What the pipeline's ports and the tab observer take from the native path. */
-export interface NativePorts {
-  executor: Executor;
-  observe(url: string, resource: ResourceRef): Promise<ObservedState | null>;
-  routes(resource: ResourceRef): Promise<Route[]>;
-  siteState(pageUrl: string, fused: ObservedState): Promise<SiteReading | undefined>;
 }
 
 export interface NativeService extends NativePorts {

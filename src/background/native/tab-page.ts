@@ -1,5 +1,5 @@
 import { originOf } from '../../base/origin.ts';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 import type { ObservedTab } from '../ports/tab-observer.ts';
 import type { TabPage } from './contract-control.ts';
 

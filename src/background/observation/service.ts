@@ -7,7 +7,7 @@ import { applyDelta } from './delta.ts';
 import { PackedRowsError, unpackObserveReply } from '../../protocol/packed-rows.ts';
 import { fastSafeParse } from '../../protocol/fast-check.ts';
 import { snapshotDigest } from '../../observation/snapshot-digest.ts';
-import type { SendToFrame } from '../pages/messenger.ts';
+import type { SendToFrame } from '../core/messenger.ts';
 import { DeadlineExceeded } from '../../base/deadline.ts';
 
 /**

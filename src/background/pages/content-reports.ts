@@ -3,7 +3,7 @@ import { ContentReports } from '../../protocol/content-channel.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
 import type { TabPresence } from '../../protocol/presence.ts';
 import { judgeReportedTool } from '../../webmcp/normalize.ts';
-import type { ContentSender } from '../senders.ts';
+import type { ContentSender } from '../core/senders.ts';
 import type { SiteAccess } from '../sites/site-access.ts';
 import type { ToolStore } from '../tools/store.ts';
 

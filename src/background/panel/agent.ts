@@ -2,7 +2,7 @@ import type { AgentContext } from '../../pipeline/agent-context.ts';
 import type { Pipeline } from '../../pipeline/pipeline.ts';
 import { ok, type Data, type Payload, type Reply } from '../../protocol/channel.ts';
 import type { PanelRequests } from '../../protocol/panel-channel.ts';
-import type { SessionTabs } from '../pipeline/sessions.ts';
+import type { SessionTabs } from '../core/sessions.ts';
 import type { ObserveOutcome } from '../ports/tab-observer.ts';
 
 /**

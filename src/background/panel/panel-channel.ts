@@ -2,7 +2,7 @@ import type { Pipeline } from '../../pipeline/pipeline.ts';
 import { ok, refuse, type Handlers, type Reply } from '../../protocol/channel.ts';
 import type { PanelPush, PanelRequests } from '../../protocol/panel-channel.ts';
 import type { ObservationService } from '../observation/service.ts';
-import type { SessionTabs } from '../pipeline/sessions.ts';
+import type { SessionTabs } from '../core/sessions.ts';
 import type { ObserveOutcome } from '../ports/tab-observer.ts';
 import type { ToolStore } from '../tools/store.ts';
 import type { PanelRunRequest } from '../tools/run-from-panel.ts';
@@ -21,7 +21,7 @@ import { forgetSite } from './forget-site.ts';
 
 /**
  * The worker's side of the panel channel (src/protocol/panel-channel.ts): one handler per
- * request. The sender was checked before (src/background/channels.ts) and the payload parsed;
+ * request. The sender was checked before (src/background/core/channels.ts) and the payload parsed;
  * what needs the pipeline waits until it has recovered.
  */
 export interface PanelChannelDeps {

@@ -3,7 +3,7 @@ import type { SiteChangeResponse, SitesResponse } from '../../protocol/panel-cha
 import type { TabSiteStatus } from '../../protocol/site-access.ts';
 import type { SitesOverview } from '../sites/site-access.ts';
 
-/** What the control room may do with site access (bound to Chrome in service-worker.ts). */
+/** What the control room may do with site access (bound to Chrome in src/background/compose.ts). */
 export interface SitesControl {
   /** The sites Steward reads (listed and granted by Chrome): what agents may use. */
   list(): Promise<string[]>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 import type { TaintLedger, TaintMark } from '../../pipeline/taint.ts';
 
 /**

@@ -2,7 +2,7 @@ import { t } from '../../base/i18n.ts';
 import type { ApprovalNotifier } from '../../pipeline/ports.ts';
 import type { ApprovalRequest } from '../../protocol/approval.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
-import { browser, chromeOnly } from '../browser.ts';
+import { browser, chromeOnly } from '../core/browser.ts';
 
 /**
  * How a waiting approval reaches the person: a push to open side panels, the toolbar badge (the
@@ -29,9 +29,9 @@ export const chromeAnnounceApis = (): AnnounceApis => ({
   },
 });
 
-export const notificationId = (requestId: string) => `approval:${requestId}`;
+const notificationId = (requestId: string) => `approval:${requestId}`;
 
-export function cardSentence(r: Pick<ApprovalRequest, 'agent_id' | 'action' | 'resource' | 'origin' | 'via'>): string {
+function cardSentence(r: Pick<ApprovalRequest, 'agent_id' | 'action' | 'resource' | 'origin' | 'via'>): string {
   return t('notify_message', r.agent_id, r.action, r.resource.type, r.resource.id, r.origin, r.via).slice(0, 500);
 }
 

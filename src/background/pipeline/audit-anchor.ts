@@ -1,5 +1,5 @@
 import type { AuditAnchor } from '../../storage/audit-log.ts';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 
 const KEY = 'steward.audit_head';
 

@@ -1,5 +1,5 @@
 import { RetentionDays } from '../../protocol/audit.ts';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 
 /** Where the person's audit retention (days; absent: keep everything) lives in chrome.storage.local (not a secret). */
 const KEY = 'steward.audit_retention_days';

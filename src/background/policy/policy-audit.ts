@@ -1,8 +1,8 @@
 import type { ParsedPolicy } from '../../protocol/managed-policy.ts';
 import { sha256Hex } from '../../base/hash.ts';
 import { PolicyRecord, policyChanged, policyRecord, policyRules } from '../../protocol/policy-record.ts';
-import { browser } from '../browser.ts';
-import type { ManagedPolicy } from './managed-policy.ts';
+import { browser } from '../core/browser.ts';
+import type { ManagedPolicy } from '../core/managed-policy.ts';
 
 /** chrome.storage.local: the policy as last put on record, so a change made while the worker was stopped is still recorded as one. */
 const ON_RECORD_KEY = 'steward.policy_on_record';

@@ -2,7 +2,7 @@ import type { ActReport, ActStep, PageDialog } from '../../protocol/messages.ts'
 import type { ExecutionReport } from '../../pipeline/ports.ts';
 import { watchTab, type TabEvents } from './tab-wait.ts';
 import { DeadlineExceeded } from '../../base/deadline.ts';
-import type { SendToFrame } from '../pages/messenger.ts';
+import type { SendToFrame } from '../core/messenger.ts';
 import type { Reply } from '../../protocol/channel.ts';
 
 /**

@@ -2,7 +2,7 @@ import { declaredEffect } from '../../pipeline/declared-effect.ts';
 import type { ExecutionCall, ExecutionReport, Executor, PortContext } from '../../pipeline/ports.ts';
 import type { ActStep } from '../../protocol/messages.ts';
 import { actOnTab } from './act.ts';
-import type { SendToFrame } from '../pages/messenger.ts';
+import type { SendToFrame } from '../core/messenger.ts';
 import type { TabEvents } from './tab-wait.ts';
 import type { ObservedTab, TabObserver } from './tab-observer.ts';
 

@@ -4,7 +4,7 @@ import type { ExecutionCall, ExecutionReport, Executor, NavigatePort, PortContex
 import { actOnTab } from './act.ts';
 import { stopped } from './fenced-executor.ts';
 import { LeftAllowedSites } from './navigate.ts';
-import type { SendToFrame } from '../pages/messenger.ts';
+import type { SendToFrame } from '../core/messenger.ts';
 import type { TabEvents } from './tab-wait.ts';
 import type { TabObserver } from './tab-observer.ts';
 

@@ -1,23 +1,24 @@
 import type { AdapterRegistry } from '../../observation/adapters/index.ts';
-import type { PipelinePorts, PortContext } from '../../pipeline/ports.ts';
+import type { Executor, PipelinePorts, PortContext, Route } from '../../pipeline/ports.ts';
 import type { NetworkRecord } from '../../observation/snapshot.ts';
 import type { ObservationService } from '../observation/service.ts';
-import type { SessionTabs } from '../pipeline/sessions.ts';
+import type { SessionTabs } from '../core/sessions.ts';
 import type { ToolStore } from '../tools/store.ts';
-import type { SendToFrame } from '../pages/messenger.ts';
+import type { SendToFrame } from '../core/messenger.ts';
 import { adapterExecutor } from './adapter-executor.ts';
 import { domExecutor } from './dom-executor.ts';
 import { fencedExecutor } from './fenced-executor.ts';
 import { navigatePort, type TabControl } from './navigate.ts';
 import { AdapterRoutes } from './routes.ts';
-import { TabObserver, type ObserveOutcome, type ReportedTools } from './tab-observer.ts';
+import { TabObserver, type ObserveOutcome, type ReportedTools, type SiteReading } from './tab-observer.ts';
 import { waitForLoaded } from './tab-wait.ts';
 import { webmcpExecutor } from './webmcp-executor.ts';
 import type { CaptureScreenshot } from './screenshot.ts';
 import { DeadlineExceeded } from '../../base/deadline.ts';
-import { pageDeadlines } from '../pipeline/page-deadlines.ts';
+import { pageDeadlines } from '../core/page-deadlines.ts';
 import { observedFor } from '../tools/agent-view.ts';
-import type { NativePorts } from '../native/native-service.ts';
+import type { ObservedState } from '../../protocol/observed-state.ts';
+import type { ResourceRef } from '../../protocol/resource.ts';
 import type { PageSettle } from '../../protocol/content-channel.ts';
 
 /**
@@ -27,6 +28,14 @@ import type { PageSettle } from '../../protocol/content-channel.ts';
  * webmcp, adapter and legacy_inference. Contract endpoints are observed and routed to through the
  * native path too; without it they are not observed.
  */
+
+/** What these ports and the tab observer take from the native path. */
+export interface NativePorts {
+  executor: Executor;
+  observe(url: string, resource: ResourceRef): Promise<ObservedState | null>;
+  routes(resource: ResourceRef): Promise<Route[]>;
+  siteState(pageUrl: string, fused: ObservedState): Promise<SiteReading | undefined>;
+}
 
 export interface ChromePortsDeps {
   sessions: SessionTabs;

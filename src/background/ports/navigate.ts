@@ -1,7 +1,7 @@
 import type { NavigatePort, PortContext } from '../../pipeline/ports.ts';
-import type { SessionTabs } from '../pipeline/sessions.ts';
+import type { SessionTabs } from '../core/sessions.ts';
 import { originOf } from '../../base/origin.ts';
-import { browser, chromeOnly } from '../browser.ts';
+import { browser, chromeOnly } from '../core/browser.ts';
 import { navigationFence, type FenceTabs, type NavigationFence, type SessionRulesApi } from '../navigation/fence.ts';
 import { waitForLoaded, watchTab, type TabEvents } from './tab-wait.ts';
 

@@ -1,5 +1,5 @@
 import { summarizeScreenshot, type ScreenshotSummary } from '../../observation/fusion/index.ts';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 import { noteCaptureError } from './capture-error.ts';
 import { CaptureBudget, PixelMemo } from './capture-budget.ts';
 import type { TabImage } from '../../external-agents/ports.ts';

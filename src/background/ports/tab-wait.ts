@@ -3,7 +3,7 @@
  * status is not a sensitive field). Every wait is bounded; a tab that closes ends the wait.
  */
 
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 
 type UpdatedListener = (tabId: number, info: { status?: string }) => void;
 type RemovedListener = (tabId: number) => void;

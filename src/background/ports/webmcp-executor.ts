@@ -2,8 +2,8 @@ import type { ExecutionCall, ExecutionReport, Executor, PortContext } from '../.
 import { DeadlineExceeded } from '../../base/deadline.ts';
 import type { PageDeadlines } from '../../protocol/deadlines.ts';
 import type { FrameTools, ToolRunOutcome } from '../../protocol/webmcp.ts';
-import type { SendToFrame } from '../pages/messenger.ts';
-import { pageDeadlines } from '../pipeline/page-deadlines.ts';
+import type { SendToFrame } from '../core/messenger.ts';
+import { pageDeadlines } from '../core/page-deadlines.ts';
 import { PageErrorDetails, toolTimeoutMessage } from '../../protocol/page-tool-error.ts';
 import type { TabObserver } from './tab-observer.ts';
 import { watchTab, type TabEvents } from './tab-wait.ts';

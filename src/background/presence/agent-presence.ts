@@ -1,6 +1,6 @@
 import { badgeFor, isCopilot, presenceByTab, type ActionOnTab, type RunOnTab } from '../../pipeline/presence.ts';
 import type { TabPresence } from '../../protocol/presence.ts';
-import type { SendToFrame } from '../pages/messenger.ts';
+import type { SendToFrame } from '../core/messenger.ts';
 
 /**
  * The worker's side of the visible agent (issue 30.4): after anything that may change who acts on

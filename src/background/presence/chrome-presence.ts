@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Pipeline } from '../../pipeline/pipeline.ts';
 import { WAITING_COLOR, type RunOnTab } from '../../pipeline/presence.ts';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 import type { RunManager } from '../copilot/run-manager.ts';
-import type { SendToFrame } from '../pages/messenger.ts';
-import type { SessionTabs } from '../pipeline/sessions.ts';
+import type { SendToFrame } from '../core/messenger.ts';
+import type { SessionTabs } from '../core/sessions.ts';
 import { AgentPresence, type BadgeApis } from './agent-presence.ts';
 
 /** The visible agent on Chrome: per-tab badges through chrome.action, the records from the pipeline, the sessions and the co-pilot. */

@@ -1,5 +1,5 @@
 import { originPattern } from '../../protocol/site-access.ts';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 import { broadPatterns } from './site-grants.ts';
 
 /** What SiteAccess needs of chrome.permissions (unit tests pass a fake). */

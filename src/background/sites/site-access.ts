@@ -2,12 +2,12 @@ import { SETTINGS_KEY, readSettings } from '../../protocol/settings.ts';
 import { SITES_KEY, originPattern, readSiteAccess, type TabSiteStatus } from '../../protocol/site-access.ts';
 import { z } from 'zod';
 import { originOf } from '../../base/origin.ts';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 import { nativeBelief, planContentScripts, samePlan, type ContentScriptFiles } from './content-script-plan.ts';
 import type { HostGrants } from './host-grants.ts';
 import { lostSites, siteStanding } from './site-grants.ts';
 import { combineSites, siteVerdict } from '../../protocol/policy-rules.ts';
-import type { ManagedPolicy } from '../policy/managed-policy.ts';
+import type { ManagedPolicy } from '../core/managed-policy.ts';
 
 /** Whether this browser has native WebMCP, learned from a page's report, per browser version. */
 export const WEBMCP_KEY = 'steward.webmcp';

@@ -1,7 +1,7 @@
 import { withoutDebuggingTools } from '../../observation/fusion/webmcp-actions.ts';
 import type { ObservedState } from '../../protocol/observed-state.ts';
 import { readSettings, SETTINGS_KEY } from '../../protocol/settings.ts';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 import { PERSON_AGENT_ID } from './run-from-panel.ts';
 
 /** Whether the person chose, in Settings, to show agents the pages' debugging tools. */

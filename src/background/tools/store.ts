@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FrameTools } from '../../protocol/webmcp.ts';
 import { ToolRegistry } from './registry.ts';
-import { browser } from '../browser.ts';
+import { browser } from '../core/browser.ts';
 
 const STORAGE_KEY = 'webmcp.frames';
 const Stored = z.array(FrameTools);

@@ -6,7 +6,7 @@ import { snapshotDigest } from '../../../src/observation/snapshot-digest.ts';
 import { ObserveReplyData, type SnapshotDelta } from '../../../src/protocol/messages.ts';
 import { ELEMENT_FIELDS, OTHER_ELEMENT_FIELDS } from './fixtures/element-fields.ts';
 import type { PageSnapshot, SnapshotElement } from '../../../src/observation/snapshot.ts';
-import { fakeFrames } from '../background/pages/fake-frames.ts';
+import { fakeFrames } from '../background/core/fake-frames.ts';
 
 const el = (n: number, name = `Button ${n}`): SnapshotElement => ({ ref: `e${n}`, role: 'button', name, states: [], visibility: 'visible', tag: 'button', scope: 'document', order: n });
 const ten = () => Array.from({ length: 10 }, (_, i) => ({ ...el(i + 1), box: { x: i, y: 2, w: 3, h: 4 }, container: { ref: 't1', row: i + 1 } }));

@@ -3,7 +3,7 @@ import { createObservationService, type SendToFrame } from '../../../src/backgro
 import { PageSnapshotSchema } from '../../../src/protocol/messages.ts';
 import { ContentRequestMessage } from '../../../src/protocol/content-channel.ts';
 import { PanelMessage } from '../../../src/protocol/panel-channel.ts';
-import { fakeFrames } from '../background/pages/fake-frames.ts';
+import { fakeFrames } from '../background/core/fake-frames.ts';
 import type { PageSnapshot } from '../../../src/observation/snapshot.ts';
 
 const snapshot = (): PageSnapshot => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runGatewayBench } from '../../../bench/gateway.ts';
-import { BenchRow } from '../../../src/protocol/bench.ts';
+import { BenchRow } from '../../../bench/bench-row.ts';
 
 describe('bench/gateway.ts', () => {
   it('produces the four gateway overhead rows in the BenchRow shape', { timeout: 60_000 }, async () => {

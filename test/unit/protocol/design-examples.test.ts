@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ActionRequest } from '../../../src/protocol/action.ts';
-import { BenchRow } from '../../../src/protocol/bench.ts';
+import { BenchRow } from '../../../bench/bench-row.ts';
 import { ObservedState } from '../../../src/protocol/observed-state.ts';
 import { AcceptedResult, ActionErrorResult, ActionResult, ConfirmedResult } from '../../../src/protocol/results.ts';
 import { DelegatedAgentToken } from '../../../src/protocol/token.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { packObserveReply, packRows, unpackObserveReply, unpackRows, PackedRowsError } from '../../../src/protocol/packed-rows.ts';
 import { ObserveReplyData } from '../../../src/protocol/messages.ts';
 import { createObservationService } from '../../../src/background/observation/service.ts';
-import { fakeFrames } from '../background/pages/fake-frames.ts';
+import { fakeFrames } from '../background/core/fake-frames.ts';
 import type { PageSnapshot, SnapshotElement } from '../../../src/observation/snapshot.ts';
 
 /** What the other side sees: the list through JSON text, packed or not. */

@@ -5,7 +5,7 @@ import { ObservedState } from '../../../src/protocol/observed-state.ts';
 import type { ActionResult } from '../../../src/protocol/results.ts';
 import { runEpisode } from '../../../sites/model/widget-agent/episode.ts';
 import type { Plan } from '../../../sites/model/widget-agent/plans.ts';
-import { CopilotWidgetActor } from '../../e2e/copilot-widget-actor.ts';
+import { CopilotWidgetActor } from '../../harness/copilot-widget-actor.ts';
 import { drain } from '../agent/fakes.ts';
 
 /**

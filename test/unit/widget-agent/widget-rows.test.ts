@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { failureKind, failureLines, widgetRows } from '../../../bench/widget-rows.ts';
-import { BenchRow } from '../../../src/protocol/bench.ts';
+import { BenchRow } from '../../../bench/bench-row.ts';
 import { WIDGET_TASKS } from '../../../sites/lab/widgets/tasks.ts';
-import type { EpisodeOutcome } from '../../../test/e2e/widget-agent.ts';
+import type { EpisodeOutcome } from '../../../test/harness/widget-agent.ts';
 
 /** The coverage.* rows from episodes: counts, means and medians, and every failure named within a note's room. */
 

@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createChannels } from '../../../../src/background/channels.ts';
+import { createChannels } from '../../../../src/background/core/channels.ts';
 import { createObservationService } from '../../../../src/background/observation/service.ts';
 import { createPanelChannel, type PanelChannelDeps } from '../../../../src/background/panel/panel-channel.ts';
-import type { SenderFacts } from '../../../../src/background/senders.ts';
+import type { SenderFacts } from '../../../../src/background/core/senders.ts';
 import type { ToolRegistry } from '../../../../src/background/tools/registry.ts';
 import { claimsType, refuse } from '../../../../src/protocol/channel.ts';
 import { ContentReports } from '../../../../src/protocol/content-channel.ts';
 import { PanelRequests, type PanelPush } from '../../../../src/protocol/panel-channel.ts';
-import { fakeFrames } from '../pages/fake-frames.ts';
+import { fakeFrames } from '../core/fake-frames.ts';
 import { ORDER, ORIGIN, cancelRequest, harness, type Harness } from '../../pipeline/fakes.ts';
 import { fakeSites } from './fake-sites.ts';
 

@@ -1,6 +1,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { describe, expect, it, vi } from 'vitest';
-import { ApprovalAnnouncer, cardSentence, chromeAnnounceApis, notificationId, type AnnounceApis } from '../../../../src/background/pipeline/approval-announcer.ts';
+import { ApprovalAnnouncer, chromeAnnounceApis, type AnnounceApis } from '../../../../src/background/pipeline/approval-announcer.ts';
 import type { ApprovalRequest } from '../../../../src/protocol/approval.ts';
 import type { PanelPush } from '../../../../src/protocol/panel-channel.ts';
 
@@ -26,8 +26,7 @@ describe('ApprovalAnnouncer', () => {
     const { announcer, apis, pushes } = setUp(0, [1]);
     announcer.queued(card);
     await announcer.refreshBadge();
-    expect(apis.notify).toHaveBeenCalledWith(notificationId('apreq_7'), 'Steward: approval needed', cardSentence(card));
-    expect(cardSentence(card)).toContain('orders.cancel on order ORD-1024 (http://localhost:4100, via adapter)');
+    expect(apis.notify).toHaveBeenCalledWith('approval:apreq_7', 'Steward: approval needed', expect.stringContaining('orders.cancel on order ORD-1024 (http://localhost:4100, via adapter)'));
     expect(apis.setBadge).toHaveBeenNthCalledWith(1, '1');
     expect(pushes).toContainEqual({ type: 'panel/approvals-changed' });
   });
@@ -76,7 +75,7 @@ describe('the announcements in the browser (chromeAnnounceApis)', () => {
     const announcer = announcerInBrowser(0);
     announcer.queued(card);
     await announcer.refreshBadge();
-    await vi.waitFor(() => expect(fakeBrowser.notifications.getAllCreateOptions()).toHaveProperty([notificationId('apreq_7')]));
+    await vi.waitFor(() => expect(fakeBrowser.notifications.getAllCreateOptions()).toHaveProperty(['approval:apreq_7']));
     return announcer;
   }
 
@@ -87,7 +86,7 @@ describe('the announcements in the browser (chromeAnnounceApis)', () => {
         type: 'basic',
         iconUrl: fakeBrowser.runtime.getURL('icons/icon-128.png'),
         title: 'Steward: approval needed',
-        message: cardSentence(card),
+        message: expect.stringContaining('orders.cancel on order ORD-1024 (http://localhost:4100, via adapter)'),
         requireInteraction: true,
         priority: 2,
       },

@@ -11,7 +11,7 @@ import type { AvailableAction } from '../../../../src/protocol/action.ts';
 import type { ToolDescriptor } from '../../../../src/protocol/webmcp.ts';
 import { FakeTabs } from './fake-tabs.ts';
 import { LeftAllowedSites } from '../../../../src/background/ports/navigate.ts';
-import { fakeFrames } from '../pages/fake-frames.ts';
+import { fakeFrames } from '../core/fake-frames.ts';
 
 const cancel: AvailableAction = {
   action: 'orders.cancel',

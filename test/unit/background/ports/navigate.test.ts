@@ -1,6 +1,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionTabs } from '../../../../src/background/pipeline/sessions.ts';
+import { SessionTabs } from '../../../../src/background/core/sessions.ts';
 import { chromeTabControl, navigatePort } from '../../../../src/background/ports/navigate.ts';
 import { chromeTabEvents } from '../../../../src/background/ports/tab-wait.ts';
 

@@ -1,6 +1,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionTabs } from '../../../../src/background/pipeline/sessions.ts';
+import { SessionTabs } from '../../../../src/background/core/sessions.ts';
 import { createChromePorts } from '../../../../src/background/ports/index.ts';
 import { fencedExecutor } from '../../../../src/background/ports/fenced-executor.ts';
 import { HIDDEN, LeftAllowedSites, navigatePort } from '../../../../src/background/ports/navigate.ts';

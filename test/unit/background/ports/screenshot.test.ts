@@ -1,6 +1,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { browser } from '../../../../src/background/browser.ts';
+import { browser } from '../../../../src/background/core/browser.ts';
 import { chromeScreenshots } from '../../../../src/background/ports/screenshot.ts';
 
 const URL_A = 'http://localhost:4100/orders/ORD-1024';

@@ -1,7 +1,7 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { vi } from 'vitest';
 import type { Scripting } from 'webextension-polyfill';
-import { browser } from '../../../../src/background/browser.ts';
+import { browser } from '../../../../src/background/core/browser.ts';
 
 type Script = Scripting.RegisteredContentScript;
 

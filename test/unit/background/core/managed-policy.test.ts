@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FIRST_READ_WAIT_MS, ManagedPolicy, type PolicySource } from '../../../../src/background/policy/managed-policy.ts';
+import { FIRST_READ_WAIT_MS, ManagedPolicy, type PolicySource } from '../../../../src/background/core/managed-policy.ts';
 import { NO_POLICY } from '../../../../src/protocol/managed-policy.ts';
 
 const SHOP = 'https://shop.example';

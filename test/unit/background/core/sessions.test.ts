@@ -1,6 +1,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { SessionTabs } from '../../../../src/background/pipeline/sessions.ts';
+import { SessionTabs } from '../../../../src/background/core/sessions.ts';
 
 describe('SessionTabs (agent session → tab, memory only)', () => {
   beforeEach(() => fakeBrowser.reset());

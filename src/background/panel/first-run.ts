@@ -1,5 +1,5 @@
-import { WELCOME_KEY, type WelcomeRecord } from '../protocol/welcome.ts';
-import { browser } from './browser.ts';
+import { WELCOME_KEY, type WelcomeRecord } from '../../protocol/welcome.ts';
+import { browser } from '../core/browser.ts';
 
 /**
  * A fresh install marks the panel's welcome as due. Not opened from here: Chrome opens an

@@ -1,8 +1,12 @@
 import { withDeadline } from '../../base/deadline.ts';
 import { parseReply, refuse, type Data, type Message, type PayloadInput, type Reply } from '../../protocol/channel.ts';
 import { ContentRequests } from '../../protocol/content-channel.ts';
-import { pageDeadlines } from '../pipeline/page-deadlines.ts';
-import type { SiteAccess } from '../sites/site-access.ts';
+import { pageDeadlines } from './page-deadlines.ts';
+
+/** The site gate every message passes (src/background/sites/site-access.ts): a refusal when the tab's site is not allowed. */
+export interface SiteGate {
+  gate(tabId: number): Promise<{ code: 'SITE_NOT_ALLOWED'; message: string; retryable: false } | undefined>;
+}
 
 export interface SendOptions {
   /** Only this document may receive it: a frame that navigated since never sees the message. */
@@ -34,7 +38,7 @@ const chromeSend: ChromeSend = (tabId, message, target) => chrome.tabs.sendMessa
  * SITE_NOT_ALLOWED refusal. Every message has a deadline: a page that does not answer rejects
  * with DeadlineExceeded, never hangs.
  */
-export function tabMessenger(sites: Pick<SiteAccess, 'gate'>, deadlines = pageDeadlines, sendMessage: ChromeSend = chromeSend): SendToFrame {
+export function tabMessenger(sites: SiteGate, deadlines = pageDeadlines, sendMessage: ChromeSend = chromeSend): SendToFrame {
   return async (tabId, frameId, type, payload, options = {}) => {
     const refusal = await sites.gate(tabId);
     if (refusal) return { ok: false, error: refusal };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifySender } from '../../../src/background/senders.ts';
+import { classifySender } from '../../../../src/background/core/senders.ts';
 
 const ID = 'abcdefghijklmnopabcdefghijklmnop';
 const PANEL = `chrome-extension://${ID}/src/sidepanel/`;

@@ -1,4 +1,5 @@
-import { expect, type Page, type Worker } from '@playwright/test';
+import { type Page, type Worker } from '@playwright/test';
+import { expect } from './expect.ts';
 import type { StewardBrowser } from './browser.ts';
 
 /** Shared steps for the side panel's e2e tests: everything goes through the panel's UI or its own messages. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { newId } from '../../base/ids.ts';
-import { browser } from '../browser.ts';
+import { browser } from './browser.ts';
 
 /**
  * Which tab each agent session works in (DESIGN §7: tab ids are never persisted). The map lives in

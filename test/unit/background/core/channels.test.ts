@@ -1,13 +1,13 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createChannels } from '../../../src/background/channels.ts';
-import { createPanelChannel, type PanelChannelDeps } from '../../../src/background/panel/panel-channel.ts';
-import { createContentReports } from '../../../src/background/pages/content-reports.ts';
-import { ToolStore } from '../../../src/background/tools/store.ts';
-import { createObservationService } from '../../../src/background/observation/service.ts';
-import type { SenderFacts } from '../../../src/background/senders.ts';
-import { fakeSites } from './panel/fake-sites.ts';
-import { fakeFrames, type RawFrame } from './pages/fake-frames.ts';
+import { createChannels } from '../../../../src/background/core/channels.ts';
+import { createPanelChannel, type PanelChannelDeps } from '../../../../src/background/panel/panel-channel.ts';
+import { createContentReports } from '../../../../src/background/pages/content-reports.ts';
+import { ToolStore } from '../../../../src/background/tools/store.ts';
+import { createObservationService } from '../../../../src/background/observation/service.ts';
+import type { SenderFacts } from '../../../../src/background/core/senders.ts';
+import { fakeSites } from '../panel/fake-sites.ts';
+import { fakeFrames, type RawFrame } from './fake-frames.ts';
 
 /**
  * The service worker's one message door: a panel message is judged by its real sender (the
@@ -35,7 +35,7 @@ interface RouterDeps {
   pairings?: PanelChannelDeps['pairings'];
 }
 
-/** The channels as service-worker.ts composes them, over fakes. */
+/** The channels as src/background/compose.ts composes them, over fakes. */
 function channelsOver({ store, observation, sites, ready, runTool, copilot, pairings }: RouterDeps) {
   const unused = vi.fn(async () => {
     throw new Error('pipeline reached');

@@ -1,9 +1,8 @@
-import { claimsType, dispatch, refuse, type Reply } from '../protocol/channel.ts';
-import { ContentReports } from '../protocol/content-channel.ts';
-import { PANEL_PORT, PanelRequests } from '../protocol/panel-channel.ts';
+import { claimsType, dispatch, refuse, type Handlers, type Reply } from '../../protocol/channel.ts';
+import { ContentReports } from '../../protocol/content-channel.ts';
+import { PANEL_PORT, PanelRequests } from '../../protocol/panel-channel.ts';
 import { browser } from './browser.ts';
-import type { OpenPanels, PanelPort } from './panel/open-panels.ts';
-import type { PanelHandlers } from './panel/panel-channel.ts';
+import type { OpenPanels, PanelPort } from './open-panels.ts';
 import { classifySender, type ContentSender, type SenderFacts, type SenderKind } from './senders.ts';
 
 /**
@@ -16,7 +15,8 @@ import { classifySender, type ContentSender, type SenderFacts, type SenderKind }
 const PANEL_PATH = 'src/sidepanel/index.html';
 
 export interface ChannelDeps {
-  panel: PanelHandlers;
+  /** The panel channel's handlers (src/background/panel/panel-channel.ts). */
+  panel: Handlers<PanelRequests, void>;
   /** Content reports, site-checked (src/background/pages/content-reports.ts). */
   content: (message: unknown, who: ContentSender) => Promise<Reply<unknown>>;
   /** This extension's id and its side panel's URL prefix (the browser's, unless a test says otherwise). */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chromeOnly } from '../../../src/background/browser.ts';
-import { restrictStorageToExtension } from '../../../src/background/storage-access.ts';
+import { chromeOnly } from '../../../../src/background/core/browser.ts';
+import { restrictStorageToExtension } from '../../../../src/background/core/storage-access.ts';
 
 type Level = 'TRUSTED_CONTEXTS' | 'TRUSTED_AND_UNTRUSTED_CONTEXTS';
 

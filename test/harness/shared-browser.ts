@@ -61,16 +61,18 @@ function shared(browser: StewardBrowser, serviceWorker: Worker): StewardBrowser 
 
 async function resetSteward(browser: StewardBrowser, launch: SharedLaunch): Promise<Worker> {
   const { context, extensionId } = browser;
-  // A fresh profile shows one blank page.
+  // A fresh profile shows one blank page. The test's pages close before Steward comes back, so its new worker never sees them.
   const blank = await context.newPage();
-  for (const page of context.pages()) if (page !== blank) await page.close();
-
+  await Promise.all(context.pages().map((page) => (page === blank ? undefined : page.close())));
+  // What the sites kept goes while Steward is reinstalled: neither waits for the other.
+  const forgotten = forgetSites(context, launch.origins, blank);
+  forgotten.catch(() => undefined); // heard below
   const cdp = await browserCdp(context);
   try {
     await cdp.send('Extensions.uninstall', { id: extensionId });
     const worker = await loadUnpacked(context, DIST);
     if (new URL(worker.url()).host !== extensionId) throw new Error(`Steward came back as ${worker.url()}, not ${extensionId}`);
-    await forgetSites(context, launch.origins, blank);
+    await forgotten;
     if (launch.allowSites.length > 0) await allowSites({ context, serviceWorker: worker, extensionId }, launch.allowSites);
     return worker;
   } finally {

@@ -1,4 +1,4 @@
-import { browser } from '../browser.ts';
+import { browser } from './browser.ts';
 import { LAST_POLICY_READING_KEY as LAST_READING_KEY } from '../../protocol/managed-policy.ts';
 import type { PolicySource } from './managed-policy.ts';
 

@@ -1,7 +1,7 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { describe, expect, it } from 'vitest';
-import { markWelcomeDue } from '../../../src/background/first-run.ts';
-import { WELCOME_KEY } from '../../../src/protocol/welcome.ts';
+import { markWelcomeDue } from '../../../../src/background/panel/first-run.ts';
+import { WELCOME_KEY } from '../../../../src/protocol/welcome.ts';
 
 describe('the first run', () => {
   it('a fresh install marks the panel’s welcome as due', async () => {

@@ -204,10 +204,8 @@ async function askForGranted(extensionPage: Page, urls: string[]): Promise<void>
 /** `grantHostAccess` from a side panel page opened for the purpose (and closed again). */
 export async function grantHosts(steward: InChrome, urls: string[], options: { grantedInSettings?: boolean } = {}): Promise<void> {
   if (!options.grantedInSettings) await grantInChromeSettings(steward, urls);
-  const panel = await steward.context.newPage();
+  const panel = await openOwnPage(steward);
   try {
-    // Only Steward's origin is needed (for chrome.permissions), not the panel's app.
-    await panel.goto(`chrome-extension://${steward.extensionId}/src/sidepanel/index.html`, { waitUntil: 'commit' });
     await askForGranted(panel, urls);
   } finally {
     await panel.close();
@@ -216,9 +214,11 @@ export async function grantHosts(steward: InChrome, urls: string[], options: { g
 
 /**
  * Puts sites on Steward's list the way a person who allowed them earlier left things: Steward's
- * stored list, then Chrome's real grant (`grantHosts`, from a panel page: listed first, so that page
- * sees sites already chosen, as a later panel does). Waits until the service worker has registered
- * its page scripts for them: pages opened afterwards are observed from document_start.
+ * stored list, then Chrome's real grant (`grantInChromeSettings`, then Steward's own request from
+ * one of its pages, as `grantHosts` does: listed first, so that page sees sites already chosen, as
+ * a later panel does). Waits until the service worker has registered its page scripts for them:
+ * pages opened afterwards are observed from document_start. The two pages open while Chrome
+ * answers the policy read: opening pages, not the grants, is what takes time.
  */
 export async function allowSites(steward: Steward, urls: string[]): Promise<void> {
   const origins = [...new Set(urls.map((u) => new URL(u).origin))];
@@ -234,9 +234,15 @@ export async function allowSites(steward: Steward, urls: string[]): Promise<void
     await chrome.storage.local.set({ [key]: { allowed: [...new Set([...stored, ...wanted])] } });
   }, origins);
   listed.catch(() => undefined); // heard below, through `after`
-  // The settings page loads while Chrome answers.
-  await grantInChromeSettings(steward, urls, { after: listed });
-  await grantHosts(steward, urls, { grantedInSettings: true });
+  // Steward's page loads once the sites are listed (so it sees them chosen, as a later panel does), while Chrome records the grants.
+  const ownPage = openOwnPage(steward, listed);
+  ownPage.catch(() => undefined); // heard below
+  try {
+    await grantInChromeSettings(steward, urls, { after: listed });
+    await askForGranted(await ownPage, urls);
+  } finally {
+    await (await ownPage.catch(() => undefined))?.close();
+  }
   await steward.serviceWorker.evaluate(async (wanted) => {
     const deadline = Date.now() + 10_000;
     for (;;) {
@@ -247,6 +253,14 @@ export async function allowSites(steward: Steward, urls: string[]): Promise<void
       await new Promise((r) => setTimeout(r, 25));
     }
   }, origins);
+}
+
+/** One of Steward's pages, for its chrome.permissions calls: only Steward's origin is needed, not the panel's app. */
+async function openOwnPage(steward: InChrome, after?: Promise<unknown>): Promise<Page> {
+  const page = await steward.context.newPage();
+  await after?.catch(() => undefined);
+  await page.goto(`chrome-extension://${steward.extensionId}/src/sidepanel/index.html`, { waitUntil: 'commit' });
+  return page;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { SendOptions, SendToFrame } from '../../../../src/background/pages/messenger.ts';
+import type { SendOptions, SendToFrame } from '../../../../src/background/core/messenger.ts';
 import { parseReply, refuse } from '../../../../src/protocol/channel.ts';
 import { ContentRequests } from '../../../../src/protocol/content-channel.ts';
 

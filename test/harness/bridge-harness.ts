@@ -8,7 +8,8 @@ import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { expect, type Page, type Worker } from '@playwright/test';
+import { type Page, type Worker } from '@playwright/test';
+import { expect } from './expect.ts';
 import { launchInProfile, type StewardBrowser } from './browser.ts';
 import { showView, swRecords } from './panel-helpers.ts';
 

@@ -1,4 +1,4 @@
-import { browser } from '../browser.ts';
+import { browser } from './browser.ts';
 
 /**
  * Periodic work that must happen even when nobody is looking (chrome.alarms wake the worker):

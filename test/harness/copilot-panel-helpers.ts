@@ -1,4 +1,5 @@
-import { expect, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect } from './expect.ts';
 import { grantInChromeSettings } from './browser.ts';
 import { SHOP_ORDER, showView } from './panel-helpers.ts';
 

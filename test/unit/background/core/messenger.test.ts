@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DeadlineExceeded } from '../../../../src/base/deadline.ts';
-import { tabMessenger } from '../../../../src/background/pages/messenger.ts';
+import { tabMessenger } from '../../../../src/background/core/messenger.ts';
 
 const open = { gate: async () => undefined };
 const deadlines = { tool_run_ms: 100, tool_list_ms: 10, page_reply_ms: 20, reply_grace_ms: 5, execution_ms: 200 };

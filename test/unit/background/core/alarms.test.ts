@@ -1,6 +1,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { describe, expect, it, vi } from 'vitest';
-import { PURGE_ALARM, RECHECK_ALARM, ensureAlarms } from '../../../../src/background/pipeline/alarms.ts';
+import { PURGE_ALARM, RECHECK_ALARM, ensureAlarms } from '../../../../src/background/core/alarms.ts';
 
 describe('pipeline alarms', () => {
   it('creates only the alarms that are missing (re-creating would reset their schedule)', async () => {

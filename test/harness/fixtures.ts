@@ -1,4 +1,5 @@
-import { test as base, expect, type Page, type Worker } from '@playwright/test';
+import { test as base, type Page, type Worker } from '@playwright/test';
+import { expect } from './expect.ts';
 import { startDemoSites, freePorts } from '../../sites/server.ts';
 import { launchWithSteward, type StewardBrowser } from './browser.ts';
 import { SharedBrowser } from './shared-browser.ts';

@@ -7,7 +7,7 @@ export interface PanelPort {
 }
 
 /**
- * The open side panels (their PANEL_PORT ports, sender-checked in src/background/channels.ts):
+ * The open side panels (their PANEL_PORT ports, sender-checked in src/background/core/channels.ts):
  * whether any is open (`count`: else a desktop notification is the only way to reach the
  * person) and the pushes that keep their views live.
  */
