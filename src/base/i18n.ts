@@ -2,7 +2,7 @@
  * The panel's and notifications' words in the person's language (issue 30.5): one catalogue per
  * language in Chrome's own format (public/_locales/<lang>/messages.json), read through a message
  * source. In the extension the source is chrome.i18n (installed by each context's i18n.ts); in unit
- * tests it is a catalogue loaded from disk (`catalogueSource`). Pure: no extension API here.
+ * tests it is a catalogue loaded from disk (test/unit/catalogue-source.ts). Pure: no extension API here.
  */
 import type english from '../../public/_locales/en/messages.json';
 
@@ -58,33 +58,4 @@ export function pluralOf(n: number): 'one' | 'other' {
 
 export function formatNumber(n: number): string {
   return new Intl.NumberFormat(uiLocale(), { useGrouping: false, maximumFractionDigits: 2 }).format(n);
-}
-
-/** One entry of a messages.json file (Chrome's format). */
-interface CatalogueEntry {
-  message: string;
-  description?: string;
-  placeholders?: Record<string, { content: string; example?: string }>;
-}
-
-export type Catalogue = Record<string, CatalogueEntry>;
-
-/**
- * getMessage over a loaded catalogue, with Chrome's rules: `$name$` is the placeholder's content
- * (case-insensitive name), `$1`…`$9` in that content are the substitutions, `$$` is a dollar sign.
- */
-export function catalogueSource(catalogue: Catalogue, locale: string): MessageSource {
-  const entries = new Map(Object.entries(catalogue).map(([k, v]) => [k.toLowerCase(), v]));
-  const positional = (text: string, subs: readonly string[]) => text.replace(/\$(\d)/g, (_, d: string) => subs[Number(d) - 1] ?? '');
-  const getMessage: GetMessage = (key, subs) => {
-    const entry = entries.get(key.toLowerCase());
-    if (!entry) return '';
-    const placeholders = new Map(Object.entries(entry.placeholders ?? {}).map(([k, v]) => [k.toLowerCase(), v.content]));
-    return entry.message.replace(/\$\$|\$([A-Za-z0-9_@]+)\$/g, (match, name?: string) => {
-      if (match === '$$') return '$';
-      const content = placeholders.get(name!.toLowerCase());
-      return content === undefined ? match : positional(content, subs);
-    });
-  };
-  return { getMessage, locale };
 }

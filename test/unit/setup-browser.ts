@@ -1,7 +1,8 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { readFileSync } from 'node:fs';
 import { beforeEach, vi } from 'vitest';
-import { catalogueSource, useMessageSource, type Catalogue } from '../../src/base/i18n.ts';
+import { useMessageSource } from '../../src/base/i18n.ts';
+import { catalogueSource, type Catalogue } from './catalogue-source.ts';
 
 // The extension's code reaches the browser through webextension-polyfill (src/*/browser.ts); in
 // unit tests that is @webext-core/fake-browser, an in-memory browser reset before every test.
