@@ -4,14 +4,16 @@ import { SITE_HOST_PATTERNS } from './src/protocol/site-access.ts';
 
 export default defineManifest({
   manifest_version: 3,
-  name: 'Steward',
+  // Name, description and the toolbar tooltip in the browser's language: public/_locales (en, vi).
+  name: '__MSG_ext_name__',
+  default_locale: 'en',
   // A fixed public key gives Steward the same id wherever it is loaded unpacked (dist/ or the
   // unzipped steward-<version>.zip): iodcoaibgikagkbaifmcklmipgpmmcip, the id the MCP bridge's
   // native-messaging manifest names, so only Steward may start the bridge. The Chrome Web Store
   // refuses a `key` and gives Steward an id of its own: `npm run package -- --store` leaves the key
   // out, and `steward-bridge install --extension-id <store id>` names that id instead (README, Site access).
   key: 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAmXoOVkzPGaR395zPdeWHonfcwI8g5SO51Z9KwfC8wFZ4LGFUOX9kDh/OCk4Ntzlp4OeTfdgguXRCF4Lra6w5aHPDDbhVjq5aJkB7TIXmOB6rdOSfc14rkF9ymuEn7zhdHMxP04gQsQ6dRyCUjSwk67U2xDYL0Njt44uR9TgU4f4FpIwe7wf2dnN0Q27qGs5iKM5F6yCmrjZ6vxl2k+MckdYxu0pkRLxPFWwt59M4RMpj4A+lM1BfdHZjiasGJgu4f8nGIj/d+anw5Gf8+QINCPUW5riuP40f3mm2u33k1Xv0weDoP65MYYNrHLDH9R/Jece5GFc1Abc3SSdQ9sa9wQIDAQAB',
-  description: 'Lets AI agents use the sites you allow: they see what each page is, and you approve what they do. Every step is recorded.',
+  description: '__MSG_ext_description__',
   version: pkg.version,
   // storage.local.setAccessLevel (Chrome 140) sets the floor: without it Steward cannot keep page
   // scripts out of its storage, and then it observes no site at all (storage-access.ts). The
@@ -19,7 +21,7 @@ export default defineManifest({
   minimum_chrome_version: '140',
   homepage_url: 'https://github.com/steward-agent/steward#readme',
   icons: { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png', 48: 'icons/icon-48.png', 128: 'icons/icon-128.png' },
-  action: { default_title: 'Open Steward', default_icon: { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png' } },
+  action: { default_title: '__MSG_action_title__', default_icon: { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png' } },
   side_panel: { default_path: 'src/sidepanel/index.html' },
   background: { service_worker: 'src/background/service-worker.ts', type: 'module' },
   // alarms: purges and rechecks of unconfirmed actions; notifications: an approval waiting while

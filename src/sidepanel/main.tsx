@@ -1,3 +1,5 @@
+// First: every word the panel shows comes from chrome.i18n.
+import './i18n.ts';
 import { render } from 'preact';
 import { trackApprovals } from './approvals-store.ts';
 import { App } from './components/App.tsx';

@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { answersFor, judge, withEpisode } from '../../sites/lab/widgets/tasks.ts';
 import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
 import { runEpisode } from '../../sites/model/widget-agent/episode.ts';
 import { WIDGET_PLANS } from '../../sites/model/widget-agent/plans.ts';
-import { REASON_TEXT } from '../../src/sidepanel/lib/labels.ts';
 import { launchWithSteward, type StewardBrowser } from '../harness/browser.ts';
 import { configureCopilot, runOf, startRun, type Run } from '../harness/copilot-helpers.ts';
 import { pageText } from '../harness/copilot-replies.ts';
@@ -69,8 +69,11 @@ async function approveInPanel(panel: Page, runId: string, actor: CopilotWidgetAc
   }
 }
 
+/** The panel's English words (Playwright's Chromium runs in English). */
+const ENGLISH = JSON.parse(readFileSync(new URL('../../public/_locales/en/messages.json', import.meta.url), 'utf8')) as Record<string, { message: string }>;
+
 /** What the card of an inferred control says: Steward cannot tell what it does, and which behaviour it inferred it from. */
-const INFERRED = new RegExp(`${escape(REASON_TEXT.inferred_control.replace(/\.$/, ''))} \\(Steward inferred this is a \\w+ .*from its click listener`);
+const INFERRED = new RegExp(`${escape(ENGLISH.reason_inferred_control!.message.replace(/\.$/, ''))} \\(Steward inferred this is a \\w+ .*from its click listener`);
 /** A form submission's reason, as its own fact on the card's face: "Submits the form “Booking”". */
 const SUBMITS = /submits the form/i;
 

@@ -26,6 +26,13 @@ export interface LaunchOptions {
    * (shared-browser.ts reinstalls Steward between tests).
    */
   loadOverCdp?: boolean;
+  /**
+   * The browser's UI language (e.g. `vi`), whose catalogue chrome.i18n.getMessage reads: Chromium's
+   * --lang. Measured on Debian's headless Chromium 156 under Playwright: --lang=vi switches
+   * getMessage to vi, the environment (LANGUAGE=vi, LANG=vi_VN.UTF-8) does not, and
+   * getUILanguage() and navigator.language stay en-US either way.
+   */
+  uiLanguage?: string;
 }
 
 export interface StewardBrowser {
@@ -46,6 +53,7 @@ export async function launchInProfile(profile: string, options: LaunchOptions): 
       ...CHROMIUM_FLAGS,
       EXTENSION_ACTION_FLAG,
       ...(options.nativeWebMcp ? [NATIVE_WEBMCP_FLAG] : []),
+      ...(options.uiLanguage ? [`--lang=${options.uiLanguage}`] : []),
       `--disable-extensions-except=${dir}`,
       ...(options.loadOverCdp ? [] : [`--load-extension=${dir}`]),
     ],

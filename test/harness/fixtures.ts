@@ -18,6 +18,8 @@ interface Fixtures {
    * STEWARD_E2E_FRESH_BROWSER=1 gives every test its own (to compare, or to tell a leak between tests).
    */
   freshBrowser: boolean;
+  /** The browser's UI language (default: Chromium's, English here); set, the test gets a browser of its own. */
+  uiLanguage: string | undefined;
   steward: StewardBrowser;
   /** Opens Steward's side panel page as a tab, pinned to the tab of `page`. */
   openPanel: (page: Page) => Promise<Page>;
@@ -46,15 +48,16 @@ export const test = base.extend<Fixtures, { sites: Sites; sharedBrowser: SharedB
   nativeWebMcp: [true, { option: true }],
   demoSitesAllowed: [true, { option: true }],
   freshBrowser: [process.env.STEWARD_E2E_FRESH_BROWSER === '1', { option: true }],
-  steward: async ({ nativeWebMcp, demoSitesAllowed, freshBrowser, sites, sharedBrowser }, use, testInfo) => {
+  uiLanguage: [undefined, { option: true }],
+  steward: async ({ nativeWebMcp, demoSitesAllowed, freshBrowser, uiLanguage, sites, sharedBrowser }, use, testInfo) => {
     for (const url of Object.values(sites.urls)) await fetch(new URL('/__demo/reset', url), { method: 'POST' });
     const allowSites = demoSitesAllowed ? Object.values(sites.urls) : [];
-    if (!freshBrowser) {
+    if (!freshBrowser && !uiLanguage) {
       await use(await sharedBrowser.acquire({ file: testInfo.file, nativeWebMcp, allowSites, origins: Object.values(sites.urls).map((u) => new URL(u).origin) }));
       return;
     }
     await sharedBrowser.release();
-    const browser = await launchWithSteward({ nativeWebMcp, allowSites });
+    const browser = await launchWithSteward({ nativeWebMcp, allowSites, ...(uiLanguage ? { uiLanguage } : {}) });
     await use(browser);
     await browser.close();
   },

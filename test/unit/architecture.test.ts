@@ -39,7 +39,11 @@ function read(full: string): SourceFile {
   return {
     path,
     text,
-    local: specifiers.filter((s) => s.startsWith('.')).map((s) => relative(ROOT, resolve(dirname(full), s))),
+    // The message catalogue (public/_locales/en/messages.json) is data that types every layer's `t` keys, not code of a layer.
+    local: specifiers
+      .filter((s) => s.startsWith('.'))
+      .map((s) => relative(ROOT, resolve(dirname(full), s)))
+      .filter((p) => p !== 'public/_locales/en/messages.json'),
     packages: specifiers.filter((s) => !s.startsWith('.')),
   };
 }

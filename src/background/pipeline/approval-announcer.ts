@@ -1,3 +1,4 @@
+import { t } from '../../base/i18n.ts';
 import type { ApprovalNotifier } from '../../pipeline/ports.ts';
 import type { ApprovalRequest } from '../../protocol/approval.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
@@ -31,7 +32,7 @@ export const chromeAnnounceApis = (): AnnounceApis => ({
 const notificationId = (requestId: string) => `approval:${requestId}`;
 
 function cardSentence(r: Pick<ApprovalRequest, 'agent_id' | 'action' | 'resource' | 'origin' | 'via'>): string {
-  return `${r.agent_id} asks to run ${r.action} on ${r.resource.type} ${r.resource.id} (${r.origin}, via ${r.via}). Open Steward's side panel to decide.`.slice(0, 500);
+  return t('notify_message', r.agent_id, r.action, r.resource.type, r.resource.id, r.origin, r.via).slice(0, 500);
 }
 
 export class ApprovalAnnouncer implements ApprovalNotifier {
@@ -49,7 +50,7 @@ export class ApprovalAnnouncer implements ApprovalNotifier {
     this.panels.push({ type: 'panel/audit-changed' });
     void this.refreshBadge();
     if (this.panels.count === 0) {
-      this.apis.notify(notificationId(request.request_id), 'Steward: approval needed', cardSentence(request)).catch((e) => console.warn('notification failed', e));
+      this.apis.notify(notificationId(request.request_id), t('notify_title'), cardSentence(request)).catch((e) => console.warn('notification failed', e));
     }
   }
 

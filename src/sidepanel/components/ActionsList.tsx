@@ -1,15 +1,16 @@
+import { t } from '../../base/i18n.ts';
 import type { AvailableAction } from '../../protocol/action.ts';
-import { PATH_LABEL, PATH_MEANING, humanize } from '../lib/labels.ts';
+import { pathLabel, pathMeaning, humanize } from '../lib/labels.ts';
 
 /** Risk words for an action, most serious first; what the policy gateway will weigh. */
 function riskOf(a: AvailableAction): Array<{ cls: string; text: string }> {
   const out: Array<{ cls: string; text: string }> = [];
-  if (a.payment) out.push({ cls: 'danger', text: 'payment' });
-  if (a.consequential) out.push({ cls: 'warn', text: 'consequential' });
-  if (a.untrusted_content) out.push({ cls: 'danger', text: 'untrusted output' });
-  if (a.read_only) out.push({ cls: 'ok', text: 'read-only' });
-  else out.push({ cls: 'warn', text: a.changes?.length ? `changes: ${a.changes.map(humanize).join(', ')}` : 'changes the page or site' });
-  out.push(a.requires_approval ? { cls: 'warn', text: 'needs your approval' } : { cls: 'ok', text: 'no approval needed within scope' });
+  if (a.payment) out.push({ cls: 'danger', text: t('risk_payment') });
+  if (a.consequential) out.push({ cls: 'warn', text: t('risk_consequential') });
+  if (a.untrusted_content) out.push({ cls: 'danger', text: t('risk_untrusted_output') });
+  if (a.read_only) out.push({ cls: 'ok', text: t('risk_read_only') });
+  else out.push({ cls: 'warn', text: a.changes?.length ? t('risk_changes', a.changes.map(humanize).join(', ')) : t('risk_changes_page') });
+  out.push(a.requires_approval ? { cls: 'warn', text: t('risk_needs_approval') } : { cls: 'ok', text: t('risk_no_approval') });
   return out;
 }
 
@@ -18,10 +19,10 @@ function riskOf(a: AvailableAction): Array<{ cls: string; text: string }> {
  * and risk. Titles and descriptions come from the page or adapter: shown as text only.
  */
 export function ActionsList({ names, actions }: { names: readonly string[]; actions: readonly AvailableAction[] | undefined }) {
-  if (names.length === 0) return <p class="note">No actions available here.</p>;
+  if (names.length === 0) return <p class="note">{t('actions_none')}</p>;
   const byName = new Map((actions ?? []).map((a) => [a.action, a] as const));
   return (
-    <ul class="actions-list" aria-label="Available actions">
+    <ul class="actions-list" aria-label={t('actions_label')}>
       {names.map((name) => {
         const a = byName.get(name);
         return (
@@ -29,8 +30,8 @@ export function ActionsList({ names, actions }: { names: readonly string[]; acti
             <div>
               <code>{name}</code>
               {a && (
-                <span class="badge path" title={PATH_MEANING[a.via]}>
-                  {PATH_LABEL[a.via]}
+                <span class="badge path" title={pathMeaning(a.via)}>
+                  {pathLabel(a.via)}
                 </span>
               )}
             </div>
@@ -44,7 +45,7 @@ export function ActionsList({ names, actions }: { names: readonly string[]; acti
                 ))}
               </div>
             ) : (
-              <div class="note">No description of how it runs or its risk.</div>
+              <div class="note">{t('actions_no_description')}</div>
             )}
           </li>
         );

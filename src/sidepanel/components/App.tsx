@@ -1,3 +1,4 @@
+import { pluralOf, t } from '../../base/i18n.ts';
 import { useSignalEffect } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import { approvalsLoaded, pendingApprovals } from '../approvals-store.ts';
@@ -51,12 +52,12 @@ export function App() {
   useEffect(() => window.scrollTo(0, 0), [view]);
 
   const tabs: Array<TabSpec<ViewId>> = [
-    { id: 'copilot', label: 'Co-pilot' },
-    { id: 'approvals', label: 'Approvals', badge: count + pairings, badgeLabel: 'waiting' },
-    { id: 'activity', label: 'Activity' },
-    { id: 'tokens', label: 'Tokens' },
-    { id: 'tab', label: 'This tab' },
-    { id: 'settings', label: 'Settings' },
+    { id: 'copilot', label: t('tab_copilot') },
+    { id: 'approvals', label: t('tab_approvals'), badge: count + pairings, badgeLabel: t('tab_badge_waiting') },
+    { id: 'activity', label: t('tab_activity') },
+    { id: 'tokens', label: t('tab_tokens') },
+    { id: 'tab', label: t('tab_this_tab') },
+    { id: 'settings', label: t('tab_settings') },
   ];
 
   return (
@@ -73,14 +74,14 @@ export function App() {
       {welcomeShown.value && view !== undefined && <WelcomeCard onOpen={select} />}
       {/* Announces new cards even while another view is open. */}
       <p class="sr-only" role="status">
-        {count > 0 ? `${count} action${count === 1 ? '' : 's'} waiting for your approval` : ''}
-        {pairings > 0 ? ` ${pairings} MCP client${pairings === 1 ? '' : 's'} asking to pair` : ''}
+        {count > 0 ? (pluralOf(count) === 'one' ? t('app_waiting_one', count) : t('app_waiting_other', count)) : ''}
+        {pairings > 0 ? ` ${pluralOf(pairings) === 'one' ? t('app_pairing_one', pairings) : t('app_pairing_other', pairings)}` : ''}
       </p>
       {view === undefined ? (
-        <p class="muted loading">Loading…</p>
+        <p class="muted loading">{t('app_loading')}</p>
       ) : (
         <>
-          <Tabs tabs={tabs} selected={view} onSelect={select} label="Steward views" />
+          <Tabs tabs={tabs} selected={view} onSelect={select} label={t('tabs_label')} />
           {VIEW_IDS.map((id) => (
             <section key={id} role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={id !== view} tabIndex={0} class="view">
               {id === view && <ViewBody id={id} go={go} auditAgent={auditAgent} />}

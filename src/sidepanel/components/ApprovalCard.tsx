@@ -1,9 +1,10 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import type { ApprovalDecision, ApprovalRequest, BoundForm } from '../../protocol/approval.ts';
 import { decideApproval } from '../background-client.ts';
 import { cardWords, type CardWords } from '../lib/approval-words.ts';
-import { ACTION_PATH_LABEL, PATH_MEANING } from '../lib/labels.ts';
+import { actionPathLabel, pathMeaning } from '../lib/labels.ts';
 import { clockTime, countdown, msLeft } from '../lib/time.ts';
 import { now } from '../now.ts';
 import { actingWords } from '../lib/resource-words.ts';
@@ -43,7 +44,7 @@ export function ApprovalCard({
   // The service worker decides whether a window may stand for this action; a card that says
   // nothing (an older one) offers none.
   const windowOffered = r.window?.offered === true;
-  const noWindowWhy = r.window && !r.window.offered ? r.window.why_not : 'this card does not say that a period may be approved';
+  const noWindowWhy = r.window && !r.window.offered ? r.window.why_not : t('card_no_window_unsaid');
   const id = r.request_id;
 
   const decide = async (kind: 'approve' | 'deny', windowMs?: number) => {
@@ -90,22 +91,22 @@ export function ApprovalCard({
       onKeyDown={onKeyDown}
     >
       <h3 id={`h-${id}`}>{w.headline}</h3>
-      <ul class="facts-list" id={`facts-${id}`} aria-label="What to weigh">
+      <ul class="facts-list" id={`facts-${id}`} aria-label={t('card_facts_label')}>
         {w.facts.map((f, i) => (
           <li key={i} class={f.kind} data-testid={f.testid}>
             {f.text}
           </li>
         ))}
         {w.values.length === 0 ? (
-          <li class="info">It sends no values.</li>
+          <li class="info">{t('card_sends_nothing')}</li>
         ) : (
           <li class="info">
-            It will send:
-            <dl class="kv sends" aria-label="Values it will send">
+            {t('card_will_send')}
+            <dl class="kv sends" aria-label={t('card_values_label')}>
               {w.values.map((v, i) => (
                 <Fragment key={i}>
                   <dt>{v.label}</dt>
-                  <dd title={v.sent ? `sent as ${v.sent}` : undefined}>
+                  <dd title={v.sent ? t('card_sent_as', v.sent) : undefined}>
                     <FullValue text={v.value} label={v.label} />
                   </dd>
                 </Fragment>
@@ -115,30 +116,30 @@ export function ApprovalCard({
         )}
       </ul>
 
-      <div class="actions" role="group" aria-label="Decide">
+      <div class="actions" role="group" aria-label={t('card_decide_label')}>
         <button type="button" disabled={busy || expired} onClick={() => void decide('approve')}>
-          Approve
+          {t('card_approve')}
         </button>
         {windowOffered && (
           <button type="button" class="secondary" disabled={busy || expired} onClick={() => void decide('approve', windowMinutes * 60_000)}>
-            Approve for {windowMinutes} minutes
+            {t('card_approve_for', windowMinutes)}
           </button>
         )}
         <button type="button" class="danger" disabled={busy || expired} onClick={() => void decide('deny')}>
-          Deny
+          {t('card_deny')}
         </button>
       </div>
       <p id={`exp-${id}`} class={expired ? 'error-text expiry' : left < 60_000 ? 'expiry soon' : 'expiry'}>
         {expired ? (
-          'Expired: the agent was refused and must ask again.'
+          t('card_expired')
         ) : (
           <>
-            Expires in <span role="timer">{countdown(left)}</span> (at {clockTime(r.expires_at, now.value)})
+            {t('card_expires_in')} <span role="timer">{countdown(left)}</span> {t('card_expires_at', clockTime(r.expires_at, now.value))}
           </>
         )}
       </p>
       <p id={`keys-${id}`} class="sr-only">
-        Enter approves, Escape denies.
+        {t('card_keys')}
       </p>
       {error && (
         <p class="error-text" role="alert">
@@ -147,7 +148,7 @@ export function ApprovalCard({
       )}
 
       <details class="card-details">
-        <summary>Details</summary>
+        <summary>{t('card_details')}</summary>
         <CardDetails request={r} words={w} current={current} windowOffered={windowOffered} windowMinutes={windowMinutes} noWindowWhy={noWindowWhy} />
       </details>
     </article>
@@ -175,7 +176,7 @@ function CardDetails({
     <>
       {w.otherReasons.length > 0 && (
         <>
-          <h4>Also why you are asked</h4>
+          <h4>{t('card_also_why')}</h4>
           <ul class="reasons">
             {w.otherReasons.map((text) => (
               <li key={text}>{text}</li>
@@ -184,41 +185,33 @@ function CardDetails({
         </>
       )}
       <dl class="kv">
-        <dt>Agent</dt>
+        <dt>{t('card_agent')}</dt>
         <dd>
           <code>{r.agent_id}</code>
         </dd>
-        <dt>Site</dt>
+        <dt>{t('card_site')}</dt>
         <dd>{r.origin}</dd>
-        <dt>Action</dt>
+        <dt>{t('card_action')}</dt>
         <dd>
-          <code>{r.action}</code> on {on.name}
+          <code>{r.action}</code> {t('card_on', on.name)}
         </dd>
-        <dt>Runs via</dt>
-        <dd title={PATH_MEANING[r.via]}>
-          <span data-testid="action-path">{ACTION_PATH_LABEL[r.via]}</span> <span class="muted">— {PATH_MEANING[r.via]}</span>
+        <dt>{t('card_runs_via')}</dt>
+        <dd title={pathMeaning(r.via)}>
+          <span data-testid="action-path">{actionPathLabel(r.via)}</span> <span class="muted">— {pathMeaning(r.via)}</span>
         </dd>
       </dl>
-      <p class="note">
-        {windowOffered ? (
-          <>
-            “Approve for {windowMinutes} minutes” lets this agent repeat this on {on.name} with exactly this input until then.
-          </>
-        ) : (
-          <>No “approve for a period” here: {noWindowWhy}.</>
-        )}
-      </p>
+      <p class="note">{windowOffered ? t('card_window_note', windowMinutes, on.name) : t('card_no_window', noWindowWhy)}</p>
 
-      <h4>Exact input</h4>
-      <InputTable input={r.input} current={current} label={`Input of ${r.action}`} />
+      <h4>{t('card_exact_input')}</h4>
+      <InputTable input={r.input} current={current} label={t('card_input_of', r.action)} />
       {r.form && <FormValues form={r.form} />}
 
-      <h4>Current state</h4>
+      <h4>{t('card_current_state')}</h4>
       <StateBlock state={r.state} label={on.name} />
 
       {r.rationale && (
         <figure class="claim">
-          <figcaption>The agent’s explanation — its claim, not checked by Steward:</figcaption>
+          <figcaption>{t('card_rationale')}</figcaption>
           <blockquote>{r.rationale}</blockquote>
         </figure>
       )}
@@ -228,16 +221,16 @@ function CardDetails({
 
 /** The values a click in a form would submit: bound into the approval, refused if they change. */
 function FormValues({ form }: { form: BoundForm }) {
-  const name = form.name ? `“${form.name}”` : 'the form';
+  const name = form.name ? `“${form.name}”` : t('card_the_form');
   return (
     <>
-      <h4>Form values it would send</h4>
-      <p class="note">Approving binds these values: if {name} holds anything else when the click is due, nothing is clicked.</p>
-      <table class="params" aria-label={`Values of form ${form.name ?? form.ref}`}>
+      <h4>{t('card_form_heading')}</h4>
+      <p class="note">{t('card_form_note', name)}</p>
+      <table class="params" aria-label={t('card_form_values_of', form.name ?? form.ref)}>
         <thead>
           <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Value</th>
+            <th scope="col">{t('card_field')}</th>
+            <th scope="col">{t('card_value')}</th>
           </tr>
         </thead>
         <tbody>
@@ -258,10 +251,10 @@ function FormValues({ form }: { form: BoundForm }) {
 const BUTTON_TYPES = new Set(['submit', 'button', 'reset', 'image']);
 
 function FieldValue({ field: f }: { field: BoundForm['fields'][number] }) {
-  if (f.check) return <>{f.check === 'checked' ? '☑ checked' : 'partly checked'}</>;
+  if (f.check) return <>{f.check === 'checked' ? `☑ ${t('value_checked')}` : t('value_partly_checked')}</>;
   if (f.value !== undefined) return <FullValue text={f.value} label={f.label || f.name} />;
-  if (f.type === 'password') return <span class="muted">(secret: Steward does not read it)</span>;
-  if (f.type === 'checkbox' || f.type === 'radio') return <>☐ not checked</>;
-  if (BUTTON_TYPES.has(f.type)) return <span class="muted">(button)</span>;
-  return <span class="muted">(empty)</span>;
+  if (f.type === 'password') return <span class="muted">{t('value_secret')}</span>;
+  if (f.type === 'checkbox' || f.type === 'radio') return <>☐ {t('value_not_checked')}</>;
+  if (BUTTON_TYPES.has(f.type)) return <span class="muted">{t('value_button')}</span>;
+  return <span class="muted">{t('value_empty')}</span>;
 }

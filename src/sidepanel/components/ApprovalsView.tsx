@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { pluralOf, t } from '../../base/i18n.ts';
 import type { ObservedState } from '../../protocol/observed-state.ts';
 import { approvalsError, forgetApproval, pendingApprovals, reloadApprovals } from '../approvals-store.ts';
 import { observeTab } from '../background-client.ts';
@@ -35,7 +36,7 @@ export function ApprovalsView() {
       0,
       pending.findIndex((x) => x.request_id === d.request_id),
     );
-    setAnnounce(`${d.outcome === 'approved' ? 'Approved' : 'Denied'}: ${d.headline}.`);
+    setAnnounce(d.outcome === 'approved' ? t('approvals_announce_approved', d.headline) : t('approvals_announce_denied', d.headline));
     forgetApproval(d.request_id);
     void reloadApprovals();
   };
@@ -43,7 +44,7 @@ export function ApprovalsView() {
   return (
     <>
       <h2 id="approvals-heading" ref={heading} tabIndex={-1}>
-        Approvals
+        {t('approvals_heading')}
       </h2>
       <p class="sr-only" role="status">
         {announce}
@@ -55,12 +56,9 @@ export function ApprovalsView() {
       )}
       {announce && <p class="note">{announce}</p>}
       {pending.length === 0 ? (
-        <p class="muted">No action is waiting for your approval. When an agent asks to do something that needs you, it appears here.</p>
+        <p class="muted">{t('approvals_empty')}</p>
       ) : (
-        <p class="muted">
-          {pending.length} action{pending.length === 1 ? '' : 's'} waiting, oldest first. Each card shows what Steward itself observed, not what the agent says. On a focused card, Enter approves and
-          Escape denies.
-        </p>
+        <p class="muted">{pluralOf(pending.length) === 'one' ? t('approvals_waiting_one', pending.length) : t('approvals_waiting_other', pending.length)}</p>
       )}
       <PairingList />
       <div class="stack" ref={list}>

@@ -2,7 +2,7 @@ import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import type { AuditEntry } from '../../protocol/audit.ts';
 import type { AuditGroup } from '../lib/audit-groups.ts';
-import { ACTION_PATH_LABEL, PATH_MEANING, humanize, outcomeText } from '../lib/labels.ts';
+import { actionPathLabel, pathMeaning, humanize, outcomeText } from '../lib/labels.ts';
 import { clockTime } from '../lib/time.ts';
 import { showValue } from '../lib/values.ts';
 import { now } from '../now.ts';
@@ -23,8 +23,8 @@ export function AuditGroupItem({ group: g }: { group: AuditGroup }) {
         <span class={`badge tone-${g.tone}`}>{outcomeText(g.outcome)}</span>
         {g.error_code && <span class="badge tone-bad">{g.error_code}</span>}
         {g.via && (
-          <span class="badge path" data-testid="action-path" title={PATH_MEANING[g.via]}>
-            {ACTION_PATH_LABEL[g.via]}
+          <span class="badge path" data-testid="action-path" title={pathMeaning(g.via)}>
+            {actionPathLabel(g.via)}
           </span>
         )}
         <span class="meta">

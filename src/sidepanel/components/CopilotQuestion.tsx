@@ -1,3 +1,4 @@
+import { t } from '../../base/i18n.ts';
 import { useState } from 'preact/hooks';
 import type { CopilotStep } from '../../protocol/copilot.ts';
 import { answerCopilot } from '../background-client.ts';
@@ -25,23 +26,23 @@ export function CopilotQuestion({ runId, step }: { runId: string; step: CopilotS
       rememberRun((await answerCopilot(runId, text)).run);
       setAnswer('');
     } catch (e) {
-      setError(`Could not send your answer: ${(e as Error).message}`);
+      setError(t('question_could_not_send', (e as Error).message));
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <form class="copilot-question" aria-label="The co-pilot’s question" onSubmit={(e) => void send(e)}>
+    <form class="copilot-question" aria-label={t('question_label')} onSubmit={(e) => void send(e)}>
       <figure class="claim">
-        <figcaption>The co-pilot asks you (the model’s words, not checked by Steward):</figcaption>
+        <figcaption>{t('question_asks')}</figcaption>
         <blockquote id={ids.question}>{step.question}</blockquote>
       </figure>
-      <label for={ids.box}>Your answer</label>
+      <label for={ids.box}>{t('question_your_answer')}</label>
       <textarea id={ids.box} rows={2} value={answer} disabled={busy} aria-describedby={ids.question} onInput={(e) => setAnswer(e.currentTarget.value)} onKeyDown={submitOnEnter} />
-      <p class="note">Enter sends, Shift+Enter adds a line. The run goes on with your answer; Stop ends it instead.</p>
+      <p class="note">{t('question_keys')}</p>
       <button type="submit" disabled={busy || !answer.trim()}>
-        Send answer
+        {t('question_send')}
       </button>
       {error && (
         <p class="error-text" role="alert">

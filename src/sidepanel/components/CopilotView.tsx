@@ -1,3 +1,5 @@
+import { t } from '../../base/i18n.ts';
+import { Words } from './Words.tsx';
 import { useEffect, useState } from 'preact/hooks';
 import { startCopilot } from '../background-client.ts';
 import { copilotError, copilotRunList, rememberRun } from '../copilot-store.ts';
@@ -48,7 +50,7 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
       rememberRun((await startCopilot(tabId, text)).run);
       setGoal('');
     } catch (e) {
-      setStartError(`Could not start: ${(e as Error).message}`);
+      setStartError(t('copilot_could_not_start', (e as Error).message));
     } finally {
       setBusy(false);
     }
@@ -56,47 +58,48 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
 
   return (
     <>
-      <h2>Co-pilot</h2>
-      <p class="note model-line" role="status" aria-label="Co-pilot model">
+      <h2>{t('copilot_heading')}</h2>
+      <p class="note model-line" role="status" aria-label={t('copilot_model_label')}>
         {status ? (
           <>
-            Model: {demo ? <strong class="demo">{DEMO_MODEL_LABEL}</strong> : status.model_label}
-            {status.ready ? ' · ready' : <> · not ready: {status.detail ?? 'it is not set up yet.'}</>}{' '}
+            <Words id="copilot_model" parts={[demo ? <strong class="demo">{DEMO_MODEL_LABEL}</strong> : status.model_label]} />
+            {' · '}
+            {status.ready ? t('copilot_ready') : t('copilot_not_ready', status.detail ?? t('copilot_not_set_up'))}{' '}
             {!status.ready && (
               <button type="button" class="link nav" onClick={onOpenSettings}>
-                Set up the model
+                {t('copilot_set_up_model')}
               </button>
             )}
           </>
         ) : statusError ? (
           <>
-            The model’s status is unknown: {statusError}{' '}
+            {t('copilot_status_unknown', statusError)}{' '}
             <button type="button" class="link nav" onClick={onOpenSettings}>
-              Co-pilot settings
+              {t('copilot_settings_link')}
             </button>
           </>
         ) : (
-          'Checking the model…'
+          t('copilot_checking')
         )}
       </p>
       {site && (blocked || (site.origin !== undefined && offeredFor === site.origin)) && <SiteAccessNotice tab={site} error="" onAllowed={reloadSite} />}
-      <form class="copilot-goal" onSubmit={(e) => void start(e)} aria-label="Give the co-pilot a goal">
-        <label for="copilot-goal">What should the co-pilot do on this page?</label>
+      <form class="copilot-goal" onSubmit={(e) => void start(e)} aria-label={t('copilot_form_label')}>
+        <label for="copilot-goal">{t('copilot_goal_label')}</label>
         <textarea
           id="copilot-goal"
           rows={2}
           value={goal}
-          placeholder="e.g. cancel order ORD-1024"
+          placeholder={t('copilot_goal_placeholder')}
           disabled={running}
           aria-describedby="copilot-grant"
           onInput={(e) => setGoal(e.currentTarget.value)}
           onKeyDown={submitOnEnter}
         />
         <p class="note" id="copilot-grant">
-          Steward will give this run a token for {origin ?? 'this tab’s site'} only; consequential actions still need your approval. Enter starts, Shift+Enter adds a line.
+          {t('copilot_grant', origin ?? t('copilot_this_site'))}
         </p>
         <button type="submit" disabled={busy || running || blocked || !goal.trim() || tabId === undefined}>
-          Start
+          {t('copilot_start')}
         </button>
       </form>
       {(startError || copilotError.value) && (
@@ -104,7 +107,7 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
           {startError || copilotError.value}
         </p>
       )}
-      {run ? <CopilotRunView run={run} onOpenSettings={onOpenSettings} onOpenAudit={onOpenAudit} /> : <p class="muted">No run on this tab yet. Type a goal above and press Enter.</p>}
+      {run ? <CopilotRunView run={run} onOpenSettings={onOpenSettings} onOpenAudit={onOpenAudit} /> : <p class="muted">{t('copilot_no_run')}</p>}
     </>
   );
 }

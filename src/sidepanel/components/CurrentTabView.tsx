@@ -1,3 +1,4 @@
+import { t } from '../../base/i18n.ts';
 import { useEffect, useState } from 'preact/hooks';
 import type { ObservedState } from '../../protocol/observed-state.ts';
 import { observeTab } from '../background-client.ts';
@@ -24,12 +25,12 @@ export function CurrentTabView() {
   const [generation, setGeneration] = useState(0);
 
   useEffect(() => {
-    if (tabId === undefined) return setShown({ kind: 'none', message: 'No tab is open in this window.' });
+    if (tabId === undefined) return setShown({ kind: 'none', message: t('current_no_tab') });
     let alive = true;
     setShown({ kind: 'loading' });
     observeTab(tabId).then(
-      (r) => alive && setShown(r.state ? { kind: 'state', state: r.state } : { kind: 'none', message: r.error ?? 'Steward cannot observe this page (it may be a browser page, or still loading).' }),
-      (e: Error) => alive && setShown({ kind: 'error', message: `Could not observe this tab: ${e.message}` }),
+      (r) => alive && setShown(r.state ? { kind: 'state', state: r.state } : { kind: 'none', message: r.error ?? t('current_cannot_observe') }),
+      (e: Error) => alive && setShown({ kind: 'error', message: t('current_could_not_observe', e.message) }),
     );
     return () => {
       alive = false;
@@ -39,9 +40,9 @@ export function CurrentTabView() {
   return (
     <>
       <div class="view-head">
-        <h2>Current tab</h2>
+        <h2>{t('current_heading')}</h2>
         <button type="button" class="secondary" onClick={() => setGeneration(generation + 1)} disabled={shown.kind === 'loading'}>
-          Refresh
+          {t('current_refresh')}
         </button>
       </div>
       <SiteAccessNotice tab={site} error={siteError} onAllowed={() => setGeneration(generation + 1)} />
@@ -49,10 +50,10 @@ export function CurrentTabView() {
         <>
           <ContractSiteBlock onChanged={() => setGeneration((g) => g + 1)} />
           <section aria-labelledby="observed-heading">
-            <h3 id="observed-heading">What Steward sees</h3>
+            <h3 id="observed-heading">{t('current_what_steward_sees')}</h3>
             {shown.kind === 'loading' && (
               <p class="muted" role="status">
-                Observing…
+                {t('current_observing')}
               </p>
             )}
             {shown.kind === 'none' && (
@@ -84,9 +85,9 @@ function Observed({ state: s }: { state: ObservedState }) {
       </p>
       {about.doubt && <p class="note resource-doubt">{about.doubt}</p>}
       <StateBlock state={s} label={about.name} />
-      <h4>Facts</h4>
+      <h4>{t('current_facts')}</h4>
       <FactsTable facts={s.facts ?? []} />
-      <h4>Available actions</h4>
+      <h4>{t('current_available_actions')}</h4>
       <ActionsList names={s.available_actions} actions={s.actions} />
     </div>
   );

@@ -1,5 +1,5 @@
 import type { Fact } from '../../protocol/observed-state.ts';
-import { EVIDENCE_LABEL, humanize, percent } from '../lib/labels.ts';
+import { evidenceLabel, humanize, percent } from '../lib/labels.ts';
 import { showValue } from '../lib/values.ts';
 import { FullValue } from './InputTable.tsx';
 
@@ -26,11 +26,11 @@ export function FactsTable({ facts }: { facts: readonly Fact[] }) {
                 <FullValue text={showValue(f.value)} label={f.name} />
               </div>
               <div class="muted small">
-                from {f.sources.map((s) => EVIDENCE_LABEL[s]).join(', ')} · {percent(f.confidence)}
+                from {f.sources.map((s) => evidenceLabel(s)).join(', ')} · {percent(f.confidence)}
               </div>
               {f.disagreements?.map((d, i) => (
                 <div class="error-text small" key={i}>
-                  differs in {EVIDENCE_LABEL[d.source]}: {showValue(d.value)}
+                  differs in {evidenceLabel(d.source)}: {showValue(d.value)}
                 </div>
               ))}
             </td>

@@ -1,3 +1,4 @@
+import { t } from '../../base/i18n.ts';
 import { orgPolicy } from '../policy-store.ts';
 
 /** Above every view: that the organisation manages Steward here, and what is wrong with its policy (whose strictest reading applies meanwhile). */
@@ -5,14 +6,14 @@ export function PolicyBanner() {
   const { policy, problems } = orgPolicy.value;
   if (problems.length > 0)
     return (
-      <section class="warn-box policy-banner" role="alert" aria-label="Organisation policy problems">
+      <section class="warn-box policy-banner" role="alert" aria-label={t('policy_problems_label')}>
         <p>
-          <strong>Your organisation’s policy for Steward is invalid.</strong> Until your administrator fixes it, Steward applies its strictest reading:
+          <strong>{t('policy_invalid')}</strong> {t('policy_strictest')}
         </p>
         <ul>
           {problems.map((p) => (
             <li key={p.path}>
-              <code>{p.path || p.key}</code>: {p.message}. Applied: {p.applied}.
+              <code>{p.path || p.key}</code>: {t('policy_problem', p.message, p.applied)}
             </li>
           ))}
         </ul>
@@ -20,8 +21,8 @@ export function PolicyBanner() {
     );
   if (policy.managed.length === 0) return null;
   return (
-    <p class="note managed-badge" aria-label="Managed by your organisation">
-      Managed by your organisation: {policy.managed.join(', ')}.
+    <p class="note managed-badge" aria-label={t('policy_managed_label')}>
+      {t('policy_managed', policy.managed.join(', '))}
     </p>
   );
 }

@@ -1,3 +1,4 @@
+import { t } from '../../base/i18n.ts';
 import { useEffect, useState } from 'preact/hooks';
 import { MAX_WINDOW_MINUTES, modelServerOrigin, settingsErrors, type Settings } from '../../protocol/settings.ts';
 import { saveSettings, settings } from '../settings.ts';
@@ -64,7 +65,7 @@ export function SettingsView() {
     const candidate = { ...draft, approval_window_minutes: Number(windowText), copilot };
     const found = settingsErrors(candidate);
     setErrors(found);
-    if (Object.keys(found).length > 0) return setStatus('Not saved: fix the fields marked below.');
+    if (Object.keys(found).length > 0) return setStatus(t('settings_not_saved_fix'));
     // The model's server is an origin like any other: Chrome must give Steward access to it. Asked
     // in this click, before anything is awaited (no prompt once the person has granted it).
     const server = modelServerOrigin(candidate.copilot);
@@ -72,12 +73,12 @@ export function SettingsView() {
     try {
       await saveSettings(candidate);
       setDirty(false);
-      if (!server) return setStatus('Settings saved.');
+      if (!server) return setStatus(t('settings_saved'));
       // Shown at once: Chrome's prompt (if any) may stay up until the person answers it.
-      setStatus(`Settings saved. Waiting for Chrome: it asks you whether Steward may reach the co-pilot’s model at ${server}.`);
-      setStatus((await asked) ? 'Settings saved.' : `Settings saved. Chrome did not give Steward access to ${server}, so the co-pilot cannot reach its model there: save again to be asked once more.`);
+      setStatus(t('settings_saved_waiting', server));
+      setStatus((await asked) ? t('settings_saved') : t('settings_saved_refused', server));
     } catch (e) {
-      setStatus(`Not saved: ${(e as Error).message}`);
+      setStatus(t('settings_not_saved', (e as Error).message));
     }
   };
 
@@ -91,35 +92,35 @@ export function SettingsView() {
 
   return (
     <>
-      <h2>Settings</h2>
+      <h2>{t('settings_heading')}</h2>
       <form class="settings" onSubmit={(e) => void submit(e)} noValidate>
         <fieldset>
-          <legend>Page tools</legend>
+          <legend>{t('settings_page_tools')}</legend>
           <div class="field check">
             <input id="set-polyfill" type="checkbox" checked={draft.polyfill_enabled} onChange={(e) => edit({ ...draft, polyfill_enabled: e.currentTarget.checked })} />
-            <label for="set-polyfill">Provide WebMCP on pages whose browser has none (Steward’s polyfill)</label>
+            <label for="set-polyfill">{t('settings_polyfill')}</label>
           </div>
-          <p class="note">Applies to pages loaded after saving. Network evidence is observed either way.</p>
+          <p class="note">{t('settings_polyfill_note')}</p>
           <div class="field check">
             <input id="set-debugging-tools" type="checkbox" checked={draft.show_debugging_tools} onChange={(e) => edit({ ...draft, show_debugging_tools: e.currentTarget.checked })} />
-            <label for="set-debugging-tools">Show agents the tools a page marks as debugging-only</label>
+            <label for="set-debugging-tools">{t('settings_debugging')}</label>
           </div>
-          {nativeSeen && <p class="note">This browser has WebMCP of its own, so Steward does not put its polyfill on pages.</p>}
+          {nativeSeen && <p class="note">{t('settings_native_seen')}</p>}
         </fieldset>
         <fieldset>
-          <legend>Tokens</legend>
+          <legend>{t('settings_tokens')}</legend>
           <div class="field">
-            <label for="set-lifetime">Default lifetime of a new token</label>
+            <label for="set-lifetime">{t('settings_lifetime')}</label>
             <select id="set-lifetime" value={String(draft.token_lifetime_minutes)} onChange={(e) => edit({ ...draft, token_lifetime_minutes: Number(e.currentTarget.value) })}>
               <LifetimeOptions minutes={draft.token_lifetime_minutes} {...(maxLifetime !== undefined ? { max: maxLifetime } : {})} />
             </select>
-            {maxLifetime !== undefined && <ManagedNote>every token lasts at most {maxLifetime} minutes; you may choose shorter.</ManagedNote>}
+            {maxLifetime !== undefined && <ManagedNote>{t('settings_lifetime_managed', maxLifetime)}</ManagedNote>}
           </div>
         </fieldset>
         <fieldset>
-          <legend>Approvals</legend>
+          <legend>{t('settings_approvals')}</legend>
           <div class="field">
-            <label for="set-window">“Approve for N minutes” lasts (minutes, 1–{MAX_WINDOW_MINUTES})</label>
+            <label for="set-window">{t('settings_window', MAX_WINDOW_MINUTES)}</label>
             <input
               id="set-window"
               type="number"
@@ -131,7 +132,7 @@ export function SettingsView() {
             />
             {err('approval_window_minutes', 'set-window')}
           </div>
-          <p class="note">Payments and actions with untrusted input are always approved one at a time.</p>
+          <p class="note">{t('settings_window_note')}</p>
         </fieldset>
         <CopilotSettings
           copilot={draft.copilot}
@@ -142,7 +143,7 @@ export function SettingsView() {
           described={described}
           policy={orgPolicy.value.policy}
         />
-        <button type="submit">Save settings</button>
+        <button type="submit">{t('settings_save')}</button>
         <p role="status" class="note">
           {status}
         </p>

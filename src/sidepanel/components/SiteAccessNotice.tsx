@@ -1,3 +1,5 @@
+import { t } from '../../base/i18n.ts';
+import { Words } from './Words.tsx';
 import { useState } from 'preact/hooks';
 import type { TabSiteStatus } from '../../protocol/site-access.ts';
 import { allowOutcomeWords } from '../lib/site-words.ts';
@@ -23,37 +25,29 @@ export function SiteAccessNotice({ tab, error, onAllowed }: { tab: TabSiteStatus
     // Chrome's prompt first, still inside the click: nothing is awaited before it.
     const outcome = allowSiteWithChrome(origin);
     setBusy(true);
-    setStatus(`Waiting for Chrome: it asks you whether Steward may read ${origin}.`);
+    setStatus(t('site_waiting_chrome', origin));
     try {
       const done = await outcome;
       setStatus(allowOutcomeWords(origin, done));
       if (done.kind === 'allowed') onAllowed();
     } catch (e) {
-      setStatus(`Could not allow ${origin}: ${(e as Error).message}`);
+      setStatus(t('site_could_not_allow', origin, (e as Error).message));
     } finally {
       setBusy(false);
     }
   };
 
   let body;
-  if (!tab.origin)
-    body = (
-      <p class="muted">
-        Steward cannot see this tab’s address: it is a browser page, or a site Steward has no access to. To allow this site, click Steward’s toolbar button while the tab is showing (Chrome then shows
-        Steward this tab), or type its address under Settings → Sites Steward may observe.
-      </p>
-    );
+  if (!tab.origin) body = <p class="muted">{t('site_no_address')}</p>;
   else if (tab.policy)
     body = (
       <div class="warn-box">
         <p>
-          Steward does not read <strong>{tab.origin}</strong>, whatever your own list says: agents see nothing here and can do nothing here.
+          <Words id="site_policy_not_read" parts={[<strong>{tab.origin}</strong>]} />
         </p>
-        <ManagedNote>
-          {tab.policy === 'blocked' ? 'your organisation blocks Steward on this site.' : 'your organisation allows Steward only on the sites it lists, and this is not one of them.'}
-        </ManagedNote>
+        <ManagedNote>{tab.policy === 'blocked' ? t('site_policy_blocked') : t('site_policy_not_listed')}</ManagedNote>
         <button type="button" disabled>
-          Allow {tab.origin}
+          {t('site_allow', tab.origin)}
         </button>
       </div>
     );
@@ -61,11 +55,10 @@ export function SiteAccessNotice({ tab, error, onAllowed }: { tab: TabSiteStatus
     body = (
       <div class="warn-box">
         <p>
-          Chrome no longer gives Steward access to <strong>{tab.origin}</strong> (it was taken back in Chrome’s extension settings), so Steward does not read it. It stays on your list until you allow
-          it again or remove it.
+          <Words id="site_taken_back" parts={[<strong>{tab.origin}</strong>]} />
         </p>
         <button type="button" disabled={busy} onClick={() => void allow(tab.origin!)}>
-          Allow {tab.origin}
+          {t('site_allow', tab.origin)}
         </button>
       </div>
     );
@@ -73,17 +66,17 @@ export function SiteAccessNotice({ tab, error, onAllowed }: { tab: TabSiteStatus
     body = (
       <div class="warn-box">
         <p>
-          Steward does not read <strong>{tab.origin}</strong>: it is not one of your allowed sites, so agents see nothing here and can do nothing here.
+          <Words id="site_not_allowed" parts={[<strong>{tab.origin}</strong>]} />
         </p>
         <button type="button" disabled={busy} onClick={() => void allow(tab.origin!)}>
-          Allow {tab.origin}
+          {t('site_allow', tab.origin)}
         </button>
       </div>
     );
-  else body = <p class="note">Steward observes {tab.origin} (one of your allowed sites; remove it in Settings).</p>;
+  else body = <p class="note">{t('site_observes', tab.origin)}</p>;
 
   return (
-    <section aria-label="Site access">
+    <section aria-label={t('site_access_label')}>
       {body}
       <p role="status" class="note">
         {status}

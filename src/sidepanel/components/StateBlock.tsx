@@ -1,5 +1,6 @@
+import { t } from '../../base/i18n.ts';
 import type { StateSummary } from '../../protocol/observed-state.ts';
-import { EVIDENCE_LABEL, PATH_LABEL, PATH_MEANING, confidenceWord, humanize, percent } from '../lib/labels.ts';
+import { evidenceLabel, pathLabel, pathMeaning, confidenceWord, humanize, percent } from '../lib/labels.ts';
 import { ago } from '../lib/time.ts';
 import { now } from '../now.ts';
 import { ConflictList } from './ConflictList.tsx';
@@ -13,29 +14,29 @@ export function StateBlock({ state, label }: { state: StateSummary; label: strin
   return (
     <div class="state-block">
       <dl class="kv">
-        <dt>State</dt>
+        <dt>{t('state_state')}</dt>
         <dd>
           <strong title={state.state}>{humanize(state.state)}</strong>
         </dd>
-        <dt>Confidence</dt>
+        <dt>{t('state_confidence')}</dt>
         <dd>
           <span class={`conf ${word}`}>
-            {percent(state.confidence)} ({word})
+            {percent(state.confidence)} ({t(`confidence_${word}`)})
           </span>
         </dd>
-        <dt>Read via</dt>
-        <dd title={PATH_MEANING[state.source]}>
-          {PATH_LABEL[state.source]} <span class="muted">— {PATH_MEANING[state.source]}</span>
+        <dt>{t('state_read_via')}</dt>
+        <dd title={pathMeaning(state.source)}>
+          {pathLabel(state.source)} <span class="muted">— {pathMeaning(state.source)}</span>
         </dd>
-        <dt>Evidence</dt>
-        <dd>{state.evidence.map((e) => EVIDENCE_LABEL[e]).join(', ')}</dd>
-        <dt>Observed</dt>
+        <dt>{t('state_evidence')}</dt>
+        <dd>{state.evidence.map((e) => evidenceLabel(e)).join(', ')}</dd>
+        <dt>{t('state_observed')}</dt>
         <dd>
-          {ago(state.observed_at, now.value)} <span class="muted">· version {String(state.state_version)}</span>
+          {ago(state.observed_at, now.value)} <span class="muted">· {t('state_version', String(state.state_version))}</span>
         </dd>
       </dl>
-      <h4>Conflicts</h4>
-      <ConflictList conflicts={state.conflicts} label={`Conflicts in ${label}`} />
+      <h4>{t('state_conflicts')}</h4>
+      <ConflictList conflicts={state.conflicts} label={t('state_conflicts_in', label)} />
     </div>
   );
 }

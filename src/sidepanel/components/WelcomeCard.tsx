@@ -1,3 +1,5 @@
+import { pluralOf, t } from '../../base/i18n.ts';
+import { Words } from './Words.tsx';
 import { dismissWelcome } from '../welcome-store.ts';
 import { useModelStatus } from '../use-model-status.ts';
 import { useSiteStatus } from '../use-site-status.ts';
@@ -13,39 +15,35 @@ export function WelcomeCard({ onOpen }: { onOpen: (view: 'tab' | 'settings') => 
   const allowed = sites?.allowed.length ?? 0;
   return (
     <section class="card welcome" aria-labelledby="welcome-heading">
-      <h2 id="welcome-heading">Welcome to Steward</h2>
-      <p class="note">Agents act in this browser only through Steward: it tells them what a page is and what they may do, and asks you before anything that matters.</p>
+      <h2 id="welcome-heading">{t('welcome_heading')}</h2>
+      <p class="note">{t('welcome_intro')}</p>
       <ol class="welcome-steps">
         <li>
-          <strong>Allow a site.</strong> Steward reads only the sites you allow: open one in this window, then press “Allow” in This tab.{' '}
+          <strong>{t('welcome_allow_title')}</strong> {t('welcome_allow_text')}{' '}
           {allowed > 0 ? (
-            <span class="done">
-              ✓ Done: {allowed} site{allowed === 1 ? '' : 's'} allowed.
-            </span>
+            <span class="done">{pluralOf(allowed) === 'one' ? t('welcome_sites_done_one', allowed) : t('welcome_sites_done_other', allowed)}</span>
           ) : (
             <button type="button" class="link nav" onClick={() => onOpen('tab')}>
-              Go to This tab
+              {t('welcome_go_tab')}
             </button>
           )}
         </li>
         <li>
-          <strong>Set the co-pilot’s model</strong> in Settings: an OpenAI-compatible server, the Anthropic API or Chrome’s built-in model (<code>npm start</code> sets up its demo model, scripted
-          replies rather than a language model).{' '}
+          <Words id="welcome_model" parts={[<strong>{t('welcome_model_title')}</strong>, <code>npm start</code>]} />{' '}
           {model?.ready ? (
-            <span class="done">✓ Done: {model.model_label} is ready.</span>
+            <span class="done">{t('welcome_model_done', model.model_label)}</span>
           ) : (
             <button type="button" class="link nav" onClick={() => onOpen('settings')}>
-              Set a model in Settings
+              {t('welcome_set_model')}
             </button>
           )}
         </li>
         <li>
-          <strong>Optionally, connect an MCP client</strong> (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Codex): in a terminal run <code>steward-bridge install</code> once and restart the
-          browser, then <code>steward-bridge config &lt;client&gt;</code> prints that client’s settings (<code>--write</code> adds them). The client then asks to pair here, with a code you confirm.
+          <Words id="welcome_mcp" parts={[<strong>{t('welcome_mcp_title')}</strong>, <code>steward-bridge install</code>, <code>steward-bridge config &lt;client&gt;</code>, <code>--write</code>]} />
         </li>
       </ol>
       <button type="button" class="secondary" onClick={() => void dismissWelcome()}>
-        Dismiss the welcome
+        {t('welcome_dismiss')}
       </button>
     </section>
   );

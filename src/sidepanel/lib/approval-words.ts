@@ -1,7 +1,8 @@
 import type { ApprovalReason, ApprovalReasonCode, ApprovalRequest, BoundForm } from '../../protocol/approval.ts';
 import type { ObservedState } from '../../protocol/observed-state.ts';
 import type { Source } from '../../protocol/resource.ts';
-import { REASON_TEXT, humanize } from './labels.ts';
+import { t, type MessageKey } from '../../base/i18n.ts';
+import { humanize, reasonText } from './labels.ts';
 import { actingWords } from './resource-words.ts';
 import { inputRows, showValue } from './values.ts';
 
@@ -51,40 +52,35 @@ const REPEATED_DETAIL = [
 ];
 
 /** Who said an action has lasting consequences, per path. */
-const MARKED_BY: Record<Source, string> = {
-  site_contract: 'The site’s contract',
-  webmcp: 'The page’s tool',
-  adapter: 'Steward’s mapping for this site',
-  legacy_inference: 'Steward',
-};
+const markedBy = (via: Source) => t(`marked_by_${via}`);
 
-/** Front-of-card words for each reason that changes the decision (REASON_TEXT stays the Details wording). */
+/** Front-of-card words for each reason that changes the decision (reasonText stays the Details wording). */
 const FRONT_TEXT: Partial<Record<ApprovalReasonCode, (r: Pick<ApprovalRequest, 'via'>) => string>> = {
-  payment: () => 'It moves money.',
-  consequential: (r) => `It may not be undoable: ${MARKED_BY[r.via]} marks it as having lasting effects.`,
+  payment: () => t('fact_payment'),
+  consequential: (r) => t('fact_consequential', markedBy(r.via)),
 };
 
 /** Who says the input may have been steered: Steward (page content reached the agent) or the agent itself. */
 function steeredText(group: readonly ApprovalReason[]): string {
-  if (group.some((x) => x.detail && TAINTED.test(x.detail))) return 'Page text may have steered this request: page or tool content has already reached this agent.';
-  if (group.some((x) => x.detail && AGENT_SAYS.test(x.detail))) return 'Page text may have steered this request: the agent says it built this input from page or tool content.';
-  return 'Page text may have steered this request.';
+  if (group.some((x) => x.detail && TAINTED.test(x.detail))) return t('fact_steered_tainted');
+  if (group.some((x) => x.detail && AGENT_SAYS.test(x.detail))) return t('fact_steered_agent_says');
+  return t('fact_steered');
 }
 
 /** DOM actions as verbs a person uses (dom.click → "Press"). */
-const DOM_VERB: Record<string, string> = {
-  'dom.click': 'Press',
-  'dom.type': 'Type into',
-  'dom.select': 'Choose an option in',
-  'dom.scroll': 'Scroll',
-  'dom.press': 'Press a key in',
-  'dom.hover': 'Point at',
-  'dom.drag': 'Drag',
-  'dom.check': 'Tick or untick',
-  'dom.upload': 'Upload a file to',
+const DOM_VERB: Record<string, MessageKey> = {
+  'dom.click': 'dom_verb_click',
+  'dom.type': 'dom_verb_type',
+  'dom.select': 'dom_verb_select',
+  'dom.scroll': 'dom_verb_scroll',
+  'dom.press': 'dom_verb_press',
+  'dom.hover': 'dom_verb_hover',
+  'dom.drag': 'dom_verb_drag',
+  'dom.check': 'dom_verb_check',
+  'dom.upload': 'dom_verb_upload',
 };
 
-/** Verbs that read better with a preposition before their object. */
+/** Verbs that read better with a preposition before their object (the action's own name: the site's words, not ours). */
 const VERB_PHRASE: Record<string, string> = { pay: 'pay for' };
 
 export interface CardContext {
@@ -105,16 +101,17 @@ export function cardWords(r: ApprovalRequest, ctx: CardContext = {}): CardWords 
 function headline(r: ApprovalRequest, onName: string): string {
   const where = hostOf(r.origin);
   const who = r.agent_name ?? r.agent_id;
-  const known = onName !== 'this page' && onName !== 'a resource Steward does not know';
-  return `${what(r, known ? onName : undefined)} on ${where}, asked by ${who}`;
+  const known = onName !== t('resource_this_page') && onName !== t('acting_unknown');
+  return t('card_headline', what(r, known ? onName : undefined), where, who);
 }
 
 function what(r: ApprovalRequest, onName: string | undefined): string {
-  if (r.action === 'nav.goto') return `Open ${typeof r.input.url === 'string' ? r.input.url : 'another address'}`;
-  const domVerb = DOM_VERB[r.action];
-  if (domVerb) {
-    const target = r.target ?? 'an element of the page';
-    return onName ? `${domVerb} ${target} (${onName})` : `${domVerb} ${target}`;
+  if (r.action === 'nav.goto') return t('card_open', typeof r.input.url === 'string' ? r.input.url : t('card_another_address'));
+  const domVerbKey = DOM_VERB[r.action];
+  if (domVerbKey) {
+    const domVerb = t(domVerbKey);
+    const target = r.target ?? t('card_an_element');
+    return onName ? t('card_dom_on', domVerb, target, onName) : `${domVerb} ${target}`;
   }
   // A site's or a page's own action: `orders.cancel` → "Cancel", `add_item` → "Add item".
   const verb = r.action.split('.').pop() ?? r.action;
@@ -124,17 +121,17 @@ function what(r: ApprovalRequest, onName: string | undefined): string {
   const parts = phrase.split(' ');
   const last = parts.at(-1)!.toLowerCase();
   if (parts.length > 1 && onName.toLowerCase().startsWith(`${last} `)) return `${parts.slice(0, -1).join(' ')} ${onName}`;
-  return parts.length > 1 && !VERB_PHRASE[verb] ? `${phrase} for ${onName}` : `${phrase} ${onName}`;
+  return parts.length > 1 && !VERB_PHRASE[verb] ? t('card_for', phrase, onName) : `${phrase} ${onName}`;
 }
 
 function facts(r: ApprovalRequest, doubt: string | undefined): CardFact[] {
   const out: CardFact[] = [];
   if (doubt) out.push({ kind: 'warn', text: doubt, testid: 'resource-doubt' });
-  if (r.sends_to) out.push({ kind: 'warn', text: `The form sends what it holds to another site: ${r.sends_to} (not ${r.origin}).`, testid: 'sends-to' });
+  if (r.sends_to) out.push({ kind: 'warn', text: t('fact_sends_to', r.sends_to, r.origin), testid: 'sends-to' });
   for (const code of FRONT) {
     const group = r.reasons.filter((x) => x.code === code);
     if (group.length === 0) continue;
-    const text = code === 'untrusted_input' ? steeredText(group) : (FRONT_TEXT[code]?.(r) ?? REASON_TEXT[code]);
+    const text = code === 'untrusted_input' ? steeredText(group) : (FRONT_TEXT[code]?.(r) ?? reasonText(code));
     out.push({ kind: 'warn', text: withDetails(text, group) });
   }
   // Other reasons with a detail of their own (an address it goes to, text it types) are decision facts too.
@@ -145,7 +142,7 @@ function facts(r: ApprovalRequest, doubt: string | undefined): CardFact[] {
   if (r.prior_step) {
     out.push({
       kind: 'info',
-      text: `This answers what the page asked after the agent’s previous step, ${r.prior_step.action} on the ${r.prior_step.target}. Both are the agent’s: the page’s check was meant for you.`,
+      text: t('fact_prior_step', r.prior_step.action, r.prior_step.target),
       testid: 'prior-step',
     });
   }
@@ -165,7 +162,7 @@ function repeated(detail: string): boolean {
 function otherReasons(reasons: readonly ApprovalReason[]): string[] {
   const shown = new Set<ApprovalReasonCode>();
   for (const x of reasons) if (!FRONT.includes(x.code) && !(x.detail && !repeated(x.detail)) && !shown.has(x.code)) shown.add(x.code);
-  return [...shown].map((code) => REASON_TEXT[code]);
+  return [...shown].map(reasonText);
 }
 
 /** Keys that address an element, not a value a person chooses (the headline names the element). */
@@ -191,9 +188,9 @@ function formValues(form: BoundForm): CardValue[] {
   for (const f of form.fields) {
     if (BUTTON_TYPES.has(f.type)) continue;
     const label = f.label || f.name || f.ref;
-    if (f.check) out.push({ label, value: f.check === 'checked' ? 'checked' : 'partly checked' });
+    if (f.check) out.push({ label, value: f.check === 'checked' ? t('value_checked') : t('value_partly_checked') });
     else if (f.value !== undefined && f.value !== '') out.push({ label, value: f.value });
-    else if (f.type === 'password') out.push({ label, value: '(secret: Steward does not read it)' });
+    else if (f.type === 'password') out.push({ label, value: t('value_secret') });
   }
   return out;
 }

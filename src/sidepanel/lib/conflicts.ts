@@ -1,4 +1,4 @@
-import { EVIDENCE_LABEL, humanize } from './labels.ts';
+import { evidenceKinds, evidenceLabel, humanize, isEvidence } from './labels.ts';
 
 /**
  * Conflict codes (open set, snake_case; DESIGN §2) → one plain sentence each. Known codes and
@@ -35,12 +35,9 @@ const EXACT: Record<string, string> = {
   mutation_observer_unavailable: 'Steward cannot watch this page for changes; the state may be older than it looks.',
 };
 
-const EVIDENCE_WORDS: Record<string, string> = EVIDENCE_LABEL;
-
 /** `dom` → `the page structure`; unknown words are just de-underscored. */
 function source(word: string): string {
-  const label = EVIDENCE_WORDS[word];
-  return label ? `the ${label}` : humanize(word);
+  return isEvidence(word) ? `the ${evidenceLabel(word)}` : humanize(word);
 }
 
 /** Field names as a person reads them: `resource_id` → `resource id`, `state` → `state`. */
@@ -48,7 +45,7 @@ function field(name: string): string {
   return humanize(name);
 }
 
-const EVIDENCE_ALT = Object.keys(EVIDENCE_LABEL).join('|');
+const EVIDENCE_ALT = evidenceKinds().join('|');
 const DISAGREES = new RegExp(`^(${EVIDENCE_ALT})_(.+)_disagrees_with_(${EVIDENCE_ALT})$`);
 const INCONSISTENT = new RegExp(`^(${EVIDENCE_ALT})_(.+)_inconsistent$`);
 

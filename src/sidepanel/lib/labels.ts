@@ -1,60 +1,41 @@
 import type { ApprovalReasonCode } from '../../protocol/approval.ts';
 import type { Evidence, Source } from '../../protocol/resource.ts';
+import { t, uiLocale, type MessageKey } from '../../base/i18n.ts';
 
 /** Plain-language names for the protocol's closed vocabularies (pure; shared by every view). */
 
 /** How an action runs or a state was produced (DESIGN §1), in the words a person reads. */
-export const PATH_LABEL: Record<Source, string> = {
-  site_contract: 'contract',
-  webmcp: 'WebMCP',
-  adapter: 'adapter',
-  legacy_inference: 'legacy',
-};
+export const pathLabel = (source: Source): string => t(`path_label_${source}`);
 
 /** The path an action runs on (or ran on), for approval cards and the activity log. */
-export const ACTION_PATH_LABEL: Record<Source, string> = {
-  site_contract: 'site contract',
-  webmcp: 'WebMCP tool',
-  adapter: 'adapter',
-  legacy_inference: 'page controls',
-};
+export const actionPathLabel = (source: Source): string => t(`action_path_${source}`);
 
 /** One line on what each path's authority means, for a tooltip or note. */
-export const PATH_MEANING: Record<Source, string> = {
-  site_contract: "the site's own agent contract; the site confirms results",
-  webmcp: 'a tool the page registered; Steward checks the state around it',
-  adapter: "Steward's mapping for this site, not the site's own word",
-  legacy_inference: 'inferred from the page itself; may be wrong',
-};
+export const pathMeaning = (source: Source): string => t(`path_meaning_${source}`);
 
-export const EVIDENCE_LABEL: Record<Evidence, string> = {
-  site_contract: 'site contract',
-  webmcp: 'WebMCP',
-  adapter: 'adapter',
-  dom: 'page structure',
-  accessibility: 'accessibility tree',
-  text: 'visible text',
-  network: 'network responses',
-  structured_data: 'structured data',
-  url: 'URL',
-  canvas: 'canvas',
-  screenshot: 'screenshot',
-};
+const EVIDENCE_KINDS: ReadonlySet<string> = new Set<Evidence>([
+  'site_contract',
+  'webmcp',
+  'adapter',
+  'dom',
+  'accessibility',
+  'text',
+  'network',
+  'structured_data',
+  'url',
+  'canvas',
+  'screenshot',
+] satisfies Evidence[]);
+
+export const isEvidence = (word: string): word is Evidence => EVIDENCE_KINDS.has(word);
+
+/** The evidence kinds (`dom`, `network`, …), for reading codes that name them. */
+export const evidenceKinds = (): string[] => [...EVIDENCE_KINDS];
+
+export const evidenceLabel = (evidence: Evidence): string => t(`evidence_${evidence}`);
 
 /** Why a person has to decide: written as a sentence about the action, not as a code. */
-export const REASON_TEXT: Record<ApprovalReasonCode, string> = {
-  not_read_only: 'It changes something on the site.',
-  consequential: 'It is marked as consequential.',
-  payment: 'It touches money.',
-  untrusted_input: 'Page or tool content Steward does not trust has reached this agent, so what it asks for may have been steered by it.',
-  form_submission: 'It submits a form.',
-  risky_control: 'It presses a control named like buy, pay, delete, send or cancel.',
-  unknown_risk: 'Steward could not tell how risky it is, so it treats it as risky.',
-  inferred_control: 'The page does not say this is a control; Steward inferred it from how the page behaves and cannot tell what it does.',
-  site_requires_approval: "The site's contract requires a person's approval.",
-  organisation_policy: 'Your organisation requires your approval for this action every time.',
-  confirmation: 'It answers the page’s own “are you sure?” or consent step: that check is yours, never the agent’s.',
-};
+export const reasonText = (code: ApprovalReasonCode): string => t(`reason_${code}`);
 
 /** `awaiting_payment` → `awaiting payment` (state and fact names are snake_case). */
 export function humanize(code: string): string {
@@ -62,7 +43,7 @@ export function humanize(code: string): string {
 }
 
 export function percent(confidence: number): string {
-  return `${Math.round(confidence * 100)}%`;
+  return new Intl.NumberFormat(uiLocale(), { style: 'percent' }).format(Math.round(confidence * 100) / 100);
 }
 
 /** A word for a confidence score, so 0.55 does not read as "probably fine". */
@@ -73,14 +54,14 @@ export function confidenceWord(confidence: number): 'high' | 'medium' | 'low' {
 }
 
 /** The audit log's outcome words where plain snake_case would puzzle a person. */
-const OUTCOME_TEXT: Record<string, string> = {
-  queued: 'waiting for approval',
-  dispatched: 'sent to the page',
-  receipt_accepted: 'approved earlier',
-  still_unresolved: 'unresolved',
-  pending_confirmation: 'not confirmed yet',
-};
+const OUTCOME_KEYS = {
+  queued: 'outcome_queued',
+  dispatched: 'outcome_dispatched',
+  receipt_accepted: 'outcome_receipt_accepted',
+  still_unresolved: 'outcome_still_unresolved',
+  pending_confirmation: 'outcome_pending_confirmation',
+} as const satisfies Record<string, MessageKey>;
 
 export function outcomeText(outcome: string): string {
-  return OUTCOME_TEXT[outcome] ?? humanize(outcome);
+  return outcome in OUTCOME_KEYS ? t(OUTCOME_KEYS[outcome as keyof typeof OUTCOME_KEYS]) : humanize(outcome);
 }

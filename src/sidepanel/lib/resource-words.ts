@@ -1,6 +1,7 @@
 import type { ApprovalRequest } from '../../protocol/approval.ts';
 import type { ResourceIdentity } from '../../protocol/observed-state.ts';
 import type { ResourceRef } from '../../protocol/resource.ts';
+import { t } from '../../base/i18n.ts';
 import { humanize } from './labels.ts';
 
 /**
@@ -22,13 +23,12 @@ export function resourceWords(resource: ResourceRef, identity: ResourceIdentity 
   const certainty = identity?.certainty ?? (resource.type === 'page' ? 'unknown' : 'identified');
   if (certainty === 'identified') return { name: named };
   if (certainty === 'guessed') {
-    const from = identity?.basis ? `, read from the ${identity.basis}` : '';
-    return { name: named, doubt: `This is Steward’s guess${from}: the page does not name it clearly.` };
+    return { name: named, doubt: identity?.basis ? t('resource_guess_from', identity.basis) : t('resource_guess') };
   }
   const likely = identity?.likely_type;
   return {
-    name: 'this page',
-    doubt: likely ? `Steward could not tell which ${humanize(likely)} this is.` : 'Steward could not tell which resource this page is about.',
+    name: t('resource_this_page'),
+    doubt: likely ? t('resource_which_type', humanize(likely)) : t('resource_which'),
   };
 }
 
@@ -41,7 +41,7 @@ export function actingWords(r: Pick<ApprovalRequest, 'resource' | 'resource_iden
   const a = r.acts_on;
   if (!a || (a.known && a.resource.type === r.resource.type && a.resource.id === r.resource.id)) return resourceWords(r.resource, r.resource_identity);
   const page = resourceWords(r.resource, r.resource_identity).name;
-  if (a.known) return { name: `${humanize(a.resource.type)} ${a.resource.id}`, doubt: `Read from ${a.basis}. The page it runs on shows ${page}: this action is not about that.`, page };
+  if (a.known) return { name: `${humanize(a.resource.type)} ${a.resource.id}`, doubt: t('acting_read_from', a.basis, page), page };
   if (a.basis.startsWith('a control of')) return resourceWords(r.resource, r.resource_identity);
-  return { name: 'a resource Steward does not know', doubt: `Steward cannot tell what it acts on: ${a.basis}.`, page };
+  return { name: t('acting_unknown'), doubt: t('acting_cannot_tell', a.basis), page };
 }

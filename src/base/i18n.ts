@@ -1,0 +1,61 @@
+/**
+ * The panel's and notifications' words in the person's language (issue 30.5): one catalogue per
+ * language in Chrome's own format (public/_locales/<lang>/messages.json), read through a message
+ * source. In the extension the source is chrome.i18n (installed by each context's i18n.ts); in unit
+ * tests it is a catalogue loaded from disk (test/unit/catalogue-source.ts). Pure: no extension API here.
+ */
+import type english from '../../public/_locales/en/messages.json';
+
+/** Every message key: those of the English catalogue, so a key missing there is a type error. */
+export type MessageKey = keyof typeof english;
+
+type HasPlaceholders<K extends MessageKey> = (typeof english)[K] extends { placeholders: object } ? true : false;
+
+/** A message with placeholders takes its values ($1, $2, … in order); one without takes none. */
+export type Substitutions<K extends MessageKey, Value = string | number> = HasPlaceholders<K> extends true ? [first: Value, ...rest: Value[]] : [];
+
+/** chrome.i18n.getMessage's shape: '' for a key the catalogue does not have. */
+type GetMessage = (key: string, substitutions: string[]) => string;
+
+export interface MessageSource {
+  getMessage: GetMessage;
+  /** The browser's UI language (chrome.i18n.getUILanguage()), for Intl's number and date formats. */
+  locale: string;
+}
+
+let source: MessageSource | undefined;
+
+/** Installs where words come from: chrome.i18n in the extension, a loaded catalogue in tests. */
+export function useMessageSource(next: MessageSource): void {
+  source = next;
+}
+
+function current(): MessageSource {
+  if (!source) throw new Error('no message source: the context’s i18n.ts installs chrome.i18n before anything is shown');
+  return source;
+}
+
+/** The message for `key` with its placeholders filled; numbers in the UI locale's digits. */
+export function t<K extends MessageKey>(key: K, ...substitutions: Substitutions<K>): string {
+  const s = current();
+  const text = s.getMessage(
+    key,
+    substitutions.map((x) => (typeof x === 'number' ? formatNumber(x) : x)),
+  );
+  // A key this language's catalogue lacks falls back to the key itself: visible, never blank.
+  return text === '' ? key : text;
+}
+
+/** The UI language, as Intl wants it. */
+export function uiLocale(): string {
+  return current().locale;
+}
+
+/** The plural category of `n` in the UI language ('one', 'other', …): picks between `…_one` and `…_other` messages. */
+export function pluralOf(n: number): 'one' | 'other' {
+  return new Intl.PluralRules(uiLocale()).select(n) === 'one' ? 'one' : 'other';
+}
+
+export function formatNumber(n: number): string {
+  return new Intl.NumberFormat(uiLocale(), { useGrouping: false, maximumFractionDigits: 2 }).format(n);
+}
