@@ -35,10 +35,10 @@ import { CaptureBudget } from './ports/capture-budget.ts';
 import { runToolFromPanel, type PanelRunRequest } from './tools/run-from-panel.ts';
 import { createChromeCopilot } from './copilot/chrome-copilot.ts';
 import { agentsSeeDebuggingTools, observeForAgents } from './tools/agent-view.ts';
-import { wireBridge } from './bridge/wire-bridge.ts';
+import { wireBridge } from './mcp/wire-bridge.ts';
 import { wireAuditExport } from './audit-export/wire-export.ts';
-import { createNativeService } from './native/native-service.ts';
-import { chromeTabPage } from './native/tab-page.ts';
+import { createNativeService } from './contract/contract-service.ts';
+import { chromeTabPage } from './contract/tab-page.ts';
 import { auditPolicyChanges } from './policy/policy-audit.ts';
 import { createChromePresence } from './presence/chrome-presence.ts';
 import type { AgentPresence } from './presence/agent-presence.ts';
@@ -313,7 +313,7 @@ function wirePipeline(deps: {
 
   const observeAsAgent = observeForAgents(chromePorts.observeTab, agentsSeeDebuggingTools);
 
-  // The MCP bridge: external agents' calls and pairing (src/background/bridge/).
+  // The MCP bridge: external agents' calls and pairing (src/background/mcp/).
   const bridge = wireBridge({
     pipeline: () => live.ready,
     sites: deps.sites,

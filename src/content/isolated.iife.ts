@@ -2,7 +2,7 @@
 // holds no secrets and makes no policy decisions.
 import { ToolDiscovery } from './webmcp/discovery.ts';
 import { NativeToolSource, nativeModelContext } from './webmcp/native-source.ts';
-import { BridgeToolSource, receiveBridgePort, thrownLookup } from './webmcp/bridge-source.ts';
+import { BridgeToolSource, receiveBridgePort, thrownLookup } from './webmcp/polyfill-source.ts';
 import { ask, listenToWorker, report } from './worker-channel.ts';
 import { StewardIndicator } from './presence/indicator.ts';
 import { ObservationHost } from './observe/observation-host.ts';

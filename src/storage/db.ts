@@ -10,7 +10,7 @@ import type { QuotaRecord } from './quota-record.ts';
 import type { SignedHead } from './audit-seal.ts';
 import type { ChainStart } from './audit-retention.ts';
 import type { StoredToken } from './token-record.ts';
-import type { StoredAgentKey, StoredSiteGrant } from './native-records.ts';
+import type { StoredAgentKey, StoredSiteGrant } from './contract-records.ts';
 import type { ExportRecord } from '../protocol/audit-export.ts';
 
 /**

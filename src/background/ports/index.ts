@@ -24,7 +24,7 @@ import type { PageSettle } from '../../protocol/content-channel.ts';
 /**
  * The pipeline's ports on Chrome (src/pipeline/ports.ts). The pipeline never sees a tab id: ports
  * map the agent's session to its tab (SessionTabs). Every path has an executor: site_contract
- * (the native path, src/background/native/: used only for sites that granted Steward a token),
+ * (the native path, src/background/contract/: used only for sites that granted Steward a token),
  * webmcp, adapter and legacy_inference. Contract endpoints are observed and routed to through the
  * native path too; without it they are not observed.
  */
@@ -48,7 +48,7 @@ export interface ChromePortsDeps {
   screenshot?: CaptureScreenshot;
   /** Whether agents are shown the pages' debugging tools (a setting; off when not given). */
   showDebuggingTools?: () => Promise<boolean>;
-  /** The native path: sites' contracts and the grants Steward holds (src/background/native/). */
+  /** The native path: sites' contracts and the grants Steward holds (src/background/contract/). */
   native?: NativePorts;
 }
 

@@ -71,7 +71,7 @@ export interface TabObserverDeps {
   settle?(tabId: number, capMs: number, quietMs?: number): Promise<PageSettle | undefined>;
   /**
    * The site's state for the page, when Steward holds a grant from its site and the page shows
-   * a resource of its contract (src/background/native/); undefined leaves the observation as fused.
+   * a resource of its contract (src/background/contract/); undefined leaves the observation as fused.
    */
   siteState?(pageUrl: string, fused: ObservedState): Promise<SiteReading | undefined>;
   now?: () => number;

@@ -1,4 +1,4 @@
-import { PageBridgePush, RequestWire } from '../../protocol/page-bridge-channel.ts';
+import { PageBridgePush, RequestWire } from '../../protocol/page-channel.ts';
 import type { WriteRequest } from '../../protocol/messages.ts';
 import { redactUrl } from '../main/network-bounds.ts';
 

@@ -1,4 +1,4 @@
-import { NetworkWire, PageBridgePush } from '../../protocol/page-bridge-channel.ts';
+import { NetworkWire, PageBridgePush } from '../../protocol/page-channel.ts';
 import type { NetworkRecord } from '../../observation/snapshot.ts';
 import { boundJson, redactUrl } from './network-bounds.ts';
 

@@ -1,4 +1,4 @@
-import type { NetworkWire, PageBridgePush, RequestWire } from '../../protocol/page-bridge-channel.ts';
+import type { NetworkWire, PageBridgePush, RequestWire } from '../../protocol/page-channel.ts';
 import { MAX_BODY_CHARS, boundJson, isJsonContentType, redactUrl } from './network-bounds.ts';
 
 /**
