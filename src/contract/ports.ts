@@ -1,7 +1,7 @@
 import type { AgentContract, AgentPublicJwk, TokenGrant } from '../protocol/agent-contract.ts';
 
 /**
- * The native path's client (src/contract/) talks to a site only through these ports, so unit tests
+ * The contract path's client (src/contract/) talks to a site only through these ports, so unit tests
  * drive it against the reference shop's real HTTP handler and the worker wires it to `fetch` and
  * the agent key in IndexedDB (src/background/contract/).
  */

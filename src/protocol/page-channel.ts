@@ -3,8 +3,8 @@ import type { RequestMap } from './channel.ts';
 
 /**
  * The private MessagePort between the main-world polyfill bridge and the isolated content
- * script. The isolated world asks (PageBridgeRequests, id-correlated: correlated-channel.ts);
- * the main world answers, and tells unasked (PageBridgePushes). The main world is
+ * script. The isolated world asks (PageChannelRequests, id-correlated: correlated-channel.ts);
+ * the main world answers, and tells unasked (PageChannelPushes). The main world is
  * page-controlled, so the isolated side validates everything it receives and grants it no more
  * authority than the page itself has. The handshake's DOM event names are in
  * page-channel-names.ts (the network-only main-world script carries no zod).
@@ -29,7 +29,7 @@ const RawToolWire = z
 const ThrownWire = z.object({ code: z.string().max(256).optional(), message: z.string().max(4096), truncated: z.boolean() });
 
 /** What the isolated world asks of the main world's polyfill. */
-export const PageBridgeRequests = {
+export const PageChannelRequests = {
   list: { request: z.object({}), reply: z.object({ tools: z.array(RawToolWire).max(2048) }) },
   run: {
     /** `deadline_ms`: past it the main world stops waiting for the page's tool and answers TIMEOUT. */
@@ -42,7 +42,7 @@ export const PageBridgeRequests = {
    */
   thrown: { request: z.object({ name: z.string().max(256), since: z.number() }), reply: z.object({ thrown: ThrownWire.nullable() }) },
 } satisfies RequestMap;
-export type PageBridgeRequests = typeof PageBridgeRequests;
+export type PageChannelRequests = typeof PageChannelRequests;
 
 /**
  * A same-origin JSON response the main world's network observer saw. Bounded there, but the
@@ -70,9 +70,9 @@ export const RequestWire = z.discriminatedUnion('phase', [
 export type RequestWire = z.infer<typeof RequestWire>;
 
 /** What the main world says unasked; nothing answers these. `changed`: the page's tools changed, list them again. */
-export const PageBridgePush = z.discriminatedUnion('type', [
+export const PageChannelPush = z.discriminatedUnion('type', [
   z.object({ type: z.literal('changed') }),
   z.object({ type: z.literal('network'), record: NetworkWire }),
   z.object({ type: z.literal('request'), request: RequestWire }),
 ]);
-export type PageBridgePush = z.infer<typeof PageBridgePush>;
+export type PageChannelPush = z.infer<typeof PageChannelPush>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AgentContract, AgentPublicJwk, TokenGrant } from '../protocol/agent-contract.ts';
 
 /**
- * What the native path keeps in the `steward` database (agent-key-store.ts, site-grant-store.ts),
+ * What the contract path keeps in the `steward` database (agent-key-store.ts, site-grant-store.ts),
  * re-validated on every read: a record edited by hand, corrupted or from a future version is an
  * error, never a trusted key or token.
  */

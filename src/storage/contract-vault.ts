@@ -6,11 +6,11 @@ import { SiteGrantStore } from './site-grant-store.ts';
 export type { StoredAgentKey, StoredSiteGrant } from './contract-records.ts';
 
 /**
- * What the service worker's native module (src/background/contract/) may ask of storage: its agent
+ * What the service worker's contract module (src/background/contract/) may ask of storage: its agent
  * key and the sites' grants, nothing else of the database. The pipeline's own stores stay behind
  * the pipeline (test/unit/pipeline/store-boundary.test.ts).
  */
-export interface NativeVault {
+export interface ContractVault {
   agentKey: {
     read(origin: string): Promise<StoredAgentKey | undefined>;
     keepFirst(fresh: StoredAgentKey): Promise<StoredAgentKey>;
@@ -24,8 +24,8 @@ export interface NativeVault {
   };
 }
 
-/** Opens the `steward` database (its own connection) for the native path's records. */
-export async function openNativeVault(options: OpenOptions = {}): Promise<NativeVault> {
+/** Opens the `steward` database (its own connection) for the contract path's records. */
+export async function openContractVault(options: OpenOptions = {}): Promise<ContractVault> {
   const db = await openStewardDb(options);
   return { agentKey: new AgentKeyStore(db), grants: new SiteGrantStore(db) };
 }

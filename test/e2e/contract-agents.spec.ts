@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { observedThroughContract } from '../../bench/native-connect.ts';
+import { observedThroughContract } from '../../bench/contract-connect.ts';
 import { startScriptedModel } from '../../sites/model/scripted-server.ts';
 import type { ObservedState } from '../../src/protocol/observed-state.ts';
 import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type ToolReply } from '../harness/bridge-harness.ts';
@@ -11,7 +11,7 @@ import { showView } from '../harness/panel-helpers.ts';
 import { control, data, ORDER, shopOrderPage, type ShopState } from '../harness/pipeline-helpers.ts';
 
 /**
- * Agents take the native path when the site offers it: once the person has connected Steward to
+ * Agents take the contract path when the site offers it: once the person has connected Steward to
  * the shop in the side panel, the co-pilot and a paired MCP client both get the shop's contract
  * first, and "cancel ORD-1024" is one orders.cancel through it (site_contract), approved once by
  * the person, confirmed by the site and made once on the shop. One browser (with the MCP bridge
@@ -154,7 +154,7 @@ test('the co-pilot cancels ORD-1024 in one step through the shop’s contract, w
 
 test('an MCP client sees orders.cancel via the contract, observes site_contract, and cancels once after the person approves', async () => {
   let panel = await openSidePanel(world);
-  const client = await connectStdio(world, 'v2', 'Native Client');
+  const client = await connectStdio(world, 'v2', 'Contract Client');
   try {
     await pairClient(client, panel, { sites: [new URL(shop).origin], scopes: '*:*' });
     const opened = await client.call('steward_open', { url: `${shop}/orders/${ORDER.id}` });
@@ -184,7 +184,7 @@ test('an MCP client sees orders.cancel via the contract, observes site_contract,
       resource: ORDER,
       preconditions: { expected_state: 'awaiting_payment', state_version: summary!.state_version },
       input: { reason: 'ordered_by_mistake' },
-      idempotency_key: 'native-mcp-cancel-ord-1024',
+      idempotency_key: 'contract-mcp-cancel-ord-1024',
       rationale: 'The person ordered this by mistake.',
     };
     const asked = await client.call('steward_execute', cancel);

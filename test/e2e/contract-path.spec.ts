@@ -11,7 +11,7 @@ import {
   executeRequests,
   freshStart,
   launchForShop,
-  nativeShopState,
+  contractShopState,
   onShopOrder,
   setOrderStatus,
   setRefundDelay,
@@ -55,7 +55,7 @@ test('without a connection Steward cancels through the shop’s pages, as before
   expect(before.source).not.toBe('site_contract');
   expect(before.state_version).toEqual(expect.stringMatching(/^fp-/));
 
-  const key = 'native-e2e-dom-1024';
+  const key = 'contract-e2e-dom-1024';
   const submitted = submit(panel, { token, tabId, request: cancelOrdered(before, key) });
   const card = await approvalCard(panel, 'orders.cancel', 'ORD-1024');
   // The path it runs on is under Details.
@@ -72,7 +72,7 @@ test('without a connection Steward cancels through the shop’s pages, as before
   expect(dispatch?.details?.via).not.toBe('site_contract');
 
   // The shop: exactly one cancellation, made through its pages; its agent API was never asked to act.
-  const after = await nativeShopState(shop);
+  const after = await contractShopState(shop);
   expect(after.counters['ORD-1024']?.cancelled).toBe(1);
   expect(cancelRequests(after, 'ORD-1024')).toHaveLength(1);
   expect(cancellationEvents(after, 'ORD-1024').map((e) => e.via)).toEqual([expect.not.stringMatching(/^agent$/)]);
@@ -85,7 +85,7 @@ test('connected in the side panel, Steward reads the shop’s contract and cance
   const { origin, page, panel, tabId } = await onShopOrder(world, shop);
   await connectInPanel(panel, { scopes: ['orders:read', 'orders:cancel'], resources: 'order:ORD-1024' });
   expect((await siteForTab(panel, tabId))?.connection).toMatchObject({ status: 'connected', scopes: expect.arrayContaining(['orders:cancel']) });
-  expect((await nativeShopState(shop)).agent.tokens).toHaveLength(1);
+  expect((await contractShopState(shop)).agent.tokens).toHaveLength(1);
 
   // What the agent sees of the tab now is the site's own word: an integer version, full confidence.
   const token = await mint(panel, { scope: ['orders:cancel'], resource_scope: 'order:ORD-1024', origins: [origin] });
@@ -95,14 +95,14 @@ test('connected in the side panel, Steward reads the shop’s contract and cance
   expect((before as unknown as { evidence: string[] }).evidence).toContain('site_contract');
   expect(before.available_actions).toContain('orders.cancel');
 
-  const key = 'native-e2e-contract-1024';
+  const key = 'contract-e2e-contract-1024';
   const request = cancelOrdered(before, key);
   const submitted = submit(panel, { token, tabId, request });
   const card = await approvalCard(panel, 'orders.cancel', 'ORD-1024');
   await card.getByText('Details', { exact: true }).click();
   await expect(card.getByTestId('action-path')).toContainText(/site contract/i);
   // Nothing reaches the shop before the person decides.
-  expect(executeRequests(await nativeShopState(shop))).toHaveLength(0);
+  expect(executeRequests(await contractShopState(shop))).toHaveLength(0);
   await card.getByRole('button', { name: 'Approve', exact: true }).click();
 
   const result = (await data(submitted)).result;
@@ -116,7 +116,7 @@ test('connected in the side panel, Steward reads the shop’s contract and cance
   expect(audit.map((e) => e.kind)).toContain('confirmation');
 
   // The shop: one execution through its agent API, one cancellation, recorded as the agent's.
-  const after = await nativeShopState(shop);
+  const after = await contractShopState(shop);
   expect(after.counters['ORD-1024']?.cancelled).toBe(1);
   expect(executeRequests(after)).toHaveLength(1);
   expect(cancelRequests(after, 'ORD-1024')).toHaveLength(0);
@@ -128,7 +128,7 @@ test('connected in the side panel, Steward reads the shop’s contract and cance
   const replay = (await data(submit(panel, { token, tabId, request }))).result;
   expect(replay.action_id).toBe(result.action_id);
   expect(replay).toMatchObject({ execution: { status: 'confirmed', verified_by: 'site_contract' } });
-  const again = await nativeShopState(shop);
+  const again = await contractShopState(shop);
   expect(again.counters['ORD-1024']?.cancelled).toBe(1);
   expect(executeRequests(again)).toHaveLength(1);
 });
@@ -143,7 +143,7 @@ test('a cancellation the shop accepts is reported confirmed only after the shop 
   const before = await observe(panel, tabId);
   expect(before).toMatchObject({ state: 'paid', source: 'site_contract' });
 
-  const key = 'native-e2e-accepted-1024';
+  const key = 'contract-e2e-accepted-1024';
   const request = cancelOrdered(before, key, 'paid');
   const submitted = submit(panel, { token, tabId, request });
   await (await approvalCard(panel, 'orders.cancel', 'ORD-1024')).getByRole('button', { name: 'Approve', exact: true }).click();
@@ -152,7 +152,7 @@ test('a cancellation the shop accepts is reported confirmed only after the shop 
   expect(await actionState(panel, key)).toBe('pending_confirmation');
 
   // Steward keeps asking the shop, and while the shop has not settled, the action stays pending.
-  const statusPolls = async () => agentApiRequests(await nativeShopState(shop)).filter((r) => r.method === 'GET' && r.path.startsWith('/agent/v1/actions/')).length;
+  const statusPolls = async () => agentApiRequests(await contractShopState(shop)).filter((r) => r.method === 'GET' && r.path.startsWith('/agent/v1/actions/')).length;
   await expect.poll(statusPolls, { message: 'Steward never asked the shop how the accepted action stands', timeout: 15_000 }).toBeGreaterThanOrEqual(2);
   expect(await actionState(panel, key)).toBe('pending_confirmation');
   // The Activity view, narrowed to this action, says it is not done, and on which path it went.
@@ -165,7 +165,7 @@ test('a cancellation the shop accepts is reported confirmed only after the shop 
   const asked = async () => ((await data(submit(panel, { token, tabId, request }))).result as { execution?: { status: string } }).execution?.status;
   expect(await asked()).toBe('accepted');
   // Nor has the shop cancelled it: the refund is still pending there.
-  const pending = await nativeShopState(shop);
+  const pending = await contractShopState(shop);
   expect(pending.orders.find((o) => o.id === 'ORD-1024')?.status).toBe('paid');
   expect(pending.counters['ORD-1024']?.cancelled).toBe(0);
   expect(pending.agent.pending_refunds).toHaveLength(1);
@@ -176,7 +176,7 @@ test('a cancellation the shop accepts is reported confirmed only after the shop 
   await expect(entry).not.toContainText(/not confirmed yet|unresolved|pending confirmation/);
   await expect(entry).toContainText('confirmed');
   expect(await asked()).toBe('confirmed');
-  const after = await nativeShopState(shop);
+  const after = await contractShopState(shop);
   expect(after.orders.find((o) => o.id === 'ORD-1024')?.status).toBe('cancelled');
   expect(after.counters['ORD-1024']?.cancelled).toBe(1);
   expect(executeRequests(after)).toHaveLength(1);

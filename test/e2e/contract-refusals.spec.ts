@@ -9,7 +9,7 @@ import {
   executeRequests,
   freshStart,
   launchForShop,
-  nativeShopState,
+  contractShopState,
   onShopOrder,
   openPanelFor,
   recordRequests,
@@ -18,9 +18,9 @@ import {
 import { ORDER, cancelRequests, control, data, mint, observe, submit } from '../harness/pipeline-helpers.ts';
 
 /**
- * Issue 16's refusals on the native path: an order the contract says cannot be cancelled any more
+ * Issue 16's refusals on the contract path: an order the contract says cannot be cancelled any more
  * (Steward refuses before asking the person, nothing reaches the shop), a connection the person
- * revoked on the site itself, and an agent or page that tries to use the native path without the
+ * revoked on the site itself, and an agent or page that tries to use the contract path without the
  * person's consent. The shop's own records say what reached it.
  */
 
@@ -47,7 +47,7 @@ test('a shipped order: PRECONDITION_FAILED with the shipped state and tracking /
   expect(seen.available_actions).toContain('orders.track');
   expect(seen.available_actions).not.toContain('orders.cancel');
 
-  const key = 'native-e2e-shipped-1023';
+  const key = 'contract-e2e-shipped-1023';
   const result = (
     await data(submit(panel, { token, tabId, request: { action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1023' }, input: { reason: 'ordered_by_mistake' }, idempotency_key: key } }))
   ).result as Record<string, unknown> & { error?: { code: string } };
@@ -61,7 +61,7 @@ test('a shipped order: PRECONDITION_FAILED with the shipped state and tracking /
   const kinds = (await auditOf(panel, key)).map((e) => e.kind);
   expect(kinds).not.toContain('approval_request');
   expect(kinds).not.toContain('dispatch');
-  const state = await nativeShopState(shop);
+  const state = await contractShopState(shop);
   expect(executeRequests(state)).toHaveLength(0);
   expect(cancelRequests(state, 'ORD-1023')).toHaveLength(0);
   expect(state.counters['ORD-1023']).toMatchObject({ cancelled: 0, cancel_refused: 0 });
@@ -80,13 +80,13 @@ test('revoked on the shop’s own account page: Steward stops using the API at o
   await account.getByRole('button', { name: /^Revoke/ }).click();
   await expect(account.getByRole('button', { name: /^Revoke/ })).toHaveCount(0);
   await expect(account.locator('[data-field="status"]')).toHaveText(['Revoked']);
-  expect((await nativeShopState(shop)).agent.tokens).toMatchObject([{ revoked: true }]);
+  expect((await contractShopState(shop)).agent.tokens).toMatchObject([{ revoked: true }]);
 
   // Steward stops using the site's API at once: the tab is read as a page again and says the site ended the access.
   const view = await observe(panel, tabId);
   expect(view.source).not.toBe('site_contract');
   expect(view.conflicts).toContain('contract_access_ended');
-  const key = 'native-e2e-revoked-1024';
+  const key = 'contract-e2e-revoked-1024';
   const request = { action: 'orders.cancel', resource: ORDER, input: { reason: 'ordered_by_mistake' }, idempotency_key: key };
   const result = (await data(submit(panel, { token, tabId, request, wait_for_approval: false }))).result as {
     error?: { code: string; message: string };
@@ -95,7 +95,7 @@ test('revoked on the shop’s own account page: Steward stops using the API at o
   expect(result.error?.code).toBe('APPROVAL_REQUIRED');
   const card = (await data(control(panel, { type: 'panel/approvals' }))) as { pending: Array<{ via: string }> };
   expect(card.pending.map((c) => c.via)).not.toContain('site_contract');
-  const state = await nativeShopState(shop);
+  const state = await contractShopState(shop);
   expect(executeRequests(state)).toHaveLength(0);
   expect(cancelRequests(state, 'ORD-1024')).toHaveLength(0);
   expect(state.counters['ORD-1024']?.cancelled).toBe(0);
@@ -112,7 +112,7 @@ test('revoked on the shop’s own account page: Steward stops using the API at o
   expect((await observe(panel, tabId)).source).toBe('site_contract');
 });
 
-test('without the person’s consent neither an agent nor the page gets the native path; Steward signs its own requests and never the page’s', async () => {
+test('without the person’s consent neither an agent nor the page gets the contract path; Steward signs its own requests and never the page’s', async () => {
   const origin = new URL(shop).origin;
   const recorder = recordRequests(world, origin);
   try {
@@ -129,7 +129,7 @@ test('without the person’s consent neither an agent nor the page gets the nati
 
     // An agent asking Steward to connect (whatever it calls it) is refused, and the shop issues nothing.
     for (const action of ['contract.connect', 'steward.connect', 'agent.token']) {
-      const request = { action, resource: { type: 'site', id: 'shop' }, input: { origin, scopes: ['orders:*'] }, idempotency_key: `native-e2e-${action}` };
+      const request = { action, resource: { type: 'site', id: 'shop' }, input: { origin, scopes: ['orders:*'] }, idempotency_key: `contract-e2e-${action}` };
       const r = (await data(submit(panel, { token, tabId, request }))).result as { error?: { code: string } };
       expect(r.error?.code, action).toBeDefined();
     }
@@ -138,7 +138,7 @@ test('without the person’s consent neither an agent nor the page gets the nati
     const forged = await inContentScript(page, `chrome.runtime.sendMessage(${JSON.stringify(connect)}).then((r) => JSON.stringify(r), (e) => 'threw: ' + String(e))`);
     expect(forged).not.toContain('"ok":true');
     await noPendingCards(panel);
-    const before = await nativeShopState(shop);
+    const before = await contractShopState(shop);
     expect(before.agent.tokens).toHaveLength(0);
     expect(before.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/agent/v1/tokens'))).toHaveLength(0);
     expect((await siteForTab(panel, tabId))?.connection.status).toBe('none');

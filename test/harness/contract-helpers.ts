@@ -5,7 +5,7 @@ import { showView } from './panel-helpers.ts';
 import { control, data, shopOrderPage, type ShopState } from './pipeline-helpers.ts';
 
 /**
- * Shared steps for the native path's end-to-end tests (issue 16): one browser per spec file, the
+ * Shared steps for the contract path's end-to-end tests (issue 16): one browser per spec file, the
  * person connecting Steward to the shop in the side panel's "This tab" view, and the shop's own
  * records (orders, counters, events, its agent tokens, the requests it served) as the ground truth.
  */
@@ -157,21 +157,21 @@ interface ShopEvent {
   via?: string;
 }
 
-export interface NativeShopState extends ShopState {
+export interface ContractShopState extends ShopState {
   events: ShopEvent[];
   agent: { tokens: Array<{ token_id: string; revoked: boolean }>; events: unknown[]; pending_refunds: unknown[] };
 }
 
-export async function nativeShopState(shopUrl: string): Promise<NativeShopState> {
-  return (await (await fetch(new URL('/__demo/state', shopUrl))).json()) as NativeShopState;
+export async function contractShopState(shopUrl: string): Promise<ContractShopState> {
+  return (await (await fetch(new URL('/__demo/state', shopUrl))).json()) as ContractShopState;
 }
 
 /** Requests the shop's Agent Action API served (state reads, executions, status polls, tokens). */
 export const agentApiRequests = (s: ShopState) => s.requests.filter((r) => r.path.startsWith('/agent/v1/'));
-/** Executions the agent API received: what "dispatched to the site" means on the native path. */
+/** Executions the agent API received: what "dispatched to the site" means on the contract path. */
 export const executeRequests = (s: ShopState) => s.requests.filter((r) => r.method === 'POST' && r.path === '/agent/v1/actions/execute');
 /** Cancellations the shop made of an order, by any path (its event log). */
-export const cancellationEvents = (s: NativeShopState, id: string) => s.events.filter((e) => e.type === 'order_cancelled' && e.order_id === id);
+export const cancellationEvents = (s: ContractShopState, id: string) => s.events.filter((e) => e.type === 'order_cancelled' && e.order_id === id);
 
 async function demoPost(shopUrl: string, path: string, body: unknown = {}): Promise<void> {
   const r = await fetch(new URL(path, shopUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

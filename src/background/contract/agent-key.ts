@@ -1,9 +1,9 @@
 import { agentKeyFromPair, generateAgentKeyPair } from '../../contract/agent-key.ts';
 import type { AgentKey } from '../../contract/ports.ts';
-import type { NativeVault, StoredAgentKey } from '../../storage/contract-vault.ts';
+import type { ContractVault, StoredAgentKey } from '../../storage/contract-vault.ts';
 
 /**
- * Steward's agent identity on the native path: one Ed25519 key per site origin, made on first
+ * Steward's agent identity on the contract path: one Ed25519 key per site origin, made on first
  * need, so two sites comparing the keys their grants are bound to cannot tell it is the same
  * person. The private half is generated non-extractable and kept as a CryptoKey in IndexedDB,
  * so it can sign inside this worker and nowhere else; a site learns only its own key's public
@@ -13,7 +13,7 @@ export class SiteAgentKeys {
   private readonly loading = new Map<string, Promise<AgentKey>>();
 
   constructor(
-    private readonly vault: () => Promise<NativeVault['agentKey']>,
+    private readonly vault: () => Promise<ContractVault['agentKey']>,
     private readonly now: () => number = Date.now,
   ) {}
 

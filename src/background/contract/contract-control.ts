@@ -9,7 +9,7 @@ import { siteGrantOf, storedContract, type SiteGrants } from './site-grants.ts';
 import { siteView } from './site-views.ts';
 
 /**
- * The side panel's door to the native path (ContractControl): what the tab's site offers and
+ * The side panel's door to the contract path (ContractControl): what the tab's site offers and
  * what Steward holds for it; connect (the site grants a token, bound to Steward's agent key, with
  * the person's session and consent); disconnect (revoked at the site as far as it answers, then
  * forgotten). Replies carry views and plain errors, never a token.

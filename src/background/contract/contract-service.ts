@@ -1,9 +1,9 @@
 import type { PanelPush } from '../../protocol/panel-channel.ts';
 import { createContractClient } from '../../contract/contract-client.ts';
 import type { HttpPort } from '../../contract/ports.ts';
-import { openNativeVault, type NativeVault } from '../../storage/contract-vault.ts';
+import { openContractVault, type ContractVault } from '../../storage/contract-vault.ts';
 import type { ContractControl } from '../panel/contracts.ts';
-import type { NativePorts } from '../ports/index.ts';
+import type { ContractPorts } from '../ports/index.ts';
 import { AcceptedPoller } from './accepted-poller.ts';
 import { SiteAgentKeys } from './agent-key.ts';
 import { contractControl, type TabPage } from './contract-control.ts';
@@ -14,13 +14,13 @@ import { siteContractExecutor } from './site-contract-executor.ts';
 import { SiteGrants } from './site-grants.ts';
 
 /**
- * The native path in the service worker (DESIGN §6, issue 16): Steward's agent key, the sites'
+ * The contract path in the service worker (DESIGN §6, issue 16): Steward's agent key, the sites'
  * contracts and grants, the client that signs every request, and what the rest of the worker
  * gets from them — the panel's ContractControl, the pipeline's site_contract executor, observe
  * and routes ports, and the tab observer's site reading.
  */
 
-export interface NativeServiceDeps {
+export interface ContractServiceDeps {
   /** The person's list of allowed sites: nothing is fetched from any other. */
   allowed(origin: string): Promise<boolean>;
   /** A tab's URL and the contract link its last snapshot showed. */
@@ -29,21 +29,21 @@ export interface NativeServiceDeps {
   recheck(actionId: string): Promise<{ finished: boolean } | undefined>;
   push(message: PanelPush): void;
   /** Defaults: the `steward` database and the worker's fetch; tests pass their own. */
-  vault?: () => Promise<NativeVault>;
+  vault?: () => Promise<ContractVault>;
   http?: HttpPort;
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => unknown;
 }
 
-export interface NativeService extends NativePorts {
+export interface ContractService extends ContractPorts {
   contracts: ContractControl;
 }
 
-export function createNativeService(deps: NativeServiceDeps): NativeService {
+export function createContractService(deps: ContractServiceDeps): ContractService {
   const now = deps.now ?? Date.now;
-  let opening: Promise<NativeVault> | undefined;
-  const vault = (): Promise<NativeVault> => {
-    opening ??= (deps.vault ?? (() => openNativeVault()))().catch((error: unknown) => {
+  let opening: Promise<ContractVault> | undefined;
+  const vault = (): Promise<ContractVault> => {
+    opening ??= (deps.vault ?? (() => openContractVault()))().catch((error: unknown) => {
       opening = undefined;
       throw error;
     });

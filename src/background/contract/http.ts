@@ -1,7 +1,7 @@
 import { MAX_RESPONSE_BYTES, type HttpPort, type HttpRequest, type HttpResponse } from '../../contract/ports.ts';
 
 /**
- * The native client's HttpPort over the worker's own `fetch`: only Steward's requests to a site
+ * The contract client's HttpPort over the worker's own `fetch`: only Steward's requests to a site
  * go through it (and only they are signed); the pages' traffic is never touched. A redirect is an
  * error, so a signed request, its token or the person's cookies never follow one elsewhere.
  */

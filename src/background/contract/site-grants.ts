@@ -1,7 +1,7 @@
 import type { SiteErrorBody } from '../../protocol/agent-contract.ts';
 import type { DiscoveredContract, SiteGrant } from '../../contract/ports.ts';
 import { describeRefusal } from '../../contract/refusals.ts';
-import type { NativeVault, StoredSiteGrant } from '../../storage/contract-vault.ts';
+import type { ContractVault, StoredSiteGrant } from '../../storage/contract-vault.ts';
 import type { ContractRegistry } from './contract-registry.ts';
 
 /**
@@ -17,7 +17,7 @@ export interface LiveGrant {
 }
 
 export interface SiteGrantsDeps {
-  vault: () => Promise<NativeVault['grants']>;
+  vault: () => Promise<ContractVault['grants']>;
   registry: ContractRegistry;
   /** A grant was stored, ended or forgotten (the panel's contract views change). */
   changed(): void;

@@ -38,7 +38,7 @@ export interface ObservedTab {
   at: number;
 }
 
-/** The site's own word on a page (the native path), read once per observation and applied to each fusion of it. */
+/** The site's own word on a page (the contract path), read once per observation and applied to each fusion of it. */
 export interface SiteReading {
   merge(state: ObservedState): ObservedState;
 }

@@ -4,7 +4,7 @@ import { toolTimeoutMessage, type PageToolError } from '../../protocol/page-tool
 import { describeThrown } from '../../webmcp/thrown.ts';
 import type { ThrownLog } from './thrown-capture.ts';
 import { answerCorrelated } from '../../protocol/correlated-channel.ts';
-import { PageBridgeRequests, type PageBridgePush } from '../../protocol/page-channel.ts';
+import { PageChannelRequests, type PageChannelPush } from '../../protocol/page-channel.ts';
 import { normalizeToolResult } from '../../webmcp/normalize.ts';
 
 interface PageTool {
@@ -31,7 +31,7 @@ const plain = (value: unknown) => {
 
 /**
  * getTools() reports the annotations Chrome reports, as booleans; record what the page declared
- * at registration too, so any other hint it gave still reaches Steward, as on the native path.
+ * at registration too, so any other hint it gave still reaches Steward, as on the contract path.
  */
 export function recordDeclaredAnnotations(mc: { registerTool?: unknown }): Map<string, unknown> {
   const declared = new Map<string, unknown>();
@@ -91,7 +91,7 @@ async function runWithin(run: Promise<unknown>, deadlineMs: number | undefined):
 
 const registeredHere = (tool: PageTool) => !('window' in tool) || tool.window === window;
 
-function modelContextHandlers(mc: PageModelContext, declared: Map<string, unknown>, thrownLog: ThrownLog): Handlers<PageBridgeRequests, void> {
+function modelContextHandlers(mc: PageModelContext, declared: Map<string, unknown>, thrownLog: ThrownLog): Handlers<PageChannelRequests, void> {
   return {
     // Each frame reports only its own tools (its own port serves the others), as with native WebMCP.
     list: async () => ok({ tools: (await mc.getTools()).filter(registeredHere).map((t) => toWire(t, declared)) }),
@@ -116,13 +116,13 @@ function modelContextHandlers(mc: PageModelContext, declared: Map<string, unknow
  * a tool threw, which Chrome's executeTool does not pass on.
  */
 export function serveNativeThrown(port: MessagePort, thrownLog: ThrownLog): void {
-  const handlers: Handlers<PageBridgeRequests, void> = {
+  const handlers: Handlers<PageChannelRequests, void> = {
     list: () => refuse('NOT_SUPPORTED', 'Native WebMCP: the isolated world lists tools itself.'),
     run: () => refuse('NOT_SUPPORTED', 'Native WebMCP: the isolated world runs tools itself.'),
     thrown: ({ name, since }) => ok({ thrown: thrownLog.since(name, since) ?? null }),
   };
   port.addEventListener('message', (event: MessageEvent) => {
-    void answerCorrelated(PageBridgeRequests, handlers, event.data, undefined, (answer) => port.postMessage(answer)).catch(() => undefined);
+    void answerCorrelated(PageChannelRequests, handlers, event.data, undefined, (answer) => port.postMessage(answer)).catch(() => undefined);
   });
   port.start();
 }
@@ -130,9 +130,9 @@ export function serveNativeThrown(port: MessagePort, thrownLog: ThrownLog): void
 /** Serves the isolated world's list/run requests from the page's polyfilled document.modelContext. */
 export function serveModelContext(mc: PageModelContext, port: MessagePort, declared: Map<string, unknown>, thrownLog: ThrownLog): void {
   const handlers = modelContextHandlers(mc, declared, thrownLog);
-  mc.addEventListener('toolchange', () => port.postMessage({ type: 'changed' } satisfies PageBridgePush));
+  mc.addEventListener('toolchange', () => port.postMessage({ type: 'changed' } satisfies PageChannelPush));
   port.addEventListener('message', (event: MessageEvent) => {
-    void answerCorrelated(PageBridgeRequests, handlers, event.data, undefined, (answer) => port.postMessage(answer)).catch(() => undefined);
+    void answerCorrelated(PageChannelRequests, handlers, event.data, undefined, (answer) => port.postMessage(answer)).catch(() => undefined);
   });
   port.start();
 }

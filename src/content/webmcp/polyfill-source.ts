@@ -1,6 +1,6 @@
 import { channelClient, type ChannelClient, type ReplyError } from '../../protocol/channel.ts';
 import { correlator, type Correlator } from '../../protocol/correlated-channel.ts';
-import { PageBridgePush, PageBridgeRequests, PortOffer } from '../../protocol/page-channel.ts';
+import { PageChannelPush, PageChannelRequests, PortOffer } from '../../protocol/page-channel.ts';
 import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from '../../protocol/page-channel-names.ts';
 import { ToolExecutionError, thrownError, type ToolSource } from './tool-source.ts';
 import type { RawTool } from '../../webmcp/normalize.ts';
@@ -25,19 +25,19 @@ function toolError(error: ReplyError): ToolExecutionError {
  * Everything arriving on the port is page-controlled data: each answer is parsed with its
  * request's reply schema, and pushes that do not fit are dropped.
  */
-export class BridgeToolSource implements ToolSource {
+export class PolyfillToolSource implements ToolSource {
   readonly api = 'polyfill' as const;
   private readonly listeners: Array<() => void> = [];
-  private readonly replies: Correlator<PageBridgeRequests>;
-  private readonly client: ChannelClient<PageBridgeRequests>;
+  private readonly replies: Correlator<PageChannelRequests>;
+  private readonly client: ChannelClient<PageChannelRequests>;
 
   constructor(port: MessagePort) {
-    this.replies = correlator<PageBridgeRequests>(
+    this.replies = correlator<PageChannelRequests>(
       (request) => port.postMessage(request),
       (message) => (message.type === 'run' ? (message.deadline_ms ?? RUN_TIMEOUT_MS) + PAGE_DEADLINES.reply_grace_ms : LIST_TIMEOUT_MS),
       (_, ms) => new ToolExecutionError('TIMEOUT', `The page's polyfill did not answer within ${ms} ms.`),
     );
-    this.client = channelClient(PageBridgeRequests, (message) => this.replies.send(message));
+    this.client = channelClient(PageChannelRequests, (message) => this.replies.send(message));
     port.addEventListener('message', (event: MessageEvent) => this.receive(event.data));
     port.start();
   }
@@ -45,7 +45,7 @@ export class BridgeToolSource implements ToolSource {
   private receive(data: unknown): void {
     if (this.replies.receive(data)) return;
     // Network records share the port; NetworkBuffer takes them.
-    const push = PageBridgePush.safeParse(data);
+    const push = PageChannelPush.safeParse(data);
     if (push.success && push.data.type === 'changed') for (const l of this.listeners) l();
   }
 
@@ -74,7 +74,7 @@ export class BridgeToolSource implements ToolSource {
  * events at document_start: if the main world ran first, asking makes it offer again now.
  * Only the first port is ever accepted.
  */
-export function receiveBridgePort(onPort: (port: MessagePort, offer: PortOffer) => void): void {
+export function receivePageChannelPort(onPort: (port: MessagePort, offer: PortOffer) => void): void {
   let taken = false;
   const take = (event: Event) => {
     if (taken || !(event instanceof MessageEvent)) return;
@@ -98,12 +98,12 @@ const THROWN_LOOKUP_MS = 1_000;
  * error). The answer is the page's, like the throw itself; none in time means none.
  */
 export function thrownLookup(port: MessagePort): (name: string, since: number) => Promise<{ code?: string | undefined; message: string; truncated: boolean } | undefined> {
-  const replies = correlator<PageBridgeRequests>(
+  const replies = correlator<PageChannelRequests>(
     (request) => port.postMessage(request),
     () => THROWN_LOOKUP_MS,
     (_, ms) => new Error(`The main world did not answer within ${ms} ms.`),
   );
-  const client = channelClient(PageBridgeRequests, (message) => replies.send(message));
+  const client = channelClient(PageChannelRequests, (message) => replies.send(message));
   port.addEventListener('message', (event: MessageEvent) => replies.receive(event.data));
   port.start();
   return async (name, since) => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BridgeToolSource } from '../../../src/content/webmcp/polyfill-source.ts';
+import { PolyfillToolSource } from '../../../src/content/webmcp/polyfill-source.ts';
 import type { ToolExecutionError } from '../../../src/content/webmcp/tool-source.ts';
 import { serveModelContext } from '../../../src/content/main/page-channel-server.ts';
 import { captureThrown } from '../../../src/content/main/thrown-capture.ts';
@@ -38,7 +38,7 @@ function bridged(tools: FakeTool[]) {
   const { port1, port2 } = channel();
   const mc = new FakeModelContext(tools);
   serveModelContext(mc, port1, new Map(), captureThrown(mc as { registerTool?: unknown }));
-  return { mc, source: new BridgeToolSource(port2) };
+  return { mc, source: new PolyfillToolSource(port2) };
 }
 
 class Named extends Error {
@@ -102,7 +102,7 @@ describe('the page bridge (main world ↔ isolated world over the private port)'
       },
     });
     serveModelContext(mc, port1, new Map(), captureThrown(mc));
-    const source = new BridgeToolSource(port2);
+    const source = new PolyfillToolSource(port2);
     mc.registerTool({ name: 'stock', execute: () => Promise.reject({ code: 'out-of-stock', message: 'Only 0 left' }) });
     mc.registerTool({
       name: 'text',
@@ -129,7 +129,7 @@ describe('a hostile main world', () => {
   function hostile(answer: (request: { id: number; type: string }, port: MessagePort) => void) {
     const { port1, port2 } = channel();
     port1.onmessage = (e) => answer(e.data as { id: number; type: string }, port1);
-    return { page: port1, source: new BridgeToolSource(port2) };
+    return { page: port1, source: new PolyfillToolSource(port2) };
   }
 
   it('a reply that does not fit its request’s reply schema is refused with a clear error', async () => {

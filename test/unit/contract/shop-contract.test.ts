@@ -72,7 +72,7 @@ async function read({ client, contract, grant }: Connected, id: string) {
 
 let seq = 0;
 function cancelCall(id: string, stateVersion: number): ExecutionCall {
-  const action_id = `act_native_${++seq}_${Date.now()}`;
+  const action_id = `act_contract_${++seq}_${Date.now()}`;
   return {
     action_id,
     action: 'orders.cancel',

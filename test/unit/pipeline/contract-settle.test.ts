@@ -14,7 +14,7 @@ function contractShop(): FakeShop {
 
 const STATUS_URL = '/agent/v1/actions/sa_1';
 
-describe('native path: what only the site can settle', () => {
+describe('contract path: what only the site can settle', () => {
   it('an accepted action stays pending while the site says accepted, and is confirmed only when the site says so', async () => {
     const shop = contractShop();
     shop.executorOutcome = (call) => (call.via === 'site_contract' ? { outcome: 'accepted', status_url: STATUS_URL, resource_state: { state: 'cancellation_pending', state_version: 18 } } : undefined);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DB_VERSION, openStewardDb } from '../../../src/storage/db.ts';
-import { openNativeVault, type StoredSiteGrant } from '../../../src/storage/contract-vault.ts';
+import { openContractVault, type StoredSiteGrant } from '../../../src/storage/contract-vault.ts';
 import { CorruptRecordError } from '../../../src/storage/read.ts';
 import { freshFactory } from './helpers.ts';
 import { demoContract, demoGrant } from '../background/contract/contract-fixtures.ts';
@@ -19,7 +19,7 @@ function grantRecord(overrides: Partial<StoredSiteGrant> = {}): StoredSiteGrant 
   return { origin: ORIGIN, contract_url: `${ORIGIN}/agent/v1/contract`, contract: demoContract(ORIGIN), grant: demoGrant(), granted_at: 5, ...overrides };
 }
 
-describe('the native vault (agent key and site grants in the steward database)', () => {
+describe('the contract vault (agent key and site grants in the steward database)', () => {
   it('upgrades a v3 database in place: the new stores appear and the old data stays', async () => {
     const factory = freshFactory();
     // A v3 database as the previous release left it.
@@ -47,7 +47,7 @@ describe('the native vault (agent key and site grants in the steward database)',
   });
 
   it('keeps the first agent key written for a site: a second, racing key is dropped and both callers get the first', async () => {
-    const vault = await openNativeVault({ factory: freshFactory() });
+    const vault = await openContractVault({ factory: freshFactory() });
     expect(await vault.agentKey.read(ORIGIN)).toBeUndefined();
     const [a, b] = [await agentKeyRecord(), await agentKeyRecord()];
     const [kept1, kept2] = await Promise.all([vault.agentKey.keepFirst(a), vault.agentKey.keepFirst(b)]);
@@ -62,7 +62,7 @@ describe('the native vault (agent key and site grants in the steward database)',
 
   it("refuses a site's key record moved under another site", async () => {
     const factory = freshFactory();
-    const vault = await openNativeVault({ factory });
+    const vault = await openContractVault({ factory });
     const db = await openStewardDb({ factory });
     await db.put('agent_key', await agentKeyRecord('http://localhost:4200'), ORIGIN);
     await expect(vault.agentKey.read(ORIGIN)).rejects.toBeInstanceOf(CorruptRecordError);
@@ -70,7 +70,7 @@ describe('the native vault (agent key and site grants in the steward database)',
 
   it('refuses to store an extractable private key, and a stored record that no longer is one is an error, not a key', async () => {
     const factory = freshFactory();
-    const vault = await openNativeVault({ factory });
+    const vault = await openContractVault({ factory });
     const extractable = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
     await expect(vault.agentKey.keepFirst({ ...(await agentKeyRecord()), private_key: extractable.privateKey })).rejects.toThrow(/non-extractable/);
     const db = await openStewardDb({ factory });
@@ -80,9 +80,9 @@ describe('the native vault (agent key and site grants in the steward database)',
 
   it('stores a grant per origin and survives a reopen; ending marks only the grant with that token', async () => {
     const factory = freshFactory();
-    const vault = await openNativeVault({ factory });
+    const vault = await openContractVault({ factory });
     await vault.grants.put(grantRecord());
-    const again = await openNativeVault({ factory });
+    const again = await openContractVault({ factory });
     expect((await again.grants.get(ORIGIN))?.grant.token_id).toBe('tok_site_1');
     // A refusal of an older token never ends the newer grant.
     expect(await again.grants.markEnded(ORIGIN, 'tok_older', { at: 9, reason: 'token_revoked', message: 'revoked' })).toBe(false);
@@ -97,7 +97,7 @@ describe('the native vault (agent key and site grants in the steward database)',
 
   it('re-validates grants on read: a corrupt record is an error for get and left out of the list', async () => {
     const factory = freshFactory();
-    const vault = await openNativeVault({ factory });
+    const vault = await openContractVault({ factory });
     await vault.grants.put(grantRecord());
     await vault.grants.put(grantRecord({ origin: 'http://localhost:4101' }));
     const db = await openStewardDb({ factory });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { calculateJwkThumbprint } from 'jose';
 import { SiteAgentKeys } from '../../../../src/background/contract/agent-key.ts';
-import { openNativeVault } from '../../../../src/storage/contract-vault.ts';
+import { openContractVault } from '../../../../src/storage/contract-vault.ts';
 import { openStewardDb } from '../../../../src/storage/db.ts';
 import { freshFactory } from '../../storage/helpers.ts';
 
 const SHOP = 'http://localhost:4100';
 const CLINIC = 'http://localhost:4200';
-const keysOn = (factory: IDBFactory) => new SiteAgentKeys(async () => (await openNativeVault({ factory })).agentKey);
+const keysOn = (factory: IDBFactory) => new SiteAgentKeys(async () => (await openContractVault({ factory })).agentKey);
 
 describe("Steward's agent keys (one Ed25519 key per site, in IndexedDB)", () => {
   it('is made on first need, signs what its public JWK verifies, and its keyid is the RFC 7638 thumbprint', async () => {
@@ -33,7 +33,7 @@ describe("Steward's agent keys (one Ed25519 key per site, in IndexedDB)", () => 
   it('keeps its private half non-extractable in the database', async () => {
     const factory = freshFactory();
     await keysOn(factory).get(SHOP);
-    const stored = await (await openNativeVault({ factory })).agentKey.read(SHOP);
+    const stored = await (await openContractVault({ factory })).agentKey.read(SHOP);
     expect(stored?.private_key.extractable).toBe(false);
     await expect(crypto.subtle.exportKey('jwk', stored!.private_key)).rejects.toThrow();
     await expect(crypto.subtle.exportKey('pkcs8', stored!.private_key)).rejects.toThrow();
@@ -58,7 +58,7 @@ describe("Steward's agent keys (one Ed25519 key per site, in IndexedDB)", () => 
 
   it('refuses a stored key whose halves do not belong together, and tries again on the next call', async () => {
     const factory = freshFactory();
-    const vault = await openNativeVault({ factory });
+    const vault = await openContractVault({ factory });
     const good = await new SiteAgentKeys(async () => vault.agentKey).get(SHOP);
     const stored = (await vault.agentKey.read(SHOP))!;
     const other = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify'])) as CryptoKeyPair;

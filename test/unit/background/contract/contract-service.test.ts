@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createNativeService, type NativeService } from '../../../../src/background/contract/contract-service.ts';
+import { createContractService, type ContractService } from '../../../../src/background/contract/contract-service.ts';
 import { fetchHttpPort } from '../../../../src/background/contract/http.ts';
 import { CONTRACT_ACCESS_ENDED, CONTRACT_STATE_UNAVAILABLE } from '../../../../src/background/contract/contract-state.ts';
 import { fuseWithDetail } from '../../../../src/observation/fusion/index.ts';
@@ -7,13 +7,13 @@ import { shopAdapter } from '../../../../src/observation/adapters/index.ts';
 import type { ObservedState } from '../../../../src/protocol/observed-state.ts';
 import type { PanelPush } from '../../../../src/protocol/panel-channel.ts';
 import type { ExecutionCall } from '../../../../src/pipeline/ports.ts';
-import { openNativeVault, type NativeVault } from '../../../../src/storage/contract-vault.ts';
+import { openContractVault, type ContractVault } from '../../../../src/storage/contract-vault.ts';
 import { freshFactory } from '../../storage/helpers.ts';
 import { shopOrderSnapshot } from '../../observation/fixtures/shop-order-snapshot.ts';
 import { demoPost, demoState, personSession, startShop, type RunningShop } from '../../sites/shop-agent-helpers.ts';
 
 /**
- * The worker's native path against the reference shop's real listener on 127.0.0.1: the person
+ * The worker's contract path against the reference shop's real listener on 127.0.0.1: the person
  * connects in the panel, the tab's observation takes the site's state, an action runs through the
  * Agent Action API, an accepted one is polled until the site confirms it, and a revoked grant ends.
  * The browser's cookie jar is the one thing simulated: the person's session goes with a request
@@ -21,12 +21,12 @@ import { demoPost, demoState, personSession, startShop, type RunningShop } from 
  */
 
 let shop: RunningShop;
-let vault: NativeVault;
+let vault: ContractVault;
 let pushes: PanelPush[];
 let timers: Array<() => void>;
 let requests: Array<{ url: string; credentials: RequestCredentials | undefined }>;
 let allowed: Set<string>;
-let native: NativeService;
+let contract: ContractService;
 let rechecks: string[];
 
 const pageOf = (id: string) => `${shop.url}/orders/${id}`;
@@ -34,7 +34,7 @@ const pageOf = (id: string) => `${shop.url}/orders/${id}`;
 beforeEach(async () => {
   shop = await startShop();
   const session = await personSession(shop.url);
-  vault = await openNativeVault({ factory: freshFactory() });
+  vault = await openContractVault({ factory: freshFactory() });
   pushes = [];
   timers = [];
   requests = [];
@@ -48,7 +48,7 @@ beforeEach(async () => {
       return fetch(input, { ...init, headers });
     },
   });
-  native = createNativeService({
+  contract = createContractService({
     allowed: async (origin) => allowed.has(origin),
     tabPage: async (tabId) => (tabId === 1 ? { url: pageOf('ORD-1024') } : tabId === 2 ? { url: pageOf('ORD-1025'), contractHref: `${shop.url}/agent/v1/contract` } : undefined),
     recheck: async (actionId) => {
@@ -73,8 +73,8 @@ function legacyObservation(id: string, status: 'awaiting_payment' | 'paid' = 'aw
 }
 
 async function connect(scopes = ['orders:read', 'orders:cancel']) {
-  expect(await native.contracts.siteForTab(1)).not.toBeNull();
-  return native.contracts.connect({ origin: shop.url, scopes, resource_scope: ['order:*'], payment: false, expires_in_s: 3600 });
+  expect(await contract.contracts.siteForTab(1)).not.toBeNull();
+  return contract.contracts.connect({ origin: shop.url, scopes, resource_scope: ['order:*'], payment: false, expires_in_s: 3600 });
 }
 
 function callFor(observed: ObservedState, action: string, input: Record<string, unknown>): ExecutionCall {
@@ -101,14 +101,14 @@ function callFor(observed: ObservedState, action: string, input: Record<string, 
 
 async function merged(id: string, status: 'awaiting_payment' | 'paid' = 'awaiting_payment'): Promise<ObservedState> {
   const tab = legacyObservation(id, status);
-  const reading = await native.siteState(pageOf(id), tab);
+  const reading = await contract.siteState(pageOf(id), tab);
   expect(reading).toBeDefined();
   return reading!.merge(tab);
 }
 
-describe("the worker's native path against the reference shop", () => {
+describe("the worker's contract path against the reference shop", () => {
   it('finds the contract a tab offers (from the Link header, or the page link), shows no grant, and fetches nothing for a site not allowed', async () => {
-    const view = await native.contracts.siteForTab(1);
+    const view = await contract.contracts.siteForTab(1);
     expect(view).toMatchObject({ origin: shop.url, contract_url: `${shop.url}/agent/v1/contract`, resource_types: ['order'], connection: { status: 'none' } });
     expect(view!.offered_scopes.map((s) => s.scope)).toContain('orders:cancel');
     // The page URL was read for its Link header without the person's cookies; then the contract.
@@ -117,12 +117,12 @@ describe("the worker's native path against the reference shop", () => {
       ['/agent/v1/contract', 'omit'],
     ]);
     // Cached: asking again (another tab of the site, naming the same contract) costs nothing.
-    expect((await native.contracts.siteForTab(2))?.origin).toBe(shop.url);
+    expect((await contract.contracts.siteForTab(2))?.origin).toBe(shop.url);
     expect(requests).toHaveLength(2);
 
     allowed.clear();
     requests = [];
-    expect(await native.contracts.siteForTab(1)).toBeNull();
+    expect(await contract.contracts.siteForTab(1)).toBeNull();
     expect(requests).toEqual([]);
   });
 
@@ -133,7 +133,7 @@ describe("the worker's native path against the reference shop", () => {
     const key = await vault.agentKey.read(shop.url);
     expect(record?.grant.key_thumbprint).toBe(key?.thumbprint);
     // The panel's views never carry the token.
-    const views = JSON.stringify([reply, await native.contracts.sites(), await native.contracts.siteForTab(1)]);
+    const views = JSON.stringify([reply, await contract.contracts.sites(), await contract.contracts.siteForTab(1)]);
     expect(views).not.toContain(record!.grant.token);
     // Only the grant request carried the person's cookies.
     expect(requests.filter((r) => r.credentials === 'include').map((r) => new URL(r.url).pathname)).toEqual(['/agent/v1/tokens']);
@@ -144,9 +144,9 @@ describe("the worker's native path against the reference shop", () => {
   it('a tab without a grant is observed exactly as before, and nothing is asked of the site', async () => {
     const tab = legacyObservation('ORD-1024');
     requests = [];
-    expect(await native.siteState(pageOf('ORD-1024'), tab)).toBeUndefined();
+    expect(await contract.siteState(pageOf('ORD-1024'), tab)).toBeUndefined();
     expect(requests).toEqual([]);
-    expect(await native.routes({ type: 'order', id: 'ORD-1024' })).toEqual([]);
+    expect(await contract.routes({ type: 'order', id: 'ORD-1024' })).toEqual([]);
   });
 
   it("with a grant, the tab's observation takes the site's state: site_contract, integer version, top confidence, the contract's actions first", async () => {
@@ -160,17 +160,17 @@ describe("the worker's native path against the reference shop", () => {
     expect(state.actions!.some((a) => a.via === 'legacy_inference')).toBe(true);
 
     // Routes and the contract endpoint observe it too, without any tab.
-    const routes = await native.routes({ type: 'order', id: 'ORD-1024' });
+    const routes = await contract.routes({ type: 'order', id: 'ORD-1024' });
     expect(routes).toEqual([{ kind: 'site_contract', url: `${shop.url}/agent/v1/resources/order/ORD-1024` }]);
-    const fromContract = await native.observe(routes[0]!.url, { type: 'order', id: 'ORD-1024' });
+    const fromContract = await contract.observe(routes[0]!.url, { type: 'order', id: 'ORD-1024' });
     expect(fromContract).toMatchObject({ source: 'site_contract', state: 'awaiting_payment', state_version: state.state_version });
-    expect(await native.observe(`${shop.url}/agent/v1/resources/order/ORD-1025`, { type: 'order', id: 'ORD-1024' })).toBeNull();
+    expect(await contract.observe(`${shop.url}/agent/v1/resources/order/ORD-1025`, { type: 'order', id: 'ORD-1024' })).toBeNull();
   });
 
   it('cancels an order awaiting payment through the API: confirmed by the site, one cancellation', async () => {
     await connect();
     const state = await merged('ORD-1024');
-    const report = await native.executor.execute(callFor(state, 'orders.cancel', { reason: 'ordered_by_mistake' }));
+    const report = await contract.executor.execute(callFor(state, 'orders.cancel', { reason: 'ordered_by_mistake' }));
     expect(report).toMatchObject({ outcome: 'confirmed', resource_state: { state: 'cancelled' } });
     expect((await demoState(shop.url)).counters['ORD-1024']).toMatchObject({ cancelled: 1 });
     expect((await merged('ORD-1024')).state).toBe('cancelled');
@@ -183,7 +183,7 @@ describe("the worker's native path against the reference shop", () => {
     await connect();
     const state = await merged('ORD-1025', 'paid');
     const call = callFor(state, 'orders.cancel', { reason: 'ordered_by_mistake' });
-    const report = await native.executor.execute(call);
+    const report = await contract.executor.execute(call);
     expect(report).toMatchObject({ outcome: 'accepted', status_url: expect.stringMatching(new RegExp(`^${shop.url}/agent/v1/actions/`)) });
     if (report.outcome !== 'accepted') return;
 
@@ -195,9 +195,9 @@ describe("the worker's native path against the reference shop", () => {
     expect(timers).toHaveLength(1);
 
     const statusCall = { action_id: call.action_id, resource: call.resource, status_url: report.status_url!, agent_id: 'agent:test', ctx: call.ctx };
-    expect(await native.executor.status!(statusCall)).toMatchObject({ outcome: 'accepted' });
+    expect(await contract.executor.status!(statusCall)).toMatchObject({ outcome: 'accepted' });
     await demoPost(shop.url, '/__demo/agent/settle');
-    expect(await native.executor.status!(statusCall)).toMatchObject({ outcome: 'confirmed', resource_state: { state: 'cancelled' } });
+    expect(await contract.executor.status!(statusCall)).toMatchObject({ outcome: 'confirmed', resource_state: { state: 'cancelled' } });
   });
 
   it('a cancellation still pending when the person disconnects and reconnects is settled through the new grant (same key for the site)', async () => {
@@ -205,19 +205,19 @@ describe("the worker's native path against the reference shop", () => {
     await demoPost(shop.url, '/__demo/agent/settings', { refund_delay_ms: null });
     await connect();
     const call = callFor(await merged('ORD-1025', 'paid'), 'orders.cancel', { reason: 'ordered_by_mistake' });
-    const report = await native.executor.execute(call);
+    const report = await contract.executor.execute(call);
     if (report.outcome !== 'accepted') throw new Error(`expected accepted, got ${report.outcome}`);
     const statusCall = { action_id: call.action_id, resource: call.resource, status_url: report.status_url!, agent_id: 'agent:test', ctx: call.ctx };
 
     // Disconnected: nothing can be asked, so the action stays pending (never settled by guesswork).
-    await native.contracts.disconnect(shop.url);
+    await contract.contracts.disconnect(shop.url);
     requests = [];
-    expect(await native.executor.status!(statusCall)).toEqual({ outcome: 'accepted', status_url: statusCall.status_url });
+    expect(await contract.executor.status!(statusCall)).toEqual({ outcome: 'accepted', status_url: statusCall.status_url });
     expect(requests).toEqual([]);
 
     await connect();
     await demoPost(shop.url, '/__demo/agent/settle');
-    expect(await native.executor.status!(statusCall)).toMatchObject({ outcome: 'confirmed', resource_state: { state: 'cancelled' } });
+    expect(await contract.executor.status!(statusCall)).toMatchObject({ outcome: 'confirmed', resource_state: { state: 'cancelled' } });
     expect((await demoState(shop.url)).counters['ORD-1025'].cancelled).toBe(1);
   });
 
@@ -233,16 +233,16 @@ describe("the worker's native path against the reference shop", () => {
     expect(revoked.status).toBe(200);
     pushes = [];
 
-    const report = await native.executor.execute(callFor(state, 'orders.cancel', { reason: 'ordered_by_mistake' }));
+    const report = await contract.executor.execute(callFor(state, 'orders.cancel', { reason: 'ordered_by_mistake' }));
     expect(report).toMatchObject({ outcome: 'failed', side_effect_possible: false, site_error: { error: { code: 'TOKEN_INVALID', details: { reason: 'token_revoked' } } } });
     expect(pushes).toEqual([{ type: 'panel/contracts-changed' }]);
-    expect((await native.contracts.siteForTab(1))?.connection).toMatchObject({ status: 'ended', reason: 'token_revoked', message: expect.stringContaining('connect again') });
+    expect((await contract.contracts.siteForTab(1))?.connection).toMatchObject({ status: 'ended', reason: 'token_revoked', message: expect.stringContaining('connect again') });
     // Nothing more is sent with it: the tab is the page's own again, and says the site ended the access.
     requests = [];
     const tab = legacyObservation('ORD-1024');
-    expect((await native.siteState(pageOf('ORD-1024'), tab))!.merge(tab)).toEqual({ ...tab, conflicts: [...tab.conflicts, CONTRACT_ACCESS_ENDED] });
+    expect((await contract.siteState(pageOf('ORD-1024'), tab))!.merge(tab)).toEqual({ ...tab, conflicts: [...tab.conflicts, CONTRACT_ACCESS_ENDED] });
     expect(requests).toEqual([]);
-    expect(await native.executor.execute(callFor(state, 'orders.cancel', { reason: 'ordered_by_mistake' }))).toMatchObject({ outcome: 'failed', side_effect_possible: false });
+    expect(await contract.executor.execute(callFor(state, 'orders.cancel', { reason: 'ordered_by_mistake' }))).toMatchObject({ outcome: 'failed', side_effect_possible: false });
     expect(requests).toEqual([]);
   });
 
@@ -250,7 +250,7 @@ describe("the worker's native path against the reference shop", () => {
     await connect();
     const tab = legacyObservation('ORD-1024');
     await shop.stop();
-    const reading = await native.siteState(pageOf('ORD-1024'), tab);
+    const reading = await contract.siteState(pageOf('ORD-1024'), tab);
     const state = reading!.merge(tab);
     expect(state).toEqual({ ...tab, conflicts: [...tab.conflicts, CONTRACT_STATE_UNAVAILABLE] });
     shop = await startShop();
@@ -258,14 +258,14 @@ describe("the worker's native path against the reference shop", () => {
 
   it('disconnecting revokes the token at the site and forgets it', async () => {
     await connect();
-    expect(await native.contracts.disconnect(shop.url)).toEqual({ ok: true });
+    expect(await contract.contracts.disconnect(shop.url)).toEqual({ ok: true });
     expect(await vault.grants.get(shop.url)).toBeUndefined();
-    expect(await native.contracts.sites()).toEqual([]);
+    expect(await contract.contracts.sites()).toEqual([]);
     expect(JSON.stringify((await demoState(shop.url)).agent)).toMatch(/revoked/);
   });
 
   it('the site refusing the grant (no session) is said plainly', async () => {
-    const bare = createNativeService({
+    const bare = createContractService({
       allowed: async () => true,
       tabPage: async () => ({ url: pageOf('ORD-1024') }),
       recheck: async () => undefined,

@@ -35,7 +35,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-describe("the native client's HttpPort over fetch", () => {
+describe("the contract client's HttpPort over fetch", () => {
   it('returns status, lower-cased headers and the body', async () => {
     const r = await fetchHttpPort().request({ method: 'POST', url: `${base}/json`, headers: { Authorization: 'Bearer t' }, body: '{}' });
     expect(r.status).toBe(200);

@@ -4,7 +4,7 @@ import { shopAdapter } from '../../../../src/observation/adapters/index.ts';
 import type { ObservedState } from '../../../../src/protocol/observed-state.ts';
 import { shopOrderSnapshot } from '../../observation/fixtures/shop-order-snapshot.ts';
 
-/** The tab observer's hook for the native path: the site's reading of a page, merged into its observation. */
+/** The tab observer's hook for the contract path: the site's reading of a page, merged into its observation. */
 
 const page = () => ({ ...shopOrderSnapshot({ origin: 'http://localhost:4100' }), documentToken: 'doc-A' });
 
@@ -26,7 +26,7 @@ function observer(over: Partial<TabObserverDeps> = {}) {
 /** A stand-in for the site's state: the order as the site says, with its integer version. */
 const siteSays = (state: ObservedState): ObservedState => ({ ...state, source: 'site_contract', evidence: ['site_contract', ...state.evidence], state: 'paid', state_version: 7, confidence: 1 });
 
-describe("the tab observer's site reading (native path)", () => {
+describe("the tab observer's site reading (contract path)", () => {
   it('a tab whose site granted nothing observes exactly as before', async () => {
     const before = await observer().observe(7);
     const siteState = vi.fn(async () => undefined);
