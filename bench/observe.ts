@@ -7,7 +7,7 @@ import { observeReply } from '../src/mcp/observe-view.ts';
 import { renderObserved, renderSnapshot } from '../src/observation/render/index.ts';
 import { fuse } from '../src/observation/fusion/index.ts';
 import { shopAdapter } from '../src/observation/adapters/index.ts';
-import type { PageSnapshot } from '../src/observation/snapshot.ts';
+import type { PageSnapshot } from '../src/protocol/snapshot.ts';
 import type { ToolDescriptor } from '../src/protocol/webmcp.ts';
 import type { StewardBrowser } from '../test/harness/browser.ts';
 import { median, type Row } from './report.ts';

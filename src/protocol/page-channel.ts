@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { RequestMap } from './channel.ts';
 
 /**
- * The private MessagePort between the main-world polyfill bridge and the isolated content
- * script. The isolated world asks (PageChannelRequests, id-correlated: correlated-channel.ts);
+ * The page channel: the private MessagePort between the main-world scripts (the WebMCP polyfill,
+ * the network observer) and the isolated content script. The isolated world asks (PageChannelRequests, id-correlated: correlated-channel.ts);
  * the main world answers, and tells unasked (PageChannelPushes). The main world is
  * page-controlled, so the isolated side validates everything it receives and grants it no more
  * authority than the page itself has. The handshake's DOM event names are in

@@ -1,6 +1,6 @@
 import type { AdapterRegistry } from '../../observation/adapters/index.ts';
 import type { Executor, PipelinePorts, PortContext, Route } from '../../pipeline/ports.ts';
-import type { NetworkRecord } from '../../observation/snapshot.ts';
+import type { NetworkRecord } from '../../protocol/snapshot.ts';
 import type { ObservationService } from '../observation/service.ts';
 import type { SessionTabs } from '../core/sessions.ts';
 import type { ToolStore } from '../tools/store.ts';

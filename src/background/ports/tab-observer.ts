@@ -1,6 +1,6 @@
 import type { Adapter, AdapterActionBinding } from '../../observation/adapters/index.ts';
 import { FusionError, fuseWithDetail } from '../../observation/fusion/index.ts';
-import type { NetworkRecord, PageSnapshot } from '../../observation/snapshot.ts';
+import type { NetworkRecord, PageSnapshot } from '../../protocol/snapshot.ts';
 import type { ObservedState } from '../../protocol/observed-state.ts';
 import type { ScreenshotSummary } from '../../observation/fusion/index.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';

@@ -1,5 +1,5 @@
 import { NetworkWire, PageChannelPush } from '../../protocol/page-channel.ts';
-import type { NetworkRecord } from '../../observation/snapshot.ts';
+import type { NetworkRecord } from '../../protocol/snapshot.ts';
 import { boundJson, redactUrl } from './network-bounds.ts';
 
 /**

@@ -31,7 +31,7 @@ const plain = (value: unknown) => {
 
 /**
  * getTools() reports the annotations Chrome reports, as booleans; record what the page declared
- * at registration too, so any other hint it gave still reaches Steward, as on the contract path.
+ * at registration too, so any other hint it gave still reaches Steward, as with native WebMCP.
  */
 export function recordDeclaredAnnotations(mc: { registerTool?: unknown }): Map<string, unknown> {
   const declared = new Map<string, unknown>();

@@ -1,4 +1,4 @@
-import type { SnapshotContainer, SnapshotTable } from '../snapshot.ts';
+import type { SnapshotContainer, SnapshotTable } from '../../protocol/snapshot.ts';
 import { cleanText } from '../clean-text.ts';
 import type { Entry, RootState } from './entries.ts';
 import { LabelIndex } from './fast-labels.ts';

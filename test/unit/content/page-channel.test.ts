@@ -34,7 +34,7 @@ class FakeModelContext extends EventTarget {
   }
 }
 
-function bridged(tools: FakeTool[]) {
+function overPageChannel(tools: FakeTool[]) {
   const { port1, port2 } = channel();
   const mc = new FakeModelContext(tools);
   serveModelContext(mc, port1, new Map(), captureThrown(mc as { registerTool?: unknown }));
@@ -48,9 +48,9 @@ class Named extends Error {
   }
 }
 
-describe('the page bridge (main world ↔ isolated world over the private port)', () => {
+describe('the page channel (main world ↔ isolated world over the private port)', () => {
   it('lists and runs the polyfill’s tools, and passes on tool changes', async () => {
-    const { mc, source } = bridged([{ name: 'echo', description: 'Echoes', run: (input) => JSON.stringify(input) }]);
+    const { mc, source } = overPageChannel([{ name: 'echo', description: 'Echoes', run: (input) => JSON.stringify(input) }]);
     expect(await source.list()).toEqual([{ name: 'echo', description: 'Echoes' }]);
     expect(await source.run('echo', { a: 1 })).toEqual({ result: '{"a":1}', truncated: false });
     const changed = vi.fn();
@@ -61,7 +61,7 @@ describe('the page bridge (main world ↔ isolated world over the private port)'
   });
 
   it('turns the page’s failures into tool errors with bounded name and message', async () => {
-    const { source } = bridged([
+    const { source } = overPageChannel([
       {
         name: 'typed',
         run: () => {
@@ -117,7 +117,7 @@ describe('the page bridge (main world ↔ isolated world over the private port)'
   });
 
   it('a tool that never answers is answered TIMEOUT by the main world at the deadline it was given', async () => {
-    const { source } = bridged([{ name: 'stall', run: () => new Promise(() => undefined) }]);
+    const { source } = overPageChannel([{ name: 'stall', run: () => new Promise(() => undefined) }]);
     const started = Date.now();
     await expect(source.run('stall', {}, 100)).rejects.toMatchObject({ code: 'TIMEOUT', message: "The page's tool did not answer within 0.1 s; it may still be running." });
     expect(Date.now() - started).toBeLessThan(1_000);
