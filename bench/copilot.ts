@@ -5,7 +5,7 @@ import type { RunningDemoSites } from '../sites/server.ts';
 import type { StewardBrowser } from '../test/harness/browser.ts';
 import { approveUntilEnd, freeSlot, offered, panelFor, promptTokens, startRun, useScriptedModel } from '../test/harness/copilot-driver.ts';
 import { callTool, callToolVia, click, done, selectIn, typeInto } from '../test/harness/copilot-replies.ts';
-import { connectContract, disconnectContract } from './native-connect.ts';
+import { connectContract, disconnectContract } from './contract-connect.ts';
 import { median, type Row } from './report.ts';
 
 /**

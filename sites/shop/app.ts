@@ -155,7 +155,7 @@ export function createShop(options: AgentApiOptions = {}): DemoSite {
     sendJson(ctx.res, 200, { order: apiOrder(updated), counters: store.countersFor(order.id) });
   });
 
-  // Agent Action API (the native path) -------------------------------------------------------------
+  // Agent Action API (the contract path) -------------------------------------------------------------
   agent.mount(router);
 
   // Test-only controls ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /**
  * The shop's HTML. Legacy pages on purpose: no WebMCP tools, the order total drawn only on a
  * canvas, a little churn (clock, rotating promo) that carries no meaning. Each page names the
- * site's agent contract (the native path) for an agent that knows how to use it.
+ * site's agent contract (the contract path) for an agent that knows how to use it.
  */
 import { html, jsonLd, raw, type SafeHtml } from '../http.ts';
 import { errorPage, page } from '../ui.ts';

@@ -35,10 +35,10 @@ import { CaptureBudget } from './ports/capture-budget.ts';
 import { runToolFromPanel, type PanelRunRequest } from './tools/run-from-panel.ts';
 import { createChromeCopilot } from './copilot/chrome-copilot.ts';
 import { agentsSeeDebuggingTools, observeForAgents } from './tools/agent-view.ts';
-import { wireBridge } from './bridge/wire-bridge.ts';
+import { wireBridge } from './mcp/wire-bridge.ts';
 import { wireAuditExport } from './audit-export/wire-export.ts';
-import { createNativeService } from './native/native-service.ts';
-import { chromeTabPage } from './native/tab-page.ts';
+import { createContractService } from './contract/contract-service.ts';
+import { chromeTabPage } from './contract/tab-page.ts';
 import { auditPolicyChanges } from './policy/policy-audit.ts';
 import { createChromePresence } from './presence/chrome-presence.ts';
 import type { AgentPresence } from './presence/agent-presence.ts';
@@ -155,7 +155,7 @@ export function composeServiceWorker(): void {
 
 /**
  * Assembles the Intent-to-Transaction pipeline on Chrome: IndexedDB stores, ports onto tabs,
- * approval announcements, alarms, and the features built on it (the native path, the MCP bridge,
+ * approval announcements, alarms, and the features built on it (the contract path, the MCP bridge,
  * audit export, the co-pilot, presence, the panel channel). Returns the panel channel's handler
  * table and the handlers composeServiceWorker registers at top level (MV3 wakes the worker only
  * for listeners registered synchronously).
@@ -177,8 +177,8 @@ function wirePipeline(deps: {
   const taint = new StorageTaintLedger();
   const tabs = chromeTabControl(chromeTabEvents());
   const send = deps.send;
-  // The native path: sites that publish an agent contract and granted Steward a token.
-  const native = createNativeService({
+  // The contract path: sites that publish an agent contract and granted Steward a token.
+  const contract = createContractService({
     allowed: async (origin) => (await deps.sites.list()).includes(origin),
     tabPage: chromeTabPage((tabId) => chromePorts.observer.last(tabId)),
     recheck: async (actionId) => (await live.ready).recheck(actionId),
@@ -195,7 +195,7 @@ function wirePipeline(deps: {
     tabs,
     screenshot: chromeScreenshots(Date.now, captures),
     showDebuggingTools: agentsSeeDebuggingTools,
-    native,
+    contract,
   });
 
   let pipeline: Pipeline | undefined;
@@ -313,7 +313,7 @@ function wirePipeline(deps: {
 
   const observeAsAgent = observeForAgents(chromePorts.observeTab, agentsSeeDebuggingTools);
 
-  // The MCP bridge: external agents' calls and pairing (src/background/bridge/).
+  // The MCP bridge: external agents' calls and pairing (src/background/mcp/).
   const bridge = wireBridge({
     pipeline: () => live.ready,
     sites: deps.sites,
@@ -362,7 +362,7 @@ function wirePipeline(deps: {
     push: (m) => deps.panels.push(m),
     copilot,
     pairings: bridge.pairings,
-    contracts: native.contracts,
+    contracts: contract.contracts,
     auditExport: auditExport.control,
     retention,
   });

@@ -1,6 +1,6 @@
 import type { RecoveryReport } from '../pipeline/recovery.ts';
 import type { McpClientInfo } from '../protocol/bridge.ts';
-import type { PairingService } from './bridge/pairing-service.ts';
+import type { PairingService } from './mcp/pairing-service.ts';
 import type { ObservationService } from './observation/service.ts';
 import { pageDeadlines } from './core/page-deadlines.ts';
 import { lastCaptureError } from './ports/capture-error.ts';

@@ -2,7 +2,7 @@
 // holds no secrets and makes no policy decisions.
 import { ToolDiscovery } from './webmcp/discovery.ts';
 import { NativeToolSource, nativeModelContext } from './webmcp/native-source.ts';
-import { BridgeToolSource, receiveBridgePort, thrownLookup } from './webmcp/bridge-source.ts';
+import { PolyfillToolSource, receivePageChannelPort, thrownLookup } from './webmcp/polyfill-source.ts';
 import { ask, listenToWorker, report } from './worker-channel.ts';
 import { StewardIndicator } from './presence/indicator.ts';
 import { ObservationHost } from './observe/observation-host.ts';
@@ -60,13 +60,13 @@ function start(): void {
   const native = nativeModelContext();
   const nativeSource = native ? new NativeToolSource(native) : undefined;
   if (nativeSource) discovery.attach(nativeSource);
-  receiveBridgePort((port, offer) => {
+  receivePageChannelPort((port, offer) => {
     listenForNetworkRecords(port, network);
     port.addEventListener('message', (event: MessageEvent) => requests.acceptEvent(event.data));
     // Chrome hides what a native tool threw; the main world saw it.
     if (nativeSource) nativeSource.thrownLookup = thrownLookup(port);
     // With the polyfill setting off the main world observes the network only: no tools to ask for.
-    if (!native && offer.polyfill) discovery.attach(new BridgeToolSource(port));
+    if (!native && offer.polyfill) discovery.attach(new PolyfillToolSource(port));
   });
 
   const whenParsed = () => {

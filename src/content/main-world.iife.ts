@@ -3,7 +3,7 @@
 // with anything here. Its jobs: the WebMCP polyfill where the browser has no native
 // document.modelContext, and observing the page's same-origin JSON responses. Both reach Steward
 // over one private MessagePort, which exists in both modes.
-import { recordDeclaredAnnotations, serveModelContext, serveNativeThrown } from './main/polyfill-bridge.ts';
+import { recordDeclaredAnnotations, serveModelContext, serveNativeThrown } from './main/page-channel-server.ts';
 import { startMainWorld } from './main/start-main-world.ts';
 import { captureThrown } from './main/thrown-capture.ts';
 import { installStewardModelContext } from './main/webmcp/model-context.ts';

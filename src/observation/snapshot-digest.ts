@@ -1,4 +1,4 @@
-import type { PageSnapshot, SnapshotElement, SnapshotText } from './snapshot.ts';
+import type { PageSnapshot, SnapshotElement, SnapshotText } from '../protocol/snapshot.ts';
 
 /**
  * A fingerprint of a snapshot's elements and texts (pure), sent with the delta that answers a

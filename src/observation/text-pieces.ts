@@ -1,4 +1,4 @@
-import type { SnapshotText } from './snapshot.ts';
+import type { SnapshotText } from '../protocol/snapshot.ts';
 
 /**
  * A snapshot's texts told against the previous snapshot's (pure; the page encodes, the service

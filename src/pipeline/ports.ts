@@ -116,7 +116,7 @@ export type ExecutionReport =
       /** SITE_NOT_ALLOWED: the origin a navigation was stopped before reaching. */
       origin?: string;
       page_error?: PageToolError;
-      /** The site's own refusal on the native path (412 with its current state, 401 with why): reported to the agent as the site's error. */
+      /** The site's own refusal on the contract path (412 with its current state, 401 with why): reported to the agent as the site's error. */
       site_error?: SiteErrorBody;
       activity?: PageActivity;
     }

@@ -289,7 +289,7 @@ function midwayFailure(action: string, message: string) {
 }
 
 /**
- * The site's own refusal on the native path (412 with its current state, 401 revoked, 403 scope):
+ * The site's own refusal on the contract path (412 with its current state, 401 revoked, 403 scope):
  * its code, with its words marked as the site's, its current state and what it offers now.
  */
 function siteRefusal(v: VerifyInput, refusal: SiteErrorBody): ActionErrorResult {

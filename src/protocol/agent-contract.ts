@@ -8,10 +8,10 @@ import { ResourceId, ResourceRef, ResourceScope, ResourceType, StateName } from 
 import { JsonSchemaObject } from './webmcp.ts';
 
 /**
- * The native path's wire format (DESIGN §6; the spec a site implements is docs/agent-contract.md):
+ * The contract path's wire format (DESIGN §6; the spec a site implements is docs/agent-contract.md):
  * the Semantic State Contract a site publishes, and the Agent Action API's requests and answers.
  * One module for both sides, so the reference shop (sites/shop/agent/) and Steward's client
- * (src/native/) cannot drift apart. Everything a site sends is untrusted input to Steward and
+ * (src/contract/) cannot drift apart. Everything a site sends is untrusted input to Steward and
  * everything an agent sends is untrusted input to the site: both parse with these schemas.
  */
 

@@ -1,7 +1,7 @@
 /**
  * What the main world tells the isolated world about the page's own listeners (issue 26), through
  * one attribute on each element: `data-steward-on="click hover"`. Kept free of imports, like
- * page-bridge-names.ts: the main-world scripts carry it on every allowed page.
+ * page-channel-names.ts: the main-world scripts carry it on every allowed page.
  *
  * The page can write or strip the attribute itself. Forging it only adds a control Steward treats
  * as possibly consequential; stripping it only makes Steward less helpful. A value that does not

@@ -201,7 +201,7 @@ export const PanelRequests = {
   'panel/audit-export-status': { request: none, reply: AuditExportStatus },
   /** Sets (or with null, stops) the export; answers with the status afterwards. */
   'panel/audit-export-target': { request: z.object({ target: AuditExportTarget.nullable() }), reply: AuditExportStatus },
-  // sites that publish an agent contract (the native path, src/protocol/agent-contract.ts)
+  // sites that publish an agent contract (the contract path, src/protocol/agent-contract.ts)
   /** The contract the tab's site offers (discovered on its pages), and any grant Steward holds for it. */
   'panel/contract-site': { request: z.object({ tabId }), reply: z.object({ site: ContractSiteView.nullable() }) },
   /** Every site Steward holds (or held) a grant for. */

@@ -52,7 +52,7 @@ export function resourceWords(ref: ResourceRef): string {
 export const StateName = SnakeCase;
 export type StateName = z.infer<typeof StateName>;
 
-/** Site-issued version (native path): a non-negative integer that grows with every change. */
+/** Site-issued version (contract path): a non-negative integer that grows with every change. */
 const ContractStateVersion = z.int({ error: 'must be a non-negative integer' }).nonnegative('must be a non-negative integer');
 
 /** Steward's fingerprint of the semantic content it observed: `fp-` + at least 6 hex digits. */

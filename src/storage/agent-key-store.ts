@@ -1,5 +1,5 @@
 import type { StewardDb } from './db.ts';
-import { StoredAgentKey } from './native-records.ts';
+import { StoredAgentKey } from './contract-records.ts';
 import { CorruptRecordError, readValid } from './read.ts';
 
 /**

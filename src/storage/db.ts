@@ -10,7 +10,7 @@ import type { QuotaRecord } from './quota-record.ts';
 import type { SignedHead } from './audit-seal.ts';
 import type { ChainStart } from './audit-retention.ts';
 import type { StoredToken } from './token-record.ts';
-import type { StoredAgentKey, StoredSiteGrant } from './native-records.ts';
+import type { StoredAgentKey, StoredSiteGrant } from './contract-records.ts';
 import type { ExportRecord } from '../protocol/audit-export.ts';
 
 /**
@@ -36,7 +36,7 @@ export interface StewardSchema extends DBSchema {
   quota: { key: string; value: QuotaRecord };
   /** The audit key (a non-extractable CryptoKey), the signed head (audit-seal.ts) and the chain's start after removals (audit-retention.ts), out-of-line keys. */
   audit_seal: { key: string; value: CryptoKey | SignedHead | ChainStart };
-  /** Steward's agent key for the native path (a non-extractable Ed25519 CryptoKey and its public JWK), out-of-line key. */
+  /** Steward's agent key for the contract path (a non-extractable Ed25519 CryptoKey and its public JWK), out-of-line key. */
   agent_key: { key: string; value: StoredAgentKey };
   /** The token each site granted Steward (a secret: never leaves the worker), by origin. */
   site_grants: { key: string; value: StoredSiteGrant };
@@ -83,7 +83,7 @@ function migrate(db: StewardDb, oldVersion: number, tx: UpgradeTx): void {
     if (oldVersion >= 1) revokePlainTokens(tx).catch((error) => console.error('revoking pre-v3 tokens failed', error));
   }
   if (oldVersion < 4) {
-    // The native path (issue 16): Steward's agent key and the grants sites issued for it.
+    // The contract path (issue 16): Steward's agent key and the grants sites issued for it.
     db.createObjectStore('agent_key');
     db.createObjectStore('site_grants', { keyPath: 'origin' });
   }

@@ -1,5 +1,5 @@
 import type { StewardDb } from './db.ts';
-import { StoredSiteGrant } from './native-records.ts';
+import { StoredSiteGrant } from './contract-records.ts';
 import { readValid } from './read.ts';
 
 /**

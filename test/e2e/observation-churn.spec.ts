@@ -1,4 +1,4 @@
-import type { PageSnapshot } from '../../src/observation/snapshot.ts';
+import type { PageSnapshot } from '../../src/protocol/snapshot.ts';
 import { test, expect } from '../harness/fixtures.ts';
 import { observeViaPanel } from '../harness/panel-helpers.ts';
 

@@ -1,6 +1,6 @@
 import type { Page, Worker } from '@playwright/test';
 import { expand, query, renderSnapshot, approxTokens } from '../../src/observation/render/index.ts';
-import type { PageSnapshot } from '../../src/observation/snapshot.ts';
+import type { PageSnapshot } from '../../src/protocol/snapshot.ts';
 import { test, expect } from '../harness/fixtures.ts';
 
 /**

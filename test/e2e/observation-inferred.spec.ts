@@ -1,6 +1,6 @@
 import type { Page, Worker } from '@playwright/test';
 import { answersFor, withEpisode } from '../../sites/lab/widgets/tasks.ts';
-import type { PageSnapshot, SnapshotElement } from '../../src/observation/snapshot.ts';
+import type { PageSnapshot, SnapshotElement } from '../../src/protocol/snapshot.ts';
 import { test, expect } from '../harness/fixtures.ts';
 import { data, mint, observe, submit } from '../harness/pipeline-helpers.ts';
 

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { PageSnapshot } from '../../src/observation/snapshot.ts';
+import type { PageSnapshot } from '../../src/protocol/snapshot.ts';
 import { test, expect } from '../harness/fixtures.ts';
 import { observeViaPanel } from '../harness/panel-helpers.ts';
 

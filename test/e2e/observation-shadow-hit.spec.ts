@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { PageSnapshot, SnapshotElement } from '../../src/observation/snapshot.ts';
+import type { PageSnapshot, SnapshotElement } from '../../src/protocol/snapshot.ts';
 import { domActions } from '../../src/observation/fusion/dom-actions.ts';
 import { test, expect } from '../harness/fixtures.ts';
 

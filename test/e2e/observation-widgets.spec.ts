@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { renderObserved } from '../../src/observation/render/index.ts';
-import type { PageSnapshot, SnapshotElement } from '../../src/observation/snapshot.ts';
+import type { PageSnapshot, SnapshotElement } from '../../src/protocol/snapshot.ts';
 import type { ObservedState } from '../../src/protocol/observed-state.ts';
 import { WIDGET_TASKS, answersFor, judge, withEpisode } from '../../sites/lab/widgets/tasks.ts';
 import { test, expect } from '../harness/fixtures.ts';

@@ -3,7 +3,7 @@ import { test, expect } from '../harness/fixtures.ts';
 import { SHOP_ORDER, cancelOrder, mintThroughUiWithId, shopState, showView, submissionResult, submitAsCopilot, swRecords } from '../harness/panel-helpers.ts';
 
 /**
- * The side panel's part of the native path: the person's consent to the shop's token grant, the
+ * The side panel's part of the contract path: the person's consent to the shop's token grant, the
  * connection it shows, disconnecting (the shop revokes the token), and the path each action ran on.
  */
 
@@ -170,7 +170,7 @@ test('once connected, the same cancel runs on the site’s contract, and the car
   const { panel, tabId } = await shopTab({ steward, sites, openPanel, tabIdOf });
   await panel.getByTestId('contract-connect').click();
   await expect(panel.getByTestId('contract-connected')).toContainText('Connected as Jordan Lee');
-  const { cardPath, loggedPath, result } = await cancelAndReadPaths(panel, tabId, new URL(sites.urls.shop).origin, 'panel-contract-native');
+  const { cardPath, loggedPath, result } = await cancelAndReadPaths(panel, tabId, new URL(sites.urls.shop).origin, 'panel-contract-site-call');
   expect(cardPath).toBe('site contract');
   expect(loggedPath).toBe('site contract');
   expect((result as { execution?: { status: string } }).execution?.status).toBe('confirmed');

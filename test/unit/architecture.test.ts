@@ -87,13 +87,13 @@ function workerFolderOf(path: string): string | undefined {
  * implements or is handed.
  */
 const FEATURE_EDGES: Record<string, string> = {
-  'bridge → panel': 'the bridge implements the panel’s PairingControl and reads the sites through SitesControl',
-  'bridge → pipeline': 'pairing requests are announced through the approval announcer’s notification and badge APIs',
-  'bridge → ports': 'an agent’s tab opens through the fenced navigation and waits for load like the pipeline’s own',
-  'bridge → tools': 'agents list the tools pages reported (ToolStore)',
+  'contract → panel': 'the contract path implements the panel’s ContractControl',
+  'contract → ports': 'the contract path implements the ports’ ContractPorts and reads their observed tabs',
   'copilot → ports': 'the co-pilot reads the observer’s outcome (ObserveOutcome)',
-  'native → panel': 'the native path implements the panel’s ContractControl',
-  'native → ports': 'the native path implements the ports’ NativePorts and reads their observed tabs',
+  'mcp → panel': 'the MCP adapter implements the panel’s PairingControl and reads the sites through SitesControl',
+  'mcp → pipeline': 'pairing requests are announced through the approval announcer’s notification and badge APIs',
+  'mcp → ports': 'an agent’s tab opens through the fenced navigation and waits for load like the pipeline’s own',
+  'mcp → tools': 'agents list the tools pages reported (ToolStore)',
   'pages → sites': 'content reports are accepted only from allowed sites (SiteAccess)',
   'pages → tools': 'content reports fill the tool registry (ToolStore)',
   'panel → audit-export': 'the panel’s audit export settings (AuditExportControl)',
@@ -164,7 +164,7 @@ function extensionApiUses(file: SourceFile): string[] {
 describe('architecture: the floors of src/', () => {
   it('finds the source tree', () => {
     expect(files.length).toBeGreaterThan(100);
-    for (const layer of ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp', 'agent', 'content', 'sidepanel', 'background']) {
+    for (const layer of ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp', 'agent', 'mcp', 'contract', 'content', 'sidepanel', 'background']) {
       expect(
         files.some((f) => layerOf(f.path) === layer),
         layer,
@@ -215,28 +215,28 @@ describe('architecture: the floors of src/', () => {
     ).toEqual([]);
   });
 
-  it('src/external-agents (what an MCP client may call) imports only base, protocol, the observation renderer, and pipeline types', () => {
+  it('src/mcp (what an MCP client may call) imports only base, protocol, the observation renderer, and pipeline types', () => {
     const typeOnly = (from: string) => {
       const text = byPath.get(from)!.text;
       return [...text.matchAll(/^import type [^;]+ from '([^']+)';/gm)].map((m) => relative(ROOT, resolve(dirname(join(ROOT, from)), m[1]!)));
     };
     const allowed = ({ from, to }: { from: string; to: string }) =>
-      ['base', 'protocol', 'external-agents'].includes(layerOf(to)) || to.startsWith('src/observation/render/') || (layerOf(to) === 'pipeline' && typeOnly(from).includes(to));
+      ['base', 'protocol', 'mcp'].includes(layerOf(to)) || to.startsWith('src/observation/render/') || (layerOf(to) === 'pipeline' && typeOnly(from).includes(to));
     expect(
-      importsOf('external-agents')
+      importsOf('mcp')
         .filter((i) => !allowed(i))
         .map(({ from, to }) => `${from} → ${to}`),
     ).toEqual([]);
   });
 
-  it('src/native (the site contract client) imports only base, protocol, itself, and pipeline types', () => {
+  it('src/contract (the site contract client) imports only base, protocol, itself, and pipeline types', () => {
     const typeOnly = (from: string) => {
       const text = byPath.get(from)!.text;
       return [...text.matchAll(/^import type [^;]+ from '([^']+)';/gm)].map((m) => relative(ROOT, resolve(dirname(join(ROOT, from)), m[1]!)));
     };
-    const allowed = ({ from, to }: { from: string; to: string }) => ['base', 'protocol', 'native'].includes(layerOf(to)) || (layerOf(to) === 'pipeline' && typeOnly(from).includes(to));
+    const allowed = ({ from, to }: { from: string; to: string }) => ['base', 'protocol', 'contract'].includes(layerOf(to)) || (layerOf(to) === 'pipeline' && typeOnly(from).includes(to));
     expect(
-      importsOf('native')
+      importsOf('contract')
         .filter((i) => !allowed(i))
         .map(({ from, to }) => `${from} → ${to}`),
     ).toEqual([]);
@@ -309,13 +309,13 @@ describe('architecture: the floors of src/', () => {
   });
 
   it('src/background imports from the rest of src/ only the pure floors (and the content scripts as built files)', () => {
-    const pure = ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp', 'agent', 'external-agents', 'native', 'background'];
+    const pure = ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp', 'agent', 'mcp', 'contract', 'background'];
     const builtFiles = 'src/background/sites/content-script-files.ts';
     expect(outside('background', pure).filter((edge) => !edge.startsWith(`${builtFiles} → src/content/`))).toEqual([]);
   });
 
   it('the pure folders never call the extension APIs (chrome.* / browser.*)', () => {
-    const pure = ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp', 'agent', 'external-agents', 'native'];
+    const pure = ['base', 'protocol', 'storage', 'pipeline', 'observation', 'webmcp', 'agent', 'mcp', 'contract'];
     const pureFiles = files.filter((f) => pure.includes(layerOf(f.path)) || f.path.startsWith('src/sidepanel/lib/'));
     expect(pureFiles.flatMap(extensionApiUses)).toEqual([]);
     expect(pureFiles.filter((f) => f.packages.includes('webextension-polyfill')).map((f) => f.path)).toEqual([]);

@@ -167,7 +167,7 @@ describe('shop pages', () => {
     expect(page).toContain('id="clock"');
     expect(page).toContain('id="promo-banner"');
     expect(page).toContain('<script src="/assets/shop.js" defer>');
-    // legacy pages: no WebMCP; the agent contract is only named (the native path is opt-in)
+    // legacy pages: no WebMCP; the agent contract is only named (the contract path is opt-in)
     expect(page).not.toMatch(/toolname|modelContext/);
     expect(page).toContain('<link rel="agent-contract" href="/agent/v1/contract">');
 

@@ -1,5 +1,5 @@
 import type { SnapshotDelta, SnapshotElementPatch } from '../../protocol/messages.ts';
-import type { PageSnapshot, SnapshotElement } from '../../observation/snapshot.ts';
+import type { PageSnapshot, SnapshotElement } from '../../protocol/snapshot.ts';
 import { applyTexts } from '../../observation/text-pieces.ts';
 
 /** As many texts as a snapshot may carry (PageSnapshotSchema). */

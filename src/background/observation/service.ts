@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ObserveReplyData, type QueryResponse, type SnapshotQuerySchema } from '../../protocol/messages.ts';
 import type { Data, PayloadInput, Reply } from '../../protocol/channel.ts';
 import type { ContentRequests } from '../../protocol/content-channel.ts';
-import type { PageSnapshot, SnapshotElement } from '../../observation/snapshot.ts';
+import type { PageSnapshot, SnapshotElement } from '../../protocol/snapshot.ts';
 import { applyDelta } from './delta.ts';
 import { PackedRowsError, unpackObserveReply } from '../../protocol/packed-rows.ts';
 import { fastSafeParse } from '../../protocol/fast-check.ts';

@@ -4,7 +4,7 @@ import type { PanelRequests } from '../../protocol/panel-channel.ts';
 
 /**
  * What the control room may do with sites that publish an agent contract (bound in
- * src/background/native/): see what the tab's site offers and what Steward holds, connect with
+ * src/background/contract/): see what the tab's site offers and what Steward holds, connect with
  * the person's consent (the site issues a token bound to Steward's agent key), disconnect.
  */
 export interface ContractControl {

@@ -5,7 +5,7 @@ import type { PanelRequests } from '../../protocol/panel-channel.ts';
 
 /**
  * What the control room may do with MCP clients pairing through the bridge (bound in
- * src/background/bridge/): list the requests waiting for the person, decide one, and see the
+ * src/background/mcp/): list the requests waiting for the person, decide one, and see the
  * link's state. Minting the client's token happens inside `decide`, with the grant the person chose.
  */
 export interface PairingControl {

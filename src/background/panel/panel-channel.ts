@@ -36,9 +36,9 @@ export interface PanelChannelDeps {
   sites: SitesControl;
   /** The co-pilot's runs (src/background/copilot/); without it every copilot/* request is refused. */
   copilot?: Pick<RunManager, 'start' | 'pause' | 'resume' | 'stop' | 'takeOver' | 'answer' | 'runs' | 'setKey' | 'modelStatus' | 'checkModel'>;
-  /** MCP clients pairing through the bridge (src/background/bridge/); without it pairing is refused. */
+  /** MCP clients pairing through the bridge (src/background/mcp/); without it pairing is refused. */
   pairings?: PairingControl;
-  /** Sites with an agent contract (src/background/native/). */
+  /** Sites with an agent contract (src/background/contract/). */
   contracts?: ContractControl;
   /** The audit export to the organisation's collector (src/background/audit-export/). */
   auditExport?: AuditExportControl;

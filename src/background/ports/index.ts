@@ -1,6 +1,6 @@
 import type { AdapterRegistry } from '../../observation/adapters/index.ts';
 import type { Executor, PipelinePorts, PortContext, Route } from '../../pipeline/ports.ts';
-import type { NetworkRecord } from '../../observation/snapshot.ts';
+import type { NetworkRecord } from '../../protocol/snapshot.ts';
 import type { ObservationService } from '../observation/service.ts';
 import type { SessionTabs } from '../core/sessions.ts';
 import type { ToolStore } from '../tools/store.ts';
@@ -24,13 +24,13 @@ import type { PageSettle } from '../../protocol/content-channel.ts';
 /**
  * The pipeline's ports on Chrome (src/pipeline/ports.ts). The pipeline never sees a tab id: ports
  * map the agent's session to its tab (SessionTabs). Every path has an executor: site_contract
- * (the native path, src/background/native/: used only for sites that granted Steward a token),
+ * (the contract path, src/background/contract/: used only for sites that granted Steward a token),
  * webmcp, adapter and legacy_inference. Contract endpoints are observed and routed to through the
- * native path too; without it they are not observed.
+ * contract path too; without it they are not observed.
  */
 
-/** What these ports and the tab observer take from the native path. */
-export interface NativePorts {
+/** What these ports and the tab observer take from the contract path. */
+export interface ContractPorts {
   executor: Executor;
   observe(url: string, resource: ResourceRef): Promise<ObservedState | null>;
   routes(resource: ResourceRef): Promise<Route[]>;
@@ -48,8 +48,8 @@ export interface ChromePortsDeps {
   screenshot?: CaptureScreenshot;
   /** Whether agents are shown the pages' debugging tools (a setting; off when not given). */
   showDebuggingTools?: () => Promise<boolean>;
-  /** The native path: sites' contracts and the grants Steward holds (src/background/native/). */
-  native?: NativePorts;
+  /** The contract path: sites' contracts and the grants Steward holds (src/background/contract/). */
+  contract?: ContractPorts;
 }
 
 const withoutHash = (u: string) => u.split('#')[0];
@@ -108,7 +108,7 @@ export function createChromePorts(deps: ChromePortsDeps) {
     waitLoaded: (tabId) => waitForLoaded(deps.tabs, tabId),
     settle: (tabId, capMs, quietMs) => pageSettle(deps.send, tabId, capMs, quietMs),
     ...(deps.screenshot ? { screenshot: deps.screenshot } : {}),
-    ...(deps.native ? { siteState: deps.native.siteState } : {}),
+    ...(deps.contract ? { siteState: deps.contract.siteState } : {}),
   });
 
   /** Every observation, for the panel or the pipeline, also teaches the routes where adapters apply. */
@@ -124,7 +124,7 @@ export function createChromePorts(deps: ChromePortsDeps) {
 
   const ports: PipelinePorts = {
     async observe(where, resource, ctx) {
-      if (where.kind === 'contract') return deps.native ? deps.native.observe(where.url, resource) : null;
+      if (where.kind === 'contract') return deps.contract ? deps.contract.observe(where.url, resource) : null;
       const tabId = await tabOf(ctx);
       if (tabId === undefined) return null;
       const r = await observeTab(tabId);
@@ -133,9 +133,9 @@ export function createChromePorts(deps: ChromePortsDeps) {
     },
     navigate,
     // A contract's endpoint outranks an adapter's page (DESIGN §1).
-    routes: async (resource) => [...((await deps.native?.routes(resource)) ?? []), ...routes.routes(resource)],
+    routes: async (resource) => [...((await deps.contract?.routes(resource)) ?? []), ...routes.routes(resource)],
     executors: {
-      ...(deps.native ? { site_contract: deps.native.executor } : {}),
+      ...(deps.contract ? { site_contract: deps.contract.executor } : {}),
       // Every step in the agent's tab is fenced to its origins: what it makes the tab load stays there.
       webmcp: fencedExecutor(webmcpExecutor({ tabOf, send: deps.send, observer, topFrame, tabs: deps.tabs }), act),
       adapter: fencedExecutor(adapterExecutor(act), act),

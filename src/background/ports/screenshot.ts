@@ -2,7 +2,7 @@ import { summarizeScreenshot, type ScreenshotSummary } from '../../observation/f
 import { browser } from '../core/browser.ts';
 import { noteCaptureError } from './capture-error.ts';
 import { CaptureBudget, PixelMemo } from './capture-budget.ts';
-import type { TabImage } from '../../external-agents/ports.ts';
+import type { TabImage } from '../../mcp/ports.ts';
 
 /** The pixels are only sampled for blankness: a small copy is plenty. */
 const SAMPLE_WIDTH = 320;

@@ -1,6 +1,6 @@
 import type { Adapter, AdapterActionBinding } from '../../observation/adapters/index.ts';
 import { FusionError, fuseWithDetail } from '../../observation/fusion/index.ts';
-import type { NetworkRecord, PageSnapshot } from '../../observation/snapshot.ts';
+import type { NetworkRecord, PageSnapshot } from '../../protocol/snapshot.ts';
 import type { ObservedState } from '../../protocol/observed-state.ts';
 import type { ScreenshotSummary } from '../../observation/fusion/index.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
@@ -38,7 +38,7 @@ export interface ObservedTab {
   at: number;
 }
 
-/** The site's own word on a page (the native path), read once per observation and applied to each fusion of it. */
+/** The site's own word on a page (the contract path), read once per observation and applied to each fusion of it. */
 export interface SiteReading {
   merge(state: ObservedState): ObservedState;
 }
@@ -71,7 +71,7 @@ export interface TabObserverDeps {
   settle?(tabId: number, capMs: number, quietMs?: number): Promise<PageSettle | undefined>;
   /**
    * The site's state for the page, when Steward holds a grant from its site and the page shows
-   * a resource of its contract (src/background/native/); undefined leaves the observation as fused.
+   * a resource of its contract (src/background/contract/); undefined leaves the observation as fused.
    */
   siteState?(pageUrl: string, fused: ObservedState): Promise<SiteReading | undefined>;
   now?: () => number;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAGE_DIALOGS_ARM, PAGE_DIALOGS_REPLY } from '../../protocol/page-bridge-names.ts';
+import { PAGE_DIALOGS_ARM, PAGE_DIALOGS_REPLY } from '../../protocol/page-channel-names.ts';
 import { PageDialog } from '../../protocol/messages.ts';
 
 /** The main world's answer: what the page asked while armed (anything else is no answer). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAGE_TIMERS_QUERY, PAGE_TIMERS_REPLY } from '../../protocol/page-bridge-names.ts';
+import { PAGE_TIMERS_QUERY, PAGE_TIMERS_REPLY } from '../../protocol/page-channel-names.ts';
 
 /** The main world's answer: a time, or empty for none (anything else is no answer). */
 const Reply = z.union([

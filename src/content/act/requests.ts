@@ -1,4 +1,4 @@
-import { PageBridgePush, RequestWire } from '../../protocol/page-bridge-channel.ts';
+import { PageChannelPush, RequestWire } from '../../protocol/page-channel.ts';
 import type { WriteRequest } from '../../protocol/messages.ts';
 import { redactUrl } from '../main/network-bounds.ts';
 
@@ -45,7 +45,7 @@ export class RequestLedger {
 
   /** Takes one message from the private port; anything but a valid `request` push is ignored. */
   acceptEvent(data: unknown): void {
-    const parsed = PageBridgePush.safeParse(data);
+    const parsed = PageChannelPush.safeParse(data);
     if (parsed.success && parsed.data.type === 'request') this.accept(parsed.data.request);
   }
 

@@ -1,5 +1,5 @@
-import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from '../../protocol/page-bridge-names.ts';
-import type { PortOffer } from '../../protocol/page-bridge-channel.ts';
+import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from '../../protocol/page-channel-names.ts';
+import type { PortOffer } from '../../protocol/page-channel.ts';
 
 /**
  * Hands one end of a MessageChannel to the isolated world with synchronous DOM events at

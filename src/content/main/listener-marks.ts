@@ -1,5 +1,5 @@
 import { EVENT_MARKS, formatMarks, isEmptyFunction, LISTENER_MARK_ATTRIBUTE, MARK } from '../../protocol/listener-marks.ts';
-import { LISTENER_MARKS_FLUSH } from '../../protocol/page-bridge-names.ts';
+import { LISTENER_MARKS_FLUSH } from '../../protocol/page-channel-names.ts';
 
 /**
  * Which elements the page's scripts made live (issue 26): `addEventListener` and the `on…`

@@ -1,5 +1,5 @@
-import { NetworkWire, PageBridgePush } from '../../protocol/page-bridge-channel.ts';
-import type { NetworkRecord } from '../../observation/snapshot.ts';
+import { NetworkWire, PageChannelPush } from '../../protocol/page-channel.ts';
+import type { NetworkRecord } from '../../protocol/snapshot.ts';
 import { boundJson, redactUrl } from './network-bounds.ts';
 
 /**
@@ -30,7 +30,7 @@ export class NetworkBuffer {
 
   /** Takes one message from the private port; anything but a valid `network` push is ignored. */
   acceptEvent(data: unknown): NetworkRecord | undefined {
-    const parsed = PageBridgePush.safeParse(data);
+    const parsed = PageChannelPush.safeParse(data);
     if (!parsed.success || parsed.data.type !== 'network') return undefined;
     return this.accept(parsed.data.record);
   }

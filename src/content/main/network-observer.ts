@@ -1,4 +1,4 @@
-import type { NetworkWire, PageBridgePush, RequestWire } from '../../protocol/page-bridge-channel.ts';
+import type { NetworkWire, PageChannelPush, RequestWire } from '../../protocol/page-channel.ts';
 import { MAX_BODY_CHARS, boundJson, isJsonContentType, redactUrl } from './network-bounds.ts';
 
 /**
@@ -229,9 +229,9 @@ export function installNetworkObserver(win: ObservableWindow, emit: EmitRecord, 
 export function portSender(port: MessagePort, keepBeforeConnect = 32): { emit: EmitRecord; request: EmitRequest; connected: () => void } {
   const post = MessagePort.prototype.postMessage;
   let connected = false;
-  const pending: PageBridgePush[] = [];
-  const send = (push: PageBridgePush) => Reflect.apply(post, port, [push]);
-  const queue = (push: PageBridgePush) => {
+  const pending: PageChannelPush[] = [];
+  const send = (push: PageChannelPush) => Reflect.apply(post, port, [push]);
+  const queue = (push: PageChannelPush) => {
     if (connected) return send(push);
     pending.push(push);
     if (pending.length > keepBeforeConnect) pending.shift();

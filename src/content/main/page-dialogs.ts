@@ -1,4 +1,4 @@
-import { PAGE_DIALOGS_ARM, PAGE_DIALOGS_REPLY } from '../../protocol/page-bridge-names.ts';
+import { PAGE_DIALOGS_ARM, PAGE_DIALOGS_REPLY } from '../../protocol/page-channel-names.ts';
 import { disguise } from './listener-marks.ts';
 
 /**

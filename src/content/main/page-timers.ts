@@ -1,4 +1,4 @@
-import { PAGE_TIMERS_QUERY, PAGE_TIMERS_REPLY } from '../../protocol/page-bridge-names.ts';
+import { PAGE_TIMERS_QUERY, PAGE_TIMERS_REPLY } from '../../protocol/page-channel-names.ts';
 import { disguise } from './listener-marks.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { SameAsBase, type ObserveReplyData, type SnapshotDelta, type SnapshotElementPatch } from '../../protocol/messages.ts';
 import { snapshotDigest } from '../../observation/snapshot-digest.ts';
 import { encodeTexts, extendRun, type TextRun } from '../../observation/text-pieces.ts';
-import type { PageSnapshot, SnapshotElement } from '../../observation/snapshot.ts';
+import type { PageSnapshot, SnapshotElement } from '../../protocol/snapshot.ts';
 
 /**
  * Shrinks what crosses to the service worker once it holds a snapshot of this document: new

@@ -3,7 +3,7 @@ import type { WebMcpApi } from '../../protocol/webmcp.ts';
 import type { PageToolError } from '../../protocol/page-tool-error.ts';
 import { boundMessage, quotePageError, toErrorCode } from '../../webmcp/thrown.ts';
 
-/** Where the isolated world gets a frame's WebMCP tools from: the native API or the polyfill bridge. */
+/** Where the isolated world gets a frame's WebMCP tools from: the native API, or the polyfill over the page channel. */
 export interface ToolSource {
   readonly api: Exclude<WebMcpApi, 'none'>;
   list(): Promise<RawTool[]>;

@@ -1,5 +1,5 @@
 import type { AvailableActionInput } from '../../protocol/action.ts';
-import type { PageSnapshot, SnapshotElement } from '../snapshot.ts';
+import type { PageSnapshot, SnapshotElement } from '../../protocol/snapshot.ts';
 import { FIELD, quote, type Claim } from '../read/claims.ts';
 import { cleanResourceId } from '../read/values.ts';
 import type { Adapter, AdapterAction } from './format.ts';

@@ -1,4 +1,4 @@
-import type { PageSnapshot } from '../snapshot.ts';
+import type { PageSnapshot } from '../../protocol/snapshot.ts';
 import type { Adapter } from './format.ts';
 import { compilePath } from './path-pattern.ts';
 

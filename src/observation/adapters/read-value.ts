@@ -1,4 +1,4 @@
-import type { PageSnapshot, SnapshotElement } from '../snapshot.ts';
+import type { PageSnapshot, SnapshotElement } from '../../protocol/snapshot.ts';
 import { cleanText } from '../clean-text.ts';
 import { blocksAfterHeading, labelledValues } from '../read/page-text.ts';
 import { canonicalState } from '../read/states.ts';

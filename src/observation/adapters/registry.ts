@@ -1,5 +1,5 @@
 import { parseOrError } from '../../protocol/validate.ts';
-import type { PageSnapshot } from '../snapshot.ts';
+import type { PageSnapshot } from '../../protocol/snapshot.ts';
 import { Adapter } from './format.ts';
 import { matchAdapter } from './match.ts';
 

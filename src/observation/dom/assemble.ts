@@ -1,4 +1,4 @@
-import type { PageSnapshot, SnapshotElement, SnapshotText } from '../snapshot.ts';
+import type { PageSnapshot, SnapshotElement, SnapshotText } from '../../protocol/snapshot.ts';
 import { cleanText } from '../clean-text.ts';
 import type { Entry, RootState } from './entries.ts';
 import type { LiveModel } from './model.ts';

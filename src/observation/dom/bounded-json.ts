@@ -1,4 +1,4 @@
-import type { SnapshotStructuredData } from '../snapshot.ts';
+import type { SnapshotStructuredData } from '../../protocol/snapshot.ts';
 
 /**
  * Parsing and bounding structured data a page declares (pure). A page chooses how deep, wide and

@@ -1,4 +1,4 @@
-import type { SnapshotCanvas } from '../snapshot.ts';
+import type { SnapshotCanvas } from '../../protocol/snapshot.ts';
 import { cleanText } from '../clean-text.ts';
 import { LIMITS } from './limits.ts';
 import { dom } from './native.ts';

@@ -1,5 +1,5 @@
 import { computeAccessibleName } from 'dom-accessibility-api';
-import type { SnapshotContainer, SnapshotTable } from '../snapshot.ts';
+import type { SnapshotContainer, SnapshotTable } from '../../protocol/snapshot.ts';
 import { blockText } from './block-text.ts';
 import { cleanText } from '../clean-text.ts';
 import { containerRole } from './classify.ts';

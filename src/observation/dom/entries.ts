@@ -1,5 +1,5 @@
 import type { CoveredBy, ElementState, RangeBounds, ShapeKind } from '../../protocol/element.ts';
-import type { SnapshotElement, SnapshotText } from '../snapshot.ts';
+import type { SnapshotElement, SnapshotText } from '../../protocol/snapshot.ts';
 import type { InferredControl } from './infer-control.ts';
 import type { StyleCues } from './style-scan.ts';
 

@@ -1,4 +1,4 @@
-import type { SnapshotContainer, SnapshotTable } from '../snapshot.ts';
+import type { SnapshotContainer, SnapshotTable } from '../../protocol/snapshot.ts';
 import { cleanText } from '../clean-text.ts';
 import type { Entry, RootState } from './entries.ts';
 import { LabelIndex } from './fast-labels.ts';
@@ -11,7 +11,7 @@ import { RefRegistry } from './refs.ts';
 import { inlineFacts, mergeFacts, ruleCount, scanSheets, type StyleFacts } from './style-scan.ts';
 import { CAUTIOUS_HINTS, semanticsOf } from './semantics.ts';
 import { renewDrawn } from './svg-shapes.ts';
-import { LISTENER_MARKS_FLUSH } from '../../protocol/page-bridge-names.ts';
+import { LISTENER_MARKS_FLUSH } from '../../protocol/page-channel-names.ts';
 import { blockText } from './block-text.ts';
 import { indexTree, killRoot, newRoot, walkSubtree, type WalkContext } from './walker.ts';
 import { emptyPending, recordMutations, type Pending } from './changes.ts';

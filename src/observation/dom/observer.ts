@@ -1,4 +1,4 @@
-import type { PageSnapshot } from '../snapshot.ts';
+import type { PageSnapshot } from '../../protocol/snapshot.ts';
 import { assembleSnapshot } from './assemble.ts';
 import { ChurnDetector } from './churn.ts';
 import type { Limits } from './limits.ts';

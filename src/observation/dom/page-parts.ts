@@ -1,4 +1,4 @@
-import type { PageSnapshot, SnapshotCanvas, SnapshotContainer, SnapshotForm, SnapshotRowRef, SnapshotTable } from '../snapshot.ts';
+import type { PageSnapshot, SnapshotCanvas, SnapshotContainer, SnapshotForm, SnapshotRowRef, SnapshotTable } from '../../protocol/snapshot.ts';
 import { readCanvas } from './canvas.ts';
 import { DIALOG_SELECTOR } from './classify.ts';
 import { cleanText } from '../clean-text.ts';

@@ -1,5 +1,5 @@
 import type { CoveredBy, Visibility } from '../../protocol/element.ts';
-import type { SnapshotElement } from '../snapshot.ts';
+import type { SnapshotElement } from '../../protocol/snapshot.ts';
 import type { Entry, Geometry, RootState } from './entries.ts';
 import { docView, hitsItself, NOT_RENDERED, readGeometry, rootFlags, type DocView } from './geometry.ts';
 import type { LiveModel } from './model.ts';

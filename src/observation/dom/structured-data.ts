@@ -1,4 +1,4 @@
-import type { SnapshotStructuredData } from '../snapshot.ts';
+import type { SnapshotStructuredData } from '../../protocol/snapshot.ts';
 import { boundJson, parseJsonLd, type JsonBounds } from './bounded-json.ts';
 import { cleanText } from '../clean-text.ts';
 import { LIMITS } from './limits.ts';

@@ -1,5 +1,5 @@
 import type { CoveredBy, ShapeInfo } from '../../protocol/element.ts';
-import type { SnapshotElement } from '../snapshot.ts';
+import type { SnapshotElement } from '../../protocol/snapshot.ts';
 import { CONTAINER_SELECTOR } from './classify.ts';
 import type { Entry } from './entries.ts';
 import type { Limits } from './limits.ts';

@@ -1,5 +1,5 @@
 import type { AvailableActionInput } from '../../protocol/action.ts';
-import type { SnapshotElement } from '../snapshot.ts';
+import type { SnapshotElement } from '../../protocol/snapshot.ts';
 import { canonicalJson } from '../../base/canonical-json.ts';
 import { fnv1a64 } from '../../base/hash.ts';
 import { isCarouselControl } from './page-values.ts';

@@ -1,4 +1,4 @@
-import type { PageSnapshot, SnapshotCanvas, SnapshotElement } from '../snapshot.ts';
+import type { PageSnapshot, SnapshotCanvas, SnapshotElement } from '../../protocol/snapshot.ts';
 import { FIELD, type Claim, type IdentifiedResource } from '../read/claims.ts';
 import { toSnakeCase } from '../read/normalize.ts';
 import { parseMoney } from '../read/values.ts';

@@ -1,5 +1,5 @@
 import type { AvailableActionInput } from '../../protocol/action.ts';
-import type { PageSnapshot, SnapshotElement, SnapshotForm } from '../snapshot.ts';
+import type { PageSnapshot, SnapshotElement, SnapshotForm } from '../../protocol/snapshot.ts';
 import { linkActs, soundsConsequential, touchesPayment } from './action-risk.ts';
 import { quote } from '../read/claims.ts';
 import { pathOf } from '../read/values.ts';

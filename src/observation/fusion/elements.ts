@@ -1,5 +1,5 @@
 import { ElementState, type ElementSummary, type FormField, type FormSummary } from '../../protocol/element.ts';
-import type { PageSnapshot, SnapshotElement } from '../snapshot.ts';
+import type { PageSnapshot, SnapshotElement } from '../../protocol/snapshot.ts';
 
 /**
  * The snapshot's elements and forms in the protocol's shapes. The snapshot comes from a content

@@ -1,4 +1,4 @@
-import type { SnapshotTable, SnapshotText } from '../snapshot.ts';
+import type { SnapshotTable, SnapshotText } from '../../protocol/snapshot.ts';
 import { FIELD, MAX_CLAIMS_PER_EXTRACTOR, quote, type Claim, type Extractor } from '../read/claims.ts';
 import { readLabelled, standaloneState } from './field-labels.ts';
 import type { LineItem } from '../read/line-item.ts';

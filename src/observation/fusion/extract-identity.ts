@@ -1,6 +1,6 @@
 import { LIVE_ROLES } from '../../protocol/snapshot.ts';
 import type { Evidence } from '../../protocol/resource.ts';
-import type { SnapshotText } from '../snapshot.ts';
+import type { SnapshotText } from '../../protocol/snapshot.ts';
 import { FIELD, quote, type Claim, type Extractor } from '../read/claims.ts';
 import { labelType, labelledId, namedIds, typeWord, type NamedId } from '../read/id-shapes.ts';
 import { blocksAfterHeading, labelledValues } from '../read/page-text.ts';

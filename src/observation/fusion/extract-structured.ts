@@ -1,4 +1,4 @@
-import type { SnapshotStructuredData } from '../snapshot.ts';
+import type { SnapshotStructuredData } from '../../protocol/snapshot.ts';
 import { FIELD, quote, type Claim, type Extractor } from '../read/claims.ts';
 import { itemClaims } from './items.ts';
 import { isObject, pick, readDate, readItems, readMoney, readMoneyField, readState, readString, type Json } from '../read/json-read.ts';

@@ -3,7 +3,7 @@ import type { Fact, ObservedState } from '../../protocol/observed-state.ts';
 import { HttpUrl, IsoDateTime } from '../../protocol/primitives.ts';
 import { Evidence, type Source } from '../../protocol/resource.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
-import type { NetworkRecord, PageSnapshot, SnapshotElement } from '../snapshot.ts';
+import type { NetworkRecord, PageSnapshot, SnapshotElement } from '../../protocol/snapshot.ts';
 import type { Adapter } from '../adapters/format.ts';
 import { runAdapter, type AdapterActionBinding, type AdapterOutput } from '../adapters/evaluate.ts';
 import { actionKeys } from './action-keys.ts';

@@ -1,4 +1,4 @@
-import type { PageSnapshot, SnapshotElement, SnapshotText } from '../snapshot.ts';
+import type { PageSnapshot, SnapshotElement, SnapshotText } from '../../protocol/snapshot.ts';
 import { LIVE_ROLES } from '../../protocol/snapshot.ts';
 import { cleanText } from '../clean-text.ts';
 import { labelledValues } from '../read/page-text.ts';

@@ -1,4 +1,4 @@
-import type { PageSnapshot, SnapshotTable } from '../snapshot.ts';
+import type { PageSnapshot, SnapshotTable } from '../../protocol/snapshot.ts';
 
 /**
  * Data tables for fusion: the snapshot's `tables` when the capture fills them, otherwise rebuilt

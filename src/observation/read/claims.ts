@@ -1,5 +1,5 @@
 import type { Evidence } from '../../protocol/resource.ts';
-import type { NetworkRecord, PageSnapshot } from '../snapshot.ts';
+import type { NetworkRecord, PageSnapshot } from '../../protocol/snapshot.ts';
 
 /**
  * A claim is one source saying one thing about one field ("the DOM says state is

@@ -1,4 +1,4 @@
-import type { SnapshotText } from '../snapshot.ts';
+import type { SnapshotText } from '../../protocol/snapshot.ts';
 import { cleanText } from '../clean-text.ts';
 import { namedIds } from './id-shapes.ts';
 

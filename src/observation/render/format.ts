@@ -1,7 +1,7 @@
 import type { Fact } from '../../protocol/observed-state.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
 import type { CoveredBy, RangeBounds, ShapeInfo } from '../../protocol/element.ts';
-import type { PageSnapshot, SnapshotCanvas, SnapshotElement, SnapshotForm, SnapshotText } from '../snapshot.ts';
+import type { PageSnapshot, SnapshotCanvas, SnapshotElement, SnapshotForm, SnapshotText } from '../../protocol/snapshot.ts';
 import type { Item } from './items.ts';
 import { schemaParams } from './marks.ts';
 import { quote, word } from './page-words.ts';

@@ -1,7 +1,7 @@
 import type { AvailableAction } from '../../protocol/action.ts';
 import type { ObservedState } from '../../protocol/observed-state.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
-import type { PageSnapshot } from '../snapshot.ts';
+import type { PageSnapshot } from '../../protocol/snapshot.ts';
 import { shortConfidence, words } from './format.ts';
 import { siteActionsLine, type NeedsApproval } from './marks.ts';
 import { quote, word } from './page-words.ts';

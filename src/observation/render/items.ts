@@ -1,4 +1,4 @@
-import type { PageSnapshot, SnapshotElement, SnapshotText } from '../snapshot.ts';
+import type { PageSnapshot, SnapshotElement, SnapshotText } from '../../protocol/snapshot.ts';
 import { word } from './page-words.ts';
 
 /** Elements and texts merged back into document order, and grouped by container row (pure). */

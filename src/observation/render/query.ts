@@ -1,5 +1,5 @@
 import type { Visibility } from '../../protocol/element.ts';
-import type { PageSnapshot, SnapshotElement, SnapshotText } from '../snapshot.ts';
+import type { PageSnapshot, SnapshotElement, SnapshotText } from '../../protocol/snapshot.ts';
 import { coveredWords, elementLine, formLine, FULL_DETAIL, rowLine, textLine } from './format.ts';
 import { quote, word } from './page-words.ts';
 import { blocks, orderedItems, type Item } from './items.ts';

@@ -1,7 +1,7 @@
 import type { AvailableAction } from '../../protocol/action.ts';
 import type { Fact, ObservedState } from '../../protocol/observed-state.ts';
 import type { ToolDescriptor } from '../../protocol/webmcp.ts';
-import type { PageSnapshot, SnapshotContainer, SnapshotElement } from '../snapshot.ts';
+import type { PageSnapshot, SnapshotContainer, SnapshotElement } from '../../protocol/snapshot.ts';
 import {
   canvasLine,
   compactRefs,

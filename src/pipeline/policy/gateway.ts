@@ -11,7 +11,7 @@ import { approvalReasons } from './risk.ts';
 import { NO_POLICY, type Policy } from '../../protocol/managed-policy.ts';
 import { actionVerdict, clampTtlMs, pairingRule, pairingVerdict, siteVerdict } from '../../protocol/policy-rules.ts';
 
-/** Paired MCP clients' agent ids (src/external-agents/pairing-book.ts): their tokens obey the pairing lifetime cap too. */
+/** Paired MCP clients' agent ids (src/mcp/pairing-book.ts): their tokens obey the pairing lifetime cap too. */
 const PAIRED_AGENT_PREFIX = 'agent:mcp-';
 import { requiredScope, scopeCovers } from './scope.ts';
 

@@ -1,6 +1,6 @@
 import type { DelegatedAgentToken } from '../../protocol/token.ts';
 
-/** Agent ids the pairing of an MCP client mints (src/external-agents/pairing-book.ts). */
+/** Agent ids the pairing of an MCP client mints (src/mcp/pairing-book.ts). */
 const MCP_AGENT_PREFIX = 'agent:mcp-';
 
 /** Who a token is for, in the words the Tokens view shows: the label the person saw when granting, and what kind of agent it is. Pure. */

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { encode } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import { actionsText, observeLook } from '../../../bridge/src/mcp/look-text.ts';
-import { actionsView, approvalRule } from '../../../src/external-agents/actions-view.ts';
-import { observeReply } from '../../../src/external-agents/observe-view.ts';
+import { actionsView, approvalRule } from '../../../src/mcp/actions-view.ts';
+import { observeReply } from '../../../src/mcp/observe-view.ts';
 import { shopAdapter } from '../../../src/observation/adapters/index.ts';
 import { fuse } from '../../../src/observation/fusion/index.ts';
-import type { PageSnapshot } from '../../../src/observation/snapshot.ts';
+import type { PageSnapshot } from '../../../src/protocol/snapshot.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 
 /**

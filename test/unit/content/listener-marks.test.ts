@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { installListenerMarks } from '../../../src/content/main/listener-marks.ts';
 import { LISTENER_MARK_ATTRIBUTE } from '../../../src/protocol/listener-marks.ts';
-import { LISTENER_MARKS_FLUSH } from '../../../src/protocol/page-bridge-names.ts';
+import { LISTENER_MARKS_FLUSH } from '../../../src/protocol/page-channel-names.ts';
 
 /**
  * The main world's listener recording, on a small stand-in for a window (the unit tests have no

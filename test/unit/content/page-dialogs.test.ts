@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { installPageDialogs } from '../../../src/content/main/page-dialogs.ts';
 import { armPageDialogs } from '../../../src/content/act/page-dialogs.ts';
 import { dialogsMessage } from '../../../src/background/ports/act.ts';
-import { PAGE_DIALOGS_ARM, PAGE_DIALOGS_REPLY } from '../../../src/protocol/page-bridge-names.ts';
+import { PAGE_DIALOGS_ARM, PAGE_DIALOGS_REPLY } from '../../../src/protocol/page-channel-names.ts';
 
 /**
  * Issue 27, self-approval: a JavaScript dialog the page raises while an agent acts is never

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fuse } from '../../../src/observation/fusion/index.ts';
-import type { SnapshotElement } from '../../../src/observation/snapshot.ts';
+import type { SnapshotElement } from '../../../src/protocol/snapshot.ts';
 import { classifyDom } from '../../../src/pipeline/policy/dom-risk.ts';
 import type { DomActionName } from '../../../src/protocol/action-name.ts';
 import { blankSnapshot, element, expectValid } from './fixtures/fusion-helpers.ts';

@@ -5,7 +5,7 @@ import { DeltaEncoder, diffElement } from '../../../src/content/observe/snapshot
 import { snapshotDigest } from '../../../src/observation/snapshot-digest.ts';
 import { ObserveReplyData, type SnapshotDelta } from '../../../src/protocol/messages.ts';
 import { ELEMENT_FIELDS, OTHER_ELEMENT_FIELDS } from './fixtures/element-fields.ts';
-import type { PageSnapshot, SnapshotElement } from '../../../src/observation/snapshot.ts';
+import type { PageSnapshot, SnapshotElement } from '../../../src/protocol/snapshot.ts';
 import { fakeFrames } from '../background/core/fake-frames.ts';
 
 const el = (n: number, name = `Button ${n}`): SnapshotElement => ({ ref: `e${n}`, role: 'button', name, states: [], visibility: 'visible', tag: 'button', scope: 'document', order: n });

@@ -4,7 +4,7 @@ import { PageSnapshotSchema } from '../../../src/protocol/messages.ts';
 import { ContentRequestMessage } from '../../../src/protocol/content-channel.ts';
 import { PanelMessage } from '../../../src/protocol/panel-channel.ts';
 import { fakeFrames } from '../background/core/fake-frames.ts';
-import type { PageSnapshot } from '../../../src/observation/snapshot.ts';
+import type { PageSnapshot } from '../../../src/protocol/snapshot.ts';
 
 const snapshot = (): PageSnapshot => ({
   url: 'http://localhost:4102/shadow',

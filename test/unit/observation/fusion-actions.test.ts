@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fuse, summarizeScreenshot } from '../../../src/observation/fusion/index.ts';
-import type { SnapshotElement } from '../../../src/observation/snapshot.ts';
+import type { SnapshotElement } from '../../../src/protocol/snapshot.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 import { blankSnapshot, element, expectValid } from './fixtures/fusion-helpers.ts';
 

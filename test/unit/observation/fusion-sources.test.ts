@@ -5,7 +5,7 @@ import { toSnakeCase } from '../../../src/observation/read/normalize.ts';
 import { resolveField } from '../../../src/observation/fusion/resolve.ts';
 import { parseDate, parseMoney, resourcesInPath } from '../../../src/observation/read/values.ts';
 import type { Claim } from '../../../src/observation/read/claims.ts';
-import type { NetworkRecord, SnapshotText } from '../../../src/observation/snapshot.ts';
+import type { NetworkRecord, SnapshotText } from '../../../src/protocol/snapshot.ts';
 import { blankSnapshot, expectValid, fact } from './fixtures/fusion-helpers.ts';
 import { shopOrderSnapshot } from './fixtures/shop-order-snapshot.ts';
 

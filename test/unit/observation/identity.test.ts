@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fuse } from '../../../src/observation/fusion/index.ts';
 import { namedIds } from '../../../src/observation/read/id-shapes.ts';
 import { renderSnapshot } from '../../../src/observation/render/index.ts';
-import type { PageSnapshot, SnapshotText } from '../../../src/observation/snapshot.ts';
+import type { PageSnapshot, SnapshotText } from '../../../src/protocol/snapshot.ts';
 import { blankSnapshot, expectValid } from './fixtures/fusion-helpers.ts';
 import { shopOrderSnapshot } from './fixtures/shop-order-snapshot.ts';
 

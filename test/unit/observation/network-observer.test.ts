@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installNetworkObserver, portSender, type ObservableWindow } from '../../../src/content/main/network-observer.ts';
-import type { NetworkWire } from '../../../src/protocol/page-bridge-channel.ts';
+import type { NetworkWire } from '../../../src/protocol/page-channel.ts';
 
 /** A site with JSON, HTML, binary, huge and secret-bearing responses; and a second origin. */
 let site: Server;

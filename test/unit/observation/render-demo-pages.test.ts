@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { shopAdapter } from '../../../src/observation/adapters/index.ts';
 import { fuse } from '../../../src/observation/fusion/index.ts';
 import { expand, renderObserved } from '../../../src/observation/render/index.ts';
-import type { PageSnapshot } from '../../../src/observation/snapshot.ts';
+import type { PageSnapshot } from '../../../src/protocol/snapshot.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 import { buildPrompt, stateSummary } from '../../../src/agent/prompt.ts';
 

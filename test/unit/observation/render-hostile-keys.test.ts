@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderSnapshot } from '../../../src/observation/render/index.ts';
 import type { Fact, ObservedState } from '../../../src/protocol/observed-state.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
-import type { PageSnapshot } from '../../../src/observation/snapshot.ts';
+import type { PageSnapshot } from '../../../src/protocol/snapshot.ts';
 
 /**
  * Page-controlled names (schema keys, JSON-LD keys and types, roles, tool names, states) are

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expand, query } from '../../../src/observation/render/query.ts';
-import type { PageSnapshot } from '../../../src/observation/snapshot.ts';
+import type { PageSnapshot } from '../../../src/protocol/snapshot.ts';
 import { element } from './fixtures/fusion-helpers.ts';
 
 const snap: PageSnapshot = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expand, renderSnapshot } from '../../../src/observation/render/index.ts';
-import type { SnapshotElement } from '../../../src/observation/snapshot.ts';
+import type { SnapshotElement } from '../../../src/protocol/snapshot.ts';
 import { WIDGET_STEPS, widgetSnapshot } from './fixtures/widget-snapshot.ts';
 
 /** Issue 26's fields as the rendering shows them, on a hand-made page (the page side reports them). */

@@ -3,7 +3,7 @@ import type { AvailableAction } from '../../../src/protocol/action.ts';
 import type { Fact } from '../../../src/protocol/observed-state.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 import { approxTokens, expand, query, renderSnapshot } from '../../../src/observation/render/index.ts';
-import type { PageSnapshot, SnapshotElement, SnapshotText } from '../../../src/observation/snapshot.ts';
+import type { PageSnapshot, SnapshotElement, SnapshotText } from '../../../src/protocol/snapshot.ts';
 
 /** A snapshot shaped like the lab's admin grid: a toolbar, a table of `rows` rows, a pager. */
 function gridSnapshot(rows: number): PageSnapshot {

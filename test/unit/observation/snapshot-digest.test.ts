@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { snapshotDigest } from '../../../src/observation/snapshot-digest.ts';
 import { PageSnapshotSchema } from '../../../src/protocol/messages.ts';
 import { ELEMENT_FIELDS, OTHER_ELEMENT_FIELDS } from './fixtures/element-fields.ts';
-import type { SnapshotElement, SnapshotText } from '../../../src/observation/snapshot.ts';
+import type { SnapshotElement, SnapshotText } from '../../../src/protocol/snapshot.ts';
 
 const element = (n: number): SnapshotElement => ({
   ref: `e${n}`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fuse } from '../../../src/observation/fusion/index.ts';
-import type { PageSnapshot, SnapshotCanvas, SnapshotText } from '../../../src/observation/snapshot.ts';
+import type { PageSnapshot, SnapshotCanvas, SnapshotText } from '../../../src/protocol/snapshot.ts';
 import { blankSnapshot, element, expectValid, fact } from './fixtures/fusion-helpers.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyTexts, encodeTexts } from '../../../src/observation/text-pieces.ts';
-import type { SnapshotText } from '../../../src/observation/snapshot.ts';
+import type { SnapshotText } from '../../../src/protocol/snapshot.ts';
 
 const cells = (n: number, from = 0): SnapshotText[] => Array.from({ length: n }, (_, i) => ({ text: `Cell ${i}`, role: 'cell', order: from + i, container: { ref: 't1', row: i + 1 } }));
 

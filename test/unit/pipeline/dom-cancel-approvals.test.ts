@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shopAdapter } from '../../../src/observation/adapters/index.ts';
 import { fuse } from '../../../src/observation/fusion/index.ts';
-import type { PageSnapshot } from '../../../src/observation/snapshot.ts';
+import type { PageSnapshot } from '../../../src/protocol/snapshot.ts';
 import { createPipeline } from '../../../src/pipeline/create.ts';
 import type { ExecutionCall, PipelinePorts } from '../../../src/pipeline/ports.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fuse } from '../../../src/observation/fusion/index.ts';
-import type { SnapshotElement, SnapshotForm } from '../../../src/observation/snapshot.ts';
+import type { SnapshotElement, SnapshotForm } from '../../../src/protocol/snapshot.ts';
 import type { ObservedState } from '../../../src/protocol/observed-state.ts';
 import { classifyDom } from '../../../src/pipeline/policy/dom-risk.ts';
 import { blankSnapshot, element, expectValid } from '../observation/fixtures/fusion-helpers.ts';

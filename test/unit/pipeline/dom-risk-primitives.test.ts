@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fuse } from '../../../src/observation/fusion/index.ts';
-import type { SnapshotElement } from '../../../src/observation/snapshot.ts';
+import type { SnapshotElement } from '../../../src/protocol/snapshot.ts';
 import type { ObservedState } from '../../../src/protocol/observed-state.ts';
 import type { InteractivityEvidence } from '../../../src/protocol/element.ts';
 import { ActionRequest } from '../../../src/protocol/action.ts';

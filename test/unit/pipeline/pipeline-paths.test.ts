@@ -12,7 +12,7 @@ const book: ToolDescriptor = {
 };
 
 describe('Pipeline on each path', () => {
-  it('native: state from the contract endpoint, confirmed by the site', async () => {
+  it('contract: state from the contract endpoint, confirmed by the site', async () => {
     const shop = new FakeShop();
     shop.tabUrl = undefined;
     shop.routes = [{ kind: 'site_contract', url: `${ORIGIN}/agent/v1/resources/order/ORD-1024` }];

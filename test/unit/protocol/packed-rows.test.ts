@@ -3,7 +3,7 @@ import { packObserveReply, packRows, unpackObserveReply, unpackRows, PackedRowsE
 import { ObserveReplyData } from '../../../src/protocol/messages.ts';
 import { createObservationService } from '../../../src/background/observation/service.ts';
 import { fakeFrames } from '../background/core/fake-frames.ts';
-import type { PageSnapshot, SnapshotElement } from '../../../src/observation/snapshot.ts';
+import type { PageSnapshot, SnapshotElement } from '../../../src/protocol/snapshot.ts';
 
 /** What the other side sees: the list through JSON text, packed or not. */
 const wire = (value: unknown): unknown => JSON.parse(JSON.stringify(value));

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shopAdapter } from '../../../../src/observation/adapters/index.ts';
 import { fuse } from '../../../../src/observation/fusion/index.ts';
-import type { PageSnapshot } from '../../../../src/observation/snapshot.ts';
+import type { PageSnapshot } from '../../../../src/protocol/snapshot.ts';
 import { resolveCapability } from '../../../../src/pipeline/capability.ts';
 import type { ToolDescriptor } from '../../../../src/protocol/webmcp.ts';
 import { renderSnapshot } from '../../../../src/observation/render/index.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { TabObserver, SETTLE_MS, type TabObserverDeps } from '../../../../src/background/ports/tab-observer.ts';
 import { shopAdapter } from '../../../../src/observation/adapters/index.ts';
-import type { PageSnapshot } from '../../../../src/observation/snapshot.ts';
+import type { PageSnapshot } from '../../../../src/protocol/snapshot.ts';
 import type { ToolDescriptor } from '../../../../src/protocol/webmcp.ts';
 import { shopOrderSnapshot } from '../../observation/fixtures/shop-order-snapshot.ts';
 
