@@ -54,6 +54,7 @@ export const test = base.extend<Fixtures, { sites: Sites; sharedBrowser: SharedB
     const allowSites = demoSitesAllowed ? Object.values(sites.urls) : [];
     if (!freshBrowser && !uiLanguage) {
       await use(await sharedBrowser.acquire({ file: testInfo.file, nativeWebMcp, allowSites, origins: Object.values(sites.urls).map((u) => new URL(u).origin) }));
+      await sharedBrowser.quiet();
       return;
     }
     await sharedBrowser.release();

@@ -52,6 +52,15 @@ export class SharedBrowser {
     return shared(this.current.browser, serviceWorker);
   }
 
+  /**
+   * After a test: its pages close, so that a browser waiting for the next test (maybe after spec
+   * files that launch their own) runs nothing of it meanwhile.
+   */
+  async quiet(): Promise<void> {
+    const context = this.current?.browser.context;
+    if (context && isOpen(context)) await closePagesButBlank(context).catch(() => undefined);
+  }
+
   /** Closes the shared browser (at the end of the worker, or before a test that launches its own). */
   async release(): Promise<void> {
     const browser = this.current?.browser;
@@ -69,9 +78,8 @@ function shared(browser: StewardBrowser, serviceWorker: Worker): StewardBrowser 
 
 async function resetSteward(browser: StewardBrowser, launch: SharedLaunch): Promise<Worker> {
   const { context, extensionId } = browser;
-  // A fresh profile shows one blank page. The test's pages close before Steward comes back, so its new worker never sees them.
-  const blank = await context.newPage();
-  await Promise.all(context.pages().map((page) => (page === blank ? undefined : page.close())));
+  // The test's pages close before Steward comes back, so its new worker never sees them.
+  const blank = await closePagesButBlank(context);
   // What the sites kept goes while Steward is reinstalled: neither waits for the other.
   const forgotten = forgetSites(context, launch.origins, blank);
   forgotten.catch(() => undefined); // heard below
@@ -86,6 +94,13 @@ async function resetSteward(browser: StewardBrowser, launch: SharedLaunch): Prom
   } finally {
     await cdp.detach().catch(() => undefined);
   }
+}
+
+/** What a fresh profile shows: one blank page. */
+async function closePagesButBlank(context: BrowserContext): Promise<Page> {
+  const blank = await context.newPage();
+  await Promise.all(context.pages().map((page) => (page === blank ? undefined : page.close())));
+  return blank;
 }
 
 /** Cookies, storage and cached responses of the sites a test visited, gone as in a fresh profile. */
