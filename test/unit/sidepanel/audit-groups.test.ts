@@ -49,9 +49,9 @@ describe('the path an action took', () => {
     seq = 0;
     const act = (key: string) => ({ idempotency_key: key, action: 'orders.cancel', resource: { type: 'order', id: 'ORD-1024' } });
     const groups = groupAudit([
-      entry({ kind: 'proposal', outcome: 'proposed', ...act('native') }),
-      entry({ kind: 'dispatch', outcome: 'dispatched', state_version_before: 3, details: { via: 'site_contract' }, ...act('native') }),
-      entry({ kind: 'confirmation', outcome: 'confirmed', ...act('native') }),
+      entry({ kind: 'proposal', outcome: 'proposed', ...act('contract') }),
+      entry({ kind: 'dispatch', outcome: 'dispatched', state_version_before: 3, details: { via: 'site_contract' }, ...act('contract') }),
+      entry({ kind: 'confirmation', outcome: 'confirmed', ...act('contract') }),
       entry({ kind: 'dispatch', outcome: 'dispatched', state_version_before: 1, details: { via: 'webmcp' }, ...act('retried') }),
       entry({ kind: 'dispatch', outcome: 'dispatched', state_version_before: 1, details: { via: 'legacy_inference' }, ...act('retried') }),
       entry({ kind: 'denial', outcome: 'denied', error_code: 'APPROVAL_DENIED', ...act('denied') }),
@@ -59,7 +59,7 @@ describe('the path an action took', () => {
       entry({ kind: 'dispatch', outcome: 'dispatched', state_version_before: 1, details: { via: 'the back door' }, ...act('odd') }),
     ]);
     const via = Object.fromEntries(groups.map((g) => [g.key.split(':').pop(), g.via]));
-    expect(via).toEqual({ native: 'site_contract', retried: 'legacy_inference', denied: undefined, odd: undefined });
+    expect(via).toEqual({ contract: 'site_contract', retried: 'legacy_inference', denied: undefined, odd: undefined });
   });
 });
 
