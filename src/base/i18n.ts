@@ -28,6 +28,15 @@ let source: MessageSource | undefined;
 /** Installs where words come from: chrome.i18n in the extension, a loaded catalogue in tests. */
 export function useMessageSource(next: MessageSource): void {
   source = next;
+  formats = undefined;
+}
+
+/** Intl's formatters for the source's locale, built once: t() runs on every render. */
+let formats: { numbers: Intl.NumberFormat; plurals: Intl.PluralRules } | undefined;
+
+function formatsOf(): NonNullable<typeof formats> {
+  formats ??= { numbers: new Intl.NumberFormat(uiLocale(), { useGrouping: false, maximumFractionDigits: 2 }), plurals: new Intl.PluralRules(uiLocale()) };
+  return formats;
 }
 
 function current(): MessageSource {
@@ -53,9 +62,9 @@ export function uiLocale(): string {
 
 /** The plural category of `n` in the UI language ('one', 'other', …): picks between `…_one` and `…_other` messages. */
 export function pluralOf(n: number): 'one' | 'other' {
-  return new Intl.PluralRules(uiLocale()).select(n) === 'one' ? 'one' : 'other';
+  return formatsOf().plurals.select(n) === 'one' ? 'one' : 'other';
 }
 
 export function formatNumber(n: number): string {
-  return new Intl.NumberFormat(uiLocale(), { useGrouping: false, maximumFractionDigits: 2 }).format(n);
+  return formatsOf().numbers.format(n);
 }
