@@ -1,6 +1,10 @@
 import { signal } from '@preact/signals';
 import type { ApprovalRequest } from '../protocol/approval.ts';
 import { listApprovals, subscribe } from './background-client.ts';
+import { withDeadline } from '../base/deadline.ts';
+
+/** The first view waits for the cards no longer than this: a worker that never answers must not leave the panel on “Loading…”. */
+const LIST_DEADLINE_MS = 10_000;
 
 /**
  * The pending approval cards, shared by the Approvals view and the tab bar's count. Reloaded
@@ -13,7 +17,7 @@ export const approvalsLoaded = signal(false);
 
 export async function reloadApprovals(): Promise<void> {
   try {
-    pendingApprovals.value = (await listApprovals()).pending;
+    pendingApprovals.value = (await withDeadline(listApprovals(), LIST_DEADLINE_MS, 'Steward’s background')).pending;
     approvalsError.value = '';
   } catch (error) {
     approvalsError.value = `Could not load approvals: ${(error as Error).message}`;

@@ -54,9 +54,12 @@ export async function launchInProfile(profile: string, options: LaunchOptions): 
       EXTENSION_ACTION_FLAG,
       ...(options.nativeWebMcp ? [NATIVE_WEBMCP_FLAG] : []),
       ...(options.uiLanguage ? [`--lang=${options.uiLanguage}`] : []),
-      `--disable-extensions-except=${dir}`,
-      ...(options.loadOverCdp ? [] : [`--load-extension=${dir}`]),
+      // Chrome also loads what --disable-extensions-except names: loaded over CDP as well, Steward would
+      // start twice, and the first worker (replaced, yet running) answers messages with "No SW" errors.
+      ...(options.loadOverCdp ? [] : [`--disable-extensions-except=${dir}`, `--load-extension=${dir}`]),
     ],
+    // Playwright passes --disable-extensions, which CDP's Extensions.loadUnpacked would then refuse.
+    ...(options.loadOverCdp ? { ignoreDefaultArgs: ['--disable-extensions'] } : {}),
   });
   try {
     const serviceWorker = options.loadOverCdp ? await loadUnpacked(context, dir) : (context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker')));

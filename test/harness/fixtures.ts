@@ -3,6 +3,7 @@ import { expect } from './expect.ts';
 import { startDemoSites, freePorts } from '../../sites/server.ts';
 import { launchWithSteward, type StewardBrowser } from './browser.ts';
 import { SharedBrowser } from './shared-browser.ts';
+import { watchBrowser } from './diagnostics.ts';
 
 type Sites = Awaited<ReturnType<typeof startDemoSites>>;
 
@@ -53,13 +54,20 @@ export const test = base.extend<Fixtures, { sites: Sites; sharedBrowser: SharedB
     for (const url of Object.values(sites.urls)) await fetch(new URL('/__demo/reset', url), { method: 'POST' });
     const allowSites = demoSitesAllowed ? Object.values(sites.urls) : [];
     if (!freshBrowser && !uiLanguage) {
-      await use(await sharedBrowser.acquire({ file: testInfo.file, nativeWebMcp, allowSites, origins: Object.values(sites.urls).map((u) => new URL(u).origin) }));
+      const browser = await sharedBrowser.acquire({ file: testInfo.file, nativeWebMcp, allowSites, origins: Object.values(sites.urls).map((u) => new URL(u).origin) });
+      const watch = watchBrowser(browser.context);
+      await use(browser);
+      await watch.report(testInfo);
+      watch.stop();
       await sharedBrowser.quiet();
       return;
     }
     await sharedBrowser.release();
     const browser = await launchWithSteward({ nativeWebMcp, allowSites, ...(uiLanguage ? { uiLanguage } : {}) });
+    const watch = watchBrowser(browser.context);
     await use(browser);
+    await watch.report(testInfo);
+    watch.stop();
     await browser.close();
   },
   tabIdOf: async ({ steward }, use) => {
