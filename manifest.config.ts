@@ -23,6 +23,9 @@ export default defineManifest({
   icons: { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png', 48: 'icons/icon-48.png', 128: 'icons/icon-128.png' },
   action: { default_title: '__MSG_action_title__', default_icon: { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png' } },
   side_panel: { default_path: 'src/sidepanel/index.html' },
+  // A keyboard way to the panel: the shortcut runs the toolbar button's action, whose handler opens
+  // the panel (and earns activeTab, as the click does). People can change it at chrome://extensions/shortcuts.
+  commands: { _execute_action: { suggested_key: { default: 'Alt+Shift+S' } } },
   background: { service_worker: 'src/background/service-worker.ts', type: 'module' },
   // alarms: purges and rechecks of unconfirmed actions; notifications: an approval waiting while
   // no panel is open; scripting: page scripts registered only for the sites the person allows;

@@ -69,26 +69,29 @@ export function App() {
           {currentTabTitle.value}
         </span>
       </header>
-      <PolicyBanner />
-      {/* First run: above the views, so every control stays where it is. */}
-      {welcomeShown.value && view !== undefined && <WelcomeCard onOpen={select} />}
-      {/* Announces new cards even while another view is open. */}
-      <p class="sr-only" role="status">
-        {count > 0 ? (pluralOf(count) === 'one' ? t('app_waiting_one', count) : t('app_waiting_other', count)) : ''}
-        {pairings > 0 ? ` ${pluralOf(pairings) === 'one' ? t('app_pairing_one', pairings) : t('app_pairing_other', pairings)}` : ''}
-      </p>
-      {view === undefined ? (
-        <p class="muted loading">{t('app_loading')}</p>
-      ) : (
-        <>
-          <Tabs tabs={tabs} selected={view} onSelect={select} label={t('tabs_label')} />
-          {VIEW_IDS.map((id) => (
-            <section key={id} role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={id !== view} tabIndex={0} class="view">
-              {id === view && <ViewBody id={id} go={go} auditAgent={auditAgent} />}
-            </section>
-          ))}
-        </>
-      )}
+      {/* Everything below the header is the panel's main content: one landmark a screen reader can jump to. */}
+      <main>
+        <PolicyBanner />
+        {/* First run: above the views, so every control stays where it is. */}
+        {welcomeShown.value && view !== undefined && <WelcomeCard onOpen={select} />}
+        {/* Announces new cards even while another view is open. */}
+        <p class="sr-only" role="status">
+          {count > 0 ? (pluralOf(count) === 'one' ? t('app_waiting_one', count) : t('app_waiting_other', count)) : ''}
+          {pairings > 0 ? ` ${pluralOf(pairings) === 'one' ? t('app_pairing_one', pairings) : t('app_pairing_other', pairings)}` : ''}
+        </p>
+        {view === undefined ? (
+          <p class="muted loading">{t('app_loading')}</p>
+        ) : (
+          <>
+            <Tabs tabs={tabs} selected={view} onSelect={select} label={t('tabs_label')} />
+            {VIEW_IDS.map((id) => (
+              <section key={id} role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={id !== view} tabIndex={0} class="view">
+                {id === view && <ViewBody id={id} go={go} auditAgent={auditAgent} />}
+              </section>
+            ))}
+          </>
+        )}
+      </main>
     </>
   );
 }

@@ -94,6 +94,16 @@ export function SettingsView() {
     <>
       <h2>{t('settings_heading')}</h2>
       <form class="settings" onSubmit={(e) => void submit(e)} noValidate>
+        {/* What people change most comes first: the co-pilot's model. */}
+        <CopilotSettings
+          copilot={draft.copilot}
+          numbers={numbers}
+          onCopilot={(copilot) => edit({ ...draft, copilot })}
+          onNumber={(key, text) => (setNumbers({ ...numbers, [key]: text }), setDirty(true), setStatus(''))}
+          err={err}
+          described={described}
+          policy={orgPolicy.value.policy}
+        />
         <fieldset>
           <legend>{t('settings_page_tools')}</legend>
           <div class="field check">
@@ -134,15 +144,6 @@ export function SettingsView() {
           </div>
           <p class="note">{t('settings_window_note')}</p>
         </fieldset>
-        <CopilotSettings
-          copilot={draft.copilot}
-          numbers={numbers}
-          onCopilot={(copilot) => edit({ ...draft, copilot })}
-          onNumber={(key, text) => (setNumbers({ ...numbers, [key]: text }), setDirty(true), setStatus(''))}
-          err={err}
-          described={described}
-          policy={orgPolicy.value.policy}
-        />
         <button type="submit">{t('settings_save')}</button>
         <p role="status" class="note">
           {status}

@@ -1,0 +1,102 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { test, expect } from '../harness/fixtures.ts';
+import { SHOP_ORDER, cancelOrder, submitAsCopilot } from '../harness/panel-helpers.ts';
+import { mint } from '../harness/pipeline-helpers.ts';
+import { tabIdOfAnyPage } from '../harness/browser.ts';
+
+/**
+ * The panel for people who use a screen reader, the keyboard or a high zoom (issue 30.7): axe finds
+ * nothing on any main view, with a card waiting, in both themes and both languages; the content is
+ * one `main` landmark; the shortcut Chrome registered opens it.
+ */
+
+/** WCAG 2.1 A and AA, what Chrome's own pages are held to. */
+const RULES = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+async function violations(panel: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page: panel }).withTags(RULES).analyze();
+  return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1).join(' ').trim() ?? v.help}`));
+}
+
+for (const language of ['en', 'vi'] as const) {
+  test.describe(`in ${language === 'en' ? 'English' : 'Vietnamese'}`, () => {
+    if (language === 'vi') test.use({ uiLanguage: 'vi' });
+
+    test('every main view, with a card waiting, in the light and the dark theme: axe finds nothing, and the views are inside one main landmark', async ({ steward, sites, openPanel, tabIdOf }) => {
+      // Twelve views read by axe, each a few seconds.
+      test.setTimeout(180_000);
+      const page = await steward.context.newPage();
+      await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+      const panel = await openPanel(page);
+      await panel.setViewportSize({ width: 360, height: 900 });
+      const tabId = await tabIdOf(page);
+      const token = await mint(panel, { scope: ['orders:read', 'orders:cancel'], resource_scope: `order:${SHOP_ORDER}`, origins: [new URL(sites.urls.shop).origin] });
+      await submitAsCopilot(panel, tabId, token, cancelOrder(`axe-${language}`));
+
+      const tabs = panel.getByRole('main').getByRole('tablist').getByRole('tab');
+      await expect(tabs).toHaveCount(6);
+      const found: string[] = [];
+      for (const scheme of ['light', 'dark'] as const) {
+        await panel.emulateMedia({ colorScheme: scheme });
+        for (let i = 0; i < 6; i++) {
+          const tab = tabs.nth(i);
+          await tab.click();
+          await expect(tab).toHaveAttribute('aria-selected', 'true');
+          const view = panel.getByRole('tabpanel');
+          await expect(view.getByRole('heading', { level: 2 })).toBeVisible();
+          // The card's Details open too: what a person checks before approving is read as well.
+          for (const details of await view.locator('details:not([open]) > summary').all()) await details.click();
+          const name = (await tab.textContent())?.trim();
+          for (const v of await violations(panel)) found.push(`${scheme} · ${name} · ${v}`);
+        }
+      }
+      expect(found, found.join('\n')).toEqual([]);
+    });
+  });
+}
+
+test.describe('the keyboard shortcut', () => {
+  test.use({ demoSitesAllowed: false });
+
+  test('Alt+Shift+S is Steward’s shortcut in Chrome, and pressing it on a site does what the toolbar button does: the panel can name the site and offer to allow it', async ({ steward, sites }) => {
+    const commands = await steward.serviceWorker.evaluate(() => chrome.commands.getAll());
+    expect(commands.find((c) => c.name === '_execute_action')?.shortcut).toBe('Alt+Shift+S');
+
+    const page = await steward.context.newPage();
+    await page.goto(sites.urls.shop);
+    const tabId = await tabIdOfAnyPage(steward.serviceWorker, page);
+    const openPinned = async () => {
+      const panel = await steward.context.newPage();
+      await panel.goto(`chrome-extension://${steward.extensionId}/src/sidepanel/index.html?tabId=${tabId}&view=tab`);
+      return panel;
+    };
+    // Before: Chrome hides the tab's address from Steward.
+    const before = await openPinned();
+    await expect(before.getByRole('region', { name: 'Site access' })).toContainText('Steward cannot see this tab’s address');
+    await before.close();
+
+    await pressShortcut(page);
+    const shop = new URL(sites.urls.shop).origin;
+    const after = await openPinned();
+    await expect(after.getByRole('region', { name: 'Site access' }).getByRole('button', { name: `Allow ${shop}` })).toBeVisible();
+  });
+});
+
+/**
+ * Alt+Shift+S as the keyboard sends it: a raw key-down that the page does not handle reaches
+ * Chrome's own shortcuts (Playwright's keyboard.press sends a key-down with text, which the page
+ * takes as typing, so Chrome never sees a shortcut).
+ */
+async function pressShortcut(page: Page): Promise<void> {
+  await page.bringToFront();
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const ALT = 1;
+    const SHIFT = 8;
+    for (const type of ['rawKeyDown', 'keyUp'] as const)
+      await cdp.send('Input.dispatchKeyEvent', { type, modifiers: ALT | SHIFT, key: 'S', code: 'KeyS', windowsVirtualKeyCode: 83, nativeVirtualKeyCode: 83 });
+  } finally {
+    await cdp.detach();
+  }
+}
