@@ -11,6 +11,10 @@ import { tabIdOfAnyPage } from '../harness/browser.ts';
  * one `main` landmark; the shortcut Chrome registered opens it.
  */
 
+/** The views in the order of their tabs, as the screenshots in docs/ are named. */
+const VIEWS = ['copilot', 'approvals', 'activity', 'tokens', 'this-tab', 'settings'];
+const DOCS_SCREENSHOTS = process.env.STEWARD_DOCS_SCREENSHOTS === '1';
+
 /** WCAG 2.1 A and AA, what Chrome's own pages are held to. */
 const RULES = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
@@ -45,9 +49,11 @@ for (const language of ['en', 'vi'] as const) {
           await expect(tab).toHaveAttribute('aria-selected', 'true');
           const view = panel.getByRole('tabpanel');
           await expect(view.getByRole('heading', { level: 2 })).toBeVisible();
+          const name = (await tab.textContent())?.trim();
+          // `STEWARD_DOCS_SCREENSHOTS=1`: the light views, as the README shows them (docs/screenshots).
+          if (DOCS_SCREENSHOTS && scheme === 'light') await panel.screenshot({ path: `docs/screenshots/${VIEWS[i]}-${language}.png`, fullPage: true });
           // The card's Details open too: what a person checks before approving is read as well.
           for (const details of await view.locator('details:not([open]) > summary').all()) await details.click();
-          const name = (await tab.textContent())?.trim();
           for (const v of await violations(panel)) found.push(`${scheme} · ${name} · ${v}`);
         }
       }
