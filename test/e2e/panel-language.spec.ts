@@ -1,10 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { test, expect } from '../harness/fixtures.ts';
 import { SHOP_ORDER, cancelOrder, submitAsCopilot } from '../harness/panel-helpers.ts';
-import { mint } from '../harness/pipeline-helpers.ts';
+import { mint, mintWithId } from '../harness/pipeline-helpers.ts';
+import { swRecords } from '../harness/panel-helpers.ts';
 
 /** The Vietnamese catalogue, as the panel reads it through chrome.i18n.getMessage. */
 const VI = JSON.parse(readFileSync(new URL('../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Record<string, { message: string }>;
+/** A Vietnamese message, or the test fails on a key the catalogue lacks. */
+const vi = (key: string): string => {
+  const entry = VI[key];
+  if (!entry) throw new Error(`the Vietnamese catalogue has no ${key}`);
+  return entry.message;
+};
+/** A Vietnamese message with its $PLACEHOLDERS$ filled in order of appearance. */
+const viWith = (key: string, ...values: Array<string | number>): string => {
+  let i = 0;
+  return vi(key).replace(/\$[A-Z0-9_]+\$/g, () => String(values[i++]));
+};
 
 // A browser whose UI language is Vietnamese, as Steward's first users have it (--lang=vi: browser.ts says what was measured).
 test.use({ uiLanguage: 'vi' });
@@ -34,4 +46,33 @@ test('in a Vietnamese browser the approval card speaks Vietnamese: its sentence 
   await card.getByRole('button', { name: 'Từ chối', exact: true }).click();
   await expect(card).toHaveCount(0);
   await expect(panel.getByText(`Đã từ chối: Cancel order ${SHOP_ORDER} trên ${host}, do agent:copilot yêu cầu.`, { exact: true }).first()).toBeVisible();
+});
+
+test('in a Vietnamese browser the Tokens and Activity views speak Vietnamese: headings, a token’s card, the mint form and a verified chain', async ({ steward, sites, openPanel }) => {
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await openPanel(page);
+  const { token_id: tokenId } = await mintWithId(panel, { scope: ['orders:read'], resource_scope: `order:${SHOP_ORDER}`, origins: [new URL(sites.urls.shop).origin] });
+
+  await panel.getByRole('tab', { name: new RegExp(`^${vi('tab_tokens')}`) }).click();
+  await expect(panel.getByRole('heading', { level: 2, name: vi('tokens_heading') })).toBeVisible();
+  // The token's card: its status and its labels in Vietnamese, its id and agent as they are.
+  const card = panel.getByRole('article', { name: `${tokenId} ${vi('tokens_status_active')}` });
+  await expect(card).toBeVisible();
+  await expect(card).toContainText(vi('tokens_scope'));
+  await expect(card).toContainText(vi('tokens_payment_not_allowed'));
+  await expect(card.getByRole('button', { name: vi('tokens_revoke'), exact: true })).toBeVisible();
+  const form = panel.getByRole('form', { name: vi('tokens_mint_heading') });
+  await expect(form.getByLabel(vi('tokens_mint_agent'), { exact: true })).toHaveValue('agent:copilot');
+  await expect(form.getByRole('button', { name: vi('tokens_mint_submit') })).toBeVisible();
+  await expect(panel.getByText('Grant a token', { exact: true })).toHaveCount(0);
+
+  await panel.getByRole('tab', { name: new RegExp(`^${vi('tab_activity')}`) }).click();
+  await expect(panel.getByRole('heading', { level: 2, name: vi('activity_heading') })).toBeVisible();
+  // The mint's own entry, named by its kind in Vietnamese.
+  const log = panel.getByRole('list', { name: vi('activity_log_label') });
+  await expect(log.getByRole('button', { name: new RegExp(`^${vi('activity_kind_token')} ${tokenId}`) })).toBeVisible();
+  await panel.getByRole('button', { name: vi('activity_verify_chain'), exact: true }).click();
+  const count = (await swRecords(steward.serviceWorker, 'audit')).length;
+  await expect(panel.getByRole('status').filter({ hasText: vi('activity_verify_ok_chain').split(':')[0]! })).toHaveText(viWith('activity_verify_ok_chain', count));
 });

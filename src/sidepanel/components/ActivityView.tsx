@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { pluralOf, t } from '../../base/i18n.ts';
 import { AUDIT_CHAIN_BROKEN, type AuditEntry } from '../../protocol/audit.ts';
 import type { z } from 'zod';
 import type { AuditVerifyResponse } from '../../protocol/panel-channel.ts';
@@ -28,7 +29,7 @@ export function ActivityView({ agent = '' }: { agent?: string }) {
     const load = () =>
       auditEntries(LIST_LIMIT).then(
         (r) => alive && (setEntries(r.entries), setError('')),
-        (e: Error) => alive && setError(`Could not load the activity log: ${e.message}`),
+        (e: Error) => alive && setError(t('activity_load_failed', e.message)),
       );
     void load();
     const off = subscribe((m) => {
@@ -72,32 +73,31 @@ export function ActivityView({ agent = '' }: { agent?: string }) {
       // The last line is the signed head, and after a removal the first is the chain's start: neither is an entry.
       const lines = jsonl.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('{"chain_start"') && !l.startsWith('{"signed_head"')).length;
       downloadText(jsonl, auditFilename(new Date()), 'application/jsonl');
-      setExported(`Exported ${lines} entr${lines === 1 ? 'y' : 'ies'} as JSON Lines, ending with Steward's signed head.`);
+      setExported(pluralOf(lines) === 'one' ? t('activity_exported_one', lines) : t('activity_exported_other', lines));
     } catch (e) {
-      setExported(`Export failed: ${(e as Error).message}`);
+      setExported(t('activity_export_failed', (e as Error).message));
     }
   };
 
   return (
     <>
-      <h2>Activity</h2>
-      <p class="muted">Every step agents took through Steward, in a tamper-evident log (each entry carries the previous one’s hash).</p>
+      <h2>{t('activity_heading')}</h2>
+      <p class="muted">{t('activity_intro')}</p>
       <div class="toolbar">
         <button type="button" onClick={() => void runVerify('chain', verifyAudit)} disabled={verify.kind === 'running'}>
-          Verify chain
+          {t('activity_verify_chain')}
         </button>
         <button type="button" class="secondary" onClick={() => void runExport()}>
-          Export
+          {t('activity_export')}
         </button>
         <label class="file-button">
-          Verify a downloaded log…
+          {t('activity_verify_file')}
           <input type="file" accept=".jsonl,application/jsonl" class="sr-only" onChange={(e) => verifyFile(e.currentTarget)} disabled={verify.kind === 'running'} />
         </label>
       </div>
       {recordedBreak && (
         <p role="alert" class="verify broken">
-          Steward found this log broken when it started (recorded as entry #{recordedBreak.seq}): {String(recordedBreak.details?.message ?? 'it no longer matched its signed head')}. Do not trust the
-          entries before it.
+          {t('activity_recorded_break', recordedBreak.seq, String(recordedBreak.details?.message ?? t('activity_recorded_break_unknown')))}
         </p>
       )}
       <VerifyResult verify={verify} />
@@ -110,13 +110,17 @@ export function ActivityView({ agent = '' }: { agent?: string }) {
         </p>
       )}
       <AuditFilters filter={filter} facets={menu} onChange={setFilter} />
-      {entries === undefined && !error && <p class="muted">Loading…</p>}
+      {entries === undefined && !error && <p class="muted">{t('app_loading')}</p>}
       {entries !== undefined && (
         <p class="muted" role="status">
-          {groups.length === 0 ? 'Nothing recorded yet.' : `${shown.length} of ${groups.length} action${groups.length === 1 ? '' : 's'} (${entries.length} entries), newest first.`}
+          {groups.length === 0
+            ? t('activity_nothing_yet')
+            : pluralOf(groups.length) === 'one'
+              ? t('activity_count_one', shown.length, groups.length, entries.length)
+              : t('activity_count_other', shown.length, groups.length, entries.length)}
         </p>
       )}
-      <ul class="audit-list" aria-label="Activity log">
+      <ul class="audit-list" aria-label={t('activity_log_label')}>
         {shown.map((g) => (
           <AuditGroupItem key={g.key} group={g} />
         ))}
@@ -130,27 +134,47 @@ function VerifyResult({ verify }: { verify: Verify }) {
   if (verify.kind === 'running')
     return (
       <p role="status" class="note">
-        Verifying…
+        {t('activity_verifying')}
       </p>
     );
   if (verify.kind === 'error')
     return (
       <p role="alert" class="error-text">
-        Could not verify: {verify.message}
+        {t('activity_verify_failed', verify.message)}
       </p>
     );
   const r = verify.result;
-  const what = verify.subject === 'chain' ? 'Chain' : 'Downloaded log';
-  if (r.ok)
+  const chain = verify.subject === 'chain';
+  if (r.ok) {
+    const removed = r.removed_through;
+    const text =
+      removed === undefined
+        ? chain
+          ? t('activity_verify_ok_chain', r.entries)
+          : t('activity_verify_ok_export', r.entries)
+        : chain
+          ? t('activity_verify_ok_chain_removed', r.entries, removed)
+          : t('activity_verify_ok_export_removed', r.entries, removed);
     return (
       <p role="status" class="verify ok">
-        {what} valid: all {r.entries} entries are intact and in order{verify.subject === 'export' ? ', and the head is signed by this Steward' : ''}
-        {r.removed_through !== undefined ? `; it starts after entry #${r.removed_through} (older entries were removed, as the log records)` : ''}.
+        {text}
       </p>
     );
+  }
+  // The problem is the verifier's own sentence (raw, like a record's details).
+  const problem = r.problem ?? t('activity_verify_problem_unknown');
+  const at = r.broken_at;
+  const text =
+    at === undefined
+      ? chain
+        ? t('activity_verify_broken_chain', problem)
+        : t('activity_verify_broken_export', problem)
+      : chain
+        ? t('activity_verify_broken_chain_at', at, problem)
+        : t('activity_verify_broken_export_at', at, problem);
   return (
     <p role="alert" class="verify broken">
-      {what} broken{r.broken_at !== undefined ? ` at entry #${r.broken_at}` : ''}: {r.problem ?? 'the log does not verify.'} Entries from there on cannot be trusted.
+      {text}
     </p>
   );
 }

@@ -1,8 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import type { AuditExportStatus } from '../../protocol/audit-export.ts';
 import { auditExportStatus, setAuditExportTarget, subscribe } from '../background-client.ts';
 import { auditExportWords, targetFromForm } from '../lib/audit-export-words.ts';
 import { ManagedNote } from './ManagedNote.tsx';
+
+/** An example collector address: a host name, the same in every language. */
+const EXAMPLE_HOST = 'logs.example.org';
 
 /** Where the audit log is also sent (an organisation's syslog collector), and how that stands, kept live. */
 export function AuditExportBlock() {
@@ -37,7 +41,7 @@ export function AuditExportBlock() {
     try {
       setStatus(await setAuditExportTarget(checked.target));
       setError('');
-      setSaved(clear ? 'Audit export stopped.' : 'Audit export target saved.');
+      setSaved(clear ? t('keeping_export_stopped') : t('keeping_export_saved'));
     } catch (e) {
       setError((e as Error).message);
     }
@@ -47,16 +51,15 @@ export function AuditExportBlock() {
   const managed = status?.managed === true;
   return (
     <fieldset class="audit-export">
-      <legend>Audit export (syslog)</legend>
-      <p class="note">
-        Every audit entry also goes, through steward-bridge, to your organisation’s syslog collector (RFC 5424 over TCP, TLS per RFC 5425): who did what to which resource and the outcome, never page
-        content or secrets.
-      </p>
+      <legend>{t('keeping_export_legend')}</legend>
+      <p class="note">{t('keeping_export_intro')}</p>
       {managed && (
         <ManagedNote>
           {status.target
-            ? `every audit entry goes to ${status.target.host}:${status.target.port}${status.target.tls ? ' over TLS' : ''}.`
-            : 'the audit export target in its policy does not read, so nothing is sent until it is fixed.'}
+            ? status.target.tls
+              ? t('keeping_export_managed_tls', `${status.target.host}:${status.target.port}`)
+              : t('keeping_export_managed', `${status.target.host}:${status.target.port}`)
+            : t('keeping_export_managed_invalid')}
         </ManagedNote>
       )}
       <form
@@ -66,21 +69,21 @@ export function AuditExportBlock() {
           void save(false);
         }}
       >
-        <label for="export-host">Collector host</label>
-        <input id="export-host" disabled={managed} value={form.host} placeholder="logs.example.org" onInput={(e) => setForm({ ...form, host: e.currentTarget.value })} />
-        <label for="export-port">Port</label>
+        <label for="export-host">{t('keeping_export_host')}</label>
+        <input id="export-host" disabled={managed} value={form.host} placeholder={EXAMPLE_HOST} onInput={(e) => setForm({ ...form, host: e.currentTarget.value })} />
+        <label for="export-port">{t('keeping_export_port')}</label>
         <input id="export-port" disabled={managed} inputMode="numeric" value={form.port} onInput={(e) => setForm({ ...form, port: e.currentTarget.value })} />
         <div>
           <input id="export-tls" type="checkbox" disabled={managed} checked={form.tls} onChange={(e) => setForm({ ...form, tls: e.currentTarget.checked })} />
-          <label for="export-tls">TLS (RFC 5425)</label>
+          <label for="export-tls">{t('keeping_export_tls')}</label>
         </div>
         <div>
           <button type="submit" disabled={managed}>
-            Save export target
+            {t('keeping_export_save')}
           </button>{' '}
           {status?.target && !managed && (
             <button type="button" onClick={() => void save(true)}>
-              Stop exporting
+              {t('keeping_export_stop')}
             </button>
           )}
         </div>
@@ -94,7 +97,7 @@ export function AuditExportBlock() {
         {saved}
       </p>
       {words && (
-        <div class="audit-export-status" aria-label="Audit export status">
+        <div class="audit-export-status" aria-label={t('keeping_export_status_label')}>
           <p class={words.alert ? 'bridge-line off' : 'bridge-line ok'}>
             <strong>{words.headline}</strong>
           </p>

@@ -1,3 +1,4 @@
+import { t } from '../../base/i18n.ts';
 import type { AuditFilter } from '../lib/audit-groups.ts';
 import { outcomeText } from '../lib/labels.ts';
 
@@ -23,7 +24,7 @@ function Pick({
       {label}
       {/* An empty menu says so rather than offering only "All". */}
       <select id={id} value={value} disabled={options.length === 0} onChange={(e) => onChange(e.currentTarget.value)}>
-        <option value="">{options.length === 0 ? 'none recorded' : 'All'}</option>
+        <option value="">{options.length === 0 ? t('activity_filter_none') : t('activity_filter_all')}</option>
         {options.map((o) => (
           <option key={o} value={o}>
             {labelOf(o)}
@@ -38,15 +39,15 @@ function Pick({
 export function AuditFilters({ filter, facets, onChange }: { filter: AuditFilter; facets: Facets; onChange: (f: AuditFilter) => void }) {
   const set = (k: keyof AuditFilter) => (v: string) => onChange({ ...filter, [k]: v });
   return (
-    <div class="filters" role="search" aria-label="Filter activity">
+    <div class="filters" role="search" aria-label={t('activity_filter_label')}>
       <label for="audit-search" class="wide">
-        Search
-        <input id="audit-search" type="search" placeholder="action, agent, order id, outcome…" value={filter.text} onInput={(e) => set('text')(e.currentTarget.value)} />
+        {t('activity_filter_search')}
+        <input id="audit-search" type="search" placeholder={t('activity_filter_search_placeholder')} value={filter.text} onInput={(e) => set('text')(e.currentTarget.value)} />
       </label>
-      <Pick id="f-agent" label="Agent" value={filter.agent} options={facets.agents} onChange={set('agent')} />
-      <Pick id="f-origin" label="Site" value={filter.origin} options={facets.origins} onChange={set('origin')} />
-      <Pick id="f-action" label="Action" value={filter.action} options={facets.actions} onChange={set('action')} />
-      <Pick id="f-outcome" label="Outcome" value={filter.outcome} options={facets.outcomes} onChange={set('outcome')} labelOf={outcomeText} />
+      <Pick id="f-agent" label={t('activity_filter_agent')} value={filter.agent} options={facets.agents} onChange={set('agent')} />
+      <Pick id="f-origin" label={t('activity_filter_site')} value={filter.origin} options={facets.origins} onChange={set('origin')} />
+      <Pick id="f-action" label={t('activity_filter_action')} value={filter.action} options={facets.actions} onChange={set('action')} />
+      <Pick id="f-outcome" label={t('activity_filter_outcome')} value={filter.outcome} options={facets.outcomes} onChange={set('outcome')} labelOf={outcomeText} />
     </div>
   );
 }

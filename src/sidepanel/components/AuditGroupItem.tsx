@@ -1,18 +1,22 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import type { AuditEntry } from '../../protocol/audit.ts';
+import { pluralOf, t } from '../../base/i18n.ts';
+import type { AuditEntry, AuditKind } from '../../protocol/audit.ts';
 import type { AuditGroup } from '../lib/audit-groups.ts';
-import { actionPathLabel, pathMeaning, humanize, outcomeText } from '../lib/labels.ts';
+import { actionPathLabel, humanize, outcomeText, pathMeaning } from '../lib/labels.ts';
 import { clockTime } from '../lib/time.ts';
 import { showValue } from '../lib/values.ts';
 import { now } from '../now.ts';
+
+/** What kind of step an entry records, in words (`approval request`). */
+const kindText = (kind: AuditKind): string => t(`activity_kind_${kind}`);
 
 /** One action in the log: a summary row, and its full chain of steps behind a disclosure button. */
 export function AuditGroupItem({ group: g }: { group: AuditGroup }) {
   const [open, setOpen] = useState(false);
   const stepsId = `steps-${g.key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   const first = g.steps[0]!;
-  const title = g.action ? `${g.action}${g.resource ? ` on ${g.resource}` : ''}` : `${humanize(first.kind)}${first.token_id ? ` ${first.token_id}` : ''}`;
+  const title = g.action ? (g.resource ? t('activity_title_on', g.action, g.resource) : g.action) : `${kindText(first.kind)}${first.token_id ? ` ${first.token_id}` : ''}`;
   return (
     <li class="audit-group">
       <button type="button" class="disclosure" aria-expanded={open} aria-controls={stepsId} onClick={() => setOpen(!open)}>
@@ -29,11 +33,12 @@ export function AuditGroupItem({ group: g }: { group: AuditGroup }) {
         )}
         <span class="meta">
           {g.agent_id}
-          {g.origin ? ` · ${g.origin}` : ''} · {clockTime(g.last_at, now.value)} · {g.steps.length} step{g.steps.length === 1 ? '' : 's'}
+          {g.origin ? ` · ${g.origin}` : ''} · {clockTime(g.last_at, now.value)} ·{' '}
+          {pluralOf(g.steps.length) === 'one' ? t('activity_steps_one', g.steps.length) : t('activity_steps_other', g.steps.length)}
         </span>
       </button>
       {open && (
-        <ol class="steps" id={stepsId} aria-label={`Steps of ${title}`}>
+        <ol class="steps" id={stepsId} aria-label={t('activity_steps_of', title)}>
           {g.steps.map((s, i) => (
             <Step key={s.seq} step={s} previous={g.steps[i - 1]} />
           ))}
@@ -46,18 +51,18 @@ export function AuditGroupItem({ group: g }: { group: AuditGroup }) {
 /** One step; token and input hash are shown only where they change, so the chain stays readable. */
 function Step({ step: s, previous: p }: { step: AuditEntry; previous: AuditEntry | undefined }) {
   const extra: Array<[string, string]> = [];
-  if (s.error_code) extra.push(['error', s.error_code]);
-  if (s.state_version_before !== undefined) extra.push(['state before', String(s.state_version_before)]);
-  if (s.state_version_after !== undefined) extra.push(['state after', String(s.state_version_after)]);
-  if (s.receipt_id) extra.push(['receipt', s.receipt_id]);
-  if (s.token_id && s.token_id !== p?.token_id) extra.push(['token', s.token_id]);
-  if (s.input_hash && s.input_hash !== p?.input_hash) extra.push(['input hash', `${s.input_hash.slice(0, 19)}…`]);
+  if (s.error_code) extra.push([t('activity_step_error'), s.error_code]);
+  if (s.state_version_before !== undefined) extra.push([t('activity_step_state_before'), String(s.state_version_before)]);
+  if (s.state_version_after !== undefined) extra.push([t('activity_step_state_after'), String(s.state_version_after)]);
+  if (s.receipt_id) extra.push([t('activity_step_receipt'), s.receipt_id]);
+  if (s.token_id && s.token_id !== p?.token_id) extra.push([t('activity_step_token'), s.token_id]);
+  if (s.input_hash && s.input_hash !== p?.input_hash) extra.push([t('activity_step_input_hash'), `${s.input_hash.slice(0, 19)}…`]);
   // The agent's own words stay marked as its claim here too.
-  for (const [k, v] of Object.entries(s.details ?? {})) extra.push([k === 'rationale' ? 'agent’s claim' : humanize(k), showValue(v)]);
+  for (const [k, v] of Object.entries(s.details ?? {})) extra.push([k === 'rationale' ? t('activity_step_agent_claim') : humanize(k), showValue(v)]);
   return (
     <li>
       <div>
-        <span class="seq">#{s.seq}</span> <strong>{humanize(s.kind)}</strong>
+        <span class="seq">#{s.seq}</span> <strong>{kindText(s.kind)}</strong>
         {s.outcome && <span> — {outcomeText(s.outcome)}</span>} <span class="muted">{clockTime(s.at, now.value)}</span>
       </div>
       {extra.length > 0 && (

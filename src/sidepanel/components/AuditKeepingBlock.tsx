@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import { auditRetention, clearAuditLog, exportAudit, setAuditRetention } from '../background-client.ts';
 import { auditFilename, downloadText } from '../download.ts';
 import { removalWords, retentionFromText } from '../lib/audit-keeping.ts';
@@ -49,7 +50,7 @@ export function AuditKeepingBlock() {
     void run(async () => {
       const { jsonl } = await exportAudit();
       downloadText(jsonl, auditFilename(new Date()), 'application/jsonl');
-      return 'Activity downloaded as JSON Lines with its chain (each entry with its seq, hash and previous hash). Check it with “Verify a downloaded log…” in Activity, or steward-bridge audit verify.';
+      return t('keeping_downloaded');
     });
 
   const clear = () => {
@@ -59,35 +60,35 @@ export function AuditKeepingBlock() {
 
   return (
     <fieldset class="audit-keeping">
-      <legend>Activity log</legend>
+      <legend>{t('keeping_log_legend')}</legend>
       <form class="settings" onSubmit={saveRetention} noValidate>
         <div class="field">
-          <label for="audit-retention">Keep activity for (days; empty keeps everything)</label>
+          <label for="audit-retention">{t('keeping_retention_label')}</label>
           <input id="audit-retention" inputMode="numeric" value={daysText} onInput={(e) => (setDaysText(e.currentTarget.value), setError(''))} aria-invalid={error ? true : undefined} />
         </div>
         <button type="submit" disabled={busy}>
-          Save retention
+          {t('keeping_retention_save')}
         </button>
       </form>
-      <p class="note">Older entries are removed every hour. Each removal is itself an entry in the log, so “Verify chain” still checks what remains.</p>
+      <p class="note">{t('keeping_retention_note')}</p>
       <div class="toolbar">
         <button type="button" class="secondary" onClick={download} disabled={busy}>
-          Download activity (JSONL)
+          {t('keeping_download')}
         </button>
         {!confirming && (
           <button type="button" class="danger" onClick={() => setConfirming(true)} disabled={busy}>
-            Clear activity…
+            {t('keeping_clear_ask')}
           </button>
         )}
       </div>
       {confirming && (
-        <div role="group" aria-label="Confirm clearing the activity log">
-          <p>Remove every entry of the activity log? Download it first if you may need it. This cannot be undone.</p>
+        <div role="group" aria-label={t('keeping_clear_confirm_label')}>
+          <p>{t('keeping_clear_question')}</p>
           <button type="button" class="danger" onClick={clear}>
-            Clear activity
+            {t('keeping_clear')}
           </button>{' '}
           <button type="button" class="secondary" onClick={() => setConfirming(false)}>
-            Cancel
+            {t('keeping_cancel')}
           </button>
         </div>
       )}

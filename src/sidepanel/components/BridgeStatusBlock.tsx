@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import type { BridgeStatus } from '../../protocol/bridge.ts';
 import { bridgeStatus, subscribe } from '../background-client.ts';
 import { BRIDGE_INSTALL_COMMAND, bridgeStatusWords } from '../lib/bridge-status.ts';
@@ -26,13 +27,13 @@ export function BridgeStatusBlock() {
   const words = status && bridgeStatusWords(status);
   return (
     <fieldset class="bridge-status">
-      <legend>MCP clients</legend>
+      <legend>{t('pairing_bridge_legend')}</legend>
       {error && (
         <p class="error-text" role="alert">
-          Could not ask for the MCP bridge’s state: {error}
+          {t('pairing_bridge_failed', error)}
         </p>
       )}
-      {!words && !error && <p class="muted">Loading…</p>}
+      {!words && !error && <p class="muted">{t('app_loading')}</p>}
       {words && (
         <>
           <p class={status.connected ? 'bridge-line ok' : 'bridge-line off'} role="status">

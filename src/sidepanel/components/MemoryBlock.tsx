@@ -1,8 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import type { DurableMemoryRecord } from '../../protocol/memory.ts';
 import { deleteMemory, forgetSite, memoryEntries, subscribe } from '../background-client.ts';
 import { forgetWords, memoryWords } from '../lib/memory-words.ts';
 import { useCurrentOrigin } from '../use-current-origin.ts';
+
+/** An example site address, the same in every language. */
+const EXAMPLE_SITE = 'https://shop.example';
 
 type Entry = { record: DurableMemoryRecord; expired: boolean };
 
@@ -19,7 +23,7 @@ export function MemoryBlock() {
     const load = () =>
       memoryEntries().then(
         (r) => alive && (setEntries(r.entries), setError('')),
-        (e: Error) => alive && setError(`Could not load Steward’s memory: ${e.message}`),
+        (e: Error) => alive && setError(t('keeping_memory_load_failed', e.message)),
       );
     void load();
     const off = subscribe((m) => {
@@ -38,7 +42,7 @@ export function MemoryBlock() {
     setStatus('');
     try {
       const { deleted } = await deleteMemory(id);
-      setStatus(deleted ? 'Memory entry deleted.' : 'That entry was already gone.');
+      setStatus(deleted ? t('keeping_memory_deleted') : t('keeping_memory_already_gone'));
     } catch (e) {
       setError((e as Error).message);
     }
@@ -51,7 +55,7 @@ export function MemoryBlock() {
     try {
       site = new URL(origin.trim()).origin;
     } catch {
-      return setError('Enter the site as its address, e.g. https://shop.example.');
+      return setError(t('keeping_forget_bad_site'));
     }
     try {
       setStatus(forgetWords(site, await forgetSite(site)));
@@ -63,38 +67,38 @@ export function MemoryBlock() {
 
   return (
     <fieldset class="memory">
-      <legend>Memory</legend>
-      <p class="note">What Steward remembers to find work again: where resources were found, the state last seen (only ever shown as history), past actions.</p>
-      {entries === undefined && !error && <p class="muted">Loading…</p>}
-      {entries?.length === 0 && <p class="muted">Steward remembers nothing yet.</p>}
+      <legend>{t('keeping_memory_legend')}</legend>
+      <p class="note">{t('keeping_memory_intro')}</p>
+      {entries === undefined && !error && <p class="muted">{t('app_loading')}</p>}
+      {entries?.length === 0 && <p class="muted">{t('keeping_memory_empty')}</p>}
       {entries && entries.length > 0 && (
-        <ul class="memory-list" aria-label="Memory entries">
+        <ul class="memory-list" aria-label={t('keeping_memory_entries_label')}>
           {entries.map(({ record, expired }) => {
             const words = memoryWords(record);
             return (
               <li key={record.id}>
                 <span>
                   <strong>{words.title}</strong>
-                  {expired ? ' (history only)' : ''}
+                  {expired ? ` ${t('keeping_memory_history_only')}` : ''}
                   <br />
                   <span class="muted">{words.detail}</span>
                 </span>{' '}
-                <button type="button" class="secondary" onClick={() => void remove(record.id)} aria-label={`Delete ${words.title}`}>
-                  Delete
+                <button type="button" class="secondary" onClick={() => void remove(record.id)} aria-label={t('keeping_memory_delete_label', words.title)}>
+                  {t('keeping_memory_delete')}
                 </button>
               </li>
             );
           })}
         </ul>
       )}
-      <form class="settings" onSubmit={(e) => void forget(e)} noValidate aria-label="Forget a site">
+      <form class="settings" onSubmit={(e) => void forget(e)} noValidate aria-label={t('keeping_forget_label')}>
         <div class="field">
-          <label for="forget-site">Forget a site</label>
-          <input id="forget-site" value={origin} placeholder="https://shop.example" onInput={(e) => setOrigin(e.currentTarget.value)} />
+          <label for="forget-site">{t('keeping_forget_label')}</label>
+          <input id="forget-site" value={origin} placeholder={EXAMPLE_SITE} onInput={(e) => setOrigin(e.currentTarget.value)} />
         </div>
-        <p class="note">Removes Steward’s access to it (and Chrome’s permission), any agent-contract grant, and everything Steward remembers about it. Recorded in Activity.</p>
+        <p class="note">{t('keeping_forget_note')}</p>
         <button type="submit" class="danger">
-          Forget site
+          {t('keeping_forget_submit')}
         </button>
       </form>
       {error && (

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import { mintToken } from '../background-client.ts';
 import { buildMint, type MintField, type MintFormValues } from '../lib/mint-form.ts';
 import { settings } from '../settings.ts';
@@ -8,6 +9,9 @@ import { LifetimeOptions } from './LifetimeOptions.tsx';
 import { NewTokenSecret } from './NewTokenSecret.tsx';
 
 const KNOWN_AGENTS = ['agent:copilot'];
+
+/** Example values in the fields: codes and addresses, the same in every language. */
+const EXAMPLES = { scopes: 'orders:read orders:cancel', resource_scope: 'order:ORD-1024', origins: 'https://shop.example' };
 
 function Field({ id, label, hint, error, children }: { id: MintField; label: string; hint?: string; error?: string; children: ComponentChildren }) {
   return (
@@ -73,12 +77,12 @@ export function MintTokenForm({ onMinted }: { onMinted: () => void }) {
     setBusy(true);
     try {
       const { token, secret } = await mintToken(built.message);
-      setStatus(`Minted ${token.token_id} for ${token.agent_id}.`);
+      setStatus(t('tokens_minted', token.token_id, token.agent_id));
       setMinted({ tokenId: token.token_id, agentId: token.agent_id, secret });
       setValues({ ...values, scopes: '', resource_scope: '' });
       onMinted();
     } catch (e) {
-      setStatus(`Could not mint: ${(e as Error).message}`);
+      setStatus(t('tokens_mint_failed', (e as Error).message));
     } finally {
       setBusy(false);
     }
@@ -87,8 +91,8 @@ export function MintTokenForm({ onMinted }: { onMinted: () => void }) {
   return (
     <>
       <form class="mint card" onSubmit={(e) => void submit(e)} aria-labelledby="mint-heading" noValidate>
-        <h3 id="mint-heading">Grant a token</h3>
-        <Field id="agent_id" label="Agent" error={errors.agent_id}>
+        <h3 id="mint-heading">{t('tokens_mint_heading')}</h3>
+        <Field id="agent_id" label={t('tokens_mint_agent')} error={errors.agent_id}>
           <input {...a11y('agent_id')} list="known-agents" value={values.agent_id} onInput={(e) => set('agent_id', e.currentTarget.value)} autocomplete="off" />
           <datalist id="known-agents">
             {KNOWN_AGENTS.map((a) => (
@@ -96,26 +100,32 @@ export function MintTokenForm({ onMinted }: { onMinted: () => void }) {
             ))}
           </datalist>
         </Field>
-        <Field id="scopes" label="Scopes" hint="What it may do, as namespace:verb, separated by spaces: orders:read orders:cancel" error={errors.scopes}>
-          <input {...a11y('scopes', true)} value={values.scopes} placeholder="orders:read orders:cancel" onInput={(e) => set('scopes', e.currentTarget.value)} autocomplete="off" />
+        <Field id="scopes" label={t('tokens_mint_scopes')} hint={t('tokens_mint_scopes_hint')} error={errors.scopes}>
+          <input {...a11y('scopes', true)} value={values.scopes} placeholder={EXAMPLES.scopes} onInput={(e) => set('scopes', e.currentTarget.value)} autocomplete="off" />
         </Field>
-        <Field id="resource_scope" label="Resources" hint="One resource (order:ORD-1024), a type (order:*) or * for any" error={errors.resource_scope}>
-          <input {...a11y('resource_scope', true)} value={values.resource_scope} placeholder="order:ORD-1024" onInput={(e) => set('resource_scope', e.currentTarget.value)} autocomplete="off" />
+        <Field id="resource_scope" label={t('tokens_mint_resources')} hint={t('tokens_mint_resources_hint')} error={errors.resource_scope}>
+          <input
+            {...a11y('resource_scope', true)}
+            value={values.resource_scope}
+            placeholder={EXAMPLES.resource_scope}
+            onInput={(e) => set('resource_scope', e.currentTarget.value)}
+            autocomplete="off"
+          />
         </Field>
-        <Field id="origins" label="Sites" hint="Origins it may act on, separated by spaces" error={errors.origins}>
-          <input {...a11y('origins', true)} value={values.origins} placeholder="https://shop.example" onInput={(e) => set('origins', e.currentTarget.value)} autocomplete="off" />
+        <Field id="origins" label={t('tokens_mint_sites')} hint={t('tokens_mint_sites_hint')} error={errors.origins}>
+          <input {...a11y('origins', true)} value={values.origins} placeholder={EXAMPLES.origins} onInput={(e) => set('origins', e.currentTarget.value)} autocomplete="off" />
         </Field>
         <div class="field check">
           <input {...a11y('payment')} type="checkbox" checked={values.payment} onChange={(e) => set('payment', e.currentTarget.checked)} />
-          <label for="mint-payment">May touch payment (each payment still needs your approval)</label>
+          <label for="mint-payment">{t('tokens_may_touch_payment')}</label>
         </div>
-        <Field id="lifetime_minutes" label="Lifetime" error={errors.lifetime_minutes}>
+        <Field id="lifetime_minutes" label={t('tokens_mint_lifetime')} error={errors.lifetime_minutes}>
           <select {...a11y('lifetime_minutes')} value={String(values.lifetime_minutes)} onChange={(e) => set('lifetime_minutes', Number(e.currentTarget.value))}>
             <LifetimeOptions minutes={values.lifetime_minutes} />
           </select>
         </Field>
         <button type="submit" disabled={busy}>
-          Mint token
+          {t('tokens_mint_submit')}
         </button>
         <p role="status" class="note">
           {status}

@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
+import { Words } from './Words.tsx';
 
 /**
  * The secret of a token just minted, shown this once: Steward keeps only its hash, so after
@@ -16,29 +18,29 @@ export function NewTokenSecret({ tokenId, agentId, secret, onDone }: { tokenId: 
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(secret);
-      setCopied('Copied.');
+      setCopied(t('tokens_secret_copied'));
     } catch {
       field.current?.select();
-      setCopied('Could not copy automatically: it is selected, copy it with Ctrl+C.');
+      setCopied(t('tokens_secret_copy_failed'));
     }
   };
 
   return (
     <section class="card secret" aria-labelledby="new-secret-heading">
-      <h3 id="new-secret-heading">Secret for {tokenId}</h3>
+      <h3 id="new-secret-heading">{t('tokens_secret_heading', tokenId)}</h3>
       <p class="warn-text" id="new-secret-warning">
-        Copy it now, it will not be shown again. Give it only to <code>{agentId}</code>: whoever holds it acts as that agent. Steward keeps only its hash.
+        <Words id="tokens_secret_warning" parts={[<code>{agentId}</code>]} />
       </p>
       <label for="new-secret-value" class="note">
-        Token secret
+        {t('tokens_secret_label')}
       </label>
       <input id="new-secret-value" ref={field} readOnly value={secret} aria-describedby="new-secret-warning" spellcheck={false} autocomplete="off" onFocus={(e) => e.currentTarget.select()} />
       <div class="actions">
         <button type="button" onClick={() => void copy()}>
-          Copy secret
+          {t('tokens_secret_copy')}
         </button>
         <button type="button" class="secondary" onClick={onDone}>
-          Done, hide it
+          {t('tokens_secret_done')}
         </button>
       </div>
       <p role="status" class="note">

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import type { PairingView } from '../../protocol/bridge.ts';
 import { decidePairing } from '../background-client.ts';
 import {
@@ -8,17 +9,18 @@ import {
   DEFAULT_PAIRING_EXPIRY_MINUTES,
   DEFAULT_PAIRING_SCOPES,
   describePairingGrant,
-  PAIRING_EXPIRIES,
+  pairingExpiries,
   type PairingField,
   type PairingFormValues,
 } from '../lib/pairing-form.ts';
 import { sourceWords } from '../lib/pairing-sources.ts';
 import { clockTime, countdown, msLeft } from '../lib/time.ts';
 import { now } from '../now.ts';
+import { Words } from './Words.tsx';
 
 export type PairingDecided = { pairing_id: string; client: string; outcome: 'paired' | 'refused'; agent_id?: string; why?: string };
 
-const TRANSPORT = { stdio: 'stdio (the client started the bridge)', http: 'HTTP on this computer' } as const;
+const TRANSPORT = { stdio: 'pairing_transport_stdio', http: 'pairing_transport_http' } as const;
 
 /**
  * One MCP client asking to pair. The person types the code their client shows (Steward never
@@ -93,25 +95,25 @@ export function PairingCard({
 
   return (
     <section class="card pairing" aria-labelledby={`h-${id}`} data-pairing-id={id} tabIndex={-1}>
-      <h3 id={`h-${id}`}>Pairing request from {name}</h3>
-      <p class="note">An MCP client wants to use your browser through Steward. It gets its own token; every action still goes through Steward’s approvals.</p>
+      <h3 id={`h-${id}`}>{t('pairing_heading', name)}</h3>
+      <p class="note">{t('pairing_intro')}</p>
       <dl class="kv">
-        <dt>Client</dt>
+        <dt>{t('pairing_client')}</dt>
         <dd>
           {name}
           {p.client.title && p.client.title !== name && <span class="muted"> ({p.client.title})</span>}
         </dd>
-        <dt>Version</dt>
-        <dd>{p.client.version ?? <span class="muted">not given</span>}</dd>
-        <dt>Connects via</dt>
-        <dd>{TRANSPORT[p.client.transport]}</dd>
-        <dt>Source</dt>
+        <dt>{t('pairing_version')}</dt>
+        <dd>{p.client.version ?? <span class="muted">{t('pairing_not_given')}</span>}</dd>
+        <dt>{t('pairing_connects_via')}</dt>
+        <dd>{t(TRANSPORT[p.client.transport])}</dd>
+        <dt>{t('pairing_source')}</dt>
         <dd>{sourceWords(p.source, p.client.transport)}</dd>
-        <dt>Requested</dt>
+        <dt>{t('pairing_requested')}</dt>
         <dd>{clockTime(p.requested_at, now.value)}</dd>
       </dl>
-      <form onSubmit={(e) => void pair(e)} noValidate aria-label={`Pair ${name}`}>
-        <Field id={fid('code')} label="Pairing code" hint={`The 6 digits ${name} shows you. If it shows none, or another code, refuse.`} error={errors.code}>
+      <form onSubmit={(e) => void pair(e)} noValidate aria-label={t('pairing_form_label', name)}>
+        <Field id={fid('code')} label={t('pairing_code')} hint={t('pairing_code_hint', name)} error={errors.code}>
           <input
             {...a11y('code', true)}
             value={values.code}
@@ -124,9 +126,9 @@ export function PairingCard({
           />
         </Field>
         <fieldset aria-describedby={errors.sites ? `${fid('sites')}-error` : undefined}>
-          <legend>Sites it may use</legend>
-          {allowedSites === undefined && <p class="muted">Loading…</p>}
-          {allowedSites?.length === 0 && <p class="note">No site is allowed yet. Allow a site in Settings first; a client can use only sites Steward may observe.</p>}
+          <legend>{t('pairing_sites_legend')}</legend>
+          {allowedSites === undefined && <p class="muted">{t('app_loading')}</p>}
+          {allowedSites?.length === 0 && <p class="note">{t('pairing_no_site')}</p>}
           {allowedSites?.map((origin) => (
             <div class="field check" key={origin}>
               <input id={`${id}-site-${origin}`} type="checkbox" checked={sites.includes(origin)} onChange={(e) => toggleSite(origin, e.currentTarget.checked)} />
@@ -139,33 +141,28 @@ export function PairingCard({
             </p>
           )}
         </fieldset>
-        <Field
-          id={fid('scopes')}
-          label="Scopes"
-          hint="What it may do, as namespace:verb separated by spaces: *:read reads only; *:* allows any action. Consequential actions still ask you."
-          error={errors.scopes}
-        >
+        <Field id={fid('scopes')} label={t('pairing_scopes')} hint={t('pairing_scopes_hint')} error={errors.scopes}>
           <input {...a11y('scopes', true)} value={values.scopes} onInput={(e) => set('scopes', e.currentTarget.value)} autocomplete="off" />
         </Field>
         <div class="field check">
           <input {...a11y('payment')} type="checkbox" checked={values.payment === true} onChange={(e) => set('payment', e.currentTarget.checked)} />
-          <label for={fid('payment')}>May touch payment (each payment still needs your approval)</label>
+          <label for={fid('payment')}>{t('tokens_may_touch_payment')}</label>
         </div>
-        <Field id={fid('expires_minutes')} label="Expires after" error={errors.expires_minutes}>
+        <Field id={fid('expires_minutes')} label={t('pairing_expires_after')} error={errors.expires_minutes}>
           <select {...a11y('expires_minutes')} value={String(values.expires_minutes)} onChange={(e) => set('expires_minutes', Number(e.currentTarget.value))}>
-            {PAIRING_EXPIRIES.map(([label, m]) => (
+            {pairingExpiries().map(([label, m]) => (
               <option key={m} value={String(m)}>
                 {label}
               </option>
             ))}
           </select>
         </Field>
-        <div class={words.wider.length > 0 ? 'grant-words wider' : 'grant-words'} role="note" aria-label="What you grant" aria-live="polite">
+        <div class={words.wider.length > 0 ? 'grant-words wider' : 'grant-words'} role="note" aria-label={t('pairing_grant_label')} aria-live="polite">
           <p>{words.summary}</p>
           {words.wider.length > 0 && (
             <>
               <p>
-                <strong>Wider than the default</strong> (this tab’s site, reading, one hour):
+                <Words id="pairing_wider_intro" parts={[<strong>{t('pairing_wider')}</strong>]} />
               </p>
               <ul>
                 {words.wider.map((w) => (
@@ -175,21 +172,13 @@ export function PairingCard({
             </>
           )}
         </div>
-        <p class={left < 60_000 ? 'expiry soon' : 'expiry'}>
-          {left === 0 ? (
-            'Expired: the client must ask again.'
-          ) : (
-            <>
-              The request expires in <span role="timer">{countdown(left)}</span>.
-            </>
-          )}
-        </p>
-        <div class="actions" role="group" aria-label={`Decide on pairing ${name}`}>
+        <p class={left < 60_000 ? 'expiry soon' : 'expiry'}>{left === 0 ? t('pairing_expired') : <Words id="pairing_expires_in" parts={[<span role="timer">{countdown(left)}</span>]} />}</p>
+        <div class="actions" role="group" aria-label={t('pairing_decide_label', name)}>
           <button type="submit" disabled={busy || left === 0}>
-            Pair
+            {t('pairing_pair')}
           </button>
           <button type="button" class="danger" disabled={busy || left === 0} onClick={() => void refuse()}>
-            Refuse
+            {t('pairing_refuse')}
           </button>
         </div>
       </form>

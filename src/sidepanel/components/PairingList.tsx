@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { pluralOf, t } from '../../base/i18n.ts';
 import { refusePairingSource } from '../background-client.ts';
 import { floodingSources } from '../lib/pairing-sources.ts';
 import { forgetPairing, pendingPairings, reloadPairings } from '../pairings-store.ts';
@@ -17,11 +18,7 @@ export function PairingList() {
   const currentSite = sites?.tab?.allowed ? sites.tab.origin : undefined;
 
   const onDecided = (d: PairingDecided) => {
-    setOutcome(
-      d.outcome === 'paired'
-        ? `Paired ${d.client}${d.agent_id ? ` as ${d.agent_id}` : ''}. It collects its token on its next call; you can revoke it in Tokens.`
-        : (d.why ?? `Refused the pairing request from ${d.client}.`),
-    );
+    setOutcome(d.outcome === 'paired' ? (d.agent_id ? t('pairing_paired_as', d.client, d.agent_id) : t('pairing_paired', d.client)) : (d.why ?? t('pairing_refused', d.client)));
     forgetPairing(d.pairing_id);
     void reloadPairings();
   };
@@ -30,7 +27,7 @@ export function PairingList() {
     setBusy(true);
     try {
       const { refused } = await refusePairingSource(source);
-      setOutcome(`Refused ${refused} pairing request${refused === 1 ? '' : 's'} from ${words}; its further requests are refused too.`);
+      setOutcome(pluralOf(refused) === 'one' ? t('pairing_refused_source_one', refused, words) : t('pairing_refused_source_other', refused, words));
     } catch (e) {
       setOutcome((e as Error).message);
     } finally {
@@ -47,11 +44,9 @@ export function PairingList() {
       </p>
       {floodingSources(pending).map((g) => (
         <div class="card flood" key={g.source}>
-          <p>
-            {g.requests.length} pairing requests came from one source ({g.words}), under the names {[...new Set(g.requests.map((r) => `“${r.client.name}”`))].join(', ')}.
-          </p>
+          <p>{t('pairing_flood', g.requests.length, g.words, [...new Set(g.requests.map((r) => `“${r.client.name}”`))].join(', '))}</p>
           <button type="button" class="danger" disabled={busy} onClick={() => void refuseSource(g.source, g.words)}>
-            Refuse all {g.requests.length} requests from {g.words}
+            {t('pairing_refuse_all', g.requests.length, g.words)}
           </button>
         </div>
       ))}

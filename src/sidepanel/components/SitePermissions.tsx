@@ -1,8 +1,12 @@
 import { useState } from 'preact/hooks';
+import { pluralOf, t } from '../../base/i18n.ts';
 import { removeSite } from '../background-client.ts';
 import { allowOutcomeWords, siteFromAddress } from '../lib/site-words.ts';
 import { allowSiteWithChrome, narrowToListedSites } from '../site-permission.ts';
 import { useSiteStatus } from '../use-site-status.ts';
+
+/** An example site address, the same in every language. */
+const EXAMPLE_SITE = 'https://shop.example';
 
 /**
  * Sites Steward may observe. Steward's page scripts are registered only for these origins, and
@@ -22,102 +26,95 @@ export function SitePermissions() {
   /** Chrome's prompt comes first, inside the click: the promise is made before anything is awaited. */
   const allow = async (o: string) => {
     const outcome = allowSiteWithChrome(o);
-    setStatus(`Waiting for Chrome: it asks you whether Steward may read ${o}.`);
+    setStatus(t('site_waiting_chrome', o));
     try {
       setStatus(allowOutcomeWords(o, await outcome));
     } catch (e) {
-      setStatus(`Could not allow ${o}: ${(e as Error).message}`);
+      setStatus(t('site_could_not_allow', o, (e as Error).message));
     }
   };
   const allowTyped = (event: Event) => {
     event.preventDefault();
     const typed = siteFromAddress(address);
-    if (!typed) return setStatus(`“${address}” is not a web site’s address (for example https://shop.example or http://localhost:4100).`);
+    if (!typed) return setStatus(t('pairing_not_an_address', address));
     setAddress('');
     void allow(typed);
   };
   const remove = async (o: string) => {
     try {
       const r = await removeSite(o);
-      setStatus(`Removed ${o}.${r.tabs > 0 ? ` Steward no longer answers its ${r.tabs} open tab${r.tabs === 1 ? '' : 's'}.` : ''}`);
+      setStatus(r.tabs === 0 ? t('pairing_removed', o) : pluralOf(r.tabs) === 'one' ? t('pairing_removed_tabs_one', o, r.tabs) : t('pairing_removed_tabs_other', o, r.tabs));
     } catch (e) {
-      setStatus(`Could not remove ${o}: ${(e as Error).message}`);
+      setStatus(t('pairing_could_not_remove', o, (e as Error).message));
     }
   };
   const narrow = async (listed: string[]) => {
     const asked = narrowToListedSites(listed);
     try {
-      setStatus(
-        (await asked)
-          ? 'Chrome now gives Steward only the sites listed here.'
-          : 'Chrome gave every other site back, and its prompt for the listed sites was declined: they wait here until you allow them again.',
-      );
+      setStatus((await asked) ? t('pairing_narrowed') : t('pairing_narrow_declined'));
     } catch (e) {
-      setStatus(`Could not narrow Chrome’s access: ${(e as Error).message}`);
+      setStatus(t('pairing_could_not_narrow', (e as Error).message));
     }
   };
 
   return (
     <fieldset>
-      <legend>Sites Steward may observe</legend>
-      <p class="note">Steward reads only these sites, and Chrome gives it access to each one alone. Everywhere else it injects nothing, and agents can neither see nor act.</p>
+      <legend>{t('pairing_sites_legend_observe')}</legend>
+      <p class="note">{t('pairing_sites_intro')}</p>
       {error && (
         <p class="error-text" role="alert">
           {error}
         </p>
       )}
-      <ul class="plain" aria-label="Allowed sites">
-        {allowed === undefined && !error && <li class="muted">Loading…</li>}
-        {allowed?.length === 0 && waiting.length === 0 && <li class="muted">No site allowed yet.</li>}
+      <ul class="plain" aria-label={t('pairing_allowed_sites_label')}>
+        {allowed === undefined && !error && <li class="muted">{t('app_loading')}</li>}
+        {allowed?.length === 0 && waiting.length === 0 && <li class="muted">{t('pairing_no_site_allowed')}</li>}
         {allowed?.map((o) => (
           <li key={o}>
             <code>{o}</code>{' '}
-            <button type="button" class="link" onClick={() => void remove(o)} aria-label={`Remove ${o}`}>
-              Remove
+            <button type="button" class="link" onClick={() => void remove(o)} aria-label={t('pairing_remove_label', o)}>
+              {t('pairing_remove')}
             </button>
           </li>
         ))}
         {refused.map((o) => (
           <li key={o} data-managed="true">
-            <code>{o}</code> <span class="muted">(Set by your organisation: not read)</span>{' '}
-            <button type="button" class="link" onClick={() => void remove(o)} aria-label={`Remove ${o}`}>
-              Remove
+            <code>{o}</code> <span class="muted">{t('pairing_set_by_organisation')}</span>{' '}
+            <button type="button" class="link" onClick={() => void remove(o)} aria-label={t('pairing_remove_label', o)}>
+              {t('pairing_remove')}
             </button>
           </li>
         ))}
         {waiting.map((o) => (
           <li key={o}>
-            <code>{o}</code> <span class="muted">(Chrome’s access was taken back: not read)</span>{' '}
-            <button type="button" class="link" onClick={() => void allow(o)} aria-label={`Allow ${o} again`}>
-              Allow again
+            <code>{o}</code> <span class="muted">{t('pairing_access_taken_back')}</span>{' '}
+            <button type="button" class="link" onClick={() => void allow(o)} aria-label={t('pairing_allow_again_label', o)}>
+              {t('pairing_allow_again')}
             </button>{' '}
-            <button type="button" class="link" onClick={() => void remove(o)} aria-label={`Remove ${o}`}>
-              Remove
+            <button type="button" class="link" onClick={() => void remove(o)} aria-label={t('pairing_remove_label', o)}>
+              {t('pairing_remove')}
             </button>
           </li>
         ))}
       </ul>
       {origin && allowed && !allowed.includes(origin) && !waiting.includes(origin) && !refused.includes(origin) && !sites?.tab?.policy && (
         <button type="button" class="secondary" onClick={() => void allow(origin)}>
-          Allow {origin}
+          {t('site_allow', origin)}
         </button>
       )}
       <form class="inline-form" onSubmit={allowTyped}>
         <label>
-          Allow a site by its address <input type="text" inputMode="url" value={address} placeholder="https://shop.example" onInput={(e) => setAddress((e.target as HTMLInputElement).value)} />
+          {t('pairing_allow_by_address')} <input type="text" inputMode="url" value={address} placeholder={EXAMPLE_SITE} onInput={(e) => setAddress((e.target as HTMLInputElement).value)} />
         </label>{' '}
         <button type="submit" class="secondary" disabled={address.trim() === ''}>
-          Allow
+          {t('pairing_allow')}
         </button>
       </form>
       {sites?.broad && allowed && (
         <div class="warn-box">
-          <p>
-            Chrome still gives Steward access to every site: an earlier version of Steward asked for it at install. Steward reads only the sites listed here; narrowing gives every site back to Chrome
-            and asks it for these alone.
-          </p>
+          <p>{t('pairing_broad')}</p>
           <button type="button" class="secondary" onClick={() => void narrow(allowed)}>
-            Narrow Chrome’s access to these sites
+            {t('pairing_narrow')}
           </button>
         </div>
       )}

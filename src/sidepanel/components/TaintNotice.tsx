@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import { clearTaint } from '../background-client.ts';
 import { clockTime } from '../lib/time.ts';
 import { now } from '../now.ts';
@@ -26,23 +27,21 @@ export function TaintNotice({ agentId, taint, onCleared }: { agentId: string; ta
     }
   };
   return (
-    <section class="taint" aria-label={`Page content reached ${agentId}`}>
-      <p>
-        Page content has reached this agent since {clockTime(taint.at, now.value)} ({taint.source}). What it read may steer what it asks for, so each of its consequential actions waits for you.
-      </p>
+    <section class="taint" aria-label={t('tokens_taint_label', agentId)}>
+      <p>{t('tokens_taint_since', clockTime(taint.at, now.value), taint.source)}</p>
       {confirming ? (
-        <div class="confirm" role="group" aria-label={`Confirm clearing ${agentId}`}>
-          <p>Clear this only if the agent starts afresh, without what it read. Steward records that you cleared it.</p>
+        <div class="confirm" role="group" aria-label={t('tokens_taint_confirm_label', agentId)}>
+          <p>{t('tokens_taint_confirm')}</p>
           <button type="button" class="danger" disabled={busy} onClick={() => void clear()}>
-            Yes, clear
+            {t('tokens_taint_yes_clear')}
           </button>
           <button type="button" class="secondary" disabled={busy} onClick={() => setConfirming(false)}>
-            Keep it
+            {t('tokens_keep')}
           </button>
         </div>
       ) : (
         <button type="button" class="secondary" onClick={() => setConfirming(true)}>
-          Clear page-content mark
+          {t('tokens_taint_clear')}
         </button>
       )}
       {error && (

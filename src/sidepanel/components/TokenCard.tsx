@@ -1,8 +1,10 @@
 import { useRef, useState } from 'preact/hooks';
+import { pluralOf, t } from '../../base/i18n.ts';
 import type { z } from 'zod';
 import type { TokenWithUsage } from '../../protocol/panel-channel.ts';
 import { revokeToken } from '../background-client.ts';
 import { TaintNotice } from './TaintNotice.tsx';
+import { Words } from './Words.tsx';
 import { clockTime, countdown, msLeft } from '../lib/time.ts';
 import { tokenOwner } from '../lib/token-owner.ts';
 import { now } from '../now.ts';
@@ -11,14 +13,14 @@ type Item = z.infer<typeof TokenWithUsage>;
 
 /** One delegated token: what it allows, until when, how often it was used; revoke with a confirm step. */
 export function TokenCard({ item, onRevoked }: { item: Item; onRevoked: () => void }) {
-  const t = item.token;
+  const token = item.token;
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const revokeButton = useRef<HTMLButtonElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
-  const left = msLeft(t.expires_at, now.value);
-  const owner = tokenOwner(t);
+  const left = msLeft(token.expires_at, now.value);
+  const owner = tokenOwner(token);
   // The service worker's status is authoritative; the clock only catches expiry between reloads.
   const status = item.status === 'active' && left === 0 ? 'expired' : item.status;
 
@@ -34,7 +36,7 @@ export function TokenCard({ item, onRevoked }: { item: Item; onRevoked: () => vo
     setBusy(true);
     setError('');
     try {
-      await revokeToken(t.token_id);
+      await revokeToken(token.token_id);
       setConfirming(false);
       onRevoked();
     } catch (e) {
@@ -45,67 +47,65 @@ export function TokenCard({ item, onRevoked }: { item: Item; onRevoked: () => vo
   };
 
   return (
-    <article class={`card token status-${status}`} aria-labelledby={`tok-${t.token_id}`}>
-      <h4 id={`tok-${t.token_id}`}>
-        <code>{t.token_id}</code> <span class={`badge status-${status}`}>{status}</span>
+    <article class={`card token status-${status}`} aria-labelledby={`tok-${token.token_id}`}>
+      <h4 id={`tok-${token.token_id}`}>
+        <code>{token.token_id}</code> <span class={`badge status-${status}`}>{t(`tokens_status_${status}`)}</span>
       </h4>
       <dl class="kv">
         {(owner.label || owner.kind) && (
           <>
-            <dt>For</dt>
+            <dt>{t('tokens_for')}</dt>
             <dd>
               {owner.label}
               {owner.kind && <span class="badge tone-neutral">{owner.kind}</span>}
             </dd>
           </>
         )}
-        <dt>Scope</dt>
+        <dt>{t('tokens_scope')}</dt>
         <dd>
-          {t.scope.map((s) => (
+          {token.scope.map((s) => (
             <code key={s} class="chip">
               {s}
             </code>
           ))}
         </dd>
-        <dt>Resources</dt>
+        <dt>{t('tokens_resources')}</dt>
         <dd>
-          <code>{t.resource_scope}</code>
-          {t.resource_scope === '*' && <span class="muted"> (any resource)</span>}
+          <code>{token.resource_scope}</code>
+          {token.resource_scope === '*' && <span class="muted"> {t('tokens_any_resource')}</span>}
         </dd>
-        <dt>Sites</dt>
-        <dd>{t.origins.join(', ')}</dd>
-        <dt>Payment</dt>
-        <dd>{t.payment ? 'allowed (each payment still needs your approval)' : 'not allowed'}</dd>
-        <dt>{status === 'revoked' ? 'Revoked' : status === 'expired' ? 'Expired' : 'Expires'}</dt>
+        <dt>{t('tokens_sites')}</dt>
+        <dd>{token.origins.join(', ')}</dd>
+        <dt>{t('tokens_payment')}</dt>
+        <dd>{token.payment ? t('tokens_payment_allowed') : t('tokens_payment_not_allowed')}</dd>
+        <dt>{status === 'revoked' ? t('tokens_revoked_at') : status === 'expired' ? t('tokens_expired_at') : t('tokens_expires_at')}</dt>
         <dd>
-          {status === 'revoked' && t.revoked_at
-            ? clockTime(t.revoked_at, now.value)
+          {status === 'revoked' && token.revoked_at
+            ? clockTime(token.revoked_at, now.value)
             : status === 'active'
-              ? `in ${countdown(left)} (${clockTime(t.expires_at, now.value)})`
-              : clockTime(t.expires_at, now.value)}
+              ? t('tokens_expires_in', countdown(left), clockTime(token.expires_at, now.value))
+              : clockTime(token.expires_at, now.value)}
         </dd>
-        <dt>Used</dt>
-        <dd>
-          {item.uses} time{item.uses === 1 ? '' : 's'}
-        </dd>
+        <dt>{t('tokens_used')}</dt>
+        <dd>{pluralOf(item.uses) === 'one' ? t('tokens_uses_one', item.uses) : t('tokens_uses_other', item.uses)}</dd>
       </dl>
-      {item.taint && status === 'active' && <TaintNotice agentId={t.agent_id} taint={item.taint} onCleared={onRevoked} />}
+      {item.taint && status === 'active' && <TaintNotice agentId={token.agent_id} taint={item.taint} onCleared={onRevoked} />}
       {status === 'active' &&
         (confirming ? (
-          <div class="confirm" role="group" aria-label={`Confirm revoking ${t.token_id}`}>
+          <div class="confirm" role="group" aria-label={t('tokens_confirm_revoke_label', token.token_id)}>
             <p>
-              Revoke this token? <code>{t.agent_id}</code> loses these permissions at once; this cannot be undone.
+              <Words id="tokens_confirm_revoke" parts={[<code>{token.agent_id}</code>]} />
             </p>
             <button type="button" class="danger" ref={confirmButton} disabled={busy} onClick={() => void revoke()}>
-              Yes, revoke
+              {t('tokens_yes_revoke')}
             </button>
             <button type="button" class="secondary" disabled={busy} onClick={cancel}>
-              Keep it
+              {t('tokens_keep')}
             </button>
           </div>
         ) : (
           <button type="button" class="danger" ref={revokeButton} onClick={ask}>
-            Revoke
+            {t('tokens_revoke')}
           </button>
         ))}
       {error && (

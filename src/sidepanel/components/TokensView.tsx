@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import type { z } from 'zod';
 import type { TokenWithUsage } from '../../protocol/panel-channel.ts';
 import { listTokens, subscribe } from '../background-client.ts';
@@ -17,7 +18,7 @@ export function TokensView() {
   const load = () =>
     listTokens().then(
       (r) => (setItems(r.tokens), setError('')),
-      (e: Error) => setError(`Could not load tokens: ${e.message}`),
+      (e: Error) => setError(t('tokens_load_failed', e.message)),
     );
 
   useEffect(() => {
@@ -33,21 +34,21 @@ export function TokensView() {
 
   return (
     <>
-      <h2>Agents &amp; tokens</h2>
-      <p class="muted">An agent acts only with a token you granted: its own identity, never your credentials.</p>
+      <h2>{t('tokens_heading')}</h2>
+      <p class="muted">{t('tokens_intro')}</p>
       {error && (
         <p class="error-text" role="alert">
           {error}
         </p>
       )}
-      {items === undefined && !error && <p class="muted">Loading…</p>}
+      {items === undefined && !error && <p class="muted">{t('app_loading')}</p>}
       {items !== undefined && (
         <div class="field check">
           <input id="show-all-tokens" type="checkbox" checked={showAll} onChange={(e) => setShowAll(e.currentTarget.checked)} />
-          <label for="show-all-tokens">Show expired and revoked tokens{hidden > 0 && !showAll ? ` (${hidden})` : ''}</label>
+          <label for="show-all-tokens">{hidden > 0 && !showAll ? t('tokens_show_all_count', hidden) : t('tokens_show_all')}</label>
         </div>
       )}
-      {items !== undefined && agents.length === 0 && <p class="muted">{showAll ? 'No tokens yet.' : 'No active tokens. No agent can act until you grant one below.'}</p>}
+      {items !== undefined && agents.length === 0 && <p class="muted">{showAll ? t('tokens_none') : t('tokens_none_active')}</p>}
       {agents.map((agent) => {
         const owner = tokenOwner(visible.find((i) => i.token.agent_id === agent)!.token);
         return (

@@ -1,3 +1,4 @@
+import { pluralOf, t } from '../../base/i18n.ts';
 import { RetentionDays } from '../../protocol/audit.ts';
 import type { AuditRemovalResponse } from '../../protocol/panel-channel.ts';
 
@@ -6,20 +7,20 @@ export function retentionFromText(text: string): { ok: true; days: number | null
   const trimmed = text.trim();
   if (trimmed === '') return { ok: true, days: null };
   const parsed = RetentionDays.safeParse(Number(trimmed));
-  return parsed.success && /^\d+$/.test(trimmed) ? { ok: true, days: parsed.data } : { ok: false, problem: 'Enter a whole number of days from 1 to 3650, or leave it empty to keep everything.' };
+  return parsed.success && /^\d+$/.test(trimmed) ? { ok: true, days: parsed.data } : { ok: false, problem: t('keeping_retention_invalid') };
 }
 
-const entries = (n: number) => `${n} entr${n === 1 ? 'y' : 'ies'}`;
+const entries = (n: number) => (pluralOf(n) === 'one' ? t('keeping_entries_one', n) : t('keeping_entries_other', n));
 
 /** What a retention run or a clear did, in a sentence. */
 export function removalWords(what: 'retention' | 'clear', r: AuditRemovalResponse, days?: number | null): string {
   const head =
     what === 'clear'
       ? r.removed > 0
-        ? `Activity cleared: ${entries(r.removed)} removed. The log now starts with an entry that records the clear, so Verify chain still checks it.`
-        : 'Nothing to clear.'
-      : days === null
-        ? 'Steward now keeps all activity.'
-        : `Steward keeps ${days} day${days === 1 ? '' : 's'} of activity.${r.removed > 0 ? ` ${entries(r.removed)} older than that removed (recorded in the log).` : ''}`;
-  return r.kept_for_export > 0 ? `${head} ${entries(r.kept_for_export)} not yet sent to your syslog collector stay until they are.` : head;
+        ? t('keeping_cleared', entries(r.removed))
+        : t('keeping_nothing_to_clear')
+      : days === null || days === undefined
+        ? t('keeping_keeps_all')
+        : [pluralOf(days) === 'one' ? t('keeping_keeps_days_one', days) : t('keeping_keeps_days_other', days), ...(r.removed > 0 ? [t('keeping_older_removed', entries(r.removed))] : [])].join(' ');
+  return r.kept_for_export > 0 ? `${head} ${t('keeping_kept_for_export', entries(r.kept_for_export))}` : head;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { t } from '../../base/i18n.ts';
 import type { Payload } from '../../protocol/channel.ts';
 import { MintTokenRequest, type PanelRequests } from '../../protocol/panel-channel.ts';
 import { AgentId, Origin } from '../../protocol/primitives.ts';
@@ -40,13 +41,15 @@ export function normalizeOrigin(text: string): string {
   return text;
 }
 
+/** `what` names one item in words, for "Give at least one …". */
 export function listErrors(items: string[], schema: z.ZodType, what: string): string | undefined {
-  if (items.length === 0) return `Give at least one ${what}.`;
+  if (items.length === 0) return t('tokens_list_empty', what);
   const seen = new Set<string>();
   for (const item of items) {
     const r = schema.safeParse(item);
-    if (!r.success) return `“${item}” ${r.error.issues[0]?.message ?? 'is not valid'}.`;
-    if (seen.has(item)) return `“${item}” is listed twice.`;
+    // The schema's own message (English, as the protocol writes it) says what is wrong.
+    if (!r.success) return t('tokens_list_item_invalid', item, r.error.issues[0]?.message ?? t('tokens_is_not_valid'));
+    if (seen.has(item)) return t('tokens_list_item_twice', item);
     seen.add(item);
   }
   return undefined;
@@ -56,22 +59,22 @@ export function buildMint(v: MintFormValues): MintFormResult {
   const errors: Partial<Record<MintField, string>> = {};
   const agent = v.agent_id.trim();
   const a = AgentId.safeParse(agent);
-  if (!a.success) errors.agent_id = `The agent id ${a.error.issues[0]?.message ?? 'is not valid'}.`;
+  if (!a.success) errors.agent_id = t('tokens_bad_agent', a.error.issues[0]?.message ?? t('tokens_is_not_valid'));
 
   const scopes = splitList(v.scopes);
-  const scopeError = listErrors(scopes, ScopeEntry, 'scope (for example orders:cancel)');
+  const scopeError = listErrors(scopes, ScopeEntry, t('tokens_what_scope'));
   if (scopeError) errors.scopes = scopeError;
 
   const resourceScope = v.resource_scope.trim();
   const r = ResourceScope.safeParse(resourceScope);
-  if (!r.success) errors.resource_scope = `The resource scope ${r.error.issues[0]?.message ?? 'is not valid'}.`;
+  if (!r.success) errors.resource_scope = t('tokens_bad_resource_scope', r.error.issues[0]?.message ?? t('tokens_is_not_valid'));
 
   const origins = splitList(v.origins).map(normalizeOrigin);
-  const originError = listErrors(origins, Origin, 'site origin (for example https://shop.example)');
+  const originError = listErrors(origins, Origin, t('tokens_what_origin'));
   if (originError) errors.origins = originError;
 
   const ttl = Math.round(v.lifetime_minutes * 60_000);
-  if (!(ttl > 0 && ttl <= MAX_TOKEN_TTL_MS)) errors.lifetime_minutes = `The lifetime must be between 1 minute and ${MAX_TOKEN_TTL_MS / 86_400_000} days.`;
+  if (!(ttl > 0 && ttl <= MAX_TOKEN_TTL_MS)) errors.lifetime_minutes = t('tokens_bad_lifetime', MAX_TOKEN_TTL_MS / 86_400_000);
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const message = MintTokenRequest.safeParse({
@@ -83,6 +86,6 @@ export function buildMint(v: MintFormValues): MintFormResult {
     ttl_ms: ttl,
   });
   // The per-field checks above mirror this schema; a mismatch is reported, not swallowed.
-  if (!message.success) return { ok: false, errors: { agent_id: message.error.issues[0]?.message ?? 'Invalid token request.' } };
+  if (!message.success) return { ok: false, errors: { agent_id: message.error.issues[0]?.message ?? t('tokens_invalid_request') } };
   return { ok: true, message: { type: 'panel/token-mint', ...message.data } };
 }

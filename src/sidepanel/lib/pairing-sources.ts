@@ -1,3 +1,4 @@
+import { t } from '../../base/i18n.ts';
 import type { PairingView } from '../../protocol/bridge.ts';
 
 /**
@@ -9,8 +10,9 @@ import type { PairingView } from '../../protocol/bridge.ts';
 export function sourceWords(source: string, transport: PairingView['client']['transport']): string {
   const [conn = '', sub] = source.split('/', 2);
   const short = conn.replace(/^conn-/, '').slice(0, 6);
-  const bearer = sub?.startsWith('http:') ? `, bearer ${sub.slice(5)}` : sub ? `, ${sub}` : '';
-  return `${transport === 'http' ? 'HTTP' : 'stdio'} bridge connection ${short}${bearer}`;
+  const kind = transport === 'http' ? 'HTTP' : 'stdio';
+  if (sub?.startsWith('http:')) return t('pairing_source_words_bearer', kind, short, sub.slice(5));
+  return sub ? t('pairing_source_words_sub', kind, short, sub) : t('pairing_source_words', kind, short);
 }
 
 export interface SourceGroup {

@@ -1,3 +1,4 @@
+import { t } from '../../base/i18n.ts';
 import { Origin } from '../../protocol/primitives.ts';
 import type { AllowOutcome } from '../site-permission.ts';
 
@@ -21,8 +22,6 @@ export function siteFromAddress(input: string): string | undefined {
 
 /** What the panel says once the person's "Allow" click has run its course. */
 export function allowOutcomeWords(origin: string, outcome: AllowOutcome): string {
-  if (outcome.kind === 'declined') return `Chrome did not give Steward access to ${origin} (its prompt was declined or closed), so Steward does not read it.`;
-  return outcome.tabs > 0
-    ? `Steward now observes ${origin}. Network evidence and the WebMCP polyfill start when the page next loads.`
-    : `Steward now observes ${origin}; its pages are read from their next load.`;
+  if (outcome.kind === 'declined') return t('pairing_allow_declined', origin);
+  return outcome.tabs > 0 ? t('pairing_allowed_open_tabs', origin) : t('pairing_allowed', origin);
 }

@@ -1,13 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { useMessageSource } from '../../../src/base/i18n.ts';
+import { catalogueSource, type Catalogue } from '../catalogue-source.ts';
 import { describe, expect, it } from 'vitest';
-import { buildPairingDecision, defaultPairingSites, DEFAULT_PAIRING_EXPIRY_MINUTES, DEFAULT_PAIRING_SCOPES, describePairingGrant, PAIRING_EXPIRIES } from '../../../src/sidepanel/lib/pairing-form.ts';
+import { buildPairingDecision, defaultPairingSites, DEFAULT_PAIRING_EXPIRY_MINUTES, DEFAULT_PAIRING_SCOPES, describePairingGrant, pairingExpiries } from '../../../src/sidepanel/lib/pairing-form.ts';
 import { floodingSources, sourceWords } from '../../../src/sidepanel/lib/pairing-sources.ts';
 import type { PairingView } from '../../../src/protocol/bridge.ts';
+
+/** The Vietnamese catalogue, as Chrome in Vietnamese gives it (setup-browser.ts installs English before each test). */
+const vietnamese = JSON.parse(readFileSync(new URL('../../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Catalogue;
 
 const base = { code: '483-192', sites: ['http://localhost:4001'], scopes: DEFAULT_PAIRING_SCOPES, expires_minutes: DEFAULT_PAIRING_EXPIRY_MINUTES };
 
 describe('pairing card form', () => {
   it('offers 1 hour, 1 day, 7 days and 30 days; narrow by default: reading, one hour, the current tab’s site only', () => {
-    expect(PAIRING_EXPIRIES.map(([label]) => label)).toEqual(['1 hour', '1 day', '7 days', '30 days']);
+    expect(pairingExpiries().map(([label]) => label)).toEqual(['1 hour', '1 day', '7 days', '30 days']);
     expect(DEFAULT_PAIRING_EXPIRY_MINUTES).toBe(60);
     expect(DEFAULT_PAIRING_SCOPES).toBe('*:read');
     expect(defaultPairingSites('http://localhost:4001', ['http://localhost:4001', 'http://localhost:4101'])).toEqual(['http://localhost:4001']);
@@ -75,6 +81,15 @@ describe('pairing card words', () => {
       'It may touch payment (each payment still needs your approval).',
     ]);
     expect(describePairingGrant({ ...narrow, scopes: 'orders:read orders:cancel' }, here, allowed).wider).toEqual(['It may act, not only read: orders:cancel.']);
+  });
+
+  it('in Vietnamese: the same grant, the lifetimes and the sites unchanged', () => {
+    useMessageSource(catalogueSource(vietnamese, 'vi'));
+    expect(pairingExpiries().map(([label]) => label)).toEqual(['1 giờ', '1 ngày', '7 ngày', '30 ngày']);
+    const wide = describePairingGrant({ sites: allowed, scopes: '*:*', expires_minutes: 7 * 24 * 60, payment: false }, here, allowed);
+    expect(wide.summary).toBe('Ứng dụng được đọc và thao tác trên 3 trang web trong 7 ngày. Mỗi thao tác quan trọng vẫn hỏi bạn.');
+    expect(wide.wider[0]).toBe(`Cả 3 trang web được cho phép ngoài trang web của thẻ này (${here}): http://localhost:4101, http://localhost:4201.`);
+    expect(sourceWords('conn-3f2a9c01a2b3/http:default', 'http')).toBe('kết nối cầu nối HTTP 3f2a9c, bearer default');
   });
 });
 

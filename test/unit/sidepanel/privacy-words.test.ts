@@ -1,6 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { useMessageSource } from '../../../src/base/i18n.ts';
+import { catalogueSource, type Catalogue } from '../catalogue-source.ts';
 import { describe, expect, it } from 'vitest';
 import { removalWords, retentionFromText } from '../../../src/sidepanel/lib/audit-keeping.ts';
 import { forgetWords, memoryWords } from '../../../src/sidepanel/lib/memory-words.ts';
+
+/** The Vietnamese catalogue, as Chrome in Vietnamese gives it (setup-browser.ts installs English before each test). */
+const vietnamese = JSON.parse(readFileSync(new URL('../../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Catalogue;
 
 describe('the activity log block', () => {
   it('reads the retention field: empty keeps everything, whole days from 1 to 3650', () => {
@@ -16,6 +22,12 @@ describe('the activity log block', () => {
       'Activity cleared: 1 entry removed. The log now starts with an entry that records the clear, so Verify chain still checks it. 3 entries not yet sent to your syslog collector stay until they are.',
     );
     expect(removalWords('clear', { removed: 0, kept_for_export: 0 })).toBe('Nothing to clear.');
+  });
+
+  it('says it in Vietnamese in a Vietnamese browser', () => {
+    useMessageSource(catalogueSource(vietnamese, 'vi'));
+    expect(removalWords('retention', { removed: 12, kept_for_export: 0 }, 30)).toBe('Steward giữ hoạt động trong 30 ngày. Đã xoá 12 mục cũ hơn mức đó (có ghi lại trong nhật ký).');
+    expect(retentionFromText('ten')).toEqual({ ok: false, problem: 'Hãy nhập một số ngày nguyên từ 1 đến 3650, hoặc để trống để giữ tất cả.' });
   });
 });
 
@@ -44,6 +56,16 @@ describe('the memory block', () => {
     );
     expect(forgetWords('https://shop.example', { site_removed: false, grant_removed: true, memory_removed: 1, tainted_agents: ['agent:copilot'] })).toContain(
       'its agent-contract grant revoked, 1 memory entry deleted. Recorded in Activity. Page content from it already reached agent:copilot',
+    );
+  });
+
+  it('in Vietnamese: the entry’s kind and the forget sentence, the site and the agent unchanged', () => {
+    useMessageSource(catalogueSource(vietnamese, 'vi'));
+    expect(
+      memoryWords({ id: 'mem_1', layer: 'durable', kind: 'resource_id', recorded_at: at, resource: { origin: 'https://shop.example', type: 'order', id: 'ORD-1' }, payload: { url_hint: 'x' } }).title,
+    ).toBe('Nơi đã tìm thấy — order ORD-1 trên shop.example');
+    expect(forgetWords('https://shop.example', { site_removed: false, grant_removed: false, memory_removed: 2, tainted_agents: [] })).toBe(
+      'Đã quên https://shop.example: đã xoá 2 mục bộ nhớ. Có ghi lại trong Hoạt động.',
     );
   });
 });
