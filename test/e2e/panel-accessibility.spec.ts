@@ -59,6 +59,19 @@ for (const language of ['en', 'vi'] as const) {
       }
       expect(found, found.join('\n')).toEqual([]);
     });
+
+    test('the tab label and the heading of every view say the same', async ({ steward, sites, openPanel }) => {
+      const page = await steward.context.newPage();
+      await page.goto(sites.urls.shop);
+      const panel = await openPanel(page);
+      const tabs = panel.getByRole('tablist').getByRole('tab');
+      await expect(tabs).toHaveCount(6);
+      for (let i = 0; i < 6; i++) {
+        await tabs.nth(i).click();
+        const label = ((await tabs.nth(i).textContent()) ?? '').replace(/\d.*$/, '').trim();
+        await expect(panel.getByRole('tabpanel').getByRole('heading', { level: 2 }).first()).toHaveText(label);
+      }
+    });
   });
 }
 
