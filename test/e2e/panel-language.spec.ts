@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { test, expect } from '../harness/fixtures.ts';
-import { SHOP_ORDER, cancelOrder, submitAsCopilot } from '../harness/panel-helpers.ts';
+import { SHOP_ORDER, cancelOrder, showView, submitAsCopilot, swRecords } from '../harness/panel-helpers.ts';
 import { mint, mintWithId } from '../harness/pipeline-helpers.ts';
-import { swRecords } from '../harness/panel-helpers.ts';
 
 /** The Vietnamese catalogue, as the panel reads it through chrome.i18n.getMessage. */
 const VI = JSON.parse(readFileSync(new URL('../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Record<string, { message: string }>;
@@ -12,11 +11,14 @@ const vi = (key: string): string => {
   if (!entry) throw new Error(`the Vietnamese catalogue has no ${key}`);
   return entry.message;
 };
-/** A Vietnamese message with its $PLACEHOLDERS$ filled in order of appearance. */
-const viWith = (key: string, ...values: Array<string | number>): string => {
-  let i = 0;
-  return vi(key).replace(/\$[A-Z0-9_]+\$/g, () => String(values[i++]));
-};
+/** A Vietnamese message with its placeholders filled in order, as chrome.i18n.getMessage fills them. */
+function viSays(key: string, ...substitutions: string[]): string {
+  const entry = (VI as Record<string, { message: string; placeholders?: Record<string, { content: string }> }>)[key];
+  if (!entry) throw new Error(`no Vietnamese message ${key}`);
+  return entry.message.replace(/\$([A-Za-z0-9_]+)\$/g, (_, name: string) =>
+    (entry.placeholders?.[name.toLowerCase()]?.content ?? '').replace(/\$(\d)/g, (_m, d: string) => substitutions[Number(d) - 1] ?? ''),
+  );
+}
 
 // A browser whose UI language is Vietnamese, as Steward's first users have it (--lang=vi: browser.ts says what was measured).
 test.use({ uiLanguage: 'vi' });
@@ -74,5 +76,36 @@ test('in a Vietnamese browser the Tokens and Activity views speak Vietnamese: he
   await expect(log.getByRole('button', { name: new RegExp(`^${vi('activity_kind_token')} ${tokenId}`) })).toBeVisible();
   await panel.getByRole('button', { name: vi('activity_verify_chain'), exact: true }).click();
   const count = (await swRecords(steward.serviceWorker, 'audit')).length;
-  await expect(panel.getByRole('status').filter({ hasText: vi('activity_verify_ok_chain').split(':')[0]! })).toHaveText(viWith('activity_verify_ok_chain', count));
+  await expect(panel.getByRole('status').filter({ hasText: vi('activity_verify_ok_chain').split(':')[0]! })).toHaveText(viSays('activity_verify_ok_chain', String(count)));
+});
+
+test('in a Vietnamese browser the page’s tools, the shop’s contract form and the co-pilot’s settings speak Vietnamese', async ({ steward, sites, openPanel }) => {
+  // This tab on the clinic: its WebMCP tools, and a read-only one run from the panel.
+  const clinic = await steward.context.newPage();
+  await clinic.goto(sites.urls.clinic);
+  const panel = await openPanel(clinic);
+  await showView(panel, VI.tab_this_tab!.message);
+  await expect(panel.getByRole('heading', { name: VI.tools_heading!.message })).toBeVisible();
+  const listDoctors = panel.getByRole('article', { name: 'list_doctors', exact: true });
+  await expect(listDoctors.getByLabel(VI.tools_annotations!.message, { exact: true })).toContainText(VI.risk_read_only!.message);
+  await listDoctors.getByRole('button', { name: VI.tools_run!.message, exact: true }).click();
+  await expect(listDoctors.getByRole('region', { name: viSays('tools_result_of', 'list_doctors') })).toBeVisible();
+
+  // This tab on the shop: the consent form to its agent contract, its lifetimes in Vietnamese.
+  const shop = await steward.context.newPage();
+  await shop.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const shopPanel = await openPanel(shop);
+  await showView(shopPanel, VI.tab_this_tab!.message);
+  const form = shopPanel.getByTestId('contract-consent');
+  await expect(form).toContainText(viSays('contract_signed_in', 'Larkspur Home Goods'));
+  await expect(form.getByTestId('contract-connect')).toHaveText(viSays('contract_connect_to', 'Larkspur Home Goods'));
+  await expect(form.getByTestId('contract-expiry').locator('option')).toHaveText([viSays('time_hours_one', '1'), viSays('time_days_one', '1'), viSays('time_days_other', '7')]);
+
+  // Settings: the co-pilot's fields.
+  await showView(shopPanel, VI.tab_settings!.message);
+  const copilot = shopPanel.getByRole('group', { name: VI.copilot_settings_link!.message });
+  await expect(copilot.getByLabel(VI.copilot_provider!.message, { exact: true })).toBeVisible();
+  await expect(copilot.getByLabel(VI.copilot_model_name!.message, { exact: true })).toBeVisible();
+  await expect(copilot.getByRole('button', { name: VI.copilot_test_connection!.message, exact: true })).toBeVisible();
+  await expect(copilot.getByText('Test connection', { exact: true })).toHaveCount(0);
 });

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { t } from '../../base/i18n.ts';
 import { useState } from 'preact/hooks';
 import type { ContractConnectRequest, ContractSiteView } from '../../protocol/agent-contract.ts';
 import { buildContractConnect, defaultContractForm, expiryChoices, isPaymentScope, isWildcardScope, type ContractField, type ContractFormValues } from '../lib/contract-form.ts';
@@ -34,13 +35,10 @@ export function ContractConsentForm({ site, busy, onConnect }: { site: ContractS
   };
 
   return (
-    <form class="contract-consent" data-testid="contract-consent" onSubmit={submit} noValidate aria-label={`Connect Steward to ${name}`}>
-      <p class="note">
-        Connecting asks {name} to issue a token bound to Steward’s own key, so only this Steward can use it. Agents then act through {name}’s own API instead of reading and pressing its pages, only
-        within what you choose below. Steward still asks you before every consequential action, and you can disconnect at any time.
-      </p>
+    <form class="contract-consent" data-testid="contract-consent" onSubmit={submit} noValidate aria-label={t('contract_connect_to', name)}>
+      <p class="note">{t('contract_explain', name)}</p>
       <fieldset aria-describedby={errors.scopes ? 'contract-scopes-error' : undefined}>
-        <legend>What Steward may do on {name}</legend>
+        <legend>{t('contract_scopes_legend', name)}</legend>
         {site.offered_scopes.map((s, i) => (
           <div class="field check" key={s.scope}>
             <input
@@ -53,8 +51,8 @@ export function ContractConsentForm({ site, busy, onConnect }: { site: ContractS
             />
             <label for={`contract-scope-${i}`}>
               {s.title || s.scope} <code class="muted">{s.scope}</code>
-              {isPaymentScope(s) && <span class="badge danger">payment</span>}
-              {isWildcardScope(s) && <span class="badge warn">every action, payment included</span>}
+              {isPaymentScope(s) && <span class="badge danger">{t('contract_badge_payment')}</span>}
+              {isWildcardScope(s) && <span class="badge warn">{t('contract_badge_wildcard')}</span>}
             </label>
           </div>
         ))}
@@ -64,13 +62,13 @@ export function ContractConsentForm({ site, busy, onConnect }: { site: ContractS
           </p>
         )}
       </fieldset>
-      <Field id="resource_scope" label="Resources" hint="Which of its resources: a type (order:*), one resource (order:ORD-1024), or * for any; separated by commas." error={errors.resource_scope}>
+      <Field id="resource_scope" label={t('contract_resources')} hint={t('contract_resources_hint')} error={errors.resource_scope}>
         <input {...a11y('resource_scope', true)} data-testid="contract-resource-scope" value={values.resource_scope} onInput={(e) => set('resource_scope', e.currentTarget.value)} autocomplete="off" />
       </Field>
       {site.has_payment_actions && (
         <div class="field check">
           <input {...a11y('payment')} type="checkbox" data-testid="contract-payment" checked={values.payment} onChange={(e) => set('payment', e.currentTarget.checked)} />
-          <label for="contract-payment">May make payments on {name} (each payment still needs your approval)</label>
+          <label for="contract-payment">{t('contract_may_pay', name)}</label>
           {errors.payment && (
             <p class="error-text" id="contract-payment-error">
               {errors.payment}
@@ -78,7 +76,7 @@ export function ContractConsentForm({ site, busy, onConnect }: { site: ContractS
           )}
         </div>
       )}
-      <Field id="expires_in_s" label="Expires after" error={errors.expires_in_s}>
+      <Field id="expires_in_s" label={t('contract_expires_after')} error={errors.expires_in_s}>
         <select {...a11y('expires_in_s')} data-testid="contract-expiry" value={String(values.expires_in_s)} onChange={(e) => set('expires_in_s', Number(e.currentTarget.value))}>
           {expiryChoices(site.max_token_ttl_s).map(([label, s]) => (
             <option key={s} value={String(s)}>
@@ -87,9 +85,9 @@ export function ContractConsentForm({ site, busy, onConnect }: { site: ContractS
           ))}
         </select>
       </Field>
-      <p class="note">You need to be signed in to {name} in this browser: the site asks who is granting the token.</p>
+      <p class="note">{t('contract_signed_in', name)}</p>
       <button type="submit" data-testid="contract-connect" disabled={busy}>
-        {busy ? `Connecting to ${name}…` : `Connect Steward to ${name}`}
+        {busy ? t('contract_connecting', name) : t('contract_connect_to', name)}
       </button>
     </form>
   );

@@ -1,4 +1,5 @@
 import { useEffect } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import type { ContractConnectRequest } from '../../protocol/agent-contract.ts';
 import { contracts, ensureContractsTracked } from '../contracts-store.ts';
 import { clockTime } from '../lib/time.ts';
@@ -6,6 +7,7 @@ import { now } from '../now.ts';
 import { ContractConnection } from './ContractConnection.tsx';
 import { ContractConsentForm } from './ContractConsentForm.tsx';
 import { ContractError } from './ContractError.tsx';
+import { Words } from './Words.tsx';
 
 /**
  * The current tab's site, when it offers an agent contract: connected (what Steward holds, and
@@ -33,15 +35,15 @@ export function ContractSiteBlock({ onChanged }: { onChanged: () => void }) {
     <section class="card contract" data-testid="contract-site" aria-labelledby="contract-heading">
       <h3 id="contract-heading">{name}</h3>
       <p class="note">
-        This site offers an agent contract <span class="muted">({site.origin})</span>.
+        <Words id="contract_offers" parts={[<span class="muted">({site.origin})</span>]} />
       </p>
       {c.status === 'connected' && <ContractConnection siteName={name} grant={c} busy={busy} onDisconnect={() => void disconnect()} />}
       {c.status === 'ended' && (
         <div class="warn-box" data-testid="contract-ended" role="status">
           <p>
-            <strong>The connection ended</strong> <span class="muted">({clockTime(c.at, now.value)})</span>: {c.message}
+            <strong>{t('contract_ended_title')}</strong> <span class="muted">({clockTime(c.at, now.value)})</span>: {c.message}
           </p>
-          <p class="note">Agents use {name}’s pages again until you connect once more.</p>
+          <p class="note">{t('contract_pages_again', name)}</p>
         </div>
       )}
       {/* A fresh form per status: after an ending it starts again from the defaults. */}

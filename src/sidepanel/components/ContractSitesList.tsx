@@ -1,4 +1,5 @@
 import { useEffect } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import type { ContractSiteView } from '../../protocol/agent-contract.ts';
 import { contracts, ensureContractsTracked } from '../contracts-store.ts';
 import { clockTime } from '../lib/time.ts';
@@ -11,16 +12,16 @@ export function ContractSitesList() {
   const shown = contracts.sites.value;
   return (
     <fieldset>
-      <legend>Site contracts</legend>
-      <p class="note">Sites that issued Steward a token for their own agent API. Disconnecting revokes the token at the site; agents then use the site’s pages again.</p>
+      <legend>{t('contract_sites_legend')}</legend>
+      <p class="note">{t('contract_sites_note')}</p>
       {shown.kind === 'error' && (
         <p class="error-text" role="alert">
           {shown.message}
         </p>
       )}
-      <ul class="plain contract-sites" aria-label="Connected sites">
-        {shown.kind === 'loading' && <li class="muted">Loading…</li>}
-        {shown.kind === 'loaded' && shown.sites.length === 0 && <li class="muted">No site connected yet.</li>}
+      <ul class="plain contract-sites" aria-label={t('contract_sites_label')}>
+        {shown.kind === 'loading' && <li class="muted">{t('app_loading')}</li>}
+        {shown.kind === 'loaded' && shown.sites.length === 0 && <li class="muted">{t('contract_sites_none')}</li>}
         {shown.kind === 'loaded' && shown.sites.map((site) => <SiteItem key={site.origin} site={site} />)}
       </ul>
     </fieldset>
@@ -35,13 +36,13 @@ function SiteItem({ site }: { site: ContractSiteView }) {
     <li data-origin={site.origin}>
       <strong>{name}</strong> <code class="muted">{site.origin}</code>
       <div class="note">
-        {c.status === 'connected' && `Connected as ${c.granted_by || 'an unnamed account'} until ${clockTime(c.expires_at, now.value)}: ${c.scopes.join(' ')}`}
-        {c.status === 'ended' && `Ended: ${c.message}`}
-        {c.status === 'none' && 'Not connected.'}
+        {c.status === 'connected' && t('contract_site_connected', c.granted_by || t('contract_unnamed_account'), clockTime(c.expires_at, now.value), c.scopes.join(' '))}
+        {c.status === 'ended' && t('contract_site_ended', c.message)}
+        {c.status === 'none' && t('contract_site_not_connected')}
       </div>
       {c.status !== 'none' && (
-        <button type="button" class="link" data-testid="contract-disconnect" disabled={busy} onClick={() => void contracts.disconnect(site.origin)} aria-label={`Disconnect ${name}`}>
-          {c.status === 'connected' ? 'Disconnect' : 'Forget'}
+        <button type="button" class="link" data-testid="contract-disconnect" disabled={busy} onClick={() => void contracts.disconnect(site.origin)} aria-label={t('contract_disconnect_site', name)}>
+          {c.status === 'connected' ? t('contract_disconnect') : t('contract_forget')}
         </button>
       )}
       <ContractError origin={site.origin} />

@@ -1,13 +1,15 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import type { CopilotRun } from '../../protocol/copilot.ts';
 import { steerCopilot } from '../background-client.ts';
 import { rememberRun } from '../copilot-store.ts';
-import { RUN_STATUS_LABEL, budgetMeters, isActive } from '../lib/copilot-run.ts';
+import { budgetMeters, isActive, runStatusLabel } from '../lib/copilot-run.ts';
 import { now } from '../now.ts';
 import { CopilotBudgets } from './CopilotBudgets.tsx';
 import { CopilotEndBlock } from './CopilotEndBlock.tsx';
 import { CopilotModelError } from './CopilotModelError.tsx';
 import { CopilotStepItem } from './CopilotStepItem.tsx';
+import { Words } from './Words.tsx';
 
 type Steer = 'copilot/pause' | 'copilot/resume' | 'copilot/stop' | 'copilot/take-over';
 
@@ -51,30 +53,30 @@ export function CopilotRunView({ run, onOpenSettings, onOpenAudit }: { run: Copi
   return (
     <section class="copilot-run" aria-labelledby="copilot-run-h">
       <h3 id="copilot-run-h">
-        <span class="goal">{run.goal}</span> <span class={`badge run-${run.status}`}>{RUN_STATUS_LABEL[run.status]}</span>
+        <span class="goal">{run.goal}</span> <span class={`badge run-${run.status}`}>{runStatusLabel(run.status)}</span>
       </h3>
       <p class="note">
-        On {run.origin} · model: {run.model_label} · agent <code>{run.agent_id}</code>
+        <Words id="copilot_run_where" parts={[run.origin, run.model_label, <code>{run.agent_id}</code>]} />
       </p>
       <CopilotBudgets meters={meters} />
       {active && (
-        <div class="actions" role="group" aria-label="Control the run">
+        <div class="actions" role="group" aria-label={t('copilot_control_label')}>
           {run.status === 'paused' ? (
             <button type="button" class="secondary" disabled={busy} onClick={() => void steer('copilot/resume')}>
-              Resume
+              {t('copilot_resume')}
             </button>
           ) : (
             <button type="button" class="secondary" disabled={busy} onClick={() => void steer('copilot/pause')}>
-              Pause
+              {t('copilot_pause')}
             </button>
           )}
           <button type="button" class="danger" disabled={busy} onClick={() => void steer('copilot/stop')} aria-keyshortcuts="Escape">
-            Stop
+            {t('copilot_stop')}
           </button>
           <button type="button" class="secondary" disabled={busy} onClick={() => void steer('copilot/take-over')}>
-            Take over
+            {t('copilot_take_over')}
           </button>
-          <span class="note">Esc stops the run.</span>
+          <span class="note">{t('copilot_esc_stops')}</span>
         </div>
       )}
       {error && (
@@ -82,17 +84,17 @@ export function CopilotRunView({ run, onOpenSettings, onOpenAudit }: { run: Copi
           {error}
         </p>
       )}
-      <ol class="copilot-steps" aria-label="Steps" aria-live="polite" aria-relevant="additions text">
+      <ol class="copilot-steps" aria-label={t('copilot_steps_label')} aria-live="polite" aria-relevant="additions text">
         {run.steps.map((s) => (
           <CopilotStepItem key={s.n} runId={run.run_id} step={s} />
         ))}
       </ol>
-      {run.steps.length === 0 && active && <p class="muted">Observing the page and asking the model for a first step…</p>}
+      {run.steps.length === 0 && active && <p class="muted">{t('copilot_first_step')}</p>}
       {run.model_error && <CopilotModelError error={run.model_error} onOpenSettings={onOpenSettings} />}
       {run.end && <CopilotEndBlock end={run.end} run={run} />}
       <p>
         <button type="button" class="link nav" onClick={() => onOpenAudit(run.agent_id)}>
-          Audit entries of this run
+          {t('copilot_audit_link')}
         </button>
       </p>
     </section>

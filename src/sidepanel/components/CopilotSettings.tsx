@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact';
+import { t } from '../../base/i18n.ts';
 import type { ModelProvider } from '../../protocol/copilot.ts';
 import type { Settings } from '../../protocol/settings.ts';
-import { DEMO_MODEL_LABEL, isDemoModel } from '../lib/demo-model.ts';
+import { demoModelLabel, isDemoModel } from '../lib/demo-model.ts';
 import { useModelStatus } from '../use-model-status.ts';
 import { ModelConnectionTest } from './ModelConnectionTest.tsx';
 import { ModelKeyField } from './ModelKeyField.tsx';
@@ -19,17 +20,15 @@ export const copilotNumbers = (c: Settings['copilot']): CopilotNumbers => ({
   token_budget: String(c.token_budget),
 });
 
-const PROVIDERS: ReadonlyArray<readonly [ModelProvider, string]> = [
-  ['openai', 'OpenAI-compatible (OpenAI, Ollama, LM Studio, vLLM, OpenRouter)'],
+/** The providers, in the UI language; Anthropic is a name, the same in every language. */
+const providers = (): ReadonlyArray<readonly [ModelProvider, string]> => [
+  ['openai', t('copilot_provider_openai')],
   ['anthropic', 'Anthropic'],
-  ['prompt-api', 'Chrome built-in (Prompt API, on this device)'],
+  ['prompt-api', t('copilot_provider_prompt_api')],
 ];
 
-const ENDPOINT_HINT: Record<ModelProvider, string> = {
-  openai: 'http://localhost:11434/v1',
-  anthropic: 'https://api.anthropic.com (default)',
-  'prompt-api': '',
-};
+const endpointHint = (provider: ModelProvider): string =>
+  provider === 'openai' ? 'http://localhost:11434/v1' : provider === 'anthropic' ? t('copilot_endpoint_default', 'https://api.anthropic.com') : '';
 
 interface Props {
   copilot: Settings['copilot'];
@@ -55,20 +54,20 @@ export function CopilotSettings({ copilot: c, numbers, onCopilot, onNumber, err,
     </div>
   );
   return (
-    <fieldset disabled={!policy.copilotEnabled} aria-label="Co-pilot settings">
-      <legend>Co-pilot</legend>
-      <p class="note">The language model that drives the co-pilot (the agent in this panel), and the limits of each run. Nothing else reads these.</p>
-      {!policy.copilotEnabled && <ManagedNote>the co-pilot is off in this browser.</ManagedNote>}
+    <fieldset disabled={!policy.copilotEnabled} aria-label={t('copilot_settings_link')}>
+      <legend>{t('copilot_heading')}</legend>
+      <p class="note">{t('copilot_settings_note')}</p>
+      {!policy.copilotEnabled && <ManagedNote>{t('copilot_managed_off')}</ManagedNote>}
       {policy.copilotEnabled && policy.allowedModelEndpoints && (
         <ManagedNote>
-          the co-pilot may use only {policy.allowedModelEndpoints.length ? policy.allowedModelEndpoints.join(', ') : 'no model endpoint'}.{' '}
-          {modelVerdict(policy, c).ok ? '' : 'The model set here is not one of them, so the co-pilot will not start.'}
+          {t('copilot_managed_endpoints', policy.allowedModelEndpoints.length ? policy.allowedModelEndpoints.join(', ') : t('copilot_managed_no_endpoint'))}{' '}
+          {modelVerdict(policy, c).ok ? '' : t('copilot_managed_not_allowed')}
         </ManagedNote>
       )}
       <div class="field">
-        <label for="set-provider">Provider</label>
+        <label for="set-provider">{t('copilot_provider')}</label>
         <select id="set-provider" value={c.provider} onChange={(e) => set({ provider: e.currentTarget.value as ModelProvider })}>
-          {PROVIDERS.map(([id, label]) => (
+          {providers().map(([id, label]) => (
             <option key={id} value={id}>
               {label}
             </option>
@@ -77,11 +76,11 @@ export function CopilotSettings({ copilot: c, numbers, onCopilot, onNumber, err,
       </div>
       {c.provider !== 'prompt-api' && (
         <div class="field">
-          <label for="set-endpoint">Endpoint URL</label>
+          <label for="set-endpoint">{t('copilot_endpoint')}</label>
           <input
             id="set-endpoint"
             type="url"
-            placeholder={ENDPOINT_HINT[c.provider]}
+            placeholder={endpointHint(c.provider)}
             value={c.endpoint}
             onInput={(e) => set({ endpoint: e.currentTarget.value.trim() })}
             {...described('copilot.endpoint', 'set-endpoint')}
@@ -90,29 +89,29 @@ export function CopilotSettings({ copilot: c, numbers, onCopilot, onNumber, err,
         </div>
       )}
       <div class="field">
-        <label for="set-model">Model name</label>
+        <label for="set-model">{t('copilot_model_name')}</label>
         <input
           id="set-model"
           value={c.model}
-          placeholder={c.provider === 'anthropic' ? 'e.g. claude-sonnet-4-5' : c.provider === 'prompt-api' ? '(Chrome’s on-device model)' : 'e.g. llama3.1:8b'}
+          placeholder={c.provider === 'anthropic' ? t('copilot_example', 'claude-sonnet-4-5') : c.provider === 'prompt-api' ? t('copilot_on_device_model') : t('copilot_example', 'llama3.1:8b')}
           onInput={(e) => set({ model: e.currentTarget.value })}
           {...described('copilot.model', 'set-model')}
         />
         {err('copilot.model', 'set-model')}
-        {isDemoModel(c.model) && <p class="note demo">{DEMO_MODEL_LABEL}: it follows a fixed script, to show Steward at work without a real model.</p>}
+        {isDemoModel(c.model) && <p class="note demo">{t('copilot_demo_note', demoModelLabel())}</p>}
       </div>
       {c.provider === 'prompt-api' ? <PromptApiPrepare /> : <ModelKeyField provider={c.provider} hasKey={model.status?.has_key} onChanged={model.reload} />}
-      {num('max_steps', 'set-max-steps', 'Most steps per run', 1, 100)}
-      {num('time_budget_minutes', 'set-time-budget', 'Time budget per run (minutes)', 1, 120)}
-      {num('token_budget', 'set-token-budget', 'Token budget per run', 1000, 5_000_000)}
-      <p class="note model-status" role="status" aria-label="Model status">
+      {num('max_steps', 'set-max-steps', t('copilot_max_steps'), 1, 100)}
+      {num('time_budget_minutes', 'set-time-budget', t('copilot_time_budget'), 1, 120)}
+      {num('token_budget', 'set-token-budget', t('copilot_token_budget'), 1000, 5_000_000)}
+      <p class="note model-status" role="status" aria-label={t('copilot_status_label')}>
         {model.status
           ? model.status.ready
-            ? `Model set up: ${model.status.model_label}. Test the connection to check that it answers.`
-            : `Model not ready: ${model.status.detail ?? 'it is not set up yet.'}`
+            ? t('copilot_model_set_up', model.status.model_label)
+            : t('copilot_model_not_ready', model.status.detail ?? t('copilot_not_set_up'))
           : model.error
-            ? `Model status unknown: ${model.error}`
-            : 'Checking the model…'}
+            ? t('copilot_model_status_unknown', model.error)
+            : t('copilot_checking')}
       </p>
       <ModelConnectionTest />
     </fieldset>

@@ -1,6 +1,7 @@
+import { t } from '../../base/i18n.ts';
 import type { CopilotStep } from '../../protocol/copilot.ts';
 import { forgetApproval, pendingApprovals, reloadApprovals } from '../approvals-store.ts';
-import { STEP_STATUS_LABEL, viaLabel } from '../lib/copilot-run.ts';
+import { stepStatusLabel, viaLabel } from '../lib/copilot-run.ts';
 import { ApprovalCard } from './ApprovalCard.tsx';
 import { CopilotQuestion } from './CopilotQuestion.tsx';
 
@@ -29,46 +30,41 @@ export function CopilotStepItem({ runId, step: s }: { runId: string; step: Copil
   return (
     <li class={`copilot-step tone-${TONE[s.status]}`} aria-labelledby={`step-${s.n}-h`}>
       <h4 id={`step-${s.n}-h`}>
-        Step {s.n}
+        {t('copilot_step', s.n)}
         {s.action ? (
           <>
             : <code>{s.action.name}</code>
           </>
         ) : null}{' '}
-        <span class={`badge tone-${TONE[s.status]}`}>{STEP_STATUS_LABEL[s.status]}</span>
+        <span class={`badge tone-${TONE[s.status]}`}>{stepStatusLabel(s.status)}</span>
       </h4>
       {s.partial !== undefined && !s.thought && (
         // Not read out word by word: the whole step is announced once the reply is complete.
         <figure class="claim streaming" aria-live="off" aria-busy="true">
-          <figcaption>The model is writing (not checked by Steward):</figcaption>
+          <figcaption>{t('copilot_model_writing')}</figcaption>
           <blockquote>{s.partial}…</blockquote>
         </figure>
       )}
       {s.thought && (
         <figure class="claim">
-          <figcaption>The model’s words (not checked by Steward):</figcaption>
+          <figcaption>{t('copilot_model_words')}</figcaption>
           <blockquote>{s.thought}</blockquote>
         </figure>
       )}
       {s.action && (
         <dl class="kv small">
-          <dt>Action</dt>
+          <dt>{t('card_action')}</dt>
           <dd>
             <code>{s.action.name}</code>
-            {s.action.resource && (
-              <>
-                {' '}
-                on {s.action.resource.type} {s.action.resource.id}
-              </>
-            )}
+            {s.action.resource && <> {t('card_on', `${s.action.resource.type} ${s.action.resource.id}`)}</>}
           </dd>
-          <dt>Runs via</dt>
+          <dt>{t('card_runs_via')}</dt>
           <dd>
             <span class="badge path">{viaLabel(s.action.via)}</span>
           </dd>
           {Object.keys(s.action.input).length > 0 && (
             <>
-              <dt>Input</dt>
+              <dt>{t('copilot_input')}</dt>
               <dd>
                 <code>{JSON.stringify(s.action.input)}</code>
               </dd>
@@ -76,7 +72,7 @@ export function CopilotStepItem({ runId, step: s }: { runId: string; step: Copil
           )}
           {s.state && (
             <>
-              <dt>Decided on</dt>
+              <dt>{t('copilot_decided_on')}</dt>
               <dd class="code">{s.state}</dd>
             </>
           )}
@@ -93,30 +89,30 @@ export function CopilotStepItem({ runId, step: s }: { runId: string; step: Copil
             }}
           />
         ) : (
-          <p class="note">Steward is asking for your approval; the card is loading…</p>
+          <p class="note">{t('copilot_approval_loading')}</p>
         ))}
       {s.status === 'awaiting_answer' && s.question && <CopilotQuestion runId={runId} step={s} />}
       {s.status === 'answered' && s.question && (
         <dl class="kv small">
-          <dt>The co-pilot asked</dt>
+          <dt>{t('copilot_asked')}</dt>
           <dd>{s.question}</dd>
-          <dt>You answered</dt>
+          <dt>{t('copilot_you_answered')}</dt>
           <dd>{s.answer}</dd>
         </dl>
       )}
       {s.outcome && (
         <p class="step-outcome">
-          <span class="result-label">Result:</span> {s.outcome}
+          <span class="result-label">{t('copilot_result_label')}</span> {s.outcome}
         </p>
       )}
       {s.error && (
         <p class="error-text">
-          <span class="result-label">Error:</span> {s.error}
+          <span class="result-label">{t('copilot_error_label')}</span> {s.error}
         </p>
       )}
       {s.evidence && (
         <p class="step-evidence">
-          <span class="result-label">Evidence:</span> {s.evidence}
+          <span class="result-label">{t('copilot_evidence_label')}</span> {s.evidence}
         </p>
       )}
     </li>

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { startCopilot } from '../background-client.ts';
 import { copilotError, copilotRunList, rememberRun } from '../copilot-store.ts';
 import { currentTabId } from '../current-tab.ts';
-import { isDemoModel, DEMO_MODEL_LABEL } from '../lib/demo-model.ts';
+import { demoModelLabel, isDemoModel } from '../lib/demo-model.ts';
 import { isActive, runForTab } from '../lib/copilot-run.ts';
 import { settings } from '../settings.ts';
 import { useModelStatus } from '../use-model-status.ts';
@@ -62,7 +62,7 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
       <p class="note model-line" role="status" aria-label={t('copilot_model_label')}>
         {status ? (
           <>
-            <Words id="copilot_model" parts={[demo ? <strong class="demo">{DEMO_MODEL_LABEL}</strong> : status.model_label]} />
+            <Words id="copilot_model" parts={[demo ? <strong class="demo">{demoModelLabel()}</strong> : status.model_label]} />
             {' · '}
             {status.ready ? t('copilot_ready') : t('copilot_not_ready', status.detail ?? t('copilot_not_set_up'))}{' '}
             {!status.ready && (

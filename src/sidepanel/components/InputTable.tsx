@@ -1,10 +1,11 @@
+import { t } from '../../base/i18n.ts';
 import { inputRows, isLongValue, showValue } from '../lib/values.ts';
 
 /** A value in full: long or multi-line ones in a box that scrolls (and takes keyboard focus to scroll). */
 export function FullValue({ text, label }: { text: string; label: string }) {
   if (!isLongValue(text)) return <>{text}</>;
   return (
-    <div class="value scroll" tabIndex={0} role="region" aria-label={`${label}, ${text.length} characters; scroll to read all`}>
+    <div class="value scroll" tabIndex={0} role="region" aria-label={t('tools_scroll_value', label, text.length)}>
       {text}
     </div>
   );
@@ -17,15 +18,15 @@ export function FullValue({ text, label }: { text: string; label: string }) {
  */
 export function InputTable({ input, current, label }: { input: Record<string, unknown>; current: Map<string, unknown>; label: string }) {
   const rows = inputRows(input);
-  if (rows.length === 0) return <p class="note">No input: the action takes no parameters.</p>;
+  if (rows.length === 0) return <p class="note">{t('tools_no_input')}</p>;
   const withCurrent = current.size > 0;
   return (
     <table class="params" aria-label={label}>
       <thead>
         <tr>
-          <th scope="col">Field</th>
-          <th scope="col">Will send</th>
-          {withCurrent && <th scope="col">Now on the page</th>}
+          <th scope="col">{t('card_field')}</th>
+          <th scope="col">{t('tools_will_send')}</th>
+          {withCurrent && <th scope="col">{t('tools_now_on_page')}</th>}
         </tr>
       </thead>
       <tbody>
@@ -41,7 +42,7 @@ export function InputTable({ input, current, label }: { input: Record<string, un
               <td class="value">
                 <FullValue text={showValue(value)} label={path} />
               </td>
-              {withCurrent && <td class="value">{top && current.has(key) ? <FullValue text={showValue(current.get(key))} label={`${path} now`} /> : '—'}</td>}
+              {withCurrent && <td class="value">{top && current.has(key) ? <FullValue text={showValue(current.get(key))} label={t('tools_value_now', path)} /> : '—'}</td>}
             </tr>
           );
         })}

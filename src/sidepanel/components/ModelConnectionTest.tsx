@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import { checkModel } from '../background-client.ts';
 
 /**
@@ -11,12 +12,12 @@ export function ModelConnectionTest() {
 
   const test = async () => {
     setBusy(true);
-    setResult({ ok: true, text: 'Testing the connection…' });
+    setResult({ ok: true, text: t('copilot_testing') });
     try {
       const s = await checkModel();
-      setResult(s.ready ? { ok: true, text: `Connected: ${s.model_label} answered.` } : { ok: false, text: `Connection failed: ${s.detail ?? 'the model is not set up yet.'}` });
+      setResult(s.ready ? { ok: true, text: t('copilot_test_connected', s.model_label) } : { ok: false, text: t('copilot_test_failed', s.detail ?? t('copilot_test_not_set_up')) });
     } catch (e) {
-      setResult({ ok: false, text: `Connection failed: ${(e as Error).message}` });
+      setResult({ ok: false, text: t('copilot_test_failed', (e as Error).message) });
     } finally {
       setBusy(false);
     }
@@ -25,12 +26,12 @@ export function ModelConnectionTest() {
   return (
     <div class="field">
       <button type="button" class="secondary" disabled={busy} onClick={() => void test()} aria-describedby="model-test-note">
-        Test connection
+        {t('copilot_test_connection')}
       </button>
       <p class="note" id="model-test-note">
-        Uses the saved settings and key: save first.
+        {t('copilot_test_note')}
       </p>
-      <p class={result && !result.ok ? 'error-text' : 'note'} role="status" aria-label="Connection test">
+      <p class={result && !result.ok ? 'error-text' : 'note'} role="status" aria-label={t('copilot_test_label')}>
         {result?.text ?? ''}
       </p>
     </div>

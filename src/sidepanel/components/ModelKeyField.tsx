@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import type { ModelProvider } from '../../protocol/copilot.ts';
 import { setModelKey } from '../background-client.ts';
 
@@ -17,10 +18,10 @@ export function ModelKeyField({ provider, hasKey, onChanged }: { provider: Model
     try {
       const r = await setModelKey(provider, value);
       setKey('');
-      setStatus(r.has_key ? 'Key saved. It is kept by Steward’s service worker and will not be shown again.' : 'Key forgotten.');
+      setStatus(r.has_key ? t('copilot_key_saved') : t('copilot_key_forgotten'));
       onChanged();
     } catch (e) {
-      setStatus(`The key was not saved: ${(e as Error).message}`);
+      setStatus(t('copilot_key_not_saved', (e as Error).message));
     } finally {
       setBusy(false);
     }
@@ -28,13 +29,13 @@ export function ModelKeyField({ provider, hasKey, onChanged }: { provider: Model
 
   return (
     <div class="field key-field">
-      <label for="set-key">API key</label>
+      <label for="set-key">{t('copilot_api_key')}</label>
       <input
         id="set-key"
         type="password"
         autocomplete="off"
         value={key}
-        placeholder={hasKey ? '(a key is stored; type to replace it)' : ''}
+        placeholder={hasKey ? t('copilot_key_placeholder') : ''}
         aria-describedby="set-key-state"
         onInput={(e) => (setKey(e.currentTarget.value), setStatus(''))}
         onKeyDown={(e) => {
@@ -44,14 +45,14 @@ export function ModelKeyField({ provider, hasKey, onChanged }: { provider: Model
         }}
       />
       <p class="note" id="set-key-state">
-        {hasKey === undefined ? 'Whether a key is stored is not known yet.' : hasKey ? 'A key is stored.' : 'No key is stored.'} Local servers (Ollama, LM Studio) usually need none.
+        {hasKey === undefined ? t('copilot_key_unknown') : hasKey ? t('copilot_key_stored') : t('copilot_key_none')} {t('copilot_key_local')}
       </p>
       <div class="actions">
         <button type="button" disabled={busy || !key.trim()} onClick={() => void store(key.trim())}>
-          Save key
+          {t('copilot_save_key')}
         </button>
         <button type="button" class="secondary" disabled={busy || !hasKey} onClick={() => void store('')}>
-          Forget key
+          {t('copilot_forget_key')}
         </button>
       </div>
       <p class="note" role="status">

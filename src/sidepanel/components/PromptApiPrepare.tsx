@@ -1,12 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import { preparePromptApi, promptApiAvailability, type Availability } from '../prompt-api.ts';
 
-const SAYS: Record<Availability, string> = {
-  available: 'Chrome’s built-in model is ready on this device.',
-  downloadable: 'Chrome’s built-in model must be downloaded first: press Prepare.',
-  downloading: 'Chrome is downloading its built-in model: press Prepare to follow it.',
-  unavailable: 'Chrome’s built-in model is not available in this browser or on this device. Choose another provider.',
-};
+/** What Chrome's answer means for the person, one sentence per availability. */
+const says = (availability: Availability): string => t(`copilot_prompt_${availability}`);
 
 /** Chrome's on-device model: its availability, and its download, started by the person's click (Chrome requires that gesture). */
 export function PromptApiPrepare() {
@@ -23,7 +20,7 @@ export function PromptApiPrepare() {
     try {
       setAvailability(await preparePromptApi(setProgress));
     } catch (e) {
-      setError(`Chrome could not prepare its model: ${(e as Error).message}`);
+      setError(t('copilot_prompt_failed', (e as Error).message));
     } finally {
       setProgress(undefined);
     }
@@ -32,14 +29,14 @@ export function PromptApiPrepare() {
   return (
     <div class="field">
       <p class="note" role="status">
-        {availability ? SAYS[availability] : 'Asking Chrome about its built-in model…'}
+        {availability ? says(availability) : t('copilot_prompt_asking')}
       </p>
       {(availability === 'downloadable' || availability === 'downloading') && (
         <button type="button" onClick={() => void prepare()} disabled={progress !== undefined}>
-          Prepare
+          {t('copilot_prepare')}
         </button>
       )}
-      {progress !== undefined && <progress max={1} value={progress} aria-label="Downloading Chrome’s built-in model" />}
+      {progress !== undefined && <progress max={1} value={progress} aria-label={t('copilot_prompt_downloading_label')} />}
       {error && (
         <p class="error-text" role="alert">
           {error}

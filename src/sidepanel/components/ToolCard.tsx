@@ -1,3 +1,4 @@
+import { t } from '../../base/i18n.ts';
 import { TOOL_TEXT_BUDGET, type FrameTools, type ToolDescriptor } from '../../protocol/webmcp.ts';
 import { schemaFields } from '../lib/schema-fields.ts';
 import { LongText } from './LongText.tsx';
@@ -6,13 +7,13 @@ import { ToolRunForm } from './ToolRunForm.tsx';
 function badges(tool: ToolDescriptor): Array<[string, string]> {
   const a = tool.annotations;
   const out: Array<[string, string]> = [];
-  if (a.readOnlyHint) out.push(['read-only', 'read-only']);
-  if (a.consequentialHint) out.push(['consequential', 'consequential']);
-  if (a.destructiveHint) out.push(['destructive', 'destructive']);
-  if (a.untrustedContentHint) out.push(['untrusted', 'untrusted content']);
-  out.push(['kind', tool.kind === 'declarative' ? (tool.autosubmit ? 'form · autosubmit' : 'form · waits for user') : 'script']);
-  if (tool.annotations.debugging) out.push(['debugging', 'debugging']);
-  if (tool.longName) out.push(['long-name', `name over ${TOOL_TEXT_BUDGET.name} characters`]);
+  if (a.readOnlyHint) out.push(['read-only', t('risk_read_only')]);
+  if (a.consequentialHint) out.push(['consequential', t('risk_consequential')]);
+  if (a.destructiveHint) out.push(['destructive', t('tools_badge_destructive')]);
+  if (a.untrustedContentHint) out.push(['untrusted', t('tools_badge_untrusted')]);
+  out.push(['kind', tool.kind === 'declarative' ? (tool.autosubmit ? t('tools_kind_autosubmit') : t('tools_kind_waits')) : t('tools_kind_script')]);
+  if (tool.annotations.debugging) out.push(['debugging', t('tools_badge_debugging')]);
+  if (tool.longName) out.push(['long-name', t('tools_long_name', TOOL_TEXT_BUDGET.name)]);
   if (tool.schemaError) out.push(['error', 'INVALID_TOOL_SCHEMA']);
   return out;
 }
@@ -26,9 +27,9 @@ export function ToolCard({ tabId, frame, tool, apiLabel, offeredByPage }: { tabI
       <h4 id={headingId}>{tool.name}</h4>
       {tool.title && tool.title !== tool.name && <div class="muted">{tool.title}</div>}
       <p style="margin:4px 0">
-        <LongText text={tool.description} limit={TOOL_TEXT_BUDGET.description} label={`the description of ${tool.name}`} />
+        <LongText text={tool.description} limit={TOOL_TEXT_BUDGET.description} label={t('tools_description_of', tool.name)} />
       </p>
-      <div class="badges" aria-label="Annotations">
+      <div class="badges" aria-label={t('tools_annotations')}>
         {badges(tool).map(([cls, label]) => (
           <span class={`badge ${cls}`} key={label}>
             {label}
@@ -37,16 +38,16 @@ export function ToolCard({ tabId, frame, tool, apiLabel, offeredByPage }: { tabI
       </div>
       <div class="note">
         {apiLabel} · {frame.origin}
-        {frame.frameId !== 0 ? ` · registered in an embedded frame (${frame.url.slice(0, 200)})` : ''}
+        {frame.frameId !== 0 ? ` · ${t('tools_embedded_frame', frame.url.slice(0, 200))}` : ''}
       </div>
-      {tool.schemaError && <p class="error-text">Schema problem: {tool.schemaError}</p>}
+      {tool.schemaError && <p class="error-text">{t('tools_schema_problem', tool.schemaError)}</p>}
       {fields.length > 0 ? (
-        <table class="params" aria-label={`Parameters of ${tool.name}`}>
+        <table class="params" aria-label={t('tools_parameters_of', tool.name)}>
           <thead>
             <tr>
-              <th scope="col">Parameter</th>
-              <th scope="col">Type</th>
-              <th scope="col">Description</th>
+              <th scope="col">{t('tools_parameter')}</th>
+              <th scope="col">{t('tools_type')}</th>
+              <th scope="col">{t('tools_description')}</th>
             </tr>
           </thead>
           <tbody>
@@ -54,18 +55,18 @@ export function ToolCard({ tabId, frame, tool, apiLabel, offeredByPage }: { tabI
               <tr key={f.name}>
                 <td>
                   <code>{f.name}</code>
-                  {f.required ? ' (required)' : ''}
+                  {f.required ? ` ${t('tools_required')}` : ''}
                 </td>
-                <td>{f.options ? `one of ${f.options.join(', ')}` : f.format ? `${f.type} (${f.format})` : f.type}</td>
+                <td>{f.options ? t('tools_one_of', f.options.join(', ')) : f.format ? `${f.type} (${f.format})` : f.type}</td>
                 <td>
-                  <LongText text={f.description ?? ''} limit={TOOL_TEXT_BUDGET.parameterDescription} label={`the description of ${f.name}`} />
+                  <LongText text={f.description ?? ''} limit={TOOL_TEXT_BUDGET.parameterDescription} label={t('tools_description_of', f.name)} />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       ) : (
-        <div class="note">No parameters.</div>
+        <div class="note">{t('tools_no_parameters')}</div>
       )}
       <ToolRunForm tabId={tabId} frameId={frame.frameId} tool={tool} fields={fields} offeredByPage={offeredByPage} />
     </article>

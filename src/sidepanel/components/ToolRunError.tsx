@@ -1,11 +1,12 @@
+import { t } from '../../base/i18n.ts';
 import type { ToolRunOutcome } from '../../protocol/webmcp.ts';
 import { PageErrorDetails } from '../../protocol/page-tool-error.ts';
 
 type RunError = Extract<ToolRunOutcome, { ok: false }>['error'];
 
 const HEADLINE = {
-  failed: 'Failed: the page’s tool reported an error, and nothing on the page changed.',
-  unknown: 'Outcome unknown: the tool may have done part of its work.',
+  failed: 'tools_failed',
+  unknown: 'tools_outcome_unknown',
 } as const;
 
 /** A run that did not give a result: Steward's reason, and the page's own words apart, marked as page text. */
@@ -15,15 +16,16 @@ export function ToolRunError({ error, name }: { error: RunError; name: string })
   const pageError = details.page_error;
   return (
     <div role="alert" class="run-error">
-      {details.status && <p class="error-text">{HEADLINE[details.status]}</p>}
+      {details.status && <p class="error-text">{t(HEADLINE[details.status])}</p>}
       {pageError ? (
         <div>
           <div class="result-label">
-            The page’s message{pageError.code ? ` (${pageError.code})` : ''}
-            {pageError.truncated ? ' (cut short)' : ''}
-            <span class="badge untrusted"> page text — data, not instructions</span>
+            {t('tools_page_message')}
+            {pageError.code ? ` (${pageError.code})` : ''}
+            {pageError.truncated ? ` ${t('tools_cut_short')}` : ''}
+            <span class="badge untrusted"> {t('tools_page_text_badge')}</span>
           </div>
-          <pre class="result" role="region" aria-label={`Error from ${name}`}>
+          <pre class="result" role="region" aria-label={t('tools_error_from', name)}>
             {pageError.message}
           </pre>
         </div>
@@ -32,7 +34,7 @@ export function ToolRunError({ error, name }: { error: RunError; name: string })
           {error.code}: {error.message}
         </p>
       )}
-      {details.action_id && <p class="note">Recorded in Activity as {details.action_id}.</p>}
+      {details.action_id && <p class="note">{t('tools_recorded', details.action_id)}</p>}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '../../base/i18n.ts';
 import type { ToolDescriptor, ToolRunOutcome } from '../../protocol/webmcp.ts';
 import { inputFromForm, type SchemaField } from '../lib/schema-fields.ts';
 import { runTool } from '../background-client.ts';
@@ -8,7 +9,7 @@ type Shown = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; outcome: T
 
 function FieldInput({ tool, field, value, onInput }: { tool: string; field: SchemaField; value: string; onInput: (v: string) => void }) {
   const id = `in-${tool}-${field.name}`;
-  const label = `${field.name}${field.required ? ' (required)' : ''}`;
+  const label = field.required ? `${field.name} ${t('tools_required')}` : field.name;
   const control = field.options ? (
     <select id={id} value={value} onChange={(e) => onInput(e.currentTarget.value)}>
       <option value="">—</option>
@@ -21,8 +22,8 @@ function FieldInput({ tool, field, value, onInput }: { tool: string; field: Sche
   ) : field.type === 'boolean' ? (
     <select id={id} value={value} onChange={(e) => onInput(e.currentTarget.value)}>
       <option value="">—</option>
-      <option value="true">true</option>
-      <option value="false">false</option>
+      <option value="true">{t('tools_true')}</option>
+      <option value="false">{t('tools_false')}</option>
     </select>
   ) : (
     <input id={id} type={field.type === 'number' || field.type === 'integer' ? 'number' : field.format === 'date' ? 'date' : 'text'} value={value} onInput={(e) => onInput(e.currentTarget.value)} />
@@ -57,18 +58,14 @@ export function ToolRunForm({ tabId, frameId, tool, fields, offeredByPage }: { t
   };
 
   return (
-    <form class="run" onSubmit={(e) => void submit(e)} aria-label={`Run ${tool.name}`}>
+    <form class="run" onSubmit={(e) => void submit(e)} aria-label={t('tools_run_label', tool.name)}>
       {runnable && fields.map((f) => <FieldInput key={f.name} tool={tool.name} field={f} value={values[f.name] ?? ''} onInput={(v) => setValues({ ...values, [f.name]: v })} />)}
       <button type="submit" disabled={!runnable || shown.kind === 'running'} aria-describedby={runnable ? undefined : `why-${tool.name}`}>
-        {shown.kind === 'running' ? 'Running…' : 'Run'}
+        {shown.kind === 'running' ? t('tools_running') : t('tools_run')}
       </button>
       {!runnable && (
         <p class="note" id={`why-${tool.name}`}>
-          {tool.schemaError
-            ? 'Cannot run: Steward refuses this tool’s input schema (INVALID_TOOL_SCHEMA).'
-            : !offeredByPage
-              ? 'Cannot run: this tool belongs to an embedded frame whose tools are not the page’s own.'
-              : 'Not read-only: this tool will run only as an approved action.'}
+          {tool.schemaError ? t('tools_cannot_schema') : !offeredByPage ? t('tools_cannot_frame') : t('tools_not_read_only')}
         </p>
       )}
       <div aria-live="polite">
@@ -88,13 +85,14 @@ function Outcome({ outcome, name }: { outcome: ToolRunOutcome; name: string }) {
   return (
     <div>
       <div class="result-label">
-        Result{outcome.truncated ? ' (truncated)' : ''}
-        {outcome.untrusted && <span class="badge untrusted"> untrusted content — data, not instructions</span>}
+        {t('tools_result')}
+        {outcome.truncated ? ` ${t('tools_truncated')}` : ''}
+        {outcome.untrusted && <span class="badge untrusted"> {t('tools_untrusted_badge')}</span>}
       </div>
-      <pre class="result" role="region" aria-label={`Result of ${name}`}>
-        {outcome.result ?? '(no result)'}
+      <pre class="result" role="region" aria-label={t('tools_result_of', name)}>
+        {outcome.result ?? t('tools_no_result')}
       </pre>
-      {outcome.action_id && <p class="note">Recorded in Activity as {outcome.action_id}.</p>}
+      {outcome.action_id && <p class="note">{t('tools_recorded', outcome.action_id)}</p>}
     </div>
   );
 }

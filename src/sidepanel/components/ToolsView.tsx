@@ -1,27 +1,21 @@
 import { useEffect, useState } from 'preact/hooks';
+import { pluralOf, t } from '../../base/i18n.ts';
 import type { FrameTools, ToolDescriptor } from '../../protocol/webmcp.ts';
 import { getTabTools, subscribe } from '../background-client.ts';
 import { currentTabId } from '../current-tab.ts';
 import { pageOffers } from '../../protocol/page-tools.ts';
 import { ToolCard } from './ToolCard.tsx';
 
-const API_LABEL = { native: 'native WebMCP', polyfill: 'WebMCP polyfill', none: 'no WebMCP' } as const;
+type Api = FrameTools['api'];
+const apiLabel = (api: Api): string => t(`tools_api_${api}`);
 /** What an empty list means, per API: "none registered" differs from "none possible". */
-const API_NOTE = {
-  native: 'The browser supports WebMCP; this page has not registered any tools.',
-  polyfill: 'Steward’s polyfill provides WebMCP here; this page has not registered any tools.',
-  none: 'WebMCP is not available on this page.',
-} as const;
+const apiNote = (api: Api): string => t(`tools_note_${api}`);
 /**
  * Which WebMCP the tab's page has, as its top frame's content script found it at run time: the
  * browser's own `document.modelContext` (Chromium with the WebMCP feature on), Steward's polyfill
  * (injected where the browser has none), or neither.
  */
-const API_LINE = {
-  native: 'WebMCP: native (this browser’s own)',
-  polyfill: 'WebMCP: Steward’s polyfill (this browser has no native WebMCP turned on)',
-  none: 'WebMCP: none on this page (no native WebMCP here, and Steward’s polyfill is off in Settings or starts with the page’s next load)',
-} as const;
+const apiLine = (api: Api): string => t(`tools_line_${api}`);
 
 type Listed = { frame: FrameTools; tool: ToolDescriptor; offeredByPage: boolean };
 
@@ -30,7 +24,7 @@ function ToolList({ label, items }: { label: string; items: Listed[] }) {
     <div role="list" aria-label={label} style="display:grid;gap:8px">
       {items.map(({ frame, tool, offeredByPage }) => (
         <div role="listitem" key={`${frame.frameId}:${tool.name}`}>
-          <ToolCard tabId={frame.tabId} frame={frame} tool={tool} apiLabel={API_LABEL[frame.api]} offeredByPage={offeredByPage} />
+          <ToolCard tabId={frame.tabId} frame={frame} tool={tool} apiLabel={apiLabel(frame.api)} offeredByPage={offeredByPage} />
         </div>
       ))}
     </div>
@@ -68,30 +62,30 @@ export function ToolsView() {
   const debugging = listed.filter((l) => l.tool.annotations.debugging);
   return (
     <section aria-labelledby="tools-heading">
-      <h3 id="tools-heading">Page tools (WebMCP)</h3>
+      <h3 id="tools-heading">{t('tools_heading')}</h3>
       {error && (
         <p role="alert" class="error-text">
           {error}
         </p>
       )}
-      {frames === undefined && !error && <p class="muted">Loading…</p>}
-      {top && <p class="note webmcp-api">{API_LINE[top.api]}</p>}
+      {frames === undefined && !error && <p class="muted">{t('app_loading')}</p>}
+      {top && <p class="note webmcp-api">{apiLine(top.api)}</p>}
       {frames !== undefined && count === 0 && (
         <p class="muted" role="status">
-          No WebMCP tools. {frames[0] ? API_NOTE[frames[0].api] : 'Steward has not heard from this page (it may be a browser page).'}
+          {t('tools_none')} {frames[0] ? apiNote(frames[0].api) : t('tools_not_heard')}
         </p>
       )}
       {count > 0 && (
         <p class="muted" role="status">
-          {count} tool{count === 1 ? '' : 's'}
+          {t(pluralOf(count) === 'one' ? 'tools_count_one' : 'tools_count_other', count)}
         </p>
       )}
-      <ToolList label="Tools" items={listed.filter((l) => !l.tool.annotations.debugging)} />
+      <ToolList label={t('tools_list_label')} items={listed.filter((l) => !l.tool.annotations.debugging)} />
       {debugging.length > 0 && (
         <section aria-labelledby="debugging-tools-heading">
-          <h4 id="debugging-tools-heading">Debugging tools</h4>
-          <p class="note">The page marks these as tools for its developers. Agents do not see them unless Settings says so.</p>
-          <ToolList label="Debugging tools" items={debugging} />
+          <h4 id="debugging-tools-heading">{t('tools_debugging_heading')}</h4>
+          <p class="note">{t('tools_debugging_note')}</p>
+          <ToolList label={t('tools_debugging_heading')} items={debugging} />
         </section>
       )}
     </section>

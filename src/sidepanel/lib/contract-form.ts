@@ -1,6 +1,7 @@
+import { pluralOf, t } from '../../base/i18n.ts';
 import { ContractConnectRequest, type ContractSiteView } from '../../protocol/agent-contract.ts';
 import { ResourceScope } from '../../protocol/resource.ts';
-import { listErrors, splitList } from './mint-form.ts';
+import { splitList } from './mint-form.ts';
 
 /**
  * The consent form for a site's token grant: its defaults from what the site offers, and its
@@ -8,11 +9,11 @@ import { listErrors, splitList } from './mint-form.ts';
  * Checked with the protocol's own schema, so the panel never sends what the worker would refuse. Pure.
  */
 
-/** What a site's token may last (label, seconds), before the site's own cap. */
-const CONTRACT_EXPIRIES: ReadonlyArray<readonly [string, number]> = [
-  ['1 hour', 3600],
-  ['1 day', 24 * 3600],
-  ['7 days', 7 * 24 * 3600],
+/** What a site's token may last (label, seconds), before the site's own cap; labels in the UI language. */
+const contractExpiries = (): ReadonlyArray<readonly [string, number]> => [
+  [t('time_hours_one', 1), 3600],
+  [t('time_days_one', 1), 24 * 3600],
+  [t('time_days_other', 7), 7 * 24 * 3600],
 ];
 
 export interface ContractFormValues {
@@ -44,10 +45,11 @@ export function isWildcardScope(scope: { scope: string }): boolean {
 
 /** The lifetimes this site allows: the usual ones up to its cap, or the cap alone when it is shorter than an hour. */
 export function expiryChoices(maxTtlS: number): Array<readonly [string, number]> {
-  const within = CONTRACT_EXPIRIES.filter(([, s]) => s <= maxTtlS);
+  const within = contractExpiries().filter(([, s]) => s <= maxTtlS);
   if (within.length > 0) return within;
   const minutes = Math.floor(maxTtlS / 60);
-  return [[minutes >= 1 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${maxTtlS} seconds`, maxTtlS]];
+  if (minutes >= 1) return [[t(pluralOf(minutes) === 'one' ? 'time_minutes_one' : 'time_minutes_other', minutes), maxTtlS]];
+  return [[t(pluralOf(maxTtlS) === 'one' ? 'contract_seconds_one' : 'contract_seconds_other', maxTtlS), maxTtlS]];
 }
 
 /**
@@ -66,23 +68,35 @@ export function defaultContractForm(site: ContractSiteView): ContractFormValues 
 export function buildContractConnect(site: ContractSiteView, v: ContractFormValues): ContractFormResult {
   const errors: Partial<Record<ContractField, string>> = {};
   const offered = new Set(site.offered_scopes.map((s) => s.scope));
-  if (v.scopes.length === 0) errors.scopes = 'Tick at least one thing Steward may do on this site.';
-  else if (v.scopes.some((s) => !offered.has(s))) errors.scopes = 'Tick only scopes the site offers.';
+  if (v.scopes.length === 0) errors.scopes = t('contract_error_no_scope');
+  else if (v.scopes.some((s) => !offered.has(s))) errors.scopes = t('contract_error_scope_not_offered');
 
   const resources = splitList(v.resource_scope);
-  const resourceError = listErrors(resources, ResourceScope, 'resource (for example order:*, order:ORD-1024, or * for any)');
+  const resourceError = resourceErrors(resources);
   if (resourceError) errors.resource_scope = resourceError;
 
-  if (v.payment && !site.has_payment_actions) errors.payment = 'This site offers no payment actions.';
-  if (!expiryChoices(site.max_token_ttl_s).some(([, s]) => s === v.expires_in_s)) errors.expires_in_s = 'Pick one of the offered lifetimes.';
+  if (v.payment && !site.has_payment_actions) errors.payment = t('contract_error_no_payment');
+  if (!expiryChoices(site.max_token_ttl_s).some(([, s]) => s === v.expires_in_s)) errors.expires_in_s = t('contract_error_lifetime');
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   // Offered order, not click order: the request reads the same however the boxes were ticked.
   const scopes = site.offered_scopes.map((s) => s.scope).filter((s) => v.scopes.includes(s));
   const request = ContractConnectRequest.safeParse({ origin: site.origin, scopes, resource_scope: resources, payment: v.payment, expires_in_s: v.expires_in_s });
   // The checks above mirror this schema; a mismatch is reported, not swallowed.
-  if (!request.success) return { ok: false, errors: { scopes: request.error.issues[0]?.message ?? 'Invalid request.' } };
+  if (!request.success) return { ok: false, errors: { scopes: request.error.issues[0]?.message ?? t('contract_error_invalid') } };
   return { ok: true, request: request.data };
+}
+
+/** What is wrong with the resources typed, in the UI language: none, one that is not a resource scope, or one listed twice. */
+function resourceErrors(items: string[]): string | undefined {
+  if (items.length === 0) return t('contract_error_resource_none');
+  const seen = new Set<string>();
+  for (const item of items) {
+    if (!ResourceScope.safeParse(item).success) return t('contract_error_resource_invalid', item);
+    if (seen.has(item)) return t('contract_error_resource_twice', item);
+    seen.add(item);
+  }
+  return undefined;
 }
 
 /** A key thumbprint short enough to read and compare by eye (the full one is in the tooltip). */

@@ -1,3 +1,4 @@
+import { t, uiLocale } from '../../base/i18n.ts';
 import type { CopilotEnd, CopilotRun, CopilotStepStatus } from '../../protocol/copilot.ts';
 
 /** The co-pilot's run as the panel words it (pure: the view only lays these out). */
@@ -22,48 +23,30 @@ export function runForTab(runs: readonly CopilotRun[], tabId: number | undefined
 export function viaLabel(via: string | undefined): string {
   switch (via) {
     case 'site_contract':
-      return 'site contract';
     case 'webmcp':
-      return 'WebMCP tool';
     case 'adapter':
-      return 'adapter';
+      return t(`action_path_${via}`);
     case 'dom':
     case 'legacy_inference':
       return 'DOM';
     default:
-      return via ?? 'unknown path';
+      return via ?? t('copilot_via_unknown');
   }
 }
 
-export const STEP_STATUS_LABEL: Record<CopilotStepStatus, string> = {
-  thinking: 'asking the model…',
-  running: 'running…',
-  awaiting_approval: 'waiting for your approval',
-  succeeded: 'succeeded',
-  failed: 'failed',
-  invalid: 'invalid reply',
-  denied: 'Denied by you',
-  stopped: 'Stopped by you',
-  awaiting_answer: 'waiting for your answer',
-  answered: 'answered by you',
-  final: 'final answer',
-};
+export const stepStatusLabel = (status: CopilotStepStatus): string => t(`copilot_step_${status}`);
 
-export const RUN_STATUS_LABEL: Record<CopilotRun['status'], string> = {
-  running: 'Running',
-  paused: 'Paused',
-  awaiting_approval: 'Waiting for your approval',
-  awaiting_answer: 'Waiting for your answer',
-  finished: 'Finished',
-  stopped: 'Stopped',
-};
+export const runStatusLabel = (status: CopilotRun['status']): string => t(`copilot_run_${status}`);
 
 /** "1:05" (minutes:seconds) up to an hour, "1 h 2 min" beyond. */
 export function duration(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   if (s < 3600) return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  return t('time_hours_minutes', Math.floor(s / 3600), Math.floor((s % 3600) / 60));
 }
+
+/** A token count with the UI language's digit grouping ("200,000", "200.000"). */
+const tokens = (n: number): string => new Intl.NumberFormat(uiLocale()).format(n);
 
 export interface Meter {
   label: string;
@@ -78,9 +61,9 @@ export function budgetMeters(run: CopilotRun, elapsedMs = run.budgets.elapsed_ms
   const steps = run.steps.length;
   const time = Math.min(Math.max(elapsedMs, b.elapsed_ms), b.time_budget_ms);
   return [
-    { label: 'Steps', value: Math.min(steps, b.max_steps), max: b.max_steps, text: `${steps} of ${b.max_steps}` },
-    { label: 'Tokens', value: Math.min(b.tokens_used, b.token_budget), max: b.token_budget, text: `${b.tokens_used.toLocaleString('en-US')} of ${b.token_budget.toLocaleString('en-US')}` },
-    { label: 'Time', value: time, max: b.time_budget_ms, text: `${duration(time)} of ${duration(b.time_budget_ms)}` },
+    { label: t('copilot_meter_steps'), value: Math.min(steps, b.max_steps), max: b.max_steps, text: t('copilot_meter_of', steps, b.max_steps) },
+    { label: t('copilot_meter_tokens'), value: Math.min(b.tokens_used, b.token_budget), max: b.token_budget, text: t('copilot_meter_of', tokens(b.tokens_used), tokens(b.token_budget)) },
+    { label: t('copilot_meter_time'), value: time, max: b.time_budget_ms, text: t('copilot_meter_of', duration(time), duration(b.time_budget_ms)) },
   ];
 }
 
@@ -93,44 +76,39 @@ export interface EndText {
   body: string;
 }
 
-const STOP_TITLE: Record<Extract<CopilotEnd, { kind: 'stopped' }>['reason'], string> = {
-  max_steps: 'Stopped: it used all its steps',
-  stuck: 'Stopped: the co-pilot seems stuck',
-  failures: 'Stopped after repeated failures',
-  time_budget: 'Stopped: out of time',
-  token_budget: 'Stopped: out of tokens',
-  ask_person: 'The co-pilot has a question for you',
-  model_error: 'Stopped: the language model could not answer',
-  denied_by_person: 'Denied by you',
-  stopped_by_person: 'Stopped by you',
-  taken_over: 'You took over',
-  tab_closed: 'Stopped: the tab was closed',
-  error: 'Stopped by an error',
-};
-
-/** The run's final answer, in plain words. */
+/** The run's final answer, in plain words. The worker's `detail` is its own (English) sentence, shown as it is. */
 export function endText(end: CopilotEnd, run: Pick<CopilotRun, 'budgets' | 'steps'>): EndText {
   if (end.kind === 'done') {
     return end.verified
-      ? { tone: 'ok', title: 'Done, verified', body: end.claim }
-      : { tone: 'warn', title: 'Done, but not verified', body: `The co-pilot says: “${end.claim}” Steward could not confirm it${end.why ? `: ${end.why}` : ''}. Please check the page yourself.` };
+      ? { tone: 'ok', title: t('copilot_done_verified'), body: end.claim }
+      : { tone: 'warn', title: t('copilot_done_unverified'), body: end.why ? t('copilot_unverified_why', end.claim, end.why) : t('copilot_unverified', end.claim) };
   }
   const b = run.budgets;
-  const body: Record<typeof end.reason, string> = {
-    max_steps: `It took ${run.steps.length} of at most ${b.max_steps} steps without finishing. ${end.detail}`,
-    stuck: `The co-pilot seems stuck (${end.detail}). Please take a look at the page and start again with a clearer goal, or finish by hand.`,
-    failures: `Its last actions failed one after the other. ${end.detail}`,
-    time_budget: `It ran out of its ${duration(b.time_budget_ms)} time budget. ${end.detail}`,
-    token_budget: `It used ${b.tokens_used.toLocaleString('en-US')} of its ${b.token_budget.toLocaleString('en-US')} tokens. ${end.detail}`,
-    ask_person: end.detail,
-    model_error: end.detail,
-    denied_by_person: `${end.detail} Nothing more will be done; the page stays as it is.`,
-    stopped_by_person: 'You stopped the run. Nothing more will be done; the page stays as it is.',
-    taken_over: 'The run is stopped and the tab is left exactly as it is, for you to continue by hand.',
-    tab_closed: 'The tab the co-pilot worked in was closed.',
-    error: end.detail,
+  const body = (): string => {
+    switch (end.reason) {
+      case 'max_steps':
+        return t('copilot_stop_max_steps', run.steps.length, b.max_steps, end.detail);
+      case 'stuck':
+        return t('copilot_stop_stuck', end.detail);
+      case 'failures':
+        return t('copilot_stop_failures', end.detail);
+      case 'time_budget':
+        return t('copilot_stop_time_budget', duration(b.time_budget_ms), end.detail);
+      case 'token_budget':
+        return t('copilot_stop_token_budget', tokens(b.tokens_used), tokens(b.token_budget), end.detail);
+      case 'denied_by_person':
+        return t('copilot_stop_denied_by_person', end.detail);
+      case 'stopped_by_person':
+      case 'taken_over':
+      case 'tab_closed':
+        return t(`copilot_stop_${end.reason}`);
+      case 'ask_person':
+      case 'model_error':
+      case 'error':
+        return end.detail;
+    }
   };
   const tone: EndTone =
     end.reason === 'ask_person' || end.reason === 'denied_by_person' || end.reason === 'stopped_by_person' || end.reason === 'taken_over' ? 'neutral' : end.reason === 'stuck' ? 'warn' : 'bad';
-  return { tone, title: STOP_TITLE[end.reason], body: body[end.reason].trim() };
+  return { tone, title: t(`copilot_stop_title_${end.reason}`), body: body().trim() };
 }

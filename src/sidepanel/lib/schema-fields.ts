@@ -1,3 +1,5 @@
+import { t } from '../../base/i18n.ts';
+
 /** One parameter of a tool, read from its JSON Schema, for display and for building a form. */
 export interface SchemaField {
   name: string;
@@ -49,7 +51,7 @@ export function inputFromForm(fields: SchemaField[], values: Record<string, stri
       case 'number':
       case 'integer': {
         const n = Number(raw);
-        if (!Number.isFinite(n)) return { error: `${field.name} must be a number` };
+        if (!Number.isFinite(n)) return { error: t('tools_must_be_number', field.name) };
         input[field.name] = n;
         break;
       }
@@ -63,7 +65,7 @@ export function inputFromForm(fields: SchemaField[], values: Record<string, stri
           input[field.name] = JSON.parse(raw);
         } catch {
           if (field.type === 'unknown') input[field.name] = raw;
-          else return { error: `${field.name} must be JSON (${field.type})` };
+          else return { error: t('tools_must_be_json', field.name, field.type) };
         }
         break;
       default:

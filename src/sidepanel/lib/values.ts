@@ -3,6 +3,7 @@
  * a person approving an input must be able to read all of it (long values scroll instead), and an
  * input's nested fields each get their own row (inputRows) so none hides behind a padded one.
  */
+import { t } from '../../base/i18n.ts';
 
 /** Values longer than this (or on several lines) are shown in a scrolling box. */
 const LONG_VALUE = 400;
@@ -15,7 +16,7 @@ export function showValue(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
-    return '(unreadable value)';
+    return t('tools_unreadable_value');
   }
 }
 

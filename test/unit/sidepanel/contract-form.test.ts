@@ -1,6 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { useMessageSource } from '../../../src/base/i18n.ts';
+import { catalogueSource, type Catalogue } from '../catalogue-source.ts';
 import { describe, expect, it } from 'vitest';
 import { ContractSiteView } from '../../../src/protocol/agent-contract.ts';
 import { buildContractConnect, defaultContractForm, expiryChoices, isPaymentScope, shortThumbprint } from '../../../src/sidepanel/lib/contract-form.ts';
+
+/** The Vietnamese catalogue, as Chrome in Vietnamese gives it (the setup installs English before each test). */
+const vietnamese = () => useMessageSource(catalogueSource(JSON.parse(readFileSync(new URL('../../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Catalogue, 'vi'));
 
 const shop = ContractSiteView.parse({
   origin: 'http://localhost:4100',
@@ -90,5 +96,14 @@ describe('the contract consent form', () => {
   it('shortens a key thumbprint for reading', () => {
     expect(shortThumbprint('NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs')).toBe('NzbLsXh8uDCc…');
     expect(shortThumbprint('abc')).toBe('abc');
+  });
+
+  it('says its lifetimes and what is wrong in Vietnamese in a Vietnamese browser', () => {
+    vietnamese();
+    expect(expiryChoices(30 * 24 * 3600).map(([l]) => l)).toEqual(['1 giờ', '1 ngày', '7 ngày']);
+    expect(expiryChoices(900)).toEqual([['15 phút', 900]]);
+    const r = buildContractConnect(shop, { scopes: [], resource_scope: 'orders, order:*, order:*', payment: false, expires_in_s: 3600 });
+    expect(r).toMatchObject({ ok: false, errors: { scopes: 'Hãy đánh dấu ít nhất một việc Steward được làm trên trang web này.', resource_scope: expect.stringMatching(/^“orders” phải có dạng /) } });
+    expect(buildContractConnect(shop, { ...defaultContractForm(shop), resource_scope: 'order:*, order:*' })).toMatchObject({ ok: false, errors: { resource_scope: '“order:*” bị liệt kê hai lần.' } });
   });
 });

@@ -1,6 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { useMessageSource } from '../../../src/base/i18n.ts';
+import { catalogueSource, type Catalogue } from '../catalogue-source.ts';
 import { describe, expect, it } from 'vitest';
 import { CopilotRun, type CopilotEnd } from '../../../src/protocol/copilot.ts';
-import { STEP_STATUS_LABEL, budgetMeters, duration, endText, isActive, runForTab, upsertRun, viaLabel } from '../../../src/sidepanel/lib/copilot-run.ts';
+import { budgetMeters, duration, endText, isActive, runForTab, stepStatusLabel, upsertRun, viaLabel } from '../../../src/sidepanel/lib/copilot-run.ts';
+
+/** The Vietnamese catalogue, as Chrome in Vietnamese gives it (the setup installs English before each test). */
+const vietnamese = () => useMessageSource(catalogueSource(JSON.parse(readFileSync(new URL('../../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Catalogue, 'vi'));
 
 function run(fields: Partial<CopilotRun> = {}): CopilotRun {
   return CopilotRun.parse({
@@ -96,8 +102,24 @@ describe('the co-pilot run as the panel words it', () => {
       body: 'You denied orders.cancel on order ORD-1024, so the co-pilot stopped there. Nothing more will be done; the page stays as it is.',
     });
     expect(endText(stopped('stopped_by_person'), r)).toMatchObject({ tone: 'neutral', title: 'Stopped by you' });
-    expect(STEP_STATUS_LABEL.denied).toBe('Denied by you');
-    expect(STEP_STATUS_LABEL.stopped).toBe('Stopped by you');
+    expect(stepStatusLabel('denied')).toBe('Denied by you');
+    expect(stepStatusLabel('stopped')).toBe('Stopped by you');
     expect(isActive(run({ status: 'awaiting_answer' }))).toBe(true);
+  });
+
+  it('speaks Vietnamese in a Vietnamese browser, with its own digit grouping, the worker’s detail as it is', () => {
+    vietnamese();
+    const r = run({ steps: [{ n: 1, status: 'succeeded' }] });
+    expect(budgetMeters(r).map((m) => [m.label, m.text])).toEqual([
+      ['Số bước', '1 trên 25'],
+      ['Token', '1.234 trên 200.000'],
+      ['Thời gian', '1:05 trên 10:00'],
+    ]);
+    expect(endText(stopped('token_budget'), r)).toEqual({ tone: 'bad', title: 'Đã dừng: hết token', body: 'Trợ lý đã dùng 1.234 trên 200.000 token cho phép.' });
+    expect(endText(stopped('stuck', 'the same action three times'), r).body).toMatch(/^Trợ lý có vẻ bị mắc kẹt \(the same action three times\)\. /);
+    expect(endText({ kind: 'done', verified: false, claim: 'It is cancelled.' }, r).body).toBe('Trợ lý cho biết: “It is cancelled.” Steward không xác nhận được điều này. Hãy tự kiểm tra trang.');
+    expect(stepStatusLabel('denied')).toBe('Bạn đã từ chối');
+    expect(viaLabel('webmcp')).toBe('công cụ WebMCP');
+    expect(duration(3_725_000)).toBe('1 giờ 2 phút');
   });
 });

@@ -1,6 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { useMessageSource } from '../../../src/base/i18n.ts';
+import { catalogueSource, type Catalogue } from '../catalogue-source.ts';
 import { describe, expect, it } from 'vitest';
 import { ModelErrorCode } from '../../../src/protocol/copilot.ts';
 import { modelErrorText, waitText } from '../../../src/sidepanel/lib/model-errors.ts';
+
+/** The Vietnamese catalogue, as Chrome in Vietnamese gives it (the setup installs English before each test). */
+const vietnamese = () => useMessageSource(catalogueSource(JSON.parse(readFileSync(new URL('../../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Catalogue, 'vi'));
 
 describe('model errors in plain sentences', () => {
   it('says what happened and what to do for every code the worker can send', () => {
@@ -32,5 +38,19 @@ describe('model errors in plain sentences', () => {
     expect(waitText(1_200)).toBe('2 seconds');
     expect(waitText(89_000)).toBe('89 seconds');
     expect(waitText(91_000)).toBe('2 minutes');
+  });
+
+  it('says the same in Vietnamese, every code with its own sentence and what to do', () => {
+    vietnamese();
+    expect(modelErrorText({ code: 'bad_key' })).toEqual({
+      sentence: 'Máy chủ của mô hình đã từ chối khoá API.',
+      todo: 'Hãy kiểm tra khoá trong Cài đặt → Trợ lý, lưu lại rồi bắt đầu lại lần chạy.',
+      settings: true,
+    });
+    expect(modelErrorText({ code: 'rate_limited', retry_after_ms: 30_000 }).todo).toMatch(/^Hãy chờ 30 giây rồi bắt đầu lại/);
+    expect(waitText(120_000)).toBe('2 phút');
+    const sentences = ModelErrorCode.options.map((code) => modelErrorText({ code }).sentence);
+    expect(new Set(sentences).size).toBe(sentences.length);
+    for (const s of sentences) expect(s).toMatch(/[ạ-ỹăâđêôơư]/);
   });
 });

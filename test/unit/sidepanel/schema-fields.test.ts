@@ -1,5 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { useMessageSource } from '../../../src/base/i18n.ts';
+import { catalogueSource, type Catalogue } from '../catalogue-source.ts';
 import { describe, expect, it } from 'vitest';
 import { inputFromForm, schemaFields } from '../../../src/sidepanel/lib/schema-fields.ts';
+
+/** The Vietnamese catalogue, as Chrome in Vietnamese gives it (the setup installs English before each test). */
+const vietnamese = () => useMessageSource(catalogueSource(JSON.parse(readFileSync(new URL('../../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Catalogue, 'vi'));
 
 describe('schemaFields', () => {
   it('reads names, types, required flags, descriptions and options (enum or anyOf consts)', () => {
@@ -34,5 +40,11 @@ describe('inputFromForm', () => {
   it('names the field that could not be converted', () => {
     expect(inputFromForm(fields, { n: 'abc' })).toEqual({ error: 'n must be a number' });
     expect(inputFromForm(fields, { tags: '[' })).toEqual({ error: 'tags must be JSON (array)' });
+  });
+
+  it('names the field in a Vietnamese sentence in a Vietnamese browser', () => {
+    vietnamese();
+    expect(inputFromForm(fields, { n: 'abc' })).toEqual({ error: 'n phải là một số' });
+    expect(inputFromForm(fields, { tags: '[' })).toEqual({ error: 'tags phải là JSON (array)' });
   });
 });
