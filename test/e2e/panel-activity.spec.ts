@@ -32,6 +32,8 @@ test('lists the audit log per action, searchable and filterable, with each step 
   await expect(panel.getByText(new RegExp(`\\(${stored.length} entries\\)`))).toBeVisible();
   const refused = log.getByRole('button', { name: new RegExp(`^orders\\.cancel on order:${SHOP_ORDER}`) });
   await expect(refused).toHaveAttribute('aria-expanded', 'false');
+  // How it ended, in words: the revoked token stopped it before anything ran.
+  await expect(refused).toContainText('Refused before it ran');
   await refused.click();
   await expect(refused).toHaveAttribute('aria-expanded', 'true');
   const steps = panel.getByRole('list', { name: `Steps of orders.cancel on order:${SHOP_ORDER}` });
@@ -72,6 +74,7 @@ test('the Site filter keeps the actions that reached that site', async ({ stewar
   await panel.getByRole('combobox', { name: 'Site' }).selectOption(origin);
   // The refused cancel never reached a site; the one that did stays.
   await expect(log.getByRole('button', { name: /^orders\.cancel/ })).toHaveCount(1);
+  await expect(log.getByRole('button', { name: /^orders\.cancel/ })).toContainText('Waiting for you');
   await log.getByRole('button', { name: /^orders\.cancel/ }).click();
   await expect(panel.getByRole('list', { name: `Steps of orders.cancel on order:${SHOP_ORDER}` })).toContainText('approval request — waiting for approval');
 });

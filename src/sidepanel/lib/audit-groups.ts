@@ -15,7 +15,11 @@ export interface AuditGroup {
   origin?: string;
   /** The path the action was sent on (site contract, WebMCP tool, adapter, page controls), as its dispatch recorded it. */
   via?: Source;
-  /** The final step's outcome (or kind when it has none): what happened in the end, so far. */
+  /**
+   * What happened in the end, so far: for an action, a word a person would use (`done_confirmed`,
+   * `denied_by_you`, `outcome_unknown`, … see `actionResult`); for anything else, the final step's
+   * outcome (or kind when it has none).
+   */
   outcome: string;
   tone: 'ok' | 'pending' | 'bad' | 'neutral';
   error_code?: string;
@@ -54,6 +58,36 @@ function tone(last: AuditEntry): AuditGroup['tone'] {
   return 'neutral';
 }
 
+/**
+ * An action's end as a person names it, from its last step: done (and whether the site confirmed
+ * it), waiting for the person, sent but not confirmed, denied by the person, refused before it ran,
+ * failed, or an outcome nobody could tell (the person should look at the site). Undefined for an
+ * entry that is not an action's step (a token minted, a policy change).
+ */
+export function actionResult(last: AuditEntry): string | undefined {
+  if (!last.idempotency_key) return undefined;
+  switch (last.kind) {
+    case 'confirmation':
+      return last.outcome?.endsWith('_confirmed') ? 'done_confirmed' : 'done';
+    case 'approval_request':
+      return 'waiting_for_you';
+    case 'acceptance':
+    case 'dispatch':
+      return 'sent_unconfirmed';
+    case 'denial':
+      return last.error_code === 'APPROVAL_DENIED' || last.outcome === 'denied' ? 'denied_by_you' : 'refused';
+    case 'failure':
+      if (last.outcome?.startsWith('unknown') || last.error_code === 'TIMEOUT') return 'outcome_unknown';
+      return last.outcome === 'refused' ? 'refused' : 'failed';
+    case 'proposal':
+    case 'observation':
+    case 'approval':
+      return 'in_progress';
+    default:
+      return undefined;
+  }
+}
+
 export function groupAudit(entries: readonly AuditEntry[]): AuditGroup[] {
   const groups = new Map<string, AuditEntry[]>();
   for (const e of [...entries].sort((a, b) => a.seq - b.seq)) {
@@ -79,7 +113,7 @@ export function groupAudit(entries: readonly AuditEntry[]): AuditGroup[] {
       ...(withResource?.resource ? { resource: `${withResource.resource.type}:${withResource.resource.id}` } : {}),
       ...(origin ? { origin } : {}),
       ...(via ? { via } : {}),
-      outcome: last.outcome ?? last.kind,
+      outcome: actionResult(last) ?? last.outcome ?? last.kind,
       tone: tone(last),
       ...(errorCode ? { error_code: errorCode } : {}),
       first_at: first.at,

@@ -60,6 +60,16 @@ const OUTCOME_KEYS = {
   receipt_accepted: 'outcome_receipt_accepted',
   still_unresolved: 'outcome_still_unresolved',
   pending_confirmation: 'outcome_pending_confirmation',
+  // An action's end (audit-groups.ts, actionResult).
+  done_confirmed: 'result_done_confirmed',
+  done: 'result_done',
+  waiting_for_you: 'result_waiting_for_you',
+  sent_unconfirmed: 'result_sent_unconfirmed',
+  denied_by_you: 'result_denied_by_you',
+  refused: 'result_refused',
+  failed: 'result_failed',
+  outcome_unknown: 'result_outcome_unknown',
+  in_progress: 'result_in_progress',
 } as const satisfies Record<string, MessageKey>;
 
 export function outcomeText(outcome: string): string {

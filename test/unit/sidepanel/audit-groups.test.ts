@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../../src/protocol/audit.ts';
-import { NO_FILTER, facets, filterGroups, groupAudit } from '../../../src/sidepanel/lib/audit-groups.ts';
+import { NO_FILTER, actionResult, facets, filterGroups, groupAudit } from '../../../src/sidepanel/lib/audit-groups.ts';
+import { outcomeText } from '../../../src/sidepanel/lib/labels.ts';
+import { useMessageSource } from '../../../src/base/i18n.ts';
+import { readFileSync } from 'node:fs';
+import { catalogueSource, type Catalogue } from '../catalogue-source.ts';
+
+const catalogue = (lang: string) => JSON.parse(readFileSync(new URL(`../../../public/_locales/${lang}/messages.json`, import.meta.url), 'utf8')) as Catalogue;
 
 const H = (n: number) => n.toString(16).padStart(64, '0');
 let seq = 0;
@@ -19,7 +25,7 @@ function log(): AuditEntry[] {
     entry({ kind: 'proposal', outcome: 'proposed', ...pay, agent_id: 'agent:ide' }),
     entry({ kind: 'approval', outcome: 'approved', receipt_id: 'approval_1', input_hash: `sha256:${'a'.repeat(64)}`, ...cancel }),
     entry({ kind: 'denial', outcome: 'denied', error_code: 'APPROVAL_DENIED', ...pay, agent_id: 'agent:ide' }),
-    entry({ kind: 'confirmation', outcome: 'confirmed', ...cancel }),
+    entry({ kind: 'confirmation', outcome: 'confirmed_confirmed', ...cancel }),
   ];
 }
 
@@ -32,8 +38,8 @@ describe('groupAudit', () => {
       ['token', [0]],
     ]);
     const cancel = groups[0]!;
-    expect(cancel).toMatchObject({ resource: 'order:ORD-1024', origin: 'http://localhost:4100', outcome: 'confirmed', tone: 'ok' });
-    expect(groups[1]).toMatchObject({ agent_id: 'agent:ide', outcome: 'denied', tone: 'bad', error_code: 'APPROVAL_DENIED' });
+    expect(cancel).toMatchObject({ resource: 'order:ORD-1024', origin: 'http://localhost:4100', outcome: 'done_confirmed', tone: 'ok' });
+    expect(groups[1]).toMatchObject({ agent_id: 'agent:ide', outcome: 'denied_by_you', tone: 'bad', error_code: 'APPROVAL_DENIED' });
   });
 
   it('keeps the same key used by two agents apart', () => {
@@ -68,7 +74,7 @@ describe('filterGroups', () => {
   it('filters by agent, site, action and outcome, and searches every step', () => {
     expect(filterGroups(groups, { ...NO_FILTER, agent: 'agent:ide' }).map((g) => g.action)).toEqual(['orders.pay']);
     expect(filterGroups(groups, { ...NO_FILTER, origin: 'http://localhost:4100' }).map((g) => g.action)).toEqual(['orders.cancel']);
-    expect(filterGroups(groups, { ...NO_FILTER, outcome: 'denied' }).map((g) => g.action)).toEqual(['orders.pay']);
+    expect(filterGroups(groups, { ...NO_FILTER, outcome: 'denied_by_you' }).map((g) => g.action)).toEqual(['orders.pay']);
     expect(filterGroups(groups, { ...NO_FILTER, text: 'approval_1' }).map((g) => g.action)).toEqual(['orders.cancel']);
     expect(filterGroups(groups, { ...NO_FILTER, text: 'ORD-2048 DENIED' }).map((g) => g.action)).toEqual(['orders.pay']);
     expect(filterGroups(groups, { ...NO_FILTER, text: 'nothing-like-this' })).toEqual([]);
@@ -80,7 +86,40 @@ describe('filterGroups', () => {
       agents: ['agent:copilot', 'agent:ide'],
       origins: ['http://localhost:4100'],
       actions: ['orders.cancel', 'orders.pay'],
-      outcomes: ['confirmed', 'denied', 'minted'],
+      outcomes: ['denied_by_you', 'done_confirmed', 'minted'],
     });
+  });
+});
+
+describe('how an action ended, as the Activity badge says it', () => {
+  const act = { idempotency_key: 'k', action: 'orders.cancel' };
+  const cases: Array<[Partial<AuditEntry> & Pick<AuditEntry, 'kind'>, string, string]> = [
+    [{ kind: 'confirmation', outcome: 'confirmed_confirmed' }, 'done_confirmed', 'Done — confirmed by the site'],
+    [{ kind: 'confirmation', outcome: 'confirmed_inferred' }, 'done', 'Done'],
+    [{ kind: 'approval_request', outcome: 'queued' }, 'waiting_for_you', 'Waiting for you'],
+    [{ kind: 'acceptance', outcome: 'accepted_pending_confirmation' }, 'sent_unconfirmed', 'Sent, not confirmed yet'],
+    [{ kind: 'denial', outcome: 'denied', error_code: 'APPROVAL_DENIED' }, 'denied_by_you', 'Denied by you'],
+    [{ kind: 'denial', outcome: 'refused', error_code: 'TOKEN_INVALID' }, 'refused', 'Refused before it ran'],
+    [{ kind: 'failure', outcome: 'failed', error_code: 'EXECUTION_FAILED' }, 'failed', 'Failed'],
+    [{ kind: 'failure', outcome: 'unknown_unknown', error_code: 'TIMEOUT' }, 'outcome_unknown', 'Outcome unknown: check on the site'],
+    [{ kind: 'proposal', outcome: 'proposed' }, 'in_progress', 'In progress'],
+  ];
+  it.each(cases)('%o → %s', (last, key, english) => {
+    seq = 0;
+    const step = entry({ ...act, ...last });
+    expect(actionResult(step)).toBe(key);
+    expect(groupAudit([step])[0]!.outcome).toBe(key);
+    useMessageSource(catalogueSource(catalogue('en'), 'en'));
+    expect(outcomeText(key)).toBe(english);
+    useMessageSource(catalogueSource(catalogue('vi'), 'vi'));
+    expect(outcomeText(key)).not.toBe(english);
+    expect(outcomeText(key)).not.toBe(key);
+    useMessageSource(catalogueSource(catalogue('en'), 'en'));
+  });
+
+  it('leaves an entry that is no action’s step to its own outcome', () => {
+    seq = 0;
+    expect(actionResult(entry({ kind: 'token', outcome: 'minted', token_id: 'tok_a' }))).toBeUndefined();
+    expect(groupAudit([entry({ kind: 'token', outcome: 'minted', token_id: 'tok_a' })])[0]!.outcome).toBe('minted');
   });
 });
