@@ -16,7 +16,14 @@ export function AuditGroupItem({ group: g }: { group: AuditGroup }) {
   const [open, setOpen] = useState(false);
   const stepsId = `steps-${g.key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   const first = g.steps[0]!;
-  const title = g.action ? (g.resource ? t('activity_title_on', g.action, g.resource) : g.action) : `${kindText(first.kind)}${first.token_id ? ` ${first.token_id}` : ''}`;
+  const folded = !g.action && g.steps.length > 1 && g.steps.every((s) => s.kind === 'token');
+  const title = g.action
+    ? g.resource
+      ? t('activity_title_on', g.action, g.resource)
+      : g.action
+    : folded
+      ? t('activity_token_changes', g.steps.length)
+      : `${kindText(first.kind)}${first.token_id ? ` ${first.token_id}` : ''}`;
   return (
     <li class="audit-group">
       <button type="button" class="disclosure" aria-expanded={open} aria-controls={stepsId} onClick={() => setOpen(!open)}>

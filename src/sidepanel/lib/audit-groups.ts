@@ -122,8 +122,29 @@ export function groupAudit(entries: readonly AuditEntry[]): AuditGroup[] {
       steps,
     });
   }
-  return out.sort((a, b) => b.last_seq - a.last_seq);
+  return foldTokenChanges(out.sort((a, b) => b.last_seq - a.last_seq));
 }
+
+/**
+ * Tokens minted and revoked one after another by the same hand (the co-pilot mints one per run, a
+ * person tidies up several) are one row, not one each: the actions between them stay where they
+ * are, the folded row's steps list every change, and its badge is the newest change.
+ */
+function foldTokenChanges(groups: AuditGroup[]): AuditGroup[] {
+  const out: AuditGroup[] = [];
+  for (const g of groups) {
+    const previous = out[out.length - 1];
+    if (previous && isTokenChange(g) && (isTokenChange(previous) || previous.key.startsWith('tokens:')) && previous.agent_id === g.agent_id) {
+      const steps = [...g.steps, ...previous.steps].sort((a, b) => a.seq - b.seq);
+      out[out.length - 1] = { ...previous, key: `tokens:${steps[0]!.seq}`, first_at: steps[0]!.at, steps };
+      continue;
+    }
+    out.push(g);
+  }
+  return out;
+}
+
+const isTokenChange = (g: AuditGroup) => g.steps.length === 1 && g.steps[0]!.kind === 'token' && !g.action;
 
 export interface AuditFilter {
   text: string;

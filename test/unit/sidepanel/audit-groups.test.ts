@@ -123,3 +123,25 @@ describe('how an action ended, as the Activity badge says it', () => {
     expect(groupAudit([entry({ kind: 'token', outcome: 'minted', token_id: 'tok_a' })])[0]!.outcome).toBe('minted');
   });
 });
+
+describe('token changes', () => {
+  it('fold into one row when they follow one another, by the same agent; an action between them keeps them apart', () => {
+    seq = 0;
+    const groups = groupAudit([
+      entry({ kind: 'token', outcome: 'minted', token_id: 'tok_a' }),
+      entry({ kind: 'token', outcome: 'minted', token_id: 'tok_b' }),
+      entry({ kind: 'token', outcome: 'revoked', token_id: 'tok_a' }),
+      entry({ kind: 'proposal', outcome: 'proposed', idempotency_key: 'k1', action: 'orders.cancel' }),
+      entry({ kind: 'token', outcome: 'revoked', token_id: 'tok_b' }),
+      entry({ kind: 'token', outcome: 'minted', token_id: 'tok_c', agent_id: 'agent:ide' }),
+    ]);
+    expect(groups.map((g) => [g.action ?? g.agent_id, g.outcome, g.steps.map((s) => s.seq)])).toEqual([
+      ['agent:ide', 'minted', [5]],
+      ['agent:copilot', 'revoked', [4]],
+      ['orders.cancel', 'in_progress', [3]],
+      ['agent:copilot', 'revoked', [0, 1, 2]],
+    ]);
+    // The search still finds every token in a folded row.
+    expect(filterGroups(groups, { ...NO_FILTER, text: 'tok_b' }).map((g) => g.steps.map((s) => s.seq))).toEqual([[4], [0, 1, 2]]);
+  });
+});
