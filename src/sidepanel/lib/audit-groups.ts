@@ -64,7 +64,7 @@ function tone(last: AuditEntry): AuditGroup['tone'] {
  * failed, or an outcome nobody could tell (the person should look at the site). Undefined for an
  * entry that is not an action's step (a token minted, a policy change).
  */
-export function actionResult(last: AuditEntry): string | undefined {
+function actionResult(last: AuditEntry): string | undefined {
   if (!last.idempotency_key) return undefined;
   switch (last.kind) {
     case 'confirmation':
