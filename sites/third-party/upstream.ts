@@ -47,6 +47,17 @@ export const WEBMCP_TOOLS: UpstreamRepo = {
     { path: 'demos/order-tracking/history.html', blob: '99f24c47166c5ad9dc2b12ea6f584f565ad3ca3c' },
     { path: 'demos/order-tracking/result.html', blob: '9d092e16edce4b01441571e3eac31a3366d6d853' },
     { path: 'demos/order-tracking/style.css', blob: '2ae37ae476f8d0941d7a9ccfab259a6b7de49b73' },
+    // French bistro: a reservation form answered through `SubmitEvent.respondWith()` (its
+    // confirmation, or its validation errors), in three modes chosen by the query: declarative
+    // (`?toolautosubmit`), imperative (`?imperative`: an imperative tool built at load from the
+    // declarative tool's listed schema), and cross-document (`?crossdocument`: the form navigates).
+    // Its in-page chat agent (agent.js) needs a Gemini key and stays idle without one.
+    { path: 'demos/french-bistro/index.html', blob: '4295360cad94523c9c666c1fff58fb2a2f92babd' },
+    { path: 'demos/french-bistro/script.js', blob: '0dc9b98680521154f67e06268265d3e206c40bbb' },
+    { path: 'demos/french-bistro/style.css', blob: '6b63bb82f27f4f8fb7230a8f31c7f1e55f237116' },
+    { path: 'demos/french-bistro/agent.js', blob: '4cd636e592285cabaaac1c70ce891f0123cb757e' },
+    { path: 'demos/french-bistro/agent.css', blob: '58c07601e4859936b8b94872574b8a3c2e184036' },
+    { path: 'demos/french-bistro/result.html', blob: '8f1b05b8dc394742de9809f8833364a35a519f9c' },
   ],
 };
 

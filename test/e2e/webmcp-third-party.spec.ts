@@ -1,4 +1,5 @@
-import type { Page, Worker } from '@playwright/test';
+import { chromium, type Page, type Worker } from '@playwright/test';
+import { CHROMIUM_FLAGS, NATIVE_WEBMCP_FLAG } from '../harness/browser.ts';
 import { test, expect } from '../harness/fixtures.ts';
 import { mint, observe, submitApproving } from '../harness/pipeline-helpers.ts';
 import { byName, keepOffline, navigatedFrom, parsedSchema, plainRun, viewOf, type DemoScenario, type ListedTool, type ScenarioTruth } from '../harness/third-party-run.ts';
@@ -16,6 +17,9 @@ import { WEBMCP_TOOLS, thirdPartyPath } from '../../sites/third-party/upstream.t
 
 const demo = (path: string) => thirdPartyPath(WEBMCP_TOOLS, path);
 const text = (selector: string) => `document.querySelector(${JSON.stringify(selector)})?.innerText ?? null`;
+
+/** A reservation the bistro accepts (a date far ahead: the page refuses past dates). */
+const RESERVATION = { name: 'Ada Lovelace', phone: '555-010-2030', date: '2030-06-14', time: '19:30', guests: '4', seating: 'Terrace', requests: 'A window table' };
 
 const SCENARIOS: DemoScenario[] = [
   {
@@ -61,6 +65,30 @@ const SCENARIOS: DemoScenario[] = [
       { tool: 'initiate_return', input: { order_id: 'ORD123', reason: 'wrong_size' }, navigates: true },
     ],
   },
+  // Not `?imperative`: on this Chromium (156) the page itself throws at load, in the plain run too.
+  // It builds its imperative tool from `JSON.parse(tool.inputSchema)` of the declarative tool, and
+  // Chromium 156's getTools() gives inputSchema as an object ("[object Object]" is not valid JSON),
+  // where the WebMCP spec, its web-platform-tests and Steward's polyfill give JSON text; so the
+  // plain run lists no tool, and the polyfill, where the page works as its authors meant, lists one.
+  // What that mode found in the polyfill (a form that stops offering its tool keeps the name until
+  // the forms' observer runs) is checked on its own below.
+  ...(['toolautosubmit', 'crossdocument&toolautosubmit'] as const).map((mode): DemoScenario => ({
+    name: `French bistro, ?${mode} (a form answered through respondWith)`,
+    start: demo(`demos/french-bistro/index.html?${mode}`),
+    probes: {
+      title: 'document.title',
+      dialog: `document.getElementById('bookingDialog')?.open ?? null`,
+      details: text('#modalDetails'),
+      invalid: `[...document.querySelectorAll('.invalid')].map((e) => e.name).join(' ')`,
+    },
+    calls:
+      mode === 'toolautosubmit'
+        ? [
+            { tool: 'book_table_le_petit_bistro', input: { ...RESERVATION, phone: '555-01' } },
+            { tool: 'book_table_le_petit_bistro', input: RESERVATION },
+          ]
+        : [{ tool: 'book_table_le_petit_bistro', input: RESERVATION, navigates: mode.startsWith('crossdocument') }],
+  })),
 ];
 
 const available = thirdPartyAvailability();
@@ -151,3 +179,62 @@ for (const nativeWebMcp of [true, false]) {
     }
   });
 }
+
+/**
+ * In Chromium a form that stops offering its tool (its `toolname` removed, the form taken out)
+ * lets go of the name at once: the same script may list the page's tools without it, or register
+ * an imperative tool of that name (the French bistro's `?imperative` mode does). A tool registered
+ * while a form still offers the name is refused, in both. Run on the lab's index in a plain
+ * Chromium with native WebMCP, then with Steward's polyfill: the same story, error names and all.
+ */
+const RELEASE_STORY = `(async () => {
+  const mc = document.modelContext;
+  const story = [];
+  const tick = () => new Promise((r) => setTimeout(r, 200));
+  const names = async () => (await mc.getTools()).map((t) => t.name + ': ' + t.description).join(', ');
+  const register = (tool) => mc.registerTool(tool).then(() => story.push(tool.name + ' registered'), (e) => story.push(tool.name + ' refused: ' + e.name));
+  const form = (name) => {
+    const f = document.createElement('form');
+    f.setAttribute('toolname', name);
+    f.setAttribute('tooldescription', name + ' form');
+    f.innerHTML = '<input name="who">';
+    document.body.append(f);
+    return f;
+  };
+  const book = form('book');
+  const gone = form('gone');
+  const busy = form('busy');
+  const listed = form('listed');
+  await tick();
+  story.push('listed: ' + await names());
+  book.removeAttribute('toolname');
+  await register({ name: 'book', description: 'book imperatively', execute: () => 'ok' });
+  gone.remove();
+  await register({ name: 'gone', description: 'gone imperatively', execute: () => 'ok' });
+  await register({ name: 'busy', description: 'busy imperatively', execute: () => 'ok' });
+  listed.removeAttribute('toolname');
+  story.push('right after removal: ' + await names());
+  await tick();
+  story.push('later: ' + await names());
+  return story;
+})()`;
+
+test.describe('a form that stops offering its tool, Steward’s polyfill', () => {
+  test.use({ nativeWebMcp: false });
+  test('lets go of the tool’s name at once, as in a plain Chromium', async ({ steward, sites }) => {
+    const plain = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_FLAGS, NATIVE_WEBMCP_FLAG] });
+    let truth: unknown;
+    try {
+      const page = await plain.newPage();
+      await page.goto(`${sites.urls.lab}/`);
+      truth = await page.evaluate(RELEASE_STORY);
+    } finally {
+      await plain.close();
+    }
+    expect(truth).toContain('book registered');
+    const page = await steward.context.newPage();
+    await page.goto(`${sites.urls.lab}/`);
+    expect(await page.evaluate(() => (document as unknown as { modelContext?: { __isWebMCPPolyfill?: boolean } }).modelContext?.__isWebMCPPolyfill)).toBe(true);
+    expect(await page.evaluate(RELEASE_STORY)).toEqual(truth);
+  });
+});
