@@ -30,6 +30,7 @@ import { mountWebMcpFailures } from './webmcp-failures.ts';
 import { mountWebMcpListing } from './webmcp-listing.ts';
 import { mountWebMcpFence } from './webmcp-fence.ts';
 import { mountWptWebMcp } from './wpt-webmcp.ts';
+import { mountThirdParty } from '../third-party/serve.ts';
 import { mountWebMcpCases } from './webmcp-cases.ts';
 import { mountActPages } from './act-pages.ts';
 import { mountConsentPages } from './consent-pages.ts';
@@ -79,6 +80,7 @@ export function createLab(): DemoSite {
   mountWebMcpListing(router);
   mountWebMcpFence(router);
   mountWptWebMcp(router);
+  mountThirdParty(router);
   mountWebMcpCases(router);
   mountActPages(router);
   mountConsentPages(router);

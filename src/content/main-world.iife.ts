@@ -13,9 +13,9 @@ startMainWorld(
   (port) => {
     // @mcp-b/global's ModelContext and declarative forms, with Steward's own imperative methods
     // (model-context.ts): the page gets a document.modelContext that behaves like Chrome's.
-    const mc = startPolyfill();
+    const { modelContext: mc, declarativeSync } = startPolyfill();
     if (!mc) return false;
-    installStewardModelContext(mc as Parameters<typeof installStewardModelContext>[0], window);
+    installStewardModelContext(mc as Parameters<typeof installStewardModelContext>[0], window, declarativeSync);
     const declared = recordDeclaredAnnotations(mc as { registerTool?: unknown });
     serveModelContext(mc as Parameters<typeof serveModelContext>[0], port, declared, captureThrown(mc as { registerTool?: unknown }));
     return true;

@@ -1,6 +1,5 @@
-import type { Page } from '@playwright/test';
 import { test, expect } from '../harness/fixtures.ts';
-import { approve, control, data, mint, observe, submit, type Card } from '../harness/pipeline-helpers.ts';
+import { mint, observe, submitApproving } from '../harness/pipeline-helpers.ts';
 
 /**
  * The three shapes public WebMCP pages use that Steward's polyfill once got wrong (the lab's
@@ -10,22 +9,6 @@ import { approve, control, data, mint, observe, submit, type Card } from '../har
  * runs) answers; a GET form with `toolautosubmit` that navigates is confirmed by its result page,
  * with no output (never the text "undefined").
  */
-
-/** Submits the request and approves its card if Steward asks the person; the pipeline's result. */
-async function run(panel: Page, body: Parameters<typeof submit>[1]): Promise<Record<string, unknown>> {
-  let result: Record<string, unknown> | undefined;
-  const sent = data(submit(panel, body)).then((r) => (result = r.result));
-  await expect
-    .poll(async () => {
-      if (result) return true;
-      const card = (await data<{ pending: Card[] }>(control(panel, { type: 'panel/approvals' }))).pending.find((c) => c.action === (body.request.action as string));
-      if (card) await data(approve(panel, card));
-      return false;
-    })
-    .toBe(true);
-  await sent;
-  return result!;
-}
 
 for (const nativeWebMcp of [true, false]) {
   test.describe(nativeWebMcp ? 'native WebMCP' : 'Steward’s polyfill', () => {
@@ -41,7 +24,7 @@ for (const nativeWebMcp of [true, false]) {
       let observed = await observe(panel, tabId);
       await expect.poll(async () => (observed = await observe(panel, tabId)).available_actions).toEqual(expect.arrayContaining(['partner_prices', 'begin_survey', 'search_catalog']));
       const call = (action: string, input: Record<string, unknown> = {}) =>
-        run(panel, { token, tabId, request: { action, resource: observed.resource, input, idempotency_key: `e2e-cases-${action}` } });
+        submitApproving(panel, { token, tabId, request: { action, resource: observed.resource, input, idempotency_key: `e2e-cases-${action}` } });
 
       // (a) registered with exposedTo: there, and it answers.
       expect(await call('partner_prices')).toMatchObject({ execution: { status: 'confirmed', verified_by: 'tool_result' }, output: { text: expect.stringContaining('Partner prices') } });

@@ -93,6 +93,22 @@ export function approve(panel: Page, card: Card) {
   return control(panel, approvalOf(card));
 }
 
+/** Submits the request, approves its card if Steward asks the person, and resolves with the pipeline's result. */
+export async function submitApproving(panel: Page, body: Parameters<typeof submit>[1]): Promise<Record<string, unknown>> {
+  let result: Record<string, unknown> | undefined;
+  const sent = data(submit(panel, body)).then((r) => (result = r.result));
+  await expect
+    .poll(async () => {
+      if (result) return true;
+      const card = (await data<{ pending: Card[] }>(control(panel, { type: 'panel/approvals' }))).pending.find((c) => c.action === (body.request.action as string));
+      if (card) await data(approve(panel, card));
+      return false;
+    })
+    .toBe(true);
+  await sent;
+  return result!;
+}
+
 // ── the demo shop's own records ────────────────────────────────────────────────────────────
 export interface ShopState {
   orders: Array<{ id: string; status: string }>;

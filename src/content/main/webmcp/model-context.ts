@@ -14,8 +14,9 @@
  * are not listed (`fromOrigins` asks for them; Chrome alone delivers them).
  */
 import { fireToolEvent, installToolEventGlobals, ToolActivatedEvent } from './tool-events.ts';
-import { originList, toolEntry, ToolRegistry, type ListedTool } from './tool-registry.ts';
+import { originList, toolEntry, ToolRegistry, type ListedTool, type ToolEntry } from './tool-registry.ts';
 import { runTool, type RunHooks } from './tool-run.ts';
+import { formOffering, offers, type DeclarativeSync } from './declarative-sync.ts';
 
 /** The handle one document's copy of this script leaves on its ModelContext for the page's other same-origin documents. */
 const HANDLE = Symbol.for('steward.webmcp.document');
@@ -77,9 +78,19 @@ function toolInput(input: unknown): unknown {
  * methods on its prototype (the declarative forms call them too) and leaves this document's
  * handle on it for the page's other frames.
  */
-export function installStewardModelContext(mc: ModelContextLike, win: Window): void {
+export function installStewardModelContext(mc: ModelContextLike, win: Window, declarativeSync?: DeclarativeSync): void {
   installToolEventGlobals(win);
   const registry = new ToolRegistry();
+  /** Each declarative registration's form: once the form stops offering the tool, the tool is gone, as in Chrome, before the forms' observer catches up. */
+  const formOf = new Map<ToolEntry, HTMLFormElement>();
+  const gone = (entry: ToolEntry) => {
+    const form = formOf.get(entry);
+    return form !== undefined && !offers(form, entry.name);
+  };
+  const live = (name: string) => {
+    const entry = registry.named(name);
+    return entry !== undefined && !gone(entry);
+  };
   const origin = win.origin;
   // The declarative forms announce a run with a plain Event of their own during the tool's
   // synchronous start; a run announces itself (as a ToolActivatedEvent), so theirs is dropped.
@@ -109,10 +120,10 @@ export function installStewardModelContext(mc: ModelContextLike, win: Window): v
   const handle: DocumentHandle = {
     origin,
     window: win,
-    list: (callerOrigin) => registry.list(origin, win, callerOrigin),
+    list: (callerOrigin) => registry.list(origin, win, callerOrigin).filter((tool) => live(tool.name)),
     run: (name, input, signal, callerOrigin) => {
       const entry = registry.find(name, origin, callerOrigin);
-      return entry ? runTool(entry, input, signal, hooks) : Promise.reject(notFound(name));
+      return entry && !gone(entry) ? runTool(entry, input, signal, hooks) : Promise.reject(notFound(name));
     },
     changed: () => mc.dispatchEvent(new Event('toolchange')),
   };
@@ -135,8 +146,23 @@ export function installStewardModelContext(mc: ModelContextLike, win: Window): v
       const opts = (options ?? {}) as { signal?: AbortSignal; exposedTo?: unknown };
       const entry = toolEntry(tool, originList(opts.exposedTo, 'exposedTo'));
       opts.signal?.throwIfAborted();
+      const form = declarativeSync?.running() ? formOffering(win.document, entry.name) : undefined;
+      // A form that no longer offers its tool has let go of the name, as in Chrome.
+      const previous = registry.named(entry.name);
+      if (previous && gone(previous)) {
+        registry.remove(previous);
+        formOf.delete(previous);
+      }
       registry.add(entry);
-      opts.signal?.addEventListener('abort', () => void (registry.remove(entry) && toolsChanged()), { once: true });
+      if (form) formOf.set(entry, form);
+      opts.signal?.addEventListener(
+        'abort',
+        () => {
+          formOf.delete(entry);
+          void (registry.remove(entry) && toolsChanged());
+        },
+        { once: true },
+      );
       await toolsChanged();
     },
     async getTools(this: unknown, options?: unknown) {

@@ -1,6 +1,7 @@
 // First: @mcp-b/global starts itself on import unless told not to.
 import '../disable-autoinit.ts';
 import { cleanupWebModelContext, initializeWebModelContext } from '@mcp-b/global';
+import { watchDeclarativeSync, type DeclarativeSync } from './declarative-sync.ts';
 
 /**
  * Installs the MCP-B polyfill through @mcp-b/global (its ModelContext on `document.modelContext`,
@@ -15,9 +16,9 @@ import { cleanupWebModelContext, initializeWebModelContext } from '@mcp-b/global
  * wrapper with other methods. No testing shim (`navigator.modelContextTesting`): Chrome offers it
  * only to its test runs.
  */
-export function startPolyfill(): unknown {
+export function startPolyfill(): { modelContext: unknown; declarativeSync: DeclarativeSync } {
   const nobody = { allowedOrigins: ['steward-private.invalid'], channelId: 'steward-closed' };
-  initializeWebModelContext({ installTestingShim: false, transport: { tabServer: nobody, iframeServer: nobody } });
+  const { sync } = watchDeclarativeSync(window, () => initializeWebModelContext({ installTestingShim: false, transport: { tabServer: nobody, iframeServer: nobody } }));
   cleanupWebModelContext();
-  return (document as unknown as { modelContext?: unknown }).modelContext;
+  return { modelContext: (document as unknown as { modelContext?: unknown }).modelContext, declarativeSync: sync };
 }

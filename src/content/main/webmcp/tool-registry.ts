@@ -126,6 +126,11 @@ export class ToolRegistry {
     this.tools.set(entry.name, entry);
   }
 
+  /** The registration of that name, whoever may see it. */
+  named(name: string): ToolEntry | undefined {
+    return this.tools.get(name);
+  }
+
   /** Removes exactly this registration (not a later one of the same name); whether it was there. */
   remove(entry: ToolEntry): boolean {
     if (this.tools.get(entry.name) !== entry) return false;
