@@ -8,7 +8,7 @@ import { showView } from '../harness/panel-helpers.ts';
  * the stewardPairings test hook, as the bridge's `bridge/pair-request` would), the side panel shows
  * it, the person types the code their client shows, ticks a site and pairs; the client's token then
  * appears in Tokens with its name, and the bridge collects it once. Screenshots of the card, the
- * Tokens view and Settings are saved under test/e2e/screenshots/.
+ * Tokens view and Settings are saved under test-results/screenshots/.
  */
 
 type PairRequest = { pairing_id: string; code: string; claim_secret: string; expires_at: string };
@@ -51,7 +51,7 @@ test('a pairing request is paired from the side panel with the code the client s
   await expect(card.getByLabel('Scopes')).toHaveValue('*:read');
   await expect(card.getByLabel('Expires after')).toHaveValue('60');
   await expect(card.getByRole('note', { name: 'What you grant' })).toHaveText(`It may read on ${shop} for 1 hour. It cannot act.`);
-  await panel.screenshot({ path: 'test/e2e/screenshots/panel-pairing-request.png', fullPage: true });
+  await panel.screenshot({ path: 'test-results/screenshots/panel-pairing-request.png', fullPage: true });
 
   // The bridge hears "pending" until the person decides.
   expect(await claim(steward.serviceWorker, r)).toMatchObject({ ok: true, data: { status: 'pending' } });
@@ -70,7 +70,7 @@ test('a pairing request is paired from the side panel with the code the client s
   await card.getByRole('button', { name: 'Pair' }).click();
   await expect(card.getByRole('alert')).toContainText('does not match');
   await expect(card.getByRole('alert')).toContainText('2 tries left');
-  await panel.screenshot({ path: 'test/e2e/screenshots/panel-pairing-wrong-code.png', fullPage: true });
+  await panel.screenshot({ path: 'test-results/screenshots/panel-pairing-wrong-code.png', fullPage: true });
 
   await card.getByLabel('Pairing code').fill(r.code);
   await card.getByLabel('Expires after').selectOption({ label: '7 days' });
@@ -89,10 +89,10 @@ test('a pairing request is paired from the side panel with the code the client s
   const tokens = panel.getByRole('tabpanel', { name: 'Tokens' });
   await expect(tokens).toContainText('MCP client');
   await expect(tokens.getByRole('heading', { name: /agent:mcp-claude-desktop-/ })).toBeVisible();
-  await panel.screenshot({ path: 'test/e2e/screenshots/panel-pairing-tokens.png', fullPage: true });
+  await panel.screenshot({ path: 'test-results/screenshots/panel-pairing-tokens.png', fullPage: true });
   await showView(panel, 'Settings');
   await expect(panel.getByText(/MCP bridge: (connected|not connected)/)).toBeVisible();
-  await panel.screenshot({ path: 'test/e2e/screenshots/panel-pairing-settings.png', fullPage: true });
+  await panel.screenshot({ path: 'test-results/screenshots/panel-pairing-settings.png', fullPage: true });
 });
 
 test('refusing, and three wrong codes, end a request; the bridge hears PAIRING_REFUSED', async ({ steward, sites, openPanel }) => {

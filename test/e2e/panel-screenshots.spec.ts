@@ -6,7 +6,7 @@ import { SHOP_ORDER, cancelOrder, mintThroughUi, mintThroughUiWithId, showView, 
 
 /**
  * A screenshot of every view, light and dark, at a side panel's width, with real state behind it
- * (a pending card, tokens, history). Saved under test/e2e/screenshots/ (gitignored) for a person
+ * (a pending card, tokens, history). Saved under test-results/screenshots/ (Playwright's output folder, gitignored) for a person
  * to look at; the test itself checks that each view rendered its content.
  */
 test('screenshots of each view, light and dark', async ({ steward, sites, openPanel, tabIdOf }) => {
@@ -46,7 +46,7 @@ test('screenshots of each view, light and dark', async ({ steward, sites, openPa
         await expect(panel.getByText(/^Chain valid/)).toBeVisible();
       }
       if (view === 'This tab') await expect(panel.getByRole('region', { name: 'What Steward sees' })).toContainText('awaiting payment');
-      const file = `test/e2e/screenshots/panel-${view.toLowerCase().replace(/\s+/g, '-')}-${scheme}.png`;
+      const file = `test-results/screenshots/panel-${view.toLowerCase().replace(/\s+/g, '-')}-${scheme}.png`;
       await panel.screenshot({ path: file, fullPage: true });
     }
   }
@@ -65,7 +65,7 @@ test('screenshot of the current tab on a site Steward may not read', async ({ st
   await panel.setViewportSize({ width: 360, height: 760 });
   await expect(panel.getByRole('region', { name: 'Site access' })).toContainText(`Steward does not read ${new URL(unlisted).origin}`);
   await expect(panel.getByRole('region', { name: 'What Steward sees' })).toHaveCount(0);
-  await panel.screenshot({ path: 'test/e2e/screenshots/panel-this-tab-unlisted-light.png', fullPage: true });
+  await panel.screenshot({ path: 'test-results/screenshots/panel-this-tab-unlisted-light.png', fullPage: true });
 });
 
 test('screenshots of the Co-pilot view mid-run (approval inline) and after the run, light and dark', async ({ steward, sites, openPanel }) => {
@@ -83,7 +83,7 @@ test('screenshots of the Co-pilot view mid-run (approval inline) and after the r
       await panel.emulateMedia({ colorScheme: scheme });
       // From the top: the sticky tab bar stays where a person sees it.
       await panel.evaluate(() => window.scrollTo(0, 0));
-      await panel.screenshot({ path: `test/e2e/screenshots/panel-copilot-midrun-${scheme}.png`, fullPage: true });
+      await panel.screenshot({ path: `test-results/screenshots/panel-copilot-midrun-${scheme}.png`, fullPage: true });
     }
     await card.getByRole('button', { name: 'Approve', exact: true }).click();
     await expect(run.getByRole('region', { name: 'Done, verified' })).toBeVisible();
@@ -91,7 +91,7 @@ test('screenshots of the Co-pilot view mid-run (approval inline) and after the r
       await panel.emulateMedia({ colorScheme: scheme });
       // From the top: the sticky tab bar stays where a person sees it.
       await panel.evaluate(() => window.scrollTo(0, 0));
-      await panel.screenshot({ path: `test/e2e/screenshots/panel-copilot-done-${scheme}.png`, fullPage: true });
+      await panel.screenshot({ path: `test-results/screenshots/panel-copilot-done-${scheme}.png`, fullPage: true });
     }
   } finally {
     await model.stop();
