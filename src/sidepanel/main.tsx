@@ -1,5 +1,5 @@
 // First: every word the panel shows comes from chrome.i18n.
-import './i18n.ts';
+import { messagesReady } from './i18n.ts';
 import { render } from 'preact';
 import { trackApprovals } from './approvals-store.ts';
 import { App } from './components/App.tsx';
@@ -19,4 +19,7 @@ trackPairings();
 trackWelcome();
 trackPolicy();
 startClock();
-render(<App />, document.getElementById('app')!);
+// The words first: a page Chrome gave no message bundle reads its catalogue before anything shows.
+void messagesReady()
+  .catch((error: unknown) => console.error('Steward could not read its catalogue', error))
+  .finally(() => render(<App />, document.getElementById('app')!));

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect } from '../harness/fixtures.ts';
@@ -7,9 +8,20 @@ import { tabIdOfAnyPage } from '../harness/browser.ts';
 
 /**
  * The panel for people who use a screen reader, the keyboard or a high zoom (issue 30.7): axe finds
- * nothing on any main view, with a card waiting, in both themes and both languages; the content is
+ * nothing on any main view, with a card waiting, in both themes and both languages, and the card's
+ * decision fits the first 600 px; the content is
  * one `main` landmark; the shortcut Chrome registered opens it.
  */
+
+/** Each catalogue, for the words a test looks for (the buttons are named in the panel's language). */
+const WORDS = Object.fromEntries(
+  (['en', 'vi'] as const).map((lang) => [
+    lang,
+    Object.fromEntries(
+      Object.entries(JSON.parse(readFileSync(new URL(`../../public/_locales/${lang}/messages.json`, import.meta.url), 'utf8')) as Record<string, { message: string }>).map(([k, v]) => [k, v.message]),
+    ),
+  ]),
+) as Record<'en' | 'vi', Record<string, string>>;
 
 /** The views in the order of their tabs, as the screenshots in docs/ are named. */
 const VIEWS = ['copilot', 'approvals', 'activity', 'tokens', 'this-tab', 'settings'];
@@ -27,7 +39,12 @@ for (const language of ['en', 'vi'] as const) {
   test.describe(`in ${language === 'en' ? 'English' : 'Vietnamese'}`, () => {
     if (language === 'vi') test.use({ uiLanguage: 'vi' });
 
-    test('every main view, with a card waiting, in the light and the dark theme: axe finds nothing, and the views are inside one main landmark', async ({ steward, sites, openPanel, tabIdOf }) => {
+    test('every main view, with a card waiting, in the light and the dark theme: axe finds nothing, the card’s Approve and Deny sit in the first 600 px, and the views are inside one main landmark', async ({
+      steward,
+      sites,
+      openPanel,
+      tabIdOf,
+    }) => {
       // Twelve views read by axe, each a few seconds.
       test.setTimeout(180_000);
       const page = await steward.context.newPage();
@@ -52,6 +69,15 @@ for (const language of ['en', 'vi'] as const) {
           const name = (await tab.textContent())?.trim();
           // `STEWARD_DOCS_SCREENSHOTS=1`: the light views, as the README shows them (docs/screenshots).
           if (DOCS_SCREENSHOTS && scheme === 'light') await panel.screenshot({ path: `docs/screenshots/${VIEWS[i]}-${language}.png`, fullPage: true });
+          // The decision fits the first 600 px of the panel, unscrolled, in this language and theme.
+          if (VIEWS[i] === 'approvals') {
+            const card = view.getByRole('article').first();
+            expect(await panel.evaluate(() => window.scrollY)).toBe(0);
+            for (const key of ['card_approve', 'card_deny']) {
+              const box = (await card.getByRole('button', { name: WORDS[language][key], exact: true }).boundingBox())!;
+              if (box.y + box.height > 600) found.push(`${scheme} · ${name} · ${key} ends at ${Math.round(box.y + box.height)} px, below the first 600`);
+            }
+          }
           // The card's Details open too: what a person checks before approving is read as well.
           for (const details of await view.locator('details:not([open]) > summary').all()) await details.click();
           for (const v of await violations(panel)) found.push(`${scheme} · ${name} · ${v}`);
