@@ -1,7 +1,7 @@
 import { useMessageSource } from '../base/i18n.ts';
-import { CatalogueFile } from '../protocol/catalogue.ts';
+import { readCatalogueAt } from '../protocol/catalogue.ts';
 import { browser } from './browser.ts';
-import { fallbackSource } from './lib/catalogue-fallback.ts';
+import { fallbackSource } from '../base/catalogue-fallback.ts';
 
 /** The panel's words come from Chrome's catalogue for the browser's UI language (public/_locales); imported first by main.tsx. */
 useMessageSource({ getMessage: (key, substitutions) => browser.i18n.getMessage(key, substitutions), locale: browser.i18n.getUILanguage() });
@@ -11,10 +11,7 @@ export async function messagesReady(): Promise<void> {
   const source = await fallbackSource({
     getMessage: (key) => browser.i18n.getMessage(key),
     uiLanguage: browser.i18n.getUILanguage(),
-    readCatalogue: async (folder) => {
-      const response = await fetch(browser.runtime.getURL(`_locales/${folder}/messages.json`));
-      return response.ok ? CatalogueFile.parse(await response.json()) : undefined;
-    },
+    readCatalogue: (folder) => readCatalogueAt(browser.runtime.getURL(`_locales/${folder}/messages.json`)),
   });
   if (!source) return;
   console.warn('Steward: Chrome gave the panel no message bundle; it reads its catalogue itself');

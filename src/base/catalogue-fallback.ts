@@ -1,11 +1,11 @@
-import { catalogueSource, type Catalogue, type MessageSource } from '../../base/i18n.ts';
+import { catalogueSource, type Catalogue, type MessageSource } from './i18n.ts';
 
 /**
  * Chrome sometimes gives a freshly opened extension page no message bundle: chrome.i18n.getMessage
  * then answers '' for every key, and the panel would show its keys ("tab_approvals") instead of
  * words. Seen in the e2e suite after Steward was reinstalled in a running browser. The panel then
  * reads its catalogue itself: the UI language's over the default (English), as Chrome would.
- * Pure: the page's i18n.ts gives it chrome.i18n and a reader of the packaged files.
+ * Pure: each context's i18n.ts (panel, worker) gives it chrome.i18n and a reader of the packaged files.
  */
 export interface FallbackPorts {
   getMessage(key: string): string;

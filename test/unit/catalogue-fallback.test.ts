@@ -1,19 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { t, useMessageSource } from '../../../src/base/i18n.ts';
-import { CatalogueFile } from '../../../src/protocol/catalogue.ts';
-import { fallbackSource } from '../../../src/sidepanel/lib/catalogue-fallback.ts';
-import { catalogueSource } from '../catalogue-source.ts';
+import { t, useMessageSource } from '../../src/base/i18n.ts';
+import { CatalogueFile } from '../../src/protocol/catalogue.ts';
+import { fallbackSource } from '../../src/base/catalogue-fallback.ts';
+import { catalogueSource } from './catalogue-source.ts';
 
 /** The packaged catalogues, read as the panel reads them (checked by the protocol's schema). */
 const read = async (folder: string) => {
   try {
-    return CatalogueFile.parse(JSON.parse(readFileSync(new URL(`../../../public/_locales/${folder}/messages.json`, import.meta.url), 'utf8')));
+    return CatalogueFile.parse(JSON.parse(readFileSync(new URL(`../../public/_locales/${folder}/messages.json`, import.meta.url), 'utf8')));
   } catch {
     return undefined;
   }
 };
-const english = CatalogueFile.parse(JSON.parse(readFileSync(new URL('../../../public/_locales/en/messages.json', import.meta.url), 'utf8')));
+const english = CatalogueFile.parse(JSON.parse(readFileSync(new URL('../../public/_locales/en/messages.json', import.meta.url), 'utf8')));
 
 describe('a panel page Chrome gave no message bundle', () => {
   afterEach(() => useMessageSource(catalogueSource(english, 'en')));
