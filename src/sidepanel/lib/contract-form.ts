@@ -1,7 +1,7 @@
 import { pluralOf, t } from '../../base/i18n.ts';
 import { ContractConnectRequest, type ContractSiteView } from '../../protocol/agent-contract.ts';
 import { ResourceScope } from '../../protocol/resource.ts';
-import { splitList } from './mint-form.ts';
+import { listErrors, splitList } from './mint-form.ts';
 
 /**
  * The consent form for a site's token grant: its defaults from what the site offers, and its
@@ -72,7 +72,7 @@ export function buildContractConnect(site: ContractSiteView, v: ContractFormValu
   else if (v.scopes.some((s) => !offered.has(s))) errors.scopes = t('contract_error_scope_not_offered');
 
   const resources = splitList(v.resource_scope);
-  const resourceError = resourceErrors(resources);
+  const resourceError = listErrors(resources, ResourceScope, t('contract_what_resource'), (item) => t('contract_error_resource_invalid', item));
   if (resourceError) errors.resource_scope = resourceError;
 
   if (v.payment && !site.has_payment_actions) errors.payment = t('contract_error_no_payment');
@@ -85,18 +85,6 @@ export function buildContractConnect(site: ContractSiteView, v: ContractFormValu
   // The checks above mirror this schema; a mismatch is reported, not swallowed.
   if (!request.success) return { ok: false, errors: { scopes: request.error.issues[0]?.message ?? t('contract_error_invalid') } };
   return { ok: true, request: request.data };
-}
-
-/** What is wrong with the resources typed, in the UI language: none, one that is not a resource scope, or one listed twice. */
-function resourceErrors(items: string[]): string | undefined {
-  if (items.length === 0) return t('contract_error_resource_none');
-  const seen = new Set<string>();
-  for (const item of items) {
-    if (!ResourceScope.safeParse(item).success) return t('contract_error_resource_invalid', item);
-    if (seen.has(item)) return t('contract_error_resource_twice', item);
-    seen.add(item);
-  }
-  return undefined;
 }
 
 /** A key thumbprint short enough to read and compare by eye (the full one is in the tooltip). */

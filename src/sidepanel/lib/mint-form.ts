@@ -41,14 +41,14 @@ export function normalizeOrigin(text: string): string {
   return text;
 }
 
-/** `what` names one item in words, for "Give at least one …". */
-export function listErrors(items: string[], schema: z.ZodType, what: string): string | undefined {
+/** `what` names one item in words, for "Give at least one …"; `invalid` says, in words, why an item is not one. */
+export function listErrors(items: string[], schema: z.ZodType, what: string, invalid?: (item: string) => string): string | undefined {
   if (items.length === 0) return t('tokens_list_empty', what);
   const seen = new Set<string>();
   for (const item of items) {
     const r = schema.safeParse(item);
-    // The schema's own message (English, as the protocol writes it) says what is wrong.
-    if (!r.success) return t('tokens_list_item_invalid', item, r.error.issues[0]?.message ?? t('tokens_is_not_valid'));
+    // What is wrong: the caller's words when it has them, else the schema's own (English, as the protocol writes it).
+    if (!r.success) return invalid ? invalid(item) : t('tokens_list_item_invalid', item, r.error.issues[0]?.message ?? t('tokens_is_not_valid'));
     if (seen.has(item)) return t('tokens_list_item_twice', item);
     seen.add(item);
   }
