@@ -89,12 +89,3 @@ export function readSettings(raw: unknown): Settings {
     },
   };
 }
-
-/** Field path (`copilot.endpoint`) → message, for the settings form. */
-export function settingsErrors(candidate: unknown): Record<string, string> {
-  const r = Settings.safeParse(candidate);
-  if (r.success) return {};
-  const out: Record<string, string> = {};
-  for (const issue of r.error.issues) out[issue.path.join('.')] ??= issue.message;
-  return out;
-}

@@ -50,8 +50,9 @@ test('retention and clear remove old activity and Verify chain stays valid; a do
     await showView(panel, 'Settings');
     const block = panel.getByRole('group', { name: 'Activity log' });
     await block.getByLabel(/Keep activity for/).fill('2');
-    await block.getByRole('button', { name: 'Save retention' }).click();
-    await expect(block.getByRole('status')).toContainText(`Steward keeps 2 days of activity. ${old.length} entries older than that removed`);
+    // Settings' one Save stores it with the rest.
+    await panel.getByRole('button', { name: 'Save settings' }).click();
+    await expect(panel.getByRole('status').filter({ hasText: 'Settings saved.' })).toContainText(`Steward keeps 2 days of activity. ${old.length} entries older than that removed`);
     const kept = (await swRecords(sw, 'audit')) as Array<{ seq: number; kind: string; details?: Record<string, unknown> }>;
     const lastOld = old.at(-1)!.seq;
     expect(kept[0]!.seq).toBe(lastOld + 1);

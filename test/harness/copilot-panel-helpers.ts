@@ -19,7 +19,7 @@ export const cancelReply = actReply(
 );
 export const cancelledReply = doneReply('The order page now shows the order as cancelled.', `Order ${SHOP_ORDER} is cancelled.`);
 
-/** Settings → Co-pilot: an OpenAI-compatible endpoint (the scripted server), saved, and optionally a key. */
+/** Settings → Co-pilot: an OpenAI-compatible endpoint (the scripted server), and optionally a key, saved by the one Save. */
 export async function configureModel(panel: Page, endpoint: string, opts: { key?: string; model?: string } = {}): Promise<void> {
   await showView(panel, 'Settings');
   await panel.getByLabel('Provider').selectOption('openai');
@@ -27,11 +27,10 @@ export async function configureModel(panel: Page, endpoint: string, opts: { key?
   await panel.getByLabel('Model name').fill(opts.model ?? 'scripted');
   // Saving asks Chrome for the model server's origin; the person granted it in Chrome's extension settings, so no prompt.
   await grantInChromeSettings({ context: panel.context(), extensionId: new URL(panel.url()).host }, [endpoint]);
+  if (opts.key !== undefined) await panel.getByLabel('API key').fill(opts.key);
   await panel.getByRole('button', { name: 'Save settings' }).click();
-  await expect(panel.getByText('Settings saved.')).toBeVisible();
+  await expect(panel.getByText(/^Settings saved\./)).toBeVisible();
   if (opts.key !== undefined) {
-    await panel.getByLabel('API key').fill(opts.key);
-    await panel.getByRole('button', { name: 'Save key' }).click();
     await expect(panel.getByText('A key is stored.')).toBeVisible();
     await expect(panel.getByLabel('API key')).toHaveValue('');
   }

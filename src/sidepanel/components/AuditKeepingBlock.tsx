@@ -1,30 +1,33 @@
-import { useEffect, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import { t } from '../../base/i18n.ts';
-import { auditRetention, clearAuditLog, exportAudit, setAuditRetention } from '../background-client.ts';
+import { clearAuditLog, exportAudit } from '../background-client.ts';
 import { auditFilename, downloadText } from '../download.ts';
-import { removalWords, retentionFromText } from '../lib/audit-keeping.ts';
+import { removalWords } from '../lib/audit-keeping.ts';
+import { RETENTION_FIELD } from '../lib/settings-form.ts';
+
+interface Props {
+  /** The retention field as typed; Settings' one Save stores it with the rest. */
+  daysText: string;
+  onDaysText: (text: string) => void;
+  /** The stored period is not read yet (or could not be): the field waits. */
+  known: boolean;
+  loadError: string;
+  /** The settings form's own error line and aria wiring, by field path. */
+  err: (path: string, id: string) => ComponentChildren;
+  described: (path: string, id: string) => Record<string, unknown>;
+}
 
 /**
- * What Steward keeps of its activity log: how long (older entries go, the removal recorded in the
- * chain so it still verifies), a download of it, and clearing it.
+ * What Steward keeps of its activity log: how long (a field of the settings form: older entries
+ * go, the removal recorded in the chain so it still verifies), and, at once, a download of it and
+ * clearing it.
  */
-export function AuditKeepingBlock() {
-  const [daysText, setDaysText] = useState('');
+export function AuditKeepingBlock({ daysText, onDaysText, known, loadError, err, described }: Props) {
   const [status, setStatus] = useState('');
   const [error, setError] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    let alive = true;
-    auditRetention().then(
-      ({ days }) => alive && setDaysText(days === null ? '' : String(days)),
-      (e: Error) => alive && setError(e.message),
-    );
-    return () => {
-      alive = false;
-    };
-  }, []);
 
   const run = async (work: () => Promise<string>) => {
     setBusy(true);
@@ -37,13 +40,6 @@ export function AuditKeepingBlock() {
     } finally {
       setBusy(false);
     }
-  };
-
-  const saveRetention = (event: Event) => {
-    event.preventDefault();
-    const parsed = retentionFromText(daysText);
-    if (!parsed.ok) return setError(parsed.problem);
-    void run(async () => removalWords('retention', await setAuditRetention(parsed.days), parsed.days));
   };
 
   const download = () =>
@@ -61,15 +57,11 @@ export function AuditKeepingBlock() {
   return (
     <fieldset class="audit-keeping">
       <legend>{t('keeping_log_legend')}</legend>
-      <form class="settings" onSubmit={saveRetention} noValidate>
-        <div class="field">
-          <label for="audit-retention">{t('keeping_retention_label')}</label>
-          <input id="audit-retention" inputMode="numeric" value={daysText} onInput={(e) => (setDaysText(e.currentTarget.value), setError(''))} aria-invalid={error ? true : undefined} />
-        </div>
-        <button type="submit" disabled={busy}>
-          {t('keeping_retention_save')}
-        </button>
-      </form>
+      <div class="field">
+        <label for="audit-retention">{t('keeping_retention_label')}</label>
+        <input id="audit-retention" inputMode="numeric" value={daysText} disabled={!known} onInput={(e) => onDaysText(e.currentTarget.value)} {...described(RETENTION_FIELD, 'audit-retention')} />
+        {err(RETENTION_FIELD, 'audit-retention')}
+      </div>
       <p class="note">{t('keeping_retention_note')}</p>
       <div class="toolbar">
         <button type="button" class="secondary" onClick={download} disabled={busy}>
@@ -92,9 +84,9 @@ export function AuditKeepingBlock() {
           </button>
         </div>
       )}
-      {error && (
+      {(error || loadError) && (
         <p class="error-text" role="alert">
-          {error}
+          {error || t('keeping_retention_load_failed', loadError)}
         </p>
       )}
       <p class="note" role="status">

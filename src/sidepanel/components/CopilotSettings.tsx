@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
 import { t } from '../../base/i18n.ts';
 import type { ModelProvider } from '../../protocol/copilot.ts';
 import type { Settings } from '../../protocol/settings.ts';
@@ -10,15 +11,7 @@ import { PromptApiPrepare } from './PromptApiPrepare.tsx';
 import type { Policy } from '../../protocol/managed-policy.ts';
 import { modelVerdict } from '../../protocol/policy-rules.ts';
 import { ManagedNote } from './ManagedNote.tsx';
-
-/** The co-pilot's numeric rails, edited as text so a half-typed number can be shown and refused. */
-export type CopilotNumbers = Record<'max_steps' | 'time_budget_minutes' | 'token_budget', string>;
-
-export const copilotNumbers = (c: Settings['copilot']): CopilotNumbers => ({
-  max_steps: String(c.max_steps),
-  time_budget_minutes: String(c.time_budget_minutes),
-  token_budget: String(c.token_budget),
-});
+import type { CopilotNumbers } from '../lib/settings-form.ts';
 
 /** The providers, in the UI language; Anthropic is a name, the same in every language. */
 const providers = (): ReadonlyArray<readonly [ModelProvider, string]> => [
@@ -40,11 +33,18 @@ interface Props {
   described: (path: string, id: string) => Record<string, unknown>;
   /** The organisation's policy: the co-pilot off (every field disabled), or only some endpoints. */
   policy: Policy;
+  /** The API key as typed (saved by the form's Save), and a count of the key's saves: each one reads the model's status again. */
+  keyText: string;
+  onKeyText: (text: string) => void;
+  keySaves: number;
 }
 
 /** Settings → Co-pilot: which model drives the co-pilot, its key (write-only), and the run's budgets. */
-export function CopilotSettings({ copilot: c, numbers, onCopilot, onNumber, err, described, policy }: Props) {
+export function CopilotSettings({ copilot: c, numbers, onCopilot, onNumber, err, described, policy, keyText, onKeyText, keySaves }: Props) {
   const model = useModelStatus();
+  useEffect(() => {
+    if (keySaves > 0) model.reload();
+  }, [keySaves]);
   const set = (patch: Partial<Settings['copilot']>) => onCopilot({ ...c, ...patch });
   const num = (key: keyof CopilotNumbers, id: string, label: string, min: number, max: number) => (
     <div class="field">
@@ -100,7 +100,7 @@ export function CopilotSettings({ copilot: c, numbers, onCopilot, onNumber, err,
         {err('copilot.model', 'set-model')}
         {isDemoModel(c.model) && <p class="note demo">{t('copilot_demo_note', demoModelLabel())}</p>}
       </div>
-      {c.provider === 'prompt-api' ? <PromptApiPrepare /> : <ModelKeyField provider={c.provider} hasKey={model.status?.has_key} onChanged={model.reload} />}
+      {c.provider === 'prompt-api' ? <PromptApiPrepare /> : <ModelKeyField provider={c.provider} hasKey={model.status?.has_key} keyText={keyText} onKeyText={onKeyText} onChanged={model.reload} />}
       {num('max_steps', 'set-max-steps', t('copilot_max_steps'), 1, 100)}
       {num('time_budget_minutes', 'set-time-budget', t('copilot_time_budget'), 1, 120)}
       {num('token_budget', 'set-token-budget', t('copilot_token_budget'), 1000, 5_000_000)}

@@ -1,14 +1,18 @@
 import { t } from '../../base/i18n.ts';
 import { useEffect, useState } from 'preact/hooks';
-import { MAX_WINDOW_MINUTES, modelServerOrigin, settingsErrors, type Settings } from '../../protocol/settings.ts';
-import { saveSettings, settings } from '../settings.ts';
+import { MAX_WINDOW_MINUTES, modelServerOrigin, type Settings } from '../../protocol/settings.ts';
+import { settings } from '../settings.ts';
+import { saveSettingsForm } from '../save-settings-form.ts';
+import { useAuditExportStatus, useAuditRetention } from '../use-audit-keeping.ts';
+import { exportFormOf, type ExportForm } from '../lib/audit-export-words.ts';
+import { checkSettingsForm, copilotNumbers, saveWords } from '../lib/settings-form.ts';
 import { BridgeStatusBlock } from './BridgeStatusBlock.tsx';
 import { AuditExportBlock } from './AuditExportBlock.tsx';
 import { AuditKeepingBlock } from './AuditKeepingBlock.tsx';
 import { MemoryBlock } from './MemoryBlock.tsx';
 import { PrivacyStatement } from './PrivacyStatement.tsx';
 import { ContractSitesList } from './ContractSitesList.tsx';
-import { CopilotSettings, copilotNumbers } from './CopilotSettings.tsx';
+import { CopilotSettings } from './CopilotSettings.tsx';
 import { LifetimeOptions } from './LifetimeOptions.tsx';
 import { SitePermissions } from './SitePermissions.tsx';
 import { browser } from '../browser.ts';
@@ -33,17 +37,31 @@ function useNativeWebMcpSeen(): boolean {
   return seen;
 }
 
-/** Preferences kept in chrome.storage.local (validated on save), the co-pilot's model, and per-site access. */
+/**
+ * Preferences kept in chrome.storage.local, the co-pilot's model and key, and what Steward keeps of
+ * its activity log, all saved by one Save once every field checks out; then per-site access and
+ * what acts at once (memory, forgetting a site).
+ */
 export function SettingsView() {
   const [draft, setDraft] = useState<Settings>(settings.value);
   const [windowText, setWindowText] = useState(String(settings.value.approval_window_minutes));
   const [numbers, setNumbers] = useState(copilotNumbers(settings.value.copilot));
+  const [keyText, setKeyText] = useState('');
+  const [keySaves, setKeySaves] = useState(0);
+  const retention = useAuditRetention();
+  const exporting = useAuditExportStatus();
+  const [retentionText, setRetentionText] = useState('');
+  const [exportForm, setExportForm] = useState<ExportForm>(exportFormOf(undefined));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState('');
-  // Follow outside changes (another panel) until the person starts editing.
+  const [saving, setSaving] = useState(false);
+  // Each part follows outside changes (another panel, the worker) until the person edits it.
   const [dirty, setDirty] = useState(false);
+  const [retentionEdited, setRetentionEdited] = useState(false);
+  const [exportEdited, setExportEdited] = useState(false);
   const nativeSeen = useNativeWebMcpSeen();
   const maxLifetime = orgPolicy.value.policy.maxTokenLifetimeMinutes;
+  const exportTarget = exporting.status?.target;
   useEffect(() => {
     if (!dirty) {
       setDraft(settings.value);
@@ -51,35 +69,45 @@ export function SettingsView() {
       setNumbers(copilotNumbers(settings.value.copilot));
     }
   }, [settings.value]);
+  useEffect(() => {
+    if (!retentionEdited && retention.days !== undefined) setRetentionText(retention.days === null ? '' : String(retention.days));
+  }, [retention.days]);
+  useEffect(() => {
+    if (!exportEdited && exporting.status) setExportForm(exportFormOf(exportTarget));
+  }, [exporting.status === undefined, exportTarget?.host, exportTarget?.port, exportTarget?.tls]);
 
-  const edit = (next: Settings) => {
-    setDraft(next);
-    setDirty(true);
-    setStatus('');
-  };
+  /** A preference's edit: the preferences stop following outside changes, and the last save's words go. */
+  const touched = () => (setDirty(true), setStatus(''));
+  const edit = (next: Settings) => (setDraft(next), touched());
 
   /** Shows its own failure in the form's status: the submit handler need not wait for it. */
   const submit = async (event: Event) => {
     event.preventDefault();
-    const copilot = { ...draft.copilot, max_steps: Number(numbers.max_steps), time_budget_minutes: Number(numbers.time_budget_minutes), token_budget: Number(numbers.token_budget) };
-    const candidate = { ...draft, approval_window_minutes: Number(windowText), copilot };
-    const found = settingsErrors(candidate);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return setStatus(t('settings_not_saved_fix'));
+    const checked = checkSettingsForm(
+      { settings: draft, windowText, numbers, retentionText, exportForm, keyText },
+      { retentionDays: retention.days, exportTarget: exporting.status?.target, exportManaged: exporting.status?.managed === true },
+    );
+    setErrors(checked.ok ? {} : checked.errors);
+    if (!checked.ok) return setStatus(t('settings_not_saved_fix'));
     // The model's server is an origin like any other: Chrome must give Steward access to it. Asked
     // in this click, before anything is awaited (no prompt once the person has granted it).
-    const server = modelServerOrigin(candidate.copilot);
+    const server = modelServerOrigin(checked.settings.copilot);
     const asked = server ? askChromeFor(server).catch(() => false) : Promise.resolve(true);
-    try {
-      await saveSettings(candidate);
-      setDirty(false);
-      if (!server) return setStatus(t('settings_saved'));
-      // Shown at once: Chrome's prompt (if any) may stay up until the person answers it.
-      setStatus(t('settings_saved_waiting', server));
-      setStatus((await asked) ? t('settings_saved') : t('settings_saved_refused', server));
-    } catch (e) {
-      setStatus(t('settings_not_saved', (e as Error).message));
+    setSaving(true);
+    const saved = await saveSettingsForm(checked, { retentionSaved: retention.saved, exportSaved: exporting.saved }).finally(() => setSaving(false));
+    if (saved.key?.ok) {
+      setKeyText('');
+      setKeySaves((n) => n + 1);
     }
+    setDirty(false);
+    setRetentionEdited(false);
+    setExportEdited(false);
+    const report = (access: 'not_needed' | 'waiting' | 'granted' | 'refused') =>
+      saveWords({ ...saved, settings: saved.settings.ok ? { ok: true, value: { access, ...(server ? { server } : {}) } } : saved.settings });
+    if (!server || !saved.settings.ok) return setStatus(report('not_needed'));
+    // Shown at once: Chrome's prompt (if any) may stay up until the person answers it.
+    setStatus(report('waiting'));
+    setStatus(report((await asked) ? 'granted' : 'refused'));
   };
 
   const err = (path: string, id: string) =>
@@ -99,10 +127,13 @@ export function SettingsView() {
           copilot={draft.copilot}
           numbers={numbers}
           onCopilot={(copilot) => edit({ ...draft, copilot })}
-          onNumber={(key, text) => (setNumbers({ ...numbers, [key]: text }), setDirty(true), setStatus(''))}
+          onNumber={(key, text) => (setNumbers({ ...numbers, [key]: text }), touched())}
           err={err}
           described={described}
           policy={orgPolicy.value.policy}
+          keyText={keyText}
+          onKeyText={(text) => (setKeyText(text), touched())}
+          keySaves={keySaves}
         />
         <fieldset>
           <legend>{t('settings_page_tools')}</legend>
@@ -137,14 +168,32 @@ export function SettingsView() {
               min={1}
               max={MAX_WINDOW_MINUTES}
               value={windowText}
-              onInput={(e) => (setWindowText(e.currentTarget.value), setDirty(true), setStatus(''))}
+              onInput={(e) => (setWindowText(e.currentTarget.value), touched())}
               {...described('approval_window_minutes', 'set-window')}
             />
             {err('approval_window_minutes', 'set-window')}
           </div>
           <p class="note">{t('settings_window_note')}</p>
         </fieldset>
-        <button type="submit">{t('settings_save')}</button>
+        <AuditKeepingBlock
+          daysText={retentionText}
+          onDaysText={(text) => (setRetentionText(text), setRetentionEdited(true), setStatus(''))}
+          known={retention.days !== undefined}
+          loadError={retention.error}
+          err={err}
+          described={described}
+        />
+        <AuditExportBlock
+          status={exporting.status}
+          loadError={exporting.error}
+          form={exportForm}
+          onForm={(form) => (setExportForm(form), setExportEdited(true), setStatus(''))}
+          err={err}
+          described={described}
+        />
+        <button type="submit" disabled={saving}>
+          {t('settings_save')}
+        </button>
         <p role="status" class="note">
           {status}
         </p>
@@ -152,9 +201,7 @@ export function SettingsView() {
       <SitePermissions />
       <ContractSitesList />
       <BridgeStatusBlock />
-      <AuditKeepingBlock />
       <MemoryBlock />
-      <AuditExportBlock />
       <PrivacyStatement />
     </>
   );

@@ -23,11 +23,26 @@ export function auditExportWords(s: AuditExportStatus, now: number): { headline:
   return { headline: waiting === 0 ? t('keeping_export_up_to_date', where) : t('keeping_export_sending', where), lines, alert: s.nearly_full };
 }
 
-/** The form's fields → a target, or the first problem in words. */
-export function targetFromForm(form: { host: string; port: string; tls: boolean }): { ok: true; target: AuditExportTarget } | { ok: false; problem: string } {
-  const parsed = AuditExportTarget.safeParse({ host: form.host.trim(), port: Number(form.port), tls: form.tls });
+/** The export target as the Settings form holds it: text fields, the port not yet a number. */
+export interface ExportForm {
+  host: string;
+  port: string;
+  tls: boolean;
+}
+
+/** The form for a stored target (none: an empty host, the usual TLS port). */
+export const exportFormOf = (target: AuditExportTarget | null | undefined): ExportForm =>
+  target ? { host: target.host, port: String(target.port), tls: target.tls } : { host: '', port: '6514', tls: true };
+
+/** The form's fields → a target (an empty host: none, nothing is sent), or each field's problem in words. */
+export function targetFromForm(form: ExportForm): { ok: true; target: AuditExportTarget | null } | { ok: false; errors: { host?: string; port?: string } } {
+  const host = form.host.trim();
+  if (host === '') return { ok: true, target: null };
+  const parsed = AuditExportTarget.safeParse({ host, port: Number(form.port.trim() === '' ? NaN : form.port), tls: form.tls });
   if (parsed.success) return { ok: true, target: parsed.data };
-  const issue = parsed.error.issues[0];
-  const problem = issue?.message ?? t('keeping_export_invalid');
-  return { ok: false, problem: issue?.path.join('.') === 'port' ? t('keeping_export_bad_port', problem) : t('keeping_export_bad_host', problem) };
+  const wrong = new Set(parsed.error.issues.map((issue) => issue.path[0]));
+  return {
+    ok: false,
+    errors: { ...(wrong.has('host') ? { host: t('keeping_export_bad_host') } : {}), ...(wrong.has('port') ? { port: t('keeping_export_bad_port') } : {}) },
+  };
 }

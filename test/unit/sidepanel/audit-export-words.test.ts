@@ -52,8 +52,13 @@ describe('Settings: the audit export line', () => {
     expect(w.lines).toEqual(['3 mục đang chờ gửi (hộp thư đi chứa tối đa 1000 mục).', `${failing.problem} Thử lại sau 30 giây.`]);
   });
 
-  it('says which field of the target form is wrong', () => {
+  it('reads the target form: an empty host sends nothing, and each wrong field says what it accepts', () => {
     expect(targetFromForm({ host: 'logs.example.org', port: '6514', tls: true })).toEqual({ ok: true, target: { host: 'logs.example.org', port: 6514, tls: true } });
-    expect(targetFromForm({ host: 'logs.example.org', port: 'x', tls: true })).toMatchObject({ ok: false, problem: expect.stringMatching(/^Port /) });
+    expect(targetFromForm({ host: '  ', port: 'x', tls: true })).toEqual({ ok: true, target: null });
+    expect(targetFromForm({ host: 'logs.example.org', port: 'x', tls: true })).toEqual({ ok: false, errors: { port: 'must be a port number (1–65535)' } });
+    expect(targetFromForm({ host: 'tcp://logs', port: '', tls: false })).toEqual({
+      ok: false,
+      errors: { host: 'must be a host name or an IP address, without a scheme or port', port: 'must be a port number (1–65535)' },
+    });
   });
 });
