@@ -1,4 +1,4 @@
-import { ApprovalDecision, ApprovalRequest, ApprovalReceipt, type ApprovalReason, type BoundForm } from '../protocol/approval.ts';
+import { ApprovalDecision, ApprovalRequest, ApprovalReceipt, type ApprovalReason, type BoundForm, type CardWithdrawal } from '../protocol/approval.ts';
 import type { ActionRequest } from '../protocol/action.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
 import { resourceScopeOf } from '../protocol/resource.ts';
@@ -50,7 +50,7 @@ export interface CardFacts {
   prior_step?: ApprovalRequest['prior_step'];
 }
 
-export type ApprovalOutcome = { kind: 'approved'; receipt: ApprovalReceipt } | { kind: 'denied'; reason?: string } | { kind: 'expired' };
+export type ApprovalOutcome = { kind: 'approved'; receipt: ApprovalReceipt } | { kind: 'denied'; reason?: string; withdrawn?: CardWithdrawal } | { kind: 'expired' };
 
 export type DecideResult =
   | { ok: true; status: 'approved'; receipt: ApprovalReceipt }
@@ -159,9 +159,10 @@ export class ApprovalQueue {
       return { ok: false, problem: 'expired', message: `approval request ${d.request_id} expired at ${req.expires_at}` };
     }
     if (d.decision === 'deny') {
-      const settled = await this.store.settle(req.request_id, { status: 'denied', decided_at: now, decided_by: d.decided_by, ...(d.reason ? { reason: d.reason } : {}) });
+      const why = { ...(d.reason ? { reason: d.reason } : {}), ...(d.withdrawn ? { withdrawn: d.withdrawn } : {}) };
+      const settled = await this.store.settle(req.request_id, { status: 'denied', decided_at: now, decided_by: d.decided_by, ...why });
       if (settled?.status !== 'denied') return { ok: false, problem: 'already_decided', message: `approval request ${d.request_id} is already ${settled?.status}` };
-      this.finish(req.request_id, { kind: 'denied', ...(d.reason ? { reason: d.reason } : {}) }, 'denied');
+      this.finish(req.request_id, { kind: 'denied', ...why }, 'denied');
       return { ok: true, status: 'denied' };
     }
     // The card the person saw must be the card we have: same input, same state.
@@ -222,7 +223,7 @@ export class ApprovalQueue {
         if (Date.parse(stored.request.expires_at) <= this.clock()) return (await this.expire(stored.request.request_id)) ?? { kind: 'expired' };
         return 'pending';
       case 'denied':
-        return { kind: 'denied', ...(stored.reason ? { reason: stored.reason } : {}) };
+        return { kind: 'denied', ...(stored.reason ? { reason: stored.reason } : {}), ...(stored.withdrawn ? { withdrawn: stored.withdrawn } : {}) };
       case 'expired':
         return { kind: 'expired' };
       case 'approved': {

@@ -68,7 +68,8 @@ export function createPipeline(opts: CreatePipelineOptions): Pipeline {
         agent_id: e.token.agent_id,
         token_id: e.token.token_id,
         outcome: e.kind,
-        details: { scope: e.token.scope, resource_scope: e.token.resource_scope, origins: e.token.origins },
+        // The label is the name the person saw when granting (a paired MCP client's): the activity log heads the client's actions with it.
+        details: { scope: e.token.scope, resource_scope: e.token.resource_scope, origins: e.token.origins, ...(e.token.label ? { label: e.token.label } : {}) },
       })
       .catch((err) => console.error('audit append failed', err));
   });

@@ -176,9 +176,14 @@ export class Pipeline {
   async awaitDecision(run: ActionRun, requestId: string): Promise<ActionResult> {
     const outcome = await run.sw.outside(() => this.deps.approvals.wait(requestId), 'approval');
     if (outcome.kind === 'denied') {
+      // A card the person's Stop withdrew says so, as the Stop before dispatch does (runner.ts): the audit tells it from a Deny.
+      const withdrawn = outcome.withdrawn === 'person_stopped' ? { stopped_by: 'user:local' } : outcome.withdrawn === 'run_ended' ? { withdrawn: 'run_ended' } : undefined;
       return this.runner.stop(
         run,
-        errorResult(makeError('APPROVAL_DENIED', `The user denied ${run.action.request.action}${outcome.reason ? `: ${outcome.reason}` : '.'}`.slice(0, 4096)), { action_id: run.action.action_id }),
+        errorResult(
+          makeError('APPROVAL_DENIED', `The user denied ${run.action.request.action}${outcome.reason ? `: ${outcome.reason}` : '.'}`.slice(0, 4096), withdrawn ? { details: withdrawn } : {}),
+          { action_id: run.action.action_id },
+        ),
         true,
       );
     }
@@ -342,7 +347,14 @@ export class Pipeline {
     const waiting = new Set(here.filter((a) => a.state === 'awaiting_approval').map((a) => a.idempotency_key));
     for (const card of await this.admin.pendingApprovals()) {
       if (card.agent_id !== agentId || !waiting.has(card.idempotency_key)) continue;
-      const decided = await this.admin.decide({ request_id: card.request_id, decision: 'deny', decided_by: 'user:local', decided_at: new Date(this.deps.clock()).toISOString(), reason });
+      const decided = await this.admin.decide({
+        request_id: card.request_id,
+        decision: 'deny',
+        decided_by: 'user:local',
+        decided_at: new Date(this.deps.clock()).toISOString(),
+        reason,
+        withdrawn: 'person_stopped',
+      });
       if (decided.ok) stopped = true;
     }
     return stopped;

@@ -395,11 +395,14 @@ export class ActionRunner {
   async stop(run: ActionRun, result: ActionErrorResult, keepKey = false): Promise<ActionResult> {
     const to = terminalFor(result);
     await this.deps.journal.transition(run.action.action_id, to, { error_code: result.error.code, note: result.error.message, result });
+    // The person's Stop (before dispatch, or withdrawing the card) is theirs, as a Deny is, but not a Deny: the log keeps them apart.
+    const stoppedBy = result.error.details?.stopped_by;
+    const outcome = typeof stoppedBy === 'string' ? 'stopped' : result.error.details?.withdrawn === 'run_ended' ? 'withdrawn' : to === 'denied' ? 'denied' : 'refused';
     const auditId = await run.trail.finish(to === 'denied' ? 'denial' : 'failure', {
-      outcome: to === 'denied' ? 'denied' : 'refused',
+      outcome,
       error_code: result.error.code,
       // A denial says why (the person's reason, or the co-pilot run whose end withdrew the card).
-      ...(to === 'denied' ? { details: { message: result.error.message } } : {}),
+      ...(to === 'denied' || typeof stoppedBy === 'string' ? { details: { message: result.error.message, ...(typeof stoppedBy === 'string' ? { stopped_by: stoppedBy } : {}) } } : {}),
     });
     const final: ActionResult = auditId ? { ...result, audit_receipt: auditId } : result;
     if (keepKey) await this.deps.idempotency.complete(run.action.agent_id, run.action.idempotency_key, run.action.action_id, final);

@@ -110,6 +110,14 @@ export const ApprovalRequest = z
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
 /**
+ * A card denied without the person deciding on it: withdrawn by their Stop (the co-pilot run's, or
+ * Steward's indicator on the page), which the activity log shows as "Stopped by you", or because
+ * the co-pilot run that asked for it ended (its tab closed, an error), which is no one's "no".
+ */
+export const CardWithdrawal = z.enum(['person_stopped', 'run_ended']);
+export type CardWithdrawal = z.infer<typeof CardWithdrawal>;
+
+/**
  * The side panel's answer. An approval echoes the input hash and state_version the card showed,
  * so a decision made on a stale card cannot approve changed input or state.
  */
@@ -128,6 +136,7 @@ export const ApprovalDecision = z.discriminatedUnion('decision', [
     decided_by: UserId,
     decided_at: IsoDateTime,
     reason: HumanText.optional(),
+    withdrawn: CardWithdrawal.optional(),
   }),
 ]);
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;

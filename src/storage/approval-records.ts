@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ActionId } from '../protocol/action-name.ts';
 import { ReceiptId } from '../protocol/action.ts';
-import { ApprovalReceipt, ApprovalRequest } from '../protocol/approval.ts';
+import { ApprovalReceipt, ApprovalRequest, CardWithdrawal } from '../protocol/approval.ts';
 import { HumanText, UserId } from '../protocol/primitives.ts';
 
 /** A queued approval and what became of it. */
@@ -16,6 +16,7 @@ export const StoredApproval = z.object({
   decided_by: UserId.optional(),
   receipt_id: ReceiptId.optional(),
   reason: HumanText.optional(),
+  withdrawn: CardWithdrawal.optional(),
 });
 export type StoredApproval = z.infer<typeof StoredApproval>;
 

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { test, expect } from '../harness/fixtures.ts';
 import { SHOP_ORDER, cancelOrder, mintThroughUi, mintThroughUiWithId, showView, submitAsCopilot, submitNow, swRecords, type PanelFixtures } from '../harness/panel-helpers.ts';
-import { killServiceWorker, liveWorker } from '../harness/pipeline-helpers.ts';
+import { control, data, killServiceWorker, liveWorker } from '../harness/pipeline-helpers.ts';
+import { startScriptedModel } from '../../sites/model/scripted-server.ts';
+import { cancelReply, cancelledReply, configureModel, startGoal } from '../harness/copilot-panel-helpers.ts';
 
 /** Builds some history through the panel: two tokens minted, one revoked, one refused action. */
 async function history(fx: PanelFixtures) {
@@ -55,6 +57,62 @@ test('lists the audit log per action, searchable and filterable, with each step 
   await expect(log.getByRole('button', { name: /^orders\.cancel/ })).toHaveCount(1);
   await panel.getByRole('combobox', { name: 'Action' }).selectOption('orders.cancel');
   await expect(log.locator(':scope > li')).toHaveCount(1);
+});
+
+test('a co-pilot run’s actions are under what the person asked it, an MCP client’s under its name; Stop reads “Stopped by you”, Deny “Denied by you”', async ({
+  steward,
+  sites,
+  openPanel,
+  tabIdOf,
+}) => {
+  const model = await startScriptedModel();
+  try {
+    model.script([cancelReply, cancelledReply]);
+    const page = await steward.context.newPage();
+    await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+    const panel = await openPanel(page);
+    const tabId = await tabIdOf(page);
+    const origin = new URL(sites.urls.shop).origin;
+
+    // An MCP client (its token carries the name it was paired under) asks to cancel; the person denies it.
+    const client = 'agent:mcp-e2e-client-1a2b';
+    const { secret } = await data<{ secret: string }>(
+      control(panel, { type: 'panel/token-mint', agent_id: client, label: 'E2E Client', scope: ['orders:cancel'], resource_scope: `order:${SHOP_ORDER}`, origins: [origin], ttl_ms: 600_000 }),
+    );
+    const asked = await control(panel, { type: 'agent/submit', agent_id: client, token: secret, tabId, request: cancelOrder('panel-activity-client'), wait_for_approval: false });
+    expect(asked).toMatchObject({ ok: true, data: { result: { error: { code: 'APPROVAL_REQUIRED' } } } });
+    await showView(panel, 'Approvals');
+    await panel
+      .getByRole('article', { name: /asked by E2E Client$/ })
+      .getByRole('button', { name: 'Deny', exact: true })
+      .click();
+    await expect(panel.getByRole('article', { name: /asked by E2E Client$/ })).toHaveCount(0);
+
+    // A co-pilot run waits on its card; the person presses Stop.
+    await configureModel(panel, model.url);
+    const goal = `cancel order ${SHOP_ORDER}`;
+    const run = await startGoal(panel, goal);
+    await expect(run.getByRole('article')).toBeVisible();
+    await run.getByRole('button', { name: 'Stop', exact: true }).click();
+    await expect(run.getByRole('region', { name: 'Stopped by you' })).toBeVisible();
+
+    await showView(panel, 'Activity');
+    const log = panel.getByRole('list', { name: 'Activity log' });
+    const runTask = log.getByRole('listitem', { name: goal, exact: true });
+    await expect(runTask.getByRole('heading', { level: 3 })).toHaveText(goal);
+    await expect(runTask.locator('.task-head')).toContainText('Stopped by you');
+    await expect(runTask.getByRole('button', { name: new RegExp(`^orders\\.cancel on order:${SHOP_ORDER}`) })).toContainText('Stopped by you');
+    const clientTask = log.getByRole('listitem', { name: 'E2E Client', exact: true });
+    await expect(clientTask.getByRole('button', { name: /^orders\.cancel/ })).toContainText('Denied by you');
+    await expect(clientTask).not.toContainText('Stopped by you');
+
+    // What the audit holds: the Stop and the Deny apart.
+    const audit = (await swRecords(steward.serviceWorker, 'audit')) as Array<{ agent_id: string; kind: string; outcome?: string; details?: Record<string, unknown> }>;
+    expect(audit.find((e) => e.agent_id === client && e.kind === 'denial')).toMatchObject({ outcome: 'denied' });
+    expect(audit.find((e) => e.agent_id.startsWith('agent:copilot-run-') && e.kind === 'denial')).toMatchObject({ outcome: 'stopped', details: { stopped_by: 'user:local' } });
+  } finally {
+    await model.stop();
+  }
 });
 
 test('the Site filter keeps the actions that reached that site', async ({ steward, sites, openPanel, tabIdOf }) => {

@@ -85,10 +85,13 @@ test('Escape stops a running run, and nothing is done on the site', async ({ ste
   await expect(run.getByRole('button', { name: 'Stop' })).toHaveCount(0);
   await expect(run.getByRole('article', { name: COPILOT_CARD })).toHaveCount(0);
   expect((await shopState(sites.urls.shop)).counters[SHOP_ORDER]!.cancelled).toBe(0);
-  // The stop withdrew the run's card: nothing is left pending, and the audit says it was denied by the stop.
+  // The stop withdrew the run's card: nothing is left pending, and the audit records the person's stop (not a Deny).
   await expect.poll(async () => (await data<{ pending: unknown[] }>(control(panel, { type: 'panel/approvals' }))).pending).toEqual([]);
   const { entries } = await data<{ entries: Array<{ kind: string; outcome?: string; details?: { message?: string } }> }>(control(panel, { type: 'panel/audit' }));
-  expect(entries.find((e) => e.kind === 'denial')).toMatchObject({ outcome: 'denied', details: { message: expect.stringContaining('the person stopped the co-pilot run') } });
+  expect(entries.find((e) => e.kind === 'denial')).toMatchObject({
+    outcome: 'stopped',
+    details: { message: expect.stringContaining('the person stopped the co-pilot run'), stopped_by: 'user:local' },
+  });
   // The goal box is free for the next run.
   await expect(panel.getByLabel('What should the co-pilot do on this page?')).toBeEnabled();
 });

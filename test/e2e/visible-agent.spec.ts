@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { test, expect } from '../harness/fixtures.ts';
 import { connectStdio, errorCodeOf, launchWithBridge, openSidePanel, pairClient, payloadOf, type BridgeBrowser, type McpClient, type ToolReply } from '../harness/bridge-harness.ts';
 import { inContentScript } from '../harness/content-world.ts';
+import { showView } from '../harness/panel-helpers.ts';
 
 /**
  * Issue 30.4, a visible agent. A paired MCP client ("Shop Helper") asks to click the shop's
@@ -168,5 +169,10 @@ test.describe.serial('a visible agent: badge, indicator, Stop', () => {
     // Gone from the toolbar and from the page once nothing acts there.
     await expect.poll(() => badgeOf(world, tabId)).toBe('');
     await expect.poll(() => readIndicator(shop)).toBeNull();
+
+    // The activity log keeps it under the client's name, as the person's Stop, not a Deny.
+    await showView(panel, 'Activity');
+    const task = panel.getByRole('list', { name: 'Activity log' }).getByRole('listitem', { name: CLIENT, exact: true });
+    await expect(task.getByRole('button', { name: /^dom\.click/ })).toContainText('Stopped by you');
   });
 });

@@ -421,9 +421,18 @@ export class RunManager {
     const cards = (await pipeline.admin.pendingApprovals()).filter((a) => a.agent_id === agentId).map((a) => a.request_id);
     if (cards.length === 0) return;
     const why = end.kind === 'stopped' ? WITHDRAWN[end.reason] : undefined;
+    // Stop and Take over are the person's; a closed tab or an error ends the run without anyone deciding on the card.
+    const stoppedByPerson = end.kind === 'stopped' && (end.reason === 'stopped_by_person' || end.reason === 'taken_over');
     for (const request_id of cards) {
       try {
-        const r = await pipeline.admin.decide({ request_id, decision: 'deny', decided_by: 'user:local', decided_at: new Date(this.deps.clock()).toISOString(), reason: why ?? WITHDRAWN.error });
+        const r = await pipeline.admin.decide({
+          request_id,
+          decision: 'deny',
+          decided_by: 'user:local',
+          decided_at: new Date(this.deps.clock()).toISOString(),
+          reason: why ?? WITHDRAWN.error,
+          withdrawn: stoppedByPerson ? 'person_stopped' : 'run_ended',
+        });
         if (!r.ok && r.problem !== 'already_decided' && r.problem !== 'expired') console.warn('co-pilot: could not withdraw the run’s approval', request_id, r.message);
       } catch (error) {
         console.warn('co-pilot: could not withdraw the run’s approval', request_id, error);

@@ -8,6 +8,9 @@ import { auditFilename, downloadText } from '../download.ts';
 import { NO_FILTER, facets, filterGroups, groupAudit, type AuditFilter } from '../lib/audit-groups.ts';
 import { AuditFilters } from './AuditFilters.tsx';
 import { AuditGroupItem } from './AuditGroupItem.tsx';
+import { AuditTaskItem } from './AuditTaskItem.tsx';
+import { activityRows, taskTitles } from '../lib/audit-tasks.ts';
+import { copilotRunList } from '../copilot-store.ts';
 
 /** How many entries the list loads; verification and export always cover the whole log. */
 const LIST_LIMIT = 5000;
@@ -16,7 +19,7 @@ const LIST_LIMIT = 5000;
 type Subject = 'chain' | 'export';
 type Verify = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; subject: Subject; result: z.infer<typeof AuditVerifyResponse> } | { kind: 'error'; message: string };
 
-/** The hash-chained audit log: searchable, grouped per action, verifiable and exportable; `agent` opens it filtered to one agent. */
+/** The hash-chained audit log: searchable, grouped per action and per task (a co-pilot run, an MCP client), verifiable and exportable; `agent` opens it filtered to one agent. */
 export function ActivityView({ agent = '' }: { agent?: string }) {
   const [entries, setEntries] = useState<AuditEntry[] | undefined>(undefined);
   const [error, setError] = useState('');
@@ -42,7 +45,11 @@ export function ActivityView({ agent = '' }: { agent?: string }) {
   }, []);
 
   const groups = useMemo(() => groupAudit(entries ?? []), [entries]);
-  const shown = useMemo(() => filterGroups(groups, filter), [groups, filter]);
+  // A co-pilot run is headed by what the person asked it, as far as the panel knows its runs.
+  const runs = copilotRunList.value;
+  const titles = useMemo(() => taskTitles(groups, new Map(runs.map((r) => [r.agent_id, r.goal]))), [groups, runs]);
+  const shown = useMemo(() => filterGroups(groups, filter, titles), [groups, filter, titles]);
+  const rows = useMemo(() => activityRows(shown, titles), [shown, titles]);
   const menu = useMemo(() => {
     const found = facets(groups);
     // A run's agent is offered even before its first entry arrives.
@@ -121,9 +128,7 @@ export function ActivityView({ agent = '' }: { agent?: string }) {
         </p>
       )}
       <ul class="audit-list" aria-label={t('activity_log_label')}>
-        {shown.map((g) => (
-          <AuditGroupItem key={g.key} group={g} />
-        ))}
+        {rows.map((row) => (row.kind === 'task' ? <AuditTaskItem key={row.task.key} task={row.task} /> : <AuditGroupItem key={row.group.key} group={row.group} />))}
       </ul>
     </>
   );

@@ -52,6 +52,8 @@ function entryVia(e: AuditEntry): Source | undefined {
 }
 
 function tone(last: AuditEntry): AuditGroup['tone'] {
+  // The person's own decision (Deny, Stop), or a card its run's end withdrew: neither a success nor a failure.
+  if (stoppedByPerson(last) || last.outcome === 'withdrawn' || (last.kind === 'denial' && (last.error_code === 'APPROVAL_DENIED' || last.outcome === 'denied'))) return 'neutral';
   if (last.error_code || last.kind === 'denial' || last.kind === 'failure') return 'bad';
   if (last.kind === 'confirmation') return last.outcome === 'unknown' ? 'pending' : 'ok';
   if (last.kind === 'acceptance' || last.kind === 'approval_request' || last.kind === 'dispatch' || last.kind === 'recovery') return 'pending';
@@ -59,10 +61,23 @@ function tone(last: AuditEntry): AuditGroup['tone'] {
 }
 
 /**
+ * Denials from before the audit told a Stop from a Deny (outcome `stopped`): the reason the
+ * service worker gave when the person's Stop withdrew the card (run-manager.ts, chrome-presence.ts).
+ */
+const STOPPED_BEFORE = /withdrawn: the person (stopped|took over from) the co-pilot run|stopped by the person with Steward’s Stop on the page/;
+
+/** The person's Stop ended it: on the run, or on Steward's indicator on the page (runner.ts records it). */
+function stoppedByPerson(e: AuditEntry): boolean {
+  if (e.outcome === 'stopped' || typeof e.details?.stopped_by === 'string') return true;
+  return e.kind === 'denial' && typeof e.details?.message === 'string' && STOPPED_BEFORE.test(e.details.message);
+}
+
+/**
  * An action's end as a person names it, from its last step: done (and whether the site confirmed
- * it), waiting for the person, sent but not confirmed, denied by the person, refused before it ran,
- * failed, or an outcome nobody could tell (the person should look at the site). Undefined for an
- * entry that is not an action's step (a token minted, a policy change).
+ * it), waiting for the person, sent but not confirmed, denied by the person, stopped by the person,
+ * withdrawn when its co-pilot run ended, refused before it ran, failed, or an outcome nobody could
+ * tell (the person should look at the site). Undefined for an entry that is not an action's step
+ * (a token minted, a policy change).
  */
 function actionResult(last: AuditEntry): string | undefined {
   if (!last.idempotency_key) return undefined;
@@ -75,8 +90,11 @@ function actionResult(last: AuditEntry): string | undefined {
     case 'dispatch':
       return 'sent_unconfirmed';
     case 'denial':
+      if (stoppedByPerson(last)) return 'stopped_by_you';
+      if (last.outcome === 'withdrawn') return 'withdrawn';
       return last.error_code === 'APPROVAL_DENIED' || last.outcome === 'denied' ? 'denied_by_you' : 'refused';
     case 'failure':
+      if (stoppedByPerson(last)) return 'stopped_by_you';
       if (last.outcome?.startsWith('unknown') || last.error_code === 'TIMEOUT') return 'outcome_unknown';
       return last.outcome === 'refused' ? 'refused' : 'failed';
     case 'proposal':
@@ -156,14 +174,14 @@ export interface AuditFilter {
 
 export const NO_FILTER: AuditFilter = { text: '', agent: '', origin: '', action: '', outcome: '' };
 
-/** Every piece of text a search may match, across all steps of the group. */
-function haystack(g: AuditGroup): string {
-  const parts = [g.agent_id, g.action, g.resource, g.origin, g.outcome, g.error_code];
+/** Every piece of text a search may match, across all steps of the group, and the heading of its task (audit-tasks.ts). */
+function haystack(g: AuditGroup, titles: ReadonlyMap<string, string>): string {
+  const parts = [g.agent_id, titles.get(g.agent_id), g.action, g.resource, g.origin, g.outcome, g.error_code];
   for (const s of g.steps) parts.push(s.kind, s.outcome, s.error_code, s.token_id, s.receipt_id, s.idempotency_key, s.audit_id);
   return parts.filter(Boolean).join(' ').toLowerCase();
 }
 
-export function filterGroups(groups: readonly AuditGroup[], f: AuditFilter): AuditGroup[] {
+export function filterGroups(groups: readonly AuditGroup[], f: AuditFilter, titles: ReadonlyMap<string, string> = new Map()): AuditGroup[] {
   const words = f.text.toLowerCase().split(/\s+/).filter(Boolean);
   return groups.filter(
     (g) =>
@@ -171,7 +189,7 @@ export function filterGroups(groups: readonly AuditGroup[], f: AuditFilter): Aud
       (!f.origin || g.origin === f.origin) &&
       (!f.action || g.action === f.action) &&
       (!f.outcome || g.outcome === f.outcome) &&
-      (words.length === 0 || words.every((w) => haystack(g).includes(w))),
+      (words.length === 0 || words.every((w) => haystack(g, titles).includes(w))),
   );
 }
 

@@ -60,12 +60,16 @@ const OUTCOME_KEYS = {
   receipt_accepted: 'outcome_receipt_accepted',
   still_unresolved: 'outcome_still_unresolved',
   pending_confirmation: 'outcome_pending_confirmation',
+  // A step's own outcome where the person's Stop ended the action (runner.ts).
+  stopped: 'outcome_stopped',
   // An action's end (audit-groups.ts, actionResult).
   done_confirmed: 'result_done_confirmed',
   done: 'result_done',
   waiting_for_you: 'result_waiting_for_you',
   sent_unconfirmed: 'result_sent_unconfirmed',
   denied_by_you: 'result_denied_by_you',
+  stopped_by_you: 'result_stopped_by_you',
+  withdrawn: 'result_withdrawn',
   refused: 'result_refused',
   failed: 'result_failed',
   outcome_unknown: 'result_outcome_unknown',

@@ -67,6 +67,8 @@ describe('Pipeline.stopAgentOnTab: the Stop on the page', () => {
     expect(isErrorResult(r) && r.error.code).toBe('APPROVAL_DENIED');
     expect(isErrorResult(r) && r.error.message).toContain('stopped on the page');
     expect(h.shop.calls.execute).toHaveLength(0);
+    // The audit tells the person's Stop from their Deny: the activity log shows "Stopped by you".
+    expect((await h.pipeline.admin.auditEntries()).at(-1)).toMatchObject({ kind: 'denial', outcome: 'stopped', error_code: 'APPROVAL_DENIED', details: { stopped_by: 'user:local' } });
   });
 
   it('never dispatches an action stopped before its dispatch', async () => {
@@ -80,6 +82,7 @@ describe('Pipeline.stopAgentOnTab: the Stop on the page', () => {
     expect(h.shop.calls.execute).toHaveLength(0);
     const history = (await h.pipeline.deps.journal.history(r.action_id!)).map((e) => e.state);
     expect(history).toEqual(['proposed', 'failed']);
+    expect((await h.pipeline.admin.auditEntries()).at(-1)).toMatchObject({ kind: 'failure', outcome: 'stopped', error_code: 'EXECUTION_FAILED', details: { stopped_by: 'user:local' } });
   });
 
   it('stops nothing of another tab or another agent', async () => {
@@ -91,5 +94,9 @@ describe('Pipeline.stopAgentOnTab: the Stop on the page', () => {
     expect((await h.pipeline.admin.pendingApprovals()).map((c) => c.request_id)).toEqual([card.request_id]);
     await h.pipeline.admin.decide({ request_id: card.request_id, decision: 'deny', decided_by: 'user:local', decided_at: new Date(h.clock.t).toISOString() });
     await pending;
+    // The panel's Deny stays a denial.
+    const last = (await h.pipeline.admin.auditEntries()).at(-1);
+    expect(last).toMatchObject({ kind: 'denial', outcome: 'denied', error_code: 'APPROVAL_DENIED' });
+    expect(last?.details).not.toHaveProperty('stopped_by');
   });
 });

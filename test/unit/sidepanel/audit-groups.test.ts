@@ -39,7 +39,8 @@ describe('groupAudit', () => {
     ]);
     const cancel = groups[0]!;
     expect(cancel).toMatchObject({ resource: 'order:ORD-1024', origin: 'http://localhost:4100', outcome: 'done_confirmed', tone: 'ok' });
-    expect(groups[1]).toMatchObject({ agent_id: 'agent:ide', outcome: 'denied_by_you', tone: 'bad', error_code: 'APPROVAL_DENIED' });
+    // The person's no is their decision: not shown as a failure.
+    expect(groups[1]).toMatchObject({ agent_id: 'agent:ide', outcome: 'denied_by_you', tone: 'neutral', error_code: 'APPROVAL_DENIED' });
   });
 
   it('keeps the same key used by two agents apart', () => {
@@ -99,6 +100,21 @@ describe('how an action ended, as the Activity badge says it', () => {
     [{ kind: 'approval_request', outcome: 'queued' }, 'waiting_for_you', 'Waiting for you'],
     [{ kind: 'acceptance', outcome: 'accepted_pending_confirmation' }, 'sent_unconfirmed', 'Sent, not confirmed yet'],
     [{ kind: 'denial', outcome: 'denied', error_code: 'APPROVAL_DENIED' }, 'denied_by_you', 'Denied by you'],
+    // The person's Stop withdrew the card, or stopped the action before it was sent: not their Deny.
+    [{ kind: 'denial', outcome: 'stopped', error_code: 'APPROVAL_DENIED', details: { stopped_by: 'user:local' } }, 'stopped_by_you', 'Stopped by you'],
+    [{ kind: 'failure', outcome: 'stopped', error_code: 'EXECUTION_FAILED', details: { stopped_by: 'user:local' } }, 'stopped_by_you', 'Stopped by you'],
+    // A log written before stops were told apart: the withdrawal's recorded reason says it.
+    [
+      { kind: 'denial', outcome: 'denied', error_code: 'APPROVAL_DENIED', details: { message: 'The user denied orders.cancel: withdrawn: the person stopped the co-pilot run' } },
+      'stopped_by_you',
+      'Stopped by you',
+    ],
+    [
+      { kind: 'denial', outcome: 'denied', error_code: 'APPROVAL_DENIED', details: { message: 'The user denied orders.cancel: stopped by the person with Steward’s Stop on the page' } },
+      'stopped_by_you',
+      'Stopped by you',
+    ],
+    [{ kind: 'denial', outcome: 'withdrawn', error_code: 'APPROVAL_DENIED' }, 'withdrawn', 'Withdrawn: its co-pilot run ended'],
     [{ kind: 'denial', outcome: 'refused', error_code: 'TOKEN_INVALID' }, 'refused', 'Refused before it ran'],
     [{ kind: 'failure', outcome: 'failed', error_code: 'EXECUTION_FAILED' }, 'failed', 'Failed'],
     [{ kind: 'failure', outcome: 'unknown_unknown', error_code: 'TIMEOUT' }, 'outcome_unknown', 'Outcome unknown: check on the site'],

@@ -26,13 +26,14 @@ describe('a co-pilot run’s approval cards', () => {
   afterEach(haltAll);
 
   const ends = [
-    { how: 'stopped', end: (s: Setup, runId: string) => s.manager.stop({ run_id: runId }), reason: 'stopped', step: 'stopped' },
-    { how: 'taken over', end: (s: Setup, runId: string) => s.manager.takeOver({ run_id: runId }), reason: 'took over', step: 'stopped' },
-    { how: 'closed with its tab', end: (s: Setup) => s.manager.onTabRemoved(TAB), reason: 'tab was closed', step: 'failed' },
+    // Stop and take over are the person's: the audit records a stop. A closed tab withdraws the card without anyone deciding.
+    { how: 'stopped', end: (s: Setup, runId: string) => s.manager.stop({ run_id: runId }), reason: 'stopped', step: 'stopped', outcome: 'stopped' },
+    { how: 'taken over', end: (s: Setup, runId: string) => s.manager.takeOver({ run_id: runId }), reason: 'took over', step: 'stopped', outcome: 'stopped' },
+    { how: 'closed with its tab', end: (s: Setup) => s.manager.onTabRemoved(TAB), reason: 'tab was closed', step: 'failed', outcome: 'withdrawn' },
   ];
 
-  for (const { how, end, reason, step } of ends) {
-    it(`a run ${how} while its step awaits approval leaves no card behind; the audit says it was denied by the end`, async () => {
+  for (const { how, end, reason, step, outcome } of ends) {
+    it(`a run ${how} while its step awaits approval leaves no card behind; the audit says the end withdrew it (${outcome})`, async () => {
       const s = await setUp([cancel, done()]);
       const run = await start(s);
       const card = await waitingCard(s);
@@ -46,11 +47,11 @@ describe('a co-pilot run’s approval cards', () => {
       expect(ended.steps[0]).toMatchObject({ status: step });
       expect(ended.steps[0]!.approval_id).toBeUndefined();
 
-      // The pipeline ends the action as denied, in the run's agent's audit trail, with the reason.
+      // The pipeline ends the action as a denial, in the run's agent's audit trail, with the reason and who ended it.
       await vi.waitFor(async () => {
         const audit = (await s.h.pipeline.admin.auditEntries()).filter((e) => e.agent_id === run.agent_id);
         const denial = audit.find((e) => e.kind === 'denial');
-        expect(denial).toMatchObject({ outcome: 'denied', error_code: 'APPROVAL_DENIED', action: 'orders.cancel' });
+        expect(denial).toMatchObject({ outcome, error_code: 'APPROVAL_DENIED', action: 'orders.cancel' });
         expect(String(denial?.details?.message)).toContain(reason);
       });
       // However late the waiting step hears of the denial, the run stays ended: no push shows it ended and active again.

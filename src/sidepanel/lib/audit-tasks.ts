@@ -1,0 +1,125 @@
+import type { AuditGroup } from './audit-groups.ts';
+
+/**
+ * The activity log per task (issue 30.2): a co-pilot run's actions under the run, headed by what
+ * the person asked it, and a paired MCP client's under the client, headed by its name; everything
+ * else (the person's own tokens, Steward's entries) stays a row of its own. Pure.
+ */
+
+/** A co-pilot run acts as an agent of its own (src/background/copilot/run-manager.ts). */
+const RUN_AGENT = /^agent:copilot-(run-[A-Za-z0-9_-]+)$/;
+/** A paired MCP client's agent (src/mcp/pairing-book.ts): one per pairing. */
+const CLIENT_AGENT = 'agent:mcp-';
+
+export interface AuditTask {
+  key: string;
+  kind: 'copilot_run' | 'mcp_client';
+  agent_id: string;
+  /** The person's request to the run, or the client's name as paired; undefined when neither the log nor the panel knows it. */
+  title?: string;
+  /** The run's id, to name a run whose request is no longer known. */
+  run_id?: string;
+  /** How its latest action ended (`stopped_by_you`, `denied_by_you`, `done_confirmed`, …); undefined before any action. */
+  outcome?: string;
+  tone: AuditGroup['tone'];
+  first_at: string;
+  last_at: string;
+  last_seq: number;
+  /** Its actions, newest first; its token changes folded into one row at the end. */
+  groups: AuditGroup[];
+  actions: number;
+}
+
+export type ActivityRow = { kind: 'task'; task: AuditTask } | { kind: 'entry'; group: AuditGroup };
+
+function taskOf(agentId: string): { key: string; kind: AuditTask['kind']; run_id?: string } | undefined {
+  const run = RUN_AGENT.exec(agentId);
+  if (run) return { key: `run:${agentId}`, kind: 'copilot_run', run_id: run[1]! };
+  if (agentId.startsWith(CLIENT_AGENT)) return { key: `client:${agentId}`, kind: 'mcp_client' };
+  return undefined;
+}
+
+/** The name a client was paired under: its token entries record the label the person saw. */
+function pairedName(groups: readonly AuditGroup[]): string | undefined {
+  for (const g of groups)
+    for (const s of g.steps) {
+      const label = s.kind === 'token' ? s.details?.label : undefined;
+      if (typeof label === 'string' && label.trim()) return label.trim();
+    }
+  return undefined;
+}
+
+/**
+ * What heads each task, per agent: a run's request (`runGoals`, from the co-pilot's runs the panel
+ * knows), a client's paired name (from all of the log, so a filter that hides its token entries
+ * does not lose it).
+ */
+export function taskTitles(groups: readonly AuditGroup[], runGoals: ReadonlyMap<string, string>): Map<string, string> {
+  const titles = new Map<string, string>();
+  const byAgent = new Map<string, AuditGroup[]>();
+  for (const g of groups) byAgent.set(g.agent_id, [...(byAgent.get(g.agent_id) ?? []), g]);
+  for (const [agent, mine] of byAgent) {
+    const task = taskOf(agent);
+    const title = task?.kind === 'copilot_run' ? runGoals.get(agent) : task?.kind === 'mcp_client' ? pairedName(mine) : undefined;
+    if (title) titles.set(agent, title);
+  }
+  for (const [agent, goal] of runGoals) if (!titles.has(agent) && taskOf(agent)) titles.set(agent, goal);
+  return titles;
+}
+
+const isTokenRow = (g: AuditGroup) => !g.action && g.steps.every((s) => s.kind === 'token');
+
+/** A task's token changes (a run's mint and revoke, a client's grants) as one row. */
+function foldTokens(groups: readonly AuditGroup[]): AuditGroup[] {
+  const tokens = groups.filter(isTokenRow);
+  if (tokens.length <= 1) return [...groups.filter((g) => !isTokenRow(g)), ...tokens];
+  const steps = tokens.flatMap((g) => g.steps).sort((a, b) => a.seq - b.seq);
+  const newest = tokens.reduce((a, b) => (a.last_seq > b.last_seq ? a : b));
+  const folded: AuditGroup = { ...newest, key: `tokens:${steps[0]!.seq}`, first_at: steps[0]!.at, steps };
+  return [...groups.filter((g) => !isTokenRow(g)), folded];
+}
+
+/**
+ * Rows in the order of their newest entry: each task where its newest entry is, with its
+ * actions inside; `groups` newest first (groupAudit's order), already filtered.
+ */
+export function activityRows(groups: readonly AuditGroup[], titles: ReadonlyMap<string, string>): ActivityRow[] {
+  const rows: ActivityRow[] = [];
+  const tasks = new Map<string, AuditGroup[]>();
+  for (const g of groups) {
+    const task = taskOf(g.agent_id);
+    if (!task) {
+      rows.push({ kind: 'entry', group: g });
+      continue;
+    }
+    const mine = tasks.get(task.key);
+    if (mine) {
+      mine.push(g);
+      continue;
+    }
+    tasks.set(task.key, [g]);
+    rows.push({
+      kind: 'task',
+      task: { key: task.key, kind: task.kind, agent_id: g.agent_id, tone: 'neutral', first_at: g.first_at, last_at: g.last_at, last_seq: g.last_seq, groups: [], actions: 0 },
+    });
+  }
+  return rows.map((row) => {
+    if (row.kind === 'entry') return row;
+    const mine = tasks.get(row.task.key)!;
+    const latest = mine.find((g) => g.action);
+    const title = titles.get(row.task.agent_id);
+    const run = taskOf(row.task.agent_id);
+    return {
+      kind: 'task',
+      task: {
+        ...row.task,
+        ...(title ? { title } : {}),
+        ...(run?.run_id ? { run_id: run.run_id } : {}),
+        ...(latest ? { outcome: latest.outcome, tone: latest.tone } : {}),
+        first_at: mine.reduce((at, g) => (g.first_at < at ? g.first_at : at), row.task.first_at),
+        groups: foldTokens(mine),
+        actions: mine.filter((g) => g.action).length,
+      },
+    };
+  });
+}
