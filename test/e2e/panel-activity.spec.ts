@@ -59,7 +59,7 @@ test('lists the audit log per action, searchable and filterable, with each step 
   await expect(log.locator(':scope > li')).toHaveCount(1);
 });
 
-test('a co-pilot run’s actions are under what the person asked it, an MCP client’s under its name; Stop reads “Stopped by you”, Deny “Denied by you”', async ({
+test('a co-pilot run’s actions are under what the person asked it, an MCP client’s under the client; Stop reads “Stopped by you”, Deny “Denied by you”', async ({
   steward,
   sites,
   openPanel,
@@ -74,19 +74,19 @@ test('a co-pilot run’s actions are under what the person asked it, an MCP clie
     const tabId = await tabIdOf(page);
     const origin = new URL(sites.urls.shop).origin;
 
-    // An MCP client (its token carries the name it was paired under) asks to cancel; the person denies it.
+    // An MCP client's agent (minted here, so without a paired name: visible-agent.spec.ts pairs one) asks to cancel; the person denies it.
     const client = 'agent:mcp-e2e-client-1a2b';
     const { secret } = await data<{ secret: string }>(
-      control(panel, { type: 'panel/token-mint', agent_id: client, label: 'E2E Client', scope: ['orders:cancel'], resource_scope: `order:${SHOP_ORDER}`, origins: [origin], ttl_ms: 600_000 }),
+      control(panel, { type: 'panel/token-mint', agent_id: client, scope: ['orders:cancel'], resource_scope: `order:${SHOP_ORDER}`, origins: [origin], ttl_ms: 600_000 }),
     );
     const asked = await control(panel, { type: 'agent/submit', agent_id: client, token: secret, tabId, request: cancelOrder('panel-activity-client'), wait_for_approval: false });
     expect(asked).toMatchObject({ ok: true, data: { result: { error: { code: 'APPROVAL_REQUIRED' } } } });
     await showView(panel, 'Approvals');
     await panel
-      .getByRole('article', { name: /asked by E2E Client$/ })
+      .getByRole('article', { name: new RegExp(`asked by ${client}$`) })
       .getByRole('button', { name: 'Deny', exact: true })
       .click();
-    await expect(panel.getByRole('article', { name: /asked by E2E Client$/ })).toHaveCount(0);
+    await expect(panel.getByRole('article', { name: new RegExp(`asked by ${client}$`) })).toHaveCount(0);
 
     // A co-pilot run waits on its card; the person presses Stop.
     await configureModel(panel, model.url);
@@ -102,7 +102,7 @@ test('a co-pilot run’s actions are under what the person asked it, an MCP clie
     await expect(runTask.getByRole('heading', { level: 3 })).toHaveText(goal);
     await expect(runTask.locator('.task-head')).toContainText('Stopped by you');
     await expect(runTask.getByRole('button', { name: new RegExp(`^orders\\.cancel on order:${SHOP_ORDER}`) })).toContainText('Stopped by you');
-    const clientTask = log.getByRole('listitem', { name: 'E2E Client', exact: true });
+    const clientTask = log.getByRole('listitem', { name: client, exact: true });
     await expect(clientTask.getByRole('button', { name: /^orders\.cancel/ })).toContainText('Denied by you');
     await expect(clientTask).not.toContainText('Stopped by you');
 

@@ -124,6 +124,8 @@ export function groupAudit(entries: readonly AuditEntry[]): AuditGroup[] {
     // The last one recorded: a retry on another path says where the action finally went.
     const via = steps.map(entryVia).findLast((v) => v !== undefined);
     const errorCode = [...steps].reverse().find((s) => s.error_code)?.error_code;
+    // An agent asking again with the same key changes nothing: the action ended as its last real step says.
+    const decisive = steps.findLast((s) => s.outcome !== 'idempotent_replay') ?? last;
     out.push({
       key,
       agent_id: first.agent_id,
@@ -131,8 +133,8 @@ export function groupAudit(entries: readonly AuditEntry[]): AuditGroup[] {
       ...(withResource?.resource ? { resource: `${withResource.resource.type}:${withResource.resource.id}` } : {}),
       ...(origin ? { origin } : {}),
       ...(via ? { via } : {}),
-      outcome: actionResult(last) ?? last.outcome ?? last.kind,
-      tone: tone(last),
+      outcome: actionResult(decisive) ?? decisive.outcome ?? decisive.kind,
+      tone: tone(decisive),
       ...(errorCode ? { error_code: errorCode } : {}),
       first_at: first.at,
       last_at: last.at,

@@ -132,6 +132,18 @@ describe('how an action ended, as the Activity badge says it', () => {
     useMessageSource(catalogueSource(catalogue('en'), 'en'));
   });
 
+  it('is what the action’s last real step says, whatever the agent asked again with the same key afterwards', () => {
+    seq = 0;
+    const groups = groupAudit([
+      entry({ ...act, kind: 'proposal', outcome: 'proposed' }),
+      entry({ ...act, kind: 'denial', outcome: 'stopped', error_code: 'APPROVAL_DENIED', details: { stopped_by: 'user:local' } }),
+      entry({ ...act, kind: 'proposal', outcome: 'idempotent_replay' }),
+      entry({ ...act, kind: 'proposal', outcome: 'idempotent_replay' }),
+    ]);
+    expect(groups).toHaveLength(1);
+    expect(groups[0]).toMatchObject({ outcome: 'stopped_by_you', tone: 'neutral', last_seq: 3 });
+  });
+
   it('leaves an entry that is no action’s step to its own outcome', () => {
     seq = 0;
     expect(groupAudit([entry({ kind: 'token', outcome: 'minted', token_id: 'tok_a' })])[0]!.outcome).toBe('minted');
