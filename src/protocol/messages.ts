@@ -362,6 +362,11 @@ export const ActReport = z.object({
   navigation: z.object({ same_document: z.boolean(), url: z.string().max(512).optional() }).optional(),
   /** Requests that may have written, started while the act ran or settled (bounded). */
   requests: z.array(WriteRequest).max(32).optional(),
+  /**
+   * The page's activity key (src/content/act/activity.ts) when it settled `quiet`: an observation
+   * whose own settle gives the same key reads the page exactly as the act left it.
+   */
+  page_key: z.string().max(128).optional(),
 });
 export type ActReport = z.infer<typeof ActReport>;
 

@@ -121,7 +121,7 @@ interface RoleCarry {
 const NO_ROLE_NEXT = new Set(['"', '!', '$', '*', '[', '(', '=', '→', '—', '']);
 
 /**
- * `e7 button~ "Save"* circle red large !press type=date = "…" [0–100] [checked] (covered by …) → /x options: … — "…"`;
+ * `e7 button~ "Save"* circle red large !press type=date = "…" [0–100, checked] (covered by …) → /x options: … — "…"`;
  * `e8 "Load"` (no role word) has the role of the control before it on the line (`carry`).
  */
 export function parseElement(fragment: string, carry: RoleCarry = {}): NodeSeen | undefined {
@@ -153,9 +153,9 @@ export function parseElement(fragment: string, carry: RoleCarry = {}): NodeSeen 
       s.pos += 2;
       node.value = s.token();
     } else if (c === '[') {
+      // States, after a slider's bounds when it has them (`[0–100 step 5, focused]`).
       const inside = s.bracket('[', ']');
-      const parts = inside.split(', ');
-      if (parts.every((p) => STATE_WORDS.has(p))) node.states.push(...parts);
+      node.states.push(...inside.split(', ').filter((p) => STATE_WORDS.has(p)));
     } else if (c === '(') node.unusable = s.bracket('(', ')');
     else if (c === '→') {
       s.pos++;

@@ -4,6 +4,7 @@ import { watchTab, type TabEvents } from './tab-wait.ts';
 import { DeadlineExceeded } from '../../base/deadline.ts';
 import type { SendToFrame } from '../core/messenger.ts';
 import type { Reply } from '../../protocol/channel.ts';
+import type { TabObserver } from './tab-observer.ts';
 
 /**
  * Sends DOM steps to the tab's top frame (src/content/act/) and turns the page's report into an
@@ -29,7 +30,12 @@ const ANNOUNCED_NAVIGATION_MS = 5_000;
  * and says whether a navigation started; only then (or when the tab is already loading) does the
  * worker wait for the tab to load. No fixed wait after an ordinary act.
  */
-export async function actOnTab(deps: { send: SendToFrame; tabs: TabEvents }, tabId: number, steps: ActStep[], documentToken: string | undefined): Promise<ExecutionReport> {
+export async function actOnTab(
+  deps: { send: SendToFrame; tabs: TabEvents; observer?: Partial<Pick<TabObserver, 'actSettled'>> },
+  tabId: number,
+  steps: ActStep[],
+  documentToken: string | undefined,
+): Promise<ExecutionReport> {
   const watch = watchTab(deps.tabs, tabId);
   try {
     let reply: Reply<ActReport>;
@@ -46,6 +52,8 @@ export async function actOnTab(deps: { send: SendToFrame; tabs: TabEvents }, tab
     if (!reply.ok) return { outcome: 'failed', message: `${reply.error.code}: ${reply.error.message}`, side_effect_possible: false };
     const report = reply.data;
     if (leavesDocument(report) || watch.navigated) await watch.settled(ANNOUNCED_NAVIGATION_MS);
+    // The page came to rest by its own events after the act: the re-observation that finds it so need not hold the new state (tab-observer.ts).
+    else if (report.page_key && report.settle?.how === 'quiet') deps.observer?.actSettled?.(tabId, report.page_key);
     return toExecutionReport(report);
   } finally {
     watch.dispose();

@@ -16,7 +16,8 @@ import type { ObservedTab, TabObserver } from './tab-observer.ts';
 
 export interface AdapterDeps {
   tabOf(ctx: PortContext): Promise<number | undefined>;
-  observer: Pick<TabObserver, 'last'>;
+  /** `actSettled`: told when an act left the page at rest (act.ts). */
+  observer: Pick<TabObserver, 'last'> & Partial<Pick<TabObserver, 'actSettled'>>;
   send: SendToFrame;
   tabs: TabEvents;
 }

@@ -17,7 +17,8 @@ import type { TabObserver } from './tab-observer.ts';
 
 export interface DomDeps {
   tabOf(ctx: PortContext): Promise<number | undefined>;
-  observer: Pick<TabObserver, 'last'>;
+  /** `actSettled`: told when an act left the page at rest (act.ts). */
+  observer: Pick<TabObserver, 'last'> & Partial<Pick<TabObserver, 'actSettled'>>;
   send: SendToFrame;
   tabs: TabEvents;
   navigate: NavigatePort['navigate'];

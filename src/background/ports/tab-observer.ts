@@ -91,6 +91,8 @@ const REACH_MS = 4_000;
 
 export class TabObserver {
   private readonly cache = new Map<number, ObservedTab>();
+  /** Per tab: the page's key when Steward's own act on it last came to rest by the page's events (act.ts). */
+  private readonly actKeys = new Map<number, string>();
   /** The tools and network records the last observation of each tab was fused with. */
   private readonly inputs = new Map<number, FuseInputs>();
   private readonly now: () => number;
@@ -109,6 +111,17 @@ export class TabObserver {
   forget(tabId: number): void {
     this.cache.delete(tabId);
     this.inputs.delete(tabId);
+    this.actKeys.delete(tabId);
+  }
+
+  /**
+   * Steward's own act on the tab settled by the page's events (no mutation for the act's quiet
+   * period, its requests answered, its animations and short timers done) and left the page with
+   * `pageKey`: the next observation that finds the same key reads what the act left, and believes
+   * it without holding it (see observe).
+   */
+  actSettled(tabId: number, pageKey: string): void {
+    this.actKeys.set(tabId, pageKey);
   }
 
   /**
@@ -118,7 +131,9 @@ export class TabObserver {
    * believed (a page's churn is told apart from a real change only over time): the page says
    * when its DOM has been still that long since its last change, and then — the page unchanged
    * since it was read — the state is returned without reading it again; a change in between reads
-   * it again. A page still busy after SETTLE_MS is settled the old way: the same semantic
+   * it again. A new state that is the page exactly as Steward's own act left it, once that act
+   * came to rest by the page's events (actSettled: same key), is returned at once: the act's
+   * settle already waited out the page's reaction. A page still busy after SETTLE_MS is settled the old way: the same semantic
    * state_version on the same document twice, at least SETTLE_MS apart (a recent earlier
    * observation counts); past MAX_SETTLE_MS the latest observation is returned. A page still
    * loading is waited for; a content script not yet listening is retried.
@@ -143,9 +158,15 @@ export class TabObserver {
       this.cache.set(tabId, same ? { ...once.tab, at: previous.at } : once.tab);
       const quiet = settle?.how === 'quiet';
       const held = same && once.tab.at - previous.at >= SETTLE_MS;
+      // The page exactly as Steward's own act left it once it came to rest by its events: the new
+      // state is the page's answer to the act, which that settle waited out already.
+      const actSettledKey = this.actKeys.get(tabId);
+      this.actKeys.delete(tabId);
+      const leftByAct = quiet && settle.key !== undefined && settle.key === actSettledKey;
       // Quiet and showing what was seen last: done. A state new since then must hold SETTLE_MS
-      // (a page's churn is told apart from a real change only over time: observation-churn.spec.ts).
-      if ((quiet && same) || held || elapsed >= MAX_SETTLE_MS) return this.withScreenshot(tabId, once.tab, settle?.key);
+      // (a page's churn is told apart from a real change only over time: observation-churn.spec.ts),
+      // unless it is what Steward's act left.
+      if ((quiet && same) || held || leftByAct || elapsed >= MAX_SETTLE_MS) return this.withScreenshot(tabId, once.tab, settle?.key);
       if (quiet && settle.key !== undefined) {
         // Quiet but new: held once the DOM has been still SETTLE_MS since its last change (by the page's events, not a fixed wait).
         const hold = await this.deps.settle?.(tabId, SETTLE_MS, SETTLE_MS).catch(() => undefined);

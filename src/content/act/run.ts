@@ -124,6 +124,8 @@ export async function runSteps(steps: readonly ActStep[], resolver: RefResolver,
     };
     // What the act set off gets a quiet period of its own, counted from the end of the steps (and its short timers, to their end).
     const settle = acted ? await settlePage(sources, settleStart, ctx.settle ?? SETTLE, settleStart) : undefined;
+    const view = ctx.doc.defaultView;
+    const pageKey = settle?.how === 'quiet' && view ? sources.activity.key(view) : undefined;
     const nav = navigation.report() ?? (reports.some((r) => r.navigation) ? { same_document: false } : undefined);
     const requests = ctx.requests?.writesSince(start) ?? [];
     dialogs = disarm();
@@ -134,6 +136,7 @@ export async function runSteps(steps: readonly ActStep[], resolver: RefResolver,
       ...(settle ? { settle } : {}),
       ...(nav ? { navigation: nav } : {}),
       ...(requests.length ? { requests } : {}),
+      ...(pageKey ? { page_key: pageKey } : {}),
     };
   } finally {
     if (!dialogs) disarm();

@@ -66,12 +66,19 @@ function shapeWords(shape: ShapeInfo, kindShown: boolean): string {
   return parts.join(' ');
 }
 
-/** `[0–100]`, `[0–100 step 5]`, `[min 1]`: a slider's or spinbutton's bounds. */
+/** `0–100`, `0–100 step 5`, `min 1`: a slider's or spinbutton's bounds (the line brackets them with its states). */
 function rangeWords(r: RangeBounds): string {
   const bounds = r.min !== undefined && r.max !== undefined ? `${r.min}–${r.max}` : r.min !== undefined ? `min ${r.min}` : r.max !== undefined ? `max ${r.max}` : '';
   const step = r.step !== undefined ? `step ${r.step}` : '';
-  const text = [bounds, step].filter(Boolean).join(' ');
-  return text ? ` [${text}]` : '';
+  return [bounds, step].filter(Boolean).join(' ');
+}
+
+/** A value that is one plain token (a number, a date, a word) needs no quotes; any other is quoted as page text. */
+const PLAIN_VALUE = /^[\p{L}\p{N}][\p{L}\p{N}.:/-]*$/u;
+/** A value that reads like a ref (`e12`) is quoted, so it is never taken for one. */
+const REF_LIKE = /^[a-z]{1,3}\d+$/;
+function valueWords(value: string, max: number): string {
+  return PLAIN_VALUE.test(value) && !REF_LIKE.test(value) && value.length <= max ? value : quote(value, max);
 }
 
 /**
@@ -130,7 +137,9 @@ export function joinedElements(els: readonly SnapshotElement[], line: (e: Snapsh
 export function elementLine(e: SnapshotElement, pageUrl: string, d: LineDetail, options: ElementLineOptions = {}): string {
   const kindShown = e.shape !== undefined && (SHAPE_ROLES.has(e.role) || e.role === e.shape.kind);
   let line = options.showRole === false ? e.ref : `${e.ref} ${kindShown ? e.shape!.kind : word(e.role, 40)}${e.inferred ? '~' : ''}`;
-  if (e.name) line += ` ${quote(e.name, d.maxText)}`;
+  const value = e.value !== undefined && e.value !== '' ? e.value : undefined;
+  // A name that is the value itself (a field named by what it holds, a select by its choice) is said once, as the value.
+  if (e.name && e.name.trim() !== value?.trim()) line += ` ${quote(e.name, d.maxText)}`;
   if (e.states.includes('required')) line += '*';
   if (e.shape) {
     const shape = shapeWords(e.shape, kindShown);
@@ -138,11 +147,12 @@ export function elementLine(e: SnapshotElement, pageUrl: string, d: LineDetail, 
   }
   line += options.mark ?? '';
   if (e.inputType && !PLAIN_INPUTS.has(e.inputType)) line += ` type=${word(e.inputType, 40)}`;
-  if (e.value !== undefined && e.value !== '') line += ` = ${quote(e.value, Math.min(d.maxText, 120))}`;
-  if (e.range) line += rangeWords(e.range);
+  if (value !== undefined) line += ` = ${valueWords(value, Math.min(d.maxText, 120))}`;
   const otherOptions = e.options?.filter((o) => o !== e.value);
   const states = e.states.filter((x) => x !== 'required' && !(x === 'editable' && TEXT_ENTRY_ROLES.has(e.role)) && !IMPLIED_STATES[e.role]?.has(x));
-  if (states.length > 0) line += ` [${states.join(', ')}]`;
+  // Bounds and states share one bracket: `[0–100 step 5, focused]`.
+  const bracket = [...(e.range ? [rangeWords(e.range)] : []), ...states].filter(Boolean);
+  if (bracket.length > 0) line += ` [${bracket.join(', ')}]`;
   if (e.visibility !== 'visible' && options.showVisibility !== false)
     line += ` (${e.coveredBy && e.visibility === 'covered' ? coveredWords(e.coveredBy, options.coverByRef) : e.visibility.replace('_', ' ')})`;
   if (d.rich) {
@@ -174,8 +184,16 @@ export interface LineCarry {
   role?: string | undefined;
 }
 
-export function rowLine(items: Item[], pageUrl: string, d: LineDetail, options: (e: SnapshotElement) => ElementLineOptions = () => ({}), carry: LineCarry = {}): string {
-  return withoutEchoes(items)
+/** `nestedNames`: names of controls anywhere on the page, which a row's text may hold after its own control's (see withoutEchoes). */
+export function rowLine(
+  items: Item[],
+  pageUrl: string,
+  d: LineDetail,
+  options: (e: SnapshotElement) => ElementLineOptions = () => ({}),
+  carry: LineCarry = {},
+  nestedNames: readonly string[] = [],
+): string {
+  return withoutEchoes(items, nestedNames)
     .map((i) => {
       if (i.kind === 'text') return quote(i.text.text, Math.min(d.maxText, 80));
       // The role of the control before it on the line, texts between or not (see joinedElements).
@@ -198,10 +216,14 @@ export const words = (text: string) =>
  * link's own text) or its controls' names one after another (a label and its button: "Quantity
  * of Mug Update"), or whose words are each the first word of a control's name (a cell holding
  * "Edit" and "Remove USR-1" buttons reads "Edit Remove"), or a control's value (a quantity shown
- * beside the field that holds it). "Mug" beside "Quantity of Mug" stays.
+ * beside the field that holds it). "Mug" beside "Quantity of Mug" stays. So does a text that
+ * starts with one of the row's controls' names and goes on with names of controls elsewhere
+ * (`nestedNames`): a tree item's block holds the text of its branch ("Documents Invoices
+ * lease.pdf" beside the "Documents" item), hidden or listed under it, each said by its own line.
  */
-function withoutEchoes(items: Item[]): Item[] {
+function withoutEchoes(items: Item[], nestedNames: readonly string[] = []): Item[] {
   const names: string[][] = [];
+  const nested = nestedNames.map(words).filter((w) => w.length > 0);
   const firstWords = new Set<string>();
   const values = new Set(items.flatMap((i) => (i.kind === 'element' && i.el.value ? [i.el.value.trim()] : [])));
   for (const i of items) {
@@ -215,7 +237,7 @@ function withoutEchoes(items: Item[]): Item[] {
     if (i.kind === 'element') return true;
     if (values.has(i.text.text.trim())) return false;
     const w = words(i.text.text);
-    return w.length === 0 || !(madeOfNames(w, names) || w.every((x) => firstWords.has(x)));
+    return w.length === 0 || !(madeOfNames(w, names) || w.every((x) => firstWords.has(x)) || holdsNested(w, names, nested));
   });
   return kept.map((i) => (i.kind === 'text' ? withoutNamePrefix(i, items) : i));
 }
@@ -244,10 +266,22 @@ function withoutNamePrefix(item: Extract<Item, { kind: 'text' }>, row: readonly 
   return item;
 }
 
-/** Whether `text` is one or more of `names` one after another (words compared). */
+/** Whether `text` is one of the row's `own` names followed by one or more `nested` names (see withoutEchoes). */
+function holdsNested(text: string[], own: string[][], nested: string[][]): boolean {
+  if (nested.length === 0) return false;
+  return own.some((n) => n.length < text.length && n.every((x, k) => text[k] === x) && madeOfNames(text.slice(n.length), nested));
+}
+
+/** Whether `text` is one or more of `names` one after another (words compared), by the words each prefix can end at. */
 function madeOfNames(text: string[], names: string[][]): boolean {
   if (text.length === 0) return true;
-  return names.some((n) => n.length <= text.length && n.every((x, k) => text[k] === x) && madeOfNames(text.slice(n.length), names));
+  const reached = new Array<boolean>(text.length + 1).fill(false);
+  reached[0] = true;
+  for (let at = 0; at < text.length; at++) {
+    if (!reached[at]) continue;
+    for (const n of names) if (n.length > 0 && at + n.length <= text.length && n.every((x, k) => text[at + k] === x)) reached[at + n.length] = true;
+  }
+  return reached[text.length]!;
 }
 
 export function formLine(f: SnapshotForm, pageUrl: string): string {

@@ -146,8 +146,12 @@ class Renderer {
     this.pointedAt = new Set(shownFacts(extras).flatMap((f) => (f.ref ? [f.ref] : [])));
     this.steps = stepsByRef(extras.actions ?? [], this.needs);
     this.elementByRef = new Map(s.elements.map((e) => [e.ref, e]));
-    this.shownRefs = new Set(s.elements.flatMap((e) => (e.visibility === 'hidden' ? [] : [e.ref])));
+    this.shownRefs = new Set(s.elements.flatMap((e) => (unseen(e) ? [] : [e.ref])));
+    this.controlNames = [...new Set(s.elements.flatMap((e) => (e.name ? [e.name] : [])))];
   }
+
+  /** Every control's name: a row's text that is its control's name and then only these (a tree item's text holding its branch's items) says nothing their lines do not. */
+  private readonly controlNames: string[];
 
   private get needs(): NeedsApproval {
     return this.extras.needsApproval ?? requiresApproval;
@@ -285,7 +289,7 @@ class Renderer {
     // Already said as the title of its own list (a popup shown under its opener).
     if (this.printed.has(el.ref)) return;
     // Not usable now and nothing a person sees: counted, and found by query.
-    if (el.visibility === 'hidden') {
+    if (unseen(el)) {
       this.hiddenCount++;
       return;
     }
@@ -388,7 +392,7 @@ class Renderer {
     const collapse = body.length > this.level.smallContainer;
     const shown = collapse ? body.slice(0, this.level.exampleRows) : body;
     const self = this.elementByRef.get(g.ref);
-    const titledBySelf = self !== undefined && self.visibility !== 'hidden' && !this.printed.has(self.ref);
+    const titledBySelf = self !== undefined && !unseen(self) && !this.printed.has(self.ref);
     let title = opener ? '  ↳ ' : '';
     if (titledBySelf) {
       title += elementLine(self, this.s.url, d, this.lineOptions(self));
@@ -398,7 +402,10 @@ class Renderer {
       if (meta?.name) title += ` ${quote(meta.name, 80)}`;
     }
     if (opener && !underOpener) title += ` (from ${opener})`;
-    const line = (items: Item[], carry?: LineCarry) => rowLine(items, this.s.url, d, this.lineOptions, carry);
+    // The container's own title among its texts (a dialog's heading is its name): its title line says it.
+    const named = words(meta?.name ?? '');
+    const own = (items: Item[]) => (named.length === 0 ? items : items.filter((i) => i.kind !== 'text' || !sameWords(words(i.text.text), named)));
+    const line = (items: Item[], carry?: LineCarry) => rowLine(own(items), this.s.url, d, this.lineOptions, carry, this.controlNames);
     for (const [, items] of rows) for (const i of items) if (i.kind === 'element') this.printed.add(i.el.ref);
     if (TABULAR.has(role) || meta?.columns?.length) {
       // Rows are numbered only when some are left out (expand pages by row).
@@ -413,8 +420,8 @@ class Renderer {
       for (const [n, items] of shown) this.lines.push(`${indent}${collapse ? `row ${n}:` : '-'} ${line(items)}`);
     } else {
       // Hidden controls (a closed submenu's items, a collapsed branch's nodes) are counted, as outside lists: nothing to act on yet.
-      const listed = [...header, ...shown].map(([n, items]): [number, Item[]] => [n, items.filter((i) => i.kind !== 'element' || i.el.visibility !== 'hidden')]);
-      for (const [, items] of [...header, ...shown]) for (const i of items) if (i.kind === 'element' && i.el.visibility === 'hidden') this.hiddenCount++;
+      const listed = [...header, ...shown].map(([n, items]): [number, Item[]] => [n, items.filter((i) => i.kind !== 'element' || !unseen(i.el))]);
+      for (const [, items] of [...header, ...shown]) for (const i of items) if (i.kind === 'element' && unseen(i.el)) this.hiddenCount++;
       // On one line the rows share it, so a role said once carries over; on lines of their own each says its own.
       const carry: LineCarry = {};
       const texts = listed.map(([, items]) => line(items, carry)).filter(Boolean);
@@ -462,6 +469,14 @@ function restLine(ref: string, body: Array<[number, Item[]]>, shownCount: number
   if (notVisible > 0) line += `, ${notVisible} not visible`;
   if (shape) line += `; rows look like: ${shape}`;
   return `${line}. expand(${JSON.stringify(ref)}, {offset: ${shownCount}}) lists them; query() searches them.`;
+}
+
+/**
+ * A control a person does not see at all: hidden, or of zero size with a role Steward only
+ * inferred (a focus trap's sentinel: nothing to see or click). Never listed; counted as hidden.
+ */
+function unseen(e: SnapshotElement): boolean {
+  return e.visibility === 'hidden' || (e.visibility === 'zero_size' && e.inferred !== undefined);
 }
 
 /** Why a control is not usable now, as a run of them says it once: `offscreen`, `covered by dialog "Cookies" e8` (`byRef`: `covered by dialog e8`, its own line names it). */

@@ -27,11 +27,11 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
   });
 
   it('marks what a step needs: ! all steps on it need the person, !press only that one, $ payment; nothing for a harmless one', () => {
-    expect(lines).toContain('e2 combobox "Fruit" !press = "Ap" [expanded]');
+    expect(lines).toContain('e2 combobox "Fruit" !press = Ap [expanded]');
     // The cover has a line of its own (e9 "Accept cookies"): named by its role and ref.
     expect(lines).toContain('e6 button "Pay now" !$ (covered by dialog e9)');
     expect(lines).toContain('e9 button "Accept cookies" !');
-    expect(lines).toContain('e5 slider "Volume" = "30" [0–100 step 5]');
+    expect(lines).toContain('e5 slider "Volume" = 30 [0–100 step 5]');
   });
 
   it('leaves out a text that only shows the value of the control right before it, but not other text', () => {
@@ -54,7 +54,7 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
   });
 
   it('puts a popup right under the control that opened it, with its items and their state', () => {
-    const at = lines.indexOf('e2 combobox "Fruit" !press = "Ap" [expanded]');
+    const at = lines.indexOf('e2 combobox "Fruit" !press = Ap [expanded]');
     // Right under its control's line, which says what opened it; the items' role is said once on the line.
     // A container's ref is left out when all its rows are shown (expand is not needed to reach them).
     expect(lines[at + 1]).toBe('  ↳ listbox: e3 option "Apple" · e4 "Apricot" [selected]');
@@ -68,7 +68,7 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
   });
 
   it('shows ranges, tabs and trees with their ARIA state on one line each', () => {
-    expect(lines).toContain('e20 spinbutton "Quantity" = "2" [min 1]');
+    expect(lines).toContain('e20 spinbutton "Quantity" = 2 [min 1]');
     expect(lines).toContain('tablist: e7 tab "Details" [selected] · e8 "Reviews"');
     expect(lines).toContain('tree "Files": e21 treeitem "Docs" [expanded] · e22 "Images" [collapsed]');
   });
@@ -113,6 +113,78 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
     expect(all).not.toContain('tree "Files"');
     expect(all).toContain('\n3 hidden controls\n');
     expect(expand(hide(['e22']), 'e22')).toContain('e22 treeitem "Images"');
+  });
+
+  it('says a value once: a field or select named by what it holds shows the value alone; a plain value bare, bounds and states in one bracket', () => {
+    const named = (e: SnapshotElement): SnapshotElement =>
+      e.ref === 'e2' ? { ...e, name: 'Apricot jam', value: 'Apricot jam' } : e.ref === 'e5' ? { ...e, states: ['focused'] } : e.ref === 'e20' ? { ...e, value: 'e12' } : e;
+    const out = renderSnapshot({ ...snap, elements: snap.elements.map(named) }, { actions: WIDGET_STEPS });
+    expect(out).toContain('e2 combobox !press = "Apricot jam" [expanded]');
+    expect(out).toContain('e5 slider "Volume" = 30 [0–100 step 5, focused]');
+    // A value that reads like a ref stays quoted.
+    expect(out).toContain('e20 spinbutton "Quantity" = "e12" [min 1]');
+  });
+
+  it('counts a zero-size control whose role is only inferred (a focus trap’s sentinel) with the hidden ones; a real one stays listed', () => {
+    const base = snap.elements.find((e) => e.ref === 'e7')!;
+    const sentinel = (ref: string, order: number, inferred: boolean): SnapshotElement => ({
+      ...base,
+      ref,
+      role: 'button',
+      name: '',
+      states: [],
+      visibility: 'zero_size',
+      container: { ref: 'c9', row: order - 899 },
+      order,
+      ...(inferred ? { inferred: { confidence: 0.6, evidence: ['tabindex'] } } : {}),
+    });
+    const page = { ...snap, elements: [...snap.elements, sentinel('z1', 900, true), sentinel('z2', 901, false)], containers: [...(snap.containers ?? []), { ref: 'c9', role: 'list', rows: 2 }] };
+    const out = renderSnapshot(page);
+    expect(out).not.toMatch(/\bz1\b/);
+    expect(out).toContain('z2 button (zero size)');
+    expect(out).toContain('2 hidden controls');
+  });
+
+  it('leaves out a row’s text that is its control’s name followed by its branch’s items, and a container’s title among its texts', () => {
+    const base = snap.elements.find((e) => e.ref === 'e7')!;
+    const item = (ref: string, name: string, row: number, list: string, visible: boolean): SnapshotElement => ({
+      ...base,
+      ref,
+      role: 'treeitem',
+      name,
+      states: [],
+      visibility: visible ? 'visible' : 'hidden',
+      container: { ref: list, row },
+      order: row,
+    });
+    const drive = {
+      ...snap,
+      elements: [item('t1', 'Documents', 1, 'l1', true), item('t2', 'Invoices', 1, 'l2', false), item('t3', 'lease.pdf', 2, 'l2', false), item('t4', 'Photos', 2, 'l1', true)],
+      texts: [
+        { text: 'Documents Invoices lease.pdf', role: 'listitem', container: { ref: 'l1', row: 1 }, order: 0.5 },
+        { text: 'Photos 3 albums', role: 'listitem', container: { ref: 'l1', row: 2 }, order: 1.5 },
+      ],
+      containers: [
+        { ref: 'l1', role: 'list', rows: 2 },
+        { ref: 'l2', role: 'list', rows: 2 },
+      ],
+      canvases: [],
+    };
+    const out = renderSnapshot(drive);
+    // What is not a control's name stays ("3 albums").
+    expect(out).toContain('list: t1 treeitem "Documents" · "3 albums" · t4 "Photos"');
+    expect(out).not.toContain('Invoices lease.pdf');
+    const dialog = {
+      ...snap,
+      elements: [{ ...base, ref: 'd1', role: 'button', name: 'Accept', states: [], container: { ref: 'dl', row: 1 }, order: 2 }],
+      texts: [
+        { text: 'Terms of sale', role: 'heading', level: 2, container: { ref: 'dl', row: 1 }, order: 1 },
+        { text: 'By continuing you agree.', container: { ref: 'dl', row: 1 }, order: 1.5 },
+      ],
+      containers: [{ ref: 'dl', role: 'dialog', name: 'Terms of sale', rows: 1 }],
+      canvases: [],
+    };
+    expect(renderSnapshot(dialog)).toContain('dialog "Terms of sale": "By continuing you agree." · d1 button "Accept"');
   });
 
   it('leaves out a tab’s expanded or collapsed, which only repeats whether it is selected', () => {

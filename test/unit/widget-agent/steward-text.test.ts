@@ -121,6 +121,14 @@ describe('the rendering of issue 26’s fields, read back', () => {
     expect(byRef('e30')).toMatchObject({ role: 'menuitem', name: 'Rename' });
   });
 
+  it('reads a bare value and the states that share a bracket with the bounds', () => {
+    const slider = parseElement('e5 slider "Volume" !press = 30 [0–100 step 5, focused]');
+    expect(slider).toMatchObject({ role: 'slider', name: 'Volume', value: '30', states: ['focused'] });
+    // A field named by what it holds shows the value alone: found by that value.
+    const note = parseStewardLook('<untrusted>\ne1 textbox~ !press = "Buy oat milk" [focused]\n</untrusted>').view;
+    expect(findTarget(note, { name: 'Buy oat milk', roles: ['textbox'], said: 'the note' })).toMatchObject({ node: { ref: 'e1', value: 'Buy oat milk' } });
+  });
+
   it('reads shapes by kind, colour, outline and size, passive or operable', () => {
     expect(byRef('e10')?.shape).toEqual({ kind: 'circle', fill: 'red', size: 'large' });
     expect(byRef('e11')?.shape).toEqual({ kind: 'rect', fill: 'blue', stroke: 'black', size: 'small' });

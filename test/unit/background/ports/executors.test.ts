@@ -102,6 +102,20 @@ describe('act reports → execution reports (never more than the page said)', ()
     expect(Date.now() - t0).toBeLessThan(100);
   });
 
+  it('a page that came to rest by its events hands its key to the tab observer (its next look need not hold the new state); one still busy at the cap does not', async () => {
+    const tabs = new FakeTabs();
+    tabs.status.set(7, 'complete');
+    const actSettled = vi.fn();
+    const quiet = vi.fn(async () => ({ ok: true, data: { steps: [done('click')], settle: { ms: 60, how: 'quiet' }, page_key: 'i1:4:0,0:1280x720' } }));
+    const report = await actOnTab({ send: fakeFrames(quiet), tabs, observer: { actSettled } }, 7, [{ op: 'click', ref: 'e1' }], 'doc-1');
+    expect(report).toEqual({ outcome: 'completed', activity: { settle: { ms: 60, how: 'quiet' } } });
+    expect(actSettled).toHaveBeenCalledWith(7, 'i1:4:0,0:1280x720');
+    actSettled.mockClear();
+    const busy = vi.fn(async () => ({ ok: true, data: { steps: [done('click')], settle: { ms: 1500, how: 'capped', busy: ['mutations'] } } }));
+    await actOnTab({ send: fakeFrames(busy), tabs, observer: { actSettled } }, 7, [{ op: 'click', ref: 'e1' }], 'doc-1');
+    expect(actSettled).not.toHaveBeenCalled();
+  });
+
   it('a navigation the page announced (Navigation API, beforeunload) is waited for', async () => {
     const tabs = new FakeTabs();
     tabs.status.set(7, 'complete');

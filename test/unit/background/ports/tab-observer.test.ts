@@ -130,6 +130,26 @@ describe('TabObserver settling by the page’s own events', () => {
     expect(sleep).not.toHaveBeenCalled();
   });
 
+  it('a new state that is the page as Steward’s own act left it (same key since the act settled) is returned without a hold; one changed since is held', async () => {
+    const keys = ['k1', 'k1', 'k2', 'k3', 'k3'];
+    const settle = vi.fn(async () => ({ ms: 0, how: 'quiet' as const, key: keys.shift()! }));
+    const { observer, calls } = observerWith([page(), page({ status: 'paid' }), page({ status: 'shipped' })], { settle });
+    await observer.observe(7);
+    // The act came to rest by the page's events with key k2, and the page still shows it: no hold.
+    observer.actSettled(7, 'k2');
+    settle.mockClear();
+    const after = await observer.observe(7);
+    expect(after.ok && after.tab.state.state).toBe('paid');
+    expect(settle).toHaveBeenCalledTimes(1);
+    expect(calls.snapshot).toBe(2);
+    // An act whose page changed again since it settled (k3, not k2): the new state is held as any other.
+    observer.actSettled(7, 'k2');
+    settle.mockClear();
+    const later = await observer.observe(7);
+    expect(later.ok && later.tab.state.state).toBe('shipped');
+    expect(settle).toHaveBeenCalledWith(7, SETTLE_MS, SETTLE_MS);
+  });
+
   it('a new state the page changes while it is held is read again (a churning page is told apart over time)', async () => {
     const keys = ['k1', 'k2', 'k2', 'k2'];
     const settle = vi.fn(async () => ({ ms: 0, how: 'quiet' as const, key: keys.shift()! }));
