@@ -33,10 +33,16 @@ form{position:relative;border-radius:10px;transition:outline-color .2s}
 .status-cancelled{color:#8a929c;text-decoration:line-through}
 td .small{margin:0}
 `;
+// Chrome's pseudo-classes, and the attributes Steward's polyfill sets at the same moments (a
+// polyfill cannot add pseudo-classes). Separate rules: a browser that does not know
+// :tool-form-active drops the whole rule it appears in.
 const WEBMCP_CSS = `
 form:tool-form-active{outline:3px dashed #d97706;outline-offset:6px;background:#fffaf0}
 form:tool-form-active::before{content:"An AI agent is filling in this form";position:absolute;top:-14px;right:10px;font-size:12px;font-weight:600;color:#fff;background:#d97706;padding:2px 8px;border-radius:6px}
 :tool-submit-active{outline:3px solid #d97706;outline-offset:2px}
+form[data-tool-form-active]{outline:3px dashed #d97706;outline-offset:6px;background:#fffaf0}
+form[data-tool-form-active]::before{content:"An AI agent is filling in this form";position:absolute;top:-14px;right:10px;font-size:12px;font-weight:600;color:#fff;background:#d97706;padding:2px 8px;border-radius:6px}
+[data-tool-submit-active]{outline:3px solid #d97706;outline-offset:2px}
 `;
 
 export function clinicPage(): string {

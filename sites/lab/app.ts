@@ -32,6 +32,7 @@ import { mountWebMcpFence } from './webmcp-fence.ts';
 import { mountWptWebMcp } from './wpt-webmcp.ts';
 import { mountThirdParty } from '../third-party/serve.ts';
 import { mountWebMcpCases } from './webmcp-cases.ts';
+import { mountWebMcpContinue } from './webmcp-continue.ts';
 import { mountActPages } from './act-pages.ts';
 import { mountConsentPages } from './consent-pages.ts';
 import { mountSinkPages } from './sink-pages.ts';
@@ -82,6 +83,7 @@ export function createLab(): DemoSite {
   mountWptWebMcp(router);
   mountThirdParty(router);
   mountWebMcpCases(router);
+  const resetCheckout = mountWebMcpContinue(router);
   mountActPages(router);
   mountConsentPages(router);
   mountSinkPages(router);
@@ -131,6 +133,7 @@ export function createLab(): DemoSite {
   const reset = (): void => {
     log.clear();
     answers.clear();
+    resetCheckout();
   };
   router.post('/__demo/reset', (ctx) => {
     reset();

@@ -19,6 +19,7 @@ const LAB_PAGES = [
   ['/hostile', 'Hostile page', 'Scripts that throw everywhere, patch DOM prototypes and clobber the document'],
   ['/webmcp/stalls', 'Stalling tool', 'A WebMCP tool that never answers'],
   ['/webmcp/same-name', 'Same-named tool', 'A WebMCP tool named like one of the clinic’s, on another site'],
+  ['/webmcp/continue', 'Checkout over three pages', 'One WebMCP tool call continued across documents (continuation tokens, resumeTool)'],
   ['/hostile-tools', 'Hostile tools', 'WebMCP tools whose input schemas carry catastrophic regular expressions'],
   ['/grid?n=1600', 'Grid (1.6k)', 'An admin table of about 1,600 elements'],
   ['/grid?n=16000', 'Grid (16k)', 'An admin table of about 16,000 elements'],

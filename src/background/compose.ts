@@ -1,4 +1,6 @@
 import { acceptPanelPorts, createChannels, listenToChannels } from './core/channels.ts';
+import { ContinuationBook } from '../webmcp/continuations.ts';
+import { pageDeadlines } from './core/page-deadlines.ts';
 import { createContentReports } from './pages/content-reports.ts';
 import { ToolStore } from './tools/store.ts';
 import { OpenPanels } from './core/open-panels.ts';
@@ -102,6 +104,7 @@ export function composeServiceWorker(): void {
       sites: siteAccess,
       push: (m) => (m.type === 'panel/tools-changed' ? toolsChanged(m.tabId) : panels.push(m)),
       presence: { of: (tabId) => pipeline.presence.of(tabId), stop: (tabId, agentId) => pipeline.presence.stop(tabId, agentId) },
+      continuations: pipeline.continuations,
     }),
   });
   pipeline.start();
@@ -186,6 +189,8 @@ function wirePipeline(deps: {
   });
   // Chrome's capture quota is the extension's: observations and agents' screenshots share it.
   const captures = new CaptureBudget();
+  // The agents' WebMCP calls a page continues in its next document: the executor runs them, the pages' asks reach them.
+  const continuations = new ContinuationBook({ clock: Date.now, lifetimeMs: () => pageDeadlines.continuation_token_ms });
   const chromePorts = createChromePorts({
     sessions,
     tools: deps.tools,
@@ -196,6 +201,7 @@ function wirePipeline(deps: {
     screenshot: chromeScreenshots(Date.now, captures),
     showDebuggingTools: agentsSeeDebuggingTools,
     contract,
+    continuations,
   });
 
   let pipeline: Pipeline | undefined;
@@ -374,6 +380,7 @@ function wirePipeline(deps: {
     start,
     taintAgent,
     presence,
+    continuations,
     bridgeLink: bridge.link,
     pageToolsChanged: bridge.pageToolsChanged,
     pairings: bridge.pairings,

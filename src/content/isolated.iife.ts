@@ -66,7 +66,9 @@ function start(): void {
     // Chrome hides what a native tool threw; the main world saw it.
     if (nativeSource) nativeSource.thrownLookup = thrownLookup(port);
     // With the polyfill setting off the main world observes the network only: no tools to ask for.
-    if (!native && offer.polyfill) discovery.attach(new PolyfillToolSource(port));
+    // The page's continuation calls go to the service worker, which alone issues and redeems tokens.
+    if (!native && offer.polyfill)
+      discovery.attach(new PolyfillToolSource(port, { token: (run_id) => ask('content/tool-token', { run_id }), resume: (token) => ask('content/tool-resume', { token }) }));
   });
 
   const whenParsed = () => {

@@ -8,6 +8,7 @@ import { startMainWorld } from './main/start-main-world.ts';
 import { captureThrown } from './main/thrown-capture.ts';
 import { installStewardModelContext } from './main/webmcp/model-context.ts';
 import { startPolyfill } from './main/webmcp/start-polyfill.ts';
+import { pageAsks } from './main/page-asks.ts';
 
 startMainWorld(
   (port) => {
@@ -15,9 +16,11 @@ startMainWorld(
     // (model-context.ts): the page gets a document.modelContext that behaves like Chrome's.
     const { modelContext: mc, declarativeSync } = startPolyfill();
     if (!mc) return false;
-    installStewardModelContext(mc as Parameters<typeof installStewardModelContext>[0], window, declarativeSync);
+    // The page's continuation calls (requestToken, resumeTool) are Steward's service worker's to answer.
+    const asks = pageAsks(port);
+    const runs = installStewardModelContext(mc as Parameters<typeof installStewardModelContext>[0], window, declarativeSync, { redeem: (token) => asks.resume(token) });
     const declared = recordDeclaredAnnotations(mc as { registerTool?: unknown });
-    serveModelContext(mc as Parameters<typeof serveModelContext>[0], port, declared, captureThrown(mc as { registerTool?: unknown }));
+    serveModelContext(mc as Parameters<typeof serveModelContext>[0], port, declared, captureThrown(mc as { registerTool?: unknown }), { runs, asks });
     return true;
   },
   // Native WebMCP: Chrome runs the tools, but only this world sees what they throw.

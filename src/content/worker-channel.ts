@@ -3,7 +3,7 @@ import { ContentReports, ContentRequests, type ContentAct, type PageSettle } fro
 import type { TabPresence } from '../protocol/presence.ts';
 import type { ActReport } from '../protocol/messages.ts';
 import type { ToolSource } from './webmcp/tool-source.ts';
-import { runTool } from './webmcp/run-tool.ts';
+import { runResumed, runTool } from './webmcp/run-tool.ts';
 import type { ObservationHost } from './observe/observation-host.ts';
 import type { Runtime } from 'webextension-polyfill';
 import { browser } from './browser.ts';
@@ -50,7 +50,16 @@ const notSupported = (what: string): Reply<never> => refuse('NOT_SUPPORTED', `Th
 
 function frameHandlers(services: FrameServices): Handlers<ContentRequests, void> {
   return {
-    'content/run-tool': async (request) => ok(await runTool(services.source(), request.name, request.input, request.deadline_ms)),
+    'content/run-tool': async (request) => ok(await runTool(services.source(), request.name, request.input, request.deadline_ms, request.run_id)),
+    'content/run-resumed': async (request) => ok(await runResumed(services.source(), request, request.deadline_ms)),
+    'content/cancel-tool': async ({ run_id }) =>
+      ok({
+        cancelled:
+          (await services
+            .source()
+            ?.cancel(run_id)
+            .catch(() => false)) ?? false,
+      }),
     'content/relist-tools': () => {
       services.relist();
       return ok(null);

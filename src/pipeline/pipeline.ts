@@ -330,14 +330,15 @@ export class Pipeline {
   /**
    * The person's Stop for one agent on one tab (Steward's indicator on the page): its cards there
    * are denied as the side panel's Deny would, with `reason`, and its actions not yet dispatched
-   * there are never dispatched. What was dispatched already cannot be called back. True when
-   * anything was stopped.
+   * there are never dispatched. One already dispatched cannot be called back, but its path is told
+   * to stop what it runs (a page's WebMCP tool hears it through its abort signal, and a continued
+   * call goes no further). True when anything was stopped.
    */
   async stopAgentOnTab(agentId: string, onTab: (sessionId: string | undefined) => Promise<boolean>, reason: string): Promise<boolean> {
     const mine = (await this.deps.journal.unfinished()).filter((a) => a.agent_id === agentId);
     const here: StoredAction[] = [];
     for (const a of mine) if (await onTab(a.context.session_id)) here.push(a);
-    let stopped = false;
+    let stopped = await this.cancelDispatched(here);
     for (const a of here) {
       if (a.state === 'proposed' || a.state === 'approved') {
         this.runner.stopRequested.add(a.action_id);
@@ -358,6 +359,25 @@ export class Pipeline {
       if (decided.ok) stopped = true;
     }
     return stopped;
+  }
+
+  /**
+   * The co-pilot's Stop (the whole run, on any tab): each of the agent's dispatched actions still
+   * running is told to stop, as Steward's Stop on the page does. True when any was running.
+   */
+  async stopRunning(agentId: string): Promise<boolean> {
+    return this.cancelDispatched((await this.deps.journal.unfinished()).filter((a) => a.agent_id === agentId));
+  }
+
+  /** Asks each dispatched action's path to stop what it runs (Executor.cancel). */
+  private async cancelDispatched(actions: readonly StoredAction[]): Promise<boolean> {
+    let cancelled = false;
+    for (const a of actions) {
+      if (a.state !== 'dispatched' || !a.via) continue;
+      const cancel = this.deps.ports.executors[a.via]?.cancel;
+      if (cancel && (await cancel.call(this.deps.ports.executors[a.via], a.action_id).catch(() => false))) cancelled = true;
+    }
+    return cancelled;
   }
 
   /** Where an action stands, from the journal (what `action_id` polling answers). */

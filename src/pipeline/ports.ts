@@ -140,6 +140,11 @@ export interface Executor {
    * endpoint): `confirmed` / `failed` settle it, `accepted` means not yet. Never runs anything.
    */
   status?(call: StatusCall): Promise<ExecutionReport>;
+  /**
+   * The person's Stop while the action runs (it was dispatched): the path tells what it runs to
+   * stop (a page's tool hears it through its abort signal). Whether anything was running for it.
+   */
+  cancel?(actionId: string): Promise<boolean>;
 }
 
 /** One executor per path; a missing path is simply unavailable. */

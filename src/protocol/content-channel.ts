@@ -3,6 +3,7 @@ import { wireSchema, type Payload, type RequestMap } from './channel.ts';
 import { ActReport, ActSettle, ActStep, NetworkResponse, ObserveReplyText, QueryResponse, SnapshotQuerySchema } from './messages.ts';
 import { AgentId, JsonObject } from './primitives.ts';
 import { TabPresence } from './presence.ts';
+import { ContinuationToken, RunId } from './page-channel.ts';
 import { ToolDescriptor, ToolRunOutcome, WebMcpApi } from './webmcp.ts';
 
 /**
@@ -28,7 +29,16 @@ export const ContentRequests = {
       input: JsonObject,
       /** How long the tool may take; past it the content script answers TIMEOUT (the tool may still be running). */
       deadline_ms: z.int().positive().max(600_000).optional(),
+      /** An agent's run (src/webmcp/continuations.ts): the page may ask a continuation token for it, and Stop cancels it by this id. */
+      run_id: RunId.optional(),
     }),
+    reply: ToolRunOutcome,
+  },
+  /** The person's Stop: the run's abort signal fires in the page (its tool's own signal aborts, `toolcancel` is fired). */
+  'content/cancel-tool': { request: z.object({ run_id: RunId }), reply: z.object({ cancelled: z.boolean() }) },
+  /** The next link of a continued tool call: the callback this document gave `resumeTool(token, …)`, run with the call's input. */
+  'content/run-resumed': {
+    request: z.object({ name: z.string().min(1).max(256), token: ContinuationToken, input: JsonObject, run_id: RunId, deadline_ms: z.int().positive().max(600_000).optional() }),
     reply: ToolRunOutcome,
   },
   'content/relist-tools': { request: z.object({}), reply: z.null() },
@@ -84,6 +94,13 @@ export const ContentReports = {
    * The worker stops that agent only if it acts on the sender's own tab.
    */
   'content/stop-agent': { request: z.object({ agent_id: AgentId }), reply: z.object({ stopped: z.boolean() }) },
+  /**
+   * A page's tool asked for a continuation token (`invocation.requestToken()`) while the agent's run
+   * `run_id` runs in this frame. The worker issues one only for a run it sent to this very document.
+   */
+  'content/tool-token': { request: z.object({ run_id: RunId }), reply: z.object({ token: ContinuationToken }) },
+  /** A page redeems a continuation token (`resumeTool(token, …)`): accepted, with the tool's name, or refused. */
+  'content/tool-resume': { request: z.object({ token: ContinuationToken }), reply: z.object({ tool: z.string().max(256) }) },
 } satisfies RequestMap;
 export type ContentReports = typeof ContentReports;
 export const ContentReportMessage = wireSchema(ContentReports);

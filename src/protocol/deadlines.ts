@@ -13,8 +13,10 @@ export const PAGE_DEADLINES = {
   page_reply_ms: 30_000,
   /** The service worker waits this much past a deadline it gave the page, so the page's own TIMEOUT answer arrives first. */
   reply_grace_ms: 2_000,
-  /** A backstop over one executor's whole run (its page calls have their own, shorter deadlines). */
+  /** A backstop over one executor's whole run (its page calls have their own, shorter deadlines); a continued tool call's whole chain too. */
   execution_ms: 120_000,
+  /** How long a continuation token a page's tool asked for waits for the next document to redeem it (the WebMCP explainer's "around 60 seconds"). */
+  continuation_token_ms: 60_000,
 } as const;
 
 export type PageDeadlines = { -readonly [K in keyof typeof PAGE_DEADLINES]: number };

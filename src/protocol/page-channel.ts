@@ -28,13 +28,30 @@ const RawToolWire = z
 /** What a page's tool threw, as the main world classified it (src/webmcp/thrown.ts); the isolated world bounds it again. */
 const ThrownWire = z.object({ code: z.string().max(256).optional(), message: z.string().max(4096), truncated: z.boolean() });
 
+/**
+ * An agent's tool run Steward sent (src/webmcp/continuations.ts): the page's `requestToken()` and
+ * Steward's Stop name it. Unguessable; the isolated world honours only the ones it is running.
+ */
+export const RunId = z.string().regex(/^run_[A-Za-z0-9_-]{16,64}$/);
+/** A continuation token as a page holds it (minted by Steward's service worker). */
+export const ContinuationToken = z.string().min(1).max(256);
+
+const RunReply = z.union([z.object({ result: z.string().nullable(), truncated: z.boolean() }), z.object({ thrown: ThrownWire })]);
+
 /** What the isolated world asks of the main world's polyfill. */
 export const PageChannelRequests = {
   list: { request: z.object({}), reply: z.object({ tools: z.array(RawToolWire).max(2048) }) },
   run: {
-    /** `deadline_ms`: past it the main world stops waiting for the page's tool and answers TIMEOUT. */
-    request: z.object({ name: z.string(), input: z.record(z.string(), z.unknown()), deadline_ms: z.int().positive().max(600_000).optional() }),
-    reply: z.union([z.object({ result: z.string().nullable(), truncated: z.boolean() }), z.object({ thrown: ThrownWire })]),
+    /** `deadline_ms`: past it the main world stops waiting for the page's tool and answers TIMEOUT. `run_id`: an agent's run (continuations, Stop). */
+    request: z.object({ name: z.string(), input: z.record(z.string(), z.unknown()), deadline_ms: z.int().positive().max(600_000).optional(), run_id: RunId.optional() }),
+    reply: RunReply,
+  },
+  /** Steward's Stop: aborts the run's signal (the tool's own signal aborts, the page hears `toolcancel`). */
+  cancel: { request: z.object({ run_id: RunId }), reply: z.object({ cancelled: z.boolean() }) },
+  /** The next link of a continued tool: the callback this document gave `resumeTool(token, …)`, with the call's input. */
+  resumed: {
+    request: z.object({ token: ContinuationToken, name: z.string().max(256), input: z.record(z.string(), z.unknown()), deadline_ms: z.int().positive().max(600_000).optional(), run_id: RunId }),
+    reply: RunReply,
   },
   /**
    * What the page's tool `name` last threw since `since` (epoch ms), if it did. Chrome's native
@@ -43,6 +60,21 @@ export const PageChannelRequests = {
   thrown: { request: z.object({ name: z.string().max(256), since: z.number() }), reply: z.object({ thrown: ThrownWire.nullable() }) },
 } satisfies RequestMap;
 export type PageChannelRequests = typeof PageChannelRequests;
+
+/**
+ * What the main world asks of the isolated world (the page's continuation calls), carried as
+ * `{ ask: { id, type, … } }` and answered as `{ answer: { id, reply } }` on the same port. The
+ * isolated world passes them to the service worker, which alone decides (src/webmcp/continuations.ts).
+ */
+export const PageChannelAsks = {
+  /** `invocation.requestToken()` during the run `run_id`. */
+  token: { request: z.object({ run_id: RunId }), reply: z.object({ token: ContinuationToken }) },
+  /** `document.modelContext.resumeTool(token, …)`: accepted (the tool's name, for its events) or refused. */
+  resume: { request: z.object({ token: ContinuationToken }), reply: z.object({ tool: z.string().max(256) }) },
+} satisfies RequestMap;
+export type PageChannelAsks = typeof PageChannelAsks;
+export const AskEnvelope = z.object({ ask: z.object({ id: z.number().int().nonnegative(), type: z.string() }).passthrough() });
+export const AnswerEnvelope = z.object({ answer: z.object({ id: z.number().int().nonnegative(), reply: z.unknown() }) });
 
 /**
  * A same-origin JSON response the main world's network observer saw. Bounded there, but the

@@ -45,3 +45,43 @@ test('without native WebMCP, the polyfill exposes the page’s tools to Steward'
   const firstDoctorName = doctors.match(/"name":"([^"]+)"/)?.[1];
   await expect(list.getByRole('region', { name: 'Result of list_doctors' })).toContainText(firstDoctorName!);
 });
+
+test('a declarative form an agent’s call fills and sends carries data-tool-form-active (its submit button data-tool-submit-active), as Chrome’s pseudo-classes would', async ({ steward, sites }) => {
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.lab}/webmcp/cases`);
+  const seen = await page.evaluate(async () => {
+    document.head.insertAdjacentHTML('beforeend', '<style>form[data-tool-form-active]{background-color:rgb(0,255,0)} button[data-tool-submit-active]{color:rgb(255,0,0)}</style>');
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      '<form id="pseudo" toolname="pseudo_tool" tooldescription="Pseudo classes tool" toolautosubmit action="about:blank"><input name="query"><button type="submit">Send</button></form>',
+    );
+    const form = document.getElementById('pseudo') as HTMLFormElement;
+    const button = form.querySelector('button')!;
+    const input = form.querySelector('input')!;
+    let during: Record<string, unknown> = {};
+    form.addEventListener('submit', (event) => {
+      during = {
+        form: form.hasAttribute('data-tool-form-active'),
+        button: button.hasAttribute('data-tool-submit-active'),
+        input: input.hasAttribute('data-tool-form-active') || input.hasAttribute('data-tool-submit-active'),
+        background: getComputedStyle(form).backgroundColor,
+        color: getComputedStyle(button).color,
+      };
+      event.preventDefault();
+      (event as unknown as { respondWith(p: Promise<string>): void }).respondWith(Promise.resolve('result'));
+    });
+    const mc = (document as unknown as { modelContext: { getTools(): Promise<Array<{ name: string }>>; executeTool(t: unknown, i: unknown): Promise<unknown> } }).modelContext;
+    let tool: { name: string } | undefined;
+    for (let i = 0; i < 50 && !tool; i++) {
+      tool = (await mc.getTools()).find((t) => t.name === 'pseudo_tool');
+      if (!tool) await new Promise((r) => setTimeout(r, 20));
+    }
+    const answer = await mc.executeTool(tool, { query: 'testing' });
+    return { during, answer, after: { form: form.hasAttribute('data-tool-form-active'), button: button.hasAttribute('data-tool-submit-active') } };
+  });
+  expect(seen).toEqual({
+    during: { form: true, button: true, input: false, background: 'rgb(0, 255, 0)', color: 'rgb(255, 0, 0)' },
+    answer: 'result',
+    after: { form: false, button: false },
+  });
+});

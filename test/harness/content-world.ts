@@ -20,3 +20,24 @@ export async function inContentScript(page: Page, expression: string): Promise<u
     await cdp.detach().catch(() => undefined);
   }
 }
+
+/**
+ * The centre of the Stop button on Steward's indicator (its closed shadow root, readable only from
+ * the isolated world), or null while the page shows none. The person's click is then a real one,
+ * at that point (`page.mouse.click`): the only Stop Steward answers.
+ */
+export async function stewardStopButton(page: Page): Promise<{ x: number; y: number } | null> {
+  return (await inContentScript(
+    page,
+    `(() => {
+      for (const el of document.documentElement.children) {
+        if (el.shadowRoot) continue;
+        const button = chrome.dom.openOrClosedShadowRoot(el)?.querySelector('.card button');
+        if (!button) continue;
+        const box = button.getBoundingClientRect();
+        return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+      }
+      return null;
+    })()`,
+  )) as { x: number; y: number } | null;
+}

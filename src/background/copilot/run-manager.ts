@@ -36,6 +36,8 @@ interface CopilotPipeline extends RunPipeline {
     revokeToken(tokenId: string): Promise<unknown>;
     decide(decision: ApprovalDecision): Promise<{ ok: true } | { ok: false; problem: string; message: string }>;
   };
+  /** Tells the paths of the agent's dispatched actions to stop what they run (a page's tool: its abort signal). */
+  stopRunning(agentId: string): Promise<boolean>;
 }
 
 type Minted = Awaited<ReturnType<CopilotPipeline['admin']['mintToken']>>;
@@ -406,7 +408,11 @@ export class RunManager {
     delete live.question;
     delete live.record.inflight;
     this.deps.keepAlive.update(this.activeCount());
-    // Nothing of the run is left waiting or usable once the panel sees it ended.
+    // Nothing of the run is left waiting, running or usable once the panel sees it ended: a page's
+    // tool it dispatched hears the stop through its abort signal.
+    if (end.kind === 'stopped') {
+      await (await this.deps.pipeline()).stopRunning(run.agent_id).catch((error: unknown) => console.warn('co-pilot: could not stop the run’s running action', error));
+    }
     await this.withdraw(run.agent_id, end).catch((error: unknown) => console.warn('co-pilot: could not withdraw the run’s approvals', error));
     await this.revoke(run.token_id);
     await this.save(live);

@@ -6,6 +6,7 @@ import { judgeReportedTool } from '../../webmcp/normalize.ts';
 import type { ContentSender } from '../core/senders.ts';
 import type { SiteAccess } from '../sites/site-access.ts';
 import type { ToolStore } from '../tools/store.ts';
+import type { ContinuationBook } from '../../webmcp/continuations.ts';
 
 /**
  * What Steward's content scripts report (src/protocol/content-channel.ts). The site is checked
@@ -21,11 +22,20 @@ export interface ContentReportDeps {
     of(tabId: number): Promise<TabPresence | null>;
     stop(tabId: number, agentId: string): Promise<boolean>;
   };
+  /** The agents' tool calls a page may continue in its next document (src/webmcp/continuations.ts); none when absent. */
+  continuations?: Pick<ContinuationBook, 'mint' | 'redeem'>;
 }
 
 const TOP_FRAME = 0;
 
-export function createContentReports({ store, sites, push, presence }: ContentReportDeps): (message: unknown, who: ContentSender) => Promise<Reply<unknown>> {
+/** The book's answer on the content channel: its refusal as NOT_ALLOWED, with its reason for the page. */
+function answer<T extends object, D>(result: T | { refused: string } | undefined, data: (r: T) => D): Reply<D> {
+  if (!result) return refuse('NOT_SUPPORTED', 'Tool continuations are not available.');
+  if ('refused' in result) return refuse('NOT_ALLOWED', result.refused);
+  return ok(data(result));
+}
+
+export function createContentReports({ store, sites, push, presence, continuations }: ContentReportDeps): (message: unknown, who: ContentSender) => Promise<Reply<unknown>> {
   const handlers: Handlers<ContentReports, ContentSender> = {
     'content/tools': async (report, who) => {
       void sites.noteWebMcpApi?.(report.api, who.frameId === 0);
@@ -39,6 +49,9 @@ export function createContentReports({ store, sites, push, presence }: ContentRe
     // Steward's indicator lives in the top frame: a subframe (another site's, maybe) neither reads nor stops.
     'content/presence-ask': async (_m, who) => ok(who.frameId === TOP_FRAME && presence ? await presence.of(who.tabId) : null),
     'content/stop-agent': async ({ agent_id }, who) => ok({ stopped: who.frameId === TOP_FRAME && presence ? await presence.stop(who.tabId, agent_id) : false }),
+    // Chrome's word on the sender (tab, document, origin) is what the book checks, never the page's.
+    'content/tool-token': ({ run_id }, who) => answer(continuations?.mint(run_id, who), (r) => ({ token: r.token })),
+    'content/tool-resume': ({ token }, who) => answer(continuations?.redeem(token, who), (r) => ({ tool: r.tool })),
   };
 
   return async (message, who) => {

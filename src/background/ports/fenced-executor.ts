@@ -14,8 +14,10 @@ export function fencedExecutor(
   deps: { tabOf(ctx: PortContext): Promise<number | undefined>; tabs: Pick<TabControl, 'fence' | 'urlOf' | 'get' | 'close' | 'showsErrorPage'> },
 ): Executor {
   const status = executor.status?.bind(executor);
+  const cancel = executor.cancel?.bind(executor);
   return {
     ...(status ? { status } : {}),
+    ...(cancel ? { cancel } : {}),
     async execute(call: ExecutionCall): Promise<ExecutionReport> {
       const origins = call.allowed_origins;
       const tabId = origins ? await deps.tabOf(call.ctx) : undefined;

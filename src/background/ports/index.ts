@@ -20,6 +20,7 @@ import { observedFor } from '../tools/agent-view.ts';
 import type { ObservedState } from '../../protocol/observed-state.ts';
 import type { ResourceRef } from '../../protocol/resource.ts';
 import type { PageSettle } from '../../protocol/content-channel.ts';
+import type { ContinuationBook } from '../../webmcp/continuations.ts';
 
 /**
  * The pipeline's ports on Chrome (src/pipeline/ports.ts). The pipeline never sees a tab id: ports
@@ -50,6 +51,8 @@ export interface ChromePortsDeps {
   showDebuggingTools?: () => Promise<boolean>;
   /** The contract path: sites' contracts and the grants Steward holds (src/background/contract/). */
   contract?: ContractPorts;
+  /** The agents' WebMCP calls a page may continue in its next document (src/webmcp/continuations.ts). */
+  continuations?: ContinuationBook;
 }
 
 const withoutHash = (u: string) => u.split('#')[0];
@@ -137,7 +140,7 @@ export function createChromePorts(deps: ChromePortsDeps) {
     executors: {
       ...(deps.contract ? { site_contract: deps.contract.executor } : {}),
       // Every step in the agent's tab is fenced to its origins: what it makes the tab load stays there.
-      webmcp: fencedExecutor(webmcpExecutor({ tabOf, send: deps.send, observer, topFrame, tabs: deps.tabs }), act),
+      webmcp: fencedExecutor(webmcpExecutor({ tabOf, send: deps.send, observer, topFrame, tabs: deps.tabs, ...(deps.continuations ? { continuations: deps.continuations } : {}) }), act),
       adapter: fencedExecutor(adapterExecutor(act), act),
       legacy_inference: fencedExecutor(domExecutor({ ...act, navigate }), act),
     },

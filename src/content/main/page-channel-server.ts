@@ -6,6 +6,8 @@ import type { ThrownLog } from './thrown-capture.ts';
 import { answerCorrelated } from '../../protocol/correlated-channel.ts';
 import { PageChannelRequests, type PageChannelPush } from '../../protocol/page-channel.ts';
 import { normalizeToolResult } from '../../webmcp/normalize.ts';
+import type { StewardRuns } from './webmcp/model-context.ts';
+import type { PageAsks } from './page-asks.ts';
 
 interface PageTool {
   name: string;
@@ -91,21 +93,59 @@ async function runWithin(run: Promise<unknown>, deadlineMs: number | undefined):
 
 const registeredHere = (tool: PageTool) => !('window' in tool) || tool.window === window;
 
-function modelContextHandlers(mc: PageModelContext, declared: Map<string, unknown>, thrownLog: ThrownLog): Handlers<PageChannelRequests, void> {
+/** Steward's own runs of the page's tools (model-context.ts), and the way to ask Steward for their continuation tokens. */
+export interface AgentRuns {
+  runs: StewardRuns;
+  asks: Pick<PageAsks, 'token'>;
+}
+
+function modelContextHandlers(mc: PageModelContext, declared: Map<string, unknown>, thrownLog: ThrownLog, agent?: AgentRuns): Handlers<PageChannelRequests, void> {
+  /** The agents' runs going now, by run id: what Steward's Stop aborts. */
+  const running = new Map<string, AbortController>();
+  /** Runs `start` as the agent's run `run_id` (its abort signal, its continuation tokens), or as before without one. */
+  const asAgent = async (run_id: string | undefined, start: (signal: AbortSignal | undefined, tokens: (() => Promise<string>) | undefined) => Promise<unknown>) => {
+    if (!run_id || !agent) return start(undefined, undefined);
+    const controller = new AbortController();
+    running.set(run_id, controller);
+    try {
+      return await start(controller.signal, () => agent.asks.token(run_id));
+    } finally {
+      running.delete(run_id);
+    }
+  };
+  /** The run's answer for the isolated world: the result, TIMEOUT past the deadline, or the failure. */
+  const answer = async (name: string, deadline_ms: number | undefined, run: () => Promise<unknown>) => {
+    const started = Date.now();
+    try {
+      return ok(normalizeToolResult(await runWithin(run(), deadline_ms)));
+    } catch (error) {
+      if (error instanceof DeadlineExceeded) return refuse('TIMEOUT', toolTimeoutMessage(error.ms));
+      return toolFailure(error, thrownLog.since(name, started));
+    }
+  };
   return {
     // Each frame reports only its own tools (its own port serves the others), as with native WebMCP.
     list: async () => ok({ tools: (await mc.getTools()).filter(registeredHere).map((t) => toWire(t, declared)) }),
-    run: async ({ name, input, deadline_ms }) => {
-      const started = Date.now();
+    run: async ({ name, input, deadline_ms, run_id }) => {
+      let tool: PageTool | undefined;
       try {
         const named = (await mc.getTools()).filter((t) => t.name === name);
-        const tool = named.find(registeredHere) ?? named[0];
-        if (!tool) return refuse('TOOL_NOT_FOUND', `No tool named ${name}`);
-        return ok(normalizeToolResult(await runWithin(execute(mc, tool, input), deadline_ms)));
+        tool = named.find(registeredHere) ?? named[0];
       } catch (error) {
-        if (error instanceof DeadlineExceeded) return refuse('TIMEOUT', toolTimeoutMessage(error.ms));
-        return toolFailure(error, thrownLog.since(name, started));
+        return toolFailure(error, undefined);
       }
+      if (!tool) return refuse('TOOL_NOT_FOUND', `No tool named ${name}`);
+      const found = tool;
+      return answer(name, deadline_ms, () => asAgent(run_id, (signal, tokens) => (agent && run_id ? agent.runs.execute(found, input, signal, tokens) : execute(mc, found, input))));
+    },
+    cancel: ({ run_id }) => {
+      const controller = running.get(run_id);
+      controller?.abort(new DOMException('The person stopped the agent’s call.', 'AbortError'));
+      return ok({ cancelled: controller !== undefined });
+    },
+    resumed: async ({ token, name, input, deadline_ms, run_id }) => {
+      if (!agent) return refuse('NOT_SUPPORTED', 'Tool continuations are not available here.');
+      return answer(name, deadline_ms, () => asAgent(run_id, (signal, tokens) => agent.runs.resumed(token, name, input, signal, tokens)));
     },
     thrown: ({ name, since }) => ok({ thrown: thrownLog.since(name, since) ?? null }),
   };
@@ -119,6 +159,8 @@ export function serveNativeThrown(port: MessagePort, thrownLog: ThrownLog): void
   const handlers: Handlers<PageChannelRequests, void> = {
     list: () => refuse('NOT_SUPPORTED', 'Native WebMCP: the isolated world lists tools itself.'),
     run: () => refuse('NOT_SUPPORTED', 'Native WebMCP: the isolated world runs tools itself.'),
+    cancel: () => refuse('NOT_SUPPORTED', 'Native WebMCP: the isolated world cancels its runs itself.'),
+    resumed: () => refuse('NOT_SUPPORTED', 'Native WebMCP has no tool continuations in this browser.'),
     thrown: ({ name, since }) => ok({ thrown: thrownLog.since(name, since) ?? null }),
   };
   port.addEventListener('message', (event: MessageEvent) => {
@@ -127,9 +169,13 @@ export function serveNativeThrown(port: MessagePort, thrownLog: ThrownLog): void
   port.start();
 }
 
-/** Serves the isolated world's list/run requests from the page's polyfilled document.modelContext. */
-export function serveModelContext(mc: PageModelContext, port: MessagePort, declared: Map<string, unknown>, thrownLog: ThrownLog): void {
-  const handlers = modelContextHandlers(mc, declared, thrownLog);
+/**
+ * Serves the isolated world's requests from the page's polyfilled document.modelContext. With
+ * `agent` (Steward's own polyfill), an agent's run goes through Steward's runs: its signal (Stop)
+ * and its continuation tokens.
+ */
+export function serveModelContext(mc: PageModelContext, port: MessagePort, declared: Map<string, unknown>, thrownLog: ThrownLog, agent?: AgentRuns): void {
+  const handlers = modelContextHandlers(mc, declared, thrownLog, agent);
   mc.addEventListener('toolchange', () => port.postMessage({ type: 'changed' } satisfies PageChannelPush));
   port.addEventListener('message', (event: MessageEvent) => {
     void answerCorrelated(PageChannelRequests, handlers, event.data, undefined, (answer) => port.postMessage(answer)).catch(() => undefined);

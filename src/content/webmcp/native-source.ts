@@ -9,7 +9,7 @@ interface NativeTool extends RawTool {
 }
 interface NativeModelContext extends EventTarget {
   getTools(): Promise<NativeTool[]>;
-  executeTool(tool: NativeTool, input: unknown): Promise<string | null>;
+  executeTool(tool: NativeTool, input: unknown, options?: { signal?: AbortSignal }): Promise<string | null>;
 }
 
 export function nativeModelContext(): NativeModelContext | undefined {
@@ -44,23 +44,37 @@ export class NativeToolSource implements ToolSource {
     return (await this.mc.getTools()).filter(registeredHere);
   }
 
-  async run(name: string, input: Record<string, unknown>) {
+  /** The agents' runs going now, by run id: Stop aborts them through Chrome's own executeTool signal. */
+  private readonly running = new Map<string, AbortController>();
+
+  async run(name: string, input: Record<string, unknown>, _deadlineMs?: number, runId?: string) {
     // Same-origin frames may each register a tool of this name: this frame's own comes first.
     const named = (await this.mc.getTools()).filter((t) => t.name === name);
     const tool = named.find(registeredHere) ?? named[0];
     if (!tool) throw new ToolExecutionError('TOOL_NOT_FOUND', `The page has no tool named "${name}" any more.`);
     const started = Date.now();
+    const controller = runId ? new AbortController() : undefined;
+    if (runId && controller) this.running.set(runId, controller);
+    const options = controller ? { signal: controller.signal } : undefined;
     try {
       try {
-        return { result: await this.mc.executeTool(tool, input) };
+        return { result: await this.mc.executeTool(tool, input, options) };
       } catch (error) {
         // Earlier Chrome builds took the input as a JSON string; retry once in that shape.
-        if (error instanceof TypeError && /input/i.test(error.message)) return { result: await this.mc.executeTool(tool, JSON.stringify(input)) };
+        if (error instanceof TypeError && /input/i.test(error.message)) return { result: await this.mc.executeTool(tool, JSON.stringify(input), options) };
         throw error;
       }
     } catch (error) {
       throw await this.failure(name, started, error);
+    } finally {
+      if (runId) this.running.delete(runId);
     }
+  }
+
+  cancel(runId: string): Promise<boolean> {
+    const controller = this.running.get(runId);
+    controller?.abort(new DOMException('The person stopped the agent’s call.', 'AbortError'));
+    return Promise.resolve(controller !== undefined);
   }
 
   /**

@@ -1,6 +1,6 @@
-import { channelClient, type ChannelClient, type ReplyError } from '../../protocol/channel.ts';
-import { correlator, type Correlator } from '../../protocol/correlated-channel.ts';
-import { PageChannelPush, PageChannelRequests, PortOffer } from '../../protocol/page-channel.ts';
+import { channelClient, refuse, type ChannelClient, type Data, type Handlers, type Reply, type ReplyError } from '../../protocol/channel.ts';
+import { answerCorrelated, correlator, type Correlator } from '../../protocol/correlated-channel.ts';
+import { AskEnvelope, PageChannelAsks, PageChannelPush, PageChannelRequests, PortOffer } from '../../protocol/page-channel.ts';
 import { HANDSHAKE_FROM_ISOLATED, HANDSHAKE_FROM_MAIN } from '../../protocol/page-channel-names.ts';
 import { ToolExecutionError, thrownError, type ToolSource } from './tool-source.ts';
 import type { RawTool } from '../../webmcp/normalize.ts';
@@ -21,17 +21,44 @@ function toolError(error: ReplyError): ToolExecutionError {
 }
 
 /**
+ * Where the page's continuation calls go (the service worker, which alone decides): a token for
+ * an agent's run, a token redeemed. Each answers the worker's reply, or undefined when the worker
+ * could not be reached.
+ */
+export interface ContinuationDesk {
+  token(run_id: string): Promise<Reply<{ token: string }> | undefined>;
+  resume(token: string): Promise<Reply<{ tool: string }> | undefined>;
+}
+
+const unreachable = refuse('STEWARD_UNAVAILABLE', 'Steward could not be reached.', true);
+
+/**
  * Tools of the polyfill that the main-world script installed, reached over the private port.
  * Everything arriving on the port is page-controlled data: each answer is parsed with its
- * request's reply schema, and pushes that do not fit are dropped.
+ * request's reply schema, and pushes that do not fit are dropped. The page's continuation calls
+ * (its asks) reach the service worker only for the agents' runs going here now.
  */
 export class PolyfillToolSource implements ToolSource {
   readonly api = 'polyfill' as const;
   private readonly listeners: Array<() => void> = [];
   private readonly replies: Correlator<PageChannelRequests>;
   private readonly client: ChannelClient<PageChannelRequests>;
+  /** The agents' runs this frame has going now: only these may ask for a continuation token. */
+  private readonly agentRuns = new Set<string>();
+  private readonly asks: Handlers<PageChannelAsks, void>;
 
-  constructor(port: MessagePort) {
+  constructor(
+    private readonly port: MessagePort,
+    desk?: ContinuationDesk,
+  ) {
+    this.asks = {
+      token: async ({ run_id }) => {
+        if (!desk) return refuse('NOT_SUPPORTED', 'Tool continuations are not available here.');
+        if (!this.agentRuns.has(run_id)) return refuse('NOT_ALLOWED', 'No agent’s call is running with that id in this frame.');
+        return (await desk.token(run_id)) ?? unreachable;
+      },
+      resume: async ({ token }) => (desk ? ((await desk.resume(token)) ?? unreachable) : refuse('NOT_SUPPORTED', 'Tool continuations are not available here.')),
+    };
     this.replies = correlator<PageChannelRequests>(
       (request) => port.postMessage(request),
       (message) => (message.type === 'run' ? (message.deadline_ms ?? RUN_TIMEOUT_MS) + PAGE_DEADLINES.reply_grace_ms : LIST_TIMEOUT_MS),
@@ -44,6 +71,11 @@ export class PolyfillToolSource implements ToolSource {
 
   private receive(data: unknown): void {
     if (this.replies.receive(data)) return;
+    const ask = AskEnvelope.safeParse(data);
+    if (ask.success) {
+      void answerCorrelated(PageChannelAsks, this.asks, ask.data.ask, undefined, (answer) => this.port.postMessage({ answer })).catch(() => undefined);
+      return;
+    }
     // Network records share the port; NetworkBuffer takes them.
     const push = PageChannelPush.safeParse(data);
     if (push.success && push.data.type === 'changed') for (const l of this.listeners) l();
@@ -57,11 +89,31 @@ export class PolyfillToolSource implements ToolSource {
     return [];
   }
 
-  async run(name: string, input: Record<string, unknown>, deadlineMs?: number) {
-    const reply = await this.client.call('run', { name, input, ...(deadlineMs ? { deadline_ms: deadlineMs } : {}) });
-    if (!reply.ok) throw toolError(reply.error);
-    if ('thrown' in reply.data) throw thrownError(reply.data.thrown);
-    return reply.data;
+  async run(name: string, input: Record<string, unknown>, deadlineMs?: number, runId?: string) {
+    return this.asAgentRun(runId, () => this.client.call('run', { name, input, ...(deadlineMs ? { deadline_ms: deadlineMs } : {}), ...(runId ? { run_id: runId } : {}) }));
+  }
+
+  async resumed(token: string, name: string, input: Record<string, unknown>, runId: string, deadlineMs?: number) {
+    return this.asAgentRun(runId, () => this.client.call('resumed', { token, name, input, run_id: runId, ...(deadlineMs ? { deadline_ms: deadlineMs } : {}) }));
+  }
+
+  async cancel(runId: string): Promise<boolean> {
+    if (!this.agentRuns.has(runId)) return false;
+    const reply = await this.client.call('cancel', { run_id: runId });
+    return reply.ok && reply.data.cancelled;
+  }
+
+  /** One run on the port, known as the agent's run `runId` while it goes. */
+  private async asAgentRun(runId: string | undefined, call: () => Promise<Reply<Data<PageChannelRequests, 'run'>>>) {
+    if (runId) this.agentRuns.add(runId);
+    try {
+      const reply = await call();
+      if (!reply.ok) throw toolError(reply.error);
+      if ('thrown' in reply.data) throw thrownError(reply.data.thrown);
+      return reply.data;
+    } finally {
+      if (runId) this.agentRuns.delete(runId);
+    }
   }
 
   onChange(listener: () => void): void {

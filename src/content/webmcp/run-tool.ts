@@ -27,13 +27,31 @@ function pageFailed(pageError: PageToolError): ToolRunOutcome {
   };
 }
 
-/** Runs a page's tool within its deadline and reports the outcome; a tool that threw or said it failed is a failure, with the page's words. */
-export async function runTool(source: ToolSource | undefined, name: string, input: Record<string, unknown>, deadlineMs: number = PAGE_DEADLINES.tool_run_ms): Promise<ToolRunOutcome> {
-  if (!source) {
-    return { ok: false, error: { code: 'TOOL_NOT_FOUND', message: 'This frame exposes no WebMCP tools.', retryable: false } };
-  }
+const noTools: ToolRunOutcome = { ok: false, error: { code: 'TOOL_NOT_FOUND', message: 'This frame exposes no WebMCP tools.', retryable: false } };
+
+/**
+ * Runs a page's tool within its deadline and reports the outcome; a tool that threw or said it
+ * failed is a failure, with the page's words. `runId`: an agent's run (Stop, continuations).
+ */
+export function runTool(source: ToolSource | undefined, name: string, input: Record<string, unknown>, deadlineMs: number = PAGE_DEADLINES.tool_run_ms, runId?: string): Promise<ToolRunOutcome> {
+  if (!source) return Promise.resolve(noTools);
+  return outcomeOf(() => source.run(name, input, deadlineMs, runId), deadlineMs);
+}
+
+/** The next link of a continued call: the callback this document gave `resumeTool(token, …)`, reported as a tool run. */
+export function runResumed(
+  source: ToolSource | undefined,
+  request: { name: string; token: string; input: Record<string, unknown>; run_id: string },
+  deadlineMs: number = PAGE_DEADLINES.tool_run_ms,
+): Promise<ToolRunOutcome> {
+  const resumed = source?.resumed?.bind(source);
+  if (!resumed) return Promise.resolve({ ok: false, error: { code: 'TOOL_NOT_FOUND', message: 'This frame has no tool continuations.', retryable: false } });
+  return outcomeOf(() => resumed(request.token, request.name, request.input, request.run_id, deadlineMs), deadlineMs);
+}
+
+async function outcomeOf(start: () => Promise<{ result: unknown; truncated?: boolean }>, deadlineMs: number): Promise<ToolRunOutcome> {
   try {
-    const { result, truncated } = await withinDeadline(source.run(name, input, deadlineMs), deadlineMs);
+    const { result, truncated } = await withinDeadline(start(), deadlineMs);
     const normalized = normalizeToolResult(result);
     // A tool that answered with an error did not do what was asked; its text is the page's reason.
     if (reportsToolError(result)) return pageFailed({ ...boundMessage(normalized.result ?? '(no message)'), untrusted: true });

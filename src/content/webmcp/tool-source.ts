@@ -7,8 +7,16 @@ import { boundMessage, quotePageError, toErrorCode } from '../../webmcp/thrown.t
 export interface ToolSource {
   readonly api: Exclude<WebMcpApi, 'none'>;
   list(): Promise<RawTool[]>;
-  /** Runs a tool by name; resolves to the raw result (a string or null natively). `deadlineMs`: how long the page may take. */
-  run(name: string, input: Record<string, unknown>, deadlineMs?: number): Promise<{ result: unknown; truncated?: boolean }>;
+  /**
+   * Runs a tool by name; resolves to the raw result (a string or null natively). `deadlineMs`: how
+   * long the page may take. `runId`: an agent's run (Stop cancels it by this id; on the polyfill
+   * its tool may ask for a continuation token).
+   */
+  run(name: string, input: Record<string, unknown>, deadlineMs?: number, runId?: string): Promise<{ result: unknown; truncated?: boolean }>;
+  /** Steward's Stop: aborts the run's signal (the page hears `toolcancel`); whether that run was going here. */
+  cancel(runId: string): Promise<boolean>;
+  /** The next link of a continued call (polyfill only): the callback this document gave `resumeTool(token, …)`. */
+  resumed?(token: string, name: string, input: Record<string, unknown>, runId: string, deadlineMs?: number): Promise<{ result: unknown; truncated?: boolean }>;
   onChange(listener: () => void): void;
 }
 

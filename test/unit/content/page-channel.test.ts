@@ -3,6 +3,10 @@ import { PolyfillToolSource } from '../../../src/content/webmcp/polyfill-source.
 import type { ToolExecutionError } from '../../../src/content/webmcp/tool-source.ts';
 import { serveModelContext } from '../../../src/content/main/page-channel-server.ts';
 import { captureThrown } from '../../../src/content/main/thrown-capture.ts';
+import { pageAsks } from '../../../src/content/main/page-asks.ts';
+import { runTool } from '../../../src/content/main/webmcp/tool-run.ts';
+import type { StewardRuns } from '../../../src/content/main/webmcp/model-context.ts';
+import { ok, refuse } from '../../../src/protocol/channel.ts';
 
 const tick = () => new Promise((r) => setTimeout(r, 20));
 const ports: MessagePort[] = [];
@@ -176,5 +180,63 @@ describe('a hostile main world', () => {
     page.postMessage({ type: 'changed' });
     await tick();
     expect(changed).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('an agent’s run over the page channel: Stop and continuation tokens', () => {
+  const RUN = 'run_AAAAAAAAAAAAAAAAAAAAAAAA';
+  const noEvents = { activated: () => undefined, cancelled: () => undefined, startingSync: <T>(_n: string, start: () => T) => start() };
+  type PageTool = (input: unknown, options: { signal: AbortSignal; invocation: { requestToken(): Promise<string> } }) => unknown;
+
+  /** Steward's polyfill in the main world (its runs with their tokens and signals), the isolated world on the other end, and the worker's desk. */
+  function agentChannel(tool: PageTool, resumedCallback?: PageTool) {
+    const { port1, port2 } = channel();
+    const mc = new FakeModelContext([{ name: 'checkout', run: () => 'not the agent’s path' }]);
+    const runs: StewardRuns = {
+      execute: (_tool, input, signal, tokens) => runTool({ name: 'checkout', execute: tool as never }, input, signal, noEvents, tokens),
+      resumed: (_token, name, input, signal, tokens) => runTool({ name, execute: resumedCallback as never }, input, signal, noEvents, tokens),
+    };
+    const asks = pageAsks(port1);
+    serveModelContext(mc, port1, new Map(), captureThrown(mc as { registerTool?: unknown }), { runs, asks });
+    const desk = { token: vi.fn(async (run_id: string) => ok({ token: `stwc_for_${run_id}` })), resume: vi.fn(async () => ok({ tool: 'checkout' })) };
+    return { source: new PolyfillToolSource(port2, desk), desk, page: port1, asks };
+  }
+
+  it('the tool’s requestToken() reaches Steward with the run’s id, and the token reaches the tool', async () => {
+    const { source, desk } = agentChannel(async (_input, { invocation }) => `token ${await invocation.requestToken()}`);
+    expect(await source.run('checkout', {}, 1_000, RUN)).toEqual({ result: `token stwc_for_${RUN}`, truncated: false });
+    expect(desk.token).toHaveBeenCalledWith(RUN);
+  });
+
+  it('a page asking a token for a run that is not going in this frame is refused without asking Steward', async () => {
+    const { desk, asks } = agentChannel(() => 'done');
+    await expect(asks.token('run_BBBBBBBBBBBBBBBBBBBBBBBB')).rejects.toThrow('No agent’s call is running with that id in this frame.');
+    expect(desk.token).not.toHaveBeenCalled();
+  });
+
+  it('a refusal from Steward reaches the page as a rejected requestToken()', async () => {
+    const { source, desk } = agentChannel(async (_input, { invocation }) => invocation.requestToken());
+    desk.token.mockResolvedValueOnce(refuse('NOT_ALLOWED', 'That tool run has ended.') as never);
+    await expect(source.run('checkout', {}, 1_000, RUN)).rejects.toMatchObject({ code: 'EXECUTION_FAILED', pageError: { message: expect.stringContaining('That tool run has ended.') } });
+  });
+
+  it('Stop aborts the run’s signal in the page; a run the frame does not have is not cancelled', async () => {
+    let aborted: unknown;
+    const { source } = agentChannel((_input, { signal }) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject((aborted = signal.reason)))));
+    const run = source.run('checkout', {}, 5_000, RUN).catch((e: unknown) => e);
+    await tick();
+    expect(await source.cancel('run_CCCCCCCCCCCCCCCCCCCCCCCC')).toBe(false);
+    expect(await source.cancel(RUN)).toBe(true);
+    await run;
+    await vi.waitFor(() => expect(aborted).toMatchObject({ name: 'AbortError' }));
+  });
+
+  it('the next document’s callback runs with the call’s input and may ask for a further token', async () => {
+    const { source, desk } = agentChannel(
+      () => 'first',
+      async (input, { invocation }) => `placed ${JSON.stringify(input)} then ${await invocation.requestToken()}`,
+    );
+    expect(await source.resumed!('stwc_1', 'checkout', { item: 'boots' }, RUN, 1_000)).toEqual({ result: `placed {"item":"boots"} then stwc_for_${RUN}`, truncated: false });
+    expect(desk.token).toHaveBeenCalledWith(RUN);
   });
 });

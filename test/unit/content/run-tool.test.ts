@@ -7,6 +7,7 @@ const pageAnswering = (answer: unknown): ToolSource => ({
   api: 'native',
   list: () => Promise.resolve([]),
   run: () => Promise.resolve({ result: answer }),
+  cancel: () => Promise.resolve(false),
   onChange: () => undefined,
 });
 

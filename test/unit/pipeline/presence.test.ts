@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { badgeFor, COPILOT_NAME, presenceByTab, type ActionOnTab } from '../../../src/pipeline/presence.ts';
 import { presenceLine } from '../../../src/protocol/presence.ts';
 import { isErrorResult } from '../../../src/protocol/results.ts';
@@ -98,5 +98,25 @@ describe('Pipeline.stopAgentOnTab: the Stop on the page', () => {
     const last = (await h.pipeline.admin.auditEntries()).at(-1);
     expect(last).toMatchObject({ kind: 'denial', outcome: 'denied', error_code: 'APPROVAL_DENIED' });
     expect(last?.details).not.toHaveProperty('stopped_by');
+  });
+
+  it('tells the path of an action already dispatched on that tab to stop what it runs (a page tool: its abort signal), and the co-pilot’s Stop does so on any tab', async () => {
+    for (const stop of ['on the page', 'co-pilot'] as const) {
+      const h = await harness();
+      const cancelled: string[] = [];
+      let release: (() => void) | undefined;
+      h.shop.beforeEffect = () => new Promise<void>((resolve) => (release = resolve));
+      h.pipeline.deps.ports.executors.adapter!.cancel = async (actionId) => {
+        cancelled.push(actionId);
+        release?.();
+        return true;
+      };
+      const pending = h.pipeline.submit({ action: 'orders.view', resource: { type: 'order', id: 'ORD-1024' }, idempotency_key: stop === 'co-pilot' ? 'view-copilot' : 'view-page' }, h.agent);
+      await vi.waitFor(() => expect(h.shop.calls.execute).toHaveLength(1), { timeout: 5_000 });
+      expect(await h.pipeline.stopAgentOnTab('agent:other', onS1, 'x')).toBe(false);
+      expect(stop === 'co-pilot' ? await h.pipeline.stopRunning('agent:copilot') : await h.pipeline.stopAgentOnTab('agent:copilot', onS1, 'stopped on the page')).toBe(true);
+      const r = await pending;
+      expect(cancelled).toEqual([r.action_id]);
+    }
   });
 });

@@ -17,6 +17,8 @@ import { fireToolEvent, installToolEventGlobals, ToolActivatedEvent } from './to
 import { originList, toolEntry, ToolRegistry, type ListedTool, type ToolEntry } from './tool-registry.ts';
 import { runTool, type RunHooks } from './tool-run.ts';
 import { formOffering, offers, type DeclarativeSync } from './declarative-sync.ts';
+import { installInvocationGlobal, type TokenSource } from './invocation.ts';
+import { markActiveForm } from './form-active.ts';
 
 /** The handle one document's copy of this script leaves on its ModelContext for the page's other same-origin documents. */
 const HANDLE = Symbol.for('steward.webmcp.document');
@@ -25,7 +27,7 @@ interface DocumentHandle {
   readonly origin: string;
   readonly window: Window;
   list(callerOrigin: string): ListedTool[];
-  run(name: string, input: unknown, signal: AbortSignal | undefined, callerOrigin: string): Promise<string | null>;
+  run(name: string, input: unknown, signal: AbortSignal | undefined, callerOrigin: string, tokens?: TokenSource): Promise<string | null>;
   /** Fires `toolchange` here (another document's tools changed). */
   changed(): void;
 }
@@ -34,6 +36,20 @@ interface ModelContextLike extends EventTarget {
   registerTool(tool: unknown, options?: unknown): Promise<void>;
   getTools(options?: unknown): Promise<ListedTool[]>;
   executeTool(tool: unknown, input?: unknown, options?: unknown): Promise<string | null>;
+  resumeTool(token: unknown, callback: unknown): Promise<void>;
+}
+
+/** Steward's side of the continuations: the service worker redeems a token (resolves with the tool's name) or refuses it (rejects). */
+export interface ContinuationRedeemer {
+  redeem(token: string): Promise<string>;
+}
+
+/** What the page channel (page-channel-server.ts) runs for an agent's call: never reachable from the page. */
+export interface StewardRuns {
+  /** An agent's call of `tool`: executeTool's rules, and the run's continuation tokens from Steward. */
+  execute(tool: unknown, input: unknown, signal: AbortSignal | undefined, tokens: TokenSource): Promise<string | null>;
+  /** The next link of a continued call: the callback this document gave `resumeTool(token, …)`. */
+  resumed(token: string, name: string, input: unknown, signal: AbortSignal | undefined, tokens: TokenSource): Promise<string | null>;
 }
 
 const notFound = (name: string) => new DOMException(`Tool not found: ${name}`, 'UnknownError');
@@ -78,8 +94,11 @@ function toolInput(input: unknown): unknown {
  * methods on its prototype (the declarative forms call them too) and leaves this document's
  * handle on it for the page's other frames.
  */
-export function installStewardModelContext(mc: ModelContextLike, win: Window, declarativeSync?: DeclarativeSync): void {
+export function installStewardModelContext(mc: ModelContextLike, win: Window, declarativeSync?: DeclarativeSync, continuations?: ContinuationRedeemer): StewardRuns {
   installToolEventGlobals(win);
+  installInvocationGlobal(win);
+  /** The callbacks this document gave `resumeTool`, by token, until Steward runs them (once). */
+  const resumable = new Map<string, (input: unknown, options: unknown) => unknown>();
   const registry = new ToolRegistry();
   /** Each declarative registration's form: once the form stops offering the tool, the tool is gone, as in Chrome, before the forms' observer catches up. */
   const formOf = new Map<ToolEntry, HTMLFormElement>();
@@ -121,9 +140,15 @@ export function installStewardModelContext(mc: ModelContextLike, win: Window, de
     origin,
     window: win,
     list: (callerOrigin) => registry.list(origin, win, callerOrigin).filter((tool) => live(tool.name)),
-    run: (name, input, signal, callerOrigin) => {
+    run: (name, input, signal, callerOrigin, tokens) => {
       const entry = registry.find(name, origin, callerOrigin);
-      return entry && !gone(entry) ? runTool(entry, input, signal, hooks) : Promise.reject(notFound(name));
+      if (!entry || gone(entry)) return Promise.reject(notFound(name));
+      // A declarative form shows it is being filled and sent (a polyfill cannot add :tool-form-active).
+      const form = formOf.get(entry);
+      const unmark = form ? markActiveForm(form) : undefined;
+      const run = runTool(entry, input, signal, hooks, tokens);
+      if (unmark) void run.then(unmark, unmark);
+      return run;
     },
     changed: () => mc.dispatchEvent(new Event('toolchange')),
   };
@@ -138,9 +163,25 @@ export function installStewardModelContext(mc: ModelContextLike, win: Window, de
       }, 0),
     );
 
+  /** executeTool's checks and routing, for the page's own calls (no tokens) and for an agent's (Steward's tokens). */
+  const execute = (tool: unknown, input: unknown, signal: AbortSignal | undefined, tokens: TokenSource): Promise<string | null> => {
+    try {
+      if (tool === null || typeof tool !== 'object') throw new TypeError('executeTool(tool) requires a RegisteredTool');
+      for (const member of ['name', 'description', 'window', 'origin']) if (!(member in tool)) throw new TypeError(`RegisteredTool.${member} is required`);
+      const { name, window: toolWindow, origin: toolOrigin } = tool as { name: unknown; window: unknown; origin: unknown };
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      const args = toolInput(input);
+      const target = pageDocuments(handle).find((doc) => doc.window === toolWindow && doc.origin === toolOrigin);
+      if (!target) throw notFound(String(name));
+      return target.run(String(name), args, signal, origin, tokens);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+
   const proto = Object.getPrototypeOf(mc) as ModelContextLike;
   const own = (self: unknown): self is ModelContextLike => self === mc;
-  const methods: Pick<ModelContextLike, 'registerTool' | 'getTools' | 'executeTool'> = {
+  const methods: Pick<ModelContextLike, 'registerTool' | 'getTools' | 'executeTool' | 'resumeTool'> = {
     async registerTool(this: unknown, tool: unknown, options?: unknown) {
       if (!own(this)) throw new TypeError('Illegal invocation');
       const opts = (options ?? {}) as { signal?: AbortSignal; exposedTo?: unknown };
@@ -174,23 +215,44 @@ export function installStewardModelContext(mc: ModelContextLike, win: Window, de
       return tools;
     },
     executeTool(this: unknown, tool: unknown, input?: unknown, options?: unknown) {
+      if (!own(this)) return Promise.reject(new TypeError('Illegal invocation'));
+      // The page's own call: nobody to continue it for, so no continuation tokens.
+      return execute(tool, input, (options as { signal?: AbortSignal } | undefined)?.signal, undefined);
+    },
+    /**
+     * Asks Steward to go on with a call whose tool asked for `token` in an earlier document: once
+     * accepted, Steward runs `callback` here with the call's input. The callback is kept before
+     * asking, so Steward's run cannot arrive before it.
+     */
+    async resumeTool(this: unknown, token: unknown, callback: unknown) {
+      if (!own(this)) throw new TypeError('Illegal invocation');
+      if (typeof callback !== 'function') throw new TypeError('resumeTool(token, callback) requires a callback');
+      const key = String(token);
+      if (!continuations) throw new DOMException('Tool continuations are not available here.', 'NotSupportedError');
+      if (resumable.has(key)) throw new DOMException('This continuation token was already redeemed.', 'NotAllowedError');
+      resumable.set(key, (input, opts) => Reflect.apply(callback, undefined, [input, opts]));
       try {
-        if (!own(this)) throw new TypeError('Illegal invocation');
-        if (tool === null || typeof tool !== 'object') throw new TypeError('executeTool(tool) requires a RegisteredTool');
-        for (const member of ['name', 'description', 'window', 'origin']) if (!(member in tool)) throw new TypeError(`RegisteredTool.${member} is required`);
-        const { name, window: toolWindow, origin: toolOrigin } = tool as { name: unknown; window: unknown; origin: unknown };
-        const signal = (options as { signal?: AbortSignal } | undefined)?.signal;
-        if (signal?.aborted) return Promise.reject(signal.reason);
-        const args = toolInput(input);
-        const target = pageDocuments(handle).find((doc) => doc.window === toolWindow && doc.origin === toolOrigin);
-        if (!target) throw notFound(String(name));
-        return target.run(String(name), args, signal, origin);
+        await continuations.redeem(key);
       } catch (error) {
-        return Promise.reject(error);
+        resumable.delete(key);
+        throw new DOMException(`The continuation token was refused: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500), 'NotAllowedError');
       }
     },
   };
   for (const [key, value] of Object.entries(methods)) {
     Object.defineProperty(proto, key, { value, writable: true, configurable: true, enumerable: true });
   }
+  return {
+    execute,
+    resumed(token, name, input, signal, tokens) {
+      const callback = resumable.get(token);
+      if (!callback) return Promise.reject(new DOMException('This document has no resumeTool callback for that token.', 'NotFoundError'));
+      resumable.delete(token);
+      try {
+        return runTool({ name, execute: callback }, toolInput(input), signal, hooks, tokens);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+  };
 }

@@ -14,7 +14,7 @@ export interface ToolEntry {
   annotations: Record<string, boolean> | undefined;
   /** Origins besides the document's own that may list and run the tool (`registerTool`'s `exposedTo`). */
   exposedTo: readonly string[];
-  execute: (input: unknown, options: { signal: AbortSignal }) => unknown;
+  execute: (input: unknown, options: { signal: AbortSignal; invocation: unknown }) => unknown;
 }
 
 /** What `getTools()` returns for one tool (Chrome's RegisteredTool). */

@@ -4,8 +4,10 @@
  * later) aborts the tool's signal and fires `toolcancel`; `toolactivated` fires once the tool has
  * started. The run answers with the tool's own result even if the tool unregistered itself
  * meanwhile (a tool that swaps itself for another): a registration's end stops new runs, not
- * this one.
+ * this one. Its options carry an `invocation` (invocation.ts) whose `requestToken()` asks
+ * Steward for a continuation token when the run is an agent's.
  */
+import { invocationFor, type TokenSource } from './invocation.ts';
 import type { ToolEntry } from './tool-registry.ts';
 
 export interface RunHooks {
@@ -31,7 +33,7 @@ export function serializeResult(value: unknown): string | null {
   }
 }
 
-export function runTool(entry: ToolEntry, input: unknown, callerSignal: AbortSignal | undefined, hooks: RunHooks): Promise<string | null> {
+export function runTool(entry: Pick<ToolEntry, 'name' | 'execute'>, input: unknown, callerSignal: AbortSignal | undefined, hooks: RunHooks, tokens?: TokenSource): Promise<string | null> {
   if (callerSignal?.aborted) return Promise.reject(callerSignal.reason);
   const toolSignal = new AbortController();
   return new Promise<string | null>((resolve, reject) => {
@@ -53,7 +55,8 @@ export function runTool(entry: ToolEntry, input: unknown, callerSignal: AbortSig
     callerSignal?.addEventListener('abort', onAbort, { once: true });
     let answer: unknown;
     try {
-      answer = hooks.startingSync(entry.name, () => entry.execute(input, { signal: toolSignal.signal }));
+      const invocation = invocationFor(() => settled, tokens);
+      answer = hooks.startingSync(entry.name, () => entry.execute(input, { signal: toolSignal.signal, invocation }));
     } catch (error) {
       settle(() => reject(invocationFailed(error)));
       return;

@@ -3,7 +3,7 @@ import { DeadlineExceeded } from '../../../../src/base/deadline.ts';
 import { tabMessenger } from '../../../../src/background/core/messenger.ts';
 
 const open = { gate: async () => undefined };
-const deadlines = { tool_run_ms: 100, tool_list_ms: 10, page_reply_ms: 20, reply_grace_ms: 5, execution_ms: 200 };
+const deadlines = { tool_run_ms: 100, tool_list_ms: 10, page_reply_ms: 20, reply_grace_ms: 5, execution_ms: 200, continuation_token_ms: 100 };
 
 describe('tabMessenger', () => {
   it('sends to one document when pinned, else to the frame', async () => {

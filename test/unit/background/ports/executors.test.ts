@@ -12,6 +12,7 @@ import type { ToolDescriptor } from '../../../../src/protocol/webmcp.ts';
 import { FakeTabs } from './fake-tabs.ts';
 import { LeftAllowedSites } from '../../../../src/background/ports/navigate.ts';
 import { fakeFrames } from '../core/fake-frames.ts';
+import { ContinuationBook } from '../../../../src/webmcp/continuations.ts';
 
 const cancel: AvailableAction = {
   action: 'orders.cancel',
@@ -243,7 +244,7 @@ describe('WebMCP executor', () => {
     expect(send).toHaveBeenCalledWith(
       3,
       0,
-      { type: 'content/run-tool', name: 'cancel_appointment', input: { appointment_id: 'APT-1' }, deadline_ms: 1000 },
+      { type: 'content/run-tool', name: 'cancel_appointment', input: { appointment_id: 'APT-1' }, deadline_ms: 1000, run_id: expect.stringMatching(/^run_[A-Za-z0-9_-]{16,}$/) },
       { documentId: 'doc-A', deadline_ms: 1050 },
     );
   });
@@ -313,5 +314,103 @@ describe('WebMCP executor', () => {
     expect(await threw.execute(webmcpCall())).toMatchObject({ outcome: 'failed', side_effect_possible: true });
     const garbage = webmcpExecutor({ ...tab(), send: fakeFrames(async () => 'yes') });
     expect(await garbage.execute(webmcpCall())).toMatchObject({ outcome: 'failed', side_effect_possible: true });
+  });
+});
+
+describe('WebMCP executor: a call the page continues in its next document', () => {
+  const CLINIC = 'http://localhost:4101';
+  const seen = { state: { url: `${CLINIC}/`, state_version: 'fp-100001' }, toolsDocument: { documentId: 'doc-A', origin: CLINIC } } as unknown as ObservedTab;
+  const tab = { tabOf: async () => 3, observer: { last: () => seen }, topFrame: async () => ({ documentId: 'doc-A', origin: CLINIC, url: `${CLINIC}/` }) };
+  const checkout = () =>
+    call({ action_id: 'act_chain', action: 'place_order', via: 'webmcp', input: { item: 'boots' }, observed: { url: `${CLINIC}/`, state_version: 'fp-100001' }, allowed_origins: [CLINIC] });
+  const chrome = (documentId: string, origin = CLINIC) => ({ tabId: 3, frameId: 0, documentId, origin });
+  const answered = (result: string | null) => ({ ok: true, data: { ok: true, result, truncated: false, untrusted: true } });
+  const books = () => new ContinuationBook({ clock: Date.now, lifetimeMs: () => 60_000 });
+
+  it('stays running across the navigation and ends with the last link’s answer, after what earlier links said', async () => {
+    const book = books();
+    const sent: Array<Record<string, unknown>> = [];
+    const send = vi.fn(async (_tab: number, _frame: number, message: Record<string, unknown>, _options?: unknown) => {
+      sent.push(message);
+      if (message.type === 'content/run-tool') {
+        // The page's tool asks for a token, says what it did so far, then leaves for the next page.
+        const { token } = book.mint(message.run_id as string, chrome('doc-A')) as { token: string };
+        setTimeout(() => book.redeem(token, chrome('doc-B')), 20);
+        return answered('Billing saved.');
+      }
+      return answered('Order placed: ORD-9.');
+    });
+    const report = await webmcpExecutor({ ...tab, send: fakeFrames(send), continuations: book }).execute(checkout());
+    expect(report).toEqual({ outcome: 'completed', output: { text: 'Billing saved.\nOrder placed: ORD-9.', truncated: false, untrusted: true } });
+    expect(sent.map((m) => m.type)).toEqual(['content/run-tool', 'content/run-resumed']);
+    expect(sent[1]).toMatchObject({ name: 'place_order', input: { item: 'boots' }, token: expect.stringMatching(/^stwc_/) });
+    expect(sent[1]!.run_id).not.toBe(sent[0]!.run_id);
+    expect(send.mock.calls[1]![3]).toMatchObject({ documentId: 'doc-B' });
+    // Ended: its chain is closed, and the token can no longer be used.
+    expect(book.chainOf('act_chain')).toBeUndefined();
+    expect(book.redeem(sent[1]!.token as string, chrome('doc-C'))).toHaveProperty('refused');
+  });
+
+  it('a document that went away after asking is not a failure: the chain goes on where the token is redeemed', async () => {
+    const book = books();
+    const send = vi.fn(async (_tab: number, _frame: number, message: Record<string, unknown>) => {
+      if (message.type === 'content/run-tool') {
+        const { token } = book.mint(message.run_id as string, chrome('doc-A')) as { token: string };
+        setTimeout(() => book.redeem(token, chrome('doc-B')), 5);
+        throw new Error('A listener indicated an asynchronous response by returning true, but the message channel closed before a response was received');
+      }
+      return answered(null);
+    });
+    expect(await webmcpExecutor({ ...tab, send: fakeFrames(send), continuations: book }).execute(checkout())).toEqual({
+      outcome: 'completed',
+      output: { text: null, truncated: false, untrusted: true },
+    });
+  });
+
+  it('a token nobody redeems in time ends the call as timed out (it may have done part of its work)', async () => {
+    const book = new ContinuationBook({ clock: Date.now, lifetimeMs: () => 30 });
+    const send = vi.fn(async (_tab: number, _frame: number, message: Record<string, unknown>) => {
+      book.mint(message.run_id as string, chrome('doc-A'));
+      return answered('Billing saved.');
+    });
+    expect(await webmcpExecutor({ ...tab, send: fakeFrames(send), continuations: book }).execute(checkout())).toMatchObject({
+      outcome: 'timed_out',
+      message: expect.stringContaining('no document of its site in this tab resumed it'),
+    });
+  });
+
+  it('a document of another origin cannot take the call over: refused, and the call does not go on there', async () => {
+    const book = new ContinuationBook({ clock: Date.now, lifetimeMs: () => 40 });
+    let refusal: unknown;
+    const send = vi.fn(async (_tab: number, _frame: number, message: Record<string, unknown>) => {
+      const { token } = book.mint(message.run_id as string, chrome('doc-A')) as { token: string };
+      setTimeout(() => (refusal = book.redeem(token, chrome('doc-evil', 'http://127.0.0.1:4101'))), 5);
+      return answered('Billing saved.');
+    });
+    expect(await webmcpExecutor({ ...tab, send: fakeFrames(send), continuations: book }).execute(checkout())).toMatchObject({ outcome: 'timed_out' });
+    expect(refusal).toEqual({ refused: expect.stringContaining('cannot be redeemed by http://127.0.0.1:4101') });
+    expect(send).toHaveBeenCalledTimes(1);
+  });
+
+  it('the person’s Stop aborts the running link in its page, revokes the token, and the call ends as stopped', async () => {
+    const book = books();
+    const sent: Array<Record<string, unknown>> = [];
+    let finish: ((reply: unknown) => void) | undefined;
+    const send = vi.fn(async (_tab: number, _frame: number, message: Record<string, unknown>) => {
+      sent.push(message);
+      if (message.type === 'content/cancel-tool') {
+        finish?.({ ok: true, data: { ok: false, error: { code: 'EXECUTION_FAILED', message: 'AbortError: stopped', retryable: false } } });
+        return { ok: true, data: { cancelled: true } };
+      }
+      book.mint(message.run_id as string, chrome('doc-A'));
+      return new Promise((resolve) => (finish = resolve));
+    });
+    const executor = webmcpExecutor({ ...tab, send: fakeFrames(send), continuations: book });
+    const running = executor.execute(checkout());
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    expect(await executor.cancel!('act_chain')).toBe(true);
+    expect(await running).toMatchObject({ outcome: 'failed', side_effect_possible: true, message: expect.stringContaining('the person stopped it') });
+    expect(sent[1]).toEqual({ type: 'content/cancel-tool', run_id: sent[0]!.run_id });
+    expect(await executor.cancel!('act_chain')).toBe(false);
   });
 });

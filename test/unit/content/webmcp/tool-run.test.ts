@@ -66,4 +66,29 @@ describe('a polyfilled tool run', () => {
     expect(serializeResult('text')).toBe('text');
     expect(serializeResult({ a: 1 })).toBe('{"a":1}');
   });
+
+  it('gives execute an invocation whose requestToken() asks Steward once per run, and only while the run is going', async () => {
+    const tokens = vi.fn(async () => 'stwc_abc');
+    let invocation: { requestToken(): Promise<string> } | undefined;
+    const entry = toolEntry(
+      {
+        name: 'checkout',
+        description: 'd',
+        execute: async (_input: unknown, options: { invocation: { requestToken(): Promise<string> } }) => {
+          invocation = options.invocation;
+          return [await options.invocation.requestToken(), await options.invocation.requestToken()];
+        },
+      },
+      [],
+    );
+    await expect(runTool(entry, {}, undefined, hooks(), tokens)).resolves.toBe('["stwc_abc","stwc_abc"]');
+    expect(tokens).toHaveBeenCalledTimes(1);
+    // After the run has its answer, no continuation can be asked for.
+    await expect(invocation!.requestToken()).rejects.toMatchObject({ name: 'InvalidStateError' });
+  });
+
+  it('a call the page made itself (no agent behind it) gets no continuation token', async () => {
+    const entry = toolEntry({ name: 'checkout', description: 'd', execute: (_input: unknown, options: { invocation: { requestToken(): Promise<string> } }) => options.invocation.requestToken() }, []);
+    await expect(runTool(entry, {}, undefined, hooks())).rejects.toMatchObject({ name: 'UnknownError', message: expect.stringContaining('only for an agent') });
+  });
 });
