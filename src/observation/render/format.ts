@@ -100,6 +100,12 @@ export interface ElementLineOptions {
   coverByRef?: boolean;
 }
 
+/**
+ * Roles whose keys do only what a click does (Enter, Space): their focus is what the last click
+ * left behind and tells an agent nothing; a field's, a slider's, a list's focus says where keys go.
+ */
+const CLICK_ONLY_ROLES: ReadonlySet<string> = new Set(['button', 'link', 'checkbox', 'switch']);
+
 /** States a role says already: a tab's `expanded`/`collapsed` repeats whether it is `selected` (jQuery UI sets both). */
 const IMPLIED_STATES: Readonly<Record<string, ReadonlySet<string>>> = { tab: new Set(['expanded', 'collapsed']) };
 
@@ -149,7 +155,9 @@ export function elementLine(e: SnapshotElement, pageUrl: string, d: LineDetail, 
   if (e.inputType && !PLAIN_INPUTS.has(e.inputType)) line += ` type=${word(e.inputType, 40)}`;
   if (value !== undefined) line += ` = ${valueWords(value, Math.min(d.maxText, 120))}`;
   const otherOptions = e.options?.filter((o) => o !== e.value);
-  const states = e.states.filter((x) => x !== 'required' && !(x === 'editable' && TEXT_ENTRY_ROLES.has(e.role)) && !IMPLIED_STATES[e.role]?.has(x));
+  const states = e.states.filter(
+    (x) => x !== 'required' && !(x === 'editable' && TEXT_ENTRY_ROLES.has(e.role)) && !IMPLIED_STATES[e.role]?.has(x) && !(x === 'focused' && CLICK_ONLY_ROLES.has(e.role)),
+  );
   // Bounds and states share one bracket: `[0–100 step 5, focused]`.
   const bracket = [...(e.range ? [rangeWords(e.range)] : []), ...states].filter(Boolean);
   if (bracket.length > 0) line += ` [${bracket.join(', ')}]`;

@@ -125,6 +125,13 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
     expect(out).toContain('e20 spinbutton "Quantity" = "e12" [min 1]');
   });
 
+  it('says where keys go (a field’s, a slider’s focus) but not the focus a click left on a button or link', () => {
+    const focus = (refs: string[]) => ({ ...snap, elements: snap.elements.map((e): SnapshotElement => (refs.includes(e.ref) ? { ...e, states: [...e.states, 'focused'] } : e)) });
+    const out = renderSnapshot(focus(['e9', 'e20']), { actions: WIDGET_STEPS });
+    expect(out).toContain('e9 button "Accept cookies" !\n');
+    expect(out).toContain('e20 spinbutton "Quantity" = 2 [min 1, focused]');
+  });
+
   it('counts a zero-size control whose role is only inferred (a focus trap’s sentinel) with the hidden ones; a real one stays listed', () => {
     const base = snap.elements.find((e) => e.ref === 'e7')!;
     const sentinel = (ref: string, order: number, inferred: boolean): SnapshotElement => ({
