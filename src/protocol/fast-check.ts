@@ -186,10 +186,16 @@ class Compiler {
         return withChecks((v) => v === null || item(v));
       }
       case 'array': {
-        const item = this.compile(d.element as Schema);
+        const element = d.element as Schema;
+        const item = this.compile(element);
         // The length first: a hostile list of millions is refused before its items are looked at.
         return (v) => {
           if (!Array.isArray(v) || !checks(v)) return false;
+          // Items the column checks already took (see compileColumnChecks), once.
+          if (vouched.get(v) === element) {
+            vouched.delete(v);
+            return true;
+          }
           for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
           return true;
         };
@@ -215,13 +221,9 @@ class Compiler {
   }
 
   private object(schema: Schema): FastCheck {
-    const d = schema._zod.def;
-    const catchall = d.catchall as Schema | undefined;
-    // Strip (no catchall) or strict (never): an unknown key is stripped or refused, so either way it is zod's to judge.
-    if (catchall && catchall._zod.def.type !== 'never') return byZod(schema);
-    const shape = d.shape as Record<string, Schema>;
+    const shape = plainObjectShape(schema);
+    if (!shape) return byZod(schema);
     const keys = Object.keys(shape);
-    if (keys.includes('__proto__') || Object.getOwnPropertySymbols(shape).length > 0) return byZod(schema);
     const keySet = new Set(keys);
     const fields = keys.map((k) => this.compile(shape[k]!));
     // zod refuses an absent key unless its schema may be absent (`optin`), whatever it makes of undefined.
@@ -260,6 +262,52 @@ class Compiler {
     };
   }
 
+  /**
+   * The checks of the columns of rows laid out as `keys` (see compileColumnChecks), or undefined
+   * when such rows are not for column checks: a key the schema does not know (zod strips or
+   * refuses it), a required key missing, a `top.sub` whose field is no plain object.
+   */
+  columns(schema: Schema, keys: readonly string[]): FastCheck[] | undefined {
+    const shape = plainObjectShape(schema);
+    if (!shape || checksOf(schema) !== ALWAYS) return undefined;
+    const out: FastCheck[] = [];
+    const tops = new Set<string>();
+    const subsOf = new Map<string, Set<string>>();
+    for (const key of keys) {
+      const dot = key.indexOf('.');
+      const top = dot < 0 ? key : key.slice(0, dot);
+      if (!Object.hasOwn(shape, top)) return undefined;
+      tops.add(top);
+      if (dot < 0) {
+        out.push(this.compile(shape[top]!));
+        continue;
+      }
+      const inner = this.nestedShape(shape[top]!);
+      const sub = key.slice(dot + 1);
+      if (!inner || !Object.hasOwn(inner, sub)) return undefined;
+      let subs = subsOf.get(top);
+      if (!subs) subsOf.set(top, (subs = new Set()));
+      subs.add(sub);
+      out.push(this.compile(inner[sub]!));
+    }
+    if (!requiredPresent(shape, tops)) return undefined;
+    for (const [top, subs] of subsOf) if (!requiredPresent(this.nestedShape(shape[top]!)!, subs)) return undefined;
+    return out;
+  }
+
+  /** The shape of the plain object a field holds when present (through optional and nullable, which a present object passes as their inner schema does). */
+  private nestedShape(field: Schema): Record<string, Schema> | undefined {
+    let s = field;
+    for (let depth = 0; depth < 4; depth++) {
+      const d = s._zod.def;
+      if (d.coerce || checksOf(s) !== ALWAYS) return undefined;
+      if (d.type === 'object') return plainObjectShape(s);
+      if (d.type === 'nullable' || (d.type === 'optional' && !s._zod.traits.has('$ZodExactOptional') && (d.innerType as Schema)._zod.optin !== 'defaulted')) s = d.innerType as Schema;
+      else return undefined;
+    }
+    return undefined;
+  }
+
   /** zod takes the first option that accepts: an option is tried here only when every earlier one is one zod refuses. */
   private union(schema: Schema): FastCheck {
     const d = schema._zod.def;
@@ -270,6 +318,59 @@ class Compiler {
       return false;
     };
   }
+}
+
+/** An object schema's shape, when its objects are checked key by key here: no catchall but `never`, no `__proto__` or symbol keys. */
+function plainObjectShape(schema: Schema): Record<string, Schema> | undefined {
+  const d = schema._zod.def;
+  if (d.type !== 'object') return undefined;
+  const catchall = d.catchall as Schema | undefined;
+  // Strip (no catchall) or strict (never): an unknown key is stripped or refused, so either way it is zod's to judge.
+  if (catchall && catchall._zod.def.type !== 'never') return undefined;
+  const shape = d.shape as Record<string, Schema>;
+  if (Object.hasOwn(shape, '__proto__') || Object.getOwnPropertySymbols(shape).length > 0) return undefined;
+  return shape;
+}
+
+/** zod refuses an absent key unless its schema may be absent (`optin`). */
+function requiredPresent(shape: Record<string, Schema>, present: ReadonlySet<string>): boolean {
+  for (const key of Object.keys(shape)) if (shape[key]!._zod.optin === undefined && !present.has(key)) return false;
+  return true;
+}
+
+/** Lists every item of which the column checks accepted, by the item schema they checked (taken once by that list's check). */
+const vouched = new WeakMap<object, Schema>();
+
+/**
+ * Checks for lists of objects of one schema that arrive as rows of values under shared key lists
+ * (packed-rows.ts): one check per column instead of one per object, and none for a value that
+ * repeats the row before's (already checked). A key `top.sub` is field `sub` of the plain object
+ * under `top`. Each column's check is the one compileFastCheck runs for that field, and a layout
+ * is only given checks when every object built with it has exactly the keys zod requires and
+ * knows; so a list whose every value passed is one the item schema's compiled check accepts as a
+ * whole, and `vouch` lets the list's own check (in compileFastCheck, for that item schema) skip
+ * the items, once. A value that fails is left to the ordinary checks, which then ask zod.
+ */
+export interface ColumnChecks {
+  /** One check per key, or undefined: rows laid out so are not for column checks. A check may throw (a value nested deeper than the stack allows): count that as not passed. */
+  columns(keys: readonly string[]): FastCheck[] | undefined;
+  /** Every item of `list` was built with a layout `columns` gave checks for, and every value passed its column's check. */
+  vouch(list: object[]): void;
+}
+
+export function compileColumnChecks(itemSchema: z.ZodType): ColumnChecks {
+  const schema = itemSchema as unknown as Schema;
+  const compiler = new Compiler();
+  return {
+    columns: (keys) => {
+      try {
+        return compiler.columns(schema, keys);
+      } catch {
+        return undefined;
+      }
+    },
+    vouch: (list) => vouched.set(list, schema),
+  };
 }
 
 /** Compiles a check for `schema` (see the file comment). */

@@ -1,4 +1,5 @@
 import { FORBIDDEN_KEYS } from './forbidden-keys.ts';
+import type { ColumnChecks } from './fast-check.ts';
 import type { ObserveReplyData } from './messages.ts';
 
 /**
@@ -201,6 +202,8 @@ const fail = (why: string): never => {
 
 /** A shape as unpacking uses it. */
 interface Shape {
+  /** The keys as sent (`box.x` for field `x` of `box`). */
+  keys: string[];
   /** Column i's key, and its field when the key holds a nested object. */
   tops: string[];
   subs: Array<string | undefined>;
@@ -216,7 +219,15 @@ function checkedShapes(raw: unknown): Shape[] {
   if (!Array.isArray(raw) || raw.length > MAX_SHAPES) return fail('shapes');
   return raw.map((keys: unknown): Shape => {
     if (!Array.isArray(keys) || keys.length > MAX_COLUMNS) return fail('shape');
-    const shape: Shape = { tops: [], subs: [], template: {}, nested: [], repeatLimit: 2 ** Math.min(keys.length, MASK_COLUMNS), prefixLimit: 2 ** Math.min(keys.length, PREFIX_COLUMNS) };
+    const shape: Shape = {
+      keys: keys as string[],
+      tops: [],
+      subs: [],
+      template: {},
+      nested: [],
+      repeatLimit: 2 ** Math.min(keys.length, MASK_COLUMNS),
+      prefixLimit: 2 ** Math.min(keys.length, PREFIX_COLUMNS),
+    };
     const seen = new Set<string>();
     const nested = new Map<string, Record<string, unknown>>();
     for (const key of keys as unknown[]) {
@@ -254,9 +265,11 @@ const bitCount = (n: number): number => {
 /**
  * The objects a packed list stands for; a value that is not packed (a plain list, or anything
  * else) is returned as it is, for the schema to judge. Throws PackedRowsError when a packed list
- * is malformed or longer than `maxRows`.
+ * is malformed or longer than `maxRows`. With `checks` (the item schema's, see
+ * compileColumnChecks), each value is checked as it is unpacked — one that repeats the row before
+ * needs none — and a list whose every value passed is vouched for.
  */
-export function unpackRows(value: unknown, maxRows: number): unknown {
+export function unpackRows(value: unknown, maxRows: number, checks?: ColumnChecks): unknown {
   if (!isPlainObject(value) || !Object.hasOwn(value, '$rows')) return value;
   const body = value.$rows;
   if (Object.keys(value).length !== 1 || !Array.isArray(body) || body.length !== 2) return fail('packed rows');
@@ -265,6 +278,9 @@ export function unpackRows(value: unknown, maxRows: number): unknown {
   if (!Array.isArray(rows) || rows.length > maxRows) return fail('rows');
   /** Per shape: the values of its last row (overwritten in place, row after row). */
   const previous: unknown[][] = shapes.map(() => []);
+  /** Per shape: its columns' checks, while every value so far passed (undefined: the list is the schema's to judge). */
+  let columnChecks: Array<FastCheckList | undefined> | undefined = checks ? shapes.map((shape) => checks.columns(shape.keys)) : undefined;
+  if (columnChecks?.some((c) => c === undefined)) columnChecks = undefined;
   const out: Record<string, unknown>[] = new Array(rows.length);
   let repeated = 0;
   for (let r = 0; r < rows.length; r++) {
@@ -306,6 +322,8 @@ export function unpackRows(value: unknown, maxRows: number): unknown {
         if (repeated > MAX_REPEATED) return fail('too much repeated');
         v = was.slice(0, shared) + rest;
       } else v = row[at++];
+      // A repeat is the value the row before had in this column, checked then (a list repeats as a copy of it).
+      if (columnChecks !== undefined && (mask & (1 << i)) === 0 && !passes(columnChecks[shapeIndex]![i]!, v)) columnChecks = undefined;
       before[i] = v;
       const sub = shape.subs[i];
       if (sub === undefined) item[shape.tops[i]!] = v;
@@ -313,16 +331,32 @@ export function unpackRows(value: unknown, maxRows: number): unknown {
     }
     out[r] = item;
   }
+  if (columnChecks !== undefined) checks!.vouch(out);
   return out;
 }
 
-/** Where an observation reply's long lists are, and how long each may be (ObserveReplyData). */
-const PACKED_IN_FULL = { elements: 50_000, texts: 5_000 } as const;
-const PACKED_IN_DELTA = { changed: 50_000, patches: 50_000, texts: 5_000 } as const;
+type FastCheckList = ReadonlyArray<(value: unknown) => boolean>;
 
-function mapLists(holder: unknown, lists: Readonly<Record<string, number>>, map: (list: unknown, max: number) => unknown): void {
+/** A column check's verdict; one that throws (a value nested deeper than the stack allows) is a value not taken. */
+function passes(check: (value: unknown) => boolean, value: unknown): boolean {
+  try {
+    return check(value);
+  } catch {
+    return false;
+  }
+}
+
+/** Where an observation reply's long lists are, how long each may be, and what its items are (ObserveReplyData). */
+const PACKED_IN_FULL = { elements: [50_000, 'element'], texts: [5_000, 'text'] } as const;
+const PACKED_IN_DELTA = { changed: [50_000, 'element'], patches: [50_000, 'patch'], texts: [5_000, 'text'] } as const;
+type ItemKind = 'element' | 'text' | 'patch';
+
+/** The column checks of an observation reply's packed lists, by what their items are (see compileColumnChecks). */
+export type ObserveReplyChecks = Readonly<Record<ItemKind, ColumnChecks>>;
+
+function mapLists(holder: unknown, lists: Readonly<Record<string, readonly [number, ItemKind]>>, map: (list: unknown, max: number, kind: ItemKind) => unknown): void {
   if (!isPlainObject(holder)) return;
-  for (const [key, max] of Object.entries(lists)) if (Object.hasOwn(holder, key) && holder[key] !== undefined) holder[key] = map(holder[key], max);
+  for (const [key, [max, kind]] of Object.entries(lists)) if (Object.hasOwn(holder, key) && holder[key] !== undefined) holder[key] = map(holder[key], max, kind);
 }
 
 /** The reply as it travels: its long lists packed (a shallow copy: the snapshot itself is not changed). */
@@ -338,10 +372,14 @@ export function packObserveReply(data: ObserveReplyData): unknown {
   return { ...data, delta };
 }
 
-/** A parsed reply with its packed lists unpacked in place, for the schema to judge; throws PackedRowsError when one is malformed. */
-export function unpackObserveReply(raw: unknown): unknown {
+/**
+ * A parsed reply with its packed lists unpacked in place, for the schema to judge (`checks`: the
+ * items checked on the way, see unpackRows); throws PackedRowsError when one is malformed.
+ */
+export function unpackObserveReply(raw: unknown, checks?: ObserveReplyChecks): unknown {
   if (!isPlainObject(raw)) return raw;
-  if (raw.kind === 'full') mapLists(raw.snapshot, PACKED_IN_FULL, unpackRows);
-  else if (raw.kind === 'delta') mapLists(raw.delta, PACKED_IN_DELTA, unpackRows);
+  const unpack = (list: unknown, max: number, kind: ItemKind) => unpackRows(list, max, checks?.[kind]);
+  if (raw.kind === 'full') mapLists(raw.snapshot, PACKED_IN_FULL, unpack);
+  else if (raw.kind === 'delta') mapLists(raw.delta, PACKED_IN_DELTA, unpack);
   return raw;
 }

@@ -1,11 +1,10 @@
 import type { z } from 'zod';
-import { ObserveReplyData, type QueryResponse, type SnapshotQuerySchema } from '../../protocol/messages.ts';
+import type { QueryResponse, SnapshotQuerySchema } from '../../protocol/messages.ts';
 import type { Data, PayloadInput, Reply } from '../../protocol/channel.ts';
 import type { ContentRequests } from '../../protocol/content-channel.ts';
 import type { PageSnapshot, SnapshotElement } from '../../protocol/snapshot.ts';
 import { applyDelta } from './delta.ts';
-import { PackedRowsError, unpackObserveReply } from '../../protocol/packed-rows.ts';
-import { fastSafeParse } from '../../protocol/fast-check.ts';
+import { decodeObserveReply } from './decode-reply.ts';
 import { snapshotDigest } from '../../observation/snapshot-digest.ts';
 import type { SendToFrame } from '../core/messenger.ts';
 import { DeadlineExceeded } from '../../base/deadline.ts';
@@ -68,28 +67,6 @@ async function ask<K extends 'content/observe' | 'content/query'>(
   }
   if (!reply.ok && reply.error.code === 'INVALID_REPLY') return fail('INVALID_REPLY', `The page's answer does not fit the schema: ${reply.error.message.slice(0, 500)}`, false);
   return reply;
-}
-
-/** ObserveReplyData.safeParse, with a valid reply (nearly every one) checked without zod's per-field work (fast-check.ts). */
-const parseObserveReply = fastSafeParse(ObserveReplyData);
-
-/** The page's JSON text, parsed, its packed lists unpacked, and then validated (ObserveReplyText). */
-function decodeObserveReply(text: string): ObservationResult<ObserveReplyData> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return fail('INVALID_REPLY', "The page's answer is not JSON.", false);
-  }
-  try {
-    raw = unpackObserveReply(raw);
-  } catch (error) {
-    if (!(error instanceof PackedRowsError)) throw error;
-    return fail('INVALID_REPLY', `The page's answer has malformed packed rows (${error.message}).`, false);
-  }
-  const parsed = parseObserveReply(raw);
-  if (!parsed.success) return fail('INVALID_REPLY', `The page's answer does not fit the schema: ${parsed.error.message.slice(0, 500)}`, false);
-  return { ok: true, data: parsed.data };
 }
 
 /** Elements by ref (a plain loop: no pair array per element, on thousands of them). */
