@@ -2,11 +2,11 @@ import type { Page } from '@playwright/test';
 import { allowSites } from '../harness/browser.ts';
 import { stewardStopButton } from '../harness/content-world.ts';
 import { test, expect } from '../harness/fixtures.ts';
-import { approve, control, data, journal, mint, observe, pendingCard, submit, type Card } from '../harness/pipeline-helpers.ts';
+import { approve, control, data, journal, mint, observe, pendingCard, submit } from '../harness/pipeline-helpers.ts';
 
 /**
- * WebMCP tool continuations (issue 29, item 2): the lab's checkout (`/webmcp/continue`) spreads one
- * `checkout` call over three documents; its tool asks for a continuation token and each next page
+ * WebMCP tool continuations (issue 29, item 2): the lab's parcel booking (`/webmcp/continue`) spreads
+ * one `ship_parcel` call over three documents; its tool asks for a continuation token and each next page
  * redeems it with `document.modelContext.resumeTool`. Through Steward's pipeline the call stays
  * dispatched (pending) across the navigations and ends with the last page's answer, confirmed,
  * once; its idempotency key answers for the whole chain. The page is then hostile: a token
@@ -16,15 +16,15 @@ import { approve, control, data, journal, mint, observe, pendingCard, submit, ty
  * (`toolcancel`), under native WebMCP and the polyfill alike.
  */
 
-interface CheckoutState {
+interface BookingState {
   steps: Array<{ step: string; item: string; address?: string }>;
-  orders: Array<{ id: string; item: string; address: string }>;
+  parcels: Array<{ id: string; item: string; address: string }>;
 }
-const checkoutState = async (lab: string) => (await (await fetch(new URL('/webmcp/continue/__state', lab))).json()) as CheckoutState;
+const bookingState = async (lab: string) => (await (await fetch(new URL('/webmcp/continue/__state', lab))).json()) as BookingState;
 const INPUT = { item: 'trail shoes', address: '1 Quay Street' };
 
-/** The billing page in a tab, its panel, a token for the checkout tools on `origins`, and the observation the call is planned on. */
-async function billingPage(
+/** The sender page in a tab, its panel, a token for the parcel tools on `origins`, and the observation the call is planned on. */
+async function senderPage(
   fixtures: { steward: { context: { newPage(): Promise<Page> } }; openPanel: (page: Page) => Promise<Page>; tabIdOf: (page: Page) => Promise<number> },
   url: string,
   origins: string[],
@@ -33,18 +33,22 @@ async function billingPage(
   await page.goto(url);
   const panel = await fixtures.openPanel(page);
   const tabId = await fixtures.tabIdOf(page);
-  const token = await mint(panel, { scope: ['webmcp:checkout', 'webmcp:slow_checkout'], resource_scope: 'page:*', origins });
+  const token = await mint(panel, { scope: ['webmcp:ship_parcel', 'webmcp:slow_parcel'], resource_scope: 'page:*', origins });
   let observed = await observe(panel, tabId);
-  await expect.poll(async () => (observed = await observe(panel, tabId)).available_actions).toEqual(expect.arrayContaining(['checkout', 'slow_checkout']));
+  await expect.poll(async () => (observed = await observe(panel, tabId)).available_actions).toEqual(expect.arrayContaining(['ship_parcel', 'slow_parcel']));
   return { page, panel, tabId, token, resource: observed.resource };
 }
 
-/** Submits and approves the card the consequential tool needs; resolves with the pipeline's result. */
-function submitApproved(panel: Page, body: Parameters<typeof submit>[1]): Promise<Record<string, unknown> & { error?: { code: string } }> {
-  const result = data(submit(panel, body)).then((r) => r.result);
-  return pendingCard(panel, body.request.action as string)
-    .then((card: Card) => data(approve(panel, card)))
-    .then(() => result);
+/** Submits and approves the card the consequential tool needs; resolves with the pipeline's result (a result before any card fails the test with it). */
+async function submitApproved(panel: Page, body: Parameters<typeof submit>[1]): Promise<Record<string, unknown> & { error?: { code: string } }> {
+  let early: unknown;
+  const result = data(submit(panel, body)).then((r) => (early = r.result));
+  const waitForCard = pendingCard(panel, body.request.action as string);
+  waitForCard.catch(() => undefined); // a call that ends first is reported below, not as this wait's timeout
+  const card = await Promise.race([waitForCard, result.then(() => undefined)]);
+  if (!card) throw new Error(`the call ended before any card: ${JSON.stringify(early)}`);
+  await data(approve(panel, card));
+  return result;
 }
 
 /** Where the journal has the action of this key: Steward's own word on whether it is still pending. */
@@ -62,44 +66,45 @@ async function pressStewardStop(page: Page): Promise<void> {
 test.describe('tool continuations under Steward’s polyfill', () => {
   test.use({ nativeWebMcp: false });
 
-  test('a checkout over three pages stays pending across the navigations, is confirmed by the last page’s answer, and is done once', async ({ steward, sites, openPanel, tabIdOf }) => {
+  test('a parcel booked over three pages stays pending across the navigations, is confirmed by the last page’s answer, and is done once', async ({ steward, sites, openPanel, tabIdOf }) => {
     const lab = sites.urls.lab;
-    const { page, panel, tabId, token, resource } = await billingPage({ steward, openPanel, tabIdOf }, `${lab}/webmcp/continue?hold=1`, [new URL(lab).origin]);
+    const { page, panel, tabId, token, resource } = await senderPage({ steward, openPanel, tabIdOf }, `${lab}/webmcp/continue?hold=1`, [new URL(lab).origin]);
     await expect(page.locator('#continuations')).toHaveText('supported');
-    const request = { action: 'checkout', resource, input: INPUT, idempotency_key: 'e2e-continue-chain' };
+    const request = { action: 'ship_parcel', resource, input: INPUT, idempotency_key: 'e2e-parcel-chain' };
     const result = submitApproved(panel, { token, tabId, request });
 
-    // The tool asked for a token and moved on: the shipping page holds it, and the call is still pending.
-    await expect(page).toHaveURL(/\/webmcp\/continue\/shipping\?token=stwc_[A-Za-z0-9_-]+&hold=1$/);
+    // The tool asked for a token and moved on: the delivery page holds it, and the call is still pending.
+    await expect(page).toHaveURL(/\/webmcp\/continue\/delivery\?token=stwc_[A-Za-z0-9_-]+&hold=1$/);
     const firstToken = new URL(page.url()).searchParams.get('token')!;
-    expect(await journalState(panel, 'e2e-continue-chain')).toBe('dispatched');
+    expect(await journalState(panel, 'e2e-parcel-chain')).toBe('dispatched');
     expect((await data(submit(panel, { token, tabId, request }))).result.error?.code).toBe('IN_PROGRESS');
-    expect((await checkoutState(lab)).steps.map((s) => s.step)).toEqual(['billing']);
+    expect((await bookingState(lab)).steps.map((s) => s.step)).toEqual(['sender']);
 
-    // The shipping page resumes; its callback asks for one more token; the confirmation page places the order.
+    // The delivery page resumes; its callback asks for one more token; the confirmation page books the parcel.
     await page.locator('#resume-now').click();
     await expect(page).toHaveURL(/\/webmcp\/continue\/confirm\?token=stwc_/);
-    await expect(page.locator('#placed')).toHaveText('Order placed: ORD-7001');
+    await expect(page.locator('#booked')).toHaveText('Parcel booked: PCL-7001');
     expect(await result).toMatchObject({
       source: 'webmcp',
       execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'tool_result' },
-      output: { text: 'Billing saved for trail shoes.\nShipping to 1 Quay Street saved.\nOrder placed: ORD-7001 (trail shoes to 1 Quay Street).', untrusted: true },
+      // Each page answers as it leaves; an answer its navigation cut off is lost, the last page's never is.
+      output: { text: expect.stringMatching(/^(Sender saved for trail shoes\.\n)?(Delivery to 1 Quay Street saved\.\n)?Parcel booked: PCL-7001 \(trail shoes to 1 Quay Street\)\.$/), untrusted: true },
     });
-    expect(await journalState(panel, 'e2e-continue-chain')).toBe('confirmed');
+    expect(await journalState(panel, 'e2e-parcel-chain')).toBe('confirmed');
 
-    // The same key again: the chain's outcome, not a second order.
-    expect((await data(submit(panel, { token, tabId, request }))).result).toMatchObject({ execution: { status: 'confirmed' }, output: { text: expect.stringContaining('ORD-7001') } });
-    const done = await checkoutState(lab);
-    expect(done.steps.map((s) => s.step)).toEqual(['billing', 'shipping', 'place']);
-    expect(done.orders).toEqual([{ id: 'ORD-7001', item: 'trail shoes', address: '1 Quay Street' }]);
+    // The same key again: the chain's outcome, not a second parcel.
+    expect((await data(submit(panel, { token, tabId, request }))).result).toMatchObject({ execution: { status: 'confirmed' }, output: { text: expect.stringContaining('PCL-7001') } });
+    const done = await bookingState(lab);
+    expect(done.steps.map((s) => s.step)).toEqual(['sender', 'delivery', 'book']);
+    expect(done.parcels).toEqual([{ id: 'PCL-7001', item: 'trail shoes', address: '1 Quay Street' }]);
 
     // A hostile page replays the first token, in this tab and in another: both refused, nothing more done.
-    await page.goto(`${lab}/webmcp/continue/shipping?token=${firstToken}`);
+    await page.goto(`${lab}/webmcp/continue/delivery?token=${firstToken}`);
     await expect(page.locator('#resume')).toHaveText(/^refused: NotAllowedError: .*not valid/);
     const other = await steward.context.newPage();
-    await other.goto(`${lab}/webmcp/continue/shipping?token=${firstToken}`);
+    await other.goto(`${lab}/webmcp/continue/delivery?token=${firstToken}`);
     await expect(other.locator('#resume')).toHaveText(/^refused: NotAllowedError/);
-    expect((await checkoutState(lab)).orders).toHaveLength(1);
+    expect((await bookingState(lab)).parcels).toHaveLength(1);
   });
 
   test('a token handed to another origin is refused there, and the call ends without a confirmation', async ({ steward, sites, openPanel, tabIdOf }) => {
@@ -111,36 +116,36 @@ test.describe('tool continuations under Steward’s polyfill', () => {
     await steward.serviceWorker.evaluate(() => {
       (globalThis as unknown as { stewardPipeline: { deadlines: { continuation_token_ms: number } } }).stewardPipeline.deadlines.continuation_token_ms = 4_000;
     });
-    const { page, panel, tabId, token, resource } = await billingPage({ steward, openPanel, tabIdOf }, `${lab}/webmcp/continue?hand_off=${encodeURIComponent(elsewhere)}`, [labOrigin, elsewhere]);
-    const result = await submitApproved(panel, { token, tabId, request: { action: 'checkout', resource, input: INPUT, idempotency_key: 'e2e-continue-elsewhere' } });
+    const { page, panel, tabId, token, resource } = await senderPage({ steward, openPanel, tabIdOf }, `${lab}/webmcp/continue?hand_off=${encodeURIComponent(elsewhere)}`, [labOrigin, elsewhere]);
+    const result = await submitApproved(panel, { token, tabId, request: { action: 'ship_parcel', resource, input: INPUT, idempotency_key: 'e2e-parcel-elsewhere' } });
 
-    await expect(page).toHaveURL(new RegExp(`^${elsewhere}/webmcp/continue/shipping\\?token=stwc_`));
+    await expect(page).toHaveURL(new RegExp(`^${elsewhere}/webmcp/continue/delivery\\?token=stwc_`));
     await expect(page.locator('#resume')).toHaveText(`refused: NotAllowedError: The continuation token was refused: A continuation token of ${labOrigin} cannot be redeemed by ${elsewhere}.`);
     expect(result).toMatchObject({ execution: { status: 'unknown', error: { code: 'TIMEOUT', message: expect.stringContaining('asked to continue in its next document') } } });
     expect(result).not.toHaveProperty('output');
-    const state = await checkoutState(lab);
-    expect(state.steps.map((s) => s.step)).toEqual(['billing']);
-    expect(state.orders).toEqual([]);
+    const state = await bookingState(lab);
+    expect(state.steps.map((s) => s.step)).toEqual(['sender']);
+    expect(state.parcels).toEqual([]);
   });
 
-  test('the person’s Stop while the checkout waits for its next page revokes the token; a denied call leaves nothing a forged token can take up', async ({ steward, sites, openPanel, tabIdOf }) => {
+  test('the person’s Stop while the booking waits for its next page revokes the token; a denied call leaves nothing a forged token can take up', async ({ steward, sites, openPanel, tabIdOf }) => {
     const lab = sites.urls.lab;
-    const { page, panel, tabId, token, resource } = await billingPage({ steward, openPanel, tabIdOf }, `${lab}/webmcp/continue?hold=1`, [new URL(lab).origin]);
-    const result = submitApproved(panel, { token, tabId, request: { action: 'checkout', resource, input: INPUT, idempotency_key: 'e2e-continue-stopped' } });
-    await expect(page).toHaveURL(/\/webmcp\/continue\/shipping\?token=stwc_.*&hold=1$/);
+    const { page, panel, tabId, token, resource } = await senderPage({ steward, openPanel, tabIdOf }, `${lab}/webmcp/continue?hold=1`, [new URL(lab).origin]);
+    const result = submitApproved(panel, { token, tabId, request: { action: 'ship_parcel', resource, input: INPUT, idempotency_key: 'e2e-parcel-stopped' } });
+    await expect(page).toHaveURL(/\/webmcp\/continue\/delivery\?token=stwc_.*&hold=1$/);
 
     // Stop on Steward's own indicator, then the page tries to go on: refused, and the call ends stopped.
     await pressStewardStop(page);
     expect(await result).toMatchObject({ execution: { status: 'unknown', error: { message: expect.stringContaining('the person stopped it') } } });
     await page.locator('#resume-now').click();
     await expect(page.locator('#resume')).toHaveText(/^refused: NotAllowedError: .*not valid/);
-    expect(await journalState(panel, 'e2e-continue-stopped')).toBe('unknown');
+    expect(await journalState(panel, 'e2e-parcel-stopped')).toBe('unknown');
 
-    // The person denies a new checkout: nothing is dispatched, and a token the page makes up is refused.
+    // The person denies a new booking: nothing is dispatched, and a token the page makes up is refused.
     await page.goto(`${lab}/webmcp/continue`);
-    await expect.poll(async () => (await observe(panel, tabId)).available_actions).toContain('checkout');
-    const denied = data(submit(panel, { token, tabId, request: { action: 'checkout', resource: (await observe(panel, tabId)).resource, input: INPUT, idempotency_key: 'e2e-continue-denied' } }));
-    const card = await pendingCard(panel, 'checkout');
+    await expect.poll(async () => (await observe(panel, tabId)).available_actions).toContain('ship_parcel');
+    const denied = data(submit(panel, { token, tabId, request: { action: 'ship_parcel', resource: (await observe(panel, tabId)).resource, input: INPUT, idempotency_key: 'e2e-parcel-denied' } }));
+    const card = await pendingCard(panel, 'ship_parcel');
     await data(
       control(panel, {
         type: 'panel/approval-decide',
@@ -150,9 +155,9 @@ test.describe('tool continuations under Steward’s polyfill', () => {
     expect((await denied).result.error?.code).toBe('APPROVAL_DENIED');
     await page.goto(`${lab}/webmcp/continue/confirm?token=stwc_forged_by_the_page_0000000000`);
     await expect(page.locator('#resume')).toHaveText(/^refused: NotAllowedError/);
-    const state = await checkoutState(lab);
-    expect(state.steps.map((s) => s.step)).toEqual(['billing']);
-    expect(state.orders).toEqual([]);
+    const state = await bookingState(lab);
+    expect(state.steps.map((s) => s.step)).toEqual(['sender']);
+    expect(state.parcels).toEqual([]);
   });
 });
 
@@ -187,12 +192,12 @@ for (const nativeWebMcp of [false, true]) {
 
     test('Stop aborts the tool’s signal and the page hears toolcancel; the call is not confirmed', async ({ steward, sites, openPanel, tabIdOf }) => {
       const lab = sites.urls.lab;
-      const { page, panel, tabId, token, resource } = await billingPage({ steward, openPanel, tabIdOf }, `${lab}/webmcp/continue`, [new URL(lab).origin]);
-      const result = submitApproved(panel, { token, tabId, request: { action: 'slow_checkout', resource, input: {}, idempotency_key: `e2e-slow-${nativeWebMcp}` } });
-      await expect(page.locator('#slow-state')).toHaveText('waiting for the warehouse');
+      const { page, panel, tabId, token, resource } = await senderPage({ steward, openPanel, tabIdOf }, `${lab}/webmcp/continue`, [new URL(lab).origin]);
+      const result = submitApproved(panel, { token, tabId, request: { action: 'slow_parcel', resource, input: {}, idempotency_key: `e2e-slow-${nativeWebMcp}` } });
+      await expect(page.locator('#slow-state')).toHaveText('waiting for the depot');
       await pressStewardStop(page);
       await expect(page.locator('#slow-state')).toHaveText('signal aborted: AbortError');
-      await expect(page.locator('#cancel-heard')).toHaveText('toolcancel slow_checkout');
+      await expect(page.locator('#cancel-heard')).toHaveText('toolcancel slow_parcel');
       const ended = await result;
       expect(ended).not.toMatchObject({ execution: { status: 'confirmed' } });
       expect(JSON.stringify(ended)).toContain('stopped');
