@@ -71,7 +71,7 @@ const FIELD_PROBLEM: Record<string, () => string> = {
 };
 
 /** Field path (`copilot.endpoint`) → the sentence shown under it. */
-export function settingsFieldErrors(candidate: Settings): Record<string, string> {
+function settingsFieldErrors(candidate: Settings): Record<string, string> {
   const parsed = Settings.safeParse(candidate);
   if (parsed.success) return {};
   const out: Record<string, string> = {};

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useMessageSource } from '../../../src/base/i18n.ts';
 import { DEFAULT_SETTINGS } from '../../../src/protocol/settings.ts';
 import { exportFormOf } from '../../../src/sidepanel/lib/audit-export-words.ts';
-import { checkSettingsForm, copilotNumbers, saveWords, settingsFieldErrors, type SettingsForm, type StoredNow } from '../../../src/sidepanel/lib/settings-form.ts';
+import { checkSettingsForm, copilotNumbers, saveWords, type SettingsForm, type StoredNow } from '../../../src/sidepanel/lib/settings-form.ts';
 import { catalogueSource, type Catalogue } from '../catalogue-source.ts';
 
 const vietnamese = JSON.parse(readFileSync(new URL('../../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Catalogue;
@@ -91,7 +91,7 @@ describe('Settings’ one Save', () => {
 
   it('says it in Vietnamese in a Vietnamese browser', () => {
     useMessageSource(catalogueSource(vietnamese, 'vi'));
-    expect(settingsFieldErrors({ ...DEFAULT_SETTINGS, approval_window_minutes: 0 })).toEqual({ approval_window_minutes: 'phải là số phút nguyên từ 1 đến 60' });
+    expect(checkSettingsForm({ ...untouched, windowText: '0' }, stored)).toEqual({ ok: false, errors: { approval_window_minutes: 'phải là số phút nguyên từ 1 đến 60' } });
     expect(saveWords({ settings: { ok: true, value: { access: 'granted', server: 'http://localhost:11434' } }, exportTarget: { ok: true, value: { stopped: false } } })).toBe(
       'Đã lưu cài đặt. Đã lưu đích xuất nhật ký kiểm toán.',
     );
