@@ -3,6 +3,7 @@ import { canonicalJson } from '../base/canonical-json.ts';
 import { ActionRequest, describesRequest, type AvailableAction } from '../protocol/action.ts';
 import { IdempotencyKey } from '../protocol/action-name.ts';
 import type { CopilotEnd, ModelError } from '../protocol/copilot.ts';
+import { phrase, type Phrase } from '../protocol/phrase.ts';
 import type { ResourceRef, StateName } from '../protocol/resource.ts';
 import { isErrorResult, type ActionResult } from '../protocol/results.ts';
 import { parseOrError } from '../protocol/validate.ts';
@@ -54,8 +55,9 @@ type StopReason = Extract<CopilotEnd, { kind: 'stopped' }>['reason'];
 
 export type RunEnd =
   | { kind: 'done'; verified: true; claim: string; evidence: string }
-  | { kind: 'done'; verified: false; claim: string; why: string }
-  | { kind: 'stopped'; reason: StopReason; detail: string; errors?: string[]; model_error?: ModelError };
+  | { kind: 'done'; verified: false; claim: string; why: string; why_said?: Phrase }
+  /** `detail_said`: the detail as a phrase, for the panel to say in the person's language (the model and the journal get `detail`). */
+  | { kind: 'stopped'; reason: StopReason; detail: string; detail_said?: Phrase; errors?: string[]; model_error?: ModelError };
 
 /** What the caller may pass as `signal.reason`; anything else reads as the person's Stop. */
 const ABORT_DETAIL = {
@@ -180,7 +182,12 @@ async function submitAction(ports: AgentPorts, request: ActionRequest, described
 /** The person said no to the action: the run ends there; the model does not look for a way around their decision. */
 function deniedEnd(request: ActionRequest): RunEnd {
   const on = request.resource ? ` on ${request.resource.type} ${request.resource.id}` : '';
-  return { kind: 'stopped', reason: 'denied_by_person', detail: `You denied ${request.action}${on}, so the co-pilot stopped there.` };
+  return {
+    kind: 'stopped',
+    reason: 'denied_by_person',
+    detail: `You denied ${request.action}${on}, so the co-pilot stopped there.`,
+    detail_said: phrase('run_denied', { action: request.action, ...(request.resource ? { type: request.resource.type, id: request.resource.id } : {}) }),
+  };
 }
 
 /** Runs `goal` step by step, yielding each step as it ends; returns how the run ended. */
@@ -207,7 +214,13 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
 
   const elapsed = () => ports.clock() - started;
   const report = (entry: HistoryEntry): StepReport => ({ entry, tokens_used: tokens, elapsed_ms: elapsed() });
-  const stop = (reason: StopReason, detail: string, errors?: string[]): RunEnd => ({ kind: 'stopped', reason, detail, ...(errors ? { errors } : {}) });
+  const stop = (reason: StopReason, detail: string, said?: Phrase, errors?: string[]): RunEnd => ({
+    kind: 'stopped',
+    reason,
+    detail,
+    ...(said ? { detail_said: said } : {}),
+    ...(errors ? { errors } : {}),
+  });
   const aborted = (): RunEnd | undefined => {
     const signal = settings.signal;
     if (!signal?.aborted) return undefined;
@@ -218,7 +231,12 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     const cut = aborted();
     if (cut) return cut;
     const cost = messages.reduce((sum, m) => sum + approxTokens(m.content), 0);
-    if (tokens + cost > token_budget) return stop('token_budget', `the next prompt (${cost} tokens) would pass the budget of ${token_budget} (${tokens} used)`);
+    if (tokens + cost > token_budget)
+      return stop(
+        'token_budget',
+        `the next prompt (${cost} tokens) would pass the budget of ${token_budget} (${tokens} used)`,
+        phrase('run_token_budget', { cost, budget: token_budget, used: tokens }),
+      );
     let reply: string;
     try {
       reply = await ports.complete(messages, settings.signal);
@@ -263,12 +281,13 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     history.push(entry);
     yield report(entry);
     if (submitted.denied) return deniedEnd(request);
-    if (failures.length >= MAX_FAILURES) return stop('failures', `${MAX_FAILURES} failures in a row`, failures);
+    if (failures.length >= MAX_FAILURES) return stop('failures', `${MAX_FAILURES} failures in a row`, phrase('run_failures', { count: MAX_FAILURES }), failures);
   }
 
   for (let n = history.length + 1; ; n++) {
-    if (n > max_steps) return stop('max_steps', `reached the limit of ${max_steps} steps`);
-    if (elapsed() > time_budget_ms) return stop('time_budget', `ran ${elapsed()} ms, over the budget of ${time_budget_ms} ms`);
+    if (n > max_steps) return stop('max_steps', `reached the limit of ${max_steps} steps`, phrase('run_max_steps', { max: max_steps }));
+    const ran = elapsed();
+    if (ran > time_budget_ms) return stop('time_budget', `ran ${ran} ms, over the budget of ${time_budget_ms} ms`, phrase('run_time_budget', { elapsed_ms: ran, budget_ms: time_budget_ms }));
     const cut = aborted();
     if (cut) return cut;
 
@@ -279,7 +298,7 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     lastVersion = version;
     afterRead = false;
     progressed = false;
-    if (unchanged >= STUCK_AFTER) return stop('stuck', `the state has not changed for ${STUCK_AFTER} steps; please take a look`);
+    if (unchanged >= STUCK_AFTER) return stop('stuck', `the state has not changed for ${STUCK_AFTER} steps; please take a look`, phrase('run_stuck_state', { steps: STUCK_AFTER }));
 
     ports.progress?.({ n, phase: 'thinking' });
     const messages = buildPrompt({ goal, nonce, history, observation });
@@ -299,7 +318,7 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
       const entry: HistoryEntry = { ...base, outcome: checked.error };
       history.push(entry);
       yield report(entry);
-      if (failures.length >= MAX_FAILURES) return stop('failures', `${MAX_FAILURES} failures in a row`, failures);
+      if (failures.length >= MAX_FAILURES) return stop('failures', `${MAX_FAILURES} failures in a row`, phrase('run_failures', { count: MAX_FAILURES }), failures);
       continue;
     }
 
@@ -326,14 +345,21 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
         settings.expect && observation.state.state === settings.expect.state && (!settings.expect.resource || canonicalJson(settings.expect.resource) === canonicalJson(observation.state.resource));
       const proof = evidence ?? (reached ? `observed ${stateSummary(observation.state)}` : undefined);
       if (proof) return { kind: 'done', verified: true, claim: step.claim, evidence: proof };
-      return { kind: 'done', verified: false, claim: step.claim, why: 'not verified: no confirmed or accepted action and no observed state matching the goal' };
+      return {
+        kind: 'done',
+        verified: false,
+        claim: step.claim,
+        why: 'not verified: no confirmed or accepted action and no observed state matching the goal',
+        why_said: phrase('run_done_unverified'),
+      };
     }
 
     const same = sameness(step);
     const previous = history.slice(-(STUCK_AFTER - 1)).map((h) => sameness(h.step));
     if (previous.length === STUCK_AFTER - 1 && previous.every((p) => p === same)) {
       const what = step.kind === 'act' ? `asked for ${step.action.name}` : `read ${readTarget(step)}`;
-      return stop('stuck', `the model ${what} ${STUCK_AFTER} times in a row; please take a look`);
+      const said = step.kind === 'act' ? phrase('run_stuck_act', { action: step.action.name, times: STUCK_AFTER }) : phrase('run_stuck_read', { target: readTarget(step), times: STUCK_AFTER });
+      return stop('stuck', `the model ${what} ${STUCK_AFTER} times in a row; please take a look`, said);
     }
 
     if (step.kind === 'read') {
@@ -359,6 +385,6 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     history.push(entry);
     yield report(entry);
     if (submitted.denied) return deniedEnd(request);
-    if (failures.length >= MAX_FAILURES) return stop('failures', `${MAX_FAILURES} failures in a row`, failures);
+    if (failures.length >= MAX_FAILURES) return stop('failures', `${MAX_FAILURES} failures in a row`, phrase('run_failures', { count: MAX_FAILURES }), failures);
   }
 }

@@ -44,6 +44,7 @@ import { chromeTabPage } from './contract/tab-page.ts';
 import { auditPolicyChanges } from './policy/policy-audit.ts';
 import { createChromePresence } from './presence/chrome-presence.ts';
 import type { AgentPresence } from './presence/agent-presence.ts';
+import { phrase, type Phrase } from '../protocol/phrase.ts';
 
 /**
  * The service worker's composition root: every service built from its ports, in dependency order,
@@ -211,7 +212,7 @@ function wirePipeline(deps: {
   // Every audit entry, also to the organisation's syslog collector when a target is set (src/background/audit-export/).
   const auditExport = wireAuditExport({
     exporter: async () => (await live.ready).auditExport,
-    post: (batch) => bridge.link.post(batch) || `steward-bridge is not connected: ${bridge.link.status().problem ?? 'no link'}`,
+    post: (batch) => bridge.link.post(batch) || { text: `steward-bridge is not connected: ${bridge.link.status().problem ?? 'no link'}`, said: phrase('collector_bridge_down') },
     push: (m) => deps.panels.push(m),
     policy: deps.policy,
   });
@@ -313,8 +314,8 @@ function wirePipeline(deps: {
   }
 
   /** Marks an agent as having been given page-derived content outside the pipeline (the co-pilot's prompts): see src/pipeline/taint.ts. */
-  function taintAgent(agentId: string, source: string): Promise<void> {
-    return taint.mark(agentId, { at: Date.now(), source });
+  function taintAgent(agentId: string, source: string, said: Phrase): Promise<void> {
+    return taint.mark(agentId, { at: Date.now(), source, said });
   }
 
   const observeAsAgent = observeForAgents(chromePorts.observeTab, agentsSeeDebuggingTools);

@@ -15,7 +15,8 @@ import { navigationProblem } from '../protocol/navigation-url.ts';
 import { originOf } from '../base/origin.ts';
 import { atOrigin } from '../protocol/resource.ts';
 import { isShownLink } from '../base/shown-link.ts';
-import { siteContentIn } from '../protocol/site-content.ts';
+import { siteContentIn, siteContentSaid } from '../protocol/site-content.ts';
+import { phrase } from '../protocol/phrase.ts';
 import type { ExpectedEffect } from '../protocol/expectation.ts';
 
 /**
@@ -84,7 +85,7 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
     if (!r.ok) return refuse(r.error.code, `Steward could not observe tab ${tab.tab_id}: ${r.error.message}`, r.error.retryable);
     // The page may have moved to another site while it was read: then nothing of it is returned.
     if (!caller.visible.allows(r.state.url)) return tabNotFound(tab.tab_id);
-    await ports.taint(caller.agentId, `page content of ${originOf(r.state.url)} read through the MCP bridge`);
+    await ports.taint(caller.agentId, `page content of ${originOf(r.state.url)} read through the MCP bridge`, phrase('taint_bridge_page', { origin: String(originOf(r.state.url)) }));
     await ports.setCurrentTab(caller.agentId, tab.tab_id);
     // What this look shows is what a steward_execute naming no resource acts on (never a resource it did not see).
     const origin = originOf(r.state.url);
@@ -142,7 +143,7 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
         ...(expect ? { expect } : {}),
       });
       const carried = siteContentIn(result);
-      if (carried) await ports.taint(caller.agentId, `${carried}, returned through the MCP bridge`);
+      if (carried) await ports.taint(caller.agentId, `${carried.text}, returned through the MCP bridge`, siteContentSaid(carried, true));
       // The model gets at most Chrome's output budget, marked truncated; steward_action_status gives it whole.
       return ok({ result: !isErrorResult(result) && result.output ? { ...result, output: outputWithinBudget(result.output) } : result });
     } finally {
@@ -156,7 +157,7 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       if ('ok' in caller) return caller;
       const tabs = (await visibleTabs(caller)).slice(0, 200);
       // A title is whatever the page set: words the agent reads, like any other page text.
-      if (tabs.length > 0) await ports.taint(caller.agentId, `titles and addresses of ${tabs.length} tab(s) listed through the MCP bridge`);
+      if (tabs.length > 0) await ports.taint(caller.agentId, `titles and addresses of ${tabs.length} tab(s) listed through the MCP bridge`, phrase('taint_bridge_tabs', { count: tabs.length }));
       return ok({ tabs: tabs.map(asTab) });
     },
 
@@ -174,7 +175,7 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       if ('left' in opened) return refuse('SITE_NOT_ALLOWED', leftMessage(url, opened.left));
       // Anything else that ended outside the allowed sites (the fence makes this the page's own doing): not the agent's tab.
       if (!caller.visible.allows(opened.tab.url)) return refuse('SITE_NOT_ALLOWED', leftMessage(url, originOf(opened.tab.url) ?? 'another page'));
-      await ports.taint(caller.agentId, `the title of ${originOf(opened.tab.url)} opened through the MCP bridge`);
+      await ports.taint(caller.agentId, `the title of ${originOf(opened.tab.url)} opened through the MCP bridge`, phrase('taint_bridge_opened', { origin: String(originOf(opened.tab.url)) }));
       await ports.setCurrentTab(caller.agentId, opened.tab.tab_id);
       return ok({ tab: asTab(opened.tab), created: opened.created });
     },
@@ -216,7 +217,8 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       if (!offered || !caller.visible.allows(offered.url) || originOf(offered.url) !== originOf(tab.url)) return ok({ tab: asTab(tab), tools: [] });
       const listed = offered.actions.filter((a) => a.via === 'webmcp');
       // Their names, descriptions and schemas are the page's words.
-      if (listed.length > 0) await ports.taint(caller.agentId, `the WebMCP tools of ${originOf(tab.url)} listed through the MCP bridge`);
+      if (listed.length > 0)
+        await ports.taint(caller.agentId, `the WebMCP tools of ${originOf(tab.url)} listed through the MCP bridge`, phrase('taint_bridge_tools', { origin: String(originOf(tab.url)) }));
       const { actions } = actionsView(listed, approvalRule(await ports.tainted(caller.agentId)));
       return ok({ tab: asTab(tab), tools: actions.slice(0, 128) });
     },
@@ -240,7 +242,7 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       if (!shot.ok) return refuse(shot.code, shot.message, shot.retryable);
       // The pixels are of the page the tab showed when they were taken: nothing of another site is returned.
       if (!caller.visible.allows(shot.url)) return tabNotFound(tab.tab_id);
-      await ports.taint(caller.agentId, `a screenshot of ${originOf(shot.url)} taken through the MCP bridge`);
+      await ports.taint(caller.agentId, `a screenshot of ${originOf(shot.url)} taken through the MCP bridge`, phrase('taint_bridge_screenshot', { origin: String(originOf(shot.url)) }));
       await ports.setCurrentTab(caller.agentId, tab.tab_id);
       return ok({ tab: asTab({ ...tab, url: shot.url }), mime_type: shot.mime_type, data: shot.data, width: shot.width, height: shot.height });
     },
@@ -257,7 +259,7 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       }
       const result = statusResult(status);
       const carried = siteContentIn(result);
-      if (carried) await ports.taint(caller.agentId, `${carried}, returned through the MCP bridge`);
+      if (carried) await ports.taint(caller.agentId, `${carried.text}, returned through the MCP bridge`, siteContentSaid(carried, true));
       return ok({ result });
     },
 
@@ -266,7 +268,8 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       if ('ok' in caller) return caller;
       const records = await ports.records(caller.agentId);
       // Remembered states, ids and addresses were read from pages and sites.
-      if (records.unfinished.length > 0 || records.resources.length > 0) await ports.taint(caller.agentId, 'remembered resources read from pages, returned through the MCP bridge');
+      if (records.unfinished.length > 0 || records.resources.length > 0)
+        await ports.taint(caller.agentId, 'remembered resources read from pages, returned through the MCP bridge', phrase('taint_bridge_memory'));
       return ok({
         unfinished: records.unfinished.slice(0, 200).map((a) => ({
           action_id: a.action_id,

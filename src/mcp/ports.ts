@@ -8,6 +8,7 @@ import type { ResourceRef } from '../protocol/resource.ts';
 import type { ActionResult } from '../protocol/results.ts';
 import type { PageSnapshot } from '../protocol/snapshot.ts';
 import type { DelegatedAgentToken } from '../protocol/token.ts';
+import type { Phrase } from '../protocol/phrase.ts';
 
 /**
  * What an external agent's calls (src/mcp/agent-calls.ts) need of the browser and the
@@ -55,7 +56,8 @@ export interface AgentCallPorts {
   pageTools(tabId: number): Promise<{ url: string; actions: AvailableAction[] } | undefined>;
   /** The visible part of the tab, which must be the one showing in its window. */
   screenshot(tabId: number): Promise<TabImage>;
-  taint(agentId: string, source: string): Promise<void>;
+  /** `said`: the source as a phrase, for the panel to say in the person's language. */
+  taint(agentId: string, source: string, said: Phrase): Promise<void>;
   tainted(agentId: string): Promise<boolean>;
   currentTab(agentId: string): Promise<number | undefined>;
   setCurrentTab(agentId: string, tabId: number): Promise<void>;

@@ -12,6 +12,7 @@ import { NO_POLICY } from '../protocol/managed-policy.ts';
 import { clampTtlMs } from '../protocol/policy-rules.ts';
 import type { PolicyRecord } from '../protocol/policy-record.ts';
 import type { RecalledMemory } from '../storage/memory-store.ts';
+import { phrase, type Phrase } from '../protocol/phrase.ts';
 
 /** Who writes Steward's own entries (the person's privacy decisions, on their word in `details.by`; the policy in force). */
 const STEWARD_AGENT = 'agent:steward';
@@ -22,7 +23,7 @@ export interface TokenView {
   status: TokenStatus;
   uses: number;
   /** Page content has reached the token's agent (taint.ts): since when, and what. */
-  taint?: { at: string; source: string };
+  taint?: { at: string; source: string; source_said?: Phrase };
 }
 
 /** What checking the audit chain (or an exported file of it) found. */
@@ -32,6 +33,8 @@ export interface AuditVerdict {
   /** Where the chain breaks and how, when it does. */
   broken_at?: number;
   problem?: string;
+  /** The problem's kind as a phrase, for the panel to say in the person's language (`problem` stays the verifier's English). */
+  problem_said?: Phrase;
   /** Older entries were removed through this seq (retention or clear): the chain is checked from there. */
   removed_through?: number;
 }
@@ -250,11 +253,16 @@ export class PipelineAdmin {
   }
 
   private view(token: DelegatedAgentToken, uses: number, now: number, taint?: TaintMark): TokenView {
-    return { token, status: tokenStatus(token, now), uses, ...(taint ? { taint: { at: new Date(taint.at).toISOString(), source: taint.source } } : {}) };
+    return {
+      token,
+      status: tokenStatus(token, now),
+      uses,
+      ...(taint ? { taint: { at: new Date(taint.at).toISOString(), source: taint.source, ...(taint.said ? { source_said: taint.said } : {}) } } : {}),
+    };
   }
 }
 
 function verdict(v: ChainVerification, entries: number): AuditVerdict {
   if (v.ok) return { ok: true, entries, ...(v.removed_through !== undefined ? { removed_through: v.removed_through } : {}) };
-  return { ok: false, entries, broken_at: v.seq, problem: `${v.problem}: ${v.message}`.slice(0, 2000) };
+  return { ok: false, entries, broken_at: v.seq, problem: `${v.problem}: ${v.message}`.slice(0, 2000), problem_said: phrase('chain_broken', { problem: v.problem }) };
 }

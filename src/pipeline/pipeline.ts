@@ -22,6 +22,7 @@ import { dueRechecks } from './recheck.ts';
 import { recoverAction, type RecoveryReport } from './recovery.ts';
 import { ActionRunner, type ActionRun, type PipelineDeps } from './runner.ts';
 import { Stopwatch, type PipelineTimings } from './timings.ts';
+import { phrase } from '../protocol/phrase.ts';
 
 export interface SubmitOutcome {
   result: ActionResult;
@@ -414,7 +415,13 @@ export class Pipeline {
       const reached = await reachResource(this.deps.ports, r, { allowed_origins: auth.token.origins, hints, ctx });
       if (!reached.ok) failure = reached.error;
       else if (reached.location.kind === 'tab') {
-        await this.deps.taint.mark(agent.agent_id, { at: this.deps.clock(), source: `the page ${reached.observed.url.slice(0, 300)}`, ...(agent.session_id ? { session_id: agent.session_id } : {}) });
+        const url = reached.observed.url.slice(0, 300);
+        await this.deps.taint.mark(agent.agent_id, {
+          at: this.deps.clock(),
+          source: `the page ${url}`,
+          said: phrase('taint_page', { url }),
+          ...(agent.session_id ? { session_id: agent.session_id } : {}),
+        });
       }
       return reached.ok ? reached.observed : null;
     });

@@ -34,7 +34,8 @@ import { settleFromSite } from './site-status.ts';
 import { checkPreconditions } from './preconditions.ts';
 import type { ReceiptBinding } from '../storage/receipt-binding.ts';
 import type { TaintLedger } from './taint.ts';
-import { siteContentIn } from '../protocol/site-content.ts';
+import { siteContentIn, siteContentSaid } from '../protocol/site-content.ts';
+import { phrase, type Phrase } from '../protocol/phrase.ts';
 import { quietSinkReasons } from './policy/quiet-sinks.ts';
 import { controlKey, controlLabel, firstWrite, type WrittenControls } from './written-controls.ts';
 import type { Stopwatch } from './timings.ts';
@@ -246,7 +247,10 @@ export class ActionRunner {
     if (!reached.ok) return { ok: false, result: errorResult(reached.error, { action_id: run.action.action_id }) };
     await this.atSite(run, reached.resource);
     // Whatever this action returns now carries the page (state, actions, element names, tool output).
-    if (reached.location.kind === 'tab' && !run.tainted) await this.markTainted(run, `the page ${reached.observed.url.slice(0, 300)}`);
+    if (reached.location.kind === 'tab' && !run.tainted) {
+      const url = reached.observed.url.slice(0, 300);
+      await this.markTainted(run, `the page ${url}`, phrase('taint_page', { url }));
+    }
     return { ok: true, value: { observed: reached.observed, location: reached.location, route: reached.route } };
   }
 
@@ -361,8 +365,8 @@ export class ActionRunner {
     await this.deps.written.remember({ origin: plan.origin, control: key, label: controlLabel(target), request, at: this.deps.clock() });
   }
 
-  private async markTainted(run: ActionRun, source: string): Promise<void> {
-    await this.deps.taint.mark(run.action.agent_id, { at: this.deps.clock(), source, ...(run.action.context.session_id ? { session_id: run.action.context.session_id } : {}) });
+  private async markTainted(run: ActionRun, source: string, said: Phrase): Promise<void> {
+    await this.deps.taint.mark(run.action.agent_id, { at: this.deps.clock(), source, said, ...(run.action.context.session_id ? { session_id: run.action.context.session_id } : {}) });
   }
 
   /**
@@ -510,7 +514,7 @@ export class ActionRunner {
     });
     // What the site answered reaches the agent: its free text, a tool's output, what a page showed (siteContentIn).
     const carried = siteContentIn(result);
-    if (carried) await this.markTainted(run, carried);
+    if (carried) await this.markTainted(run, carried.text, siteContentSaid(carried, false));
     await this.rememberWrites(plan, result).catch(() => undefined);
     const to = terminalFor(result);
     const after_version = isErrorResult(result) ? result.current?.state_version : result.resource.state_version;

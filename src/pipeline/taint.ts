@@ -1,3 +1,5 @@
+import type { Phrase } from '../protocol/phrase.ts';
+
 /**
  * Taint is the runtime's fact, not the agent's claim (DESIGN §4): once page text, tool output or
  * anything else from a page has reached an agent, what it asks for next may have been steered by
@@ -16,6 +18,8 @@ export interface TaintMark {
   at: number;
   /** What reached it: "page state of http://…", "tool output", … (for the card and the audit). */
   source: string;
+  /** `source` as a phrase, for the panel to say in the person's language. */
+  said?: Phrase;
   session_id?: string;
 }
 

@@ -4,6 +4,7 @@ import { AuditKind, type AuditEntry } from './audit.ts';
 import { ErrorCode } from './errors.ts';
 import { AgentId, IsoDateTime, Sha256Hex, SnakeCase } from './primitives.ts';
 import { ResourceRef } from './resource.ts';
+import { Phrase } from './phrase.ts';
 
 /**
  * Shipping the audit log to the organisation's syslog pipeline (issue 32): the target (the managed
@@ -101,7 +102,7 @@ export type AuditExportBatch = z.infer<typeof AuditExportBatch>;
  */
 export const AuditExportResult = z.discriminatedUnion('ok', [
   z.object({ kind: z.literal('audit-export-result'), batch: BatchId, ok: z.literal(true), through_seq: z.int().nonnegative(), bytes: z.int().nonnegative() }),
-  z.object({ kind: z.literal('audit-export-result'), batch: BatchId, ok: z.literal(false), problem: z.string().min(1).max(1000) }),
+  z.object({ kind: z.literal('audit-export-result'), batch: BatchId, ok: z.literal(false), problem: z.string().min(1).max(1000), problem_said: Phrase.optional() }),
 ]);
 export type AuditExportResult = z.infer<typeof AuditExportResult>;
 
@@ -121,6 +122,8 @@ export const AuditExportStatus = z.object({
   last_sent_at: IsoDateTime.optional(),
   /** Why the last attempt failed (cleared by the next success). */
   problem: z.string().max(1000).optional(),
+  /** `problem` as a phrase, for Settings to say in the person's language (src/protocol/phrase.ts). */
+  problem_said: Phrase.optional(),
   problem_since: IsoDateTime.optional(),
   next_attempt_at: IsoDateTime.optional(),
 });

@@ -4,6 +4,7 @@ import { ApprovalRequestId } from './approval.ts';
 import { AgentId, JsonObject, Origin } from './primitives.ts';
 import { ResourceRef, ResourceScope } from './resource.ts';
 import { ScopeEntry, TokenId } from './token.ts';
+import { Phrase } from './phrase.ts';
 
 /**
  * The co-pilot as the side panel sees it (issue 13): the runs the service worker drives, each
@@ -81,6 +82,10 @@ export const CopilotStep = z.object({
   error: z.string().max(2000).optional(),
   /** The objective evidence the step produced (confirmed/accepted action, observed state). */
   evidence: z.string().max(2000).optional(),
+  /** `outcome`, `error` and `evidence` as phrases the panel says in the person's language (src/protocol/phrase.ts). */
+  outcome_said: Phrase.optional(),
+  error_said: Phrase.optional(),
+  evidence_said: Phrase.optional(),
   /** The model's question to the person (untrusted: the model may have read page text). */
   question: z.string().max(2000).optional(),
   /** The person's answer to `question`. */
@@ -97,12 +102,21 @@ export type CopilotRunStatus = z.infer<typeof CopilotRunStatus>;
 
 export const CopilotEnd = z.discriminatedUnion('kind', [
   /** `verified` only with the pipeline's evidence; otherwise `why` says it is not verified. */
-  z.object({ kind: z.literal('done'), verified: z.boolean(), claim: z.string().max(2000), evidence: z.string().max(2000).optional(), why: z.string().max(2000).optional() }),
+  z.object({
+    kind: z.literal('done'),
+    verified: z.boolean(),
+    claim: z.string().max(2000),
+    evidence: z.string().max(2000).optional(),
+    why: z.string().max(2000).optional(),
+    why_said: Phrase.optional(),
+  }),
   /** A rail (max_steps, stuck, failures, time_budget, token_budget), a question no one could answer, a model error, the person's own decision (denied, stopped, took over). */
   z.object({
     kind: z.literal('stopped'),
     reason: z.enum(['max_steps', 'stuck', 'failures', 'time_budget', 'token_budget', 'ask_person', 'model_error', 'denied_by_person', 'stopped_by_person', 'taken_over', 'tab_closed', 'error']),
     detail: z.string().max(2000),
+    /** `detail` as a phrase for the panel (none for the model's own words: a question, a claim). */
+    detail_said: Phrase.optional(),
     errors: z.array(z.string().max(2000)).max(10).optional(),
   }),
 ]);

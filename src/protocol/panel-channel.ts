@@ -17,6 +17,7 @@ import { ActionResult } from './results.ts';
 import { TabSiteStatus } from './site-access.ts';
 import { DelegatedAgentToken, ScopeEntry, TokenId, TokenSecret } from './token.ts';
 import { FrameTools, ToolRunOutcome } from './webmcp.ts';
+import { Phrase } from './phrase.ts';
 
 /**
  * The side panel ↔ service worker channel: the person's control room (tools, approvals, tokens,
@@ -39,7 +40,7 @@ export const TokenWithUsage = z.object({
   status: z.enum(['active', 'expired', 'revoked']),
   uses: z.number().int().nonnegative(),
   /** Page content has reached the token's agent: since when, and what (only the person clears it). */
-  taint: z.object({ at: IsoDateTime, source: z.string().max(400) }).optional(),
+  taint: z.object({ at: IsoDateTime, source: z.string().max(400), source_said: Phrase.optional() }).optional(),
 });
 export type TokenWithUsage = z.infer<typeof TokenWithUsage>;
 const TokensResponse = z.object({ tokens: z.array(TokenWithUsage) });
@@ -52,6 +53,8 @@ export const AuditVerifyResponse = z.object({
   /** Where the chain breaks and how, when it does. */
   broken_at: z.number().int().nonnegative().optional(),
   problem: z.string().optional(),
+  /** `problem`'s kind as a phrase, for the panel (src/protocol/phrase.ts). */
+  problem_said: Phrase.optional(),
   /** Older entries were removed through this seq (retention or clear): the chain is checked from its recorded start. */
   removed_through: z.number().int().nonnegative().optional(),
 });

@@ -209,10 +209,11 @@ test('Verify chain notices the newest entries removed while Steward was stopped,
   expect(after.length).toBeGreaterThan(0);
   expect(after.every((e) => (e.seq as number) > count - 2)).toBe(true);
   await showView(panel, 'Activity');
-  // The Activity view says so on its own, from the entry the log wrote about itself…
-  await expect(panel.getByRole('alert').filter({ hasText: 'Steward found this log broken' })).toContainText(
-    `recorded as entry #${count - 2}): the log ends at entry ${count - 3} but Steward last wrote entry ${count - 1}`,
-  );
+  // The Activity view says so on its own, from the entry the log wrote about itself: its kind in words, its own record one click away…
+  const recorded = panel.getByRole('alert').filter({ hasText: 'Steward found this log broken' });
+  await expect(recorded).toContainText(`recorded as entry #${count - 2}): the newest entries were removed (the log was truncated).`);
+  await recorded.getByText('Details').click();
+  await expect(recorded.locator('details')).toContainText(`the log ends at entry ${count - 3} but Steward last wrote entry ${count - 1}`);
   // …and Verify chain still fails there.
   await panel.getByRole('button', { name: 'Verify chain' }).click();
   await expect(alert).toContainText(`Chain broken at entry #${count - 2}`);

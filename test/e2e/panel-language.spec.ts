@@ -2,6 +2,10 @@ import { readFileSync } from 'node:fs';
 import { test, expect } from '../harness/fixtures.ts';
 import { SHOP_ORDER, cancelOrder, showView, submitAsCopilot, swRecords } from '../harness/panel-helpers.ts';
 import { mint, mintWithId } from '../harness/pipeline-helpers.ts';
+import type { Page } from '@playwright/test';
+import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
+import { grantInChromeSettings } from '../harness/browser.ts';
+import { cancelReply, cancelledReply } from '../harness/copilot-panel-helpers.ts';
 
 /** The Vietnamese catalogue, as the panel reads it through chrome.i18n.getMessage. */
 const VI = JSON.parse(readFileSync(new URL('../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Record<string, { message: string }>;
@@ -108,4 +112,81 @@ test('in a Vietnamese browser the page’s tools, the shop’s contract form and
   await expect(copilot.getByLabel(VI.copilot_model_name!.message, { exact: true })).toBeVisible();
   await expect(copilot.getByRole('button', { name: VI.copilot_test_connection!.message, exact: true })).toBeVisible();
   await expect(copilot.getByText('Test connection', { exact: true })).toHaveCount(0);
+});
+
+/** Settings → the co-pilot's model: the scripted server, saved by Settings' one Save, in Vietnamese. */
+async function useScriptedModel(panel: Page, model: ScriptedModel): Promise<void> {
+  await showView(panel, vi('tab_settings'));
+  await panel.getByLabel(vi('copilot_endpoint'), { exact: true }).fill(model.url);
+  await panel.getByLabel(vi('copilot_model_name'), { exact: true }).fill('scripted');
+  // The person granted the model's server in Chrome's extension settings: saving asks Chrome, with no prompt.
+  await grantInChromeSettings({ context: panel.context(), extensionId: new URL(panel.url()).host }, [model.url]);
+  await panel.getByRole('button', { name: vi('settings_save'), exact: true }).click();
+  await expect(panel.getByRole('status').filter({ hasText: vi('settings_saved') })).toHaveText(vi('settings_saved'));
+}
+
+/** Types the goal in the Co-pilot view (in Vietnamese) and presses Enter; the run's region. */
+async function startGoalInVietnamese(panel: Page, goal: string) {
+  await showView(panel, vi('tab_copilot'));
+  const box = panel.getByLabel(vi('copilot_goal_label'));
+  await box.fill(goal);
+  await box.press('Enter');
+  const run = panel.getByRole('region', { name: new RegExp(`^${goal}`) });
+  await expect(run).toBeVisible();
+  return run;
+}
+
+test.describe('the co-pilot’s run, as the service worker words it', () => {
+  let model: ScriptedModel;
+  test.beforeEach(async () => {
+    model = await startScriptedModel();
+  });
+  test.afterEach(async () => {
+    await model.stop();
+  });
+
+  test('in a Vietnamese browser a denied step and the run’s end say so in Vietnamese, from the worker’s phrases', async ({ steward, sites, openPanel }) => {
+    model.script([cancelReply, cancelledReply]);
+    const page = await steward.context.newPage();
+    await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+    const panel = await openPanel(page);
+    await useScriptedModel(panel, model);
+    const run = await startGoalInVietnamese(panel, `cancel order ${SHOP_ORDER}`);
+    const step = run.getByRole('listitem', { name: new RegExp(`^${viSays('copilot_step', '1')}`) });
+    await step
+      .getByRole('article')
+      .getByRole('button', { name: vi('card_deny'), exact: true })
+      .click();
+
+    await expect(step.getByRole('heading', { level: 4 })).toContainText(vi('copilot_step_denied'));
+    await expect(step).toContainText(vi('said_step_denied'));
+    const end = run.getByRole('region', { name: vi('copilot_stop_title_denied_by_person') });
+    await expect(end).toContainText(viSays('said_run_denied_on', 'orders.cancel', 'order', SHOP_ORDER));
+    // Nothing of the worker's English reaches the person.
+    await expect(run).not.toContainText('You denied');
+  });
+
+  test('in a Vietnamese browser a stopped run says “stopped by you” in Vietnamese, in the run and in Activity', async ({ steward, sites, openPanel }) => {
+    model.script([cancelReply, cancelledReply]);
+    const page = await steward.context.newPage();
+    await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+    const panel = await openPanel(page);
+    await useScriptedModel(panel, model);
+    const goal = `cancel order ${SHOP_ORDER}`;
+    const run = await startGoalInVietnamese(panel, goal);
+    await expect(run.getByRole('article')).toBeVisible();
+    await run.getByRole('button', { name: vi('copilot_stop'), exact: true }).click();
+
+    await expect(run.getByRole('region', { name: vi('copilot_stop_title_stopped_by_person') })).toContainText(vi('copilot_stop_stopped_by_person'));
+    const step = run.getByRole('listitem', { name: new RegExp(`^${viSays('copilot_step', '1')}`) });
+    await expect(step.getByRole('heading', { level: 4 })).toContainText(vi('copilot_step_stopped'));
+    await expect(step).toContainText(vi('said_step_stopped'));
+    await expect(run).not.toContainText('You stopped the run');
+
+    // Activity: the run under what the person asked it, its action stopped by them, in Vietnamese.
+    await showView(panel, vi('tab_activity'));
+    const task = panel.getByRole('list', { name: vi('activity_log_label') }).getByRole('listitem', { name: goal, exact: true });
+    await expect(task.locator('.task-head')).toContainText(vi('result_stopped_by_you'));
+    await expect(task.getByRole('button', { name: /^orders\.cancel/ })).toContainText(vi('result_stopped_by_you'));
+  });
 });

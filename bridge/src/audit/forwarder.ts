@@ -2,6 +2,7 @@ import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { AuditExportBatch, AuditExportResult, AuditExportTarget } from '../../../src/protocol/audit-export.ts';
 import { canonicalJson } from '../../../src/base/canonical-json.ts';
+import { phrase, type Phrase } from '../../../src/protocol/phrase.ts';
 import { formatSyslog, octetFrame } from './syslog-line.ts';
 
 /**
@@ -31,31 +32,40 @@ interface Open {
 
 const describe = (target: AuditExportTarget) => `${target.tls ? 'tls' : 'tcp'}://${target.host}:${target.port}`;
 
+/** A problem in an admin's words (what the host logs and the audit records), and as a phrase for Settings to say in the person's language. */
+interface Problem {
+  text: string;
+  said: Phrase;
+}
+
 /** A socket error in an admin's words. */
-function problemOf(target: AuditExportTarget, error: Error & { code?: string }, connecting = false): string {
+function problemOf(target: AuditExportTarget, error: Error & { code?: string }, connecting = false): Problem {
   const where = describe(target);
   // A TLS target that drops the connection during the handshake does not speak TLS there (or refuses ours).
   if (connecting && target.tls && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
-    return `TLS with the collector at ${where} failed: ${error.message} (does it speak TLS on that port?).`;
+    return { text: `TLS with the collector at ${where} failed: ${error.message} (does it speak TLS on that port?).`, said: phrase('collector_tls_failed', { where, error: error.message }) };
   }
   switch (error.code) {
     case 'ECONNREFUSED':
-      return `The collector at ${where} refused the connection (is it listening on that port?).`;
+      return { text: `The collector at ${where} refused the connection (is it listening on that port?).`, said: phrase('collector_refused', { where }) };
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `The collector's host name ${target.host} does not resolve.`;
+      return { text: `The collector's host name ${target.host} does not resolve.`, said: phrase('collector_host_unknown', { host: target.host }) };
     case 'ETIMEDOUT':
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
-      return `The collector at ${where} cannot be reached (${error.code}).`;
+      return { text: `The collector at ${where} cannot be reached (${error.code}).`, said: phrase('collector_unreachable', { where, code: error.code }) };
     case 'ECONNRESET':
     case 'EPIPE':
-      return `The collector at ${where} closed the connection mid-write (${error.code}).`;
+      return { text: `The collector at ${where} closed the connection mid-write (${error.code}).`, said: phrase('collector_closed', { where, code: error.code }) };
     default:
       if (target.tls && /SSL|TLS|certificate|self.signed|wrong version|handshake/i.test(`${error.code ?? ''} ${error.message}`)) {
-        return `TLS with the collector at ${where} failed: ${error.message} (does it speak TLS on that port, with a certificate for ${target.server_name ?? target.host}?).`;
+        return {
+          text: `TLS with the collector at ${where} failed: ${error.message} (does it speak TLS on that port, with a certificate for ${target.server_name ?? target.host}?).`,
+          said: phrase('collector_tls_failed', { where, error: error.message }),
+        };
       }
-      return `The collector at ${where}: ${error.message}`.slice(0, 1000);
+      return { text: `The collector at ${where}: ${error.message}`.slice(0, 1000), said: phrase('collector_failed', { where, error: error.message }) };
   }
 }
 
@@ -78,7 +88,7 @@ export class AuditForwarder {
   }
 
   private async sendNow(batch: AuditExportBatch): Promise<AuditExportResult> {
-    const fail = (problem: string): AuditExportResult => ({ kind: 'audit-export-result', batch: batch.batch, ok: false, problem: problem.slice(0, 1000) });
+    const fail = (problem: Problem): AuditExportResult => ({ kind: 'audit-export-result', batch: batch.batch, ok: false, problem: problem.text.slice(0, 1000), problem_said: problem.said });
     let conn: Open;
     try {
       conn = await this.connection(batch.target);
@@ -91,7 +101,7 @@ export class AuditForwarder {
     } catch (error) {
       this.drop(conn);
       const e = error as Error & { code?: string };
-      return fail(e.code ? problemOf(batch.target, e) : e.message);
+      return fail(e.code ? problemOf(batch.target, e) : { text: e.message, said: phrase('collector_failed', { where: describe(batch.target), error: e.message }) });
     }
     return { kind: 'audit-export-result', batch: batch.batch, ok: true, through_seq: batch.records[batch.records.length - 1]!.seq, bytes: payload.length };
   }

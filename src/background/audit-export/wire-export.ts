@@ -4,6 +4,7 @@ import type { AuditExportPorts, AuditExporter } from '../../pipeline/audit-expor
 import { exportTargetInForce } from '../../protocol/policy-rules.ts';
 import type { ManagedPolicy } from '../core/managed-policy.ts';
 import { browser } from '../core/browser.ts';
+import type { Phrase } from '../../protocol/phrase.ts';
 
 /**
  * The audit export's ports on Chrome: the target in force (the organisation's managed policy's
@@ -46,7 +47,7 @@ export function wireAuditExport(deps: {
   /** The pipeline's exporter, once it has started. */
   exporter: () => Promise<AuditExporter | undefined>;
   /** Posts to steward-bridge over the native link: true, or why not. */
-  post(batch: AuditExportBatch): true | string;
+  post(batch: AuditExportBatch): true | string | { text: string; said: Phrase };
   push(message: PanelPush): void;
   /** The organisation's policy: its `auditExport` overrides the person's target. */
   policy: Pick<ManagedPolicy, 'read' | 'onChange'>;

@@ -5,7 +5,8 @@ import type { AgentPorts } from '../../agent/ports.ts';
 import { ModelFailure, type LanguageModelClient, type ModelConfig } from '../../agent/models/model.ts';
 import { ok, refuse, type Reply } from '../../protocol/channel.ts';
 import type { ApprovalDecision } from '../../protocol/approval.ts';
-import type { CopilotEnd, CopilotGrant, CopilotRequests, CopilotRun, ModelError, ModelStatus } from '../../protocol/copilot.ts';
+import type { CopilotEnd, CopilotGrant, CopilotRequests, CopilotRun, ModelError, ModelProvider, ModelStatus } from '../../protocol/copilot.ts';
+import { phrase, type Phrase } from '../../protocol/phrase.ts';
 import type { PanelPush } from '../../protocol/panel-channel.ts';
 import type { Settings } from '../../protocol/settings.ts';
 import type { TabSiteStatus } from '../../protocol/site-access.ts';
@@ -79,6 +80,12 @@ interface Live {
   question?: { n: number; since: number; resolve: (answer: string) => void };
 }
 
+/** Why the organisation's policy ended a run, as a phrase for the panel (the detail is policy-rules.ts's English). */
+function policyPhrase(reason: 'copilot_off' | 'endpoint_not_allowed', policy: Policy, provider: ModelProvider): Phrase {
+  if (reason === 'copilot_off') return phrase('run_policy_copilot_off');
+  return provider === 'prompt-api' ? phrase('run_policy_prompt_api') : phrase('run_policy_endpoint', { endpoints: (policy.allowedModelEndpoints ?? []).join(', ').slice(0, 600) });
+}
+
 /** Ends that are the person's own decision: a step they cut short reads "Stopped by you", not as a failure. */
 const BY_PERSON = new Set<string>(['stopped_by_person', 'taken_over', 'denied_by_person']);
 
@@ -94,7 +101,7 @@ const BROKEN_DETAIL = 'The run’s record could not be read back after a restart
 
 function brokenView(read: Extract<ReadRun, { ok: false }>): CopilotRun | undefined {
   if (!read.run) return undefined;
-  return { ...read.run, status: 'stopped', end: read.run.end ?? { kind: 'stopped', reason: 'error', detail: BROKEN_DETAIL } };
+  return { ...read.run, status: 'stopped', end: read.run.end ?? { kind: 'stopped', reason: 'error', detail: BROKEN_DETAIL, detail_said: phrase('run_unreadable') } };
 }
 
 export class RunManager {
@@ -291,7 +298,7 @@ export class RunManager {
     for (const live of [...this.live.values()]) {
       if (live.ended) continue;
       const verdict = modelVerdict(policy, live.record.model);
-      if (!verdict.ok) await this.finish(live, { kind: 'stopped', reason: 'error', detail: verdict.message });
+      if (!verdict.ok) await this.finish(live, { kind: 'stopped', reason: 'error', detail: verdict.message, detail_said: policyPhrase(verdict.reason, policy, live.record.model.provider) });
     }
   }
 
@@ -397,10 +404,17 @@ export class RunManager {
       if (s.status !== 'thinking' && s.status !== 'running' && s.status !== 'awaiting_approval' && s.status !== 'awaiting_answer') continue;
       if (byPerson) {
         s.status = 'stopped';
-        s.outcome ??= 'You stopped the run before this step finished; nothing more was done.';
+        if (s.outcome === undefined) {
+          s.outcome = 'You stopped the run before this step finished; nothing more was done.';
+          s.outcome_said = phrase('step_stopped');
+        }
       } else {
         s.status = 'failed';
-        s.error ??= `The run ended before this step finished (${end.kind === 'stopped' ? end.reason : 'done'}).`;
+        if (s.error === undefined) {
+          const reason = end.kind === 'stopped' ? end.reason : 'done';
+          s.error = `The run ended before this step finished (${reason}).`;
+          s.error_said = phrase('step_cut_short', { reason });
+        }
       }
       delete s.approval_id;
       delete s.partial;
@@ -456,7 +470,8 @@ export class RunManager {
       if (error instanceof TabClosed) return this.finish(live, { kind: 'stopped', reason: 'tab_closed', detail: 'The run’s tab was closed.' });
       if (error instanceof ModelFailure) return this.finish(live, { kind: 'stopped', reason: 'model_error', detail: error.error.message }, error.error);
       console.error('co-pilot run failed', live.record.run.run_id, error);
-      return this.finish(live, { kind: 'stopped', reason: 'error', detail: `Steward failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 2000) });
+      const message = error instanceof Error ? error.message : String(error);
+      return this.finish(live, { kind: 'stopped', reason: 'error', detail: `Steward failed: ${message}`.slice(0, 2000), detail_said: phrase('run_failed', { message }) });
     });
   }
 

@@ -10,6 +10,7 @@ import { partialThought } from '../../agent/partial-thought.ts';
 import type { ObserveOutcome } from '../ports/tab-observer.ts';
 import type { RunRecord } from './run-record.ts';
 import { actionOf, putStep, resultView, stepOfKey } from './step-view.ts';
+import { phrase, type Phrase } from '../../protocol/phrase.ts';
 
 /**
  * The loop's ports for one run (src/agent/ports.ts), on the worker: a fresh observation of the
@@ -31,7 +32,7 @@ export interface RunPipeline {
 export interface RunPortsDeps {
   pipeline: () => Promise<RunPipeline>;
   sessionFor(agentId: string, tabId: number): Promise<string>;
-  taint(agentId: string, source: string): Promise<void>;
+  taint(agentId: string, source: string, said: Phrase): Promise<void>;
   observeTab(tabId: number): Promise<ObserveOutcome>;
   /** Whether the tab still exists (an observation failing on a closed tab ends the run). */
   tabExists(tabId: number): Promise<boolean>;
@@ -158,7 +159,7 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
     checkAborted();
     // The prompt carries the page's content: from here on, whatever the run asks for may have been steered by it.
     if (!tainted) {
-      await deps.taint(agent_id, `page content of ${record.run.origin} sent to the co-pilot's model`);
+      await deps.taint(agent_id, `page content of ${record.run.origin} sent to the co-pilot's model`, phrase('taint_copilot_prompt', { origin: record.run.origin }));
       tainted = true;
     }
     const n = record.history.length + 1;

@@ -11,6 +11,7 @@ import { fencedLoad, LeftAllowedSites, type TabControl } from '../ports/navigate
 import type { ObserveOutcome, TabObserver } from '../ports/tab-observer.ts';
 import { waitForLoaded } from '../ports/tab-wait.ts';
 import type { AgentTabs } from './current-tabs.ts';
+import type { Phrase } from '../../protocol/phrase.ts';
 
 /** An external agent's calls on Chrome: tabs from chrome.tabs, observations and the pipeline as the co-pilot has them. */
 export interface ChromeAgentPortsDeps {
@@ -24,7 +25,7 @@ export interface ChromeAgentPortsDeps {
   tools: Pick<ToolStore, 'ready' | 'registry'>;
   showDebuggingTools(): Promise<boolean>;
   captureTab(tabId: number): Promise<TabImage>;
-  taint(agentId: string, source: string): Promise<void>;
+  taint(agentId: string, source: string, said: Phrase): Promise<void>;
   taintOf(agentId: string): Promise<unknown>;
   sessions: Pick<SessionTabs, 'sessionFor'>;
   current: AgentTabs;
@@ -86,7 +87,7 @@ export function chromeAgentPorts(deps: ChromeAgentPortsDeps): AgentCallPorts {
       return { url: offered.top.url, actions: actions.flatMap((a) => AvailableAction.safeParse(a).data ?? []) };
     },
     screenshot: (tabId) => deps.captureTab(tabId),
-    taint: (agentId, source) => deps.taint(agentId, source),
+    taint: (agentId, source, said) => deps.taint(agentId, source, said),
     tainted: async (agentId) => (await deps.taintOf(agentId)) !== undefined,
     currentTab: (agentId) => deps.current.current(agentId),
     setCurrentTab: (agentId, tabId) => deps.current.set(agentId, tabId),

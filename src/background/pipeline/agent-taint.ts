@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { browser } from '../core/browser.ts';
 import type { TaintLedger, TaintMark } from '../../pipeline/taint.ts';
+import { Phrase, phrase } from '../../protocol/phrase.ts';
 
 /**
  * The taint ledger (src/pipeline/taint.ts) on chrome.storage.local: it lasts as long as the
@@ -11,11 +12,11 @@ import type { TaintLedger, TaintMark } from '../../pipeline/taint.ts';
  */
 
 const KEY = 'pipeline.taint';
-const Mark = z.object({ at: z.number(), source: z.string().max(400), session_id: z.string().max(128).optional() });
+const Mark = z.object({ at: z.number(), source: z.string().max(400), said: Phrase.optional(), session_id: z.string().max(128).optional() });
 const Stored = z.record(z.string(), Mark);
 type Stored = z.infer<typeof Stored>;
 
-const UNREADABLE: TaintMark = { at: 0, source: 'an unreadable taint record (counted as tainted)' };
+const UNREADABLE: TaintMark = { at: 0, source: 'an unreadable taint record (counted as tainted)', said: phrase('taint_unreadable') };
 
 export class StorageTaintLedger implements TaintLedger {
   /** Writes are serialised so two marks never lose each other. */
@@ -45,7 +46,12 @@ export class StorageTaintLedger implements TaintLedger {
       const map = await this.read();
       // An unreadable record already taints every agent; overwriting it would clear the others.
       if (!map || Object.hasOwn(map, agentId)) return;
-      map[agentId] = { at: mark.at, source: mark.source.slice(0, 400), ...(mark.session_id ? { session_id: mark.session_id.slice(0, 128) } : {}) };
+      map[agentId] = {
+        at: mark.at,
+        source: mark.source.slice(0, 400),
+        ...(mark.said && Phrase.safeParse(mark.said).success ? { said: mark.said } : {}),
+        ...(mark.session_id ? { session_id: mark.session_id.slice(0, 128) } : {}),
+      };
       await browser.storage.local.set({ [KEY]: map });
     });
   }

@@ -1,5 +1,6 @@
 import { EXPORT_BATCH_MAX, type AuditExportBatch, type AuditExportResult, type AuditExportStatus, type AuditExportTarget } from '../../protocol/audit-export.ts';
 import type { AuditOutbox, OutboxCounts } from '../../storage/audit-outbox.ts';
+import { phrase, type Phrase } from '../../protocol/phrase.ts';
 
 /**
  * Ships the audit log to the organisation's collector through `steward-bridge host`, at least once
@@ -20,8 +21,8 @@ export interface ExporterDeps {
   outbox: Pick<AuditOutbox, 'state' | 'fill' | 'peek' | 'sent' | 'counts' | 'setNearlyFullReported' | 'setFailingSince'>;
   /** The target in force (the person's, later the organisation's policy); null: no export. */
   target(): Promise<AuditExportTarget | null>;
-  /** Hands a batch to the host: true, or why it could not (the host is not connected). */
-  post(batch: AuditExportBatch): true | string;
+  /** Hands a batch to the host: true, or why it could not (the host is not connected), with its phrase for the panel when there is one. */
+  post(batch: AuditExportBatch): true | string | { text: string; said: Phrase };
   /** Writes an `export` entry to the audit log. */
   audit(outcome: string, details: Record<string, unknown>): Promise<void>;
   /** The status changed (open panels ask again). */
@@ -53,7 +54,7 @@ export class AuditExporter {
   private retryMs = FIRST_RETRY_MS;
   private waiting: Waiting | undefined;
   private batches = 0;
-  private problem: { text: string; since: string } | undefined;
+  private problem: { text: string; since: string; said?: Phrase } | undefined;
   private nextAttemptAt: string | undefined;
   private readonly clock: () => number;
 
@@ -134,7 +135,7 @@ export class AuditExporter {
       ...counts,
       sent_through: state.sent_through,
       ...(state.last_sent_at ? { last_sent_at: state.last_sent_at } : {}),
-      ...(this.problem ? { problem: this.problem.text, problem_since: this.problem.since } : {}),
+      ...(this.problem ? { problem: this.problem.text, ...(this.problem.said ? { problem_said: this.problem.said } : {}), problem_since: this.problem.since } : {}),
       ...(this.nextAttemptAt && this.problem ? { next_attempt_at: this.nextAttemptAt } : {}),
     };
   }
@@ -151,7 +152,7 @@ export class AuditExporter {
       }
       const { chain } = await this.deps.outbox.state();
       const result = await this.send({ kind: 'audit-export', batch: `x${this.clock().toString(36)}-${++this.batches}`, chain, target, records });
-      if (!result.ok) return this.failed(result.problem);
+      if (!result.ok) return this.failed(result.problem, result.problem_said);
       await this.deps.outbox.sent(result.through_seq, this.now());
       this.retryMs = FIRST_RETRY_MS;
       this.nextAttemptAt = undefined;
@@ -168,13 +169,23 @@ export class AuditExporter {
 
   private send(batch: AuditExportBatch): Promise<AuditExportResult> {
     const posted = this.deps.post(batch);
-    if (posted !== true) return Promise.resolve({ kind: 'audit-export-result', batch: batch.batch, ok: false, problem: posted });
+    if (posted !== true) {
+      const why = typeof posted === 'string' ? { problem: posted } : { problem: posted.text, problem_said: posted.said };
+      return Promise.resolve({ kind: 'audit-export-result', batch: batch.batch, ok: false, ...why });
+    }
     const timeoutMs = this.deps.answerTimeoutMs ?? 60_000;
     return new Promise<AuditExportResult>((resolve) => {
       const timer = (this.deps.setTimer ?? setTimeout)(() => {
         if (this.waiting?.batch !== batch.batch) return;
         this.waiting = undefined;
-        resolve({ kind: 'audit-export-result', batch: batch.batch, ok: false, problem: `steward-bridge did not answer within ${Math.round(timeoutMs / 1000)} s.` });
+        const seconds = Math.round(timeoutMs / 1000);
+        resolve({
+          kind: 'audit-export-result',
+          batch: batch.batch,
+          ok: false,
+          problem: `steward-bridge did not answer within ${seconds} s.`,
+          problem_said: phrase('collector_no_answer', { seconds }),
+        });
       }, timeoutMs);
       this.waiting = {
         batch: batch.batch,
@@ -186,10 +197,12 @@ export class AuditExporter {
     });
   }
 
-  private async failed(problem: string): Promise<void> {
+  private async failed(problem: string, said?: Phrase): Promise<void> {
     const { failing_since } = await this.deps.outbox.state();
     this.problem ??= { text: problem, since: failing_since ?? this.now() };
     this.problem.text = problem;
+    if (said) this.problem.said = said;
+    else delete this.problem.said;
     const wait = this.retryMs;
     this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
     this.nextAttemptAt = new Date(this.clock() + wait).toISOString();

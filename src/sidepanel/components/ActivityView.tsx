@@ -10,6 +10,7 @@ import { AuditFilters } from './AuditFilters.tsx';
 import { AuditGroupItem } from './AuditGroupItem.tsx';
 import { AuditTaskItem } from './AuditTaskItem.tsx';
 import { activityRows, taskTitles } from '../lib/audit-tasks.ts';
+import { saidWithRecord } from '../lib/phrases.ts';
 import { copilotRunList } from '../copilot-store.ts';
 
 /** How many entries the list loads; verification and export always cover the whole log. */
@@ -102,11 +103,7 @@ export function ActivityView({ agent = '' }: { agent?: string }) {
           <input type="file" accept=".jsonl,application/jsonl" class="sr-only" onChange={(e) => verifyFile(e.currentTarget)} disabled={verify.kind === 'running'} />
         </label>
       </div>
-      {recordedBreak && (
-        <p role="alert" class="verify broken">
-          {t('activity_recorded_break', recordedBreak.seq, String(recordedBreak.details?.message ?? t('activity_recorded_break_unknown')))}
-        </p>
-      )}
+      {recordedBreak && <RecordedBreak entry={recordedBreak} />}
       <VerifyResult verify={verify} />
       <p role="status" class="note">
         {exported}
@@ -166,8 +163,9 @@ function VerifyResult({ verify }: { verify: Verify }) {
       </p>
     );
   }
-  // The problem is the verifier's own sentence (raw, like a record's details).
-  const problem = r.problem ?? t('activity_verify_problem_unknown');
+  // The problem in the person's words for its kind; the verifier's own sentence one click away.
+  const { words, record } = saidWithRecord(r.problem_said, r.problem ?? t('activity_verify_problem_unknown'));
+  const problem = words;
   const at = r.broken_at;
   const text =
     at === undefined
@@ -178,8 +176,32 @@ function VerifyResult({ verify }: { verify: Verify }) {
         ? t('activity_verify_broken_chain_at', at, problem)
         : t('activity_verify_broken_export_at', at, problem);
   return (
-    <p role="alert" class="verify broken">
-      {text}
-    </p>
+    <div role="alert" class="verify broken">
+      <p>{text}</p>
+      {record !== undefined && <Raw english={record} />}
+    </div>
+  );
+}
+
+/** The worker's own English record behind a disclosure, where the words above came from its phrase. */
+function Raw({ english }: { english: string }) {
+  return (
+    <details class="said-raw">
+      <summary>{t('said_details')}</summary>
+      <p class="note code">{english}</p>
+    </details>
+  );
+}
+
+/** A break Steward found at a start, as the log recorded it (its kind in words, its own sentence one click away). */
+function RecordedBreak({ entry }: { entry: AuditEntry }) {
+  const problem = entry.details?.problem;
+  const message = typeof entry.details?.message === 'string' ? entry.details.message : t('activity_recorded_break_unknown');
+  const { words, record } = saidWithRecord(typeof problem === 'string' ? { code: 'chain_broken', params: { problem } } : undefined, message);
+  return (
+    <div role="alert" class="verify broken">
+      <p>{t('activity_recorded_break', entry.seq, words.replace(/\.$/, ''))}</p>
+      {record !== undefined && <Raw english={record} />}
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import { forgetApproval, pendingApprovals, reloadApprovals } from '../approvals-
 import { stepStatusLabel, viaLabel } from '../lib/copilot-run.ts';
 import { ApprovalCard } from './ApprovalCard.tsx';
 import { CopilotQuestion } from './CopilotQuestion.tsx';
+import { SaidLine } from './SaidLine.tsx';
 
 const TONE: Record<CopilotStep['status'], string> = {
   thinking: 'pending',
@@ -100,21 +101,10 @@ export function CopilotStepItem({ runId, step: s }: { runId: string; step: Copil
           <dd>{s.answer}</dd>
         </dl>
       )}
-      {s.outcome && (
-        <p class="step-outcome">
-          <span class="result-label">{t('copilot_result_label')}</span> {s.outcome}
-        </p>
-      )}
-      {s.error && (
-        <p class="error-text">
-          <span class="result-label">{t('copilot_error_label')}</span> {s.error}
-        </p>
-      )}
-      {s.evidence && (
-        <p class="step-evidence">
-          <span class="result-label">{t('copilot_evidence_label')}</span> {s.evidence}
-        </p>
-      )}
+      {/* Steward's own words about the step, in the person's language (the model's are above, marked as its). */}
+      {s.outcome && <SaidLine class="step-outcome" label={<span class="result-label">{t('copilot_result_label')}</span>} phrase={s.outcome_said} english={s.outcome} />}
+      {s.error && <SaidLine class="error-text" label={<span class="result-label">{t('copilot_error_label')}</span>} phrase={s.error_said} english={s.error} />}
+      {s.evidence && <SaidLine class="step-evidence" label={<span class="result-label">{t('copilot_evidence_label')}</span>} phrase={s.evidence_said} english={s.evidence} />}
     </li>
   );
 }

@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import { t } from '../../base/i18n.ts';
 import { clearTaint } from '../background-client.ts';
 import { clockTime } from '../lib/time.ts';
+import { said } from '../lib/phrases.ts';
+import type { Phrase } from '../../protocol/phrase.ts';
 import { now } from '../now.ts';
 
 /**
@@ -9,7 +11,7 @@ import { now } from '../now.ts';
  * actions. Only the person clears that (after starting the agent afresh), with a confirm step;
  * the worker writes an audit entry.
  */
-export function TaintNotice({ agentId, taint, onCleared }: { agentId: string; taint: { at: string; source: string }; onCleared: () => void }) {
+export function TaintNotice({ agentId, taint, onCleared }: { agentId: string; taint: { at: string; source: string; source_said?: Phrase }; onCleared: () => void }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -28,7 +30,7 @@ export function TaintNotice({ agentId, taint, onCleared }: { agentId: string; ta
   };
   return (
     <section class="taint" aria-label={t('tokens_taint_label', agentId)}>
-      <p>{t('tokens_taint_since', clockTime(taint.at, now.value), taint.source)}</p>
+      <p>{t('tokens_taint_since', clockTime(taint.at, now.value), said(taint.source_said, taint.source))}</p>
       {confirming ? (
         <div class="confirm" role="group" aria-label={t('tokens_taint_confirm_label', agentId)}>
           <p>{t('tokens_taint_confirm')}</p>

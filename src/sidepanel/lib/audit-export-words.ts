@@ -1,5 +1,6 @@
 import { t, uiLocale } from '../../base/i18n.ts';
 import { AuditExportTarget, type AuditExportStatus } from '../../protocol/audit-export.ts';
+import { said } from './phrases.ts';
 
 /** The words Settings shows for the audit export. Pure. */
 export function auditExportWords(s: AuditExportStatus, now: number): { headline: string; lines: string[]; alert: boolean } {
@@ -16,8 +17,9 @@ export function auditExportWords(s: AuditExportStatus, now: number): { headline:
     lines.push(s.last_sent_at ? t('keeping_export_sent_through_at', s.sent_through, new Date(s.last_sent_at).toLocaleTimeString(uiLocale())) : t('keeping_export_sent_through', s.sent_through));
   if (s.problem) {
     const next = s.next_attempt_at ? Math.max(0, Math.round((Date.parse(s.next_attempt_at) - now) / 1000)) : undefined;
-    // The problem is the worker's own sentence about the connection (raw, like a record's details).
-    lines.push(next !== undefined ? `${s.problem} ${t('keeping_export_next_attempt', next)}` : s.problem);
+    // The connection's problem in the person's language (its phrase), else the worker's own sentence.
+    const problem = said(s.problem_said, s.problem);
+    lines.push(next !== undefined ? `${problem} ${t('keeping_export_next_attempt', next)}` : problem);
     return { headline: t('keeping_export_failing', where), lines, alert: true };
   }
   return { headline: waiting === 0 ? t('keeping_export_up_to_date', where) : t('keeping_export_sending', where), lines, alert: s.nearly_full };

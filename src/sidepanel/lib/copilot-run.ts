@@ -1,4 +1,6 @@
 import { t, uiLocale } from '../../base/i18n.ts';
+import { modelErrorText } from './model-errors.ts';
+import { said } from './phrases.ts';
 import type { CopilotEnd, CopilotRun, CopilotStepStatus } from '../../protocol/copilot.ts';
 
 /** The co-pilot's run as the panel words it (pure: the view only lays these out). */
@@ -76,36 +78,44 @@ export interface EndText {
   body: string;
 }
 
-/** The run's final answer, in plain words. The worker's `detail` is its own (English) sentence, shown as it is. */
-export function endText(end: CopilotEnd, run: Pick<CopilotRun, 'budgets' | 'steps'>): EndText {
+/**
+ * The run's final answer, in plain words. The worker's `detail` is said in the person's language
+ * from its phrase (lib/phrases.ts), else shown as the worker wrote it; the model's own words (its
+ * claim, its question) as they are; a model error in the panel's words for its code.
+ */
+export function endText(end: CopilotEnd, run: Pick<CopilotRun, 'budgets' | 'steps' | 'model_error'>): EndText {
   if (end.kind === 'done') {
+    const why = end.why === undefined ? undefined : said(end.why_said, end.why);
     return end.verified
       ? { tone: 'ok', title: t('copilot_done_verified'), body: end.claim }
-      : { tone: 'warn', title: t('copilot_done_unverified'), body: end.why ? t('copilot_unverified_why', end.claim, end.why) : t('copilot_unverified', end.claim) };
+      : { tone: 'warn', title: t('copilot_done_unverified'), body: why ? t('copilot_unverified_why', end.claim, why) : t('copilot_unverified', end.claim) };
   }
   const b = run.budgets;
+  const detail = said(end.detail_said, end.detail);
   const body = (): string => {
     switch (end.reason) {
       case 'max_steps':
-        return t('copilot_stop_max_steps', run.steps.length, b.max_steps, end.detail);
+        return t('copilot_stop_max_steps', run.steps.length, b.max_steps, detail);
       case 'stuck':
-        return t('copilot_stop_stuck', end.detail);
+        return t('copilot_stop_stuck', detail);
       case 'failures':
-        return t('copilot_stop_failures', end.detail);
+        return t('copilot_stop_failures', detail);
       case 'time_budget':
-        return t('copilot_stop_time_budget', duration(b.time_budget_ms), end.detail);
+        return t('copilot_stop_time_budget', duration(b.time_budget_ms), detail);
       case 'token_budget':
-        return t('copilot_stop_token_budget', tokens(b.tokens_used), tokens(b.token_budget), end.detail);
+        return t('copilot_stop_token_budget', tokens(b.tokens_used), tokens(b.token_budget), detail);
       case 'denied_by_person':
-        return t('copilot_stop_denied_by_person', end.detail);
+        return t('copilot_stop_denied_by_person', detail);
       case 'stopped_by_person':
       case 'taken_over':
       case 'tab_closed':
         return t(`copilot_stop_${end.reason}`);
-      case 'ask_person':
       case 'model_error':
+        // The panel's own sentence for the model's error code (CopilotModelError shows what to do).
+        return run.model_error ? modelErrorText(run.model_error).sentence : detail;
+      case 'ask_person':
       case 'error':
-        return end.detail;
+        return detail;
     }
   };
   const tone: EndTone =

@@ -102,7 +102,13 @@ describe('the person answers and decides', () => {
     shop.mode = 'deny';
     const model = new ScriptedModel([act('orders.cancel'), act('orders.cancel'), done()]);
     const { steps, end } = await drain(GOAL, settings, portsFor(shop, model));
-    expect(end).toEqual({ kind: 'stopped', reason: 'denied_by_person', detail: 'You denied orders.cancel on order ORD-1024, so the co-pilot stopped there.' });
+    expect(end).toEqual({
+      kind: 'stopped',
+      reason: 'denied_by_person',
+      detail: 'You denied orders.cancel on order ORD-1024, so the co-pilot stopped there.',
+      // The same, as a phrase the panel says in the person's language.
+      detail_said: { code: 'run_denied', params: { action: 'orders.cancel', type: 'order', id: 'ORD-1024' } },
+    });
     expect(steps).toHaveLength(1);
     expect(model.prompts).toHaveLength(1);
     expect(shop.executed).toEqual([]);

@@ -108,7 +108,12 @@ describe('reads and the rails', () => {
     const model = new ScriptedModel([read({ ref: 'e5' }), read({ ref: 'e5' }), read({ ref: 'e5' })]);
     const { steps, end } = await drain(GOAL, settings, portsFor(shopWithSnapshot(), model));
     expect(steps).toHaveLength(2);
-    expect(end).toEqual({ kind: 'stopped', reason: 'stuck', detail: 'the model read ref e5 3 times in a row; please take a look' });
+    expect(end).toEqual({
+      kind: 'stopped',
+      reason: 'stuck',
+      detail: 'the model read ref e5 3 times in a row; please take a look',
+      detail_said: { code: 'run_stuck_read', params: { target: 'ref e5', times: 3 } },
+    });
   });
 
   it('allows 8 reads per run, then tells the model to act', async () => {

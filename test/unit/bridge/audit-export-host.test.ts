@@ -79,7 +79,14 @@ describe('steward-bridge host: the audit export', { timeout: 60_000 }, () => {
     for (const s of c.sockets) s.destroy();
     await new Promise<void>((resolve) => c.server.close(() => resolve()));
     extension.send({ kind: 'audit-export', batch: 'b2', chain: CHAIN, target: { host: '127.0.0.1', port: c.port, tls: false }, records: records(1) });
-    expect(await extension.next('the refusal')).toEqual({ kind: 'audit-export-result', batch: 'b2', ok: false, problem: expect.stringMatching(/refused the connection/) });
+    // With the same reason as a phrase, for Settings to say in the person's language.
+    expect(await extension.next('the refusal')).toEqual({
+      kind: 'audit-export-result',
+      batch: 'b2',
+      ok: false,
+      problem: expect.stringMatching(/refused the connection/),
+      problem_said: { code: 'collector_refused', params: { where: `tcp://127.0.0.1:${c.port}` } },
+    });
   });
 
   it('reports a collector that does not speak TLS when the target asks for it', async () => {
@@ -96,6 +103,7 @@ describe('steward-bridge host: the audit export', { timeout: 60_000 }, () => {
       batch: 't1',
       ok: false,
       problem: expect.stringMatching(/TLS with the collector at tls:\/\/127\.0\.0\.1:\d+ failed/),
+      problem_said: { code: 'collector_tls_failed', params: { where: `tls://127.0.0.1:${c.port}`, error: expect.any(String) } },
     });
     expect(c.messages.filter((m) => !m.startsWith('garbage'))).toEqual([]);
   });

@@ -86,9 +86,9 @@ export async function agentSetup(opts: { origins?: string[] } = {}): Promise<Age
       events.push(`screenshot ${tabId}`);
       return screenshots.get(tabId) ?? { ok: false, code: 'TAB_NOT_VISIBLE', message: 'not showing', retryable: true };
     },
-    taint: async (agentId, source) => {
+    taint: async (agentId, source, said) => {
       events.push('taint');
-      await ledger.mark(agentId, { at: h.clock.t, source });
+      await ledger.mark(agentId, { at: h.clock.t, source, said });
     },
     tainted: async (agentId) => (await ledger.taintOf(agentId)) !== undefined,
     currentTab: async (agentId) => current.get(agentId),

@@ -75,7 +75,14 @@ describe('PipelineAdmin (what the person’s side asks of the pipeline)', () => 
 
     const first = await h.db.get('audit', 1);
     await h.db.put('audit', { ...first!, outcome: 'edited_by_someone' });
-    expect(await h.pipeline.admin.verifyAudit()).toMatchObject({ ok: false, entries: all.length, broken_at: 1, problem: expect.stringContaining('edited') });
+    // With the kind as a phrase, for the panel to say in the person's language.
+    expect(await h.pipeline.admin.verifyAudit()).toMatchObject({
+      ok: false,
+      entries: all.length,
+      broken_at: 1,
+      problem: expect.stringContaining('edited'),
+      problem_said: { code: 'chain_broken', params: { problem: 'edited' } },
+    });
   });
 
   it('purges expired tokens and expires cards whose time is up', async () => {

@@ -45,11 +45,17 @@ describe('Settings: the audit export line', () => {
     });
   });
 
-  it('in Vietnamese, the collector’s address and its own problem unchanged', () => {
+  it('in Vietnamese, the collector’s address unchanged, a problem without a phrase as the worker wrote it', () => {
     useMessageSource(catalogueSource(vietnamese, 'vi'));
     const w = auditExportWords(failing, now);
     expect(w.headline).toBe('Xuất nhật ký kiểm toán tới TLS logs.example.org:6514: đang lỗi');
     expect(w.lines).toEqual(['3 mục đang chờ gửi (hộp thư đi chứa tối đa 1000 mục).', `${failing.problem} Thử lại sau 30 giây.`]);
+  });
+
+  it('says the collector’s problem in Vietnamese when steward-bridge sent it as a phrase', () => {
+    useMessageSource(catalogueSource(vietnamese, 'vi'));
+    const refused = { ...failing, problem_said: { code: 'collector_refused', params: { where: 'tls://logs.example.org:6514' } } };
+    expect(auditExportWords(refused, now).lines[1]).toBe('Máy thu tại tls://logs.example.org:6514 đã từ chối kết nối (máy thu có đang lắng nghe trên cổng đó không?). Thử lại sau 30 giây.');
   });
 
   it('reads the target form: an empty host sends nothing, and each wrong field says what it accepts', () => {

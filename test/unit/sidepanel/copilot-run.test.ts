@@ -107,7 +107,7 @@ describe('the co-pilot run as the panel words it', () => {
     expect(isActive(run({ status: 'awaiting_answer' }))).toBe(true);
   });
 
-  it('speaks Vietnamese in a Vietnamese browser, with its own digit grouping, the worker’s detail as it is', () => {
+  it('speaks Vietnamese in a Vietnamese browser, with its own digit grouping, the worker’s detail from its phrase', () => {
     vietnamese();
     const r = run({ steps: [{ n: 1, status: 'succeeded' }] });
     expect(budgetMeters(r).map((m) => [m.label, m.text])).toEqual([
@@ -118,6 +118,21 @@ describe('the co-pilot run as the panel words it', () => {
     expect(endText(stopped('token_budget'), r)).toEqual({ tone: 'bad', title: 'Đã dừng: hết token', body: 'Trợ lý đã dùng 1.234 trên 200.000 token cho phép.' });
     expect(endText(stopped('stuck', 'the same action three times'), r).body).toMatch(/^Trợ lý có vẻ bị mắc kẹt \(the same action three times\)\. /);
     expect(endText({ kind: 'done', verified: false, claim: 'It is cancelled.' }, r).body).toBe('Trợ lý cho biết: “It is cancelled.” Steward không xác nhận được điều này. Hãy tự kiểm tra trang.');
+    // The worker's detail from its phrase, in Vietnamese; the model's own words (its claim) as they are.
+    const denied = {
+      ...stopped('denied_by_person', 'You denied orders.cancel on order ORD-1024, so the co-pilot stopped there.'),
+      detail_said: { code: 'run_denied', params: { action: 'orders.cancel', type: 'order', id: 'ORD-1024' } },
+    };
+    expect(endText(denied, r).body).toBe('Bạn đã từ chối orders.cancel trên order ORD-1024, nên trợ lý dừng lại ở đó. Sẽ không làm gì thêm; trang vẫn giữ nguyên.');
+    const stuck = {
+      ...stopped('stuck', 'the model asked for list_doctors 3 times in a row; please take a look'),
+      detail_said: { code: 'run_stuck_act', params: { action: 'list_doctors', times: 3 } },
+    };
+    expect(endText(stuck, r).body).toMatch(/^Trợ lý có vẻ bị mắc kẹt \(mô hình đã yêu cầu list_doctors 3 lần liên tiếp; hãy xem lại\)\. /);
+    const unverified = { kind: 'done' as const, verified: false, claim: 'It is cancelled.', why: 'not verified: …', why_said: { code: 'run_done_unverified' } };
+    expect(endText(unverified, r).body).toContain('Steward không xác nhận được điều này: không có thao tác nào được xác nhận');
+    // A phrase the panel does not know: the worker's English.
+    expect(endText({ ...stopped('error', 'Steward failed: boom'), detail_said: { code: 'from_a_newer_worker' } }, r).body).toBe('Steward failed: boom');
     expect(stepStatusLabel('denied')).toBe('Bạn đã từ chối');
     expect(viaLabel('webmcp')).toBe('công cụ WebMCP');
     expect(duration(3_725_000)).toBe('1 giờ 2 phút');

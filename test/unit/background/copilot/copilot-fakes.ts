@@ -81,7 +81,7 @@ export async function setUp(replies: Reply[], opts: { h?: Harness; ledger?: Memo
   const deps: RunManagerDeps = {
     pipeline: async () => h.pipeline,
     sessionFor: async () => 's1',
-    taint: (agentId, source) => ledger.mark(agentId, { at: h.clock.t, source }),
+    taint: (agentId, source, said) => ledger.mark(agentId, { at: h.clock.t, source, said }),
     observeTab: async () => {
       if (!tab.open) return { ok: false, error: { code: 'TAB_GONE', message: 'no tab', retryable: false } };
       const state = h.shop.observation('ORD-1024')!;

@@ -168,7 +168,7 @@ describe('co-pilot runs in the worker', () => {
     await until(s, (r) => r.status === 'awaiting_approval');
     const stopped = await s.manager.stop({ run_id: run.run_id });
     if (!stopped.ok) throw new Error(stopped.error.message);
-    expect(stopped.data.run.steps).toEqual([expect.objectContaining({ n: 1, status: 'stopped' })]);
+    expect(stopped.data.run.steps).toEqual([expect.objectContaining({ n: 1, status: 'stopped', outcome_said: { code: 'step_stopped' } })]);
     expect(stopped.data.run.steps[0]!.error).toBeUndefined();
   });
 

@@ -74,6 +74,8 @@ describe('co-pilot step numbers', () => {
     expect(end.end).toMatchObject({ reason: 'stuck' });
     expect(shape(end)).toEqual(['1 succeeded', '2 succeeded', '3 failed']);
     expect(end.steps[2]!.error).toContain('stuck');
+    expect(end.steps[2]!.error_said).toEqual({ code: 'step_cut_short', params: { reason: 'stuck' } });
+    expect(end.end).toMatchObject({ detail_said: { code: 'run_stuck_act', params: { times: 3 } } });
   });
 
   it('model_error: the step that was asking the model ends failed, once', async () => {

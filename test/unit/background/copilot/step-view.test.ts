@@ -19,5 +19,33 @@ describe("a co-pilot step shows why the page's tool failed", () => {
 
     const silent = { action_id: 'act_2', execution: { status: 'unknown', certainty: 'unknown' }, resource: { type: 'page', id: 'localhost/book' } } as unknown as ActionResult;
     expect(resultView(silent).error).toBe('act_2 unknown');
+    // The same, as phrases the panel says in the person's language (the page's words among their values, as they are).
+    expect(view.error_said).toMatchObject({
+      code: 'step_site_failed',
+      params: { action_id: 'act_1', status: 'failed', code: 'EXECUTION_FAILED', message: expect.stringContaining('that slot was just taken') },
+    });
+    expect(resultView(silent).error_said).toEqual({ code: 'step_site_failed', params: { action_id: 'act_2', status: 'unknown' } });
+  });
+});
+
+describe('a co-pilot step’s words, as phrases for the panel', () => {
+  it('says a denial as the person’s decision, a refusal by its code, a result by its status', () => {
+    expect(resultView({ error: { code: 'APPROVAL_DENIED', message: 'The user denied orders.cancel.', retryable: false } })).toEqual({
+      status: 'denied',
+      outcome: 'You denied this action; nothing was done.',
+      outcome_said: { code: 'step_denied' },
+    });
+    expect(resultView({ error: { code: 'TOOL_NOT_FOUND', message: 'orders.cancel is not available here.', retryable: false } })).toEqual({
+      status: 'failed',
+      error: 'TOOL_NOT_FOUND: orders.cancel is not available here.',
+      error_said: { code: 'step_refused', params: { code: 'TOOL_NOT_FOUND' } },
+    });
+    const done = { action_id: 'act_3', execution: { status: 'confirmed', certainty: 'confirmed' }, resource: { type: 'order', id: 'ORD-1024', state: 'cancelled' } } as unknown as ActionResult;
+    expect(resultView(done)).toMatchObject({
+      status: 'succeeded',
+      outcome: 'confirmed (confirmed); order ORD-1024 is cancelled',
+      outcome_said: { code: 'step_result', params: { status: 'confirmed', certainty: 'confirmed', type: 'order', id: 'ORD-1024', state: 'cancelled' } },
+      evidence_said: { code: 'step_evidence', params: { action_id: 'act_3', status: 'confirmed' } },
+    });
   });
 });

@@ -12,6 +12,14 @@ describe('StorageTaintLedger (chrome.storage.local)', () => {
     expect(await after.taintOf('agent:other')).toBeUndefined();
   });
 
+  it('keeps the source’s phrase, for the panel to say it in the person’s language; a malformed one is dropped, the mark kept', async () => {
+    const said = { code: 'taint_page', params: { url: 'http://localhost:4100/orders/ORD-1024' } };
+    await new StorageTaintLedger().mark('agent:copilot', { at: 5, source: 'the page http://localhost:4100/orders/ORD-1024', said });
+    expect(await new StorageTaintLedger().taintOf('agent:copilot')).toEqual({ at: 5, source: 'the page http://localhost:4100/orders/ORD-1024', said });
+    await new StorageTaintLedger().mark('agent:b', { at: 6, source: 'two', said: { code: 'Not A Code' } });
+    expect(await new StorageTaintLedger().taintOf('agent:b')).toEqual({ at: 6, source: 'two' });
+  });
+
   it('stores the mark in the local area (it outlives the browser session, as the credential does), with its source bounded', async () => {
     await new StorageTaintLedger().mark('agent:copilot', { at: 7, source: 'x'.repeat(1000), session_id: 's'.repeat(300) });
     const stored = (await fakeBrowser.storage.local.get('pipeline.taint'))['pipeline.taint'] as Record<string, { source: string; session_id: string }>;
@@ -30,7 +38,7 @@ describe('StorageTaintLedger (chrome.storage.local)', () => {
     expect(await l.clear('agent:a')).toBeUndefined();
     await fakeBrowser.storage.local.set({ 'pipeline.taint': { 'agent:a': { at: 'yesterday' } } });
     await expect(l.clear('agent:b')).rejects.toThrow(/cannot be read/);
-    expect(await l.taintOf('agent:b')).toMatchObject({ source: expect.stringContaining('unreadable') });
+    expect(await l.taintOf('agent:b')).toMatchObject({ source: expect.stringContaining('unreadable'), said: { code: 'taint_unreadable' } });
   });
 
   it('keeps the first mark; concurrent marks of two agents both land', async () => {

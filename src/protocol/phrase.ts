@@ -1,0 +1,94 @@
+import { z } from 'zod';
+
+/**
+ * A sentence Steward's service worker (or steward-bridge) writes for the person, sent to the side
+ * panel as a code with its values, so the panel says it in the person's language (issue 30.5:
+ * src/sidepanel/lib/phrases.ts, from the catalogue). It travels beside the English the worker
+ * wrote (the field it is named after: `detail` and `detail_said`), which stays what agents, logs
+ * and the audit read, and is what the panel shows for a code it does not know. Never sent to agents.
+ */
+
+/** A value in a phrase: text Steward took as it is (an address, an id, a page's own words) or a number the panel formats. */
+const PhraseValue = z.union([z.string().max(2000), z.number()]);
+
+export const Phrase = z.object({
+  code: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/),
+  params: z
+    .record(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), PhraseValue)
+    .refine((p) => Object.keys(p).length <= 12, 'at most 12 values')
+    .optional(),
+});
+export type Phrase = z.infer<typeof Phrase>;
+
+type Text = string;
+type Count = number;
+type None = Record<never, never>;
+
+/** What page content reached an agent, as siteContentIn (site-content.ts) tells it. */
+export type SiteContentKind = 'page_error' | 'page_actions' | 'page_state' | 'tool_output' | 'effects' | 'page_changes' | 'resource_state';
+
+/**
+ * The codes Steward writes, with the values each takes. The panel has a sentence for every one
+ * (a code missing there does not compile); a value the panel words itself is a code too (`status`,
+ * `reason`, `problem`).
+ */
+export interface PhraseValues {
+  // A co-pilot step's outcome, error and evidence (src/background/copilot/step-view.ts, run-manager.ts).
+  step_denied: None;
+  step_stopped: None;
+  step_cut_short: { reason: Text };
+  step_result: { status: Text; certainty: Text; type: Text; id: Text; state?: Text };
+  step_evidence: { action_id: Text; status: Text; certainty: Text; type: Text; id: Text; state?: Text };
+  /** The pipeline refused or failed the action: `code` is its ErrorCode. */
+  step_refused: { code: Text };
+  /** The site reported a failure (`status` failed) or nobody can tell (`unknown`); `code` and `message` are the page's own, when it said. */
+  step_site_failed: { action_id: Text; status: Text; code?: Text; message?: Text };
+  // Why a co-pilot run stopped (src/agent/loop.ts, run-manager.ts).
+  run_denied: { action: Text; type?: Text; id?: Text };
+  run_max_steps: { max: Count };
+  run_time_budget: { elapsed_ms: Count; budget_ms: Count };
+  run_token_budget: { cost: Count; budget: Count; used: Count };
+  run_stuck_state: { steps: Count };
+  run_stuck_act: { action: Text; times: Count };
+  run_stuck_read: { target: Text; times: Count };
+  run_failures: { count: Count };
+  run_failed: { message: Text };
+  run_unreadable: None;
+  /** The organisation's policy ended the run (src/protocol/policy-rules.ts). */
+  run_policy_copilot_off: None;
+  run_policy_prompt_api: None;
+  run_policy_endpoint: { endpoints: Text };
+  run_done_unverified: None;
+  // What page content reached an agent (its taint: src/pipeline/taint.ts).
+  taint_page: { url: Text };
+  taint_copilot_prompt: { origin: Text };
+  taint_content: { kind: SiteContentKind; type?: Text; id?: Text };
+  taint_bridge_content: { kind: SiteContentKind; type?: Text; id?: Text };
+  taint_bridge_page: { origin: Text };
+  taint_bridge_tabs: { count: Count };
+  taint_bridge_opened: { origin: Text };
+  taint_bridge_tools: { origin: Text };
+  taint_bridge_screenshot: { origin: Text };
+  taint_bridge_memory: None;
+  taint_unreadable: None;
+  /** Why the audit log's chain does not verify: `problem` is the verifier's code (storage/audit-chain.ts). */
+  chain_broken: { problem: Text };
+  // Why the audit export's collector was not reached (bridge/src/audit/forwarder.ts, pipeline/audit-export/exporter.ts).
+  /** `error`: the system's own words (Node's TLS or socket error), shown as they are. */
+  collector_tls_failed: { where: Text; error: Text };
+  collector_refused: { where: Text };
+  collector_host_unknown: { host: Text };
+  /** `code`: the socket's error code (ETIMEDOUT, ECONNRESET, …). */
+  collector_unreachable: { where: Text; code: Text };
+  collector_closed: { where: Text; code: Text };
+  collector_failed: { where: Text; error: Text };
+  collector_no_answer: { seconds: Count };
+  collector_bridge_down: None;
+}
+export type PhraseCode = keyof PhraseValues;
+
+/** A phrase for the panel; values left undefined are left out. */
+export function phrase<C extends PhraseCode>(code: C, ...values: [keyof PhraseValues[C]] extends [never] ? [] : [PhraseValues[C]]): Phrase {
+  const given = Object.entries((values[0] ?? {}) as Record<string, string | number | undefined>).filter((e): e is [string, string | number] => e[1] !== undefined);
+  return given.length > 0 ? { code, params: Object.fromEntries(given.map(([k, v]) => [k, typeof v === 'string' ? v.slice(0, 2000) : v])) } : { code };
+}

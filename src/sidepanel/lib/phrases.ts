@@ -1,0 +1,139 @@
+import { pluralOf, t, type MessageKey } from '../../base/i18n.ts';
+import { ErrorCode } from '../../protocol/errors.ts';
+import type { Phrase, PhraseCode, SiteContentKind } from '../../protocol/phrase.ts';
+import { countdown } from './time.ts';
+
+/**
+ * What the service worker writes for the person (src/protocol/phrase.ts), in the person's
+ * language: each code's sentence from the catalogue (`said_…`), its values filled in as they are
+ * (a page's words, an address) or worded (a status, an error code). A code the panel does not
+ * know, or a value missing, falls back to the worker's English. Pure.
+ */
+
+type Values = Readonly<Record<string, string | number>>;
+type Say = (v: Values) => string | undefined;
+
+const text = (v: Values, name: string): string | undefined => (typeof v[name] === 'string' ? v[name] : typeof v[name] === 'number' ? String(v[name]) : undefined);
+const count = (v: Values, name: string): number | undefined => (typeof v[name] === 'number' ? v[name] : undefined);
+
+/** The catalogue's `key` with the named values as its placeholders, in order; undefined when one is missing. */
+function fill(key: MessageKey, v: Values, ...names: string[]): string | undefined {
+  const values = names.map((n) => v[n]);
+  if (values.some((x) => x === undefined)) return undefined;
+  return (t as (key: MessageKey, ...substitutions: Array<string | number>) => string)(key, ...(values as Array<string | number>));
+}
+
+/** A word from a closed set the worker sends as a code (`confirmed`, `TOOL_NOT_FOUND`); undefined for one the panel does not know. */
+function word<W extends string>(known: readonly W[], value: string | undefined, say: (w: W) => string | undefined): string | undefined {
+  return value !== undefined && (known as readonly string[]).includes(value) ? say(value as W) : undefined;
+}
+
+const STATUSES = ['confirmed', 'accepted', 'failed', 'unknown'] as const;
+const CERTAINTIES = ['confirmed', 'inferred', 'pending_confirmation', 'unknown'] as const;
+const CONTENT: readonly SiteContentKind[] = ['page_error', 'page_actions', 'page_state', 'tool_output', 'effects', 'page_changes', 'resource_state'];
+const CHAIN_PROBLEMS = ['malformed', 'edited', 'deleted', 'inserted', 'reordered', 'broken_link', 'truncated', 'rewritten', 'unsigned', 'unrecorded_removal'] as const;
+
+const status = (v: Values) => word(STATUSES, text(v, 'status'), (s) => t(`said_status_${s}`));
+const certainty = (v: Values) => word(CERTAINTIES, text(v, 'certainty'), (c) => t(`said_certainty_${c}`));
+
+/** "confirmed (confirmed); order ORD-1024 is cancelled", with or without a leading action id. */
+function result(v: Values, withAction: boolean): string | undefined {
+  const s = status(v);
+  const c = certainty(v);
+  const [type, id, state, action] = [text(v, 'type'), text(v, 'id'), text(v, 'state'), text(v, 'action_id')];
+  if (s === undefined || c === undefined || type === undefined || id === undefined || (withAction && action === undefined)) return undefined;
+  if (withAction) return state !== undefined ? t('said_step_evidence_state', action!, s, c, type, id, state) : t('said_step_evidence', action!, s, c, type, id);
+  return state !== undefined ? t('said_step_result_state', s, c, type, id, state) : t('said_step_result', s, c, type, id);
+}
+
+/** What page content reached an agent, as a noun phrase. */
+function content(v: Values): string | undefined {
+  return word(CONTENT, text(v, 'kind'), (k) => (k === 'resource_state' ? fill('said_content_resource_state', v, 'type', 'id') : t(`said_content_${k}`)));
+}
+
+/** The page's own failure, when it said one; else Steward's sentence. */
+function siteFailed(v: Values): string | undefined {
+  const failed = text(v, 'status') === 'failed';
+  if (!failed && text(v, 'status') !== 'unknown') return undefined;
+  const says = text(v, 'code') !== undefined && text(v, 'message') !== undefined;
+  if (failed) return says ? fill('said_step_site_failed_says', v, 'code', 'message') : t('said_step_site_failed');
+  return says ? fill('said_step_site_unknown_says', v, 'code', 'message') : t('said_step_site_unknown');
+}
+
+const SAY: Record<PhraseCode, Say> = {
+  step_denied: () => t('said_step_denied'),
+  step_stopped: () => t('said_step_stopped'),
+  // The run's end says why: the step only says it did not finish.
+  step_cut_short: () => t('said_step_cut_short'),
+  step_result: (v) => result(v, false),
+  step_evidence: (v) => result(v, true),
+  step_refused: (v) => word(ErrorCode.options, text(v, 'code'), (code) => t('said_step_refused', t(`said_error_${code}`), code)),
+  step_site_failed: siteFailed,
+  run_denied: (v) => (text(v, 'type') !== undefined && text(v, 'id') !== undefined ? fill('said_run_denied_on', v, 'action', 'type', 'id') : fill('said_run_denied', v, 'action')),
+  run_max_steps: (v) => fill('said_run_max_steps', v, 'max'),
+  run_time_budget: (v) => {
+    const [elapsed, budget] = [count(v, 'elapsed_ms'), count(v, 'budget_ms')];
+    return elapsed === undefined || budget === undefined ? undefined : t('said_run_time_budget', countdown(elapsed), countdown(budget));
+  },
+  run_token_budget: (v) => fill('said_run_token_budget', v, 'cost', 'budget', 'used'),
+  run_stuck_state: (v) => fill('said_run_stuck_state', v, 'steps'),
+  run_stuck_act: (v) => fill('said_run_stuck_act', v, 'action', 'times'),
+  run_stuck_read: (v) => fill('said_run_stuck_read', v, 'target', 'times'),
+  run_failures: (v) => fill('said_run_failures', v, 'count'),
+  run_failed: (v) => fill('said_run_failed', v, 'message'),
+  run_unreadable: () => t('said_run_unreadable'),
+  run_policy_copilot_off: () => t('said_run_policy_copilot_off'),
+  run_policy_prompt_api: () => t('said_run_policy_prompt_api'),
+  run_policy_endpoint: (v) => fill('said_run_policy_endpoint', v, 'endpoints'),
+  run_done_unverified: () => t('said_run_done_unverified'),
+  taint_page: (v) => fill('said_taint_page', v, 'url'),
+  taint_copilot_prompt: (v) => fill('said_taint_copilot_prompt', v, 'origin'),
+  taint_content: content,
+  taint_bridge_content: (v) => {
+    const what = content(v);
+    return what === undefined ? undefined : t('said_taint_bridge_content', what);
+  },
+  taint_bridge_page: (v) => fill('said_taint_bridge_page', v, 'origin'),
+  taint_bridge_tabs: (v) => {
+    const n = count(v, 'count');
+    return n === undefined ? undefined : pluralOf(n) === 'one' ? t('said_taint_bridge_tabs_one', n) : t('said_taint_bridge_tabs_other', n);
+  },
+  taint_bridge_opened: (v) => fill('said_taint_bridge_opened', v, 'origin'),
+  taint_bridge_tools: (v) => fill('said_taint_bridge_tools', v, 'origin'),
+  taint_bridge_screenshot: (v) => fill('said_taint_bridge_screenshot', v, 'origin'),
+  taint_bridge_memory: () => t('said_taint_bridge_memory'),
+  taint_unreadable: () => t('said_taint_unreadable'),
+  chain_broken: (v) => word(CHAIN_PROBLEMS, text(v, 'problem'), (p) => t(`said_chain_${p}`)),
+  collector_tls_failed: (v) => fill('said_collector_tls_failed', v, 'where', 'error'),
+  collector_refused: (v) => fill('said_collector_refused', v, 'where'),
+  collector_host_unknown: (v) => fill('said_collector_host_unknown', v, 'host'),
+  collector_unreachable: (v) => fill('said_collector_unreachable', v, 'where', 'code'),
+  collector_closed: (v) => fill('said_collector_closed', v, 'where', 'code'),
+  collector_failed: (v) => fill('said_collector_failed', v, 'where', 'error'),
+  collector_no_answer: (v) => fill('said_collector_no_answer', v, 'seconds'),
+  collector_bridge_down: () => t('said_collector_bridge_down'),
+};
+
+/**
+ * Codes whose sentence leaves out part of what the worker wrote (a refusal's own message, a
+ * verifier's specifics): the worker's English stays one click away. The others say all of it.
+ */
+const PARTIAL: ReadonlySet<PhraseCode> = new Set<PhraseCode>(['step_refused', 'step_cut_short', 'chain_broken', 'collector_bridge_down']);
+
+/** The phrase in the person's words, and the worker's English record when that says more; the English alone when the panel cannot say it. */
+export function saidWithRecord(phrase: Phrase | undefined, english: string): { words: string; record?: string } {
+  const words = saidOrUndefined(phrase);
+  if (words === undefined) return { words: english };
+  return PARTIAL.has(phrase!.code as PhraseCode) && words !== english ? { words, record: english } : { words };
+}
+
+/** The phrase in the person's language, or undefined when the panel cannot say it (an unknown code, a value missing). */
+export function saidOrUndefined(phrase: Phrase | undefined): string | undefined {
+  if (!phrase || !Object.hasOwn(SAY, phrase.code)) return undefined;
+  return SAY[phrase.code as PhraseCode](phrase.params ?? {});
+}
+
+/** The phrase in the person's language; the worker's English when the panel cannot say it. */
+export function said(phrase: Phrase | undefined, english: string): string {
+  return saidOrUndefined(phrase) ?? english;
+}
