@@ -128,7 +128,7 @@ export function saidWithRecord(phrase: Phrase | undefined, english: string): { w
 }
 
 /** The phrase in the person's language, or undefined when the panel cannot say it (an unknown code, a value missing). */
-export function saidOrUndefined(phrase: Phrase | undefined): string | undefined {
+function saidOrUndefined(phrase: Phrase | undefined): string | undefined {
   if (!phrase || !Object.hasOwn(SAY, phrase.code)) return undefined;
   return SAY[phrase.code as PhraseCode](phrase.params ?? {});
 }
