@@ -19,8 +19,6 @@ import type { Step } from './step-schema.ts';
  * within Chrome's WebMCP budgets (src/protocol/webmcp-budgets.ts).
  */
 
-export type { HistoryEntry } from './history.ts';
-
 /** Steps shown with their full outcome; older ones shrink to one line each. */
 const RECENT_STEPS = 3;
 const MAX_OUTCOME_CHARS = 2000;

@@ -22,7 +22,7 @@ export interface ContractClientDeps {
 }
 
 /** The person's consent from the side panel, plus the name the site shows for Steward. */
-export interface GrantRequest {
+interface GrantRequest {
   scopes: string[];
   resource_scope: string[];
   payment: boolean;

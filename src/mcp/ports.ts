@@ -27,7 +27,7 @@ export interface BrowserTab {
 
 type TokenCheck = { ok: true; token: DelegatedAgentToken } | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'corrupt' };
 
-export type Observed = { ok: true; state: ObservedState; snapshot: PageSnapshot } | { ok: false; error: { code: string; message: string; retryable: boolean } };
+type Observed = { ok: true; state: ObservedState; snapshot: PageSnapshot } | { ok: false; error: { code: string; message: string; retryable: boolean } };
 
 export type TabImage =
   { ok: true; url: string; mime_type: 'image/png' | 'image/jpeg'; data: string; width?: number; height?: number } | { ok: false; code: string; message: string; retryable: boolean };

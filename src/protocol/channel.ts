@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * One channel between two of Steward's contexts, described once as a request map:
  * `{ [type]: { request: payload schema, reply: data schema } }`. Everything else derives from it:
- * the wire schema of its messages (`{ type, ...payload }`), the receiver's handler table (a
+ * the shape of its messages (`{ type, ...payload }`), the receiver's handler table (a
  * missing handler is a type error), the receiver's `dispatch`, and the sender's `call`, which
  * parses each reply with that type's own reply schema. Adding a message is one entry in a map.
  */
@@ -32,12 +32,6 @@ export const Reply = <T extends z.ZodType>(data: T) =>
 
 export const ok = <T>(data: T): Reply<T> => ({ ok: true, data });
 export const refuse = (code: string, message: string, retryable = false): Refusal => ({ ok: false, error: { code, message: message.slice(0, 4000), retryable } });
-
-/** The wire schema of a channel: a discriminated union of `{ type, ...payload }`. */
-export function wireSchema<M extends RequestMap>(map: M): z.ZodType<Message<M>> {
-  const options = Object.entries(map).map(([type, route]) => route.request.extend({ type: z.literal(type) }));
-  return z.discriminatedUnion('type', options as unknown as [z.ZodObject, ...z.ZodObject[]]) as unknown as z.ZodType<Message<M>>;
-}
 
 type HandlerResult<T> = Reply<T> | Promise<Reply<T>>;
 /** The receiver's table: one handler per type of the map, each answering with that type's data. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wireSchema, type Payload, type RequestMap } from './channel.ts';
+import type { Payload, RequestMap } from './channel.ts';
 import { ActReport, ActSettle, ActStep, NetworkResponse, ObserveReplyText, QueryResponse, SnapshotQuerySchema } from './messages.ts';
 import { AgentId, JsonObject } from './primitives.ts';
 import { TabPresence } from './presence.ts';
@@ -75,7 +75,6 @@ export const ContentRequests = {
   'content/presence': { request: z.object({ presence: TabPresence.nullable() }), reply: z.null() },
 } satisfies RequestMap;
 export type ContentRequests = typeof ContentRequests;
-export const ContentRequestMessage = wireSchema(ContentRequests);
 export type ContentObserve = Payload<ContentRequests, 'content/observe'>;
 export type ContentQuery = Payload<ContentRequests, 'content/query'>;
 export type ContentAct = Payload<ContentRequests, 'content/act'>;
@@ -103,4 +102,3 @@ export const ContentReports = {
   'content/tool-resume': { request: z.object({ token: ContinuationToken }), reply: z.object({ tool: z.string().max(256) }) },
 } satisfies RequestMap;
 export type ContentReports = typeof ContentReports;
-export const ContentReportMessage = wireSchema(ContentReports);

@@ -16,7 +16,7 @@ import type { z } from 'zod';
  */
 
 /** True: zod accepts the value and would give back an equal value. False: ask zod. */
-export type FastCheck = (value: unknown) => boolean;
+type FastCheck = (value: unknown) => boolean;
 
 type Internals = {
   def: Record<string, unknown> & { type: string; checks?: CheckInst[] };

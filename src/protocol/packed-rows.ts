@@ -20,7 +20,7 @@ import type { ObserveReplyData } from './messages.ts';
  * instead of guessing, and bounds what repeats and shared starts may expand to.
  */
 
-export type PackedRows = { $rows: [shapes: string[][], rows: unknown[][]] };
+type PackedRows = { $rows: [shapes: string[][], rows: unknown[][]] };
 
 /** Columns past this are never marked as repeats (bits 0-29 of a row's marks). */
 const MASK_COLUMNS = 30;

@@ -6,7 +6,7 @@ import { ContractConnectRequest, ContractPanelError, ContractSiteView } from './
 import { AuditExportStatus, AuditExportTarget } from './audit-export.ts';
 import { BridgeStatus, PairingGrant, PairingId, PairingView } from './bridge.ts';
 import { AuditEntry, RetentionDays } from './audit.ts';
-import { wireSchema, type RequestMap } from './channel.ts';
+import type { RequestMap } from './channel.ts';
 import { ExpectedEffect } from './expectation.ts';
 import { DurableMemoryRecord, MemoryId } from './memory.ts';
 import { PageSnapshotSchema, QueryResponse, SnapshotQuerySchema } from './messages.ts';
@@ -225,8 +225,6 @@ export const PanelRequests = {
   ...CopilotRequests,
 } satisfies RequestMap;
 export type PanelRequests = typeof PanelRequests;
-
-export const PanelMessage = wireSchema(PanelRequests);
 
 /** Pushed to open panels so their views stay live. */
 export const PanelPush = z.discriminatedUnion('type', [

@@ -113,7 +113,7 @@ export function clampTtlMs(policy: Policy, kind: 'token' | 'pairing', ttlMs: num
 }
 
 /** Which settings the organisation holds, as the settings form's field paths. */
-export type ManagedField = 'token_lifetime_minutes' | 'copilot';
+type ManagedField = 'token_lifetime_minutes' | 'copilot';
 
 /**
  * The person's settings as they apply under the policy: the token lifetime the mint form proposes

@@ -15,8 +15,8 @@ import { currentTabId } from './current-tab.ts';
 
 type ContractPanelError = z.infer<typeof PanelErrorSchema>;
 
-export type TabContract = { kind: 'loading' } | { kind: 'none' } | { kind: 'site'; site: ContractSiteView } | { kind: 'error'; message: string };
-export type ContractSitesShown = { kind: 'loading' } | { kind: 'loaded'; sites: ContractSiteView[] } | { kind: 'error'; message: string };
+type TabContract = { kind: 'loading' } | { kind: 'none' } | { kind: 'site'; site: ContractSiteView } | { kind: 'error'; message: string };
+type ContractSitesShown = { kind: 'loading' } | { kind: 'loaded'; sites: ContractSiteView[] } | { kind: 'error'; message: string };
 
 /** The worker's side, as the store needs it (the real one is background-client.ts; tests pass a fake). */
 export interface ContractsBackend {

@@ -47,7 +47,7 @@ export interface StewardSchema extends DBSchema {
 }
 
 export type StewardDb = IDBPDatabase<StewardSchema>;
-export type StoreName = StoreNames<StewardSchema>;
+type StoreName = StoreNames<StewardSchema>;
 
 export interface OpenOptions {
   name?: string;

@@ -86,7 +86,7 @@ export function judgeReportedTool(tool: ToolDescriptor): ToolDescriptor {
   return safety.ok ? tool : { ...tool, inputSchema: { ...EMPTY_OBJECT_SCHEMA }, schemaError: safety.reason };
 }
 
-export type NormalizeResult = { ok: true; tool: ToolDescriptor } | { ok: false; reason: string };
+type NormalizeResult = { ok: true; tool: ToolDescriptor } | { ok: false; reason: string };
 
 /**
  * Turns one raw tool into Steward's descriptor. A tool without a usable name is dropped (it

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
  * exact argv and play the registry's part.
  */
 
-export interface RegResult {
+interface RegResult {
   code: number;
   stdout: string;
   stderr: string;

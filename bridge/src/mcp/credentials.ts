@@ -43,8 +43,8 @@ const PairedState = z.object({
   saved_at: IsoDateTime,
 });
 
-export const SlotState = z.discriminatedUnion('status', [PendingState, PairedState]);
-export type SlotState = z.infer<typeof SlotState>;
+const SlotState = z.discriminatedUnion('status', [PendingState, PairedState]);
+type SlotState = z.infer<typeof SlotState>;
 export type PendingState = z.infer<typeof PendingState>;
 
 export interface ClientSlot {

@@ -8,7 +8,7 @@ export interface SiteGate {
   gate(tabId: number): Promise<{ code: 'SITE_NOT_ALLOWED'; message: string; retryable: false } | undefined>;
 }
 
-export interface SendOptions {
+interface SendOptions {
   /** Only this document may receive it: a frame that navigated since never sees the message. */
   documentId?: string;
   /** How long to wait for the answer; the default is `page_reply_ms`. */

@@ -38,7 +38,7 @@ export interface SessionRulesApi {
   getSessionRules(): Promise<Array<{ id: number }>>;
 }
 
-export interface TabInfo {
+interface TabInfo {
   id?: number;
   openerTabId?: number;
   url?: string;

@@ -18,7 +18,7 @@ export interface SettleOptions {
   capMs: number;
 }
 
-export interface SettleProbe {
+interface SettleProbe {
   now: number;
   /** When the wait began: the cap counts from here. */
   start: number;

@@ -1,4 +1,3 @@
 // Fusion: PageSnapshot + network + WebMCP tools + adapters → ObservedState (pure).
-export { fuse, fuseWithDetail, FusionError, type FuseInput } from './fuse.ts';
-export { fingerprint } from './fingerprint.ts';
+export { fuse, fuseWithDetail, FusionError } from './fuse.ts';
 export { summarizeScreenshot, type ScreenshotSummary } from './screenshot.ts';

@@ -35,7 +35,7 @@ import { blocks, nameShape, orderedItems, rowShape, type Block, type ContainerGr
  * it leaves out stays reachable through `expand(ref)` and `query({...})`.
  */
 
-export interface RenderExtras {
+interface RenderExtras {
   observed?: ObservedSummary;
   facts?: Fact[];
   tools?: ToolDescriptor[];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCopilot } from '../../../src/agent/loop.ts';
-import type { HistoryEntry } from '../../../src/agent/prompt.ts';
+import type { HistoryEntry } from '../../../src/agent/history.ts';
 import type { ActionRequest } from '../../../src/protocol/action.ts';
 import { FakeShop, ScriptedModel, act, done, drain, portsFor, track } from './fakes.ts';
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { RegResult, RegRunner } from '../../../bridge/src/install/registry.ts';
+import type { RegRunner } from '../../../bridge/src/install/registry.ts';
 
 /** Temporary homes laid out as a person's on each platform, and a registry for the Windows one. */
 
@@ -78,7 +78,7 @@ export class FakeRegistry {
   }
 }
 
-const ok = (stdout: string): RegResult => ({ code: 0, stdout, stderr: '' });
+const ok = (stdout: string): ReturnType<RegRunner> => ({ code: 0, stdout, stderr: '' });
 
 /**
  * Makes `dir` unwritable for this process: mode 0555 for a user, the immutable attribute for root

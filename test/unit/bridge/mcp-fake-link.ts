@@ -6,7 +6,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serveConnection } from '../../../bridge/src/mcp/index.ts';
-import { fileSlot, httpCredentialFile, type SlotState } from '../../../bridge/src/mcp/credentials.ts';
+import { fileSlot, httpCredentialFile, type ClientSlot } from '../../../bridge/src/mcp/credentials.ts';
+
+/** What a client's credential file holds (pending or paired), as the slot writes it. */
+type SlotState = Parameters<ClientSlot['write']>[0];
 
 type Type = keyof BridgeRequests & string;
 type Script = { [K in Type]?: (payload: PayloadInput<BridgeRequests, K>) => Reply<Data<BridgeRequests, K>> | Reply<unknown> };

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../src/base/canonical-json.ts';
 import { ExecuteBody, SiteErrorBody, TokenRequest, type SiteActionResult } from '../../../src/protocol/agent-contract.ts';
-import { createContractClient, type GrantRequest } from '../../../src/contract/contract-client.ts';
+import { createContractClient, type ContractClient } from '../../../src/contract/contract-client.ts';
 import type { AgentKey, HttpRequest, HttpResponse } from '../../../src/contract/ports.ts';
 import { describeRefusal } from '../../../src/contract/refusals.ts';
 import type { ExecutionCall } from '../../../src/pipeline/ports.ts';
@@ -310,7 +310,7 @@ describe('status', () => {
 });
 
 describe('requestGrant', () => {
-  const consent: GrantRequest = { scopes: ['orders:read', 'orders:cancel'], resource_scope: ['order:*'], payment: false, expires_in_s: 3_600, agent_name: 'Steward' };
+  const consent: Parameters<ContractClient['requestGrant']>[1] = { scopes: ['orders:read', 'orders:cancel'], resource_scope: ['order:*'], payment: false, expires_in_s: 3_600, agent_name: 'Steward' };
 
   it("POSTs the TokenRequest with the person's cookies, signed by the key it names, and returns the grant", async () => {
     const { client, port, pair, key } = await setup(() => json(201, granted));

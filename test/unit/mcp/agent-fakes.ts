@@ -1,5 +1,5 @@
 import { createAgentCalls } from '../../../src/mcp/agent-calls.ts';
-import type { AgentCallPorts, BrowserTab, Observed, TabImage } from '../../../src/mcp/ports.ts';
+import type { AgentCallPorts, BrowserTab, TabImage } from '../../../src/mcp/ports.ts';
 import type { AvailableAction } from '../../../src/protocol/action.ts';
 import { MemoryTaintLedger } from '../../../src/pipeline/taint.ts';
 import type { ResourceRef } from '../../../src/protocol/resource.ts';
@@ -75,7 +75,7 @@ export async function agentSetup(opts: { origins?: string[] } = {}): Promise<Age
       tabs.push(tab);
       return { tab, created: true };
     },
-    observe: async (tabId): Promise<Observed> => {
+    observe: async (tabId): ReturnType<AgentCallPorts['observe']> => {
       events.push(`observe ${tabId}`);
       const url = tabs.find((t) => t.tab_id === tabId)!.url;
       const state = h.shop.observation('ORD-1024', 'adapter', url)!;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Adapter, AdapterRegistry, runAdapter, shopAdapter, shopAdapterDefinition, type AdapterDefinition } from '../../../src/observation/adapters/index.ts';
+import { Adapter, AdapterRegistry, shopAdapter } from '../../../src/observation/adapters/index.ts';
+import { runAdapter } from '../../../src/observation/adapters/evaluate.ts';
+import type { AdapterDefinition } from '../../../src/observation/adapters/format.ts';
+import { shopAdapterDefinition } from '../../../src/observation/adapters/shop.ts';
 import { fuse, fuseWithDetail } from '../../../src/observation/fusion/index.ts';
 import { expectValid, fact } from './fixtures/fusion-helpers.ts';
 import { shopApiRecord, shopOrderSnapshot } from './fixtures/shop-order-snapshot.ts';

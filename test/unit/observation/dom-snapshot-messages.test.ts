@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createObservationService, type SendToFrame } from '../../../src/background/observation/service.ts';
 import { PageSnapshotSchema } from '../../../src/protocol/messages.ts';
-import { ContentRequestMessage } from '../../../src/protocol/content-channel.ts';
-import { PanelMessage } from '../../../src/protocol/panel-channel.ts';
+import { ContentRequestMessage, PanelMessage } from '../protocol/wire-schema.ts';
 import { fakeFrames } from '../background/core/fake-frames.ts';
 import type { PageSnapshot } from '../../../src/protocol/snapshot.ts';
 

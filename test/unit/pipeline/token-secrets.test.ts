@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isErrorResult } from '../../../src/protocol/results.ts';
-import type { StoreName } from '../../../src/storage/db.ts';
+import type { StewardDb } from '../../../src/storage/db.ts';
 import { ORDER, approveNext, cancelRequest, harness } from './fakes.ts';
 
 /** Every string in a value, keys included. */
@@ -11,7 +11,7 @@ function strings(value: unknown, out = new Set<string>()): Set<string> {
   return out;
 }
 
-const STORES: StoreName[] = ['tokens', 'approvals', 'receipts', 'idempotency', 'journal', 'journal_actions', 'audit', 'memory', 'quota'];
+const STORES: Array<Parameters<StewardDb['getAll']>[0]> = ['tokens', 'approvals', 'receipts', 'idempotency', 'journal', 'journal_actions', 'audit', 'memory', 'quota'];
 
 describe('what an agent presents is the secret, never the public id', () => {
   it('a hostile agent holding every record and the audit export cannot act; the secret can', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { channelClient, dispatch, wireSchema, type Handlers } from '../../../src/protocol/channel.ts';
+import { channelClient, dispatch, type Handlers } from '../../../src/protocol/channel.ts';
+import { wireSchema } from './wire-schema.ts';
 import { PanelRequests } from '../../../src/protocol/panel-channel.ts';
 
 const Map = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ActionRequest } from '../../../src/protocol/action.ts';
 import { findForbiddenKey } from '../../../src/protocol/forbidden-keys.ts';
-import { PanelMessage } from '../../../src/protocol/panel-channel.ts';
+import { PanelMessage } from './wire-schema.ts';
 import { parseOrError } from '../../../src/protocol/validate.ts';
 
 // JSON.parse makes "__proto__" an own key, as a message from an agent would carry it.

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ActionRequest } from '../../../src/protocol/action.ts';
 import { StewardError } from '../../../src/protocol/errors.ts';
 import { DurableMemoryRecord } from '../../../src/protocol/memory.ts';
-import { ContentReportMessage } from '../../../src/protocol/content-channel.ts';
+import { ContentReportMessage } from './wire-schema.ts';
 import { ObservedState } from '../../../src/protocol/observed-state.ts';
 import { formatPath, parseOrError } from '../../../src/protocol/validate.ts';
 import { example } from './helpers.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PanelMessage } from '../../../src/protocol/panel-channel.ts';
+import { PanelMessage } from '../protocol/wire-schema.ts';
 import { buildMint, normalizeOrigin, type MintFormValues } from '../../../src/sidepanel/lib/mint-form.ts';
 
 const good: MintFormValues = {

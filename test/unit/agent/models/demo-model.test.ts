@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModel } from '../../../../src/agent/models/create-model.ts';
 import type { ChatMessage, Observation } from '../../../../src/agent/ports.ts';
-import { buildPrompt, type HistoryEntry } from '../../../../src/agent/prompt.ts';
+import type { HistoryEntry } from '../../../../src/agent/history.ts';
+import { buildPrompt } from '../../../../src/agent/prompt.ts';
 import { parseStep, type Step } from '../../../../src/agent/step-schema.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

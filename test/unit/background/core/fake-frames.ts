@@ -1,4 +1,6 @@
-import type { SendOptions, SendToFrame } from '../../../../src/background/core/messenger.ts';
+import type { SendToFrame } from '../../../../src/background/core/messenger.ts';
+
+type SendOptions = Parameters<SendToFrame>[4];
 import { parseReply, refuse } from '../../../../src/protocol/channel.ts';
 import { ContentRequests } from '../../../../src/protocol/content-channel.ts';
 

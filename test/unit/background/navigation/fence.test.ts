@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { combinedScope, commonOrigins, fenceRules, hostsOf, newTabRules, openedSince, pageCouldOpen, type FenceRule } from '../../../../src/background/navigation/fence-rules.ts';
-import { navigationFence, type FenceTabs, type SessionRulesApi, type TabInfo } from '../../../../src/background/navigation/fence.ts';
+import { navigationFence, type FenceTabs, type SessionRulesApi } from '../../../../src/background/navigation/fence.ts';
+
+type TabInfo = Awaited<ReturnType<FenceTabs['query']>>[number];
 
 const LAB = 'http://localhost:4102';
 const SHOP = 'http://localhost:4100';
