@@ -86,10 +86,3 @@ export async function fetchContract(http: HttpPort, contractUrl: string, origin:
   }
   return { ok: true, value: { origin, contract_url: contractUrl, contract: parsed.data, fetched_at: now() } };
 }
-
-/** Finds and fetches the contract a page names. */
-export async function discoverContract(http: HttpPort, hints: PageHints, now: Clock): Promise<Result<DiscoveredContract, DiscoveryError>> {
-  const url = contractUrlFor(hints);
-  if (!url.ok) return url;
-  return fetchContract(http, url.value, originOf(hints.pageUrl)!, now);
-}

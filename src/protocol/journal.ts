@@ -24,7 +24,7 @@ export type JournalState = z.infer<typeof JournalState>;
  * - pending_confirmation and unknown are resolved later (polling, or re-reading state after a
  *   restart); they never go back to dispatched, which would be a blind replay.
  */
-export const JOURNAL_TRANSITIONS: Readonly<Record<JournalState, readonly JournalState[]>> = {
+const JOURNAL_TRANSITIONS: Readonly<Record<JournalState, readonly JournalState[]>> = {
   proposed: ['awaiting_approval', 'dispatched', 'failed'],
   awaiting_approval: ['approved', 'denied', 'failed'],
   approved: ['dispatched', 'failed'],
@@ -44,9 +44,6 @@ export function canTransition(from: JournalState, to: JournalState): boolean {
 export function isTerminal(state: JournalState): boolean {
   return JOURNAL_TRANSITIONS[state].length === 0;
 }
-
-/** States a restarted service worker must resume or resolve. */
-export const UNFINISHED_STATES: readonly JournalState[] = JournalState.options.filter((s) => !isTerminal(s));
 
 export const JournalEntry = z
   .object({

@@ -112,25 +112,6 @@ export function clampTtlMs(policy: Policy, kind: 'token' | 'pairing', ttlMs: num
   return caps.length ? Math.min(ttlMs, Math.min(...caps) * 60_000) : ttlMs;
 }
 
-/** Which settings the organisation holds, as the settings form's field paths. */
-type ManagedField = 'token_lifetime_minutes' | 'copilot';
-
-/**
- * The person's settings as they apply under the policy: the token lifetime the mint form proposes
- * is at most the policy's. Everything the policy cannot fix by lowering a number (an endpoint it
- * does not allow, the co-pilot off) is a verdict of `modelVerdict` instead.
- */
-export function combineSettings(settings: Settings, policy: Policy): { settings: Settings; managed: ManagedField[] } {
-  const managed: ManagedField[] = [];
-  let token = settings.token_lifetime_minutes;
-  if (policy.maxTokenLifetimeMinutes !== undefined) {
-    managed.push('token_lifetime_minutes');
-    token = Math.min(token, policy.maxTokenLifetimeMinutes);
-  }
-  if (!policy.copilotEnabled || policy.allowedModelEndpoints) managed.push('copilot');
-  return { settings: { ...settings, token_lifetime_minutes: token }, managed };
-}
-
 /**
  * Where the audit goes: the organisation's target when its policy sets `auditExport` (the person
  * cannot stop or redirect what the organisation collects), else the person's own. A policy target

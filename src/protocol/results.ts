@@ -194,11 +194,6 @@ export function isErrorResult(r: ActionResult): r is ActionErrorResult {
   return 'error' in r;
 }
 
-/** The only condition under which an agent may say "done" without qualification. */
-export function isConfirmedDone(r: ActionResult): boolean {
-  return !isErrorResult(r) && r.execution.status === 'confirmed' && r.execution.certainty === 'confirmed';
-}
-
 /** Wraps a Steward error in the DESIGN §3 error form, hint repeated at top level as in the spec. */
 export function errorResult(error: StewardError, extras: Omit<ActionErrorResult, 'error' | 'recovery_hint'> = {}): ActionErrorResult {
   return { error, recovery_hint: error.recovery_hint, ...extras };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { contractUrlFor, discoverContract, fetchContract } from '../../../src/contract/discovery.ts';
+import { contractUrlFor, fetchContract } from '../../../src/contract/discovery.ts';
 import { parseLinkHeader } from '../../../src/contract/link-header.ts';
 import { MAX_RESPONSE_BYTES } from '../../../src/contract/ports.ts';
-import { ORIGIN, RecordingPort, T0, json, shopContract } from './helpers.ts';
+import { ORIGIN, RecordingPort, T0, discoverContract, json, shopContract } from './helpers.ts';
 
 const PAGE = `${ORIGIN}/orders/ORD-1024`;
 const CONTRACT_URL = `${ORIGIN}/agent/v1/contract`;

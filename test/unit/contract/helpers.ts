@@ -4,9 +4,18 @@ import { verifier } from 'web-bot-auth/crypto';
 import { AgentContract, type SiteResourceState, type TokenGrant } from '../../../src/protocol/agent-contract.ts';
 import { agentKeyFromPair, generateAgentKeyPair } from '../../../src/contract/agent-key.ts';
 import type { AgentKey, DiscoveredContract, HttpPort, HttpRequest, HttpResponse, SiteGrant } from '../../../src/contract/ports.ts';
+import { contractUrlFor, fetchContract, type PageHints } from '../../../src/contract/discovery.ts';
+import { originOf } from '../../../src/base/origin.ts';
 
 export const ORIGIN = 'http://localhost:4100';
 export const T0 = Date.parse('2026-08-03T11:40:00Z');
+
+/** Finds and fetches the contract a page names, as the worker's contract registry does (the URL the page names, then the fetch). */
+export async function discoverContract(http: HttpPort, hints: PageHints, now: () => number): ReturnType<typeof fetchContract> {
+  const url = contractUrlFor(hints);
+  if (!url.ok) return url;
+  return fetchContract(http, url.value, originOf(hints.pageUrl)!, now);
+}
 
 /** A real agent key: a non-extractable WebCrypto Ed25519 pair, as the worker keeps it. */
 export async function makeAgentKey(): Promise<{ key: AgentKey; pair: CryptoKeyPair }> {

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ObservedState } from '../../../src/protocol/observed-state.ts';
 import { createContractClient, type ContractClient } from '../../../src/contract/contract-client.ts';
 import { observeFromContract, resourceForPage, unavailableActions } from '../../../src/contract/contract-observation.ts';
-import { contractUrlFor, discoverContract } from '../../../src/contract/discovery.ts';
+import { contractUrlFor } from '../../../src/contract/discovery.ts';
 import type { AgentKey, DiscoveredContract, SiteGrant } from '../../../src/contract/ports.ts';
 import { describeRefusal } from '../../../src/contract/refusals.ts';
 import type { ExecutionCall } from '../../../src/pipeline/ports.ts';
 import { freePorts, startDemoSites, type RunningDemoSites } from '../../../sites/server.ts';
-import { makeAgentKey } from './helpers.ts';
+import { discoverContract, makeAgentKey } from './helpers.ts';
 import { NodeHttpPort } from './node-http.ts';
 
 /**

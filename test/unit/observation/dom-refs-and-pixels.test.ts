@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBlank, pixelHash } from '../../../src/observation/dom/pixel-hash.ts';
+import { pixelHash } from '../../../src/observation/dom/pixel-hash.ts';
 import { RefRegistry } from '../../../src/observation/dom/refs.ts';
 
 const fakeElement = () => ({}) as Element;
@@ -36,12 +36,5 @@ describe('pixelHash', () => {
     expect(pixelHash(a)).toMatch(/^[0-9a-f]{8}$/);
     b[500] = 8;
     expect(pixelHash(a)).not.toBe(pixelHash(b));
-  });
-
-  it('knows an all-transparent bitmap', () => {
-    expect(isBlank(new Uint8ClampedArray(64))).toBe(true);
-    const drawn = new Uint8ClampedArray(64);
-    drawn[63] = 255;
-    expect(isBlank(drawn)).toBe(false);
   });
 });

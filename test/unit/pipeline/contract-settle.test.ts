@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ObservedState } from '../../../src/protocol/observed-state.ts';
-import { ActionResult, isConfirmedDone, isErrorResult } from '../../../src/protocol/results.ts';
+import { ActionResult, isErrorResult } from '../../../src/protocol/results.ts';
+import { isConfirmedDone } from '../protocol/helpers.ts';
 import type { ExecutionReport, StatusCall } from '../../../src/pipeline/ports.ts';
 import { FakeShop, ORDER, ORIGIN, approveNext, cancelRequest, harness } from './fakes.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
-import { isConfirmedDone, isErrorResult } from '../../../src/protocol/results.ts';
+import { isErrorResult } from '../../../src/protocol/results.ts';
+import { isConfirmedDone } from '../protocol/helpers.ts';
 import { FakeShop, ORDER, ORIGIN, approveNext, cancelRequest, harness } from './fakes.ts';
 
 const book: ToolDescriptor = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ActionResult, isConfirmedDone, isErrorResult } from '../../../src/protocol/results.ts';
+import { ActionResult, isErrorResult } from '../../../src/protocol/results.ts';
+import { isConfirmedDone } from '../protocol/helpers.ts';
 import { ORDER, ORIGIN, approve, approveNext, cancelRequest, exactReceipt, harness, orderUrl, restart, type Harness } from './fakes.ts';
 
 const errorCode = (r: ActionResult) => (isErrorResult(r) ? r.error.code : undefined);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalState } from '../../../src/protocol/journal.ts';
-import { isConfirmedDone, isErrorResult } from '../../../src/protocol/results.ts';
+import { isErrorResult } from '../../../src/protocol/results.ts';
+import { isConfirmedDone } from '../protocol/helpers.ts';
 import { requestHash } from '../../../src/base/hash.ts';
 import { approvalOf, approve, approveNext, cancelRequest, harness, killed, restart, type Harness } from './fakes.ts';
 

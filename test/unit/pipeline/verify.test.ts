@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ActionRequest, type AvailableAction } from '../../../src/protocol/action.ts';
-import { ActionResult, isConfirmedDone } from '../../../src/protocol/results.ts';
+import { ActionResult } from '../../../src/protocol/results.ts';
+import { isConfirmedDone } from '../protocol/helpers.ts';
 import type { ObservedState } from '../../../src/protocol/observed-state.ts';
 import type { ExecutionReport } from '../../../src/pipeline/ports.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';

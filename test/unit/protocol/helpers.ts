@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { z } from 'zod';
+import { isErrorResult, type ActionResult } from '../../../src/protocol/results.ts';
 import { parseOrError } from '../../../src/protocol/validate.ts';
 import examples from '../../fixtures/design-examples.json' with { type: 'json' };
 
@@ -25,4 +26,9 @@ export function rejects(schema: z.ZodType, value: unknown, path: string, message
   expect(at, `no issue at "${path}"; issues: ${JSON.stringify(r.error.issues)}`).not.toHaveLength(0);
   expect(at.map((i) => i.message).join(' | ')).toMatch(message);
   return r.error;
+}
+
+/** The only condition under which an agent may say "done" without qualification: confirmed, with certainty. */
+export function isConfirmedDone(r: ActionResult): boolean {
+  return !isErrorResult(r) && r.execution.status === 'confirmed' && r.execution.certainty === 'confirmed';
 }

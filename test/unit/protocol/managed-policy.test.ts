@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NO_POLICY, parsePolicy, parseSitePattern, siteMatches } from '../../../src/protocol/managed-policy.ts';
-import { actionVerdict, clampTtlMs, combineSettings, combineSites, exportTargetInForce, modelVerdict, pairingVerdict, siteVerdict } from '../../../src/protocol/policy-rules.ts';
-import { DEFAULT_SETTINGS } from '../../../src/protocol/settings.ts';
+import { actionVerdict, clampTtlMs, combineSites, exportTargetInForce, modelVerdict, pairingVerdict, siteVerdict } from '../../../src/protocol/policy-rules.ts';
 
 const SHOP = 'https://shop.example.com';
 const at = (iso: string) => Date.parse(iso);
@@ -141,10 +140,6 @@ describe('managed policy: combined with the person’s own choices', () => {
     expect(clampTtlMs(policy, 'token', 60_000)).toBe(60_000);
     expect(clampTtlMs(policy, 'pairing', 3_600_000)).toBe(600_000);
     expect(clampTtlMs(NO_POLICY, 'pairing', 3_600_000)).toBe(3_600_000);
-    const combined = combineSettings({ ...DEFAULT_SETTINGS, token_lifetime_minutes: 60 }, policy);
-    expect(combined.settings.token_lifetime_minutes).toBe(30);
-    expect(combined.managed).toEqual(['token_lifetime_minutes']);
-    expect(combineSettings({ ...DEFAULT_SETTINGS, token_lifetime_minutes: 5 }, policy).settings.token_lifetime_minutes).toBe(5);
   });
 
   it('the co-pilot runs only when the policy has it on and its endpoint is under an allowed one', () => {

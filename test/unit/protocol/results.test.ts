@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_DEFAULTS, ErrorCode, StewardError, makeError } from '../../../src/protocol/errors.ts';
-import { AcceptedResult, ActionErrorResult, ActionResult, ConfirmedResult, errorResult, isConfirmedDone, isErrorResult } from '../../../src/protocol/results.ts';
-import { accepts, example, rejects } from './helpers.ts';
+import { AcceptedResult, ActionErrorResult, ActionResult, ConfirmedResult, errorResult, isErrorResult } from '../../../src/protocol/results.ts';
+import { accepts, example, isConfirmedDone, rejects } from './helpers.ts';
 
 describe('never done while only accepted (security invariant 6)', () => {
   it('an accepted result cannot claim any certainty but pending_confirmation', () => {
