@@ -5,12 +5,19 @@ import { pathToFileURL } from 'node:url';
 import { BenchRow } from './bench-row.ts';
 import type { ObservedState } from '../src/protocol/observed-state.ts';
 import { isErrorResult } from '../src/protocol/results.ts';
-import { createPipeline } from '../src/pipeline/create.ts';
+import { openPipeline } from '../src/pipeline/create.ts';
 import { inputHash } from '../src/base/hash.ts';
 import type { PipelinePorts } from '../src/pipeline/ports.ts';
 import { action } from '../test/unit/pipeline/fakes.ts';
-import { percentile } from '../src/pipeline/timings.ts';
 import { openStewardDb } from '../src/storage/db.ts';
+
+/** Nearest-rank percentile of a non-empty sample. */
+function percentile(sample: readonly number[], p: number): number {
+  if (sample.length === 0) throw new RangeError('percentile of an empty sample');
+  const sorted = [...sample].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1]!;
+}
 
 /**
  * `gateway.overhead_p50_ms` / `_p95_ms` (DESIGN §10): the pipeline's own time per action —
@@ -76,7 +83,7 @@ export async function runGatewayBench(opts: GatewayBenchOptions = {}): Promise<B
   const warmup = opts.warmup ?? 30;
   const w = world();
   const db = await openStewardDb({ factory: new IDBFactory() });
-  const pipeline = createPipeline({ db, ports: w.ports, limits: () => ({ per_minute: 1e9, per_day: 1e9 }) });
+  const pipeline = await openPipeline({ openDb: async () => db, ports: w.ports, limits: () => ({ per_minute: 1e9, per_day: 1e9 }) });
   const { token, secret } = await pipeline.deps.tokens.mint({ agent_id: 'agent:bench', scope: ['orders:*'], resource_scope: 'order:*', origins: [ORIGIN], ttl_ms: 24 * 3600_000 });
   const agent = { agent_id: 'agent:bench', token: secret, session_id: 'bench' };
 

@@ -19,7 +19,7 @@ import type { ApprovalNotifier, PipelinePorts } from './ports.ts';
 import { MemoryWrittenControls, type WrittenControls } from './written-controls.ts';
 import type { Policy } from '../protocol/managed-policy.ts';
 
-export interface CreatePipelineOptions {
+interface CreatePipelineOptions {
   db: StewardDb;
   ports: PipelinePorts;
   notifier?: ApprovalNotifier;
@@ -45,7 +45,7 @@ export interface CreatePipelineOptions {
 const STEWARD_AGENT = 'agent:steward';
 
 /** Builds the stores on one database and the pipeline over them: what the service worker calls at start-up. */
-export function createPipeline(opts: CreatePipelineOptions): Pipeline {
+function createPipeline(opts: CreatePipelineOptions): Pipeline {
   const clock = opts.clock ?? systemClock;
   let exporter: AuditExporter | undefined;
   // Every entry, once stored, is also copied to the export's outbox and sent (when a target is set).

@@ -37,11 +37,3 @@ export class Stopwatch {
     return { total_ms: total, external_ms: this.external, approval_wait_ms: this.approvalWait, overhead_ms: Math.max(0, total - this.external - this.approvalWait) };
   }
 }
-
-/** Nearest-rank percentile of a non-empty sample. */
-export function percentile(sample: readonly number[], p: number): number {
-  if (sample.length === 0) throw new RangeError('percentile of an empty sample');
-  const sorted = [...sample].sort((a, b) => a - b);
-  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
-  return sorted[rank - 1]!;
-}

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { shopAdapter } from '../../../src/observation/adapters/index.ts';
 import { fuse } from '../../../src/observation/fusion/index.ts';
 import type { PageSnapshot } from '../../../src/protocol/snapshot.ts';
-import { createPipeline } from '../../../src/pipeline/create.ts';
+import { openPipeline } from '../../../src/pipeline/create.ts';
 import type { ExecutionCall, PipelinePorts } from '../../../src/pipeline/ports.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 import { FakeClock, freshFactory, openDb } from '../storage/helpers.ts';
@@ -47,7 +47,7 @@ async function copilot(tainted: boolean) {
   const panel = new FakePanel();
   const clock = new FakeClock();
   const db = await openDb(freshFactory());
-  const pipeline = createPipeline({ db, ports: shop.ports, notifier: panel, clock: clock.now });
+  const pipeline = await openPipeline({ openDb: async () => db, ports: shop.ports, notifier: panel, clock: clock.now });
   const { secret } = await pipeline.deps.tokens.mint({ agent_id: 'agent:copilot', scope: ['orders:*', 'dom:*', 'nav:goto'], resource_scope: 'order:ORD-1024', origins: [SHOP], ttl_ms: 60 * 60_000 });
   // The co-pilot's agent has read the page before it asks for anything (run-ports.ts marks it so).
   if (tainted) await pipeline.deps.taint.mark('agent:copilot', { at: clock.now(), source: 'page content sent to the co-pilot’s model' });

@@ -6,7 +6,7 @@ import { ObservedState } from '../../../src/protocol/observed-state.ts';
 import type { ResourceRef, Source } from '../../../src/protocol/resource.ts';
 import type { DelegatedAgentToken } from '../../../src/protocol/token.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
-import { createPipeline, type CreatePipelineOptions } from '../../../src/pipeline/create.ts';
+import { openPipeline, type OpenPipelineOptions } from '../../../src/pipeline/create.ts';
 import { inputHash } from '../../../src/base/hash.ts';
 import type { Pipeline } from '../../../src/pipeline/pipeline.ts';
 import type { ApprovalNotifier, ExecutionCall, ExecutionReport, Executors, Location, PipelinePorts, PortContext, Route } from '../../../src/pipeline/ports.ts';
@@ -250,14 +250,14 @@ export interface Harness {
 const DEFAULT_SCOPE = ['orders:*', 'webmcp:*', 'dom:*', 'nav:goto'];
 
 export async function harness(
-  opts: { shop?: FakeShop; factory?: IDBFactory; clock?: FakeClock; token?: Partial<Parameters<Pipeline['deps']['tokens']['mint']>[0]>; pipeline?: Partial<CreatePipelineOptions> } = {},
+  opts: { shop?: FakeShop; factory?: IDBFactory; clock?: FakeClock; token?: Partial<Parameters<Pipeline['deps']['tokens']['mint']>[0]>; pipeline?: Partial<OpenPipelineOptions> } = {},
 ): Promise<Harness> {
   const shop = opts.shop ?? new FakeShop();
   const panel = new FakePanel();
   const clock = opts.clock ?? new FakeClock();
   const factory = opts.factory ?? freshFactory();
   const db = await openDb(factory);
-  const pipeline = createPipeline({ db, ports: shop.ports(), notifier: panel, clock: clock.now, ...opts.pipeline });
+  const pipeline = await openPipeline({ openDb: async () => db, ports: shop.ports(), notifier: panel, clock: clock.now, ...opts.pipeline });
   const { token, secret } = await pipeline.deps.tokens.mint({
     agent_id: 'agent:copilot',
     scope: DEFAULT_SCOPE,
@@ -273,7 +273,7 @@ export async function harness(
 export async function restart(h: Harness): Promise<Harness> {
   const db = await openDb(h.factory);
   const panel = new FakePanel();
-  const pipeline = createPipeline({ db, ports: h.shop.ports(), notifier: panel, clock: h.clock.now });
+  const pipeline = await openPipeline({ openDb: async () => db, ports: h.shop.ports(), notifier: panel, clock: h.clock.now });
   return { ...h, db, panel, pipeline };
 }
 

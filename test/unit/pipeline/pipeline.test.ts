@@ -327,8 +327,8 @@ describe('Pipeline: approval expiry and internal failures', () => {
     const h = await harness();
     h.shop.tabUrl = undefined;
     const ports = h.shop.ports();
-    const { createPipeline } = await import('../../../src/pipeline/create.ts');
-    const broken = createPipeline({ db: h.db, ports: { ...ports, routes: async () => Promise.reject(new Error('routing table corrupt')) }, clock: h.clock.now });
+    const { openPipeline } = await import('../../../src/pipeline/create.ts');
+    const broken = await openPipeline({ openDb: async () => h.db, ports: { ...ports, routes: async () => Promise.reject(new Error('routing table corrupt')) }, clock: h.clock.now });
     const req = { action: 'orders.view', resource: ORDER, idempotency_key: 'crash' };
     const r = await broken.submit(req, h.agent);
     expect(r).toMatchObject({ error: { code: 'EXECUTION_FAILED', retryable: true, message: /before dispatching: routing table corrupt/ } });
