@@ -23,10 +23,10 @@ export const DurableMemoryKind = z.enum([
 export type DurableMemoryKind = z.infer<typeof DurableMemoryKind>;
 
 /** What goes stale and causes wrong actions, so is never persisted (DESIGN §7). */
-export const NeverPersisted = z.enum(['tab_id', 'dom_selector', 'scroll_position', 'transient_page_state', 'expired_token', 'mutable_conclusion_as_current']);
-export type NeverPersisted = z.infer<typeof NeverPersisted>;
+const NeverPersisted = z.enum(['tab_id', 'dom_selector', 'scroll_position', 'transient_page_state', 'expired_token', 'mutable_conclusion_as_current']);
+type NeverPersisted = z.infer<typeof NeverPersisted>;
 
-export const NEVER_PERSISTED_REASONS: Readonly<Record<NeverPersisted, string>> = {
+const NEVER_PERSISTED_REASONS: Readonly<Record<NeverPersisted, string>> = {
   tab_id: 'tab, frame and window ids are reused and meaningless after a restart; resolve the resource instead',
   dom_selector: 'selectors break with the next deploy; resources and refs are the model',
   scroll_position: 'scroll positions are presentation, not state',
@@ -45,7 +45,7 @@ const FORBIDDEN_KEYS: ReadonlyArray<[RegExp, NeverPersisted]> = [
 ];
 const STATE_KEYS = /^(?:state|currentstate)$/;
 
-export interface ForbiddenKey {
+interface ForbiddenKey {
   path: (string | number)[];
   key: string;
   category: NeverPersisted;
@@ -55,7 +55,7 @@ export interface ForbiddenKey {
  * Finds payload keys that must never be persisted, at any depth. `allowState` lets a
  * history-only snapshot keep its `state`.
  */
-export function findForbiddenKeys(payload: unknown, allowState = false): ForbiddenKey[] {
+function findForbiddenKeys(payload: unknown, allowState = false): ForbiddenKey[] {
   const found: ForbiddenKey[] = [];
   const walk = (value: unknown, path: (string | number)[], depth: number) => {
     if (depth > 32 || value === null || typeof value !== 'object') return;

@@ -4,12 +4,10 @@ import { browser } from './browser.ts';
 
 /** The settings as the panel knows them; kept in step with chrome.storage.local. */
 export const settings = signal<Settings>(DEFAULT_SETTINGS);
-export const settingsLoaded = signal(false);
 
 export function trackSettings(): void {
   void browser.storage.local.get(SETTINGS_KEY).then((items) => {
     settings.value = readSettings(items[SETTINGS_KEY]);
-    settingsLoaded.value = true;
   });
   // Another panel window (or the co-pilot) may change them too.
   browser.storage.onChanged.addListener((changes, area) => {

@@ -8,7 +8,7 @@ import type { StewardDb } from './db.ts';
 import { claimKey, type BeginOutcome, type BeginRequest } from './idempotency-store.ts';
 import { readValid } from './read.ts';
 
-export class JournalTransitionError extends Error {
+class JournalTransitionError extends Error {
   constructor(
     readonly action_id: string,
     readonly from: JournalState | undefined,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryRecord, NEVER_PERSISTED_REASONS, NeverPersisted, findForbiddenKeys } from '../../../src/protocol/memory.ts';
+import { MemoryRecord } from '../../../src/protocol/memory.ts';
 import { accepts, rejects } from './helpers.ts';
 
 const durable = (kind: string, payload: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -44,9 +44,12 @@ describe('MemoryRecord', () => {
     rejects(MemoryRecord, { ...snapshot, state_version: undefined }, 'state_version', /state_version it saw/);
   });
   it('lists what is never persisted, each with a reason', () => {
-    expect(NeverPersisted.options).toEqual(expect.arrayContaining(['tab_id', 'dom_selector', 'scroll_position', 'transient_page_state', 'expired_token', 'mutable_conclusion_as_current']));
-    for (const item of NeverPersisted.options) expect(NEVER_PERSISTED_REASONS[item]).toBeTruthy();
-    expect(findForbiddenKeys({ a: [{ 'tab-id': 1 }], frameId: 0 }).map((f) => f.category)).toEqual(['tab_id', 'tab_id']);
-    expect(findForbiddenKeys({ token_id: 'tok_1', resource_id: 'ORD-1' })).toEqual([]);
+    const oneOfEach = { tab_id: 'windowId', dom_selector: 'xpath', scroll_position: 'scrollTop', transient_page_state: 'innerHTML', expired_token: 'password', mutable_conclusion_as_current: 'state' };
+    for (const [category, key] of Object.entries(oneOfEach)) {
+      rejects(MemoryRecord, durable('artifact', { [key]: 'x' }), `payload.${key}`, new RegExp(`must not be persisted \\(${category}\\): \\S`));
+    }
+    const parsed = MemoryRecord.safeParse(durable('artifact', { a: [{ 'tab-id': 1 }], frameId: 0 }));
+    expect(parsed.error?.issues.map((i) => /\((\w+)\)/.exec(i.message)?.[1])).toEqual(['tab_id', 'tab_id']);
+    accepts(MemoryRecord, durable('resource_id', { token_id: 'tok_1', resource_id: 'ORD-1' }));
   });
 });
