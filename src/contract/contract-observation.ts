@@ -13,9 +13,9 @@ import type { DiscoveredContract, SiteGrant } from './ports.ts';
  */
 
 /** Raised when the page's own reading of the state is not the site's. */
-export const PAGE_STATE_DIFFERS = 'page_state_differs_from_contract';
+const PAGE_STATE_DIFFERS = 'page_state_differs_from_contract';
 /** Raised when the page seems to show another resource than the one the contract read. */
-export const PAGE_RESOURCE_DIFFERS = 'page_resource_differs_from_contract';
+const PAGE_RESOURCE_DIFFERS = 'page_resource_differs_from_contract';
 
 /** `/orders/{id}` → a pattern whose one group is the id; any other `{…}` never matches. */
 function templatePattern(template: string): RegExp | undefined {

@@ -26,7 +26,7 @@ export interface RunOnTab {
   status: 'running' | 'paused' | 'awaiting_approval' | 'awaiting_answer' | 'finished' | 'stopped';
 }
 
-export const COPILOT_NAME = 'Steward co-pilot';
+const COPILOT_NAME = 'Steward co-pilot';
 const COPILOT_PREFIX = 'agent:copilot-';
 
 /** Journal states in which an agent is acting (or waiting for the person) on the page; later ones are the site's. */

@@ -16,7 +16,7 @@ import type { LiveGrant, SiteGrants } from './site-grants.ts';
  */
 
 /** The tab's page read from the site failed: the page's own observation stands, with this conflict. */
-export const CONTRACT_STATE_UNAVAILABLE = 'contract_state_unavailable';
+const CONTRACT_STATE_UNAVAILABLE = 'contract_state_unavailable';
 
 export interface ContractStateDeps {
   grants: SiteGrants;
@@ -27,7 +27,7 @@ export interface ContractStateDeps {
 }
 
 /** Steward held a grant from the tab's site and the site ended it: the person connects again (panel). */
-export const CONTRACT_ACCESS_ENDED = 'contract_access_ended';
+const CONTRACT_ACCESS_ENDED = 'contract_access_ended';
 
 const accessEnded = (state: ObservedState): ObservedState => (state.conflicts.includes(CONTRACT_ACCESS_ENDED) ? state : { ...state, conflicts: [...state.conflicts, CONTRACT_ACCESS_ENDED] });
 

@@ -31,7 +31,7 @@ export interface NativeLinkDeps {
 
 const FIRST_RETRY_MS = 1_000;
 export const MAX_RETRY_MS = 30_000;
-export const NOT_INSTALLED = 'steward-bridge is not installed: run `npx steward-bridge install`';
+const NOT_INSTALLED = 'steward-bridge is not installed: run `npx steward-bridge install`';
 
 /** The browser's reason, in the person's words (Settings shows it). */
 function describeDisconnect(reason: string | undefined): string {

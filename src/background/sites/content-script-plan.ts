@@ -26,8 +26,8 @@ export interface PlannedScript {
   persistAcrossSessions: true;
 }
 
-export const MAIN_SCRIPT_ID = 'steward-main';
-export const ISOLATED_SCRIPT_ID = 'steward-isolated';
+const MAIN_SCRIPT_ID = 'steward-main';
+const ISOLATED_SCRIPT_ID = 'steward-isolated';
 
 export function planContentScripts(allowed: readonly string[], polyfill: boolean, files: ContentScriptFiles): PlannedScript[] {
   if (allowed.length === 0) return [];

@@ -10,7 +10,7 @@ import { combineSites, siteVerdict } from '../../protocol/policy-rules.ts';
 import type { ManagedPolicy } from '../core/managed-policy.ts';
 
 /** Whether this browser has native WebMCP, learned from a page's report, per browser version. */
-export const WEBMCP_KEY = 'steward.webmcp';
+const WEBMCP_KEY = 'steward.webmcp';
 const WebMcpSeen = z.object({ native: z.boolean(), browser: z.string().max(300) });
 
 export type SiteRefusal = { code: 'SITE_NOT_ALLOWED'; message: string; retryable: false };

@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AvailableAction } from '../../../src/protocol/action.ts';
 import { ObservedState } from '../../../src/protocol/observed-state.ts';
-import {
-  PAGE_RESOURCE_DIFFERS,
-  PAGE_STATE_DIFFERS,
-  contractActions,
-  grantCovers,
-  mergeWithTab,
-  observeFromContract,
-  resourceForPage,
-  scopeForAction,
-  unavailableActions,
-} from '../../../src/contract/contract-observation.ts';
+import { contractActions, grantCovers, mergeWithTab, observeFromContract, resourceForPage, scopeForAction, unavailableActions } from '../../../src/contract/contract-observation.ts';
 import { ORIGIN, T0, discovered, makeAgentKey, shopContract, siteGrant, siteState } from './helpers.ts';
+
+/** The conflicts an agent reads in the merged state (wire values: pinned here, not imported). */
+const PAGE_RESOURCE_DIFFERS = 'page_resource_differs_from_contract';
+const PAGE_STATE_DIFFERS = 'page_state_differs_from_contract';
 
 const contract = discovered();
 const { key } = await makeAgentKey();

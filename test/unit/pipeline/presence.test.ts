@@ -1,8 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { badgeFor, COPILOT_NAME, presenceByTab, type ActionOnTab } from '../../../src/pipeline/presence.ts';
+import { badgeFor, presenceByTab, type ActionOnTab } from '../../../src/pipeline/presence.ts';
 import { presenceLine } from '../../../src/protocol/presence.ts';
 import { isErrorResult } from '../../../src/protocol/results.ts';
 import { cancelRequest, harness } from './fakes.ts';
+
+/** The name the person sees on the page's indicator for the co-pilot. */
+const COPILOT_NAME = 'Steward co-pilot';
 
 const act = (a: Partial<ActionOnTab>): ActionOnTab => ({ agent_id: 'agent:mcp-helper-1a2b', state: 'dispatched', tabId: 7, input: {}, label: 'Shop Helper', ...a });
 

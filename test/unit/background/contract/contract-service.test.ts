@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContractService, type ContractService } from '../../../../src/background/contract/contract-service.ts';
 import { fetchHttpPort } from '../../../../src/background/contract/http.ts';
-import { CONTRACT_ACCESS_ENDED, CONTRACT_STATE_UNAVAILABLE } from '../../../../src/background/contract/contract-state.ts';
 import { fuseWithDetail } from '../../../../src/observation/fusion/index.ts';
 import { shopAdapter } from '../../../../src/observation/adapters/index.ts';
 import type { ObservedState } from '../../../../src/protocol/observed-state.ts';
@@ -11,6 +10,10 @@ import { openContractVault, type ContractVault } from '../../../../src/storage/c
 import { freshFactory } from '../../storage/helpers.ts';
 import { shopOrderSnapshot } from '../../observation/fixtures/shop-order-snapshot.ts';
 import { demoPost, demoState, personSession, startShop, type RunningShop } from '../../sites/shop-agent-helpers.ts';
+
+/** The conflicts an agent reads in the observed state (wire values: pinned here, not imported). */
+const CONTRACT_ACCESS_ENDED = 'contract_access_ended';
+const CONTRACT_STATE_UNAVAILABLE = 'contract_state_unavailable';
 
 /**
  * The worker's contract path against the reference shop's real listener on 127.0.0.1: the person

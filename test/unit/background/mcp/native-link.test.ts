@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RETRY_MS, NOT_INSTALLED, NativeLink, type NativePort } from '../../../../src/background/mcp/native-link.ts';
+import { MAX_RETRY_MS, NativeLink, type NativePort } from '../../../../src/background/mcp/native-link.ts';
 import type { BridgeStatus } from '../../../../src/protocol/bridge.ts';
+
+/** What the panel tells the person when the bridge is not installed. */
+const NOT_INSTALLED = 'steward-bridge is not installed: run `npx steward-bridge install`';
 
 class FakePort implements NativePort {
   posted: unknown[] = [];

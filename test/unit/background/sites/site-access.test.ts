@@ -1,12 +1,16 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SiteAccess, WEBMCP_KEY } from '../../../../src/background/sites/site-access.ts';
-import { ISOLATED_SCRIPT_ID, MAIN_SCRIPT_ID } from '../../../../src/background/sites/content-script-plan.ts';
+import { SiteAccess } from '../../../../src/background/sites/site-access.ts';
 import { SETTINGS_KEY } from '../../../../src/protocol/settings.ts';
 import { SITES_KEY } from '../../../../src/protocol/site-access.ts';
 import { FakeGrants } from './fake-grants.ts';
 import { parsePolicy, type ParsedPolicy } from '../../../../src/protocol/managed-policy.ts';
 import { FakeScripting, queryTabsByPattern } from './fake-scripting.ts';
+
+/** Names that outlive a version (a storage key, ids of scripts registered across sessions): pinned here, not imported. */
+const WEBMCP_KEY = 'steward.webmcp';
+const MAIN_SCRIPT_ID = 'steward-main';
+const ISOLATED_SCRIPT_ID = 'steward-isolated';
 
 const FILES = { mainWithPolyfill: 'assets/main-world.iife.js', mainNetworkOnly: 'assets/main-network.iife.js', isolated: 'assets/isolated.iife.js' };
 const SHOP = 'https://shop.example';
