@@ -20,9 +20,9 @@ import type { ExportRecord } from '../protocol/audit-export.ts';
  * what it reads with the protocol's schemas, so a corrupted or hand-edited record is an error,
  * never a silently trusted value.
  */
-export const DB_NAME = 'steward';
+const DB_NAME = 'steward';
 /** Bump with a new `migrate` step; never edit a released step. */
-export const DB_VERSION = 5;
+const DB_VERSION = 5;
 
 export interface StewardSchema extends DBSchema {
   tokens: { key: string; value: StoredToken; indexes: { by_agent: string; by_secret_hash: string } };

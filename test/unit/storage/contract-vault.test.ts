@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DB_VERSION, openStewardDb } from '../../../src/storage/db.ts';
+import { openStewardDb } from '../../../src/storage/db.ts';
 import { openContractVault, type StoredSiteGrant } from '../../../src/storage/contract-vault.ts';
 import { CorruptRecordError } from '../../../src/storage/read.ts';
-import { freshFactory } from './helpers.ts';
+import { DB_VERSION, freshFactory } from './helpers.ts';
 import { demoContract, demoGrant } from '../background/contract/contract-fixtures.ts';
 
 const ORIGIN = 'http://localhost:4100';

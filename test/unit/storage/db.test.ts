@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DB_NAME, DB_VERSION, openStewardDb } from '../../../src/storage/db.ts';
-import { freshFactory } from './helpers.ts';
+import { openStewardDb } from '../../../src/storage/db.ts';
+import { DB_NAME, DB_VERSION, freshFactory } from './helpers.ts';
 
 describe('openStewardDb', () => {
   it('creates the steward database with every store at the current version', async () => {

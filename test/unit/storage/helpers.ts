@@ -3,6 +3,10 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { openStewardDb, type StewardDb } from '../../../src/storage/db.ts';
 
+/** The extension's database as this suite expects it (pinned, not imported: a rename or a schema bump must be deliberate). */
+export const DB_NAME = 'steward';
+export const DB_VERSION = 5;
+
 /** A fresh, isolated IndexedDB (its own fake-indexeddb factory) per test. */
 export function freshFactory(): IDBFactory {
   return new IDBFactory();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../../src/pipeline/policy/quota.ts';
 import { QuotaStore } from '../../../src/storage/quota-store.ts';
-import { DB_VERSION, openStewardDb } from '../../../src/storage/db.ts';
-import { freshFactory, openDb } from './helpers.ts';
+import { openStewardDb } from '../../../src/storage/db.ts';
+import { DB_VERSION, freshFactory, openDb } from './helpers.ts';
 
 const LIMITS = () => ({ per_minute: 2, per_day: 5 });
 const T = Date.parse('2026-08-03T11:40:00Z');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/base/hash.ts';
 import { DelegatedAgentToken, TokenSecret } from '../../../src/protocol/token.ts';
-import { DB_NAME, openStewardDb } from '../../../src/storage/db.ts';
+import { openStewardDb } from '../../../src/storage/db.ts';
 import { TokenStore, tokenStatus, type TokenEvent } from '../../../src/storage/token-store.ts';
-import { FakeClock, freshFactory, openDb } from './helpers.ts';
+import { DB_NAME, FakeClock, freshFactory, openDb } from './helpers.ts';
 
 const base = {
   agent_id: 'agent:copilot' as const,
