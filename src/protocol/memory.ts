@@ -23,8 +23,7 @@ export const DurableMemoryKind = z.enum([
 export type DurableMemoryKind = z.infer<typeof DurableMemoryKind>;
 
 /** What goes stale and causes wrong actions, so is never persisted (DESIGN §7). */
-const NeverPersisted = z.enum(['tab_id', 'dom_selector', 'scroll_position', 'transient_page_state', 'expired_token', 'mutable_conclusion_as_current']);
-type NeverPersisted = z.infer<typeof NeverPersisted>;
+type NeverPersisted = 'tab_id' | 'dom_selector' | 'scroll_position' | 'transient_page_state' | 'expired_token' | 'mutable_conclusion_as_current';
 
 const NEVER_PERSISTED_REASONS: Readonly<Record<NeverPersisted, string>> = {
   tab_id: 'tab, frame and window ids are reused and meaningless after a restart; resolve the resource instead',
