@@ -4,6 +4,7 @@ import type { PairingService } from './mcp/pairing-service.ts';
 import type { ObservationService } from './observation/service.ts';
 import { pageDeadlines } from './core/page-deadlines.ts';
 import { lastCaptureError } from './ports/capture-error.ts';
+import { forgetAsUninstalled } from './fresh-install.ts';
 
 declare global {
   /** Set by vite.config.ts: true only in `npm run build:test`, so a production bundle has no test hooks. */
@@ -11,7 +12,7 @@ declare global {
 }
 
 /** The service worker globals end-to-end tests and benchmarks reach (no page and no content script can). */
-export const TEST_HOOK_NAMES = ['stewardObservation', 'stewardPipeline', 'stewardLastCaptureError', 'stewardPairings'] as const;
+export const TEST_HOOK_NAMES = ['stewardObservation', 'stewardPipeline', 'stewardLastCaptureError', 'stewardPairings', 'stewardReset'] as const;
 
 export interface TestHookDeps {
   observation: ObservationService;
@@ -23,8 +24,9 @@ export interface TestHookDeps {
 
 /**
  * Installs the test hooks on the worker's global scope. Read-only, except the page deadlines a
- * test may shorten instead of waiting a minute for a stalled page, and the pairing requests a test
- * opens and collects as the MCP bridge would (the person still decides in the side panel).
+ * test may shorten instead of waiting a minute for a stalled page, the pairing requests a test
+ * opens and collects as the MCP bridge would (the person still decides in the side panel), and
+ * the reset between tests (fresh-install.ts).
  */
 export function installTestHooks({ observation, recovery, pairings }: TestHookDeps, scope: object = globalThis): void {
   const hooks: Record<(typeof TEST_HOOK_NAMES)[number], PropertyDescriptor> = {
@@ -38,6 +40,8 @@ export function installTestHooks({ observation, recovery, pairings }: TestHookDe
         claim: (pairing_id: string, claim_secret: string) => (pairings ? pairings.claim({ pairing_id, claim_secret, wait_ms: 0 }) : Promise.reject(new Error('pairing is not wired'))),
       },
     },
+    // Steward as freshly installed, with these sites on its list; the harness stops the worker next.
+    stewardReset: { value: (sites: string[]) => forgetAsUninstalled(sites) },
   };
   Object.defineProperties(scope, hooks);
 }
