@@ -4,7 +4,6 @@ import type { PairingService } from './mcp/pairing-service.ts';
 import type { ObservationService } from './observation/service.ts';
 import { pageDeadlines } from './core/page-deadlines.ts';
 import { lastCaptureError } from './ports/capture-error.ts';
-import { forgetAsUninstalled } from './fresh-install.ts';
 
 declare global {
   /** Set by vite.config.ts: true only in `npm run build:test`, so a production bundle has no test hooks. */
@@ -20,6 +19,8 @@ export interface TestHookDeps {
   recovery: () => RecoveryReport[];
   /** MCP clients' pairing: a test asks for one as the bridge would, without a bridge. */
   pairings?: Pick<PairingService, 'request' | 'claim'>;
+  /** Steward as freshly installed, these sites on its list (fresh-install.ts; passed in, so this module loads outside a browser too). */
+  reset?: (sites: string[]) => Promise<void>;
 }
 
 /**
@@ -28,7 +29,7 @@ export interface TestHookDeps {
  * opens and collects as the MCP bridge would (the person still decides in the side panel), and
  * the reset between tests (fresh-install.ts).
  */
-export function installTestHooks({ observation, recovery, pairings }: TestHookDeps, scope: object = globalThis): void {
+export function installTestHooks({ observation, recovery, pairings, reset }: TestHookDeps, scope: object = globalThis): void {
   const hooks: Record<(typeof TEST_HOOK_NAMES)[number], PropertyDescriptor> = {
     stewardObservation: { value: { observeTab: observation.observeTab, queryTab: observation.queryTab } },
     // startedAt tells a test that the worker was restarted.
@@ -41,7 +42,7 @@ export function installTestHooks({ observation, recovery, pairings }: TestHookDe
       },
     },
     // Steward as freshly installed, with these sites on its list; the harness stops the worker next.
-    stewardReset: { value: (sites: string[]) => forgetAsUninstalled(sites) },
+    stewardReset: { value: (sites: string[]) => (reset ? reset(sites) : Promise.reject(new Error('reset is not wired'))) },
   };
   Object.defineProperties(scope, hooks);
 }
