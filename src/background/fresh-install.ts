@@ -15,8 +15,8 @@ export async function forgetAsUninstalled(sites: string[]): Promise<void> {
   const local = Object.keys(await browser.storage.local.get(null));
   await browser.storage.local.remove(local);
   await Promise.all((await indexedDB.databases()).flatMap((d) => (d.name ? [emptyDatabase(d.name)] : [])));
-  // The list the person made earlier (the harness's allowSites), then what onInstalled("install") writes.
-  await browser.storage.local.set({ [SITES_KEY]: readSiteAccess({ allowed: sites }) });
+  // The list the person made earlier (the harness's allowSites; a fresh install has none), then what onInstalled("install") writes.
+  if (sites.length > 0) await browser.storage.local.set({ [SITES_KEY]: readSiteAccess({ allowed: sites }) });
   await markWelcomeDue('install');
 }
 
@@ -42,7 +42,7 @@ function emptyDatabase(name: string): Promise<void> {
     request.onsuccess = () => {
       const db = request.result;
       const stores = [...db.objectStoreNames];
-      if (stores.length === 0) return db.close(), resolve();
+      if (stores.length === 0) return (db.close(), resolve());
       const tx = db.transaction(stores, 'readwrite');
       for (const store of stores) tx.objectStore(store).clear();
       tx.oncomplete = () => (db.close(), resolve());

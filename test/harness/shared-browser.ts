@@ -1,17 +1,20 @@
 import type { BrowserContext, Page, Worker } from '@playwright/test';
-import { DIST, allowSites, browserCdp, launchWithSteward, loadUnpacked, type StewardBrowser } from './browser.ts';
+import { DIST, allowSites, browserCdp, launchWithSteward, loadUnpacked, settingsChanged, type StewardBrowser } from './browser.ts';
 
 /**
  * One Chromium with Steward for many tests, across spec files: launching costs seconds (most of
  * them Chrome's first read of an extension's managed policy), a reset a fraction of that. A new
  * browser comes when the launch options change, after RESETS_PER_BROWSER tests (a bound on what a
  * long-lived profile gathers), or for every spec file with STEWARD_E2E_BROWSER_PER_FILE=1 (to tell
- * a leak between files). Between tests Steward is uninstalled and loaded again (CDP Extensions.uninstall
- * and loadUnpacked, the same unpacked dist/ that was loaded so at launch): Chrome deletes everything an
- * uninstalled extension kept (chrome.storage, its IndexedDB, registered content scripts, session
- * rules, alarms, host grants) and the reinstall is a fresh install (onInstalled "install", a new
- * service worker). The rest of the profile a test could have touched goes too: every page, the
- * demo sites' cookies and storage, the HTTP cache. So each test sees what a fresh profile shows.
+ * a leak between files). Between tests Steward is reset in place (`resetInPlace`): its own test
+ * hook empties everything it keeps (chrome.storage, its IndexedDB, registered content scripts,
+ * session rules, alarms, notifications) and writes what a fresh install writes, then its service
+ * worker is stopped and started, so nothing stays in memory either. Chrome's host grants stay when
+ * they are exactly the next test's (extra ones are given back); when a test took one back, or
+ * changed Steward's site access in chrome://extensions, Steward is uninstalled and loaded again instead (CDP Extensions.uninstall and loadUnpacked: Chrome then
+ * deletes everything, grants included). The rest of the profile a test could have touched goes
+ * too: every page, the demo sites' cookies and storage, the HTTP cache. So each test sees what a
+ * fresh profile shows.
  */
 
 export interface SharedLaunch {
@@ -44,6 +47,7 @@ export class SharedBrowser {
     if (current && (current.key !== key || current.tests >= RESETS_PER_BROWSER || !isOpen(current.browser.context))) await this.release();
     if (!this.current) {
       const browser = await launchWithSteward({ nativeWebMcp: launch.nativeWebMcp, allowSites: launch.allowSites, loadOverCdp: true });
+      settingsChanged.delete(browser.context);
       this.current = { key, browser, tests: 1 };
       return shared(browser, browser.serviceWorker);
     }
@@ -85,9 +89,12 @@ async function resetSteward(browser: StewardBrowser, launch: SharedLaunch): Prom
   // What the sites kept goes while Steward is reset: neither waits for the other.
   const forgotten = forgetSites(context, launch.origins, blank);
   forgotten.catch(() => undefined); // heard below
-  const inPlace = await resetInPlace(browser, launch, blank);
+  const inPlace = settingsChanged.has(context) ? undefined : await resetInPlace(browser, launch, blank);
   await forgotten;
-  return inPlace ?? reinstall(browser, launch);
+  if (inPlace) return inPlace;
+  const worker = await reinstall(browser, launch);
+  settingsChanged.delete(context);
+  return worker;
 }
 
 /**
