@@ -13,6 +13,7 @@ import type { SitesControl } from './panel/sites.ts';
 import { restrictStorageToExtension } from './core/storage-access.ts';
 import { markWelcomeDue } from './panel/first-run.ts';
 import { installTestHooks } from './test-hooks.ts';
+import { forgetAsUninstalled } from './fresh-install.ts';
 import { browser, chromeOnly } from './core/browser.ts';
 import { ManagedPolicy } from './core/managed-policy.ts';
 import { chromePolicySource } from './core/chrome-policy-source.ts';
@@ -109,7 +110,7 @@ export function composeServiceWorker(): void {
     }),
   });
   pipeline.start();
-  if (__STEWARD_TEST_HOOKS__) installTestHooks({ observation, recovery: pipeline.recovery, pairings: pipeline.pairings });
+  if (__STEWARD_TEST_HOOKS__) installTestHooks({ observation, recovery: pipeline.recovery, pairings: pipeline.pairings, reset: forgetAsUninstalled });
   browser.alarms.onAlarm.addListener((alarm) => void pipeline.onAlarm(alarm).catch((e) => console.error('alarm failed', alarm.name, e)));
   // A click on an approval notification brings the person to the side panel, where deciding happens.
   browser.notifications.onClicked.addListener((id) => {

@@ -11,7 +11,7 @@ declare global {
 }
 
 /** The service worker globals end-to-end tests and benchmarks reach (no page and no content script can). */
-export const TEST_HOOK_NAMES = ['stewardObservation', 'stewardPipeline', 'stewardLastCaptureError', 'stewardPairings'] as const;
+export const TEST_HOOK_NAMES = ['stewardObservation', 'stewardPipeline', 'stewardLastCaptureError', 'stewardPairings', 'stewardReset'] as const;
 
 export interface TestHookDeps {
   observation: ObservationService;
@@ -19,14 +19,17 @@ export interface TestHookDeps {
   recovery: () => RecoveryReport[];
   /** MCP clients' pairing: a test asks for one as the bridge would, without a bridge. */
   pairings?: Pick<PairingService, 'request' | 'claim'>;
+  /** Steward as freshly installed, these sites on its list (fresh-install.ts; passed in, so this module loads outside a browser too). */
+  reset?: (sites: string[]) => Promise<void>;
 }
 
 /**
  * Installs the test hooks on the worker's global scope. Read-only, except the page deadlines a
- * test may shorten instead of waiting a minute for a stalled page, and the pairing requests a test
- * opens and collects as the MCP bridge would (the person still decides in the side panel).
+ * test may shorten instead of waiting a minute for a stalled page, the pairing requests a test
+ * opens and collects as the MCP bridge would (the person still decides in the side panel), and
+ * the reset between tests (fresh-install.ts).
  */
-export function installTestHooks({ observation, recovery, pairings }: TestHookDeps, scope: object = globalThis): void {
+export function installTestHooks({ observation, recovery, pairings, reset }: TestHookDeps, scope: object = globalThis): void {
   const hooks: Record<(typeof TEST_HOOK_NAMES)[number], PropertyDescriptor> = {
     stewardObservation: { value: { observeTab: observation.observeTab, queryTab: observation.queryTab } },
     // startedAt tells a test that the worker was restarted.
@@ -38,6 +41,8 @@ export function installTestHooks({ observation, recovery, pairings }: TestHookDe
         claim: (pairing_id: string, claim_secret: string) => (pairings ? pairings.claim({ pairing_id, claim_secret, wait_ms: 0 }) : Promise.reject(new Error('pairing is not wired'))),
       },
     },
+    // Steward as freshly installed, with these sites on its list; the harness stops the worker next.
+    stewardReset: { value: (sites: string[]) => (reset ? reset(sites) : Promise.reject(new Error('reset is not wired'))) },
   };
   Object.defineProperties(scope, hooks);
 }

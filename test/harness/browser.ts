@@ -139,6 +139,12 @@ async function launchFresh(options: LaunchOptions): Promise<StewardBrowser> {
 type Steward = Pick<StewardBrowser, 'context' | 'serviceWorker' | 'extensionId'>;
 type InChrome = Pick<StewardBrowser, 'context' | 'extensionId'>;
 
+/**
+ * Browsers whose extension settings a test changed (a grant or a revocation in chrome://extensions):
+ * that choice is Chrome's, outside what Steward keeps, so only a reinstall takes it back (shared-browser.ts).
+ */
+export const settingsChanged = new WeakSet<BrowserContext>();
+
 const patternsOf = (urls: string[]) => [...new Set(urls.map((u) => `${new URL(u).origin}/*`))];
 
 /**
@@ -148,6 +154,7 @@ const patternsOf = (urls: string[]) => [...new Set(urls.map((u) => `${new URL(u)
  * on Chrome gives it without a prompt when Steward asks (chrome.permissions.request).
  */
 export async function grantInChromeSettings(steward: InChrome, urls: string[], options: { after?: Promise<unknown> } = {}): Promise<void> {
+  settingsChanged.add(steward.context);
   const settings = await steward.context.newPage();
   try {
     await settings.goto('chrome://extensions', { waitUntil: 'commit' }); // its API is there at once; the page itself is not needed
@@ -168,6 +175,7 @@ export async function grantInChromeSettings(steward: InChrome, urls: string[], o
 
 /** Takes Steward's access to the sites back, as the person does in chrome://extensions (developerPrivate.removeHostPermission). */
 export async function revokeInChromeSettings(steward: InChrome, urls: string[]): Promise<void> {
+  settingsChanged.add(steward.context);
   const settings = await steward.context.newPage();
   try {
     await settings.goto('chrome://extensions', { waitUntil: 'commit' }); // its API is there at once; the page itself is not needed

@@ -1,17 +1,20 @@
 import type { BrowserContext, Page, Worker } from '@playwright/test';
-import { DIST, allowSites, browserCdp, launchWithSteward, loadUnpacked, type StewardBrowser } from './browser.ts';
+import { DIST, allowSites, browserCdp, launchWithSteward, loadUnpacked, settingsChanged, type StewardBrowser } from './browser.ts';
 
 /**
  * One Chromium with Steward for many tests, across spec files: launching costs seconds (most of
  * them Chrome's first read of an extension's managed policy), a reset a fraction of that. A new
  * browser comes when the launch options change, after RESETS_PER_BROWSER tests (a bound on what a
  * long-lived profile gathers), or for every spec file with STEWARD_E2E_BROWSER_PER_FILE=1 (to tell
- * a leak between files). Between tests Steward is uninstalled and loaded again (CDP Extensions.uninstall
- * and loadUnpacked, the same unpacked dist/ that was loaded so at launch): Chrome deletes everything an
- * uninstalled extension kept (chrome.storage, its IndexedDB, registered content scripts, session
- * rules, alarms, host grants) and the reinstall is a fresh install (onInstalled "install", a new
- * service worker). The rest of the profile a test could have touched goes too: every page, the
- * demo sites' cookies and storage, the HTTP cache. So each test sees what a fresh profile shows.
+ * a leak between files). Between tests Steward is reset in place (`resetInPlace`): its own test
+ * hook empties everything it keeps (chrome.storage, its IndexedDB, registered content scripts,
+ * session rules, alarms, notifications) and writes what a fresh install writes, then its service
+ * worker is stopped and started, so nothing stays in memory either. Chrome's host grants stay when
+ * they are exactly the next test's (extra ones are given back); when a test took one back, or
+ * changed Steward's site access in chrome://extensions, Steward is uninstalled and loaded again instead (CDP Extensions.uninstall and loadUnpacked: Chrome then
+ * deletes everything, grants included). The rest of the profile a test could have touched goes
+ * too: every page, the demo sites' cookies and storage, the HTTP cache. So each test sees what a
+ * fresh profile shows.
  */
 
 export interface SharedLaunch {
@@ -44,11 +47,14 @@ export class SharedBrowser {
     if (current && (current.key !== key || current.tests >= RESETS_PER_BROWSER || !isOpen(current.browser.context))) await this.release();
     if (!this.current) {
       const browser = await launchWithSteward({ nativeWebMcp: launch.nativeWebMcp, allowSites: launch.allowSites, loadOverCdp: true });
+      settingsChanged.delete(browser.context);
       this.current = { key, browser, tests: 1 };
       return shared(browser, browser.serviceWorker);
     }
     this.current.tests += 1;
     const serviceWorker = await resetSteward(this.current.browser, launch);
+    // A reinstall brings another Worker: the next reset talks to this one.
+    this.current.browser = { ...this.current.browser, serviceWorker };
     return shared(this.current.browser, serviceWorker);
   }
 
@@ -77,18 +83,94 @@ function shared(browser: StewardBrowser, serviceWorker: Worker): StewardBrowser 
 }
 
 async function resetSteward(browser: StewardBrowser, launch: SharedLaunch): Promise<Worker> {
-  const { context, extensionId } = browser;
+  const { context } = browser;
   // The test's pages close before Steward comes back, so its new worker never sees them.
   const blank = await closePagesButBlank(context);
-  // What the sites kept goes while Steward is reinstalled: neither waits for the other.
+  // What the sites kept goes while Steward is reset: neither waits for the other.
   const forgotten = forgetSites(context, launch.origins, blank);
   forgotten.catch(() => undefined); // heard below
+  const inPlace = settingsChanged.has(context) ? undefined : await resetInPlace(browser, launch, blank);
+  await forgotten;
+  if (inPlace) return inPlace;
+  const worker = await reinstall(browser, launch);
+  settingsChanged.delete(context);
+  return worker;
+}
+
+/**
+ * Steward reset without reinstalling it (a fraction of the time): its own test hook empties what it
+ * keeps and writes what a fresh install does (src/background/fresh-install.ts), then its worker is
+ * stopped and started again, so nothing stays in memory either. Chrome's host access is what a
+ * person granted and stays, when it is exactly what the next test expects (extra grants are given
+ * back); undefined when it is not (a test took a grant back), and Steward is reinstalled instead.
+ */
+async function resetInPlace(browser: StewardBrowser, launch: SharedLaunch, blank: Page): Promise<Worker | undefined> {
+  const { context, extensionId, serviceWorker } = browser;
+  const wanted = [...new Set(launch.allowSites.map((u) => `${new URL(u).origin}/*`))].sort();
+  const origins = launch.allowSites.map((u) => new URL(u).origin);
+  const ok = await serviceWorker
+    .evaluate(
+      async ({ wanted, origins }) => {
+        const granted = (await chrome.permissions.getAll()).origins ?? [];
+        if (!wanted.every((p) => granted.includes(p))) return false;
+        const extra = granted.filter((p) => !wanted.includes(p));
+        if (extra.length > 0 && !(await chrome.permissions.remove({ origins: extra }))) return false;
+        await (globalThis as unknown as { stewardReset(sites: string[]): Promise<void> }).stewardReset([...new Set(origins)]);
+        (globalThis as unknown as { stewardResetMarker?: boolean }).stewardResetMarker = true;
+        return true;
+      },
+      { wanted, origins },
+    )
+    .catch(() => false);
+  if (!ok) return undefined;
+  const startedBefore = Date.now();
+  const page = await context.newCDPSession(blank);
+  try {
+    await page.send('ServiceWorker.enable');
+    await page.send('ServiceWorker.stopAllWorkers');
+    await page.send('ServiceWorker.startWorker', { scopeURL: `chrome-extension://${extensionId}/` });
+  } finally {
+    await page.detach().catch(() => undefined);
+  }
+  // Playwright's Worker follows the worker across the restart: the new one has no marker and a later start.
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const fresh = await serviceWorker
+      .evaluate((after) => {
+        const scope = globalThis as unknown as { stewardResetMarker?: boolean; stewardPipeline?: { startedAt: number } };
+        return scope.stewardResetMarker !== true && (scope.stewardPipeline?.startedAt ?? 0) >= after;
+      }, startedBefore)
+      .catch(() => false);
+    if (fresh) break;
+    if (Date.now() > deadline) return undefined;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  if (origins.length > 0) await scriptsRegistered(serviceWorker, [...new Set(origins)]);
+  return serviceWorker;
+}
+
+/** Pages opened after the reset are observed from document_start: Steward has registered its page scripts for the listed sites. */
+async function scriptsRegistered(serviceWorker: Worker, origins: string[]): Promise<void> {
+  await serviceWorker.evaluate(async (wanted) => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const scripts = await chrome.scripting.getRegisteredContentScripts();
+      const matched = new Set(scripts.flatMap((s) => s.matches ?? []));
+      if (wanted.every((o) => matched.has(`${o}/*`))) return;
+      if (Date.now() > deadline) throw new Error(`Steward did not register its page scripts for ${wanted.join(', ')}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }, origins);
+}
+
+/** Steward uninstalled and loaded again: Chrome forgets everything it kept, grants included. */
+async function reinstall(browser: StewardBrowser, launch: SharedLaunch): Promise<Worker> {
+  const { context, extensionId } = browser;
   const cdp = await browserCdp(context);
   try {
     await cdp.send('Extensions.uninstall', { id: extensionId });
     const worker = await loadUnpacked(context, DIST);
     if (new URL(worker.url()).host !== extensionId) throw new Error(`Steward came back as ${worker.url()}, not ${extensionId}`);
-    await forgotten;
     if (launch.allowSites.length > 0) await allowSites({ context, serviceWorker: worker, extensionId }, launch.allowSites);
     return worker;
   } finally {
