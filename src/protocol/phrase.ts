@@ -164,6 +164,14 @@ export interface PhraseValues {
   /** `reason`: the ApprovalReasonCode that rules a window out. */
   window_excluded: { reason: Text };
   window_in_page: None;
+  // Why the MCP bridge's native host is not connected (src/background/mcp/native-link.ts).
+  bridge_closed: None;
+  bridge_not_installed: None;
+  bridge_forbidden: None;
+  bridge_exited: None;
+  /** `reason`: Chrome's own words, shown as they are. */
+  bridge_link_closed: { reason: Text };
+  bridge_not_yet: None;
 }
 export type PhraseCode = keyof PhraseValues;
 

@@ -235,6 +235,12 @@ const SAY: Record<PhraseCode, Say> = {
   window_one_at_a_time: () => t('said_window_one_at_a_time'),
   window_excluded: (v) => word(WINDOW_EXCLUDED, text(v, 'reason'), (r) => t('said_window_excluded', t(`said_window_why_${r}`))),
   window_in_page: () => t('said_window_in_page'),
+  bridge_closed: () => t('said_bridge_closed'),
+  bridge_not_installed: () => t('said_bridge_not_installed'),
+  bridge_forbidden: () => t('said_bridge_forbidden'),
+  bridge_exited: () => t('said_bridge_exited'),
+  bridge_link_closed: (v) => fill('said_bridge_link_closed', v, 'reason'),
+  bridge_not_yet: () => t('said_bridge_not_yet'),
 };
 
 /**

@@ -112,6 +112,12 @@ const SAMPLES: { [C in PhraseCode]: PhraseValues[C] } = {
   window_one_at_a_time: {},
   window_excluded: { reason: 'payment' },
   window_in_page: {},
+  bridge_closed: {},
+  bridge_not_installed: {},
+  bridge_forbidden: {},
+  bridge_exited: {},
+  bridge_link_closed: { reason: 'Native host has exited.' },
+  bridge_not_yet: {},
 };
 
 const phraseOf = (code: PhraseCode): Phrase => ({ code, params: SAMPLES[code] as Record<string, string | number> });
