@@ -57,7 +57,7 @@ export type RunEnd =
   | { kind: 'done'; verified: true; claim: string; evidence: string }
   | { kind: 'done'; verified: false; claim: string; why: string; why_said?: Phrase }
   /** `detail_said`: the detail as a phrase, for the panel to say in the person's language (the model and the journal get `detail`). */
-  | { kind: 'stopped'; reason: StopReason; detail: string; detail_said?: Phrase; errors?: string[]; model_error?: ModelError };
+  | { kind: 'stopped'; reason: StopReason; detail: string; detail_said?: Phrase; errors?: string[]; errors_said?: Phrase[]; model_error?: ModelError };
 
 /** What the caller may pass as `signal.reason`; anything else reads as the person's Stop. */
 const ABORT_DETAIL = {
@@ -87,10 +87,16 @@ function pipelineEvidence(r: ActionResult): string | undefined {
   return `${r.action_id} ${s} (${r.execution.certainty})${r.resource.state ? `, ${r.resource.type} ${r.resource.id} is ${r.resource.state}` : ''}`;
 }
 
-function failureOf(r: ActionResult): string | undefined {
-  if (isErrorResult(r)) return `${r.error.code}: ${r.error.message}`;
+/** A step's failure: the English the run's end lists, and the same for the panel (without the step number, added when it is listed). */
+interface Failure {
+  text: string;
+  said: (step: number) => Phrase;
+}
+
+function failureOf(r: ActionResult): Failure | undefined {
+  if (isErrorResult(r)) return { text: `${r.error.code}: ${r.error.message}`, said: (step) => phrase('failure_refused', { step, code: r.error.code }) };
   const s = r.execution.status;
-  return s === 'failed' || s === 'unknown' ? `${r.action_id} ${s}` : undefined;
+  return s === 'failed' || s === 'unknown' ? { text: `${r.action_id} ${s}`, said: (step) => phrase('failure_site', { step, action_id: r.action_id, status: s }) } : undefined;
 }
 
 /** What makes two steps "the same" for the stuck rail: the action with its input, or the read's target. */
@@ -140,7 +146,7 @@ interface Submitted {
   outcome: string;
   untrusted: boolean;
   evidence?: string;
-  failure?: string;
+  failure?: Failure;
   /** The page changed in a way the state's version ignores by design (a form field filled in). */
   progress?: true;
   /** The person denied the action's approval: their decision, which ends the run. */
@@ -175,7 +181,7 @@ async function submitAction(ports: AgentPorts, request: ActionRequest, described
     };
   } catch (e) {
     const outcome = redactSecrets(`submit failed: ${e instanceof Error ? e.message : String(e)}`);
-    return { outcome, untrusted: false, failure: outcome };
+    return { outcome, untrusted: false, failure: { text: outcome, said: (step) => phrase('failure_submit', { step }) } };
   }
 }
 
@@ -203,7 +209,8 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
   const history: HistoryEntry[] = remembered.data;
   const started = ports.clock();
   let tokens = 0;
-  let failures: string[] = [];
+  /** The failures in a row, as the run's end lists them (English, and the panel's phrase). */
+  let failures: { text: string; said: Phrase }[] = [];
   let evidence = history.findLast((h) => h.evidence)?.evidence;
   let reads = history.filter((h) => h.step?.kind === 'read').length;
   let unchanged = 0;
@@ -214,12 +221,19 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
 
   const elapsed = () => ports.clock() - started;
   const report = (entry: HistoryEntry): StepReport => ({ entry, tokens_used: tokens, elapsed_ms: elapsed() });
-  const stop = (reason: StopReason, detail: string, said?: Phrase, errors?: string[]): RunEnd => ({
+  const stop = (reason: StopReason, detail: string, said?: Phrase): RunEnd => ({
     kind: 'stopped',
     reason,
     detail,
     ...(said ? { detail_said: said } : {}),
-    ...(errors ? { errors } : {}),
+  });
+  const tooManyFailures = (): RunEnd => ({
+    kind: 'stopped',
+    reason: 'failures',
+    detail: `${MAX_FAILURES} failures in a row`,
+    detail_said: phrase('run_failures', { count: MAX_FAILURES }),
+    errors: failures.map((f) => f.text),
+    errors_said: failures.map((f) => f.said),
   });
   const aborted = (): RunEnd | undefined => {
     const signal = settings.signal;
@@ -252,7 +266,7 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
   const record = (submitted: Submitted, n: number) => {
     // The person's "no" is a decision, not one of the model's failures.
     if (submitted.denied) return;
-    if (submitted.failure) failures.push(`step ${n}: ${submitted.failure}`);
+    if (submitted.failure) failures.push({ text: `step ${n}: ${submitted.failure.text}`, said: submitted.failure.said(n) });
     else failures = [];
     evidence = submitted.evidence ?? evidence;
     progressed = submitted.progress === true;
@@ -281,7 +295,7 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     history.push(entry);
     yield report(entry);
     if (submitted.denied) return deniedEnd(request);
-    if (failures.length >= MAX_FAILURES) return stop('failures', `${MAX_FAILURES} failures in a row`, phrase('run_failures', { count: MAX_FAILURES }), failures);
+    if (failures.length >= MAX_FAILURES) return tooManyFailures();
   }
 
   for (let n = history.length + 1; ; n++) {
@@ -314,11 +328,11 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
 
     const base = { n, state: stateSummary(observation.state) };
     if (!checked.ok) {
-      failures.push(`step ${n}: the model's reply was invalid twice: ${checked.error}`);
+      failures.push({ text: `step ${n}: the model's reply was invalid twice: ${checked.error}`, said: phrase('failure_invalid_reply', { step: n }) });
       const entry: HistoryEntry = { ...base, outcome: checked.error };
       history.push(entry);
       yield report(entry);
-      if (failures.length >= MAX_FAILURES) return stop('failures', `${MAX_FAILURES} failures in a row`, phrase('run_failures', { count: MAX_FAILURES }), failures);
+      if (failures.length >= MAX_FAILURES) return tooManyFailures();
       continue;
     }
 
@@ -378,13 +392,13 @@ export async function* runCopilot(goal: string, settings: RunSettings, ports: Ag
     ports.progress?.({ n, phase: 'submitting', request, thought: step.thought, expect: step.expect });
     const submitted = await submitAction(ports, request, describedAction(observation, request));
     // A submit that ends because the person stopped the run (e.g. while it awaited approval) is their stop, not a failure.
-    const abortedDuringSubmit = submitted.failure?.startsWith('submit failed') ? aborted() : undefined;
+    const abortedDuringSubmit = submitted.failure?.text.startsWith('submit failed') ? aborted() : undefined;
     if (abortedDuringSubmit) return abortedDuringSubmit;
     record(submitted, n);
     const entry = entryOf(base, step, submitted);
     history.push(entry);
     yield report(entry);
     if (submitted.denied) return deniedEnd(request);
-    if (failures.length >= MAX_FAILURES) return stop('failures', `${MAX_FAILURES} failures in a row`, phrase('run_failures', { count: MAX_FAILURES }), failures);
+    if (failures.length >= MAX_FAILURES) return tooManyFailures();
   }
 }

@@ -7,7 +7,7 @@ import type { ApprovalStore } from '../storage/approval-store.ts';
 import { iso, systemClock, type Clock } from '../base/clock.ts';
 import { newId } from '../base/ids.ts';
 import type { ApprovalNotifier } from './ports.ts';
-import { windowRefusal, type BindingCheck, type ReceiptBinding } from '../storage/receipt-binding.ts';
+import { windowRefusal, windowRefusalPhrase, type BindingCheck, type ReceiptBinding } from '../storage/receipt-binding.ts';
 
 export interface ApprovalSettings {
   /** How long a card waits for a decision. */
@@ -91,11 +91,9 @@ export class ApprovalQueue {
   async enqueue(facts: CardFacts): Promise<ApprovalRequest> {
     const now = this.clock();
     const o = facts.observed;
-    const noWindow = windowRefusal(
-      facts.request.action,
-      facts.via,
-      facts.reasons.map((r) => r.code),
-    );
+    const codes = facts.reasons.map((r) => r.code);
+    const noWindow = windowRefusal(facts.request.action, facts.via, codes);
+    const noWindowSaid = windowRefusalPhrase(facts.request.action, facts.via, codes);
     const request = ApprovalRequest.parse({
       request_id: newId('apreq_'),
       agent_id: facts.agent_id,
@@ -125,7 +123,7 @@ export class ApprovalQueue {
       ...(facts.acts_on ? { acts_on: facts.acts_on } : {}),
       ...(facts.sends_to ? { sends_to: facts.sends_to } : {}),
       ...(facts.prior_step ? { prior_step: facts.prior_step } : {}),
-      window: noWindow ? { offered: false, why_not: noWindow } : { offered: true },
+      window: noWindow ? { offered: false, why_not: noWindow, ...(noWindowSaid ? { why_not_said: noWindowSaid } : {}) } : { offered: true },
       requested_at: iso(now),
       expires_at: iso(now + this.settings.request_ttl_ms),
     });

@@ -352,6 +352,7 @@ export class ActionRunner {
     return {
       code: 'not_read_only',
       detail: `on ${w.origin}, using the ${w.label} before sent a request that may have written (${w.request.method} ${w.request.url}); Steward treats it as consequential from then on`,
+      detail_said: phrase('reason_wrote_before', { origin: w.origin, control: w.label, method: w.request.method, url: w.request.url }),
     };
   }
 

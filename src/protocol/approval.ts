@@ -6,6 +6,7 @@ import { ElementRef } from './element.ts';
 import { AgentId, HumanText, InputHash, IsoDateTime, JsonObject, Origin, UserId, isAfter, prefixedId } from './primitives.ts';
 import { ResourceRef, ResourceScope, Source, StateVersion, resourceScopeOf } from './resource.ts';
 import { TokenId } from './token.ts';
+import { Phrase } from './phrase.ts';
 
 /**
  * Approvals (DESIGN §4, §8): the service worker builds the request from the actual action (never
@@ -32,7 +33,8 @@ export const ApprovalReasonCode = z.enum([
 ]);
 export type ApprovalReasonCode = z.infer<typeof ApprovalReasonCode>;
 
-export const ApprovalReason = z.object({ code: ApprovalReasonCode, detail: HumanText.optional() });
+/** `detail_said`: the detail as a phrase for the panel (src/protocol/phrase.ts); agents get only the codes. */
+export const ApprovalReason = z.object({ code: ApprovalReasonCode, detail: HumanText.optional(), detail_said: Phrase.optional() });
 export type ApprovalReason = z.infer<typeof ApprovalReason>;
 
 /**
@@ -60,7 +62,7 @@ export const BoundForm = z.object({
 export type BoundForm = z.infer<typeof BoundForm>;
 
 /** Whether "approve for N minutes" is offered on this card, and if not, why (receipt-binding.ts). */
-const WindowOffer = z.union([z.object({ offered: z.literal(true) }), z.object({ offered: z.literal(false), why_not: HumanText })]);
+const WindowOffer = z.union([z.object({ offered: z.literal(true) }), z.object({ offered: z.literal(false), why_not: HumanText, why_not_said: Phrase.optional() })]);
 type WindowOffer = z.infer<typeof WindowOffer>;
 
 /** What the side panel shows: everything a person needs to decide, nothing an LLM paraphrased. */

@@ -6,6 +6,7 @@ import { Reply, type RequestMap } from './channel.ts';
 import { ExpectedEffect } from './expectation.ts';
 import { AgentId, HttpUrl, IsoDateTime, Origin } from './primitives.ts';
 import { ResourceRef, ResourceScope, StateName, StateVersion } from './resource.ts';
+import { Phrase } from './phrase.ts';
 import { ActionResult } from './results.ts';
 import { AuditExportBatch, AuditExportResult } from './audit-export.ts';
 import { ScopeEntry, TokenId, TokenSecret } from './token.ts';
@@ -318,6 +319,8 @@ export const BridgeStatus = z.object({
   host_version: z.string().max(60).optional(),
   /** Why it is not connected: the host is not installed, it exited, … */
   problem: z.string().max(1000).optional(),
+  /** `problem` as a phrase, for Settings to say in the person's language (src/protocol/phrase.ts). */
+  problem_said: Phrase.optional(),
   since: IsoDateTime.optional(),
 });
 export type BridgeStatus = z.infer<typeof BridgeStatus>;

@@ -27,6 +27,8 @@ export const ModelError = z.object({
   code: ModelErrorCode,
   /** One plain sentence, and what the person can do about it. Never contains the key. */
   message: z.string().max(1000),
+  /** `message` as a phrase for the panel (src/protocol/phrase.ts). */
+  message_said: Phrase.optional(),
   /** For rate limits: when trying again makes sense. */
   retry_after_ms: z.number().int().nonnegative().optional(),
 });
@@ -118,6 +120,8 @@ export const CopilotEnd = z.discriminatedUnion('kind', [
     /** `detail` as a phrase for the panel (none for the model's own words: a question, a claim). */
     detail_said: Phrase.optional(),
     errors: z.array(z.string().max(2000)).max(10).optional(),
+    /** `errors` as phrases for the panel, one per error in the same order. */
+    errors_said: z.array(Phrase).max(10).optional(),
   }),
 ]);
 export type CopilotEnd = z.infer<typeof CopilotEnd>;
@@ -133,6 +137,8 @@ export const CopilotRun = z.object({
   token_id: TokenId,
   /** The model that drives it, as the panel should name it (e.g. "gpt-4o-mini at api.openai.com", "Demo model (scripted)"). */
   model_label: z.string().max(200),
+  /** `model_label` as a phrase for the panel. */
+  model_label_said: Phrase.optional(),
   status: CopilotRunStatus,
   started_at: z.number().int().nonnegative(),
   steps: z.array(CopilotStep).max(200),
@@ -175,6 +181,9 @@ export const ModelStatus = z.object({
   checked: z.boolean().optional(),
   /** Why it is not ready, as a plain sentence. */
   detail: z.string().max(1000).optional(),
+  /** `detail` and `model_label` as phrases for the panel (src/protocol/phrase.ts). */
+  detail_said: Phrase.optional(),
+  model_label_said: Phrase.optional(),
 });
 export type ModelStatus = z.infer<typeof ModelStatus>;
 

@@ -84,6 +84,94 @@ export interface PhraseValues {
   collector_failed: { where: Text; error: Text };
   collector_no_answer: { seconds: Count };
   collector_bridge_down: None;
+  // The co-pilot's model: why it is not ready or failed, and its name (src/agent/models/*).
+  /** `status`: the HTTP status the server answered. */
+  model_bad_key: { host: Text; status: Count };
+  model_rate_limited: { host: Text; seconds?: Count };
+  /** `said`: the server's own words, shown as they are. */
+  model_too_long: { said: Text };
+  model_server_error: { host: Text; status: Count; said: Text };
+  model_not_found: { host: Text; said: Text };
+  model_rejected: { host: Text; status: Count; said: Text };
+  model_redirect: { host: Text };
+  model_timeout: { host: Text; seconds: Count };
+  /** `why`: the browser's own network error, shown as it is. */
+  model_unreachable: { host: Text; why: Text };
+  /** The answer could not be read: what was wrong with it stays in the English record. */
+  model_unreadable: { host: Text };
+  model_broke_off: { host: Text; said: Text };
+  model_missing: { host: Text; model: Text; offered: Text };
+  model_no_endpoint: None;
+  model_bad_endpoint: None;
+  model_no_model: None;
+  model_needs_key: { host: Text };
+  prompt_api_missing: None;
+  prompt_api_unknown: { error: Text };
+  prompt_api_downloadable: None;
+  prompt_api_downloading: None;
+  prompt_api_unavailable: None;
+  prompt_api_nothing_to_ask: None;
+  prompt_api_empty: None;
+  prompt_api_timeout: { seconds: Count };
+  prompt_api_failed: { error: Text };
+  /** A model's name where Steward words it: `model` and `host` as they are. */
+  model_label_none: None;
+  model_label_prompt_api: None;
+  model_label_demo: None;
+  model_label_at: { model: Text; host: Text };
+  // Why a co-pilot run's step counted as a failure (src/agent/loop.ts), for "stopped after repeated failures".
+  /** `code`: the pipeline's ErrorCode. */
+  failure_refused: { step: Count; code: Text };
+  /** `status`: failed or unknown, as the pipeline reported it. */
+  failure_site: { step: Count; action_id: Text; status: Text };
+  /** What was wrong with the reply stays in the English record (it is what the model was told). */
+  failure_invalid_reply: { step: Count };
+  failure_submit: { step: Count };
+  // Why an action needs the person's approval, in words (a reason's detail: src/pipeline/policy/*, runner.ts).
+  reason_consent_toggle: { name: Text };
+  /** `role`: the dialog's ARIA role (dialog, alertdialog); `dialog`: its name, when it has one. */
+  reason_answers_dialog: { name: Text; role: Text; dialog?: Text };
+  reason_consent_button: { name: Text };
+  reason_uploads_file: None;
+  reason_password_field: None;
+  reason_payment_field: None;
+  reason_submits_form: { form?: Text };
+  reason_risky_name: { name: Text };
+  reason_moves_money: { name: Text };
+  /** `role`: the control's ARIA role, as the page has it. */
+  reason_saves_state: { role: Text };
+  reason_saves_value: { role: Text };
+  reason_non_web_link: { role: Text; name: Text };
+  /** `evidence`: the InteractivityEvidence codes Steward inferred it from, comma-separated. */
+  reason_inferred: { role: Text; name?: Text; evidence: Text };
+  reason_unknown_control: { role: Text; name: Text };
+  /** `shape`: the shape's size, colour and kind, as the observation words them. */
+  reason_unknown_shape: { shape: Text };
+  reason_unknown_focus: { key: Text };
+  reason_key_submits: { key: Text; field: Text; form?: Text };
+  reason_form_payment: None;
+  reason_key_in_field: { key: Text; field: Text };
+  reason_page_shortcut: { key: Text };
+  reason_page_shortcut_modifier: { key: Text };
+  reason_drags_risky: { name: Text };
+  reason_drag_unknown: { name: Text; onto?: Text };
+  reason_organisation: { pattern: Text };
+  reason_off_site_link: { to: Text };
+  /** `control`: how the remembered control was named (its role and name). */
+  reason_wrote_before: { origin: Text; control: Text; method: Text; url: Text };
+  // Why a card offers no "approve for a period" (src/storage/receipt-binding.ts).
+  window_one_at_a_time: None;
+  /** `reason`: the ApprovalReasonCode that rules a window out. */
+  window_excluded: { reason: Text };
+  window_in_page: None;
+  // Why the MCP bridge's native host is not connected (src/background/mcp/native-link.ts).
+  bridge_closed: None;
+  bridge_not_installed: None;
+  bridge_forbidden: None;
+  bridge_exited: None;
+  /** `reason`: Chrome's own words, shown as they are. */
+  bridge_link_closed: { reason: Text };
+  bridge_not_yet: None;
 }
 export type PhraseCode = keyof PhraseValues;
 

@@ -1,7 +1,8 @@
 import { signal } from '@preact/signals';
 import type { ApprovalRequest } from '../protocol/approval.ts';
 import { listApprovals, subscribe } from './background-client.ts';
-import { withDeadline } from '../base/deadline.ts';
+import { DeadlineExceeded, withDeadline } from '../base/deadline.ts';
+import { t } from '../base/i18n.ts';
 
 /** The first view waits for the cards no longer than this: a worker that never answers must not leave the panel on “Loading…”. */
 const LIST_DEADLINE_MS = 10_000;
@@ -20,7 +21,9 @@ export async function reloadApprovals(): Promise<void> {
     pendingApprovals.value = (await withDeadline(listApprovals(), LIST_DEADLINE_MS, 'Steward’s background')).pending;
     approvalsError.value = '';
   } catch (error) {
-    approvalsError.value = `Could not load approvals: ${(error as Error).message}`;
+    // A worker that did not answer in time is said in the person's words; any other failure is the worker's own.
+    const why = error instanceof DeadlineExceeded ? t('panel_background_silent', error.ms) : (error as Error).message;
+    approvalsError.value = t('approvals_load_failed', why);
   } finally {
     approvalsLoaded.value = true;
   }

@@ -8,6 +8,7 @@ import type { ModelProvider } from '../protocol/copilot.ts';
 import type { MintMessage } from './lib/mint-form.ts';
 import type { Runtime } from 'webextension-polyfill';
 import { browser } from './browser.ts';
+import { t } from '../base/i18n.ts';
 
 /**
  * The panel's only door to the service worker: the panel channel (src/protocol/panel-channel.ts).
@@ -27,14 +28,14 @@ const worker = channelClient(PanelRequests, async (message) => {
   try {
     return await browser.runtime.sendMessage(message);
   } catch (error) {
-    throw new BackgroundError('UNREACHABLE', `Steward's background could not be reached: ${(error as Error).message}`);
+    throw new BackgroundError('UNREACHABLE', t('panel_background_unreachable', (error as Error).message));
   }
 });
 
 /** One request to the worker: its data, or a BackgroundError with the worker's (or the reply check's) code. */
 async function call<K extends keyof PanelRequests & string>(type: K, payload: PayloadInput<PanelRequests, K>): Promise<Data<PanelRequests, K>> {
   const reply = await worker.call(type, payload);
-  if (!reply.ok) throw new BackgroundError(reply.error.code, reply.error.code === 'INVALID_REPLY' ? `The service worker answered ${type} with something unexpected.` : reply.error.message);
+  if (!reply.ok) throw new BackgroundError(reply.error.code, reply.error.code === 'INVALID_REPLY' ? t('panel_unexpected_reply', type) : reply.error.message);
   return reply.data;
 }
 

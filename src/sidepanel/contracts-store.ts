@@ -1,5 +1,6 @@
 import { effect, signal, type ReadonlySignal } from '@preact/signals';
 import type { z } from 'zod';
+import { t } from '../base/i18n.ts';
 import type { ContractConnectRequest, ContractPanelError as PanelErrorSchema, ContractSiteView } from '../protocol/agent-contract.ts';
 import type { Data } from '../protocol/channel.ts';
 import type { PanelRequests } from '../protocol/panel-channel.ts';
@@ -30,7 +31,7 @@ export interface ContractsBackend {
 /** A refusal the channel itself raised (worker unreachable, contracts not available): same shape as the site's. */
 function refusalOf(error: unknown): ContractPanelError {
   const e = error as Error & { code?: unknown };
-  return { code: typeof e.code === 'string' ? e.code : 'UNREACHABLE', message: e.message || 'Steward’s background did not answer.' };
+  return { code: typeof e.code === 'string' ? e.code : 'UNREACHABLE', message: e.message || t('contract_background_silent') };
 }
 
 export function createContractsStore(backend: ContractsBackend, tabId: ReadonlySignal<number | undefined>) {
@@ -52,7 +53,7 @@ export function createContractsStore(backend: ContractsBackend, tabId: ReadonlyS
       const { site } = await backend.siteForTab(id);
       if (mine === tabLoad) tab.value = site ? { kind: 'site', site } : { kind: 'none' };
     } catch (e) {
-      if (mine === tabLoad) tab.value = { kind: 'error', message: `Could not ask about this site’s contract: ${(e as Error).message}` };
+      if (mine === tabLoad) tab.value = { kind: 'error', message: t('contract_tab_load_failed', (e as Error).message) };
     }
   }
 
@@ -62,7 +63,7 @@ export function createContractsStore(backend: ContractsBackend, tabId: ReadonlyS
       const r = await backend.sites();
       if (mine === sitesLoad) sites.value = { kind: 'loaded', sites: r.sites };
     } catch (e) {
-      if (mine === sitesLoad) sites.value = { kind: 'error', message: `Could not list the connected sites: ${(e as Error).message}` };
+      if (mine === sitesLoad) sites.value = { kind: 'error', message: t('contract_sites_load_failed', (e as Error).message) };
     }
   }
 

@@ -1,4 +1,5 @@
 import { signal } from '@preact/signals';
+import { t } from '../base/i18n.ts';
 import type { CopilotRun } from '../protocol/copilot.ts';
 import { copilotRuns, subscribe } from './background-client.ts';
 import { upsertRun } from './lib/copilot-run.ts';
@@ -16,7 +17,7 @@ async function reloadRuns(): Promise<void> {
     copilotRunList.value = (await copilotRuns()).runs;
     copilotError.value = '';
   } catch (error) {
-    copilotError.value = `Could not load the co-pilot’s runs: ${(error as Error).message}`;
+    copilotError.value = t('copilot_load_failed', (error as Error).message);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ApprovalReasonCode } from '../protocol/approval.ts';
+import { phrase, type Phrase } from '../protocol/phrase.ts';
 import { isDomAction } from '../protocol/action-name.ts';
 import { resourceWords, sameResource, type ResourceRef, type Source, type StateVersion } from '../protocol/resource.ts';
 import type { StoredReceipt } from './approval-records.ts';
@@ -47,6 +48,15 @@ export function windowRefusal(action: string, via: Source, reasons: readonly App
   const excluded = reasons.find((code) => WINDOW_EXCLUDED_REASONS.includes(code));
   if (excluded) return `it is approved one at a time: ${EXCLUDED_WHY[excluded]}`;
   if (via !== 'site_contract') return 'only actions sent to a site’s agent contract can be approved for a period: this one runs inside the page, whose content comes back to the agent';
+  return undefined;
+}
+
+/** windowRefusal's reason as a phrase for the card (the panel says it in the person's language). */
+export function windowRefusalPhrase(action: string, via: Source, reasons: readonly ApprovalReasonCode[]): Phrase | undefined {
+  if (isDomAction(action) || via === 'legacy_inference') return phrase('window_one_at_a_time');
+  const excluded = reasons.find((code) => WINDOW_EXCLUDED_REASONS.includes(code));
+  if (excluded) return phrase('window_excluded', { reason: excluded });
+  if (via !== 'site_contract') return phrase('window_in_page');
   return undefined;
 }
 

@@ -115,7 +115,7 @@ test('in a Vietnamese browser the page’s tools, the shop’s contract form and
 });
 
 /** Settings → the co-pilot's model: the scripted server, saved by Settings' one Save, in Vietnamese. */
-async function useScriptedModel(panel: Page, model: ScriptedModel): Promise<void> {
+async function useScriptedModel(panel: Page, model: Pick<ScriptedModel, 'url'>): Promise<void> {
   await showView(panel, vi('tab_settings'));
   await panel.getByLabel(vi('copilot_endpoint'), { exact: true }).fill(model.url);
   await panel.getByLabel(vi('copilot_model_name'), { exact: true }).fill('scripted');
@@ -189,4 +189,32 @@ test.describe('the co-pilot’s run, as the service worker words it', () => {
     await expect(task.locator('.task-head')).toContainText(vi('result_stopped_by_you'));
     await expect(task.getByRole('button', { name: /^orders\.cancel/ })).toContainText(vi('result_stopped_by_you'));
   });
+});
+
+test('in a Vietnamese browser a dead model endpoint is said in Vietnamese: Test connection and the Co-pilot view name the server and what to check', async ({ steward, sites, openPanel }) => {
+  const page = await steward.context.newPage();
+  await page.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await openPanel(page);
+  const gone = await startScriptedModel();
+  const endpoint = gone.url;
+  const host = new URL(endpoint).host;
+  await gone.stop();
+  await useScriptedModel(panel, { url: endpoint });
+
+  // "Steward không kết nối được tới <host> (<the browser's own error>). Hãy kiểm tra …": the part before and after the browser's words.
+  const [before, after] = viSays('said_model_unreachable', host, '\u0000').split('\u0000');
+  const copilot = panel.getByRole('group', { name: vi('copilot_settings_link') });
+  await copilot.getByRole('button', { name: vi('copilot_test_connection'), exact: true }).click();
+  const result = panel.getByRole('status', { name: vi('copilot_test_label') });
+  await expect(result).toContainText(viSays('copilot_test_failed', before!));
+  await expect(result).toContainText(after!);
+  await expect(result).not.toContainText('could not reach');
+
+  await showView(panel, vi('tab_copilot'));
+  const line = panel.getByRole('status', { name: vi('copilot_model_label') });
+  await expect(line).toContainText(viSays('said_model_label_at', 'scripted', host));
+  await expect(line).toContainText(viSays('copilot_not_ready', before!));
+  await expect(line).toContainText(after!);
+  await expect(line).not.toContainText('could not reach');
+  await expect(line.getByRole('button', { name: vi('copilot_set_up_model'), exact: true })).toBeVisible();
 });

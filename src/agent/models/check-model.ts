@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ModelStatus } from '../../protocol/copilot.ts';
+import { phrase, type Phrase } from '../../protocol/phrase.ts';
 import { failureFor, getOnce, type HttpDeps } from './http.ts';
 import { ModelFailure, type ModelConfig } from './model.ts';
 
@@ -24,7 +25,7 @@ function request(config: ModelConfig): { url: string; headers: Record<string, st
 }
 
 /** Why the server does not serve the model, or undefined (it does, or its list cannot tell). */
-function missingModel(config: ModelConfig, text: string, host: string): string | undefined {
+function missingModel(config: ModelConfig, text: string, host: string): { text: string; said: Phrase } | undefined {
   // Anthropic lists dated ids (claude-…-20250929) where a request may name an alias: no verdict.
   if (config.provider !== 'openai') return undefined;
   let body: unknown;
@@ -38,7 +39,10 @@ function missingModel(config: ModelConfig, text: string, host: string): string |
   const ids = list.data.data.map((m) => m.id);
   if (ids.includes(config.model)) return undefined;
   const offered = ids.slice(0, 5).join(', ') + (ids.length > 5 ? ', …' : '');
-  return `${host} answers, but has no model named “${config.model}” (it offers ${offered}). Check the model name in Settings → Co-pilot.`;
+  return {
+    text: `${host} answers, but has no model named “${config.model}” (it offers ${offered}). Check the model name in Settings → Co-pilot.`,
+    said: phrase('model_missing', { host, model: config.model, offered }),
+  };
 }
 
 /** `status` (the settings check) made real by calling the endpoint: ready only if it answered. */
@@ -46,14 +50,17 @@ export async function checkModel(config: ModelConfig, status: ModelStatus, deps:
   if (!status.ready || config.provider === 'prompt-api') return { ...status, checked: status.ready };
   const { url, headers } = request(config);
   const host = new URL(url).host;
-  const notReady = (detail: string): ModelStatus => ({ ...status, ready: false, checked: false, detail: detail.slice(0, 1000) });
+  const notReady = (detail: string, said: Phrase | undefined): ModelStatus => ({ ...status, ready: false, checked: false, detail: detail.slice(0, 1000), ...(said ? { detail_said: said } : {}) });
   try {
     const answer = await getOnce(url, headers, { ...deps, timeoutMs: Math.min(deps.timeoutMs, CHECK_TIMEOUT_MS) });
-    if (answer.status < 200 || answer.status > 299) return notReady(failureFor(answer, host, config.key).message);
+    if (answer.status < 200 || answer.status > 299) {
+      const failure = failureFor(answer, host, config.key);
+      return notReady(failure.message, failure.error.message_said);
+    }
     const missing = missingModel(config, answer.text, host);
-    return missing ? notReady(missing) : { ...status, ready: true, checked: true };
+    return missing ? notReady(missing.text, missing.said) : { ...status, ready: true, checked: true };
   } catch (e) {
-    if (e instanceof ModelFailure) return notReady(e.message);
+    if (e instanceof ModelFailure) return notReady(e.message, e.error.message_said);
     throw e;
   }
 }

@@ -1,5 +1,6 @@
 import { ModelFailure } from './model.ts';
 import type { ModelErrorCode } from '../../protocol/copilot.ts';
+import { phrase, type Phrase } from '../../protocol/phrase.ts';
 import { SseParser, type SseEvent } from './sse.ts';
 
 /**
@@ -45,8 +46,9 @@ function retryAfterMs(value: string | null, now = Date.now()): number | undefine
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-const fail = (code: ModelErrorCode, message: string, retry_after_ms?: number) =>
-  new ModelFailure({ code, message: message.slice(0, 1000), ...(retry_after_ms === undefined ? {} : { retry_after_ms }) });
+/** A failure: `message` for logs and the journal, `said` the same for the panel in the person's language. */
+const fail = (code: ModelErrorCode, message: string, said: Phrase, retry_after_ms?: number) =>
+  new ModelFailure({ code, message: message.slice(0, 1000), message_said: said, ...(retry_after_ms === undefined ? {} : { retry_after_ms }) });
 
 /** The key and anything shaped like one cut out of text a server sent back. */
 function scrub(text: string, key: string | undefined): string {
@@ -74,25 +76,35 @@ const TOO_LONG = /context_length_exceeded|maximum context length|prompt is too l
 export function failureFor(answer: HttpAnswer, host: string, key: string | undefined): ModelFailure {
   const said = serverSays(answer.text, key);
   const s = answer.status;
-  if (s === 401 || s === 403) return fail('bad_key', `${host} refused the API key (HTTP ${s}). Check the key in Settings → Co-pilot.`);
+  if (s === 401 || s === 403) return fail('bad_key', `${host} refused the API key (HTTP ${s}). Check the key in Settings → Co-pilot.`, phrase('model_bad_key', { host, status: s }));
   if (s === 429) {
     const wait = retryAfterMs(answer.headers.get('retry-after'));
     const when = wait === undefined ? 'in a minute' : `in ${Math.ceil(wait / 1000)} s`;
-    return fail('rate_limited', `${host} is limiting requests (HTTP 429). Try again ${when}, or use a plan with higher limits.`, wait);
+    return fail(
+      'rate_limited',
+      `${host} is limiting requests (HTTP 429). Try again ${when}, or use a plan with higher limits.`,
+      phrase('model_rate_limited', { host, seconds: wait === undefined ? undefined : Math.ceil(wait / 1000) }),
+      wait,
+    );
   }
   if ((s === 400 || s === 413) && TOO_LONG.test(answer.text)) {
-    return fail('context_too_long', `The prompt is longer than the model accepts (${said}). Use a model with a larger context window, or a shorter goal.`);
+    return fail('context_too_long', `The prompt is longer than the model accepts (${said}). Use a model with a larger context window, or a shorter goal.`, phrase('model_too_long', { said }));
   }
-  if (SERVER_ERRORS.has(s)) return fail('server_error', `${host} had a server error (HTTP ${s}: ${said}). Try again later.`);
-  if (s === 404) return fail('bad_response', `${host} has no such model or endpoint (HTTP 404: ${said}). Check the endpoint and model in Settings → Co-pilot.`);
-  return fail('bad_response', `${host} rejected the request (HTTP ${s}: ${said}). Check the endpoint and model in Settings → Co-pilot.`);
+  if (SERVER_ERRORS.has(s)) return fail('server_error', `${host} had a server error (HTTP ${s}: ${said}). Try again later.`, phrase('model_server_error', { host, status: s, said }));
+  if (s === 404)
+    return fail('bad_response', `${host} has no such model or endpoint (HTTP 404: ${said}). Check the endpoint and model in Settings → Co-pilot.`, phrase('model_not_found', { host, said }));
+  return fail('bad_response', `${host} rejected the request (HTTP ${s}: ${said}). Check the endpoint and model in Settings → Co-pilot.`, phrase('model_rejected', { host, status: s, said }));
 }
 
 /** A browser's `redirect: 'manual'` answer is an opaque redirect (status 0); Node's is the 3xx itself. */
 const isRedirect = (res: Response) => res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400);
 
 const redirected = (host: string) =>
-  fail('bad_response', `${host} answered with a redirect. Steward does not send the prompt on to another address; put the address the co-pilot should use in Settings → Co-pilot.`);
+  fail(
+    'bad_response',
+    `${host} answered with a redirect. Steward does not send the prompt on to another address; put the address the co-pilot should use in Settings → Co-pilot.`,
+    phrase('model_redirect', { host }),
+  );
 
 /** Hands each event of the body to `onEvent` as it arrives; `alive` is called on every chunk (the idle deadline starts again). */
 async function readEvents(body: ReadableStream<Uint8Array>, onEvent: OnEvent, alive: () => void): Promise<void> {
@@ -140,9 +152,17 @@ async function attempt(url: string, init: RequestInit, host: string, deps: HttpD
     if (e instanceof ModelFailure) throw e;
     if (signal?.aborted) throw abortError();
     if (timer.signal.aborted)
-      throw fail('timeout', `${host} did not answer within ${Math.round(deps.timeoutMs / 1000)} s. The model may be overloaded or too slow; try again, or pick a faster model.`);
+      throw fail(
+        'timeout',
+        `${host} did not answer within ${Math.round(deps.timeoutMs / 1000)} s. The model may be overloaded or too slow; try again, or pick a faster model.`,
+        phrase('model_timeout', { host, seconds: Math.round(deps.timeoutMs / 1000) }),
+      );
     const why = e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
-    throw fail('network', `Steward could not reach ${host} (${scrub(why, undefined)}). Check that the server is running and the endpoint in Settings → Co-pilot is right.`);
+    throw fail(
+      'network',
+      `Steward could not reach ${host} (${scrub(why, undefined)}). Check that the server is running and the endpoint in Settings → Co-pilot is right.`,
+      phrase('model_unreachable', { host, why: scrub(why, undefined) }),
+    );
   } finally {
     clearTimeout(timeout);
   }
@@ -172,7 +192,7 @@ export async function getOnce(url: string, headers: Record<string, string>, deps
 }
 
 export function badResponse(host: string, what: string): ModelFailure {
-  return fail('bad_response', `${host} sent an answer Steward cannot read (${what}). Check that the endpoint speaks the chosen provider's format.`);
+  return fail('bad_response', `${host} sent an answer Steward cannot read (${what}). Check that the endpoint speaks the chosen provider's format.`, phrase('model_unreadable', { host }));
 }
 
 /** The body as JSON, or a bad_response failure. */
@@ -187,5 +207,5 @@ export function parseBody(answer: HttpAnswer, host: string): unknown {
 /** A server that began its streamed answer and then sent an error event instead of the rest. */
 export function failedMidStream(host: string, said: unknown, key: string | undefined): ModelFailure {
   const text = typeof said === 'string' ? said : JSON.stringify(said ?? 'no reason given');
-  return fail('server_error', `${host} broke off its reply with an error (${scrub(text, key)}). Try again later.`);
+  return fail('server_error', `${host} broke off its reply with an error (${scrub(text, key)}). Try again later.`, phrase('model_broke_off', { host, said: scrub(text, key) }));
 }

@@ -1,4 +1,5 @@
 import type { ModelError, ModelProvider } from '../../protocol/copilot.ts';
+import type { Phrase } from '../../protocol/phrase.ts';
 import type { ChatMessage } from '../ports.ts';
 
 /**
@@ -19,6 +20,8 @@ export interface ModelConfig {
 export interface LanguageModelClient {
   /** How the panel names it, e.g. "gpt-4o-mini at api.openai.com" or "Demo model (scripted)". */
   label: string;
+  /** `label` as a phrase for the panel, where Steward's own words name it ("at", "built-in model"). */
+  label_said?: Phrase;
   /**
    * The model's whole reply, as text; throws ModelFailure. With `onText`, the reply is streamed
    * where the provider can (OpenAI-compatible and Anthropic servers), and `onText` gets the reply

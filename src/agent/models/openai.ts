@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEMO_MODEL_ID } from '../../protocol/copilot.ts';
+import { phrase, type Phrase } from '../../protocol/phrase.ts';
 import type { ChatMessage } from '../ports.ts';
 import { badResponse, failureFor, parseBody, postJson, type HttpDeps, type OnEvent } from './http.ts';
 import { OpenAiStream } from './openai-stream.ts';
@@ -18,15 +19,16 @@ const Completion = z.object({
 
 const UNSUPPORTED_FORMAT = /response_format|json_schema|unsupported|not supported/i;
 
-export function openAiLabel(config: ModelConfig): string {
-  if (config.model === DEMO_MODEL_ID) return 'Demo model (scripted)';
+/** The model's name, and the same as a phrase for the panel. */
+export function openAiLabel(config: ModelConfig): { text: string; said: Phrase } {
+  if (config.model === DEMO_MODEL_ID) return { text: 'Demo model (scripted)', said: phrase('model_label_demo') };
   let host = config.endpoint;
   try {
     host = new URL(config.endpoint).host;
   } catch {
     // Shown as typed.
   }
-  return `${config.model} at ${host}`;
+  return { text: `${config.model} at ${host}`, said: phrase('model_label_at', { model: config.model, host }) };
 }
 
 export function openAiClient(config: ModelConfig, deps: HttpDeps): LanguageModelClient {
@@ -55,5 +57,6 @@ export function openAiClient(config: ModelConfig, deps: HttpDeps): LanguageModel
     throw badResponse(host, refusal ? `the model refused: ${refusal.slice(0, 200)}` : 'the message is empty');
   }
 
-  return { label: openAiLabel(config), complete };
+  const named = openAiLabel(config);
+  return { label: named.text, label_said: named.said, complete };
 }

@@ -181,6 +181,7 @@ export class RunManager {
         agent_id,
         token_id: minted.token.token_id,
         model_label: client.label.slice(0, 200),
+        ...(client.label_said ? { model_label_said: client.label_said } : {}),
         status: 'running',
         started_at: this.deps.clock(),
         steps: [],

@@ -87,6 +87,7 @@ export function endView(end: RunEnd): CopilotEnd {
     detail: clip(end.detail),
     ...(end.detail_said ? { detail_said: end.detail_said } : {}),
     ...(end.errors ? { errors: end.errors.slice(-10).map((e) => clip(e)) } : {}),
+    ...(end.errors_said ? { errors_said: end.errors_said.slice(-10) } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { BridgeStatus, ExtensionToHost } from '../../protocol/bridge.ts';
+import { phrase, type Phrase } from '../../protocol/phrase.ts';
 
 /**
  * Steward's end of the native-messaging link to the MCP bridge's host (`steward-bridge host`,
@@ -33,13 +34,17 @@ const FIRST_RETRY_MS = 1_000;
 export const MAX_RETRY_MS = 30_000;
 const NOT_INSTALLED = 'steward-bridge is not installed: run `npx steward-bridge install`';
 
-/** The browser's reason, in the person's words (Settings shows it). */
-function describeDisconnect(reason: string | undefined): string {
-  if (!reason) return 'The steward-bridge host closed the link.';
-  if (/not found/i.test(reason)) return NOT_INSTALLED;
-  if (/forbidden/i.test(reason)) return "Chrome refused to start steward-bridge: its host manifest does not name Steward's extension id (run `npx steward-bridge install` again).";
-  if (/exited/i.test(reason)) return 'The steward-bridge host exited.';
-  return `The link to steward-bridge closed: ${reason}`.slice(0, 1000);
+/** The browser's reason, in the person's words (Settings shows it), and the same as a phrase for the panel. */
+function describeDisconnect(reason: string | undefined): { problem: string; problem_said: Phrase } {
+  if (!reason) return { problem: 'The steward-bridge host closed the link.', problem_said: phrase('bridge_closed') };
+  if (/not found/i.test(reason)) return { problem: NOT_INSTALLED, problem_said: phrase('bridge_not_installed') };
+  if (/forbidden/i.test(reason))
+    return {
+      problem: "Chrome refused to start steward-bridge: its host manifest does not name Steward's extension id (run `npx steward-bridge install` again).",
+      problem_said: phrase('bridge_forbidden'),
+    };
+  if (/exited/i.test(reason)) return { problem: 'The steward-bridge host exited.', problem_said: phrase('bridge_exited') };
+  return { problem: `The link to steward-bridge closed: ${reason}`.slice(0, 1000), problem_said: phrase('bridge_link_closed', { reason: reason.slice(0, 900) }) };
 }
 
 export class NativeLink {
@@ -51,7 +56,7 @@ export class NativeLink {
 
   constructor(private readonly deps: NativeLinkDeps) {
     this.clock = deps.clock ?? Date.now;
-    this.current = { connected: false, problem: 'Not connected yet.', since: this.now() };
+    this.current = { connected: false, problem: 'Not connected yet.', problem_said: phrase('bridge_not_yet'), since: this.now() };
   }
 
   status(): BridgeStatus {
@@ -105,9 +110,9 @@ export class NativeLink {
 
   private closed(reason: string | undefined): void {
     this.port = undefined;
-    const problem = describeDisconnect(reason);
+    const { problem, problem_said } = describeDisconnect(reason);
     if (problem !== this.current.problem) this.deps.log?.(`MCP bridge: ${problem}`);
-    this.set({ connected: false, problem });
+    this.set({ connected: false, problem, problem_said });
     this.cancelRetry();
     const wait = this.retryMs;
     this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);

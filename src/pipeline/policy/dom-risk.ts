@@ -1,4 +1,5 @@
-import type { ApprovalReason } from '../../protocol/approval.ts';
+import type { ApprovalReason, ApprovalReasonCode } from '../../protocol/approval.ts';
+import { phrase, type Phrase } from '../../protocol/phrase.ts';
 import type { DomActionName } from '../../protocol/action-name.ts';
 import type { ElementSummary, FormField, FormSummary, InteractivityEvidence } from '../../protocol/element.ts';
 import { keyIntent, parseChord } from '../../protocol/key-chord.ts';
@@ -77,6 +78,9 @@ function moneyField(x: FormField): boolean {
   return PAYMENT_FIELD.test(label) || (AMOUNT_FIELD.test(label) && x.type !== 'checkbox' && x.type !== 'radio');
 }
 
+/** A reason with its detail: the English the journal and logs keep, and the same as a phrase for the card. */
+const because = (code: ApprovalReasonCode, detail: string, said: Phrase): ApprovalReason => ({ code, detail, detail_said: said });
+
 /** Accessible names that give consent or answer "are you sure?": only the person may (issue 27, self-approval). */
 const CONSENT_NAME =
   /^(?:yes|ok|okay|sure|confirm|approve|accept|agree|allow|authori[sz]e|proceed|continue anyway|do it|go ahead)\b|\bi (?:agree|accept|consent|confirm|understand|acknowledge|authori[sz]e)\b|\bi(?: a|')?m sure\b|\bi am sure\b/;
@@ -93,14 +97,16 @@ function confirmationReason(target: Pick<ElementSummary, 'name' | 'role' | 'dial
   const name = normalise(target.name).replace(/[.!?…]+$/, '');
   const named = clip(target.name);
   if (TOGGLE_ROLES.has(target.role)) {
-    if (CONSENT_TOGGLE.test(name)) return { code: 'confirmation', detail: `ticking “${named}” gives the person’s consent` };
+    if (CONSENT_TOGGLE.test(name)) return because('confirmation', `ticking “${named}” gives the person’s consent`, phrase('reason_consent_toggle', { name: named }));
     return undefined;
   }
   if (target.dialog && !DISMISS_NAME.test(name)) {
     const which = target.dialog.name ? ` “${clip(target.dialog.name)}”` : '';
-    return { code: 'confirmation', detail: `“${named || target.role}” answers the page’s ${target.dialog.role}${which}, which asks the person` };
+    const said = phrase('reason_answers_dialog', { name: named || target.role, role: target.dialog.role, dialog: target.dialog.name ? clip(target.dialog.name) : undefined });
+    return because('confirmation', `“${named || target.role}” answers the page’s ${target.dialog.role}${which}, which asks the person`, said);
   }
-  if (CONSENT_NAME.test(name)) return { code: 'confirmation', detail: `“${named}” answers the page’s request for confirmation or consent, which is the person’s to give` };
+  if (CONSENT_NAME.test(name))
+    return because('confirmation', `“${named}” answers the page’s request for confirmation or consent, which is the person’s to give`, phrase('reason_consent_button', { name: named }));
   return undefined;
 }
 
@@ -141,7 +147,7 @@ export function classifyDom(action: DomActionName, input: Record<string, unknown
       read_only: false,
       consequential: true,
       payment: false,
-      reasons: [{ code: 'risky_control', detail: 'uploads a file' }],
+      reasons: [because('risky_control', 'uploads a file', phrase('reason_uploads_file'))],
       target: found.target,
       refusal: {
         code: 'FILE_CHOICE_REQUIRED',
@@ -177,8 +183,8 @@ function classifyFill(action: 'dom.type' | 'dom.select', ref: string, observed: 
 function secretFieldReasons(field: FormField | undefined, target: ElementSummary | undefined): ApprovalReason[] {
   const label = normalise(`${field?.name ?? ''} ${field?.label ?? ''} ${target?.name ?? ''}`);
   const reasons: ApprovalReason[] = [];
-  if (field?.type === 'password' || /\bpassword\b/.test(label)) reasons.push({ code: 'risky_control', detail: 'types into a password field' });
-  if (PAYMENT_FIELD.test(label)) reasons.push({ code: 'payment', detail: 'fills a payment field' });
+  if (field?.type === 'password' || /\bpassword\b/.test(label)) reasons.push(because('risky_control', 'types into a password field', phrase('reason_password_field')));
+  if (PAYMENT_FIELD.test(label)) reasons.push(because('payment', 'fills a payment field', phrase('reason_payment_field')));
   return reasons;
 }
 
@@ -214,10 +220,15 @@ const EVIDENCE_WORDS: Record<InteractivityEvidence, string> = {
 };
 
 /** What an inferred control's approval card says, in words. */
-function inferredDetail(target: ElementSummary): string {
-  const evidence = [...new Set(target.inferred?.evidence ?? [])].map((e) => EVIDENCE_WORDS[e]);
+function inferredReason(target: ElementSummary): ApprovalReason {
+  const codes = [...new Set(target.inferred?.evidence ?? [])];
+  const evidence = codes.map((e) => EVIDENCE_WORDS[e]);
   const from = evidence.length > 1 ? `${evidence.slice(0, -1).join(', ')} and ${evidence[evidence.length - 1]}` : (evidence[0] ?? 'behaviour');
-  return `Steward inferred this is a ${target.role}${target.name ? ` (“${clip(target.name)}”)` : ''} from its ${from}; it cannot tell what it does`;
+  return because(
+    'inferred_control',
+    `Steward inferred this is a ${target.role}${target.name ? ` (“${clip(target.name)}”)` : ''} from its ${from}; it cannot tell what it does`,
+    phrase('reason_inferred', { role: target.role, name: target.name ? clip(target.name) : undefined, evidence: codes.join(',') }),
+  );
 }
 
 /** Whether activating it plainly only discloses or selects (expand/collapse, a tab, an option, a tree item, a day of a date grid). */
@@ -243,35 +254,46 @@ function classifyActivation(target: ElementSummary, observed: ObservedState): Om
   const consent = confirmationReason(target);
   const lookup = form && !risky && !consent && !payment ? lookupAddress(form, observed) : undefined;
   if (lookup) return { read_only: true, consequential: false, payment: false, reasons: [], leads_to: lookup };
-  if (form) reasons.push({ code: 'form_submission', detail: `submits the form${form.name ? ` “${clip(form.name)}”` : ''}` });
-  if (risky) reasons.push({ code: 'risky_control', detail: `the control is named “${named}”` });
+  if (form) reasons.push(because('form_submission', `submits the form${form.name ? ` “${clip(form.name)}”` : ''}`, phrase('reason_submits_form', { form: form.name ? clip(form.name) : undefined })));
+  if (risky) reasons.push(because('risky_control', `the control is named “${named}”`, phrase('reason_risky_name', { name: named })));
   if (consent) reasons.push(consent);
-  if (payment) reasons.push({ code: 'payment', detail: `the control “${named}” moves money` });
+  if (payment) reasons.push(because('payment', `the control “${named}” moves money`, phrase('reason_moves_money', { name: named })));
   if (reasons.length > 0) return { read_only: false, consequential: true, payment, reasons };
   const readOnly = { read_only: true, consequential: false, payment: false, reasons: [] };
   if (TOGGLE_ROLES.has(target.role)) {
     if (formOfControl(observed, ref)) return readOnly;
-    return { read_only: false, consequential: false, payment: false, reasons: [{ code: 'not_read_only', detail: `a ${target.role} outside a form may save its new state at once` }] };
+    return {
+      read_only: false,
+      consequential: false,
+      payment: false,
+      reasons: [because('not_read_only', `a ${target.role} outside a form may save its new state at once`, phrase('reason_saves_state', { role: target.role }))],
+    };
   }
   const disclosure = target.states.includes('expanded') || target.states.includes('collapsed');
   if (target.href !== undefined) {
     // Judged by where it goes, whatever its role: only an http(s) address can be checked against
     // the token's origins; `javascript:` and other schemes run or open something unknown.
     const to = httpUrl(target.href);
-    if (!to) return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk', detail: `the ${target.role} “${named}” leads to a non-web address` }] };
+    if (!to)
+      return {
+        read_only: false,
+        consequential: true,
+        payment: false,
+        reasons: [because('unknown_risk', `the ${target.role} “${named}” leads to a non-web address`, phrase('reason_non_web_link', { role: target.role, name: named }))],
+      };
     if (SELECTION_ROLES.has(target.role) || disclosure) return { ...readOnly, leads_to: to };
   }
   if (disclosesOrSelects(target) || (target.role === 'link' && !target.inferred)) return readOnly;
-  if (target.inferred) return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'inferred_control', detail: inferredDetail(target) }] };
-  return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk', detail: `Steward cannot tell what ${described(target, named)} does` }] };
+  if (target.inferred) return { read_only: false, consequential: true, payment: false, reasons: [inferredReason(target)] };
+  return { read_only: false, consequential: true, payment: false, reasons: [unknownControl(target, named)] };
 }
 
-/** How the card names a control: its role and name, or an unnamed SVG shape as a person sees it (“the large red circle”). */
-function described(target: ElementSummary, named: string): string {
+/** Steward cannot tell what the control does: named by its role and name, or an unnamed SVG shape as a person sees it (“the large red circle”). */
+function unknownControl(target: ElementSummary, named: string): ApprovalReason {
   const s = target.shape;
-  if (named || !s) return `the ${target.role} “${named}”`;
-  const paint = s.fill ?? s.stroke;
-  return `the ${[s.size, paint, s.kind].filter(Boolean).join(' ')} (an SVG shape the page reacts to)`;
+  if (named || !s) return because('unknown_risk', `Steward cannot tell what the ${target.role} “${named}” does`, phrase('reason_unknown_control', { role: target.role, name: named }));
+  const shape = [s.size, s.fill ?? s.stroke, s.kind].filter(Boolean).join(' ');
+  return because('unknown_risk', `Steward cannot tell what the ${shape} (an SVG shape the page reacts to) does`, phrase('reason_unknown_shape', { shape }));
 }
 
 /** The element a key press goes to: its ref, or the one the observation saw focused. */
@@ -310,7 +332,7 @@ function judgePress(input: Record<string, unknown>, observed: ObservedState): Do
   const on = target ? { target } : {};
   const intent = keyIntent(chord);
   const key = chord.key === ' ' ? 'Space' : chord.key;
-  const unknown = (detail: string): DomClassification => ({ read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk', detail }], ...on });
+  const unknown = (detail: string, said: Phrase): DomClassification => ({ read_only: false, consequential: true, payment: false, reasons: [because('unknown_risk', detail, said)], ...on });
   // Keys on a slider only set its value (Enter and Space do nothing there).
   const sliderKey = target?.role === 'slider' && (intent === 'submit' || intent === 'activate');
   if (intent === 'navigate' || sliderKey) {
@@ -318,11 +340,17 @@ function judgePress(input: Record<string, unknown>, observed: ObservedState): Do
     // Moving a slider or choosing in a radio group is like typing / ticking: in a form it only edits the form.
     if (target.role === 'slider' || target.role === 'radio') {
       if (formOfControl(observed, target.ref)) return { ...readOnly, ...on };
-      return { read_only: false, consequential: false, payment: false, reasons: [{ code: 'not_read_only', detail: `a ${target.role} outside a form may save its new value at once` }], ...on };
+      return {
+        read_only: false,
+        consequential: false,
+        payment: false,
+        reasons: [because('not_read_only', `a ${target.role} outside a form may save its new value at once`, phrase('reason_saves_value', { role: target.role }))],
+        ...on,
+      };
     }
     return { ...readOnly, ...on };
   }
-  if (!target) return unknown(`Steward cannot tell which element has the focus, so it cannot tell what ${key} does there`);
+  if (!target) return unknown(`Steward cannot tell which element has the focus, so it cannot tell what ${key} does there`, phrase('reason_unknown_focus', { key }));
   const field = TEXT_ROLES.has(target.role) || target.states.includes('editable');
   if (intent === 'submit') {
     if (field) {
@@ -332,14 +360,22 @@ function judgePress(input: Record<string, unknown>, observed: ObservedState): Do
       if (lookup) return { read_only: true, consequential: false, payment: false, reasons: [], leads_to: lookup, ...on };
       if (form) {
         const payment = form.fields.some(moneyField);
+        const field = clip(target.name || ff?.name || 'a field');
         const reasons: ApprovalReason[] = [
-          { code: 'form_submission', detail: `${key} in “${clip(target.name || ff?.name || 'a field')}” submits the form${form.name ? ` “${clip(form.name)}”` : ''}` },
+          because(
+            'form_submission',
+            `${key} in “${field}” submits the form${form.name ? ` “${clip(form.name)}”` : ''}`,
+            phrase('reason_key_submits', { key, field, form: form.name ? clip(form.name) : undefined }),
+          ),
         ];
-        if (payment) reasons.push({ code: 'payment', detail: 'the form takes payment details' });
+        if (payment) reasons.push(because('payment', 'the form takes payment details', phrase('reason_form_payment')));
         return { read_only: false, consequential: true, payment, reasons, ...on };
       }
       if ((target.role === 'searchbox' || target.role === 'combobox') && !chord.ctrlKey && !chord.metaKey) return { ...readOnly, ...on };
-      return unknown(`${key} in the field “${clip(target.name)}” runs whatever the page does with it (search, send…); Steward cannot tell which`);
+      return unknown(
+        `${key} in the field “${clip(target.name)}” runs whatever the page does with it (search, send…); Steward cannot tell which`,
+        phrase('reason_key_in_field', { key, field: clip(target.name) }),
+      );
     }
     return { ...classifyActivation(target, observed), ...on };
   }
@@ -353,7 +389,11 @@ function judgePress(input: Record<string, unknown>, observed: ObservedState): Do
     return { read_only: reasons.length === 0, consequential: reasons.length > 0, payment: reasons.some((r) => r.code === 'payment'), reasons, ...on };
   }
   // A character, Delete or a chord outside a text field is a page shortcut (an e-mail app archives or deletes with one).
-  return unknown(`${key}${chord.ctrlKey || chord.metaKey || chord.altKey ? ' with a modifier' : ''} outside a text field is a page shortcut; Steward cannot tell what it does`);
+  const modifier = chord.ctrlKey || chord.metaKey || chord.altKey;
+  return unknown(
+    `${key}${modifier ? ' with a modifier' : ''} outside a text field is a page shortcut; Steward cannot tell what it does`,
+    phrase(modifier ? 'reason_page_shortcut_modifier' : 'reason_page_shortcut', { key }),
+  );
 }
 
 function classifyDrag(input: Record<string, unknown>, ref: string, observed: ObservedState): DomClassification {
@@ -364,18 +404,33 @@ function classifyDrag(input: Record<string, unknown>, ref: string, observed: Obs
   const drop = toRef !== undefined ? findTarget(observed, toRef, 'drops on') : {};
   if (drop.problem) return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'unknown_risk' }], target: source, problem: { ...drop.problem, path: 'input.to' } };
   const named = [source, drop.target].filter((t): t is ElementSummary => t !== undefined).find((t) => riskyName(t.name));
-  if (named) return { read_only: false, consequential: true, payment: false, reasons: [{ code: 'risky_control', detail: `drags onto or from “${clip(named.name)}”` }], target: source };
+  if (named)
+    return {
+      read_only: false,
+      consequential: true,
+      payment: false,
+      reasons: [because('risky_control', `drags onto or from “${clip(named.name)}”`, phrase('reason_drags_risky', { name: clip(named.name) }))],
+      target: source,
+    };
   if (source.role === 'slider') {
     // Setting a value by dragging a slider's handle is like typing it.
     if (formOfControl(observed, source.ref)) return { read_only: true, consequential: false, payment: false, reasons: [], target: source };
-    return { read_only: false, consequential: false, payment: false, reasons: [{ code: 'not_read_only', detail: 'a slider outside a form may save its new value at once' }], target: source };
+    return {
+      read_only: false,
+      consequential: false,
+      payment: false,
+      reasons: [because('not_read_only', 'a slider outside a form may save its new value at once', phrase('reason_saves_value', { role: 'slider' }))],
+      target: source,
+    };
   }
-  const where = drop.target ? ` onto “${clip(drop.target.name || drop.target.role)}”` : '';
+  const onto = drop.target ? clip(drop.target.name || drop.target.role) : undefined;
+  const where = onto !== undefined ? ` onto “${onto}”` : '';
+  const dragged = clip(source.name || source.role);
   return {
     read_only: false,
     consequential: true,
     payment: false,
-    reasons: [{ code: 'unknown_risk', detail: `Steward cannot tell what dragging “${clip(source.name || source.role)}”${where} does (a sortable list may save the new order)` }],
+    reasons: [because('unknown_risk', `Steward cannot tell what dragging “${dragged}”${where} does (a sortable list may save the new order)`, phrase('reason_drag_unknown', { name: dragged, onto }))],
     target: source,
   };
 }

@@ -1,6 +1,7 @@
 import { originOf } from '../../base/origin.ts';
 import type { ActionRequest, AvailableAction } from '../../protocol/action.ts';
 import type { ApprovalReason } from '../../protocol/approval.ts';
+import { phrase } from '../../protocol/phrase.ts';
 import { makeError, type StewardError } from '../../protocol/errors.ts';
 import { resourceScopeCovers, type ResourceRef } from '../../protocol/resource.ts';
 import type { DelegatedAgentToken } from '../../protocol/token.ts';
@@ -115,7 +116,12 @@ export class PolicyGateway {
     }
     const required = actionVerdict(this.policy(), request.action, input.now);
     const extra: ApprovalReason[] = [...(input.extra ?? [])];
-    if (required.kind === 'needs_approval') extra.push({ code: 'organisation_policy', detail: `your organisation requires approval for ${required.pattern}` });
+    if (required.kind === 'needs_approval')
+      extra.push({
+        code: 'organisation_policy',
+        detail: `your organisation requires approval for ${required.pattern}`,
+        detail_said: phrase('reason_organisation', { pattern: required.pattern }),
+      });
     const reasons = approvalReasons(description, {
       untrusted_input: input.untrusted_input,
       tainted: input.tainted === true,
@@ -169,6 +175,7 @@ function offSiteLink(dom: DomClassification | undefined, origins: readonly strin
   if (!dom?.leads_to) return dom;
   const target = originOf(dom.leads_to);
   if (target && origins.includes(target)) return dom;
-  const detail = `follows a link to ${(target ?? dom.leads_to).slice(0, 300)}, outside the sites this agent may use`;
-  return { ...dom, read_only: false, consequential: true, reasons: [...dom.reasons, { code: 'not_read_only', detail }] };
+  const to = (target ?? dom.leads_to).slice(0, 300);
+  const detail = `follows a link to ${to}, outside the sites this agent may use`;
+  return { ...dom, read_only: false, consequential: true, reasons: [...dom.reasons, { code: 'not_read_only', detail, detail_said: phrase('reason_off_site_link', { to }) }] };
 }

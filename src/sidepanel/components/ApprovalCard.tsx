@@ -1,9 +1,10 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { t } from '../../base/i18n.ts';
+import { said } from '../lib/phrases.ts';
 import type { ApprovalDecision, ApprovalRequest, BoundForm } from '../../protocol/approval.ts';
 import { decideApproval } from '../background-client.ts';
-import { cardWords, type CardWords } from '../lib/approval-words.ts';
+import { cardWords, decideErrorText, type CardWords } from '../lib/approval-words.ts';
 import { actionPathLabel, pathMeaning } from '../lib/labels.ts';
 import { clockTime, countdown, msLeft } from '../lib/time.ts';
 import { now } from '../now.ts';
@@ -44,7 +45,7 @@ export function ApprovalCard({
   // The service worker decides whether a window may stand for this action; a card that says
   // nothing (an older one) offers none.
   const windowOffered = r.window?.offered === true;
-  const noWindowWhy = r.window && !r.window.offered ? r.window.why_not : t('card_no_window_unsaid');
+  const noWindowWhy = r.window && !r.window.offered ? said(r.window.why_not_said, r.window.why_not) : t('card_no_window_unsaid');
   const id = r.request_id;
 
   const decide = async (kind: 'approve' | 'deny', windowMs?: number) => {
@@ -61,7 +62,7 @@ export function ApprovalCard({
       const result = await decideApproval(decision, windowMs);
       onDecided({ request_id: id, outcome: result.status, headline: w.headline });
     } catch (e) {
-      setError((e as Error).message);
+      setError(decideErrorText(e as Error & { code?: unknown }));
       setBusy(false);
     }
   };

@@ -1,6 +1,7 @@
 import { t } from '../../base/i18n.ts';
 import type { CopilotEnd, CopilotRun } from '../../protocol/copilot.ts';
 import { endText } from '../lib/copilot-run.ts';
+import { saidWithRecord } from '../lib/phrases.ts';
 
 /** The run's final answer: done and verified (with the evidence), done but not verified, or why it stopped. */
 export function CopilotEndBlock({ end, run }: { end: CopilotEnd; run: CopilotRun }) {
@@ -16,11 +17,21 @@ export function CopilotEndBlock({ end, run }: { end: CopilotEnd; run: CopilotRun
       )}
       {end.kind === 'stopped' && end.errors && end.errors.length > 0 && (
         <ul class="plain errors" aria-label={t('copilot_errors_label')}>
-          {end.errors.map((e, i) => (
-            <li key={i} class="error-text">
-              {e}
-            </li>
-          ))}
+          {end.errors.map((e, i) => {
+            // Each failure in the person's words; what the worker wrote (the model was told) one click away where it says more.
+            const { words, record } = saidWithRecord(end.errors_said?.[i], e);
+            return (
+              <li key={i} class="error-text">
+                {words}
+                {record !== undefined && (
+                  <details class="said-raw">
+                    <summary>{t('said_details')}</summary>
+                    <p class="note code">{record}</p>
+                  </details>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>

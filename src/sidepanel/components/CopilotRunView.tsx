@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { said } from '../lib/phrases.ts';
 import { t } from '../../base/i18n.ts';
 import type { CopilotRun } from '../../protocol/copilot.ts';
 import { steerCopilot } from '../background-client.ts';
@@ -56,7 +57,7 @@ export function CopilotRunView({ run, onOpenSettings, onOpenAudit }: { run: Copi
         <span class="goal">{run.goal}</span> <span class={`badge run-${run.status}`}>{runStatusLabel(run.status)}</span>
       </h3>
       <p class="note">
-        <Words id="copilot_run_where" parts={[run.origin, run.model_label, <code>{run.agent_id}</code>]} />
+        <Words id="copilot_run_where" parts={[run.origin, said(run.model_label_said, run.model_label), <code>{run.agent_id}</code>]} />
       </p>
       <CopilotBudgets meters={meters} />
       {active && (

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { said } from '../lib/phrases.ts';
 import { useEffect } from 'preact/hooks';
 import { t } from '../../base/i18n.ts';
 import type { ModelProvider } from '../../protocol/copilot.ts';
@@ -107,8 +108,8 @@ export function CopilotSettings({ copilot: c, numbers, onCopilot, onNumber, err,
       <p class="note model-status" role="status" aria-label={t('copilot_status_label')}>
         {model.status
           ? model.status.ready
-            ? t('copilot_model_set_up', model.status.model_label)
-            : t('copilot_model_not_ready', model.status.detail ?? t('copilot_not_set_up'))
+            ? t('copilot_model_set_up', said(model.status.model_label_said, model.status.model_label))
+            : t('copilot_model_not_ready', model.status.detail !== undefined ? said(model.status.detail_said, model.status.detail) : t('copilot_not_set_up'))
           : model.error
             ? t('copilot_model_status_unknown', model.error)
             : t('copilot_checking')}

@@ -1,4 +1,5 @@
 import { t } from '../../base/i18n.ts';
+import { said } from '../lib/phrases.ts';
 import { Words } from './Words.tsx';
 import { useEffect, useState } from 'preact/hooks';
 import { startCopilot } from '../background-client.ts';
@@ -62,9 +63,9 @@ export function CopilotView({ onOpenSettings, onOpenAudit }: { onOpenSettings: (
       <p class="note model-line" role="status" aria-label={t('copilot_model_label')}>
         {status ? (
           <>
-            <Words id="copilot_model" parts={[demo ? <strong class="demo">{demoModelLabel()}</strong> : status.model_label]} />
+            <Words id="copilot_model" parts={[demo ? <strong class="demo">{demoModelLabel()}</strong> : said(status.model_label_said, status.model_label)]} />
             {' · '}
-            {status.ready ? t('copilot_ready') : t('copilot_not_ready', status.detail ?? t('copilot_not_set_up'))}{' '}
+            {status.ready ? t('copilot_ready') : t('copilot_not_ready', status.detail !== undefined ? said(status.detail_said, status.detail) : t('copilot_not_set_up'))}{' '}
             {!status.ready && (
               <button type="button" class="link nav" onClick={onOpenSettings}>
                 {t('copilot_set_up_model')}

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { t } from '../../base/i18n.ts';
 import { checkModel } from '../background-client.ts';
+import { said } from '../lib/phrases.ts';
 
 /**
  * "Test connection": Steward calls the model's endpoint (its model list; no tokens spent) with
@@ -15,7 +16,11 @@ export function ModelConnectionTest() {
     setResult({ ok: true, text: t('copilot_testing') });
     try {
       const s = await checkModel();
-      setResult(s.ready ? { ok: true, text: t('copilot_test_connected', s.model_label) } : { ok: false, text: t('copilot_test_failed', s.detail ?? t('copilot_test_not_set_up')) });
+      setResult(
+        s.ready
+          ? { ok: true, text: t('copilot_test_connected', said(s.model_label_said, s.model_label)) }
+          : { ok: false, text: t('copilot_test_failed', s.detail !== undefined ? said(s.detail_said, s.detail) : t('copilot_test_not_set_up')) },
+      );
     } catch (e) {
       setResult({ ok: false, text: t('copilot_test_failed', (e as Error).message) });
     } finally {

@@ -14,6 +14,7 @@ import {
   type PairingFormValues,
 } from '../lib/pairing-form.ts';
 import { sourceWords } from '../lib/pairing-sources.ts';
+import { pairingRefusalText } from '../lib/pairing-refusals.ts';
 import { clockTime, countdown, msLeft } from '../lib/time.ts';
 import { now } from '../now.ts';
 import { Words } from './Words.tsx';
@@ -76,8 +77,9 @@ export function PairingCard({
     } catch (e) {
       const error = e as Error & { code?: string };
       // The third wrong code ended the request: the card goes, the reason stays in the view.
-      if (error.code === 'PAIRING_REFUSED' || error.code === 'PAIRING_EXPIRED') return onDecided({ pairing_id: id, client: name, outcome: 'refused', why: error.message });
-      setRefusal(error.message);
+      const why = pairingRefusalText(error, name, p.wrong_codes);
+      if (error.code === 'PAIRING_REFUSED' || error.code === 'PAIRING_EXPIRED') return onDecided({ pairing_id: id, client: name, outcome: 'refused', why });
+      setRefusal(why);
       setBusy(false);
     }
   };

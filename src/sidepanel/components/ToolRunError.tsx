@@ -1,6 +1,7 @@
 import { t } from '../../base/i18n.ts';
 import type { ToolRunOutcome } from '../../protocol/webmcp.ts';
 import { PageErrorDetails } from '../../protocol/page-tool-error.ts';
+import { SaidLine } from './SaidLine.tsx';
 
 type RunError = Extract<ToolRunOutcome, { ok: false }>['error'];
 
@@ -30,9 +31,8 @@ export function ToolRunError({ error, name }: { error: RunError; name: string })
           </pre>
         </div>
       ) : (
-        <p class="error-text">
-          {error.code}: {error.message}
-        </p>
+        // Steward's reason in the person's words from its code; what the pipeline wrote (what an agent reads) one click away.
+        <SaidLine class="error-text" phrase={{ code: 'step_refused', params: { code: error.code } }} english={`${error.code}: ${error.message}`} />
       )}
       {details.action_id && <p class="note">{t('tools_recorded', details.action_id)}</p>}
     </div>

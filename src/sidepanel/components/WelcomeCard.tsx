@@ -1,4 +1,5 @@
 import { pluralOf, t } from '../../base/i18n.ts';
+import { said } from '../lib/phrases.ts';
 import { Words } from './Words.tsx';
 import { dismissWelcome } from '../welcome-store.ts';
 import { useModelStatus } from '../use-model-status.ts';
@@ -31,7 +32,7 @@ export function WelcomeCard({ onOpen }: { onOpen: (view: 'tab' | 'settings') => 
         <li>
           <Words id="welcome_model" parts={[<strong>{t('welcome_model_title')}</strong>, <code>npm start</code>]} />{' '}
           {model?.ready ? (
-            <span class="done">{t('welcome_model_done', model.model_label)}</span>
+            <span class="done">{t('welcome_model_done', said(model.model_label_said, model.model_label))}</span>
           ) : (
             <button type="button" class="link nav" onClick={() => onOpen('settings')}>
               {t('welcome_set_model')}

@@ -3,6 +3,7 @@ import type { ObservedState } from '../../protocol/observed-state.ts';
 import type { Source } from '../../protocol/resource.ts';
 import { t, type MessageKey } from '../../base/i18n.ts';
 import { humanize, reasonText } from './labels.ts';
+import { said } from './phrases.ts';
 import { actingWords } from './resource-words.ts';
 import { inputRows, showValue } from './values.ts';
 
@@ -137,7 +138,7 @@ function facts(r: ApprovalRequest, doubt: string | undefined): CardFact[] {
   // Other reasons with a detail of their own (an address it goes to, text it types) are decision facts too.
   for (const x of r.reasons) {
     if (FRONT.includes(x.code) || !x.detail || repeated(x.detail)) continue;
-    out.push({ kind: 'warn', text: `${capitalise(x.detail)}.` });
+    out.push({ kind: 'warn', text: `${capitalise(said(x.detail_said, x.detail))}.` });
   }
   if (r.prior_step) {
     out.push({
@@ -150,7 +151,8 @@ function facts(r: ApprovalRequest, doubt: string | undefined): CardFact[] {
 }
 
 function withDetails(text: string, group: readonly ApprovalReason[]): string {
-  const details = group.map((x) => x.detail).filter((d): d is string => d !== undefined && !repeated(d));
+  // Said in the person's language; `repeated` reads the pipeline's English, which every detail carries.
+  const details = group.filter((x) => x.detail !== undefined && !repeated(x.detail)).map((x) => said(x.detail_said, x.detail!));
   return details.length === 0 ? text : `${text.replace(/\.$/, '')} (${details.join('; ')}).`;
 }
 
@@ -163,6 +165,15 @@ function otherReasons(reasons: readonly ApprovalReason[]): string[] {
   const shown = new Set<ApprovalReasonCode>();
   for (const x of reasons) if (!FRONT.includes(x.code) && !(x.detail && !repeated(x.detail)) && !shown.has(x.code)) shown.add(x.code);
   return [...shown].map(reasonText);
+}
+
+/** Why Steward refused a decision (the panel channel's error codes), in the person's words. */
+const DECIDE_ERRORS = ['APPROVAL_NOT_FOUND', 'APPROVAL_ALREADY_DECIDED', 'APPROVAL_EXPIRED', 'APPROVAL_STALE', 'WINDOW_NOT_ALLOWED'] as const;
+
+/** A refused decision in words; the worker's own message for a code the panel does not know. */
+export function decideErrorText(error: { code?: unknown; message: string }): string {
+  const code = DECIDE_ERRORS.find((c) => c === error.code);
+  return code ? t(`card_error_${code}`) : error.message;
 }
 
 /** Keys that address an element, not a value a person chooses (the headline names the element). */

@@ -62,6 +62,10 @@ const OUTCOME_KEYS = {
   pending_confirmation: 'outcome_pending_confirmation',
   // A step's own outcome where the person's Stop ended the action (runner.ts).
   stopped: 'outcome_stopped',
+  // A token's own entries (src/pipeline/create.ts).
+  minted: 'outcome_minted',
+  revoked: 'outcome_revoked',
+  purged: 'outcome_purged',
   // An action's end (audit-groups.ts, actionResult).
   done_confirmed: 'result_done_confirmed',
   done: 'result_done',

@@ -1,5 +1,6 @@
 import { pluralOf, t, type MessageKey } from '../../base/i18n.ts';
 import { ErrorCode } from '../../protocol/errors.ts';
+import { InteractivityEvidence } from '../../protocol/element.ts';
 import type { Phrase, PhraseCode, SiteContentKind } from '../../protocol/phrase.ts';
 import { countdown } from './time.ts';
 
@@ -60,6 +61,28 @@ function siteFailed(v: Values): string | undefined {
   return says ? fill('said_step_site_unknown_says', v, 'code', 'message') : t('said_step_site_unknown');
 }
 
+const WINDOW_EXCLUDED = ['payment', 'untrusted_input', 'form_submission', 'risky_control', 'organisation_policy'] as const;
+
+/** "a, b and c" in the person's language; undefined for an empty list. */
+function listOf(items: readonly string[]): string | undefined {
+  if (items.length <= 1) return items[0];
+  return t('said_list_and', items.slice(0, -1).join(', '), items.at(-1)!);
+}
+
+/** What Steward inferred a control from (`click_listener,cursor_pointer`), in words; "behaviour" when it does not say. */
+function inferredFrom(v: Values): string | undefined {
+  const codes = text(v, 'evidence')
+    ?.split(',')
+    .filter((c) => c !== '');
+  if (codes === undefined) return undefined;
+  const words = codes.map((c) => word(InteractivityEvidence.options, c, (e) => t(`said_interactivity_${e}`)));
+  if (words.some((w) => w === undefined)) return undefined;
+  return listOf(words as string[]) ?? t('said_interactivity_behaviour');
+}
+
+/** A sentence with an optional value: its `_named` form when the value is there. */
+const withOptional = (v: Values, optional: string, plain: () => string | undefined, named: () => string | undefined) => (v[optional] !== undefined ? named() : plain());
+
 const SAY: Record<PhraseCode, Say> = {
   step_denied: () => t('said_step_denied'),
   step_stopped: () => t('said_step_stopped'),
@@ -112,13 +135,128 @@ const SAY: Record<PhraseCode, Say> = {
   collector_failed: (v) => fill('said_collector_failed', v, 'where', 'error'),
   collector_no_answer: (v) => fill('said_collector_no_answer', v, 'seconds'),
   collector_bridge_down: () => t('said_collector_bridge_down'),
+  model_bad_key: (v) => fill('said_model_bad_key', v, 'host', 'status'),
+  model_rate_limited: (v) => (count(v, 'seconds') !== undefined ? fill('said_model_rate_limited_wait', v, 'host', 'seconds') : fill('said_model_rate_limited', v, 'host')),
+  model_too_long: (v) => fill('said_model_too_long', v, 'said'),
+  model_server_error: (v) => fill('said_model_server_error', v, 'host', 'status', 'said'),
+  model_not_found: (v) => fill('said_model_not_found', v, 'host', 'said'),
+  model_rejected: (v) => fill('said_model_rejected', v, 'host', 'status', 'said'),
+  model_redirect: (v) => fill('said_model_redirect', v, 'host'),
+  model_timeout: (v) => fill('said_model_timeout', v, 'host', 'seconds'),
+  model_unreachable: (v) => fill('said_model_unreachable', v, 'host', 'why'),
+  model_unreadable: (v) => fill('said_model_unreadable', v, 'host'),
+  model_broke_off: (v) => fill('said_model_broke_off', v, 'host', 'said'),
+  model_missing: (v) => fill('said_model_missing', v, 'host', 'model', 'offered'),
+  model_no_endpoint: () => t('said_model_no_endpoint'),
+  model_bad_endpoint: () => t('said_model_bad_endpoint'),
+  model_no_model: () => t('said_model_no_model'),
+  model_needs_key: (v) => fill('said_model_needs_key', v, 'host'),
+  prompt_api_missing: () => t('said_prompt_api_missing'),
+  prompt_api_unknown: (v) => fill('said_prompt_api_unknown', v, 'error'),
+  prompt_api_downloadable: () => t('said_prompt_api_downloadable'),
+  prompt_api_downloading: () => t('said_prompt_api_downloading'),
+  prompt_api_unavailable: () => t('said_prompt_api_unavailable'),
+  prompt_api_nothing_to_ask: () => t('said_prompt_api_nothing_to_ask'),
+  prompt_api_empty: () => t('said_prompt_api_empty'),
+  prompt_api_timeout: (v) => fill('said_prompt_api_timeout', v, 'seconds'),
+  prompt_api_failed: (v) => fill('said_prompt_api_failed', v, 'error'),
+  model_label_none: () => t('said_model_label_none'),
+  model_label_prompt_api: () => t('said_model_label_prompt_api'),
+  model_label_demo: () => t('said_model_label_demo'),
+  model_label_at: (v) => fill('said_model_label_at', v, 'model', 'host'),
+  failure_refused: (v) => word(ErrorCode.options, text(v, 'code'), (code) => fill('said_failure_refused', { ...v, why: t(`said_error_${code}`) }, 'step', 'why', 'code')),
+  failure_site: (v) => {
+    const s = text(v, 'status');
+    const key = s === 'failed' ? 'said_failure_site_failed' : s === 'unknown' ? 'said_failure_site_unknown' : undefined;
+    return key && fill(key, v, 'step', 'action_id');
+  },
+  failure_invalid_reply: (v) => fill('said_failure_invalid_reply', v, 'step'),
+  failure_submit: (v) => fill('said_failure_submit', v, 'step'),
+  reason_consent_toggle: (v) => fill('said_reason_consent_toggle', v, 'name'),
+  reason_answers_dialog: (v) =>
+    withOptional(
+      v,
+      'dialog',
+      () => fill('said_reason_answers_dialog', v, 'name', 'role'),
+      () => fill('said_reason_answers_dialog_named', v, 'name', 'role', 'dialog'),
+    ),
+  reason_consent_button: (v) => fill('said_reason_consent_button', v, 'name'),
+  reason_uploads_file: () => t('said_reason_uploads_file'),
+  reason_password_field: () => t('said_reason_password_field'),
+  reason_payment_field: () => t('said_reason_payment_field'),
+  reason_submits_form: (v) =>
+    withOptional(
+      v,
+      'form',
+      () => t('said_reason_submits_form'),
+      () => fill('said_reason_submits_form_named', v, 'form'),
+    ),
+  reason_risky_name: (v) => fill('said_reason_risky_name', v, 'name'),
+  reason_moves_money: (v) => fill('said_reason_moves_money', v, 'name'),
+  reason_saves_state: (v) => fill('said_reason_saves_state', v, 'role'),
+  reason_saves_value: (v) => fill('said_reason_saves_value', v, 'role'),
+  reason_non_web_link: (v) => fill('said_reason_non_web_link', v, 'role', 'name'),
+  reason_inferred: (v) => {
+    const from = inferredFrom(v);
+    if (from === undefined) return undefined;
+    const values = { ...v, from };
+    return withOptional(
+      v,
+      'name',
+      () => fill('said_reason_inferred', values, 'role', 'from'),
+      () => fill('said_reason_inferred_named', values, 'role', 'name', 'from'),
+    );
+  },
+  reason_unknown_control: (v) => fill('said_reason_unknown_control', v, 'role', 'name'),
+  reason_unknown_shape: (v) => fill('said_reason_unknown_shape', v, 'shape'),
+  reason_unknown_focus: (v) => fill('said_reason_unknown_focus', v, 'key'),
+  reason_key_submits: (v) =>
+    withOptional(
+      v,
+      'form',
+      () => fill('said_reason_key_submits', v, 'key', 'field'),
+      () => fill('said_reason_key_submits_named', v, 'key', 'field', 'form'),
+    ),
+  reason_form_payment: () => t('said_reason_form_payment'),
+  reason_key_in_field: (v) => fill('said_reason_key_in_field', v, 'key', 'field'),
+  reason_page_shortcut: (v) => fill('said_reason_page_shortcut', v, 'key'),
+  reason_page_shortcut_modifier: (v) => fill('said_reason_page_shortcut_modifier', v, 'key'),
+  reason_drags_risky: (v) => fill('said_reason_drags_risky', v, 'name'),
+  reason_drag_unknown: (v) =>
+    withOptional(
+      v,
+      'onto',
+      () => fill('said_reason_drag_unknown', v, 'name'),
+      () => fill('said_reason_drag_unknown_onto', v, 'name', 'onto'),
+    ),
+  reason_organisation: (v) => fill('said_reason_organisation', v, 'pattern'),
+  reason_off_site_link: (v) => fill('said_reason_off_site_link', v, 'to'),
+  reason_wrote_before: (v) => fill('said_reason_wrote_before', v, 'origin', 'control', 'method', 'url'),
+  window_one_at_a_time: () => t('said_window_one_at_a_time'),
+  window_excluded: (v) => word(WINDOW_EXCLUDED, text(v, 'reason'), (r) => t('said_window_excluded', t(`said_window_why_${r}`))),
+  window_in_page: () => t('said_window_in_page'),
+  bridge_closed: () => t('said_bridge_closed'),
+  bridge_not_installed: () => t('said_bridge_not_installed'),
+  bridge_forbidden: () => t('said_bridge_forbidden'),
+  bridge_exited: () => t('said_bridge_exited'),
+  bridge_link_closed: (v) => fill('said_bridge_link_closed', v, 'reason'),
+  bridge_not_yet: () => t('said_bridge_not_yet'),
 };
 
 /**
  * Codes whose sentence leaves out part of what the worker wrote (a refusal's own message, a
  * verifier's specifics): the worker's English stays one click away. The others say all of it.
  */
-const PARTIAL: ReadonlySet<PhraseCode> = new Set<PhraseCode>(['step_refused', 'step_cut_short', 'chain_broken', 'collector_bridge_down']);
+const PARTIAL: ReadonlySet<PhraseCode> = new Set<PhraseCode>([
+  'step_refused',
+  'step_cut_short',
+  'chain_broken',
+  'collector_bridge_down',
+  'model_unreadable',
+  'failure_refused',
+  'failure_invalid_reply',
+  'failure_submit',
+]);
 
 /** The phrase in the person's words, and the worker's English record when that says more; the English alone when the panel cannot say it. */
 export function saidWithRecord(phrase: Phrase | undefined, english: string): { words: string; record?: string } {

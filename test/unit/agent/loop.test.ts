@@ -3,6 +3,12 @@ import { runCopilot } from '../../../src/agent/loop.ts';
 import type { HistoryEntry } from '../../../src/agent/history.ts';
 import type { ActionRequest } from '../../../src/protocol/action.ts';
 import { FakeShop, ScriptedModel, act, done, drain, portsFor, track } from './fakes.ts';
+import { readFileSync } from 'node:fs';
+import { useMessageSource } from '../../../src/base/i18n.ts';
+import { said } from '../../../src/sidepanel/lib/phrases.ts';
+import { catalogueSource, type Catalogue } from '../catalogue-source.ts';
+
+const VI = JSON.parse(readFileSync(new URL('../../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Catalogue;
 
 const GOAL = 'Cancel order ORD-1024';
 const settings = { run_id: 'run_1' };
@@ -187,6 +193,7 @@ describe('malformed model output', () => {
     expect(steps.map((s) => s.entry.step)).toEqual([undefined, undefined, undefined]);
     expect(end).toMatchObject({ kind: 'stopped', reason: 'failures' });
     expect(end.kind === 'stopped' && end.errors).toHaveLength(3);
+    expect(end.kind === 'stopped' && end.errors_said).toEqual([1, 2, 3].map((step) => ({ code: 'failure_invalid_reply', params: { step } })));
     expect(shop.submitted).toEqual([]);
   });
 });
@@ -252,6 +259,12 @@ describe('rails enforced in code', () => {
       'step 2: PRECONDITION_FAILED: The order changed.',
       'step 3: PRECONDITION_FAILED: The order changed.',
     ]);
+    // For the panel, each as a phrase: the step and the error's code, worded in the person's language.
+    expect(end.kind === 'stopped' && end.errors_said).toEqual([1, 2, 3].map((step) => ({ code: 'failure_refused', params: { step, code: 'PRECONDITION_FAILED' } })));
+    useMessageSource(catalogueSource(VI, 'vi'));
+    expect(end.kind === 'stopped' && end.errors_said!.map((p, i) => said(p, end.errors![i]!))).toEqual(
+      [1, 2, 3].map((n) => `Bước ${n}: chưa thực hiện: ${VI.said_error_PRECONDITION_FAILED!.message} (PRECONDITION_FAILED).`),
+    );
   });
 
   it('counts a submit that throws as a failure', async () => {
@@ -259,7 +272,12 @@ describe('rails enforced in code', () => {
     const ports = portsFor(shop, new ScriptedModel([act('orders.cancel', { n: 1 }), act('orders.cancel', { n: 2 }), act('orders.cancel', { n: 3 })]));
     ports.submit = () => Promise.reject(new Error('no tab'));
     const { end } = await drain(GOAL, settings, ports);
-    expect(end).toMatchObject({ kind: 'stopped', reason: 'failures', errors: ['step 1: submit failed: no tab', 'step 2: submit failed: no tab', 'step 3: submit failed: no tab'] });
+    expect(end).toMatchObject({
+      kind: 'stopped',
+      reason: 'failures',
+      errors: ['step 1: submit failed: no tab', 'step 2: submit failed: no tab', 'step 3: submit failed: no tab'],
+      errors_said: [1, 2, 3].map((step) => ({ code: 'failure_submit', params: { step } })),
+    });
   });
 
   it('stops when the time budget is spent', async () => {

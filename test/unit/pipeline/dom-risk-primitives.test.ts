@@ -5,6 +5,7 @@ import type { ObservedState } from '../../../src/protocol/observed-state.ts';
 import type { InteractivityEvidence } from '../../../src/protocol/element.ts';
 import { ActionRequest } from '../../../src/protocol/action.ts';
 import { classifyDom } from '../../../src/pipeline/policy/dom-risk.ts';
+import { said } from '../../../src/sidepanel/lib/phrases.ts';
 import { resolveCapability } from '../../../src/pipeline/capability.ts';
 import { boundForm } from '../../../src/pipeline/form-binding.ts';
 import { approvalReasons } from '../../../src/pipeline/policy/risk.ts';
@@ -128,7 +129,15 @@ describe('inferred controls', () => {
   it('an inferred span named “View” (which the page may wire to delete) is possibly consequential, and the card says why in words', () => {
     const c = classifyDom('dom.click', { ref: 'v1' }, o);
     expect(c).toMatchObject({ read_only: false, consequential: true });
-    expect(c.reasons).toEqual([{ code: 'inferred_control', detail: 'Steward inferred this is a button (“View”) from its click listener and pointer cursor; it cannot tell what it does' }]);
+    expect(c.reasons).toEqual([
+      {
+        code: 'inferred_control',
+        detail: 'Steward inferred this is a button (“View”) from its click listener and pointer cursor; it cannot tell what it does',
+        detail_said: { code: 'reason_inferred', params: { role: 'button', name: 'View', evidence: 'click_listener,cursor_pointer' } },
+      },
+    ]);
+    // The panel says the same words from the catalogue: in English, exactly the pipeline's.
+    expect(said(c.reasons[0]!.detail_said, '')).toBe(c.reasons[0]!.detail);
   });
 
   it('names the newer evidence in words too: a :hover rule, a grab cursor, a class', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalRequest } from '../../../src/protocol/approval.ts';
-import { cardWords, optionLabel, optionLabelsOf } from '../../../src/sidepanel/lib/approval-words.ts';
+import { cardWords, decideErrorText, optionLabel, optionLabelsOf } from '../../../src/sidepanel/lib/approval-words.ts';
 
 /** A card as the service worker builds it for the shop's cancel (only the fields that matter overridden). */
 function card(over: Partial<ApprovalRequest> = {}): ApprovalRequest {
@@ -147,5 +147,14 @@ describe('an approval card in words', () => {
   it('reads option labels from the form fields of an observation', () => {
     expect(optionLabelsOf({ forms: [{ ref: 'e1', fields: [{ ref: 'e2', name: 'reason', type: 'select', required: true, options: SHOP_REASONS, visibility: 'visible' }] }] })).toEqual(SHOP_REASONS);
     expect(optionLabelsOf({})).toEqual([]);
+  });
+});
+
+describe('a refused decision', () => {
+  it('is said in words for the codes Steward refuses with, and as the worker wrote it otherwise', () => {
+    expect(decideErrorText({ code: 'APPROVAL_STALE', message: 'the decision was made on a card whose input or state no longer matches this request' })).toBe(
+      'The page or the input changed since this card was shown; nothing was approved.',
+    );
+    expect(decideErrorText({ code: 'UNREACHABLE', message: 'Steward’s background could not be reached: gone' })).toBe('Steward’s background could not be reached: gone');
   });
 });

@@ -8,6 +8,11 @@ import { catalogueSource } from '../catalogue-source.ts';
 import { ApprovalRequest } from '../../../src/protocol/approval.ts';
 import { cardWords } from '../../../src/sidepanel/lib/approval-words.ts';
 import { countdown } from '../../../src/sidepanel/lib/time.ts';
+import { explainConflict } from '../../../src/sidepanel/lib/conflicts.ts';
+import { said } from '../../../src/sidepanel/lib/phrases.ts';
+import { phrase } from '../../../src/protocol/phrase.ts';
+
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * The panel in two languages (issue 30.5): both catalogues hold the same messages with the same
@@ -95,6 +100,24 @@ describe('the panel in Vietnamese', () => {
     expect(countdown(2 * 3600_000 + 10 * 60_000)).toBe('2 giờ 10 phút');
   });
 
+  it('says a reason’s own detail, why no period may be approved and what the page’s state leaves in doubt in Vietnamese', () => {
+    useMessageSource(catalogueSource(vi, 'vi'));
+    const form = ApprovalRequest.parse({
+      ...request,
+      reasons: [{ code: 'form_submission', detail: 'submits the form “Checkout”', detail_said: phrase('reason_submits_form', { form: 'Checkout' }) }],
+      window: { offered: false, why_not: 'it is approved one at a time: it touches money', why_not_said: phrase('window_excluded', { reason: 'payment' }) },
+    });
+    expect(cardWords(form).facts.map((f) => f.text)).toEqual(['Gửi biểu mẫu “Checkout”.']);
+    expect(said(form.window!.offered ? undefined : form.window!.why_not_said, '')).toBe('thao tác này được phê duyệt từng lần một: nó liên quan đến tiền');
+    expect(explainConflict('dom_state_disagrees_with_network')).toBe(
+      `${capitalised(vi.evidence_dom!.message)} và ${vi.evidence_network!.message} không khớp nhau về state; Steward không chắc bên nào đúng.`,
+    );
+    expect(explainConflict('hidden_interactive_elements')).toBe(vi.conflict_hidden_interactive_elements!.message);
+    useMessageSource(catalogueSource(en, 'en-US'));
+    expect(cardWords(form).facts.map((f) => f.text)).toEqual(['Submits the form “Checkout”.']);
+    expect(explainConflict('dom_state_disagrees_with_network')).toBe('The page structure and the network responses disagree about the state; Steward is not sure which is right.');
+  });
+
   it('and the same card in English as before', () => {
     useMessageSource(catalogueSource(en, 'en-US'));
     expect(cardWords(request).headline).toBe('Press button “Cancel order” (order ORD-1023) on shop.localhost:4100, asked by Claude Desktop');
@@ -166,5 +189,44 @@ describe('the side panel’s components', () => {
 
   it('list as not yet translated only components that still have English in them', () => {
     expect([...NOT_YET_TRANSLATED].filter((f) => !components.includes(f) || typedWords(join(dir, f)).length === 0)).toEqual([]);
+  });
+});
+
+/** A sentence of three words or more typed into a string: what a person would read if it reached the panel. */
+const SENTENCE = /\b[A-Za-z]{2,}\b(\s+\b[A-Za-z’']{2,}\b){2,}/;
+
+/** String literals in a store or word file that read as English sentences, outside imports and console messages (for developers). */
+function typedSentences(path: string): string[] {
+  const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const forDevelopers = (node: ts.Node): boolean => {
+    for (let n: ts.Node | undefined = node.parent; n; n = n.parent) {
+      if (ts.isImportDeclaration(n)) return true;
+      if (ts.isCallExpression(n) && /^console\./.test(n.expression.getText())) return true;
+    }
+    return false;
+  };
+  const visit = (node: ts.Node): void => {
+    let text: string | undefined;
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) text = node.text;
+    else if (ts.isTemplateExpression(node)) text = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' … ');
+    if (text !== undefined && SENTENCE.test(text) && !forDevelopers(node)) found.push(text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('the side panel’s stores and word files', () => {
+  const dirs = [join(ROOT, 'src/sidepanel'), join(ROOT, 'src/sidepanel/lib')];
+  const files = dirs.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => join(dir, f)),
+  );
+
+  it('type no English sentence: what they show comes from the catalogue (or the worker’s phrases)', () => {
+    expect(files.length).toBeGreaterThan(20);
+    expect(files.flatMap((f) => typedSentences(f).map((text) => `${f.slice(ROOT.length + 1)}: ${text}`))).toEqual([]);
   });
 });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { bridgeStatusWords } from '../../../src/sidepanel/lib/bridge-status.ts';
 import { tokenOwner } from '../../../src/sidepanel/lib/token-owner.ts';
+import { readFileSync } from 'node:fs';
+import { useMessageSource } from '../../../src/base/i18n.ts';
+import { pairingRefusalText } from '../../../src/sidepanel/lib/pairing-refusals.ts';
+import { catalogueSource, type Catalogue } from '../catalogue-source.ts';
 
 describe('Settings: the MCP bridge line', () => {
   it('connected, with the host version', () => {
@@ -23,5 +27,23 @@ describe('Tokens: who a token is for', () => {
   it("Steward's own agents are not called MCP clients", () => {
     expect(tokenOwner({ agent_id: 'agent:copilot' })).toEqual({});
     expect(tokenOwner({ agent_id: 'agent:mcpish', label: 'x' })).toEqual({ label: 'x' });
+  });
+});
+
+describe('a refused pairing code', () => {
+  it('says what the worker says, from the catalogue: the tries left, the third wrong code, an expired request', () => {
+    const en = JSON.parse(readFileSync(new URL('../../../public/_locales/en/messages.json', import.meta.url), 'utf8')) as Catalogue;
+    const vi = JSON.parse(readFileSync(new URL('../../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Catalogue;
+    useMessageSource(catalogueSource(en, 'en-US'));
+    // The worker's English, word for word (src/mcp/pairing-book.ts), as the e2e tests read it.
+    expect(pairingRefusalText({ code: 'PAIRING_CODE_MISMATCH', message: '' }, 'Evil Guesser', 0)).toBe('The code does not match the one Evil Guesser shows. 2 tries left.');
+    expect(pairingRefusalText({ code: 'PAIRING_CODE_MISMATCH', message: '' }, 'Evil Guesser', 1)).toBe('The code does not match the one Evil Guesser shows. 1 try left.');
+    expect(pairingRefusalText({ code: 'PAIRING_REFUSED', message: '' }, 'Evil Guesser', 2)).toBe(
+      'That code does not match either. After 3 wrong codes the request from Evil Guesser is refused; the client must ask again.',
+    );
+    expect(pairingRefusalText({ code: 'UNREACHABLE', message: 'Steward’s background could not be reached: gone' }, 'X', 0)).toBe('Steward’s background could not be reached: gone');
+    useMessageSource(catalogueSource(vi, 'vi'));
+    expect(pairingRefusalText({ code: 'PAIRING_CODE_MISMATCH', message: '' }, 'Evil Guesser', 0)).toBe('Mã không khớp với mã mà Evil Guesser hiển thị. Còn 2 lần thử.');
+    expect(pairingRefusalText({ code: 'PAIRING_EXPIRED', message: '' }, 'X', 0)).toBe(vi.pairing_request_expired!.message);
   });
 });

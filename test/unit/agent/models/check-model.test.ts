@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkedModelStatus } from '../../../../src/agent/models/create-model.ts';
 import { closedPort, json, startWireServer, type Handler, type WireServer } from './wire-server.ts';
+import { failureFor } from '../../../../src/agent/models/http.ts';
+import { useMessageSource } from '../../../../src/base/i18n.ts';
+import type { ModelStatus } from '../../../../src/protocol/copilot.ts';
+import { said } from '../../../../src/sidepanel/lib/phrases.ts';
+import { catalogueSource, type Catalogue } from '../../catalogue-source.ts';
+import { readFileSync } from 'node:fs';
 
 /** "Ready" only after the endpoint answered: the connection check against a real local server. */
 
@@ -59,5 +65,46 @@ describe('the model connection check', () => {
     const status = await checkedModelStatus({ provider: 'openai', endpoint: `${server.url}/v1`, model: '' }, deps);
     expect(status).toMatchObject({ ready: false, checked: false, detail: expect.stringContaining('Enter the name of the model') });
     expect(server.received).toEqual([]);
+  });
+
+  it('says why in the person’s language: in English word for word as the worker wrote it, in Vietnamese from the catalogue', async () => {
+    const statuses: ModelStatus[] = [];
+    const port = await closedPort();
+    statuses.push(await checkedModelStatus({ provider: 'openai', endpoint: `http://127.0.0.1:${port}/v1`, model: 'llama3.1:8b' }, deps));
+    statuses.push(await check([(_, res) => json(res, 401, { error: { message: 'no' } })]));
+    await server!.stop();
+    statuses.push(await check([models('qwen2.5:7b', 'mistral')]));
+    await server!.stop();
+    statuses.push(await check([(_, res) => json(res, 503, { error: { message: 'overloaded' } })]));
+    statuses.push(await checkedModelStatus({ provider: 'openai', endpoint: `${server!.url}/v1`, model: '' }, deps));
+    statuses.push(await checkedModelStatus({ provider: 'openai', endpoint: '', model: 'x' }, deps));
+    statuses.push(await checkedModelStatus({ provider: 'openai', endpoint: 'https://api.openai.com/v1', model: 'gpt-4o-mini' }, deps));
+    const load = (lang: string) => JSON.parse(readFileSync(new URL(`../../../../public/_locales/${lang}/messages.json`, import.meta.url), 'utf8')) as Catalogue;
+
+    useMessageSource(catalogueSource(load('en'), 'en-US'));
+    for (const s of statuses) {
+      expect(s.detail_said, s.detail).toBeDefined();
+      expect(said(s.detail_said, '(not said)')).toBe(s.detail);
+      expect(said(s.model_label_said, s.model_label)).toBe(s.model_label);
+    }
+    useMessageSource(catalogueSource(load('vi'), 'vi'));
+    expect(said(statuses[0]!.detail_said, '')).toMatch(new RegExp(`^Steward không kết nối được tới 127\\.0\\.0\\.1:${port} \\(.+\\)\\. Hãy kiểm tra`));
+    expect(said(statuses[2]!.detail_said, '')).toContain('không có mô hình nào tên “llama3.1:8b” (máy chủ này có: qwen2.5:7b, mistral)');
+    for (const s of statuses) expect(said(s.detail_said, s.detail!)).not.toBe(s.detail);
+  });
+
+  it('a failed answer of every kind is said by the panel in English exactly as the worker wrote it', () => {
+    useMessageSource(catalogueSource(JSON.parse(readFileSync(new URL('../../../../public/_locales/en/messages.json', import.meta.url), 'utf8')) as Catalogue, 'en-US'));
+    const answer = (status: number, text: string, headers: Record<string, string> = {}) => ({ status, headers: new Headers(headers), text });
+    const failures = [
+      answer(401, ''),
+      answer(429, '', { 'retry-after': '30' }),
+      answer(429, ''),
+      answer(400, JSON.stringify({ error: { message: 'maximum context length is 8192 tokens' } })),
+      answer(502, 'bad gateway'),
+      answer(404, 'not found'),
+      answer(422, JSON.stringify({ message: 'bad input' })),
+    ].map((a) => failureFor(a, 'llm.example.org', undefined));
+    for (const f of failures) expect(said(f.error.message_said, '(not said)')).toBe(f.message);
   });
 });

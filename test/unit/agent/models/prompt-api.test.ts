@@ -74,7 +74,13 @@ describe('modelStatus', () => {
   const openai = { provider: 'openai' as const, endpoint: 'https://api.openai.com/v1', model: 'gpt-4o-mini' };
 
   it('is ready for a configured model, and names it', async () => {
-    expect(await modelStatus(openai, true, { fetch })).toEqual({ provider: 'openai', model_label: 'gpt-4o-mini at api.openai.com', has_key: true, ready: true });
+    expect(await modelStatus(openai, true, { fetch })).toEqual({
+      provider: 'openai',
+      model_label: 'gpt-4o-mini at api.openai.com',
+      model_label_said: { code: 'model_label_at', params: { model: 'gpt-4o-mini', host: 'api.openai.com' } },
+      has_key: true,
+      ready: true,
+    });
     expect(await modelStatus({ ...openai, endpoint: 'http://localhost:11434/v1', model: 'llama3.1:8b' }, false, { fetch })).toMatchObject({ ready: true, has_key: false });
     expect(await modelStatus({ ...openai, endpoint: 'http://127.0.0.1:8790/v1', model: 'steward-demo' }, false, { fetch })).toMatchObject({ ready: true, model_label: 'Demo model (scripted)' });
     expect(await modelStatus(config, false, { fetch, promptApi: languageModel('available', () => Promise.resolve('')).api })).toMatchObject({ ready: true, model_label: 'Chrome built-in model' });

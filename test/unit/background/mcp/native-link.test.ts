@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { useMessageSource } from '../../../../src/base/i18n.ts';
+import { said } from '../../../../src/sidepanel/lib/phrases.ts';
+import { catalogueSource, type Catalogue } from '../../catalogue-source.ts';
 import { MAX_RETRY_MS, NativeLink, type NativePort } from '../../../../src/background/mcp/native-link.ts';
 import type { BridgeStatus } from '../../../../src/protocol/bridge.ts';
 
@@ -100,6 +104,11 @@ describe('native link', () => {
       s.fire();
     }
     expect(s.link.status()).toMatchObject({ connected: false, problem: NOT_INSTALLED });
+    // Settings says it from its phrase: in English word for word, in Vietnamese from the catalogue.
+    expect(said(s.link.status().problem_said, '')).toBe(NOT_INSTALLED);
+    useMessageSource(catalogueSource(JSON.parse(readFileSync(new URL('../../../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Catalogue, 'vi'));
+    expect(said(s.link.status().problem_said, '')).toBe('steward-bridge chưa được cài đặt: hãy chạy `npx steward-bridge install`');
+    useMessageSource(catalogueSource(JSON.parse(readFileSync(new URL('../../../../public/_locales/en/messages.json', import.meta.url), 'utf8')) as Catalogue, 'en-US'));
     expect(s.logs).toEqual([`MCP bridge: ${NOT_INSTALLED}`]);
     expect(s.statuses.filter((x) => x.problem === NOT_INSTALLED)).toHaveLength(1);
   });
