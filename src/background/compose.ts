@@ -31,6 +31,7 @@ import { StorageTaintLedger } from './pipeline/agent-taint.ts';
 import { StorageWrittenControls } from './pipeline/written-controls.ts';
 import { createChromePorts } from './ports/index.ts';
 import { chromeTabControl } from './ports/navigate.ts';
+import { sessionContinuationStore } from './ports/continuation-store.ts';
 import { chromeTabEvents } from './ports/tab-wait.ts';
 import { chromeScreenshots, chromeTabImage } from './ports/screenshot.ts';
 import { CaptureBudget } from './ports/capture-budget.ts';
@@ -191,7 +192,8 @@ function wirePipeline(deps: {
   // Chrome's capture quota is the extension's: observations and agents' screenshots share it.
   const captures = new CaptureBudget();
   // The agents' WebMCP calls a page continues in its next document: the executor runs them, the pages' asks reach them.
-  const continuations = new ContinuationBook({ clock: Date.now, lifetimeMs: () => pageDeadlines.continuation_token_ms });
+  // Kept in chrome.storage.session: a call the page continues survives the worker stopping between two documents.
+  const continuations = new ContinuationBook({ clock: Date.now, lifetimeMs: () => pageDeadlines.continuation_token_ms, store: sessionContinuationStore() });
   const chromePorts = createChromePorts({
     sessions,
     tools: deps.tools,
@@ -302,6 +304,11 @@ function wirePipeline(deps: {
   function start(): void {
     live.ready.catch((e) => console.error('pipeline start failed', e));
     // Runs that were active when the worker stopped resume once their actions are recovered.
+    // A chain a stopped worker left that recovery did not take up has nobody to run it: its token is refused.
+    live.recovered
+      .catch(() => undefined)
+      .then(() => continuations.releaseUnadopted())
+      .catch((e) => console.error('releasing continuation chains failed', e));
     live.recovered
       .then(() => copilot.restore())
       .then(async () => copilot.policyChanged((await deps.policy.read()).policy))
