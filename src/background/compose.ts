@@ -37,7 +37,7 @@ import { chromeScreenshots, chromeTabImage } from './ports/screenshot.ts';
 import { CaptureBudget } from './ports/capture-budget.ts';
 import { runToolFromPanel, type PanelRunRequest } from './tools/run-from-panel.ts';
 import { createChromeCopilot } from './copilot/chrome-copilot.ts';
-import { agentsSeeDebuggingTools, observeForAgents } from './tools/agent-view.ts';
+import { agentsSeeDebuggingTools, observeForAgents, onDebuggingToolsSettingChanged } from './tools/agent-view.ts';
 import { wireBridge } from './mcp/wire-bridge.ts';
 import { wireAuditExport } from './audit-export/wire-export.ts';
 import { createContractService } from './contract/contract-service.ts';
@@ -146,6 +146,14 @@ export function composeServiceWorker(): void {
     pipeline.onTabRemoved(tabId);
     forgetTabs([tabId]);
   });
+
+  // The person shows agents the pages' debugging tools, or hides them again: every MCP client asks its tab's tools afresh.
+  onDebuggingToolsSettingChanged(
+    () =>
+      void store.ready.then(() => {
+        for (const tabId of new Set(store.registry.all().map((f) => f.tabId))) pipeline.pageToolsChanged(tabId);
+      }),
+  );
 
   // A tab that leaves the page whose tools it reported (for a site where no content script runs, it
   // reports nothing new): bridge processes ask again, and the tools it listed go.
