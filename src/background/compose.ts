@@ -32,12 +32,13 @@ import { StorageTaintLedger } from './pipeline/agent-taint.ts';
 import { StorageWrittenControls } from './pipeline/written-controls.ts';
 import { createChromePorts } from './ports/index.ts';
 import { chromeTabControl } from './ports/navigate.ts';
+import { sessionContinuationStore } from './ports/continuation-store.ts';
 import { chromeTabEvents } from './ports/tab-wait.ts';
 import { chromeScreenshots, chromeTabImage } from './ports/screenshot.ts';
 import { CaptureBudget } from './ports/capture-budget.ts';
 import { runToolFromPanel, type PanelRunRequest } from './tools/run-from-panel.ts';
 import { createChromeCopilot } from './copilot/chrome-copilot.ts';
-import { agentsSeeDebuggingTools, observeForAgents } from './tools/agent-view.ts';
+import { agentsSeeDebuggingTools, observeForAgents, onDebuggingToolsSettingChanged } from './tools/agent-view.ts';
 import { wireBridge } from './mcp/wire-bridge.ts';
 import { wireAuditExport } from './audit-export/wire-export.ts';
 import { createContractService } from './contract/contract-service.ts';
@@ -147,6 +148,14 @@ export function composeServiceWorker(): void {
     forgetTabs([tabId]);
   });
 
+  // The person shows agents the pages' debugging tools, or hides them again: every MCP client asks its tab's tools afresh.
+  onDebuggingToolsSettingChanged(
+    () =>
+      void store.ready.then(() => {
+        for (const tabId of new Set(store.registry.all().map((f) => f.tabId))) pipeline.pageToolsChanged(tabId);
+      }),
+  );
+
   // A tab that leaves the page whose tools it reported (for a site where no content script runs, it
   // reports nothing new): bridge processes ask again, and the tools it listed go.
   browser.tabs.onUpdated.addListener((tabId, change) => {
@@ -192,7 +201,8 @@ function wirePipeline(deps: {
   // Chrome's capture quota is the extension's: observations and agents' screenshots share it.
   const captures = new CaptureBudget();
   // The agents' WebMCP calls a page continues in its next document: the executor runs them, the pages' asks reach them.
-  const continuations = new ContinuationBook({ clock: Date.now, lifetimeMs: () => pageDeadlines.continuation_token_ms });
+  // Kept in chrome.storage.session: a call the page continues survives the worker stopping between two documents.
+  const continuations = new ContinuationBook({ clock: Date.now, lifetimeMs: () => pageDeadlines.continuation_token_ms, store: sessionContinuationStore() });
   const chromePorts = createChromePorts({
     sessions,
     tools: deps.tools,
@@ -303,6 +313,11 @@ function wirePipeline(deps: {
   function start(): void {
     live.ready.catch((e) => console.error('pipeline start failed', e));
     // Runs that were active when the worker stopped resume once their actions are recovered.
+    // A chain a stopped worker left that recovery did not take up has nobody to run it: its token is refused.
+    live.recovered
+      .catch(() => undefined)
+      .then(() => continuations.releaseUnadopted())
+      .catch((e) => console.error('releasing continuation chains failed', e));
     live.recovered
       .then(() => copilot.restore())
       .then(async () => copilot.policyChanged((await deps.policy.read()).policy))

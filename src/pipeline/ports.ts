@@ -133,8 +133,31 @@ export interface StatusCall {
   ctx: PortContext;
 }
 
+/** An action an earlier service worker dispatched, as recovery asks its path to take it up again. */
+export interface ResumeCall {
+  action_id: string;
+  action: string;
+  input: Record<string, unknown>;
+  idempotency_key: string;
+  ctx: PortContext;
+  /** The token's origins: the path keeps the tab on them while it finishes. */
+  allowed_origins?: readonly string[];
+}
+
+/** A dispatched action its path goes on with after a restart: how it was planned, and its report once it ends. */
+export interface ResumedExecution {
+  planned: Pick<ExecutionCall, 'description' | 'tool' | 'observed'>;
+  ended: Promise<ExecutionReport>;
+}
+
 export interface Executor {
   execute(call: ExecutionCall): Promise<ExecutionReport>;
+  /**
+   * After a service-worker restart: an action this path dispatched that it can still finish (a
+   * page's WebMCP tool that asked to continue in its next document, whose token waits), taken up
+   * without running again what already ran. undefined when the path holds nothing for it.
+   */
+  resume?(call: ResumeCall): Promise<ResumedExecution | undefined>;
   /**
    * The path's own word on an accepted action (the site_contract path polls the site's status
    * endpoint): `confirmed` / `failed` settle it, `accepted` means not yet. Never runs anything.

@@ -8,7 +8,7 @@ import { Stopwatch } from './timings.ts';
 export interface RecoveryReport {
   action_id: string;
   from: JournalState;
-  /** `waiting`: its approval card is still pending; it continues in the background once decided. */
+  /** `waiting`: its approval card is still pending, or its path took it up again; it continues in the background. */
   to: JournalState | 'waiting' | 'unchanged';
   result?: ActionResult;
 }
@@ -35,6 +35,9 @@ export interface Resumer {
  *   is waited for in the background (`track`), no card → failed;
  * - approved: the approval stands; state re-read, token and preconditions and the receipt's
  *   binding re-checked, then dispatched once (the journal refuses a second `dispatched`);
+ * - dispatched: a path that can still finish it (a page's WebMCP tool that asked to continue in
+ *   its next document, its token waiting) takes it up in the background (`track`) at the point it
+ *   had reached, and the action ends with that run; otherwise as below;
  * - dispatched / pending_confirmation / unknown: the resource is re-read and the effect looked
  *   for; it is never executed again.
  */
@@ -75,7 +78,15 @@ export async function recoverAction(pipeline: Resumer, action: StoredAction, tra
       const { result } = await runner.run(run, { receipt_id: action.receipt_id });
       return report((await runner.deps.journal.action(action.action_id))?.state ?? 'unchanged', result);
     }
-    case 'dispatched':
+    case 'dispatched': {
+      const resumed = await runner.resumeDispatched(run);
+      if (resumed) {
+        track(resumed.ended);
+        return report('waiting');
+      }
+      const r = await runner.resolveDispatched(run);
+      return report(r.to, r.result);
+    }
     case 'pending_confirmation':
     case 'unknown': {
       const r = await runner.resolveDispatched(run);

@@ -3,11 +3,13 @@ import type { Policy } from '../protocol/managed-policy.ts';
 import { PageErrorDetails, type PageToolError } from '../protocol/page-tool-error.ts';
 import { makeError, type StewardError } from '../protocol/errors.ts';
 import type { JournalState } from '../protocol/journal.ts';
-import type { SiteResource } from '../protocol/resource.ts';
+import type { SiteResource, StateVersion } from '../protocol/resource.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
 import { errorResult, isErrorResult, type ActionErrorResult, type ActionResult } from '../protocol/results.ts';
 import type { DelegatedAgentToken } from '../protocol/token.ts';
 import type { StoredAction } from '../storage/action-record.ts';
+import type { AvailableAction } from '../protocol/action.ts';
+import type { ToolDescriptor } from '../protocol/webmcp.ts';
 import type { AuditLog } from '../storage/audit-log.ts';
 import type { IdempotencyStore } from '../storage/idempotency-store.ts';
 import type { JournalStore } from '../storage/journal-store.ts';
@@ -29,7 +31,7 @@ import { actsOn, otherResource, sendsTo, type ActsOn } from './acts-on.ts';
 import { PriorSteps, describeElement } from './prior-steps.ts';
 import { agentName } from './presence.ts';
 import { resourceScopeCovers } from '../protocol/resource.ts';
-import type { Location, PipelinePorts, PortContext } from './ports.ts';
+import type { ExecutionReport, Location, PipelinePorts, PortContext } from './ports.ts';
 import { settleFromSite } from './site-status.ts';
 import { checkPreconditions } from './preconditions.ts';
 import type { ReceiptBinding } from '../storage/receipt-binding.ts';
@@ -430,7 +432,7 @@ export class ActionRunner {
 
   /** Steps 8–9: journal `dispatched`, execute on the chosen path, re-observe, verify, record. */
   private async execute(run: ActionRun, plan: Plan, receiptId?: string): Promise<ActionResult> {
-    const { journal, ports, clock, idempotency, memory } = this.deps;
+    const { journal, ports, clock } = this.deps;
     const { action } = run;
     const via = plan.capability.description.via;
     if (receiptId) run.trail.useReceipt(receiptId);
@@ -500,23 +502,89 @@ export class ActionRunner {
       const target = plan.capability.dom.target;
       this.priorSteps.note(action.agent_id, { action: action.request.action, ...(target ? { target } : {}), at: clock(), origin: plan.origin, before: plan.observed.elements ?? [] });
     }
-    const after = await run.sw.outside(() => withDeadline(ports.observe(plan.location, action.request.resource, run.ctx), PAGE_DEADLINES.execution_ms, 're-observing').catch(() => null));
-    const expect = (report.outcome === 'completed' ? report.expect : undefined) ?? action.context.expect;
-    const result = verifyOutcome({
-      action_id: action.action_id,
-      request: action.request,
+    return this.settle(run, report, executedAt, {
+      location: plan.location,
       description: plan.capability.description,
       ...(plan.capability.tool ? { tool: plan.capability.tool } : {}),
-      report,
-      before: plan.observed,
-      after,
-      ...(expect ? { expect } : {}),
-      executed_at: executedAt,
+      before: () => plan.observed,
+      state_version_before: plan.observed.state_version,
+      remember: (result) => this.rememberWrites(plan, result),
     });
+  }
+
+  /**
+   * After a service-worker restart: a dispatched action whose path can still finish it (a page's
+   * WebMCP tool that asked to continue in its next document, its token still waiting) is taken up
+   * again, never run again from the start: it ends when its path's run ends, verified as if the
+   * worker had never stopped. undefined when its path holds nothing for it (recovery then re-reads).
+   */
+  async resumeDispatched(run: ActionRun): Promise<{ ended: Promise<ActionResult> } | undefined> {
+    const { action } = run;
+    const executor = action.via ? this.deps.ports.executors[action.via] : undefined;
+    if (!executor?.resume) return undefined;
+    // A revoked or expired token finishes nothing: the action is resolved by re-reading instead.
+    const auth = checkToken(action.agent_id, await this.deps.tokens.check(action.token_id), action.request.resource);
+    if (!auth.ok) return undefined;
+    run.token = auth.token;
+    const resumed = await executor
+      .resume({
+        action_id: action.action_id,
+        action: action.request.action,
+        input: action.request.input,
+        idempotency_key: action.idempotency_key,
+        ctx: run.ctx,
+        allowed_origins: auth.token.origins,
+      })
+      .catch((error: unknown) => {
+        console.warn('taking up a dispatched action after the restart failed', action.action_id, error);
+        return undefined;
+      });
+    if (!resumed) return undefined;
+    const { planned } = resumed;
+    const ended = resumed.ended
+      .catch((error: unknown): ExecutionReport => ({ outcome: 'failed', message: error instanceof Error ? error.message : String(error), side_effect_possible: true }))
+      .then((report) =>
+        this.settle(run, report, iso(this.deps.clock()), {
+          location: { kind: 'tab' },
+          description: planned.description,
+          ...(planned.tool ? { tool: planned.tool } : {}),
+          // The observation it was planned on stayed with the stopped worker; what the journal and
+          // the chain kept of it (its address and state_version) stand for it beside the page seen now.
+          before: (after) =>
+            after ? { ...after, url: planned.observed?.url ?? after.url, state_version: action.state_version_before ?? planned.observed?.state_version ?? after.state_version } : undefined,
+          ...(action.state_version_before !== undefined ? { state_version_before: action.state_version_before } : {}),
+          resumed: true,
+        }),
+      );
+    // Wrapped: a promise resolved with a promise would be awaited through, and recovery must not wait for the page.
+    return { ended };
+  }
+
+  /** Step 9 for a dispatched action: re-observe, verify the path's report, then journal, audit, remember and answer the key. */
+  private async settle(run: ActionRun, report: ExecutionReport, executedAt: string, how: Settling): Promise<ActionResult> {
+    const { journal, ports, idempotency, memory } = this.deps;
+    const { action } = run;
+    const via = how.description.via;
+    const after = await run.sw.outside(() => withDeadline(ports.observe(how.location, action.request.resource, run.ctx), PAGE_DEADLINES.execution_ms, 're-observing').catch(() => null));
+    const expect = (report.outcome === 'completed' ? report.expect : undefined) ?? action.context.expect;
+    const before = how.before(after);
+    const result = before
+      ? verifyOutcome({
+          action_id: action.action_id,
+          request: action.request,
+          description: how.description,
+          ...(how.tool ? { tool: how.tool } : {}),
+          report,
+          before,
+          after,
+          ...(expect ? { expect } : {}),
+          executed_at: executedAt,
+        })
+      : unobserved(action, via, report, executedAt);
     // What the site answered reaches the agent: its free text, a tool's output, what a page showed (siteContentIn).
     const carried = siteContentIn(result);
     if (carried) await this.markTainted(run, carried.text, siteContentSaid(carried, false));
-    await this.rememberWrites(plan, result).catch(() => undefined);
+    await how.remember?.(result).catch(() => undefined);
     const to = terminalFor(result);
     const after_version = isErrorResult(result) ? result.current?.state_version : result.resource.state_version;
     // An unknown or failed outcome may say why (TIMEOUT, EXECUTION_FAILED): the journal and the audit keep that code too.
@@ -525,6 +593,7 @@ export class ActionRunner {
       result,
       ...(after_version !== undefined ? { state_version: after_version } : {}),
       ...(error_code ? { error_code } : {}),
+      ...(how.resumed ? { note: 'taken up again after a service-worker restart' } : {}),
     });
     const kind = to === 'confirmed' ? 'confirmation' : to === 'pending_confirmation' ? 'acceptance' : 'failure';
     const memoryWrite = memory.recordOutcome({
@@ -538,10 +607,10 @@ export class ActionRunner {
     });
     const auditId = await run.trail.finish(kind, {
       outcome: isErrorResult(result) ? 'failed' : `${result.execution.status}_${result.execution.certainty}`,
-      state_version_before: plan.observed.state_version,
+      ...(how.state_version_before !== undefined ? { state_version_before: how.state_version_before } : {}),
       ...(after_version !== undefined ? { state_version_after: after_version } : {}),
       ...(error_code ? { error_code } : {}),
-      details: { via, ...pageErrorFor(result), ...writesFor(result) },
+      details: { via, ...pageErrorFor(result), ...writesFor(result), ...(how.resumed ? { resumed_after_restart: true } : {}) },
     });
     const final: ActionResult = auditId ? { ...result, audit_receipt: auditId } : result;
     await Promise.all([idempotency.complete(action.agent_id, action.idempotency_key, action.action_id, final), memoryWrite.catch(() => undefined)]);
@@ -603,6 +672,37 @@ export class ActionRunner {
     await this.deps.idempotency.complete(action.agent_id, action.idempotency_key, action.action_id, final);
     return { to, result: final };
   }
+}
+
+/** How a dispatched action is verified (ActionRunner.settle): where it is re-read, its capability, and what it was planned on. */
+interface Settling {
+  location: Location;
+  description: AvailableAction;
+  tool?: ToolDescriptor;
+  /** The observation it was planned on, given what is observed after it (undefined: none to compare with). */
+  before: (after: ObservedState | null) => ObservedState | undefined;
+  state_version_before?: StateVersion;
+  /** Called with the result before it is journaled (a DOM step's controls that wrote). */
+  remember?: (result: ActionResult) => Promise<void>;
+  /** Taken up again after a service-worker restart (resumeDispatched): the journal and audit say so. */
+  resumed?: true;
+}
+
+/**
+ * A call taken up after a restart whose page could not be observed at its end: nothing confirms
+ * it, so its outcome is unknown (with what the page's tool answered, as data), to be re-read later.
+ */
+function unobserved(action: StoredAction, via: AvailableAction['via'], report: ExecutionReport, executedAt: string): ActionResult {
+  const r = action.request.resource;
+  const output = report.outcome === 'completed' && report.output ? { output: { ...report.output, untrusted: true } } : {};
+  const why = report.outcome === 'failed' || report.outcome === 'timed_out' ? { error: makeError(report.outcome === 'timed_out' ? 'TIMEOUT' : 'EXECUTION_FAILED', report.message.slice(0, 4096)) } : {};
+  return {
+    action_id: action.action_id,
+    resource: { ...(r.origin ? { origin: r.origin } : {}), type: r.type, id: r.id },
+    source: via,
+    ...output,
+    execution: { status: 'unknown', certainty: 'unknown', executed_at: executedAt, ...why },
+  };
 }
 
 /** DOM actions that edit or submit a form: refused while that form's values wait on an approval card. */

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { allowSites } from '../harness/browser.ts';
 import { stewardStopButton } from '../harness/content-world.ts';
 import { test, expect } from '../harness/fixtures.ts';
-import { approve, control, data, journal, mint, observe, pendingCard, submit } from '../harness/pipeline-helpers.ts';
+import { approve, control, data, journal, killServiceWorker, liveWorker, mint, observe, pendingCard, submit } from '../harness/pipeline-helpers.ts';
 
 /**
  * WebMCP tool continuations (issue 29, item 2): the lab's parcel booking (`/webmcp/continue`) spreads
@@ -13,7 +13,9 @@ import { approve, control, data, journal, mint, observe, pendingCard, submit } f
  * redeemed again, one sent to another origin, one forged after the person denied the call, and a
  * chain the person stopped never go on — the lab's server records are the ground truth. The
  * person's Stop also reaches a page's tool that is still running, through its abort signal
- * (`toolcancel`), under native WebMCP and the polyfill alike.
+ * (`toolcancel`), under native WebMCP and the polyfill alike. MV3 stopping the service worker
+ * between two documents loses nothing: the restarted worker takes the call up where it waited, the
+ * booking is confirmed once, and the tokens it used stay refused after another restart.
  */
 
 interface BookingState {
@@ -54,6 +56,16 @@ async function submitApproved(panel: Page, body: Parameters<typeof submit>[1]): 
 /** Where the journal has the action of this key: Steward's own word on whether it is still pending. */
 async function journalState(panel: Page, key: string): Promise<string | undefined> {
   return (await journal(panel)).heads.find((h) => h.idempotency_key === key)?.state;
+}
+
+/** The journal's states of the action of this key, in order: the one history a restart must not fork. */
+async function historyOf(panel: Page, key: string): Promise<string[]> {
+  const j = await journal(panel);
+  const head = j.heads.find((h) => h.idempotency_key === key)!;
+  return j.entries
+    .filter((e) => e.action_id === head.action_id)
+    .sort((a, b) => a.seq - b.seq)
+    .map((e) => e.state);
 }
 
 /** The person's own click on Steward's Stop, once the page shows it. */
@@ -105,6 +117,63 @@ test.describe('tool continuations under Steward’s polyfill', () => {
     await other.goto(`${lab}/webmcp/continue/delivery?token=${firstToken}`);
     await expect(other.locator('#resume')).toHaveText(/^refused: NotAllowedError/);
     expect((await bookingState(lab)).parcels).toHaveLength(1);
+  });
+
+  test('the service worker stopped while the booking waits for its next page loses nothing: the restarted worker takes the call up, it is confirmed once, and its used tokens stay refused', async ({
+    steward,
+    sites,
+    openPanel,
+    tabIdOf,
+  }) => {
+    const lab = sites.urls.lab;
+    const key = 'e2e-parcel-restart';
+    const { page, panel, tabId, token, resource } = await senderPage({ steward, openPanel, tabIdOf }, `${lab}/webmcp/continue?hold=1`, [new URL(lab).origin]);
+    const request = { action: 'ship_parcel', resource, input: INPUT, idempotency_key: key };
+    // The panel's own wait for the call ends with the worker that ran it; the agent asks again by its key below.
+    const firstWait = submitApproved(panel, { token, tabId, request });
+    firstWait.catch(() => undefined);
+    await expect(page).toHaveURL(/\/webmcp\/continue\/delivery\?token=stwc_[A-Za-z0-9_-]+&hold=1$/);
+    const firstToken = new URL(page.url()).searchParams.get('token')!;
+    expect(await journalState(panel, key)).toBe('dispatched');
+
+    // MV3 stops the worker between the two documents.
+    const killedAt = Date.now();
+    await killServiceWorker(panel, steward.serviceWorker);
+
+    // The delivery page resumes (its message wakes a new worker); the chain goes on to the confirmation page, which books the parcel.
+    await page.locator('#resume-now').click();
+    await expect(page.locator('#resume')).toHaveText('accepted');
+    await expect(page).toHaveURL(/\/webmcp\/continue\/confirm\?token=stwc_/);
+    const secondToken = new URL(page.url()).searchParams.get('token')!;
+    await expect(page.locator('#booked')).toHaveText('Parcel booked: PCL-7001');
+    const worker = await liveWorker(steward.context, steward.extensionId, killedAt);
+    await expect.poll(() => journalState(panel, key), { timeout: 20_000 }).toBe('confirmed');
+    // One dispatch, one ending: recovery took the call up at its wait, it did not resolve it by guessing, nor run it again.
+    expect(await historyOf(panel, key)).toEqual(['proposed', 'awaiting_approval', 'approved', 'dispatched', 'confirmed']);
+    const recovery = () =>
+      worker.evaluate(() => (globalThis as unknown as { stewardPipeline: { recovery: () => unknown[] } }).stewardPipeline.recovery()) as Promise<Array<{ from: string; to: string }>>;
+    expect(await recovery()).toEqual(expect.arrayContaining([expect.objectContaining({ from: 'dispatched', to: 'waiting' })]));
+
+    // The agent asks again with its key: the chain's outcome, confirmed by the last page's answer, and still one parcel.
+    expect((await data(submit(panel, { token, tabId, request }))).result).toMatchObject({
+      source: 'webmcp',
+      execution: { status: 'confirmed', certainty: 'confirmed', verified_by: 'tool_result' },
+      output: { text: expect.stringMatching(/Parcel booked: PCL-7001 \(trail shoes to 1 Quay Street\)\.$/), untrusted: true },
+    });
+    const done = await bookingState(lab);
+    expect(done.steps.map((s) => s.step)).toEqual(['sender', 'delivery', 'book']);
+    expect(done.parcels).toEqual([{ id: 'PCL-7001', item: 'trail shoes', address: '1 Quay Street' }]);
+
+    // A hostile page replays the used tokens, in this worker and after it is stopped once more: refused each time, nothing more done.
+    await page.goto(`${lab}/webmcp/continue/delivery?token=${firstToken}`);
+    await expect(page.locator('#resume')).toHaveText(/^refused: NotAllowedError: .*not valid/);
+    await killServiceWorker(panel, worker);
+    await page.goto(`${lab}/webmcp/continue/confirm?token=${secondToken}`);
+    await expect(page.locator('#resume')).toHaveText(/^refused: NotAllowedError: .*not valid/);
+    await page.goto(`${lab}/webmcp/continue/delivery?token=${firstToken}`);
+    await expect(page.locator('#resume')).toHaveText(/^refused: NotAllowedError/);
+    expect((await bookingState(lab)).parcels).toHaveLength(1);
+    expect(await journalState(panel, key)).toBe('confirmed');
   });
 
   test('a token handed to another origin is refused there, and the call ends without a confirmation', async ({ steward, sites, openPanel, tabIdOf }) => {

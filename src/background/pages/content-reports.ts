@@ -50,8 +50,8 @@ export function createContentReports({ store, sites, push, presence, continuatio
     'content/presence-ask': async (_m, who) => ok(who.frameId === TOP_FRAME && presence ? await presence.of(who.tabId) : null),
     'content/stop-agent': async ({ agent_id }, who) => ok({ stopped: who.frameId === TOP_FRAME && presence ? await presence.stop(who.tabId, agent_id) : false }),
     // Chrome's word on the sender (tab, document, origin) is what the book checks, never the page's.
-    'content/tool-token': ({ run_id }, who) => answer(continuations?.mint(run_id, who), (r) => ({ token: r.token })),
-    'content/tool-resume': ({ token }, who) => answer(continuations?.redeem(token, who), (r) => ({ tool: r.tool })),
+    'content/tool-token': async ({ run_id }, who) => answer(await continuations?.mint(run_id, who), (r) => ({ token: r.token })),
+    'content/tool-resume': async ({ token }, who) => answer(await continuations?.redeem(token, who), (r) => ({ tool: r.tool })),
   };
 
   return async (message, who) => {

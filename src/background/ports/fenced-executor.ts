@@ -1,4 +1,4 @@
-import type { ExecutionCall, ExecutionReport, Executor, PortContext } from '../../pipeline/ports.ts';
+import type { ExecutionCall, ExecutionReport, Executor, PortContext, ResumeCall, ResumedExecution } from '../../pipeline/ports.ts';
 import { checkStayed, closeTabsThatLeft, LeftAllowedSites, type TabControl } from './navigate.ts';
 
 /**
@@ -15,6 +15,27 @@ export function fencedExecutor(
 ): Executor {
   const status = executor.status?.bind(executor);
   const cancel = executor.cancel?.bind(executor);
+  const resume = executor.resume?.bind(executor);
+
+  /** Runs `work` with the agent's tab held to `origins`, then closes what left them and checks the tab stayed. */
+  async function fenced(tabId: number, origins: readonly string[], held: Awaited<ReturnType<typeof deps.tabs.fence.hold>>, work: Promise<ExecutionReport>): Promise<ExecutionReport> {
+    try {
+      const report = await work;
+      // The tabs the step opened settle under the fence too; any it sent off the sites is closed, whatever else happened.
+      const newTabs = await closeTabsThatLeft(deps.tabs, await held.opened(), origins);
+      if (report.outcome === 'failed' && report.code === 'SITE_NOT_ALLOWED') return report;
+      try {
+        await checkStayed(deps.tabs, tabId, origins);
+      } catch (error) {
+        if (error instanceof LeftAllowedSites) return stopped(error, true);
+        throw error;
+      }
+      return newTabs.length > 0 ? openedElsewhere(newTabs) : report;
+    } finally {
+      await held.release();
+    }
+  }
+
   return {
     ...(status ? { status } : {}),
     ...(cancel ? { cancel } : {}),
@@ -23,22 +44,33 @@ export function fencedExecutor(
       const tabId = origins ? await deps.tabOf(call.ctx) : undefined;
       if (!origins || tabId === undefined) return executor.execute(call);
       const held = await deps.tabs.fence.hold(tabId, origins);
-      try {
-        const report = await executor.execute(call);
-        // The tabs the step opened settle under the fence too; any it sent off the sites is closed, whatever else happened.
-        const newTabs = await closeTabsThatLeft(deps.tabs, await held.opened(), origins);
-        if (report.outcome === 'failed' && report.code === 'SITE_NOT_ALLOWED') return report;
-        try {
-          await checkStayed(deps.tabs, tabId, origins);
-        } catch (error) {
-          if (error instanceof LeftAllowedSites) return stopped(error, true);
-          throw error;
-        }
-        return newTabs.length > 0 ? openedElsewhere(newTabs) : report;
-      } finally {
-        await held.release();
-      }
+      return fenced(
+        tabId,
+        origins,
+        held,
+        Promise.resolve().then(() => executor.execute(call)),
+      );
     },
+    // A call taken up after a restart finishes under the same fence as it started.
+    ...(resume
+      ? {
+          async resume(call: ResumeCall): Promise<ResumedExecution | undefined> {
+            const origins = call.allowed_origins;
+            const tabId = origins ? await deps.tabOf(call.ctx) : undefined;
+            if (!origins || tabId === undefined) return resume(call);
+            const held = await deps.tabs.fence.hold(tabId, origins);
+            const resumed = await resume(call).catch(async (error: unknown) => {
+              await held.release();
+              throw error;
+            });
+            if (!resumed) {
+              await held.release();
+              return undefined;
+            }
+            return { ...resumed, ended: fenced(tabId, origins, held, resumed.ended) };
+          },
+        }
+      : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ExecutionCall, ExecutionReport, Executor, PortContext } from '../../pipeline/ports.ts';
+import type { ExecutionCall, ExecutionReport, Executor, PortContext, ResumeCall, ResumedExecution } from '../../pipeline/ports.ts';
 import { DeadlineExceeded } from '../../base/deadline.ts';
 import type { Reply } from '../../protocol/channel.ts';
 import { newRunId, type ContinuationBook, type ContinuationChain } from '../../webmcp/continuations.ts';
@@ -28,7 +28,9 @@ import { watchTab, type TabEvents } from './tab-wait.ts';
  * redeems the token (same tab, same origin, in time) runs the next link, and the call ends with
  * the first link that asks for none: its answer (after what the earlier links said) is the
  * call's. The person's Stop (`cancel`) aborts the running link's signal in the page and revokes
- * the token, and the call ends as stopped.
+ * the token, and the call ends as stopped. The book keeps the chain across a service-worker
+ * restart: a restarted pipeline's recovery takes the call up again (`resume`) at its wait for the
+ * next document, and the chain's end is the action's, as if the worker had never stopped.
  */
 
 export interface WebMcpDeps {
@@ -46,6 +48,9 @@ export interface WebMcpDeps {
   /** The calls' continuation chains, shared with the pages' asks (content-reports.ts); none: no continuations. */
   continuations?: ContinuationBook;
 }
+
+/** What a link is sent: the tool's name and the agent's input (the first link's tool descriptor says whether a form waits for the person). */
+type LinkCall = Pick<ExecutionCall, 'action' | 'input'> & Partial<Pick<ExecutionCall, 'tool'>>;
 
 /** One link of a call: the run sent to one document (the first link: the planned page's tool; then a resumed callback). */
 interface Link {
@@ -78,7 +83,7 @@ export function webmcpExecutor(deps: WebMcpDeps): Executor {
   const deadlines = deps.deadlines ?? pageDeadlines;
 
   /** Sends one link of the call to its document: the tool itself (the first), or the callback that resumed it. */
-  function sendLink(call: ExecutionCall, tabId: number, link: Link): Promise<Reply<ToolRunOutcome>> {
+  function sendLink(call: LinkCall, tabId: number, link: Link): Promise<Reply<ToolRunOutcome>> {
     const options = { ...(link.documentId ? { documentId: link.documentId } : {}), deadline_ms: deadlines.tool_run_ms + deadlines.reply_grace_ms };
     if (link.token) {
       return deps.send(tabId, link.frameId, 'content/run-resumed', { name: call.action, token: link.token, input: call.input, run_id: link.run_id, deadline_ms: deadlines.tool_run_ms }, options);
@@ -87,7 +92,7 @@ export function webmcpExecutor(deps: WebMcpDeps): Executor {
   }
 
   /** Sends one link and reads its answer. */
-  async function runLink(call: ExecutionCall, tabId: number, link: Link): Promise<LinkResult> {
+  async function runLink(call: LinkCall, tabId: number, link: Link): Promise<LinkResult> {
     const waitsForUser = !link.token && call.tool?.kind === 'declarative' && call.tool.autosubmit !== true;
     const run = sendLink(call, tabId, link);
     // A form left waiting may reject long after we answered; that must not be an unhandled rejection.
@@ -134,28 +139,32 @@ export function webmcpExecutor(deps: WebMcpDeps): Executor {
   }
 
   /**
-   * Runs the call's links: the first on the pinned document, then, as long as a link asked for a
+   * Runs the call's links: the first on the pinned document (none when a restarted worker takes the
+   * call up: it starts at the wait for the next document), then, as long as a link asked for a
    * continuation token, the callback of the document that redeemed it. Ends with the first link
    * that asked for none, or when the chain cannot go on (the token expired, the person stopped it,
    * a link failed).
    */
-  async function runChain(call: ExecutionCall, tabId: number, first: Link, chain: ContinuationChain | undefined): Promise<ExecutionReport> {
-    const endBy = Date.now() + (deadlines.execution_ms ?? PAGE_DEADLINES.execution_ms) - deadlines.reply_grace_ms;
-    const said: string[] = [];
+  async function runChain(call: LinkCall, tabId: number, first: Link | undefined, chain: ContinuationChain | undefined): Promise<ExecutionReport> {
+    const endBy = chain?.ends_by ?? Date.now() + (deadlines.execution_ms ?? PAGE_DEADLINES.execution_ms) - deadlines.reply_grace_ms;
     let link = first;
     for (;;) {
+      if (!link) {
+        if (!chain) return notResumed(0);
+        const next = await chain.redemption(Math.max(0, endBy - Date.now()));
+        if ('ended' in next) return next.ended === 'cancelled' ? stoppedByPerson(chain.runs) : notResumed(chain.runs);
+        link = { run_id: newRunId(), frameId: next.frameId, documentId: next.documentId, token: next.token };
+      }
       chain?.started(link.run_id, link.documentId);
       const { report, gone } = await runLink(call, tabId, link);
       chain?.settled(link.run_id);
       if (chain?.cancelled) return stoppedByPerson(chain.runs);
       const token = chain?.tokenOf(link.run_id);
-      if (!chain || !token) return afterEarlierLinks(report, said);
+      if (!chain || !token) return afterEarlierLinks(report, chain?.said ?? []);
       // Asked to go on elsewhere: what it said so far is partial. A failure it reported, or no answer in time, ends the call.
       if (report.outcome === 'timed_out' || (report.outcome === 'failed' && !gone)) return report;
-      if (report.outcome === 'completed' && report.output?.text) said.push(report.output.text);
-      const next = await chain.redemption(Math.max(0, endBy - Date.now()));
-      if ('ended' in next) return next.ended === 'cancelled' ? stoppedByPerson(chain.runs) : notResumed(chain.runs);
-      link = { run_id: newRunId(), frameId: next.frameId, documentId: next.documentId, token: next.token };
+      if (report.outcome === 'completed' && report.output?.text) await chain.heard(report.output.text);
+      link = undefined;
     }
   }
 
@@ -169,7 +178,15 @@ export function webmcpExecutor(deps: WebMcpDeps): Executor {
       // (native or polyfill alike): unless the page answered, wait for that load, so the
       // re-observation sees the result page.
       const watch = call.tool?.kind === 'declarative' && call.tool.autosubmit === true && deps.tabs ? watchTab(deps.tabs, tabId) : undefined;
-      const chain = deps.continuations?.open({ action_id: call.action_id, tabId, origin: pinned.origin, tool: call.action });
+      const chain = deps.continuations?.open({
+        action_id: call.action_id,
+        idempotency_key: call.idempotency_key,
+        tabId,
+        origin: pinned.origin,
+        tool: call.action,
+        planned: { description: call.description, ...(call.tool ? { tool: call.tool } : {}), ...(call.observed ? { observed: call.observed } : {}) },
+        ends_by: Date.now() + (deadlines.execution_ms ?? PAGE_DEADLINES.execution_ms) - deadlines.reply_grace_ms,
+      });
       try {
         const report = await runChain(call, tabId, { run_id: newRunId(), frameId: TOP_FRAME, documentId: pinned.documentId }, chain);
         const answered = report.outcome === 'completed' && typeof report.output?.text === 'string';
@@ -177,8 +194,17 @@ export function webmcpExecutor(deps: WebMcpDeps): Executor {
         return report;
       } finally {
         watch?.dispose();
-        if (chain) deps.continuations?.close(chain);
+        if (chain) await deps.continuations?.close(chain);
       }
+    },
+
+    /** After a restart: the call whose chain a stopped worker left waiting for its next document goes on from that wait. */
+    async resume(call: ResumeCall): Promise<ResumedExecution | undefined> {
+      const book = deps.continuations;
+      const chain = await book?.adopt(call.action_id, call.idempotency_key);
+      if (!book || !chain) return undefined;
+      const ended = runChain(call, chain.tabId, undefined, chain).finally(() => book.close(chain));
+      return { planned: chain.planned, ended };
     },
 
     /** The person's Stop while the call runs: the running link's signal aborts in the page, and no later document may continue it. */

@@ -10,6 +10,17 @@ export async function agentsSeeDebuggingTools(): Promise<boolean> {
 }
 
 /**
+ * Calls `changed` when the person turns on or off, in Settings, the showing of debugging tools to
+ * agents: what an MCP client was offered from each page changes with it, so its tool list is redrawn.
+ */
+export function onDebuggingToolsSettingChanged(changed: () => void): void {
+  browser.storage.onChanged.addListener((changes, area) => {
+    const change = area === 'local' ? changes[SETTINGS_KEY] : undefined;
+    if (change && readSettings(change.oldValue).show_debugging_tools !== readSettings(change.newValue).show_debugging_tools) changed();
+  });
+}
+
+/**
  * A tab's observation as `agentId` receives it: the person (their own Run in the side panel)
  * sees every tool; an agent does not see the page's debugging tools unless the setting says so,
  * so it can neither read about them nor have the gateway run one (TOOL_NOT_FOUND).

@@ -270,10 +270,10 @@ export async function harness(
 }
 
 /** A second service-worker life on the same database: new stores, new pipeline, same shop. */
-export async function restart(h: Harness): Promise<Harness> {
+export async function restart(h: Harness, ports: PipelinePorts = h.shop.ports()): Promise<Harness> {
   const db = await openDb(h.factory);
   const panel = new FakePanel();
-  const pipeline = await openPipeline({ openDb: async () => db, ports: h.shop.ports(), notifier: panel, clock: h.clock.now });
+  const pipeline = await openPipeline({ openDb: async () => db, ports, notifier: panel, clock: h.clock.now });
   return { ...h, db, panel, pipeline };
 }
 

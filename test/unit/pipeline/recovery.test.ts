@@ -4,6 +4,8 @@ import { isErrorResult } from '../../../src/protocol/results.ts';
 import { isConfirmedDone } from '../protocol/helpers.ts';
 import { requestHash } from '../../../src/base/hash.ts';
 import { approvalOf, approve, approveNext, cancelRequest, harness, killed, restart, type Harness } from './fakes.ts';
+import type { ExecutionReport, Executor, ResumeCall } from '../../../src/pipeline/ports.ts';
+import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 500; i++) {
@@ -322,5 +324,92 @@ describe('idempotency keys never stay claimed by nothing', () => {
     expect(isConfirmedDone(replay)).toBe(true);
     expect(h.shop.calls.execute).toHaveLength(1);
     expect(h2.panel.cards).toHaveLength(0);
+  });
+});
+
+describe('recover() after a kill while a page’s WebMCP call waits for its next document', () => {
+  const parcel: ToolDescriptor = {
+    name: 'ship_parcel',
+    description: 'Books a parcel over three pages.',
+    inputSchema: { type: 'object', properties: { item: { type: 'string' } }, required: ['item'] },
+    annotations: { consequentialHint: true },
+    kind: 'imperative',
+  };
+  const request = { action: 'ship_parcel', resource: { type: 'order', id: 'ORD-1024' }, input: { item: 'boots' }, idempotency_key: 'parcel-1' };
+
+  /** Dispatched, then the worker stopped while the page's tool had asked to go on elsewhere. */
+  async function stoppedMidChain() {
+    const h = await harness();
+    h.shop.tools = [parcel];
+    h.shop.beforeEffect = () => killed();
+    void h.pipeline.submit(request, h.agent);
+    await approveNext(h);
+    await until(headIs(h, 'dispatched'), 'dispatched');
+    await h.pipeline.deps.audit.flush();
+    h.shop.beforeEffect = undefined;
+    return { h, action_id: (await h.pipeline.deps.journal.unfinished())[0]!.action_id };
+  }
+
+  /** The restarted worker's ports: the WebMCP path holds the chain (or not) and ends it when `finish` is called. */
+  function portsHolding(h: Harness, holds: boolean) {
+    const asked: ResumeCall[] = [];
+    let finish!: (report: ExecutionReport) => void;
+    const ports = h.shop.ports();
+    const webmcp: Executor = {
+      ...ports.executors.webmcp!,
+      resume: async (call) => {
+        asked.push(call);
+        if (!holds) return undefined;
+        const description = {
+          action: 'ship_parcel',
+          via: 'webmcp' as const,
+          read_only: false,
+          consequential: true,
+          payment: false,
+          untrusted_content: false,
+          requires_approval: true,
+          input_schema: parcel.inputSchema,
+        };
+        return { planned: { description, tool: parcel }, ended: new Promise<ExecutionReport>((resolve) => (finish = resolve)) };
+      },
+    };
+    return { ports: { ...ports, executors: { ...ports.executors, webmcp } }, asked, finish: (r: ExecutionReport) => finish(r) };
+  }
+
+  it('the WebMCP path takes the call up; the action stays dispatched (IN_PROGRESS to a replay) until the chain ends, then is confirmed once by the page’s answer', async () => {
+    const { h, action_id } = await stoppedMidChain();
+    const held = portsHolding(h, true);
+    const h2 = await restart(h, held.ports);
+    expect(await h2.pipeline.recover()).toMatchObject([{ action_id, from: 'dispatched', to: 'waiting' }]);
+    expect(held.asked).toEqual([expect.objectContaining({ action_id, action: 'ship_parcel', input: { item: 'boots' }, idempotency_key: 'parcel-1' })]);
+    expect(await h2.pipeline.submit(request, h2.agent)).toMatchObject({ error: { code: 'IN_PROGRESS' } });
+    expect((await h2.pipeline.deps.journal.action(action_id))?.state).toBe('dispatched');
+
+    held.finish({ outcome: 'completed', output: { text: 'Sender saved.\nParcel booked: PCL-7001.', truncated: false, untrusted: true } });
+    await h2.pipeline.settled(action_id);
+    expect(await history(h2, action_id)).toEqual(['proposed', 'awaiting_approval', 'approved', 'dispatched', 'confirmed']);
+    const replay = await h2.pipeline.submit(request, h2.agent);
+    expect(replay).toMatchObject({ execution: { status: 'confirmed', verified_by: 'tool_result' }, output: { text: expect.stringContaining('PCL-7001'), untrusted: true } });
+    // Taken up, never run again from the start.
+    expect(h.shop.calls.execute).toHaveLength(1);
+    expect(await h2.pipeline.deps.audit.verify()).toMatchObject({ ok: true });
+  });
+
+  it('a path that holds nothing for it (the token expired, or was used) leaves it to re-reading: unknown, never run again', async () => {
+    const { h, action_id } = await stoppedMidChain();
+    const held = portsHolding(h, false);
+    const h2 = await restart(h, held.ports);
+    expect(await h2.pipeline.recover()).toMatchObject([{ action_id, from: 'dispatched', to: 'unknown' }]);
+    expect(held.asked).toHaveLength(1);
+    expect(h.shop.calls.execute).toHaveLength(1);
+  });
+
+  it('an agent token revoked while the worker was stopped finishes nothing: the path is not asked', async () => {
+    const { h, action_id } = await stoppedMidChain();
+    const held = portsHolding(h, true);
+    const h2 = await restart(h, held.ports);
+    await h2.pipeline.deps.tokens.revoke(h.token.token_id);
+    expect(await h2.pipeline.recover()).toMatchObject([{ action_id, from: 'dispatched', to: 'unknown' }]);
+    expect(held.asked).toEqual([]);
   });
 });

@@ -16,7 +16,26 @@ function reports(allowed = true) {
 describe('a page’s continuation calls, as the worker hears them from Steward’s content script', () => {
   it('a token is issued for the run Steward sent to that very document, judged by Chrome’s sender; the next document redeems it', async () => {
     const { handle, continuations } = reports();
-    const chain = continuations.open({ action_id: 'act_1', tabId: 7, origin: SHOP, tool: 'checkout' });
+    const chain = continuations.open({
+      action_id: 'act_1',
+      idempotency_key: 'key-1',
+      tabId: 7,
+      origin: SHOP,
+      tool: 'checkout',
+      planned: {
+        description: {
+          action: 'checkout',
+          via: 'webmcp',
+          read_only: false,
+          consequential: true,
+          payment: false,
+          untrusted_content: false,
+          requires_approval: true,
+          input_schema: { type: 'object', properties: {} },
+        },
+      },
+      ends_by: Number.MAX_SAFE_INTEGER,
+    });
     chain.started('run_AAAAAAAAAAAAAAAAAAAAAAAA', 'doc-A');
     const minted = await handle({ type: 'content/tool-token', run_id: 'run_AAAAAAAAAAAAAAAAAAAAAAAA' }, sender());
     expect(minted).toEqual({ ok: true, data: { token: expect.stringMatching(/^stwc_/) } });

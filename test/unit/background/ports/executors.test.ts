@@ -334,8 +334,8 @@ describe('WebMCP executor: a call the page continues in its next document', () =
       sent.push(message);
       if (message.type === 'content/run-tool') {
         // The page's tool asks for a token, says what it did so far, then leaves for the next page.
-        const { token } = book.mint(message.run_id as string, chrome('doc-A')) as { token: string };
-        setTimeout(() => book.redeem(token, chrome('doc-B')), 20);
+        const { token } = (await book.mint(message.run_id as string, chrome('doc-A'))) as { token: string };
+        setTimeout(() => void book.redeem(token, chrome('doc-B')), 20);
         return answered('Billing saved.');
       }
       return answered('Order placed: ORD-9.');
@@ -348,15 +348,15 @@ describe('WebMCP executor: a call the page continues in its next document', () =
     expect(send.mock.calls[1]![3]).toMatchObject({ documentId: 'doc-B' });
     // Ended: its chain is closed, and the token can no longer be used.
     expect(book.chainOf('act_chain')).toBeUndefined();
-    expect(book.redeem(sent[1]!.token as string, chrome('doc-C'))).toHaveProperty('refused');
+    expect(await book.redeem(sent[1]!.token as string, chrome('doc-C'))).toHaveProperty('refused');
   });
 
   it('a document that went away after asking is not a failure: the chain goes on where the token is redeemed', async () => {
     const book = books();
     const send = vi.fn(async (_tab: number, _frame: number, message: Record<string, unknown>) => {
       if (message.type === 'content/run-tool') {
-        const { token } = book.mint(message.run_id as string, chrome('doc-A')) as { token: string };
-        setTimeout(() => book.redeem(token, chrome('doc-B')), 5);
+        const { token } = (await book.mint(message.run_id as string, chrome('doc-A'))) as { token: string };
+        setTimeout(() => void book.redeem(token, chrome('doc-B')), 5);
         throw new Error('A listener indicated an asynchronous response by returning true, but the message channel closed before a response was received');
       }
       return answered(null);
@@ -370,7 +370,7 @@ describe('WebMCP executor: a call the page continues in its next document', () =
   it('a token nobody redeems in time ends the call as timed out (it may have done part of its work)', async () => {
     const book = new ContinuationBook({ clock: Date.now, lifetimeMs: () => 30 });
     const send = vi.fn(async (_tab: number, _frame: number, message: Record<string, unknown>) => {
-      book.mint(message.run_id as string, chrome('doc-A'));
+      await book.mint(message.run_id as string, chrome('doc-A'));
       return answered('Billing saved.');
     });
     expect(await webmcpExecutor({ ...tab, send: fakeFrames(send), continuations: book }).execute(checkout())).toMatchObject({
@@ -383,12 +383,14 @@ describe('WebMCP executor: a call the page continues in its next document', () =
     const book = new ContinuationBook({ clock: Date.now, lifetimeMs: () => 40 });
     let refusal: unknown;
     const send = vi.fn(async (_tab: number, _frame: number, message: Record<string, unknown>) => {
-      const { token } = book.mint(message.run_id as string, chrome('doc-A')) as { token: string };
-      setTimeout(() => (refusal = book.redeem(token, chrome('doc-evil', 'http://127.0.0.1:4101'))), 5);
+      const { token } = (await book.mint(message.run_id as string, chrome('doc-A'))) as { token: string };
+      setTimeout(() => {
+        refusal = book.redeem(token, chrome('doc-evil', 'http://127.0.0.1:4101'));
+      }, 5);
       return answered('Billing saved.');
     });
     expect(await webmcpExecutor({ ...tab, send: fakeFrames(send), continuations: book }).execute(checkout())).toMatchObject({ outcome: 'timed_out' });
-    expect(refusal).toEqual({ refused: expect.stringContaining('cannot be redeemed by http://127.0.0.1:4101') });
+    expect(await refusal).toEqual({ refused: expect.stringContaining('cannot be redeemed by http://127.0.0.1:4101') });
     expect(send).toHaveBeenCalledTimes(1);
   });
 
@@ -402,7 +404,7 @@ describe('WebMCP executor: a call the page continues in its next document', () =
         finish?.({ ok: true, data: { ok: false, error: { code: 'EXECUTION_FAILED', message: 'AbortError: stopped', retryable: false } } });
         return { ok: true, data: { cancelled: true } };
       }
-      book.mint(message.run_id as string, chrome('doc-A'));
+      await book.mint(message.run_id as string, chrome('doc-A'));
       return new Promise((resolve) => (finish = resolve));
     });
     const executor = webmcpExecutor({ ...tab, send: fakeFrames(send), continuations: book });
