@@ -11,6 +11,11 @@ const ROOT = join(import.meta.dirname, '..', '..');
  */
 export default function globalSetup(): void {
   for (const config of ['bridge/vite.config.ts', 'sites/lab/gallery/react/vite.config.ts']) {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '-c', config], { cwd: ROOT, stdio: 'inherit' });
+    // As `npm run build` builds them: vitest's NODE_ENV=test would give React's development JSX runtime, which the e2e pages do not load.
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '-c', config], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
   }
 }
