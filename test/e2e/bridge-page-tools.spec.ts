@@ -225,3 +225,68 @@ test.describe.serial("the clinic's WebMCP tools as MCP tools of their own", () =
     }
   });
 });
+
+/**
+ * The `debugging` annotation at the MCP door (issue 29, item 2): the lab's `/webmcp/listing` marks
+ * `dump_debug_state` as a tool for the site's developers. A paired client that has the page open
+ * neither lists it nor can call it until the person ticks "Show agents the tools a page marks as
+ * debugging-only" in Settings; then it is listed, and a call runs it on the page (its counter moves).
+ */
+test.describe.serial('a page tool marked debugging, at the MCP door', () => {
+  const DEBUG_CLIENT = 'Debugging Door Client';
+  let world: BridgeBrowser;
+  let panel: Page;
+  let client: McpClient;
+  let listingUrl: string;
+  let listingPage: Page;
+
+  test.beforeAll(async ({ sites }) => {
+    listingUrl = `${sites.urls.lab}/webmcp/listing`;
+    world = await launchWithBridge({ nativeWebMcp: true, allowSites: [sites.urls.lab] });
+    panel = await openSidePanel(world);
+    client = await connectStdio(world, 'v2', DEBUG_CLIENT);
+    await pairClient(client, panel, { sites: [new URL(sites.urls.lab).origin], scopes: 'webmcp:check_stock webmcp:dump_debug_state' });
+  });
+
+  test.afterAll(async () => {
+    await client?.close().catch(() => undefined);
+    await world?.close();
+  });
+
+  test('hidden from the client’s list and refused when called, until the person opts in in Settings; then listed, and the call runs on the page', async () => {
+    const opened = await client.call('steward_open', { url: listingUrl });
+    expect(opened.isError, opened.text).toBe(false);
+    listingPage = world.context.pages().find((p) => p.url().startsWith(listingUrl))!;
+    const topCalls = listingPage.locator('#top-calls');
+    await expect(topCalls).toHaveText('0');
+
+    // The page's other tools are offered: its report has arrived, and the debugging one is not among them.
+    await expect.poll(async () => pageToolNames(await client.listTools()), { timeout: 20_000 }).toContain('page_check_stock');
+    expect(pageToolNames(await client.listTools())).not.toContain('page_dump_debug_state');
+    // The SDK answers a tool it does not offer with an error result or a protocol error, by version: either way, nothing ran.
+    const refused = await client.call('page_dump_debug_state', {}).then(
+      (r) => (r.isError ? `refused: ${r.text}` : `answered: ${r.text}`),
+      (e: unknown) => `refused: ${String(e)}`,
+    );
+    expect(refused).toMatch(/^refused: .*page_dump_debug_state/s);
+    // Neither can steward_execute name it: the gateway does not know it for an agent.
+    const tabId = (payloadOf(opened) as { tab: { tab_id: number } }).tab.tab_id;
+    const resource = (payloadOf(await client.call('steward_observe', { tab_id: tabId })) as { summary: { resource: unknown } }).summary.resource;
+    const viaExecute = await client.call('steward_execute', { tab_id: tabId, action: 'dump_debug_state', resource, input: {}, idempotency_key: 'debug-door-hidden' });
+    expect(errorCodeOf(viaExecute), viaExecute.text).toBe('TOOL_NOT_FOUND');
+    await expect(topCalls).toHaveText('0');
+
+    // The person opts in, in Settings.
+    await panel.bringToFront();
+    await showView(panel, 'Settings');
+    await panel.getByLabel('Show agents the tools a page marks as debugging-only').check();
+    await panel.getByRole('button', { name: 'Save settings' }).click();
+    await expect(panel.getByText('Settings saved', { exact: false })).toBeVisible();
+
+    await expect.poll(async () => pageToolNames(await client.listTools()), { timeout: 20_000 }).toContain('page_dump_debug_state');
+    const ran = await client.call('page_dump_debug_state', { steward_idempotency_key: 'debug-door-shown' });
+    expect(ran.isError, ran.text).toBe(false);
+    expect(ran.text).toContain('ran dump_debug_state in the top frame');
+    await expect(topCalls).toHaveText('1');
+  });
+});
