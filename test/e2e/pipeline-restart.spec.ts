@@ -8,6 +8,7 @@ import {
   cancelRequests,
   control,
   data,
+  historyOf,
   hold,
   journal,
   killServiceWorker,
@@ -73,15 +74,6 @@ function idempotencyRecord(panel: Page, key: string, write?: Record<string, unkn
 }
 
 const headOf = async (panel: Page, key: string) => (await journal(panel)).heads.find((h) => h.idempotency_key === key);
-
-async function historyOf(panel: Page, key: string): Promise<string[]> {
-  const j = await journal(panel);
-  const head = j.heads.find((h) => h.idempotency_key === key)!;
-  return j.entries
-    .filter((e) => e.action_id === head.action_id)
-    .sort((a, b) => a.seq - b.seq)
-    .map((e) => e.state);
-}
 
 /**
  * After the kill: a new worker comes up, its recovery takes the action from `from` to confirmed,

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { allowSites } from '../harness/browser.ts';
 import { stewardStopButton } from '../harness/content-world.ts';
 import { test, expect } from '../harness/fixtures.ts';
-import { approve, control, data, journal, killServiceWorker, liveWorker, mint, observe, pendingCard, submit } from '../harness/pipeline-helpers.ts';
+import { approve, control, data, historyOf, journal, killServiceWorker, liveWorker, mint, observe, pendingCard, submit } from '../harness/pipeline-helpers.ts';
 
 /**
  * WebMCP tool continuations (issue 29, item 2): the lab's parcel booking (`/webmcp/continue`) spreads
@@ -56,16 +56,6 @@ async function submitApproved(panel: Page, body: Parameters<typeof submit>[1]): 
 /** Where the journal has the action of this key: Steward's own word on whether it is still pending. */
 async function journalState(panel: Page, key: string): Promise<string | undefined> {
   return (await journal(panel)).heads.find((h) => h.idempotency_key === key)?.state;
-}
-
-/** The journal's states of the action of this key, in order: the one history a restart must not fork. */
-async function historyOf(panel: Page, key: string): Promise<string[]> {
-  const j = await journal(panel);
-  const head = j.heads.find((h) => h.idempotency_key === key)!;
-  return j.entries
-    .filter((e) => e.action_id === head.action_id)
-    .sort((a, b) => a.seq - b.seq)
-    .map((e) => e.state);
 }
 
 /** The person's own click on Steward's Stop, once the page shows it. */

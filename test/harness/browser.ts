@@ -254,7 +254,12 @@ export async function allowSites(steward: Steward, urls: string[]): Promise<void
   } finally {
     await (await ownPage.catch(() => undefined))?.close();
   }
-  await steward.serviceWorker.evaluate(async (wanted) => {
+  await pageScriptsRegistered(steward.serviceWorker, origins);
+}
+
+/** Waits until Steward has registered its two page scripts for these origins: pages opened afterwards are observed from document_start. */
+export async function pageScriptsRegistered(serviceWorker: Worker, origins: string[]): Promise<void> {
+  await serviceWorker.evaluate(async (wanted) => {
     const deadline = Date.now() + 10_000;
     for (;;) {
       const scripts = await chrome.scripting.getRegisteredContentScripts();

@@ -170,6 +170,16 @@ export function journal(panel: Page): Promise<{ heads: JournalHead[]; entries: A
   ) as Promise<{ heads: JournalHead[]; entries: Array<{ action_id: string; seq: number; state: string; from?: string }> }>;
 }
 
+/** The journal's states of the action of this key, in order: the one history a restart must not fork. */
+export async function historyOf(panel: Page, key: string): Promise<string[]> {
+  const j = await journal(panel);
+  const head = j.heads.find((h) => h.idempotency_key === key)!;
+  return j.entries
+    .filter((e) => e.action_id === head.action_id)
+    .sort((a, b) => a.seq - b.seq)
+    .map((e) => e.state);
+}
+
 // ── killing the service worker (CDP) ───────────────────────────────────────────────────────
 /**
  * Stops every service worker through CDP (`ServiceWorker.stopAllWorkers`, from an extension

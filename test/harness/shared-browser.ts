@@ -1,5 +1,5 @@
 import type { BrowserContext, Page, Worker } from '@playwright/test';
-import { DIST, allowSites, browserCdp, launchWithSteward, loadUnpacked, settingsChanged, type StewardBrowser } from './browser.ts';
+import { DIST, allowSites, browserCdp, launchWithSteward, loadUnpacked, pageScriptsRegistered, settingsChanged, type StewardBrowser } from './browser.ts';
 
 /**
  * One Chromium with Steward for many tests, across spec files: launching costs seconds (most of
@@ -107,7 +107,7 @@ async function resetSteward(browser: StewardBrowser, launch: SharedLaunch): Prom
 async function resetInPlace(browser: StewardBrowser, launch: SharedLaunch, blank: Page): Promise<Worker | undefined> {
   const { context, extensionId, serviceWorker } = browser;
   const wanted = [...new Set(launch.allowSites.map((u) => `${new URL(u).origin}/*`))].sort();
-  const origins = launch.allowSites.map((u) => new URL(u).origin);
+  const origins = [...new Set(launch.allowSites.map((u) => new URL(u).origin))];
   const ok = await serviceWorker
     .evaluate(
       async ({ wanted, origins }) => {
@@ -115,7 +115,7 @@ async function resetInPlace(browser: StewardBrowser, launch: SharedLaunch, blank
         if (!wanted.every((p) => granted.includes(p))) return false;
         const extra = granted.filter((p) => !wanted.includes(p));
         if (extra.length > 0 && !(await chrome.permissions.remove({ origins: extra }))) return false;
-        await (globalThis as unknown as { stewardReset(sites: string[]): Promise<void> }).stewardReset([...new Set(origins)]);
+        await (globalThis as unknown as { stewardReset(sites: string[]): Promise<void> }).stewardReset(origins);
         (globalThis as unknown as { stewardResetMarker?: boolean }).stewardResetMarker = true;
         return true;
       },
@@ -145,22 +145,8 @@ async function resetInPlace(browser: StewardBrowser, launch: SharedLaunch, blank
     if (Date.now() > deadline) return undefined;
     await new Promise((r) => setTimeout(r, 20));
   }
-  if (origins.length > 0) await scriptsRegistered(serviceWorker, [...new Set(origins)]);
+  if (origins.length > 0) await pageScriptsRegistered(serviceWorker, origins);
   return serviceWorker;
-}
-
-/** Pages opened after the reset are observed from document_start: Steward has registered its page scripts for the listed sites. */
-async function scriptsRegistered(serviceWorker: Worker, origins: string[]): Promise<void> {
-  await serviceWorker.evaluate(async (wanted) => {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const scripts = await chrome.scripting.getRegisteredContentScripts();
-      const matched = new Set(scripts.flatMap((s) => s.matches ?? []));
-      if (wanted.every((o) => matched.has(`${o}/*`))) return;
-      if (Date.now() > deadline) throw new Error(`Steward did not register its page scripts for ${wanted.join(', ')}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }, origins);
 }
 
 /** Steward uninstalled and loaded again: Chrome forgets everything it kept, grants included. */

@@ -1,33 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ContinuationBook, newRunId, type ChainStart } from '../../../src/webmcp/continuations.ts';
 import type { ContinuationStore } from '../../../src/webmcp/continuation-record.ts';
+import { CHECKOUT_DESCRIPTION, checkoutChain } from './checkout-chain.ts';
 
 const SHOP = 'http://localhost:4100';
 const OTHER = 'http://127.0.0.1:4100';
 const TAB = 7;
 
 /** A chain's start for the page's `checkout` tool, planned on the shop's billing page. */
-const opening = (action_id: string, idempotency_key = `key-${action_id}`): ChainStart => ({
-  action_id,
-  idempotency_key,
-  tabId: TAB,
-  origin: SHOP,
-  tool: 'checkout',
-  planned: {
-    description: {
-      action: 'checkout',
-      via: 'webmcp',
-      read_only: false,
-      consequential: true,
-      payment: false,
-      untrusted_content: false,
-      requires_approval: true,
-      input_schema: { type: 'object', properties: {} },
-    },
-    observed: { url: `${SHOP}/billing`, state_version: 'fp-4a5b6c' },
-  },
-  ends_by: Number.MAX_SAFE_INTEGER,
-});
+const opening = (action_id: string, idempotency_key = `key-${action_id}`): ChainStart =>
+  checkoutChain(SHOP, { action_id, idempotency_key, tabId: TAB, planned: { description: CHECKOUT_DESCRIPTION, observed: { url: `${SHOP}/billing`, state_version: 'fp-4a5b6c' } } });
 
 /** A book on a clock the test moves; tokens live 60 s. */
 function book() {

@@ -3,6 +3,7 @@ import { createContentReports } from '../../../../src/background/pages/content-r
 import type { ContentSender } from '../../../../src/background/core/senders.ts';
 import { ToolStore } from '../../../../src/background/tools/store.ts';
 import { ContinuationBook } from '../../../../src/webmcp/continuations.ts';
+import { checkoutChain } from '../../webmcp/checkout-chain.ts';
 
 const SHOP = 'http://localhost:4100';
 const sender = (over: Partial<ContentSender> = {}): ContentSender => ({ kind: 'content', tabId: 7, frameId: 0, documentId: 'doc-A', origin: SHOP, url: `${SHOP}/checkout`, ...over });
@@ -16,26 +17,7 @@ function reports(allowed = true) {
 describe('a page’s continuation calls, as the worker hears them from Steward’s content script', () => {
   it('a token is issued for the run Steward sent to that very document, judged by Chrome’s sender; the next document redeems it', async () => {
     const { handle, continuations } = reports();
-    const chain = continuations.open({
-      action_id: 'act_1',
-      idempotency_key: 'key-1',
-      tabId: 7,
-      origin: SHOP,
-      tool: 'checkout',
-      planned: {
-        description: {
-          action: 'checkout',
-          via: 'webmcp',
-          read_only: false,
-          consequential: true,
-          payment: false,
-          untrusted_content: false,
-          requires_approval: true,
-          input_schema: { type: 'object', properties: {} },
-        },
-      },
-      ends_by: Number.MAX_SAFE_INTEGER,
-    });
+    const chain = continuations.open(checkoutChain(SHOP, { action_id: 'act_1', idempotency_key: 'key-1' }));
     chain.started('run_AAAAAAAAAAAAAAAAAAAAAAAA', 'doc-A');
     const minted = await handle({ type: 'content/tool-token', run_id: 'run_AAAAAAAAAAAAAAAAAAAAAAAA' }, sender());
     expect(minted).toEqual({ ok: true, data: { token: expect.stringMatching(/^stwc_/) } });
