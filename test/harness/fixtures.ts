@@ -19,7 +19,7 @@ interface Fixtures {
    * STEWARD_E2E_FRESH_BROWSER=1 gives every test its own (to compare, or to tell a leak between tests).
    */
   freshBrowser: boolean;
-  /** The browser's UI language (default: Chromium's, English here); set, the test gets a browser of its own. */
+  /** The browser's UI language (default: Chromium's, English here); tests of one language share a browser. */
   uiLanguage: string | undefined;
   steward: StewardBrowser;
   /** Opens Steward's side panel page as a tab, pinned to the tab of `page`. */
@@ -53,8 +53,9 @@ export const test = base.extend<Fixtures, { sites: Sites; sharedBrowser: SharedB
   steward: async ({ nativeWebMcp, demoSitesAllowed, freshBrowser, uiLanguage, sites, sharedBrowser }, use, testInfo) => {
     for (const url of Object.values(sites.urls)) await fetch(new URL('/__demo/reset', url), { method: 'POST' });
     const allowSites = demoSitesAllowed ? Object.values(sites.urls) : [];
-    if (!freshBrowser && !uiLanguage) {
-      const browser = await sharedBrowser.acquire({ file: testInfo.file, nativeWebMcp, allowSites, origins: Object.values(sites.urls).map((u) => new URL(u).origin) });
+    if (!freshBrowser) {
+      const origins = Object.values(sites.urls).map((u) => new URL(u).origin);
+      const browser = await sharedBrowser.acquire({ file: testInfo.file, nativeWebMcp, allowSites, origins, ...(uiLanguage ? { uiLanguage } : {}) });
       const watch = watchBrowser(browser.context);
       await use(browser);
       await watch.report(testInfo);

@@ -3,9 +3,10 @@ import { DIST, allowSites, browserCdp, launchWithSteward, loadUnpacked, pageScri
 
 /**
  * One Chromium with Steward for many tests, across spec files: launching costs seconds (most of
- * them Chrome's first read of an extension's managed policy), a reset a fraction of that. A new
- * browser comes when the launch options change, after RESETS_PER_BROWSER tests (a bound on what a
- * long-lived profile gathers), or for every spec file with STEWARD_E2E_BROWSER_PER_FILE=1 (to tell
+ * them Chrome's first read of an extension's managed policy), a reset a fraction of that. There
+ * is one browser per set of launch options (native WebMCP or the polyfill, the UI language; the
+ * KEPT_BROWSERS most recently used stay open), a new one after RESETS_PER_BROWSER tests (a bound on
+ * what a long-lived profile gathers), and one per spec file with STEWARD_E2E_BROWSER_PER_FILE=1 (to tell
  * a leak between files). Between tests Steward is reset in place (`resetInPlace`): its own test
  * hook empties everything it keeps (chrome.storage, its IndexedDB, registered content scripts,
  * session rules, alarms, notifications) and writes what a fresh install writes, then its service
@@ -21,6 +22,8 @@ export interface SharedLaunch {
   /** The spec file (a new file gets a new browser with STEWARD_E2E_BROWSER_PER_FILE=1). */
   file: string;
   nativeWebMcp: boolean;
+  /** The browser's UI language (Chromium's --lang), when a test sets one: a browser per language. */
+  uiLanguage?: string;
   /** Sites on Steward's list at the start of the test (granted by Chrome as the person did earlier). */
   allowSites: string[];
   /** Origins whose cookies and storage a test may have left (the demo sites). */
@@ -35,27 +38,50 @@ interface Current {
 }
 
 const RESETS_PER_BROWSER = 40;
+/**
+ * Browsers kept between tests, one per launch key (native WebMCP or the polyfill, a UI language):
+ * spec files of either kind alternate through the suite, and each switch would otherwise cost a
+ * launch. The least recently used one closes beyond this.
+ */
+const KEPT_BROWSERS = 2;
 const perFile = process.env.STEWARD_E2E_BROWSER_PER_FILE === '1';
 
 export class SharedBrowser {
+  /** By launch key, the most recently used last. */
+  private readonly kept = new Map<string, Current>();
   private current: Current | undefined;
 
-  /** Steward for the next test: the shared browser reset, or a new one (see above). */
+  /** Steward for the next test: a kept browser reset, or a new one (see above). */
   async acquire(launch: SharedLaunch): Promise<StewardBrowser> {
-    const key = JSON.stringify([perFile ? launch.file : '', launch.nativeWebMcp]);
-    const current = this.current;
-    if (current && (current.key !== key || current.tests >= RESETS_PER_BROWSER || !isOpen(current.browser.context))) await this.release();
-    if (!this.current) {
-      const browser = await launchWithSteward({ nativeWebMcp: launch.nativeWebMcp, allowSites: launch.allowSites, loadOverCdp: true });
-      settingsChanged.delete(browser.context);
-      this.current = { key, browser, tests: 1 };
-      return shared(browser, browser.serviceWorker);
+    const key = JSON.stringify([perFile ? launch.file : '', launch.nativeWebMcp, launch.uiLanguage ?? '']);
+    if (perFile && this.current && this.current.key !== key) await this.release();
+    const kept = this.kept.get(key);
+    this.kept.delete(key);
+    if (kept && kept.tests < RESETS_PER_BROWSER && isOpen(kept.browser.context)) {
+      this.kept.set(key, kept);
+      this.current = kept;
+      kept.tests += 1;
+      const serviceWorker = await resetSteward(kept.browser, launch);
+      // A reinstall brings another Worker: the next reset talks to this one.
+      kept.browser = { ...kept.browser, serviceWorker };
+      return shared(kept.browser, serviceWorker);
     }
-    this.current.tests += 1;
-    const serviceWorker = await resetSteward(this.current.browser, launch);
-    // A reinstall brings another Worker: the next reset talks to this one.
-    this.current.browser = { ...this.current.browser, serviceWorker };
-    return shared(this.current.browser, serviceWorker);
+    await kept?.browser.close().catch(() => undefined);
+    for (const [oldKey, old] of this.kept) {
+      if (this.kept.size < KEPT_BROWSERS) break;
+      this.kept.delete(oldKey);
+      await old.browser.close().catch(() => undefined);
+    }
+    const browser = await launchWithSteward({
+      nativeWebMcp: launch.nativeWebMcp,
+      allowSites: launch.allowSites,
+      loadOverCdp: true,
+      ...(launch.uiLanguage ? { uiLanguage: launch.uiLanguage } : {}),
+    });
+    settingsChanged.delete(browser.context);
+    this.current = { key, browser, tests: 1 };
+    this.kept.set(key, this.current);
+    return shared(browser, browser.serviceWorker);
   }
 
   /**
@@ -67,11 +93,12 @@ export class SharedBrowser {
     if (context && isOpen(context)) await closePagesButBlank(context).catch(() => undefined);
   }
 
-  /** Closes the shared browser (at the end of the worker, or before a test that launches its own). */
+  /** Closes every kept browser (at the end of the worker, or before a test that launches its own). */
   async release(): Promise<void> {
-    const browser = this.current?.browser;
+    const browsers = [...this.kept.values()].map((k) => k.browser);
+    this.kept.clear();
     this.current = undefined;
-    await browser?.close().catch(() => undefined);
+    await Promise.all(browsers.map((b) => b.close().catch(() => undefined)));
   }
 }
 
