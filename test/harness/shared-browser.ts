@@ -37,7 +37,7 @@ interface Current {
   tests: number;
 }
 
-const RESETS_PER_BROWSER = 40;
+const RESETS_PER_BROWSER = 100;
 /**
  * Browsers kept between tests, one per launch key (native WebMCP or the polyfill, a UI language):
  * spec files of either kind alternate through the suite, and each switch would otherwise cost a
