@@ -18,6 +18,7 @@ import { isShownLink } from '../base/shown-link.ts';
 import { siteContentIn, siteContentSaid } from '../protocol/site-content.ts';
 import { phrase } from '../protocol/phrase.ts';
 import type { ExpectedEffect } from '../protocol/expectation.ts';
+import type { McpSession } from '../protocol/mcp-session.ts';
 
 /**
  * An MCP client's calls, as Steward's worker answers them (pure; the browser and the pipeline are
@@ -130,8 +131,20 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
     );
   }
 
-  /** An action request through the pipeline as this caller, never waiting for the person; what it returns of a page taints the caller. */
-  async function submitFor(caller: Caller, tabId: number | undefined, request: unknown, untrusted_input: boolean, expect: ExpectedEffect | undefined): Promise<Reply<{ result: ActionResult }>> {
+  /**
+   * An action request through the pipeline as this caller, never waiting for the person; what it
+   * returns of a page taints the caller. `client_session`: the client's session as the bridge sent
+   * it with the call (schema-checked by the router), recorded with the action's audit entries under
+   * this caller's agent id, so it can only ever group this client's own actions.
+   */
+  async function submitFor(
+    caller: Caller,
+    tabId: number | undefined,
+    request: unknown,
+    untrusted_input: boolean,
+    expect: ExpectedEffect | undefined,
+    client_session: McpSession | undefined,
+  ): Promise<Reply<{ result: ActionResult }>> {
     const session_id = await ports.sessionFor(caller.agentId, tabId ?? -1);
     try {
       const result = await ports.submit(request, {
@@ -141,6 +154,7 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
         untrusted_input,
         wait_for_approval: false,
         ...(expect ? { expect } : {}),
+        ...(client_session ? { mcp_session: client_session } : {}),
       });
       const carried = siteContentIn(result);
       if (carried) await ports.taint(caller.agentId, `${carried.text}, returned through the MCP bridge`, siteContentSaid(carried, true));
@@ -194,7 +208,7 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
         return ok({ tab: r.tab, ...actionsView(r.state.actions ?? [], approvalRule(await ports.tainted(caller.agentId))) });
       }),
 
-    'bridge/execute': async ({ auth, tab_id, request, untrusted_input, expect }) => {
+    'bridge/execute': async ({ auth, tab_id, request, untrusted_input, expect, session }) => {
       const caller = await authenticate(auth);
       if ('ok' in caller) return caller;
       let tabId = tab_id ?? (await ports.currentTab(caller.agentId));
@@ -203,7 +217,7 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       if (tab_id === undefined && tabId !== undefined && !(await visibleTab(caller, tabId))) tabId = undefined;
       const named = await withShownResource(caller, tabId, request);
       if ('ok' in named) return named;
-      return submitFor(caller, tabId, named.request, untrusted_input, expect);
+      return submitFor(caller, tabId, named.request, untrusted_input, expect, session);
     },
 
     'bridge/page-tools': async ({ auth }) => {
@@ -223,12 +237,12 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       return ok({ tab: asTab(tab), tools: actions.slice(0, 128) });
     },
 
-    'bridge/page-tool-call': ({ auth, tab_id, tool, input, idempotency_key }) =>
+    'bridge/page-tool-call': ({ auth, tab_id, tool, input, idempotency_key, session }) =>
       onTab(auth, tab_id, async (caller, tab) => {
         // The resource the tool acts on is the one the tab shows now; the pipeline checks the rest as for steward_execute.
         const r = await observed(caller, tab);
         if ('ok' in r) return r;
-        return submitFor(caller, tab.tab_id, { action: tool, resource: r.state.resource, input, idempotency_key }, false, undefined);
+        return submitFor(caller, tab.tab_id, { action: tool, resource: r.state.resource, input, idempotency_key }, false, undefined, session);
       }),
 
     'bridge/screenshot': async ({ auth, tab_id }) => {

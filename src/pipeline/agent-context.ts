@@ -1,4 +1,5 @@
 import type { ExpectedEffect } from '../protocol/expectation.ts';
+import type { McpSession } from '../protocol/mcp-session.ts';
 
 /**
  * Who submits, as the service worker knows it from the connection (the side panel's co-pilot,
@@ -13,6 +14,11 @@ export interface AgentContext {
   token: string;
   /** The agent's working session (maps to its tab inside the service worker). */
   session_id?: string;
+  /**
+   * A paired MCP client's session (one connection: one conversation), as the bridge sent it with
+   * the call; only the worker's bridge door sets it. Every audit entry of the action records it.
+   */
+  mcp_session?: McpSession;
   /**
    * The agent's own claim that its input was built from untrusted content: approval for anything.
    * It can only add: whether page content has reached the agent is the runtime's fact (taint.ts).

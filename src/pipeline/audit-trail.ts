@@ -3,6 +3,7 @@ import type { ErrorCode } from '../protocol/errors.ts';
 import type { ResourceRef, StateVersion } from '../protocol/resource.ts';
 import type { AuditLog } from '../storage/audit-log.ts';
 import type { StoredAction } from '../storage/action-record.ts';
+import { withMcpSession } from '../protocol/mcp-session.ts';
 
 export interface StepFields {
   outcome?: string;
@@ -15,7 +16,7 @@ export interface StepFields {
 
 /**
  * One action's steps in the audit log, each with agent, token, key, action, resource and input
- * hash. Intermediate steps are queued without waiting (the log serialises them); `record` awaits
+ * hash, and the MCP client session that asked for it, if one did (in `details`). Intermediate steps are queued without waiting (the log serialises them); `record` awaits
  * the trail so far and fails if any step of it was not written (the dispatch entry: no record,
  * no dispatch); `finish` awaits the last one, so every step is written before the result is returned.
  */
@@ -29,7 +30,10 @@ export class AuditTrail {
 
   constructor(
     private readonly log: AuditLog,
-    private readonly action: Pick<StoredAction, 'agent_id' | 'token_id' | 'idempotency_key' | 'input_hash' | 'receipt_id'> & { request: Pick<StoredAction['request'], 'action' | 'resource'> },
+    private readonly action: Pick<StoredAction, 'agent_id' | 'token_id' | 'idempotency_key' | 'input_hash' | 'receipt_id'> & {
+      request: Pick<StoredAction['request'], 'action' | 'resource'>;
+      context?: Pick<StoredAction['context'], 'mcp_session'>;
+    },
   ) {
     this.resource = action.request.resource;
   }
@@ -47,6 +51,7 @@ export class AuditTrail {
   step(kind: AuditKind, fields: StepFields = {}): void {
     const a = this.action;
     const receipt = fields.receipt_id ?? this.receiptId ?? a.receipt_id;
+    const details = withMcpSession(fields.details, a.context?.mcp_session);
     this.last = this.log
       .append({
         kind,
@@ -61,7 +66,7 @@ export class AuditTrail {
         ...(fields.state_version_after !== undefined ? { state_version_after: fields.state_version_after } : {}),
         ...(fields.outcome ? { outcome: fields.outcome } : {}),
         ...(fields.error_code ? { error_code: fields.error_code } : {}),
-        ...(fields.details ? { details: fields.details } : {}),
+        ...(details ? { details } : {}),
       })
       .catch((error: unknown) => {
         console.error('audit append failed', error);

@@ -23,6 +23,7 @@ import { recoverAction, type RecoveryReport } from './recovery.ts';
 import { ActionRunner, type ActionRun, type PipelineDeps } from './runner.ts';
 import { Stopwatch, type PipelineTimings } from './timings.ts';
 import { phrase } from '../protocol/phrase.ts';
+import { withMcpSession } from '../protocol/mcp-session.ts';
 
 export interface SubmitOutcome {
   result: ActionResult;
@@ -111,6 +112,7 @@ export class Pipeline {
         untrusted_input: agent.untrusted_input ?? false,
         ...(agent.session_id ? { session_id: agent.session_id } : {}),
         ...(agent.expect ? { expect: agent.expect } : {}),
+        ...(agent.mcp_session ? { mcp_session: agent.mcp_session } : {}),
       },
     };
     const keyClaim = { agent_id: agent.agent_id, key: request.idempotency_key, request_hash, action_id };
@@ -481,6 +483,8 @@ export class Pipeline {
     // The agent id comes from the service worker. What the agent presented is never written down
     // (it may be a working secret); only the public id of a token it authenticated as.
     if (!AgentId.safeParse(agent.agent_id).success) return;
+    const { details: given, ...rest } = fields;
+    const details = withMcpSession(given, agent.mcp_session);
     void this.deps.audit
       .append({
         kind,
@@ -488,7 +492,8 @@ export class Pipeline {
         ...(tokenId ? { token_id: tokenId } : {}),
         ...(request ? { idempotency_key: request.idempotency_key, action: request.action, resource: request.resource } : {}),
         ...(hash ? { input_hash: hash } : {}),
-        ...fields,
+        ...rest,
+        ...(details ? { details } : {}),
       })
       .catch((e) => console.error('audit append failed', e));
   }

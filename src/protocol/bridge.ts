@@ -10,6 +10,7 @@ import { Phrase } from './phrase.ts';
 import { ActionResult } from './results.ts';
 import { AuditExportBatch, AuditExportResult } from './audit-export.ts';
 import { ScopeEntry, TokenId, TokenSecret } from './token.ts';
+import { McpSession } from './mcp-session.ts';
 
 /**
  * The link between Steward's service worker and the MCP bridge (the `bridge/` folder), over
@@ -20,8 +21,9 @@ import { ScopeEntry, TokenId, TokenSecret } from './token.ts';
  *
  * What crosses: an MCP client's calls, each carrying the Steward token secret that pairing gave
  * that client (the worker authenticates it on every call, so a revocation takes effect on the
- * next one), and pairing itself. Nothing here lets the bridge approve, mint or read the audit log:
- * those stay with the person in the side panel.
+ * next one) and, with a call that acts, which of the client's sessions it belongs to (the bridge
+ * mints it per connection: mcp-session.ts); and pairing itself. Nothing here lets the bridge
+ * approve, mint or read the audit log: those stay with the person in the side panel.
  */
 
 /** The native-messaging host's name (its manifest's file name, and what the worker connects to). */
@@ -203,7 +205,15 @@ export const BridgeRequests = {
   },
   /** An ActionRequest as the pipeline takes it (the pipeline validates it: INVALID_INPUT is a result). Never waits for the person: APPROVAL_REQUIRED comes back at once. */
   'bridge/execute': {
-    request: z.object({ auth: Auth, tab_id: tabId.optional(), request: z.unknown(), untrusted_input: z.boolean().default(false), expect: ExpectedEffect.optional() }),
+    request: z.object({
+      auth: Auth,
+      tab_id: tabId.optional(),
+      request: z.unknown(),
+      untrusted_input: z.boolean().default(false),
+      expect: ExpectedEffect.optional(),
+      /** The client's session this call belongs to (src/protocol/mcp-session.ts): minted by the bridge, recorded with the action's audit entries. */
+      session: McpSession.optional(),
+    }),
     reply: z.object({ result: ActionResult }),
   },
   'bridge/action-status': {
@@ -231,7 +241,7 @@ export const BridgeRequests = {
    * idempotency, audit, taint). TOOL_NOT_FOUND when the tab's page no longer offers it.
    */
   'bridge/page-tool-call': {
-    request: z.object({ auth: Auth, tab_id: tabId, tool: ActionName, input: z.record(z.string(), z.unknown()), idempotency_key: IdempotencyKey }),
+    request: z.object({ auth: Auth, tab_id: tabId, tool: ActionName, input: z.record(z.string(), z.unknown()), idempotency_key: IdempotencyKey, session: McpSession.optional() }),
     reply: z.object({ result: ActionResult }),
   },
   /** The visible part of a tab (the current one unless named) as an image; it must be the tab showing in its window. */

@@ -6,6 +6,7 @@ import { AgentId, InputHash } from '../protocol/primitives.ts';
 import { Source, StateVersion } from '../protocol/resource.ts';
 import { TokenId } from '../protocol/token.ts';
 import { ExpectedEffect } from '../protocol/expectation.ts';
+import { McpSession } from '../protocol/mcp-session.ts';
 
 /** What the agent context contributed that recovery needs to finish the action the same way. */
 const ActionContextRecord = z.object({
@@ -14,6 +15,8 @@ const ActionContextRecord = z.object({
   session_id: z.string().min(1).max(128).optional(),
   /** The postcondition that confirms the action (from the agent's plan or the adapter). */
   expect: ExpectedEffect.optional(),
+  /** The MCP client session that asked for it: its audit entries name it, also after a restart. */
+  mcp_session: McpSession.optional(),
 });
 type ActionContextRecord = z.infer<typeof ActionContextRecord>;
 

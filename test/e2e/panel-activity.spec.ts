@@ -4,6 +4,7 @@ import { SHOP_ORDER, cancelOrder, mintThroughUi, mintThroughUiWithId, showView, 
 import { control, data, killServiceWorker, liveWorker } from '../harness/pipeline-helpers.ts';
 import { startScriptedModel } from '../../sites/model/scripted-server.ts';
 import { cancelReply, cancelledReply, configureModel, startGoal } from '../harness/copilot-panel-helpers.ts';
+import { connectStdio, launchWithBridge, openSidePanel, pairClient, payloadOf, type McpClient } from '../harness/bridge-harness.ts';
 
 /** Builds some history through the panel: two tokens minted, one revoked, one refused action. */
 async function history(fx: PanelFixtures) {
@@ -112,6 +113,57 @@ test('a co-pilot run’s actions are under what the person asked it, an MCP clie
     expect(audit.find((e) => e.agent_id.startsWith('agent:copilot-run-') && e.kind === 'denial')).toMatchObject({ outcome: 'stopped', details: { stopped_by: 'user:local' } });
   } finally {
     await model.stop();
+  }
+});
+
+test('an MCP client connecting twice, acting once each time, is two groups under its name: one per session, headed by when it started', async ({ sites }) => {
+  const name = 'Session Helper';
+  const world = await launchWithBridge({ nativeWebMcp: false, allowSites: [sites.urls.shop] });
+  const clients: McpClient[] = [];
+  try {
+    const panel = await openSidePanel(world);
+    // orders.track is read-only: each asks once and is answered at once (an unshipped order is refused before anything runs).
+    const track = (tabId: number, key: string) => ({ tab_id: tabId, action: 'orders.track', resource: { type: 'order', id: SHOP_ORDER }, idempotency_key: key });
+
+    // The first conversation: the client is paired, opens the order and acts once.
+    const first = await connectStdio(world, 'v2', name);
+    clients.push(first);
+    await pairClient(first, panel, { sites: [new URL(sites.urls.shop).origin], scopes: 'orders:*' });
+    const opened = await first.call('steward_open', { url: `${sites.urls.shop}/orders/${SHOP_ORDER}` });
+    expect(opened.isError, opened.text).toBe(false);
+    const tabId = (payloadOf(opened) as { tab: { tab_id: number } }).tab.tab_id;
+    await first.call('steward_execute', track(tabId, 'panel-activity-session-1'));
+    await first.close();
+    // The client starts again (its credential file keeps the pairing): a second conversation, acting once.
+    const second = await connectStdio(world, 'v2', name);
+    clients.push(second);
+    await second.call('steward_execute', track(tabId, 'panel-activity-session-2'));
+    await second.close();
+
+    // What the audit holds: each action's entries name one session, minted by the bridge, not the same one.
+    const audit = (await swRecords(world.serviceWorker, 'audit')) as Array<{ idempotency_key?: string; details?: { mcp_session?: { id?: string } } }>;
+    const sessionsOf = (key: string) => [...new Set(audit.filter((e) => e.idempotency_key === key).map((e) => e.details?.mcp_session?.id))];
+    const [one, two] = [sessionsOf('panel-activity-session-1'), sessionsOf('panel-activity-session-2')];
+    expect(one).toEqual([expect.stringMatching(/^mcps_/)]);
+    expect(two).toEqual([expect.stringMatching(/^mcps_/)]);
+    expect(two[0]).not.toBe(one[0]);
+
+    await showView(panel, 'Activity');
+    const log = panel.getByRole('list', { name: 'Activity log' });
+    const sessions = log.getByRole('listitem', { name: new RegExp(`^${name}, session started `) });
+    await expect(sessions).toHaveCount(2);
+    for (const session of await sessions.all()) {
+      await expect(session.getByRole('button', { name: /^orders\.track on order:/ })).toHaveCount(1);
+      await expect(session.locator('.task-head')).toContainText('MCP client session');
+    }
+    // The pairing itself belongs to no conversation: it stays under the client's name alone.
+    await expect(log.getByRole('listitem', { name, exact: true })).toHaveCount(1);
+    // The chain covers the sessions like any other field.
+    await panel.getByRole('button', { name: 'Verify chain' }).click();
+    await expect(panel.getByRole('status').filter({ hasText: 'Chain valid' })).toBeVisible();
+  } finally {
+    for (const client of clients) await client.close().catch(() => undefined);
+    await world.close();
   }
 });
 

@@ -170,9 +170,9 @@ test.describe.serial('a visible agent: badge, indicator, Stop', () => {
     await expect.poll(() => badgeOf(world, tabId)).toBe('');
     await expect.poll(() => readIndicator(shop)).toBeNull();
 
-    // The activity log keeps it under the client's name, as the person's Stop, not a Deny.
+    // The activity log keeps it under the client's name (its one session so far), as the person's Stop, not a Deny.
     await showView(panel, 'Activity');
-    const task = panel.getByRole('list', { name: 'Activity log' }).getByRole('listitem', { name: CLIENT, exact: true });
+    const task = panel.getByRole('list', { name: 'Activity log' }).getByRole('listitem', { name: new RegExp(`^${CLIENT}, session started `) });
     await expect(task.getByRole('button', { name: /^dom\.click/ })).toContainText('Stopped by you');
   });
 });

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Reply, ReplyError } from '../../../src/protocol/channel.ts';
+import type { McpSession } from '../../../src/protocol/mcp-session.ts';
 import type { StewardLink } from '../link/steward-link.ts';
 import type { Auth } from './pairing.ts';
 import { describeActionResult } from './execute-text.ts';
@@ -9,10 +10,12 @@ import { framedText, json, pageDataResult } from './results.ts';
 import { UNTRUSTED_META } from './untrusted.ts';
 import type { ToolInput, ToolName } from './tools.ts';
 
-/** What a handler needs: the link, the caller's auth, and what to do when Steward says the token is gone. */
+/** What a handler needs: the link, the caller's auth and session, and what to do when Steward says the token is gone. */
 export interface CallContext {
   link: StewardLink;
   auth: Auth;
+  /** The client session the call belongs to (session.ts), sent with the calls that act so their audit entries name it. */
+  session?: McpSession;
   tokenInvalid: (error: ReplyError) => Promise<CallToolResult>;
 }
 
@@ -67,6 +70,7 @@ const execute: Handler<'steward_execute'> = async (input, ctx) => {
     ...(tab_id === undefined ? {} : { tab_id }),
     request: { ...request, input: request.input ?? {} },
     ...(expect ? { expect } : {}),
+    ...(ctx.session ? { session: ctx.session } : {}),
   });
   return actionResult(ctx, reply, input.idempotency_key);
 };

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { localhostHostValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpRequestContext, type McpServer } from '@modelcontextprotocol/server';
 import type { BearerId, HttpBearers } from './http-token.ts';
+import type { StewardServerFactory } from './server.ts';
+import { newMcpSession } from './session.ts';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /**
@@ -64,8 +66,6 @@ async function guard(req: IncomingMessage, res: ServerResponse, options: HttpGua
   return true;
 }
 
-type Factory = (ctx: McpRequestContext) => McpServer;
-
 /** Which bearer the request came with, for the server instance (its pairings belong to that bearer). */
 const authOf = (bearer: BearerId) => ({ token: 'not-kept', clientId: bearer, scopes: [] });
 
@@ -74,7 +74,7 @@ class LegacySessions {
   private readonly sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: McpServer; bearer: BearerId }>();
 
   constructor(
-    private readonly factory: Factory,
+    private readonly factory: StewardServerFactory,
     private readonly log: (line: string) => void,
   ) {}
 
@@ -91,7 +91,8 @@ class LegacySessions {
     }
     if (request.method !== 'POST') return Response.json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Open a session with initialize first.' } }, { status: 405 });
     if (this.sessions.size >= MAX_LEGACY_SESSIONS) await this.dropIdlest();
-    const server = this.factory({ era: 'legacy', requestInfo: request, authInfo: authOf(bearer) });
+    // A session of its own for the audit, minted here: the transport's id is the client's to present, not to be recorded.
+    const server = this.factory({ era: 'legacy', requestInfo: request, authInfo: authOf(bearer) }, newMcpSession());
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: MAX_BODY_BYTES,
@@ -128,14 +129,15 @@ class LegacySessions {
 }
 
 export interface HttpServerOptions extends HttpGuardOptions {
-  factory: Factory;
+  factory: StewardServerFactory;
   log: (line: string) => void;
 }
 
 /** Streamable HTTP on 127.0.0.1: 2026-07-28 requests statelessly per request, 2025-era clients in sessions. */
 export async function startHttpServer(options: HttpServerOptions): Promise<{ url: string; port: number; close(): Promise<void> }> {
   const onerror = (error: Error) => options.log(`steward-bridge: HTTP: ${error.message}`);
-  const modern = createMcpHandler(options.factory, { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror });
+  // A 2026-era request stands alone (no session in that protocol): its actions are audited under the client only.
+  const modern = createMcpHandler((ctx: McpRequestContext) => options.factory(ctx, undefined), { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror });
   const legacy = new LegacySessions(options.factory, options.log);
   const handler = toNodeHandler(
     {

@@ -10,6 +10,7 @@ import { HttpBearers } from './http-token.ts';
 import { Pairing } from './pairing.ts';
 import { pageToolSource, stewardServerFactory } from './server.ts';
 import { PageToolWatch } from './page-tools.ts';
+import { newMcpSession } from './session.ts';
 
 export { readOrCreateHttpToken, readOrCreateClientHttpToken } from './http-token.ts';
 
@@ -60,6 +61,7 @@ export interface HttpServeOptions extends ServeOptions {
 /**
  * Serves one MCP connection over `transport` (the process's stdio by default) until it closes;
  * the SDK picks the era from the client's opening (2026-07-28 discover, or a 2025 initialize).
+ * The connection is one session of the client, whichever era: its actions are audited under it.
  */
 export async function serveConnection(options: StdioServeOptions, transport: Transport = new StdioServerTransport()): Promise<{ closed: Promise<void>; close(): Promise<void> }> {
   await ensurePrivateDir(options.home);
@@ -70,8 +72,10 @@ export async function serveConnection(options: StdioServeOptions, transport: Tra
   const saved = await slot.read().catch(() => undefined);
   if (saved?.status === 'paired') pageTools.know(pageToolSource(undefined), { agent_id: saved.agent_id, token: saved.token });
   const factory = stewardServerFactory({ link: options.link, pairing, transport: 'stdio', slotFor: () => slot, pageTools, log: options.log });
+  // Minted once: the SDK may ask the factory again on this connection (a discarded discover probe), still the same session.
+  const session = newMcpSession();
   const watched = watchClose(transport);
-  const handle = sdkServeStdio(factory, { transport: watched.transport, onerror: (error) => options.log(`steward-bridge: stdio: ${error.message}`) });
+  const handle = sdkServeStdio((ctx) => factory(ctx, session), { transport: watched.transport, onerror: (error) => options.log(`steward-bridge: stdio: ${error.message}`) });
   return { closed: watched.closed, close: () => handle.close() };
 }
 

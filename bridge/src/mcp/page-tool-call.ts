@@ -32,7 +32,7 @@ export async function callPageTool(tool: MappedPageTool, args: Record<string, un
   const known = keys.actionFor(key);
   const reply = known
     ? await ctx.link.call('bridge/action-status', { auth: ctx.auth, action_id: known })
-    : await ctx.link.call('bridge/page-tool-call', { auth: ctx.auth, tab_id: tool.tab_id, tool: tool.page_name, input, idempotency_key: key });
+    : await ctx.link.call('bridge/page-tool-call', { auth: ctx.auth, tab_id: tool.tab_id, tool: tool.page_name, input, idempotency_key: key, ...(ctx.session ? { session: ctx.session } : {}) });
   if (reply.ok && reply.data.result.action_id) keys.remember(key, reply.data.result.action_id);
   return actionResult(ctx, reply, key, retry);
 }

@@ -1,6 +1,7 @@
 import { CLIENT_INFO_META_KEY, McpServer, type CallToolResult, type McpRequestContext, type RegisteredTool, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { McpClientInfo } from '../../../src/protocol/bridge.ts';
+import type { McpSession } from '../../../src/protocol/mcp-session.ts';
 import type { StewardLink } from '../link/steward-link.ts';
 import { HANDLERS, type CallContext } from './handlers.ts';
 import type { ClientSlot } from './credentials.ts';
@@ -39,9 +40,15 @@ function callerOf(server: McpServer, ctx: ServerContext, transport: McpClientInf
 
 const VERSION = '0.1.0';
 
+/**
+ * A server instance for one serving unit, and the client session it serves (session.ts): a stdio
+ * connection's, a 2025-era HTTP session's; none for a 2026-era HTTP request, which stands alone.
+ */
+export type StewardServerFactory = (ctx: McpRequestContext, session: McpSession | undefined) => McpServer;
+
 /** One MCP server instance with Steward's tools; the SDK asks for one per connection (stdio) or per request/session (HTTP). */
-export function stewardServerFactory(deps: ServerDeps): (ctx: McpRequestContext) => McpServer {
-  return (ctx) => {
+export function stewardServerFactory(deps: ServerDeps): StewardServerFactory {
+  return (ctx, session) => {
     const bearer = ctx.authInfo?.clientId;
     const server = new McpServer(
       { name: 'steward-bridge', title: 'Steward', version: VERSION },
@@ -54,10 +61,10 @@ export function stewardServerFactory(deps: ServerDeps): (ctx: McpRequestContext)
     for (const name of Object.keys(TOOLS) as ToolName[]) {
       const tool = TOOLS[name];
       server.registerTool(name, { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations }, (input: unknown, ctx: ServerContext) =>
-        run(name, server, ctx, deps, bearer, (call) => runHandler(name, input as ToolInput<typeof name>, call)),
+        run(name, server, ctx, { deps, bearer, session }, (call) => runHandler(name, input as ToolInput<typeof name>, call)),
       );
     }
-    offerPageTools(server, deps, bearer);
+    offerPageTools(server, deps, bearer, session);
     return server;
   };
 }
@@ -82,7 +89,7 @@ function pageSchema(json: Record<string, unknown>): StandardSchemaWithJSON {
  * The client's page tools as tools of this server instance, kept in step with the watch: a tool
  * that went or changed is removed, a new one registered (the SDK then sends list_changed).
  */
-function offerPageTools(server: McpServer, deps: ServerDeps, bearer: string | undefined): void {
+function offerPageTools(server: McpServer, deps: ServerDeps, bearer: string | undefined, session: McpSession | undefined): void {
   const source = pageToolSource(bearer);
   const registered = new Map<string, { tool: RegisteredTool; signature: string }>();
   const apply = (tools: MappedPageTool[]) => {
@@ -98,7 +105,7 @@ function offerPageTools(server: McpServer, deps: ServerDeps, bearer: string | un
         name,
         { title: tool.title, description: tool.description, inputSchema: pageSchema(tool.input_schema), annotations: tool.annotations },
         (input: unknown, ctx: ServerContext) =>
-          run(name, server, ctx, deps, bearer, (call) => {
+          run(name, server, ctx, { deps, bearer, session }, (call) => {
             // The tool as the client's latest listing has it (the tab it was listed for).
             const current = deps.pageTools.find(source, name);
             if (!current) return Promise.resolve(pageToolGone(name));
@@ -123,7 +130,14 @@ function offerPageTools(server: McpServer, deps: ServerDeps, bearer: string | un
 const pageToolGone = (name: string): CallToolResult =>
   errorResult({ code: 'TOOL_NOT_FOUND', message: `${name} is no longer offered: the page in your current tab changed. List the tools again.`, retryable: false });
 
-async function run(name: string, server: McpServer, ctx: ServerContext, deps: ServerDeps, bearer: string | undefined, handle: (call: CallContext) => Promise<CallToolResult>): Promise<CallToolResult> {
+/** The server instance a tool call reaches: its deps, the HTTP bearer it was made for, the client session it serves. */
+interface InstanceContext {
+  deps: ServerDeps;
+  bearer: string | undefined;
+  session: McpSession | undefined;
+}
+
+async function run(name: string, server: McpServer, ctx: ServerContext, { deps, bearer, session }: InstanceContext, handle: (call: CallContext) => Promise<CallToolResult>): Promise<CallToolResult> {
   const source = pageToolSource(bearer);
   try {
     const client = callerOf(server, ctx, deps.transport);
@@ -135,6 +149,7 @@ async function run(name: string, server: McpServer, ctx: ServerContext, deps: Se
     const call: CallContext = {
       link: deps.link,
       auth: outcome.auth,
+      ...(session ? { session } : {}),
       tokenInvalid: async (error) => {
         await deps.pairing.forget(slot, client.name);
         deps.pageTools.forget(source);

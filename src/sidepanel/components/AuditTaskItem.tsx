@@ -1,21 +1,16 @@
 import { pluralOf, t } from '../../base/i18n.ts';
 import type { AuditTask } from '../lib/audit-tasks.ts';
 import { outcomeText } from '../lib/labels.ts';
+import { taskHeading, taskKindWords } from '../lib/task-heading.ts';
 import { clockTime } from '../lib/time.ts';
 import { now } from '../now.ts';
 import { AuditGroupItem } from './AuditGroupItem.tsx';
 
-/** What heads a task: the person's request to the run, the client's paired name, or what it is when neither is known. */
-function heading(task: AuditTask): string {
-  if (task.title) return task.title;
-  return task.kind === 'copilot_run' ? t('activity_task_run_untitled', task.run_id ?? task.agent_id) : task.agent_id;
-}
-
-/** One task in the log: a co-pilot run or an MCP client, how its latest action ended, and its actions inside. */
+/** One task in the log: a co-pilot run, an MCP client's session (or the client), how its latest action ended, and its actions inside. */
 export function AuditTaskItem({ task }: { task: AuditTask }) {
-  const title = heading(task);
+  const title = taskHeading(task, now.value);
   const id = `task-${task.key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-  const who = task.kind === 'copilot_run' ? t('activity_task_copilot_run') : t('activity_task_mcp_client');
+  const who = taskKindWords(task);
   return (
     <li class="audit-task" aria-labelledby={id}>
       <div class="task-head">

@@ -1,9 +1,12 @@
+import { mcpSessionIn, type McpSession } from '../../protocol/mcp-session.ts';
 import type { AuditGroup } from './audit-groups.ts';
 
 /**
  * The activity log per task (issue 30.2): a co-pilot run's actions under the run, headed by what
- * the person asked it, and a paired MCP client's under the client, headed by its name; everything
- * else (the person's own tokens, Steward's entries) stays a row of its own. Pure.
+ * the person asked it, and a paired MCP client's per session of the client (one connection: one
+ * conversation), headed by its name and when the session started; what a client did outside any
+ * recorded session (its pairing, entries from before sessions were recorded) under the client
+ * alone. Everything else (the person's own tokens, Steward's entries) stays a row of its own. Pure.
  */
 
 /** A co-pilot run acts as an agent of its own (src/background/copilot/run-manager.ts). */
@@ -19,6 +22,8 @@ export interface AuditTask {
   title?: string;
   /** The run's id, to name a run whose request is no longer known. */
   run_id?: string;
+  /** The client's session these actions belong to, as the audit recorded it. */
+  session?: McpSession;
   /** How its latest action ended (`stopped_by_you`, `denied_by_you`, `done_confirmed`, …); undefined before any action. */
   outcome?: string;
   tone: AuditGroup['tone'];
@@ -32,11 +37,27 @@ export interface AuditTask {
 
 export type ActivityRow = { kind: 'task'; task: AuditTask } | { kind: 'entry'; group: AuditGroup };
 
-function taskOf(agentId: string): { key: string; kind: AuditTask['kind']; run_id?: string } | undefined {
+/** Whether the agent is a co-pilot run or a paired client, and for a run its id. */
+function agentTask(agentId: string): { kind: AuditTask['kind']; run_id?: string } | undefined {
   const run = RUN_AGENT.exec(agentId);
-  if (run) return { key: `run:${agentId}`, kind: 'copilot_run', run_id: run[1]! };
-  if (agentId.startsWith(CLIENT_AGENT)) return { key: `client:${agentId}`, kind: 'mcp_client' };
+  if (run) return { kind: 'copilot_run', run_id: run[1]! };
+  if (agentId.startsWith(CLIENT_AGENT)) return { kind: 'mcp_client' };
   return undefined;
+}
+
+/** The session an action's first step recorded (a replay from a later session stays with the one that asked first). */
+const sessionOf = (g: AuditGroup): McpSession | undefined => (g.steps[0] ? mcpSessionIn(g.steps[0].details) : undefined);
+
+/**
+ * The task a group belongs to. A client's session is keyed under the client's own agent id: the
+ * agent id is the token's, so an id another client presents can only ever start a group of its own.
+ */
+function taskOf(g: AuditGroup): { key: string; kind: AuditTask['kind']; run_id?: string; session?: McpSession } | undefined {
+  const task = agentTask(g.agent_id);
+  if (task?.kind === 'copilot_run') return { key: `run:${g.agent_id}`, ...task };
+  if (task?.kind !== 'mcp_client') return undefined;
+  const session = sessionOf(g);
+  return session ? { key: `session:${g.agent_id}:${session.id}`, ...task, session } : { key: `client:${g.agent_id}`, ...task };
 }
 
 /** The name a client was paired under: its token entries record the label the person saw. */
@@ -59,11 +80,11 @@ export function taskTitles(groups: readonly AuditGroup[], runGoals: ReadonlyMap<
   const byAgent = new Map<string, AuditGroup[]>();
   for (const g of groups) byAgent.set(g.agent_id, [...(byAgent.get(g.agent_id) ?? []), g]);
   for (const [agent, mine] of byAgent) {
-    const task = taskOf(agent);
+    const task = agentTask(agent);
     const title = task?.kind === 'copilot_run' ? runGoals.get(agent) : task?.kind === 'mcp_client' ? pairedName(mine) : undefined;
     if (title) titles.set(agent, title);
   }
-  for (const [agent, goal] of runGoals) if (!titles.has(agent) && taskOf(agent)) titles.set(agent, goal);
+  for (const [agent, goal] of runGoals) if (!titles.has(agent) && agentTask(agent)) titles.set(agent, goal);
   return titles;
 }
 
@@ -87,7 +108,7 @@ export function activityRows(groups: readonly AuditGroup[], titles: ReadonlyMap<
   const rows: ActivityRow[] = [];
   const tasks = new Map<string, AuditGroup[]>();
   for (const g of groups) {
-    const task = taskOf(g.agent_id);
+    const task = taskOf(g);
     if (!task) {
       rows.push({ kind: 'entry', group: g });
       continue;
@@ -100,7 +121,19 @@ export function activityRows(groups: readonly AuditGroup[], titles: ReadonlyMap<
     tasks.set(task.key, [g]);
     rows.push({
       kind: 'task',
-      task: { key: task.key, kind: task.kind, agent_id: g.agent_id, tone: 'neutral', first_at: g.first_at, last_at: g.last_at, last_seq: g.last_seq, groups: [], actions: 0 },
+      task: {
+        key: task.key,
+        kind: task.kind,
+        agent_id: g.agent_id,
+        ...(task.run_id ? { run_id: task.run_id } : {}),
+        ...(task.session ? { session: task.session } : {}),
+        tone: 'neutral',
+        first_at: g.first_at,
+        last_at: g.last_at,
+        last_seq: g.last_seq,
+        groups: [],
+        actions: 0,
+      },
     });
   }
   return rows.map((row) => {
@@ -108,13 +141,11 @@ export function activityRows(groups: readonly AuditGroup[], titles: ReadonlyMap<
     const mine = tasks.get(row.task.key)!;
     const latest = mine.find((g) => g.action);
     const title = titles.get(row.task.agent_id);
-    const run = taskOf(row.task.agent_id);
     return {
       kind: 'task',
       task: {
         ...row.task,
         ...(title ? { title } : {}),
-        ...(run?.run_id ? { run_id: run.run_id } : {}),
         ...(latest ? { outcome: latest.outcome, tone: latest.tone } : {}),
         first_at: mine.reduce((at, g) => (g.first_at < at ? g.first_at : at), row.task.first_at),
         groups: foldTokens(mine),

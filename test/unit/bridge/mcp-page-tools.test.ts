@@ -101,7 +101,15 @@ describe("the current tab's page tools over MCP", () => {
     expect(first.isError).toBeFalsy();
     expect(textOf(first)).toContain('page_book_slot again with the same arguments and steward_idempotency_key "book-1030-a"');
     const call = link.calls.find((c) => c.type === 'bridge/page-tool-call')!;
-    expect(call.payload).toEqual({ auth: { agent_id: AGENT, token: SECRET }, tab_id: TAB.tab_id, tool: 'book_slot', input: { slot: '10:30' }, idempotency_key: 'book-1030-a' });
+    // With the client's session (this connection's), so the action's audit entries name it.
+    expect(call.payload).toEqual({
+      auth: { agent_id: AGENT, token: SECRET },
+      tab_id: TAB.tab_id,
+      tool: 'book_slot',
+      input: { slot: '10:30' },
+      idempotency_key: 'book-1030-a',
+      session: { id: expect.stringMatching(/^mcps_[A-Za-z0-9_-]{22}$/), started_at: expect.any(String) },
+    });
 
     const second = await session.client.callTool({ name: 'page_book_slot', arguments: { slot: '10:30', steward_idempotency_key: 'book-1030-a' } });
     expect(textOf(second)).toMatch(/^Done.*act_77/);

@@ -79,6 +79,7 @@ describe('tool results', () => {
           idempotency_key: 'cancel-ORD-1024-1',
           preconditions: { expected_state: 'placed', state_version: 17 },
         },
+        session: { id: expect.stringMatching(/^mcps_/), started_at: expect.any(String) },
       },
     });
   });

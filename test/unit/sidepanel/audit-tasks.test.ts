@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../../src/protocol/audit.ts';
 import { NO_FILTER, filterGroups, groupAudit } from '../../../src/sidepanel/lib/audit-groups.ts';
 import { activityRows, taskTitles, type ActivityRow } from '../../../src/sidepanel/lib/audit-tasks.ts';
+import { taskHeading, taskKindWords } from '../../../src/sidepanel/lib/task-heading.ts';
+import { clockTime } from '../../../src/sidepanel/lib/time.ts';
 
 const H = (n: number) => n.toString(16).padStart(64, '0');
 let seq = 0;
@@ -81,5 +83,68 @@ describe('the activity log per task', () => {
     ]);
     const denied = filterGroups(groups, { ...NO_FILTER, outcome: 'denied_by_you' }, titles);
     expect(shape(activityRows(denied, titles))).toEqual([{ task: 'Claude Desktop', outcome: 'denied_by_you', groups: [['orders.cancel', 'denied_by_you', [6]]] }]);
+  });
+});
+
+describe('an MCP client’s actions per session', () => {
+  const FIRST = { id: 'mcps_Q2xhdWRlIERlc2t0b3AgMQ', started_at: '2026-12-06T09:00:00.000Z' };
+  const SECOND = { id: 'mcps_Q2xhdWRlIERlc2t0b3AgMg', started_at: '2026-12-06T10:00:00.000Z' };
+  const CURSOR = 'agent:mcp-cursor-9f9f';
+
+  /** Two sessions of one client, another client naming the first one's id, and entries without a session. */
+  function sessions(): AuditEntry[] {
+    seq = 0;
+    return [
+      entry({ kind: 'token', agent_id: CLIENT, outcome: 'minted', token_id: 'tok_c', details: { label: 'Claude Desktop' } }),
+      entry({ kind: 'proposal', agent_id: CLIENT, outcome: 'proposed', details: { mcp_session: FIRST }, ...act('first-a', 'orders.list') }),
+      entry({ kind: 'confirmation', agent_id: CLIENT, outcome: 'confirmed_confirmed', details: { mcp_session: FIRST }, ...act('first-a', 'orders.list') }),
+      entry({ kind: 'proposal', agent_id: CLIENT, outcome: 'proposed', details: { mcp_session: SECOND }, ...act('second-a') }),
+      entry({ kind: 'token', agent_id: CURSOR, outcome: 'minted', token_id: 'tok_x', details: { label: 'Cursor' } }),
+      entry({ kind: 'denial', agent_id: CURSOR, outcome: 'refused', error_code: 'SCOPE_DENIED', details: { mcp_session: FIRST }, ...act('cursor-a') }),
+      entry({ kind: 'denial', agent_id: CLIENT, outcome: 'denied', error_code: 'APPROVAL_DENIED', details: { mcp_session: SECOND }, ...act('second-a') }),
+      // From before sessions were recorded, and one whose session does not read as one.
+      entry({ kind: 'proposal', agent_id: CLIENT, outcome: 'proposed', ...act('older-a', 'orders.list') }),
+      entry({ kind: 'proposal', agent_id: CLIENT, outcome: 'proposed', details: { mcp_session: { id: 'not-a-session' } }, ...act('odd-a', 'orders.list') }),
+    ];
+  }
+
+  const bySession = (rows: ActivityRow[]) =>
+    rows.map((r) =>
+      r.kind === 'task' ? { task: r.task.title, session: r.task.session?.id, groups: r.task.groups.map((g) => [g.action ?? 'tokens', g.outcome, g.steps.map((s) => s.seq)]) } : { entry: r.group.key },
+    );
+
+  it('one group per session of a client, under its name; its pairing and entries without a session under the client; another client naming a session’s id only starts a group of its own', () => {
+    const groups = groupAudit(sessions());
+    const rows = activityRows(groups, taskTitles(groups, new Map()));
+    expect(bySession(rows)).toEqual([
+      {
+        task: 'Claude Desktop',
+        session: undefined,
+        groups: [
+          ['orders.list', 'in_progress', [8]],
+          ['orders.list', 'in_progress', [7]],
+          ['tokens', 'minted', [0]],
+        ],
+      },
+      { task: 'Claude Desktop', session: SECOND.id, groups: [['orders.cancel', 'denied_by_you', [3, 6]]] },
+      { task: 'Cursor', session: FIRST.id, groups: [['orders.cancel', 'refused', [5]]] },
+      { task: 'Cursor', session: undefined, groups: [['tokens', 'minted', [4]]] },
+      { task: 'Claude Desktop', session: FIRST.id, groups: [['orders.list', 'done_confirmed', [1, 2]]] },
+    ]);
+    const first = rows.find((r) => r.kind === 'task' && r.task.agent_id === CLIENT && r.task.session?.id === FIRST.id);
+    expect(first?.kind === 'task' && first.task).toMatchObject({ session: FIRST, actions: 1, outcome: 'done_confirmed' });
+  });
+
+  it('heads a session with the client’s name and when it started, and the client’s own group with its name alone', () => {
+    const groups = groupAudit(sessions());
+    const tasks = activityRows(groups, taskTitles(groups, new Map())).flatMap((r) => (r.kind === 'task' && r.task.agent_id === CLIENT ? [r.task] : []));
+    const now = Date.parse('2026-12-06T12:00:00.000Z');
+    const headings = tasks.map((task) => taskHeading(task, now));
+    expect(headings).toEqual(['Claude Desktop', `Claude Desktop, session started ${clockTime(SECOND.started_at, now)}`, `Claude Desktop, session started ${clockTime(FIRST.started_at, now)}`]);
+    expect(new Set(headings).size).toBe(3);
+    expect(tasks.map(taskKindWords)).toEqual(['MCP client', 'MCP client session', 'MCP client session']);
+    // A client the log has no name for is named by its agent id.
+    const unnamed = activityRows(groups, new Map()).find((r) => r.kind === 'task' && r.task.session?.id === SECOND.id);
+    expect(unnamed?.kind === 'task' && taskHeading(unnamed.task, now)).toBe(`${CLIENT}, session started ${clockTime(SECOND.started_at, now)}`);
   });
 });
