@@ -1,5 +1,6 @@
 import type { ApprovalReason, ApprovalRequest } from '../protocol/approval.ts';
 import type { ElementSummary } from '../protocol/element.ts';
+import { phrase, type Phrase } from '../protocol/phrase.ts';
 
 /**
  * Each agent's last DOM step, so that a card for a step that answers the page's confirmation
@@ -59,6 +60,12 @@ export class PriorSteps {
 
 /** An element as a person would name it: `button “Cancel order”`. */
 export function describeElement(e: ElementSummary): string {
-  const name = e.name.length > 80 ? `${e.name.slice(0, 79)}…` : e.name;
-  return `${e.role} “${name || e.ref}”`;
+  return `${e.role} “${shownName(e)}”`;
 }
+
+/** `describeElement` as a phrase, so the panel says the role in Steward's words for it (the name stays the page's). */
+export function elementPhrase(e: ElementSummary): Phrase {
+  return phrase('element', { role: e.role, name: shownName(e) });
+}
+
+const shownName = (e: ElementSummary) => (e.name.length > 80 ? `${e.name.slice(0, 79)}…` : e.name) || e.ref;

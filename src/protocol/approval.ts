@@ -78,6 +78,8 @@ export const ApprovalRequest = z
     via: Source,
     /** A DOM action's element as observed (`button “Cancel order”`): page text, named on the card's first line. */
     target: HumanText.optional(),
+    /** `target` as a phrase, so the panel words the role in the person's language. */
+    target_said: Phrase.optional(),
     resource: ResourceRef,
     /** How sure Steward is of `resource`: the card says so when it is a guess or unknown. */
     resource_identity: ResourceIdentity.optional(),

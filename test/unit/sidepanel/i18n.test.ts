@@ -118,6 +118,14 @@ describe('the panel in Vietnamese', () => {
     expect(explainConflict('dom_state_disagrees_with_network')).toBe('The page structure and the network responses disagree about the state; Steward is not sure which is right.');
   });
 
+  it('names the control’s role in Steward’s Vietnamese word for it, the page’s name for it unchanged', () => {
+    useMessageSource(catalogueSource(vi, 'vi'));
+    const withRole = ApprovalRequest.parse({ ...request, target_said: phrase('element', { role: 'button', name: 'Cancel order' }) });
+    expect(cardWords(withRole).headline).toBe('Nhấn nút “Cancel order” (order ORD-1023) trên shop.localhost:4100, do Claude Desktop yêu cầu');
+    useMessageSource(catalogueSource(en, 'en-US'));
+    expect(cardWords(withRole).headline).toBe('Press button “Cancel order” (order ORD-1023) on shop.localhost:4100, asked by Claude Desktop');
+  });
+
   it('and the same card in English as before', () => {
     useMessageSource(catalogueSource(en, 'en-US'));
     expect(cardWords(request).headline).toBe('Press button “Cancel order” (order ORD-1023) on shop.localhost:4100, asked by Claude Desktop');
