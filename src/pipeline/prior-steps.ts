@@ -11,6 +11,8 @@ import { phrase, type Phrase } from '../protocol/phrase.ts';
 interface LastStep {
   action: string;
   target: string;
+  /** `target` as a phrase for the panel, when the step had an element. */
+  target_said?: Phrase;
   at: number;
   origin: string;
   /** The controls a person could see before that step: one not among them appeared (or was shown) after it. */
@@ -29,6 +31,7 @@ export class PriorSteps {
     this.last.set(agentId, {
       action: step.action,
       target: step.target ? describeElement(step.target) : step.action,
+      ...(step.target ? { target_said: elementPhrase(step.target) } : {}),
       at: step.at,
       origin: step.origin,
       refs: new Set(
@@ -48,7 +51,12 @@ export class PriorSteps {
     const last = this.last.get(agentId);
     if (!card.reasons.some((r) => r.code === 'confirmation') || !last || last.origin !== card.origin || card.now - last.at > TIED_MS) return { reasons: card.reasons };
     const appeared = card.target !== undefined && !last.refs.has(card.target.ref);
-    const prior = { action: last.action as NonNullable<ApprovalRequest['prior_step']>['action'], target: last.target, at: new Date(last.at).toISOString() };
+    const prior = {
+      action: last.action as NonNullable<ApprovalRequest['prior_step']>['action'],
+      target: last.target,
+      ...(last.target_said ? { target_said: last.target_said } : {}),
+      at: new Date(last.at).toISOString(),
+    };
     const reasons = card.reasons.map((r) =>
       r.code === 'confirmation' && appeared
         ? { ...r, detail: `${r.detail ?? ''}; it appeared after this agent’s previous step (${last.target}), so the page is asking about that step`.slice(0, 1000) }

@@ -102,7 +102,7 @@ export const ApprovalRequest = z
     /** A form whose values go to another origin than the page's: that origin. */
     sends_to: Origin.optional(),
     /** The agent's step that made the page ask (this card answers its confirmation): shown with this one. */
-    prior_step: z.object({ action: ActionName, target: HumanText, at: IsoDateTime }).optional(),
+    prior_step: z.object({ action: ActionName, target: HumanText, target_said: Phrase.optional(), at: IsoDateTime }).optional(),
     /** Absent on cards from older versions: then no window is offered. */
     window: WindowOffer.optional(),
     requested_at: IsoDateTime,

@@ -143,7 +143,7 @@ function facts(r: ApprovalRequest, doubt: string | undefined): CardFact[] {
   if (r.prior_step) {
     out.push({
       kind: 'info',
-      text: t('fact_prior_step', r.prior_step.action, r.prior_step.target),
+      text: t('fact_prior_step', r.prior_step.action, said(r.prior_step.target_said, r.prior_step.target)),
       testid: 'prior-step',
     });
   }
