@@ -1,4 +1,5 @@
 import { AuthRefusalReason, type SiteErrorBody } from '../protocol/agent-contract.ts';
+import { phrase, type Phrase } from '../protocol/phrase.ts';
 
 /**
  * What a site's refusal means for the person and for the agent, and whether it ends Steward's
@@ -13,6 +14,8 @@ export interface RefusalMeaning {
   ends_grant: boolean;
   /** For the person, in the side panel. */
   person: string;
+  /** `person` as a phrase, for the panel to say in the person's language. */
+  person_said: Phrase;
   /** For the agent: what happened and what (not) to do next. */
   agent: string;
 }
@@ -33,10 +36,34 @@ export function refusalReason(body: SiteErrorBody): AuthRefusalReason | undefine
 
 const CONNECT_AGAIN = "connect again in Steward's side panel";
 
+/** What `describeAuthRefusal` says to the person, as a phrase (the panel's sentences: src/sidepanel/lib/phrases.ts). */
+export function authRefusalPhrase(site: string, reason: AuthRefusalReason): Phrase {
+  switch (reason) {
+    case 'token_revoked':
+      return phrase('contract_revoked', { site });
+    case 'token_expired':
+      return phrase('contract_expired', { site });
+    case 'key_mismatch':
+    case 'token_malformed':
+      return phrase('contract_key_refused', { site });
+    case 'login_required':
+      return phrase('contract_sign_in', { site });
+    case 'signature_missing':
+    case 'signature_invalid':
+    case 'digest_mismatch':
+      return phrase('contract_signature_refused', { site });
+    case 'signature_expired':
+    case 'nonce_replayed':
+      return phrase('contract_stale', { site });
+    case 'token_missing':
+      return phrase('contract_token_missing', { site });
+  }
+}
+
 /** The words for one 401 reason; `site` is the site's name as its contract gives it. */
 export function describeAuthRefusal(site: string, reason: AuthRefusalReason): RefusalMeaning {
   const ends_grant = endsGrant(reason);
-  const words = (person: string, agent: string): RefusalMeaning => ({ reason, ends_grant, person, agent });
+  const words = (person: string, agent: string): RefusalMeaning => ({ reason, ends_grant, person, person_said: authRefusalPhrase(site, reason), agent });
   switch (reason) {
     case 'token_revoked':
       return words(
@@ -83,6 +110,7 @@ export function describeRefusal(site: string, body: SiteErrorBody): RefusalMeani
     return {
       ends_grant: true,
       person: `${site} refused Steward's access. To let Steward act there again, ${CONNECT_AGAIN}.`,
+      person_said: phrase('contract_access_refused', { site }),
       agent: `${site} refused Steward's access token; nothing was done. Do not retry: the person must ${CONNECT_AGAIN}.`,
     };
   }
@@ -90,6 +118,7 @@ export function describeRefusal(site: string, body: SiteErrorBody): RefusalMeani
   return {
     ends_grant: false,
     person: `${site} refused: ${body.error.message}`,
+    person_said: phrase('contract_site_refused', { site, message: body.error.message }),
     agent: `${site} refused (${body.error.code}): ${body.error.message}${hint}`.slice(0, 4096),
   };
 }

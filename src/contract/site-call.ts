@@ -14,7 +14,7 @@ export type SiteCallError =
   /** Steward refused before sending (a URL off the contract's origin, an ended grant, bad input): the site saw nothing. */
   | { code: 'not_sent'; message: string }
   /** No HTTP answer (network error, connection refused): the site may or may not have received it. */
-  | { code: 'unreachable'; message: string }
+  | { code: 'unreachable'; message: string; origin?: string; cause?: string }
   /** The site refused in the contract's error form (`site_error.error.code`, 401's `details.reason`). */
   | { code: 'refused'; status: number; message: string; site_error: SiteErrorBody }
   /** An answer that is not what the contract promises (unexpected status, too large, not JSON, wrong shape). */
@@ -29,7 +29,9 @@ export async function sendToSite(http: HttpPort, request: HttpRequest): Promise<
   try {
     response = await http.request(request);
   } catch (error) {
-    return { kind: 'failed', error: { code: 'unreachable', message: `${new URL(request.url).origin} did not answer: ${messageOf(error)}` } };
+    const origin = new URL(request.url).origin;
+    const cause = messageOf(error);
+    return { kind: 'failed', error: { code: 'unreachable', message: `${origin} did not answer: ${cause}`, origin, cause } };
   }
   if (response.truncated || response.body.length > MAX_RESPONSE_BYTES) {
     return { kind: 'failed', error: { code: 'bad_response', status: response.status, message: `the answer is larger than ${MAX_RESPONSE_BYTES} bytes` } };

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { iso, type Clock } from '../base/clock.ts';
 import { sha256Hex } from '../base/hash.ts';
 import type { BridgeRequests, PairingClient, PairingView } from '../protocol/bridge.ts';
-import { ok, refuse, type Data, type Payload, type Reply } from '../protocol/channel.ts';
+import { ok, refuse, refuseSaying, type Data, type Payload, type Reply } from '../protocol/channel.ts';
+import { phrase } from '../protocol/phrase.ts';
 import type { MintTokenRequest, PanelPush, PanelRequests, TokenWithUsage } from '../protocol/panel-channel.ts';
 import { clientSlug, codeDigits, constantTimeEqual, newClaimSecret, newPairingCode, newPairingId, shortHex, type RandomBytes } from './pairing-code.ts';
 import { readPairings, type PairingMap, type PairingRecord } from './pairing-record.ts';
@@ -217,7 +218,7 @@ export function createPairingBook(ports: PairingBookPorts): PairingBook {
           return { result: ok({ status: 'denied' as const }), changed: true, pendingChanged: true };
         }
         const given = codeDigits(decision.code);
-        if (given === undefined) return unchanged(refuse('INVALID_INPUT', 'A pairing code is 6 digits, like 483-192.'));
+        if (given === undefined) return unchanged(refuseSaying(phrase('pairing_code_form'), 'INVALID_INPUT', 'A pairing code is 6 digits, like 483-192.'));
         if (!constantTimeEqual(codeDigits(r.code)!, given)) {
           const wrong = r.wrong_codes + 1;
           if (wrong >= MAX_WRONG_CODES) {
@@ -248,7 +249,8 @@ export function createPairingBook(ports: PairingBookPorts): PairingBook {
             ...decision.grant,
           });
         } catch (error) {
-          return unchanged(refuse('INVALID_INPUT', `Steward could not grant this token: ${(error as Error).message}`));
+          const why = (error as Error).message;
+          return unchanged(refuseSaying(phrase('pairing_grant_failed', { error: why }), 'INVALID_INPUT', `Steward could not grant this token: ${why}`));
         }
         const { secret, ...token } = minted;
         const t = token.token;

@@ -1,6 +1,7 @@
 import { ApprovalDecision, ApprovalRequest, ApprovalReceipt, type ApprovalReason, type BoundForm, type CardWithdrawal } from '../protocol/approval.ts';
 import type { ActionRequest } from '../protocol/action.ts';
 import type { ObservedState } from '../protocol/observed-state.ts';
+import type { Phrase } from '../protocol/phrase.ts';
 import { resourceScopeOf } from '../protocol/resource.ts';
 import type { StoredApproval, StoredReceipt } from '../storage/approval-records.ts';
 import type { ApprovalStore } from '../storage/approval-store.ts';
@@ -32,8 +33,9 @@ export interface CardFacts {
   token_id: string;
   origin: string;
   request: ActionRequest;
-  /** A DOM action's element, described as observed. */
+  /** A DOM action's element, described as observed, and as a phrase for the panel. */
   target?: string;
+  target_said?: Phrase;
   via: ApprovalRequest['via'];
   input_hash: string;
   observed: ObservedState;
@@ -103,6 +105,7 @@ export class ApprovalQueue {
       action: facts.request.action,
       via: facts.via,
       ...(facts.target ? { target: facts.target } : {}),
+      ...(facts.target_said ? { target_said: facts.target_said } : {}),
       resource: facts.request.resource,
       ...(o.resource_identity ? { resource_identity: o.resource_identity } : {}),
       input: facts.request.input,

@@ -1,5 +1,6 @@
 import type { ApprovalReason, ApprovalRequest } from '../protocol/approval.ts';
 import type { ElementSummary } from '../protocol/element.ts';
+import { phrase, type Phrase } from '../protocol/phrase.ts';
 
 /**
  * Each agent's last DOM step, so that a card for a step that answers the page's confirmation
@@ -10,6 +11,8 @@ import type { ElementSummary } from '../protocol/element.ts';
 interface LastStep {
   action: string;
   target: string;
+  /** `target` as a phrase for the panel, when the step had an element. */
+  target_said?: Phrase;
   at: number;
   origin: string;
   /** The controls a person could see before that step: one not among them appeared (or was shown) after it. */
@@ -28,6 +31,7 @@ export class PriorSteps {
     this.last.set(agentId, {
       action: step.action,
       target: step.target ? describeElement(step.target) : step.action,
+      ...(step.target ? { target_said: elementPhrase(step.target) } : {}),
       at: step.at,
       origin: step.origin,
       refs: new Set(
@@ -47,7 +51,12 @@ export class PriorSteps {
     const last = this.last.get(agentId);
     if (!card.reasons.some((r) => r.code === 'confirmation') || !last || last.origin !== card.origin || card.now - last.at > TIED_MS) return { reasons: card.reasons };
     const appeared = card.target !== undefined && !last.refs.has(card.target.ref);
-    const prior = { action: last.action as NonNullable<ApprovalRequest['prior_step']>['action'], target: last.target, at: new Date(last.at).toISOString() };
+    const prior = {
+      action: last.action as NonNullable<ApprovalRequest['prior_step']>['action'],
+      target: last.target,
+      ...(last.target_said ? { target_said: last.target_said } : {}),
+      at: new Date(last.at).toISOString(),
+    };
     const reasons = card.reasons.map((r) =>
       r.code === 'confirmation' && appeared
         ? { ...r, detail: `${r.detail ?? ''}; it appeared after this agent’s previous step (${last.target}), so the page is asking about that step`.slice(0, 1000) }
@@ -59,6 +68,12 @@ export class PriorSteps {
 
 /** An element as a person would name it: `button “Cancel order”`. */
 export function describeElement(e: ElementSummary): string {
-  const name = e.name.length > 80 ? `${e.name.slice(0, 79)}…` : e.name;
-  return `${e.role} “${name || e.ref}”`;
+  return `${e.role} “${shownName(e)}”`;
 }
+
+/** `describeElement` as a phrase, so the panel says the role in Steward's words for it (the name stays the page's). */
+export function elementPhrase(e: ElementSummary): Phrase {
+  return phrase('element', { role: e.role, name: shownName(e) });
+}
+
+const shownName = (e: ElementSummary) => (e.name.length > 80 ? `${e.name.slice(0, 79)}…` : e.name) || e.ref;

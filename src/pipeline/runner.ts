@@ -28,7 +28,7 @@ import { reachResource } from './navigator.ts';
 import { checkToken, type GatewayDecision, type PolicyGateway } from './policy/gateway.ts';
 import { originOf } from '../base/origin.ts';
 import { actsOn, otherResource, sendsTo, type ActsOn } from './acts-on.ts';
-import { PriorSteps, describeElement } from './prior-steps.ts';
+import { PriorSteps, describeElement, elementPhrase } from './prior-steps.ts';
 import { agentName } from './presence.ts';
 import { resourceScopeCovers } from '../protocol/resource.ts';
 import type { ExecutionReport, Location, PipelinePorts, PortContext } from './ports.ts';
@@ -218,7 +218,7 @@ export class ActionRunner {
       origin: plan.origin,
       request: action.request,
       via: plan.capability.description.via,
-      ...(target ? { target: describeElement(target) } : {}),
+      ...(target ? { target: describeElement(target), target_said: elementPhrase(target) } : {}),
       input_hash: action.input_hash,
       observed: plan.observed,
       reasons: why,

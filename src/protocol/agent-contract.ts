@@ -6,6 +6,7 @@ import { InputHash, IsoDateTime, JsonObject, SnakeCase } from './primitives.ts';
 import { Effect } from './results.ts';
 import { ResourceId, ResourceRef, ResourceScope, ResourceType, StateName } from './resource.ts';
 import { JsonSchemaObject } from './webmcp.ts';
+import { Phrase } from './phrase.ts';
 
 /**
  * The contract path's wire format (DESIGN §6; the spec a site implements is docs/agent-contract.md):
@@ -299,7 +300,14 @@ export const ContractSiteView = z.object({
         key_thumbprint: z.string().max(64),
       }),
       /** The site refused the token (revoked, expired, key mismatch): the person connects again. */
-      z.object({ status: z.literal('ended'), reason: z.string().max(64), message: z.string().max(1024), at: IsoDateTime }),
+      z.object({
+        status: z.literal('ended'),
+        reason: z.string().max(64),
+        message: z.string().max(1024),
+        /** `message` as a phrase for the panel; one that does not fit is dropped and the English shown. */
+        message_said: Phrase.optional().catch(undefined),
+        at: IsoDateTime,
+      }),
     ])
     .default({ status: 'none' }),
 });
@@ -319,4 +327,9 @@ export const ContractConnectRequest = z.strictObject({
 export type ContractConnectRequest = z.infer<typeof ContractConnectRequest>;
 
 /** A connect or disconnect that did not work, said plainly (`login_required`: sign in to the site first). */
-export const ContractPanelError = z.object({ code: z.string().max(64), message: z.string().max(2048) });
+export const ContractPanelError = z.object({
+  code: z.string().max(64),
+  message: z.string().max(2048),
+  /** `message` as a phrase for the panel (src/protocol/phrase.ts); one that does not fit is dropped and the English shown. */
+  said: Phrase.optional().catch(undefined),
+});

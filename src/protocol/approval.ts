@@ -78,6 +78,8 @@ export const ApprovalRequest = z
     via: Source,
     /** A DOM action's element as observed (`button “Cancel order”`): page text, named on the card's first line. */
     target: HumanText.optional(),
+    /** `target` as a phrase, so the panel words the role in the person's language. */
+    target_said: Phrase.optional(),
     resource: ResourceRef,
     /** How sure Steward is of `resource`: the card says so when it is a guess or unknown. */
     resource_identity: ResourceIdentity.optional(),
@@ -100,7 +102,7 @@ export const ApprovalRequest = z
     /** A form whose values go to another origin than the page's: that origin. */
     sends_to: Origin.optional(),
     /** The agent's step that made the page ask (this card answers its confirmation): shown with this one. */
-    prior_step: z.object({ action: ActionName, target: HumanText, at: IsoDateTime }).optional(),
+    prior_step: z.object({ action: ActionName, target: HumanText, target_said: Phrase.optional(), at: IsoDateTime }).optional(),
     /** Absent on cards from older versions: then no window is offered. */
     window: WindowOffer.optional(),
     requested_at: IsoDateTime,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Phrase } from './phrase.ts';
 
 /**
  * One channel between two of Steward's contexts, described once as a request map:
@@ -22,16 +23,32 @@ export type Data<M extends RequestMap, K extends keyof M> = z.output<M[K]['reply
 /** One message of the channel as it travels. */
 export type Message<M extends RequestMap> = { [K in keyof M & string]: { type: K } & Payload<M, K> }[keyof M & string];
 
-export type ReplyError = { code: string; message: string; retryable: boolean };
+/**
+ * A refusal: its code, the English agents, logs and the audit read, and, for a refusal the side
+ * panel shows, the same sentence as a phrase (src/protocol/phrase.ts) so the panel says it in the
+ * person's language. Never sent to agents.
+ */
+export type ReplyError = { code: string; message: string; retryable: boolean; said?: Phrase };
 /** Every reply on every channel: a result, or a refusal a caller can tell apart from one. */
 export type Reply<T> = { ok: true; data: T } | { ok: false; error: ReplyError };
 export type Refusal = Extract<Reply<never>, { ok: false }>;
 
+/** A refusal's phrase that does not fit is dropped, not the refusal: the English it travels beside is shown instead. */
+const SaidBeside = Phrase.optional().catch(undefined);
+
 export const Reply = <T extends z.ZodType>(data: T) =>
-  z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), data }), z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string(), retryable: z.boolean() }) })]);
+  z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), data }),
+    z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string(), retryable: z.boolean(), said: SaidBeside }) }),
+  ]);
 
 export const ok = <T>(data: T): Reply<T> => ({ ok: true, data });
 export const refuse = (code: string, message: string, retryable = false): Refusal => ({ ok: false, error: { code, message: message.slice(0, 4000), retryable } });
+/** A refusal the side panel shows: `said` is `message` as a phrase, for the person's language. */
+export const refuseSaying = (said: Phrase, code: string, message: string, retryable = false): Refusal => {
+  const refusal = refuse(code, message, retryable);
+  return { ...refusal, error: { ...refusal.error, said } };
+};
 
 type HandlerResult<T> = Reply<T> | Promise<Reply<T>>;
 /** The receiver's table: one handler per type of the map, each answering with that type's data. */

@@ -65,7 +65,12 @@ const RetentionSetting = z.object({ days: RetentionDays.nullable() });
 /** What a retention run or a clear removed, and what it kept because the audit export still needs it. */
 export const AuditRemovalResponse = z.object({ removed: z.number().int().nonnegative(), kept_for_export: z.number().int().nonnegative() });
 export type AuditRemovalResponse = z.infer<typeof AuditRemovalResponse>;
-const ObserveTabResponse = z.object({ state: ObservedState.nullable(), error: z.string().optional() });
+const ObserveTabResponse = z.object({
+  state: ObservedState.nullable(),
+  error: z.string().optional(),
+  /** `error` as a phrase for the panel; one that does not fit is dropped and the English shown. */
+  error_said: Phrase.optional().catch(undefined),
+});
 export const SitesResponse = z.object({
   /** Listed and granted by Chrome: Steward reads them. */
   allowed: z.array(Origin),

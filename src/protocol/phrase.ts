@@ -53,6 +53,8 @@ export interface PhraseValues {
   run_stuck_read: { target: Text; times: Count };
   run_failures: { count: Count };
   run_failed: { message: Text };
+  /** Steward could not observe the run's tab: `code` and `message` are the observation's refusal, as the worker wrote it. */
+  run_failed_observing: { code: Text; message: Text };
   run_unreadable: None;
   /** The organisation's policy ended the run (src/protocol/policy-rules.ts). */
   run_policy_copilot_off: None;
@@ -159,6 +161,11 @@ export interface PhraseValues {
   reason_off_site_link: { to: Text };
   /** `control`: how the remembered control was named (its role and name). */
   reason_wrote_before: { origin: Text; control: Text; method: Text; url: Text };
+  /** Why the panel's tab could not be observed (src/background/panel/agent.ts): `tab` is its id. */
+  observe_no_answer: { tab: Count };
+  observe_tab_gone: { tab: Count };
+  /** A DOM action's element as observed: `role` is its ARIA role (computed or inferred), `name` the page's own. */
+  element: { role: Text; name: Text };
   // Why a card offers no "approve for a period" (src/storage/receipt-binding.ts).
   window_one_at_a_time: None;
   /** `reason`: the ApprovalReasonCode that rules a window out. */
@@ -172,6 +179,44 @@ export interface PhraseValues {
   /** `reason`: Chrome's own words, shown as they are. */
   bridge_link_closed: { reason: Text };
   bridge_not_yet: None;
+  // Why a side-panel request was refused (the reply's `error.said`: src/protocol/channel.ts, src/background/panel/*).
+  /** `part`: what this worker was built without (copilot, tools, retention, bridge, audit_export, contracts). */
+  unavailable: { part: Text };
+  /** `error`: the system's own words (IndexedDB's, Chrome's), shown as they are. */
+  store_unopened: { error: Text };
+  token_lifetime: { max_ms: Count };
+  token_not_found: { id: Text };
+  taint_unchanged: { error: Text };
+  forget_incomplete: { origin: Text; error: Text };
+  retention_not_applied: { error: Text };
+  audit_not_cleared: { error: Text };
+  site_access_refused: { error: Text };
+  run_starting: None;
+  run_already_active: { run_id: Text };
+  run_no_web_page: None;
+  run_site_not_allowed: { origin: Text };
+  run_model_not_ready: None;
+  run_not_waiting: { run_id: Text };
+  run_not_active: { run_id: Text };
+  pairing_code_form: None;
+  pairing_grant_failed: { error: Text };
+  // Why connecting to a site's agent contract did not work, or why its grant ended (src/contract/refusals.ts, src/background/contract/).
+  contract_bad_origin: None;
+  contract_site_not_allowed: { origin: Text };
+  contract_not_found: { origin: Text };
+  /** `site`: the site's name as its contract gives it. */
+  contract_revoked: { site: Text };
+  contract_expired: { site: Text };
+  contract_key_refused: { site: Text };
+  contract_sign_in: { site: Text };
+  contract_signature_refused: { site: Text };
+  contract_stale: { site: Text };
+  contract_token_missing: { site: Text };
+  contract_access_refused: { site: Text };
+  /** `message`: the site's own words. */
+  contract_site_refused: { site: Text; message: Text };
+  /** `error`: the browser's own network error. */
+  contract_unreachable: { site: Text; origin: Text; error: Text };
 }
 export type PhraseCode = keyof PhraseValues;
 

@@ -9,11 +9,13 @@ import type { MintMessage } from './lib/mint-form.ts';
 import type { Runtime } from 'webextension-polyfill';
 import { browser } from './browser.ts';
 import { t } from '../base/i18n.ts';
+import { refusalWords } from './lib/refusal-words.ts';
 
 /**
  * The panel's only door to the service worker: the panel channel (src/protocol/panel-channel.ts).
  * Every reply is parsed with its request's own reply schema before a view sees it: a reply that
- * does not fit is an error, never half-trusted data.
+ * does not fit is an error, never half-trusted data. A refusal's `message` is already in the
+ * person's language (lib/refusal-words.ts), so a view shows it as it is.
  */
 class BackgroundError extends Error {
   constructor(
@@ -35,7 +37,7 @@ const worker = channelClient(PanelRequests, async (message) => {
 /** One request to the worker: its data, or a BackgroundError with the worker's (or the reply check's) code. */
 async function call<K extends keyof PanelRequests & string>(type: K, payload: PayloadInput<PanelRequests, K>): Promise<Data<PanelRequests, K>> {
   const reply = await worker.call(type, payload);
-  if (!reply.ok) throw new BackgroundError(reply.error.code, reply.error.code === 'INVALID_REPLY' ? t('panel_unexpected_reply', type) : reply.error.message);
+  if (!reply.ok) throw new BackgroundError(reply.error.code, reply.error.code === 'INVALID_REPLY' ? t('panel_unexpected_reply', type) : refusalWords(reply.error));
   return reply.data;
 }
 

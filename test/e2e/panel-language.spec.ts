@@ -218,3 +218,22 @@ test('in a Vietnamese browser a dead model endpoint is said in Vietnamese: Test 
   await expect(line).not.toContainText('could not reach');
   await expect(line.getByRole('button', { name: vi('copilot_set_up_model'), exact: true })).toBeVisible();
 });
+
+test('in a Vietnamese browser a refused request is said in Vietnamese: Connect without a session on the shop says to sign in first, from the catalogue', async ({ steward, sites, openPanel }) => {
+  const shop = await steward.context.newPage();
+  await shop.goto(`${sites.urls.shop}/orders/${SHOP_ORDER}`);
+  const panel = await openPanel(shop);
+  await showView(panel, vi('tab_this_tab'));
+  const block = panel.getByTestId('contract-site');
+  // The site's name as its contract gives it: the block's heading.
+  const siteName = (await block.getByRole('heading', { level: 3 }).textContent())!.trim();
+  expect(siteName).not.toBe('');
+
+  // Without the demo customer's session the shop refuses the grant (login_required): a real refusal, worded by the worker as a phrase.
+  await steward.context.clearCookies();
+  await block.getByTestId('contract-connect').click();
+  const error = block.getByTestId('contract-error');
+  await expect(error).toHaveText(viSays('said_contract_sign_in', siteName));
+  await expect(error).not.toContainText('Sign in to');
+  await expect(block.getByTestId('contract-consent')).toBeVisible();
+});

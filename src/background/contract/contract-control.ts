@@ -4,6 +4,7 @@ import type { ContractClient } from '../../contract/contract-client.ts';
 import { describeRefusal } from '../../contract/refusals.ts';
 import type { SiteCallError } from '../../contract/site-call.ts';
 import type { ContractControl } from '../panel/contracts.ts';
+import { phrase, type Phrase } from '../../protocol/phrase.ts';
 import type { ContractRegistry } from './contract-registry.ts';
 import { siteGrantOf, storedContract, type SiteGrants } from './site-grants.ts';
 import { siteView } from './site-views.ts';
@@ -34,14 +35,19 @@ export interface ContractControlDeps {
   now?: () => number;
 }
 
-type PanelError = { code: string; message: string };
+/** A refusal for the panel: `said` is `message` as a phrase, so the panel says it in the person's language. */
+type PanelError = { code: string; message: string; said?: Phrase };
 
 function callError(siteName: string, error: SiteCallError): PanelError {
   if (error.code === 'refused') {
     const meaning = describeRefusal(siteName, error.site_error);
-    return { code: meaning.reason ?? error.site_error.error.code, message: meaning.person };
+    return { code: meaning.reason ?? error.site_error.error.code, message: meaning.person, said: meaning.person_said };
   }
-  return { code: error.code, message: `${siteName}: ${error.message}`.slice(0, 2048) };
+  const message = `${siteName}: ${error.message}`.slice(0, 2048);
+  if (error.code === 'unreachable' && error.origin !== undefined && error.cause !== undefined)
+    return { code: error.code, message, said: phrase('contract_unreachable', { site: siteName, origin: error.origin, error: error.cause }) };
+  // Steward's own account of an answer that does not fit the contract: technical, kept as written.
+  return { code: error.code, message };
 }
 
 export function contractControl(deps: ContractControlDeps): ContractControl {
@@ -73,10 +79,18 @@ export function contractControl(deps: ContractControlDeps): ContractControl {
     async connect(request: ContractConnectRequest) {
       const origin = originOf(request.origin);
       if (origin === undefined || origin !== request.origin.replace(/\/$/, ''))
-        return { ok: false as const, error: { code: 'INVALID_INPUT', message: 'The site must be given as its origin, e.g. https://shop.example.' } };
-      if (!(await deps.allowed(origin))) return { ok: false as const, error: { code: 'SITE_NOT_ALLOWED', message: `Steward is not allowed on ${origin}. Allow the site first.` } };
+        return { ok: false as const, error: { code: 'INVALID_INPUT', message: 'The site must be given as its origin, e.g. https://shop.example.', said: phrase('contract_bad_origin') } };
+      if (!(await deps.allowed(origin)))
+        return {
+          ok: false as const,
+          error: { code: 'SITE_NOT_ALLOWED', message: `Steward is not allowed on ${origin}. Allow the site first.`, said: phrase('contract_site_not_allowed', { origin }) },
+        };
       const { contract, record: previous } = await contractOf(origin);
-      if (!contract) return { ok: false as const, error: { code: 'NO_CONTRACT', message: `Steward has not found an agent contract on ${origin}. Open one of its pages and try again.` } };
+      if (!contract)
+        return {
+          ok: false as const,
+          error: { code: 'NO_CONTRACT', message: `Steward has not found an agent contract on ${origin}. Open one of its pages and try again.`, said: phrase('contract_not_found', { origin }) },
+        };
       const client = await deps.client(origin);
       const granted = await client.requestGrant(contract, {
         scopes: request.scopes,

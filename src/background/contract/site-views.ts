@@ -1,7 +1,8 @@
 import { iso } from '../../base/clock.ts';
-import type { ContractSiteView } from '../../protocol/agent-contract.ts';
 import type { DiscoveredContract } from '../../contract/ports.ts';
-import { describeAuthRefusal } from '../../contract/refusals.ts';
+import { authRefusalPhrase, describeAuthRefusal } from '../../contract/refusals.ts';
+import { AuthRefusalReason, type ContractSiteView } from '../../protocol/agent-contract.ts';
+import { phrase, type Phrase } from '../../protocol/phrase.ts';
 import type { StoredSiteGrant } from '../../storage/contract-vault.ts';
 
 /**
@@ -22,11 +23,27 @@ export function siteView(contract: DiscoveredContract, record: StoredSiteGrant |
   };
 }
 
+/**
+ * Why a stored grant ended, as a phrase: the ending's reason says it all (site-grants.ts wrote the
+ * English from the same reason). A reason Steward does not know keeps the English alone.
+ */
+function endedPhrase(siteName: string, reason: string): Phrase | undefined {
+  if (reason === 'token_invalid') return phrase('contract_access_refused', { site: siteName });
+  const known = AuthRefusalReason.safeParse(reason);
+  return known.success ? authRefusalPhrase(siteName, known.data) : undefined;
+}
+
 function connectionOf(siteName: string, record: StoredSiteGrant | undefined, now: number): ContractSiteView['connection'] {
   if (!record) return { status: 'none' };
-  if (record.ended) return { status: 'ended', reason: record.ended.reason, message: record.ended.message, at: iso(record.ended.at) };
+  if (record.ended) {
+    const said = endedPhrase(siteName, record.ended.reason);
+    return { status: 'ended', reason: record.ended.reason, message: record.ended.message, ...(said ? { message_said: said } : {}), at: iso(record.ended.at) };
+  }
   const expiresAt = Date.parse(record.grant.expires_at);
-  if (expiresAt <= now) return { status: 'ended', reason: 'token_expired', message: describeAuthRefusal(siteName, 'token_expired').person, at: iso(expiresAt) };
+  if (expiresAt <= now) {
+    const expired = describeAuthRefusal(siteName, 'token_expired');
+    return { status: 'ended', reason: 'token_expired', message: expired.person, message_said: expired.person_said, at: iso(expiresAt) };
+  }
   const { grant } = record;
   return {
     status: 'connected',

@@ -3,7 +3,7 @@ import { NO_POLICY, type Policy } from '../../protocol/managed-policy.ts';
 import { modelVerdict } from '../../protocol/policy-rules.ts';
 import type { AgentPorts } from '../../agent/ports.ts';
 import { ModelFailure, type LanguageModelClient, type ModelConfig } from '../../agent/models/model.ts';
-import { ok, refuse, type Reply } from '../../protocol/channel.ts';
+import { ok, refuseSaying, type Reply } from '../../protocol/channel.ts';
 import type { ApprovalDecision } from '../../protocol/approval.ts';
 import type { CopilotEnd, CopilotGrant, CopilotRequests, CopilotRun, ModelError, ModelProvider, ModelStatus } from '../../protocol/copilot.ts';
 import { phrase, type Phrase } from '../../protocol/phrase.ts';
@@ -14,7 +14,8 @@ import type { z } from 'zod';
 import type { KeepAlive } from './keep-alive.ts';
 import type { ModelKeyStore } from './model-key.ts';
 import type { RunRecord } from './run-record.ts';
-import { createRunPorts, RunAborted, TabClosed, type RunPipeline, type RunPortsDeps } from './run-ports.ts';
+import { MAX_TOKEN_TTL_MS } from '../../protocol/token.ts';
+import { createRunPorts, RunAborted, TabClosed, TabUnobserved, type RunPipeline, type RunPortsDeps } from './run-ports.ts';
 import type { ReadRun, RunStore } from './run-store.ts';
 import { endView, finalStep, putStep, reportedStep } from './step-view.ts';
 
@@ -144,7 +145,7 @@ export class RunManager {
 
   async start(request: Request<'copilot/start'>): Promise<RunReply> {
     // Two quick starts on one tab: the second is refused, not raced past the check.
-    if (this.starting.has(request.tabId)) return refuse('RUN_ACTIVE', 'A co-pilot run is already starting on this tab.');
+    if (this.starting.has(request.tabId)) return refuseSaying(phrase('run_starting'), 'RUN_ACTIVE', 'A co-pilot run is already starting on this tab.');
     this.starting.add(request.tabId);
     try {
       return await this.startOn(request);
@@ -155,17 +156,21 @@ export class RunManager {
 
   private async startOn({ tabId, goal, grant }: Request<'copilot/start'>): Promise<RunReply> {
     const active = [...this.live.values()].find((l) => l.record.run.tabId === tabId && !l.ended);
-    if (active) return refuse('RUN_ACTIVE', `A co-pilot run is already active on this tab (${active.record.run.run_id}); stop it first.`);
+    if (active) {
+      const { run_id } = active.record.run;
+      return refuseSaying(phrase('run_already_active', { run_id }), 'RUN_ACTIVE', `A co-pilot run is already active on this tab (${run_id}); stop it first.`);
+    }
     const site = await this.deps.tabStatus(tabId);
-    if (!site.origin) return refuse('TAB_NOT_FOUND', 'The co-pilot works on an open web page (http or https); this tab has none.');
-    if (!site.allowed) return refuse('SITE_NOT_ALLOWED', `Steward may not read ${site.origin}: allow the site in the side panel first.`);
+    if (!site.origin) return refuseSaying(phrase('run_no_web_page'), 'TAB_NOT_FOUND', 'The co-pilot works on an open web page (http or https); this tab has none.');
+    if (!site.allowed) return refuseSaying(phrase('run_site_not_allowed', { origin: site.origin }), 'SITE_NOT_ALLOWED', `Steward may not read ${site.origin}: allow the site in the side panel first.`);
     const settings = await this.deps.settings();
-    const allowed = modelVerdict((await this.deps.policy?.()) ?? NO_POLICY, settings);
-    if (!allowed.ok) return refuse('POLICY_DENIED', allowed.message);
+    const policy = (await this.deps.policy?.()) ?? NO_POLICY;
+    const allowed = modelVerdict(policy, settings);
+    if (!allowed.ok) return refuseSaying(policyPhrase(allowed.reason, policy, settings.provider), 'POLICY_DENIED', allowed.message);
     const key = await this.deps.keys.keyFor(settings.provider);
     const config = this.config(settings, key);
     const status = await this.deps.models.status(this.config(settings, undefined), key !== undefined);
-    if (!status.ready) return refuse('MODEL_NOT_READY', status.detail ?? 'The co-pilot’s model is not ready: check its settings.');
+    if (!status.ready) return refuseSaying(status.detail_said ?? phrase('run_model_not_ready'), 'MODEL_NOT_READY', status.detail ?? 'The co-pilot’s model is not ready: check its settings.');
     const client = this.deps.models.create(config);
 
     const run_id = this.deps.newRunId();
@@ -213,7 +218,8 @@ export class RunManager {
         await this.deps.pipeline()
       ).admin.mintToken({ agent_id, scope: grant.scope, resource_scope: grant.resource_scope, origins: [origin], payment: grant.payment, ttl_ms: grant.ttl_ms });
     } catch (error) {
-      if (error instanceof RangeError) return refuse('INVALID_INPUT', error.message);
+      // The token store's one RangeError: a lifetime beyond what Steward grants.
+      if (error instanceof RangeError) return refuseSaying(phrase('token_lifetime', { max_ms: MAX_TOKEN_TTL_MS }), 'INVALID_INPUT', error.message);
       throw error;
     }
   }
@@ -260,7 +266,7 @@ export class RunManager {
     const live = this.live.get(run_id);
     if (!live || live.ended) return this.notActive(run_id);
     const question = live.question;
-    if (!question) return refuse('NO_QUESTION', `The co-pilot run ${run_id} is not waiting for an answer.`);
+    if (!question) return refuseSaying(phrase('run_not_waiting', { run_id }), 'NO_QUESTION', `The co-pilot run ${run_id} is not waiting for an answer.`);
     delete live.question;
     live.pausedTotal += this.deps.clock() - question.since;
     const { run } = live.record;
@@ -334,7 +340,7 @@ export class RunManager {
   }
 
   private notActive(run_id: string): RunReply {
-    return refuse('RUN_NOT_ACTIVE', `No active co-pilot run ${run_id}.`);
+    return refuseSaying(phrase('run_not_active', { run_id }), 'RUN_NOT_ACTIVE', `No active co-pilot run ${run_id}.`);
   }
 
   private async endByPerson(run_id: string, end: CopilotEnd): Promise<RunReply> {
@@ -472,7 +478,9 @@ export class RunManager {
       if (error instanceof ModelFailure) return this.finish(live, { kind: 'stopped', reason: 'model_error', detail: error.error.message }, error.error);
       console.error('co-pilot run failed', live.record.run.run_id, error);
       const message = error instanceof Error ? error.message : String(error);
-      return this.finish(live, { kind: 'stopped', reason: 'error', detail: `Steward failed: ${message}`.slice(0, 2000), detail_said: phrase('run_failed', { message }) });
+      // What failed in Steward's own words, when it is one Steward names; else the error as it is.
+      const said = error instanceof TabUnobserved ? phrase('run_failed_observing', { code: error.code, message: error.detail }) : phrase('run_failed', { message });
+      return this.finish(live, { kind: 'stopped', reason: 'error', detail: `Steward failed: ${message}`.slice(0, 2000), detail_said: said });
     });
   }
 

@@ -62,6 +62,17 @@ export class TabClosed extends Error {
   }
 }
 
+/** Thrown when the run's tab could not be observed, after retries: `code` and `detail` are the observation's last refusal. */
+export class TabUnobserved extends Error {
+  constructor(
+    readonly code: string,
+    readonly detail: string,
+  ) {
+    super(`Steward could not observe the tab (${code}: ${detail})`);
+    this.name = 'TabUnobserved';
+  }
+}
+
 /** Thrown into the loop when the person stopped the run or took over: nothing more is done. */
 export class RunAborted extends Error {
   constructor() {
@@ -137,7 +148,7 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
   const activeStatus = (): CopilotRunStatus => (run.paused() ? 'paused' : 'running');
 
   async function observe(): Promise<Observation> {
-    let last = '';
+    let last = { code: '', message: '' };
     for (let i = 0; i < OBSERVE_TRIES; i++) {
       checkAborted();
       const r = await deps.observeTab(tabId);
@@ -148,11 +159,11 @@ export function createRunPorts(deps: RunPortsDeps, run: RunHandle, clock: () => 
         return lastObservation;
       }
       if (!(await deps.tabExists(tabId))) throw new TabClosed(tabId);
-      last = `${r.error.code}: ${r.error.message}`;
+      last = r.error;
       if (!r.error.retryable && i > 0) break;
       await deps.sleep(1000);
     }
-    throw new Error(`Steward could not observe the tab (${last})`);
+    throw new TabUnobserved(last.code, last.message);
   }
 
   async function complete(messages: Parameters<AgentPorts['complete']>[0]): Promise<string> {

@@ -38,6 +38,9 @@ const chromeSend: ChromeSend = (tabId, message, target) => chrome.tabs.sendMessa
  * SITE_NOT_ALLOWED refusal. Every message has a deadline: a page that does not answer rejects
  * with DeadlineExceeded, never hangs.
  */
+/** NO_CONTENT_SCRIPT's English when the tab's page did not answer at all (the panel says it from a phrase when it is this one). */
+export const noAnswerMessage = (tabId: number) => `The page in tab ${tabId} did not answer.`;
+
 export function tabMessenger(sites: SiteGate, deadlines = pageDeadlines, sendMessage: ChromeSend = chromeSend): SendToFrame {
   return async (tabId, frameId, type, payload, options = {}) => {
     const refusal = await sites.gate(tabId);
@@ -46,7 +49,7 @@ export function tabMessenger(sites: SiteGate, deadlines = pageDeadlines, sendMes
     const message = { ...payload, type } as Message<ContentRequests>;
     const raw = await withDeadline(sendMessage(tabId, message, target), options.deadline_ms ?? deadlines.page_reply_ms, `the page in tab ${tabId} (${type})`);
     // No content script there (a chrome:// page, a tab loaded before Steward, a navigation in flight).
-    if (raw === undefined) return refuse('NO_CONTENT_SCRIPT', `The page in tab ${tabId} did not answer.`, true);
+    if (raw === undefined) return refuse('NO_CONTENT_SCRIPT', noAnswerMessage(tabId), true);
     return parseReply(ContentRequests, type, raw);
   };
 }

@@ -1,6 +1,7 @@
 import type { Pipeline } from '../../pipeline/pipeline.ts';
-import { ok, refuse, type Data, type Payload, type Reply } from '../../protocol/channel.ts';
+import { ok, refuseSaying, type Data, type Payload, type Reply } from '../../protocol/channel.ts';
 import type { PanelRequests } from '../../protocol/panel-channel.ts';
+import { phrase } from '../../protocol/phrase.ts';
 import type { AuditRetentionSetting } from '../pipeline/audit-retention.ts';
 
 /** `panel/audit-retention-set`, `panel/audit-clear`: the person decides how much audit Steward keeps. */
@@ -13,7 +14,8 @@ export async function setRetention(pipeline: Pipeline, setting: AuditRetentionSe
   try {
     return ok({ days, ...(await pipeline.admin.applyAuditRetention(days)) });
   } catch (error) {
-    return refuse('AUDIT_NOT_REMOVED', `The retention is saved, but nothing was removed now: ${message(error)}`);
+    const why = message(error);
+    return refuseSaying(phrase('retention_not_applied', { error: why }), 'AUDIT_NOT_REMOVED', `The retention is saved, but nothing was removed now: ${why}`);
   }
 }
 
@@ -21,7 +23,8 @@ export async function clearAudit(pipeline: Pipeline): Promise<Reply<Data<PanelRe
   try {
     return ok(await pipeline.admin.clearAudit());
   } catch (error) {
-    return refuse('AUDIT_NOT_REMOVED', `The activity log was not cleared: ${message(error)}`);
+    const why = message(error);
+    return refuseSaying(phrase('audit_not_cleared', { error: why }), 'AUDIT_NOT_REMOVED', `The activity log was not cleared: ${why}`);
   }
 }
 

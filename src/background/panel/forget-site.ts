@@ -1,6 +1,7 @@
 import type { Pipeline } from '../../pipeline/pipeline.ts';
-import { ok, refuse, type Data, type Reply } from '../../protocol/channel.ts';
+import { ok, refuseSaying, type Data, type Reply } from '../../protocol/channel.ts';
 import type { PanelRequests } from '../../protocol/panel-channel.ts';
+import { phrase } from '../../protocol/phrase.ts';
 import type { ContractControl } from './contracts.ts';
 import type { SitesControl } from './sites.ts';
 
@@ -19,6 +20,7 @@ export async function forgetSite(deps: { pipeline: Pipeline; sites: SitesControl
     if (grant_removed) await deps.contracts!.disconnect(origin);
     return ok({ site_removed, grant_removed, ...(await deps.pipeline.admin.forgetSite(origin, { site_removed, grant_removed })) });
   } catch (error) {
-    return refuse('FORGET_INCOMPLETE', `Steward could not forget all of ${origin}: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500));
+    const why = error instanceof Error ? error.message : String(error);
+    return refuseSaying(phrase('forget_incomplete', { origin, error: why }), 'FORGET_INCOMPLETE', `Steward could not forget all of ${origin}: ${why}`.slice(0, 500));
   }
 }

@@ -1,5 +1,6 @@
 import type { Pipeline } from '../../pipeline/pipeline.ts';
-import { ok, refuse, type Handlers, type Reply } from '../../protocol/channel.ts';
+import { ok, refuseSaying, type Handlers, type Reply } from '../../protocol/channel.ts';
+import { phrase } from '../../protocol/phrase.ts';
 import type { PanelPush, PanelRequests } from '../../protocol/panel-channel.ts';
 import type { ObservationService } from '../observation/service.ts';
 import type { SessionTabs } from '../core/sessions.ts';
@@ -46,11 +47,24 @@ export interface PanelChannelDeps {
   retention?: AuditRetentionSetting;
 }
 
+/** What this worker was built without, in the English the refusal has always said. */
+const UNAVAILABLE = {
+  copilot: 'The co-pilot is not available here.',
+  tools: 'Tools run only through the pipeline, which is not wired here.',
+  retention: 'The retention setting is not available here.',
+  bridge: 'The MCP bridge is not available here.',
+  audit_export: 'The audit export is not available here.',
+  contracts: 'Site contracts are not available here.',
+} as const;
+
+/** NOT_READY for a part this worker was built without (a test's or a reduced composition). */
+const unavailable = (part: keyof typeof UNAVAILABLE) => refuseSaying(phrase('unavailable', { part }), 'NOT_READY', UNAVAILABLE[part]);
+
 type CopilotHandlers = Pick<PanelHandlers, Extract<keyof PanelHandlers, `copilot/${string}`>>;
 
 function copilotHandlers(copilot: PanelChannelDeps['copilot']): CopilotHandlers {
   if (!copilot) {
-    const notWired = () => refuse('NOT_READY', 'The co-pilot is not available here.');
+    const notWired = () => unavailable('copilot');
     return {
       'copilot/start': notWired,
       'copilot/pause': notWired,
@@ -87,7 +101,7 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
     try {
       pipeline = await deps.ready();
     } catch (error) {
-      return refuse('NOT_READY', `Steward's store could not be opened: ${String(error)}`, true);
+      return refuseSaying(phrase('store_unopened', { error: String(error) }), 'NOT_READY', `Steward's store could not be opened: ${String(error)}`, true);
     }
     return use(pipeline);
   }
@@ -110,7 +124,7 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
       return ok({ frames: deps.tools.registry.tab(tabId) });
     },
     'panel/run-tool': async (request) => {
-      if (!deps.runTool) return refuse('NOT_READY', 'Tools run only through the pipeline, which is not wired here.');
+      if (!deps.runTool) return unavailable('tools');
       return ok(await deps.runTool(request));
     },
     'panel/snapshot-tab': ({ tabId, full }) => deps.observation.observeTab(tabId, { full: full === true }),
@@ -128,10 +142,10 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
     'panel/audit-export': () => withPipeline(async (p) => ok({ jsonl: await p.admin.exportAudit() })),
     'panel/audit-verify-export': ({ jsonl }) => withPipeline(async (p) => ok(await p.admin.verifyAuditExport(jsonl))),
     // What Steward keeps: removals leave a recorded chain start, so what remains still verifies.
-    'panel/audit-retention': async () => (deps.retention ? ok({ days: await deps.retention.days() }) : refuse('NOT_READY', 'The retention setting is not available here.')),
+    'panel/audit-retention': async () => (deps.retention ? ok({ days: await deps.retention.days() }) : unavailable('retention')),
     'panel/audit-retention-set': (m) => {
       const retention = deps.retention;
-      if (!retention) return refuse('NOT_READY', 'The retention setting is not available here.');
+      if (!retention) return unavailable('retention');
       return withPipeline(async (p) => auditChanged(await setRetention(p, retention, m)));
     },
     'panel/audit-clear': () => withPipeline(async (p) => auditChanged(await clearAudit(p))),
@@ -148,24 +162,25 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
     'panel/sites': ({ tabId }) => listSites(deps.sites, tabId),
     'panel/site-allow': async ({ origin }) => sitesChanged(await changeSite(deps.sites, 'allow', origin)),
     'panel/site-remove': async ({ origin }) => sitesChanged(await changeSite(deps.sites, 'remove', origin)),
-    'panel/pairings': async () => (deps.pairings ? ok({ pending: await deps.pairings.pending() }) : refuse('NOT_READY', 'The MCP bridge is not available here.')),
+    'panel/pairings': async () => (deps.pairings ? ok({ pending: await deps.pairings.pending() }) : unavailable('bridge')),
     'panel/pairing-decide': async (m) => {
-      if (!deps.pairings) return refuse('NOT_READY', 'The MCP bridge is not available here.');
+      if (!deps.pairings) return unavailable('bridge');
       const reply = await deps.pairings.decide(m);
       deps.push({ type: 'panel/pairings-changed' });
       if (reply.ok && reply.data.status === 'paired') tokensChanged(reply);
       return reply;
     },
     'panel/pairings-refuse-source': async ({ source }) => {
-      if (!deps.pairings) return refuse('NOT_READY', 'The MCP bridge is not available here.');
+      if (!deps.pairings) return unavailable('bridge');
       const refused = await deps.pairings.refuseSource(source);
       deps.push({ type: 'panel/pairings-changed' });
       return ok(refused);
     },
-    'panel/bridge-status': async () => (deps.pairings ? ok(await deps.pairings.status()) : ok({ connected: false, problem: 'The MCP bridge is not available here.' })),
-    'panel/audit-export-status': async () => (deps.auditExport ? ok(await deps.auditExport.status()) : refuse('NOT_READY', 'The audit export is not available here.')),
+    'panel/bridge-status': async () =>
+      deps.pairings ? ok(await deps.pairings.status()) : ok({ connected: false, problem: UNAVAILABLE.bridge, problem_said: phrase('unavailable', { part: 'bridge' }) }),
+    'panel/audit-export-status': async () => (deps.auditExport ? ok(await deps.auditExport.status()) : unavailable('audit_export')),
     'panel/audit-export-target': async ({ target }) => {
-      if (!deps.auditExport) return refuse('NOT_READY', 'The audit export is not available here.');
+      if (!deps.auditExport) return unavailable('audit_export');
       const status = await deps.auditExport.setTarget(target);
       deps.push({ type: 'panel/audit-changed' });
       return ok(status);
@@ -173,13 +188,13 @@ export function createPanelChannel(deps: PanelChannelDeps): PanelHandlers {
     'panel/contract-site': async (m) => (deps.contracts ? ok({ site: await deps.contracts.siteForTab(m.tabId) }) : ok({ site: null })),
     'panel/contract-sites': async () => ok({ sites: deps.contracts ? await deps.contracts.sites() : [] }),
     'panel/contract-connect': async (m) => {
-      if (!deps.contracts) return refuse('NOT_READY', 'Site contracts are not available here.');
+      if (!deps.contracts) return unavailable('contracts');
       const reply = await deps.contracts.connect(m);
       deps.push({ type: 'panel/contracts-changed' });
       return ok(reply);
     },
     'panel/contract-disconnect': async (m) => {
-      if (!deps.contracts) return refuse('NOT_READY', 'Site contracts are not available here.');
+      if (!deps.contracts) return unavailable('contracts');
       const reply = await deps.contracts.disconnect(m.origin);
       deps.push({ type: 'panel/contracts-changed' });
       return ok(reply);

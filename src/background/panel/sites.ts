@@ -1,4 +1,5 @@
-import { ok, refuse, type Reply } from '../../protocol/channel.ts';
+import { ok, refuseSaying, type Reply } from '../../protocol/channel.ts';
+import { phrase } from '../../protocol/phrase.ts';
 import type { SiteChangeResponse, SitesResponse } from '../../protocol/panel-channel.ts';
 import type { TabSiteStatus } from '../../protocol/site-access.ts';
 import type { SitesOverview } from '../sites/site-access.ts';
@@ -18,7 +19,8 @@ async function chromeMayRefuse<T>(change: () => Promise<T>): Promise<Reply<T>> {
   try {
     return ok(await change());
   } catch (error) {
-    return refuse('SITE_ACCESS_FAILED', `Chrome refused the change of site access: ${(error as Error).message}`, true);
+    const why = (error as Error).message;
+    return refuseSaying(phrase('site_access_refused', { error: why }), 'SITE_ACCESS_FAILED', `Chrome refused the change of site access: ${why}`, true);
   }
 }
 

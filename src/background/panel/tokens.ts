@@ -1,6 +1,8 @@
 import type { Pipeline } from '../../pipeline/pipeline.ts';
-import { ok, refuse, type Data, type Payload, type Reply } from '../../protocol/channel.ts';
+import { ok, refuseSaying, type Data, type Payload, type Reply } from '../../protocol/channel.ts';
 import type { PanelRequests } from '../../protocol/panel-channel.ts';
+import { phrase } from '../../protocol/phrase.ts';
+import { MAX_TOKEN_TTL_MS } from '../../protocol/token.ts';
 
 /** `panel/tokens`, `panel/token-mint`, `panel/token-revoke`, `panel/taint-clear`: the person grants and withdraws. */
 
@@ -22,14 +24,15 @@ export async function mintToken(pipeline: Pipeline, message: Payload<PanelReques
       }),
     );
   } catch (error) {
-    if (error instanceof RangeError) return refuse('INVALID_INPUT', error.message);
+    // The token store's one RangeError: a lifetime beyond what Steward grants.
+    if (error instanceof RangeError) return refuseSaying(phrase('token_lifetime', { max_ms: MAX_TOKEN_TTL_MS }), 'INVALID_INPUT', error.message);
     throw error;
   }
 }
 
 export async function revokeToken(pipeline: Pipeline, message: Payload<PanelRequests, 'panel/token-revoke'>): Promise<Reply<Data<PanelRequests, 'panel/token-revoke'>>> {
   const token = await pipeline.admin.revokeToken(message.token_id);
-  if (!token) return refuse('TOKEN_NOT_FOUND', `No token ${message.token_id}.`);
+  if (!token) return refuseSaying(phrase('token_not_found', { id: message.token_id }), 'TOKEN_NOT_FOUND', `No token ${message.token_id}.`);
   return ok(token);
 }
 
@@ -37,6 +40,7 @@ export async function clearTaint(pipeline: Pipeline, message: Payload<PanelReque
   try {
     return ok(await pipeline.admin.clearTaint(message.agent_id));
   } catch (error) {
-    return refuse('TAINT_UNREADABLE', `The taint record could not be changed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500));
+    const why = error instanceof Error ? error.message : String(error);
+    return refuseSaying(phrase('taint_unchanged', { error: why }), 'TAINT_UNREADABLE', `The taint record could not be changed: ${why}`.slice(0, 500));
   }
 }

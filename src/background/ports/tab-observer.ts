@@ -89,6 +89,9 @@ const MAX_SETTLE_MS = 2_000;
 /** A content script that is not listening yet (a document just committed) is retried this long. */
 const REACH_MS = 4_000;
 
+/** TAB_GONE's English (the panel says it from a phrase when it is this one). */
+export const tabGoneMessage = (tabId: number) => `Tab ${tabId} is closed or did not finish loading.`;
+
 export class TabObserver {
   private readonly cache = new Map<number, ObservedTab>();
   /** Per tab: the page's key when Steward's own act on it last came to rest by the page's events (act.ts). */
@@ -141,7 +144,7 @@ export class TabObserver {
   async observe(tabId: number): Promise<ObserveOutcome> {
     const started = this.now();
     for (;;) {
-      if (!(await this.deps.waitLoaded(tabId))) return { ok: false, error: { code: 'TAB_GONE', message: `Tab ${tabId} is closed or did not finish loading.`, retryable: true } };
+      if (!(await this.deps.waitLoaded(tabId))) return { ok: false, error: { code: 'TAB_GONE', message: tabGoneMessage(tabId), retryable: true } };
       const settle = await this.deps.settle?.(tabId, SETTLE_MS).catch(() => undefined);
       const once = await this.observeOnce(tabId);
       const elapsed = this.now() - started;

@@ -2,6 +2,7 @@ import { useEffect } from 'preact/hooks';
 import { t } from '../../base/i18n.ts';
 import type { ContractConnectRequest } from '../../protocol/agent-contract.ts';
 import { contracts, ensureContractsTracked } from '../contracts-store.ts';
+import { said } from '../lib/phrases.ts';
 import { clockTime } from '../lib/time.ts';
 import { now } from '../now.ts';
 import { ContractConnection } from './ContractConnection.tsx';
@@ -41,7 +42,7 @@ export function ContractSiteBlock({ onChanged }: { onChanged: () => void }) {
       {c.status === 'ended' && (
         <div class="warn-box" data-testid="contract-ended" role="status">
           <p>
-            <strong>{t('contract_ended_title')}</strong> <span class="muted">({clockTime(c.at, now.value)})</span>: {c.message}
+            <strong>{t('contract_ended_title')}</strong> <span class="muted">({clockTime(c.at, now.value)})</span>: {said(c.message_said, c.message)}
           </p>
           <p class="note">{t('contract_pages_again', name)}</p>
         </div>

@@ -2,9 +2,11 @@ import { useEffect } from 'preact/hooks';
 import { t } from '../../base/i18n.ts';
 import type { ContractSiteView } from '../../protocol/agent-contract.ts';
 import { contracts, ensureContractsTracked } from '../contracts-store.ts';
+import { said } from '../lib/phrases.ts';
 import { clockTime } from '../lib/time.ts';
 import { now } from '../now.ts';
 import { ContractError } from './ContractError.tsx';
+import { Words } from './Words.tsx';
 
 /** Settings: every site Steward holds (or held) a contract grant for, each with Disconnect. */
 export function ContractSitesList() {
@@ -37,7 +39,7 @@ function SiteItem({ site }: { site: ContractSiteView }) {
       <strong>{name}</strong> <code class="muted">{site.origin}</code>
       <div class="note">
         {c.status === 'connected' && t('contract_site_connected', c.granted_by || t('contract_unnamed_account'), clockTime(c.expires_at, now.value), c.scopes.join(' '))}
-        {c.status === 'ended' && t('contract_site_ended', c.message)}
+        {c.status === 'ended' && <Words id="contract_site_ended" parts={[said(c.message_said, c.message)]} />}
         {c.status === 'none' && t('contract_site_not_connected')}
       </div>
       {c.status !== 'none' && (

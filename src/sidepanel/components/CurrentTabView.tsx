@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ObservedState } from '../../protocol/observed-state.ts';
 import { observeTab } from '../background-client.ts';
 import { currentTabId } from '../current-tab.ts';
+import { said } from '../lib/phrases.ts';
 import { resourceWords } from '../lib/resource-words.ts';
 import { ActionsList } from './ActionsList.tsx';
 import { ContractSiteBlock } from './ContractSiteBlock.tsx';
@@ -29,7 +30,7 @@ export function CurrentTabView() {
     let alive = true;
     setShown({ kind: 'loading' });
     observeTab(tabId).then(
-      (r) => alive && setShown(r.state ? { kind: 'state', state: r.state } : { kind: 'none', message: r.error ?? t('current_cannot_observe') }),
+      (r) => alive && setShown(r.state ? { kind: 'state', state: r.state } : { kind: 'none', message: r.error !== undefined ? said(r.error_said, r.error) : t('current_cannot_observe') }),
       (e: Error) => alive && setShown({ kind: 'error', message: t('current_could_not_observe', e.message) }),
     );
     return () => {

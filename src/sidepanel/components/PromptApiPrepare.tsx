@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../../base/i18n.ts';
 import { preparePromptApi, promptApiAvailability, type Availability } from '../prompt-api.ts';
+import { promptApiErrorWords } from '../lib/prompt-api-words.ts';
 
 /** What Chrome's answer means for the person, one sentence per availability. */
 const says = (availability: Availability): string => t(`copilot_prompt_${availability}`);
@@ -11,7 +12,7 @@ export function PromptApiPrepare() {
   const [progress, setProgress] = useState<number | undefined>(undefined);
   const [error, setError] = useState('');
   useEffect(() => {
-    promptApiAvailability().then(setAvailability, (e: Error) => setError(e.message));
+    promptApiAvailability().then(setAvailability, (e: unknown) => setError(t('err_prompt_api_asking', promptApiErrorWords(e))));
   }, []);
 
   const prepare = async () => {
@@ -20,7 +21,7 @@ export function PromptApiPrepare() {
     try {
       setAvailability(await preparePromptApi(setProgress));
     } catch (e) {
-      setError(t('copilot_prompt_failed', (e as Error).message));
+      setError(t('copilot_prompt_failed', promptApiErrorWords(e)));
     } finally {
       setProgress(undefined);
     }

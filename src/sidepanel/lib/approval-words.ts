@@ -111,7 +111,7 @@ function what(r: ApprovalRequest, onName: string | undefined): string {
   const domVerbKey = DOM_VERB[r.action];
   if (domVerbKey) {
     const domVerb = t(domVerbKey);
-    const target = r.target ?? t('card_an_element');
+    const target = r.target !== undefined ? said(r.target_said, r.target) : t('card_an_element');
     return onName ? t('card_dom_on', domVerb, target, onName) : `${domVerb} ${target}`;
   }
   // A site's or a page's own action: `orders.cancel` → "Cancel", `add_item` → "Add item".
@@ -143,7 +143,7 @@ function facts(r: ApprovalRequest, doubt: string | undefined): CardFact[] {
   if (r.prior_step) {
     out.push({
       kind: 'info',
-      text: t('fact_prior_step', r.prior_step.action, r.prior_step.target),
+      text: t('fact_prior_step', r.prior_step.action, said(r.prior_step.target_said, r.prior_step.target)),
       testid: 'prior-step',
     });
   }

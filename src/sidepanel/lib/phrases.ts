@@ -3,6 +3,7 @@ import { ErrorCode } from '../../protocol/errors.ts';
 import { InteractivityEvidence } from '../../protocol/element.ts';
 import type { Phrase, PhraseCode, SiteContentKind } from '../../protocol/phrase.ts';
 import { countdown } from './time.ts';
+import { roleWord } from './role-words.ts';
 
 /**
  * What the service worker writes for the person (src/protocol/phrase.ts), in the person's
@@ -80,6 +81,11 @@ function inferredFrom(v: Values): string | undefined {
   return listOf(words as string[]) ?? t('said_interactivity_behaviour');
 }
 
+/** The values with `role` in Steward's own words for it (`button` → the catalogue's word); a role Steward does not name stays as the page has it. */
+const withRole = (v: Values): Values => (typeof v.role === 'string' ? { ...v, role: roleWord(v.role) } : v);
+
+const UNAVAILABLE_PARTS = ['copilot', 'tools', 'retention', 'bridge', 'audit_export', 'contracts'] as const;
+
 /** A sentence with an optional value: its `_named` form when the value is there. */
 const withOptional = (v: Values, optional: string, plain: () => string | undefined, named: () => string | undefined) => (v[optional] !== undefined ? named() : plain());
 
@@ -104,6 +110,7 @@ const SAY: Record<PhraseCode, Say> = {
   run_stuck_read: (v) => fill('said_run_stuck_read', v, 'target', 'times'),
   run_failures: (v) => fill('said_run_failures', v, 'count'),
   run_failed: (v) => fill('said_run_failed', v, 'message'),
+  run_failed_observing: (v) => fill('said_run_failed_observing', v, 'code', 'message'),
   run_unreadable: () => t('said_run_unreadable'),
   run_policy_copilot_off: () => t('said_run_policy_copilot_off'),
   run_policy_prompt_api: () => t('said_run_policy_prompt_api'),
@@ -172,13 +179,16 @@ const SAY: Record<PhraseCode, Say> = {
   },
   failure_invalid_reply: (v) => fill('said_failure_invalid_reply', v, 'step'),
   failure_submit: (v) => fill('said_failure_submit', v, 'step'),
+  element: (v) => fill('said_element', withRole(v), 'role', 'name'),
+  observe_no_answer: (v) => fill('said_observe_no_answer', v, 'tab'),
+  observe_tab_gone: (v) => fill('said_observe_tab_gone', v, 'tab'),
   reason_consent_toggle: (v) => fill('said_reason_consent_toggle', v, 'name'),
   reason_answers_dialog: (v) =>
     withOptional(
       v,
       'dialog',
-      () => fill('said_reason_answers_dialog', v, 'name', 'role'),
-      () => fill('said_reason_answers_dialog_named', v, 'name', 'role', 'dialog'),
+      () => fill('said_reason_answers_dialog', withRole(v), 'name', 'role'),
+      () => fill('said_reason_answers_dialog_named', withRole(v), 'name', 'role', 'dialog'),
     ),
   reason_consent_button: (v) => fill('said_reason_consent_button', v, 'name'),
   reason_uploads_file: () => t('said_reason_uploads_file'),
@@ -193,13 +203,13 @@ const SAY: Record<PhraseCode, Say> = {
     ),
   reason_risky_name: (v) => fill('said_reason_risky_name', v, 'name'),
   reason_moves_money: (v) => fill('said_reason_moves_money', v, 'name'),
-  reason_saves_state: (v) => fill('said_reason_saves_state', v, 'role'),
-  reason_saves_value: (v) => fill('said_reason_saves_value', v, 'role'),
-  reason_non_web_link: (v) => fill('said_reason_non_web_link', v, 'role', 'name'),
+  reason_saves_state: (v) => fill('said_reason_saves_state', withRole(v), 'role'),
+  reason_saves_value: (v) => fill('said_reason_saves_value', withRole(v), 'role'),
+  reason_non_web_link: (v) => fill('said_reason_non_web_link', withRole(v), 'role', 'name'),
   reason_inferred: (v) => {
     const from = inferredFrom(v);
     if (from === undefined) return undefined;
-    const values = { ...v, from };
+    const values = { ...withRole(v), from };
     return withOptional(
       v,
       'name',
@@ -207,7 +217,7 @@ const SAY: Record<PhraseCode, Say> = {
       () => fill('said_reason_inferred_named', values, 'role', 'name', 'from'),
     );
   },
-  reason_unknown_control: (v) => fill('said_reason_unknown_control', v, 'role', 'name'),
+  reason_unknown_control: (v) => fill('said_reason_unknown_control', withRole(v), 'role', 'name'),
   reason_unknown_shape: (v) => fill('said_reason_unknown_shape', v, 'shape'),
   reason_unknown_focus: (v) => fill('said_reason_unknown_focus', v, 'key'),
   reason_key_submits: (v) =>
@@ -241,6 +251,37 @@ const SAY: Record<PhraseCode, Say> = {
   bridge_exited: () => t('said_bridge_exited'),
   bridge_link_closed: (v) => fill('said_bridge_link_closed', v, 'reason'),
   bridge_not_yet: () => t('said_bridge_not_yet'),
+  unavailable: (v) => word(UNAVAILABLE_PARTS, text(v, 'part'), (part) => t(`said_unavailable_${part}`)),
+  store_unopened: (v) => fill('said_store_unopened', v, 'error'),
+  token_lifetime: (v) => fill('said_token_lifetime', v, 'max_ms'),
+  token_not_found: (v) => fill('said_token_not_found', v, 'id'),
+  taint_unchanged: (v) => fill('said_taint_unchanged', v, 'error'),
+  forget_incomplete: (v) => fill('said_forget_incomplete', v, 'origin', 'error'),
+  retention_not_applied: (v) => fill('said_retention_not_applied', v, 'error'),
+  audit_not_cleared: (v) => fill('said_audit_not_cleared', v, 'error'),
+  site_access_refused: (v) => fill('said_site_access_refused', v, 'error'),
+  run_starting: () => t('said_run_starting'),
+  run_already_active: (v) => fill('said_run_already_active', v, 'run_id'),
+  run_no_web_page: () => t('said_run_no_web_page'),
+  run_site_not_allowed: (v) => fill('said_run_site_not_allowed', v, 'origin'),
+  run_model_not_ready: () => t('said_run_model_not_ready'),
+  run_not_waiting: (v) => fill('said_run_not_waiting', v, 'run_id'),
+  run_not_active: (v) => fill('said_run_not_active', v, 'run_id'),
+  pairing_code_form: () => t('said_pairing_code_form'),
+  pairing_grant_failed: (v) => fill('said_pairing_grant_failed', v, 'error'),
+  contract_bad_origin: () => t('said_contract_bad_origin'),
+  contract_site_not_allowed: (v) => fill('said_contract_site_not_allowed', v, 'origin'),
+  contract_not_found: (v) => fill('said_contract_not_found', v, 'origin'),
+  contract_revoked: (v) => fill('said_contract_revoked', v, 'site'),
+  contract_expired: (v) => fill('said_contract_expired', v, 'site'),
+  contract_key_refused: (v) => fill('said_contract_key_refused', v, 'site'),
+  contract_sign_in: (v) => fill('said_contract_sign_in', v, 'site'),
+  contract_signature_refused: (v) => fill('said_contract_signature_refused', v, 'site'),
+  contract_stale: (v) => fill('said_contract_stale', v, 'site'),
+  contract_token_missing: (v) => fill('said_contract_token_missing', v, 'site'),
+  contract_access_refused: (v) => fill('said_contract_access_refused', v, 'site'),
+  contract_site_refused: (v) => fill('said_contract_site_refused', v, 'site', 'message'),
+  contract_unreachable: (v) => fill('said_contract_unreachable', v, 'site', 'origin', 'error'),
 };
 
 /**

@@ -4,6 +4,7 @@
  * input's nested fields each get their own row (inputRows) so none hides behind a padded one.
  */
 import { t } from '../../base/i18n.ts';
+import { roleWord } from './role-words.ts';
 
 /** Values longer than this (or on several lines) are shown in a scrolling box. */
 const LONG_VALUE = 400;
@@ -60,7 +61,8 @@ export function currentValues(input: Record<string, unknown>, observed: CurrentS
   const ref = input.ref;
   const element = typeof ref === 'string' ? observed.elements?.find((e) => e.ref === ref) : undefined;
   if (element) {
-    out.set('ref', `${element.role} “${element.name}”`);
+    // The role in Steward's words for it, the element's name as the page has it.
+    out.set('ref', `${roleWord(element.role)} “${element.name}”`);
     for (const key of ['text', 'values']) if (key in input && element.value !== undefined) out.set(key, element.value);
   }
   return out;

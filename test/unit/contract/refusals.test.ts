@@ -43,6 +43,7 @@ describe('refusals', () => {
     expect(scope).toEqual({
       ends_grant: false,
       person: 'Larkspur refused: The token does not cover orders:pay.',
+      person_said: { code: 'contract_site_refused', params: { site: 'Larkspur', message: 'The token does not cover orders:pay.' } },
       agent: 'Larkspur refused (SCOPE_DENIED): The token does not cover orders:pay. Connect with payment allowed.',
     });
   });

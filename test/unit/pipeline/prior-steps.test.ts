@@ -12,7 +12,12 @@ describe('the step that made the page ask', () => {
     const steps = new PriorSteps();
     steps.note('agent:a', { action: 'dom.click', target: el('e1', 'Delete note'), at: 1_000, origin: ORIGIN, before: [el('e1', 'Delete note'), el('e2', 'Yes', 'hidden')] });
     const tied = steps.tie('agent:a', { origin: ORIGIN, now: 2_000, target: el('e2', 'Yes'), reasons: confirmation });
-    expect(tied.prior).toEqual({ action: 'dom.click', target: 'button “Delete note”', at: new Date(1_000).toISOString() });
+    expect(tied.prior).toEqual({
+      action: 'dom.click',
+      target: 'button “Delete note”',
+      target_said: { code: 'element', params: { role: 'button', name: 'Delete note' } },
+      at: new Date(1_000).toISOString(),
+    });
     expect(tied.reasons[0]!.detail).toContain('appeared after this agent’s previous step');
   });
 

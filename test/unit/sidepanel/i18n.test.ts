@@ -118,6 +118,21 @@ describe('the panel in Vietnamese', () => {
     expect(explainConflict('dom_state_disagrees_with_network')).toBe('The page structure and the network responses disagree about the state; Steward is not sure which is right.');
   });
 
+  it('names the control’s role in Steward’s Vietnamese word for it, the page’s name for it unchanged', () => {
+    useMessageSource(catalogueSource(vi, 'vi'));
+    const withRole = ApprovalRequest.parse({
+      ...request,
+      target_said: phrase('element', { role: 'button', name: 'Cancel order' }),
+      prior_step: { action: 'dom.click', target: 'button “Delete note”', target_said: phrase('element', { role: 'button', name: 'Delete note' }), at: '2026-12-06T09:59:00.000Z' },
+    });
+    expect(cardWords(withRole).headline).toBe('Nhấn nút “Cancel order” (order ORD-1023) trên shop.localhost:4100, do Claude Desktop yêu cầu');
+    expect(cardWords(withRole).facts.map((f) => f.text)).toContain(
+      'Thao tác này trả lời điều trang hỏi sau bước trước đó của tác tử, dom.click trên nút “Delete note”. Cả hai đều là của tác tử: bước kiểm tra của trang vốn dành cho bạn.',
+    );
+    useMessageSource(catalogueSource(en, 'en-US'));
+    expect(cardWords(withRole).headline).toBe('Press button “Cancel order” (order ORD-1023) on shop.localhost:4100, asked by Claude Desktop');
+  });
+
   it('and the same card in English as before', () => {
     useMessageSource(catalogueSource(en, 'en-US'));
     expect(cardWords(request).headline).toBe('Press button “Cancel order” (order ORD-1023) on shop.localhost:4100, asked by Claude Desktop');

@@ -118,6 +118,41 @@ const SAMPLES: { [C in PhraseCode]: PhraseValues[C] } = {
   bridge_exited: {},
   bridge_link_closed: { reason: 'Native host has exited.' },
   bridge_not_yet: {},
+  run_failed_observing: { code: 'NO_CONTENT_SCRIPT', message: 'The page in tab 12 did not answer.' },
+  element: { role: 'button', name: 'Cancel order' },
+  observe_no_answer: { tab: 12 },
+  observe_tab_gone: { tab: 12 },
+  unavailable: { part: 'bridge' },
+  store_unopened: { error: 'UnknownError: the database connection is closing' },
+  token_lifetime: { max_ms: 2_592_000_000 },
+  token_not_found: { id: 'tok_doesnotexist' },
+  taint_unchanged: { error: 'QuotaExceededError' },
+  forget_incomplete: { origin: 'http://shop.localhost', error: 'storage is full' },
+  retention_not_applied: { error: 'storage is full' },
+  audit_not_cleared: { error: 'storage is full' },
+  site_access_refused: { error: 'Permission request denied' },
+  run_starting: {},
+  run_already_active: { run_id: 'run_1' },
+  run_no_web_page: {},
+  run_site_not_allowed: { origin: 'http://shop.localhost' },
+  run_model_not_ready: {},
+  run_not_waiting: { run_id: 'run_1' },
+  run_not_active: { run_id: 'run_1' },
+  pairing_code_form: {},
+  pairing_grant_failed: { error: 'ttl_ms must be in (0, 2592000000]' },
+  contract_bad_origin: {},
+  contract_site_not_allowed: { origin: 'http://shop.localhost' },
+  contract_not_found: { origin: 'http://shop.localhost' },
+  contract_revoked: { site: 'Larkspur Home Goods' },
+  contract_expired: { site: 'Larkspur Home Goods' },
+  contract_key_refused: { site: 'Larkspur Home Goods' },
+  contract_sign_in: { site: 'Larkspur Home Goods' },
+  contract_signature_refused: { site: 'Larkspur Home Goods' },
+  contract_stale: { site: 'Larkspur Home Goods' },
+  contract_token_missing: { site: 'Larkspur Home Goods' },
+  contract_access_refused: { site: 'Larkspur Home Goods' },
+  contract_site_refused: { site: 'Larkspur Home Goods', message: 'Order ORD-1024 has shipped.' },
+  contract_unreachable: { site: 'Larkspur Home Goods', origin: 'http://shop.localhost', error: 'Failed to fetch' },
 };
 
 const phraseOf = (code: PhraseCode): Phrase => ({ code, params: SAMPLES[code] as Record<string, string | number> });
@@ -174,6 +209,16 @@ describe('what the service worker writes, in the person’s language', () => {
     expect(said({ code: 'step_result', params: { status: 'exploded', certainty: 'confirmed', type: 'order', id: 'x' } }, english)).toBe(english);
     // A name the panel does not own is not a code it knows.
     expect(said({ code: 'constructor' }, english)).toBe(english);
+  });
+
+  it('says the roles Steward gives controls in the person’s words, a role it has no word for as the page has it', () => {
+    useMessageSource(catalogueSource(catalogue('vi'), 'vi'));
+    expect(said(phraseOf('element'), '')).toBe('nút “Cancel order”');
+    expect(said({ code: 'reason_inferred', params: { role: 'button', evidence: 'click_listener' } }, '')).toMatch(/^Steward suy ra đây là một nút dựa vào /);
+    expect(said({ code: 'reason_unknown_control', params: { role: 'doc-noteref', name: 'Save' } }, '')).toBe('Steward không biết doc-noteref “Save” làm gì');
+    useMessageSource(catalogueSource(catalogue('en'), 'en-US'));
+    expect(said(phraseOf('element'), '')).toBe('button “Cancel order”');
+    expect(said({ code: 'reason_saves_state', params: { role: 'switch' } }, '')).toBe('a switch outside a form may save its new state at once');
   });
 
   it('keeps the worker’s English one click away only where the sentence leaves part of it out', () => {
