@@ -191,17 +191,9 @@ async function reinstall(browser: StewardBrowser, launch: SharedLaunch): Promise
   }
 }
 
-/** Blank pages the harness opened itself (a test's own pages are never kept). */
-const harnessBlanks = new WeakSet<Page>();
-
-/**
- * What a fresh profile shows: one blank page. The harness's blank from after the last test stays
- * when it is still blank (it is opened after every test, then again before the next one otherwise).
- */
+/** What a fresh profile shows: one blank page. */
 async function closePagesButBlank(context: BrowserContext): Promise<Page> {
-  const kept = context.pages().find((page) => harnessBlanks.has(page) && page.url() === 'about:blank');
-  const blank = kept ?? (await context.newPage());
-  harnessBlanks.add(blank);
+  const blank = await context.newPage();
   await Promise.all(context.pages().map((page) => (page === blank ? undefined : page.close())));
   return blank;
 }
