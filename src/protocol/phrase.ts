@@ -217,6 +217,15 @@ export interface PhraseValues {
   contract_site_refused: { site: Text; message: Text };
   /** `error`: the browser's own network error. */
   contract_unreachable: { site: Text; origin: Text; error: Text };
+  /** The site's answer does not fit its contract (`status`: its HTTP status); what was wrong stays in the English record. */
+  contract_bad_answer: { site: Text; status: Count };
+  /** Steward refused to send the request (it could not be signed, an address off the contract's origin): the site saw nothing. */
+  contract_not_sent: { site: Text };
+  // A refusal whose English is system text (src/background/core/channels.ts): the person reads one sentence, the English stays one click away.
+  /** The panel's request did not fit the worker's schema: the two are from different builds, or the panel is stale. */
+  request_malformed: None;
+  /** A handler threw: `code` is the refusal's code (INTERNAL), for a report. */
+  internal_error: { code: Text };
 }
 export type PhraseCode = keyof PhraseValues;
 

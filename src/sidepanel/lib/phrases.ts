@@ -282,6 +282,10 @@ const SAY: Record<PhraseCode, Say> = {
   contract_access_refused: (v) => fill('said_contract_access_refused', v, 'site'),
   contract_site_refused: (v) => fill('said_contract_site_refused', v, 'site', 'message'),
   contract_unreachable: (v) => fill('said_contract_unreachable', v, 'site', 'origin', 'error'),
+  contract_bad_answer: (v) => fill('said_contract_bad_answer', v, 'site', 'status'),
+  contract_not_sent: (v) => fill('said_contract_not_sent', v, 'site'),
+  request_malformed: () => t('said_request_malformed'),
+  internal_error: (v) => fill('said_internal_error', v, 'code'),
 };
 
 /**
@@ -297,6 +301,10 @@ const PARTIAL: ReadonlySet<PhraseCode> = new Set<PhraseCode>([
   'failure_refused',
   'failure_invalid_reply',
   'failure_submit',
+  'request_malformed',
+  'internal_error',
+  'contract_bad_answer',
+  'contract_not_sent',
 ]);
 
 /** The phrase in the person's words, and the worker's English record when that says more; the English alone when the panel cannot say it. */

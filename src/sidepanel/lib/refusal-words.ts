@@ -1,5 +1,5 @@
 import type { Phrase } from '../../protocol/phrase.ts';
-import { said } from './phrases.ts';
+import { said, saidWithRecord } from './phrases.ts';
 
 /**
  * A refused panel request in the person's language: the worker's phrase (`error.said`, checked by
@@ -9,4 +9,14 @@ import { said } from './phrases.ts';
  */
 export function refusalWords(error: { message: string; said?: Phrase | undefined }): string {
   return said(error.said, error.message);
+}
+
+/**
+ * The same, with the worker's English behind it when the sentence leaves it out (a schema's
+ * complaint, an exception's text: src/background/panel/system-refusal.ts), prefixed with the
+ * refusal's code for a report; no record when the sentence says it all.
+ */
+export function refusalWithRecord(error: { code: string; message: string; said?: Phrase | undefined }): { words: string; record?: string } {
+  const { words, record } = saidWithRecord(error.said, error.message);
+  return record === undefined ? { words } : { words, record: `${error.code}: ${record}` };
 }

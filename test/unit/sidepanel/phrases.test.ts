@@ -153,6 +153,10 @@ const SAMPLES: { [C in PhraseCode]: PhraseValues[C] } = {
   contract_access_refused: { site: 'Larkspur Home Goods' },
   contract_site_refused: { site: 'Larkspur Home Goods', message: 'Order ORD-1024 has shipped.' },
   contract_unreachable: { site: 'Larkspur Home Goods', origin: 'http://shop.localhost', error: 'Failed to fetch' },
+  contract_bad_answer: { site: 'Larkspur Home Goods', status: 502 },
+  contract_not_sent: { site: 'Larkspur Home Goods' },
+  request_malformed: {},
+  internal_error: { code: 'INTERNAL' },
 };
 
 const phraseOf = (code: PhraseCode): Phrase => ({ code, params: SAMPLES[code] as Record<string, string | number> });
