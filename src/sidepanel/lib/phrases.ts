@@ -1,7 +1,7 @@
 import { pluralOf, t, type MessageKey } from '../../base/i18n.ts';
 import { ErrorCode } from '../../protocol/errors.ts';
 import { InteractivityEvidence } from '../../protocol/element.ts';
-import type { Phrase, PhraseCode, SiteContentKind } from '../../protocol/phrase.ts';
+import { OBSERVE_CAUSES, type Phrase, type PhraseCode, type SiteContentKind } from '../../protocol/phrase.ts';
 import { countdown } from './time.ts';
 import { roleWord } from './role-words.ts';
 
@@ -111,6 +111,15 @@ const SAY: Record<PhraseCode, Say> = {
   run_failures: (v) => fill('said_run_failures', v, 'count'),
   run_failed: (v) => fill('said_run_failed', v, 'message'),
   run_failed_observing: (v) => fill('said_run_failed_observing', v, 'code', 'message'),
+  run_unobserved: (v) =>
+    word(OBSERVE_CAUSES, text(v, 'cause'), (cause) => {
+      const why = SAY[cause](v);
+      return why === undefined ? undefined : t('said_run_unobserved', why);
+    }),
+  run_storage_full: () => t('said_run_storage_full'),
+  run_storage_corrupt: () => t('said_run_storage_corrupt'),
+  run_storage_failed: (v) => fill('said_run_storage_failed', v, 'name'),
+  run_internal_error: () => t('said_run_internal_error'),
   run_unreadable: () => t('said_run_unreadable'),
   run_policy_copilot_off: () => t('said_run_policy_copilot_off'),
   run_policy_prompt_api: () => t('said_run_policy_prompt_api'),
@@ -182,6 +191,10 @@ const SAY: Record<PhraseCode, Say> = {
   element: (v) => fill('said_element', withRole(v), 'role', 'name'),
   observe_no_answer: (v) => fill('said_observe_no_answer', v, 'tab'),
   observe_tab_gone: (v) => fill('said_observe_tab_gone', v, 'tab'),
+  observe_timeout: (v) => fill('said_observe_timeout', v, 'tab'),
+  observe_unreachable: (v) => fill('said_observe_unreachable', v, 'tab'),
+  observe_bad_answer: (v) => fill('said_observe_bad_answer', v, 'tab'),
+  observe_failed: (v) => fill('said_observe_failed', v, 'tab', 'code'),
   reason_consent_toggle: (v) => fill('said_reason_consent_toggle', v, 'name'),
   reason_answers_dialog: (v) =>
     withOptional(
@@ -305,6 +318,15 @@ const PARTIAL: ReadonlySet<PhraseCode> = new Set<PhraseCode>([
   'internal_error',
   'contract_bad_answer',
   'contract_not_sent',
+  'observe_timeout',
+  'observe_unreachable',
+  'observe_bad_answer',
+  'observe_failed',
+  'run_unobserved',
+  'run_storage_full',
+  'run_storage_corrupt',
+  'run_storage_failed',
+  'run_internal_error',
 ]);
 
 /** The phrase in the person's words, and the worker's English record when that says more; the English alone when the panel cannot say it. */
