@@ -84,6 +84,14 @@ function inferredFrom(v: Values): string | undefined {
 /** The values with `role` in Steward's own words for it (`button` → the catalogue's word); a role Steward does not name stays as the page has it. */
 const withRole = (v: Values): Values => (typeof v.role === 'string' ? { ...v, role: roleWord(v.role) } : v);
 
+/** A control named by its `role` (in the person's words) and `name` (the page's own), or an unnamed one of that role; undefined without a role. */
+function controlWords(v: Values): string | undefined {
+  const role = text(v, 'role');
+  if (role === undefined) return undefined;
+  const name = text(v, 'name');
+  return name !== undefined ? t('said_element', roleWord(role), name) : t('said_unnamed_element', roleWord(role));
+}
+
 const UNAVAILABLE_PARTS = ['copilot', 'tools', 'retention', 'bridge', 'audit_export', 'contracts'] as const;
 
 /** A sentence with an optional value: its `_named` form when the value is there. */
@@ -254,7 +262,7 @@ const SAY: Record<PhraseCode, Say> = {
     ),
   reason_organisation: (v) => fill('said_reason_organisation', v, 'pattern'),
   reason_off_site_link: (v) => fill('said_reason_off_site_link', v, 'to'),
-  reason_wrote_before: (v) => fill('said_reason_wrote_before', v, 'origin', 'control', 'method', 'url'),
+  reason_wrote_before: (v) => fill('said_reason_wrote_before', { ...v, control: controlWords(v) ?? v.control! }, 'origin', 'control', 'method', 'url'),
   window_one_at_a_time: () => t('said_window_one_at_a_time'),
   window_excluded: (v) => word(WINDOW_EXCLUDED, text(v, 'reason'), (r) => t('said_window_excluded', t(`said_window_why_${r}`))),
   window_in_page: () => t('said_window_in_page'),
