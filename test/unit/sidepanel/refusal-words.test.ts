@@ -11,7 +11,7 @@ import type { Pipeline } from '../../../src/pipeline/pipeline.ts';
 import { parseReply, type Reply } from '../../../src/protocol/channel.ts';
 import { PanelRequests } from '../../../src/protocol/panel-channel.ts';
 import { said, saidWithRecord } from '../../../src/sidepanel/lib/phrases.ts';
-import { refusalWords } from '../../../src/sidepanel/lib/refusal-words.ts';
+import { refusalWithRecord } from '../../../src/sidepanel/lib/refusal-words.ts';
 import { tabGoneMessage } from '../../../src/background/ports/tab-observer.ts';
 import { catalogueSource, type Catalogue } from '../catalogue-source.ts';
 import { fakeFrames } from '../background/core/fake-frames.ts';
@@ -43,7 +43,7 @@ afterEach(() => speak('en'));
 function shown<K extends keyof PanelRequests & string>(type: K, raw: unknown): { code: string; words: string; english: string } {
   const reply = parseReply(PanelRequests, type, raw);
   if (reply.ok) throw new Error(`${type} was not refused`);
-  return { code: reply.error.code, words: refusalWords(reply.error), english: reply.error.message };
+  return { code: reply.error.code, words: refusalWithRecord(reply.error).words, english: reply.error.message };
 }
 
 /** The worker's real panel channel over the test pipeline (src/background/panel/panel-channel.ts). */
@@ -163,7 +163,7 @@ describe('a refused panel request, in the person’s language', () => {
       if (reply.ok) continue;
       expect(reply.error.code, JSON.stringify(said)).toBe('TOKEN_NOT_FOUND');
       expect(reply.error.said, JSON.stringify(said)).toBeUndefined();
-      expect(refusalWords(reply.error)).toBe('No token tok_1.');
+      expect(refusalWithRecord(reply.error)).toEqual({ words: 'No token tok_1.' });
     }
   });
 });
