@@ -39,7 +39,7 @@ import type { TaintLedger } from './taint.ts';
 import { siteContentIn, siteContentSaid } from '../protocol/site-content.ts';
 import { phrase, type Phrase } from '../protocol/phrase.ts';
 import { quietSinkReasons } from './policy/quiet-sinks.ts';
-import { controlKey, controlLabel, firstWrite, type WrittenControls } from './written-controls.ts';
+import { controlKey, controlLabel, controlLabelParts, firstWrite, type WrittenControls } from './written-controls.ts';
 import type { Stopwatch } from './timings.ts';
 import { partsMet, verifyOutcome } from './verify.ts';
 
@@ -354,7 +354,8 @@ export class ActionRunner {
     return {
       code: 'not_read_only',
       detail: `on ${w.origin}, using the ${w.label} before sent a request that may have written (${w.request.method} ${w.request.url}); Steward treats it as consequential from then on`,
-      detail_said: phrase('reason_wrote_before', { origin: w.origin, control: w.label, method: w.request.method, url: w.request.url }),
+      // The control's role and name beside its label, so the panel words the role in the person's language.
+      detail_said: phrase('reason_wrote_before', { origin: w.origin, control: w.label, method: w.request.method, url: w.request.url, ...controlLabelParts(w.label) }),
     };
   }
 

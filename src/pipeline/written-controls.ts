@@ -74,6 +74,18 @@ export function controlLabel(target: ElementSummary): string {
   return name ? `${target.role} “${name.slice(0, 80)}”` : `an unnamed ${target.role}`;
 }
 
+/**
+ * A label's role and name (the page's own words), read back from controlLabel's form: a remembered
+ * control keeps only its label, so the card can name its role in the person's words. Undefined for
+ * a label of another form.
+ */
+export function controlLabelParts(label: string): { role: string; name?: string } | undefined {
+  const named = /^([a-z][a-z-]*) “(.+)”$/s.exec(label);
+  if (named) return { role: named[1]!, name: named[2]! };
+  const unnamed = /^an unnamed ([a-z][a-z-]*)$/.exec(label);
+  return unnamed ? { role: unnamed[1]! } : undefined;
+}
+
 /** The first request that wrote, for the memory: the card names it. */
 export function firstWrite(requests: readonly WriteRequest[] | undefined): { method: string; url: string } | undefined {
   const r = requests?.[0];

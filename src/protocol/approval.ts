@@ -33,8 +33,8 @@ export const ApprovalReasonCode = z.enum([
 ]);
 export type ApprovalReasonCode = z.infer<typeof ApprovalReasonCode>;
 
-/** `detail_said`: the detail as a phrase for the panel (src/protocol/phrase.ts); agents get only the codes. */
-export const ApprovalReason = z.object({ code: ApprovalReasonCode, detail: HumanText.optional(), detail_said: Phrase.optional() });
+/** `detail_said`: the detail as a phrase for the panel (src/protocol/phrase.ts); agents get only the codes. One that does not fit is dropped, and `detail` shown. */
+export const ApprovalReason = z.object({ code: ApprovalReasonCode, detail: HumanText.optional(), detail_said: Phrase.optional().catch(undefined) });
 export type ApprovalReason = z.infer<typeof ApprovalReason>;
 
 /**

@@ -117,8 +117,8 @@ export const CopilotEnd = z.discriminatedUnion('kind', [
     kind: z.literal('stopped'),
     reason: z.enum(['max_steps', 'stuck', 'failures', 'time_budget', 'token_budget', 'ask_person', 'model_error', 'denied_by_person', 'stopped_by_person', 'taken_over', 'tab_closed', 'error']),
     detail: z.string().max(2000),
-    /** `detail` as a phrase for the panel (none for the model's own words: a question, a claim). */
-    detail_said: Phrase.optional(),
+    /** `detail` as a phrase for the panel (none for the model's own words: a question, a claim); one that does not fit is dropped, and `detail` shown. */
+    detail_said: Phrase.optional().catch(undefined),
     errors: z.array(z.string().max(2000)).max(10).optional(),
     /** `errors` as phrases for the panel, one per error in the same order. */
     errors_said: z.array(Phrase).max(10).optional(),

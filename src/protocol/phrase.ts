@@ -52,9 +52,18 @@ export interface PhraseValues {
   run_stuck_act: { action: Text; times: Count };
   run_stuck_read: { target: Text; times: Count };
   run_failures: { count: Count };
+  /** Written by earlier versions (now run_unobserved, run_storage_*, run_internal_error); still said for the runs they stored. */
   run_failed: { message: Text };
-  /** Steward could not observe the run's tab: `code` and `message` are the observation's refusal, as the worker wrote it. */
+  /** Written by earlier versions, as run_failed: the observation's refusal as the worker wrote it. */
   run_failed_observing: { code: Text; message: Text };
+  /** Steward could not observe the run's tab: `cause` is the observation's phrase code (an ObserveCause), with its `tab` and `code`. */
+  run_unobserved: { cause: ObserveCause; tab: Count; code: Text };
+  /** Steward's storage failed the run: full, a record it could not read, or IndexedDB's error `name`; the error's words stay in the English record. */
+  run_storage_full: None;
+  run_storage_corrupt: None;
+  run_storage_failed: { name: Text };
+  /** Any other failure of Steward's own: the error's words stay in the English record. */
+  run_internal_error: None;
   run_unreadable: None;
   /** The organisation's policy ended the run (src/protocol/policy-rules.ts). */
   run_policy_copilot_off: None;
@@ -159,11 +168,19 @@ export interface PhraseValues {
   reason_drag_unknown: { name: Text; onto?: Text };
   reason_organisation: { pattern: Text };
   reason_off_site_link: { to: Text };
-  /** `control`: how the remembered control was named (its role and name). */
-  reason_wrote_before: { origin: Text; control: Text; method: Text; url: Text };
-  /** Why the panel's tab could not be observed (src/background/panel/agent.ts): `tab` is its id. */
-  observe_no_answer: { tab: Count };
-  observe_tab_gone: { tab: Count };
+  /** `control`: how the remembered control was named (its role and name); `role` and `name`, when given, are that label's parts (the panel words the role). */
+  reason_wrote_before: { origin: Text; control: Text; method: Text; url: Text; role?: Text; name?: Text };
+  /** Why a tab could not be observed (src/background/observation/refusal-phrase.ts): `tab` is its id, `code` the refusal's. */
+  observe_no_answer: { tab: Count; code?: Text };
+  observe_tab_gone: { tab: Count; code?: Text };
+  /** The page did not answer within its deadline; the deadline stays in the English record. */
+  observe_timeout: { tab: Count; code?: Text };
+  /** Chrome could not reach the page (no content script there): Chrome's words stay in the English record. */
+  observe_unreachable: { tab: Count; code?: Text };
+  /** The page's answer did not fit what Steward reads. */
+  observe_bad_answer: { tab: Count; code?: Text };
+  /** Any other refusal: its English stays in the record. */
+  observe_failed: { tab: Count; code: Text };
   /** A DOM action's element as observed: `role` is its ARIA role (computed or inferred), `name` the page's own. */
   element: { role: Text; name: Text };
   // Why a card offers no "approve for a period" (src/storage/receipt-binding.ts).
@@ -217,8 +234,21 @@ export interface PhraseValues {
   contract_site_refused: { site: Text; message: Text };
   /** `error`: the browser's own network error. */
   contract_unreachable: { site: Text; origin: Text; error: Text };
+  /** The site's answer does not fit its contract (`status`: its HTTP status); what was wrong stays in the English record. */
+  contract_bad_answer: { site: Text; status: Count };
+  /** Steward refused to send the request (it could not be signed, an address off the contract's origin): the site saw nothing. */
+  contract_not_sent: { site: Text };
+  // A refusal whose English is system text (src/background/core/channels.ts): the person reads one sentence, the English stays one click away.
+  /** The panel's request did not fit the worker's schema: the two are from different builds, or the panel is stale. */
+  request_malformed: None;
+  /** A handler threw: `code` is the refusal's code (INTERNAL), for a report. */
+  internal_error: { code: Text };
 }
 export type PhraseCode = keyof PhraseValues;
+
+/** The phrases that say why a tab could not be observed (one inside run_unobserved). */
+export const OBSERVE_CAUSES = ['observe_no_answer', 'observe_tab_gone', 'observe_timeout', 'observe_unreachable', 'observe_bad_answer', 'observe_failed'] as const;
+export type ObserveCause = (typeof OBSERVE_CAUSES)[number];
 
 /** A phrase for the panel; values left undefined are left out. */
 export function phrase<C extends PhraseCode>(code: C, ...values: [keyof PhraseValues[C]] extends [never] ? [] : [PhraseValues[C]]): Phrase {

@@ -9,7 +9,8 @@ import type { MintMessage } from './lib/mint-form.ts';
 import type { Runtime } from 'webextension-polyfill';
 import { browser } from './browser.ts';
 import { t } from '../base/i18n.ts';
-import { refusalWords } from './lib/refusal-words.ts';
+import { refusalWithRecord } from './lib/refusal-words.ts';
+import { refusalDetails } from './refusal-details-store.ts';
 
 /**
  * The panel's only door to the service worker: the panel channel (src/protocol/panel-channel.ts).
@@ -37,8 +38,12 @@ const worker = channelClient(PanelRequests, async (message) => {
 /** One request to the worker: its data, or a BackgroundError with the worker's (or the reply check's) code. */
 async function call<K extends keyof PanelRequests & string>(type: K, payload: PayloadInput<PanelRequests, K>): Promise<Data<PanelRequests, K>> {
   const reply = await worker.call(type, payload);
-  if (!reply.ok) throw new BackgroundError(reply.error.code, reply.error.code === 'INVALID_REPLY' ? t('panel_unexpected_reply', type) : refusalWords(reply.error));
-  return reply.data;
+  if (reply.ok) return reply.data;
+  if (reply.error.code === 'INVALID_REPLY') throw new BackgroundError(reply.error.code, t('panel_unexpected_reply', type));
+  const { words, record } = refusalWithRecord(reply.error);
+  // The views print the sentence alone: English it leaves out stays one click away above them.
+  if (record !== undefined) refusalDetails.value = { words, record };
+  throw new BackgroundError(reply.error.code, words);
 }
 
 // Named for the views: each is one `call`.

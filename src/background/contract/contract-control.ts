@@ -46,7 +46,10 @@ function callError(siteName: string, error: SiteCallError): PanelError {
   const message = `${siteName}: ${error.message}`.slice(0, 2048);
   if (error.code === 'unreachable' && error.origin !== undefined && error.cause !== undefined)
     return { code: error.code, message, said: phrase('contract_unreachable', { site: siteName, origin: error.origin, error: error.cause }) };
-  // Steward's own account of an answer that does not fit the contract: technical, kept as written.
+  // Steward's own account of an answer that does not fit the contract, or of a request it did not
+  // send, is technical: the person reads what it means, the account stays the English behind it.
+  if (error.code === 'bad_response') return { code: error.code, message, said: phrase('contract_bad_answer', { site: siteName, status: error.status }) };
+  if (error.code === 'not_sent') return { code: error.code, message, said: phrase('contract_not_sent', { site: siteName }) };
   return { code: error.code, message };
 }
 

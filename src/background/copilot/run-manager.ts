@@ -15,7 +15,8 @@ import type { KeepAlive } from './keep-alive.ts';
 import type { ModelKeyStore } from './model-key.ts';
 import type { RunRecord } from './run-record.ts';
 import { MAX_TOKEN_TTL_MS } from '../../protocol/token.ts';
-import { createRunPorts, RunAborted, TabClosed, TabUnobserved, type RunPipeline, type RunPortsDeps } from './run-ports.ts';
+import { createRunPorts, RunAborted, TabClosed, type RunPipeline, type RunPortsDeps } from './run-ports.ts';
+import { runFailurePhrase } from './failure-phrase.ts';
 import type { ReadRun, RunStore } from './run-store.ts';
 import { endView, finalStep, putStep, reportedStep } from './step-view.ts';
 
@@ -478,8 +479,8 @@ export class RunManager {
       if (error instanceof ModelFailure) return this.finish(live, { kind: 'stopped', reason: 'model_error', detail: error.error.message }, error.error);
       console.error('co-pilot run failed', live.record.run.run_id, error);
       const message = error instanceof Error ? error.message : String(error);
-      // What failed in Steward's own words, when it is one Steward names; else the error as it is.
-      const said = error instanceof TabUnobserved ? phrase('run_failed_observing', { code: error.code, message: error.detail }) : phrase('run_failed', { message });
+      // The person reads what failed in a sentence of its own, the error's words one click away (failure-phrase.ts).
+      const said = runFailurePhrase(error, live.record.run.tabId);
       return this.finish(live, { kind: 'stopped', reason: 'error', detail: `Steward failed: ${message}`.slice(0, 2000), detail_said: said });
     });
   }

@@ -2,6 +2,7 @@ import { claimsType, dispatch, refuse, type Handlers, type Reply } from '../../p
 import { ContentReports } from '../../protocol/content-channel.ts';
 import { PANEL_PORT, PanelRequests } from '../../protocol/panel-channel.ts';
 import { browser } from './browser.ts';
+import { withSystemPhrase } from '../panel/system-refusal.ts';
 import type { OpenPanels, PanelPort } from './open-panels.ts';
 import { classifySender, type ContentSender, type SenderFacts, type SenderKind } from './senders.ts';
 
@@ -34,7 +35,8 @@ export function createChannels(deps: ChannelDeps) {
     const who = whoSent(sender);
     if (who.kind === 'panel') {
       if (claimsType(ContentReports, message)) return refuse('FORBIDDEN_SENDER', 'Only Steward’s content scripts report tools.');
-      return dispatch(PanelRequests, deps.panel, message, undefined);
+      // The panel shows a refusal to the person: one whose English is system text gets a sentence of its own.
+      return withSystemPhrase(await dispatch(PanelRequests, deps.panel, message, undefined));
     }
     if (who.kind === 'content') {
       if (claimsType(PanelRequests, message)) return refuse('FORBIDDEN_SENDER', NOT_THE_PANEL);

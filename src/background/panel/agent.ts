@@ -2,10 +2,9 @@ import type { AgentContext } from '../../pipeline/agent-context.ts';
 import type { Pipeline } from '../../pipeline/pipeline.ts';
 import { ok, type Data, type Payload, type Reply } from '../../protocol/channel.ts';
 import type { PanelRequests } from '../../protocol/panel-channel.ts';
-import { phrase, type Phrase } from '../../protocol/phrase.ts';
 import type { SessionTabs } from '../core/sessions.ts';
-import { noAnswerMessage } from '../core/messenger.ts';
-import { tabGoneMessage, type ObserveOutcome } from '../ports/tab-observer.ts';
+import type { ObserveOutcome } from '../ports/tab-observer.ts';
+import { observeRefusalPhrase } from '../observation/refusal-phrase.ts';
 
 /**
  * `agent/submit` (the co-pilot's actions) and `panel/observe-tab` (the live state of a tab).
@@ -36,17 +35,5 @@ export async function observeForPanel(
 ): Promise<Reply<Data<PanelRequests, 'panel/observe-tab'>>> {
   const r = await observeTab(message.tabId);
   if (r.ok) return ok({ state: r.tab.state });
-  const said = observeRefusalPhrase(r.error, message.tabId);
-  return ok({ state: null, error: `${r.error.code}: ${r.error.message}`.slice(0, 2000), ...(said ? { error_said: said } : {}) });
-}
-
-/**
- * Why the tab could not be observed, as a phrase, for the two refusals Steward words the same way
- * every time (the tab is the request's); any other refusal, or the same code with other words,
- * keeps its English alone.
- */
-function observeRefusalPhrase(error: { code: string; message: string }, tab: number): Phrase | undefined {
-  if (error.code === 'NO_CONTENT_SCRIPT' && error.message === noAnswerMessage(tab)) return phrase('observe_no_answer', { tab });
-  if (error.code === 'TAB_GONE' && error.message === tabGoneMessage(tab)) return phrase('observe_tab_gone', { tab });
-  return undefined;
+  return ok({ state: null, error: `${r.error.code}: ${r.error.message}`.slice(0, 2000), error_said: observeRefusalPhrase(r.error, message.tabId) });
 }

@@ -14,6 +14,7 @@ import { TokensView } from './TokensView.tsx';
 import { WelcomeCard } from './WelcomeCard.tsx';
 import { welcomeShown } from '../welcome-store.ts';
 import { PolicyBanner } from './PolicyBanner.tsx';
+import { RefusalDetails } from './RefusalDetails.tsx';
 
 type ViewId = 'copilot' | 'approvals' | 'activity' | 'tokens' | 'tab' | 'settings';
 const VIEW_IDS: readonly ViewId[] = ['copilot', 'approvals', 'activity', 'tokens', 'tab', 'settings'];
@@ -72,6 +73,7 @@ export function App() {
       {/* Everything below the header is the panel's main content: one landmark a screen reader can jump to. */}
       <main>
         <PolicyBanner />
+        <RefusalDetails />
         {/* First run: above the views, so every control stays where it is. */}
         {welcomeShown.value && view !== undefined && <WelcomeCard onOpen={select} />}
         {/* Announces new cards even while another view is open. */}

@@ -10,6 +10,12 @@ export function CopilotEndBlock({ end, run }: { end: CopilotEnd; run: CopilotRun
     <section class={`copilot-end tone-${words.tone}`} aria-labelledby="copilot-end-h">
       <h3 id="copilot-end-h">{words.title}</h3>
       <p>{words.body}</p>
+      {words.record !== undefined && (
+        <details class="said-raw">
+          <summary>{t('said_details')}</summary>
+          <p class="note code">{words.record}</p>
+        </details>
+      )}
       {end.kind === 'done' && end.evidence && (
         <p>
           <span class="result-label">{t('copilot_evidence_label')}</span> {end.evidence}

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ObservedState } from '../../protocol/observed-state.ts';
 import { observeTab } from '../background-client.ts';
 import { currentTabId } from '../current-tab.ts';
-import { said } from '../lib/phrases.ts';
+import { saidWithRecord } from '../lib/phrases.ts';
 import { resourceWords } from '../lib/resource-words.ts';
 import { ActionsList } from './ActionsList.tsx';
 import { ContractSiteBlock } from './ContractSiteBlock.tsx';
@@ -13,7 +13,7 @@ import { useSiteStatus } from '../use-site-status.ts';
 import { StateBlock } from './StateBlock.tsx';
 import { ToolsView } from './ToolsView.tsx';
 
-type Shown = { kind: 'loading' } | { kind: 'state'; state: ObservedState } | { kind: 'none'; message: string } | { kind: 'error'; message: string };
+type Shown = { kind: 'loading' } | { kind: 'state'; state: ObservedState } | { kind: 'none'; words: string; record?: string } | { kind: 'error'; message: string };
 
 /** The current tab as Steward sees it: its observed state, the actions an agent could take, and its WebMCP tools. */
 export function CurrentTabView() {
@@ -26,11 +26,15 @@ export function CurrentTabView() {
   const [generation, setGeneration] = useState(0);
 
   useEffect(() => {
-    if (tabId === undefined) return setShown({ kind: 'none', message: t('current_no_tab') });
+    if (tabId === undefined) return setShown({ kind: 'none', words: t('current_no_tab') });
     let alive = true;
     setShown({ kind: 'loading' });
     observeTab(tabId).then(
-      (r) => alive && setShown(r.state ? { kind: 'state', state: r.state } : { kind: 'none', message: r.error !== undefined ? said(r.error_said, r.error) : t('current_cannot_observe') }),
+      (r) =>
+        alive &&
+        setShown(
+          r.state ? { kind: 'state', state: r.state } : r.error !== undefined ? { kind: 'none', ...saidWithRecord(r.error_said, r.error) } : { kind: 'none', words: t('current_cannot_observe') },
+        ),
       (e: Error) => alive && setShown({ kind: 'error', message: t('current_could_not_observe', e.message) }),
     );
     return () => {
@@ -58,9 +62,17 @@ export function CurrentTabView() {
               </p>
             )}
             {shown.kind === 'none' && (
-              <p class="muted" role="status">
-                {shown.message}
-              </p>
+              <>
+                <p class="muted" role="status">
+                  {shown.words}
+                </p>
+                {shown.record !== undefined && (
+                  <details class="said-raw">
+                    <summary>{t('said_details')}</summary>
+                    <p class="note code">{shown.record}</p>
+                  </details>
+                )}
+              </>
             )}
             {shown.kind === 'error' && (
               <p class="error-text" role="alert">

@@ -1,6 +1,6 @@
 import { t, uiLocale } from '../../base/i18n.ts';
 import { modelErrorText } from './model-errors.ts';
-import { said } from './phrases.ts';
+import { said, saidWithRecord } from './phrases.ts';
 import type { CopilotEnd, CopilotRun, CopilotStepStatus } from '../../protocol/copilot.ts';
 
 /** The co-pilot's run as the panel words it (pure: the view only lays these out). */
@@ -76,6 +76,8 @@ export interface EndText {
   title: string;
   /** The plain sentence under the title. */
   body: string;
+  /** The worker's English record of a failure, where the sentence leaves part of it out (shown behind Details). */
+  record?: string;
 }
 
 /**
@@ -120,5 +122,7 @@ export function endText(end: CopilotEnd, run: Pick<CopilotRun, 'budgets' | 'step
   };
   const tone: EndTone =
     end.reason === 'ask_person' || end.reason === 'denied_by_person' || end.reason === 'stopped_by_person' || end.reason === 'taken_over' ? 'neutral' : end.reason === 'stuck' ? 'warn' : 'bad';
-  return { tone, title: t(`copilot_stop_title_${end.reason}`), body: body().trim() };
+  // A failure of Steward's own is said in a sentence; what the error said stays one click away.
+  const record = end.reason === 'error' ? saidWithRecord(end.detail_said, end.detail).record : undefined;
+  return { tone, title: t(`copilot_stop_title_${end.reason}`), body: body().trim(), ...(record !== undefined ? { record } : {}) };
 }

@@ -1,7 +1,7 @@
 import { pluralOf, t, type MessageKey } from '../../base/i18n.ts';
 import { ErrorCode } from '../../protocol/errors.ts';
 import { InteractivityEvidence } from '../../protocol/element.ts';
-import type { Phrase, PhraseCode, SiteContentKind } from '../../protocol/phrase.ts';
+import { OBSERVE_CAUSES, type Phrase, type PhraseCode, type SiteContentKind } from '../../protocol/phrase.ts';
 import { countdown } from './time.ts';
 import { roleWord } from './role-words.ts';
 
@@ -84,6 +84,14 @@ function inferredFrom(v: Values): string | undefined {
 /** The values with `role` in Steward's own words for it (`button` → the catalogue's word); a role Steward does not name stays as the page has it. */
 const withRole = (v: Values): Values => (typeof v.role === 'string' ? { ...v, role: roleWord(v.role) } : v);
 
+/** A control named by its `role` (in the person's words) and `name` (the page's own), or an unnamed one of that role; undefined without a role. */
+function controlWords(v: Values): string | undefined {
+  const role = text(v, 'role');
+  if (role === undefined) return undefined;
+  const name = text(v, 'name');
+  return name !== undefined ? t('said_element', roleWord(role), name) : t('said_unnamed_element', roleWord(role));
+}
+
 const UNAVAILABLE_PARTS = ['copilot', 'tools', 'retention', 'bridge', 'audit_export', 'contracts'] as const;
 
 /** A sentence with an optional value: its `_named` form when the value is there. */
@@ -111,6 +119,15 @@ const SAY: Record<PhraseCode, Say> = {
   run_failures: (v) => fill('said_run_failures', v, 'count'),
   run_failed: (v) => fill('said_run_failed', v, 'message'),
   run_failed_observing: (v) => fill('said_run_failed_observing', v, 'code', 'message'),
+  run_unobserved: (v) =>
+    word(OBSERVE_CAUSES, text(v, 'cause'), (cause) => {
+      const why = SAY[cause](v);
+      return why === undefined ? undefined : t('said_run_unobserved', why);
+    }),
+  run_storage_full: () => t('said_run_storage_full'),
+  run_storage_corrupt: () => t('said_run_storage_corrupt'),
+  run_storage_failed: (v) => fill('said_run_storage_failed', v, 'name'),
+  run_internal_error: () => t('said_run_internal_error'),
   run_unreadable: () => t('said_run_unreadable'),
   run_policy_copilot_off: () => t('said_run_policy_copilot_off'),
   run_policy_prompt_api: () => t('said_run_policy_prompt_api'),
@@ -182,6 +199,10 @@ const SAY: Record<PhraseCode, Say> = {
   element: (v) => fill('said_element', withRole(v), 'role', 'name'),
   observe_no_answer: (v) => fill('said_observe_no_answer', v, 'tab'),
   observe_tab_gone: (v) => fill('said_observe_tab_gone', v, 'tab'),
+  observe_timeout: (v) => fill('said_observe_timeout', v, 'tab'),
+  observe_unreachable: (v) => fill('said_observe_unreachable', v, 'tab'),
+  observe_bad_answer: (v) => fill('said_observe_bad_answer', v, 'tab'),
+  observe_failed: (v) => fill('said_observe_failed', v, 'tab', 'code'),
   reason_consent_toggle: (v) => fill('said_reason_consent_toggle', v, 'name'),
   reason_answers_dialog: (v) =>
     withOptional(
@@ -241,7 +262,7 @@ const SAY: Record<PhraseCode, Say> = {
     ),
   reason_organisation: (v) => fill('said_reason_organisation', v, 'pattern'),
   reason_off_site_link: (v) => fill('said_reason_off_site_link', v, 'to'),
-  reason_wrote_before: (v) => fill('said_reason_wrote_before', v, 'origin', 'control', 'method', 'url'),
+  reason_wrote_before: (v) => fill('said_reason_wrote_before', { ...v, control: controlWords(v) ?? v.control! }, 'origin', 'control', 'method', 'url'),
   window_one_at_a_time: () => t('said_window_one_at_a_time'),
   window_excluded: (v) => word(WINDOW_EXCLUDED, text(v, 'reason'), (r) => t('said_window_excluded', t(`said_window_why_${r}`))),
   window_in_page: () => t('said_window_in_page'),
@@ -282,6 +303,10 @@ const SAY: Record<PhraseCode, Say> = {
   contract_access_refused: (v) => fill('said_contract_access_refused', v, 'site'),
   contract_site_refused: (v) => fill('said_contract_site_refused', v, 'site', 'message'),
   contract_unreachable: (v) => fill('said_contract_unreachable', v, 'site', 'origin', 'error'),
+  contract_bad_answer: (v) => fill('said_contract_bad_answer', v, 'site', 'status'),
+  contract_not_sent: (v) => fill('said_contract_not_sent', v, 'site'),
+  request_malformed: () => t('said_request_malformed'),
+  internal_error: (v) => fill('said_internal_error', v, 'code'),
 };
 
 /**
@@ -297,6 +322,19 @@ const PARTIAL: ReadonlySet<PhraseCode> = new Set<PhraseCode>([
   'failure_refused',
   'failure_invalid_reply',
   'failure_submit',
+  'request_malformed',
+  'internal_error',
+  'contract_bad_answer',
+  'contract_not_sent',
+  'observe_timeout',
+  'observe_unreachable',
+  'observe_bad_answer',
+  'observe_failed',
+  'run_unobserved',
+  'run_storage_full',
+  'run_storage_corrupt',
+  'run_storage_failed',
+  'run_internal_error',
 ]);
 
 /** The phrase in the person's words, and the worker's English record when that says more; the English alone when the panel cannot say it. */

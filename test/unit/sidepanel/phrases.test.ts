@@ -122,6 +122,15 @@ const SAMPLES: { [C in PhraseCode]: PhraseValues[C] } = {
   element: { role: 'button', name: 'Cancel order' },
   observe_no_answer: { tab: 12 },
   observe_tab_gone: { tab: 12 },
+  observe_timeout: { tab: 12, code: 'TIMEOUT' },
+  observe_unreachable: { tab: 12, code: 'NO_CONTENT_SCRIPT' },
+  observe_bad_answer: { tab: 12, code: 'INVALID_REPLY' },
+  observe_failed: { tab: 12, code: 'OBSERVE_FAILED' },
+  run_unobserved: { cause: 'observe_timeout', tab: 12, code: 'TIMEOUT' },
+  run_storage_full: {},
+  run_storage_corrupt: {},
+  run_storage_failed: { name: 'TransactionInactiveError' },
+  run_internal_error: {},
   unavailable: { part: 'bridge' },
   store_unopened: { error: 'UnknownError: the database connection is closing' },
   token_lifetime: { max_ms: 2_592_000_000 },
@@ -153,6 +162,10 @@ const SAMPLES: { [C in PhraseCode]: PhraseValues[C] } = {
   contract_access_refused: { site: 'Larkspur Home Goods' },
   contract_site_refused: { site: 'Larkspur Home Goods', message: 'Order ORD-1024 has shipped.' },
   contract_unreachable: { site: 'Larkspur Home Goods', origin: 'http://shop.localhost', error: 'Failed to fetch' },
+  contract_bad_answer: { site: 'Larkspur Home Goods', status: 502 },
+  contract_not_sent: { site: 'Larkspur Home Goods' },
+  request_malformed: {},
+  internal_error: { code: 'INTERNAL' },
 };
 
 const phraseOf = (code: PhraseCode): Phrase => ({ code, params: SAMPLES[code] as Record<string, string | number> });

@@ -10,8 +10,8 @@ import type { ToolRegistry } from '../../../src/background/tools/registry.ts';
 import type { Pipeline } from '../../../src/pipeline/pipeline.ts';
 import { parseReply, type Reply } from '../../../src/protocol/channel.ts';
 import { PanelRequests } from '../../../src/protocol/panel-channel.ts';
-import { said } from '../../../src/sidepanel/lib/phrases.ts';
-import { refusalWords } from '../../../src/sidepanel/lib/refusal-words.ts';
+import { said, saidWithRecord } from '../../../src/sidepanel/lib/phrases.ts';
+import { refusalWithRecord } from '../../../src/sidepanel/lib/refusal-words.ts';
 import { tabGoneMessage } from '../../../src/background/ports/tab-observer.ts';
 import { catalogueSource, type Catalogue } from '../catalogue-source.ts';
 import { fakeFrames } from '../background/core/fake-frames.ts';
@@ -43,7 +43,7 @@ afterEach(() => speak('en'));
 function shown<K extends keyof PanelRequests & string>(type: K, raw: unknown): { code: string; words: string; english: string } {
   const reply = parseReply(PanelRequests, type, raw);
   if (reply.ok) throw new Error(`${type} was not refused`);
-  return { code: reply.error.code, words: refusalWords(reply.error), english: reply.error.message };
+  return { code: reply.error.code, words: refusalWithRecord(reply.error).words, english: reply.error.message };
 }
 
 /** The worker's real panel channel over the test pipeline (src/background/panel/panel-channel.ts). */
@@ -120,7 +120,7 @@ describe('a refused panel request, in the person’s language', () => {
     expect(inVietnamese.map((r) => r.words)).toContain(vi('said_unavailable_bridge'));
   });
 
-  it('says why This tab could not be observed in Vietnamese when Steward worded it, and the page’s own failure as it is', async () => {
+  it('says why This tab could not be observed in Vietnamese when Steward worded it, and another failure generically with its words behind Details', async () => {
     const gone = await worker({ observeTab: async (tabId) => ({ ok: false, error: { code: 'TAB_GONE', message: tabGoneMessage(tabId), retryable: true } }) });
     const reply = parseReply(PanelRequests, 'panel/observe-tab', await gone['panel/observe-tab']({ tabId: 4 }, undefined));
     if (!reply.ok) throw new Error('observe-tab answers with why, not a refusal');
@@ -128,10 +128,12 @@ describe('a refused panel request, in the person’s language', () => {
     expect(said(reply.data.error_said, reply.data.error!)).toBe(vi('said_observe_tab_gone', '4'));
     speak('en');
     expect(said(reply.data.error_said, reply.data.error!)).toBe('TAB_GONE: Tab 4 is closed or did not finish loading.');
-    // Another failure under the same code keeps the worker's words.
+    // Another failure under the same code is said generically; its words stay one click away.
     const other = await worker({ observeTab: async () => ({ ok: false, error: { code: 'TAB_GONE', message: 'gone', retryable: true } }) });
     const otherReply = parseReply(PanelRequests, 'panel/observe-tab', await other['panel/observe-tab']({ tabId: 4 }, undefined));
-    expect(otherReply.ok && otherReply.data.error_said).toBeUndefined();
+    if (!otherReply.ok) throw new Error('observe-tab answers with why, not a refusal');
+    speak('vi');
+    expect(saidWithRecord(otherReply.data.error_said, otherReply.data.error!)).toEqual({ words: vi('said_observe_failed', '4', 'TAB_GONE'), record: 'TAB_GONE: gone' });
   });
 
   it('shows the worker’s English for a code the panel does not know, or a phrase missing a value', () => {
@@ -161,7 +163,7 @@ describe('a refused panel request, in the person’s language', () => {
       if (reply.ok) continue;
       expect(reply.error.code, JSON.stringify(said)).toBe('TOKEN_NOT_FOUND');
       expect(reply.error.said, JSON.stringify(said)).toBeUndefined();
-      expect(refusalWords(reply.error)).toBe('No token tok_1.');
+      expect(refusalWithRecord(reply.error)).toEqual({ words: 'No token tok_1.' });
     }
   });
 });

@@ -208,7 +208,11 @@ describe('control messages from the side panel', () => {
   it('observes a tab for the panel, and says why when it cannot', async () => {
     const h = await harness();
     const handle = panelDoor(deps(h));
-    expect(await handle({ type: 'panel/observe-tab', tabId: 4 }, PANEL)).toEqual({ ok: true, data: { state: null, error: 'TAB_GONE: gone' } });
+    // The refusal's English, and beside it the panel's phrase: a failure Steward does not word itself is said generically.
+    expect(await handle({ type: 'panel/observe-tab', tabId: 4 }, PANEL)).toEqual({
+      ok: true,
+      data: { state: null, error: 'TAB_GONE: gone', error_said: { code: 'observe_failed', params: { tab: 4, code: 'TAB_GONE' } } },
+    });
   });
 });
 
