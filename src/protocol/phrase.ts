@@ -170,7 +170,7 @@ export interface PhraseValues {
   reason_off_site_link: { to: Text };
   /** `control`: how the remembered control was named (its role and name); `role` and `name`, when given, are that label's parts (the panel words the role). */
   reason_wrote_before: { origin: Text; control: Text; method: Text; url: Text; role?: Text; name?: Text };
-  /** Why a tab could not be observed (src/background/observation/refusal-phrase.ts): `tab` is its id, `code` the refusal's. */
+  /** Why a tab could not be observed (src/background/ports/refusal-phrase.ts): `tab` is its id, `code` the refusal's. */
   observe_no_answer: { tab: Count; code?: Text };
   observe_tab_gone: { tab: Count; code?: Text };
   /** The page did not answer within its deadline; the deadline stays in the English record. */

@@ -1,4 +1,4 @@
-import { observeCause } from '../observation/refusal-phrase.ts';
+import { observeCause } from '../ports/refusal-phrase.ts';
 import { phrase, type Phrase } from '../../protocol/phrase.ts';
 import { CorruptRecordError } from '../../storage/read.ts';
 import { TabUnobserved } from './run-ports.ts';

@@ -2,7 +2,7 @@ import { claimsType, dispatch, refuse, type Handlers, type Reply } from '../../p
 import { ContentReports } from '../../protocol/content-channel.ts';
 import { PANEL_PORT, PanelRequests } from '../../protocol/panel-channel.ts';
 import { browser } from './browser.ts';
-import { withSystemPhrase } from '../panel/system-refusal.ts';
+import { withSystemPhrase } from './system-refusal.ts';
 import type { OpenPanels, PanelPort } from './open-panels.ts';
 import { classifySender, type ContentSender, type SenderFacts, type SenderKind } from './senders.ts';
 

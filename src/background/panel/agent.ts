@@ -4,7 +4,7 @@ import { ok, type Data, type Payload, type Reply } from '../../protocol/channel.
 import type { PanelRequests } from '../../protocol/panel-channel.ts';
 import type { SessionTabs } from '../core/sessions.ts';
 import type { ObserveOutcome } from '../ports/tab-observer.ts';
-import { observeRefusalPhrase } from '../observation/refusal-phrase.ts';
+import { observeRefusalPhrase } from '../ports/refusal-phrase.ts';
 
 /**
  * `agent/submit` (the co-pilot's actions) and `panel/observe-tab` (the live state of a tab).

@@ -1,6 +1,6 @@
 import { phrase, type ObserveCause, type Phrase } from '../../protocol/phrase.ts';
 import { noAnswerMessage } from '../core/messenger.ts';
-import { tabGoneMessage } from '../ports/tab-observer.ts';
+import { tabGoneMessage } from './tab-observer.ts';
 
 /**
  * Why a tab could not be observed, as a phrase for the panel (This tab, and a co-pilot run that
