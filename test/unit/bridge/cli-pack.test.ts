@@ -4,15 +4,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeExtension, ROOT, startCli, STEWARD_ORIGIN, tempDir } from './cli-process.ts';
 
-/** `npm pack -w bridge` (which builds the bundle first), unpacked as an install would place it. */
+/**
+ * `npm pack -w bridge`, unpacked as an install would place it. Its prepack build is skipped: the
+ * global setup built bridge/dist already, and building again would empty bridge/dist while other
+ * test files run the CLI from it (`npm run test:bridge-pack` packs with the build).
+ */
 let dir: ReturnType<typeof tempDir>;
 let files: string[];
 let bin: string;
 
 beforeAll(() => {
   dir = tempDir();
-  const out = execFileSync('npm', ['pack', '-w', 'bridge', '--pack-destination', dir.path, '--json'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  // npm prints the prepack build's log (colour codes and all) on stdout before its JSON array.
+  const out = execFileSync('npm', ['pack', '-w', 'bridge', '--ignore-scripts', '--pack-destination', dir.path, '--json'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  // npm may print a lifecycle script's log on stdout before its JSON array.
   const json = /^\[\s*\{/m.exec(out);
   if (!json) throw new Error(`npm pack printed no JSON: ${out.slice(-2000)}`);
   const [packed] = JSON.parse(out.slice(json.index)) as Array<{ filename: string }>;
