@@ -1,3 +1,4 @@
+import { SaidRecord } from './SaidRecord.tsx';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { pluralOf, t } from '../../base/i18n.ts';
 import { AUDIT_CHAIN_BROKEN, type AuditEntry } from '../../protocol/audit.ts';
@@ -178,18 +179,8 @@ function VerifyResult({ verify }: { verify: Verify }) {
   return (
     <div role="alert" class="verify broken">
       <p>{text}</p>
-      {record !== undefined && <Raw english={record} />}
+      <SaidRecord record={record} />
     </div>
-  );
-}
-
-/** The worker's own English record behind a disclosure, where the words above came from its phrase. */
-function Raw({ english }: { english: string }) {
-  return (
-    <details class="said-raw">
-      <summary>{t('said_details')}</summary>
-      <p class="note code">{english}</p>
-    </details>
   );
 }
 
@@ -201,7 +192,7 @@ function RecordedBreak({ entry }: { entry: AuditEntry }) {
   return (
     <div role="alert" class="verify broken">
       <p>{t('activity_recorded_break', entry.seq, words.replace(/\.$/, ''))}</p>
-      {record !== undefined && <Raw english={record} />}
+      <SaidRecord record={record} />
     </div>
   );
 }

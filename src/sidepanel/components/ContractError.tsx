@@ -1,4 +1,4 @@
-import { t } from '../../base/i18n.ts';
+import { SaidRecord } from './SaidRecord.tsx';
 import { contracts } from '../contracts-store.ts';
 import { saidWithRecord } from '../lib/phrases.ts';
 
@@ -16,12 +16,7 @@ export function ContractError({ origin }: { origin: string }) {
       <p class="error-text" role="alert" data-testid="contract-error" data-code={error.code}>
         {words}
       </p>
-      {record !== undefined && (
-        <details class="said-raw">
-          <summary>{t('said_details')}</summary>
-          <p class="note code">{record}</p>
-        </details>
-      )}
+      <SaidRecord record={record} />
     </>
   );
 }

@@ -1,3 +1,4 @@
+import { SaidRecord } from './SaidRecord.tsx';
 import { t } from '../../base/i18n.ts';
 import type { CopilotEnd, CopilotRun } from '../../protocol/copilot.ts';
 import { endText } from '../lib/copilot-run.ts';
@@ -10,12 +11,7 @@ export function CopilotEndBlock({ end, run }: { end: CopilotEnd; run: CopilotRun
     <section class={`copilot-end tone-${words.tone}`} aria-labelledby="copilot-end-h">
       <h3 id="copilot-end-h">{words.title}</h3>
       <p>{words.body}</p>
-      {words.record !== undefined && (
-        <details class="said-raw">
-          <summary>{t('said_details')}</summary>
-          <p class="note code">{words.record}</p>
-        </details>
-      )}
+      <SaidRecord record={words.record} />
       {end.kind === 'done' && end.evidence && (
         <p>
           <span class="result-label">{t('copilot_evidence_label')}</span> {end.evidence}
@@ -29,12 +25,7 @@ export function CopilotEndBlock({ end, run }: { end: CopilotEnd; run: CopilotRun
             return (
               <li key={i} class="error-text">
                 {words}
-                {record !== undefined && (
-                  <details class="said-raw">
-                    <summary>{t('said_details')}</summary>
-                    <p class="note code">{record}</p>
-                  </details>
-                )}
+                <SaidRecord record={record} />
               </li>
             );
           })}

@@ -1,3 +1,4 @@
+import { SaidRecord } from './SaidRecord.tsx';
 import { t } from '../../base/i18n.ts';
 import { useEffect, useState } from 'preact/hooks';
 import type { ObservedState } from '../../protocol/observed-state.ts';
@@ -66,12 +67,7 @@ export function CurrentTabView() {
                 <p class="muted" role="status">
                   {shown.words}
                 </p>
-                {shown.record !== undefined && (
-                  <details class="said-raw">
-                    <summary>{t('said_details')}</summary>
-                    <p class="note code">{shown.record}</p>
-                  </details>
-                )}
+                <SaidRecord record={shown.record} />
               </>
             )}
             {shown.kind === 'error' && (

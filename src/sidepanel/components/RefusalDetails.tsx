@@ -1,3 +1,4 @@
+import { SaidRecord } from './SaidRecord.tsx';
 import { t } from '../../base/i18n.ts';
 import { refusalDetails } from '../refusal-details-store.ts';
 
@@ -8,10 +9,7 @@ export function RefusalDetails() {
   return (
     <div class="card refusal-details" data-testid="refusal-details">
       <p class="error-text">{shown.words}</p>
-      <details class="said-raw">
-        <summary>{t('said_details')}</summary>
-        <p class="note code">{shown.record}</p>
-      </details>
+      <SaidRecord record={shown.record} />
       <button type="button" class="secondary" onClick={() => (refusalDetails.value = undefined)}>
         {t('err_refusal_details_dismiss')}
       </button>

@@ -1,5 +1,5 @@
+import { SaidRecord } from './SaidRecord.tsx';
 import type { ComponentChildren } from 'preact';
-import { t } from '../../base/i18n.ts';
 import type { Phrase } from '../../protocol/phrase.ts';
 import { saidWithRecord } from '../lib/phrases.ts';
 
@@ -17,12 +17,7 @@ export function SaidLine({ class: cls, label, phrase, english, role }: { class: 
         {label ? ' ' : ''}
         {words}
       </p>
-      {record !== undefined && (
-        <details class="said-raw">
-          <summary>{t('said_details')}</summary>
-          <p class="note code">{record}</p>
-        </details>
-      )}
+      <SaidRecord record={record} />
     </>
   );
 }
