@@ -11,7 +11,7 @@ import type { AgentKey, HttpRequest } from './ports.ts';
  */
 
 /** How long a signature is good for: long enough for a slow network, short enough that a copy is soon useless. */
-export const SIGNATURE_VALIDITY_S = 60;
+const SIGNATURE_VALIDITY_S = 60;
 
 export interface UnsignedRequest {
   method: 'GET' | 'POST';

@@ -18,7 +18,7 @@ import { admitFrom, refusalWords, sourceKey, type PairingSourceFacts } from './p
  */
 
 /** How long a request waits for the person, and, once accepted, for the bridge to collect its token. */
-export const PAIRING_TTL_MS = 10 * 60_000;
+const PAIRING_TTL_MS = 10 * 60_000;
 /** Wrong codes a request survives: the third ends it. */
 const MAX_WRONG_CODES = 3;
 /** How long an ended request is remembered, so a late claim hears why it ended. */

@@ -9,11 +9,11 @@
  */
 
 /** Undecided requests one source may hold at once (a genuine client asks once; a retry after a refusal is a new one). */
-export const MAX_PER_SOURCE = 2;
+const MAX_PER_SOURCE = 2;
 /** Undecided requests one connection may hold, whatever sources it names. */
-export const MAX_PER_CONNECTION = 4;
+const MAX_PER_CONNECTION = 4;
 /** Undecided requests at once, from everyone. */
-export const MAX_UNDECIDED = 12;
+const MAX_UNDECIDED = 12;
 
 export interface PairingSourceFacts {
   /** The host connection the request came on (Steward's own id for it, not the bridge's word). */

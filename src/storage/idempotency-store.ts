@@ -6,7 +6,7 @@ import { readValid } from './read.ts';
 import type { IDBPObjectStore } from 'idb';
 
 /** IETF Idempotency-Key / Stripe: a completed key is remembered for at least 24 hours. */
-export const IDEMPOTENCY_MIN_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_MIN_TTL_MS = 24 * 60 * 60 * 1000;
 
 export type BeginOutcome = { kind: 'started' } | { kind: 'replay'; action_id: string; result: ActionResult } | { kind: 'conflict'; action_id: string } | { kind: 'in_progress'; action_id: string };
 

@@ -8,7 +8,7 @@ import type { StewardDb } from './db.ts';
 import { readValid } from './read.ts';
 
 /** A past observation is history after this long even when nothing else says so. */
-export const DEFAULT_SNAPSHOT_TTL_MS = 15 * 60 * 1000;
+const DEFAULT_SNAPSHOT_TTL_MS = 15 * 60 * 1000;
 
 type Draft<T> = T extends unknown ? Omit<T, 'id' | 'recorded_at'> & { id?: string } : never;
 export type MemoryDraft = Draft<SessionMemoryRecord> | Draft<DurableMemoryRecord>;

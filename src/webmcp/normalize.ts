@@ -184,5 +184,3 @@ function safeJson(value: unknown): string {
     return String(value);
   }
 }
-
-export { MAX_RESULT_CHARS };

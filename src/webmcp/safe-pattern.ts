@@ -10,7 +10,7 @@
  * Accepted patterns report `exponent`: the worst-case work is about (input length)^exponent.
  */
 
-export const MAX_PATTERN_CHARS = 256;
+const MAX_PATTERN_CHARS = 256;
 /** Worst-case growth Steward accepts: n² (e.g. an unanchored `[a-z]+x`). */
 const MAX_PATTERN_EXPONENT = 2;
 /** A bounded repetition may multiply the ways to match up to this many before it counts as exponential. */

@@ -13,9 +13,9 @@ import { judgePattern } from './safe-pattern.ts';
  * property names an input could never carry (`__proto__`, `constructor`, `prototype`).
  */
 
-export const MAX_SCHEMA_DEPTH = 32;
-export const MAX_SCHEMA_PATTERNS = 32;
-export const MAX_EXPANDED_NODES = 5_000;
+const MAX_SCHEMA_DEPTH = 32;
+const MAX_SCHEMA_PATTERNS = 32;
+const MAX_EXPANDED_NODES = 5_000;
 
 export type SchemaSafety = { ok: true; patterns: number; exponent: number } | { ok: false; reason: string };
 

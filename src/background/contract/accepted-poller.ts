@@ -4,8 +4,8 @@
  * live in memory only: after a worker restart the pipeline's recheck alarm takes over.
  */
 
-export const POLL_EVERY_MS = 1_000;
-export const POLL_FOR_MS = 2 * 60_000;
+const POLL_EVERY_MS = 1_000;
+const POLL_FOR_MS = 2 * 60_000;
 
 export interface AcceptedPollerDeps {
   /** pipeline.recheck: re-reads the action (never runs it again); `finished` once confirmed or failed. */

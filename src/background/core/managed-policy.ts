@@ -20,7 +20,7 @@ export interface PolicySource {
  * a slow browser start; short enough that a person's Steward never stops working because Chrome
  * does not answer.
  */
-export const FIRST_READ_WAIT_MS = 10_000;
+const FIRST_READ_WAIT_MS = 10_000;
 
 /**
  * The organisation's policy as the worker applies it: read from chrome.storage.managed at start

@@ -31,7 +31,7 @@ export interface NativeLinkDeps {
 }
 
 const FIRST_RETRY_MS = 1_000;
-export const MAX_RETRY_MS = 30_000;
+const MAX_RETRY_MS = 30_000;
 const NOT_INSTALLED = 'steward-bridge is not installed: run `npx steward-bridge install`';
 
 /** The browser's reason, in the person's words (Settings shows it), and the same as a phrase for the panel. */

@@ -16,7 +16,7 @@ const CALLS_PER_WINDOW = 2;
 /** Chrome's window is one second; the margin covers the worker's clock and Chrome's not being the same. */
 const WINDOW_MS = 1_050;
 /** Pixels not caused by the DOM (a video, a font arriving, a hover) change too: a summary is trusted this long. */
-export const REUSE_MS = 2_000;
+const REUSE_MS = 2_000;
 
 export class CaptureBudget {
   private calls: number[] = [];

@@ -7,7 +7,7 @@
 /** Largest body read from a response (bytes / characters). Larger bodies are recorded as truncated, unread. */
 export const MAX_BODY_CHARS = 64 * 1024;
 /** Largest serialized record kept after pruning. */
-export const MAX_JSON_CHARS = 64 * 1024;
+const MAX_JSON_CHARS = 64 * 1024;
 
 const MAX_DEPTH = 8;
 const MAX_ARRAY = 100;

@@ -12,7 +12,7 @@ import { disguise } from './listener-marks.ts';
  */
 
 /** Longer delays are not a reaction to the action (a poll, an idle logout): not waited for. */
-export const SHORT_MS = 1_000;
+const SHORT_MS = 1_000;
 /** Timers kept at most; runs past them are dropped first (a page that sets timers without end). */
 const MAX_PENDING = 2_000;
 

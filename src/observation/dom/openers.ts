@@ -11,7 +11,7 @@
 /** Containers one act may tie (a date picker's grid, its month list…). */
 const MAX_TIES = 4;
 /** How long after an act what appears is taken for its doing. */
-export const OPEN_WINDOW_MS = 3_000;
+const OPEN_WINDOW_MS = 3_000;
 
 export class PopupOpeners {
   private acted: { ref: string; at: number } | undefined;

@@ -37,7 +37,7 @@ export interface ExporterDeps {
   log?: (message: string) => void;
 }
 
-export const FIRST_RETRY_MS = 1_000;
+const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 5 * 60_000;
 /** Below this share of the capacity a "nearly full" outbox counts as drained again. */
 const DRAINED_SHARE = 0.5;

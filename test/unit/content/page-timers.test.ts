@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { installPageTimers, SHORT_MS } from '../../../src/content/main/page-timers.ts';
+import { installPageTimers } from '../../../src/content/main/page-timers.ts';
 import { pageTimersDue } from '../../../src/content/act/page-timers.ts';
 import { PAGE_TIMERS_QUERY, PAGE_TIMERS_REPLY } from '../../../src/protocol/page-channel-names.ts';
+
+/** The documented limit of the module under test, written out so a change to it fails here. */
+const SHORT_MS = 1_000;
 
 /**
  * The main world notes the page's short timers so settling can wait for what an action set off on a

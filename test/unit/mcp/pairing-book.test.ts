@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createPairingBook, PAIRING_TTL_MS } from '../../../src/mcp/pairing-book.ts';
-import { MAX_PER_CONNECTION, MAX_PER_SOURCE, MAX_UNDECIDED } from '../../../src/mcp/pairing-source.ts';
+import { createPairingBook } from '../../../src/mcp/pairing-book.ts';
 import type { PairingMap } from '../../../src/mcp/pairing-record.ts';
 import type { McpClientInfo, PairingGrant } from '../../../src/protocol/bridge.ts';
 import type { Reply } from '../../../src/protocol/channel.ts';
 import type { PanelPush, TokenWithUsage } from '../../../src/protocol/panel-channel.ts';
+
+/** Documented limits of the module under test, written out so a change to them fails here. */
+const PAIRING_TTL_MS = 10 * 60_000;
+const MAX_PER_CONNECTION = 4;
+const MAX_PER_SOURCE = 2;
+const MAX_UNDECIDED = 12;
 
 const CLIENT: McpClientInfo = { name: 'Claude Desktop', version: '1.4.2', transport: 'stdio' };
 const GRANT: PairingGrant = { scope: ['*:*'], origins: ['http://localhost:4001'], resource_scope: '*', payment: false, ttl_ms: 86_400_000 };

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { listenForNetworkRecords, NetworkBuffer } from '../../../src/content/main/network-buffer.ts';
-import { MAX_JSON_CHARS, boundJson, isJsonContentType, redactUrl } from '../../../src/content/main/network-bounds.ts';
+import { boundJson, isJsonContentType, redactUrl } from '../../../src/content/main/network-bounds.ts';
 import { fuse } from '../../../src/observation/fusion/index.ts';
 import { expectValid, fact } from './fixtures/fusion-helpers.ts';
 import { shopOrderSnapshot } from './fixtures/shop-order-snapshot.ts';
+
+/** The documented limit of the module under test, written out so a change to it fails here. */
+const MAX_JSON_CHARS = 64 * 1024;
 
 const ORIGIN = 'http://127.0.0.1:41873';
 const wire = (over: Record<string, unknown> = {}) => ({ url: `${ORIGIN}/api/orders/ORD-1024`, method: 'GET', status: 200, json: { id: 'ORD-1024', status: 'paid' }, truncated: false, ...over });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionResult } from '../../../src/protocol/results.ts';
-import { IDEMPOTENCY_MIN_TTL_MS, IdempotencyStore } from '../../../src/storage/idempotency-store.ts';
+import { IdempotencyStore } from '../../../src/storage/idempotency-store.ts';
 import { FakeClock, freshFactory, openDb } from './helpers.ts';
+
+/** The documented limit of the module under test, written out so a change to it fails here. */
+const IDEMPOTENCY_MIN_TTL_MS = 24 * 60 * 60 * 1000;
 
 const H1 = `sha256:${'1'.repeat(64)}`;
 const H2 = `sha256:${'2'.repeat(64)}`;

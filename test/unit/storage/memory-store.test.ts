@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SNAPSHOT_TTL_MS, MemoryStore, type MemoryDraft } from '../../../src/storage/memory-store.ts';
+import { MemoryStore, type MemoryDraft } from '../../../src/storage/memory-store.ts';
 import { FakeClock, freshFactory, openDb } from './helpers.ts';
+
+/** The documented limit of the module under test, written out so a change to it fails here. */
+const DEFAULT_SNAPSHOT_TTL_MS = 15 * 60 * 1000;
 
 const order = { type: 'order', id: 'ORD-1024' };
 const durable = (payload: Record<string, unknown>, extra: Partial<MemoryDraft> = {}): MemoryDraft => ({ layer: 'durable', kind: 'resource_id', resource: order, payload, ...extra }) as MemoryDraft;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeInputSchema, normalizeTool, normalizeToolResult, normalizeTools, reportsToolError, MAX_RESULT_CHARS } from '../../../src/webmcp/normalize.ts';
+import { normalizeInputSchema, normalizeTool, normalizeToolResult, normalizeTools, reportsToolError } from '../../../src/webmcp/normalize.ts';
 import { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
+
+/** The documented limit of a tool result, written out so a change to it fails here. */
+const MAX_RESULT_CHARS = 100_000;
 
 describe('normalizeInputSchema', () => {
   it('accepts an object schema as given', () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PATTERN_CHARS, judgePattern } from '../../../src/webmcp/safe-pattern.ts';
+import { judgePattern } from '../../../src/webmcp/safe-pattern.ts';
+
+/** The documented limit of the module under test, written out so a change to it fails here. */
+const MAX_PATTERN_CHARS = 256;
 
 describe('judgePattern', () => {
   it.each([

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_EXPANDED_NODES, MAX_SCHEMA_DEPTH, MAX_SCHEMA_PATTERNS, checkSchemaSafety } from '../../../src/webmcp/schema-safety.ts';
+import { checkSchemaSafety } from '../../../src/webmcp/schema-safety.ts';
 import { normalizeTool } from '../../../src/webmcp/normalize.ts';
 import { validateToolInput } from '../../../src/webmcp/validate-input.ts';
+
+/** Documented limits of the module under test, written out so a change to them fails here. */
+const MAX_EXPANDED_NODES = 5_000;
+const MAX_SCHEMA_DEPTH = 32;
+const MAX_SCHEMA_PATTERNS = 32;
 
 const CATASTROPHIC = '^(a+)+$';
 const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', properties, ...extra });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AcceptedPoller, POLL_EVERY_MS, POLL_FOR_MS } from '../../../../src/background/contract/accepted-poller.ts';
+import { AcceptedPoller } from '../../../../src/background/contract/accepted-poller.ts';
+
+/** Documented limits of the module under test, written out so a change to them fails here. */
+const POLL_EVERY_MS = 1_000;
+const POLL_FOR_MS = 2 * 60_000;
 
 /** A poller on a hand-driven clock: each tick runs the one pending timer and lets its re-check finish. */
 function world(finishAfter: number | 'never') {

@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FIRST_READ_WAIT_MS, ManagedPolicy, type PolicySource } from '../../../../src/background/core/managed-policy.ts';
+import { ManagedPolicy, type PolicySource } from '../../../../src/background/core/managed-policy.ts';
 import { NO_POLICY } from '../../../../src/protocol/managed-policy.ts';
+
+/** The documented limit of the module under test, written out so a change to it fails here. */
+const FIRST_READ_WAIT_MS = 10_000;
 
 const SHOP = 'https://shop.example';
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CaptureBudget, PixelMemo, REUSE_MS } from '../../../../src/background/ports/capture-budget.ts';
+import { CaptureBudget, PixelMemo } from '../../../../src/background/ports/capture-budget.ts';
+
+/** The documented limit of the module under test, written out so a change to it fails here. */
+const REUSE_MS = 2_000;
 
 describe('the capture quota (two captureVisibleTab calls a second)', () => {
   it('allows two calls in a second and refuses the third at once; a second later there are two again', () => {
