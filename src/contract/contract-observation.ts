@@ -1,9 +1,9 @@
 import { iso } from '../base/clock.ts';
-import { NAMESPACED_ACTION } from '../protocol/action-name.ts';
 import type { AvailableAction } from '../protocol/action.ts';
-import type { AgentContract, ContractAction, SiteResourceState, TokenGrant } from '../protocol/agent-contract.ts';
+import type { AgentContract, ContractAction, SiteResourceState } from '../protocol/agent-contract.ts';
 import { ObservedState, type Fact } from '../protocol/observed-state.ts';
-import { ResourceId, resourceScopeCovers, type ResourceRef } from '../protocol/resource.ts';
+import { ResourceId, type ResourceRef } from '../protocol/resource.ts';
+import { grantCovers } from './grant-scope.ts';
 import type { DiscoveredContract, SiteGrant } from './ports.ts';
 
 /**
@@ -48,23 +48,6 @@ export function resourceForPage(contract: DiscoveredContract, pageUrl: string): 
   return undefined;
 }
 
-/** The site scope an action needs: `orders.cancel` → `orders:cancel` (an un-namespaced name: the resource's namespace). */
-export function scopeForAction(contract: AgentContract, action: ContractAction): string {
-  if (NAMESPACED_ACTION.test(action.name)) return action.name.replace('.', ':');
-  const namespace = contract.resources.find((r) => r.type === action.resource_type)?.scope_namespace ?? action.resource_type;
-  return `${namespace}:${action.name}`;
-}
-
-function scopeGranted(granted: readonly string[], needed: string): boolean {
-  const namespace = needed.slice(0, needed.indexOf(':'));
-  return granted.includes(needed) || granted.includes(`${namespace}:*`);
-}
-
-/** Whether the site's grant covers running `action` on `resource` (scope, resource scope, payment). */
-export function grantCovers(contract: AgentContract, grant: TokenGrant, action: ContractAction, resource: ResourceRef): boolean {
-  return scopeGranted(grant.scopes, scopeForAction(contract, action)) && grant.resource_scope.some((s) => resourceScopeCovers(s, resource)) && (!action.payment || grant.payment);
-}
-
 /** The contract's actions for this resource type that the grant covers. */
 function grantedActions(contract: AgentContract, site: SiteResourceState, grant: SiteGrant): ContractAction[] {
   return contract.actions.filter((a) => a.resource_type === site.resource.type && grantCovers(contract, grant.grant, a, site.resource));
@@ -92,7 +75,7 @@ const listedNames = (site: SiteResourceState) => new Set(site.available_actions.
  * What may be done now, via the contract: actions the contract allows in the current state, that
  * the site lists as available right now, and that the grant covers.
  */
-export function contractActions(contract: DiscoveredContract, site: SiteResourceState, grant: SiteGrant): AvailableAction[] {
+function contractActions(contract: DiscoveredContract, site: SiteResourceState, grant: SiteGrant): AvailableAction[] {
   const listed = listedNames(site);
   return grantedActions(contract.contract, site, grant)
     .filter((a) => a.allowed_in_states.includes(site.state) && listed.has(a.name))
@@ -100,7 +83,7 @@ export function contractActions(contract: DiscoveredContract, site: SiteResource
 }
 
 /** The contract's actions for this resource (within the grant) that its current state does not allow: asking is PRECONDITION_FAILED. */
-export function unavailableActions(contract: DiscoveredContract, site: SiteResourceState, grant: SiteGrant): NonNullable<ObservedState['unavailable_actions']> {
+function unavailableActions(contract: DiscoveredContract, site: SiteResourceState, grant: SiteGrant): NonNullable<ObservedState['unavailable_actions']> {
   return grantedActions(contract.contract, site, grant)
     .filter((a) => !a.allowed_in_states.includes(site.state))
     .map((a) => ({ action: a.name, allowed_in_states: a.allowed_in_states }));

@@ -23,7 +23,7 @@ export interface RefusalMeaning {
 /** Reasons after which the same token can never work again. */
 const GRANT_ENDING: ReadonlySet<AuthRefusalReason> = new Set(['token_revoked', 'token_expired', 'key_mismatch', 'token_malformed']);
 
-export function endsGrant(reason: AuthRefusalReason): boolean {
+function endsGrant(reason: AuthRefusalReason): boolean {
   return GRANT_ENDING.has(reason);
 }
 

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { AvailableAction } from '../../../src/protocol/action.ts';
 import { ObservedState } from '../../../src/protocol/observed-state.ts';
-import { contractActions, grantCovers, mergeWithTab, observeFromContract, resourceForPage, scopeForAction, unavailableActions } from '../../../src/contract/contract-observation.ts';
+import { mergeWithTab, observeFromContract, resourceForPage } from '../../../src/contract/contract-observation.ts';
+import { grantCovers } from '../../../src/contract/grant-scope.ts';
 import { ORIGIN, T0, discovered, makeAgentKey, shopContract, siteGrant, siteState } from './helpers.ts';
+import type { DiscoveredContract, SiteGrant } from '../../../src/contract/ports.ts';
+import type { SiteResourceState } from '../../../src/protocol/agent-contract.ts';
+
+/** The actions an observation built from the contract offers now, and those its state does not allow. */
+const contractActions = (c: DiscoveredContract, site: SiteResourceState, grant: SiteGrant) => observeFromContract(c, site, grant, `${ORIGIN}/orders/${site.resource.id}`, T0).actions ?? [];
+const unavailableActions = (c: DiscoveredContract, site: SiteResourceState, grant: SiteGrant) =>
+  observeFromContract(c, site, grant, `${ORIGIN}/orders/${site.resource.id}`, T0).unavailable_actions ?? [];
 
 /** The conflicts an agent reads in the merged state (wire values: pinned here, not imported). */
 const PAGE_RESOURCE_DIFFERS = 'page_resource_differs_from_contract';
@@ -49,7 +57,10 @@ describe('resourceForPage', () => {
 describe('contract actions', () => {
   it('maps an action to the site scope it needs', () => {
     const c = shopContract();
-    expect(c.actions.map((a) => scopeForAction(c, a))).toEqual(['orders:cancel', 'orders:pay', 'orders:track', 'orders:request_return']);
+    const scopes = ['orders:cancel', 'orders:pay', 'orders:track', 'orders:request_return'];
+    const order = { type: 'order', id: 'ORD-1' };
+    // Each action is covered by its own scope and by no other of the four.
+    expect(c.actions.map((a) => scopes.filter((scope) => grantCovers(c, { ...payingGrant.grant, scopes: [scope] }, a, order)))).toEqual(scopes.map((scope) => [scope]));
   });
 
   it('lists what the contract allows now, the site lists, and the grant covers, described as the contract says', () => {

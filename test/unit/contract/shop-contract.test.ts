@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ObservedState } from '../../../src/protocol/observed-state.ts';
 import { createContractClient, type ContractClient } from '../../../src/contract/contract-client.ts';
-import { observeFromContract, resourceForPage, unavailableActions } from '../../../src/contract/contract-observation.ts';
+import { observeFromContract, resourceForPage } from '../../../src/contract/contract-observation.ts';
 import { contractUrlFor } from '../../../src/contract/discovery.ts';
 import type { AgentKey, DiscoveredContract, SiteGrant } from '../../../src/contract/ports.ts';
 import { describeRefusal } from '../../../src/contract/refusals.ts';
@@ -148,7 +148,10 @@ describe('the client against the reference shop', () => {
     const c = await connect('/orders/ORD-1023');
     const state = await read(c, 'ORD-1023');
     expect(state.state).toBe('shipped');
-    expect(unavailableActions(c.contract, state, c.grant)).toContainEqual({ action: 'orders.cancel', allowed_in_states: ['awaiting_payment', 'paid'] });
+    expect(observeFromContract(c.contract, state, c.grant, `${c.contract.origin}/orders/${state.resource.id}`, Date.now()).unavailable_actions).toContainEqual({
+      action: 'orders.cancel',
+      allowed_in_states: ['awaiting_payment', 'paid'],
+    });
     const report = await c.client.execute(c.contract, c.grant, cancelCall('ORD-1023', state.state_version));
     expect(report).toMatchObject({ outcome: 'failed', side_effect_possible: false, site_error: { error: { code: 'PRECONDITION_FAILED' }, current: { state: 'shipped' } } });
     if (report.outcome !== 'failed') throw new Error('not failed');

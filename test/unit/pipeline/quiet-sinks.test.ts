@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ElementSummary } from '../../../src/protocol/element.ts';
 import type { ObservedState } from '../../../src/protocol/observed-state.ts';
 import { isShownLink } from '../../../src/base/shown-link.ts';
-import { pageDerivedWords, pageTextOf, quietSinkReasons, reactsToTyping, wordsOf } from '../../../src/pipeline/policy/quiet-sinks.ts';
+import { quietSinkReasons } from '../../../src/pipeline/policy/quiet-sinks.ts';
+import { pageDerivedWords, pageTextOf } from '../../../src/pipeline/policy/copied-text.ts';
 import { approvalReasons } from '../../../src/pipeline/policy/risk.ts';
 import { controlKey, MemoryWrittenControls } from '../../../src/pipeline/written-controls.ts';
 
@@ -90,7 +91,9 @@ describe('text taken from the page', () => {
     expect(pageDerivedWords('remember marigold', pageTextOf(typed))).toEqual(['remember', 'marigold']);
   });
   it('reads words with their joiners', () => {
-    expect(wordsOf('Mail alice@example.com, order ORD-7001.')).toEqual(['mail', 'alice@example.com', 'order', 'ord-7001']);
+    // An address and an id are one word each, without the sentence's punctuation around them.
+    expect(pageDerivedWords('Mail alice@example.com, order ORD-7001.', ['Contact: alice@example.com (order ORD-7001)'])).toEqual(['alice@example.com', 'ord-7001']);
+    expect(pageDerivedWords('Mail alice@example.com', ['Contact: alice@example.org'])).toEqual([]);
   });
 });
 
@@ -116,7 +119,7 @@ describe('quiet sinks of a tainted agent', () => {
   it('hold typing into a field that reacts to every edit, but not a search box', () => {
     expect(reasons('dom.type', { ref: 'e4', text: 'hello' }, account.elements![3]).map((x) => x.code)).toEqual(['not_read_only']);
     expect(reasons('dom.type', { ref: 'e5', text: 'hello' }, account.elements![4])).toEqual([]);
-    expect(reactsToTyping(account.elements![5])).toBe(false);
+    expect(reasons('dom.type', { ref: 'e6', text: 'hello' }, account.elements![5])).toEqual([]);
   });
   it("let the person's words into a plain field through", () => {
     expect(reasons('dom.type', { ref: 'e6', text: 'wireless headphones' }, account.elements![5], 'find wireless headphones')).toEqual([]);
