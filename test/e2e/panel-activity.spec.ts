@@ -184,8 +184,8 @@ test('a 2026-era client over HTTP, which has no sessions, is one visit under its
   try {
     const panel = await openSidePanel(world);
     http = await startHttpBridge(world);
-    // The v2 SDK's client over HTTP speaks 2026-07-28: every request stands alone, its name in each request's envelope.
-    client = await connectHttp(http, 'v2', name);
+    // The v2 SDK's client over HTTP on 2026-07-28: every request stands alone, its name in each request's envelope.
+    client = await connectHttp(http, 'v2', name, { protocol: '2026-07-28' });
     await pairClient(client, panel, { sites: [new URL(sites.urls.shop).origin], scopes: 'orders:*' });
     const opened = await client.call('steward_open', { url: `${sites.urls.shop}/orders/${SHOP_ORDER}` });
     expect(opened.isError, opened.text).toBe(false);
