@@ -4,7 +4,7 @@ import { SHOP_ORDER, cancelOrder, mintThroughUi, mintThroughUiWithId, showView, 
 import { control, data, killServiceWorker, liveWorker } from '../harness/pipeline-helpers.ts';
 import { startScriptedModel } from '../../sites/model/scripted-server.ts';
 import { cancelReply, cancelledReply, configureModel, startGoal } from '../harness/copilot-panel-helpers.ts';
-import { connectStdio, launchWithBridge, openSidePanel, pairClient, payloadOf, type McpClient } from '../harness/bridge-harness.ts';
+import { connectHttp, connectStdio, launchWithBridge, openSidePanel, pairClient, payloadOf, startHttpBridge, type HttpBridge, type McpClient } from '../harness/bridge-harness.ts';
 
 /** Builds some history through the panel: two tokens minted, one revoked, one refused action. */
 async function history(fx: PanelFixtures) {
@@ -60,7 +60,7 @@ test('lists the audit log per action, searchable and filterable, with each step 
   await expect(log.locator(':scope > li')).toHaveCount(1);
 });
 
-test('a co-pilot run’s actions are under what the person asked it, an MCP client’s under the client; Stop reads “Stopped by you”, Deny “Denied by you”', async ({
+test('a co-pilot run’s actions are under what the person asked it, an MCP client’s under the client’s visit; Stop reads “Stopped by you”, Deny “Denied by you”', async ({
   steward,
   sites,
   openPanel,
@@ -103,7 +103,8 @@ test('a co-pilot run’s actions are under what the person asked it, an MCP clie
     await expect(runTask.getByRole('heading', { level: 3 })).toHaveText(goal);
     await expect(runTask.locator('.task-head')).toContainText('Stopped by you');
     await expect(runTask.getByRole('button', { name: new RegExp(`^orders\\.cancel on order:${SHOP_ORDER}`) })).toContainText('Stopped by you');
-    const clientTask = log.getByRole('listitem', { name: client, exact: true });
+    // It acted through no MCP session (straight on the agent door): a visit, under its agent id while it has no paired name.
+    const clientTask = log.getByRole('listitem', { name: new RegExp(`^${client}, from `) });
     await expect(clientTask.getByRole('button', { name: /^orders\.cancel/ })).toContainText('Denied by you');
     await expect(clientTask).not.toContainText('Stopped by you');
 
@@ -158,11 +159,64 @@ test('an MCP client connecting twice, acting once each time, is two groups under
     }
     // The pairing itself belongs to no conversation: it stays under the client's name alone.
     await expect(log.getByRole('listitem', { name, exact: true })).toHaveCount(1);
+    // Search reads the headings: the client's name finds its three groups, "session started" its two sessions.
+    const search = panel.getByRole('searchbox', { name: 'Search' });
+    await search.fill(name);
+    await expect(log.locator(':scope > li')).toHaveCount(3);
+    await search.fill('session started');
+    await expect(log.locator(':scope > li')).toHaveCount(2);
+    await expect(sessions).toHaveCount(2);
+    await search.fill('');
     // The chain covers the sessions like any other field.
     await panel.getByRole('button', { name: 'Verify chain' }).click();
     await expect(panel.getByRole('status').filter({ hasText: 'Chain valid' })).toBeVisible();
   } finally {
     for (const client of clients) await client.close().catch(() => undefined);
+    await world.close();
+  }
+});
+
+test('a 2026-era client over HTTP, which has no sessions, is one visit under its name while it keeps acting: headed “from”, never “session started”, and found by its name', async ({ sites }) => {
+  const name = 'Stateless Helper';
+  const world = await launchWithBridge({ nativeWebMcp: false, allowSites: [sites.urls.shop] });
+  let http: HttpBridge | undefined;
+  let client: McpClient | undefined;
+  try {
+    const panel = await openSidePanel(world);
+    http = await startHttpBridge(world);
+    // The v2 SDK's client over HTTP on 2026-07-28: every request stands alone, its name in each request's envelope.
+    client = await connectHttp(http, 'v2', name, { protocol: '2026-07-28' });
+    await pairClient(client, panel, { sites: [new URL(sites.urls.shop).origin], scopes: 'orders:*' });
+    const opened = await client.call('steward_open', { url: `${sites.urls.shop}/orders/${SHOP_ORDER}` });
+    expect(opened.isError, opened.text).toBe(false);
+    const tabId = (payloadOf(opened) as { tab: { tab_id: number } }).tab.tab_id;
+    const track = (key: string) => ({ tab_id: tabId, action: 'orders.track', resource: { type: 'order', id: SHOP_ORDER }, idempotency_key: key });
+    await client.call('steward_execute', track('panel-activity-visit-1'));
+    await client.call('steward_execute', track('panel-activity-visit-2'));
+
+    // What the audit holds: the actions, and no session (the protocol has none to carry).
+    const audit = (await swRecords(world.serviceWorker, 'audit')) as Array<{ idempotency_key?: string; details?: { mcp_session?: unknown } }>;
+    const mine = audit.filter((e) => e.idempotency_key?.startsWith('panel-activity-visit-'));
+    expect(mine.length).toBeGreaterThanOrEqual(2);
+    expect(mine.filter((e) => e.details?.mcp_session !== undefined)).toEqual([]);
+
+    await showView(panel, 'Activity');
+    const log = panel.getByRole('list', { name: 'Activity log' });
+    // Paired and acting within minutes: one visit, its pairing inside.
+    const visit = log.getByRole('listitem', { name: new RegExp(`^${name}, from `) });
+    await expect(visit).toHaveCount(1);
+    await expect(visit.getByRole('button', { name: /^orders\.track on order:/ })).toHaveCount(2);
+    await expect(visit.locator('.task-head')).toContainText('MCP client visit, grouped by time (no session)');
+    await expect(log.getByRole('listitem', { name: new RegExp(`^${name}`) })).toHaveCount(1);
+    // Search reads the heading: the client's name finds the visit; words of a session's heading find nothing.
+    const search = panel.getByRole('searchbox', { name: 'Search' });
+    await search.fill(name);
+    await expect(visit.getByRole('button', { name: /^orders\.track on order:/ })).toHaveCount(2);
+    await search.fill('session started');
+    await expect(log.locator(':scope > li')).toHaveCount(0);
+  } finally {
+    await client?.close().catch(() => undefined);
+    await http?.stop();
     await world.close();
   }
 });

@@ -292,14 +292,20 @@ export async function startHttpBridge(world: Pick<BridgeBrowser, 'env' | 'home'>
   };
 }
 
-/** A client that connects to the HTTP bridge with its bearer token. */
-export async function connectHttp(bridge: Pick<HttpBridge, 'url' | 'token'>, sdk: SdkLine, name: string): Promise<McpClient> {
+/**
+ * A client that connects to the HTTP bridge with its bearer token: a 2025-era client (initialize,
+ * then an HTTP session), or with `protocol: '2026-07-28'` (v2 only) a 2026-era one, every request
+ * standing alone with its clientInfo in its envelope (the v2 SDK's `auto` negotiation; its default is 2025).
+ */
+export async function connectHttp(bridge: Pick<HttpBridge, 'url' | 'token'>, sdk: SdkLine, name: string, options: { protocol?: '2026-07-28' } = {}): Promise<McpClient> {
   const requestInit = { headers: { Authorization: `Bearer ${bridge.token}` } };
   if (sdk === 'v2') {
-    const client = new ClientV2({ name, version: '1.0.0' });
+    const client = new ClientV2({ name, version: '1.0.0' }, options.protocol ? { versionNegotiation: { mode: 'auto' } } : {});
     await client.connect(new HttpTransportV2(new URL(bridge.url), { requestInit }));
+    if (options.protocol && client.getNegotiatedProtocolVersion() !== options.protocol) throw new Error(`the client negotiated ${client.getNegotiatedProtocolVersion()}, not ${options.protocol}`);
     return wrap(name, client);
   }
+  if (options.protocol) throw new Error('only the v2 SDK speaks 2026-07-28');
   const client = new ClientV1({ name, version: '1.0.0' });
   await client.connect(new HttpTransportV1(new URL(bridge.url), { requestInit }));
   return wrap(name, client as unknown as AnyClient);

@@ -10,7 +10,10 @@ import { NO_FILTER, facets, filterGroups, groupAudit, type AuditFilter } from '.
 import { AuditFilters } from './AuditFilters.tsx';
 import { AuditGroupItem } from './AuditGroupItem.tsx';
 import { AuditTaskItem } from './AuditTaskItem.tsx';
-import { activityRows, taskTitles } from '../lib/audit-tasks.ts';
+import { activityRows, taskIdentities, taskTitles } from '../lib/audit-tasks.ts';
+import { taskSearchWords } from '../lib/task-heading.ts';
+import { startOfDay } from '../lib/time.ts';
+import { now } from '../now.ts';
 import { saidWithRecord } from '../lib/phrases.ts';
 import { copilotRunList } from '../copilot-store.ts';
 
@@ -50,8 +53,13 @@ export function ActivityView({ agent = '' }: { agent?: string }) {
   // A co-pilot run is headed by what the person asked it, as far as the panel knows its runs.
   const runs = copilotRunList.value;
   const titles = useMemo(() => taskTitles(groups, new Map(runs.map((r) => [r.agent_id, r.goal]))), [groups, runs]);
-  const shown = useMemo(() => filterGroups(groups, filter, titles), [groups, filter, titles]);
-  const rows = useMemo(() => activityRows(shown, titles), [shown, titles]);
+  // Tasks (a client's sessions and visits) from the whole log, so a filter never regroups what it leaves.
+  const identities = useMemo(() => taskIdentities(groups), [groups]);
+  // Headings show the date only for another day: they change at midnight, not with every tick of the clock.
+  const today = startOfDay(now.value);
+  const taskWords = useMemo(() => taskSearchWords(groups, identities, titles, today), [groups, identities, titles, today]);
+  const shown = useMemo(() => filterGroups(groups, filter, taskWords), [groups, filter, taskWords]);
+  const rows = useMemo(() => activityRows(shown, titles, identities), [shown, titles, identities]);
   const menu = useMemo(() => {
     const found = facets(groups);
     // A run's agent is offered even before its first entry arrives.

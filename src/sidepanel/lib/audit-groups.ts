@@ -176,22 +176,24 @@ export interface AuditFilter {
 
 export const NO_FILTER: AuditFilter = { text: '', agent: '', origin: '', action: '', outcome: '' };
 
-/** Every piece of text a search may match, across all steps of the group, and the heading of its task (audit-tasks.ts). */
-function haystack(g: AuditGroup, titles: ReadonlyMap<string, string>): string {
-  const parts = [g.agent_id, titles.get(g.agent_id), g.action, g.resource, g.origin, g.outcome, g.error_code];
+/** Every piece of text a search may match, across all steps of the group, and the words heading its task (task-heading.ts). */
+function haystack(g: AuditGroup, taskWords: ReadonlyMap<string, string>): string {
+  const parts = [g.agent_id, taskWords.get(g.key), g.action, g.resource, g.origin, g.outcome, g.error_code];
   for (const s of g.steps) parts.push(s.kind, s.outcome, s.error_code, s.token_id, s.receipt_id, s.idempotency_key, s.audit_id);
   return parts.filter(Boolean).join(' ').toLowerCase();
 }
 
-export function filterGroups(groups: readonly AuditGroup[], f: AuditFilter, titles: ReadonlyMap<string, string> = new Map()): AuditGroup[] {
+/** The groups the filter keeps; `taskWords`: what heads each group's task, by group key (taskSearchWords). */
+export function filterGroups(groups: readonly AuditGroup[], f: AuditFilter, taskWords: ReadonlyMap<string, string> = new Map()): AuditGroup[] {
   const words = f.text.toLowerCase().split(/\s+/).filter(Boolean);
+  const found = (text: string) => words.every((w) => text.includes(w));
   return groups.filter(
     (g) =>
       (!f.agent || g.agent_id === f.agent) &&
       (!f.origin || g.origin === f.origin) &&
       (!f.action || g.action === f.action) &&
       (!f.outcome || g.outcome === f.outcome) &&
-      (words.length === 0 || words.every((w) => haystack(g, titles).includes(w))),
+      (words.length === 0 || found(haystack(g, taskWords))),
   );
 }
 

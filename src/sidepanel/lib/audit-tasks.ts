@@ -1,12 +1,15 @@
 import { mcpSessionIn, type McpSession } from '../../protocol/mcp-session.ts';
 import type { AuditGroup } from './audit-groups.ts';
+import { splitVisits } from './audit-visits.ts';
 
 /**
  * The activity log per task (issue 30.2): a co-pilot run's actions under the run, headed by what
  * the person asked it, and a paired MCP client's per session of the client (one connection: one
- * conversation), headed by its name and when the session started; what a client did outside any
- * recorded session (its pairing, entries from before sessions were recorded) under the client
- * alone. Everything else (the person's own tokens, Steward's entries) stays a row of its own. Pure.
+ * conversation), headed by its name and when the session started. What a client did outside any
+ * recorded session (a 2026-era HTTP client's requests, which have none; entries from before
+ * sessions were recorded) is split into visits at quiet gaps (audit-visits.ts), headed by its name
+ * and when the visit began; a stretch of only its pairing or token changes, by its name alone.
+ * Everything else (the person's own tokens, Steward's entries) stays a row of its own. Pure.
  */
 
 /** A co-pilot run acts as an agent of its own (src/background/copilot/run-manager.ts). */
@@ -24,6 +27,8 @@ export interface AuditTask {
   run_id?: string;
   /** The client's session these actions belong to, as the audit recorded it. */
   session?: McpSession;
+  /** For a client's actions without a session: the visit they were inferred to be, from its first entry (audit-visits.ts). */
+  visit?: { started_at: string };
   /** How its latest action ended (`stopped_by_you`, `denied_by_you`, `done_confirmed`, …); undefined before any action. */
   outcome?: string;
   tone: AuditGroup['tone'];
@@ -48,16 +53,48 @@ function agentTask(agentId: string): { kind: AuditTask['kind']; run_id?: string 
 /** The session an action's first step recorded (a replay from a later session stays with the one that asked first). */
 const sessionOf = (g: AuditGroup): McpSession | undefined => (g.steps[0] ? mcpSessionIn(g.steps[0].details) : undefined);
 
+/** Which task a group belongs to: decided over the whole log, so a filter neither moves a group nor changes its task's heading. */
+export interface TaskIdentity {
+  key: string;
+  kind: AuditTask['kind'];
+  agent_id: string;
+  run_id?: string;
+  session?: McpSession;
+  visit?: { started_at: string };
+}
+
 /**
- * The task a group belongs to. A client's session is keyed under the client's own agent id: the
- * agent id is the token's, so an id another client presents can only ever start a group of its own.
+ * The task of each group that belongs to one, by group key; `groups` is the whole log (groupAudit).
+ * A client's session is keyed under the client's own agent id, and so are its visits: the agent id
+ * is the token's, so an id another client presents can only ever start a group of its own.
  */
-function taskOf(g: AuditGroup): { key: string; kind: AuditTask['kind']; run_id?: string; session?: McpSession } | undefined {
-  const task = agentTask(g.agent_id);
-  if (task?.kind === 'copilot_run') return { key: `run:${g.agent_id}`, ...task };
-  if (task?.kind !== 'mcp_client') return undefined;
-  const session = sessionOf(g);
-  return session ? { key: `session:${g.agent_id}:${session.id}`, ...task, session } : { key: `client:${g.agent_id}`, ...task };
+export function taskIdentities(groups: readonly AuditGroup[]): Map<string, TaskIdentity> {
+  const identities = new Map<string, TaskIdentity>();
+  const withoutSession = new Map<string, AuditGroup[]>();
+  for (const g of groups) {
+    const task = agentTask(g.agent_id);
+    if (task?.kind === 'copilot_run') identities.set(g.key, { key: `run:${g.agent_id}`, agent_id: g.agent_id, ...task });
+    if (task?.kind !== 'mcp_client') continue;
+    const session = sessionOf(g);
+    if (session) {
+      identities.set(g.key, { key: `session:${g.agent_id}:${session.id}`, agent_id: g.agent_id, ...task, session });
+      continue;
+    }
+    const mine = withoutSession.get(g.agent_id);
+    if (mine) mine.push(g);
+    else withoutSession.set(g.agent_id, [g]);
+  }
+  for (const [agent, mine] of withoutSession)
+    for (const visit of splitVisits(mine)) {
+      const first = visit[0]!;
+      // A stretch of only its pairing or token changes is no visit of the client's: it is headed by the client alone.
+      const acted = visit.some((g) => g.action !== undefined);
+      const identity: TaskIdentity = acted
+        ? { key: `visit:${agent}:${first.key}`, kind: 'mcp_client', agent_id: agent, visit: { started_at: first.first_at } }
+        : { key: `client:${agent}:${first.key}`, kind: 'mcp_client', agent_id: agent };
+      for (const g of visit) identities.set(g.key, identity);
+    }
+  return identities;
 }
 
 /** The name a client was paired under: its token entries record the label the person saw. */
@@ -102,13 +139,14 @@ function foldTokens(groups: readonly AuditGroup[]): AuditGroup[] {
 
 /**
  * Rows in the order of their newest entry: each task where its newest entry is, with its
- * actions inside; `groups` newest first (groupAudit's order), already filtered.
+ * actions inside; `groups` newest first (groupAudit's order), already filtered; `identities` from
+ * the whole log (taskIdentities), so what a filter leaves stays in the task it is in unfiltered.
  */
-export function activityRows(groups: readonly AuditGroup[], titles: ReadonlyMap<string, string>): ActivityRow[] {
+export function activityRows(groups: readonly AuditGroup[], titles: ReadonlyMap<string, string>, identities: ReadonlyMap<string, TaskIdentity> = taskIdentities(groups)): ActivityRow[] {
   const rows: ActivityRow[] = [];
   const tasks = new Map<string, AuditGroup[]>();
   for (const g of groups) {
-    const task = taskOf(g);
+    const task = identities.get(g.key);
     if (!task) {
       rows.push({ kind: 'entry', group: g });
       continue;
@@ -127,6 +165,7 @@ export function activityRows(groups: readonly AuditGroup[], titles: ReadonlyMap<
         agent_id: g.agent_id,
         ...(task.run_id ? { run_id: task.run_id } : {}),
         ...(task.session ? { session: task.session } : {}),
+        ...(task.visit ? { visit: task.visit } : {}),
         tone: 'neutral',
         first_at: g.first_at,
         last_at: g.last_at,

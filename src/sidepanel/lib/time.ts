@@ -15,13 +15,20 @@ export function countdown(ms: number): string {
   return duration('days', Math.floor(h / 24));
 }
 
-/** Local wall-clock time, with the date when it is not today. */
-export function clockTime(iso: string, now: number): string {
+/** Local wall-clock time (to the second unless `seconds: false`), with the date when it is not today. */
+export function clockTime(iso: string, now: number, { seconds = true }: { seconds?: boolean } = {}): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   const sameDay = new Date(now).toDateString() === d.toDateString();
-  const time = d.toLocaleTimeString(uiLocale(), { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const time = d.toLocaleTimeString(uiLocale(), { hour: '2-digit', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
   return sameDay ? time : `${d.toLocaleDateString(uiLocale(), { month: 'short', day: 'numeric' })} ${time}`;
+}
+
+/** Local midnight starting the day `now` is in: a `now` for what changes only with the date (clockTime's date). */
+export function startOfDay(now: number): number {
+  const day = new Date(now);
+  day.setHours(0, 0, 0, 0);
+  return day.getTime();
 }
 
 /** "12 s ago", "5 min ago", "3 h ago": for an observation's age. */

@@ -110,39 +110,51 @@ describe('an MCP client’s actions per session', () => {
 
   const bySession = (rows: ActivityRow[]) =>
     rows.map((r) =>
-      r.kind === 'task' ? { task: r.task.title, session: r.task.session?.id, groups: r.task.groups.map((g) => [g.action ?? 'tokens', g.outcome, g.steps.map((s) => s.seq)]) } : { entry: r.group.key },
+      r.kind === 'task'
+        ? { task: r.task.title, session: r.task.session?.id, visit: r.task.visit?.started_at, groups: r.task.groups.map((g) => [g.action ?? 'tokens', g.outcome, g.steps.map((s) => s.seq)]) }
+        : { entry: r.group.key },
     );
 
-  it('one group per session of a client, under its name; its pairing and entries without a session under the client; another client naming a session’s id only starts a group of its own', () => {
+  it('one group per session of a client, under its name; what it did without a session, close in time, one visit; another client naming a session’s id only starts a group of its own', () => {
     const groups = groupAudit(sessions());
     const rows = activityRows(groups, taskTitles(groups, new Map()));
     expect(bySession(rows)).toEqual([
       {
         task: 'Claude Desktop',
         session: undefined,
+        // Its pairing and the entries without a (readable) session came seconds apart: one visit, from the pairing on.
+        visit: '2026-12-06T10:00:00.000Z',
         groups: [
           ['orders.list', 'in_progress', [8]],
           ['orders.list', 'in_progress', [7]],
           ['tokens', 'minted', [0]],
         ],
       },
-      { task: 'Claude Desktop', session: SECOND.id, groups: [['orders.cancel', 'denied_by_you', [3, 6]]] },
-      { task: 'Cursor', session: FIRST.id, groups: [['orders.cancel', 'refused', [5]]] },
-      { task: 'Cursor', session: undefined, groups: [['tokens', 'minted', [4]]] },
-      { task: 'Claude Desktop', session: FIRST.id, groups: [['orders.list', 'done_confirmed', [1, 2]]] },
+      { task: 'Claude Desktop', session: SECOND.id, visit: undefined, groups: [['orders.cancel', 'denied_by_you', [3, 6]]] },
+      { task: 'Cursor', session: FIRST.id, visit: undefined, groups: [['orders.cancel', 'refused', [5]]] },
+      // Only its pairing: no visit, under its name alone.
+      { task: 'Cursor', session: undefined, visit: undefined, groups: [['tokens', 'minted', [4]]] },
+      { task: 'Claude Desktop', session: FIRST.id, visit: undefined, groups: [['orders.list', 'done_confirmed', [1, 2]]] },
     ]);
     const first = rows.find((r) => r.kind === 'task' && r.task.agent_id === CLIENT && r.task.session?.id === FIRST.id);
     expect(first?.kind === 'task' && first.task).toMatchObject({ session: FIRST, actions: 1, outcome: 'done_confirmed' });
   });
 
-  it('heads a session with the client’s name and when it started, and the client’s own group with its name alone', () => {
+  it('heads a session with the client’s name and when it started, a visit with its name and when it began (other words, to the minute), its pairing alone with its name', () => {
     const groups = groupAudit(sessions());
-    const tasks = activityRows(groups, taskTitles(groups, new Map())).flatMap((r) => (r.kind === 'task' && r.task.agent_id === CLIENT ? [r.task] : []));
+    const rows = activityRows(groups, taskTitles(groups, new Map())).flatMap((r) => (r.kind === 'task' ? [r.task] : []));
+    const tasks = rows.filter((task) => task.agent_id === CLIENT);
     const now = Date.parse('2026-12-06T12:00:00.000Z');
     const headings = tasks.map((task) => taskHeading(task, now));
-    expect(headings).toEqual(['Claude Desktop', `Claude Desktop, session started ${clockTime(SECOND.started_at, now)}`, `Claude Desktop, session started ${clockTime(FIRST.started_at, now)}`]);
+    expect(headings).toEqual([
+      `Claude Desktop, from ${clockTime('2026-12-06T10:00:00.000Z', now, { seconds: false })}`,
+      `Claude Desktop, session started ${clockTime(SECOND.started_at, now)}`,
+      `Claude Desktop, session started ${clockTime(FIRST.started_at, now)}`,
+    ]);
     expect(new Set(headings).size).toBe(3);
-    expect(tasks.map(taskKindWords)).toEqual(['MCP client', 'MCP client session', 'MCP client session']);
+    expect(tasks.map(taskKindWords)).toEqual(['MCP client visit, grouped by time (no session)', 'MCP client session', 'MCP client session']);
+    const pairingAlone = rows.find((task) => task.agent_id === CURSOR && !task.session);
+    expect(pairingAlone && [taskHeading(pairingAlone, now), taskKindWords(pairingAlone)]).toEqual(['Cursor', 'MCP client']);
     // A client the log has no name for is named by its agent id.
     const unnamed = activityRows(groups, new Map()).find((r) => r.kind === 'task' && r.task.session?.id === SECOND.id);
     expect(unnamed?.kind === 'task' && taskHeading(unnamed.task, now)).toBe(`${CLIENT}, session started ${clockTime(SECOND.started_at, now)}`);

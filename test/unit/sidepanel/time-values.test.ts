@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ago, countdown, msLeft } from '../../../src/sidepanel/lib/time.ts';
+import { ago, clockTime, countdown, msLeft, startOfDay } from '../../../src/sidepanel/lib/time.ts';
 import { currentValues, inputRows, showValue } from '../../../src/sidepanel/lib/values.ts';
 
 describe('countdown', () => {
@@ -17,6 +17,18 @@ describe('countdown', () => {
     expect(ago('2026-08-03T11:40:00Z', t + 2000)).toBe('just now');
     expect(ago('2026-08-03T11:40:00Z', t + 42_000)).toBe('42 s ago');
     expect(ago('2026-08-03T11:40:00Z', t + 5 * 60_000)).toBe('5 min ago');
+  });
+});
+
+describe('clock time', () => {
+  it('shows the time to the second, or to the minute, and the date only for another day; the start of today reads today like now', () => {
+    const at = new Date(2026, 11, 6, 14, 2, 11).toISOString();
+    const now = new Date(2026, 11, 6, 18, 30, 0).getTime();
+    expect(clockTime(at, now)).toMatch(/^0?2:02:11\sPM$/);
+    expect(clockTime(at, now, { seconds: false })).toMatch(/^0?2:02\sPM$/);
+    expect(clockTime(at, new Date(2026, 11, 7, 9, 0, 0).getTime(), { seconds: false })).toMatch(/^Dec 6 0?2:02\sPM$/);
+    expect(startOfDay(now)).toBe(new Date(2026, 11, 6).getTime());
+    expect(clockTime(at, startOfDay(now))).toBe(clockTime(at, now));
   });
 });
 
