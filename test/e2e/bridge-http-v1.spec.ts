@@ -20,14 +20,16 @@ import { showView } from '../harness/panel-helpers.ts';
 /**
  * Clients that connect to a running bridge over Streamable HTTP on 127.0.0.1 with the bearer the
  * person copies from `steward-bridge http-token`: today's desktop apps (the v1
- * `@modelcontextprotocol/sdk` client) and the v2 client. Each pairs as its own agent with its own
+ * `@modelcontextprotocol/sdk` client), the v2 client on a 2025-era session, and the v2 client on
+ * the 2026-07-28 protocol (no session: every request stands alone). Each pairs as its own agent with its own
  * token, both listed in the Tokens view under the client's name, and each observes the clinic.
  * The v1 client also launches the bridge over stdio, as desktop apps configured with a command do.
  */
 
-const CLIENTS: Array<{ sdk: SdkLine; name: string }> = [
+const CLIENTS: Array<{ sdk: SdkLine; name: string; protocol?: '2026-07-28' }> = [
   { sdk: 'v1', name: 'Legacy Desktop' },
   { sdk: 'v2', name: 'Modern IDE' },
+  { sdk: 'v2', name: 'Stateless Agent', protocol: '2026-07-28' },
 ];
 
 /** The client opens the clinic and reads what Steward sees there. */
@@ -47,7 +49,7 @@ async function observesTheClinic(client: McpClient, clinicUrl: string): Promise<
   expect(observed.text).toContain('Riverside Family Clinic');
 }
 
-test.describe.serial('MCP clients over HTTP (SDK v1 and v2), and the v1 client over stdio', () => {
+test.describe.serial('MCP clients over HTTP (SDK v1, v2 on 2025 and on 2026-07-28), and the v1 client over stdio', () => {
   let world: BridgeBrowser;
   let http: HttpBridge;
   let panel: Page;
@@ -72,9 +74,9 @@ test.describe.serial('MCP clients over HTTP (SDK v1 and v2), and the v1 client o
     expect(printed).toMatch(/http:\/\/127\.0\.0\.1:\d+\/mcp/);
   });
 
-  for (const { sdk, name } of CLIENTS) {
-    test(`the ${sdk} client pairs over HTTP and observes the clinic`, async ({ sites }) => {
-      const client = await connectHttp(http, sdk, name);
+  for (const { sdk, name, protocol } of CLIENTS) {
+    test(`the ${sdk} client${protocol ? ` on ${protocol}` : ''} pairs over HTTP and observes the clinic`, async ({ sites }) => {
+      const client = await connectHttp(http, sdk, name, protocol ? { protocol } : {});
       clients.push(client);
       await pairClient(client, panel, { sites: [new URL(sites.urls.clinic).origin], scopes: '*:*' });
 
@@ -84,7 +86,7 @@ test.describe.serial('MCP clients over HTTP (SDK v1 and v2), and the v1 client o
 
   test('each client is its own agent with its own token, listed in the Tokens view under its name', async () => {
     const agents = await Promise.all(CLIENTS.map(({ name }) => agentIdOf(world.serviceWorker, name)));
-    expect(new Set(agents).size).toBe(2);
+    expect(new Set(agents).size).toBe(CLIENTS.length);
     await panel.bringToFront();
     await showView(panel, 'Tokens');
     for (const [i, { name }] of CLIENTS.entries()) {
@@ -102,6 +104,6 @@ test.describe.serial('MCP clients over HTTP (SDK v1 and v2), and the v1 client o
     await pairClient(client, panel, { sites: [new URL(sites.urls.clinic).origin], scopes: '*:*' });
     await observesTheClinic(client, sites.urls.clinic);
     const agents = await Promise.all([...CLIENTS.map(({ name }) => name), client.name].map((name) => agentIdOf(world.serviceWorker, name)));
-    expect(new Set(agents).size).toBe(3);
+    expect(new Set(agents).size).toBe(CLIENTS.length + 1);
   });
 });

@@ -19,7 +19,7 @@ import { control, data, observe } from '../harness/pipeline-helpers.ts';
 import { showView } from '../harness/panel-helpers.ts';
 
 /**
- * A desktop MCP client (the official v2 SDK, launching `steward-bridge serve` over stdio) uses the
+ * A desktop MCP client (the official v2 SDK on the 2026-07-28 protocol, launching `steward-bridge serve` over stdio) uses the
  * person's browser through Steward: it pairs through the side panel, sees only the tabs of the
  * sites granted, observes the clinic, lists and runs its WebMCP tools, and a booking waits for the
  * person's Approve in the side panel. The clinic's own records and Steward's audit log say what happened.
@@ -55,7 +55,8 @@ test.describe.serial('an MCP client over stdio (SDK v2)', () => {
     clinic = new URL(sites.urls.clinic).origin;
     world = await launchWithBridge({ nativeWebMcp: true, allowSites: [sites.urls.clinic, sites.urls.shop] });
     panel = await openSidePanel(world);
-    client = await connectStdio(world, 'v2', CLIENT);
+    // The v2 SDK on the 2026-07-28 protocol; the other stdio specs run it on a 2025-era connection.
+    client = await connectStdio(world, 'v2', CLIENT, { protocol: '2026-07-28' });
   });
 
   test.afterAll(async () => {

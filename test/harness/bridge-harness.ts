@@ -197,6 +197,8 @@ export interface StdioLaunch {
   onToolsChanged?: () => void;
   /** More environment for the bridge, as the client's config sets it (STEWARD_CLIENT_KEY, say). */
   env?: Record<string, string>;
+  /** v2 only: speak 2026-07-28 (the SDK's `auto` negotiation; its default opens a 2025-era connection). */
+  protocol?: '2026-07-28';
 }
 
 /** A client that launches `steward-bridge serve` itself (how desktop apps use stdio servers); the server's stderr is collected, never mixed into the protocol. */
@@ -207,6 +209,7 @@ export async function connectStdio(world: Pick<BridgeBrowser, 'env'>, sdk: SdkLi
     sdk,
     name,
     launch.onToolsChanged,
+    launch.protocol,
   );
 }
 
@@ -218,17 +221,25 @@ export interface LaunchLine {
 }
 
 /** A client that starts the server its config names, over stdio, as the client application would (v2: `onToolsChanged` hears list_changed). */
-export async function connectLaunchLine(line: LaunchLine, sdk: SdkLine, name: string, onToolsChanged?: () => void): Promise<McpClient> {
+export async function connectLaunchLine(line: LaunchLine, sdk: SdkLine, name: string, onToolsChanged?: () => void, protocol?: '2026-07-28'): Promise<McpClient> {
   const params = { ...line, stderr: 'pipe' as const };
   let err = '';
   const collect = (stream: NodeJS.ReadableStream | null) => stream?.on('data', (d: Buffer) => (err += d.toString()));
   if (sdk === 'v2') {
-    const client = new ClientV2({ name, version: '1.0.0' }, onToolsChanged ? { listChanged: { tools: { onChanged: () => onToolsChanged(), autoRefresh: false } } } : {});
+    const client = new ClientV2(
+      { name, version: '1.0.0' },
+      {
+        ...(onToolsChanged ? { listChanged: { tools: { onChanged: () => onToolsChanged(), autoRefresh: false } } } : {}),
+        ...(protocol ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+      },
+    );
     const transport = new StdioTransportV2(params);
     collect(transport.stderr as NodeJS.ReadableStream | null);
     await client.connect(transport);
+    if (protocol && client.getNegotiatedProtocolVersion() !== protocol) throw new Error(`the client negotiated ${client.getNegotiatedProtocolVersion()}, not ${protocol}`);
     return wrap(name, client, { pid: transport.pid, stderr: () => err });
   }
+  if (protocol) throw new Error('only the v2 SDK speaks 2026-07-28');
   const client = new ClientV1({ name, version: '1.0.0' });
   const transport = new StdioTransportV1(params);
   collect(transport.stderr as NodeJS.ReadableStream | null);
