@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import type { InlineConfig } from 'vitest/node';
 
 /**
  * Files that replace a module (`vi.mock`) for the whole file: each runs in a fresh process, so the
@@ -16,15 +17,12 @@ const EACH = {
   pool: 'forks',
   // A global a test replaces is put back after it, whichever file runs next in the same worker.
   unstubGlobals: true,
-} as const;
+} satisfies InlineConfig;
 
 export default defineConfig({
   test: {
     globalSetup: ['test/unit/global-setup.ts'],
     maxWorkers: 2,
-    projects: [
-      { test: { ...EACH, name: 'shared', include: ['test/unit/**/*.test.ts'], exclude: ALONE, isolate: false } },
-      { test: { ...EACH, name: 'alone', include: ALONE } },
-    ],
+    projects: [{ test: { ...EACH, name: 'shared', include: ['test/unit/**/*.test.ts'], exclude: ALONE, isolate: false } }, { test: { ...EACH, name: 'alone', include: ALONE } }],
   },
 });
