@@ -4,7 +4,7 @@ import type { ShapeSeen, View, ViewNode } from './view.ts';
 /**
  * Steward's look as an MCP client reads it: the text of a steward_observe answer, parsed back
  * into nodes (pure). Only the text is read, as a client's model would: the state_version line,
- * the frame with the page's lines (render/format.ts, render.ts): `e7 button~ "Save" !` controls
+ * the frame (`<data>…</data>`) with the page's lines (render/format.ts, render.ts): `e7 button~ "Save" !` controls
  * with their marks (on a line of several, `e8 "Load"` has the role of the control before it), quoted texts, `# "…"` headings, containers (`list e3: … · …`, a title and its
  * `- …` or `row N: …` lines), popups under their opener (`  ↳ menu c3 (from e13): …`), runs of
  * controls not usable now (`covered by dialog "Cookies" e9: …`), `shapes: …` and canvases.
@@ -18,8 +18,8 @@ export interface StewardLook {
   stateVersion?: string;
 }
 
-const FRAME_OPEN = '<untrusted>';
-const FRAME_CLOSE = '</untrusted>';
+const FRAME_OPEN = '<data>';
+const FRAME_CLOSE = '</data>';
 const REF = /^[a-z]{1,3}\d+$/;
 /** The kinds the observation gives shapes (`e9 circle red large`); `group` is also a role, and stays one. */
 const SHAPE_KINDS = new Set<string>(ShapeKind.options.filter((k) => k !== 'group' && k !== 'text'));
