@@ -125,7 +125,7 @@ describe('the rendering of issue 26’s fields, read back', () => {
     const slider = parseElement('e5 slider "Volume" !press = 30 [0–100 step 5, focused]');
     expect(slider).toMatchObject({ role: 'slider', name: 'Volume', value: '30', states: ['focused'] });
     // A field named by what it holds shows the value alone: found by that value.
-    const note = parseStewardLook('<data>e1 textbox~ !press = "Buy oat milk" [focused]</data>').view;
+    const note = parseStewardLook('<data>e1 textbox~ !press ="Buy oat milk" [focused]</data>').view;
     expect(findTarget(note, { name: 'Buy oat milk', roles: ['textbox'], said: 'the note' })).toMatchObject({ node: { ref: 'e1', value: 'Buy oat milk' } });
   });
 
@@ -134,7 +134,7 @@ describe('the rendering of issue 26’s fields, read back', () => {
     expect(byRef('e11')?.shape).toEqual({ kind: 'rect', fill: 'blue', stroke: 'black', size: 'small' });
     expect(byRef('e12')).toMatchObject({ role: 'button', name: 'Play', inferred: true, shape: { kind: 'circle', fill: 'green', size: 'small' } });
     expect(findTarget(look.view, { shape: { kind: 'circle', color: 'red', size: 'large' }, said: 'the large red circle' })).toMatchObject({ node: { ref: 'e10' } });
-    expect(look.view.blindSpots).toContain('canvas cv1 (pixels only, not read)');
+    expect(look.view.blindSpots).toContain('canvas cv1 (unread pixels)');
   });
 });
 
