@@ -220,7 +220,7 @@ test('sliders and spinbuttons carry their bounds: native inputs and ARIA widgets
   const native = await agentOn({ steward, openPanel, tabIdOf }, lab, '/widgets/native-range');
   const brightness = named(await native.snapshot(), 'Brightness');
   expect(brightness).toMatchObject({ role: 'slider', value: '50', range: { min: 0, max: 100, step: 5 } });
-  expect(await native.look()).toMatch(new RegExp(`${brightness.ref} slider "Brightness"[^\\n]* = 50 \\[0–100 step 5[,\\]]`));
+  expect(await native.look()).toMatch(new RegExp(`${brightness.ref} slider "Brightness"[^\\n]* =50 \\[0–100 step 5[,\\]]`));
 
   const spinner = await agentOn({ steward, openPanel, tabIdOf }, lab, '/widgets/jq-spinner');
   expect(named(await spinner.snapshot(), 'Guests', 'spinbutton')).toMatchObject({ value: '2', range: { min: 1, max: 8 } });
@@ -247,7 +247,7 @@ test('popups come out under the control that opened them: an autocomplete list a
   const lisbon = snap.elements.find((e) => e.container?.ref === list.ref && e.name === 'Lisbon, Portugal')!;
   expect(lisbon).toMatchObject({ role: 'option', inferred: { evidence: expect.arrayContaining(['cursor_pointer']) } });
   // Right under the field's line, which says what opened it.
-  expect(await jq.look()).toMatch(new RegExp(`${city.ref} textbox "City"[^\\n]* = Li[^\\n]*\\n  ↳ ${list.ref} list[^\\n:]*:[^\\n]*${lisbon.ref}\\b[^\\n]*"Lisbon, Portugal"`));
+  expect(await jq.look()).toMatch(new RegExp(`${city.ref} textbox "City"[^\\n]* =Li[^\\n]*\\n↳ ${list.ref} list[^\\n:]*:[^\\n]*${lisbon.ref}\\b[^\\n]*"Lisbon, Portugal"`));
 
   // jQuery UI datepicker: its grid (a table in a div appended to <body>) under the field clicked.
   const dp = await agentOn({ steward, openPanel, tabIdOf }, lab, '/widgets/jq-datepicker?month=2026-11');
@@ -259,7 +259,7 @@ test('popups come out under the control that opened them: an autocomplete list a
   expect(grid).toMatchObject({ role: 'table', columns: ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa'] });
   expect(snap.elements.filter((e) => e.container?.ref === grid.ref && e.role === 'link')).toHaveLength(30);
   // Under the field's own line, or naming the field when it is not there.
-  expect(await dp.look()).toMatch(new RegExp(`${date.ref} textbox "Date"[^\\n]*\\n  ↳ (?:table ${grid.ref}|${grid.ref} table|table) —`));
+  expect(await dp.look()).toMatch(new RegExp(`${date.ref} textbox "Date"[^\\n]*\\n↳ (?:table ${grid.ref}|${grid.ref} table|table) —`));
 
   // MUI autocomplete: aria-controls names its listbox (a portal on <body>), and it opened after typing.
   const mui = await agentOn({ steward, openPanel, tabIdOf }, lab, '/widgets/mui-autocomplete');
@@ -270,7 +270,7 @@ test('popups come out under the control that opened them: an autocomplete list a
   const listbox = snap.containers!.find((c) => c.role === 'listbox')!;
   expect(snap.elements.find((e) => e.ref === country.ref)!.controls).toBe(listbox.ref);
   expect(listbox.openedBy).toBe(country.ref);
-  expect(await mui.look()).toMatch(new RegExp(`${country.ref} combobox[^\\n]*\\n  ↳ (?:listbox ${listbox.ref}|${listbox.ref} listbox|listbox) "Country"[^\\n:]*: e\\d+ option[^\\n]*"Portugal"`));
+  expect(await mui.look()).toMatch(new RegExp(`${country.ref} combobox[^\\n]*\\n↳ (?:listbox ${listbox.ref}|${listbox.ref} listbox|listbox) "Country"[^\\n:]*: e\\d+ option[^\\n]*"Portugal"`));
 
   // A menu opened by an icon-only button.
   const menu = await agentOn({ steward, openPanel, tabIdOf }, lab, '/widgets/mui-menu');

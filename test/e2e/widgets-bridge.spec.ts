@@ -64,7 +64,7 @@ test.describe('widget tasks through the MCP bridge', () => {
       expect(outcome.first, 'what the lab received first').toEqual(task.expected);
       expect(outcome.solved).toBe(true);
       // Every look the agent read was Steward's framed page text, never anything else.
-      for (const look of outcome.run.looks) expect(look).toMatch(/<untrusted>[\s\S]*<\/untrusted>/);
+      for (const look of outcome.run.looks) expect(look).toMatch(/<data>[\s\S]*<\/data>/);
     });
   }
 

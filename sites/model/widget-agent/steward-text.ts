@@ -4,9 +4,9 @@ import type { ShapeSeen, View, ViewNode } from './view.ts';
 /**
  * Steward's look as an MCP client reads it: the text of a steward_observe answer, parsed back
  * into nodes (pure). Only the text is read, as a client's model would: the state_version line,
- * the frame with the page's lines (render/format.ts, render.ts): `e7 button~ "Save" !` controls
+ * the frame (`<data>…</data>`) with the page's lines (render/format.ts, render.ts): `e7 button~ "Save" !` controls
  * with their marks (on a line of several, `e8 "Load"` has the role of the control before it), quoted texts, `# "…"` headings, containers (`list e3: … · …`, a title and its
- * `- …` or `row N: …` lines), popups under their opener (`  ↳ menu c3 (from e13): …`), runs of
+ * `- …` or `row N: …` lines), popups under their opener (`↳ menu c3 (from e13): …`), runs of
  * controls not usable now (`covered by dialog "Cookies" e9: …`), `shapes: …` and canvases.
  */
 
@@ -18,8 +18,8 @@ export interface StewardLook {
   stateVersion?: string;
 }
 
-const FRAME_OPEN = '<untrusted>';
-const FRAME_CLOSE = '</untrusted>';
+const FRAME_OPEN = '<data>';
+const FRAME_CLOSE = '</data>';
 const REF = /^[a-z]{1,3}\d+$/;
 /** The kinds the observation gives shapes (`e9 circle red large`); `group` is also a role, and stays one. */
 const SHAPE_KINDS = new Set<string>(ShapeKind.options.filter((k) => k !== 'group' && k !== 'text'));
@@ -121,7 +121,7 @@ interface RoleCarry {
 const NO_ROLE_NEXT = new Set(['"', '!', '$', '*', '[', '(', '=', '→', '—', '']);
 
 /**
- * `e7 button~ "Save"* circle red large !press type=date = "…" [0–100, checked] (covered by …) → /x options: … — "…"`;
+ * `e7 button~ "Save"* circle red large !press type=date ="…" [0–100, checked] (covered by …) → /x options: … — "…"`;
  * `e8 "Load"` (no role word) has the role of the control before it on the line (`carry`).
  */
 export function parseElement(fragment: string, carry: RoleCarry = {}): NodeSeen | undefined {
@@ -149,8 +149,9 @@ export function parseElement(fragment: string, carry: RoleCarry = {}): NodeSeen 
       named = true;
     } else if (c === '*') s.pos++;
     else if (c === '!' || c === '$') s.word();
-    else if (s.peek(2) === '= ') {
-      s.pos += 2;
+    else if (c === '=') {
+      s.pos++;
+      s.spaces();
       node.value = s.token();
     } else if (c === '[') {
       // States, after a slider's bounds when it has them (`[0–100 step 5, focused]`).

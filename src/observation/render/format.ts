@@ -137,7 +137,7 @@ export function joinedElements(els: readonly SnapshotElement[], line: (e: Snapsh
 }
 
 /**
- * `e7 textbox "Date"* ! type=date = "…" [states] (visibility) …`; `*` marks a required field, `~`
+ * `e7 textbox "Date"* ! type=date ="…" [states] (visibility) …`; `*` marks a required field, `~`
  * a role Steward inferred from the page's behaviour, `!`/`$` what a step on it needs.
  */
 export function elementLine(e: SnapshotElement, pageUrl: string, d: LineDetail, options: ElementLineOptions = {}): string {
@@ -153,7 +153,8 @@ export function elementLine(e: SnapshotElement, pageUrl: string, d: LineDetail, 
   }
   line += options.mark ?? '';
   if (e.inputType && !PLAIN_INPUTS.has(e.inputType)) line += ` type=${word(e.inputType, 40)}`;
-  if (value !== undefined) line += ` = ${valueWords(value, Math.min(d.maxText, 120))}`;
+  // `=50`, not `= 50`: a space before a number is a token of its own.
+  if (value !== undefined) line += ` =${valueWords(value, Math.min(d.maxText, 120))}`;
   const otherOptions = e.options?.filter((o) => o !== e.value);
   const states = e.states.filter(
     (x) => x !== 'required' && !(x === 'editable' && TEXT_ENTRY_ROLES.has(e.role)) && !IMPLIED_STATES[e.role]?.has(x) && !(x === 'focused' && CLICK_ONLY_ROLES.has(e.role)),
@@ -341,12 +342,12 @@ export function factLines(facts: Fact[], maxText: number): string[] {
 }
 
 /**
- * `canvas e3 (pixels only, not read) · e4 "Monthly sales chart"`: what each canvas shows, or that
+ * `canvas e3 (unread pixels) · e4 "Monthly sales chart"`: what each canvas shows, or that
  * Steward cannot tell (a blind spot), on one line.
  */
 export function canvasLine(canvases: readonly SnapshotCanvas[]): string {
   const one = (c: SnapshotCanvas) =>
-    c.hasTextEquivalent ? `${c.ref} ${quote(c.label ?? '', 120)}${c.unreadable ? ' (pixels unreadable)' : ''}` : `${c.ref} (pixels only, ${c.unreadable ? 'unreadable' : 'not read'})`;
+    c.hasTextEquivalent ? `${c.ref} ${quote(c.label ?? '', 120)}${c.unreadable ? ' (pixels unreadable)' : ''}` : `${c.ref} (${c.unreadable ? 'unreadable' : 'unread'} pixels)`;
   return `canvas ${canvases.map(one).join(' · ')}`;
 }
 

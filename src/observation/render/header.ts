@@ -16,7 +16,7 @@ import { quote, word } from './page-words.ts';
 
 export type ObservedSummary = Partial<Pick<ObservedState, 'resource' | 'resource_identity' | 'state' | 'source' | 'evidence' | 'confidence' | 'conflicts' | 'state_version' | 'available_actions'>>;
 
-/** Conflicts a canvas line says itself (`canvas e3: pixels only, unreadable`). */
+/** Conflicts a canvas line says itself (`canvas e3 (unreadable pixels)`). */
 export const SAID_BY_CANVAS: readonly string[] = ['canvas_content_not_observed', 'canvas_pixels_unreadable'];
 /** Conflicts the rendering shows where they are: each such control's line says it (or the count of hidden ones). */
 const SAID_IN_PLACE = new Set([...SAID_BY_CANVAS, 'hidden_interactive_elements', 'offscreen_interactive_elements', 'covered_interactive_elements', 'zero_size_interactive_elements']);

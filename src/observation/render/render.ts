@@ -234,12 +234,17 @@ class Renderer {
         i += run.length - 1;
         continue;
       }
-      const siblings = this.sameRoleFrom(grouped, i);
+      const { siblings, span } = this.sameRoleFrom(grouped, i);
       if (siblings.length > 1) {
         this.flushRuns();
         this.lines.push(joinedElements(siblings, (e, showRole) => elementLine(e, this.s.url, this.level.line, { ...this.lineOptions(e), showRole })));
         for (const el of siblings) this.printed.add(el.ref);
-        i += siblings.length - 1;
+        // The hidden controls between them are counted, as anywhere else.
+        for (let k = i; k < i + span; k++) {
+          const b = grouped[k]!;
+          if (b.kind === 'item' && b.item.kind === 'element' && unseen(b.item.el)) this.element(b.item.el);
+        }
+        i += span - 1;
         continue;
       }
       this.element(block.item.el);
@@ -248,26 +253,30 @@ class Renderer {
 
   /**
    * Consecutive visible controls of one role (and `~`) outside containers, with nothing between
-   * them, none a list or an opener of its own: on one line, as a list's items are (`e1 tab~
-   * "Description" [selected] · e2 "Specs" · e3 "Reviews"`), up to INLINE_LIST_CHARS.
+   * them but hidden controls (a closed panel's, only counted), none a list or an opener of its
+   * own: on one line, as a list's items are (`e1 tab~ "Description" [selected] · e2 "Specs" · e3
+   * "Reviews"`), up to INLINE_LIST_CHARS. `span`: the blocks they take, hidden ones between included.
    */
-  private sameRoleFrom(grouped: Block[], start: number): SnapshotElement[] {
-    const run: SnapshotElement[] = [];
+  private sameRoleFrom(grouped: Block[], start: number): { siblings: SnapshotElement[]; span: number } {
+    const siblings: SnapshotElement[] = [];
+    let span = 0;
     let role: string | undefined;
     let chars = 0;
     for (let i = start; i < grouped.length; i++) {
       const b = grouped[i]!;
       if (b.kind !== 'item' || b.item.kind !== 'element') break;
       const el = b.item.el;
+      if (unseen(el) && siblings.length > 0 && !this.popupsOf.has(el.ref)) continue;
       if (el.passive || el.visibility !== 'visible' || this.printed.has(el.ref) || this.popupsOf.has(el.ref) || this.groups.has(el.ref)) break;
       const own = `${el.role}${el.inferred ? '~' : ''}`;
       if (role !== undefined && own !== role) break;
       role = own;
       chars += el.name.length + 12;
-      if (run.length > 0 && chars > INLINE_LIST_CHARS) break;
-      run.push(el);
+      if (siblings.length > 0 && chars > INLINE_LIST_CHARS) break;
+      siblings.push(el);
+      span = i - start + 1;
     }
-    return run;
+    return { siblings, span };
   }
 
   /** Consecutive uncontained visible elements of one role whose names differ only in numbers (and SVG shapes that look alike). */
@@ -372,8 +381,8 @@ class Renderer {
   private plainText = '';
 
   /**
-   * A container in place, or under the control that opened it (`opener`): `  ↳ listbox: …`
-   * right under that control's line, `  ↳ listbox (from e12): …` anywhere else (after a row
+   * A container in place, or under the control that opened it (`opener`): `↳ listbox: …`
+   * right under that control's line, `↳ listbox (from e12): …` anywhere else (after a row
    * or a run of controls, or at the end when the control is not shown). Its ref is shown only
    * when rows are left out (expand pages through them); a container that is a control itself
    * (a listbox, a suggestion list with a click handler) is titled by that control's line
@@ -387,13 +396,13 @@ class Renderer {
     const header = rows.filter(([n]) => n === 0);
     const body = rows.filter(([n]) => n > 0);
     const total = meta?.rows ?? body.length;
-    const indent = opener ? '    ' : '  ';
+    const indent = opener ? '  ' : '';
     const d = this.level.line;
     const collapse = body.length > this.level.smallContainer;
     const shown = collapse ? body.slice(0, this.level.exampleRows) : body;
     const self = this.elementByRef.get(g.ref);
     const titledBySelf = self !== undefined && !unseen(self) && !this.printed.has(self.ref);
-    let title = opener ? '  ↳ ' : '';
+    let title = opener ? '↳ ' : '';
     if (titledBySelf) {
       title += elementLine(self, this.s.url, d, this.lineOptions(self));
       this.printed.add(self.ref);
@@ -407,21 +416,26 @@ class Renderer {
     const own = (items: Item[]) => (named.length === 0 ? items : items.filter((i) => i.kind !== 'text' || !sameWords(words(i.text.text), named)));
     const line = (items: Item[], carry?: LineCarry) => rowLine(own(items), this.s.url, d, this.lineOptions, carry, this.controlNames);
     for (const [, items] of rows) for (const i of items) if (i.kind === 'element') this.printed.add(i.el.ref);
+    // Hidden controls (a closed submenu's items, a collapsed branch's nodes, a closed date picker's days) are counted, as outside lists: nothing to act on yet.
+    const visible = (at: Array<[number, Item[]]>) => at.map(([n, items]): [number, Item[]] => [n, items.filter((i) => i.kind !== 'element' || !unseen(i.el))]);
+    for (const [, items] of [...header, ...shown]) for (const i of items) if (i.kind === 'element' && unseen(i.el)) this.hiddenCount++;
     if (TABULAR.has(role) || meta?.columns?.length) {
+      // Header texts are the columns already listed; only its controls (select all, sort) are new.
+      const headerLines = visible(header).flatMap(([, items]) => {
+        const cells = meta?.columns?.length ? items.filter((i) => i.kind === 'element') : items;
+        return cells.length > 0 ? [`${indent}header: ${line(cells)}`] : [];
+      });
       // Rows are numbered only when some are left out (expand pages by row).
+      const rowLines = visible(shown).flatMap(([n, items]) => {
+        const text = line(items);
+        return text ? [`${indent}${collapse ? `row ${n}:` : '-'} ${text}`] : [];
+      });
       if (collapse) title += ` — ${total} rows`;
       if (meta?.columns?.length) title += `${collapse ? ';' : ' —'} columns: ${meta.columns.map((c) => quote(c, 30)).join(' | ')}`;
-      this.lines.push(title);
-      for (const [, items] of header) {
-        // Header texts are the columns already listed; only its controls (select all, sort) are new.
-        const own = meta?.columns?.length ? items.filter((i) => i.kind === 'element') : items;
-        if (own.length > 0) this.lines.push(`${indent}header: ${line(own)}`);
-      }
-      for (const [n, items] of shown) this.lines.push(`${indent}${collapse ? `row ${n}:` : '-'} ${line(items)}`);
+      // Else everything in it is hidden: no line at all (its controls are in the hidden count).
+      if (headerLines.length > 0 || rowLines.length > 0 || collapse || titledBySelf) this.lines.push(title, ...headerLines, ...rowLines);
     } else {
-      // Hidden controls (a closed submenu's items, a collapsed branch's nodes) are counted, as outside lists: nothing to act on yet.
-      const listed = [...header, ...shown].map(([n, items]): [number, Item[]] => [n, items.filter((i) => i.kind !== 'element' || !unseen(i.el))]);
-      for (const [, items] of [...header, ...shown]) for (const i of items) if (i.kind === 'element' && unseen(i.el)) this.hiddenCount++;
+      const listed = visible([...header, ...shown]);
       // On one line the rows share it, so a role said once carries over; on lines of their own each says its own.
       const carry: LineCarry = {};
       const texts = listed.map(([, items]) => line(items, carry)).filter(Boolean);
@@ -528,6 +542,8 @@ function saysNothing(item: Extract<Item, { kind: 'text' }>, grouped: Block[], at
   if (before?.kind === 'item' && before.item.kind === 'element' && (sameWords(words(before.item.el.name), w) || before.item.el.value?.trim() === t.text.trim())) return true;
   const after = grouped[at + 1];
   if (after?.kind === 'container' && sameWords(words(containers.get(after.group.ref)?.name ?? ''), w)) return true;
+  // A heading that is the name of the control right after it (an accordion's header, a button inside its heading): that line says it.
+  if (after?.kind === 'item' && after.item.kind === 'element' && !after.item.el.passive && sameWords(words(after.item.el.name), w)) return true;
   if (t.role === 'heading') return false;
   const next = grouped[at + 1];
   if (next?.kind === 'item' && next.item.kind === 'text' && next.item.text.volatile && w.length <= 3) return true;

@@ -42,8 +42,8 @@ describe.each(CHEAPER)('a look at %s', (name) => {
   });
 
   it('keeps the page inside the untrusted frame and Steward’s line outside it', () => {
-    const [before, framed] = text.split('<untrusted>\n');
-    expect(framed!.endsWith('\n</untrusted>')).toBe(true);
+    const [before, framed] = text.split('<data>');
+    expect(framed!.endsWith('</data>')).toBe(true);
     // Steward's own words only: the version to copy into preconditions, for a resource in a known state.
     if (before) expect(before).toBe(`state_version ${String(state.state_version)}\n`);
     expect(framed).toContain(reply.rendering);

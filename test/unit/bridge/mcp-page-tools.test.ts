@@ -77,7 +77,7 @@ describe("the current tab's page tools over MCP", () => {
       expect((await names()).sort()).toEqual(['page_book_slot', 'page_find_slots']);
       const find = (await session.client.listTools()).tools.find((t) => t.name === 'page_find_slots')!;
       expect(find.annotations).toMatchObject({ readOnlyHint: true });
-      expect(find.description).toContain('<untrusted>');
+      expect(find.description).toContain('<data>');
 
       // The page dropped its tools: they go, with list_changed again.
       const again = changes();
@@ -114,7 +114,7 @@ describe("the current tab's page tools over MCP", () => {
     const second = await session.client.callTool({ name: 'page_book_slot', arguments: { slot: '10:30', steward_idempotency_key: 'book-1030-a' } });
     expect(textOf(second)).toMatch(/^Done.*act_77/);
     // The tool's output is the page's: inside the frame.
-    expect(textOf(second).indexOf('Booked 10:30')).toBeGreaterThan(textOf(second).indexOf('<untrusted>'));
+    expect(textOf(second).indexOf('Booked 10:30')).toBeGreaterThan(textOf(second).indexOf('<data>'));
     expect(link.types().filter((t) => t === 'bridge/page-tool-call')).toHaveLength(1);
     expect(link.calls.at(-1)).toEqual({ type: 'bridge/action-status', payload: { auth: { agent_id: AGENT, token: SECRET }, action_id: 'act_77' } });
 

@@ -104,7 +104,7 @@ describe.each(PAGES)('the co-pilot’s rendering of $name', ({ name, aria, bound
       // A plain token (a number, a time) bare, any other value quoted as page text.
       if (e.value)
         expect(
-          [`= ${e.value}`, `= ${JSON.stringify(e.value)}`].some((v) => own.includes(v)),
+          [`=${e.value}`, `=${JSON.stringify(e.value)}`].some((v) => own.includes(v)),
           own,
         ).toBe(true);
       // Not usable now: said on the element (`(covered)`) or once for a run of them (`covered: e17 … · e18 …`).

@@ -37,7 +37,7 @@ function scripted(looks: string[], refuse?: (step: ResolvedStep) => string | und
   };
 }
 
-const page = (...lines: string[]) => `<untrusted>\npage lab.test/w\n${lines.join('\n')}\n</untrusted>`;
+const page = (...lines: string[]) => `<data>page lab.test/w\n${lines.join('\n')}</data>`;
 
 describe('an episode', () => {
   it('runs the plan step by step on what each look shows, and records each step and look', async () => {
@@ -127,7 +127,7 @@ describe("Steward's side", () => {
   });
 
   it('names no resource when its look names none: Steward acts on the page its last look showed', async () => {
-    const bare = look.replace(/\npage [^\n]*/, '');
+    const bare = look.replace(/(?<=<data>)page [^\n]*\n/, '');
     const c = client(bare, [{ structured: { execution: { status: 'confirmed' } } }]);
     const actor = new StewardActor({ client: c, tabId: 7, keyPrefix: 'ep2', approve: async () => undefined, sleep: noSleep });
     const run = await runEpisode({ task: 't', steps: [{ do: 'click', target: { name: 'Preview', said: '"Preview"' } }] }, actor, { sleep: noSleep });
@@ -157,7 +157,7 @@ describe("Steward's side", () => {
   });
 
   it('waits until Steward shows the new page, and reads that look as the first, not twice', async () => {
-    const looks = ['<untrusted>\npage lab.test/w\n</untrusted>', look];
+    const looks = ['<data>page lab.test/w</data>', look];
     let observes = 0;
     const c: ToolCaller = { call: async () => ({ isError: false, text: looks[Math.min(observes++, 1)]! }) };
     const actor = new StewardActor({ client: c, tabId: 1, keyPrefix: 'k', approve: async () => undefined, sleep: noSleep });

@@ -89,13 +89,13 @@ describe('the rendering of issue 26’s fields, read back', () => {
     expect(bare.view.nodes[0]).toMatchObject({ role: 'heading', name: 'Inbox' });
     // A list line or a run of covered controls first is the page's, not a resource.
     for (const first of ['tablist: e7 tab "A" · e8 "B"', 'covered by dialog e9: e6 button "Pay"', 'shapes: e10 circle red', '3 hidden controls'])
-      expect(parseStewardLook(`<untrusted>\n${first}\n</untrusted>`).resource, first).toBeUndefined();
-    expect(parseStewardLook('<untrusted>\norder ORD-1 awaiting_payment (adapter .89)\n</untrusted>').resource).toEqual({ type: 'order', id: 'ORD-1' });
+      expect(parseStewardLook(`<data>${first}</data>`).resource, first).toBeUndefined();
+    expect(parseStewardLook('<data>order ORD-1 awaiting_payment (adapter .89)</data>').resource).toEqual({ type: 'order', id: 'ORD-1' });
   });
 
   it('reads a control that is its own list, texts one after another on a line, and rows of a table in full', () => {
     const seen = parseStewardLook(
-      '<untrusted>\ne1 listbox "Size (arrows, then Enter)" [focused]: e2 option "S" [selected] · e3 "M"\n"Invoice 1042 €120.00"\ntable — columns: "Day" | "Slot"\n  - e4 link "Mon" · "9:00"\n</untrusted>',
+      '<data>e1 listbox "Size (arrows, then Enter)" [focused]: e2 option "S" [selected] · e3 "M"\n"Invoice 1042 €120.00"\ntable — columns: "Day" | "Slot"\n  - e4 link "Mon" · "9:00"</data>',
     ).view.nodes;
     expect(seen.map((n) => [n.ref, n.role, n.name])).toEqual([
       ['e1', 'listbox', 'Size (arrows, then Enter)'],
@@ -125,7 +125,7 @@ describe('the rendering of issue 26’s fields, read back', () => {
     const slider = parseElement('e5 slider "Volume" !press = 30 [0–100 step 5, focused]');
     expect(slider).toMatchObject({ role: 'slider', name: 'Volume', value: '30', states: ['focused'] });
     // A field named by what it holds shows the value alone: found by that value.
-    const note = parseStewardLook('<untrusted>\ne1 textbox~ !press = "Buy oat milk" [focused]\n</untrusted>').view;
+    const note = parseStewardLook('<data>e1 textbox~ !press ="Buy oat milk" [focused]</data>').view;
     expect(findTarget(note, { name: 'Buy oat milk', roles: ['textbox'], said: 'the note' })).toMatchObject({ node: { ref: 'e1', value: 'Buy oat milk' } });
   });
 
@@ -134,13 +134,13 @@ describe('the rendering of issue 26’s fields, read back', () => {
     expect(byRef('e11')?.shape).toEqual({ kind: 'rect', fill: 'blue', stroke: 'black', size: 'small' });
     expect(byRef('e12')).toMatchObject({ role: 'button', name: 'Play', inferred: true, shape: { kind: 'circle', fill: 'green', size: 'small' } });
     expect(findTarget(look.view, { shape: { kind: 'circle', color: 'red', size: 'large' }, said: 'the large red circle' })).toMatchObject({ node: { ref: 'e10' } });
-    expect(look.view.blindSpots).toContain('canvas cv1 (pixels only, not read)');
+    expect(look.view.blindSpots).toContain('canvas cv1 (unread pixels)');
   });
 });
 
 describe('a role said once on a line', () => {
   it('gives a control with no role word the role and ~ of the control before it on the same line, and never carries it to the next line', () => {
-    const look = parseStewardLook('<untrusted>\npage lab.test/w\n  row 1: e5 link "1" · "x" · e6 "2" · e7 ! · e8 button~ "Open" · e9 "Close" [expanded]\ne10 "Orphan"\n</untrusted>').view;
+    const look = parseStewardLook('<data>page lab.test/w\n  row 1: e5 link "1" · "x" · e6 "2" · e7 ! · e8 button~ "Open" · e9 "Close" [expanded]\ne10 "Orphan"</data>').view;
     const seen = (ref: string) => look.nodes.find((n) => n.ref === ref);
     expect(seen('e6')).toMatchObject({ role: 'link', name: '2', control: true });
     expect(seen('e7')).toMatchObject({ role: 'link', name: '' });
@@ -160,7 +160,7 @@ describe('page text cannot bend the reading', () => {
   });
 
   it('does not take a quoted page line for the resource, nor a text for a control', () => {
-    const look = parseStewardLook('<untrusted>\n"page evil.test/x"\ne1 button "Go"\n</untrusted>');
+    const look = parseStewardLook('<data>"page evil.test/x"\ne1 button "Go"</data>');
     expect(look.resource).toBeUndefined();
     expect(look.view.nodes.map((n) => [n.role, n.control])).toEqual([
       ['text', false],
