@@ -5,7 +5,7 @@ import { IdempotencyKey } from '../protocol/action-name.ts';
 import type { CopilotEnd, ModelError } from '../protocol/copilot.ts';
 import { phrase, type Phrase } from '../protocol/phrase.ts';
 import type { ResourceRef, StateName } from '../protocol/resource.ts';
-import { isErrorResult, type ActionResult } from '../protocol/results.ts';
+import { forAgents, isErrorResult, type ActionResult } from '../protocol/results.ts';
 import { parseOrError } from '../protocol/validate.ts';
 import { approxTokens } from '../observation/render/index.ts';
 import { ModelFailure } from './models/model.ts';
@@ -172,7 +172,7 @@ async function submitAction(ports: AgentPorts, request: ActionRequest, described
     const denied = isErrorResult(result) && result.error.code === 'APPROVAL_DENIED';
     return {
       // The model's copy of a tool's output is within Chrome's budget; the journal and the panel keep it whole.
-      outcome: redactSecrets(canonicalJson(!isErrorResult(result) && result.output ? { ...result, output: outputWithinBudget(result.output) } : result)),
+      outcome: redactSecrets(canonicalJson(!isErrorResult(result) && result.output ? { ...result, output: outputWithinBudget(result.output) } : forAgents(result))),
       untrusted,
       ...(evidence ? { evidence } : {}),
       ...(failureOf(result) ? { failure: failureOf(result) } : {}),

@@ -3,7 +3,7 @@ import type { ObservedState } from '../protocol/observed-state.ts';
 import type { PageSnapshot } from '../protocol/snapshot.ts';
 import { ok, refuse, type Data, type Payload, type Refusal, type Reply } from '../protocol/channel.ts';
 import { makeError } from '../protocol/errors.ts';
-import { errorResult, isErrorResult, type ActionResult } from '../protocol/results.ts';
+import { errorResult, forAgents, isErrorResult, type ActionResult } from '../protocol/results.ts';
 import { outputWithinBudget } from '../protocol/webmcp-budgets.ts';
 import type { DelegatedAgentToken } from '../protocol/token.ts';
 import type { ActionStatus } from '../pipeline/pipeline.ts';
@@ -159,7 +159,7 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       const carried = siteContentIn(result);
       if (carried) await ports.taint(caller.agentId, `${carried.text}, returned through the MCP bridge`, siteContentSaid(carried, true));
       // The model gets at most Chrome's output budget, marked truncated; steward_action_status gives it whole.
-      return ok({ result: !isErrorResult(result) && result.output ? { ...result, output: outputWithinBudget(result.output) } : result });
+      return ok({ result: !isErrorResult(result) && result.output ? { ...result, output: outputWithinBudget(result.output) } : forAgents(result) });
     } finally {
       ports.auditChanged();
     }
@@ -274,7 +274,7 @@ export function createAgentCalls(ports: AgentCallPorts): AgentCallHandlers {
       const result = statusResult(status);
       const carried = siteContentIn(result);
       if (carried) await ports.taint(caller.agentId, `${carried.text}, returned through the MCP bridge`, siteContentSaid(carried, true));
-      return ok({ result });
+      return ok({ result: forAgents(result) });
     },
 
     'bridge/memory': async ({ auth }) => {

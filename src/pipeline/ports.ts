@@ -8,6 +8,7 @@ import type { ExpectedEffect } from '../protocol/expectation.ts';
 import type { PageToolError } from '../protocol/page-tool-error.ts';
 import type { SiteErrorBody } from '../protocol/agent-contract.ts';
 import type { ActSettle, WriteRequest } from '../protocol/messages.ts';
+import type { ActRefusalPhrase } from '../protocol/act-refusal.ts';
 
 /** What the page said about a DOM act beyond its steps: how it came to rest, and the requests it set off that may have written. */
 export interface PageActivity {
@@ -111,6 +112,8 @@ export type ExecutionReport =
   | {
       outcome: 'failed';
       message: string;
+      /** `message` as a phrase for the side panel (a DOM step's refusal: src/protocol/act-refusal.ts); never sent to agents. */
+      message_said?: ActRefusalPhrase;
       side_effect_possible: boolean;
       code?: 'TOOL_NOT_FOUND' | 'SITE_NOT_ALLOWED';
       /** SITE_NOT_ALLOWED: the origin a navigation was stopped before reaching. */

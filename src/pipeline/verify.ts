@@ -177,6 +177,7 @@ export function verifyOutcome(v: VerifyInput): ActionResult {
         : makeError('EXECUTION_FAILED', `${v.request.action} failed before it took effect: ${report.message}`.slice(0, 4096), { details: { side_effect_possible: false } });
       return errorResult(error, {
         action_id: v.action_id,
+        ...(report.message_said && !report.code ? { error_said: report.message_said } : {}),
         ...(after && sameResource(after, v.request) ? { current: { state: after.state, state_version: after.state_version, source: after.source }, available_actions: summarizeActions(after) } : {}),
       });
     }

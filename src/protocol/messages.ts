@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PageSnapshot } from './snapshot.ts';
 import { CoveredBy, ElementRef, ElementState, Inference, RangeBounds, ShapeInfo, Visibility } from './element.ts';
 import { DropAt, KeyChord } from './action.ts';
+import { ActRefusalBeside } from './act-refusal.ts';
 
 /**
  * What pages send back about themselves: snapshots (whole or as deltas), query answers, act
@@ -308,6 +309,8 @@ export const ActStepReport = z.object({
   status: z.enum(['done', 'refused', 'failed', 'skipped']),
   code: z.string().max(64).optional(),
   message: z.string().max(2000),
+  /** A refusal's `message` as data for the side panel (src/protocol/act-refusal.ts); one that does not fit is dropped. */
+  message_said: ActRefusalBeside,
   /** The control's value afterwards (type, select, a slider moved by keys or drag). */
   value: z.string().max(4096).optional(),
   /** check: the state read back from the control afterwards. */

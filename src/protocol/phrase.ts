@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ActRefusalValues } from './act-refusal.ts';
 
 /**
  * A sentence Steward's service worker (or steward-bridge) writes for the person, sent to the side
@@ -243,6 +244,8 @@ export interface PhraseValues {
   request_malformed: None;
   /** A handler threw: `code` is the refusal's code (INTERNAL), for a report. */
   internal_error: { code: Text };
+  /** Why a DOM step was refused before it touched anything (src/protocol/act-refusal.ts: written by the content script, checked there). */
+  act_refused: ActRefusalValues;
 }
 export type PhraseCode = keyof PhraseValues;
 

@@ -7,6 +7,7 @@ import { HumanText, IsoDateTime, SnakeCase, UrlOrPath } from './primitives.ts';
 import { ConflictCode, Evidence, ResourceRef, Source, StateName, StateVersion } from './resource.ts';
 import { ElementRef, ElementState } from './element.ts';
 import { ActSettle, WriteRequest } from './messages.ts';
+import { ActRefusalBeside } from './act-refusal.ts';
 
 /**
  * ActionResult (DESIGN §3) in its three forms: executed (confirmed / inferred / failed / unknown),
@@ -170,6 +171,11 @@ const CurrentState = z.object({
 export const ActionErrorResult = z
   .object({
     error: ErrorBody,
+    /**
+     * `error` as a phrase for the side panel, when a DOM step was refused before it touched anything
+     * (src/protocol/act-refusal.ts); one that does not fit is dropped. Left out of what agents get (forAgents).
+     */
+    error_said: ActRefusalBeside,
     recovery_hint: HumanText.optional(),
     action_id: ActionId.optional(),
     expected: ExpectedState.optional(),
@@ -192,6 +198,13 @@ export type ActionResult = z.infer<typeof ActionResult>;
 
 export function isErrorResult(r: ActionResult): r is ActionErrorResult {
   return 'error' in r;
+}
+
+/** A result as agents get it (an MCP client, the co-pilot's model): the English only, without the phrase meant for the person. */
+export function forAgents<R extends ActionResult>(r: R): R {
+  if (!isErrorResult(r) || r.error_said === undefined) return r;
+  const { error_said: _said, ...rest } = r;
+  return rest as R;
 }
 
 /** Wraps a Steward error in the DESIGN §3 error form, hint repeated at top level as in the spec. */

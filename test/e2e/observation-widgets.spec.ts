@@ -106,6 +106,11 @@ test('covered controls: reached where a person can press them, named by what cov
   // Pressing Publish is refused at the moment of acting, naming the banner; the page got nothing.
   const refused = await fx.run('dom.click', { ref: publish.ref });
   expect(refused.error?.message).toMatch(/COVERED.*covered by overlay “We use cookies to keep you signed in\.”/);
+  // The same refusal as data, for the person's language: the button and what covers it, as the observation names them.
+  expect(refused.error_said).toEqual({
+    code: 'act_refused',
+    params: { reason: 'covered', role: 'button', name: 'Publish', cover_role: 'overlay', cover_name: 'We use cookies to keep you signed in.' },
+  });
   expect(await answersFor(lab, fx.episode)).toEqual([]);
 
   // Close the banner with the ref the observation gave, then Publish works.

@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test';
 import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
 import { grantInChromeSettings } from '../harness/browser.ts';
 import { cancelReply, cancelledReply } from '../harness/copilot-panel-helpers.ts';
+import { click, done } from '../harness/copilot-replies.ts';
 
 /** The Vietnamese catalogue, as the panel reads it through chrome.i18n.getMessage. */
 const VI = JSON.parse(readFileSync(new URL('../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Record<string, { message: string }>;
@@ -164,6 +165,31 @@ test.describe('the co-pilot’s run, as the service worker words it', () => {
     await expect(end).toContainText(viSays('said_run_denied_on', 'orders.cancel', 'order', SHOP_ORDER));
     // Nothing of the worker's English reaches the person.
     await expect(run).not.toContainText('You denied');
+  });
+
+  test('in a Vietnamese browser a step the page refused says why in Vietnamese: the button, and the banner that covers it', async ({ steward, sites, openPanel }) => {
+    model.script([click('Publish', 'the post is published'), done('Publish was pressed.')]);
+    const page = await steward.context.newPage();
+    await page.goto(`${sites.urls.lab}/widgets/v-covered`);
+    const panel = await openPanel(page);
+    await useScriptedModel(panel, model);
+    const run = await startGoalInVietnamese(panel, 'press Publish');
+    const step = run.getByRole('listitem', { name: new RegExp(`^${viSays('copilot_step', '1')}`) });
+    const button = viSays('said_act_element', vi('said_role_button'), 'Publish');
+    const banner = viSays('said_act_element', vi('said_role_overlay'), 'We use cookies to keep you signed in.');
+    // The step's error line: its label, then the sentence.
+    const sentence = step.getByText(viSays('said_act_covered', button, banner));
+    // Steward cannot tell what Publish does: the person approves its card, in Vietnamese, when it asks.
+    const approve = step.getByRole('article').getByRole('button', { name: vi('card_approve'), exact: true });
+    await expect(approve.or(sentence)).toBeVisible();
+    if (await approve.isVisible()) await approve.click();
+
+    await expect(sentence).toBeVisible();
+    // The worker's English (what the agent was told) is not what the person reads: it stays one click away.
+    const english = step.getByText(/is covered by overlay/);
+    await expect(english).toBeHidden();
+    await step.getByText(vi('said_details'), { exact: true }).click();
+    await expect(english).toBeVisible();
   });
 
   test('in a Vietnamese browser a stopped run says “stopped by you” in Vietnamese, in the run and in Activity', async ({ steward, sites, openPanel }) => {

@@ -31,7 +31,7 @@ function act(worker: Worker, tabId: number, steps: unknown[], documentToken?: st
     tabId,
     steps,
     documentToken,
-  ] as const) as Promise<{ ok: boolean; data: { steps: Array<{ status: string; code?: string; message: string; value?: string }> } }>;
+  ] as const) as Promise<{ ok: boolean; data: { steps: Array<{ status: string; code?: string; message: string; message_said?: unknown; value?: string }> } }>;
 }
 
 const refOf = (elements: SnapElement[], name: string) => {
@@ -64,6 +64,14 @@ test('the content executor re-checks every ref when it acts and says exactly why
   expect(await one({ op: 'click', ref: refOf(elements, 'Offscreen action') })).toMatchObject({ status: 'refused', code: 'OUTSIDE_VIEWPORT' });
   expect(await one({ op: 'click', ref: 'e99999' })).toMatchObject({ status: 'refused', code: 'REF_NOT_FOUND' });
   expect(await clicks()).toEqual([]);
+  // Each refusal also as data the side panel says in the person's language: why, and the control as the observation names it.
+  const saidOf = async (name: string) => (await one({ op: 'click', ref: refOf(elements, name) })).message_said;
+  const about = (reason: string, name?: string) => ({ code: 'act_refused', params: { reason, ...(name ? { role: 'button', name } : {}) } });
+  expect(await saidOf('Covered action')).toMatchObject({ code: 'act_refused', params: { reason: 'covered', role: 'button', name: 'Covered action', cover_role: expect.any(String) } });
+  expect(await saidOf('Disabled action')).toEqual(about('disabled', 'Disabled action'));
+  expect(await saidOf('Visibility hidden action')).toEqual(about('hidden', 'Visibility hidden action'));
+  expect(await saidOf('Offscreen action')).toEqual(about('offscreen', 'Offscreen action'));
+  expect((await one({ op: 'click', ref: 'e99999' })).message_said).toEqual(about('gone'));
 
   // Below the fold is not hidden: it is scrolled into view, as a person would, and clicked.
   expect(await one({ op: 'click', ref: refOf(elements, 'Below the fold action') })).toMatchObject({ status: 'done', message: expect.stringContaining('clicked') });
@@ -73,7 +81,7 @@ test('the content executor re-checks every ref when it acts and says exactly why
   await page.reload();
   await tabIdOf(page);
   const stale = await act(steward.serviceWorker, tabId, [{ op: 'click', ref: refOf(elements, 'Visible action') }], documentToken);
-  expect(stale.data.steps[0]).toMatchObject({ status: 'refused', code: 'STALE_DOCUMENT' });
+  expect(stale.data.steps[0]).toMatchObject({ status: 'refused', code: 'STALE_DOCUMENT', message_said: { code: 'act_refused', params: { reason: 'stale_document' } } });
 });
 
 test('elements of a same-origin iframe are acted on through the top frame’s refs, with the same checks', async ({ steward, sites, tabIdOf }) => {
@@ -126,7 +134,11 @@ test('typing and selecting set real values; hidden fields are never typed into',
   expect(hidden.data.steps[0]).toMatchObject({ status: 'refused', code: 'HIDDEN_FIELD' });
   await expect(page.locator('#add-quantity')).toHaveValue('4');
   const noOption = await act(steward.serviceWorker, tabId, [{ op: 'select', ref: product, values: ['A yacht'] }], documentToken);
-  expect(noOption.data.steps[0]).toMatchObject({ status: 'refused', code: 'OPTION_NOT_FOUND' });
+  expect(noOption.data.steps[0]).toMatchObject({
+    status: 'refused',
+    code: 'OPTION_NOT_FOUND',
+    message_said: { code: 'act_refused', params: { reason: 'no_option', name: 'Add a product', option: 'A yacht' } },
+  });
   // Nothing was submitted to the shop by any of it.
   expect((await shopState(sites.urls.shop)).requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 });
@@ -177,8 +189,14 @@ test('dom.type through the pipeline runs without approval and is confirmed by th
   ).result;
   // Refused before dispatch when the observation names no cover; with a named cover, by the act itself, naming it.
   const error = (refused as { error: { code: string; message: string } }).error;
-  if (error.code === 'EXECUTION_FAILED') expect(error.message).toMatch(/COVERED.*covered by banner “Cookie notice”/);
-  else expect(error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('covered') });
+  if (error.code === 'EXECUTION_FAILED') {
+    expect(error.message).toMatch(/COVERED.*covered by banner “Cookie notice”/);
+    // Beside the English, the refusal as data the side panel says in the person's language.
+    expect((refused as { error_said?: unknown }).error_said).toEqual({
+      code: 'act_refused',
+      params: { reason: 'covered', role: 'textbox', name: 'Quantity', cover_role: 'banner', cover_name: 'Cookie notice' },
+    });
+  } else expect(error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('covered') });
   await expect(page.locator('#add-quantity')).toHaveValue('7');
   expect((await shopState(sites.urls.shop)).requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 });

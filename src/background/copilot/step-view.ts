@@ -33,7 +33,8 @@ type ResultView = Pick<CopilotStep, 'status' | 'outcome' | 'error' | 'evidence' 
 export function resultView(r: ActionResult): ResultView {
   // The person's "no" (Deny, or Escape on the card) is their decision, not a failure of the step.
   if (isErrorResult(r) && r.error.code === 'APPROVAL_DENIED') return { status: 'denied', outcome: 'You denied this action; nothing was done.', outcome_said: phrase('step_denied') };
-  if (isErrorResult(r)) return { status: 'failed', error: clip(`${r.error.code}: ${r.error.message}`), error_said: phrase('step_refused', { code: r.error.code }) };
+  // A DOM step the page refused says why (the control is covered, hidden, disabled…); any other refusal by its code.
+  if (isErrorResult(r)) return { status: 'failed', error: clip(`${r.error.code}: ${r.error.message}`), error_said: r.error_said ?? phrase('step_refused', { code: r.error.code }) };
   const { status, certainty } = r.execution;
   const values = { status, certainty, type: r.resource.type, id: r.resource.id, ...(r.resource.state ? { state: r.resource.state } : {}) };
   const resource = `${r.resource.type} ${r.resource.id}${r.resource.state ? ` is ${r.resource.state}` : ''}`;

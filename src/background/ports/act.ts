@@ -75,7 +75,9 @@ export function toExecutionReport(report: ActReport): ExecutionReport {
   if (report.dialogs?.length) return { outcome: 'failed', message: dialogsMessage(report.dialogs), side_effect_possible: done, ...activity };
   if (steps.length > 0 && steps.every((s) => s.status === 'done')) return { outcome: 'completed', ...activity };
   const threw = steps.some((s) => s.status === 'failed');
-  return { outcome: 'failed', message: said.slice(0, 3500) || 'no step ran', side_effect_possible: done || threw, ...activity };
+  // Nothing happened: the step that refused says why, as data for the panel too.
+  const refusal = done || threw ? undefined : steps.find((s) => s.status === 'refused')?.message_said;
+  return { outcome: 'failed', message: said.slice(0, 3500) || 'no step ran', ...(refusal ? { message_said: refusal } : {}), side_effect_possible: done || threw, ...activity };
 }
 
 const DIALOG_WORDS: Record<PageDialog['kind'], string> = { confirm: 'a confirmation (window.confirm)', prompt: 'a question (window.prompt)', alert: 'a message (window.alert)' };

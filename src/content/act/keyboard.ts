@@ -2,6 +2,7 @@ import { dom } from '../../observation/dom/native.ts';
 import type { Chord } from '../../protocol/key-chord.ts';
 import { describe, disabledProblem, visibilityProblem } from './checks.ts';
 import { announce, is, isHtml, refused, watchActivation, type ActHooks, type Report } from './perform.ts';
+import { refusalSaid } from './refusal-said.ts';
 
 /**
  * dom.press: keydown, keypress (for a character), keyup on the focused element, as a keyboard
@@ -431,11 +432,15 @@ export function press(doc: Document, el: Element | undefined, c: Chord, repeat: 
   if (el) {
     const problem = visibilityProblem(el) ?? disabledProblem(el);
     if (problem) return refused(problem);
-    if (!isHtml(el)) return refused({ code: 'NOT_FOCUSABLE', message: `${describe(el)} cannot take the focus` });
+    if (!isHtml(el)) return refused({ code: 'NOT_FOCUSABLE', message: `${describe(el)} cannot take the focus`, message_said: refusalSaid('not_focusable', el) });
     el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
     focusFn.call(el, { preventScroll: true });
     if (focusedIn(doc) !== el)
-      return refused({ code: 'NOT_FOCUSABLE', message: `${describe(el)} did not take the focus (it is not focusable, or the page moved the focus away); nothing was pressed` });
+      return refused({
+        code: 'NOT_FOCUSABLE',
+        message: `${describe(el)} did not take the focus (it is not focusable, or the page moved the focus away); nothing was pressed`,
+        message_said: refusalSaid('not_focusable', el),
+      });
   } else if (opts.expectFocused && focusedIn(doc) !== opts.expectFocused) {
     return refused({ code: 'FOCUS_MOVED', message: `the focus moved from ${describe(opts.expectFocused)} to ${describe(focusedIn(doc))} since the page was observed; nothing was pressed` });
   }

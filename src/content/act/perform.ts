@@ -2,6 +2,7 @@ import type { ActStep, ActStepReport } from '../../protocol/messages.ts';
 import { dom } from '../../observation/dom/native.ts';
 import { bringIntoViewAndHitTest, describe, disabledProblem, visibilityProblem, type Reach, type Refusal } from './checks.ts';
 import { pressAndRelease } from './pointer.ts';
+import { refusalSaid } from './refusal-said.ts';
 import { acceptedTypedValue, nextTypedValue, TYPED_INPUT_TYPES } from './typed-value.ts';
 
 /** What a primitive tells the act around it (run.ts): a form it submitted, so its request is reported. */
@@ -18,7 +19,12 @@ export interface ActHooks {
  */
 
 export type Report = Omit<ActStepReport, 'op' | 'ref'>;
-export const refused = (r: Refusal | { code: string; message: string }): Report => ({ status: 'refused', code: r.code, message: r.message.slice(0, 2000) });
+export const refused = (r: Refusal | Pick<Report, 'code' | 'message' | 'message_said'>): Report => ({
+  status: 'refused',
+  code: r.code,
+  message: r.message.slice(0, 2000),
+  ...(r.message_said ? { message_said: r.message_said } : {}),
+});
 
 const inputValueSetter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
 const textAreaValueSetter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
@@ -102,16 +108,17 @@ export function click(el: Element, guard?: () => { code: string; message: string
 
 export function typeText(el: Element, text: string, clear: boolean): Report {
   // Never into hidden fields: a hidden input is the classic place to smuggle data past a person.
-  if (is(el, 'input') && dom.attr(el, 'type')?.toLowerCase() === 'hidden') return refused({ code: 'HIDDEN_FIELD', message: `${describe(el)} is a hidden field` });
+  if (is(el, 'input') && dom.attr(el, 'type')?.toLowerCase() === 'hidden')
+    return refused({ code: 'HIDDEN_FIELD', message: `${describe(el)} is a hidden field`, message_said: refusalSaid('hidden_field', el) });
   const hidden = visibilityProblem(el);
-  if (hidden) return refused({ code: 'HIDDEN_FIELD', message: hidden.message });
+  if (hidden) return refused({ code: 'HIDDEN_FIELD', message: hidden.message, message_said: hidden.message_said });
   const isInput = is(el, 'input');
   const isTextArea = is(el, 'textarea');
   const editable = isHtml(el) && dom.isContentEditable(el);
   const inputType = isInput ? (dom.attr(el, 'type') ?? '').toLowerCase() : '';
-  if (isInput && !TYPED_INPUT_TYPES.has(inputType)) return refused({ code: 'NOT_EDITABLE', message: `${describe(el)} is not a text field` });
-  if (!isInput && !isTextArea && !editable) return refused({ code: 'NOT_EDITABLE', message: `${describe(el)} is not a text field` });
-  if ((isInput || isTextArea) && dom.has(el, 'readonly')) return refused({ code: 'READ_ONLY_FIELD', message: `${describe(el)} is read-only` });
+  if (isInput && !TYPED_INPUT_TYPES.has(inputType)) return refused({ code: 'NOT_EDITABLE', message: `${describe(el)} is not a text field`, message_said: refusalSaid('not_editable', el) });
+  if (!isInput && !isTextArea && !editable) return refused({ code: 'NOT_EDITABLE', message: `${describe(el)} is not a text field`, message_said: refusalSaid('not_editable', el) });
+  if ((isInput || isTextArea) && dom.has(el, 'readonly')) return refused({ code: 'READ_ONLY_FIELD', message: `${describe(el)} is read-only`, message_said: refusalSaid('read_only', el) });
   const at = ready(el);
   if ('code' in at) return refused(at);
   try {
@@ -138,14 +145,14 @@ export function typeText(el: Element, text: string, clear: boolean): Report {
 }
 
 export function select(el: Element, values: readonly string[]): Report {
-  if (!is(el, 'select')) return refused({ code: 'NOT_SELECTABLE', message: `${describe(el)} is not a native <select>; click its options instead` });
+  if (!is(el, 'select')) return refused({ code: 'NOT_SELECTABLE', message: `${describe(el)} is not a native <select>; click its options instead`, message_said: refusalSaid('not_selectable', el) });
   if (values.length > 1 && !dom.has(el, 'multiple')) return refused({ code: 'INVALID_INPUT', message: `${describe(el)} takes one value, ${values.length} were given` });
   const options = [...(optionsGetter.call(el) as HTMLOptionsCollection)];
   const chosen: HTMLOptionElement[] = [];
   for (const v of values) {
     const norm = v.trim().toLowerCase();
     const match = options.find((o) => o.value === v) ?? options.find((o) => dom.text(o).trim() === v.trim()) ?? options.find((o) => dom.text(o).trim().toLowerCase() === norm);
-    if (!match) return refused({ code: 'OPTION_NOT_FOUND', message: `${describe(el)} has no option ${JSON.stringify(v.slice(0, 200))}` });
+    if (!match) return refused({ code: 'OPTION_NOT_FOUND', message: `${describe(el)} has no option ${JSON.stringify(v.slice(0, 200))}`, message_said: refusalSaid('no_option', el, { option: v }) });
     if (match.disabled) return refused({ code: 'DISABLED', message: `option ${JSON.stringify(v.slice(0, 200))} of ${describe(el)} is disabled` });
     chosen.push(match);
   }

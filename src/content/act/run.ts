@@ -12,6 +12,7 @@ import type { RequestLedger } from './requests.ts';
 import { PageActivity } from './activity.ts';
 import { pageTimersDue } from './page-timers.ts';
 import { armPageDialogs } from './page-dialogs.ts';
+import { refusalSaid } from './refusal-said.ts';
 
 /**
  * The content side of DOM execution (DESIGN §8: the isolated world executes DOM
@@ -58,7 +59,13 @@ export async function runSteps(steps: readonly ActStep[], resolver: RefResolver,
   const base = (s: ActStep) => ({ op: s.op, ...(s.ref ? { ref: s.ref } : {}) });
   if (documentToken !== undefined && token !== documentToken) {
     const first = steps[0]!;
-    reports.push({ ...base(first), status: 'refused', code: 'STALE_DOCUMENT', message: 'The page has changed to another document since it was observed; its refs no longer apply. Observe again.' });
+    reports.push({
+      ...base(first),
+      status: 'refused',
+      code: 'STALE_DOCUMENT',
+      message: 'The page has changed to another document since it was observed; its refs no longer apply. Observe again.',
+      message_said: refusalSaid('stale_document'),
+    });
     return { ...(token ? { documentToken: token } : {}), steps: reports };
   }
   const clock = ctx.clock ?? (() => performance.now());
@@ -93,6 +100,7 @@ export async function runSteps(steps: readonly ActStep[], resolver: RefResolver,
           status: 'refused',
           code: 'REF_NOT_FOUND',
           message: `No live element has ref ${step.ref} in this document (it was removed, or the ref is unknown). Observe again.`,
+          message_said: refusalSaid('gone'),
         });
         break;
       }

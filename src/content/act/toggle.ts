@@ -1,6 +1,7 @@
 import { dom } from '../../observation/dom/native.ts';
 import { describe, visibilityProblem } from './checks.ts';
 import { click, is, refused, type ActHooks, type Report } from './perform.ts';
+import { refusalSaid } from './refusal-said.ts';
 
 /**
  * dom.check: sets a checkbox, radio button or switch — native, or ARIA (`role=checkbox`, `switch`,
@@ -42,10 +43,14 @@ function clickable(el: Element): Element {
 /** Clicks when needed; `settled` is awaited by the caller before readToggle tells what the page did. */
 export function check(el: Element, checked: boolean, hooks?: ActHooks): Report & { clicked?: boolean } {
   const now = readToggle(el);
-  if (now === undefined) return refused({ code: 'NOT_A_TOGGLE', message: `${describe(el)} is not a checkbox, radio button or switch; use dom.click` });
+  if (now === undefined) return refused({ code: 'NOT_A_TOGGLE', message: `${describe(el)} is not a checkbox, radio button or switch; use dom.click`, message_said: refusalSaid('not_a_toggle', el) });
   if (now === checked) return { status: 'done', message: `${describe(el)} was already ${checked ? 'checked' : 'unchecked'}; nothing was clicked`, checked: now };
   if (!checked && isRadio(el)) {
-    return refused({ code: 'CANNOT_UNCHECK', message: `${describe(el)} is a radio button: it is unchecked by choosing another option of its group, not by clicking it` });
+    return refused({
+      code: 'CANNOT_UNCHECK',
+      message: `${describe(el)} is a radio button: it is unchecked by choosing another option of its group, not by clicking it`,
+      message_said: refusalSaid('cannot_uncheck', el),
+    });
   }
   const r = click(clickable(el), undefined, hooks);
   return r.status === 'done' ? { ...r, clicked: true } : r;

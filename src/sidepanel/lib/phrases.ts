@@ -2,6 +2,7 @@ import { pluralOf, t, type MessageKey } from '../../base/i18n.ts';
 import { ErrorCode } from '../../protocol/errors.ts';
 import { InteractivityEvidence } from '../../protocol/element.ts';
 import { OBSERVE_CAUSES, type Phrase, type PhraseCode, type SiteContentKind } from '../../protocol/phrase.ts';
+import { ActRefusalReason } from '../../protocol/act-refusal.ts';
 import { countdown } from './time.ts';
 import { roleWord } from './role-words.ts';
 
@@ -90,6 +91,27 @@ function controlWords(v: Values): string | undefined {
   if (role === undefined) return undefined;
   const name = text(v, 'name');
   return name !== undefined ? t('said_element', roleWord(role), name) : t('said_unnamed_element', roleWord(role));
+}
+
+/** The control a refused DOM step was for (`role`, `name`), or what covers it (`cover_role`, `cover_name`): "the button “Save”", "an unnamed overlay". */
+function actElement(v: Values, prefix: '' | 'cover_'): string | undefined {
+  const role = text(v, `${prefix}role`);
+  if (role === undefined) return undefined;
+  const name = text(v, `${prefix}name`);
+  return name !== undefined ? t('said_act_element', roleWord(role), name) : t('said_act_unnamed_element', roleWord(role));
+}
+
+/** Why a DOM step was refused (src/protocol/act-refusal.ts), naming its control and, when covered, what covers it. */
+function actRefused(reason: ActRefusalReason, v: Values): string | undefined {
+  if (reason === 'gone' || reason === 'stale_document') return t(`said_act_${reason}`);
+  const element = actElement(v, '');
+  if (element === undefined) return undefined;
+  if (reason === 'covered') {
+    const cover = actElement(v, 'cover_');
+    return cover !== undefined ? t('said_act_covered', element, cover) : t('said_act_covered_unnamed', element);
+  }
+  if (reason === 'no_option') return fill('said_act_no_option', { ...v, element }, 'element', 'option');
+  return t(`said_act_${reason}`, element);
 }
 
 const UNAVAILABLE_PARTS = ['copilot', 'tools', 'retention', 'bridge', 'audit_export', 'contracts'] as const;
@@ -307,6 +329,7 @@ const SAY: Record<PhraseCode, Say> = {
   contract_not_sent: (v) => fill('said_contract_not_sent', v, 'site'),
   request_malformed: () => t('said_request_malformed'),
   internal_error: (v) => fill('said_internal_error', v, 'code'),
+  act_refused: (v) => word(ActRefusalReason.options, text(v, 'reason'), (reason) => actRefused(reason, v)),
 };
 
 /**
@@ -324,6 +347,8 @@ const PARTIAL: ReadonlySet<PhraseCode> = new Set<PhraseCode>([
   'failure_submit',
   'request_malformed',
   'internal_error',
+  // The element's tag and id, and where Steward tried to press it, stay in the English record.
+  'act_refused',
   'contract_bad_answer',
   'contract_not_sent',
   'observe_timeout',

@@ -26,6 +26,21 @@ const ROLES = [
   'gridcell',
   'dialog',
   'alertdialog',
+  // What covers a control (src/observation/dom/cover.ts): a landmark or popup by its role, else a word for where it sits.
+  'banner',
+  'navigation',
+  'contentinfo',
+  'complementary',
+  'alert',
+  'tooltip',
+  'menu',
+  'region',
+  'img',
+  'heading',
+  'overlay',
+  'header',
+  'footer',
+  'element',
 ] as const;
 type Role = (typeof ROLES)[number];
 

@@ -151,6 +151,21 @@ describe('done needs evidence the pipeline confirmed', () => {
     expect(end).toMatchObject({ kind: 'done', verified: false });
   });
 
+  it('tells the model why a DOM step was refused in the English only, never the phrase meant for the person', async () => {
+    const shop = new FakeShop();
+    const refused = {
+      action_id: 'act_1',
+      error: { code: 'EXECUTION_FAILED' as const, message: 'dom.click failed before it took effect: click e6: refused (COVERED) — …', retryable: false, recovery_hint: 'Observe again.' },
+      recovery_hint: 'Observe again.',
+      error_said: { code: 'act_refused' as const, params: { reason: 'covered' as const, role: 'button', name: 'Pay', cover_role: 'dialog' } },
+    };
+    const model = new ScriptedModel([act('orders.cancel'), done()]);
+    const { steps } = await drain(GOAL, settings, { ...portsFor(shop, model), submit: () => Promise.resolve(refused) });
+    expect(steps[0]!.entry.outcome).toContain('refused (COVERED)');
+    expect(steps[0]!.entry.outcome).not.toContain('act_refused');
+    expect(JSON.stringify(model.prompts)).not.toContain('act_refused');
+  });
+
   it('accepts a fresh observation that matches the goal’s expected state', async () => {
     const shop = new FakeShop();
     shop.mode = 'unknown_only';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isErrorResult } from '../../../src/protocol/results.ts';
+import { isErrorResult, type ActionResult } from '../../../src/protocol/results.ts';
+import { createAgentCalls } from '../../../src/mcp/agent-calls.ts';
 import { ORIGIN, approveNext, cancelRequest, orderUrl } from '../pipeline/fakes.ts';
 import { AGENT, agentSetup } from './agent-fakes.ts';
 
@@ -188,6 +189,24 @@ describe('external agent calls: actions through the pipeline', () => {
     // Exactly what the look showed, with its site: the same binding as if the agent had copied it.
     expect(s.submitted[0]!.request).toEqual({ ...unnamed, resource: seen.data.summary.resource });
     expect(seen.data.summary.resource).toMatchObject({ type: 'order', id: 'ORD-1024' });
+  });
+
+  it('gives an agent the English of a refused DOM step, never the phrase meant for the person', async () => {
+    const s = await agentSetup();
+    const refused: ActionResult = {
+      action_id: 'act_9',
+      error: { code: 'EXECUTION_FAILED', message: 'dom.click failed before it took effect: click e6: refused (COVERED) — …', retryable: false, recovery_hint: 'Observe again.' },
+      recovery_hint: 'Observe again.',
+      error_said: { code: 'act_refused', params: { reason: 'covered', role: 'button', name: 'Pay', cover_role: 'dialog', cover_name: 'Cookies' } },
+    };
+    const calls = createAgentCalls({ ...s.ports, submit: async () => refused, actionStatus: async () => ({ state: 'failed', finished: true, result: refused }) as never });
+    const executed = await calls['bridge/execute']({ auth: s.auth, request: cancelRequest(), untrusted_input: false });
+    const status = await calls['bridge/action-status']({ auth: s.auth, action_id: 'act_9', wait_ms: 0 });
+    for (const answer of [executed, status]) {
+      if (!answer.ok) throw new Error(answer.error.message);
+      expect(answer.data.result).toMatchObject({ error: { code: 'EXECUTION_FAILED', message: refused.error.message } });
+      expect(JSON.stringify(answer.data.result)).not.toContain('act_refused');
+    }
   });
 
   it('refuses to execute in a tab it may not see', async () => {

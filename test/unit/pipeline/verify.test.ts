@@ -228,6 +228,12 @@ describe('verifyOutcome on the other paths', () => {
       current: { state: 'awaiting_payment' },
     });
     expect(verify({ report: { outcome: 'failed', message: 'timeout', side_effect_possible: true }, after: before })).toMatchObject({ execution: { status: 'unknown' } });
+    // The page's refusal as data for the panel travels beside the English (only where nothing happened).
+    const coveredSaid = { code: 'act_refused' as const, params: { reason: 'covered' as const, role: 'button', name: 'Pay', cover_role: 'dialog', cover_name: 'Cookies' } };
+    expect(verify({ report: { outcome: 'failed', message: 'click e6: refused (COVERED) — …', message_said: coveredSaid, side_effect_possible: false }, after: before })).toMatchObject({
+      error: { code: 'EXECUTION_FAILED', message: expect.stringContaining('refused (COVERED)') },
+      error_said: coveredSaid,
+    });
     expect(verify({ report: { outcome: 'failed', message: 'timeout', side_effect_possible: true }, expect: { state: 'cancelled' } })).toMatchObject({
       execution: { status: 'confirmed', certainty: 'inferred' },
     });

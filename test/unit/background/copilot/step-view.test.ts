@@ -40,6 +40,13 @@ describe('a co-pilot step’s words, as phrases for the panel', () => {
       error: 'TOOL_NOT_FOUND: orders.cancel is not available here.',
       error_said: { code: 'step_refused', params: { code: 'TOOL_NOT_FOUND' } },
     });
+    // A DOM step the page refused: the panel says why from the content script's data, the English stays the record.
+    const covered = { code: 'act_refused' as const, params: { reason: 'covered' as const, role: 'button', name: 'Pay', cover_role: 'dialog', cover_name: 'Cookies' } };
+    expect(resultView({ error: { code: 'EXECUTION_FAILED', message: 'dom.click failed before it took effect: …', retryable: false }, error_said: covered })).toEqual({
+      status: 'failed',
+      error: 'EXECUTION_FAILED: dom.click failed before it took effect: …',
+      error_said: covered,
+    });
     const done = { action_id: 'act_3', execution: { status: 'confirmed', certainty: 'confirmed' }, resource: { type: 'order', id: 'ORD-1024', state: 'cancelled' } } as unknown as ActionResult;
     expect(resultView(done)).toMatchObject({
       status: 'succeeded',

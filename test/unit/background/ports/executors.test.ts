@@ -70,6 +70,12 @@ describe('act reports → execution reports (never more than the page said)', ()
     });
     expect(r).toMatchObject({ outcome: 'failed', side_effect_possible: false, message: expect.stringContaining('COVERED') });
   });
+  it('a refusal before anything ran carries its data for the panel; once something ran it does not (the refusal is not the whole story)', () => {
+    const message_said = { code: 'act_refused' as const, params: { reason: 'covered' as const, role: 'button', name: 'Pay', cover_role: 'overlay' } };
+    const refused = { op: 'click' as const, ref: 'e1', status: 'refused' as const, code: 'COVERED', message: 'covered by <div#overlay>', message_said };
+    expect(toExecutionReport({ steps: [refused, { op: 'click', status: 'skipped', message: 'not run' }] })).toMatchObject({ outcome: 'failed', message_said });
+    expect(toExecutionReport({ steps: [done('select'), refused] as never })).not.toHaveProperty('message_said');
+  });
   it('something done, then a refusal or a throw → failed, side effect possible', () => {
     expect(toExecutionReport({ steps: [done('select'), { op: 'click', status: 'refused', code: 'DISABLED', message: 'x' }] as never })).toMatchObject({ side_effect_possible: true });
     expect(toExecutionReport({ steps: [{ op: 'type', status: 'failed', code: 'EXECUTION_FAILED', message: 'threw' }] })).toMatchObject({ side_effect_possible: true });
