@@ -1,4 +1,5 @@
 import type { ApprovalReason, ApprovalReceipt, BoundForm } from '../protocol/approval.ts';
+import type { ActRefusalPhrase } from '../protocol/act-refusal.ts';
 import type { Policy } from '../protocol/managed-policy.ts';
 import { PageErrorDetails, type PageToolError } from '../protocol/page-tool-error.ts';
 import { makeError, type StewardError } from '../protocol/errors.ts';
@@ -611,7 +612,7 @@ export class ActionRunner {
       ...(how.state_version_before !== undefined ? { state_version_before: how.state_version_before } : {}),
       ...(after_version !== undefined ? { state_version_after: after_version } : {}),
       ...(error_code ? { error_code } : {}),
-      details: { via, ...pageErrorFor(result), ...writesFor(result), ...(how.resumed ? { resumed_after_restart: true } : {}) },
+      details: { via, ...pageErrorFor(result), ...refusalSaidFor(result), ...writesFor(result), ...(how.resumed ? { resumed_after_restart: true } : {}) },
     });
     const final: ActionResult = auditId ? { ...result, audit_receipt: auditId } : result;
     await Promise.all([idempotency.complete(action.agent_id, action.idempotency_key, action.action_id, final), memoryWrite.catch(() => undefined)]);
@@ -724,6 +725,11 @@ function writesFor(result: ActionResult): { writes?: Array<{ method: string; url
 }
 
 /** The page's own words when its tool failed (bounded, marked as the page's): the Activity view shows why. */
+/** Why the page step was refused, as the person's panel says it (act-refusal.ts): the audit keeps it beside the code, so Activity can say it in their language. */
+function refusalSaidFor(result: ActionResult): { said?: ActRefusalPhrase } {
+  return isErrorResult(result) && result.error_said !== undefined ? { said: result.error_said } : {};
+}
+
 function pageErrorFor(result: ActionResult): { page_error?: PageToolError } {
   if (isErrorResult(result) || (result.execution.status !== 'failed' && result.execution.status !== 'unknown')) return {};
   const said = PageErrorDetails.safeParse(result.execution.error?.details);

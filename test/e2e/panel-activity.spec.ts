@@ -37,6 +37,9 @@ test('lists the audit log per action, searchable and filterable, with each step 
   await expect(refused).toHaveAttribute('aria-expanded', 'false');
   // How it ended, in words: the revoked token stopped it before anything ran.
   await expect(refused).toContainText('Refused before it ran');
+  // Why, in words; the code itself is one click away, in its steps.
+  await expect(refused.getByTestId('activity-why')).toHaveText('the token is missing, expired or revoked');
+  await expect(refused).not.toContainText('TOKEN_INVALID');
   await refused.click();
   await expect(refused).toHaveAttribute('aria-expanded', 'true');
   const steps = panel.getByRole('list', { name: `Steps of orders.cancel on order:${SHOP_ORDER}` });

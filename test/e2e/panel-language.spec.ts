@@ -190,6 +190,11 @@ test.describe('the co-pilot’s run, as the service worker words it', () => {
     await expect(english).toBeHidden();
     await step.getByText(vi('said_details'), { exact: true }).click();
     await expect(english).toBeVisible();
+
+    // Activity says why on the action's row, in the same Vietnamese words.
+    await showView(panel, vi('tab_activity'));
+    const task = panel.getByRole('list', { name: vi('activity_log_label') }).getByRole('listitem', { name: 'press Publish', exact: true });
+    await expect(task.getByTestId('activity-why')).toHaveText(viSays('said_act_covered', button, banner));
   });
 
   test('in a Vietnamese browser a stopped run says “stopped by you” in Vietnamese, in the run and in Activity', async ({ steward, sites, openPanel }) => {

@@ -2,14 +2,23 @@ import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { pluralOf, t } from '../../base/i18n.ts';
 import type { AuditEntry, AuditKind } from '../../protocol/audit.ts';
+import { ErrorCode } from '../../protocol/errors.ts';
 import type { AuditGroup } from '../lib/audit-groups.ts';
 import { actionPathLabel, humanize, outcomeText, pathMeaning } from '../lib/labels.ts';
+import { said } from '../lib/phrases.ts';
 import { clockTime } from '../lib/time.ts';
 import { showValue } from '../lib/values.ts';
 import { now } from '../now.ts';
 
 /** What kind of step an entry records, in words (`approval request`). */
 const kindText = (kind: AuditKind): string => t(`activity_kind_${kind}`);
+
+/** Why an action did not go through, in the person's words: the page step's refusal as recorded, else what its code means (the code itself is in its steps). */
+function whyText(g: AuditGroup): string {
+  const code = ErrorCode.safeParse(g.error_code);
+  const meaning = code.success ? t(`said_error_${code.data}`) : g.error_code!;
+  return g.said ? said(g.said, meaning) : meaning;
+}
 
 /** One action in the log: a summary row, and its full chain of steps behind a disclosure button. */
 export function AuditGroupItem({ group: g }: { group: AuditGroup }) {
@@ -32,10 +41,14 @@ export function AuditGroupItem({ group: g }: { group: AuditGroup }) {
         </span>
         <span class="title">{title}</span>
         <span class={`badge tone-${g.tone}`}>{outcomeText(g.outcome)}</span>
-        {g.error_code && <span class="badge tone-bad">{g.error_code}</span>}
         {g.via && (
           <span class="badge path" data-testid="action-path" title={pathMeaning(g.via)}>
             {actionPathLabel(g.via)}
+          </span>
+        )}
+        {g.error_code && (
+          <span class="why" data-testid="activity-why">
+            {whyText(g)}
           </span>
         )}
         <span class="meta">

@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../../protocol/audit.ts';
+import { ActRefusalBeside, type ActRefusalPhrase } from '../../protocol/act-refusal.ts';
 import { Source } from '../../protocol/resource.ts';
 
 /**
@@ -23,6 +24,8 @@ export interface AuditGroup {
   outcome: string;
   tone: 'ok' | 'pending' | 'bad' | 'neutral';
   error_code?: string;
+  /** Why the page step was refused, as the worker recorded it for the person (act-refusal.ts); a record that does not fit is left out. */
+  said?: ActRefusalPhrase;
   first_at: string;
   last_at: string;
   last_seq: number;
@@ -106,6 +109,11 @@ function actionResult(last: AuditEntry): string | undefined {
   }
 }
 
+/** The refusal phrase the last failure step recorded (`details.said`), unchecked. */
+function decisiveSaid(steps: readonly AuditEntry[]): unknown {
+  return steps.findLast((s) => s.kind === 'failure')?.details?.said;
+}
+
 export function groupAudit(entries: readonly AuditEntry[]): AuditGroup[] {
   const groups = new Map<string, AuditEntry[]>();
   for (const e of [...entries].sort((a, b) => a.seq - b.seq)) {
@@ -124,6 +132,7 @@ export function groupAudit(entries: readonly AuditEntry[]): AuditGroup[] {
     // The last one recorded: a retry on another path says where the action finally went.
     const via = steps.map(entryVia).findLast((v) => v !== undefined);
     const errorCode = [...steps].reverse().find((s) => s.error_code)?.error_code;
+    const said = ActRefusalBeside.parse(decisiveSaid(steps));
     // An agent asking again with the same key changes nothing: the action ended as its last real step says.
     const decisive = steps.findLast((s) => s.outcome !== 'idempotent_replay') ?? last;
     out.push({
@@ -136,6 +145,7 @@ export function groupAudit(entries: readonly AuditEntry[]): AuditGroup[] {
       outcome: actionResult(decisive) ?? decisive.outcome ?? decisive.kind,
       tone: tone(decisive),
       ...(errorCode ? { error_code: errorCode } : {}),
+      ...(said ? { said } : {}),
       first_at: first.at,
       last_at: last.at,
       last_seq: last.seq,

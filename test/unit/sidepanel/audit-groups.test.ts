@@ -171,3 +171,25 @@ describe('token changes', () => {
     expect(filterGroups(groups, { ...NO_FILTER, text: 'tok_b' }).map((g) => g.steps.map((s) => s.seq))).toEqual([[4], [0, 1, 2]]);
   });
 });
+
+describe('why an action failed', () => {
+  const covered = { code: 'act_refused', params: { reason: 'covered', role: 'button', name: 'Publish', cover_role: 'overlay', cover_name: 'Cookies' } };
+  const failed = (said: unknown) => {
+    seq = 0;
+    return groupAudit([
+      entry({ kind: 'proposal', outcome: 'proposed', idempotency_key: 'k1', action: 'dom.click' }),
+      entry({ kind: 'failure', outcome: 'failed', idempotency_key: 'k1', action: 'dom.click', error_code: 'EXECUTION_FAILED', details: { via: 'dom', said } }),
+    ])[0]!;
+  };
+
+  it('carries the page step refusal the worker recorded, for the person’s words', () => {
+    expect(failed(covered)).toMatchObject({ outcome: 'failed', error_code: 'EXECUTION_FAILED', said: covered });
+  });
+
+  it('leaves out a recorded refusal that does not fit: the code’s meaning is said instead', () => {
+    expect(failed({ ...covered, params: { ...covered.params, reason: 'because I say so' } })).not.toHaveProperty('said');
+    expect(failed({ ...covered, params: { ...covered.params, html: '<b>x</b>' } })).not.toHaveProperty('said');
+    expect(failed({ code: 'run_internal_error' })).not.toHaveProperty('said');
+    expect(failed(undefined)).not.toHaveProperty('said');
+  });
+});
