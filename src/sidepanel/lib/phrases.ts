@@ -103,14 +103,14 @@ function actElement(v: Values, prefix: '' | 'cover_'): string | undefined {
 
 /** Why a DOM step was refused (src/protocol/act-refusal.ts), naming its control and, when covered, what covers it. */
 function actRefused(reason: ActRefusalReason, v: Values): string | undefined {
-  if (reason === 'gone' || reason === 'stale_document') return t(`said_act_${reason}`);
+  if (reason === 'gone' || reason === 'stale_document' || reason === 'form_field_gone') return t(`said_act_${reason}`);
   const element = actElement(v, '');
   if (element === undefined) return undefined;
   if (reason === 'covered') {
     const cover = actElement(v, 'cover_');
     return cover !== undefined ? t('said_act_covered', element, cover) : t('said_act_covered_unnamed', element);
   }
-  if (reason === 'no_option') return fill('said_act_no_option', { ...v, element }, 'element', 'option');
+  if (reason === 'no_option' || reason === 'option_disabled') return fill(`said_act_${reason}`, { ...v, element }, 'element', 'option');
   return t(`said_act_${reason}`, element);
 }
 
