@@ -211,6 +211,11 @@ const SAY: Record<PhraseCode, Say> = {
   model_label_demo: () => t('said_model_label_demo'),
   model_label_at: (v) => fill('said_model_label_at', v, 'model', 'host'),
   failure_refused: (v) => word(ErrorCode.options, text(v, 'code'), (code) => fill('said_failure_refused', { ...v, why: t(`said_error_${code}`) }, 'step', 'why', 'code')),
+  failure_act_refused: (v) =>
+    word(ActRefusalReason.options, text(v, 'reason'), (reason) => {
+      const why = actRefused(reason, v);
+      return why === undefined ? undefined : fill('said_failure_act_refused', { ...v, why }, 'step', 'why');
+    }),
   failure_site: (v) => {
     const s = text(v, 'status');
     const key = s === 'failed' ? 'said_failure_site_failed' : s === 'unknown' ? 'said_failure_site_unknown' : undefined;
@@ -343,6 +348,7 @@ const PARTIAL: ReadonlySet<PhraseCode> = new Set<PhraseCode>([
   'collector_bridge_down',
   'model_unreadable',
   'failure_refused',
+  'failure_act_refused',
   'failure_invalid_reply',
   'failure_submit',
   'request_malformed',

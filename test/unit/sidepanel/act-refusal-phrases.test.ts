@@ -85,6 +85,20 @@ describe('a DOM step the page refused, said in the person’s language', () => {
     expect(said(act({ reason: 'option_disabled', role: 'combobox', name: 'Delivery' }), ENGLISH)).toBe(ENGLISH);
   });
 
+  it('lists a co-pilot step the page refused by why, after its number, the English record one click away', () => {
+    const failure = { code: 'failure_act_refused', params: { step: 2, ...covered } };
+    const record = `step 2: EXECUTION_FAILED: ${ENGLISH}`;
+    inVietnamese();
+    expect(saidWithRecord(failure, record)).toEqual({
+      words: 'Bước 2: Chưa thực hiện: ô nhập văn bản “Quantity” bị biểu ngữ “Cookie notice” che ở mọi điểm Steward đã thử nhấn. Hãy đóng hoặc dời thứ đang che nó trước.',
+      record,
+    });
+    inEnglish();
+    expect(said(failure, record)).toBe('Step 2: Not done: the textbox “Quantity” is covered by the banner “Cookie notice” wherever Steward tried to press it. Close or move what covers it first.');
+    expect(said({ code: 'failure_act_refused', params: { step: 2, reason: 'melted', role: 'button' } }, record)).toBe(record);
+    expect(said({ code: 'failure_act_refused', params: { step: 2, reason: 'disabled' } }, record)).toBe(record);
+  });
+
   it('quotes the page’s names as the page’s words, markup and all, and shows a role it has no word for as it is', () => {
     inVietnamese();
     const words = said(act({ reason: 'hidden', role: 'doc-noteref', name: '<img src=x onerror=alert(1)> Pay' }), ENGLISH);
