@@ -94,7 +94,11 @@ interface Failure {
 }
 
 function failureOf(r: ActionResult): Failure | undefined {
-  if (isErrorResult(r)) return { text: `${r.error.code}: ${r.error.message}`, said: (step) => phrase('failure_refused', { step, code: r.error.code }) };
+  if (isErrorResult(r)) {
+    // A DOM step the page refused says why (the control is covered, disabled…); any other refusal by its code. The code stays in the English.
+    const act = r.error_said;
+    return { text: `${r.error.code}: ${r.error.message}`, said: (step) => (act ? phrase('failure_act_refused', { step, ...act.params }) : phrase('failure_refused', { step, code: r.error.code })) };
+  }
   const s = r.execution.status;
   return s === 'failed' || s === 'unknown' ? { text: `${r.action_id} ${s}`, said: (step) => phrase('failure_site', { step, action_id: r.action_id, status: s }) } : undefined;
 }

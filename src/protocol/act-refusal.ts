@@ -8,7 +8,12 @@ import { z } from 'zod';
  * fit is dropped (the English it travels beside is shown). Agents get the English only.
  */
 
-/** The refusals the panel can say: each one names the element it is about, except `gone` and `stale_document`. */
+/**
+ * The refusals the panel can say: each one names the element it is about, except `gone`,
+ * `stale_document` and `form_field_gone`. `focus_moved`: the element that had the focus when the
+ * page was observed; `drop_offscreen`: the element being dragged; `form_changed`: the approved
+ * form's field that no longer holds its approved value.
+ */
 export const ActRefusalReason = z.enum([
   'covered',
   'hidden',
@@ -24,6 +29,11 @@ export const ActRefusalReason = z.enum([
   'not_a_toggle',
   'cannot_uncheck',
   'not_focusable',
+  'option_disabled',
+  'focus_moved',
+  'drop_offscreen',
+  'form_changed',
+  'form_field_gone',
 ]);
 export type ActRefusalReason = z.infer<typeof ActRefusalReason>;
 
@@ -34,7 +44,7 @@ const PageName = z.string().max(200);
 
 /**
  * `role` and `name`: the element the step was for; `cover_role` and `cover_name`: what lies on top
- * of it (covered); `option`: the agent's value a list does not offer (no_option).
+ * of it (covered); `option`: the agent's value a list does not offer (no_option) or offers disabled (option_disabled).
  */
 export const ActRefusalPhrase = z.object({
   code: z.literal('act_refused'),

@@ -134,6 +134,8 @@ export interface PhraseValues {
   // Why a co-pilot run's step counted as a failure (src/agent/loop.ts), for "stopped after repeated failures".
   /** `code`: the pipeline's ErrorCode. */
   failure_refused: { step: Count; code: Text };
+  /** A DOM step the page refused before it touched anything: why, as act_refused says it. */
+  failure_act_refused: ActRefusalValues & { step: Count };
   /** `status`: failed or unknown, as the pipeline reported it. */
   failure_site: { step: Count; action_id: Text; status: Text };
   /** What was wrong with the reply stays in the English record (it is what the model was told). */

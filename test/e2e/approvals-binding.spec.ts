@@ -212,10 +212,16 @@ test('the content script clicks only while the form holds the approved values', 
       tabId,
       [{ op: 'click', ref: update, form: [{ ref: quantity, value }, { ref: update }] }],
       snap.data.documentToken,
-    ] as const) as Promise<{ data: { steps: Array<{ status: string; code?: string }> } }>;
+    ] as const) as Promise<{ data: { steps: Array<{ status: string; code?: string; message_said?: unknown }> } }>;
   // The page changed the field to 17 after the approval of 1: refused, nothing submitted.
   await page.locator(`#qty-${DRIPPER}`).fill('17');
-  expect((await act('1')).data.steps[0]).toMatchObject({ status: 'refused', code: 'FORM_CHANGED' });
+  // Said as data too, for the person: the field that no longer holds what was approved, named as the observation names it.
+  const field = snap.data.elements.find((e) => e.ref === quantity)!;
+  expect((await act('1')).data.steps[0]).toMatchObject({
+    status: 'refused',
+    code: 'FORM_CHANGED',
+    message_said: { code: 'act_refused', params: { reason: 'form_changed', name: field.name } },
+  });
   expect((await shopOrders(sites.urls.shop)).counters['ORD-1024']!.quantity_changes).toBe(0);
   // With the value the person approved, it clicks.
   expect((await act('17')).data.steps[0]).toMatchObject({ status: 'done' });

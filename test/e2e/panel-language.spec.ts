@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 import { startScriptedModel, type ScriptedModel } from '../../sites/model/scripted-server.ts';
 import { grantInChromeSettings } from '../harness/browser.ts';
 import { cancelReply, cancelledReply } from '../harness/copilot-panel-helpers.ts';
-import { click, done } from '../harness/copilot-replies.ts';
+import { act, click, done, pageText, reading, refNamed } from '../harness/copilot-replies.ts';
 
 /** The Vietnamese catalogue, as the panel reads it through chrome.i18n.getMessage. */
 const VI = JSON.parse(readFileSync(new URL('../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Record<string, { message: string }>;
@@ -195,6 +195,37 @@ test.describe('the co-pilot’s run, as the service worker words it', () => {
     await showView(panel, vi('tab_activity'));
     const task = panel.getByRole('list', { name: vi('activity_log_label') }).getByRole('listitem', { name: 'press Publish', exact: true });
     await expect(task.getByTestId('activity-why')).toHaveText(viSays('said_act_covered', button, banner));
+  });
+
+  test('in a Vietnamese browser a run stopped after repeated failures lists each refused step by why, in Vietnamese, the code behind Details', async ({ steward, sites, openPanel }) => {
+    // Three different steps (the same one three times is "stuck", not "failures"), each refused under the cookie banner.
+    const hover = reading((r) => act('dom.hover', { ref: refNamed(pageText(r), 'Publish') }, 'Point at “Publish”.', 'its hint shows'));
+    model.script([hover, click('Publish', 'the post is published'), hover]);
+    const page = await steward.context.newPage();
+    await page.goto(`${sites.urls.lab}/widgets/v-covered`);
+    const panel = await openPanel(page);
+    await useScriptedModel(panel, model);
+    const run = await startGoalInVietnamese(panel, 'publish the draft');
+    // Steward cannot tell what Publish does: the person approves the click's card when it asks.
+    const end = run.getByRole('region', { name: vi('copilot_stop_title_failures') });
+    const approve = run.getByRole('article').getByRole('button', { name: vi('card_approve'), exact: true });
+    await expect(approve.or(end)).toBeVisible();
+    if (await approve.isVisible()) await approve.click();
+
+    const errors = end.getByRole('list', { name: vi('copilot_errors_label') });
+    await expect(errors.getByRole('listitem')).toHaveCount(3);
+    const button = viSays('said_act_element', vi('said_role_button'), 'Publish');
+    const banner = viSays('said_act_element', vi('said_role_overlay'), 'We use cookies to keep you signed in.');
+    const why = viSays('said_act_covered', button, banner);
+    // Each line: the sentence, then its Details.
+    for (const n of [1, 2, 3]) await expect(errors.getByRole('listitem').nth(n - 1)).toContainText(viSays('said_failure_act_refused', String(n), why));
+    // Not the generic "failed while running" line: the code and the worker's English stay one click away.
+    await expect(end).not.toContainText(vi('said_error_EXECUTION_FAILED'));
+    const first = errors.getByRole('listitem').first();
+    const english = first.getByText(/EXECUTION_FAILED: dom\.hover failed before it took effect: .*is covered by overlay/);
+    await expect(english).toBeHidden();
+    await first.getByText(vi('said_details'), { exact: true }).click();
+    await expect(english).toBeVisible();
   });
 
   test('in a Vietnamese browser a stopped run says “stopped by you” in Vietnamese, in the run and in Activity', async ({ steward, sites, openPanel }) => {

@@ -143,6 +143,35 @@ test('typing and selecting set real values; hidden fields are never typed into',
   expect((await shopState(sites.urls.shop)).requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 });
 
+test('a disabled option, a focus that moved and a drop point off the page are refused untouched, each said as data for the person', async ({ steward, sites, tabIdOf }) => {
+  const page = await shopOrderPage(steward.context, sites.urls.shop);
+  const tabId = await tabIdOf(page);
+  const { documentToken, elements } = await snapshot(steward.serviceWorker, tabId);
+  const [quantity, product] = ['Quantity', 'Add a product'].map((name) => elements.find((e) => e.name === name)!);
+  const one = async (step: Record<string, unknown>) => (await act(steward.serviceWorker, tabId, [step], documentToken)).data.steps[0]!;
+  const about = (reason: string, e: SnapElement, extra: Record<string, string> = {}) => ({ code: 'act_refused', params: { reason, role: e.role, name: e.name, ...extra } });
+
+  // The page disables the kettle after the observation: choosing it is refused, the choice unchanged.
+  await page.evaluate(() => [...document.querySelectorAll<HTMLOptionElement>('#add-sku option')].find((o) => o.value === 'KTL-GOOSE')!.setAttribute('disabled', ''));
+  const before = await page.locator('#add-sku').inputValue();
+  expect(await one({ op: 'select', ref: product!.ref, values: ['Gooseneck kettle — $39.00'] })).toMatchObject({
+    status: 'refused',
+    code: 'DISABLED',
+    message_said: about('option_disabled', product!, { option: 'Gooseneck kettle — $39.00' }),
+  });
+  await expect(page.locator('#add-sku')).toHaveValue(before);
+
+  // A key meant for the Quantity field while the focus is on the product list: nothing is pressed.
+  await page.locator('#add-quantity').focus();
+  await page.locator('#add-sku').focus();
+  expect(await one({ op: 'press', key: 'Tab', focused: quantity!.ref })).toMatchObject({ status: 'refused', code: 'FOCUS_MOVED', message_said: about('focus_moved', quantity!) });
+  await expect(page.locator('#add-sku')).toBeFocused();
+
+  // A drop point far off the visible page: nothing is dragged.
+  expect(await one({ op: 'drag', ref: quantity!.ref, offset: { x: 20_000, y: 0 } })).toMatchObject({ status: 'refused', code: 'OUTSIDE_VIEWPORT', message_said: about('drop_offscreen', quantity!) });
+  expect((await shopState(sites.urls.shop)).requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+});
+
 test('dom.type through the pipeline runs without approval and is confirmed by the field’s new value; a covered control is refused naming what covers it', async ({
   steward,
   sites,

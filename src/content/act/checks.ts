@@ -15,6 +15,8 @@ import { refusalSaid } from './refusal-said.ts';
 /** `message_said`: the same refusal as data, for the side panel to say in the person's language. */
 export type Refusal = { code: RefusalCode; message: string; message_said: ActRefusalPhrase };
 type RefusalCode = 'NOT_VISIBLE' | 'DISABLED' | 'COVERED' | 'OUTSIDE_VIEWPORT';
+/** What a guard asked right before an activation (the approved form's check: form-check.ts) says when it objects. */
+export type GuardRefusal = { code: string; message: string; message_said?: ActRefusalPhrase };
 
 const A11Y_HIDDEN = '[aria-hidden="true"],[inert]';
 const DISABLED = ':disabled,[aria-disabled="true"]';

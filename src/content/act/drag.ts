@@ -3,6 +3,7 @@ import { describe, disabledProblem, visibilityProblem } from './checks.ts';
 import { clickAfterRelease, fire, focusFrom, moveTo, path, topAt, type At } from './pointer.ts';
 import { dropPoint } from './drop-point.ts';
 import { ready, refused, type Report } from './perform.ts';
+import { refusalSaid } from './refusal-said.ts';
 import type { DropAt } from '../../protocol/action.ts';
 
 /**
@@ -66,11 +67,16 @@ export function drag(el: Element, to: Element | undefined, offset: At | undefine
   let end: At;
   if (to) {
     const problem = visibilityProblem(to) ?? disabledProblem(to);
-    if (problem) return refused({ code: problem.code, message: `drop target: ${problem.message}` });
+    // Said as the target's own refusal: the sentence names the drop target, hidden or disabled.
+    if (problem) return refused({ code: problem.code, message: `drop target: ${problem.message}`, message_said: problem.message_said });
     end = dropPoint(dom.rect(to), at);
   } else end = { x: from.x + offset!.x, y: from.y + offset!.y };
   if (!(end.x >= 0 && end.y >= 0 && end.x < view.innerWidth && end.y < view.innerHeight)) {
-    return refused({ code: 'OUTSIDE_VIEWPORT', message: `the drop point (${Math.round(end.x)}, ${Math.round(end.y)}) is outside the viewport with ${describe(el)} in view; drag in shorter moves` });
+    return refused({
+      code: 'OUTSIDE_VIEWPORT',
+      message: `the drop point (${Math.round(end.x)}, ${Math.round(end.y)}) is outside the viewport with ${describe(el)} in view; drag in shorter moves`,
+      message_said: refusalSaid('drop_offscreen', el),
+    });
   }
   const before = dom.localName(el) === 'input' ? inputValue.call(el) : undefined;
   const source = html5Source(from.target);

@@ -1,6 +1,6 @@
 import { dom } from '../../observation/dom/native.ts';
 import type { Chord } from '../../protocol/key-chord.ts';
-import { describe, disabledProblem, visibilityProblem } from './checks.ts';
+import { describe, disabledProblem, visibilityProblem, type GuardRefusal } from './checks.ts';
 import { announce, is, isHtml, refused, watchActivation, type ActHooks, type Report } from './perform.ts';
 import { refusalSaid } from './refusal-said.ts';
 
@@ -20,7 +20,7 @@ import { refusalSaid } from './refusal-said.ts';
  * Every prototype method is taken at load, so a page that patches or clobbers them changes nothing.
  */
 
-type Guard = () => { code: string; message: string } | undefined;
+type Guard = () => GuardRefusal | undefined;
 
 const focusFn = HTMLElement.prototype.focus;
 const inputProto = HTMLInputElement.prototype;
@@ -156,7 +156,7 @@ function moveFocus(from: Element, backwards: boolean): Element | undefined {
 }
 
 /** HTML implicit submission from a text field: the default button's click, or the form's own submission. */
-function implicitSubmission(field: Element, guard: Guard | undefined): { code: string; message: string } | 'none' | 'submitted' {
+function implicitSubmission(field: Element, guard: Guard | undefined): GuardRefusal | 'none' | 'submitted' {
   const form = inputForm.call(field);
   if (!form) return 'none';
   const controls = [...formElements.call(form)];
@@ -320,12 +320,7 @@ function nativeActivation(el: Element, key: string): boolean {
 }
 
 /** Presses one chord once on whatever has the focus. */
-function pressOnce(
-  doc: Document,
-  c: Chord,
-  guard: Guard | undefined,
-  hooks: ActHooks | undefined,
-): { said: string[]; navigation?: 'form_submitted' | 'link_followed'; refusal?: { code: string; message: string } } {
+function pressOnce(doc: Document, c: Chord, guard: Guard | undefined, hooks: ActHooks | undefined): { said: string[]; navigation?: 'form_submitted' | 'link_followed'; refusal?: GuardRefusal } {
   const view = doc.defaultView ?? window;
   const target = focusedIn(doc);
   const said: string[] = [];
@@ -442,7 +437,11 @@ export function press(doc: Document, el: Element | undefined, c: Chord, repeat: 
         message_said: refusalSaid('not_focusable', el),
       });
   } else if (opts.expectFocused && focusedIn(doc) !== opts.expectFocused) {
-    return refused({ code: 'FOCUS_MOVED', message: `the focus moved from ${describe(opts.expectFocused)} to ${describe(focusedIn(doc))} since the page was observed; nothing was pressed` });
+    return refused({
+      code: 'FOCUS_MOVED',
+      message: `the focus moved from ${describe(opts.expectFocused)} to ${describe(focusedIn(doc))} since the page was observed; nothing was pressed`,
+      message_said: refusalSaid('focus_moved', opts.expectFocused),
+    });
   }
   const what = `${c.ctrlKey ? 'Control+' : ''}${c.altKey ? 'Alt+' : ''}${c.metaKey ? 'Meta+' : ''}${c.shiftKey ? 'Shift+' : ''}${c.key === ' ' ? 'Space' : c.key}`;
   const said: string[] = [];

@@ -1,6 +1,6 @@
 import type { ActStep, ActStepReport } from '../../protocol/messages.ts';
 import { dom } from '../../observation/dom/native.ts';
-import { bringIntoViewAndHitTest, describe, disabledProblem, visibilityProblem, type Reach, type Refusal } from './checks.ts';
+import { bringIntoViewAndHitTest, describe, disabledProblem, visibilityProblem, type GuardRefusal, type Reach, type Refusal } from './checks.ts';
 import { pressAndRelease } from './pointer.ts';
 import { refusalSaid } from './refusal-said.ts';
 import { acceptedTypedValue, nextTypedValue, TYPED_INPUT_TYPES } from './typed-value.ts';
@@ -81,7 +81,7 @@ export function watchActivation(el: Element): { result(): { navigation?: 'form_s
  * `guard` is asked again right before the activation (after the pointer events and focus, whose
  * handlers run page script): if it objects, the element is not activated.
  */
-export function click(el: Element, guard?: () => { code: string; message: string } | undefined, hooks?: ActHooks): Report {
+export function click(el: Element, guard?: () => GuardRefusal | undefined, hooks?: ActHooks): Report {
   const early = guard?.();
   if (early) return refused(early);
   const at = ready(el);
@@ -153,7 +153,8 @@ export function select(el: Element, values: readonly string[]): Report {
     const norm = v.trim().toLowerCase();
     const match = options.find((o) => o.value === v) ?? options.find((o) => dom.text(o).trim() === v.trim()) ?? options.find((o) => dom.text(o).trim().toLowerCase() === norm);
     if (!match) return refused({ code: 'OPTION_NOT_FOUND', message: `${describe(el)} has no option ${JSON.stringify(v.slice(0, 200))}`, message_said: refusalSaid('no_option', el, { option: v }) });
-    if (match.disabled) return refused({ code: 'DISABLED', message: `option ${JSON.stringify(v.slice(0, 200))} of ${describe(el)} is disabled` });
+    if (match.disabled)
+      return refused({ code: 'DISABLED', message: `option ${JSON.stringify(v.slice(0, 200))} of ${describe(el)} is disabled`, message_said: refusalSaid('option_disabled', el, { option: v }) });
     chosen.push(match);
   }
   const at = ready(el);

@@ -1,5 +1,5 @@
 import { dom } from '../../observation/dom/native.ts';
-import type { Reach } from './checks.ts';
+import type { GuardRefusal, Reach } from './checks.ts';
 import { emulateHover } from './hover-style.ts';
 
 /**
@@ -101,7 +101,7 @@ export function* path(from: At, to: At, steps: number): Generator<At> {
  * the down), up, then the click with the element's activation (follow, submit, toggle). `guard`
  * is asked right before the activation.
  */
-export function pressAndRelease(reach: Reach, guard?: () => { code: string; message: string } | undefined): { code: string; message: string } | undefined {
+export function pressAndRelease(reach: Reach, guard?: () => GuardRefusal | undefined): GuardRefusal | undefined {
   const { target } = reach;
   moveTo(target, reach, 0);
   const down = fire(target, 'down', reach, 1);

@@ -168,7 +168,8 @@ async function runStep(step: ActStep, el: Element | undefined, resolver: RefReso
       const chord = parseChord(step.key);
       if (!chord.ok) return refused({ code: 'INVALID_INPUT', message: chord.message });
       const expectFocused = step.focused ? resolver.elementFor(step.focused) : undefined;
-      if (step.focused && !expectFocused) return refused({ code: 'REF_NOT_FOUND', message: `the element that had the focus (${step.focused}) is gone; observe again` });
+      if (step.focused && !expectFocused)
+        return refused({ code: 'REF_NOT_FOUND', message: `the element that had the focus (${step.focused}) is gone; observe again`, message_said: refusalSaid('gone') });
       const form = step.form;
       const keyDoc = el ? (dom.ownerDocument(el) ?? doc) : doc;
       return press(keyDoc, el, chord.chord, step.repeat ?? 1, {
@@ -181,7 +182,8 @@ async function runStep(step: ActStep, el: Element | undefined, resolver: RefReso
       return hover(el!);
     case 'drag': {
       const to = step.to ? resolver.elementFor(step.to) : undefined;
-      if (step.to && !to) return refused({ code: 'REF_NOT_FOUND', message: `No live element has ref ${step.to} (the drop target) in this document. Observe again.` });
+      if (step.to && !to)
+        return refused({ code: 'REF_NOT_FOUND', message: `No live element has ref ${step.to} (the drop target) in this document. Observe again.`, message_said: refusalSaid('gone') });
       return drag(el!, to, step.offset, step.at);
     }
     case 'check': {

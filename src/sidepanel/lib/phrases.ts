@@ -103,14 +103,14 @@ function actElement(v: Values, prefix: '' | 'cover_'): string | undefined {
 
 /** Why a DOM step was refused (src/protocol/act-refusal.ts), naming its control and, when covered, what covers it. */
 function actRefused(reason: ActRefusalReason, v: Values): string | undefined {
-  if (reason === 'gone' || reason === 'stale_document') return t(`said_act_${reason}`);
+  if (reason === 'gone' || reason === 'stale_document' || reason === 'form_field_gone') return t(`said_act_${reason}`);
   const element = actElement(v, '');
   if (element === undefined) return undefined;
   if (reason === 'covered') {
     const cover = actElement(v, 'cover_');
     return cover !== undefined ? t('said_act_covered', element, cover) : t('said_act_covered_unnamed', element);
   }
-  if (reason === 'no_option') return fill('said_act_no_option', { ...v, element }, 'element', 'option');
+  if (reason === 'no_option' || reason === 'option_disabled') return fill(`said_act_${reason}`, { ...v, element }, 'element', 'option');
   return t(`said_act_${reason}`, element);
 }
 
@@ -211,6 +211,11 @@ const SAY: Record<PhraseCode, Say> = {
   model_label_demo: () => t('said_model_label_demo'),
   model_label_at: (v) => fill('said_model_label_at', v, 'model', 'host'),
   failure_refused: (v) => word(ErrorCode.options, text(v, 'code'), (code) => fill('said_failure_refused', { ...v, why: t(`said_error_${code}`) }, 'step', 'why', 'code')),
+  failure_act_refused: (v) =>
+    word(ActRefusalReason.options, text(v, 'reason'), (reason) => {
+      const why = actRefused(reason, v);
+      return why === undefined ? undefined : fill('said_failure_act_refused', { ...v, why }, 'step', 'why');
+    }),
   failure_site: (v) => {
     const s = text(v, 'status');
     const key = s === 'failed' ? 'said_failure_site_failed' : s === 'unknown' ? 'said_failure_site_unknown' : undefined;
@@ -343,6 +348,7 @@ const PARTIAL: ReadonlySet<PhraseCode> = new Set<PhraseCode>([
   'collector_bridge_down',
   'model_unreadable',
   'failure_refused',
+  'failure_act_refused',
   'failure_invalid_reply',
   'failure_submit',
   'request_malformed',

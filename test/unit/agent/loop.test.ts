@@ -5,7 +5,7 @@ import type { ActionRequest } from '../../../src/protocol/action.ts';
 import { FakeShop, ScriptedModel, act, done, drain, portsFor, track } from './fakes.ts';
 import { readFileSync } from 'node:fs';
 import { useMessageSource } from '../../../src/base/i18n.ts';
-import { said } from '../../../src/sidepanel/lib/phrases.ts';
+import { said, saidWithRecord } from '../../../src/sidepanel/lib/phrases.ts';
 import { catalogueSource, type Catalogue } from '../catalogue-source.ts';
 
 const VI = JSON.parse(readFileSync(new URL('../../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Catalogue;
@@ -279,6 +279,26 @@ describe('rails enforced in code', () => {
     useMessageSource(catalogueSource(VI, 'vi'));
     expect(end.kind === 'stopped' && end.errors_said!.map((p, i) => said(p, end.errors![i]!))).toEqual(
       [1, 2, 3].map((n) => `Bước ${n}: chưa thực hiện: ${VI.said_error_PRECONDITION_FAILED!.message} (PRECONDITION_FAILED).`),
+    );
+  });
+
+  it('lists a failed step the page refused by why it refused, in the person’s language, the code in the English record', async () => {
+    const shop = new FakeShop();
+    const english = 'dom.click failed before it took effect: click e6: refused (DISABLED) — <button#pay> "Pay" is disabled';
+    const refused = {
+      action_id: 'act_1',
+      error: { code: 'EXECUTION_FAILED' as const, message: english, retryable: false, recovery_hint: 'Observe again.' },
+      recovery_hint: 'Observe again.',
+      error_said: { code: 'act_refused' as const, params: { reason: 'disabled' as const, role: 'button', name: 'Pay' } },
+    };
+    const model = new ScriptedModel([act('orders.cancel', { n: 1 }), act('orders.cancel', { n: 2 }), act('orders.cancel', { n: 3 })]);
+    const { end } = await drain(GOAL, settings, { ...portsFor(shop, model), submit: () => Promise.resolve(refused) });
+    expect(end).toMatchObject({ kind: 'stopped', reason: 'failures' });
+    if (end.kind !== 'stopped') return;
+    expect(end.errors).toEqual([1, 2, 3].map((n) => `step ${n}: EXECUTION_FAILED: ${english}`));
+    useMessageSource(catalogueSource(VI, 'vi'));
+    expect(end.errors_said!.map((p, i) => saidWithRecord(p, end.errors![i]!))).toEqual(
+      [1, 2, 3].map((n) => ({ words: `Bước ${n}: Chưa thực hiện: nút “Pay” đang bị vô hiệu hoá.`, record: `step ${n}: EXECUTION_FAILED: ${english}` })),
     );
   });
 

@@ -52,11 +52,51 @@ describe('a DOM step the page refused, said in the person’s language', () => {
       expect(en, reason).toMatch(/^Not done: /);
       expect(vi, reason).toMatch(/^Chưa thực hiện: /);
       expect(`${en} ${vi}`, reason).not.toMatch(/\$|said_/);
-      if (reason !== 'gone' && reason !== 'stale_document') expect(vi, reason).toContain('ô đánh dấu “Gift wrap”');
+      if (reason !== 'gone' && reason !== 'stale_document' && reason !== 'form_field_gone') expect(vi, reason).toContain('ô đánh dấu “Gift wrap”');
     }
     inVietnamese();
     expect(said(act({ reason: 'disabled', role: 'button', name: 'Place order' }), ENGLISH)).toBe('Chưa thực hiện: nút “Place order” đang bị vô hiệu hoá.');
     expect(said(act({ reason: 'no_option', role: 'combobox', name: 'Add a product', option: 'A yacht' }), ENGLISH)).toBe('Chưa thực hiện: hộp chọn “Add a product” không có lựa chọn “A yacht”.');
+  });
+
+  it('says the refusals a select, a key press, a drag and an approved form make, in Vietnamese and in English', () => {
+    inVietnamese();
+    expect(said(act({ reason: 'option_disabled', role: 'combobox', name: 'Delivery', option: 'Express' }), ENGLISH)).toBe(
+      'Chưa thực hiện: lựa chọn “Express” của hộp chọn “Delivery” đang bị vô hiệu hoá.',
+    );
+    expect(said(act({ reason: 'focus_moved', role: 'textbox', name: 'Search' }), ENGLISH)).toBe(
+      'Chưa thực hiện: tiêu điểm đã rời khỏi ô nhập văn bản “Search” kể từ lúc Steward xem trang, nên không phím nào được nhấn.',
+    );
+    expect(said(act({ reason: 'drop_offscreen', role: 'element', name: 'Card 3' }), ENGLISH)).toBe(
+      'Chưa thực hiện: chỗ thả phần tử “Card 3” nằm ngoài phần trang đang hiển thị, nên nó chưa được kéo.',
+    );
+    expect(said(act({ reason: 'form_changed', role: 'textbox', name: 'Amount' }), ENGLISH)).toBe(
+      'Chưa thực hiện: ô nhập văn bản “Amount” không còn giữ giá trị đã được phê duyệt, nên Steward đã dừng lại. Biểu mẫu cần được phê duyệt lại.',
+    );
+    expect(said(act({ reason: 'form_field_gone' }), ENGLISH)).toBe(
+      'Chưa thực hiện: một trường của biểu mẫu đã được phê duyệt không còn trên trang, nên Steward đã dừng lại. Biểu mẫu cần được phê duyệt lại.',
+    );
+    inEnglish();
+    expect(said(act({ reason: 'option_disabled', role: 'combobox', name: 'Delivery', option: 'Express' }), ENGLISH)).toBe('Not done: the option “Express” of the combobox “Delivery” is disabled.');
+    expect(said(act({ reason: 'form_changed', role: 'textbox', name: 'Amount' }), ENGLISH)).toBe(
+      'Not done: the textbox “Amount” no longer holds the value that was approved, so Steward stopped. The form needs a new approval.',
+    );
+    // The value the list offers disabled is what the sentence is about: without it, the English.
+    expect(said(act({ reason: 'option_disabled', role: 'combobox', name: 'Delivery' }), ENGLISH)).toBe(ENGLISH);
+  });
+
+  it('lists a co-pilot step the page refused by why, after its number, the English record one click away', () => {
+    const failure = { code: 'failure_act_refused', params: { step: 2, ...covered } };
+    const record = `step 2: EXECUTION_FAILED: ${ENGLISH}`;
+    inVietnamese();
+    expect(saidWithRecord(failure, record)).toEqual({
+      words: 'Bước 2: Chưa thực hiện: ô nhập văn bản “Quantity” bị biểu ngữ “Cookie notice” che ở mọi điểm Steward đã thử nhấn. Hãy đóng hoặc dời thứ đang che nó trước.',
+      record,
+    });
+    inEnglish();
+    expect(said(failure, record)).toBe('Step 2: Not done: the textbox “Quantity” is covered by the banner “Cookie notice” wherever Steward tried to press it. Close or move what covers it first.');
+    expect(said({ code: 'failure_act_refused', params: { step: 2, reason: 'melted', role: 'button' } }, record)).toBe(record);
+    expect(said({ code: 'failure_act_refused', params: { step: 2, reason: 'disabled' } }, record)).toBe(record);
   });
 
   it('quotes the page’s names as the page’s words, markup and all, and shows a role it has no word for as it is', () => {

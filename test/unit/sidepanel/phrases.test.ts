@@ -80,6 +80,7 @@ const SAMPLES: { [C in PhraseCode]: PhraseValues[C] } = {
   model_label_demo: {},
   model_label_at: { model: 'llama3.1:8b', host: 'localhost:11434' },
   failure_refused: { step: 3, code: 'TOOL_NOT_FOUND' },
+  failure_act_refused: { step: 2, reason: 'disabled', role: 'button', name: 'Place order' },
   failure_site: { step: 4, action_id: 'act_2', status: 'unknown' },
   failure_invalid_reply: { step: 5 },
   failure_submit: { step: 6 },
