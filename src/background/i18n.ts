@@ -1,10 +1,13 @@
 import { fallbackSource } from '../base/catalogue-fallback.ts';
-import { useMessageSource } from '../base/i18n.ts';
+import { formatLocale, useMessageSource } from '../base/i18n.ts';
 import { readCatalogueAt } from '../protocol/catalogue.ts';
 import { browser } from './core/browser.ts';
 
 /** Notifications speak the browser's UI language (public/_locales); imported first by service-worker.ts. */
-useMessageSource({ getMessage: (key, substitutions) => browser.i18n.getMessage(key, substitutions), locale: browser.i18n.getUILanguage() });
+useMessageSource({
+  getMessage: (key, substitutions) => browser.i18n.getMessage(key, substitutions),
+  locale: formatLocale(browser.i18n.getUILanguage(), browser.i18n.getMessage('catalogue_language')),
+});
 
 // A worker Chrome gave no message bundle reads the packaged catalogue itself (catalogue-fallback.ts).
 void fallbackSource({

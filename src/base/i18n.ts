@@ -55,6 +55,16 @@ export function t<K extends MessageKey>(key: K, ...substitutions: Substitutions<
   return text === '' ? key : text;
 }
 
+/**
+ * The locale for Intl's numbers, dates and times: the browser's UI language when the words are in
+ * that language (en-GB for English words), else the language of the words the person reads (a
+ * Vietnamese catalogue in a browser that reports en-US, as Chromium on Linux does under --lang=vi).
+ */
+export function formatLocale(uiLanguage: string, wordsLanguage: string): string {
+  if (!/^[a-z]{2,3}$/.test(wordsLanguage)) return uiLanguage;
+  return uiLanguage.split(/[-_]/)[0]!.toLowerCase() === wordsLanguage ? uiLanguage : wordsLanguage;
+}
+
 /** The UI language, as Intl wants it. */
 export function uiLocale(): string {
   return current().locale;

@@ -1,10 +1,13 @@
-import { useMessageSource } from '../base/i18n.ts';
+import { formatLocale, useMessageSource } from '../base/i18n.ts';
 import { readCatalogueAt } from '../protocol/catalogue.ts';
 import { browser } from './browser.ts';
 import { fallbackSource } from '../base/catalogue-fallback.ts';
 
 /** The panel's words come from Chrome's catalogue for the browser's UI language (public/_locales); imported first by main.tsx. */
-useMessageSource({ getMessage: (key, substitutions) => browser.i18n.getMessage(key, substitutions), locale: browser.i18n.getUILanguage() });
+useMessageSource({
+  getMessage: (key, substitutions) => browser.i18n.getMessage(key, substitutions),
+  locale: formatLocale(browser.i18n.getUILanguage(), browser.i18n.getMessage('catalogue_language')),
+});
 
 /** Resolves once the panel's words are there: Chrome's, or the packaged catalogue when Chrome gave this page none (catalogue-fallback.ts). */
 export async function messagesReady(): Promise<void> {

@@ -249,6 +249,9 @@ test.describe('the co-pilot’s run, as the service worker words it', () => {
     await showView(panel, vi('tab_activity'));
     const task = panel.getByRole('list', { name: vi('activity_log_label') }).getByRole('listitem', { name: goal, exact: true });
     await expect(task.locator('.task-head')).toContainText(vi('result_stopped_by_you'));
+    // Its time as Vietnamese is written: 24-hour, no AM/PM.
+    await expect(task.locator('.task-head .meta')).toContainText(/\b\d{2}:\d{2}:\d{2}\b/);
+    await expect(task.locator('.task-head .meta')).not.toContainText(/AM|PM/);
     await expect(task.getByRole('button', { name: /^orders\.cancel/ })).toContainText(vi('result_stopped_by_you'));
   });
 });

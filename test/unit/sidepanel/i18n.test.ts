@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { t, useMessageSource } from '../../../src/base/i18n.ts';
+import { formatLocale, t, useMessageSource } from '../../../src/base/i18n.ts';
 import { catalogueSource } from '../catalogue-source.ts';
 import { ApprovalRequest } from '../../../src/protocol/approval.ts';
 import { cardWords } from '../../../src/sidepanel/lib/approval-words.ts';
@@ -243,5 +243,17 @@ describe('the side panel’s stores and word files', () => {
   it('type no English sentence: what they show comes from the catalogue (or the worker’s phrases)', () => {
     expect(files.length).toBeGreaterThan(20);
     expect(files.flatMap((f) => typedSentences(f).map((text) => `${f.slice(ROOT.length + 1)}: ${text}`))).toEqual([]);
+  });
+});
+
+describe('the locale of numbers, dates and times', () => {
+  it('is the browser’s when the words are in its language, else the language of the words the person reads', () => {
+    expect(formatLocale('en-GB', 'en')).toBe('en-GB');
+    expect(formatLocale('vi', 'vi')).toBe('vi');
+    // Chromium on Linux reports en-US under --lang=vi while it gives the Vietnamese catalogue: the times follow the words.
+    expect(formatLocale('en-US', 'vi')).toBe('vi');
+    expect(new Date(Date.UTC(2026, 0, 1, 17, 26)).toLocaleTimeString(formatLocale('en-US', 'vi'), { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' })).toBe('17:26');
+    // A catalogue that names no language leaves the browser's.
+    expect(formatLocale('en-US', '')).toBe('en-US');
   });
 });
