@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expand, renderSnapshot } from '../../../src/observation/render/index.ts';
 import type { SnapshotElement } from '../../../src/protocol/snapshot.ts';
 import { blankSnapshot } from './fixtures/fusion-helpers.ts';
-import { WIDGET_STEPS, widgetSnapshot } from './fixtures/widget-snapshot.ts';
+import { WIDGET_STEPS, elementMaker, widgetSnapshot } from './fixtures/widget-snapshot.ts';
 
 /** Issue 26's fields as the rendering shows them, on a hand-made page (the page side reports them). */
 describe('the rendering of widgets, inferred controls, popups, SVG and canvas', () => {
@@ -255,18 +255,7 @@ describe('the rendering of widgets, inferred controls, popups, SVG and canvas', 
 
 /** What a look leaves out because nothing on it can be acted on or it says nothing new: hidden controls are counted, a heading its control names is said once. */
 describe('the rendering of what is hidden or said twice', () => {
-  let order = 0;
-  const el = (ref: string, role: string, name: string, extra: Partial<SnapshotElement> = {}): SnapshotElement => ({
-    ref,
-    role,
-    name,
-    states: [],
-    visibility: 'visible',
-    tag: 'div',
-    scope: 'document',
-    order: order++,
-    ...extra,
-  });
+  const el = elementMaker();
 
   it('leaves out a closed date picker: a table whose controls are all hidden is counted, not listed day by day', () => {
     const day = (n: number, visibility: SnapshotElement['visibility']) => el(`d${n}`, 'link', String(n), { visibility, container: { ref: 'g1', row: Math.ceil(n / 7) } });
