@@ -85,29 +85,25 @@ function inferredFrom(v: Values): string | undefined {
 /** The values with `role` in Steward's own words for it (`button` → the catalogue's word); a role Steward does not name stays as the page has it. */
 const withRole = (v: Values): Values => (typeof v.role === 'string' ? { ...v, role: roleWord(v.role) } : v);
 
-/** A control named by its `role` (in the person's words) and `name` (the page's own), or an unnamed one of that role; undefined without a role. */
-function controlWords(v: Values): string | undefined {
-  const role = text(v, 'role');
-  if (role === undefined) return undefined;
-  const name = text(v, 'name');
-  return name !== undefined ? t('said_element', roleWord(role), name) : t('said_unnamed_element', roleWord(role));
-}
-
-/** The control a refused DOM step was for (`role`, `name`), or what covers it (`cover_role`, `cover_name`): "the button “Save”", "an unnamed overlay". */
-function actElement(v: Values, prefix: '' | 'cover_'): string | undefined {
+/**
+ * A control named by its `role` (in the person's words) and `name` (the page's own), or an unnamed
+ * one of that role; undefined without a role. `prefix`: `cover_` for what covers a refused step's
+ * control; `named`: the act sentences' form, which carries its own article in English ("the button “Save”").
+ */
+function controlWords(v: Values, prefix: '' | 'cover_' = '', named: 'said_element' | 'said_act_element' = 'said_element'): string | undefined {
   const role = text(v, `${prefix}role`);
   if (role === undefined) return undefined;
   const name = text(v, `${prefix}name`);
-  return name !== undefined ? t('said_act_element', roleWord(role), name) : t('said_act_unnamed_element', roleWord(role));
+  return name !== undefined ? t(named, roleWord(role), name) : t('said_unnamed_element', roleWord(role));
 }
 
 /** Why a DOM step was refused (src/protocol/act-refusal.ts), naming its control and, when covered, what covers it. */
 function actRefused(reason: ActRefusalReason, v: Values): string | undefined {
   if (reason === 'gone' || reason === 'stale_document' || reason === 'form_field_gone') return t(`said_act_${reason}`);
-  const element = actElement(v, '');
+  const element = controlWords(v, '', 'said_act_element');
   if (element === undefined) return undefined;
   if (reason === 'covered') {
-    const cover = actElement(v, 'cover_');
+    const cover = controlWords(v, 'cover_', 'said_act_element');
     return cover !== undefined ? t('said_act_covered', element, cover) : t('said_act_covered_unnamed', element);
   }
   if (reason === 'no_option' || reason === 'option_disabled') return fill(`said_act_${reason}`, { ...v, element }, 'element', 'option');
