@@ -122,7 +122,7 @@ export function notAnId(token: string): boolean {
 }
 
 /** A bare number is an id only when marked ("#2003", "number 2003") or long enough not to be a model number, and not a year. */
-function plainNumberIsId(id: string, marked: boolean): boolean {
+export function plainNumberIsId(id: string, marked: boolean): boolean {
   if (!/^\d+$/.test(id)) return true;
   if (marked) return true;
   return id.length >= 3 && !/^(?:19|20)\d{2}$/.test(id);
@@ -192,6 +192,12 @@ export function labelType(label: string, bare = false): string | undefined {
   while (words.length > 1 && MARKERS.has(words.at(-1)!.toLowerCase())) words.pop();
   if (bare && words.length > 1 && words.length === before) return undefined;
   return words.length <= 3 ? typeWord(words.at(-1) ?? '') : undefined;
+}
+
+/** The label ends with a word saying its value is an id: "Order number", "order id", "Booking ref" (not "Order" alone). */
+export function labelMarksId(label: string): boolean {
+  const last = cleanText(label).split(/\s+/).at(-1)?.toLowerCase() ?? '';
+  return MARKERS.has(last) || BOOKING_LABEL.test(cleanText(label));
 }
 
 /** The id a labelled value holds: its first token ("2003 (placed June 3)" → 2003; "Placed on July 28" → none); a booking code may be letters only. */
