@@ -99,6 +99,20 @@ export function widgetRows(outcomes: EpisodeOutcome[]): Row[] {
     anchor_value: stepMs(anchor),
     note: "median wall time of one agent step: Steward = steward_execute until its result (the person's approval given on the side panel's channel as soon as a card is there) + the next steward_observe; the anchor = the Playwright action + the next ariaSnapshot.",
   });
+  // Like with like: the steps nobody was asked about on Steward's side, against the same steps (task, place in the plan) on the anchor's.
+  const unasked = new Set(steward.flatMap((o) => o.run.steps.flatMap((s, i) => (s.asked ? [] : [`${o.task.id} ${i} ${s.step}`]))));
+  const sameSteps = (os: EpisodeOutcome[]) => median(os.flatMap((o) => o.run.steps.flatMap((s, i) => (unasked.has(`${o.task.id} ${i} ${s.step}`) ? [s.ms] : []))));
+  if (unasked.size > 0)
+    rows.push({
+      metric: 'coverage.step_ms',
+      case: 'widgets.unasked',
+      value: sameSteps(steward),
+      unit: 'ms',
+      better: 'lower',
+      anchor: ANCHOR,
+      anchor_value: sameSteps(anchor),
+      note: `median over the ${unasked.size} steps no person was asked to approve on Steward's side, and the same steps (task, place in the plan) on the anchor's: what a step costs when only the machines are waiting.`,
+    });
   rows.push({
     metric: 'coverage.approvals_per_task',
     case: 'widgets',

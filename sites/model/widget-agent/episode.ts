@@ -19,8 +19,11 @@ export type ResolvedStep =
   | { do: 'drag'; hit: Hit; said: string; onto: Hit; ontoSaid: string; at?: 'top' }
   | { do: 'check'; hit: Hit; said: string; checked: boolean };
 
-/** `note`: done, with a caveat the view's owner gave (Steward could not tell the outcome). */
-export type ActResult = { ok: true; note?: string } | { ok: false; reason: string };
+/**
+ * `note`: done, with a caveat the view's owner gave (Steward could not tell the outcome); `asked`:
+ * the person was asked to approve the step first (their answer is part of its time).
+ */
+export type ActResult = { ok: true; note?: string; asked?: boolean } | { ok: false; reason: string };
 
 export interface Actor {
   /**
@@ -36,6 +39,8 @@ interface StepRecord {
   step: string;
   /** The action and the look after it. */
   ms: number;
+  /** A person approved it on the way (their answer is in `ms`). */
+  asked: boolean;
 }
 
 export interface EpisodeRun {
@@ -98,7 +103,7 @@ export async function runEpisode(plan: Plan, actor: Actor, options: EpisodeOptio
     if (!result.ok) return stop(`${stepWords(step)}: ${result.reason}`);
     if (result.note) run.notes.push(`${stepWords(step)}: ${result.note}`);
     await look();
-    run.steps.push({ step: stepWords(step), ms: now() - start });
+    run.steps.push({ step: stepWords(step), ms: now() - start, asked: result.asked === true });
   };
 
   const any = async (step: Step) => {

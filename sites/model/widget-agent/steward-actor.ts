@@ -153,9 +153,9 @@ export class StewardActor implements Actor {
       }
       const status = structured?.execution?.status;
       // "Outcome unknown … check with steward_observe before trying anything else": the next look does.
-      if (status === 'unknown') return { ok: true, note: 'Steward could not tell the outcome' };
+      if (status === 'unknown') return { ok: true, note: 'Steward could not tell the outcome', ...(approved ? { asked: true } : {}) };
       if (reply.isError || code !== undefined || status === 'failed') return { ok: false, reason: firstWords(reply.text) };
-      return { ok: true };
+      return approved ? { ok: true, asked: true } : { ok: true };
     }
   }
 }

@@ -13,7 +13,7 @@ const outcome = (id: string, view: 'steward' | 'anchor', solved: boolean, extra:
   episode: `ep-${view}-${id}`,
   solved,
   ...(solved ? {} : { reason: `${view} could not: ${'x'.repeat(400)}` }),
-  run: { done: solved, steps: [{ step: 'click', ms: view === 'steward' ? 900 : 100 }], looks: [], notes: [] },
+  run: { done: solved, steps: [{ step: 'click', ms: view === 'steward' ? 900 : 100, asked: view === 'steward' }], looks: [], notes: [] },
   approvals: view === 'steward' ? 1 : 0,
   tokens: view === 'steward' ? [80, 100] : [60],
   ...extra,
@@ -37,6 +37,24 @@ describe('the widget rows', () => {
     expect(row('coverage.tokens_per_look', 'widgets')).toMatchObject({ value: 90, anchor_value: 60 });
     expect(row('coverage.step_ms', 'widgets')).toMatchObject({ value: 900, anchor_value: 100 });
     expect(row('coverage.approvals_per_task', 'widgets')).toMatchObject({ value: 1 });
+  });
+
+  it('time the steps nobody was asked about against the same steps on the anchor, apart from the person’s approvals', () => {
+    const steps = (view: 'steward' | 'anchor', ms: number[], asked: boolean[] = []) => ({
+      done: true,
+      steps: ms.map((m, i) => ({ step: `click ${i}`, ms: m, asked: asked[i] ?? false })),
+      looks: [],
+      notes: [],
+    });
+    const timed = widgetRows([
+      // Steward: step 0 asked (900 ms with the person), steps 1 to 3 not; the anchor's step 0 is left out with it.
+      outcome('jq-tabs', 'steward', true, { run: steps('steward', [900, 150, 170, 160], [true]) }),
+      outcome('jq-tabs', 'anchor', true, { run: steps('anchor', [50, 100, 120, 110]) }),
+    ]);
+    expect(timed.find((r) => r.metric === 'coverage.step_ms' && r.case === 'widgets')).toMatchObject({ value: 160, anchor_value: 100 });
+    expect(timed.find((r) => r.metric === 'coverage.step_ms' && r.case === 'widgets.unasked')).toMatchObject({ value: 160, anchor_value: 110, note: expect.stringContaining('3 steps') });
+    // Every step asked: no such row rather than a median of nothing.
+    expect(rows.find((r) => r.case === 'widgets.unasked')).toBeUndefined();
   });
 
   it('give every page its own tokens-per-look row against the anchor, so no page hides behind the mean', () => {
