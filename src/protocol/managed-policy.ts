@@ -14,7 +14,7 @@ import { AuditExportTarget } from './audit-export.ts';
  */
 
 /** The keys of public/managed-schema.json; the panel and docs/ADMIN.md name them the same way. */
-export const POLICY_KEYS = [
+const POLICY_KEYS = [
   'allowedSites',
   'blockedSites',
   'mcpPairing',

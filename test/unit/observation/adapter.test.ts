@@ -3,8 +3,8 @@ import { Adapter, AdapterRegistry, shopAdapter } from '../../../src/observation/
 import { runAdapter } from '../../../src/observation/adapters/evaluate.ts';
 import type { AdapterDefinition } from '../../../src/observation/adapters/format.ts';
 import { shopAdapterDefinition } from '../../../src/observation/adapters/shop.ts';
-import { fuse, fuseWithDetail } from '../../../src/observation/fusion/index.ts';
-import { expectValid, fact } from './fixtures/fusion-helpers.ts';
+import { fuseWithDetail } from '../../../src/observation/fusion/index.ts';
+import { expectValid, fact, fuse } from './fixtures/fusion-helpers.ts';
 import { shopApiRecord, shopOrderSnapshot } from './fixtures/shop-order-snapshot.ts';
 
 const ORIGIN = 'http://127.0.0.1:41873';

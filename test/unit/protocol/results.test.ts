@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_DEFAULTS, ErrorCode, StewardError, makeError } from '../../../src/protocol/errors.ts';
+import { ErrorCode, StewardError, makeError } from '../../../src/protocol/errors.ts';
 import { AcceptedResult, ActionErrorResult, ActionResult, ConfirmedResult, errorResult, isErrorResult } from '../../../src/protocol/results.ts';
 import { accepts, example, isConfirmedDone, rejects } from './helpers.ts';
 
@@ -92,10 +92,12 @@ describe('error results', () => {
 
 describe('makeError', () => {
   it('has a default retryability and recovery hint for every code', () => {
+    // Only these may succeed when sent again unchanged; every other code needs a new state, approval, token or input.
+    const retryable = new Set<ErrorCode>(['QUOTA_EXCEEDED', 'IN_PROGRESS', 'AUDIT_UNAVAILABLE']);
     for (const code of ErrorCode.options) {
       const e = makeError(code, `something about ${code}`);
       accepts(StewardError, e);
-      expect(e.retryable).toBe(ERROR_DEFAULTS[code].retryable);
+      expect(e.retryable).toBe(retryable.has(code));
       expect(e.recovery_hint.length).toBeGreaterThan(10);
     }
     expect(makeError('IN_PROGRESS', 'x').retryable).toBe(true);
@@ -114,6 +116,6 @@ describe('makeError', () => {
       available_actions: [{ action: 'orders.track', requires_approval: false }],
     });
     accepts(ActionResult, r);
-    expect(r.recovery_hint).toBe(ERROR_DEFAULTS.PRECONDITION_FAILED.recovery_hint);
+    expect(r.recovery_hint).toBe('Refresh the resource state and re-plan using an available action.');
   });
 });
