@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, StewardError, makeError } from '../../../src/protocol/errors.ts';
-import { AcceptedResult, ActionErrorResult, ActionResult, ConfirmedResult, errorResult, isErrorResult } from '../../../src/protocol/results.ts';
+import { ActionErrorResult, ActionResult, ExecutedResult, errorResult, isErrorResult } from '../../../src/protocol/results.ts';
 import { accepts, example, isConfirmedDone, rejects } from './helpers.ts';
 
 describe('never done while only accepted (security invariant 6)', () => {
@@ -9,7 +9,7 @@ describe('never done while only accepted (security invariant 6)', () => {
       const r = example('resultAccepted');
       r.execution.certainty = certainty;
       rejects(ActionResult, r, 'execution.certainty', /accepted execution is not done/);
-      rejects(AcceptedResult, r, 'execution.certainty', /pending_confirmation/);
+      rejects(ExecutedResult, r, 'execution.certainty', /pending_confirmation/);
     }
   });
   it('pending_confirmation belongs to accepted only', () => {
@@ -31,7 +31,7 @@ describe('never done while only accepted (security invariant 6)', () => {
   it('a confirmed result says when it ran and what state it led to', () => {
     const r = example('resultConfirmed');
     delete r.execution.executed_at;
-    rejects(ConfirmedResult, r, 'execution.executed_at', /required/);
+    rejects(ExecutedResult, r, 'execution.executed_at', /required/);
     const s = example('resultConfirmed');
     delete s.resource.state_version;
     rejects(ActionResult, s, 'resource.state_version', /resulting state_version/);
