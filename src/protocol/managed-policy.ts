@@ -121,7 +121,7 @@ const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0
 const SITE = /^(https?|\*):\/\/(\*\.)?([^/:*]+|\[[^\]]+\])(?::(\d{1,5}))?\/?$/i;
 
 /** One site pattern, or undefined when it does not read as one. */
-export function parseSitePattern(text: string): SitePattern | undefined {
+function parseSitePattern(text: string): SitePattern | undefined {
   const t = text.trim();
   if (t === '*') return { scheme: '*', host: '', subdomains: true, any: true, text: t };
   const m = SITE.exec(t);
