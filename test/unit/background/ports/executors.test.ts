@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { actOnTab, toExecutionReport } from '../../../../src/background/ports/act.ts';
+import { actOnTab } from '../../../../src/background/ports/act.ts';
 import { adapterExecutor, adapterSteps } from '../../../../src/background/ports/adapter-executor.ts';
 import { declaredEffect } from '../../../../src/pipeline/declared-effect.ts';
 import { domExecutor, domSteps } from '../../../../src/background/ports/dom-executor.ts';
 import type { ObservedTab } from '../../../../src/background/ports/tab-observer.ts';
 import { webmcpExecutor } from '../../../../src/background/ports/webmcp-executor.ts';
-import type { ExecutionCall } from '../../../../src/pipeline/ports.ts';
+import type { ExecutionCall, ExecutionReport } from '../../../../src/pipeline/ports.ts';
+import type { ActReport } from '../../../../src/protocol/messages.ts';
 import { DeadlineExceeded } from '../../../../src/base/deadline.ts';
 import type { AvailableAction } from '../../../../src/protocol/action.ts';
 import type { ToolDescriptor } from '../../../../src/protocol/webmcp.ts';
@@ -57,12 +58,19 @@ const call = (over: Partial<ExecutionCall>): ExecutionCall =>
 
 const done = (op: string, extra: Record<string, unknown> = {}) => ({ op, status: 'done', message: `${op} ok`, ...extra });
 
+/** What the worker reports for the page's act report `report`, from a tab that stays where it is. */
+async function toExecutionReport(report: ActReport): Promise<ExecutionReport> {
+  const tabs = new FakeTabs();
+  tabs.status.set(7, 'complete');
+  return actOnTab({ send: fakeFrames(async () => ({ ok: true, data: report })), tabs }, 7, [{ op: 'click', ref: 'e1' }], 'doc-1');
+}
+
 describe('act reports → execution reports (never more than the page said)', () => {
-  it('all steps done → completed', () => {
-    expect(toExecutionReport({ steps: [done('select'), done('click')] as never })).toEqual({ outcome: 'completed' });
+  it('all steps done → completed', async () => {
+    expect(await toExecutionReport({ steps: [done('select'), done('click')] as never })).toEqual({ outcome: 'completed' });
   });
-  it('refused before anything ran → failed without side effect, saying why', () => {
-    const r = toExecutionReport({
+  it('refused before anything ran → failed without side effect, saying why', async () => {
+    const r = await toExecutionReport({
       steps: [
         { op: 'click', ref: 'e1', status: 'refused', code: 'COVERED', message: 'covered by <div#overlay>' },
         { op: 'click', status: 'skipped', message: 'not run' },
@@ -70,15 +78,15 @@ describe('act reports → execution reports (never more than the page said)', ()
     });
     expect(r).toMatchObject({ outcome: 'failed', side_effect_possible: false, message: expect.stringContaining('COVERED') });
   });
-  it('a refusal before anything ran carries its data for the panel; once something ran it does not (the refusal is not the whole story)', () => {
+  it('a refusal before anything ran carries its data for the panel; once something ran it does not (the refusal is not the whole story)', async () => {
     const message_said = { code: 'act_refused' as const, params: { reason: 'covered' as const, role: 'button', name: 'Pay', cover_role: 'overlay' } };
     const refused = { op: 'click' as const, ref: 'e1', status: 'refused' as const, code: 'COVERED', message: 'covered by <div#overlay>', message_said };
-    expect(toExecutionReport({ steps: [refused, { op: 'click', status: 'skipped', message: 'not run' }] })).toMatchObject({ outcome: 'failed', message_said });
-    expect(toExecutionReport({ steps: [done('select'), refused] as never })).not.toHaveProperty('message_said');
+    expect(await toExecutionReport({ steps: [refused, { op: 'click', status: 'skipped', message: 'not run' }] })).toMatchObject({ outcome: 'failed', message_said });
+    expect(await toExecutionReport({ steps: [done('select'), refused] as never })).not.toHaveProperty('message_said');
   });
-  it('something done, then a refusal or a throw → failed, side effect possible', () => {
-    expect(toExecutionReport({ steps: [done('select'), { op: 'click', status: 'refused', code: 'DISABLED', message: 'x' }] as never })).toMatchObject({ side_effect_possible: true });
-    expect(toExecutionReport({ steps: [{ op: 'type', status: 'failed', code: 'EXECUTION_FAILED', message: 'threw' }] })).toMatchObject({ side_effect_possible: true });
+  it('something done, then a refusal or a throw → failed, side effect possible', async () => {
+    expect(await toExecutionReport({ steps: [done('select'), { op: 'click', status: 'refused', code: 'DISABLED', message: 'x' }] as never })).toMatchObject({ side_effect_possible: true });
+    expect(await toExecutionReport({ steps: [{ op: 'type', status: 'failed', code: 'EXECUTION_FAILED', message: 'threw' }] })).toMatchObject({ side_effect_possible: true });
   });
 
   it('waits for a navigation the click set off before reporting', async () => {
