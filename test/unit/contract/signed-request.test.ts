@@ -13,9 +13,11 @@ const realClock = () => Date.now();
 const EXECUTE = `${ORIGIN}/agent/v1/actions/execute`;
 
 /** The Content-Digest header of a signed POST of `body`. */
-async function contentDigest(body: string): Promise<string | undefined> {
+async function contentDigest(body: string): Promise<string> {
   const { key } = await makeAgentKey();
-  return (await signedRequest({ method: 'POST', url: EXECUTE, body }, key, realClock)).headers['content-digest'];
+  const digest = (await signedRequest({ method: 'POST', url: EXECUTE, body }, key, realClock)).headers['content-digest'];
+  if (digest === undefined) throw new Error('a POST with a body carries no Content-Digest');
+  return digest;
 }
 
 /** The Signature-Agent header of a signed GET of `url` (`keyDirectoryPath`: the contract's, when it names one). */

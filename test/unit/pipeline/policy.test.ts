@@ -215,7 +215,7 @@ describe('legacy classification (by what the control does)', () => {
 
   /** Whether clicking the plain button e6 (outside any form), named `name`, is refused a free run for its name. */
   const riskyName = (name: string) => {
-    const renamed = { ...observed, elements: observed.elements.map((e) => (e.ref === 'e6' ? { ...e, name } : e)) };
+    const renamed = { ...observed, elements: (observed.elements ?? []).map((e) => (e.ref === 'e6' ? { ...e, name } : e)) };
     return classifyDom('dom.click', { ref: 'e6' }, renamed).reasons.some((r) => r.code === 'risky_control');
   };
 
