@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { pageChange } from '../../../../src/content/act/activity.ts';
+import { PageActivity } from '../../../../src/content/act/activity.ts';
 import { markOwn } from '../../../../src/content/presence/own-elements.ts';
 import { LISTENER_MARK_ATTRIBUTE } from '../../../../src/protocol/listener-marks.ts';
 import { nextWake, settlePage, settleVerdict } from '../../../../src/content/act/settle.ts';
@@ -152,6 +152,30 @@ describe('hit points (shared by observation and act)', () => {
 });
 
 describe("the page's activity leaves out Steward's own listener marks", () => {
+  /** Whether the page's activity counts `records`, delivered to its MutationObserver (a stand-in: Node has none), as a change. */
+  const pageChange = (records: MutationRecord[]): boolean => {
+    let pending: MutationRecord[] = [];
+    vi.stubGlobal(
+      'MutationObserver',
+      class {
+        observe() {}
+        takeRecords() {
+          const taken = pending;
+          pending = [];
+          return taken;
+        }
+      },
+    );
+    try {
+      let t = 0;
+      const activity = new PageActivity({} as Document, () => ++t);
+      const before = activity.lastMutation();
+      pending = records;
+      return activity.lastMutation() !== before;
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  };
   const attr = (attributeName: string) => ({ type: 'attributes', attributeName }) as unknown as MutationRecord;
   const childList = (addedNodes: object[], removedNodes: object[]) => ({ type: 'childList', attributeName: null, target: {}, addedNodes, removedNodes }) as unknown as MutationRecord;
   it('counts any change of the page, but not a listener mark an observation asked the main world to write', () => {
