@@ -5,7 +5,7 @@ import { observeLook } from '../bridge/src/mcp/look-text.ts';
 import { approvalRule } from '../src/mcp/actions-view.ts';
 import { observeReply } from '../src/mcp/observe-view.ts';
 import { renderObserved, renderSnapshot } from '../src/observation/render/index.ts';
-import { fuse } from '../src/observation/fusion/index.ts';
+import { fuseWithDetail } from '../src/observation/fusion/index.ts';
 import { shopAdapter } from '../src/observation/adapters/index.ts';
 import type { PageSnapshot } from '../src/protocol/snapshot.ts';
 import type { ToolDescriptor } from '../src/protocol/webmcp.ts';
@@ -109,7 +109,7 @@ const LOOK_NOTE =
  * with the same adapters, and read the way the co-pilot and an MCP client read it.
  */
 function looks(snapshot: PageSnapshot, tools: ToolDescriptor[]): { copilot: string; mcp: string } {
-  const state = fuse({ snapshot, tools, adapters: [shopAdapter()] });
+  const state = fuseWithDetail({ snapshot, tools, adapters: [shopAdapter()] }).state;
   const tab = { tab_id: 1, url: state.url, title: state.title ?? '', origin: new URL(state.url).origin, active: true };
   return { copilot: renderObserved(snapshot, state), mcp: observeLook({ tab, ...observeReply(state, snapshot, {}, approvalRule(true)) }) };
 }

@@ -1,8 +1,11 @@
 // What a Steward package (the zip `npm run package` writes) must be, checked on the archive's own
 // files: the artefact a person loads or the Web Store receives, not the folder it was made from.
-import { POLICY_KEYS } from '../src/protocol/managed-policy.ts';
+import { parsePolicy } from '../src/protocol/managed-policy.ts';
 import { SITE_HOST_PATTERNS } from '../src/protocol/site-access.ts';
 import { testHooksInScripts } from './bundle-test-hooks.ts';
+
+/** Every key Steward reads from the policy: a policy that is not an object counts as setting each one (the strictest reading). */
+const EVERY_POLICY_KEY = parsePolicy('not an object').policy.managed;
 
 /** Page scripts the service worker registers at run time (chrome.scripting): the manifest does not name them. */
 export const RUNTIME_CONTENT_SCRIPTS = ['src/content/main-world.iife.js', 'src/content/main-network.iife.js', 'src/content/isolated.iife.js'];
@@ -67,7 +70,7 @@ function managedSchemaProblems(files: ReadonlyMap<string, Buffer>, m: Manifest):
     const schema = JSON.parse(data.toString('utf8')) as { type?: unknown; properties?: unknown };
     const keys = Object.keys((schema.properties ?? {}) as object).sort();
     if (schema.type !== 'object') return [`${path} is not an object schema`];
-    const missing = POLICY_KEYS.filter((k) => !keys.includes(k));
+    const missing = EVERY_POLICY_KEY.filter((k) => !keys.includes(k));
     return missing.length ? [`${path} does not declare ${missing.join(', ')}: Chrome would drop those policies`] : [];
   } catch {
     return [`${path} is not JSON`];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { systemClock, type Clock } from '../base/clock.ts';
-import { SiteResourceState, TokenGrant, TokenRequest } from '../protocol/agent-contract.ts';
+import { type RevokeRequest, SiteResourceState, TokenGrant, TokenRequest } from '../protocol/agent-contract.ts';
 import type { ResourceRef } from '../protocol/resource.ts';
 import type { ExecutionCall, ExecutionReport } from '../pipeline/ports.ts';
 import { contractActionFor, executeReportOf, executeRequestFor, notSent, statusReportOf } from './execute.ts';
@@ -146,7 +146,8 @@ export function createContractClient(deps: ContractClientDeps): ContractClient {
     if (grant.origin !== contract.origin) return notSentError(`the grant is for ${grant.origin}, not ${contract.origin}`);
     const url = endpointUrl(contract, contract.contract.endpoints.revoke);
     if (url === undefined) return notSentError('the revoke endpoint does not stay on the contract origin');
-    const answer = await send(contract, { method: 'POST', url, body: JSON.stringify({ token_id: grant.grant.token_id }), token: grant.grant.token });
+    const body: RevokeRequest = { token_id: grant.grant.token_id };
+    const answer = await send(contract, { method: 'POST', url, body: JSON.stringify(body), token: grant.grant.token });
     if (answer.kind === 'failed') return { ok: false, error: answer.error };
     if (answer.status === 200) {
       return RevokeAnswer.safeParse(answer.json).success

@@ -39,13 +39,13 @@ function checkedHeader(name: string, value: string): string {
 }
 
 /** RFC 9530 `Content-Digest: sha-256=:<base64>:`, serialized as a structured-field dictionary. */
-export async function contentDigest(body: string): Promise<string> {
+async function contentDigest(body: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body));
   return serializeDictionary({ 'sha-256': digest });
 }
 
 /** `Signature-Agent`: an sf-string naming the site's own directory of the keys it enrolled (the site never fetches an agent-supplied URL). */
-export function signatureAgent(url: URL, keyDirectoryPath: string = KEY_DIRECTORY_PATH): string {
+function signatureAgent(url: URL, keyDirectoryPath: string = KEY_DIRECTORY_PATH): string {
   return serializeItem(new URL(keyDirectoryPath, url.origin).href);
 }
 

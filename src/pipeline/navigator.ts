@@ -41,7 +41,7 @@ type Candidate = { kind: RouteKind; url: string };
  * for the site of the tab it was asked in when that site has a route to it; otherwise for the one
  * site that has; with routes on several sites it is ambiguous, and nothing is tried.
  */
-export function routesFor(resource: ResourceRef, routes: readonly Candidate[], tabOrigin: string | undefined): { routes: Candidate[]; other: Candidate[] } | { ambiguous: SiteResource[] } {
+function routesFor(resource: ResourceRef, routes: readonly Candidate[], tabOrigin: string | undefined): { routes: Candidate[]; other: Candidate[] } | { ambiguous: SiteResource[] } {
   const on = (origin: string | undefined) => (r: Candidate) => originOf(r.url) === origin;
   const split = (origin: string | undefined) => ({ routes: routes.filter(on(origin)), other: routes.filter((r) => !on(origin)(r)) });
   if (resource.origin !== undefined) return split(resource.origin);

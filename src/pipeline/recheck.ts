@@ -8,7 +8,7 @@ const RECHECK_FOR_MS = 24 * 60 * 60 * 1000;
  * ten, every ten minutes for the first hour, then hourly, for a day (the recheck alarm fires
  * about each minute).
  */
-export function dueForRecheck(ageMs: number): boolean {
+function dueForRecheck(ageMs: number): boolean {
   if (ageMs < 0 || ageMs > RECHECK_FOR_MS) return false;
   const minutes = Math.floor(ageMs / 60_000);
   if (minutes < 10) return true;

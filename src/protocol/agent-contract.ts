@@ -16,7 +16,7 @@ import { Phrase } from './phrase.ts';
  * everything an agent sends is untrusted input to the site: both parse with these schemas.
  */
 
-export const CONTRACT_SPEC_VERSION = 'steward-contract/1';
+const CONTRACT_SPEC_VERSION = 'steward-contract/1';
 /** `<link rel="agent-contract" href="…">` and `Link: <…>; rel="agent-contract"`. */
 export const CONTRACT_LINK_REL = 'agent-contract';
 export const CONTRACT_MEDIA_TYPE = 'application/agent-contract+json';
@@ -269,9 +269,6 @@ export type TokenGrant = z.infer<typeof TokenGrant>;
 /** POST revoke: by the agent (its own token, signed) or by the person (session). */
 export const RevokeRequest = z.strictObject({ token_id: z.string().min(1).max(128) });
 export type RevokeRequest = z.infer<typeof RevokeRequest>;
-
-/** The key directory: the agent keys the site has enrolled (public JWKs). */
-export const KeyDirectory = z.object({ keys: z.array(z.record(z.string(), z.unknown())).max(1000) });
 
 // ── Side panel ↔ worker (src/protocol/panel-channel.ts) ────────────────────────────────────────
 

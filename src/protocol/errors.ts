@@ -58,7 +58,7 @@ export type StewardError = z.infer<typeof StewardError>;
  * Defaults per code. `retryable` means "the same request, sent again unchanged, may succeed";
  * anything that needs a new state, approval, token or input is not retryable.
  */
-export const ERROR_DEFAULTS: Readonly<Record<ErrorCode, { retryable: boolean; recovery_hint: string }>> = {
+const ERROR_DEFAULTS: Readonly<Record<ErrorCode, { retryable: boolean; recovery_hint: string }>> = {
   PRECONDITION_FAILED: {
     retryable: false,
     recovery_hint: 'Refresh the resource state and re-plan using an available action.',

@@ -374,7 +374,7 @@ export function compileColumnChecks(itemSchema: z.ZodType): ColumnChecks {
 }
 
 /** Compiles a check for `schema` (see the file comment). */
-export function compileFastCheck(schema: z.ZodType): FastCheck {
+function compileFastCheck(schema: z.ZodType): FastCheck {
   const check = new Compiler().compile(schema as unknown as Schema);
   return (value) => {
     try {

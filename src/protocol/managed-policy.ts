@@ -14,7 +14,7 @@ import { AuditExportTarget } from './audit-export.ts';
  */
 
 /** The keys of public/managed-schema.json; the panel and docs/ADMIN.md name them the same way. */
-export const POLICY_KEYS = [
+const POLICY_KEYS = [
   'allowedSites',
   'blockedSites',
   'mcpPairing',
@@ -121,7 +121,7 @@ const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0
 const SITE = /^(https?|\*):\/\/(\*\.)?([^/:*]+|\[[^\]]+\])(?::(\d{1,5}))?\/?$/i;
 
 /** One site pattern, or undefined when it does not read as one. */
-export function parseSitePattern(text: string): SitePattern | undefined {
+function parseSitePattern(text: string): SitePattern | undefined {
   const t = text.trim();
   if (t === '*') return { scheme: '*', host: '', subdomains: true, any: true, text: t };
   const m = SITE.exec(t);

@@ -144,16 +144,9 @@ function checkExecuted(r: { execution: Execution; resource: ResourceSnapshot; ef
   }
 }
 
+/** DESIGN §3 "Confirmed", "Accepted but not yet confirmed" (poll `status_url` or `action_id`; never report success), failed or unknown: one form, told apart by `execution.status`. */
 export const ExecutedResult = z.object({ ...executedFields, execution: Execution }).superRefine(checkExecuted);
 export type ExecutedResult = z.infer<typeof ExecutedResult>;
-
-/** DESIGN §3 "Confirmed". */
-export const ConfirmedResult = z.object({ ...executedFields, execution: ConfirmedExecution }).superRefine(checkExecuted);
-export type ConfirmedResult = z.infer<typeof ConfirmedResult>;
-
-/** DESIGN §3 "Accepted but not yet confirmed": poll `status_url` or `action_id`; never report success. */
-export const AcceptedResult = z.object({ ...executedFields, execution: AcceptedExecution }).superRefine(checkExecuted);
-export type AcceptedResult = z.infer<typeof AcceptedResult>;
 
 /** What the agent expected (from its preconditions). */
 const ExpectedState = z

@@ -22,7 +22,7 @@ export interface ParseOptions {
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** `['preconditions', 'state_version']` → `preconditions.state_version`; `['a', 0, 'b c']` → `a[0]["b c"]`. */
-export function formatPath(path: readonly PropertyKey[]): string {
+function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const seg of path) {
     if (typeof seg === 'number') out += `[${seg}]`;

@@ -166,7 +166,7 @@ export class MemoryStore {
  * there (a URL hint). Read from the raw record, so a record too damaged to parse but naming the
  * site still goes when the person forgets it.
  */
-export function remembersSite(raw: unknown, origin: string): boolean {
+function remembersSite(raw: unknown, origin: string): boolean {
   const r = raw as { resource?: { origin?: unknown }; payload?: { url_hint?: unknown } } | undefined;
   if (r?.resource?.origin === origin) return true;
   const hint = r?.payload?.url_hint;

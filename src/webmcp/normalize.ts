@@ -22,7 +22,7 @@ const MAX_DESCRIPTION_CHARS = 16_384;
 type SchemaResult = { schema: Record<string, unknown>; error?: string };
 
 /** Chrome versions and the polyfill give the schema as an object, a JSON string, or nothing. */
-export function normalizeInputSchema(raw: unknown): SchemaResult {
+function normalizeInputSchema(raw: unknown): SchemaResult {
   if (raw === undefined || raw === null || raw === '') return { schema: { ...EMPTY_OBJECT_SCHEMA } };
   let value: unknown = raw;
   if (typeof raw === 'string') {
@@ -92,7 +92,7 @@ type NormalizeResult = { ok: true; tool: ToolDescriptor } | { ok: false; reason:
  * Turns one raw tool into Steward's descriptor. A tool without a usable name is dropped (it
  * could not be called anyway); a tool with a malformed schema is kept, marked, and not runnable.
  */
-export function normalizeTool(raw: RawTool, declarative?: DeclarativeInfo): NormalizeResult {
+function normalizeTool(raw: RawTool, declarative?: DeclarativeInfo): NormalizeResult {
   const name = typeof raw.name === 'string' ? raw.name.trim() : '';
   if (!name || name.length > 256) return { ok: false, reason: 'tool has no usable name' };
   const { schema, error } = normalizeInputSchema(raw.inputSchema);

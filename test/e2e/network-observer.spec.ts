@@ -1,7 +1,7 @@
 import { chromium, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { NetworkBuffer } from '../../src/content/main/network-buffer.ts';
-import { fuse } from '../../src/observation/fusion/index.ts';
+import { fuseWithDetail } from '../../src/observation/fusion/index.ts';
 import { shopOrderSnapshot } from '../unit/observation/fixtures/shop-order-snapshot.ts';
 import { CHROMIUM_FLAGS, DIST } from '../harness/browser.ts';
 import { expect, test } from '../harness/fixtures.ts';
@@ -55,7 +55,7 @@ test.describe('main-world network observer (built script, real Chromium, real sh
       const origin = new URL(sites.urls.shop).origin;
       const buffer = new NetworkBuffer({ origin });
       expect(buffer.acceptEvent(event)).toBeDefined();
-      const state = fuse({ snapshot: shopOrderSnapshot({ origin }), network: buffer.records() });
+      const state = fuseWithDetail({ snapshot: shopOrderSnapshot({ origin }), network: buffer.records() }).state;
       expect(state.conflicts).toContain('dom_state_disagrees_with_network');
     } finally {
       await close();

@@ -124,7 +124,7 @@ const PERMISSIVE = { type: 'object', additionalProperties: true } as const;
  * parameter-description budget), or the permissive object with the reason when it cannot be: a
  * root that is not an object, one too deep or too large once inlined, or one that is not JSON.
  */
-export function mcpInputSchema(schema: unknown): { schema: Record<string, unknown>; problem?: string } {
+function mcpInputSchema(schema: unknown): { schema: Record<string, unknown>; problem?: string } {
   if (!isObject(schema)) return { schema: { ...PERMISSIVE }, problem: 'the page gave no schema object' };
   let inlined: unknown;
   try {

@@ -4,7 +4,7 @@
  * each state. One table (ACTIONS) feeds the document, the precondition check and every
  * `available_actions` list, so they cannot disagree.
  */
-import { AgentContract, CONTRACT_SPEC_VERSION, KEY_DIRECTORY_PATH, type ContractAction } from '../../../src/protocol/agent-contract.ts';
+import { AgentContract, KEY_DIRECTORY_PATH, type ContractAction } from '../../../src/protocol/agent-contract.ts';
 import type { ActionSummary } from '../../../src/protocol/action.ts';
 import { CANCEL_REASONS, MAX_ADDRESS_LENGTH, STATUS_LABELS, type Order } from '../store.ts';
 
@@ -135,7 +135,8 @@ export const OFFERED_SCOPES: readonly { scope: string; title: string }[] = [
 
 export function buildContract(origin: string): AgentContract {
   return AgentContract.parse({
-    spec: CONTRACT_SPEC_VERSION,
+    // Written out as a site would; AgentContract.parse refuses any other version.
+    spec: 'steward-contract/1',
     site: { name: 'Larkspur Home Goods', origin },
     resources: [
       {

@@ -1,5 +1,5 @@
 /** The Agent Action API's refusals: DESIGN §3's error form with the HTTP status of its code. */
-import { ERROR_DEFAULTS, type ErrorCode, type ErrorIssue } from '../../../src/protocol/errors.ts';
+import { makeError, type ErrorCode, type ErrorIssue } from '../../../src/protocol/errors.ts';
 import type { AuthRefusalReason, SiteErrorBody } from '../../../src/protocol/agent-contract.ts';
 
 const STATUS_OF: Partial<Record<ErrorCode, number>> = {
@@ -23,14 +23,8 @@ export class SiteRefusal extends Error {
     const { status, issues, details, ...rest } = extra;
     this.status = status ?? STATUS_OF[code] ?? 400;
     this.body = {
-      error: {
-        code,
-        message,
-        retryable: code === 'IN_PROGRESS',
-        recovery_hint: ERROR_DEFAULTS[code].recovery_hint,
-        ...(issues ? { issues } : {}),
-        ...(details ? { details } : {}),
-      },
+      // The site's own rule for retrying (only a request still running); the code's recovery hint.
+      error: makeError(code, message, { retryable: code === 'IN_PROGRESS', ...(issues ? { issues } : {}), ...(details ? { details } : {}) }),
       ...rest,
     };
   }

@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { MediaType } from 'http-message-sig';
 import { z } from 'zod';
-import { CONTRACT_MEDIA_TYPE, KEY_DIRECTORY_PATH, KeyDirectory, RevokeRequest, SiteErrorBody, TokenGrant, TokenRequest } from '../../../src/protocol/agent-contract.ts';
+import { CONTRACT_MEDIA_TYPE, KEY_DIRECTORY_PATH, RevokeRequest, SiteErrorBody, TokenGrant, TokenRequest } from '../../../src/protocol/agent-contract.ts';
 import { HttpError, parseBody, readRawBody, redirect, sendHtml, sendJson, type RequestContext, type Router } from '../../http.ts';
 import { EventLog } from '../../store-log.ts';
 import { agentsPage } from '../pages.ts';
@@ -18,6 +18,9 @@ import { IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { parseJsonBody } from './input.ts';
 import { SessionBook } from './session.ts';
 import { NonceCache, verifySignedRequest } from './signatures.ts';
+
+/** The key directory: the agent keys the site has enrolled (public JWKs). The site's own answer; Steward never reads it. */
+const KeyDirectory = z.object({ keys: z.array(z.record(z.string(), z.unknown())).max(1000) });
 import { TokenIssuer, thumbprintOf, type TokenRecord } from './tokens.ts';
 
 export const CONTRACT_LINK_HEADER = `<${CONTRACT_PATH}>; rel="agent-contract"`;

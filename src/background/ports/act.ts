@@ -65,7 +65,7 @@ function leavesDocument(report: ActReport): boolean {
   return report.steps.some((s) => s.navigation) || report.navigation?.same_document === false || report.settle?.how === 'navigating';
 }
 
-export function toExecutionReport(report: ActReport): ExecutionReport {
+function toExecutionReport(report: ActReport): ExecutionReport {
   const steps = report.steps;
   const activity =
     report.settle || report.requests?.length ? { activity: { ...(report.settle ? { settle: report.settle } : {}), ...(report.requests?.length ? { requests: report.requests } : {}) } } : {};
@@ -83,7 +83,7 @@ export function toExecutionReport(report: ActReport): ExecutionReport {
 const DIALOG_WORDS: Record<PageDialog['kind'], string> = { confirm: 'a confirmation (window.confirm)', prompt: 'a question (window.prompt)', alert: 'a message (window.alert)' };
 
 /** What the agent is told when the page raised a dialog during its act: Steward answered no, and only the person may say yes. */
-export function dialogsMessage(dialogs: readonly PageDialog[]): string {
+function dialogsMessage(dialogs: readonly PageDialog[]): string {
   const asked = dialogs.map((d) => `${DIALOG_WORDS[d.kind]}${d.message ? ` “${d.message}”` : ''}`).join('; ');
   return `NEEDS_PERSON: the page asked the person ${asked} while this action ran. Steward never answers a page’s dialog for an agent: it answered as a person who says no (Cancel), so the page went on as if the person declined. Ask the person to do this on the page themselves.`.slice(
     0,

@@ -25,7 +25,7 @@ export interface AdapterDeps {
 const fail = (message: string): ExecutionReport => ({ outcome: 'failed', message, side_effect_possible: false });
 
 /** Fill each input's control (select or type), then activate the action's control. */
-export function adapterSteps(call: Pick<ExecutionCall, 'action' | 'input' | 'description'>, observed: ObservedTab): ActStep[] | string {
+function adapterSteps(call: Pick<ExecutionCall, 'action' | 'input' | 'description'>, observed: ObservedTab): ActStep[] | string {
   const binding = observed.bindings.find((b) => b.action.action === call.action && (call.description.target_ref === undefined || b.targetRef === call.description.target_ref));
   if (!binding) return `the page no longer shows the controls for ${call.action}`;
   const steps: ActStep[] = [];

@@ -26,7 +26,7 @@ export interface DomDeps {
 
 const noTab: ExecutionReport = { outcome: 'failed', message: "the agent's tab is gone", side_effect_possible: false };
 
-export function domSteps(action: string, input: Record<string, unknown>, form?: ExecutionCall['form'], targetRef?: string): ActStep[] | string {
+function domSteps(action: string, input: Record<string, unknown>, form?: ExecutionCall['form'], targetRef?: string): ActStep[] | string {
   switch (action) {
     case 'dom.click': {
       const i = DomClickInput.safeParse(input);

@@ -44,7 +44,7 @@ export class AdapterRoutes {
 }
 
 /** `/orders/:id` with id → `/orders/ORD-1024`; undefined when other groups or wildcards remain. */
-export function fill(pattern: string, group: string, value: string): string | undefined {
+function fill(pattern: string, group: string, value: string): string | undefined {
   const parts = pattern.split(/(:[A-Za-z_][A-Za-z0-9_]*|\*)/);
   let out = '';
   for (const part of parts) {

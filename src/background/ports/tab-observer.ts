@@ -83,7 +83,7 @@ export interface TabObserverDeps {
  * still busy then (a DOM that keeps changing) is settled when two observations this far apart
  * agree on its state.
  */
-export const SETTLE_MS = 250;
+const SETTLE_MS = 250;
 /** Past this, the latest observation is returned even if the page keeps changing. */
 const MAX_SETTLE_MS = 2_000;
 /** A content script that is not listening yet (a document just committed) is retried this long. */

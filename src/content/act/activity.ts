@@ -6,7 +6,7 @@ import { ownMutation } from '../presence/own-elements.ts';
  * main world for its marks) nor its indicator (src/content/presence/): reading a page, or showing
  * that an agent acts on it, must not make it look busy, nor new.
  */
-export function pageChange(records: readonly MutationRecord[]): boolean {
+function pageChange(records: readonly MutationRecord[]): boolean {
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
     if ((r.type !== 'attributes' || r.attributeName !== LISTENER_MARK_ATTRIBUTE) && !ownMutation(r)) return true;

@@ -31,7 +31,7 @@ interface SettleProbe {
 }
 
 /** Pure: settled (how), or still waiting. */
-export function settleVerdict(p: SettleProbe, options: SettleOptions = SETTLE): ActSettle | 'wait' {
+function settleVerdict(p: SettleProbe, options: SettleOptions = SETTLE): ActSettle | 'wait' {
   const ms = Math.max(0, Math.round(p.now - p.start));
   if (p.leaving) return { ms, how: 'navigating' };
   const mutating = p.now - p.lastMutation < options.quietMs;

@@ -148,7 +148,7 @@ const sameBox = (a: SnapshotElement['box'], b: SnapshotElement['box']) => a === 
 const sameRow = (a: SnapshotElement['container'], b: SnapshotElement['container']) => a === b || (a?.ref === b?.ref && a?.row === b?.row);
 
 /** The fields of `after` that differ from `before` (`order` travels separately); undefined when none. */
-export function diffElement(before: SnapshotElement, after: SnapshotElement): SnapshotElementPatch | undefined {
+function diffElement(before: SnapshotElement, after: SnapshotElement): SnapshotElementPatch | undefined {
   // After a full re-walk nearly every element compares equal: check first, build a patch only when needed.
   if (sameExceptBox(before, after) && sameBox(before.box, after.box)) return undefined;
   const patch: Record<string, unknown> = { ref: after.ref };

@@ -17,7 +17,7 @@ const STATUS_LABELS = {
 const CANCEL_REASONS = ['ordered_by_mistake', 'found_cheaper', 'delivery_too_slow', 'other'];
 const MAX_QUANTITY = 20;
 
-export function shopAdapterDefinition(options: { origin?: string } = {}): AdapterDefinition {
+function shopAdapterDefinition(options: { origin?: string } = {}): AdapterDefinition {
   return {
     id: 'larkspur-shop.order',
     title: 'Larkspur Home Goods: order page',

@@ -52,7 +52,7 @@ export function boundJson(value: unknown, b: JsonBounds): { value: unknown; trun
 }
 
 /** The schema.org type of a JSON-LD node (`Order`, not `https://schema.org/Order`). */
-export function schemaType(node: Record<string, unknown>): string | undefined {
+function schemaType(node: Record<string, unknown>): string | undefined {
   const t = node['@type'];
   const first = Array.isArray(t) ? t[0] : t;
   if (typeof first !== 'string' || first === '') return undefined;

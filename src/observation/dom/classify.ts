@@ -71,14 +71,13 @@ export const NAMING_ATTRIBUTES_SELECTOR =
   '[aria-labelledby],[aria-describedby],[aria-description],[title],' +
   '[aria-expanded],[aria-selected],[aria-pressed],[aria-checked],[aria-required],[aria-readonly],[aria-invalid],[aria-busy],' +
   '[aria-valuetext],[aria-valuenow],[aria-controls],[aria-owns]';
-export const SPECIAL_ATTRIBUTES_SELECTOR = `${STRUCTURAL_ATTRIBUTES_SELECTOR},${NAMING_ATTRIBUTES_SELECTOR}`;
 
 /**
  * Whether an element is something a person can operate: native controls, links with an href,
  * `summary` of a `details`, an interactive ARIA role, tabindex ≥ 0, an editing host, or an inline
  * click handler (older pages make `div`s clickable that way).
  * `parentLocalName` lets `summary` count only as the toggle of its `details`; `special` says
- * whether the element has any of SPECIAL_ATTRIBUTES_SELECTOR's attributes.
+ * whether the element has any of the structural or naming attributes.
  */
 export function isInteractive(localName: string, attr: AttrReader, parentLocalName?: string, special = true): boolean {
   return isNativeControl(localName, attr, parentLocalName, special) || (special && focusableOrHandled(attr));

@@ -12,7 +12,7 @@ const RGB = /^rgba?\(\s*([\d.]+)[\s,]+([\d.]+)[\s,]+([\d.]+)(?:\s*[,/]\s*([\d.]+
 const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 /** `rgb(…)`, `rgba(…)` (as getComputedStyle gives them) or `#rgb` / `#rrggbb`; undefined for anything else or a colour too transparent to see. */
-export function parseColour(css: string): { r: number; g: number; b: number } | undefined {
+function parseColour(css: string): { r: number; g: number; b: number } | undefined {
   const text = css.trim();
   const hex = HEX.exec(text);
   if (hex) {

@@ -114,7 +114,7 @@ function evidenceOf(f: ControlFacts): InteractivityEvidence[] {
   return out;
 }
 
-export function confidenceOf(evidence: readonly InteractivityEvidence[]): number {
+function confidenceOf(evidence: readonly InteractivityEvidence[]): number {
   let best = 0;
   let kinds = 0;
   for (const e of evidence) {

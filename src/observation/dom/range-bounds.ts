@@ -14,7 +14,7 @@ export const RANGE_ROLES: ReadonlySet<string> = new Set(['slider', 'spinbutton',
 const RANGE_INPUT_DEFAULTS = { min: 0, max: 100 } as const;
 
 /** A valid floating-point number per HTML (no junk, no `Infinity`), else undefined. */
-export function parseBound(value: string | null): number | undefined {
+function parseBound(value: string | null): number | undefined {
   if (value === null) return undefined;
   const text = value.trim();
   if (!/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(text)) return undefined;

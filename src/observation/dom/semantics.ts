@@ -182,7 +182,7 @@ function accessibleName(el: Element, localName: string, special: boolean, pseudo
   }
 }
 
-/** Hints that let most elements skip attribute reads (see SPECIAL_ATTRIBUTES_SELECTOR and rootFlags). */
+/** Hints that let most elements skip attribute reads (see STRUCTURAL_ATTRIBUTES_SELECTOR, NAMING_ATTRIBUTES_SELECTOR and rootFlags). */
 export interface SemanticHints {
   /** The element has one of the special attributes. */
   special: boolean;

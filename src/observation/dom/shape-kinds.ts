@@ -6,7 +6,7 @@ import type { ShapeKind } from '../../protocol/element.ts';
  */
 
 /** How many points a polygon's `points` attribute lists, a closing repeat of the first not counted (pure). */
-export function countPoints(points: string | null): number {
+function countPoints(points: string | null): number {
   if (!points) return 0;
   const numbers = points
     .trim()

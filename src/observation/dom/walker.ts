@@ -195,7 +195,7 @@ export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out:
 /**
  * Elements of the subtree with a role, tabindex, contenteditable, onclick, aria-live, a listener
  * mark… or a style cue: one native query instead of several attribute reads per element. (The
- * naming and state attributes of SPECIAL_ATTRIBUTES_SELECTOR are matched per interactive element,
+ * naming and state attributes of NAMING_ATTRIBUTES_SELECTOR are matched per interactive element,
  * see `specialForSemantics`.)
  */
 function specialElements(start: Node, cues: StyleCues): Known {
@@ -219,7 +219,7 @@ function specialElements(start: Node, cues: StyleCues): Known {
   return known;
 }
 
-/** Whether an interactive element has any of SPECIAL_ATTRIBUTES_SELECTOR's attributes (`structural`: it has one of the first five). */
+/** Whether an interactive element has any of the structural or naming attributes (`structural`: it has one of the first five). */
 function specialForSemantics(el: Element, structural: boolean): boolean {
   return structural || dom.matches(el, NAMING_ATTRIBUTES_SELECTOR);
 }

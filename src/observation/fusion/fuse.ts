@@ -29,7 +29,7 @@ import { statesAgree } from '../read/states.ts';
 import { webmcpActions } from './webmcp-actions.ts';
 
 /**
- * fuse(input) → ObservedState. Pure: no chrome.*, no DOM; runs in the service worker and in Node.
+ * fuseWithDetail(input) → ObservedState and the claims it rests on. Pure: no chrome.*, no DOM; runs in the service worker and in Node.
  *
  * 1. every source is read on its own into claims (extract-*.ts, adapters);
  * 2. the resource is identified from the identity claims;
@@ -178,10 +178,6 @@ export function fuseWithDetail(input: FuseInput): FusionDetail {
     actions: offered.map(withDefaults),
   };
   return { state: observed, claims, adapters: adapterOutputs, adapterBindings: bindings };
-}
-
-export function fuse(input: FuseInput): ObservedState {
-  return fuseWithDetail(input).state;
 }
 
 /**

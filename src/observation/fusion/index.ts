@@ -1,3 +1,3 @@
 // Fusion: PageSnapshot + network + WebMCP tools + adapters → ObservedState (pure).
-export { fuse, fuseWithDetail, FusionError } from './fuse.ts';
+export { fuseWithDetail, FusionError } from './fuse.ts';
 export { summarizeScreenshot, type ScreenshotSummary } from './screenshot.ts';

@@ -55,7 +55,7 @@ const actionable = (e: { visibility: string; covered_by?: unknown }) => ACTIONAB
 
 const normalise = (s: string) => s.toLowerCase().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
 
-export function riskyName(name: string): boolean {
+function riskyName(name: string): boolean {
   return RISKY_WORDS.test(normalise(name));
 }
 

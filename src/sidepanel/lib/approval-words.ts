@@ -216,7 +216,7 @@ export function optionLabelsOf(observed: Pick<ObservedState, 'forms'>): string[]
  * reads as the same words (`ordered_by_mistake` ↔ "Ordered by mistake"). Only such a match: a
  * label that says something else could be a page's lie about what will be sent.
  */
-export function optionLabel(value: string, labels: readonly string[]): string | undefined {
+function optionLabel(value: string, labels: readonly string[]): string | undefined {
   const key = words(value);
   if (key === '' || key === value.toLowerCase()) return undefined;
   return labels.find((l) => words(l) === key);

@@ -41,7 +41,7 @@ export const stepStatusLabel = (status: CopilotStepStatus): string => t(`copilot
 export const runStatusLabel = (status: CopilotRun['status']): string => t(`copilot_run_${status}`);
 
 /** "1:05" (minutes:seconds) up to an hour, "1 h 2 min" beyond. */
-export function duration(ms: number): string {
+function duration(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   if (s < 3600) return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
   return t('time_hours_minutes', Math.floor(s / 3600), Math.floor((s % 3600) / 60));

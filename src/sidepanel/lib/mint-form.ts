@@ -31,7 +31,7 @@ export function splitList(text: string): string[] {
 }
 
 /** `http://localhost:4100/` → `http://localhost:4100` (a pasted URL with only a trailing slash). */
-export function normalizeOrigin(text: string): string {
+function normalizeOrigin(text: string): string {
   try {
     const u = new URL(text);
     if (u.pathname === '/' && !u.search && !u.hash && text.endsWith('/') && `${u.origin}/` === text) return u.origin;

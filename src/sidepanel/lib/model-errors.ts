@@ -14,7 +14,7 @@ export interface ModelErrorText {
 }
 
 /** "30 seconds", "2 minutes": how long a rate limit asks to wait. */
-export function waitText(ms: number): string {
+function waitText(ms: number): string {
   const s = Math.max(1, Math.ceil(ms / 1000));
   if (s < 90) return t(pluralOf(s) === 'one' ? 'copilot_seconds_one' : 'copilot_seconds_other', s);
   const m = Math.ceil(s / 60);

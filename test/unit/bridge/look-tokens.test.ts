@@ -6,7 +6,7 @@ import { actionsText, observeLook } from '../../../bridge/src/mcp/look-text.ts';
 import { actionsView, approvalRule } from '../../../src/mcp/actions-view.ts';
 import { observeReply } from '../../../src/mcp/observe-view.ts';
 import { shopAdapter } from '../../../src/observation/adapters/index.ts';
-import { fuse } from '../../../src/observation/fusion/index.ts';
+import { fuse } from '../observation/fixtures/fusion-helpers.ts';
 import type { PageSnapshot } from '../../../src/protocol/snapshot.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_ARG, mapPageTools, mcpInputSchema, mcpToolName, type PageTool } from '../../../bridge/src/mcp/page-tool-map.ts';
+import { IDEMPOTENCY_ARG, mapPageTools, mcpToolName, type PageTool } from '../../../bridge/src/mcp/page-tool-map.ts';
 
 const TAB = { tab_id: 9, url: 'http://localhost:4200/book', title: 'Book', origin: 'http://localhost:4200', active: true };
 
@@ -20,6 +20,20 @@ function tool(over: Partial<PageTool> = {}): PageTool {
 }
 
 const MCP_NAME = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * The input schema the page's tool declaring `input_schema` is offered with, less the idempotency
+ * key Steward adds (and the `properties` it made for it alone), and why Steward could not offer
+ * the page's own, as the tool's description says it.
+ */
+function mcpInputSchema(input_schema: unknown): { schema: Record<string, unknown>; problem?: string } {
+  const [mapped] = mapPageTools(TAB, [tool({ input_schema } as Partial<PageTool>)]);
+  const { properties, ...rest } = mapped!.input_schema as { properties?: Record<string, unknown> };
+  const { [IDEMPOTENCY_ARG]: _added, ...own } = properties ?? {};
+  const schema = mapped!.idempotency_arg && Object.keys(own).length === 0 ? rest : { ...rest, properties: mapped!.idempotency_arg ? own : properties };
+  const problem = /Steward could not offer its input schema \((.*)\): pass the arguments/.exec(mapped!.description)?.[1];
+  return problem === undefined ? { schema } : { schema, problem };
+}
 
 describe('page tools as MCP tools: names', () => {
   it('prefixes the page name with page_, so no page tool can take a steward_ name', () => {

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { installPageDialogs } from '../../../src/content/main/page-dialogs.ts';
 import { armPageDialogs } from '../../../src/content/act/page-dialogs.ts';
-import { dialogsMessage } from '../../../src/background/ports/act.ts';
+import { actOnTab } from '../../../src/background/ports/act.ts';
+import type { PageDialog } from '../../../src/protocol/messages.ts';
+import { fakeFrames } from '../background/core/fake-frames.ts';
+import { FakeTabs } from '../background/ports/fake-tabs.ts';
 import { PAGE_DIALOGS_ARM, PAGE_DIALOGS_REPLY } from '../../../src/protocol/page-channel-names.ts';
+
+/** What the agent is told when the page raised `dialogs` while it acted (the worker's report of the act). */
+async function dialogsMessage(dialogs: PageDialog[]): Promise<string | undefined> {
+  const tabs = new FakeTabs();
+  tabs.status.set(7, 'complete');
+  const report = await actOnTab({ send: fakeFrames(async () => ({ ok: true, data: { steps: [], dialogs } })), tabs }, 7, [{ op: 'click', ref: 'e1' }], 'doc-1');
+  return report.outcome === 'failed' ? report.message : undefined;
+}
 
 /**
  * Issue 27, self-approval: a JavaScript dialog the page raises while an agent acts is never
@@ -58,8 +69,8 @@ describe('the page’s dialogs during an agent’s act', () => {
     expect(disarm()).toEqual([]);
   });
 
-  it('tells the agent the page asked, that Steward said no, and that it is the person’s to do', () => {
-    const said = dialogsMessage([{ kind: 'confirm', message: 'Remove the attachment “scan.pdf”?' }]);
+  it('tells the agent the page asked, that Steward said no, and that it is the person’s to do', async () => {
+    const said = await dialogsMessage([{ kind: 'confirm', message: 'Remove the attachment “scan.pdf”?' }]);
     expect(said).toContain('Remove the attachment “scan.pdf”?');
     expect(said).toMatch(/never answers a page’s dialog/);
     expect(said).toMatch(/Ask the person/);

@@ -3,7 +3,7 @@ import { jwkToKeyID } from 'web-bot-auth';
 import { helpers } from 'web-bot-auth/crypto';
 import { describe, expect, it } from 'vitest';
 import { agentKeyFromPair } from '../../../src/contract/agent-key.ts';
-import { contentDigest, signatureAgent, signedRequest } from '../../../src/contract/signed-request.ts';
+import { signedRequest } from '../../../src/contract/signed-request.ts';
 import { ORIGIN, T0, makeAgentKey, signatureInput, verifySignature } from './helpers.ts';
 
 /** The documented limit of the module under test, written out so a change to it fails here. */
@@ -11,6 +11,20 @@ const SIGNATURE_VALIDITY_S = 60;
 
 const realClock = () => Date.now();
 const EXECUTE = `${ORIGIN}/agent/v1/actions/execute`;
+
+/** The Content-Digest header of a signed POST of `body`. */
+async function contentDigest(body: string): Promise<string> {
+  const { key } = await makeAgentKey();
+  const digest = (await signedRequest({ method: 'POST', url: EXECUTE, body }, key, realClock)).headers['content-digest'];
+  if (digest === undefined) throw new Error('a POST with a body carries no Content-Digest');
+  return digest;
+}
+
+/** The Signature-Agent header of a signed GET of `url` (`keyDirectoryPath`: the contract's, when it names one). */
+async function signatureAgent(url: URL, keyDirectoryPath?: string): Promise<string | undefined> {
+  const { key } = await makeAgentKey();
+  return (await signedRequest({ method: 'GET', url: url.href, ...(keyDirectoryPath !== undefined ? { keyDirectoryPath } : {}) }, key, realClock)).headers['signature-agent'];
+}
 
 describe('agent key', () => {
   it('is a non-extractable Ed25519 key whose keyid is the RFC 7638 thumbprint of its public JWK', async () => {
@@ -96,9 +110,9 @@ describe('signedRequest', () => {
     await expect(verifySignature(req, pair.publicKey)).rejects.toThrow(/expired/i);
   });
 
-  it('names the key directory of the site it is sent to, as an sf-string (the contract may move it)', () => {
-    expect(signatureAgent(new URL('https://shop.example/a/b?c=1'))).toBe('"https://shop.example/.well-known/http-message-signatures-directory"');
-    expect(signatureAgent(new URL('https://shop.example/a'), '/agent/keys')).toBe('"https://shop.example/agent/keys"');
+  it('names the key directory of the site it is sent to, as an sf-string (the contract may move it)', async () => {
+    expect(await signatureAgent(new URL('https://shop.example/a/b?c=1'))).toBe('"https://shop.example/.well-known/http-message-signatures-directory"');
+    expect(await signatureAgent(new URL('https://shop.example/a'), '/agent/keys')).toBe('"https://shop.example/agent/keys"');
   });
 
   it('sends cookies only when asked (the token grant)', async () => {

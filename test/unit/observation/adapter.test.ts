@@ -2,22 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { Adapter, AdapterRegistry, shopAdapter } from '../../../src/observation/adapters/index.ts';
 import { runAdapter } from '../../../src/observation/adapters/evaluate.ts';
 import type { AdapterDefinition } from '../../../src/observation/adapters/format.ts';
-import { shopAdapterDefinition } from '../../../src/observation/adapters/shop.ts';
-import { fuse, fuseWithDetail } from '../../../src/observation/fusion/index.ts';
-import { expectValid, fact } from './fixtures/fusion-helpers.ts';
+import { fuseWithDetail } from '../../../src/observation/fusion/index.ts';
+import { expectValid, fact, fuse } from './fixtures/fusion-helpers.ts';
 import { shopApiRecord, shopOrderSnapshot } from './fixtures/shop-order-snapshot.ts';
 
 const ORIGIN = 'http://127.0.0.1:41873';
 
+/** The shop's adapter as a definition to change (a copy: the parsed adapter is its definition with the defaults filled in). */
+const definition = (): AdapterDefinition => structuredClone(shopAdapter());
+
 describe('adapter format', () => {
   it('accepts the shop adapter', () => {
-    expect(Adapter.safeParse(shopAdapterDefinition()).success).toBe(true);
-    expect(Adapter.safeParse(shopAdapterDefinition({ origin: ORIGIN })).success).toBe(true);
+    expect(Adapter.safeParse(shopAdapter()).success).toBe(true);
+    expect(Adapter.safeParse(shopAdapter({ origin: ORIGIN })).success).toBe(true);
   });
 
   it('refuses malformed definitions with the reason', () => {
     const bad = (patch: (d: AdapterDefinition) => void) => {
-      const d = structuredClone(shopAdapterDefinition());
+      const d = definition();
       patch(d);
       const r = Adapter.safeParse(d);
       expect(r.success).toBe(false);
@@ -50,7 +52,7 @@ describe('matching', () => {
 
   it('the registry pins an adapter to the origin given at registration and refuses bad ones', () => {
     const registry = new AdapterRegistry();
-    expect(registry.register(shopAdapterDefinition(), { origin: ORIGIN }).ok).toBe(true);
+    expect(registry.register(shopAdapter(), { origin: ORIGIN }).ok).toBe(true);
     expect(registry.forSnapshot(snapshot).map((a) => a.id)).toEqual(['larkspur-shop.order']);
     expect(registry.forSnapshot(shopOrderSnapshot({ origin: 'http://127.0.0.1:9999' }))).toEqual([]);
     const refused = registry.register({ id: 'Bad Id', match: { path: 'orders' } });
@@ -115,7 +117,7 @@ describe('fusion with the adapter', () => {
   });
 
   it('an adapter that reads another state than the DOM is a conflict, and costs confidence', () => {
-    const stale = structuredClone(shopAdapterDefinition());
+    const stale = definition();
     stale.state!.map = { 'Awaiting payment': 'paid' }; // e.g. the shop renamed its states under the adapter
     const agreeing = fuse({ snapshot: shopOrderSnapshot(), adapters: [shopAdapter()] });
     const s = expectValid(fuse({ snapshot: shopOrderSnapshot(), adapters: [Adapter.parse(stale)] }));
@@ -128,7 +130,7 @@ describe('fusion with the adapter', () => {
   });
 
   it('text the adapter cannot map is reported, not guessed', () => {
-    const def = structuredClone(shopAdapterDefinition());
+    const def = definition();
     delete def.state!.map!['Awaiting payment'];
     const s = expectValid(fuse({ snapshot: shopOrderSnapshot(), adapters: [Adapter.parse(def)] }));
     expect(s.conflicts).toContain('adapter_state_not_observed');

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fuse } from '../../../src/observation/fusion/index.ts';
 import type { SnapshotElement } from '../../../src/protocol/snapshot.ts';
 import { classifyDom } from '../../../src/pipeline/policy/dom-risk.ts';
 import type { DomActionName } from '../../../src/protocol/action-name.ts';
-import { blankSnapshot, element, expectValid } from './fixtures/fusion-helpers.ts';
+import { blankSnapshot, element, expectValid, fuse } from './fixtures/fusion-helpers.ts';
 
 /** Which primitives each control is offered, and that the risk at offer time agrees with dom-risk.ts. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyDelta } from '../../../src/background/observation/delta.ts';
 import { createObservationService } from '../../../src/background/observation/service.ts';
-import { DeltaEncoder, diffElement } from '../../../src/content/observe/snapshot-delta.ts';
+import { DeltaEncoder } from '../../../src/content/observe/snapshot-delta.ts';
 import { snapshotDigest } from '../../../src/observation/snapshot-digest.ts';
 import { ObserveReplyData, type SnapshotDelta } from '../../../src/protocol/messages.ts';
 import { ELEMENT_FIELDS, OTHER_ELEMENT_FIELDS } from './fixtures/element-fields.ts';
@@ -10,6 +10,16 @@ import { fakeFrames } from '../background/core/fake-frames.ts';
 
 const el = (n: number, name = `Button ${n}`): SnapshotElement => ({ ref: `e${n}`, role: 'button', name, states: [], visibility: 'visible', tag: 'button', scope: 'document', order: n });
 const ten = () => Array.from({ length: 10 }, (_, i) => ({ ...el(i + 1), box: { x: i, y: 2, w: 3, h: 4 }, container: { ref: 't1', row: i + 1 } }));
+
+/** The patch the encoder sends for one element that went from `before` to `after` (undefined: none). */
+function diffElement(before: SnapshotElement, after: SnapshotElement) {
+  const encoder = new DeltaEncoder();
+  encoder.encode(snap([before]));
+  const reply = encoder.encode(snap([after]), { documentToken: 'doc-1', seq: 1 });
+  if (reply.kind !== 'delta') throw new Error('expected a delta');
+  expect(reply.delta.changed).toEqual([]);
+  return reply.delta.patches?.[0];
+}
 
 const snap = (elements: SnapshotElement[], token = 'doc-1'): PageSnapshot => ({
   url: 'http://lab.test/grid',

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fnv1a64 } from '../../../src/base/hash.ts';
 import { fingerprint } from '../../../src/observation/fusion/fingerprint.ts';
-import { fuse } from '../../../src/observation/fusion/index.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
-import { blankSnapshot } from './fixtures/fusion-helpers.ts';
+import { blankSnapshot, fuse } from './fixtures/fusion-helpers.ts';
 import { DEFAULT_ITEMS, shopApiRecord, shopOrderSnapshot, type ShopPageOptions } from './fixtures/shop-order-snapshot.ts';
 
 const version = (input: Parameters<typeof fuse>[0]) => fuse(input).state_version;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fuse, summarizeScreenshot } from '../../../src/observation/fusion/index.ts';
+import { summarizeScreenshot } from '../../../src/observation/fusion/index.ts';
 import type { SnapshotElement } from '../../../src/protocol/snapshot.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
-import { blankSnapshot, element, expectValid } from './fixtures/fusion-helpers.ts';
+import { blankSnapshot, element, expectValid, fuse } from './fixtures/fusion-helpers.ts';
 
 const el = (ref: string, name: string, extra: Partial<SnapshotElement> = {}) => element(ref, 'button', name, extra);
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { fuse, fuseWithDetail } from '../../../src/observation/fusion/index.ts';
+import { fuseWithDetail } from '../../../src/observation/fusion/index.ts';
 import { canonicalState } from '../../../src/observation/read/states.ts';
 import { toSnakeCase } from '../../../src/observation/read/normalize.ts';
 import { resolveField } from '../../../src/observation/fusion/resolve.ts';
 import { parseDate, parseMoney, resourcesInPath } from '../../../src/observation/read/values.ts';
 import type { Claim } from '../../../src/observation/read/claims.ts';
 import type { NetworkRecord, SnapshotText } from '../../../src/protocol/snapshot.ts';
-import { blankSnapshot, expectValid, fact } from './fixtures/fusion-helpers.ts';
+import { blankSnapshot, expectValid, fact, fuse } from './fixtures/fusion-helpers.ts';
 import { shopOrderSnapshot } from './fixtures/shop-order-snapshot.ts';
 
 const ORDER_URL = 'https://shop.test/orders/A-77';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Adapter } from '../../../src/observation/adapters/index.ts';
-import { fuse, fuseWithDetail, FusionError } from '../../../src/observation/fusion/index.ts';
-import { blankSnapshot, expectValid, fact } from './fixtures/fusion-helpers.ts';
+import { fuseWithDetail, FusionError } from '../../../src/observation/fusion/index.ts';
+import { blankSnapshot, expectValid, fact, fuse } from './fixtures/fusion-helpers.ts';
 import { shopApiRecord, shopOrderSnapshot } from './fixtures/shop-order-snapshot.ts';
 
 describe('fuse: the shop order page', () => {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fuse } from '../../../src/observation/fusion/index.ts';
 import { namedIds } from '../../../src/observation/read/id-shapes.ts';
 import { renderSnapshot } from '../../../src/observation/render/index.ts';
 import type { PageSnapshot, SnapshotText } from '../../../src/protocol/snapshot.ts';
-import { blankSnapshot, expectValid } from './fixtures/fusion-helpers.ts';
+import { blankSnapshot, expectValid, fuse } from './fixtures/fusion-helpers.ts';
 import { shopOrderSnapshot } from './fixtures/shop-order-snapshot.ts';
 
 /** A checkout-like page at a URL that names nothing, with the given title and texts. */

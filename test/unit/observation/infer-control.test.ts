@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MARK } from '../../../src/protocol/listener-marks.ts';
-import { classWords, confidenceOf, inferControl, type ControlFacts } from '../../../src/observation/dom/infer-control.ts';
+import { classWords, inferControl, type ControlFacts } from '../../../src/observation/dom/infer-control.ts';
 import { inferableRole } from '../../../src/observation/dom/classify.ts';
 
 /** A plain element with nothing that makes it live; each test adds what it is about. */
@@ -59,9 +59,13 @@ describe('inferControl: which elements are controls', () => {
     const both = inferControl(facts({ listeners: MARK.click, cursor: 'pointer' }))!.inference.confidence;
     expect(cursorAlone).toBeLessThan(listenerAlone);
     expect(listenerAlone).toBeLessThan(both);
-    expect(confidenceOf(['click_listener', 'key_listener', 'hover_listener', 'drag_listener', 'tabindex', 'cursor_pointer', 'draggable'])).toBe(0.95);
+    const everything = inferControl(facts({ listeners: MARK.click | MARK.key | MARK.hover | MARK.drag, tabindex: true, cursor: 'pointer', draggable: true }))!.inference;
+    expect(new Set(everything.evidence)).toEqual(new Set(['click_listener', 'key_listener', 'hover_listener', 'drag_listener', 'tabindex', 'cursor_pointer', 'draggable']));
+    expect(everything.confidence).toBe(0.95);
     // A class word names the role; it is no evidence that the element does anything.
-    expect(confidenceOf(['click_listener', 'class_name'])).toBe(confidenceOf(['click_listener']));
+    const named = inferControl(facts({ listeners: MARK.click, words: ['link'] }))!.inference;
+    expect(named.evidence).toEqual(['click_listener', 'class_name']);
+    expect(named.confidence).toBe(listenerAlone);
   });
 
   it('leaves out what holds controls (a list whose listener serves its items, a card around a link), long texts, and empty hover frames', () => {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listenForNetworkRecords, NetworkBuffer } from '../../../src/content/main/network-buffer.ts';
 import { boundJson, isJsonContentType, redactUrl } from '../../../src/content/main/network-bounds.ts';
-import { fuse } from '../../../src/observation/fusion/index.ts';
-import { expectValid, fact } from './fixtures/fusion-helpers.ts';
+import { expectValid, fact, fuse } from './fixtures/fusion-helpers.ts';
 import { shopOrderSnapshot } from './fixtures/shop-order-snapshot.ts';
 
 /** The documented limit of the module under test, written out so a change to it fails here. */

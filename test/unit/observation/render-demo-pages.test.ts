@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { encode } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import { shopAdapter } from '../../../src/observation/adapters/index.ts';
-import { fuse } from '../../../src/observation/fusion/index.ts';
+import { fuse } from './fixtures/fusion-helpers.ts';
 import { expand, renderObserved } from '../../../src/observation/render/index.ts';
 import type { PageSnapshot } from '../../../src/protocol/snapshot.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';

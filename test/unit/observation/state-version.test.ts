@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fuse } from '../../../src/observation/fusion/index.ts';
 import type { PageSnapshot, SnapshotCanvas, SnapshotText } from '../../../src/protocol/snapshot.ts';
-import { blankSnapshot, element, expectValid, fact } from './fixtures/fusion-helpers.ts';
+import { blankSnapshot, element, expectValid, fact, fuse } from './fixtures/fusion-helpers.ts';
 
 /**
  * state_version on pages Steward has never seen: it moves with every real change (a quantity, a

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { observedFor } from '../../../src/background/tools/agent-view.ts';
 import { PERSON_AGENT_ID } from '../../../src/background/tools/run-from-panel.ts';
-import { fuse } from '../../../src/observation/fusion/index.ts';
 import { withoutDebuggingTools } from '../../../src/observation/fusion/webmcp-actions.ts';
 import { renderSnapshot } from '../../../src/observation/render/index.ts';
 import type { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
-import { blankSnapshot, expectValid } from './fixtures/fusion-helpers.ts';
+import { blankSnapshot, expectValid, fuse } from './fixtures/fusion-helpers.ts';
 
 const tool = (name: string, extra: Partial<ToolDescriptor> = {}): ToolDescriptor => ({
   name,

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fuse } from '../../../src/observation/fusion/index.ts';
 import type { ObservedState } from '../../../src/protocol/observed-state.ts';
 import { actsOn, otherResource, sendsTo } from '../../../src/pipeline/acts-on.ts';
 import { actingWords } from '../../../src/sidepanel/lib/resource-words.ts';
-import { blankSnapshot, element, expectValid } from '../observation/fixtures/fusion-helpers.ts';
+import { blankSnapshot, element, expectValid, fuse } from '../observation/fixtures/fusion-helpers.ts';
 
 /**
  * Issue 27, item 11: a card, an audit entry and the token's resource scope name what the input

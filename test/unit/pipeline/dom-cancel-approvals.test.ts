@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shopAdapter } from '../../../src/observation/adapters/index.ts';
-import { fuse } from '../../../src/observation/fusion/index.ts';
+import { fuse } from '../observation/fixtures/fusion-helpers.ts';
 import type { PageSnapshot } from '../../../src/protocol/snapshot.ts';
 import { openPipeline } from '../../../src/pipeline/create.ts';
 import type { ExecutionCall, PipelinePorts } from '../../../src/pipeline/ports.ts';

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fuse } from '../../../src/observation/fusion/index.ts';
 import type { PageSnapshot, SnapshotElement } from '../../../src/protocol/snapshot.ts';
 import type { ObservedState } from '../../../src/protocol/observed-state.ts';
 import { classifyDom } from '../../../src/pipeline/policy/dom-risk.ts';
-import { blankSnapshot, element, expectValid } from '../observation/fixtures/fusion-helpers.ts';
+import { blankSnapshot, element, expectValid, fuse } from '../observation/fixtures/fusion-helpers.ts';
 
 /**
  * Issue 27, items 4 and 11: a page's own confirmation or consent step is the person's (an agent

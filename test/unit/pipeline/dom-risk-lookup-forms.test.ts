@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fuse } from '../../../src/observation/fusion/index.ts';
 import type { SnapshotElement, SnapshotForm } from '../../../src/protocol/snapshot.ts';
 import type { ObservedState } from '../../../src/protocol/observed-state.ts';
 import { classifyDom } from '../../../src/pipeline/policy/dom-risk.ts';
-import { blankSnapshot, element, expectValid } from '../observation/fixtures/fusion-helpers.ts';
+import { blankSnapshot, element, expectValid, fuse } from '../observation/fixtures/fusion-helpers.ts';
 
 /**
  * A search or filter form is a look, like a link the page shows: a GET its markup states, to the

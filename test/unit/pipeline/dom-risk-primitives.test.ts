@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { fuse } from '../../../src/observation/fusion/index.ts';
 import type { SnapshotElement } from '../../../src/protocol/snapshot.ts';
 import type { ObservedState } from '../../../src/protocol/observed-state.ts';
 import type { InteractivityEvidence } from '../../../src/protocol/element.ts';
@@ -9,7 +8,7 @@ import { said } from '../../../src/sidepanel/lib/phrases.ts';
 import { resolveCapability } from '../../../src/pipeline/capability.ts';
 import { boundForm } from '../../../src/pipeline/form-binding.ts';
 import { approvalReasons } from '../../../src/pipeline/policy/risk.ts';
-import { blankSnapshot, element, expectValid } from '../observation/fixtures/fusion-helpers.ts';
+import { blankSnapshot, element, expectValid, fuse } from '../observation/fixtures/fusion-helpers.ts';
 
 /**
  * Issue 26's risk rules for the new primitives (dom-risk.ts is the authority), each judged from

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ActionRequest, type AvailableAction } from '../../../src/protocol/action.ts';
 import type { DelegatedAgentToken } from '../../../src/protocol/token.ts';
-import { classifyDom, riskyName } from '../../../src/pipeline/policy/dom-risk.ts';
+import { classifyDom } from '../../../src/pipeline/policy/dom-risk.ts';
 import { checkToken, PolicyGateway, type GatewayInput } from '../../../src/pipeline/policy/gateway.ts';
 import { RateLimiter } from '../../../src/pipeline/policy/quota.ts';
 import { approvalReasons } from '../../../src/pipeline/policy/risk.ts';
@@ -211,6 +211,12 @@ describe('legacy classification (by what the control does)', () => {
     return approvalReasons(describeAs({ action, via: 'legacy_inference', read_only: c.read_only, consequential: false, requires_approval: false }), { untrusted_input: false, dom: c }).map(
       (r) => r.code,
     );
+  };
+
+  /** Whether clicking the plain button e6 (outside any form), named `name`, is refused a free run for its name. */
+  const riskyName = (name: string) => {
+    const renamed = { ...observed, elements: (observed.elements ?? []).map((e) => (e.ref === 'e6' ? { ...e, name } : e)) };
+    return classifyDom('dom.click', { ref: 'e6' }, renamed).reasons.some((r) => r.code === 'risky_control');
   };
 
   it.each(['Buy now', 'Pay', 'Delete account', 'Send', 'Cancel order', 'Transfer funds', 'Order', 'Confirm', 'Remove item', 'Place order'])('“%s” is a risky control', (name) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { remembersSite } from '../../../src/storage/memory-store.ts';
+import { MemoryStore } from '../../../src/storage/memory-store.ts';
+import { openDb } from '../storage/helpers.ts';
 import { harness } from './fakes.ts';
 
 const SHOP = 'https://shop.example';
@@ -18,12 +19,19 @@ async function remembered(h: Awaited<ReturnType<typeof harness>>) {
 }
 
 describe('what Steward remembers, under the person’s control', () => {
-  it('a record is about a site by its resource or by a URL hint there', () => {
-    expect(remembersSite({ resource: { origin: SHOP } }, SHOP)).toBe(true);
-    expect(remembersSite({ payload: { url_hint: `${SHOP}/x` } }, SHOP)).toBe(true);
-    expect(remembersSite({ payload: { url_hint: `${SHOP}.evil.example/x` } }, SHOP)).toBe(false);
-    expect(remembersSite({ payload: { url_hint: 'not a url' } }, SHOP)).toBe(false);
-    expect(remembersSite(undefined, SHOP)).toBe(false);
+  it('a record is about a site by its resource or by a URL hint there', async () => {
+    /** Whether forgetting `origin` deletes a stored record holding `raw` (the store reads what it finds unchecked). */
+    const remembersSite = async (raw: object | undefined, origin: string) => {
+      const db = await openDb();
+      await db.put('memory', { id: 'mem_1', ...raw } as never);
+      return (await new MemoryStore(db).forgetSite(origin)) === 1;
+    };
+    expect(await remembersSite({ resource: { origin: SHOP } }, SHOP)).toBe(true);
+    expect(await remembersSite({ payload: { url_hint: `${SHOP}/x` } }, SHOP)).toBe(true);
+    expect(await remembersSite({ payload: { url_hint: `${SHOP}.evil.example/x` } }, SHOP)).toBe(false);
+    expect(await remembersSite({ payload: { url_hint: 'not a url' } }, SHOP)).toBe(false);
+    // A record that says nothing of any site (nothing but its id).
+    expect(await remembersSite(undefined, SHOP)).toBe(false);
   });
 
   it('lists every memory entry, and deletes one with an audit entry naming it (not its content)', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dueForRecheck } from '../../../src/pipeline/recheck.ts';
+import { dueRechecks } from '../../../src/pipeline/recheck.ts';
 import { ORDER, ORIGIN, approveNext, cancelRequest, harness, orderUrl } from './fakes.ts';
 
 /** An approved cancel whose executor could not tell whether it happened: left unknown, open for rechecks. */
@@ -12,7 +12,12 @@ async function unknownCancel() {
 }
 
 describe('rechecking open actions (the recheck alarm)', () => {
-  it('rechecks often at first, then backs off, and stops after a day', () => {
+  it('rechecks often at first, then backs off, and stops after a day', async () => {
+    const { h, r } = await unknownCancel();
+    const stored = (await h.pipeline.deps.journal.action(r.action_id!))!;
+    expect(stored.state).toBe('unknown');
+    /** Whether the unknown action, `ageMs` after its last change, is due for a recheck. */
+    const dueForRecheck = (ageMs: number) => dueRechecks([stored], stored.updated_at + ageMs).length === 1;
     const min = 60_000;
     expect([0, 1, 9].map((m) => dueForRecheck(m * min + 5))).toEqual([true, true, true]);
     expect([10, 15, 20, 59].map((m) => dueForRecheck(m * min))).toEqual([true, false, true, false]);

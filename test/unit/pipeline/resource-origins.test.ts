@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reachResource, routesFor } from '../../../src/pipeline/navigator.ts';
+import { reachResource } from '../../../src/pipeline/navigator.ts';
 import type { Location, PipelinePorts, Route } from '../../../src/pipeline/ports.ts';
 import { ApprovalReceipt } from '../../../src/protocol/approval.ts';
 import type { ObservedState } from '../../../src/protocol/observed-state.ts';
@@ -46,26 +46,50 @@ function twoSites(tabUrl: string | undefined) {
 
 const opts = { allowed_origins: [A, B, LAB], hints: [], ctx: { agent_id: 'agent:mcp-test' } };
 
+/**
+ * Which of `routes` the navigator tries for `resource` from a tab on `tabOrigin` (a page that is
+ * not the resource), in order, and which it leaves as another site's; or the candidates it
+ * refuses to choose between. No site answers, so every route chosen is tried.
+ */
+async function routesFor(resource: ResourceRef, routes: Route[], tabOrigin: string | undefined) {
+  const shop = new FakeShop();
+  const read: Route[] = [];
+  const ports: Pick<PipelinePorts, 'observe' | 'navigate' | 'routes'> = {
+    observe: async (where: Location) => {
+      if (where.kind === 'contract') {
+        read.push({ kind: 'site_contract', url: where.url });
+        return null;
+      }
+      return tabOrigin === undefined ? null : { ...shop.observation('ORD-1024', 'adapter', `${tabOrigin}/`)!, resource: { type: 'page', id: 'home' } };
+    },
+    navigate: async () => undefined,
+    routes: async () => routes,
+  };
+  const r = await reachResource(ports, resource, opts);
+  if (!r.ok && r.error.code === 'AMBIGUOUS_RESOURCE') return { ambiguous: (r.error.details as { candidates: unknown }).candidates };
+  return { routes: read, other: r.attempts.filter((a) => a.outcome === 'other_origin').map((a) => ({ kind: a.route, url: a.url })) };
+}
+
 describe('routesFor (which site a request is for)', () => {
   const both = contractRoutes([A, B]);
 
-  it('a request naming its site gets that site’s routes only', () => {
-    expect(routesFor({ ...ORDER, origin: B }, both, A)).toEqual({ routes: contractRoutes([B]), other: contractRoutes([A]) });
+  it('a request naming its site gets that site’s routes only', async () => {
+    expect(await routesFor({ ...ORDER, origin: B }, both, A)).toEqual({ routes: contractRoutes([B]), other: contractRoutes([A]) });
   });
 
-  it('a request naming none is for the site of its tab when that site has a route', () => {
-    expect(routesFor(ORDER, both, A)).toEqual({ routes: contractRoutes([A]), other: contractRoutes([B]) });
-    expect(routesFor(ORDER, both, B)).toEqual({ routes: contractRoutes([B]), other: contractRoutes([A]) });
+  it('a request naming none is for the site of its tab when that site has a route', async () => {
+    expect(await routesFor(ORDER, both, A)).toEqual({ routes: contractRoutes([A]), other: contractRoutes([B]) });
+    expect(await routesFor(ORDER, both, B)).toEqual({ routes: contractRoutes([B]), other: contractRoutes([A]) });
   });
 
-  it('with its tab on neither site and routes on both, it is ambiguous: the candidates name origin, type and id', () => {
-    expect(routesFor(ORDER, both, LAB)).toEqual({
+  it('with its tab on neither site and routes on both, it is ambiguous: the candidates name origin, type and id', async () => {
+    expect(await routesFor(ORDER, both, LAB)).toEqual({
       ambiguous: [
         { origin: A, ...ORDER },
         { origin: B, ...ORDER },
       ],
     });
-    expect(routesFor(ORDER, both, undefined)).toEqual({
+    expect(await routesFor(ORDER, both, undefined)).toEqual({
       ambiguous: [
         { origin: A, ...ORDER },
         { origin: B, ...ORDER },
@@ -73,8 +97,8 @@ describe('routesFor (which site a request is for)', () => {
     });
   });
 
-  it('one site with a route is unambiguous', () => {
-    expect(routesFor(ORDER, contractRoutes([B]), LAB)).toEqual({ routes: contractRoutes([B]), other: [] });
+  it('one site with a route is unambiguous', async () => {
+    expect(await routesFor(ORDER, contractRoutes([B]), LAB)).toEqual({ routes: contractRoutes([B]), other: [] });
   });
 });
 

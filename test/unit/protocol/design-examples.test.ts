@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { ActionRequest } from '../../../src/protocol/action.ts';
 import { BenchRow } from '../../../bench/bench-row.ts';
 import { ObservedState } from '../../../src/protocol/observed-state.ts';
-import { AcceptedResult, ActionErrorResult, ActionResult, ConfirmedResult } from '../../../src/protocol/results.ts';
+import { ActionErrorResult, ActionResult, ExecutedResult } from '../../../src/protocol/results.ts';
 import { DelegatedAgentToken } from '../../../src/protocol/token.ts';
 import { parseOrError } from '../../../src/protocol/validate.ts';
 import { accepts, example } from './helpers.ts';
@@ -22,11 +22,11 @@ describe('DESIGN.md examples (fixture copy)', () => {
     expect(r.approval?.receipt_id).toBe('approval_274');
   });
   it('ActionResult: confirmed', () => {
-    accepts(ConfirmedResult, example('resultConfirmed'));
+    expect(accepts(ExecutedResult, example('resultConfirmed')).execution.status).toBe('confirmed');
     accepts(ActionResult, example('resultConfirmed'));
   });
   it('ActionResult: accepted, pending confirmation', () => {
-    accepts(AcceptedResult, example('resultAccepted'));
+    expect(accepts(ExecutedResult, example('resultAccepted')).execution.status).toBe('accepted');
     accepts(ActionResult, example('resultAccepted'));
   });
   it('ActionResult: precondition failed', () => {
@@ -37,8 +37,13 @@ describe('DESIGN.md examples (fixture copy)', () => {
     accepts(DelegatedAgentToken, example('agentToken'));
   });
   it('the forms are not interchangeable', () => {
-    expect(parseOrError(ConfirmedResult, example('resultAccepted')).ok).toBe(false);
-    expect(parseOrError(AcceptedResult, example('resultConfirmed')).ok).toBe(false);
+    // A confirmed result without its run time, or an accepted one claiming certainty, is neither form.
+    const confirmedWithoutRun = example('resultConfirmed');
+    delete confirmedWithoutRun.execution.executed_at;
+    expect(parseOrError(ActionResult, confirmedWithoutRun).ok).toBe(false);
+    const acceptedAsDone = example('resultAccepted');
+    acceptedAsDone.execution.certainty = 'confirmed';
+    expect(parseOrError(ActionResult, acceptedAsDone).ok).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_POLICY, parsePolicy, parseSitePattern, siteMatches } from '../../../src/protocol/managed-policy.ts';
+import { NO_POLICY, parsePolicy, siteMatches } from '../../../src/protocol/managed-policy.ts';
 import { actionVerdict, clampTtlMs, combineSites, exportTargetInForce, modelVerdict, pairingVerdict, siteVerdict } from '../../../src/protocol/policy-rules.ts';
 
 const SHOP = 'https://shop.example.com';
@@ -98,6 +98,13 @@ describe('managed policy: reading what the organisation set', () => {
 });
 
 describe('managed policy: site patterns', () => {
+  /** The pattern an organisation's allowedSites entry reads as; undefined when it is refused (and reported). */
+  const parseSitePattern = (text: string) => {
+    const { policy, problems } = parsePolicy({ allowedSites: [text] });
+    expect(problems.length).toBe(policy.allowedSites!.length === 1 ? 0 : 1);
+    return policy.allowedSites![0];
+  };
+
   it('an origin pattern without a port covers every port; with one, only that port', () => {
     expect(siteMatches(parseSitePattern('http://127.0.0.1')!, 'http://127.0.0.1:4100')).toBe(true);
     expect(siteMatches(parseSitePattern('http://127.0.0.1:4100')!, 'http://127.0.0.1:4101')).toBe(false);

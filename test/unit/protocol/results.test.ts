@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_DEFAULTS, ErrorCode, StewardError, makeError } from '../../../src/protocol/errors.ts';
-import { AcceptedResult, ActionErrorResult, ActionResult, ConfirmedResult, errorResult, isErrorResult } from '../../../src/protocol/results.ts';
+import { ErrorCode, StewardError, makeError } from '../../../src/protocol/errors.ts';
+import { ActionErrorResult, ActionResult, ExecutedResult, errorResult, isErrorResult } from '../../../src/protocol/results.ts';
 import { accepts, example, isConfirmedDone, rejects } from './helpers.ts';
 
 describe('never done while only accepted (security invariant 6)', () => {
@@ -9,7 +9,7 @@ describe('never done while only accepted (security invariant 6)', () => {
       const r = example('resultAccepted');
       r.execution.certainty = certainty;
       rejects(ActionResult, r, 'execution.certainty', /accepted execution is not done/);
-      rejects(AcceptedResult, r, 'execution.certainty', /pending_confirmation/);
+      rejects(ExecutedResult, r, 'execution.certainty', /pending_confirmation/);
     }
   });
   it('pending_confirmation belongs to accepted only', () => {
@@ -31,7 +31,7 @@ describe('never done while only accepted (security invariant 6)', () => {
   it('a confirmed result says when it ran and what state it led to', () => {
     const r = example('resultConfirmed');
     delete r.execution.executed_at;
-    rejects(ConfirmedResult, r, 'execution.executed_at', /required/);
+    rejects(ExecutedResult, r, 'execution.executed_at', /required/);
     const s = example('resultConfirmed');
     delete s.resource.state_version;
     rejects(ActionResult, s, 'resource.state_version', /resulting state_version/);
@@ -92,10 +92,12 @@ describe('error results', () => {
 
 describe('makeError', () => {
   it('has a default retryability and recovery hint for every code', () => {
+    // Only these may succeed when sent again unchanged; every other code needs a new state, approval, token or input.
+    const retryable = new Set<ErrorCode>(['QUOTA_EXCEEDED', 'IN_PROGRESS', 'AUDIT_UNAVAILABLE']);
     for (const code of ErrorCode.options) {
       const e = makeError(code, `something about ${code}`);
       accepts(StewardError, e);
-      expect(e.retryable).toBe(ERROR_DEFAULTS[code].retryable);
+      expect(e.retryable).toBe(retryable.has(code));
       expect(e.recovery_hint.length).toBeGreaterThan(10);
     }
     expect(makeError('IN_PROGRESS', 'x').retryable).toBe(true);
@@ -114,6 +116,6 @@ describe('makeError', () => {
       available_actions: [{ action: 'orders.track', requires_approval: false }],
     });
     accepts(ActionResult, r);
-    expect(r.recovery_hint).toBe(ERROR_DEFAULTS.PRECONDITION_FAILED.recovery_hint);
+    expect(r.recovery_hint).toBe('Refresh the resource state and re-plan using an available action.');
   });
 });

@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ActionRequest } from '../../../src/protocol/action.ts';
 import { StewardError } from '../../../src/protocol/errors.ts';
 import { DurableMemoryRecord } from '../../../src/protocol/memory.ts';
 import { ContentReportMessage } from './wire-schema.ts';
 import { ObservedState } from '../../../src/protocol/observed-state.ts';
-import { formatPath, parseOrError } from '../../../src/protocol/validate.ts';
+import { parseOrError } from '../../../src/protocol/validate.ts';
 import { example } from './helpers.ts';
 
 describe('parseOrError', () => {
@@ -52,6 +53,19 @@ describe('parseOrError', () => {
     expect(!r2.ok && r2.error.issues[0]!.path.length).toBeLessThanOrEqual(1024);
   });
   it('formats paths', () => {
+    /** The issue path parseOrError reports for a value wrong exactly at `path` (a string where a number belongs). */
+    const formatPath = (path: readonly (string | number)[]) => {
+      const wrongAt = (i: number): [z.ZodType, unknown] => {
+        if (i === path.length) return [z.number(), 'not a number'];
+        const [schema, value] = wrongAt(i + 1);
+        const key = path[i]!;
+        if (typeof key === 'number') return [z.array(schema.or(z.null())), [...Array<null>(key).fill(null), value]];
+        return [z.object({ [key]: schema }), { [key]: value }];
+      };
+      const r = parseOrError(...wrongAt(0));
+      expect(r.ok).toBe(false);
+      return r.ok ? undefined : r.error.issues.map((issue) => issue.path).join(' | ');
+    };
     expect(formatPath(['preconditions', 'state_version'])).toBe('preconditions.state_version');
     expect(formatPath(['facts', 0, 'sources', 1])).toBe('facts[0].sources[1]');
     expect(formatPath(['payload', 'a b'])).toBe('payload["a b"]');

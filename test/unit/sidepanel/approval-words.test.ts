@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalRequest } from '../../../src/protocol/approval.ts';
-import { cardWords, decideErrorText, optionLabel, optionLabelsOf } from '../../../src/sidepanel/lib/approval-words.ts';
+import { cardWords, decideErrorText, optionLabelsOf } from '../../../src/sidepanel/lib/approval-words.ts';
 
 /** A card as the service worker builds it for the shop's cancel (only the fields that matter overridden). */
 function card(over: Partial<ApprovalRequest> = {}): ApprovalRequest {
@@ -109,6 +109,12 @@ describe('an approval card in words', () => {
   });
 
   it('never borrows a label that says something else than the value (a page could lie with it)', () => {
+    /** The page's label the card shows for the reason `value`, or undefined when it shows the value as sent. */
+    const optionLabel = (value: string, labels: readonly string[]) => {
+      const [shown] = cardWords(card({ input: { reason: value } }), { optionLabels: labels }).values;
+      return shown?.sent === undefined ? undefined : shown.value;
+    };
+    expect(optionLabel('ordered_by_mistake', SHOP_REASONS)).toBe('Ordered by mistake');
     expect(optionLabel('found_cheaper', SHOP_REASONS)).toBeUndefined();
     expect(optionLabel('ordered_by_mistake', ['Keep my order'])).toBeUndefined();
     expect(optionLabel('Other', SHOP_REASONS)).toBeUndefined();

@@ -3,7 +3,7 @@ import { useMessageSource } from '../../../src/base/i18n.ts';
 import { catalogueSource, type Catalogue } from '../catalogue-source.ts';
 import { describe, expect, it } from 'vitest';
 import { CopilotRun, type CopilotEnd } from '../../../src/protocol/copilot.ts';
-import { budgetMeters, duration, endText, isActive, runForTab, stepStatusLabel, upsertRun, viaLabel } from '../../../src/sidepanel/lib/copilot-run.ts';
+import { budgetMeters, endText, isActive, runForTab, stepStatusLabel, upsertRun, viaLabel } from '../../../src/sidepanel/lib/copilot-run.ts';
 
 /** The Vietnamese catalogue, as Chrome in Vietnamese gives it (the setup installs English before each test). */
 const vietnamese = () => useMessageSource(catalogueSource(JSON.parse(readFileSync(new URL('../../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Catalogue, 'vi'));
@@ -49,6 +49,9 @@ describe('the co-pilot run as the panel words it', () => {
     expect(['site_contract', 'webmcp', 'adapter', 'dom', 'legacy_inference', undefined].map(viaLabel)).toEqual(['site contract', 'WebMCP tool', 'adapter', 'DOM', 'DOM', 'unknown path']);
   });
 
+  /** The time meter's words for a run of `ms` with a budget of `ms`. */
+  const timeMeter = (r: CopilotRun, ms: number) => budgetMeters({ ...r, budgets: { ...r.budgets, elapsed_ms: ms, time_budget_ms: ms } })[2]!.text;
+
   it('measures steps, tokens and time against the budgets, never past the top of a meter', () => {
     const r = run({
       steps: [
@@ -59,7 +62,7 @@ describe('the co-pilot run as the panel words it', () => {
     expect(budgetMeters(r).map((m) => m.text)).toEqual(['2 of 25', '1,234 of 200,000', '1:05 of 10:00']);
     const [, , time] = budgetMeters(r, 700_000);
     expect(time).toMatchObject({ value: 600_000, max: 600_000, text: '10:00 of 10:00' });
-    expect(duration(3_725_000)).toBe('1 h 2 min');
+    expect(timeMeter(r, 3_725_000)).toBe('1 h 2 min of 1 h 2 min');
   });
 
   it('says "verified" only when the worker verified, and says plainly when it did not', () => {
@@ -135,6 +138,6 @@ describe('the co-pilot run as the panel words it', () => {
     expect(endText({ ...stopped('error', 'Steward failed: boom'), detail_said: { code: 'from_a_newer_worker' } }, r).body).toBe('Steward failed: boom');
     expect(stepStatusLabel('denied')).toBe('Bạn đã từ chối');
     expect(viaLabel('webmcp')).toBe('công cụ WebMCP');
-    expect(duration(3_725_000)).toBe('1 giờ 2 phút');
+    expect(timeMeter(r, 3_725_000)).toBe('1 giờ 2 phút trên 1 giờ 2 phút');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PanelMessage } from '../protocol/wire-schema.ts';
-import { buildMint, normalizeOrigin, type MintFormValues } from '../../../src/sidepanel/lib/mint-form.ts';
+import { buildMint, type MintFormValues } from '../../../src/sidepanel/lib/mint-form.ts';
 
 const good: MintFormValues = {
   agent_id: 'agent:copilot',
@@ -50,10 +50,17 @@ describe('buildMint', () => {
   });
 });
 
-describe('normalizeOrigin', () => {
+describe('a pasted origin', () => {
+  /** The origin the form sends for `text`, or the item its error quotes when it refuses it. */
+  const normalizeOrigin = (text: string) => {
+    const r = buildMint({ ...good, origins: text });
+    return r.ok ? r.message.origins.join(' ') : /“(.+?)”/.exec(r.errors.origins ?? '')?.[1];
+  };
+
   it('drops only a bare trailing slash', () => {
     expect(normalizeOrigin('https://a.example/')).toBe('https://a.example');
     expect(normalizeOrigin('https://a.example/path')).toBe('https://a.example/path');
-    expect(normalizeOrigin('not a url')).toBe('not a url');
+    // (One item: the form splits a list at spaces and commas.)
+    expect(normalizeOrigin('not-a-url')).toBe('not-a-url');
   });
 });

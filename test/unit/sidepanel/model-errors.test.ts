@@ -3,10 +3,16 @@ import { useMessageSource } from '../../../src/base/i18n.ts';
 import { catalogueSource, type Catalogue } from '../catalogue-source.ts';
 import { describe, expect, it } from 'vitest';
 import { ModelErrorCode } from '../../../src/protocol/copilot.ts';
-import { modelErrorText, waitText } from '../../../src/sidepanel/lib/model-errors.ts';
+import { modelErrorText } from '../../../src/sidepanel/lib/model-errors.ts';
 
 /** The Vietnamese catalogue, as Chrome in Vietnamese gives it (the setup installs English before each test). */
 const vietnamese = () => useMessageSource(catalogueSource(JSON.parse(readFileSync(new URL('../../../public/_locales/vi/messages.json', import.meta.url), 'utf8')) as Catalogue, 'vi'));
+
+/** The wait a rate limit of `ms` asks for, as its sentence says it (English or Vietnamese). */
+const waitText = (ms: number) => {
+  const todo = modelErrorText({ code: 'rate_limited', retry_after_ms: ms }).todo;
+  return (/^Wait (.+), then start the run again/.exec(todo) ?? /^Hãy chờ (.+) rồi bắt đầu lại/.exec(todo))?.[1];
+};
 
 describe('model errors in plain sentences', () => {
   it('says what happened and what to do for every code the worker can send', () => {

@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeInputSchema, normalizeTool, normalizeToolResult, normalizeTools, reportsToolError } from '../../../src/webmcp/normalize.ts';
+import { normalizeToolResult, normalizeTools, reportsToolError, type DeclarativeInfo, type RawTool } from '../../../src/webmcp/normalize.ts';
 import { ToolDescriptor } from '../../../src/protocol/webmcp.ts';
 
 /** The documented limit of a tool result, written out so a change to it fails here. */
 const MAX_RESULT_CHARS = 100_000;
+
+/** One tool as discovery lists it: its descriptor, or not ok when the listing drops it. */
+function normalizeTool(raw: RawTool, declarative?: DeclarativeInfo) {
+  const [tool] = normalizeTools([raw], () => declarative);
+  return tool ? { ok: true as const, tool } : { ok: false as const };
+}
+
+/** The schema a tool declaring `raw` is listed with, and why it cannot run when it cannot. */
+function normalizeInputSchema(raw: unknown) {
+  const [tool] = normalizeTools([{ name: 't', description: 'd', inputSchema: raw }], () => undefined);
+  return { schema: tool!.inputSchema, ...(tool!.schemaError !== undefined ? { error: tool!.schemaError } : {}) };
+}
 
 describe('normalizeInputSchema', () => {
   it('accepts an object schema as given', () => {

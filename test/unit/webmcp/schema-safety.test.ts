@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkSchemaSafety } from '../../../src/webmcp/schema-safety.ts';
-import { normalizeTool } from '../../../src/webmcp/normalize.ts';
+import { normalizeTools } from '../../../src/webmcp/normalize.ts';
 import { validateToolInput } from '../../../src/webmcp/validate-input.ts';
 
 /** Documented limits of the module under test, written out so a change to them fails here. */
@@ -61,12 +61,9 @@ describe('a page schema with a catastrophic pattern', () => {
   const raw = { name: 'lookup', description: 'x', inputSchema: obj({ code: { type: 'string', pattern: CATASTROPHIC } }) };
 
   it('is listed as a tool that cannot run, with the reason', () => {
-    const result = normalizeTool(raw);
-    expect(result.ok).toBe(true);
-    if (result.ok) {
-      expect(result.tool.schemaError).toContain('^(a+)+$');
-      expect(result.tool.inputSchema).toEqual({ type: 'object', properties: {} });
-    }
+    const [tool] = normalizeTools([raw], () => undefined);
+    expect(tool?.schemaError).toContain('^(a+)+$');
+    expect(tool?.inputSchema).toEqual({ type: 'object', properties: {} });
   });
 
   it('is never evaluated: validateToolInput refuses the schema (this input would take minutes)', () => {

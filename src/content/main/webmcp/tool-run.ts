@@ -23,7 +23,7 @@ const invocationFailed = (error: unknown) =>
   new DOMException(`Tool was executed but the invocation failed${error instanceof Error || error instanceof DOMException ? `: ${error.message}` : ''}`, 'UnknownError');
 
 /** The tool's answer as Chrome returns it: a string as is, anything else as JSON; nothing (undefined) is null. */
-export function serializeResult(value: unknown): string | null {
+function serializeResult(value: unknown): string | null {
   if (value === undefined) return null;
   if (typeof value === 'string') return value;
   try {

@@ -7,7 +7,7 @@ import { parseStep, type Step } from '../../../../src/agent/step-schema.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shopAdapter } from '../../../../src/observation/adapters/index.ts';
-import { fuse } from '../../../../src/observation/fusion/index.ts';
+import { fuse } from '../../observation/fixtures/fusion-helpers.ts';
 import type { PageSnapshot } from '../../../../src/protocol/snapshot.ts';
 import { resolveCapability } from '../../../../src/pipeline/capability.ts';
 import type { ToolDescriptor } from '../../../../src/protocol/webmcp.ts';

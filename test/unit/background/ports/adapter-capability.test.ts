@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveCapability } from '../../../../src/pipeline/capability.ts';
 import type { Executor } from '../../../../src/pipeline/ports.ts';
 import { ActionRequest } from '../../../../src/protocol/action.ts';
-import { fuse } from '../../../../src/observation/fusion/index.ts';
+import { fuse } from '../../observation/fixtures/fusion-helpers.ts';
 import { shopAdapter } from '../../../../src/observation/adapters/index.ts';
 import { shopOrderSnapshot } from '../../observation/fixtures/shop-order-snapshot.ts';
 

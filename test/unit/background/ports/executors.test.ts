@@ -1,11 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import { actOnTab, toExecutionReport } from '../../../../src/background/ports/act.ts';
-import { adapterExecutor, adapterSteps } from '../../../../src/background/ports/adapter-executor.ts';
+import { actOnTab } from '../../../../src/background/ports/act.ts';
+import { adapterExecutor } from '../../../../src/background/ports/adapter-executor.ts';
 import { declaredEffect } from '../../../../src/pipeline/declared-effect.ts';
-import { domExecutor, domSteps } from '../../../../src/background/ports/dom-executor.ts';
+import { domExecutor } from '../../../../src/background/ports/dom-executor.ts';
 import type { ObservedTab } from '../../../../src/background/ports/tab-observer.ts';
 import { webmcpExecutor } from '../../../../src/background/ports/webmcp-executor.ts';
-import type { ExecutionCall } from '../../../../src/pipeline/ports.ts';
+import type { ExecutionCall, ExecutionReport, Executor } from '../../../../src/pipeline/ports.ts';
+import type { SendToFrame } from '../../../../src/background/core/messenger.ts';
+import type { ActReport } from '../../../../src/protocol/messages.ts';
 import { DeadlineExceeded } from '../../../../src/base/deadline.ts';
 import type { AvailableAction } from '../../../../src/protocol/action.ts';
 import type { ToolDescriptor } from '../../../../src/protocol/webmcp.ts';
@@ -57,12 +59,43 @@ const call = (over: Partial<ExecutionCall>): ExecutionCall =>
 
 const done = (op: string, extra: Record<string, unknown> = {}) => ({ op, status: 'done', message: `${op} ok`, ...extra });
 
-describe('act reports → execution reports (never more than the page said)', () => {
-  it('all steps done → completed', () => {
-    expect(toExecutionReport({ steps: [done('select'), done('click')] as never })).toEqual({ outcome: 'completed' });
+/** What the worker reports for the page's act report `report`, from a tab that stays where it is. */
+async function toExecutionReport(report: ActReport): Promise<ExecutionReport> {
+  const tabs = new FakeTabs();
+  tabs.status.set(7, 'complete');
+  return actOnTab({ send: fakeFrames(async () => ({ ok: true, data: report })), tabs }, 7, [{ op: 'click', ref: 'e1' }], 'doc-1');
+}
+
+/**
+ * The steps `executor` sends the page for `c` (the page answers each done), or, when it sends
+ * none, the failure's message.
+ */
+async function stepsSent(executor: (deps: { send: SendToFrame; tabs: FakeTabs }) => Executor, c: ExecutionCall): Promise<unknown> {
+  const tabs = new FakeTabs();
+  tabs.status.set(7, 'complete');
+  let sent: unknown;
+  const page = vi.fn(async (_tab: number, _frame: number, message: Record<string, unknown>) => {
+    sent = message.steps;
+    return { ok: true, data: { steps: (message.steps as Array<{ op: string }>).map((s) => done(s.op)) } };
   });
-  it('refused before anything ran → failed without side effect, saying why', () => {
-    const r = toExecutionReport({
+  const report = await executor({ send: fakeFrames(page), tabs }).execute(c);
+  if (sent !== undefined) return sent;
+  return report.outcome === 'failed' ? report.message : report;
+}
+
+/** The adapter executor's steps for `c` on the tab as `seen`. */
+const adapterSteps = (c: ExecutionCall, seen: ObservedTab) => stepsSent((deps) => adapterExecutor({ ...deps, tabOf: async () => 7, observer: { last: () => seen } }), c);
+
+/** The legacy executor's steps for the DOM primitive `action` with `input`. */
+const domSteps = (action: string, input: Record<string, unknown>) =>
+  stepsSent((deps) => domExecutor({ ...deps, tabOf: async () => 7, observer: { last: () => undefined }, navigate: async () => undefined }), call({ action, input, via: 'legacy_inference' }));
+
+describe('act reports → execution reports (never more than the page said)', () => {
+  it('all steps done → completed', async () => {
+    expect(await toExecutionReport({ steps: [done('select'), done('click')] as never })).toEqual({ outcome: 'completed' });
+  });
+  it('refused before anything ran → failed without side effect, saying why', async () => {
+    const r = await toExecutionReport({
       steps: [
         { op: 'click', ref: 'e1', status: 'refused', code: 'COVERED', message: 'covered by <div#overlay>' },
         { op: 'click', status: 'skipped', message: 'not run' },
@@ -70,15 +103,15 @@ describe('act reports → execution reports (never more than the page said)', ()
     });
     expect(r).toMatchObject({ outcome: 'failed', side_effect_possible: false, message: expect.stringContaining('COVERED') });
   });
-  it('a refusal before anything ran carries its data for the panel; once something ran it does not (the refusal is not the whole story)', () => {
+  it('a refusal before anything ran carries its data for the panel; once something ran it does not (the refusal is not the whole story)', async () => {
     const message_said = { code: 'act_refused' as const, params: { reason: 'covered' as const, role: 'button', name: 'Pay', cover_role: 'overlay' } };
     const refused = { op: 'click' as const, ref: 'e1', status: 'refused' as const, code: 'COVERED', message: 'covered by <div#overlay>', message_said };
-    expect(toExecutionReport({ steps: [refused, { op: 'click', status: 'skipped', message: 'not run' }] })).toMatchObject({ outcome: 'failed', message_said });
-    expect(toExecutionReport({ steps: [done('select'), refused] as never })).not.toHaveProperty('message_said');
+    expect(await toExecutionReport({ steps: [refused, { op: 'click', status: 'skipped', message: 'not run' }] })).toMatchObject({ outcome: 'failed', message_said });
+    expect(await toExecutionReport({ steps: [done('select'), refused] as never })).not.toHaveProperty('message_said');
   });
-  it('something done, then a refusal or a throw → failed, side effect possible', () => {
-    expect(toExecutionReport({ steps: [done('select'), { op: 'click', status: 'refused', code: 'DISABLED', message: 'x' }] as never })).toMatchObject({ side_effect_possible: true });
-    expect(toExecutionReport({ steps: [{ op: 'type', status: 'failed', code: 'EXECUTION_FAILED', message: 'threw' }] })).toMatchObject({ side_effect_possible: true });
+  it('something done, then a refusal or a throw → failed, side effect possible', async () => {
+    expect(await toExecutionReport({ steps: [done('select'), { op: 'click', status: 'refused', code: 'DISABLED', message: 'x' }] as never })).toMatchObject({ side_effect_possible: true });
+    expect(await toExecutionReport({ steps: [{ op: 'type', status: 'failed', code: 'EXECUTION_FAILED', message: 'threw' }] })).toMatchObject({ side_effect_possible: true });
   });
 
   it('waits for a navigation the click set off before reporting', async () => {
@@ -155,14 +188,14 @@ describe('act reports → execution reports (never more than the page said)', ()
 });
 
 describe('adapter executor', () => {
-  it('fills each input through its mapped control, then activates the action’s control', () => {
-    expect(adapterSteps(call({}), observed)).toEqual([
+  it('fills each input through its mapped control, then activates the action’s control', async () => {
+    expect(await adapterSteps(call({}), observed)).toEqual([
       { op: 'select', ref: 'e20', values: ['other'] },
       { op: 'click', ref: 'e21' },
     ]);
-    expect(adapterSteps(call({ input: { note: 'x' } }), observed)).toMatch(/no control for input "note"/);
-    expect(adapterSteps(call({ action: 'orders.pay' }), observed)).toMatch(/no longer shows/);
-    expect(adapterSteps(call({ description: { ...cancel, target_ref: 'e99' } }), observed)).toMatch(/no longer shows/);
+    expect(await adapterSteps(call({ input: { note: 'x' } }), observed)).toMatch(/no control for input "note"/);
+    expect(await adapterSteps(call({ action: 'orders.pay' }), observed)).toMatch(/no longer shows/);
+    expect(await adapterSteps(call({ description: { ...cancel, target_ref: 'e99' } }), observed)).toMatch(/no longer shows/);
   });
 
   it('expects the state named by the effect on this resource type, nothing from other effects', () => {
@@ -184,19 +217,19 @@ describe('adapter executor', () => {
 });
 
 describe('legacy executor', () => {
-  it('maps each DOM primitive onto one step and re-validates its input', () => {
-    expect(domSteps('dom.click', { ref: 'e1' })).toEqual([{ op: 'click', ref: 'e1' }]);
-    expect(domSteps('dom.type', { ref: 'e2', text: 'hi', clear: true })).toEqual([{ op: 'type', ref: 'e2', text: 'hi', clear: true }]);
-    expect(domSteps('dom.select', { ref: 'e3', values: ['a'] })).toEqual([{ op: 'select', ref: 'e3', values: ['a'] }]);
-    expect(domSteps('dom.scroll', { direction: 'down' })).toEqual([{ op: 'scroll', direction: 'down' }]);
-    expect(typeof domSteps('dom.click', { ref: 'e1', extra: 1 })).toBe('string');
+  it('maps each DOM primitive onto one step and re-validates its input', async () => {
+    expect(await domSteps('dom.click', { ref: 'e1' })).toEqual([{ op: 'click', ref: 'e1' }]);
+    expect(await domSteps('dom.type', { ref: 'e2', text: 'hi', clear: true })).toEqual([{ op: 'type', ref: 'e2', text: 'hi', clear: true }]);
+    expect(await domSteps('dom.select', { ref: 'e3', values: ['a'] })).toEqual([{ op: 'select', ref: 'e3', values: ['a'] }]);
+    expect(await domSteps('dom.scroll', { direction: 'down' })).toEqual([{ op: 'scroll', direction: 'down' }]);
+    expect(typeof (await domSteps('dom.click', { ref: 'e1', extra: 1 }))).toBe('string');
     // A drop above another item of a list: where on the target travels with the step.
-    expect(domSteps('dom.drag', { ref: 'e4', to: 'e5', at: 'before' })).toEqual([{ op: 'drag', ref: 'e4', to: 'e5', at: 'before' }]);
-    expect(domSteps('dom.drag', { ref: 'e4', to: 'e5' })).toEqual([{ op: 'drag', ref: 'e4', to: 'e5' }]);
+    expect(await domSteps('dom.drag', { ref: 'e4', to: 'e5', at: 'before' })).toEqual([{ op: 'drag', ref: 'e4', to: 'e5', at: 'before' }]);
+    expect(await domSteps('dom.drag', { ref: 'e4', to: 'e5' })).toEqual([{ op: 'drag', ref: 'e4', to: 'e5' }]);
     // A place on the target means nothing without one.
-    expect(typeof domSteps('dom.drag', { ref: 'e4', offset: { x: 10, y: 0 }, at: 'before' })).toBe('string');
-    expect(typeof domSteps('dom.drag', { ref: 'e4', to: 'e5', at: 'top' })).toBe('string');
-    expect(typeof domSteps('orders.cancel', {})).toBe('string');
+    expect(typeof (await domSteps('dom.drag', { ref: 'e4', offset: { x: 10, y: 0 }, at: 'before' }))).toBe('string');
+    expect(typeof (await domSteps('dom.drag', { ref: 'e4', to: 'e5', at: 'top' }))).toBe('string');
+    expect(typeof (await domSteps('orders.cancel', {}))).toBe('string');
   });
 
   it('nav.goto navigates the agent’s tab and expects the URL', async () => {

@@ -5,11 +5,11 @@ import { createChromePorts } from '../../../../src/background/ports/index.ts';
 import { fencedExecutor } from '../../../../src/background/ports/fenced-executor.ts';
 import { HIDDEN, LeftAllowedSites, navigatePort } from '../../../../src/background/ports/navigate.ts';
 import type { ExecutionCall } from '../../../../src/pipeline/ports.ts';
-import { AdapterRoutes, fill } from '../../../../src/background/ports/routes.ts';
+import { AdapterRoutes } from '../../../../src/background/ports/routes.ts';
 import { ToolStore } from '../../../../src/background/tools/store.ts';
 import { createObservationService } from '../../../../src/background/observation/service.ts';
 import { DeadlineExceeded } from '../../../../src/base/deadline.ts';
-import { AdapterRegistry, shopAdapter } from '../../../../src/observation/adapters/index.ts';
+import { Adapter, AdapterRegistry, shopAdapter } from '../../../../src/observation/adapters/index.ts';
 import { shopOrderSnapshot } from '../../observation/fixtures/shop-order-snapshot.ts';
 import { FakeTabs } from './fake-tabs.ts';
 
@@ -17,6 +17,14 @@ const ORIGIN = 'http://localhost:4100';
 
 describe('routes from adapter URL templates', () => {
   it('fills the id group, and only templates whose other parts are literal', () => {
+    /** The path of the route to resource `value` of an adapter at `pattern` whose id is its `group` (undefined: no route). */
+    const fill = (pattern: string, group: string, value: string) => {
+      const shop = shopAdapter({ origin: 'http://shop.test' });
+      const adapter = Adapter.parse({ ...structuredClone(shop), match: { ...shop.match, path: pattern }, resource: { ...shop.resource, id: { read: { from: 'url_group', group } } } });
+      const [route, ...more] = new AdapterRoutes(() => [adapter]).routes({ type: shop.resource.type, id: value });
+      expect(more).toEqual([]);
+      return route?.url.slice('http://shop.test'.length);
+    };
     expect(fill('/orders/:id', 'id', 'ORD-1024')).toBe('/orders/ORD-1024');
     expect(fill('/orders/:id', 'id', 'A/B')).toBe('/orders/A%2FB');
     expect(fill('/shops/:shop/orders/:id', 'id', 'X')).toBeUndefined();

@@ -1,9 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { TabObserver, SETTLE_MS, type TabObserverDeps } from '../../../../src/background/ports/tab-observer.ts';
+import { TabObserver, type TabObserverDeps } from '../../../../src/background/ports/tab-observer.ts';
 import { shopAdapter } from '../../../../src/observation/adapters/index.ts';
 import type { PageSnapshot } from '../../../../src/protocol/snapshot.ts';
 import type { ToolDescriptor } from '../../../../src/protocol/webmcp.ts';
 import { shopOrderSnapshot } from '../../observation/fixtures/shop-order-snapshot.ts';
+
+/** How long a new state must hold still (the observer's SETTLE_MS), written out so a changed value fails here. */
+const SETTLE_MS = 250;
 
 /** A virtual clock: sleeping advances it, so settling is tested without real waiting. */
 function observerWith(snapshots: Array<PageSnapshot | { error: string; retryable: boolean }>, over: Partial<TabObserverDeps> = {}) {

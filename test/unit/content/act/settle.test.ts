@@ -1,35 +1,77 @@
 import { describe, expect, it, vi } from 'vitest';
-import { pageChange } from '../../../../src/content/act/activity.ts';
+import { PageActivity } from '../../../../src/content/act/activity.ts';
 import { markOwn } from '../../../../src/content/presence/own-elements.ts';
 import { LISTENER_MARK_ATTRIBUTE } from '../../../../src/protocol/listener-marks.ts';
-import { nextWake, settlePage, settleVerdict } from '../../../../src/content/act/settle.ts';
+import { nextWake, SETTLE, settlePage, type SettleOptions } from '../../../../src/content/act/settle.ts';
 import { RequestLedger } from '../../../../src/content/act/requests.ts';
 import { hitPoints } from '../../../../src/observation/dom/hit-points.ts';
 
-const probe = (p: Partial<Parameters<typeof settleVerdict>[0]>) => ({ now: 1000, start: 900, lastMutation: 0, requestsInFlight: 0, animating: false, leaving: false, ...p });
+interface Probe {
+  now: number;
+  start: number;
+  lastMutation: number;
+  requestsInFlight: number;
+  animating: boolean;
+  leaving: boolean;
+  timerDue?: number;
+}
+const probe = (p: Partial<Probe>): Probe => ({ now: 1000, start: 900, lastMutation: 0, requestsInFlight: 0, animating: false, leaving: false, ...p });
+
+/**
+ * What settlePage decides at its first look (at `p.now`, the clock standing still) at a page as
+ * `p` describes it: settled, and how; or 'wait' — then the test ends the wait as a navigation would.
+ */
+async function settleVerdict(p: Probe, options: SettleOptions = SETTLE) {
+  let leaving = p.leaving;
+  let wake = () => {};
+  // A running animation that will end (an infinite one is not waited for).
+  const animation = { playState: 'running', effect: { getComputedTiming: () => ({ endTime: 300 }) }, finished: new Promise(() => {}) };
+  const doc = { getAnimations: () => (p.animating ? [animation] : []) } as unknown as Document;
+  const sources = {
+    doc,
+    activity: { lastMutation: () => p.lastMutation } as never,
+    inFlight: () => p.requestsInFlight,
+    leaving: () => leaving,
+    timerDue: () => p.timerDue,
+    subscribe: (w: () => void) => {
+      wake = w;
+      return () => {};
+    },
+    clock: () => p.now,
+  };
+  const settled = settlePage(sources, p.start, options);
+  // Settled at the first look: the promise is resolved already, so it wins the race.
+  const first = await Promise.race([settled, Promise.resolve('wait' as const)]);
+  if (first === 'wait') {
+    leaving = true;
+    wake();
+    expect(await settled).toMatchObject({ how: 'navigating' });
+  }
+  return first;
+}
 
 describe('settling by events', () => {
-  it('is quiet once nothing mutated for a moment, no request is in flight and no animation runs', () => {
-    expect(settleVerdict(probe({}))).toEqual({ ms: 100, how: 'quiet' });
-    expect(settleVerdict(probe({ lastMutation: 980 }))).toBe('wait');
-    expect(settleVerdict(probe({ requestsInFlight: 1 }))).toBe('wait');
-    expect(settleVerdict(probe({ animating: true }))).toBe('wait');
+  it('is quiet once nothing mutated for a moment, no request is in flight and no animation runs', async () => {
+    expect(await settleVerdict(probe({}))).toEqual({ ms: 100, how: 'quiet' });
+    expect(await settleVerdict(probe({ lastMutation: 980 }))).toBe('wait');
+    expect(await settleVerdict(probe({ requestsInFlight: 1 }))).toBe('wait');
+    expect(await settleVerdict(probe({ animating: true }))).toBe('wait');
   });
 
-  it('stops at the cap and says what was still busy', () => {
-    expect(settleVerdict(probe({ now: 2500, start: 900, lastMutation: 2490, requestsInFlight: 2 }))).toEqual({ ms: 1600, how: 'capped', busy: ['mutations', 'requests'] });
+  it('stops at the cap and says what was still busy', async () => {
+    expect(await settleVerdict(probe({ now: 2500, start: 900, lastMutation: 2490, requestsInFlight: 2 }))).toEqual({ ms: 1600, how: 'capped', busy: ['mutations', 'requests'] });
   });
 
-  it('waits for a short timer the action set off (a hover menu that opens after 300 ms), not past it', () => {
-    expect(settleVerdict(probe({ timerDue: 1_200 }))).toBe('wait');
-    expect(settleVerdict(probe({ timerDue: 1_000 }))).toEqual({ ms: 100, how: 'quiet' });
-    expect(settleVerdict(probe({ now: 2500, timerDue: 2_600 }))).toEqual({ ms: 1600, how: 'capped', busy: ['timers'] });
+  it('waits for a short timer the action set off (a hover menu that opens after 300 ms), not past it', async () => {
+    expect(await settleVerdict(probe({ timerDue: 1_200 }))).toBe('wait');
+    expect(await settleVerdict(probe({ timerDue: 1_000 }))).toEqual({ ms: 100, how: 'quiet' });
+    expect(await settleVerdict(probe({ now: 2500, timerDue: 2_600 }))).toEqual({ ms: 1600, how: 'capped', busy: ['timers'] });
     expect(nextWake({ now: 1000, start: 900, lastMutation: 0, timerDue: 1_300 }, { quietMs: 50, capMs: 1500 })).toBe(1_301);
     expect(nextWake({ now: 1000, start: 900, lastMutation: 990, timerDue: 1_300 }, { quietMs: 50, capMs: 1500 })).toBe(1_040);
   });
 
-  it('ends at once when the document is being left', () => {
-    expect(settleVerdict(probe({ leaving: true, requestsInFlight: 3 }))).toEqual({ ms: 100, how: 'navigating' });
+  it('ends at once when the document is being left', async () => {
+    expect(await settleVerdict(probe({ leaving: true, requestsInFlight: 3 }))).toEqual({ ms: 100, how: 'navigating' });
   });
 
   it('wakes when the quiet period runs out, else at the cap (a request or an animation ending wakes it sooner)', () => {
@@ -152,6 +194,30 @@ describe('hit points (shared by observation and act)', () => {
 });
 
 describe("the page's activity leaves out Steward's own listener marks", () => {
+  /** Whether the page's activity counts `records`, delivered to its MutationObserver (a stand-in: Node has none), as a change. */
+  const pageChange = (records: MutationRecord[]): boolean => {
+    let pending: MutationRecord[] = [];
+    vi.stubGlobal(
+      'MutationObserver',
+      class {
+        observe() {}
+        takeRecords() {
+          const taken = pending;
+          pending = [];
+          return taken;
+        }
+      },
+    );
+    try {
+      let t = 0;
+      const activity = new PageActivity({} as Document, () => ++t);
+      const before = activity.lastMutation();
+      pending = records;
+      return activity.lastMutation() !== before;
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  };
   const attr = (attributeName: string) => ({ type: 'attributes', attributeName }) as unknown as MutationRecord;
   const childList = (addedNodes: object[], removedNodes: object[]) => ({ type: 'childList', attributeName: null, target: {}, addedNodes, removedNodes }) as unknown as MutationRecord;
   it('counts any change of the page, but not a listener mark an observation asked the main world to write', () => {

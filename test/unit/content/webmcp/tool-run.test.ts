@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { toolEntry, ToolRegistry } from '../../../../src/content/main/webmcp/tool-registry.ts';
-import { runTool, serializeResult, type RunHooks } from '../../../../src/content/main/webmcp/tool-run.ts';
+import { runTool, type RunHooks } from '../../../../src/content/main/webmcp/tool-run.ts';
 
 function hooks(log: string[] = []): RunHooks {
   return {
@@ -62,9 +62,11 @@ describe('a polyfilled tool run', () => {
   it('a throw is Chrome’s UnknownError; nothing returned is null (never the text "undefined")', async () => {
     const failing = toolEntry({ name: 't', description: 'd', execute: () => Promise.reject(new Error('no stock')) }, []);
     await expect(runTool(failing, {}, undefined, hooks())).rejects.toMatchObject({ name: 'UnknownError' });
-    expect(serializeResult(undefined)).toBeNull();
-    expect(serializeResult('text')).toBe('text');
-    expect(serializeResult({ a: 1 })).toBe('{"a":1}');
+    /** What a run answers for a tool whose execute returns `value`. */
+    const serializeResult = (value: unknown) => runTool(toolEntry({ name: 't', description: 'd', execute: () => value }, []), {}, undefined, hooks());
+    expect(await serializeResult(undefined)).toBeNull();
+    expect(await serializeResult('text')).toBe('text');
+    expect(await serializeResult({ a: 1 })).toBe('{"a":1}');
   });
 
   it('gives execute an invocation whose requestToken() asks Steward once per run, and only while the run is going', async () => {
