@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fuse } from '../../../src/observation/fusion/index.ts';
 import { renderSnapshot } from '../../../src/observation/render/index.ts';
 import type { SnapshotText } from '../../../src/protocol/snapshot.ts';
-import { blankSnapshot, expectValid } from './fixtures/fusion-helpers.ts';
+import { blankSnapshot, expectValid, fuse } from './fixtures/fusion-helpers.ts';
 
 /** A page whose only cue about its resource is its address. */
 const at = (url: string, texts: SnapshotText[] = [{ text: 'Your list', role: 'heading', level: 1 }]) => blankSnapshot({ url, title: 'Larkspur', texts });
