@@ -6,15 +6,8 @@ import { nextWake, SETTLE, settlePage, type SettleOptions } from '../../../../sr
 import { RequestLedger } from '../../../../src/content/act/requests.ts';
 import { hitPoints } from '../../../../src/observation/dom/hit-points.ts';
 
-interface Probe {
-  now: number;
-  start: number;
-  lastMutation: number;
-  requestsInFlight: number;
-  animating: boolean;
-  leaving: boolean;
-  timerDue?: number;
-}
+/** The page as settlePage reads it: the clock and timers nextWake takes, and what else keeps it busy. */
+type Probe = Parameters<typeof nextWake>[0] & { requestsInFlight: number; animating: boolean; leaving: boolean };
 const probe = (p: Partial<Probe>): Probe => ({ now: 1000, start: 900, lastMutation: 0, requestsInFlight: 0, animating: false, leaving: false, ...p });
 
 /**
