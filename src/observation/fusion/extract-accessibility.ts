@@ -4,7 +4,6 @@ import { cleanText } from '../clean-text.ts';
 import { LIVE_ROLES } from '../../protocol/snapshot.ts';
 import { labelledValues } from '../read/page-text.ts';
 import { parseMoney } from '../read/values.ts';
-import { steadyTexts } from './page-values.ts';
 
 /**
  * What the computed accessibility tree says: status/alert regions announcing a state, and the
@@ -13,10 +12,8 @@ import { steadyTexts } from './page-values.ts';
 export const extractAccessibility: Extractor = ({ snapshot }) => {
   const claims: Claim[] = [];
 
-  // Announcements the page keeps changing on their own (marked volatile) say nothing lasting.
-  const live = steadyTexts(snapshot)
-    .filter((t) => t.role !== undefined && LIVE_ROLES.has(t.role))
-    .slice(0, MAX_CLAIMS_PER_EXTRACTOR);
+  // Announcements the page keeps changing on their own (marked volatile) never reach here (fuse.ts).
+  const live = snapshot.texts.filter((t) => t.role !== undefined && LIVE_ROLES.has(t.role)).slice(0, MAX_CLAIMS_PER_EXTRACTOR);
   for (const l of labelledValues(live)) {
     const reading = readLabelled(l.label, l.value);
     if (reading) claims.push({ ...reading, source: 'accessibility', strength: 0.8, ref: l.ref, why: `${l.role} region ${quote(`${l.label}: ${l.value}`)}` });

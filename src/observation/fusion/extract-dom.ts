@@ -6,7 +6,6 @@ import { itemClaims } from './items.ts';
 import { cleanText } from '../clean-text.ts';
 import { LIVE_ROLES } from '../../protocol/snapshot.ts';
 import { blocksAfterHeading, labelledValues, resourceHeadingIndex } from '../read/page-text.ts';
-import { steadyTexts } from './page-values.ts';
 import { tablesOf } from './tables.ts';
 import { parseCount, parseMoney, pathOf, resourcesInPath } from '../read/values.ts';
 
@@ -102,7 +101,7 @@ function loneBadge(texts: readonly SnapshotText[]): Claim[] {
 export const extractDom: Extractor = (ctx) => {
   const { snapshot, resource } = ctx;
   const claims = formTargets(ctx);
-  const texts = steadyTexts(snapshot);
+  const texts = snapshot.texts;
 
   const ordinary = texts.filter((t) => t.role === undefined || !LIVE_ROLES.has(t.role));
   for (const l of labelledValues(ordinary)) {

@@ -116,7 +116,7 @@ function labelCues(texts: readonly SnapshotText[]): Cue[] {
   const labelled = labelledValues(texts).map((l) => ({ ...l, type: labelType(l.label) }));
   for (const l of [...labelled, ...barePairs(texts)]) {
     const type = l.type;
-    const named = type ? labelledId(l.value, type) : undefined;
+    const named = type ? labelledId(l.value, type, l.label) : undefined;
     if (!type || !named) continue;
     cues.push({ named: { type, id: named, by: 'word' }, strength: LABEL, source: 'dom', why: `label ${quote(`${l.label}: ${l.value}`)}`, ...(l.ref ? { ref: l.ref } : {}) });
   }

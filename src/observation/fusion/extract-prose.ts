@@ -1,6 +1,5 @@
 import { FIELD, MAX_CLAIMS_PER_EXTRACTOR, quote, type Claim, type Extractor } from '../read/claims.ts';
 import { parseDate } from '../read/values.ts';
-import { steadyTexts } from './page-values.ts';
 
 /**
  * Sentences in visible prose: "This order was cancelled on June 16, 2026", "Payment received on
@@ -32,7 +31,7 @@ const ABOUT_THIS_PAGE = /^(?:your|this) (?:order|booking|reservation|subscriptio
  */
 export const extractProse: Extractor = ({ snapshot, resource }) => {
   const claims: Claim[] = [];
-  for (const block of steadyTexts(snapshot)) {
+  for (const block of snapshot.texts) {
     if (claims.length >= MAX_CLAIMS_PER_EXTRACTOR) break;
     if (block.role === 'heading' || block.text.length > 400) continue;
     const why = () => `text ${quote(block.text)}`;

@@ -20,7 +20,7 @@ import { extractStructured } from './extract-structured.ts';
 import { extractUrl } from './extract-url.ts';
 import { fieldKind, valuesAgree } from './field-kinds.ts';
 import { fingerprint, fingerprintFields } from './fingerprint.ts';
-import { controlValues, labelledFields, shownValues } from './page-values.ts';
+import { controlValues, labelledFields, shownValues, steadyTexts } from './page-values.ts';
 import { domActions } from './dom-actions.ts';
 import { identifyResource, pageFacts, pageResource } from './identify.ts';
 import { resolveField, type Resolution } from './resolve.ts';
@@ -96,13 +96,17 @@ export function fuseWithDetail(input: FuseInput): FusionDetail {
   const adapterOutputs = (input.adapters ?? []).map((a) => runAdapter(a, snapshot, elements)).filter((o): o is AdapterOutput => o !== undefined);
   const adapterClaims = adapterOutputs.flatMap((o) => o.claims);
 
+  // Sources read only what the page does not change on its own: a rotating promo ("Free returns:
+  // 30 days") or a carousel slide naming an order must not name the resource, a state or a value.
+  const steady: PageSnapshot = { ...snapshot, texts: steadyTexts(snapshot) };
+
   // Pass 1: who is this page about?
-  const firstPass: ExtractContext = { snapshot, network };
+  const firstPass: ExtractContext = { snapshot: steady, network };
   const identity = identifyResource([...EXTRACTORS.flatMap((x) => x(firstPass)), ...adapterClaims]);
   const resource = identity.resource;
 
   // Pass 2: what do the sources say about it, or, when it names none, about the page itself?
-  const read = [...EXTRACTORS.flatMap((x) => x({ snapshot, network, ...(resource ? { resource } : {}) })), ...adapterClaims];
+  const read = [...EXTRACTORS.flatMap((x) => x({ snapshot: steady, network, ...(resource ? { resource } : {}) })), ...adapterClaims];
   const claims = resource ? read : pageClaims(read);
   const resolutions: Resolution[] = [];
   for (const [field, list] of byField(claims)) {

@@ -26,6 +26,7 @@ export interface IdentifiedResource {
 }
 
 export interface ExtractContext {
+  /** Without the texts the page changes on its own (volatile): fuse.ts leaves them out for every source. */
   snapshot: PageSnapshot;
   network: readonly NetworkRecord[];
   /** Set in the second pass, after the resource has been identified. */

@@ -121,6 +121,12 @@ export function notAnId(token: string): boolean {
   return !/\d/.test(token) || cleanResourceId(token) === undefined || token.length > 64;
 }
 
+/** "Orders", "Returns": a type word in the plural (a list or a count, not one resource). */
+function isPlural(word: string): boolean {
+  const w = word.toLowerCase().replace(/[^a-z]/g, '');
+  return w.length > 1 && singular(w) !== w && typeWord(w) !== undefined;
+}
+
 /** A bare number is an id only when marked ("#2003", "number 2003") or long enough not to be a model number, and not a year. */
 export function plainNumberIsId(id: string, marked: boolean): boolean {
   if (!/^\d+$/.test(id)) return true;
@@ -162,13 +168,17 @@ export function namedIds(text: string, contextType?: string): NamedId[] {
     if (SEPARATOR.test(token) || token === '#' || notAnId(token)) return;
     let j = i - 1;
     let marked = false;
+    let colon = true;
     while (j >= 0 && j >= i - 2 && MARKERS.has(words[j]!.toLowerCase())) {
       marked = true;
+      colon &&= words[j] === ':';
       j--;
     }
     const word = j >= 0 ? typeWord(words[j]!) : undefined;
     const id = cleanResourceId(token);
-    if (!id || (/^\d+$/.test(id) && COUNT_NOUN.test(words[i + 1] ?? ''))) return; // "Your cart (240 items)" counts, it names nothing
+    if (!id) return;
+    // "Your cart (240 items)", "Returns: 14": a count, it names nothing ("Orders #12" still does).
+    if (/^\d+$/.test(id) && (COUNT_NOUN.test(words[i + 1] ?? '') || (word && (!marked || colon) && isPlural(words[j]!)))) return;
     if (word && plainNumberIsId(id, marked)) out.push({ type: word, id, by: 'word' });
     else if (shapeType(id)) out.push({ type: shapeType(id)!, id, by: 'shape' });
     else if (contextType && plainNumberIsId(id, true)) out.push({ type: contextType, id, by: 'word' });
@@ -200,10 +210,21 @@ export function labelMarksId(label: string): boolean {
   return MARKERS.has(last) || BOOKING_LABEL.test(cleanText(label));
 }
 
-/** The id a labelled value holds: its first token ("2003 (placed June 3)" → 2003; "Placed on July 28" → none); a booking code may be letters only. */
-export function labelledId(value: string, type: string | undefined): string | undefined {
-  const first = tokens(value).find((t) => !SEPARATOR.test(t) && t !== '#');
+/**
+ * The id a labelled value holds: its first token ("2003 (placed June 3)" → 2003; "Placed on July
+ * 28" → none); a booking code may be letters only. A count is no id: a number before a count
+ * word ("Free returns: 30 days") or a bare number under a plural label ("Orders: 12").
+ */
+export function labelledId(value: string, type: string | undefined, label: string): string | undefined {
+  const words = tokens(value).filter((t) => !SEPARATOR.test(t));
+  const at = words.findIndex((t) => t !== '#');
+  const first = words[at];
   if (!first) return undefined;
-  if (!notAnId(first)) return cleanResourceId(first);
+  if (!notAnId(first)) {
+    const id = cleanResourceId(first);
+    if (id === undefined || !/^\d+$/.test(id)) return id;
+    const counted = COUNT_NOUN.test(words[at + 1] ?? '') || (at === 0 && !labelMarksId(label) && isPlural(cleanText(label).split(/\s+/).at(-1) ?? ''));
+    return counted ? undefined : id;
+  }
   return type === 'booking' && BOOKING_CODE.test(first) ? first : undefined;
 }

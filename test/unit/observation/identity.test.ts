@@ -204,4 +204,20 @@ describe('counts are not ids', () => {
     const s = observe(pageWith([crumb('Trade account'), crumb('Cart CRT-40218'), h1('Your cart')], { title: 'Your cart (240 items) · BuildMart Trade' }));
     expect(s.resource).toEqual({ type: 'cart', id: 'CRT-40218' });
   });
+
+  it.each(['Free returns: 30 days', 'Orders: 3 items', 'Returns: 14', 'Tickets: 2 adults', 'Bookings: 12'])('a count under a label names nothing: "%s"', (text) => {
+    const s = observe(pageWith([h1('Your basket'), { text }]));
+    expect(s.resource_identity).toEqual({ certainty: 'unknown' });
+    expect(s.resource.type).toBe('page');
+  });
+
+  it.each([
+    ['Order number: 12', { type: 'order', id: '12' }],
+    ['Order: 42', { type: 'order', id: '42' }],
+    ['Orders: #42', { type: 'order', id: '42' }],
+    ['Order: 2003', { type: 'order', id: '2003' }],
+    ['Return: RMA-30418', { type: 'return', id: 'RMA-30418' }],
+  ])('a label for one resource, or one that marks its id, still names it: "%s"', (text, resource) => {
+    expect(observe(pageWith([h1('Your basket'), { text }])).resource).toEqual(resource);
+  });
 });

@@ -182,6 +182,35 @@ describe('state without a resource', () => {
     });
     expect(state.state).toBe('unknown');
   });
+
+  // The lab's /churn page: its promo rotates through "Free returns: 30 days" every few seconds.
+  describe('a volatile text names nothing, whichever way it is worded', () => {
+    const basket = (rotating: SnapshotText) =>
+      fuse({
+        snapshot: blankSnapshot({
+          url: 'https://shop.test/basket',
+          title: 'Your basket — Shop',
+          texts: [{ text: 'Your basket', role: 'heading', level: 1 }, rotating, { text: 'Subtotal: $48.00' }, { text: 'Total: $48.00' }],
+        }),
+      });
+    const still = basket({ text: 'Members save: 10% on kettles', volatile: true });
+    it.each([
+      ['a labelled id', 'Free returns: 30 days'],
+      ['a labelled order number', 'Order number: 2003'],
+      ['a heading', 'Order ORD-1024'],
+      ['a status', 'Status: Shipped'],
+      ['a date', 'Delivered on July 28, 2026'],
+      ['a total', 'Total: $9.00'],
+    ])('%s (%s)', (_, text) => {
+      const rotating: SnapshotText = text.startsWith('Order ORD') ? { text, role: 'heading', level: 2, volatile: true } : { text, volatile: true };
+      const state = basket(rotating);
+      expect(state.resource).toEqual(still.resource);
+      expect(state.resource_identity).toEqual({ certainty: 'unknown' });
+      expect(state.state).toBe('unknown');
+      expect(state.facts?.find((f) => f.name === 'total')?.value).toBe(48);
+      expect(state.state_version).toBe(still.state_version);
+    });
+  });
 });
 
 describe('canvas blind spots without a resource', () => {
