@@ -1,6 +1,7 @@
 import type { PageSnapshot, SnapshotElement, SnapshotText } from '../../protocol/snapshot.ts';
 import { cleanText } from '../clean-text.ts';
-import type { Entry, RootState } from './entries.ts';
+import { blockText } from './block-text.ts';
+import type { Entry, EntryText, RootState } from './entries.ts';
 import type { LiveModel } from './model.ts';
 import { dom } from './native.ts';
 import { FormCollector, readCanvases, readContractLink, readStructuredData, RowNumbering } from './page-parts.ts';
@@ -51,6 +52,8 @@ class Assembler {
   private readonly focused: Element | null;
   private order = 0;
   private textChars = 0;
+  /** No more texts fit (both limits only grow): the rest of a big page's text entries are passed over. */
+  private textsFull = false;
   /** Elements with no landmark around them, for this snapshot (see landmarkOf). */
   private readonly plainAncestors = new Map<Element, boolean>();
   private iframesSkipped = 0;
@@ -141,7 +144,7 @@ class Assembler {
     for (const entry of root.entries) {
       try {
         if (entry.semantics) this.emitEntryElement(entry);
-        else if (entry.text) {
+        else if (entry.text && !this.textsFull) {
           const at = this.texts.length;
           this.emitText(entry);
           if (this.texts.length > at && entry.container) this.widgets.noteShown(entry.container);
@@ -168,7 +171,7 @@ class Assembler {
     const live = liveState(el, s);
     const focused = el === this.focused;
     const row = this.rows.rowOf(entry);
-    const ref = this.model.refs.refFor(el);
+    const ref = entry.ref ?? this.model.refs.refFor(el);
     const formRef = entry.formEl ? this.model.refs.refFor(entry.formEl) : undefined;
     const offset = this.geometry.frameOffset(root);
     if (s.failed) this.blind.add('accessible_name_failed');
@@ -245,8 +248,10 @@ class Assembler {
     const t = entry.text!;
     if (this.texts.length >= this.model.limits.maxTexts || this.textChars >= this.model.limits.maxTextChars) {
       this.blind.add('texts_truncated');
+      this.textsFull = true;
       return;
     }
+    if (t.lazy) readLazyText(entry, t, this.model.limits.maxTextLength);
     // An empty block (a cell holding only a control) says nothing: no need to know whether it is rendered.
     if (!t.text || entry.root.hostHidden || this.geometry.geometry(entry, false).hidden) return;
     const landmark = this.landmarkOf(entry);
@@ -270,6 +275,15 @@ class Assembler {
     this.textChars += t.text.length;
     this.texts.push(out);
   }
+}
+
+/**
+ * A block the walk left lazy (EntryText.lazy), read now that a snapshot may report it: in place,
+ * as no snapshot has reported this text object yet. (blockText reads what the walk would have gathered.)
+ */
+function readLazyText(entry: Entry, t: EntryText, max: number): void {
+  t.text = blockText(entry.node as Element, max);
+  t.lazy = false;
 }
 
 /** The focused element, through shadow roots and same-origin frames. */

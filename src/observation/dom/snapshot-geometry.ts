@@ -27,6 +27,12 @@ const ORIGIN = Object.freeze({ x: 0, y: 0 });
 
 export class SnapshotGeometry {
   private readonly views = new Map<Document, DocView>();
+  /** The document `view` answered last, its view, and whether it is in freshDocs, movedDocs, scrolledDocs (read per entry). */
+  private lastDoc: Document | undefined;
+  private lastView: DocView | undefined;
+  private lastFresh = false;
+  private lastMoved = false;
+  private lastScrolled = false;
   /** Everything is re-read: styles changed, the viewport was resized, or a full walk. */
   private readonly freshDocs = new Set<Document>();
   /**
@@ -50,6 +56,8 @@ export class SnapshotGeometry {
   constructor(private readonly model: LiveModel) {}
 
   view(doc: Document): DocView {
+    // Nearly every entry is the top document's: one comparison instead of a map lookup per entry.
+    if (doc === this.lastDoc) return this.lastView!;
     let v = this.views.get(doc);
     if (!v) {
       v = docView(doc);
@@ -61,6 +69,11 @@ export class SnapshotGeometry {
         this.validateLayout(doc, v);
       } else if (last.pageW !== v.pageW || last.pageH !== v.pageH) this.validateLayout(doc, v);
     }
+    this.lastDoc = doc;
+    this.lastView = v;
+    this.lastFresh = this.freshDocs.has(doc);
+    this.lastMoved = this.movedDocs.has(doc);
+    this.lastScrolled = this.scrolledDocs.has(doc);
     return v;
   }
 
@@ -105,10 +118,10 @@ export class SnapshotGeometry {
     const fresh =
       !g ||
       entry.geometryDirty ||
-      this.freshDocs.has(entry.root.doc) ||
-      (withRect && this.movedDocs.has(entry.root.doc)) ||
+      this.lastFresh ||
+      (withRect && this.lastMoved) ||
       (g.hidden && this.hiddenRechecks++ < MAX_HIDDEN_RECHECKS) ||
-      (withRect && (inViewport(g, view) || (entry.hit !== undefined && this.scrolledDocs.has(entry.root.doc))));
+      (withRect && (inViewport(g, view) || (entry.hit !== undefined && this.lastScrolled)));
     if (!fresh) return g;
     const el = dom.nodeType(entry.node) === 1 ? (entry.node as Element) : dom.parentElement(entry.node);
     const a11y = withRect && entry.semantics !== undefined && rootFlags(entry.root).a11yHidden;
@@ -258,6 +271,7 @@ export class SnapshotGeometry {
 
   /** Where a root's viewport sits in the top viewport (one object per root and snapshot). */
   frameOffset(root: RootState): { x: number; y: number } {
+    if (!root.parent) return ORIGIN;
     let off = this.frameOffsets.get(root);
     if (off) return off;
     if (root.scope !== 'iframe') off = root.parent ? this.frameOffset(root.parent) : ORIGIN;
