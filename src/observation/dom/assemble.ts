@@ -1,7 +1,7 @@
 import type { PageSnapshot, SnapshotElement, SnapshotText } from '../../protocol/snapshot.ts';
 import { cleanText } from '../clean-text.ts';
 import { blockText } from './block-text.ts';
-import type { Entry, EntryText, RootState } from './entries.ts';
+import type { Entry, EntryText, RootState, Semantics } from './entries.ts';
 import type { LiveModel } from './model.ts';
 import { dom } from './native.ts';
 import { FormCollector, readCanvases, readContractLink, readStructuredData, RowNumbering } from './page-parts.ts';
@@ -167,6 +167,7 @@ class Assembler {
     const el = entry.node as Element;
     const s = entry.semantics!;
     const root = entry.root;
+    if (this.emitUnchanged(entry, el, s)) return;
     const { geometry: g, visibility, hidden } = this.geometry.visibility(entry);
     const live = liveState(el, s);
     const focused = el === this.focused;
@@ -198,9 +199,13 @@ class Assembler {
       return;
     }
 
-    const states = [...s.states];
-    if (live.check) states.push(live.check);
-    if (focused) states.push('focused');
+    // The attribute states as they are (one array less per element), unless live ones join them.
+    let states = s.states;
+    if (live.check || focused) {
+      states = [...s.states];
+      if (live.check) states.push(live.check);
+      if (focused) states.push('focused');
+    }
     const out: SnapshotElement = { ref, role: s.role, name: s.name, states, visibility, tag: s.tag, scope: root.scope };
     if (s.description) out.description = s.description;
     if (live.value !== undefined) out.value = live.value;
@@ -228,6 +233,27 @@ class Assembler {
       offsetY: offset.y,
     };
     this.elements.push(out);
+  }
+
+  /**
+   * The element as last reported, when nothing it is built from can have changed: the same
+   * semantics, no live value or check, not focused now or then, a box that cannot have moved
+   * (SnapshotGeometry.unmoved), the same row and form. Skips the visibility and live reads of
+   * emitElement, which would give the same; the row and form bookkeeping is done all the same.
+   */
+  private emitUnchanged(entry: Entry, el: Element, s: Semantics): boolean {
+    const prev = entry.out;
+    const g = entry.geometry;
+    if (prev === undefined || prev.semantics !== s || s.live !== undefined || prev.focused || el === this.focused || g === undefined || prev.geometry !== g || !this.geometry.unmoved(entry, g))
+      return false;
+    const row = this.rows.rowOf(entry);
+    const formRef = entry.formEl ? this.model.refs.refFor(entry.formEl) : undefined;
+    if (prev.container !== row?.ref || prev.row !== row?.row || prev.formRef !== formRef) return false;
+    if (s.failed) this.blind.add('accessible_name_failed');
+    if (entry.formEl) this.forms.addField(entry.formEl, el, s.tag, s.inputType, prev.element.ref);
+    prev.element.order = this.order++;
+    this.elements.push(prev.element);
+    return true;
   }
 
   /**

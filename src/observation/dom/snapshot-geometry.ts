@@ -33,6 +33,8 @@ export class SnapshotGeometry {
   private lastFresh = false;
   private lastMoved = false;
   private lastScrolled = false;
+  /** The last document asked is as it was at the previous snapshot: not fresh, moved or scrolled, and the same page size. */
+  private lastSettled = false;
   /** Everything is re-read: styles changed, the viewport was resized, or a full walk. */
   private readonly freshDocs = new Set<Document>();
   /**
@@ -74,6 +76,8 @@ export class SnapshotGeometry {
     this.lastFresh = this.freshDocs.has(doc);
     this.lastMoved = this.movedDocs.has(doc);
     this.lastScrolled = this.scrolledDocs.has(doc);
+    const before = this.model.lastViews.get(doc);
+    this.lastSettled = !this.lastFresh && !this.lastMoved && !this.lastScrolled && before !== undefined && before.pageW === v.pageW && before.pageH === v.pageH;
     return v;
   }
 
@@ -129,6 +133,18 @@ export class SnapshotGeometry {
     entry.geometry = next;
     entry.geometryDirty = false;
     return next;
+  }
+
+  /**
+   * Whether an interactive entry of the top document reads as it did at the previous snapshot
+   * without reading anything: its page settled (see lastSettled), its box `g` kept and rendered,
+   * outside the viewport and not hit-tested then (no cover to re-test), so `visibility` would give
+   * the same box and visibility. Most of a big page's elements, in an incremental snapshot.
+   */
+  unmoved(entry: Entry, g: Geometry): boolean {
+    if (entry.root.parent !== undefined || entry.geometryDirty || g.hidden || entry.hit !== undefined) return false;
+    const view = this.view(entry.root.doc);
+    return this.lastSettled && !inViewport(g, view);
   }
 
   /**
