@@ -94,9 +94,8 @@ export function packRows(list: readonly object[]): PackedRows | readonly object[
   const rows: unknown[][] = new Array(list.length);
   /** Per shape: the values of its last row (overwritten in place, row after row). */
   const previous: unknown[][] = [];
+  /** Shapes by their keys: each row walks it key by key as it lists them (no comparison of key lists). */
   const trie: ShapeNode = { next: new Map(), shape: -1 };
-  /** The last few shapes used, most recent first: a row is nearly always one of them. */
-  const recent: number[] = [];
   const keys: string[] = [];
   const values: unknown[] = [];
   const row: unknown[] = [];
@@ -104,6 +103,7 @@ export function packRows(list: readonly object[]): PackedRows | readonly object[
     const item = list[r] as Record<string, unknown>;
     keys.length = 0;
     values.length = 0;
+    let node = trie;
     for (const key in item) {
       const value = item[key];
       if (value === undefined) continue;
@@ -113,27 +113,26 @@ export function packRows(list: readonly object[]): PackedRows | readonly object[
         for (const sub in value) {
           const v = value[sub];
           if (v === undefined) continue;
-          keys.push(nestedKey(key, sub));
+          const nested = nestedKey(key, sub);
+          keys.push(nested);
           values.push(v);
+          node = child(node, nested);
         }
       }
       if (keys.length === width) {
         keys.push(key);
         values.push(value);
+        node = child(node, key);
       }
     }
-    let shape = recentShape(recent, shapes, keys);
+    let shape = node.shape;
     if (shape < 0) {
-      shape = trieShape(trie, keys);
-      if (shape < 0) {
-        if (shapes.length >= MAX_SHAPES || keys.length > MAX_COLUMNS) return list;
-        shape = shapes.length;
-        setShape(trie, keys, shape);
-        shapes.push(keys.slice());
-        previous.push([]);
-      }
+      if (shapes.length >= MAX_SHAPES || keys.length > MAX_COLUMNS) return list;
+      shape = shapes.length;
+      node.shape = shape;
+      shapes.push(keys.slice());
+      previous.push([]);
     }
-    remember(recent, shape);
     const before = previous[shape]!;
     const first = before.length === 0;
     row.length = 0;
@@ -158,40 +157,14 @@ export function packRows(list: readonly object[]): PackedRows | readonly object[
   return { $rows: [shapes, rows] };
 }
 
-const RECENT_SHAPES = 8;
-
-function recentShape(recent: readonly number[], shapes: readonly string[][], keys: readonly string[]): number {
-  next: for (const shape of recent) {
-    const known = shapes[shape]!;
-    if (known.length !== keys.length) continue;
-    for (let i = 0; i < keys.length; i++) if (known[i] !== keys[i]) continue next;
-    return shape;
+/** The trie node after `node` for one more key (made the first time a row lists it). */
+function child(node: ShapeNode, key: string): ShapeNode {
+  let next = node.next.get(key);
+  if (next === undefined) {
+    next = { next: new Map(), shape: -1 };
+    node.next.set(key, next);
   }
-  return -1;
-}
-
-function remember(recent: number[], shape: number): void {
-  const at = recent.indexOf(shape);
-  if (at === 0) return;
-  if (at > 0) recent.splice(at, 1);
-  else if (recent.length >= RECENT_SHAPES) recent.pop();
-  recent.unshift(shape);
-}
-
-function trieShape(trie: ShapeNode, keys: readonly string[]): number {
-  let node: ShapeNode | undefined = trie;
-  for (let i = 0; i < keys.length && node; i++) node = node.next.get(keys[i]!);
-  return node ? node.shape : -1;
-}
-
-function setShape(trie: ShapeNode, keys: readonly string[], shape: number): void {
-  let node = trie;
-  for (const key of keys) {
-    let next = node.next.get(key);
-    if (!next) node.next.set(key, (next = { next: new Map(), shape: -1 }));
-    node = next;
-  }
-  node.shape = shape;
+  return next;
 }
 
 export class PackedRowsError extends Error {}

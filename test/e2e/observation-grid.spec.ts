@@ -279,6 +279,34 @@ test('the 80k-element grid is observed without crashing, and the content script 
   expect(again.elements.length).toBe(snap.elements.length);
 });
 
+test('cells the walk left unread because earlier texts filled a snapshot are read when those turn out hidden', async ({ steward, sites, tabIdOf }) => {
+  const page = await steward.context.newPage();
+  await openGrid(page, sites.urls.lab, 1600);
+  // More hidden paragraphs above the table than a snapshot carries texts: the walk reads them and
+  // leaves the table's cells for later; none of the paragraphs is reported, so the cells are.
+  await page.evaluate(() => {
+    const hidden = document.createElement('div');
+    hidden.hidden = true;
+    hidden.innerHTML = Array.from({ length: 2_500 }, (_, i) => `<p>Hidden note ${i}</p>`).join('');
+    document.querySelector('main')!.prepend(hidden);
+  });
+  const tabId = await tabIdOf(page);
+  const rows = await page.locator('tbody tr').count();
+  const first = await observe(steward.serviceWorker, tabId);
+  const texts = first.texts.map((t) => t.text);
+  expect(texts.some((t) => t.startsWith('Hidden note'))).toBe(false);
+  expect(texts).toContain('Ada Lovelace');
+  const lastRow = await page.locator('tbody tr').last().locator('td').nth(3).textContent();
+  expect(texts).toContain(lastRow);
+  expect(first.tables![0]!.rowCount ?? first.tables![0]!.rows.length).toBe(rows);
+  // A full walk says the same, and so does an incremental one after a cell changed.
+  expect((await observe(steward.serviceWorker, tabId, true)).texts.map((t) => t.text)).toEqual(texts);
+  await page.evaluate(() => (document.querySelector('tbody tr:last-child td:nth-child(4)')!.textContent = 'moved@example.test'));
+  const after = (await observe(steward.serviceWorker, tabId)).texts.map((t) => t.text);
+  expect(after).toContain('moved@example.test');
+  expect(after).not.toContain(lastRow);
+});
+
 test('a tab Steward cannot reach gets a clear, retryable error', async ({ steward }) => {
   const r = await callObserve(steward.serviceWorker, 987_654_321);
   expect(r).toMatchObject({ ok: false, error: { code: 'NO_CONTENT_SCRIPT', retryable: true } });

@@ -1,6 +1,7 @@
 import type { PageSnapshot, SnapshotElement, SnapshotText } from '../../protocol/snapshot.ts';
 import { cleanText } from '../clean-text.ts';
-import type { Entry, RootState } from './entries.ts';
+import { blockText } from './block-text.ts';
+import type { Entry, EntryText, RootState, Semantics } from './entries.ts';
 import type { LiveModel } from './model.ts';
 import { dom } from './native.ts';
 import { FormCollector, readCanvases, readContractLink, readStructuredData, RowNumbering } from './page-parts.ts';
@@ -51,6 +52,8 @@ class Assembler {
   private readonly focused: Element | null;
   private order = 0;
   private textChars = 0;
+  /** No more texts fit (both limits only grow): the rest of a big page's text entries are passed over. */
+  private textsFull = false;
   /** Elements with no landmark around them, for this snapshot (see landmarkOf). */
   private readonly plainAncestors = new Map<Element, boolean>();
   private iframesSkipped = 0;
@@ -141,7 +144,7 @@ class Assembler {
     for (const entry of root.entries) {
       try {
         if (entry.semantics) this.emitEntryElement(entry);
-        else if (entry.text) {
+        else if (entry.text && !this.textsFull) {
           const at = this.texts.length;
           this.emitText(entry);
           if (this.texts.length > at && entry.container) this.widgets.noteShown(entry.container);
@@ -164,11 +167,12 @@ class Assembler {
     const el = entry.node as Element;
     const s = entry.semantics!;
     const root = entry.root;
+    if (this.emitUnchanged(entry, el, s)) return;
     const { geometry: g, visibility, hidden } = this.geometry.visibility(entry);
     const live = liveState(el, s);
     const focused = el === this.focused;
     const row = this.rows.rowOf(entry);
-    const ref = this.model.refs.refFor(el);
+    const ref = entry.ref ?? this.model.refs.refFor(el);
     const formRef = entry.formEl ? this.model.refs.refFor(entry.formEl) : undefined;
     const offset = this.geometry.frameOffset(root);
     if (s.failed) this.blind.add('accessible_name_failed');
@@ -195,9 +199,13 @@ class Assembler {
       return;
     }
 
-    const states = [...s.states];
-    if (live.check) states.push(live.check);
-    if (focused) states.push('focused');
+    // The attribute states as they are (one array less per element), unless live ones join them.
+    let states = s.states;
+    if (live.check || focused) {
+      states = [...s.states];
+      if (live.check) states.push(live.check);
+      if (focused) states.push('focused');
+    }
     const out: SnapshotElement = { ref, role: s.role, name: s.name, states, visibility, tag: s.tag, scope: root.scope };
     if (s.description) out.description = s.description;
     if (live.value !== undefined) out.value = live.value;
@@ -228,6 +236,27 @@ class Assembler {
   }
 
   /**
+   * The element as last reported, when nothing it is built from can have changed: the same
+   * semantics, no live value or check, not focused now or then, a box that cannot have moved
+   * (SnapshotGeometry.unmoved), the same row and form. Skips the visibility and live reads of
+   * emitElement, which would give the same; the row and form bookkeeping is done all the same.
+   */
+  private emitUnchanged(entry: Entry, el: Element, s: Semantics): boolean {
+    const prev = entry.out;
+    const g = entry.geometry;
+    if (prev === undefined || prev.semantics !== s || s.live !== undefined || prev.focused || el === this.focused || g === undefined || prev.geometry !== g || !this.geometry.unmoved(entry, g))
+      return false;
+    const row = this.rows.rowOf(entry);
+    const formRef = entry.formEl ? this.model.refs.refFor(entry.formEl) : undefined;
+    if (prev.container !== row?.ref || prev.row !== row?.row || prev.formRef !== formRef) return false;
+    if (s.failed) this.blind.add('accessible_name_failed');
+    if (entry.formEl) this.forms.addField(entry.formEl, el, s.tag, s.inputType, prev.element.ref);
+    prev.element.order = this.order++;
+    this.elements.push(prev.element);
+    return true;
+  }
+
+  /**
    * A text's landmark, read again only when its entry was walked since (it may have moved) or an
    * attribute changed anywhere (a class or label may have made a breadcrumb). Inside a shadow
    * root, always: its host may move without its tree being walked.
@@ -245,8 +274,10 @@ class Assembler {
     const t = entry.text!;
     if (this.texts.length >= this.model.limits.maxTexts || this.textChars >= this.model.limits.maxTextChars) {
       this.blind.add('texts_truncated');
+      this.textsFull = true;
       return;
     }
+    if (t.lazy) readLazyText(entry, t, this.model.limits.maxTextLength);
     // An empty block (a cell holding only a control) says nothing: no need to know whether it is rendered.
     if (!t.text || entry.root.hostHidden || this.geometry.geometry(entry, false).hidden) return;
     const landmark = this.landmarkOf(entry);
@@ -270,6 +301,15 @@ class Assembler {
     this.textChars += t.text.length;
     this.texts.push(out);
   }
+}
+
+/**
+ * A block the walk left lazy (EntryText.lazy), read now that a snapshot may report it: in place,
+ * as no snapshot has reported this text object yet. (blockText reads what the walk would have gathered.)
+ */
+function readLazyText(entry: Entry, t: EntryText, max: number): void {
+  t.text = blockText(entry.node as Element, max);
+  t.lazy = false;
 }
 
 /** The focused element, through shadow roots and same-origin frames. */

@@ -78,11 +78,12 @@ export class ChurnDetector {
   /** An element became volatile markup since the last check (a component set `aria-roledescription` on upgrade). */
   private markupAdded = false;
   /**
-   * Whether a tree (document or shadow root) holds any volatile markup at all: one query instead of
-   * a `closest` per text, on the many pages that hold none. Kept until elements are added or an
-   * attribute makes markup (`markupAdded`).
+   * Whether an element is volatile markup or inside some (what `closest(VOLATILE_MARKUP)` says),
+   * per element: texts share their ancestors, so each is matched once, not once per text under it
+   * (and never the rest of a big page, as one query over the whole tree would). Kept until
+   * elements are added (one may have moved under markup) or an attribute makes markup.
    */
-  private markupTrees = new WeakMap<Node, boolean>();
+  private markupElements = new WeakMap<Element, boolean>();
   /** Elements were added since the last check (a tree may hold markup it did not). */
   private elementsAdded = false;
   private lastInput = -Infinity;
@@ -161,7 +162,7 @@ export class ChurnDetector {
     // Records not delivered yet (made in this task) count too.
     this.note(this.observer.takeRecords());
     const now = this.now();
-    if (this.markupAdded || this.elementsAdded) this.markupTrees = new WeakMap();
+    if (this.markupAdded || this.elementsAdded) this.markupElements = new WeakMap();
     if (this.markupAdded) this.markup = new WeakMap();
     this.markupAdded = this.elementsAdded = false;
     const hot = new Set<Element>();
@@ -196,24 +197,31 @@ export class ChurnDetector {
   private inMarkup(el: Element, cacheKey: object): boolean {
     let v = this.markup.get(cacheKey);
     if (v === undefined) {
-      v = this.treeHasMarkup(el) && dom.closest(el, VOLATILE_MARKUP) !== null;
+      v = this.withinMarkup(el);
       this.markup.set(cacheKey, v);
     }
     return v;
   }
 
-  /** Whether the tree `el` is in holds any volatile markup (closest never leaves that tree). */
-  private treeHasMarkup(el: Element): boolean {
-    const root = dom.rootNode(el);
-    // Detached (the root is an element, which a query would not test itself): ask closest.
-    if (dom.nodeType(root) === 1) return true;
-    let v = this.markupTrees.get(root);
-    if (v === undefined) {
-      v = dom.queryOne(root, VOLATILE_MARKUP) !== null;
-      // Only a watched tree tells when elements are added to it (a document is watched once parsed).
-      if (this.watched.has(root)) this.markupTrees.set(root, v);
+  /** `closest(VOLATILE_MARKUP) !== null`, climbing only to the first element known (markupElements). */
+  private withinMarkup(el: Element): boolean {
+    const climbed: Element[] = [];
+    let answer = false;
+    for (let at: Element | null = el; at; at = dom.parentElement(at)) {
+      const known = this.markupElements.get(at);
+      if (known !== undefined) {
+        answer = known;
+        break;
+      }
+      climbed.push(at);
+      if (dom.matches(at, VOLATILE_MARKUP)) {
+        answer = true;
+        break;
+      }
     }
-    return v;
+    // Only a watched tree tells when elements are added to it (a document is watched once parsed).
+    if (this.watched.has(dom.rootNode(el))) for (const at of climbed) this.markupElements.set(at, answer);
+    return answer;
   }
 }
 

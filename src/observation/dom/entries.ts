@@ -121,11 +121,24 @@ interface ReportedText {
   volatile: boolean;
 }
 
+/** What a text entry says (one object shape for blocks and loose texts alike). */
+export interface EntryText {
+  text: string;
+  role?: string;
+  level?: number;
+  /**
+   * A block the walk did not read: it had already read more texts than a snapshot carries (the rest
+   * of a big page's cells), so `text` is read when a snapshot first reports the block (see Assembler).
+   */
+  lazy: boolean;
+}
+
 /** A fresh entry with every field present, so all entries share one object shape (fast property access). */
 export function newEntry(node: Element | Text, root: RootState): Entry {
   return {
     node,
     root,
+    ref: undefined,
     semantics: undefined,
     text: undefined,
     formEl: undefined,
@@ -159,7 +172,7 @@ export function recycleEntry(entry: Entry, root: RootState): Entry {
   return entry;
 }
 
-/** Forgets everything an entry knew (it then reads like no entry at all: no semantics, no text, no child). */
+/** Forgets everything an entry knew (it then reads like no entry at all: no semantics, no text, no child). Its node's ref stays: a ref is its element's for good. */
 export function clearEntry(entry: Entry): void {
   entry.semantics = undefined;
   entry.text = undefined;
@@ -184,10 +197,12 @@ export function clearEntry(entry: Entry): void {
 export interface Entry {
   node: Element | Text;
   root: RootState;
+  /** The element's ref (RefRegistry), once the walk issued it: read here instead of looked up per snapshot. */
+  ref: string | undefined;
   /** Interactive element: cached semantics. */
   semantics?: Semantics;
   /** Text block (element) or loose text (text node). */
-  text?: { text: string; role?: string; level?: number };
+  text?: EntryText;
   /** The element's form (interactive controls), for form field lists. */
   formEl?: Element;
   isForm?: boolean;

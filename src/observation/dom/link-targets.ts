@@ -1,4 +1,5 @@
 import { dom } from './native.ts';
+import { plainPathPrefix, plainPathTarget } from './plain-href.ts';
 
 /**
  * Where links go, for one capture. `a.href` parses the attribute and serialises a new URL on every
@@ -12,7 +13,14 @@ const HTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
 /** Raw values kept per document before its table starts over. */
 const MAX_KEPT = 20_000;
 
-const kept = new WeakMap<Document, { base: string; byRaw: Map<string, string> }>();
+/** Per document: its base URL, the targets of raw values, and the prefix of plain absolute paths (plain-href.ts). */
+interface Table {
+  base: string;
+  byRaw: Map<string, string>;
+  plainPrefix: string | undefined;
+}
+
+const kept = new WeakMap<Document, Table>();
 
 /** The browser's own answer: a string for HTML links (SVG's `href` is an SVGAnimatedString, not a target). */
 function nativeTarget(el: Element): string {
@@ -21,7 +29,7 @@ function nativeTarget(el: Element): string {
 }
 
 export class LinkTargets {
-  private readonly thisCapture = new Map<Document, Map<string, string>>();
+  private readonly thisCapture = new Map<Document, Table>();
 
   constructor(private readonly baseOf: (doc: Document) => string) {}
 
@@ -31,26 +39,25 @@ export class LinkTargets {
     if (raw === null) return '';
     const doc = dom.ownerDocument(el);
     if (!doc || dom.namespace(el) !== HTML_NAMESPACE) return nativeTarget(el);
-    const byRaw = this.tableFor(doc);
-    let target = byRaw.get(raw);
+    const table = this.tableFor(doc);
+    let target = table.byRaw.get(raw);
     if (target === undefined) {
-      target = nativeTarget(el);
-      byRaw.set(raw, target);
+      target = plainPathTarget(raw, table.plainPrefix) ?? nativeTarget(el);
+      table.byRaw.set(raw, target);
     }
     return target;
   }
 
-  private tableFor(doc: Document): Map<string, string> {
-    let byRaw = this.thisCapture.get(doc);
-    if (byRaw) return byRaw;
+  private tableFor(doc: Document): Table {
+    let table = this.thisCapture.get(doc);
+    if (table) return table;
     const base = this.baseOf(doc);
-    let held = kept.get(doc);
-    if (!held || held.base !== base || held.byRaw.size > MAX_KEPT) {
-      held = { base, byRaw: new Map() };
-      kept.set(doc, held);
+    table = kept.get(doc);
+    if (!table || table.base !== base || table.byRaw.size > MAX_KEPT) {
+      table = { base, byRaw: new Map(), plainPrefix: plainPathPrefix(base) };
+      kept.set(doc, table);
     }
-    byRaw = held.byRaw;
-    this.thisCapture.set(doc, byRaw);
-    return byRaw;
+    this.thisCapture.set(doc, table);
+    return table;
   }
 }

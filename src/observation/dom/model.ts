@@ -145,6 +145,7 @@ export class LiveModel {
       visited: 0,
       recomputed: 0,
       textEntries: 0,
+      textsGathered: 0,
       stopped: false,
       rowContainers: new Map(),
       rowMemo: new Map(),
@@ -401,7 +402,7 @@ function refreshEntry(entry: Entry): void {
   const node = entry.node;
   entry.geometryDirty = true;
   if (dom.nodeType(node) === 3) {
-    if (entry.text) entry.text = { text: cleanText((node as Text).data, LIMITS.maxTextLength), role: undefined, level: undefined };
+    if (entry.text) entry.text = { text: cleanText((node as Text).data, LIMITS.maxTextLength), role: undefined, level: undefined, lazy: false };
     return;
   }
   const el = node as Element;
@@ -410,7 +411,7 @@ function refreshEntry(entry: Entry): void {
     entry.semantics = entry.semantics.shape
       ? renewDrawn(el, entry.semantics)
       : semanticsOf(el, dom.localName(el), { ...CAUTIOUS_HINTS, inferred: entry.semantics.inferred, cues: entry.root.cues, holder: entry.semantics.holder });
-  if (entry.text) entry.text = { ...entry.text, text: blockText(el, LIMITS.maxTextLength) };
+  if (entry.text) entry.text = { ...entry.text, text: blockText(el, LIMITS.maxTextLength), lazy: false };
 }
 
 /** Asks the document's main world to write its listener marks now (src/content/main/listener-marks.ts); a page without one ignores it. */

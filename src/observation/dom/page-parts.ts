@@ -20,25 +20,40 @@ export class RowNumbering {
   private readonly containers = new Map<Element, { ref: string; rows: Map<Element, SnapshotRowRef>; header?: SnapshotRowRef }>();
   /** Dialogs not shown in this snapshot: no container (their controls are hidden ones, like any others). */
   private readonly closed = new Set<Element>();
+  /** The last answer of `rowOf` and what it was for: the controls and texts of one row come one after another. */
+  private lastRow: Element | undefined;
+  private lastContainer: Element | undefined;
+  private lastHeader: boolean | undefined;
+  private lastAnswer: SnapshotRowRef | undefined;
 
   constructor(private readonly model: LiveModel) {}
 
   rowOf(entry: Entry): SnapshotRowRef | undefined {
     if (!entry.container || !entry.row) return undefined;
-    let c = this.containers.get(entry.container);
+    if (entry.row === this.lastRow && entry.container === this.lastContainer && entry.headerRow === this.lastHeader) return this.lastAnswer;
+    const answer = this.numberRow(entry.container, entry.row, entry.headerRow);
+    this.lastRow = entry.row;
+    this.lastContainer = entry.container;
+    this.lastHeader = entry.headerRow;
+    this.lastAnswer = answer;
+    return answer;
+  }
+
+  private numberRow(container: Element, rowEl: Element, headerRow: boolean | undefined): SnapshotRowRef | undefined {
+    let c = this.containers.get(container);
     if (!c) {
-      if (this.closed.has(entry.container) || closedDialog(entry.container)) {
-        this.closed.add(entry.container);
+      if (this.closed.has(container) || closedDialog(container)) {
+        this.closed.add(container);
         return undefined;
       }
-      c = { ref: this.model.refs.refFor(entry.container), rows: new Map() };
-      this.containers.set(entry.container, c);
+      c = { ref: this.model.refs.refFor(container), rows: new Map() };
+      this.containers.set(container, c);
     }
-    if (entry.headerRow) return (c.header ??= { ref: c.ref, row: 0 });
-    let row = c.rows.get(entry.row);
+    if (headerRow) return (c.header ??= { ref: c.ref, row: 0 });
+    let row = c.rows.get(rowEl);
     if (row === undefined) {
       row = { ref: c.ref, row: c.rows.size + 1 };
-      c.rows.set(entry.row, row);
+      c.rows.set(rowEl, row);
     }
     return row;
   }

@@ -27,6 +27,14 @@ const ORIGIN = Object.freeze({ x: 0, y: 0 });
 
 export class SnapshotGeometry {
   private readonly views = new Map<Document, DocView>();
+  /** The document `view` answered last, its view, and whether it is in freshDocs, movedDocs, scrolledDocs (read per entry). */
+  private lastDoc: Document | undefined;
+  private lastView: DocView | undefined;
+  private lastFresh = false;
+  private lastMoved = false;
+  private lastScrolled = false;
+  /** The last document asked is as it was at the previous snapshot: not fresh, moved or scrolled, and the same page size. */
+  private lastSettled = false;
   /** Everything is re-read: styles changed, the viewport was resized, or a full walk. */
   private readonly freshDocs = new Set<Document>();
   /**
@@ -50,6 +58,8 @@ export class SnapshotGeometry {
   constructor(private readonly model: LiveModel) {}
 
   view(doc: Document): DocView {
+    // Nearly every entry is the top document's: one comparison instead of a map lookup per entry.
+    if (doc === this.lastDoc) return this.lastView!;
     let v = this.views.get(doc);
     if (!v) {
       v = docView(doc);
@@ -61,6 +71,13 @@ export class SnapshotGeometry {
         this.validateLayout(doc, v);
       } else if (last.pageW !== v.pageW || last.pageH !== v.pageH) this.validateLayout(doc, v);
     }
+    this.lastDoc = doc;
+    this.lastView = v;
+    this.lastFresh = this.freshDocs.has(doc);
+    this.lastMoved = this.movedDocs.has(doc);
+    this.lastScrolled = this.scrolledDocs.has(doc);
+    const before = this.model.lastViews.get(doc);
+    this.lastSettled = !this.lastFresh && !this.lastMoved && !this.lastScrolled && before !== undefined && before.pageW === v.pageW && before.pageH === v.pageH;
     return v;
   }
 
@@ -105,10 +122,10 @@ export class SnapshotGeometry {
     const fresh =
       !g ||
       entry.geometryDirty ||
-      this.freshDocs.has(entry.root.doc) ||
-      (withRect && this.movedDocs.has(entry.root.doc)) ||
+      this.lastFresh ||
+      (withRect && this.lastMoved) ||
       (g.hidden && this.hiddenRechecks++ < MAX_HIDDEN_RECHECKS) ||
-      (withRect && (inViewport(g, view) || (entry.hit !== undefined && this.scrolledDocs.has(entry.root.doc))));
+      (withRect && (inViewport(g, view) || (entry.hit !== undefined && this.lastScrolled)));
     if (!fresh) return g;
     const el = dom.nodeType(entry.node) === 1 ? (entry.node as Element) : dom.parentElement(entry.node);
     const a11y = withRect && entry.semantics !== undefined && rootFlags(entry.root).a11yHidden;
@@ -116,6 +133,18 @@ export class SnapshotGeometry {
     entry.geometry = next;
     entry.geometryDirty = false;
     return next;
+  }
+
+  /**
+   * Whether an interactive entry of the top document reads as it did at the previous snapshot
+   * without reading anything: its page settled (see lastSettled), its box `g` kept and rendered,
+   * outside the viewport and not hit-tested then (no cover to re-test), so `visibility` would give
+   * the same box and visibility. Most of a big page's elements, in an incremental snapshot.
+   */
+  unmoved(entry: Entry, g: Geometry): boolean {
+    if (entry.root.parent !== undefined || entry.geometryDirty || g.hidden || entry.hit !== undefined) return false;
+    const view = this.view(entry.root.doc);
+    return this.lastSettled && !inViewport(g, view);
   }
 
   /**
@@ -258,6 +287,7 @@ export class SnapshotGeometry {
 
   /** Where a root's viewport sits in the top viewport (one object per root and snapshot). */
   frameOffset(root: RootState): { x: number; y: number } {
+    if (!root.parent) return ORIGIN;
     let off = this.frameOffsets.get(root);
     if (off) return off;
     if (root.scope !== 'iframe') off = root.parent ? this.frameOffset(root.parent) : ORIGIN;

@@ -37,6 +37,12 @@ import { ITEM_SELECTOR, JSON_LD_SELECTOR, TOP_ITEM_SELECTOR, type StructuredMark
  */
 
 const SHOW_ELEMENT_AND_TEXT = 0x1 | 0x4;
+/**
+ * Texts read beyond a snapshot's maxTexts before blocks are left lazy (EntryText.lazy): some of
+ * those read may be hidden or empty once assembled. A lazy block that is reported after all is read
+ * then, so this only decides how much reading the walk does, not what a snapshot says.
+ */
+const LAZY_MARGIN = 500;
 const TEXT_NODE = 3;
 const NON_SPACE = /\S/;
 /** Built-in elements that may host a shadow root (besides custom elements). */
@@ -70,6 +76,11 @@ export interface WalkContext {
   visited: number;
   recomputed: number;
   textEntries: number;
+  /**
+   * Texts with words this walk read (loose texts, and blocks that were not empty): past a
+   * snapshot's worth (plus LAZY_MARGIN for texts that turn out hidden), blocks are left lazy.
+   */
+  textsGathered: number;
   stopped: boolean;
   /** Each row's container (null: none) and whether the row is in a <thead>. */
   rowContainers: Map<Element, { container: Element; header: boolean } | null>;
@@ -146,7 +157,7 @@ export function walkSubtree(ctx: WalkContext, root: RootState, start: Node, out:
   const startType = dom.nodeType(start);
   const fromTop = startType === 9 || startType === 11;
   const above = fromTop ? null : dom.parentElement(start);
-  const scope = new WalkScope(initialSkip(ctx, start, root), above ? rowOf(ctx, above) : null, insideControl(ctx, start, root));
+  const scope = new WalkScope(ctx, initialSkip(ctx, start, root), above ? rowOf(ctx, above) : null, insideControl(ctx, start, root));
   const { special, cues } = known ?? specialElements(start, root.cues);
   const ariaDisabled = rootFlags(root).ariaDisabled;
   // Tree order from nextNode() (comments and the like are skipped by the walker's filter), with
@@ -250,6 +261,8 @@ class WalkScope {
   private readonly spare = { collector: new BlockTextCollector(), entry: undefined as unknown as Entry, level: 0 };
 
   constructor(
+    /** Counts the blocks read that were not empty. */
+    private readonly counts: Pick<WalkContext, 'textsGathered'>,
     /** The walk starts inside covered text (an ancestor of its start covers it). */
     inherited: boolean,
     /** The row containing the walk's start, when it starts inside one. */
@@ -323,7 +336,11 @@ class WalkScope {
     if (flags & CONTROL) this.controls--;
     const block = this.block;
     if (flags & OPENS_BLOCK) {
-      if (block) block.entry.text!.text = block.collector.result();
+      if (block) {
+        const text = block.collector.result();
+        block.entry.text!.text = text;
+        if (text) this.counts.textsGathered++;
+      }
       this.block = undefined;
     } else if (block) block.collector.leave(this.tokens[this.depth]!);
   }
@@ -380,11 +397,12 @@ function visitText(ctx: WalkContext, root: RootState, node: Text, out: Entry[], 
     return;
   }
   ctx.textEntries++;
+  ctx.textsGathered++;
   let entry = ctx.entryOf.get(node);
   if (!entry || entry.root !== root || ctx.semanticDirty.has(node) || !entry.text) {
     const recycled = entry !== undefined && ctx.recycle && !entry.root.alive;
     entry = recycled ? recycleEntry(entry!, root) : newEntry(node, root);
-    entry.text = { text: cleanText(data, ctx.limits.maxTextLength), role: undefined, level: undefined };
+    entry.text = { text: cleanText(data, ctx.limits.maxTextLength), role: undefined, level: undefined, lazy: false };
     placeInRow(ctx, entry, row);
     if (!recycled) ctx.entryOf.set(node, entry);
   } else entry.geometryDirty = true;
@@ -516,14 +534,15 @@ function visitElement(ctx: WalkContext, root: RootState, el: Element, localName:
   else {
     ctx.textEntries++;
     if (!reuse || !entry.text) {
-      // The text is gathered as the walk passes the block's nodes (WalkScope.openBlock below).
-      // One object shape for every text (blocks and loose text alike).
-      entry.text = { text: '', role: block.role, level: block.level };
-      gather = true;
+      // The text is gathered as the walk passes the block's nodes (WalkScope.openBlock below),
+      // unless the walk already read more texts than a snapshot carries (see EntryText.lazy).
+      const lazy = ctx.textsGathered >= ctx.limits.maxTexts + LAZY_MARGIN;
+      entry.text = { text: '', role: block.role, level: block.level, lazy };
+      gather = !lazy;
       placeInRow(ctx, entry, skip.row);
     }
   }
-  if (interactive || drawing || isForm || isCanvas) ctx.refs.refFor(el);
+  if (interactive || drawing || isForm || isCanvas) entry.ref = ctx.refs.refFor(el);
   entry.isForm = isForm || undefined;
   entry.isCanvas = isCanvas || undefined;
   // A focusable list, table or grid holds page content and may hold controls of its own.
