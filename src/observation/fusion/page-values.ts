@@ -51,11 +51,11 @@ export function steadyTexts(snapshot: PageSnapshot): SnapshotText[] {
 
 /**
  * Labelled values by meaning: a label Steward understands counts under its field (so the same
- * status said twice is one value), any other under `label:<name>`.
+ * status said twice is one value), any other under `label:<name>`. `texts`: the steady ones.
  */
-export function labelledFields(snapshot: PageSnapshot): Record<string, string[]> {
+export function labelledFields(texts: readonly SnapshotText[]): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  const ordinary = steadyTexts(snapshot).filter((t) => t.role === undefined || !ANNOUNCEMENTS.has(t.role));
+  const ordinary = texts.filter((t) => t.role === undefined || !ANNOUNCEMENTS.has(t.role));
   let n = 0;
   for (const l of labelledValues(ordinary)) {
     if (n >= MAX_VALUES) break;
@@ -95,10 +95,10 @@ function countedLine(text: string): string | undefined {
   return `line:${t}`;
 }
 
-/** The values the page shows on their own, in page order (a multiset: `2, 2` differs from `2`). */
-export function shownValues(snapshot: PageSnapshot): string[] {
+/** The values the page shows on their own, in page order (a multiset: `2, 2` differs from `2`). `texts`: the steady ones. */
+export function shownValues(texts: readonly SnapshotText[]): string[] {
   const out: string[] = [];
-  for (const t of steadyTexts(snapshot)) {
+  for (const t of texts) {
     if (out.length >= MAX_VALUES) break;
     if (t.role === 'heading' || (t.role !== undefined && ANNOUNCEMENTS.has(t.role))) continue;
     const v = shownValue(t.text) ?? countedLine(t.text);

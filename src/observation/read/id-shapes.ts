@@ -127,6 +127,15 @@ function isPlural(word: string): boolean {
   return w.length > 1 && singular(w) !== w && typeWord(w) !== undefined;
 }
 
+/**
+ * A bare number that counts things rather than naming one: before a count word ("240 items",
+ * "30 days") or after a plural type word no marker ties it to ("Returns: 14"; "Orders #12" names one).
+ */
+function isCount(id: string, next: string | undefined, before: string | undefined, marked: boolean): boolean {
+  if (!/^\d+$/.test(id)) return false;
+  return COUNT_NOUN.test(next ?? '') || (!marked && before !== undefined && isPlural(before));
+}
+
 /** A bare number is an id only when marked ("#2003", "number 2003") or long enough not to be a model number, and not a year. */
 export function plainNumberIsId(id: string, marked: boolean): boolean {
   if (!/^\d+$/.test(id)) return true;
@@ -168,17 +177,16 @@ export function namedIds(text: string, contextType?: string): NamedId[] {
     if (SEPARATOR.test(token) || token === '#' || notAnId(token)) return;
     let j = i - 1;
     let marked = false;
-    let colon = true;
+    /** Marked by more than a colon ("Orders: 12" is a count, "Orders #12" an id). */
+    let markedById = false;
     while (j >= 0 && j >= i - 2 && MARKERS.has(words[j]!.toLowerCase())) {
       marked = true;
-      colon &&= words[j] === ':';
+      markedById ||= words[j] !== ':';
       j--;
     }
     const word = j >= 0 ? typeWord(words[j]!) : undefined;
     const id = cleanResourceId(token);
-    if (!id) return;
-    // "Your cart (240 items)", "Returns: 14": a count, it names nothing ("Orders #12" still does).
-    if (/^\d+$/.test(id) && (COUNT_NOUN.test(words[i + 1] ?? '') || (word && (!marked || colon) && isPlural(words[j]!)))) return;
+    if (!id || isCount(id, words[i + 1], word ? words[j] : undefined, markedById)) return;
     if (word && plainNumberIsId(id, marked)) out.push({ type: word, id, by: 'word' });
     else if (shapeType(id)) out.push({ type: shapeType(id)!, id, by: 'shape' });
     else if (contextType && plainNumberIsId(id, true)) out.push({ type: contextType, id, by: 'word' });
@@ -222,9 +230,7 @@ export function labelledId(value: string, type: string | undefined, label: strin
   if (!first) return undefined;
   if (!notAnId(first)) {
     const id = cleanResourceId(first);
-    if (id === undefined || !/^\d+$/.test(id)) return id;
-    const counted = COUNT_NOUN.test(words[at + 1] ?? '') || (at === 0 && !labelMarksId(label) && isPlural(cleanText(label).split(/\s+/).at(-1) ?? ''));
-    return counted ? undefined : id;
+    return id !== undefined && isCount(id, words[at + 1], cleanText(label).split(/\s+/).at(-1), at > 0 || labelMarksId(label)) ? undefined : id;
   }
   return type === 'booking' && BOOKING_CODE.test(first) ? first : undefined;
 }
